@@ -1,0 +1,27 @@
+/*
+ * boards/host-emu - x86-64 Linux, the POSIX port and the emulated device:
+ * what CI and a laptop run. Capacities are generous (memory is cheap here)
+ * so tests and benchmarks can keep a thousand commands in flight.
+ */
+#ifndef AXL_BOARD_H
+#define AXL_BOARD_H
+
+#define AXL_MAX_PLATFORMS 4
+#define AXL_MAX_DEVICES 4
+#define AXL_MAX_CONTEXTS 16
+#define AXL_MAX_CONTEXT_DEVICES 4
+#define AXL_MAX_QUEUES 16
+#define AXL_MAX_EVENTS 2048
+#define AXL_MAX_COMMANDS 1100
+#define AXL_MAX_COMMAND_DEPS 8
+#define AXL_MAX_ERRORS 16
+
+/* Two banks of 256 MiB: enough for info::device::max_mem_alloc_size to meet
+ * the SYCL minimum of 128 MiB. The arenas are bss, so untouched pages cost
+ * nothing. */
+#define AXL_EMU_DEVICES 1
+#define AXL_EMU_BANKS 2
+#define AXL_EMU_BANK_SIZE (256u * 1024u * 1024u)
+#define AXL_EMU_BANK_ALLOCS 256
+
+#endif /* AXL_BOARD_H */

@@ -1,0 +1,108 @@
+/*
+ * axl_config.h - every capacity of the runtime, in one place.
+ *
+ * Each value below is a default. A board overrides any of them in its own
+ * header, boards/<board>/axl_board.h, which this file includes first (the
+ * lwIP opt.h / lwipopts.h pattern). The runtime never grows: each pool is a
+ * static array of its capacity, and running out is AXL_ERR_OUT_OF_RESOURCES
+ * with the pool named in the message. axl_stats_get() reports use and
+ * high-water marks so a firmware team can size its board header.
+ *
+ * Impossible combinations stop the build at the end of this file.
+ */
+#ifndef AXL_CONFIG_H
+#define AXL_CONFIG_H
+
+#include "axl_board.h"
+
+/* ---- Objects (one pool each; at most 4095 per pool) ---------------------- */
+
+/** Platforms: one per device port in the build. */
+#ifndef AXL_MAX_PLATFORMS
+#define AXL_MAX_PLATFORMS 2
+#endif
+
+/** Devices over all platforms. */
+#ifndef AXL_MAX_DEVICES
+#define AXL_MAX_DEVICES 2
+#endif
+
+/** Contexts alive at once (a queue made without one creates its own). */
+#ifndef AXL_MAX_CONTEXTS
+#define AXL_MAX_CONTEXTS 2
+#endif
+
+/** Devices one context may hold. */
+#ifndef AXL_MAX_CONTEXT_DEVICES
+#define AXL_MAX_CONTEXT_DEVICES 2
+#endif
+
+/** Queues alive at once. */
+#ifndef AXL_MAX_QUEUES
+#define AXL_MAX_QUEUES 4
+#endif
+
+/** Events alive at once: one per command in flight plus every event the
+ *  application still holds. */
+#ifndef AXL_MAX_EVENTS
+#define AXL_MAX_EVENTS 16
+#endif
+
+/** Commands in flight (submitted and not yet complete). A command's storage
+ *  returns to the pool the moment it completes, even if its event lives on. */
+#ifndef AXL_MAX_COMMANDS
+#define AXL_MAX_COMMANDS 8
+#endif
+
+/** Dependency edges one command keeps (explicit events, accessor conflicts
+ *  and in-order order). A command that needs more waits instead for every
+ *  command submitted before it: coarser, never wrong. */
+#ifndef AXL_MAX_COMMAND_DEPS
+#define AXL_MAX_COMMAND_DEPS 4
+#endif
+
+/** Asynchronous errors kept until a handler consumes them; more are counted
+ *  and reported as dropped. */
+#ifndef AXL_MAX_ERRORS
+#define AXL_MAX_ERRORS 2
+#endif
+
+/* ---- Host tasks and waiting ----------------------------------------------- */
+
+/** Worker threads for host tasks on ports with threads (0: host tasks run
+ *  on the thread that makes them ready). */
+#ifndef AXL_HOST_TASK_WORKERS
+#define AXL_HOST_TASK_WORKERS 2
+#endif
+
+/** How long a wait spins before it blocks, in ns: a completion that
+ *  arrives within it reaches the waiter without a sleep. */
+#ifndef AXL_WAIT_SPIN_NS
+#define AXL_WAIT_SPIN_NS 20000
+#endif
+
+/* ---- Checks ---------------------------------------------------------------- */
+
+#define AXL__CHECK_POOL(n)                                                     \
+    _Static_assert((n) >= 1 && (n) <= 4095, #n " must be between 1 and 4095")
+
+AXL__CHECK_POOL(AXL_MAX_PLATFORMS);
+AXL__CHECK_POOL(AXL_MAX_DEVICES);
+AXL__CHECK_POOL(AXL_MAX_CONTEXTS);
+AXL__CHECK_POOL(AXL_MAX_QUEUES);
+AXL__CHECK_POOL(AXL_MAX_EVENTS);
+AXL__CHECK_POOL(AXL_MAX_COMMANDS);
+AXL__CHECK_POOL(AXL_MAX_ERRORS);
+
+_Static_assert(AXL_MAX_CONTEXT_DEVICES >= 1 &&
+                   AXL_MAX_CONTEXT_DEVICES <= AXL_MAX_DEVICES,
+               "AXL_MAX_CONTEXT_DEVICES must be 1..AXL_MAX_DEVICES");
+_Static_assert(AXL_MAX_COMMAND_DEPS >= 1 && AXL_MAX_COMMAND_DEPS <= 64,
+               "AXL_MAX_COMMAND_DEPS must be 1..64");
+_Static_assert(AXL_MAX_EVENTS >= AXL_MAX_COMMANDS,
+               "every command in flight needs an event: "
+               "AXL_MAX_EVENTS must be >= AXL_MAX_COMMANDS");
+_Static_assert(AXL_HOST_TASK_WORKERS <= 16,
+               "AXL_HOST_TASK_WORKERS must be 0..16");
+
+#endif /* AXL_CONFIG_H */

@@ -1,0 +1,381 @@
+/*
+ * device.c - devices, their information descriptors and aspects, and
+ * device selection (spec 4.6.1, 4.6.4).
+ */
+#include <string.h>
+
+#include "rt.h"
+
+static struct axl__device *get_device(const char *fn, axl_device h,
+                                      axl_status *st)
+{
+    return axl__lookup(fn, "device", AXL__POOL_DEVICE, h.id, st);
+}
+
+static bool type_matches(const struct axl__device *d, axl_device_type type)
+{
+    return type == AXL_DEVICE_TYPE_ALL || d->info.type == (uint32_t)type;
+}
+
+axl_status axl__list_devices(const char *fn,
+                             const struct axl__platform *platform,
+                             axl_device_type type, axl_device *out,
+                             uint32_t cap, uint32_t *count)
+{
+    if (type < AXL_DEVICE_TYPE_CPU || type > AXL_DEVICE_TYPE_ALL)
+        return axl__fail(fn, AXL_ERR_INVALID, "%d is not a device type",
+                         (int)type);
+    const axl__pool *p = AXL__POOL(DEVICE);
+    uint16_t want = platform ? AXL__SLOT(PLATFORM, platform) : 0;
+    /* Two passes so a short array is refused before anything is written. */
+    for (int fill = 0; fill < 2; fill++) {
+        uint32_t n = 0;
+        for (uint16_t s = 0; s < p->capacity; s++) {
+            if (!axl__pool_is_live(p, s))
+                continue;
+            const struct axl__device *d = axl__device_at(s);
+            if ((platform && d->platform != want) || !type_matches(d, type))
+                continue;
+            if (fill)
+                out[n].id = axl__pool_handle(p, d);
+            n++;
+        }
+        if (!fill) {
+            axl_status st = axl__list_check(fn, n, out, cap, count);
+            if (st != AXL_SUCCESS || !out)
+                return st;
+        }
+    }
+    return AXL_SUCCESS;
+}
+
+bool axl__device_has(const struct axl__device *d, axl_aspect aspect)
+{
+    const axl_hal_device_info *i = &d->info;
+    bool emulated = (i->flags & AXL_HAL_DEVICE_EMULATED) != 0;
+    switch (aspect) {
+    case AXL_ASPECT_CPU:
+        return i->type == AXL_DEVICE_TYPE_CPU;
+    case AXL_ASPECT_GPU:
+        return i->type == AXL_DEVICE_TYPE_GPU;
+    case AXL_ASPECT_ACCELERATOR:
+        return i->type == AXL_DEVICE_TYPE_ACCELERATOR;
+    case AXL_ASPECT_CUSTOM:
+        return i->type == AXL_DEVICE_TYPE_CUSTOM;
+    case AXL_ASPECT_EMULATED:
+        return emulated;
+    case AXL_ASPECT_HOST_DEBUGGABLE:
+        /* An emulated kernel is a C function on the host: gdb steps into it. */
+        return emulated;
+    case AXL_ASPECT_QUEUE_PROFILING:
+        return (i->flags & AXL_HAL_DEVICE_PROFILING) != 0;
+    default:
+        /* No online compiler or linker (DESIGN.md), no images, no USM, and
+         * fp16/fp64/atomic64 describe kernel code axl never compiles. */
+        return false;
+    }
+}
+
+axl_status axl_device_get_all(axl_device_type type, axl_device *out,
+                              uint32_t cap, uint32_t *count)
+{
+    static const char fn[] = "axl_device_get_all";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    st = axl__list_devices(fn, NULL, type, out, cap, count);
+    axl__leave();
+    return st;
+}
+
+static axl_status device_info(const char *fn, const struct axl__device *d,
+                              axl_device_info param, void *value,
+                              size_t value_size, size_t *size_ret)
+{
+    const axl_hal_device_info *i = &d->info;
+    union {
+        uint32_t u32;
+        uint64_t u64;
+        bool b;
+        axl_device_type type;
+        axl_platform platform;
+        axl_aspect aspects[AXL_ASPECT_COUNT];
+    } v;
+    size_t size;
+    switch (param) {
+    case AXL_DEVICE_INFO_DEVICE_TYPE:
+        v.type = (axl_device_type)i->type;
+        size = sizeof v.type;
+        break;
+    case AXL_DEVICE_INFO_VENDOR_ID:
+        v.u32 = i->vendor_id;
+        size = sizeof v.u32;
+        break;
+    case AXL_DEVICE_INFO_MAX_COMPUTE_UNITS:
+        /* Compute units of the loaded design; 4.6.4.2 sets the minimum at 1. */
+        v.u32 = d->compute_units ? d->compute_units : 1;
+        size = sizeof v.u32;
+        break;
+    case AXL_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
+        v.u32 = i->max_clock_mhz;
+        size = sizeof v.u32;
+        break;
+    case AXL_DEVICE_INFO_ADDRESS_BITS:
+        v.u32 = 64;
+        size = sizeof v.u32;
+        break;
+    case AXL_DEVICE_INFO_GLOBAL_MEM_SIZE:
+        v.u64 = i->global_mem_size;
+        size = sizeof v.u64;
+        break;
+    case AXL_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
+        v.u64 = i->max_mem_alloc_size;
+        size = sizeof v.u64;
+        break;
+    case AXL_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:
+        v.u32 = i->mem_base_addr_align;
+        size = sizeof v.u32;
+        break;
+    case AXL_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
+        v.u64 = i->timer_resolution_ns;
+        size = sizeof v.u64;
+        break;
+    case AXL_DEVICE_INFO_IS_AVAILABLE:
+        v.b = (i->flags & AXL_HAL_DEVICE_AVAILABLE) != 0;
+        size = sizeof v.b;
+        break;
+    case AXL_DEVICE_INFO_IS_COMPILER_AVAILABLE:
+        v.b = axl__device_has(d, AXL_ASPECT_ONLINE_COMPILER);
+        size = sizeof v.b;
+        break;
+    case AXL_DEVICE_INFO_IS_LINKER_AVAILABLE:
+        v.b = axl__device_has(d, AXL_ASPECT_ONLINE_LINKER);
+        size = sizeof v.b;
+        break;
+    case AXL_DEVICE_INFO_QUEUE_PROFILING:
+        v.b = axl__device_has(d, AXL_ASPECT_QUEUE_PROFILING);
+        size = sizeof v.b;
+        break;
+    case AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS:
+        return axl__builtin_kernel_ids(fn, d, value, value_size, size_ret);
+    case AXL_DEVICE_INFO_BUILT_IN_KERNELS:
+        return axl__builtin_kernel_names(fn, d, value, value_size, size_ret);
+    case AXL_DEVICE_INFO_PLATFORM:
+        v.platform.id = axl__pool_handle(AXL__POOL(PLATFORM),
+                                         axl__platform_at(d->platform));
+        size = sizeof v.platform;
+        break;
+    case AXL_DEVICE_INFO_NAME:
+        return axl__info_str(fn, i->name, value, value_size, size_ret);
+    case AXL_DEVICE_INFO_VENDOR:
+        return axl__info_str(fn, i->vendor, value, value_size, size_ret);
+    case AXL_DEVICE_INFO_DRIVER_VERSION:
+        return axl__info_str(fn, i->driver_version, value, value_size,
+                             size_ret);
+    case AXL_DEVICE_INFO_VERSION:
+        return axl__info_str(fn, "2020", value, value_size, size_ret);
+    case AXL_DEVICE_INFO_BACKEND_VERSION:
+        return axl__info_str(fn, i->backend_version, value, value_size,
+                             size_ret);
+    case AXL_DEVICE_INFO_ASPECTS: {
+        uint32_t n = 0;
+        for (int a = 0; a < AXL_ASPECT_COUNT; a++)
+            if (axl__device_has(d, (axl_aspect)a))
+                v.aspects[n++] = (axl_aspect)a;
+        size = n * sizeof v.aspects[0];
+        break;
+    }
+    case AXL_DEVICE_INFO_MEMORY_BANKS:
+        v.u32 = i->bank_count;
+        size = sizeof v.u32;
+        break;
+    default:
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "%d is not a device info descriptor", (int)param);
+    }
+    return axl__info_out(fn, &v, size, value, value_size, size_ret);
+}
+
+axl_status axl_device_get_info(axl_device device, axl_device_info param,
+                               void *value, size_t value_size,
+                               size_t *size_ret)
+{
+    static const char fn[] = "axl_device_get_info";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d = get_device(fn, device, &st);
+    if (d)
+        st = device_info(fn, d, param, value, value_size, size_ret);
+    axl__leave();
+    return st;
+}
+
+axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has)
+{
+    static const char fn[] = "axl_device_has";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d = get_device(fn, device, &st);
+    if (d && ((unsigned)aspect >= AXL_ASPECT_COUNT || !has))
+        st = axl__fail(fn, AXL_ERR_INVALID, "bad aspect %d or NULL result",
+                       (int)aspect);
+    else if (d)
+        *has = axl__device_has(d, aspect);
+    axl__leave();
+    return st;
+}
+
+axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
+{
+    static const char fn[] = "axl_device_get_platform";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d = get_device(fn, device, &st);
+    if (d)
+        platform->id = axl__pool_handle(AXL__POOL(PLATFORM),
+                                        axl__platform_at(d->platform));
+    axl__leave();
+    return st;
+}
+
+axl_status axl_device_get_backend(axl_device device, axl_backend *backend)
+{
+    static const char fn[] = "axl_device_get_backend";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d = get_device(fn, device, &st);
+    if (d)
+        *backend = axl__platform_at(d->platform)->port->backend;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_device_get_bank(axl_device device, uint32_t index,
+                               axl_device_bank *bank)
+{
+    static const char fn[] = "axl_device_get_bank";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d = get_device(fn, device, &st);
+    axl_hal_bank b;
+    if (d && index >= d->info.bank_count)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "bank %u does not exist: the device has %u",
+                       (unsigned)index, (unsigned)d->info.bank_count);
+    else if (d)
+        st = axl__platform_at(d->platform)->port->bank(d->data, index, &b);
+    if (d && st == AXL_SUCCESS) {
+        memcpy(bank->tag, b.tag, sizeof bank->tag);
+        bank->tag[sizeof bank->tag - 1] = '\0';
+        bank->size = b.size;
+        bank->base_address = b.base_address;
+    }
+    axl__leave();
+    return st;
+}
+
+/* ---- Selection (4.6.1.1) ---------------------------------------------------- */
+
+axl_status axl_device_select(axl_selector_fn selector, const void *user,
+                             axl_device *device)
+{
+    static const char fn[] = "axl_device_select";
+    if (!selector || !device)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "selector and device must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    axl_device all[AXL_MAX_DEVICES];
+    uint32_t n = 0;
+    st = axl__list_devices(fn, NULL, AXL_DEVICE_TYPE_ALL, all,
+                           AXL_MAX_DEVICES, &n);
+    axl__leave();
+    if (st != AXL_SUCCESS)
+        return st;
+    /* The selector runs without the lock: it may query devices. */
+    int best = -1;
+    uint32_t pick = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int score = selector(all[i], user);
+        if (score > best) {
+            best = score;
+            pick = i;
+        }
+    }
+    if (best < 0)
+        return axl__fail(fn, AXL_ERR_RUNTIME,
+                         n ? "no device of the %u scored 0 or more"
+                           : "there is no device (%u found)",
+                         (unsigned)n);
+    *device = all[pick];
+    return AXL_SUCCESS;
+}
+
+static bool query_bool(axl_device d, axl_device_info what)
+{
+    bool b = false;
+    axl_device_get_info(d, what, &b, sizeof b, NULL);
+    return b;
+}
+
+int axl_default_selector(axl_device device, const void *user)
+{
+    (void)user;
+    if (!query_bool(device, AXL_DEVICE_INFO_IS_AVAILABLE))
+        return -1;
+    bool emulated = false;
+    axl_device_has(device, AXL_ASPECT_EMULATED, &emulated);
+    /* Hardware first; the emulated device is the fallback 4.6.1.1 allows. */
+    return emulated ? 100 : 1000;
+}
+
+int axl_accelerator_selector(axl_device device, const void *user)
+{
+    bool acc = false;
+    axl_device_has(device, AXL_ASPECT_ACCELERATOR, &acc);
+    return acc ? axl_default_selector(device, user) : -1;
+}
+
+int axl_aspect_selector(axl_device device, const void *user)
+{
+    const axl_aspect_list *l = user;
+    if (l) {
+        for (uint32_t i = 0; i < l->require_count; i++) {
+            bool has = false;
+            if (axl_device_has(device, l->require[i], &has) != AXL_SUCCESS ||
+                !has)
+                return -1;
+        }
+        for (uint32_t i = 0; i < l->deny_count; i++) {
+            bool has = false;
+            if (axl_device_has(device, l->deny[i], &has) != AXL_SUCCESS || has)
+                return -1;
+        }
+    }
+    return axl_default_selector(device, NULL);
+}
+
+/* ---- Built-in kernels -------------------------------------------------------
+ * Until kernel bundles exist a device exposes none: both lists are empty. */
+
+axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
+                                   void *value, size_t value_size,
+                                   size_t *size_ret)
+{
+    (void)d;
+    return axl__info_out(fn, NULL, 0, value, value_size, size_ret);
+}
+
+axl_status axl__builtin_kernel_names(const char *fn,
+                                     const struct axl__device *d, void *value,
+                                     size_t value_size, size_t *size_ret)
+{
+    (void)d;
+    return axl__info_str(fn, "", value, value_size, size_ret);
+}

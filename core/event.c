@@ -1,0 +1,267 @@
+/*
+ * event.c - events (spec 4.6.6).
+ */
+#include "rt.h"
+
+static struct axl__event *get_event(const char *fn, axl_event h,
+                                    axl_status *st)
+{
+    return axl__lookup(fn, "event", AXL__POOL_EVENT, h.id, st);
+}
+
+static void event_destroy(struct axl__event *e)
+{
+    if (e->error)
+        axl__error_unref(axl__error_at((uint16_t)(e->error - 1)));
+    axl__pool_free(AXL__POOL(EVENT), e);
+}
+
+void axl__event_unhold(struct axl__event *e)
+{
+    if (--e->holds == 0 && e->refs == 0)
+        event_destroy(e);
+}
+
+axl_status axl_event_create_complete(axl_event *event)
+{
+    static const char fn[] = "axl_event_create_complete";
+    if (!event)
+        return axl__fail(fn, AXL_ERR_INVALID, "event must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = axl__pool_alloc(AXL__POOL(EVENT));
+    if (!e) {
+        st = axl__pool_full(fn, AXL__POOL_EVENT);
+    } else {
+        e->refs = 1;
+        atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
+                              memory_order_relaxed);
+        event->id = AXL__HANDLE(EVENT, e);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_event_retain(axl_event event)
+{
+    static const char fn[] = "axl_event_retain";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = get_event(fn, event, &st);
+    if (e)
+        e->refs++;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_event_release(axl_event event)
+{
+    static const char fn[] = "axl_event_release";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = get_event(fn, event, &st);
+    if (e && --e->refs == 0) {
+        if (e->holds)
+            axl__pool_retire(AXL__POOL(EVENT), e);
+        else
+            event_destroy(e);
+    }
+    axl__leave();
+    return st;
+}
+
+/* Resolves a list of events and holds them for the wait; lock held. */
+static axl_status hold_list(const char *fn, const axl_event *events,
+                            uint32_t count, struct axl__event **out)
+{
+    axl_status st = AXL_SUCCESS;
+    for (uint32_t i = 0; i < count; i++) {
+        out[i] = get_event(fn, events[i], &st);
+        if (!out[i]) {
+            while (i--)
+                axl__event_unhold(out[i]);
+            return st;
+        }
+        out[i]->holds++;
+    }
+    return st;
+}
+
+/* Waits for events in chunks, so a list of any length needs only a small
+ * array on the stack. */
+#define WAIT_CHUNK 16
+
+static axl_status wait_list(const char *fn, const axl_event *events,
+                            uint32_t count, bool deliver)
+{
+    if (count && !events)
+        return axl__fail(fn, AXL_ERR_INVALID, "events is NULL with count %u",
+                         (unsigned)count);
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    axl_status first = AXL_SUCCESS;
+    char first_msg[AXL_MESSAGE_MAX] = "";
+    for (uint32_t base = 0; base < count; base += WAIT_CHUNK) {
+        uint32_t n = count - base < WAIT_CHUNK ? count - base : WAIT_CHUNK;
+        struct axl__event *evs[WAIT_CHUNK];
+        st = hold_list(fn, events + base, n, evs);
+        if (st != AXL_SUCCESS)
+            break;
+        /* wait: the result is the commands' status. wait_and_throw: the
+         * errors go to the handlers, and the result is what delivery gives
+         * (the first error only when there is no handler), as for queues. */
+        st = axl__wait_events(fn, evs, n);
+        for (uint32_t i = 0; i < n; i++) {
+            if (deliver) {
+                /* The queue may be gone; its errors went with it. */
+                struct axl__queue *q =
+                    axl__pool_lookup_any(AXL__POOL(QUEUE), evs[i]->queue);
+                st = AXL_SUCCESS;
+                if (q) {
+                    q->holds++;
+                    st = axl__deliver_errors(fn, q);
+                    axl__queue_unhold(q);
+                }
+            }
+            if (st != AXL_SUCCESS && first == AXL_SUCCESS) {
+                first = st;
+                axl_format(first_msg, sizeof first_msg, "%s",
+                           axl_last_message());
+            }
+            axl__event_unhold(evs[i]);
+        }
+        st = AXL_SUCCESS;
+    }
+    axl__leave();
+    if (st != AXL_SUCCESS)
+        return st;
+    if (first != AXL_SUCCESS)
+        axl_format(axl_port_message_buffer(), AXL_MESSAGE_MAX, "%s",
+                   first_msg);
+    return first;
+}
+
+axl_status axl_event_wait(axl_event event)
+{
+    return wait_list("axl_event_wait", &event, 1, false);
+}
+
+axl_status axl_event_wait_list(const axl_event *events, uint32_t count)
+{
+    return wait_list("axl_event_wait_list", events, count, false);
+}
+
+axl_status axl_event_wait_and_throw(axl_event event)
+{
+    return wait_list("axl_event_wait_and_throw", &event, 1, true);
+}
+
+axl_status axl_event_wait_and_throw_list(const axl_event *events,
+                                         uint32_t count)
+{
+    return wait_list("axl_event_wait_and_throw_list", events, count, true);
+}
+
+axl_status axl_event_get_status(axl_event event, axl_event_status *status,
+                                axl_status *error)
+{
+    static const char fn[] = "axl_event_get_status";
+    if (!status)
+        return axl__fail(fn, AXL_ERR_INVALID, "status must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = get_event(fn, event, &st);
+    if (e) {
+        *status = (axl_event_status)atomic_load_explicit(&e->state,
+                                                         memory_order_acquire);
+        if (error)
+            *error = *status == AXL_EVENT_COMPLETE ? e->status : AXL_SUCCESS;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
+                                   uint64_t *ns)
+{
+    static const char fn[] = "axl_event_get_profiling";
+    if (!ns)
+        return axl__fail(fn, AXL_ERR_INVALID, "ns must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = get_event(fn, event, &st);
+    if (e && !e->profiling) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "its queue was made without AXL_QUEUE_ENABLE_PROFILING "
+                       "(property::queue::enable_profiling; 4.6.6 makes "
+                       "this errc::invalid)");
+    } else if (e) {
+        e->holds++;
+        switch (param) {
+        case AXL_PROFILING_COMMAND_SUBMIT:
+            *ns = e->t_submit;
+            break;
+        case AXL_PROFILING_COMMAND_START:
+            axl__wait_started(e);
+            /* A command that fails before running gets its start once it
+             * completes; wait for that if it has none yet. */
+            if (!e->t_start) {
+                struct axl__event *one = e;
+                axl__wait_events(fn, &one, 1);
+            }
+            *ns = e->t_start;
+            break;
+        case AXL_PROFILING_COMMAND_END: {
+            struct axl__event *one = e;
+            axl__wait_events(fn, &one, 1);
+            *ns = e->t_end;
+            break;
+        }
+        default:
+            st = axl__fail(fn, AXL_ERR_INVALID,
+                           "%d is not a profiling descriptor", (int)param);
+            break;
+        }
+        axl__event_unhold(e);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
+                                   uint32_t cap, uint32_t *count)
+{
+    static const char fn[] = "axl_event_get_wait_list";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = get_event(fn, event, &st);
+    if (e) {
+        const struct axl__command *c =
+            e->command ? axl__command_at((uint16_t)(e->command - 1)) : NULL;
+        uint32_t n = 0;
+        for (uint8_t j = 0; c && j < c->ndeps; j++)
+            n += c->deps[j].pred != 0;
+        st = axl__list_check(fn, n, out, cap, count);
+        if (st == AXL_SUCCESS && out) {
+            uint32_t i = 0;
+            for (uint8_t j = 0; c && j < c->ndeps; j++) {
+                if (!c->deps[j].pred)
+                    continue;
+                struct axl__event *p =
+                    axl__event_at((uint16_t)(c->deps[j].pred - 1));
+                if (p->refs++ == 0)
+                    axl__pool_revive(AXL__POOL(EVENT), p);
+                out[i++].id = AXL__HANDLE(EVENT, p);
+            }
+        }
+    }
+    axl__leave();
+    return st;
+}

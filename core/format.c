@@ -1,0 +1,179 @@
+/*
+ * A bounded formatter for messages: the subset of printf the runtime needs,
+ * with no allocation, no locale and no stdio, so it builds freestanding.
+ *
+ * Supported: %% %c %s %.*s %.Ns %d %i %u %x %X %p, the length modifiers
+ * l, ll and z, the flags '0' and '-', and a field width. Anything else is
+ * copied through as written, so a bad format shows up in the message
+ * instead of crashing.
+ */
+#include "axl/hal.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+typedef struct out {
+    char *dst;
+    size_t cap;
+    size_t len; /* characters produced, including any that did not fit */
+} out;
+
+static void put(out *o, char c)
+{
+    if (o->len + 1 < o->cap)
+        o->dst[o->len] = c;
+    o->len++;
+}
+
+static void put_field(out *o, const char *s, size_t n, size_t width, int left,
+                      char pad)
+{
+    size_t fill = width > n ? width - n : 0;
+    if (!left)
+        while (fill--)
+            put(o, pad);
+    for (size_t i = 0; i < n; i++)
+        put(o, s[i]);
+    if (left)
+        while (fill--)
+            put(o, ' ');
+}
+
+static void put_uint(out *o, uintmax_t v, unsigned base, int upper, int neg,
+                     size_t width, int left, char pad)
+{
+    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    char tmp[3 * sizeof(uintmax_t) + 2];
+    size_t n = 0;
+    do {
+        tmp[sizeof tmp - 1 - n++] = digits[v % base];
+        v /= base;
+    } while (v);
+    if (neg) {
+        if (pad == '0') {
+            put(o, '-');
+            if (width)
+                width--;
+        } else {
+            tmp[sizeof tmp - 1 - n++] = '-';
+        }
+    }
+    put_field(o, &tmp[sizeof tmp - n], n, width, left, pad);
+}
+
+size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+    out o = {dst, cap, 0};
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%') {
+            put(&o, *p);
+            continue;
+        }
+        const char *start = p++;
+        int left = 0;
+        char pad = ' ';
+        size_t width = 0;
+        size_t prec = (size_t)-1;
+        for (;; p++) {
+            if (*p == '-')
+                left = 1;
+            else if (*p == '0')
+                pad = '0';
+            else
+                break;
+        }
+        while (*p >= '0' && *p <= '9')
+            width = width * 10 + (size_t)(*p++ - '0');
+        if (*p == '.') {
+            p++;
+            if (*p == '*') {
+                int n = va_arg(ap, int);
+                prec = n < 0 ? 0 : (size_t)n;
+                p++;
+            } else {
+                prec = 0;
+                while (*p >= '0' && *p <= '9')
+                    prec = prec * 10 + (size_t)(*p++ - '0');
+            }
+        }
+        int lng = 0, sz = 0;
+        if (*p == 'l') {
+            lng = 1;
+            if (*++p == 'l') {
+                lng = 2;
+                p++;
+            }
+        } else if (*p == 'z') {
+            sz = 1;
+            p++;
+        }
+        if (left)
+            pad = ' ';
+        switch (*p) {
+        case '%':
+            put(&o, '%');
+            break;
+        case 'c': {
+            char c = (char)va_arg(ap, int);
+            put_field(&o, &c, 1, width, left, ' ');
+            break;
+        }
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            if (!s)
+                s = "(null)";
+            size_t n = 0;
+            while (n < prec && s[n])
+                n++;
+            put_field(&o, s, n, width, left, ' ');
+            break;
+        }
+        case 'd':
+        case 'i': {
+            intmax_t v = sz    ? (intmax_t)va_arg(ap, ptrdiff_t)
+                         : lng == 2 ? (intmax_t)va_arg(ap, long long)
+                         : lng      ? (intmax_t)va_arg(ap, long)
+                                    : (intmax_t)va_arg(ap, int);
+            uintmax_t u = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
+            put_uint(&o, u, 10, 0, v < 0, width, left, pad);
+            break;
+        }
+        case 'u':
+        case 'x':
+        case 'X': {
+            uintmax_t v = sz    ? (uintmax_t)va_arg(ap, size_t)
+                          : lng == 2 ? (uintmax_t)va_arg(ap, unsigned long long)
+                          : lng      ? (uintmax_t)va_arg(ap, unsigned long)
+                                     : (uintmax_t)va_arg(ap, unsigned);
+            put_uint(&o, v, *p == 'u' ? 10 : 16, *p == 'X', 0, width, left, pad);
+            break;
+        }
+        case 'p': {
+            uintptr_t v = (uintptr_t)va_arg(ap, void *);
+            put(&o, '0');
+            put(&o, 'x');
+            put_uint(&o, v, 16, 0, 0, 0, 0, ' ');
+            break;
+        }
+        default:
+            /* Unknown conversion: copy it through as written. */
+            for (const char *q = start; q <= p && *q; q++)
+                put(&o, *q);
+            if (!*p)
+                p--;
+            break;
+        }
+    }
+    if (cap)
+        dst[o.len < cap ? o.len : cap - 1] = '\0';
+    return o.len;
+}
+
+size_t axl_format(char *dst, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t n = axl_vformat(dst, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}

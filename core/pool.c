@@ -1,0 +1,130 @@
+/*
+ * pool.c - fixed pools with generation-checked handles (see pool.h).
+ * Callers hold the runtime lock.
+ */
+#include "pool.h"
+
+#include <string.h>
+
+static void build_free_list(axl__pool *p)
+{
+    for (uint16_t i = 0; i < p->capacity; i++) {
+        p->link[i] = (uint16_t)(i + 2 <= p->capacity ? i + 2 : 0);
+        if (p->gen[i] == 0)
+            p->gen[i] = 1;
+    }
+    p->free_head = p->capacity ? 1 : 0;
+    p->ready = 1;
+}
+
+void axl__pool_reset(axl__pool *p)
+{
+    /* Generations survive a reset, so handles from before axl_shutdown()
+     * stay stale afterwards instead of naming new objects. */
+    build_free_list(p);
+    p->in_use = 0;
+    p->high_water = 0;
+    p->failures = 0;
+}
+
+void *axl__pool_alloc(axl__pool *p)
+{
+    if (!p->ready)
+        build_free_list(p);
+    if (p->free_head == 0) {
+        p->failures++;
+        return NULL;
+    }
+    uint16_t slot = (uint16_t)(p->free_head - 1);
+    p->free_head = p->link[slot];
+    p->link[slot] = AXL__SLOT_LIVE;
+    p->in_use++;
+    if (p->in_use > p->high_water)
+        p->high_water = p->in_use;
+    void *obj = p->slots + (size_t)slot * p->object_size;
+    memset(obj, 0, p->object_size);
+    return obj;
+}
+
+uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
+{
+    return (uint16_t)(((const unsigned char *)obj - p->slots) / p->object_size);
+}
+
+void *axl__pool_at(const axl__pool *p, uint16_t slot)
+{
+    return p->slots + (size_t)slot * p->object_size;
+}
+
+int axl__pool_is_live(const axl__pool *p, uint16_t slot)
+{
+    return slot < p->capacity && p->link[slot] == AXL__SLOT_LIVE;
+}
+
+void axl__pool_retire(axl__pool *p, void *obj)
+{
+    p->link[axl__pool_slot(p, obj)] = AXL__SLOT_RETIRED;
+}
+
+void axl__pool_free(axl__pool *p, void *obj)
+{
+    uint16_t slot = axl__pool_slot(p, obj);
+    /* Generation 0 is skipped so that no live handle is all-zero in its
+     * generation bits; wrap-around after 65535 lives is expected. */
+    uint16_t g = (uint16_t)(p->gen[slot] + 1);
+    p->gen[slot] = g ? g : 1;
+    p->link[slot] = p->free_head;
+    p->free_head = (uint16_t)(slot + 1);
+    p->in_use--;
+}
+
+uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
+{
+    uint16_t slot = axl__pool_slot(p, obj);
+    return ((uint32_t)p->kind << AXL__HANDLE_KIND_SHIFT) |
+           ((uint32_t)p->gen[slot] << AXL__HANDLE_GEN_SHIFT) |
+           (uint32_t)(slot + 1);
+}
+
+void *axl__pool_lookup(const axl__pool *p, uint32_t id,
+                       axl__handle_problem *why)
+{
+    axl__handle_problem w = AXL__HANDLE_OK;
+    uint32_t index = id & AXL__HANDLE_INDEX_MASK;
+    uint32_t gen = (id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu;
+    uint32_t kind = id >> AXL__HANDLE_KIND_SHIFT;
+    void *obj = NULL;
+    if (id == 0)
+        w = AXL__HANDLE_NONE;
+    else if (kind != p->kind)
+        w = AXL__HANDLE_WRONG_KIND;
+    else if (index == 0 || index > p->capacity || gen == 0)
+        w = AXL__HANDLE_BAD_INDEX;
+    else if (!p->ready || p->link[index - 1] != AXL__SLOT_LIVE ||
+             p->gen[index - 1] != gen)
+        w = AXL__HANDLE_STALE;
+    else
+        obj = p->slots + (size_t)(index - 1) * p->object_size;
+    if (why)
+        *why = w;
+    return obj;
+}
+
+void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
+{
+    uint32_t index = id & AXL__HANDLE_INDEX_MASK;
+    uint32_t gen = (id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu;
+    if ((id >> AXL__HANDLE_KIND_SHIFT) != p->kind || index == 0 ||
+        index > p->capacity || !p->ready)
+        return NULL;
+    uint16_t link = p->link[index - 1];
+    if ((link != AXL__SLOT_LIVE && link != AXL__SLOT_RETIRED) ||
+        p->gen[index - 1] != gen)
+        return NULL;
+    return p->slots + (size_t)(index - 1) * p->object_size;
+}
+
+void axl__pool_revive(axl__pool *p, void *obj)
+{
+    p->link[axl__pool_slot(p, obj)] = AXL__SLOT_LIVE;
+}

@@ -1,0 +1,77 @@
+/*
+ * pool.h - the one fixed-size object pool every object kind uses.
+ *
+ * A pool is a static array of slots plus, per slot, a generation and a link.
+ * Handles carry (kind, slot + 1, generation), so slot 0 is usable while the
+ * all-zero handle never is. A slot is free (on the free list), live (its
+ * handle works) or retired: the application released it but the runtime
+ * still uses it (an event whose command is running), so its handle already
+ * reads as stale while the storage stays put.
+ *
+ * The pools themselves are declared once, in pools.h.
+ */
+#ifndef AXL_POOL_H
+#define AXL_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Handle layout: kind (4 bits) | generation (16 bits) | slot + 1 (12 bits). */
+#define AXL__HANDLE_INDEX_BITS 12u
+#define AXL__HANDLE_GEN_BITS 16u
+#define AXL__HANDLE_INDEX_MASK ((1u << AXL__HANDLE_INDEX_BITS) - 1u)
+#define AXL__HANDLE_GEN_SHIFT AXL__HANDLE_INDEX_BITS
+#define AXL__HANDLE_KIND_SHIFT (AXL__HANDLE_INDEX_BITS + AXL__HANDLE_GEN_BITS)
+
+/* Slot states kept in the link array; any other value is a free-list link
+ * (next free slot + 1, or 0 at the end). */
+#define AXL__SLOT_LIVE 0xFFFFu
+#define AXL__SLOT_RETIRED 0xFFFEu
+
+typedef struct axl__pool {
+    const char *name;      /* for messages: "event", "queue", ... */
+    const char *setting;   /* the config macro that sizes it */
+    unsigned char *slots;
+    uint16_t *gen;
+    uint16_t *link;
+    uint32_t object_size;
+    uint16_t capacity;
+    uint16_t kind;
+    uint16_t free_head;    /* slot + 1; 0 when full */
+    uint16_t in_use;
+    uint16_t high_water;
+    uint32_t failures;
+    int ready;             /* free list built */
+} axl__pool;
+
+/* Why a handle did not resolve. */
+typedef enum axl__handle_problem {
+    AXL__HANDLE_OK = 0,
+    AXL__HANDLE_NONE,      /* the all-zero handle */
+    AXL__HANDLE_WRONG_KIND,
+    AXL__HANDLE_BAD_INDEX, /* never created by this runtime */
+    AXL__HANDLE_STALE      /* released, destroyed or from an earlier life */
+} axl__handle_problem;
+
+void axl__pool_reset(axl__pool *p);
+/* A zeroed object, or NULL (and failures + 1) when the pool is full. */
+void *axl__pool_alloc(axl__pool *p);
+/* Returns the slot to the free list; its handles turn stale. */
+void axl__pool_free(axl__pool *p, void *obj);
+/* Handles turn stale, storage stays until axl__pool_free. */
+void axl__pool_retire(axl__pool *p, void *obj);
+/* The object behind a live handle, or NULL with the reason. */
+void *axl__pool_lookup(const axl__pool *p, uint32_t id,
+                       axl__handle_problem *why);
+/* Like lookup, but retired objects resolve too: for the runtime's own
+ * references (an in-order queue's last event), never for the application's. */
+void *axl__pool_lookup_any(const axl__pool *p, uint32_t id);
+/* A retired object gets live handles again (a released event handed back
+ * by get_wait_list). */
+void axl__pool_revive(axl__pool *p, void *obj);
+uint32_t axl__pool_handle(const axl__pool *p, const void *obj);
+uint16_t axl__pool_slot(const axl__pool *p, const void *obj);
+void *axl__pool_at(const axl__pool *p, uint16_t slot);
+int axl__pool_is_live(const axl__pool *p, uint16_t slot);
+
+#endif /* AXL_POOL_H */

@@ -1,0 +1,294 @@
+/*
+ * queue.c - queues (spec 4.6.5): creation, information, waits, async error
+ * delivery and the shortcuts of 4.6.5.2.
+ */
+#include "rt.h"
+
+static struct axl__queue *get_queue(const char *fn, axl_queue h,
+                                    axl_status *st)
+{
+    return axl__lookup(fn, "queue", AXL__POOL_QUEUE, h.id, st);
+}
+
+#define QUEUE_FLAGS (AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING)
+
+axl_status axl_queue_create(axl_context context, axl_device device,
+                            uint32_t flags, const axl_async_handler *handler,
+                            axl_queue *queue)
+{
+    static const char fn[] = "axl_queue_create";
+    if (!queue)
+        return axl__fail(fn, AXL_ERR_INVALID, "queue must not be NULL");
+    if (flags & ~(uint32_t)QUEUE_FLAGS)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "unknown queue flags 0x%x (4.6.5.4 has in_order and "
+                         "enable_profiling)",
+                         (unsigned)(flags & ~(uint32_t)QUEUE_FLAGS));
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d =
+        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    struct axl__context *c = NULL;
+    bool own = AXL_IS_NONE(context);
+    if (d && !own) {
+        c = axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        if (c && !axl__context_has_device(c, AXL__SLOT(DEVICE, d)))
+            st = axl__fail(fn, AXL_ERR_INVALID,
+                           "the device is not one of the context's devices "
+                           "(Table 27)");
+    }
+    if (d && st == AXL_SUCCESS && (flags & AXL_QUEUE_ENABLE_PROFILING) &&
+        !axl__device_has(d, AXL_ASPECT_QUEUE_PROFILING))
+        st = axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                       "enable_profiling on %s, which has no "
+                       "aspect::queue_profiling",
+                       d->info.name);
+    if (d && st == AXL_SUCCESS && own)
+        st = axl__context_make(fn, &device, 1, NULL, &c);
+    struct axl__queue *q = NULL;
+    if (st == AXL_SUCCESS) {
+        q = axl__pool_alloc(AXL__POOL(QUEUE));
+        if (!q) {
+            st = axl__pool_full(fn, AXL__POOL_QUEUE);
+            if (own)
+                axl__context_drop(c);
+        }
+    }
+    if (q) {
+        q->refs = 1;
+        q->context = AXL__SLOT(CONTEXT, c);
+        q->device = AXL__SLOT(DEVICE, d);
+        q->flags = flags;
+        q->own_context = own;
+        if (handler)
+            q->handler = *handler;
+        /* The queue holds its context; an own context is the queue's only
+         * reference to it, dropped with the queue. */
+        c->holds++;
+        queue->id = AXL__HANDLE(QUEUE, q);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_queue_create_selected(axl_selector_fn selector,
+                                     const void *user, uint32_t flags,
+                                     const axl_async_handler *handler,
+                                     axl_queue *queue)
+{
+    axl_device d;
+    axl_status st = axl_device_select(selector, user, &d);
+    if (st != AXL_SUCCESS)
+        return st;
+    axl_context none = AXL_NONE;
+    return axl_queue_create(none, d, flags, handler, queue);
+}
+
+static void queue_destroy(struct axl__queue *q)
+{
+    /* Errors nobody consumed go with the queue. */
+    while (q->err_head) {
+        struct axl__error *e = axl__error_at((uint16_t)(q->err_head - 1));
+        q->err_head = e->next;
+        e->listed = false;
+        axl__error_unref(e);
+    }
+    struct axl__context *c = axl__context_at(q->context);
+    bool own = q->own_context;
+    axl__pool_free(AXL__POOL(QUEUE), q);
+    axl__context_unhold(c);
+    if (own)
+        axl__context_drop(c);
+}
+
+void axl__queue_unhold(struct axl__queue *q)
+{
+    if (--q->holds == 0 && q->refs == 0)
+        queue_destroy(q);
+}
+
+axl_status axl_queue_retain(axl_queue queue)
+{
+    static const char fn[] = "axl_queue_retain";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q)
+        q->refs++;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_queue_release(axl_queue queue)
+{
+    static const char fn[] = "axl_queue_release";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q && q->refs == 1 && q->err_head) {
+        /* 4.6.5.5: errors still unconsumed when a queue goes away reach its
+         * handler, if it has one. */
+        const struct axl__context *c = axl__context_at(q->context);
+        if (q->handler.fn || c->handler.fn)
+            axl__deliver_errors(fn, q);
+    }
+    if (q && --q->refs == 0) {
+        if (q->holds)
+            axl__pool_retire(AXL__POOL(QUEUE), q);
+        else
+            queue_destroy(q);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
+                              void *value, size_t value_size,
+                              size_t *size_ret)
+{
+    static const char fn[] = "axl_queue_get_info";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q) {
+        uint32_t id;
+        if (param == AXL_QUEUE_INFO_CONTEXT) {
+            id = axl__pool_handle(AXL__POOL(CONTEXT),
+                                  axl__context_at(q->context));
+            st = axl__info_out(fn, &id, sizeof id, value, value_size,
+                               size_ret);
+        } else if (param == AXL_QUEUE_INFO_DEVICE) {
+            id = axl__pool_handle(AXL__POOL(DEVICE), axl__device_at(q->device));
+            st = axl__info_out(fn, &id, sizeof id, value, value_size,
+                               size_ret);
+        } else {
+            st = axl__fail(fn, AXL_ERR_INVALID,
+                           "%d is not a queue info descriptor", (int)param);
+        }
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_queue_get_context(axl_queue queue, axl_context *context)
+{
+    if (!context)
+        return axl__fail("axl_queue_get_context", AXL_ERR_INVALID,
+                         "context must not be NULL");
+    return axl_queue_get_info(queue, AXL_QUEUE_INFO_CONTEXT, context,
+                              sizeof *context, NULL);
+}
+
+axl_status axl_queue_get_device(axl_queue queue, axl_device *device)
+{
+    if (!device)
+        return axl__fail("axl_queue_get_device", AXL_ERR_INVALID,
+                         "device must not be NULL");
+    return axl_queue_get_info(queue, AXL_QUEUE_INFO_DEVICE, device,
+                              sizeof *device, NULL);
+}
+
+axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order)
+{
+    static const char fn[] = "axl_queue_is_in_order";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q && in_order)
+        *in_order = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
+                            axl_event *event)
+{
+    static const char fn[] = "axl_queue_submit";
+    if (!cgf)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the command-group function must not be NULL");
+    axl_handler h;
+    axl__handler_init(&h);
+    /* The group runs without the lock: it may call back into axl. */
+    cgf(&h, user);
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q)
+        st = axl__submit(fn, q, &h, event);
+    axl__leave();
+    return st;
+}
+
+static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
+{
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q) {
+        q->holds++;
+        st = axl__wait_queue(q);
+        if (st == AXL_SUCCESS && deliver)
+            st = axl__deliver_errors(fn, q);
+        axl__queue_unhold(q);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_queue_wait(axl_queue queue)
+{
+    return queue_wait("axl_queue_wait", queue, false);
+}
+
+axl_status axl_queue_wait_and_throw(axl_queue queue)
+{
+    return queue_wait("axl_queue_wait_and_throw", queue, true);
+}
+
+axl_status axl_queue_throw_asynchronous(axl_queue queue)
+{
+    static const char fn[] = "axl_queue_throw_asynchronous";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q) {
+        q->holds++;
+        st = axl__deliver_errors(fn, q);
+        axl__queue_unhold(q);
+    }
+    axl__leave();
+    return st;
+}
+
+/* ---- Shortcuts ----------------------------------------------------------------- */
+
+typedef struct host_task_group {
+    axl_host_task_fn fn;
+    void *user;
+    const axl_event *deps;
+    uint32_t ndeps;
+} host_task_group;
+
+static void host_task_cgf(axl_handler *h, void *user)
+{
+    const host_task_group *g = user;
+    axl_handler_depends_on_list(h, g->deps, g->ndeps);
+    axl_handler_host_task(h, g->fn, g->user);
+}
+
+axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
+                               void *user, const axl_event *deps,
+                               uint32_t ndeps, axl_event *event)
+{
+    host_task_group g = {fn, user, deps, ndeps};
+    return axl_queue_submit(queue, host_task_cgf, &g, event);
+}

@@ -1,0 +1,284 @@
+/*
+ * rt.h - the core's private state: object layouts, the runtime singleton,
+ * and the helpers every core file shares. Nothing here is public.
+ *
+ * Locking: one runtime lock (axl_port_lock) guards every object and list
+ * below. It is never held while the core calls a device-port op, a kernel
+ * model or application code (selectors, command groups, host tasks, async
+ * handlers).
+ */
+#ifndef AXL_RT_H
+#define AXL_RT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/axl.h"
+#include "axl/hal.h"
+#include "axl_config.h"
+#include "pool.h"
+#include "pools.h"
+
+/* ---- Objects ------------------------------------------------------------- */
+
+struct axl__platform {
+    const axl_device_port *port;
+    uint16_t device_count;
+    char no_device_reason[96];
+};
+
+struct axl__device {
+    uint16_t platform;          /* slot */
+    uint16_t port_index;        /* index within its port */
+    void *data;                 /* the port's state */
+    uint32_t compute_units;     /* of the loaded design */
+    axl_hal_device_info info;
+};
+
+struct axl__context {
+    uint16_t refs;              /* application references */
+    uint16_t holds;             /* queues using it */
+    uint16_t platform;
+    uint8_t ndev;
+    uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
+    axl_async_handler handler;
+};
+
+struct axl__queue {
+    uint16_t refs;
+    uint16_t holds;             /* commands in flight */
+    uint16_t context;           /* slot; the queue holds it */
+    uint16_t device;            /* slot */
+    uint32_t flags;             /* axl_queue_flags */
+    bool own_context;           /* made by the queue; released with it */
+    axl_async_handler handler;
+    uint32_t last_event;        /* in-order: handle of the last command */
+    uint32_t inflight;          /* commands not yet complete */
+    uint16_t err_head, err_tail; /* unconsumed async errors, slot + 1 */
+    uint32_t dropped;           /* errors lost to a full error pool */
+};
+
+/* Successor lists link "dependency nodes" that live inside the successor
+ * command: node id = command slot * AXL_MAX_COMMAND_DEPS + dep index + 1. */
+typedef uint32_t axl__node;
+
+struct axl__event {
+    uint16_t refs;              /* application references */
+    uint16_t holds;             /* its command, a waiter, a dependency */
+    _Atomic uint8_t state;      /* axl_event_status; read without the lock */
+    bool profiling;
+    axl_status status;          /* the command's result once complete */
+    uint32_t queue;             /* handle of the queue it was submitted to
+                                   (weak: the queue may be gone) */
+    uint16_t command;           /* command slot + 1 while not complete */
+    uint16_t error;             /* error record slot + 1, 0 if none */
+    axl__node succ;             /* first dependent command's node */
+    uint64_t t_submit, t_start, t_end;
+};
+
+enum axl__command_kind {
+    AXL__CMD_HOST_TASK = 1
+};
+
+enum axl__command_flags {
+    AXL__CMD_BARRIER = 1u << 0,  /* waits for every earlier command */
+    AXL__CMD_INLINE = 1u << 1,   /* inside run_start: done() only records */
+    AXL__CMD_DONE_EARLY = 1u << 2
+};
+
+struct axl__dep {
+    axl__node next;             /* next node in the predecessor's list */
+    uint16_t pred;              /* predecessor event slot + 1; 0 if unused */
+    bool strong;                /* a data or explicit dependency: its
+                                   failure fails this command (an in-order
+                                   edge only orders) */
+};
+
+struct axl__command {
+    uint8_t kind;
+    uint8_t flags;
+    uint8_t ndeps;
+    uint16_t event;             /* slot */
+    uint16_t queue;             /* slot */
+    uint16_t pending;           /* unfinished predecessors (+1 for a barrier) */
+    uint16_t next;              /* ready list / host-task FIFO, slot + 1 */
+    uint16_t prev_inflight;     /* submission-order list, slot + 1 */
+    uint16_t next_inflight;
+    uint16_t next_barrier;      /* barrier FIFO, slot + 1 */
+    axl_status dep_status;      /* first failure among predecessors */
+    uint32_t dep_event;         /* the failed predecessor's event handle */
+    axl_status done_status;     /* recorded by an inline completion */
+    uint16_t done_error;        /* its error record, slot + 1 */
+    struct axl__dep deps[AXL_MAX_COMMAND_DEPS];
+    union {
+        struct {
+            axl_host_task_fn fn;
+            void *user;
+        } host;
+    } u;
+};
+
+struct axl__error {
+    axl_status status;
+    uint32_t event;             /* event handle at the time of the failure */
+    uint32_t queue;             /* queue handle */
+    uint16_t next;              /* in the queue's list, slot + 1 */
+    uint8_t refs;               /* the queue's list and the event */
+    bool listed;                /* still unconsumed in the queue's list */
+    char message[AXL_MESSAGE_MAX];
+};
+
+/* The handler a command group fills, on the stack of axl_queue_submit. */
+#define AXL__HANDLER_DEPS 16
+struct axl_handler {
+    axl_status error;           /* first error; sticky */
+    char why[AXL_MESSAGE_MAX];
+    uint8_t kind;               /* the one action; 0 until chosen */
+    uint8_t nactions;
+    uint16_t ndeps;
+    uint32_t deps[AXL__HANDLER_DEPS]; /* event handles */
+    bool deps_overflow;         /* more than fit: wait for all earlier */
+    union {
+        struct {
+            axl_host_task_fn fn;
+            void *user;
+        } host;
+    } u;
+};
+
+/* ---- The runtime ----------------------------------------------------------- */
+
+struct axl__runtime {
+    bool started;
+    bool stopping;
+    uint32_t seq;
+    uint16_t ready_head, ready_tail;       /* commands ready to dispatch */
+    uint16_t host_head, host_tail;         /* host tasks waiting for a worker */
+    uint16_t inflight_head, inflight_tail; /* incomplete, in submit order */
+    uint16_t barrier_head, barrier_tail;   /* barrier commands, in order */
+    uint32_t waiters;                      /* threads blocked on DONE */
+    unsigned workers;                      /* host-task threads running */
+    axl_clock_fn clock;
+    void *clock_user;
+    uint32_t nports;
+    const axl_device_port *ports[AXL_MAX_PLATFORMS];
+};
+
+extern struct axl__runtime axl__rt;
+extern axl__pool axl__pools[AXL__POOL_COUNT];
+
+#define AXL__POOL(KIND) (&axl__pools[AXL__POOL_##KIND])
+
+/* Typed slot access. */
+static inline struct axl__platform *axl__platform_at(uint16_t s)
+{
+    return (struct axl__platform *)axl__pool_at(AXL__POOL(PLATFORM), s);
+}
+static inline struct axl__device *axl__device_at(uint16_t s)
+{
+    return (struct axl__device *)axl__pool_at(AXL__POOL(DEVICE), s);
+}
+static inline struct axl__context *axl__context_at(uint16_t s)
+{
+    return (struct axl__context *)axl__pool_at(AXL__POOL(CONTEXT), s);
+}
+static inline struct axl__queue *axl__queue_at(uint16_t s)
+{
+    return (struct axl__queue *)axl__pool_at(AXL__POOL(QUEUE), s);
+}
+static inline struct axl__event *axl__event_at(uint16_t s)
+{
+    return (struct axl__event *)axl__pool_at(AXL__POOL(EVENT), s);
+}
+static inline struct axl__command *axl__command_at(uint16_t s)
+{
+    return (struct axl__command *)axl__pool_at(AXL__POOL(COMMAND), s);
+}
+static inline struct axl__error *axl__error_at(uint16_t s)
+{
+    return (struct axl__error *)axl__pool_at(AXL__POOL(ERROR), s);
+}
+#define AXL__SLOT(KIND, obj) axl__pool_slot(AXL__POOL(KIND), (obj))
+#define AXL__HANDLE(KIND, obj) axl__pool_handle(AXL__POOL(KIND), (obj))
+
+/* ---- Entry, messages, handles ---------------------------------------------- */
+
+/* Takes the lock, starting the runtime first if needed. On failure the lock
+ * is not held. */
+axl_status axl__enter(const char *fn);
+static inline void axl__leave(void)
+{
+    axl_port_unlock();
+}
+
+/* Writes "fn: <text>" as the calling thread's message; returns status. */
+axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Resolves a handle of a pool kind, or fails with a message saying which
+ * argument and why. */
+void *axl__lookup(const char *fn, const char *what, int kind, uint32_t id,
+                  axl_status *st);
+
+/* A pool-full failure naming the pool and its setting. */
+axl_status axl__pool_full(const char *fn, int kind);
+
+/* Copies a value into the caller's buffer under the size-in/size-out
+ * rules of get_info. */
+axl_status axl__info_out(const char *fn, const void *src, size_t size,
+                         void *value, size_t value_size, size_t *size_ret);
+axl_status axl__info_str(const char *fn, const char *s, void *value,
+                         size_t value_size, size_t *size_ret);
+/* List outputs: out == NULL asks the count; cap too small fails. */
+axl_status axl__list_check(const char *fn, uint32_t n, const void *out,
+                           uint32_t cap, uint32_t *count);
+
+uint64_t axl__now(void);
+
+/* ---- Object internals shared between files --------------------------------- */
+
+void axl__context_unhold(struct axl__context *c);
+void axl__queue_unhold(struct axl__queue *q);
+void axl__event_unhold(struct axl__event *e);
+void axl__error_unref(struct axl__error *err);
+bool axl__context_has_device(const struct axl__context *c, uint16_t dev);
+axl_status axl__context_make(const char *fn, const axl_device *devices,
+                             uint32_t count, const axl_async_handler *handler,
+                             struct axl__context **out);
+axl_status axl__context_drop(struct axl__context *c);
+
+/* Devices (device.c). */
+axl_status axl__list_devices(const char *fn,
+                             const struct axl__platform *platform,
+                             axl_device_type type, axl_device *out,
+                             uint32_t cap, uint32_t *count);
+bool axl__device_has(const struct axl__device *d, axl_aspect aspect);
+
+/* Built-in kernels of a device's design (kernel ids, ';'-separated names). */
+axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
+                                   void *value, size_t value_size,
+                                   size_t *size_ret);
+axl_status axl__builtin_kernel_names(const char *fn,
+                                     const struct axl__device *d, void *value,
+                                     size_t value_size, size_t *size_ret);
+
+/* Handler (handler.c). */
+void axl__handler_init(axl_handler *h);
+
+/* Scheduler (sched.c). */
+axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       axl_event *out);
+void axl__pump(void);
+axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
+                            uint32_t n);
+axl_status axl__wait_queue(struct axl__queue *q);
+void axl__wait_started(struct axl__event *e);
+void axl__workers_main(void *arg);
+axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
+
+#endif /* AXL_RT_H */

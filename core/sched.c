@@ -1,0 +1,525 @@
+/*
+ * sched.c - the command scheduler: submission, dependency edges, dispatch,
+ * completion, host-task workers, waits and async error delivery.
+ *
+ * Shape of the graph. An event is a node; a command that waits for it hangs
+ * a dependency node (struct axl__dep, stored inside the waiting command) on
+ * the event's successor list. Completing a command walks that list once and
+ * frees nothing but the command, so each command and each edge costs O(1).
+ * A command that needs more edges than it has room for waits instead for
+ * every command submitted before it (a barrier): coarser, never wrong.
+ *
+ * Lists, all intrusive and bounded by the command pool:
+ *   ready     commands whose dependencies are done, to dispatch (FIFO)
+ *   host      host tasks waiting for a worker thread (FIFO)
+ *   inflight  commands not yet complete, in submission order
+ *   barrier   barrier commands, in submission order
+ *
+ * Any thread may pump the ready list; the lock is dropped around every call
+ * out of the core (host task, device port, kernel model).
+ */
+#include <string.h>
+
+#include "rt.h"
+
+#define NIL 0u
+
+static inline uint16_t cmd_ref(const struct axl__command *c)
+{
+    return (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
+}
+
+static inline struct axl__command *cmd_deref(uint16_t ref)
+{
+    return ref ? axl__command_at((uint16_t)(ref - 1)) : NULL;
+}
+
+static void fifo_push(uint16_t *head, uint16_t *tail, struct axl__command *c)
+{
+    uint16_t r = cmd_ref(c);
+    c->next = NIL;
+    if (*tail)
+        cmd_deref(*tail)->next = r;
+    else
+        *head = r;
+    *tail = r;
+}
+
+static struct axl__command *fifo_pop(uint16_t *head, uint16_t *tail)
+{
+    struct axl__command *c = cmd_deref(*head);
+    if (c) {
+        *head = c->next;
+        if (!*head)
+            *tail = NIL;
+        c->next = NIL;
+    }
+    return c;
+}
+
+static void make_ready(struct axl__command *c)
+{
+    fifo_push(&axl__rt.ready_head, &axl__rt.ready_tail, c);
+}
+
+/* ---- Submission order and barriers ---------------------------------------- */
+
+static void inflight_append(struct axl__command *c)
+{
+    uint16_t r = cmd_ref(c);
+    c->prev_inflight = axl__rt.inflight_tail;
+    c->next_inflight = NIL;
+    if (axl__rt.inflight_tail)
+        cmd_deref(axl__rt.inflight_tail)->next_inflight = r;
+    else
+        axl__rt.inflight_head = r;
+    axl__rt.inflight_tail = r;
+}
+
+static void inflight_unlink(struct axl__command *c)
+{
+    if (c->prev_inflight)
+        cmd_deref(c->prev_inflight)->next_inflight = c->next_inflight;
+    else
+        axl__rt.inflight_head = c->next_inflight;
+    if (c->next_inflight)
+        cmd_deref(c->next_inflight)->prev_inflight = c->prev_inflight;
+    else
+        axl__rt.inflight_tail = c->prev_inflight;
+}
+
+/* A barrier command may start once no earlier command is in flight, that
+ * is once it heads the in-flight list. Barriers are released in order. */
+static void barrier_check(void)
+{
+    while (axl__rt.barrier_head &&
+           axl__rt.barrier_head == axl__rt.inflight_head) {
+        struct axl__command *c = cmd_deref(axl__rt.barrier_head);
+        axl__rt.barrier_head = c->next_barrier;
+        if (!axl__rt.barrier_head)
+            axl__rt.barrier_tail = NIL;
+        if (--c->pending == 0)
+            make_ready(c);
+    }
+}
+
+/* ---- Edges --------------------------------------------------------------------- */
+
+static inline bool event_complete(const struct axl__event *e)
+{
+    return atomic_load_explicit(&e->state, memory_order_acquire) ==
+           AXL_EVENT_COMPLETE;
+}
+
+/* Makes c wait for e. strong: e's failure fails c. */
+static void add_dep(struct axl__command *c, struct axl__event *e, bool strong)
+{
+    if (event_complete(e)) {
+        if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
+            c->dep_status = e->status;
+            c->dep_event = AXL__HANDLE(EVENT, e);
+        }
+        return;
+    }
+    uint16_t pred = (uint16_t)(AXL__SLOT(EVENT, e) + 1);
+    for (uint8_t j = 0; j < c->ndeps; j++) {
+        if (c->deps[j].pred == pred) {
+            c->deps[j].strong |= strong;
+            return;
+        }
+    }
+    if (c->ndeps == AXL_MAX_COMMAND_DEPS) {
+        c->flags |= AXL__CMD_BARRIER;
+        return;
+    }
+    uint8_t j = c->ndeps++;
+    c->deps[j].pred = pred;
+    c->deps[j].strong = strong;
+    c->deps[j].next = e->succ;
+    e->succ = (axl__node)AXL__SLOT(COMMAND, c) * AXL_MAX_COMMAND_DEPS + j + 1;
+    c->pending++;
+}
+
+/* ---- Errors ---------------------------------------------------------------------- */
+
+void axl__error_unref(struct axl__error *err)
+{
+    if (--err->refs == 0)
+        axl__pool_free(AXL__POOL(ERROR), err);
+}
+
+/* Keeps a failure for the async handler and for the event's waiters. */
+static void record_error(struct axl__queue *q, struct axl__event *e,
+                         axl_status status, const char *why)
+{
+    struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
+    if (!err) {
+        q->dropped++;
+        return;
+    }
+    err->status = status;
+    err->event = AXL__HANDLE(EVENT, e);
+    err->queue = AXL__HANDLE(QUEUE, q);
+    axl_format(err->message, sizeof err->message, "%s",
+               why && why[0] ? why : axl_status_name(status));
+    err->refs = 2; /* the queue's list and the event */
+    err->listed = true;
+    uint16_t r = (uint16_t)(AXL__SLOT(ERROR, err) + 1);
+    if (q->err_tail)
+        axl__error_at((uint16_t)(q->err_tail - 1))->next = r;
+    else
+        q->err_head = r;
+    q->err_tail = r;
+    e->error = r;
+}
+
+/* ---- Completion ------------------------------------------------------------------ */
+
+static void complete(struct axl__command *c, axl_status status,
+                     const char *why)
+{
+    struct axl__event *e = axl__event_at(c->event);
+    struct axl__queue *q = axl__queue_at(c->queue);
+    if (e->profiling) {
+        e->t_end = axl__now();
+        if (!e->t_start)
+            e->t_start = e->t_end; /* never ran: failed dependency */
+    }
+    e->status = status;
+    if (status != AXL_SUCCESS)
+        record_error(q, e, status, why);
+
+    /* Release the dependents. */
+    axl__node n = e->succ;
+    e->succ = 0;
+    while (n) {
+        struct axl__command *s =
+            axl__command_at((uint16_t)((n - 1) / AXL_MAX_COMMAND_DEPS));
+        struct axl__dep *d = &s->deps[(n - 1) % AXL_MAX_COMMAND_DEPS];
+        n = d->next;
+        d->pred = 0;
+        if (status != AXL_SUCCESS && d->strong && !s->dep_status) {
+            s->dep_status = status;
+            s->dep_event = AXL__HANDLE(EVENT, e);
+        }
+        if (--s->pending == 0)
+            make_ready(s);
+    }
+
+    inflight_unlink(c);
+    e->command = 0;
+    q->inflight--;
+    axl__pool_free(AXL__POOL(COMMAND), c);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
+                          memory_order_release);
+    barrier_check();
+    axl__event_unhold(e);
+    axl__queue_unhold(q);
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
+static void start(struct axl__command *c)
+{
+    struct axl__event *e = axl__event_at(c->event);
+    if (e->profiling)
+        e->t_start = axl__now();
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
+                          memory_order_release);
+}
+
+/* A command whose dependency failed completes with that failure, unrun. */
+static void fail_unrun(struct axl__command *c)
+{
+    char why[AXL_MESSAGE_MAX];
+    const struct axl__event *pe =
+        axl__pool_lookup_any(AXL__POOL(EVENT), c->dep_event);
+    const struct axl__error *perr =
+        pe && pe->error ? axl__error_at((uint16_t)(pe->error - 1)) : NULL;
+    static const char prefix[] = "not run: a command it depends on failed";
+    if (perr && strncmp(perr->message, prefix, sizeof prefix - 1) == 0)
+        axl_format(why, sizeof why, "%s", perr->message); /* same root */
+    else
+        axl_format(why, sizeof why, "%s (%s%s%s)", prefix,
+                   axl_status_name(c->dep_status), perr ? ": " : "",
+                   perr ? perr->message : "");
+    complete(c, c->dep_status, why);
+}
+
+static void run_host_task(struct axl__command *c)
+{
+    axl_host_task_fn fn = c->u.host.fn;
+    void *user = c->u.host.user;
+    start(c);
+    axl_port_unlock();
+    char *msg = axl_port_message_buffer();
+    msg[0] = '\0';
+    axl_status st = fn(user);
+    axl_port_lock();
+    complete(c, st,
+             st == AXL_SUCCESS ? NULL
+             : msg[0]          ? msg
+                               : "the host task failed and gave no message");
+}
+
+static void dispatch(struct axl__command *c)
+{
+    if (c->dep_status) {
+        fail_unrun(c);
+        return;
+    }
+    switch (c->kind) {
+    case AXL__CMD_HOST_TASK:
+        if (axl__rt.workers) {
+            fifo_push(&axl__rt.host_head, &axl__rt.host_tail, c);
+            axl_port_wake(AXL_PORT_CHANNEL_WORK);
+        } else {
+            run_host_task(c);
+        }
+        break;
+    default:
+        complete(c, AXL_ERR_RUNTIME, "internal: unknown command kind");
+        break;
+    }
+}
+
+void axl__pump(void)
+{
+    struct axl__command *c;
+    while ((c = fifo_pop(&axl__rt.ready_head, &axl__rt.ready_tail)))
+        dispatch(c);
+}
+
+void axl__workers_main(void *arg)
+{
+    (void)arg;
+    axl_port_lock();
+    for (;;) {
+        struct axl__command *c =
+            fifo_pop(&axl__rt.host_head, &axl__rt.host_tail);
+        if (!c) {
+            if (axl__rt.stopping)
+                break;
+            axl_port_wait(AXL_PORT_CHANNEL_WORK, UINT64_MAX);
+            continue;
+        }
+        run_host_task(c);
+        axl__pump();
+    }
+    axl_port_unlock();
+}
+
+/* ---- Submission -------------------------------------------------------------------- */
+
+axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       axl_event *out)
+{
+    if (h->error != AXL_SUCCESS)
+        return axl__fail(fn, h->error, "%s", h->why);
+    if (h->nactions == 0)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the command group chose no action (it needs exactly "
+                         "one: host_task, single_task, parallel_for, copy, "
+                         "fill or update_host)");
+    struct axl__event *e = axl__pool_alloc(AXL__POOL(EVENT));
+    if (!e)
+        return axl__pool_full(fn, AXL__POOL_EVENT);
+    struct axl__command *c = axl__pool_alloc(AXL__POOL(COMMAND));
+    if (!c) {
+        axl__pool_free(AXL__POOL(EVENT), e);
+        return axl__pool_full(fn, AXL__POOL_COMMAND);
+    }
+    e->refs = out ? 1 : 0;
+    e->holds = 1; /* the command */
+    e->profiling = (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
+    e->queue = AXL__HANDLE(QUEUE, q);
+    e->command = cmd_ref(c);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
+                          memory_order_relaxed);
+    if (!out)
+        axl__pool_retire(AXL__POOL(EVENT), e);
+    if (e->profiling)
+        e->t_submit = axl__now();
+
+    c->kind = h->kind;
+    c->event = AXL__SLOT(EVENT, e);
+    c->queue = AXL__SLOT(QUEUE, q);
+    c->pending = 1; /* held until the end of submission */
+    c->u.host.fn = h->u.host.fn;
+    c->u.host.user = h->u.host.user;
+    q->holds++;
+    q->inflight++;
+
+    /* Data and explicit edges first, so they get the slots; the in-order
+     * edge only orders, and a barrier covers it if it does not fit. */
+    for (uint16_t i = 0; i < h->ndeps; i++) {
+        struct axl__event *p = axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
+        if (p)
+            add_dep(c, p, true);
+    }
+    if (h->deps_overflow)
+        c->flags |= AXL__CMD_BARRIER;
+    if (q->flags & AXL_QUEUE_IN_ORDER) {
+        struct axl__event *p =
+            axl__pool_lookup_any(AXL__POOL(EVENT), q->last_event);
+        if (p)
+            add_dep(c, p, false);
+        q->last_event = AXL__HANDLE(EVENT, e);
+    }
+
+    inflight_append(c);
+    if (c->flags & AXL__CMD_BARRIER) {
+        c->pending++;
+        uint16_t r = cmd_ref(c);
+        c->next_barrier = NIL;
+        if (axl__rt.barrier_tail)
+            cmd_deref(axl__rt.barrier_tail)->next_barrier = r;
+        else
+            axl__rt.barrier_head = r;
+        axl__rt.barrier_tail = r;
+        barrier_check();
+    }
+    if (out)
+        out->id = AXL__HANDLE(EVENT, e);
+    if (--c->pending == 0)
+        make_ready(c);
+    axl__pump();
+    return AXL_SUCCESS;
+}
+
+/* ---- Waiting ------------------------------------------------------------------------ */
+
+typedef bool (*done_fn)(const void *arg);
+
+/* Blocks (lock held) until done(arg): first dispatching whatever is ready,
+ * then spinning briefly so a completion on another thread arrives without
+ * a sleep, then sleeping on the DONE channel. */
+static void wait_until(done_fn done, const void *arg)
+{
+    uint64_t spin_until = 0;
+    while (!done(arg)) {
+        if (axl__rt.ready_head) {
+            axl__pump();
+            continue;
+        }
+        uint64_t now = axl_port_now_ns();
+        if (!spin_until)
+            spin_until = now + AXL_WAIT_SPIN_NS;
+        if (now < spin_until) {
+            axl_port_unlock();
+            for (int i = 0; i < 64; i++)
+                axl_port_relax();
+            axl_port_lock();
+            continue;
+        }
+        axl__rt.waiters++;
+        axl_port_wait(AXL_PORT_CHANNEL_DONE, UINT64_MAX);
+        axl__rt.waiters--;
+    }
+}
+
+static bool event_done(const void *arg)
+{
+    return event_complete(arg);
+}
+
+static bool event_started(const void *arg)
+{
+    return atomic_load_explicit(&((const struct axl__event *)arg)->state,
+                                memory_order_acquire) != AXL_EVENT_SUBMITTED;
+}
+
+static bool queue_idle(const void *arg)
+{
+    return ((const struct axl__queue *)arg)->inflight == 0;
+}
+
+/* The status of a complete event, with its message for the caller. */
+static axl_status event_result(const char *fn, const struct axl__event *e)
+{
+    if (e->status == AXL_SUCCESS)
+        return AXL_SUCCESS;
+    const struct axl__error *err =
+        e->error ? axl__error_at((uint16_t)(e->error - 1)) : NULL;
+    return axl__fail(fn, e->status, "the command failed: %s",
+                     err ? err->message
+                         : "(its message was lost: the error pool was full)");
+}
+
+axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
+                            uint32_t n)
+{
+    axl_status first = AXL_SUCCESS;
+    for (uint32_t i = 0; i < n; i++) {
+        wait_until(event_done, evs[i]);
+        axl_status st = event_result(fn, evs[i]);
+        if (first == AXL_SUCCESS)
+            first = st;
+    }
+    return first;
+}
+
+void axl__wait_started(struct axl__event *e)
+{
+    wait_until(event_started, e);
+}
+
+axl_status axl__wait_queue(struct axl__queue *q)
+{
+    wait_until(queue_idle, q);
+    return AXL_SUCCESS;
+}
+
+/* ---- Async error delivery (4.6.5.5) ------------------------------------------------ */
+
+axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
+{
+    uint16_t taken[AXL_MAX_ERRORS];
+    uint32_t n = 0;
+    while (q->err_head && n < AXL_MAX_ERRORS) {
+        struct axl__error *err = axl__error_at((uint16_t)(q->err_head - 1));
+        q->err_head = err->next;
+        err->listed = false;
+        taken[n++] = AXL__SLOT(ERROR, err);
+    }
+    if (!q->err_head)
+        q->err_tail = NIL;
+    uint32_t dropped = q->dropped;
+    q->dropped = 0;
+    if (n == 0 && dropped == 0)
+        return AXL_SUCCESS;
+
+    const struct axl__context *ctx = axl__context_at(q->context);
+    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
+    axl_status st = AXL_SUCCESS;
+    if (!h.fn) {
+        /* No handler: the first error is the result (C's stand-in for the
+         * default handler, which would end the program). */
+        if (n)
+            st = axl__fail(fn, axl__error_at(taken[0])->status,
+                           "asynchronous error: %s%s",
+                           axl__error_at(taken[0])->message,
+                           n + dropped > 1 ? " (and more)" : "");
+        else
+            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                           "%u asynchronous errors were lost: the error pool "
+                           "was full (AXL_MAX_ERRORS)",
+                           (unsigned)dropped);
+    } else {
+        axl_async_error list[AXL_MAX_ERRORS];
+        for (uint32_t i = 0; i < n; i++) {
+            const struct axl__error *err = axl__error_at(taken[i]);
+            list[i].status = err->status;
+            list[i].event.id = err->event;
+            list[i].queue.id = err->queue;
+            list[i].message = err->message;
+        }
+        /* The records stay allocated (refs) while the handler reads them. */
+        axl_port_unlock();
+        h.fn(list, n, dropped, h.user);
+        axl_port_lock();
+    }
+    for (uint32_t i = 0; i < n; i++)
+        axl__error_unref(axl__error_at(taken[i]));
+    return st;
+}

@@ -1,0 +1,111 @@
+/*
+ * axl/device.h - devices, their information and device selection
+ * (spec 4.6.1, 4.6.4).
+ *
+ * A device is one FPGA (or one emulated FPGA) as a device port sees it. Its
+ * compute units are the kernel instances of the design loaded on it.
+ */
+#ifndef AXL_DEVICE_H
+#define AXL_DEVICE_H
+
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * info::device descriptors (spec 4.6.4.2) that mean something on an FPGA.
+ * The value type of each is given; numbers are written in that exact type
+ * (value_size must be at least its size), strings NUL-terminated, lists as
+ * arrays of the element type.
+ */
+typedef enum axl_device_info {
+    AXL_DEVICE_INFO_DEVICE_TYPE = 0,        /**< axl_device_type */
+    AXL_DEVICE_INFO_VENDOR_ID,              /**< uint32_t */
+    AXL_DEVICE_INFO_MAX_COMPUTE_UNITS,      /**< uint32_t: compute units of
+                                                 the loaded design, at least 1 */
+    AXL_DEVICE_INFO_MAX_CLOCK_FREQUENCY,    /**< uint32_t, MHz */
+    AXL_DEVICE_INFO_ADDRESS_BITS,           /**< uint32_t: 64 */
+    AXL_DEVICE_INFO_GLOBAL_MEM_SIZE,        /**< uint64_t: all banks */
+    AXL_DEVICE_INFO_MAX_MEM_ALLOC_SIZE,     /**< uint64_t: largest bank */
+    AXL_DEVICE_INFO_MEM_BASE_ADDR_ALIGN,    /**< uint32_t, bits */
+    AXL_DEVICE_INFO_PROFILING_TIMER_RESOLUTION, /**< uint64_t, ns */
+    AXL_DEVICE_INFO_IS_AVAILABLE,           /**< bool */
+    AXL_DEVICE_INFO_IS_COMPILER_AVAILABLE,  /**< bool: false, no online compiler */
+    AXL_DEVICE_INFO_IS_LINKER_AVAILABLE,    /**< bool: false, no online linker */
+    AXL_DEVICE_INFO_QUEUE_PROFILING,        /**< bool */
+    AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS,    /**< axl_kernel_id[] */
+    AXL_DEVICE_INFO_BUILT_IN_KERNELS,       /**< string: names separated by ';' */
+    AXL_DEVICE_INFO_PLATFORM,               /**< axl_platform */
+    AXL_DEVICE_INFO_NAME,                   /**< string */
+    AXL_DEVICE_INFO_VENDOR,                 /**< string */
+    AXL_DEVICE_INFO_DRIVER_VERSION,         /**< string */
+    AXL_DEVICE_INFO_VERSION,                /**< string: the SYCL version, "2020" */
+    AXL_DEVICE_INFO_BACKEND_VERSION,        /**< string */
+    AXL_DEVICE_INFO_ASPECTS,                /**< axl_aspect[] */
+    AXL_DEVICE_INFO_MEMORY_BANKS,           /**< uint32_t: axl extension */
+    AXL_DEVICE_INFO_COUNT
+} axl_device_info;
+
+/** device::get_devices(type). */
+axl_status axl_device_get_all(axl_device_type type, axl_device *out,
+                              uint32_t cap, uint32_t *count);
+
+/** device::get_info; same size-in/size-out rules as axl_platform_get_info. */
+axl_status axl_device_get_info(axl_device device, axl_device_info param,
+                               void *value, size_t value_size,
+                               size_t *size_ret);
+
+/** device::has(aspect). */
+axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has);
+
+axl_status axl_device_get_platform(axl_device device, axl_platform *platform);
+axl_status axl_device_get_backend(axl_device device, axl_backend *backend);
+
+/** One memory bank of a device (an axl extension of device info). */
+typedef struct axl_device_bank {
+    char tag[24];
+    uint64_t size;
+    uint64_t base_address;
+} axl_device_bank;
+
+axl_status axl_device_get_bank(axl_device device, uint32_t index,
+                               axl_device_bank *bank);
+
+/**
+ * A device selector (spec 4.6.1.1): a score for a device. The device with
+ * the highest score is chosen; a negative score rejects a device. Called
+ * without any runtime lock held, so it may query the device.
+ */
+typedef int (*axl_selector_fn)(axl_device device, const void *user);
+
+/**
+ * Calls the selector on every device and picks the highest score (the
+ * first in enumeration order on a tie). No device with a score >= 0 is
+ * AXL_ERR_RUNTIME, as errc::runtime in 4.6.1.1.
+ */
+axl_status axl_device_select(axl_selector_fn selector, const void *user,
+                             axl_device *device);
+
+/** default_selector_v: any available device, real hardware before an
+ *  emulated one. Always finds a device when there is one. */
+int axl_default_selector(axl_device device, const void *user);
+
+/** accelerator_selector_v: devices of type accelerator only. */
+int axl_accelerator_selector(axl_device device, const void *user);
+
+/** aspect_selector(require, deny): pass a struct axl_aspect_list as user. */
+typedef struct axl_aspect_list {
+    const axl_aspect *require;
+    uint32_t require_count;
+    const axl_aspect *deny;
+    uint32_t deny_count;
+} axl_aspect_list;
+int axl_aspect_selector(axl_device device, const void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_DEVICE_H */

@@ -1,0 +1,72 @@
+/*
+ * axl/event.h - events (spec 4.6.6).
+ *
+ * Every submission gives an event for its command. Events are referenced
+ * objects: release each one you asked for. Releasing an event does not
+ * cancel or wait for its command.
+ */
+#ifndef AXL_EVENT_H
+#define AXL_EVENT_H
+
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * event(): an event that is already complete, with no command (Table 33).
+ * Needs a free event slot.
+ */
+axl_status axl_event_create_complete(axl_event *event);
+
+axl_status axl_event_retain(axl_event event);
+axl_status axl_event_release(axl_event event);
+
+/**
+ * event::wait(): blocks until the command is complete. Returns AXL_SUCCESS
+ * if it succeeded, or the command's error (with its message in
+ * axl_last_message). The error also stays queued for the async handler,
+ * as 4.6.5.5 requires.
+ */
+axl_status axl_event_wait(axl_event event);
+
+/** event::wait(eventList): waits for all; returns the first failure. */
+axl_status axl_event_wait_list(const axl_event *events, uint32_t count);
+
+/** event::wait_and_throw(): waits, then passes the unconsumed async errors
+ *  of the event's queue to its handler (see axl_queue_throw_asynchronous). */
+axl_status axl_event_wait_and_throw(axl_event event);
+axl_status axl_event_wait_and_throw_list(const axl_event *events,
+                                         uint32_t count);
+
+/**
+ * info::event::command_execution_status. error (may be NULL) receives the
+ * command's status once it is complete (AXL_SUCCESS while it is not).
+ * Safe from an interrupt handler on bare metal.
+ */
+axl_status axl_event_get_status(axl_event event, axl_event_status *status,
+                                axl_status *error);
+
+/**
+ * event::get_profiling_info (Table 36): nanoseconds on the runtime clock.
+ * Blocks until the value exists (command_end waits for the end). Fails with
+ * AXL_ERR_INVALID if the queue had no AXL_QUEUE_ENABLE_PROFILING, as the
+ * specification requires.
+ */
+axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
+                                   uint64_t *ns);
+
+/**
+ * event::get_wait_list(): the events this one's command still waits for
+ * (completed ones are left out). Each returned event is retained: release
+ * it.
+ */
+axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
+                                   uint32_t cap, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_EVENT_H */

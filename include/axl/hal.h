@@ -1,0 +1,317 @@
+/*
+ * axl/hal.h - the contract between the axl core and its ports.
+ *
+ * For people who write a port, not for applications. Two kinds of port meet
+ * the core here (DESIGN.md, "The ports"):
+ *
+ *  - The OS port (port/<os>/): lock, wait/wake, monotonic clock, per-thread
+ *    message storage, optional worker threads, cache maintenance. Exactly
+ *    one is linked; CMake picks the folder, so the core calls these
+ *    functions directly with no indirection.
+ *  - Device ports (xrt/emu, xrt/native, ...): a const axl_device_port of
+ *    function pointers each. Several can live in one build; each becomes one
+ *    platform whose devices are the ones the port finds.
+ *
+ * Threading: the core serialises its own state with axl_port_lock(). It
+ * never holds that lock while it calls a device-port op, a kernel model or
+ * application code, so ops may block and may call back into the core
+ * (axl_hal_run_done) from any thread.
+ */
+#ifndef AXL_HAL_H
+#define AXL_HAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/status.h"
+#include "axl/types.h"
+#include "axl/xclbin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Formatting (shared by the core, the ports and the xclbin reader)          */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * snprintf without stdio or allocation: %% %c %s %.*s %d %i %u %x %X %p,
+ * modifiers l ll z, flags 0 and -, a width. Always NUL-terminates when
+ * cap > 0 and returns the length the whole text needs (like snprintf).
+ */
+size_t axl_format(char *dst, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+
+/* ------------------------------------------------------------------------ */
+/* The OS port: implemented once per OS in port/<os>/axl_port.c              */
+/* ------------------------------------------------------------------------ */
+
+/** Size of each thread's message buffer, including the NUL. */
+#define AXL_MESSAGE_MAX 192
+
+/** Wait channels. A port may implement them with one condition each, or
+ *  with one shared event flag: waiters re-check their condition anyway. */
+enum axl_port_channel {
+    AXL_PORT_CHANNEL_DONE = 0, /**< a command finished */
+    AXL_PORT_CHANNEL_WORK = 1, /**< a host task is ready for a worker */
+    AXL_PORT_CHANNEL_COUNT = 2
+};
+
+/** Called once by axl_init() before anything else, and by axl_shutdown(). */
+axl_status axl_port_init(void);
+void axl_port_fini(void);
+
+/** The runtime lock. Not recursive. On bare metal this masks interrupts
+ *  (with nesting), which is why the core holds it only for short, bounded
+ *  sections. Must work before axl_port_init() (static initialisation). */
+void axl_port_lock(void);
+void axl_port_unlock(void);
+
+/**
+ * Called with the lock held: releases it, blocks until axl_port_wake() on
+ * the channel, the deadline (axl_port_now_ns() time base; UINT64_MAX for
+ * none) or a spurious wake-up, then takes the lock again. On bare metal this
+ * is where the CPU sleeps (WFI) until an interrupt.
+ */
+void axl_port_wait(unsigned channel, uint64_t deadline_ns);
+
+/** Wakes every waiter of a channel. Called with the lock held. */
+void axl_port_wake(unsigned channel);
+
+/** Monotonic time in nanoseconds, and the clock's resolution. */
+uint64_t axl_port_now_ns(void);
+uint64_t axl_port_clock_resolution_ns(void);
+
+/** A short pause inside a spin loop (PAUSE, YIELD or nothing). */
+void axl_port_relax(void);
+
+/** AXL_MESSAGE_MAX bytes that belong to the calling thread (one buffer for
+ *  thread context and one for interrupt context on bare metal). */
+char *axl_port_message_buffer(void);
+
+/** Nonzero when called from an interrupt handler. */
+int axl_port_in_isr(void);
+
+/**
+ * Starts up to n worker threads running fn(arg); returns how many were
+ * started. A port without threads returns 0: host tasks then run on the
+ * thread that makes them ready, and waits drive all progress.
+ */
+unsigned axl_port_workers_start(unsigned n, void (*fn)(void *), void *arg);
+/** Joins the workers after fn has returned in each of them. */
+void axl_port_workers_join(void);
+
+/** Data-cache maintenance for DMA on boards without coherency; no-ops on
+ *  coherent systems. */
+void axl_port_cache_flush(const void *addr, size_t size);
+void axl_port_cache_invalidate(void *addr, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Device ports                                                              */
+/* ------------------------------------------------------------------------ */
+
+/** Device flags reported by describe(). */
+enum axl_hal_device_flags {
+    AXL_HAL_DEVICE_AVAILABLE = 1u << 0, /**< info::device::is_available */
+    AXL_HAL_DEVICE_EMULATED = 1u << 1,  /**< aspect::emulated */
+    AXL_HAL_DEVICE_PROFILING = 1u << 2, /**< aspect::queue_profiling */
+    AXL_HAL_DEVICE_REPROGRAMMABLE = 1u << 3 /**< load_image works */
+};
+
+/** What a device port says about one of its devices. */
+typedef struct axl_hal_device_info {
+    char name[64];
+    char vendor[32];
+    char driver_version[32];
+    char backend_version[32];
+    uint32_t vendor_id;
+    uint32_t type;                /**< axl_device_type */
+    uint32_t flags;               /**< axl_hal_device_flags */
+    uint32_t mem_base_addr_align; /**< bits (info::device::mem_base_addr_align) */
+    uint32_t max_clock_mhz;
+    uint32_t bank_count;          /**< memory banks, read with bank() */
+    uint64_t global_mem_size;     /**< bytes over all banks */
+    uint64_t max_mem_alloc_size;  /**< largest single allocation */
+    uint64_t timer_resolution_ns;
+    /** The design the device carries (its built-in kernels): the image the
+     *  board names, or the one already loaded. NULL when none. The bytes
+     *  must stay valid while the device is open. */
+    const void *builtin_image;
+    size_t builtin_image_size;
+} axl_hal_device_info;
+
+/** One memory bank of a device. */
+typedef struct axl_hal_bank {
+    char tag[24];          /**< as in MEM_TOPOLOGY: "bank0", "DDR[1]", ... */
+    uint64_t size;         /**< bytes axl may allocate in it */
+    uint64_t base_address; /**< device address of the bank */
+    uint32_t image_index;  /**< its MEM_TOPOLOGY index in the loaded image */
+} axl_hal_bank;
+
+/** A device allocation. handle and host_ptr belong to the port. */
+typedef struct axl_hal_mem {
+    uintptr_t handle;        /**< the port's handle; 0 for none */
+    void *host_ptr;          /**< where the host may access it directly, or NULL */
+    uint64_t device_address; /**< what a compute unit is given */
+    uint64_t size;
+    uint32_t bank;
+} axl_hal_mem;
+
+/** One kernel argument of a run. */
+typedef struct axl_hal_arg {
+    uint32_t id;          /**< the argument's id in the kernel metadata */
+    uint32_t is_mem;      /**< 1: a buffer (mem + offset); 0: a scalar */
+    uint64_t size;        /**< scalar bytes, or bytes of the accessed range */
+    const axl_hal_mem *mem;
+    uint64_t offset;      /**< byte offset of the accessed range in mem */
+    const void *value;    /**< scalar bytes */
+} axl_hal_arg;
+
+/** One kernel invocation, handed to run_start(). Valid until run_done. */
+typedef struct axl_hal_run {
+    void *token;              /**< the core's; give it back to axl_hal_run_done */
+    const axl_xclbin *image;  /**< the image the kernel comes from */
+    uint32_t kernel_index;    /**< index of the kernel in image's XML */
+    const char *kernel_name;
+    uint32_t cu;              /**< compute unit ordinal within the kernel */
+    uint32_t ip_index;        /**< that unit's IP_LAYOUT index */
+    uintptr_t cu_handle;      /**< from cu_open(), or 0 */
+    uint32_t arg_count;
+    const axl_hal_arg *args;  /**< sorted by id */
+    axl_range range;          /**< parallel_for range; {1,{1,1,1}} for single_task */
+    uint64_t timeout_ns;      /**< 0: none */
+} axl_hal_run;
+
+/**
+ * A device port. Required ops: probe, open, close, describe, bank. The rest
+ * are optional: NULL means the feature is missing and the core reports
+ * AXL_ERR_FEATURE_NOT_SUPPORTED (or uses the documented fallback).
+ * Registration checks the required ones once.
+ */
+typedef struct axl_device_port {
+    const char *name;             /**< short, for messages: "emu", "xrt" */
+    const char *platform_name;    /**< info::platform::name */
+    const char *platform_vendor;  /**< info::platform::vendor */
+    const char *platform_version; /**< info::platform::version */
+    axl_backend backend;
+
+    /** How many devices there are. A port that cannot look (no driver, no
+     *  environment) reports 0 and says why in `why`; that is not an error. */
+    axl_status (*probe)(uint32_t *count, char *why, size_t why_size);
+    /** Opens device `index` (< count); *dev is the port's state for it. */
+    axl_status (*open)(uint32_t index, void **dev);
+    void (*close)(void *dev);
+    /** Fills info; called at open and again after load_image(). */
+    axl_status (*describe)(void *dev, axl_hal_device_info *info);
+    /** Bank `index` (< info.bank_count). */
+    axl_status (*bank)(void *dev, uint32_t index, axl_hal_bank *out);
+
+    /** Programs the device with an image the core has already checked. */
+    axl_status (*load_image)(void *dev, const axl_xclbin *image, char *why,
+                             size_t why_size);
+
+    /** Allocates size bytes in a bank. user_ptr, when not NULL, asks for an
+     *  allocation over that host memory (zero copy); a port that cannot do
+     *  it returns AXL_ERR_FEATURE_NOT_SUPPORTED and the core copies. */
+    axl_status (*mem_alloc)(void *dev, uint32_t bank, uint64_t size,
+                            void *user_ptr, axl_hal_mem *out);
+    void (*mem_free)(void *dev, axl_hal_mem *mem);
+    /** Host to device and back, including any cache or BO sync. Blocking. */
+    axl_status (*mem_write)(void *dev, axl_hal_mem *mem, uint64_t offset,
+                            const void *src, uint64_t size);
+    axl_status (*mem_read)(void *dev, axl_hal_mem *mem, uint64_t offset,
+                           void *dst, uint64_t size);
+    /** Optional: device to device in one device. NULL: the core bounces
+     *  through host memory. */
+    axl_status (*mem_copy)(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
+                           axl_hal_mem *src, uint64_t src_offset,
+                           uint64_t size);
+
+    /** Optional: opens compute unit `cu` of a kernel once, before its first
+     *  run, so run_start() does no lookup. */
+    axl_status (*cu_open)(void *dev, const axl_xclbin *image,
+                          uint32_t kernel_index, uint32_t ip_index,
+                          uintptr_t *cu_handle);
+    void (*cu_close)(void *dev, uintptr_t cu_handle);
+
+    /** Starts a run. The port reports its end with axl_hal_run_done(),
+     *  possibly before run_start returns. A failure returned here means the
+     *  run never started (and run_done must not be called). */
+    axl_status (*run_start)(void *dev, const axl_hal_run *run);
+    /** Optional: gives up on a run that passed its timeout. After it
+     *  returns the port must not touch the run's memory and must not call
+     *  run_done for it. */
+    void (*run_cancel)(void *dev, const axl_hal_run *run);
+    /** Optional: drives completions for ports without their own thread or
+     *  interrupt (called by waits; returns by the deadline). */
+    void (*progress)(void *dev, uint64_t deadline_ns);
+} axl_device_port;
+
+/**
+ * Adds a device port before the runtime starts (before the first axl call,
+ * or after axl_shutdown()). The ports the board lists are added by
+ * themselves; this is for ports an application or a test brings. Checks the
+ * required ops.
+ */
+axl_status axl_device_port_register(const axl_device_port *port);
+
+/**
+ * A device port reports the end of a run. status AXL_SUCCESS or a failure
+ * with `why` (copied; may be NULL). Safe from any thread and, on bare metal,
+ * from an interrupt handler (it then only records the completion; the next
+ * wait dispatches what became ready).
+ */
+void axl_hal_run_done(void *token, axl_status status, const char *why);
+
+/** The runtime's clock (axl_clock_set() may replace the port's clock). */
+uint64_t axl_hal_now(void);
+
+/* ------------------------------------------------------------------------ */
+/* A bounded allocator for ports and the core                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * First-fit over a fixed region, with the bookkeeping outside the region (a
+ * table of blocks the caller provides), so device memory holds only data
+ * and a kernel that overruns its buffer cannot corrupt the allocator. Each
+ * call is O(blocks). Not thread-safe: callers serialise (a device port may
+ * take axl_port_lock() around it; the core never holds that lock while it
+ * calls a port op).
+ */
+typedef struct axl_arena_block {
+    uint64_t offset;
+    uint64_t size;
+} axl_arena_block;
+
+typedef struct axl_arena {
+    unsigned char *base;      /**< NULL for an address space without storage */
+    uint64_t size;
+    uint64_t align;           /**< power of two */
+    axl_arena_block *blocks;  /**< allocated blocks, sorted by offset */
+    uint32_t max_blocks;
+    uint32_t nblocks;
+    uint64_t in_use;          /**< bytes */
+    uint64_t high_water;
+    uint32_t failures;
+} axl_arena;
+
+void axl_arena_init(axl_arena *a, void *base, uint64_t size, uint64_t align,
+                    axl_arena_block *blocks, uint32_t max_blocks);
+/** AXL_ERR_MEMORY_ALLOCATION when no gap fits or the block table is full. */
+axl_status axl_arena_alloc(axl_arena *a, uint64_t size, uint64_t *offset);
+/** AXL_ERR_INVALID for an offset that is not the start of a block. */
+axl_status axl_arena_free(axl_arena *a, uint64_t offset);
+/** The largest block axl_arena_alloc could return now. */
+uint64_t axl_arena_largest_free(const axl_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_HAL_H */

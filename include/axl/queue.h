@@ -1,0 +1,101 @@
+/*
+ * axl/queue.h - queues and command submission (spec 4.6.5).
+ *
+ * A queue sends command groups to one device of its context. An in-order
+ * queue runs its commands one after another in submission order; an
+ * out-of-order queue runs a command as soon as what it depends on is done.
+ */
+#ifndef AXL_QUEUE_H
+#define AXL_QUEUE_H
+
+#include "axl/device.h"
+#include "axl/handler.h"
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Queue properties (spec 4.6.5.4). */
+enum axl_queue_flags {
+    AXL_QUEUE_IN_ORDER = 1u << 0,        /**< property::queue::in_order */
+    AXL_QUEUE_ENABLE_PROFILING = 1u << 1 /**< property::queue::enable_profiling */
+};
+
+/** info::queue descriptors (spec 4.6.5.3). */
+typedef enum axl_queue_info {
+    AXL_QUEUE_INFO_CONTEXT = 0, /**< axl_context */
+    AXL_QUEUE_INFO_DEVICE = 1   /**< axl_device */
+} axl_queue_info;
+
+/**
+ * queue(context, device, asyncHandler, {properties}).
+ * - context may be AXL_NONE: the queue then makes a context of its own for
+ *   the device (4.6.5: "implicitly construct ... context").
+ * - device must be in the context, else AXL_ERR_INVALID (Table 27).
+ * - AXL_QUEUE_ENABLE_PROFILING on a device without aspect::queue_profiling
+ *   is AXL_ERR_FEATURE_NOT_SUPPORTED.
+ * - handler may be NULL: errors then go to the context's handler.
+ */
+axl_status axl_queue_create(axl_context context, axl_device device,
+                            uint32_t flags, const axl_async_handler *handler,
+                            axl_queue *queue);
+
+/** queue(deviceSelector, ...): selects a device, then as above with its
+ *  own context. */
+axl_status axl_queue_create_selected(axl_selector_fn selector,
+                                     const void *user, uint32_t flags,
+                                     const axl_async_handler *handler,
+                                     axl_queue *queue);
+
+axl_status axl_queue_retain(axl_queue queue);
+/** The last release does not wait: commands in flight finish on their own. */
+axl_status axl_queue_release(axl_queue queue);
+
+axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
+                              void *value, size_t value_size,
+                              size_t *size_ret);
+axl_status axl_queue_get_context(axl_queue queue, axl_context *context);
+axl_status axl_queue_get_device(axl_queue queue, axl_device *device);
+axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order);
+
+/**
+ * queue::submit(cgf): runs cgf(handler, user) on the calling thread to
+ * describe one command, then schedules it. Anything wrong in the group
+ * (no action, two actions, a bad accessor or argument) is a synchronous
+ * error returned here, and nothing is enqueued. event may be NULL when
+ * the caller does not want the event.
+ */
+axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
+                            axl_event *event);
+
+/** queue::wait(): blocks until every command submitted so far is done.
+ *  Errors of those commands stay for the async handler. */
+axl_status axl_queue_wait(axl_queue queue);
+
+/**
+ * queue::wait_and_throw(): wait, then throw_asynchronous.
+ */
+axl_status axl_queue_wait_and_throw(axl_queue queue);
+
+/**
+ * queue::throw_asynchronous() (4.6.5.5): passes every unconsumed async
+ * error of the queue to the queue's handler, else the context's. Without
+ * either, the first error's status is returned (its message in
+ * axl_last_message) and the errors are consumed: C's stand-in for SYCL's
+ * default handler, which ends the program.
+ */
+axl_status axl_queue_throw_asynchronous(axl_queue queue);
+
+/* ---- Shortcuts (spec 4.6.5.2): one command each, with dependencies. ---- */
+
+/** queue::submit with a single host_task. deps may be NULL when ndeps is 0. */
+axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
+                               void *user, const axl_event *deps,
+                               uint32_t ndeps, axl_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_QUEUE_H */

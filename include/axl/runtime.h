@@ -1,0 +1,79 @@
+/*
+ * axl/runtime.h - starting and stopping the runtime, pool statistics, the
+ * clock, and reporting failures from application callbacks.
+ */
+#ifndef AXL_RUNTIME_H
+#define AXL_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/status.h"
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Starts the runtime: registers the board's device ports, opens their
+ * devices, starts host-task workers. Every other call does this by itself
+ * the first time, so calling it is optional; it is how firmware makes
+ * start-up cost happen at a known moment. Calling it again does nothing.
+ */
+axl_status axl_init(void);
+
+/**
+ * Stops the runtime and returns every pool to empty. Fails with
+ * AXL_ERR_BAD_STATE, changing nothing, while the application still holds
+ * contexts, queues, events or other objects it created (the message counts
+ * them per pool). Platforms and devices need no release: they live from
+ * the first call to axl_shutdown(). Handles from before stay stale after.
+ */
+axl_status axl_shutdown(void);
+
+/** Use of one fixed pool (or arena, where sizes are bytes). */
+typedef struct axl_pool_stats {
+    const char *name;     /**< "event", "queue", ... */
+    const char *setting;  /**< the axl_config.h macro that sizes it */
+    uint32_t object_size; /**< bytes per object (1 for byte arenas) */
+    uint32_t capacity;
+    uint32_t in_use;
+    uint32_t high_water;  /**< most in use at once since start-up */
+    uint32_t failures;    /**< allocations refused because it was full */
+} axl_pool_stats;
+
+/**
+ * Statistics of every pool. With out == NULL, *count is set to the number
+ * of pools. Otherwise cap must be at least that (else AXL_ERR_INVALID and
+ * nothing is written). Safe before axl_init (shows empty pools).
+ */
+axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count);
+
+/** A replacement clock in nanoseconds (monotonic, never going back). */
+typedef uint64_t (*axl_clock_fn)(void *user);
+
+/**
+ * Replaces the clock behind profiling timestamps and timeouts, so tests and
+ * deterministic runs control time (NULL restores the port's monotonic
+ * clock). Call it while no command is in flight.
+ */
+axl_status axl_clock_set(axl_clock_fn fn, void *user);
+
+/**
+ * Records a failure message for the calling thread and returns status: what
+ * a host task or selector does to explain why it fails, as in
+ * `return axl_fail(AXL_ERR_RUNTIME, "sensor %d did not answer", id);`.
+ * The message reaches the async handler with the host task's error.
+ */
+axl_status axl_fail(axl_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_RUNTIME_H */

@@ -1,0 +1,224 @@
+/*
+ * axl/xclbin.h - a zero-copy, bounds-checked reader of xclbin (axlf) images.
+ *
+ * An xclbin is the container AMD's tools write for an FPGA design: a header,
+ * a table of sections, and the sections. axl reads the ones that describe
+ * the design to software:
+ *   MEM_TOPOLOGY         memory banks (DDR, HBM, PLRAM, ...)
+ *   IP_LAYOUT            IPs; each IP_KERNEL entry is a compute unit, named
+ *                        "kernel:instance", with its base address
+ *   CONNECTIVITY         which bank each compute-unit argument reaches
+ *   EMBEDDED_METADATA    the kernel XML: each kernel's arguments
+ *   CLOCK_FREQ_TOPOLOGY  clocks (optional)
+ * The layout is the one documented by XRT's xclbin.h (struct axlf).
+ *
+ * The reader never copies and never allocates: axl_xclbin_open() checks the
+ * whole image once (every offset, length, count and index, and the XML it
+ * reads) and keeps offsets into the caller's bytes, which must stay valid
+ * and unchanged while the axl_xclbin is in use. It never reads outside the
+ * bytes it was given. Strings are returned as axl_str views into the image:
+ * they are NOT NUL-terminated.
+ *
+ * After a successful open, the getters can fail only on an index out of
+ * range (AXL_ERR_INVALID).
+ */
+#ifndef AXL_XCLBIN_H
+#define AXL_XCLBIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AXL_XCLBIN_UUID_SIZE 16
+
+/** A view of characters inside the image; not NUL-terminated. */
+typedef struct axl_str {
+    const char *ptr;
+    size_t len;
+} axl_str;
+
+/** A byte range of the image; size 0 when the section is absent. */
+typedef struct axl_xclbin_range {
+    size_t offset;
+    size_t size;
+} axl_xclbin_range;
+
+/** A checked image. Fill it with axl_xclbin_open(); read it with getters. */
+typedef struct axl_xclbin {
+    const uint8_t *data;
+    size_t size;
+    uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
+    uint32_t section_count;
+    axl_xclbin_range mem_topology;
+    axl_xclbin_range ip_layout;
+    axl_xclbin_range connectivity;
+    axl_xclbin_range metadata;    /* EMBEDDED_METADATA: the kernel XML */
+    axl_xclbin_range clocks;      /* CLOCK_FREQ_TOPOLOGY */
+    uint32_t mem_count;
+    uint32_t ip_count;
+    uint32_t connection_count;
+    uint32_t clock_count;
+    uint32_t kernel_count;        /* <kernel> elements in the XML */
+} axl_xclbin;
+
+/** Memory types of MEM_TOPOLOGY (enum MEM_TYPE in XRT's xclbin.h). */
+typedef enum axl_xclbin_mem_type {
+    AXL_XCLBIN_MEM_DDR3 = 0,
+    AXL_XCLBIN_MEM_DDR4 = 1,
+    AXL_XCLBIN_MEM_DRAM = 2,
+    AXL_XCLBIN_MEM_STREAMING = 3,
+    AXL_XCLBIN_MEM_PREALLOCATED_GLOB = 4,
+    AXL_XCLBIN_MEM_ARE = 5,
+    AXL_XCLBIN_MEM_HBM = 6,
+    AXL_XCLBIN_MEM_BRAM = 7,
+    AXL_XCLBIN_MEM_URAM = 8,
+    AXL_XCLBIN_MEM_STREAMING_CONNECTION = 9,
+    AXL_XCLBIN_MEM_HOST = 10,
+    AXL_XCLBIN_MEM_PS_KERNEL = 11
+} axl_xclbin_mem_type;
+
+/** One memory bank (struct mem_data). */
+typedef struct axl_xclbin_mem {
+    uint8_t type;           /**< axl_xclbin_mem_type */
+    uint8_t used;           /**< nonzero when the design uses the bank */
+    uint64_t size;          /**< bytes (MEM_TOPOLOGY stores KiB) */
+    uint64_t base_address;
+    axl_str tag;            /**< "DDR[0]", "HBM[3]", "bank0", ... */
+} axl_xclbin_mem;
+
+/** IP types of IP_LAYOUT (enum IP_TYPE). Compute units are IP_KERNEL. */
+typedef enum axl_xclbin_ip_type {
+    AXL_XCLBIN_IP_MB = 0,
+    AXL_XCLBIN_IP_KERNEL = 1,
+    AXL_XCLBIN_IP_DNASC = 2,
+    AXL_XCLBIN_IP_DDR4_CONTROLLER = 3,
+    AXL_XCLBIN_IP_MEM_DDR4 = 4,
+    AXL_XCLBIN_IP_MEM_HBM = 5
+} axl_xclbin_ip_type;
+
+/** Control protocols of a compute unit (enum IP_CONTROL). */
+typedef enum axl_xclbin_ip_control {
+    AXL_XCLBIN_AP_CTRL_HS = 0,
+    AXL_XCLBIN_AP_CTRL_CHAIN = 1,
+    AXL_XCLBIN_AP_CTRL_NONE = 2,
+    AXL_XCLBIN_AP_CTRL_ME = 3,
+    AXL_XCLBIN_ACCEL_ADAPTER = 4
+} axl_xclbin_ip_control;
+
+/** One IP (struct ip_data). For IP_KERNEL, name is "kernel:instance". */
+typedef struct axl_xclbin_ip {
+    uint32_t type;          /**< axl_xclbin_ip_type */
+    uint32_t control;       /**< axl_xclbin_ip_control, for IP_KERNEL */
+    uint32_t interrupt_id;
+    uint8_t interrupt_enabled;
+    uint64_t base_address;
+    axl_str name;           /**< the whole m_name */
+    axl_str kernel;         /**< part of the name before ':' (all of it if none) */
+    axl_str instance;       /**< part after ':' (empty if none) */
+} axl_xclbin_ip;
+
+/** One CONNECTIVITY entry: argument arg_index of IP ip_index reaches bank mem_index. */
+typedef struct axl_xclbin_connection {
+    uint32_t arg_index;
+    uint32_t ip_index;
+    uint32_t mem_index;
+} axl_xclbin_connection;
+
+/** One clock of CLOCK_FREQ_TOPOLOGY. */
+typedef struct axl_xclbin_clock {
+    uint16_t freq_mhz;
+    uint8_t type;           /**< 0 unused, 1 data, 2 kernel, 3 system */
+    axl_str name;
+} axl_xclbin_clock;
+
+/** Argument address qualifiers of the kernel XML (attribute addressQualifier). */
+typedef enum axl_xclbin_addr_qual {
+    AXL_XCLBIN_ARG_SCALAR = 0,   /**< passed by value in the register map */
+    AXL_XCLBIN_ARG_GLOBAL = 1,   /**< pointer to global memory (a buffer) */
+    AXL_XCLBIN_ARG_CONSTANT = 2,
+    AXL_XCLBIN_ARG_LOCAL = 3,
+    AXL_XCLBIN_ARG_STREAM = 4
+} axl_xclbin_addr_qual;
+
+/** One kernel of the XML. xml_offset/xml_size locate its element. */
+typedef struct axl_xclbin_kernel {
+    axl_str name;
+    uint32_t arg_count;     /**< <arg> elements */
+    uint32_t cu_count;      /**< IP_KERNEL entries whose kernel part is name */
+    uint32_t control;       /**< axl_xclbin_ip_control from hwControlProtocol
+                                 (AP_CTRL_HS when absent) */
+    size_t xml_offset;      /**< offset of "<kernel" in the image */
+    size_t xml_size;        /**< bytes up to and including "</kernel>" or "/>" */
+} axl_xclbin_kernel;
+
+/** One argument of a kernel (an <arg> element). */
+typedef struct axl_xclbin_arg {
+    axl_str name;
+    uint32_t index;             /**< attribute id */
+    uint32_t address_qualifier; /**< axl_xclbin_addr_qual */
+    uint64_t offset;            /**< register offset in the control map */
+    uint64_t size;              /**< bytes in the control map (8 for pointers) */
+    uint64_t host_size;         /**< bytes the host passes */
+    axl_str type;               /**< "int*", "float", "unsigned int", ... */
+} axl_xclbin_arg;
+
+/**
+ * Checks a whole image and fills x. On failure x is zeroed, the status is
+ * AXL_ERR_INVALID (or AXL_ERR_FEATURE_NOT_SUPPORTED for a well-formed image
+ * of a kind axl does not read) and why (if not NULL) holds one line naming
+ * what is wrong, such as "section 2 (IP_LAYOUT): m_count 1000000 needs
+ * 80000008 bytes, the section has 88".
+ */
+axl_status axl_xclbin_open(axl_xclbin *x, const void *data, size_t size,
+                           char *why, size_t why_size);
+
+/** The name XRT gives a section kind (axlf_section_kind), or "unknown". */
+const char *axl_xclbin_section_name(uint32_t kind);
+
+axl_status axl_xclbin_get_mem(const axl_xclbin *x, uint32_t index,
+                              axl_xclbin_mem *out);
+axl_status axl_xclbin_get_ip(const axl_xclbin *x, uint32_t index,
+                             axl_xclbin_ip *out);
+axl_status axl_xclbin_get_connection(const axl_xclbin *x, uint32_t index,
+                                     axl_xclbin_connection *out);
+axl_status axl_xclbin_get_clock(const axl_xclbin *x, uint32_t index,
+                                axl_xclbin_clock *out);
+
+/** The index-th <kernel> of the XML, in document order. */
+axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,
+                                 axl_xclbin_kernel *out);
+
+/** The index-th <arg> of kernel k, in document order (not by id). */
+axl_status axl_xclbin_get_kernel_arg(const axl_xclbin *x,
+                                     const axl_xclbin_kernel *k,
+                                     uint32_t index, axl_xclbin_arg *out);
+
+/**
+ * The IP_LAYOUT index of the cu-th compute unit of kernel k (cu counted in
+ * IP_LAYOUT order among the IP_KERNEL entries whose kernel part is k's name).
+ */
+axl_status axl_xclbin_get_kernel_cu(const axl_xclbin *x,
+                                    const axl_xclbin_kernel *k, uint32_t cu,
+                                    uint32_t *ip_index);
+
+/**
+ * The banks argument arg_id (the XML id) of IP ip_index is connected to,
+ * as a bit mask over MEM_TOPOLOGY indices 0..63. 0 when the argument has
+ * no connection (a scalar, or a design without CONNECTIVITY).
+ */
+uint64_t axl_xclbin_arg_banks(const axl_xclbin *x, uint32_t ip_index,
+                              uint32_t arg_id);
+
+/** 1 when s equals the NUL-terminated string z, else 0. */
+int axl_str_eq(axl_str s, const char *z);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_XCLBIN_H */

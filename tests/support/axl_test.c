@@ -1,0 +1,195 @@
+#include "axl_test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void axl_test_expect(axl_status got, axl_status want, const char *call,
+                     const char *file, int line)
+{
+    if (got != want) {
+        print_error("%s:%d: %s returned %s, expected %s\n  message: %s\n",
+                    file, line, call, axl_status_name(got),
+                    axl_status_name(want), axl_last_message());
+        _fail(file, line);
+    }
+}
+
+void axl_test_message_has(const char *text, const char *file, int line)
+{
+    if (!strstr(axl_last_message(), text)) {
+        print_error("%s:%d: message \"%s\" lacks \"%s\"\n", file, line,
+                    axl_last_message(), text);
+        _fail(file, line);
+    }
+}
+
+axl_pool_stats axl_test_pool(const char *name)
+{
+    axl_pool_stats s[32];
+    uint32_t n = 0;
+    axl_stats_get(s, 32, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0)
+            return s[i];
+    fail_msg("no pool named %s", name);
+    return s[0];
+}
+
+int axl_test_setup(void **state)
+{
+    (void)state;
+    AXL_OK(axl_shutdown());
+    return 0;
+}
+
+int axl_test_teardown(void **state)
+{
+    (void)state;
+    axl_pool_stats s[32];
+    uint32_t n = 0;
+    AXL_OK(axl_stats_get(s, 32, &n));
+    int leaks = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!strcmp(s[i].name, "platform") || !strcmp(s[i].name, "device"))
+            continue;
+        if (s[i].in_use) {
+            print_error("leak: %u %s still in use\n", (unsigned)s[i].in_use,
+                        s[i].name);
+            leaks++;
+        }
+    }
+    axl_test_clock_remove();
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_stats_get(s, 32, &n));
+    for (uint32_t i = 0; i < n; i++) {
+        if (s[i].in_use) {
+            print_error("after shutdown: %u %s in use\n",
+                        (unsigned)s[i].in_use, s[i].name);
+            leaks++;
+        }
+    }
+    fake_config = (fake_port_config){0, 0, 0, NULL};
+    return leaks ? -1 : 0;
+}
+
+static uint64_t clock_now, clock_step;
+
+static uint64_t test_clock(void *user)
+{
+    (void)user;
+    return clock_now += clock_step;
+}
+
+void axl_test_clock_install(uint64_t start, uint64_t step)
+{
+    clock_now = start;
+    clock_step = step;
+    axl_clock_set(test_clock, NULL);
+}
+
+void axl_test_clock_remove(void)
+{
+    axl_clock_set(NULL, NULL);
+}
+
+axl_device axl_test_emu_device(void)
+{
+    axl_device d[8];
+    uint32_t n = 0;
+    AXL_OK(axl_device_get_all(AXL_DEVICE_TYPE_ALL, d, 8, &n));
+    for (uint32_t i = 0; i < n; i++) {
+        bool emu = false;
+        AXL_OK(axl_device_has(d[i], AXL_ASPECT_EMULATED, &emu));
+        if (emu)
+            return d[i];
+    }
+    fail_msg("no emulated device");
+    return d[0];
+}
+
+/* ---- The fake port ----------------------------------------------------------- */
+
+fake_port_config fake_config;
+
+static axl_status fake_probe(uint32_t *count, char *why, size_t size)
+{
+    *count = fake_config.devices;
+    if (!fake_config.devices)
+        snprintf(why, size, "the fake port was told to find nothing");
+    return AXL_SUCCESS;
+}
+
+static int fake_state[8];
+
+static axl_status fake_open(uint32_t index, void **dev)
+{
+    fake_state[index] = 1;
+    *dev = &fake_state[index];
+    return AXL_SUCCESS;
+}
+
+static axl_status fake_open_b(uint32_t index, void **dev)
+{
+    return fake_open(index + 4, dev);
+}
+
+static void fake_close(void *dev)
+{
+    *(int *)dev = 0;
+}
+
+static axl_status fake_describe(void *dev, axl_hal_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s %d",
+             fake_config.name ? fake_config.name : "fake FPGA",
+             (int)((int *)dev - fake_state));
+    snprintf(info->vendor, sizeof info->vendor, "tests");
+    snprintf(info->driver_version, sizeof info->driver_version, "1.0");
+    snprintf(info->backend_version, sizeof info->backend_version, "fake");
+    info->vendor_id = 0x10ee;
+    info->type = fake_config.type ? fake_config.type
+                                  : AXL_DEVICE_TYPE_ACCELERATOR;
+    info->flags = fake_config.flags;
+    info->mem_base_addr_align = 4096;
+    info->bank_count = 1;
+    info->global_mem_size = 1u << 20;
+    info->max_mem_alloc_size = 1u << 20;
+    info->timer_resolution_ns = 1;
+    return AXL_SUCCESS;
+}
+
+static axl_status fake_bank(void *dev, uint32_t index, axl_hal_bank *out)
+{
+    (void)dev;
+    memset(out, 0, sizeof *out);
+    snprintf(out->tag, sizeof out->tag, "fake%u", (unsigned)index);
+    out->size = 1u << 20;
+    return AXL_SUCCESS;
+}
+
+const axl_device_port fake_port = {
+    .name = "fake",
+    .platform_name = "fake hardware",
+    .platform_vendor = "tests",
+    .platform_version = "1",
+    .backend = AXL_BACKEND_XRT,
+    .probe = fake_probe,
+    .open = fake_open,
+    .close = fake_close,
+    .describe = fake_describe,
+    .bank = fake_bank,
+};
+
+const axl_device_port fake_port_b = {
+    .name = "fake-b",
+    .platform_name = "fake hardware B",
+    .platform_vendor = "tests",
+    .platform_version = "1",
+    .backend = AXL_BACKEND_XRT,
+    .probe = fake_probe,
+    .open = fake_open_b,
+    .close = fake_close,
+    .describe = fake_describe,
+    .bank = fake_bank,
+};

@@ -1,0 +1,57 @@
+/*
+ * Shared test support: the pools-are-empty teardown every test uses, a
+ * clock the test controls, and a fake device port.
+ */
+#ifndef AXL_TEST_H
+#define AXL_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "axl/axl.h"
+#include "axl/hal.h"
+
+/* Asserts an axl call's status, printing the runtime's message if not. */
+#define AXL_OK(call) axl_test_expect((call), AXL_SUCCESS, #call, __FILE__, __LINE__)
+#define AXL_EXPECT(call, status)                                               \
+    axl_test_expect((call), (status), #call, __FILE__, __LINE__)
+void axl_test_expect(axl_status got, axl_status want, const char *call,
+                     const char *file, int line);
+
+/* Asserts the last message contains text. */
+#define AXL_MESSAGE_HAS(text) axl_test_message_has((text), __FILE__, __LINE__)
+void axl_test_message_has(const char *text, const char *file, int line);
+
+/* cmocka setup/teardown. Teardown fails the test unless every pool the
+ * application fills is back to empty, then shuts the runtime down and
+ * checks that every pool is empty (lwIP's lwip_check_ensure_no_alloc). */
+int axl_test_setup(void **state);
+int axl_test_teardown(void **state);
+
+/* A clock that advances by `step` ns on every read (deterministic). */
+void axl_test_clock_install(uint64_t start, uint64_t step);
+void axl_test_clock_remove(void);
+
+/* Pool statistics by name ("event", "queue", ...). */
+axl_pool_stats axl_test_pool(const char *name);
+
+/* The emulated device (the board's first device). */
+axl_device axl_test_emu_device(void);
+
+/* A fake device port: devices that are real hardware to the runtime.
+ * Register before the runtime starts (setup shuts it down first). */
+typedef struct fake_port_config {
+    uint32_t devices;
+    uint32_t type;      /* axl_device_type */
+    uint32_t flags;     /* axl_hal_device_flags */
+    const char *name;
+} fake_port_config;
+extern fake_port_config fake_config;
+extern const axl_device_port fake_port;
+extern const axl_device_port fake_port_b; /* a second platform */
+
+#endif /* AXL_TEST_H */

@@ -1,0 +1,52 @@
+/*
+ * emu_config.h - capacities of the emulated device, with defaults a board
+ * overrides in its axl_board.h (as for the core's axl_config.h).
+ */
+#ifndef AXL_EMU_CONFIG_H
+#define AXL_EMU_CONFIG_H
+
+#include "axl_board.h"
+
+/** Emulated devices (each one FPGA with its own banks). */
+#ifndef AXL_EMU_DEVICES
+#define AXL_EMU_DEVICES 1
+#endif
+
+/** Memory banks per device; each is a static arena. */
+#ifndef AXL_EMU_BANKS
+#define AXL_EMU_BANKS 2
+#endif
+
+/** Bytes per bank. */
+#ifndef AXL_EMU_BANK_SIZE
+#define AXL_EMU_BANK_SIZE (64u * 1024u)
+#endif
+
+/** Allocations alive at once per bank. */
+#ifndef AXL_EMU_BANK_ALLOCS
+#define AXL_EMU_BANK_ALLOCS 16
+#endif
+
+/** Kernel models the application may register beside the stock ones. */
+#ifndef AXL_EMU_MAX_MODELS
+#define AXL_EMU_MAX_MODELS 16
+#endif
+
+/** Alignment of device allocations and of sub-buffer origins, in bits
+ *  (info::device::mem_base_addr_align). XRT aligns BOs to 4 KiB pages and
+ *  reports 4096 bits; the emulator matches so misaligned sub-buffers fail
+ *  in CI as they would on the board. */
+#ifndef AXL_EMU_MEM_ALIGN_BITS
+#define AXL_EMU_MEM_ALIGN_BITS 4096
+#endif
+
+_Static_assert(AXL_EMU_DEVICES >= 1 && AXL_EMU_DEVICES <= 8,
+               "AXL_EMU_DEVICES must be 1..8");
+_Static_assert(AXL_EMU_BANKS >= 1 && AXL_EMU_BANKS <= 64,
+               "AXL_EMU_BANKS must be 1..64");
+_Static_assert(AXL_EMU_BANK_ALLOCS >= 1, "AXL_EMU_BANK_ALLOCS must be >= 1");
+_Static_assert((AXL_EMU_MEM_ALIGN_BITS & (AXL_EMU_MEM_ALIGN_BITS - 1)) == 0 &&
+                   AXL_EMU_MEM_ALIGN_BITS >= 8,
+               "AXL_EMU_MEM_ALIGN_BITS must be a power of two >= 8");
+
+#endif /* AXL_EMU_CONFIG_H */
