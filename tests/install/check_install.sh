@@ -1,0 +1,15 @@
+#!/bin/sh
+# Installs the build tree into a scratch prefix, then builds a consumer with
+# find_package(axl) and another with pkg-config, and runs both.
+set -eu
+build=$1; src=$2; scratch=$3; cflags=${4:-}
+rm -rf "$scratch"
+cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
+cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+  -DCMAKE_C_FLAGS="$cflags" >/dev/null
+cmake --build "$scratch/cmake" >/dev/null
+"$scratch/cmake/consumer"
+PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --exists axl
+cc -std=c11 $cflags -o "$scratch/pc-consumer" "$src/consumer.c" \
+  $(PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --cflags --libs --static axl)
+"$scratch/pc-consumer"
