@@ -279,6 +279,25 @@ axl_status axl_device_get_bank(axl_device device, uint32_t index,
     return st;
 }
 
+axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
+                               void **data)
+{
+    static const char fn[] = "axl_hal_device_data";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d = get_device(fn, device, &st);
+    if (d && axl__platform_at(d->platform)->port != port)
+        st = axl__fail(fn, AXL_ERR_BACKEND_MISMATCH,
+                       "the device belongs to the %s port, not to %s",
+                       axl__platform_at(d->platform)->port->name,
+                       port ? port->name : "(none)");
+    else if (d)
+        *data = d->data;
+    axl__leave();
+    return st;
+}
+
 /* ---- Selection (4.6.1.1) ---------------------------------------------------- */
 
 axl_status axl_device_select(axl_selector_fn selector, const void *user,

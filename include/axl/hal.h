@@ -269,6 +269,14 @@ axl_status axl_device_port_register(const axl_device_port *port);
  */
 void axl_hal_run_done(void *token, axl_status status, const char *why);
 
+/**
+ * The port's state for one of its devices (what open() returned): how a
+ * port's interop functions (SYCL 4.5.1 get_native) reach their own handles.
+ * AXL_ERR_BACKEND_MISMATCH when the device belongs to another port.
+ */
+axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
+                               void **data);
+
 /** The runtime's clock (axl_clock_set() may replace the port's clock). */
 uint64_t axl_hal_now(void);
 
