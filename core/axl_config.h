@@ -67,6 +67,51 @@
 #define AXL_MAX_ERRORS 2
 #endif
 
+/* ---- Buffers ------------------------------------------------------------------ */
+
+/** Buffers and sub-buffers alive at once. */
+#ifndef AXL_MAX_BUFFERS
+#define AXL_MAX_BUFFERS 8
+#endif
+
+/** Accessors one command may declare. */
+#ifndef AXL_MAX_ACCESSORS
+#define AXL_MAX_ACCESSORS 4
+#endif
+
+/** Host accessors alive at once. */
+#ifndef AXL_MAX_HOST_ACCESSORS
+#define AXL_MAX_HOST_ACCESSORS 2
+#endif
+
+/** Unfinished accesses the scheduler tracks per buffer. Past it, the next
+ *  command waits for every earlier command and stands for all of them:
+ *  coarser, never wrong. */
+#ifndef AXL_MAX_BUFFER_RECORDS
+#define AXL_MAX_BUFFER_RECORDS 4
+#endif
+
+/** Devices one buffer may have storage on at once. */
+#ifndef AXL_BUFFER_DEVICE_COPIES
+#define AXL_BUFFER_DEVICE_COPIES 1
+#endif
+
+/** Bytes of the default host allocator's static arena (host storage of
+ *  buffers made without an allocator of their own). */
+#ifndef AXL_HOST_ARENA_SIZE
+#define AXL_HOST_ARENA_SIZE 4096
+#endif
+
+/** Host allocations alive at once in that arena. */
+#ifndef AXL_HOST_ARENA_BLOCKS
+#define AXL_HOST_ARENA_BLOCKS 8
+#endif
+
+/** Largest fill pattern (bytes of one element). */
+#ifndef AXL_MAX_FILL_PATTERN
+#define AXL_MAX_FILL_PATTERN 16
+#endif
+
 /* ---- Host tasks and waiting ----------------------------------------------- */
 
 /** Worker threads for host tasks on ports with threads (0: host tasks run
@@ -93,6 +138,8 @@ AXL__CHECK_POOL(AXL_MAX_QUEUES);
 AXL__CHECK_POOL(AXL_MAX_EVENTS);
 AXL__CHECK_POOL(AXL_MAX_COMMANDS);
 AXL__CHECK_POOL(AXL_MAX_ERRORS);
+AXL__CHECK_POOL(AXL_MAX_BUFFERS);
+AXL__CHECK_POOL(AXL_MAX_HOST_ACCESSORS);
 
 _Static_assert(AXL_MAX_CONTEXT_DEVICES >= 1 &&
                    AXL_MAX_CONTEXT_DEVICES <= AXL_MAX_DEVICES,
@@ -102,6 +149,18 @@ _Static_assert(AXL_MAX_COMMAND_DEPS >= 1 && AXL_MAX_COMMAND_DEPS <= 64,
 _Static_assert(AXL_MAX_EVENTS >= AXL_MAX_COMMANDS,
                "every command in flight needs an event: "
                "AXL_MAX_EVENTS must be >= AXL_MAX_COMMANDS");
+_Static_assert(AXL_MAX_ACCESSORS >= 1 && AXL_MAX_ACCESSORS <= 32,
+               "AXL_MAX_ACCESSORS must be 1..32");
+_Static_assert(AXL_MAX_BUFFER_RECORDS >= 2 && AXL_MAX_BUFFER_RECORDS <= 255,
+               "AXL_MAX_BUFFER_RECORDS must be 2..255");
+_Static_assert(AXL_BUFFER_DEVICE_COPIES >= 1 && AXL_BUFFER_DEVICE_COPIES <= 8,
+               "AXL_BUFFER_DEVICE_COPIES must be 1..8");
+_Static_assert(AXL_MAX_HOST_ACCESSORS < AXL_MAX_COMMAND_DEPS,
+               "a command keeps a real edge to every host accessor it waits "
+               "for: AXL_MAX_COMMAND_DEPS must exceed AXL_MAX_HOST_ACCESSORS");
+_Static_assert(AXL_HOST_ARENA_BLOCKS >= 1, "AXL_HOST_ARENA_BLOCKS must be >= 1");
+_Static_assert(AXL_MAX_FILL_PATTERN >= 1 && AXL_MAX_FILL_PATTERN <= 256,
+               "AXL_MAX_FILL_PATTERN must be 1..256");
 _Static_assert(AXL_HOST_TASK_WORKERS <= 16,
                "AXL_HOST_TASK_WORKERS must be 0..16");
 

@@ -17,6 +17,9 @@ void axl__handler_init(axl_handler *h)
     h->nactions = 0;
     h->ndeps = 0;
     h->deps_overflow = false;
+    h->nacc = 0;
+    h->host_ptrs = false;
+    h->a0 = h->a1 = 0;
 }
 
 /* Keeps the first error of the group, with its message. */
@@ -107,5 +110,237 @@ axl_status axl_handler_host_task(axl_handler *h, axl_host_task_fn fn_,
         h->u.host.fn = fn_;
         h->u.host.user = user;
     }
+    return st;
+}
+
+/* ---- Accessors ---------------------------------------------------------------- */
+
+axl_status axl_handler_require(axl_handler *h, axl_buffer buffer,
+                               axl_access_mode mode, const axl_region *region,
+                               uint32_t flags, axl_accessor *accessor)
+{
+    static const char fn[] = "axl_handler_require";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    if (!accessor)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "accessor must not be NULL"));
+    if (mode < AXL_ACCESS_READ || mode > AXL_ACCESS_READ_WRITE)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "%d is not an access mode",
+                                         (int)mode));
+    if (flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "unknown accessor flags 0x%x",
+                                         (unsigned)flags));
+    if (h->nacc == AXL_MAX_ACCESSORS)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                                         "more than AXL_MAX_ACCESSORS (%u) "
+                                         "accessors in one command group",
+                                         (unsigned)AXL_MAX_ACCESSORS));
+    st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return handler_fail(h, st);
+    struct axl__buffer *view =
+        axl__lookup(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    struct axl__required *r = &h->acc[h->nacc];
+    if (view && (mode & AXL_ACCESS_WRITE) &&
+        (view->flags & AXL__BUF_READ_ONLY))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "a write accessor on a buffer made from const host "
+                       "memory, which is read-only (4.7.2.3 rule 2.1)");
+    else if (view)
+        st = axl__region_make(fn, view, region, &r->region);
+    if (view && st == AXL_SUCCESS) {
+        view->holds++;
+        r->view = AXL__SLOT(BUFFER, view);
+        r->mode = (uint8_t)mode;
+        r->flags = (uint8_t)flags;
+        accessor->index = ++h->nacc;
+    }
+    axl__leave();
+    return st == AXL_SUCCESS ? st : handler_fail(h, st);
+}
+
+/* The handler's accessor for an axl_accessor, or an error. */
+static struct axl__required *named(axl_handler *h, const char *fn,
+                                   axl_accessor a, axl_status *st)
+{
+    if (a.index == 0 || a.index > h->nacc) {
+        *st = handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                                        "accessor %u was not required in "
+                                        "this command group",
+                                        (unsigned)a.index));
+        return NULL;
+    }
+    *st = AXL_SUCCESS;
+    return &h->acc[a.index - 1];
+}
+
+axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
+                                void **ptr)
+{
+    static const char fn[] = "axl_handler_host_ptr";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    struct axl__required *r = named(h, fn, accessor, &st);
+    if (!r)
+        return st;
+    if (!ptr)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "ptr must not be NULL"));
+    st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return handler_fail(h, st);
+    struct axl__buffer *view = axl__buffer_at(r->view);
+    struct axl__buffer *b = axl__buffer_base(view);
+    st = axl__host_storage(fn, b);
+    if (st == AXL_SUCCESS) {
+        const struct axl__region *g = &r->region;
+        uint64_t lin = ((uint64_t)g->off[0] * g->view_range[1] + g->off[1]) *
+                           g->view_range[2] +
+                       g->off[2];
+        *ptr = (unsigned char *)b->host + view->offset + lin * g->elem;
+        h->host_ptrs = true;
+    }
+    axl__leave();
+    return st == AXL_SUCCESS ? st : handler_fail(h, st);
+}
+
+static uint64_t region_bytes(const struct axl__region *r)
+{
+    return (uint64_t)r->len[0] * r->len[1] * r->len[2] * r->elem;
+}
+
+axl_status axl_handler_copy_to_host(axl_handler *h, axl_accessor src, void *dst)
+{
+    static const char fn[] = "axl_handler_copy_to_host";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    struct axl__required *r = named(h, fn, src, &st);
+    if (!r)
+        return st;
+    if (!dst)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "dst must not be NULL"));
+    if (!(r->mode & AXL_ACCESS_READ))
+        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                                         "the source accessor must read"));
+    st = set_action(h, fn, AXL__CMD_COPY_TO_HOST);
+    if (st == AXL_SUCCESS) {
+        h->a0 = (uint8_t)src.index;
+        h->u.copy.host = dst;
+        h->u.copy.src = r->region;
+    }
+    return st;
+}
+
+axl_status axl_handler_copy_from_host(axl_handler *h, const void *src,
+                                      axl_accessor dst)
+{
+    static const char fn[] = "axl_handler_copy_from_host";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    struct axl__required *r = named(h, fn, dst, &st);
+    if (!r)
+        return st;
+    if (!src)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "src must not be NULL"));
+    if (!(r->mode & AXL_ACCESS_WRITE))
+        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                                         "the destination accessor must "
+                                         "write"));
+    st = set_action(h, fn, AXL__CMD_COPY_FROM_HOST);
+    if (st == AXL_SUCCESS) {
+        h->a0 = (uint8_t)dst.index;
+        /* Only read: the pointer is kept without its const in a union it
+         * shares with copy_to_host's destination. */
+        h->u.copy.host = (void *)(uintptr_t)src;
+        h->u.copy.dst = r->region;
+    }
+    return st;
+}
+
+axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
+{
+    static const char fn[] = "axl_handler_copy";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    struct axl__required *rs = named(h, fn, src, &st);
+    if (!rs)
+        return st;
+    struct axl__required *rd = named(h, fn, dst, &st);
+    if (!rd)
+        return st;
+    if (!(rs->mode & AXL_ACCESS_READ) || !(rd->mode & AXL_ACCESS_WRITE))
+        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                                         "copy reads the source accessor and "
+                                         "writes the destination"));
+    if (region_bytes(&rs->region) != region_bytes(&rd->region))
+        return handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID,
+                         "the source has %llu bytes, the destination %llu",
+                         (unsigned long long)region_bytes(&rs->region),
+                         (unsigned long long)region_bytes(&rd->region)));
+    st = set_action(h, fn, AXL__CMD_COPY);
+    if (st == AXL_SUCCESS) {
+        h->a0 = (uint8_t)src.index;
+        h->a1 = (uint8_t)dst.index;
+        h->u.copy.src = rs->region;
+        h->u.copy.dst = rd->region;
+    }
+    return st;
+}
+
+axl_status axl_handler_fill(axl_handler *h, axl_accessor dst,
+                            const void *pattern, size_t pattern_size)
+{
+    static const char fn[] = "axl_handler_fill";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    struct axl__required *r = named(h, fn, dst, &st);
+    if (!r)
+        return st;
+    if (!pattern || pattern_size != r->region.elem)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
+                                         "the pattern must be one element "
+                                         "(%zu bytes), not %zu",
+                                         r->region.elem, pattern_size));
+    if (pattern_size > AXL_MAX_FILL_PATTERN)
+        return handler_fail(h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                                         "elements of %zu bytes are larger "
+                                         "than AXL_MAX_FILL_PATTERN (%u)",
+                                         pattern_size,
+                                         (unsigned)AXL_MAX_FILL_PATTERN));
+    if (!(r->mode & AXL_ACCESS_WRITE))
+        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                                         "fill needs a write accessor"));
+    st = set_action(h, fn, AXL__CMD_FILL);
+    if (st == AXL_SUCCESS) {
+        h->a0 = (uint8_t)dst.index;
+        h->u.fill.dst = r->region;
+        memcpy(h->u.fill.pattern, pattern, pattern_size);
+    }
+    return st;
+}
+
+axl_status axl_handler_update_host(axl_handler *h, axl_accessor acc)
+{
+    static const char fn[] = "axl_handler_update_host";
+    axl_status st;
+    if (!usable(h, fn, &st))
+        return st;
+    if (!named(h, fn, acc, &st))
+        return st;
+    st = set_action(h, fn, AXL__CMD_UPDATE_HOST);
+    if (st == AXL_SUCCESS)
+        h->a0 = (uint8_t)acc.index;
     return st;
 }

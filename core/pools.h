@@ -16,7 +16,10 @@
     X(QUEUE, queue, struct axl__queue, AXL_MAX_QUEUES)                         \
     X(EVENT, event, struct axl__event, AXL_MAX_EVENTS)                         \
     X(COMMAND, command, struct axl__command, AXL_MAX_COMMANDS)                 \
-    X(ERROR, error, struct axl__error, AXL_MAX_ERRORS)
+    X(ERROR, error, struct axl__error, AXL_MAX_ERRORS)                         \
+    X(BUFFER, buffer, struct axl__buffer, AXL_MAX_BUFFERS)                     \
+    X(HOST_ACCESSOR, host_accessor, struct axl__host_accessor,                 \
+      AXL_MAX_HOST_ACCESSORS)
 
 enum axl__pool_kind {
 #define AXL__POOL_ENUM(KIND, name, type, cap) AXL__POOL_##KIND,

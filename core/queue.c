@@ -222,6 +222,8 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
     struct axl__queue *q = get_queue(fn, queue, &st);
     if (q)
         st = axl__submit(fn, q, &h, event);
+    else
+        axl__handler_drop(&h);
     axl__leave();
     return st;
 }
@@ -291,4 +293,99 @@ axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
 {
     host_task_group g = {fn, user, deps, ndeps};
     return axl_queue_submit(queue, host_task_cgf, &g, event);
+}
+
+/* Shortcuts with buffers: one accessor or two, one action, dependencies. */
+typedef struct data_group {
+    uint8_t kind;
+    axl_buffer a, b;
+    const axl_region *ra, *rb;
+    void *host;
+    const void *chost;
+    const void *pattern;
+    size_t pattern_size;
+    const axl_event *deps;
+    uint32_t ndeps;
+} data_group;
+
+static void data_cgf(axl_handler *h, void *user)
+{
+    const data_group *g = user;
+    axl_accessor x, y;
+    axl_handler_depends_on_list(h, g->deps, g->ndeps);
+    switch (g->kind) {
+    case AXL__CMD_COPY_TO_HOST:
+        axl_handler_require(h, g->a, AXL_ACCESS_READ, g->ra, 0, &x);
+        axl_handler_copy_to_host(h, x, g->host);
+        break;
+    case AXL__CMD_COPY_FROM_HOST:
+        axl_handler_require(h, g->a, AXL_ACCESS_WRITE, g->ra, 0, &x);
+        axl_handler_copy_from_host(h, g->chost, x);
+        break;
+    case AXL__CMD_COPY:
+        axl_handler_require(h, g->a, AXL_ACCESS_READ, g->ra, 0, &x);
+        axl_handler_require(h, g->b, AXL_ACCESS_WRITE, g->rb, 0, &y);
+        axl_handler_copy(h, x, y);
+        break;
+    case AXL__CMD_FILL:
+        axl_handler_require(h, g->a, AXL_ACCESS_WRITE, g->ra, 0, &x);
+        axl_handler_fill(h, x, g->pattern, g->pattern_size);
+        break;
+    default:
+        axl_handler_require(h, g->a, AXL_ACCESS_READ, g->ra, 0, &x);
+        axl_handler_update_host(h, x);
+        break;
+    }
+}
+
+axl_status axl_queue_copy_to_host(axl_queue queue, axl_buffer src,
+                                  const axl_region *region, void *dst,
+                                  const axl_event *deps, uint32_t ndeps,
+                                  axl_event *event)
+{
+    data_group g = {.kind = AXL__CMD_COPY_TO_HOST, .a = src, .ra = region,
+                    .host = dst, .deps = deps, .ndeps = ndeps};
+    return axl_queue_submit(queue, data_cgf, &g, event);
+}
+
+axl_status axl_queue_copy_from_host(axl_queue queue, const void *src,
+                                    axl_buffer dst, const axl_region *region,
+                                    const axl_event *deps, uint32_t ndeps,
+                                    axl_event *event)
+{
+    data_group g = {.kind = AXL__CMD_COPY_FROM_HOST, .a = dst, .ra = region,
+                    .chost = src, .deps = deps, .ndeps = ndeps};
+    return axl_queue_submit(queue, data_cgf, &g, event);
+}
+
+axl_status axl_queue_copy(axl_queue queue, axl_buffer src,
+                          const axl_region *src_region, axl_buffer dst,
+                          const axl_region *dst_region, const axl_event *deps,
+                          uint32_t ndeps, axl_event *event)
+{
+    data_group g = {.kind = AXL__CMD_COPY, .a = src, .b = dst,
+                    .ra = src_region, .rb = dst_region, .deps = deps,
+                    .ndeps = ndeps};
+    return axl_queue_submit(queue, data_cgf, &g, event);
+}
+
+axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
+                          const axl_region *region, const void *pattern,
+                          size_t pattern_size, const axl_event *deps,
+                          uint32_t ndeps, axl_event *event)
+{
+    data_group g = {.kind = AXL__CMD_FILL, .a = dst, .ra = region,
+                    .pattern = pattern, .pattern_size = pattern_size,
+                    .deps = deps, .ndeps = ndeps};
+    return axl_queue_submit(queue, data_cgf, &g, event);
+}
+
+axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
+                                 const axl_region *region,
+                                 const axl_event *deps, uint32_t ndeps,
+                                 axl_event *event)
+{
+    data_group g = {.kind = AXL__CMD_UPDATE_HOST, .a = buffer, .ra = region,
+                    .deps = deps, .ndeps = ndeps};
+    return axl_queue_submit(queue, data_cgf, &g, event);
 }

@@ -69,6 +69,7 @@ struct axl__event {
     uint16_t holds;             /* its command, a waiter, a dependency */
     _Atomic uint8_t state;      /* axl_event_status; read without the lock */
     bool profiling;
+    bool host_access;           /* a host accessor's: edges to it are kept */
     axl_status status;          /* the command's result once complete */
     uint32_t queue;             /* handle of the queue it was submitted to
                                    (weak: the queue may be gone) */
@@ -79,11 +80,114 @@ struct axl__event {
 };
 
 enum axl__command_kind {
-    AXL__CMD_HOST_TASK = 1
+    AXL__CMD_HOST_TASK = 1,
+    AXL__CMD_HOST_ACCESS,   /* a host accessor: "runs" until released */
+    AXL__CMD_COPY_TO_HOST,  /* accessor -> application memory */
+    AXL__CMD_COPY_FROM_HOST,/* application memory -> accessor */
+    AXL__CMD_COPY,          /* accessor -> accessor */
+    AXL__CMD_FILL,
+    AXL__CMD_UPDATE_HOST
 };
+
+/* ---- Buffers and accesses ------------------------------------------------- */
+
+/* Where a base buffer's contents can be: location 0 is host storage, the
+ * others are copies on devices. Each knows the version it will hold once
+ * the commands submitted so far are done, and which command, if any, is
+ * still filling it (DESIGN notes in docs/design.md, "data movement"). */
+#define AXL__LOC_HOST 0u
+#define AXL__LOCS (1u + AXL_BUFFER_DEVICE_COPIES)
+#define AXL__VER_NONE UINT32_MAX
+#define AXL__NO_LOC 0xFFu
+
+struct axl__loc {
+    uint16_t device;            /* device slot + 1 (0 for host / unused) */
+    uint32_t ver;               /* version held once submitted work is done */
+    uint32_t xfer;              /* event of the command filling it, or 0 */
+    axl_hal_mem mem;            /* device copies */
+};
+
+enum axl__buffer_flags {
+    AXL__BUF_READ_ONLY = 1u << 8,   /* made from const host memory */
+    AXL__BUF_HOST_DATA = 1u << 9,   /* made from host memory */
+    AXL__BUF_WRITTEN = 1u << 10,    /* a write accessor was created */
+    AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
+    AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
+    AXL__BUF_SUB = 1u << 13,
+    AXL__BUF_ZOMBIE = 1u << 14      /* released; freed once idle */
+};
+
+/* Dependency records: the accessors of unfinished commands, linked into
+ * their base buffer's list. id = command slot * AXL_MAX_ACCESSORS + i + 1. */
+typedef uint32_t axl__rec;
+
+struct axl__buffer {
+    uint16_t refs;
+    uint16_t holds;             /* commands, sub-buffers, host accessors,
+                                   handlers being filled */
+    uint16_t busy;              /* base: unfinished commands using it */
+    uint16_t base;              /* slot of the base buffer (itself if base) */
+    uint32_t flags;             /* axl_buffer_flags | axl__buffer_flags */
+    uint32_t dims;
+    size_t elem;
+    size_t range[3];
+    uint64_t offset;            /* byte offset in the base */
+    uint64_t size;              /* bytes */
+    /* Base buffers only: */
+    uint16_t context;           /* context_bound: context slot + 1 */
+    void *host;                 /* host storage, or NULL */
+    void *user;                 /* host memory given at creation */
+    void *final_dst;            /* where the last release writes back */
+    axl_allocator alloc;        /* .allocate NULL: the static arena */
+    axl_buffer_mutex mutex;
+    uint32_t cur;               /* current version */
+    struct axl__loc loc[AXL__LOCS];
+    axl__rec rec_head, rec_tail;
+    uint8_t nrec;
+    uint16_t next_zombie;       /* slot + 1 */
+};
+
+enum axl__access_flags {
+    AXL__ACC_NO_INIT = 1u << 0,
+    AXL__ACC_LINKED = 1u << 1,  /* in its buffer's record list */
+    AXL__ACC_FENCE = 1u << 2,   /* stands for the whole buffer, as a write */
+    AXL__ACC_XFER = 1u << 3,    /* fills loc from src before the action */
+    AXL__ACC_DISCARD = 1u << 4, /* old contents not needed at all */
+    AXL__ACC_HOST_ACCESS = 1u << 5 /* a host accessor's record */
+};
+
+struct axl__access {
+    uint16_t view;              /* buffer slot as required (maybe a sub) */
+    uint16_t base;              /* base buffer slot */
+    uint8_t mode;               /* axl_access_mode */
+    uint8_t flags;              /* axl__access_flags */
+    uint8_t loc;                /* where the command touches the buffer */
+    uint8_t src;                /* transfer source location, or NO_LOC */
+    uint32_t ver;               /* version it reads or makes at loc */
+    uint64_t offset;            /* bytes in the base: the accessed span */
+    uint64_t size;
+    axl__rec prev, next;
+};
+
+/* A region in elements of a view, for strided copies and fills. */
+struct axl__region {
+    uint32_t dims;
+    size_t elem;
+    size_t view_range[3];
+    size_t off[3];
+    size_t len[3];
+};
+
+struct axl__host_accessor {
+    uint16_t command;           /* slot of its HOST_ACCESS command */
+    uint32_t event;             /* that command's event */
+};
+
+#define AXL__NO_QUEUE 0xFFFFu   /* host accessors run on no queue */
 
 enum axl__command_flags {
     AXL__CMD_BARRIER = 1u << 0,  /* waits for every earlier command */
+    AXL__CMD_INFLIGHT = 1u << 3, /* in the submission-order list */
     AXL__CMD_INLINE = 1u << 1,   /* inside run_start: done() only records */
     AXL__CMD_DONE_EARLY = 1u << 2
 };
@@ -97,6 +201,7 @@ struct axl__dep {
 };
 
 struct axl__command {
+    uint32_t seq;               /* submission order */
     uint8_t kind;
     uint8_t flags;
     uint8_t ndeps;
@@ -111,12 +216,24 @@ struct axl__command {
     uint32_t dep_event;         /* the failed predecessor's event handle */
     axl_status done_status;     /* recorded by an inline completion */
     uint16_t done_error;        /* its error record, slot + 1 */
+    uint8_t nacc;
+    uint8_t a0, a1;             /* accessors the action names, 1-based */
+    uint16_t device;            /* slot of the queue's device */
     struct axl__dep deps[AXL_MAX_COMMAND_DEPS];
-    union {
+    struct axl__access acc[AXL_MAX_ACCESSORS];
+    union axl__action {
         struct {
             axl_host_task_fn fn;
             void *user;
         } host;
+        struct {
+            void *host;         /* application memory, either direction */
+            struct axl__region src, dst;
+        } copy;
+        struct {
+            struct axl__region dst;
+            uint8_t pattern[AXL_MAX_FILL_PATTERN];
+        } fill;
     } u;
 };
 
@@ -130,6 +247,14 @@ struct axl__error {
     char message[AXL_MESSAGE_MAX];
 };
 
+/* One accessor as the group declared it. */
+struct axl__required {
+    uint16_t view;              /* buffer slot, held by the handler */
+    uint8_t mode;
+    uint8_t flags;              /* axl_access_flags */
+    struct axl__region region;
+};
+
 /* The handler a command group fills, on the stack of axl_queue_submit. */
 #define AXL__HANDLER_DEPS 16
 struct axl_handler {
@@ -137,15 +262,15 @@ struct axl_handler {
     char why[AXL_MESSAGE_MAX];
     uint8_t kind;               /* the one action; 0 until chosen */
     uint8_t nactions;
+    uint8_t nacc;
+    bool host_ptrs;             /* host_ptr was asked: host tasks only */
     uint16_t ndeps;
     uint32_t deps[AXL__HANDLER_DEPS]; /* event handles */
     bool deps_overflow;         /* more than fit: wait for all earlier */
-    union {
-        struct {
-            axl_host_task_fn fn;
-            void *user;
-        } host;
-    } u;
+    struct axl__required acc[AXL_MAX_ACCESSORS];
+    uint8_t a0, a1;             /* accessors the action names (1-based) */
+    size_t fill_size;
+    union axl__action u;
 };
 
 /* ---- The runtime ----------------------------------------------------------- */
@@ -153,7 +278,7 @@ struct axl_handler {
 struct axl__runtime {
     bool started;
     bool stopping;
-    uint32_t seq;
+    uint32_t seq;                          /* last submission number */
     uint16_t ready_head, ready_tail;       /* commands ready to dispatch */
     uint16_t host_head, host_tail;         /* host tasks waiting for a worker */
     uint16_t inflight_head, inflight_tail; /* incomplete, in submit order */
@@ -164,6 +289,8 @@ struct axl__runtime {
     void *clock_user;
     uint32_t nports;
     const axl_device_port *ports[AXL_MAX_PLATFORMS];
+    uint16_t zombie_head;                  /* buffers to free, outside the lock */
+    axl_arena host_arena;                  /* the default host allocator */
 };
 
 extern struct axl__runtime axl__rt;
@@ -199,6 +326,15 @@ static inline struct axl__command *axl__command_at(uint16_t s)
 static inline struct axl__error *axl__error_at(uint16_t s)
 {
     return (struct axl__error *)axl__pool_at(AXL__POOL(ERROR), s);
+}
+static inline struct axl__buffer *axl__buffer_at(uint16_t s)
+{
+    return (struct axl__buffer *)axl__pool_at(AXL__POOL(BUFFER), s);
+}
+static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
+{
+    return (struct axl__host_accessor *)axl__pool_at(AXL__POOL(HOST_ACCESSOR),
+                                                     s);
 }
 #define AXL__SLOT(KIND, obj) axl__pool_slot(AXL__POOL(KIND), (obj))
 #define AXL__HANDLE(KIND, obj) axl__pool_handle(AXL__POOL(KIND), (obj))
@@ -267,10 +403,40 @@ axl_status axl__builtin_kernel_names(const char *fn,
                                      const struct axl__device *d, void *value,
                                      size_t value_size, size_t *size_ret);
 
+/* Buffers (buffer.c, access.c). */
+struct axl__buffer *axl__buffer_base(struct axl__buffer *b);
+void axl__buffer_unhold(struct axl__buffer *b);
+void axl__free_zombies(void);
+void axl__host_arena_reset(void);
+axl_status axl__host_storage(const char *fn, struct axl__buffer *base);
+axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
+                            struct axl__device *d, uint32_t bank,
+                            uint8_t *loc);
+axl_status axl__write_back(const char *fn, struct axl__buffer *base);
+axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
+                            const axl_region *in, struct axl__region *out);
+uint8_t axl__device_loc(const struct axl__buffer *b, uint16_t device);
+axl_status axl__access_prepare(const char *fn, axl_handler *h,
+                               struct axl__queue *q, uint8_t *locs);
+void axl__access_commit(struct axl__command *c, uint8_t i,
+                        const struct axl__required *r, uint8_t loc);
+void axl__access_finish(struct axl__command *c, bool failed);
+void axl__access_started(struct axl__command *c);
+axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
+axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
+                               size_t cap);
+axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
+axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
+
 /* Handler (handler.c). */
 void axl__handler_init(axl_handler *h);
 
 /* Scheduler (sched.c). */
+void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
+void axl__handler_drop(axl_handler *h);
+axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       struct axl__command **out_cmd, axl_event *out);
+void axl__complete(struct axl__command *c, axl_status status, const char *why);
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out);
 void axl__pump(void);
@@ -278,6 +444,8 @@ axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);
 axl_status axl__wait_queue(struct axl__queue *q);
 void axl__wait_started(struct axl__event *e);
+typedef bool (*axl__done_fn)(const void *arg);
+void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
 

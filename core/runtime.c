@@ -277,6 +277,7 @@ static axl_status start_locked(const char *fn)
     memset(&axl__rt, 0, sizeof axl__rt);
     axl__rt.clock = clock;
     axl__rt.clock_user = clock_user;
+    axl__host_arena_reset();
     for (uint32_t i = 0; i < axl__board_port_count; i++)
         axl__rt.ports[axl__rt.nports++] = axl__board_ports[i];
     for (uint32_t i = 0; i < extra_port_count; i++)
@@ -353,6 +354,7 @@ axl_status axl_shutdown(void)
         axl_port_wait(AXL_PORT_CHANNEL_DONE, axl__now() + 1000000u);
         axl__rt.waiters--;
     }
+    axl__free_zombies();
     axl__rt.stopping = true;
     axl_port_wake(AXL_PORT_CHANNEL_WORK);
     axl_port_unlock();

@@ -88,13 +88,18 @@ static void inflight_unlink(struct axl__command *c)
         axl__rt.inflight_tail = c->prev_inflight;
 }
 
-/* A barrier command may start once no earlier command is in flight, that
- * is once it heads the in-flight list. Barriers are released in order. */
+/* A barrier command may start once no earlier command is in flight: the
+ * oldest command in flight is itself or a later one. Host accessors are
+ * not in that list (they are not commands in flight, and waiting for one
+ * there could wait for the very thread that waits); edges to them are
+ * always kept instead. Barriers are released in order. */
 static void barrier_check(void)
 {
-    while (axl__rt.barrier_head &&
-           axl__rt.barrier_head == axl__rt.inflight_head) {
+    while (axl__rt.barrier_head) {
         struct axl__command *c = cmd_deref(axl__rt.barrier_head);
+        const struct axl__command *oldest = cmd_deref(axl__rt.inflight_head);
+        if (oldest && oldest->seq < c->seq)
+            break;
         axl__rt.barrier_head = c->next_barrier;
         if (!axl__rt.barrier_head)
             axl__rt.barrier_tail = NIL;
@@ -111,9 +116,13 @@ static inline bool event_complete(const struct axl__event *e)
            AXL_EVENT_COMPLETE;
 }
 
-/* Makes c wait for e. strong: e's failure fails c. */
-static void add_dep(struct axl__command *c, struct axl__event *e, bool strong)
+/* Makes c wait for e. strong: e's failure fails c. Edges to host
+ * accessors may use every slot; others leave AXL_MAX_HOST_ACCESSORS free
+ * for them, so those edges always fit. */
+void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
 {
+    if (e == axl__event_at(c->event))
+        return;
     if (event_complete(e)) {
         if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
             c->dep_status = e->status;
@@ -128,7 +137,10 @@ static void add_dep(struct axl__command *c, struct axl__event *e, bool strong)
             return;
         }
     }
-    if (c->ndeps == AXL_MAX_COMMAND_DEPS) {
+    unsigned limit = e->host_access
+                         ? AXL_MAX_COMMAND_DEPS
+                         : AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS;
+    if (c->ndeps >= limit) {
         c->flags |= AXL__CMD_BARRIER;
         return;
     }
@@ -148,29 +160,34 @@ void axl__error_unref(struct axl__error *err)
         axl__pool_free(AXL__POOL(ERROR), err);
 }
 
-/* Keeps a failure for the async handler and for the event's waiters. */
+/* Keeps a failure for the async handler and for the event's waiters (for
+ * a host accessor, which has no queue, only for its waiter). */
 static void record_error(struct axl__queue *q, struct axl__event *e,
                          axl_status status, const char *why)
 {
     struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
     if (!err) {
-        q->dropped++;
+        if (q)
+            q->dropped++;
         return;
     }
     err->status = status;
     err->event = AXL__HANDLE(EVENT, e);
-    err->queue = AXL__HANDLE(QUEUE, q);
     axl_format(err->message, sizeof err->message, "%s",
                why && why[0] ? why : axl_status_name(status));
-    err->refs = 2; /* the queue's list and the event */
-    err->listed = true;
     uint16_t r = (uint16_t)(AXL__SLOT(ERROR, err) + 1);
+    e->error = r;
+    err->refs = 1; /* the event */
+    if (!q)
+        return;
+    err->queue = AXL__HANDLE(QUEUE, q);
+    err->refs = 2; /* and the queue's list */
+    err->listed = true;
     if (q->err_tail)
         axl__error_at((uint16_t)(q->err_tail - 1))->next = r;
     else
         q->err_head = r;
     q->err_tail = r;
-    e->error = r;
 }
 
 /* ---- Completion ------------------------------------------------------------------ */
@@ -179,7 +196,8 @@ static void complete(struct axl__command *c, axl_status status,
                      const char *why)
 {
     struct axl__event *e = axl__event_at(c->event);
-    struct axl__queue *q = axl__queue_at(c->queue);
+    struct axl__queue *q =
+        c->queue != AXL__NO_QUEUE ? axl__queue_at(c->queue) : NULL;
     if (e->profiling) {
         e->t_end = axl__now();
         if (!e->t_start)
@@ -206,17 +224,26 @@ static void complete(struct axl__command *c, axl_status status,
             make_ready(s);
     }
 
-    inflight_unlink(c);
+    axl__access_finish(c, status != AXL_SUCCESS);
+    if (c->flags & AXL__CMD_INFLIGHT)
+        inflight_unlink(c);
     e->command = 0;
-    q->inflight--;
+    if (q)
+        q->inflight--;
     axl__pool_free(AXL__POOL(COMMAND), c);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
     barrier_check();
     axl__event_unhold(e);
-    axl__queue_unhold(q);
+    if (q)
+        axl__queue_unhold(q);
     if (axl__rt.waiters)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
+void axl__complete(struct axl__command *c, axl_status status, const char *why)
+{
+    complete(c, status, why);
 }
 
 static void start(struct axl__command *c)
@@ -250,16 +277,66 @@ static void run_host_task(struct axl__command *c)
 {
     axl_host_task_fn fn = c->u.host.fn;
     void *user = c->u.host.user;
+    char why[AXL_MESSAGE_MAX];
     start(c);
     axl_port_unlock();
-    char *msg = axl_port_message_buffer();
-    msg[0] = '\0';
-    axl_status st = fn(user);
+    axl_status st = axl__run_transfers(c, why, sizeof why);
+    if (st == AXL_SUCCESS) {
+        char *msg = axl_port_message_buffer();
+        msg[0] = '\0';
+        st = fn(user);
+        axl_format(why, sizeof why, "%s",
+                   msg[0] ? msg : "the host task failed and gave no message");
+    }
     axl_port_lock();
-    complete(c, st,
-             st == AXL_SUCCESS ? NULL
-             : msg[0]          ? msg
-                               : "the host task failed and gave no message");
+    complete(c, st, st == AXL_SUCCESS ? NULL : why);
+}
+
+/* copy, fill, update_host: move what the command needs, then act. */
+static void run_data_command(struct axl__command *c)
+{
+    char why[AXL_MESSAGE_MAX] = "";
+    start(c);
+    axl_port_unlock();
+    axl_status st = axl__run_transfers(c, why, sizeof why);
+    if (st == AXL_SUCCESS) {
+        switch (c->kind) {
+        case AXL__CMD_COPY_TO_HOST:
+            st = axl__exec_copy_host(c, true, why, sizeof why);
+            break;
+        case AXL__CMD_COPY_FROM_HOST:
+            st = axl__exec_copy_host(c, false, why, sizeof why);
+            break;
+        case AXL__CMD_COPY:
+            st = axl__exec_copy(c, why, sizeof why);
+            break;
+        case AXL__CMD_FILL:
+            st = axl__exec_fill(c, why, sizeof why);
+            break;
+        default: /* update_host: the transfer was the whole job */
+            break;
+        }
+    }
+    axl_port_lock();
+    complete(c, st, st == AXL_SUCCESS ? NULL : why);
+}
+
+/* A host accessor: once its data is on the host it "runs" until the
+ * application releases it. */
+static void run_host_access(struct axl__command *c)
+{
+    char why[AXL_MESSAGE_MAX] = "";
+    axl_port_unlock();
+    axl_status st = axl__run_transfers(c, why, sizeof why);
+    axl_port_lock();
+    if (st != AXL_SUCCESS) {
+        complete(c, st, why);
+        return;
+    }
+    axl__access_started(c);
+    start(c);
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
 
 static void dispatch(struct axl__command *c)
@@ -277,6 +354,16 @@ static void dispatch(struct axl__command *c)
             run_host_task(c);
         }
         break;
+    case AXL__CMD_HOST_ACCESS:
+        run_host_access(c);
+        break;
+    case AXL__CMD_COPY_TO_HOST:
+    case AXL__CMD_COPY_FROM_HOST:
+    case AXL__CMD_COPY:
+    case AXL__CMD_FILL:
+    case AXL__CMD_UPDATE_HOST:
+        run_data_command(c);
+        break;
     default:
         complete(c, AXL_ERR_RUNTIME, "internal: unknown command kind");
         break;
@@ -288,6 +375,8 @@ void axl__pump(void)
     struct axl__command *c;
     while ((c = fifo_pop(&axl__rt.ready_head, &axl__rt.ready_tail)))
         dispatch(c);
+    if (axl__rt.zombie_head)
+        axl__free_zombies();
 }
 
 void axl__workers_main(void *arg)
@@ -311,16 +400,23 @@ void axl__workers_main(void *arg)
 
 /* ---- Submission -------------------------------------------------------------------- */
 
-axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       axl_event *out)
+/* Lets go of the buffers a handler holds (lock held). */
+void axl__handler_drop(axl_handler *h)
 {
-    if (h->error != AXL_SUCCESS)
-        return axl__fail(fn, h->error, "%s", h->why);
-    if (h->nactions == 0)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "the command group chose no action (it needs exactly "
-                         "one: host_task, single_task, parallel_for, copy, "
-                         "fill or update_host)");
+    for (uint8_t i = 0; i < h->nacc; i++)
+        axl__buffer_unhold(axl__buffer_at(h->acc[i].view));
+    h->nacc = 0;
+}
+
+/* Builds the command for a checked group (lock held; may be dropped while
+ * storage is allocated). q is NULL for a host accessor. */
+axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       struct axl__command **out_cmd, axl_event *out)
+{
+    uint8_t locs[AXL_MAX_ACCESSORS];
+    axl_status st = axl__access_prepare(fn, h, q, locs);
+    if (st != AXL_SUCCESS)
+        return st;
     struct axl__event *e = axl__pool_alloc(AXL__POOL(EVENT));
     if (!e)
         return axl__pool_full(fn, AXL__POOL_EVENT);
@@ -331,8 +427,9 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     }
     e->refs = out ? 1 : 0;
     e->holds = 1; /* the command */
-    e->profiling = (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
-    e->queue = AXL__HANDLE(QUEUE, q);
+    e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
+    e->host_access = h->kind == AXL__CMD_HOST_ACCESS;
+    e->queue = q ? AXL__HANDLE(QUEUE, q) : 0;
     e->command = cmd_ref(c);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
@@ -341,33 +438,47 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     if (e->profiling)
         e->t_submit = axl__now();
 
+    c->seq = ++axl__rt.seq;
     c->kind = h->kind;
     c->event = AXL__SLOT(EVENT, e);
-    c->queue = AXL__SLOT(QUEUE, q);
+    c->queue = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
+    c->device = q ? q->device : 0;
     c->pending = 1; /* held until the end of submission */
-    c->u.host.fn = h->u.host.fn;
-    c->u.host.user = h->u.host.user;
-    q->holds++;
-    q->inflight++;
+    c->u = h->u;
+    c->a0 = h->a0;
+    c->a1 = h->a1;
+    if (q) {
+        q->holds++;
+        q->inflight++;
+    }
 
-    /* Data and explicit edges first, so they get the slots; the in-order
-     * edge only orders, and a barrier covers it if it does not fit. */
+    /* Data edges first (they must not fail the command), then the explicit
+     * ones, then the in-order edge, which only orders: a barrier covers it
+     * if it does not fit. The handler's buffer holds pass to the command. */
+    for (uint8_t i = 0; i < h->nacc; i++)
+        axl__access_commit(c, i, &h->acc[i], locs[i]);
+    c->nacc = h->nacc;
+    h->nacc = 0;
     for (uint16_t i = 0; i < h->ndeps; i++) {
-        struct axl__event *p = axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
+        struct axl__event *p =
+            axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
         if (p)
-            add_dep(c, p, true);
+            axl__add_dep(c, p, true);
     }
     if (h->deps_overflow)
         c->flags |= AXL__CMD_BARRIER;
-    if (q->flags & AXL_QUEUE_IN_ORDER) {
+    if (q && (q->flags & AXL_QUEUE_IN_ORDER)) {
         struct axl__event *p =
             axl__pool_lookup_any(AXL__POOL(EVENT), q->last_event);
         if (p)
-            add_dep(c, p, false);
+            axl__add_dep(c, p, false);
         q->last_event = AXL__HANDLE(EVENT, e);
     }
 
-    inflight_append(c);
+    if (q) {
+        inflight_append(c);
+        c->flags |= AXL__CMD_INFLIGHT;
+    }
     if (c->flags & AXL__CMD_BARRIER) {
         c->pending++;
         uint16_t r = cmd_ref(c);
@@ -381,20 +492,42 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     }
     if (out)
         out->id = AXL__HANDLE(EVENT, e);
+    if (out_cmd)
+        *out_cmd = c;
     if (--c->pending == 0)
         make_ready(c);
-    axl__pump();
     return AXL_SUCCESS;
+}
+
+axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       axl_event *out)
+{
+    axl_status st = AXL_SUCCESS;
+    if (h->error != AXL_SUCCESS)
+        st = axl__fail(fn, h->error, "%s", h->why);
+    else if (h->nactions == 0)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the command group chose no action (it needs exactly "
+                       "one: host_task, single_task, parallel_for, copy, "
+                       "fill or update_host)");
+    else if (h->host_ptrs && h->kind != AXL__CMD_HOST_TASK)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "axl_handler_host_ptr is for host tasks, and this "
+                       "group's action is not one");
+    if (st == AXL_SUCCESS)
+        st = axl__commit(fn, q, h, NULL, out);
+    axl__handler_drop(h);
+    if (st == AXL_SUCCESS)
+        axl__pump();
+    return st;
 }
 
 /* ---- Waiting ------------------------------------------------------------------------ */
 
-typedef bool (*done_fn)(const void *arg);
-
 /* Blocks (lock held) until done(arg): first dispatching whatever is ready,
  * then spinning briefly so a completion on another thread arrives without
  * a sleep, then sleeping on the DONE channel. */
-static void wait_until(done_fn done, const void *arg)
+static void wait_until(axl__done_fn done, const void *arg)
 {
     uint64_t spin_until = 0;
     while (!done(arg)) {
@@ -416,6 +549,11 @@ static void wait_until(done_fn done, const void *arg)
         axl_port_wait(AXL_PORT_CHANNEL_DONE, UINT64_MAX);
         axl__rt.waiters--;
     }
+}
+
+void axl__wait_until_pred(axl__done_fn done, const void *arg)
+{
+    wait_until(done, arg);
 }
 
 static bool event_done(const void *arg)
@@ -467,6 +605,8 @@ void axl__wait_started(struct axl__event *e)
 axl_status axl__wait_queue(struct axl__queue *q)
 {
     wait_until(queue_idle, q);
+    if (axl__rt.zombie_head)
+        axl__free_zombies();
     return AXL_SUCCESS;
 }
 

@@ -13,8 +13,16 @@
 #define AXL_MAX_QUEUES 16
 #define AXL_MAX_EVENTS 2048
 #define AXL_MAX_COMMANDS 1100
-#define AXL_MAX_COMMAND_DEPS 8
+#define AXL_MAX_COMMAND_DEPS 16
 #define AXL_MAX_ERRORS 16
+#define AXL_MAX_BUFFERS 256
+#define AXL_MAX_ACCESSORS 8
+#define AXL_MAX_HOST_ACCESSORS 8
+#define AXL_MAX_BUFFER_RECORDS 16
+#define AXL_BUFFER_DEVICE_COPIES 2
+#define AXL_HOST_ARENA_SIZE (256u * 1024u * 1024u)
+#define AXL_HOST_ARENA_BLOCKS 512
+#define AXL_MAX_FILL_PATTERN 64
 
 /* Two banks of 256 MiB: enough for info::device::max_mem_alloc_size to meet
  * the SYCL minimum of 128 MiB. The arenas are bss, so untouched pages cost

@@ -20,6 +20,7 @@
 #include "axl/device.h"
 #include "axl/context.h"
 #include "axl/event.h"
+#include "axl/buffer.h"
 #include "axl/handler.h"
 #include "axl/queue.h"
 

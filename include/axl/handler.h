@@ -13,6 +13,7 @@
 #ifndef AXL_HANDLER_H
 #define AXL_HANDLER_H
 
+#include "axl/buffer.h"
 #include "axl/types.h"
 
 #ifdef __cplusplus
@@ -20,6 +21,11 @@ extern "C" {
 #endif
 
 typedef struct axl_handler axl_handler;
+
+/** An accessor of one command group: valid only inside that group. */
+typedef struct axl_accessor {
+    uint32_t index; /**< 1-based position among the group's accessors */
+} axl_accessor;
 
 /** A command-group function. */
 typedef void (*axl_cgf)(axl_handler *handler, void *user);
@@ -40,6 +46,46 @@ axl_status axl_handler_depends_on(axl_handler *handler, axl_event event);
 axl_status axl_handler_depends_on_list(axl_handler *handler,
                                        const axl_event *events,
                                        uint32_t count);
+
+/**
+ * accessor(buffer, handler, mode, region, {no_init}): the group's command
+ * uses region (NULL: all) of buffer with mode. A region outside the buffer,
+ * a write on a buffer made from const host memory, or a buffer bound to
+ * another context is an error; axl_queue_submit then enqueues nothing.
+ */
+axl_status axl_handler_require(axl_handler *handler, axl_buffer buffer,
+                               axl_access_mode mode, const axl_region *region,
+                               uint32_t flags, axl_accessor *accessor);
+
+/**
+ * The host address of an accessor's first element, for a host task that
+ * works on the buffer: valid while that task runs (the runtime makes the
+ * host copy current before it starts). Only for groups whose action is a
+ * host task.
+ */
+axl_status axl_handler_host_ptr(axl_handler *handler, axl_accessor accessor,
+                                void **ptr);
+
+/** handler::copy(accessor, dst): the accessor's elements, packed, to dst. */
+axl_status axl_handler_copy_to_host(axl_handler *handler, axl_accessor src,
+                                    void *dst);
+
+/** handler::copy(src, accessor): packed elements from src into the
+ *  accessor's region. src must stay valid until the command completes. */
+axl_status axl_handler_copy_from_host(axl_handler *handler, const void *src,
+                                      axl_accessor dst);
+
+/** handler::copy(accessor, accessor): element by element; both regions
+ *  must hold as many bytes. */
+axl_status axl_handler_copy(axl_handler *handler, axl_accessor src,
+                            axl_accessor dst);
+
+/** handler::fill(accessor, value): pattern_size must be the element size. */
+axl_status axl_handler_fill(axl_handler *handler, axl_accessor dst,
+                            const void *pattern, size_t pattern_size);
+
+/** handler::update_host(accessor): brings the host copy up to date. */
+axl_status axl_handler_update_host(axl_handler *handler, axl_accessor acc);
 
 /** handler::host_task: the group's action is fn(user) on the host. */
 axl_status axl_handler_host_task(axl_handler *handler, axl_host_task_fn fn,

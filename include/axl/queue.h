@@ -94,6 +94,36 @@ axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
                                void *user, const axl_event *deps,
                                uint32_t ndeps, axl_event *event);
 
+/** queue::copy(accessor, dst): region (NULL: all) of src to dst. */
+axl_status axl_queue_copy_to_host(axl_queue queue, axl_buffer src,
+                                  const axl_region *region, void *dst,
+                                  const axl_event *deps, uint32_t ndeps,
+                                  axl_event *event);
+
+/** queue::copy(src, accessor): src into region (NULL: all) of dst. */
+axl_status axl_queue_copy_from_host(axl_queue queue, const void *src,
+                                    axl_buffer dst, const axl_region *region,
+                                    const axl_event *deps, uint32_t ndeps,
+                                    axl_event *event);
+
+/** queue::copy(accessor, accessor), whole buffers or regions. */
+axl_status axl_queue_copy(axl_queue queue, axl_buffer src,
+                          const axl_region *src_region, axl_buffer dst,
+                          const axl_region *dst_region, const axl_event *deps,
+                          uint32_t ndeps, axl_event *event);
+
+/** queue::fill(accessor, value). */
+axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
+                          const axl_region *region, const void *pattern,
+                          size_t pattern_size, const axl_event *deps,
+                          uint32_t ndeps, axl_event *event);
+
+/** queue::update_host(accessor). */
+axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
+                                 const axl_region *region,
+                                 const axl_event *deps, uint32_t ndeps,
+                                 axl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

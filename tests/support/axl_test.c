@@ -69,6 +69,7 @@ int axl_test_teardown(void **state)
         }
     }
     fake_config = (fake_port_config){0, 0, 0, NULL};
+    memset(&fake_mem, 0, sizeof fake_mem);
     return leaks ? -1 : 0;
 }
 
@@ -110,6 +111,13 @@ axl_device axl_test_emu_device(void)
 /* ---- The fake port ----------------------------------------------------------- */
 
 fake_port_config fake_config;
+fake_mem_stats fake_mem;
+
+/* One 1 MiB bank per fake device, handed out by a bounded arena. */
+#define FAKE_BANK (1u << 20)
+static _Alignas(64) unsigned char fake_storage[8][FAKE_BANK];
+static axl_arena fake_arena[8];
+static axl_arena_block fake_blocks[8][64];
 
 static axl_status fake_probe(uint32_t *count, char *why, size_t size)
 {
@@ -124,7 +132,69 @@ static int fake_state[8];
 static axl_status fake_open(uint32_t index, void **dev)
 {
     fake_state[index] = 1;
+    axl_arena_init(&fake_arena[index], fake_storage[index], FAKE_BANK, 512,
+                   fake_blocks[index], 64);
     *dev = &fake_state[index];
+    return AXL_SUCCESS;
+}
+
+static int fake_index(void *dev)
+{
+    return (int)((int *)dev - fake_state);
+}
+
+static axl_status fake_mem_alloc(void *dev, uint32_t bank, uint64_t size,
+                                 void *user_ptr, axl_hal_mem *out)
+{
+    (void)user_ptr;
+    if (bank != 0)
+        return AXL_ERR_INVALID;
+    fake_mem.allocs++;
+    if (fake_mem.fail_alloc_after && fake_mem.allocs >= fake_mem.fail_alloc_after)
+        return AXL_ERR_MEMORY_ALLOCATION;
+    uint64_t off;
+    axl_port_lock();
+    axl_status st = axl_arena_alloc(&fake_arena[fake_index(dev)], size, &off);
+    axl_port_unlock();
+    if (st != AXL_SUCCESS)
+        return st;
+    out->handle = (uintptr_t)off + 1;
+    out->host_ptr = fake_storage[fake_index(dev)] + off;
+    out->device_address = off;
+    out->size = size;
+    out->bank = bank;
+    return AXL_SUCCESS;
+}
+
+static void fake_mem_free(void *dev, axl_hal_mem *mem)
+{
+    fake_mem.frees++;
+    axl_port_lock();
+    axl_arena_free(&fake_arena[fake_index(dev)], (uint64_t)(mem->handle - 1));
+    axl_port_unlock();
+}
+
+static axl_status fake_mem_write(void *dev, axl_hal_mem *mem, uint64_t off,
+                                 const void *src, uint64_t size)
+{
+    (void)dev;
+    if (off + size > mem->size)
+        return AXL_ERR_INVALID;
+    __atomic_add_fetch(&fake_mem.writes, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&fake_mem.bytes_written, size, __ATOMIC_RELAXED);
+    memcpy((unsigned char *)mem->host_ptr + off, src, size);
+    return AXL_SUCCESS;
+}
+
+static axl_status fake_mem_read(void *dev, axl_hal_mem *mem, uint64_t off,
+                                void *dst, uint64_t size)
+{
+    (void)dev;
+    if (off + size > mem->size)
+        return AXL_ERR_INVALID;
+    __atomic_add_fetch(&fake_mem.reads, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&fake_mem.bytes_read, size, __ATOMIC_RELAXED);
+    memcpy(dst, (const unsigned char *)mem->host_ptr + off, size);
     return AXL_SUCCESS;
 }
 
@@ -179,6 +249,10 @@ const axl_device_port fake_port = {
     .close = fake_close,
     .describe = fake_describe,
     .bank = fake_bank,
+    .mem_alloc = fake_mem_alloc,
+    .mem_free = fake_mem_free,
+    .mem_write = fake_mem_write,
+    .mem_read = fake_mem_read,
 };
 
 const axl_device_port fake_port_b = {
@@ -192,4 +266,8 @@ const axl_device_port fake_port_b = {
     .close = fake_close,
     .describe = fake_describe,
     .bank = fake_bank,
+    .mem_alloc = fake_mem_alloc,
+    .mem_free = fake_mem_free,
+    .mem_write = fake_mem_write,
+    .mem_read = fake_mem_read,
 };

@@ -51,6 +51,14 @@ typedef struct fake_port_config {
     const char *name;
 } fake_port_config;
 extern fake_port_config fake_config;
+
+/* What the fake port's memory ops did (reset by the teardown). */
+typedef struct fake_mem_stats {
+    uint32_t allocs, frees, writes, reads, copies;
+    uint64_t bytes_written, bytes_read;
+    uint32_t fail_alloc_after; /* 0: never; n: the nth alloc and later fail */
+} fake_mem_stats;
+extern fake_mem_stats fake_mem;
 extern const axl_device_port fake_port;
 extern const axl_device_port fake_port_b; /* a second platform */
 

@@ -12,6 +12,18 @@
 #define AXL_EMU_DEVICES 1
 #endif
 
+/*
+ * The defaults fit a small bare-metal board, where the banks are real RAM
+ * beside the firmware: a Cortex-R5F with 2 x 64 KiB of TCM (zcu102-r5)
+ * keeps the whole runtime in about 24 KiB. Two banks, because the stock
+ * images connect kernels to two; 4 KiB each, room for eight buffers at
+ * the 512-byte alignment below (the banks are 8 KiB of the RAM budget,
+ * their allocation tables 256 bytes). A board with memory to spare raises
+ * them: host-emu and the Linux boards use 2 x 256 MiB, which also meets
+ * SYCL's 128 MiB minimum for info::device::max_mem_alloc_size (on Linux,
+ * untouched bss pages cost nothing).
+ */
+
 /** Memory banks per device; each is a static arena. */
 #ifndef AXL_EMU_BANKS
 #define AXL_EMU_BANKS 2
@@ -19,12 +31,12 @@
 
 /** Bytes per bank. */
 #ifndef AXL_EMU_BANK_SIZE
-#define AXL_EMU_BANK_SIZE (64u * 1024u)
+#define AXL_EMU_BANK_SIZE (4u * 1024u)
 #endif
 
 /** Allocations alive at once per bank. */
 #ifndef AXL_EMU_BANK_ALLOCS
-#define AXL_EMU_BANK_ALLOCS 16
+#define AXL_EMU_BANK_ALLOCS 8
 #endif
 
 /** Kernel models the application may register beside the stock ones. */

@@ -1,0 +1,767 @@
+/*
+ * access.c - how commands reach buffers: dependency records, where each
+ * buffer's current contents are, the transfers that move them, and the
+ * copy and fill actions (spec 3.7.1, 3.8.1, 4.7.2.3).
+ *
+ * Dependencies. Each accessor of an unfinished command is a record in its
+ * base buffer's list (location, byte span, mode). A new access depends on
+ *  - records at the same location whose span overlaps it, when either
+ *    writes (RAW, WAR, WAW; reads never order against reads, and disjoint
+ *    sub-buffers do not order at all);
+ *  - every record at its location, when it must first copy the whole
+ *    buffer there (the copy overwrites what they use);
+ *  - records that write at the location it copies from.
+ * A write prunes the records at its location that it covers: later
+ * accesses reach them through it. A list that is still full makes the new
+ * access a fence: its command waits for every earlier command and later
+ * ones wait for it. Host accessors' records are never pruned, and edges to
+ * them are always real (host accessors are not commands in flight).
+ *
+ * Data. Location 0 is host storage, 1.. device copies. `cur` counts the
+ * writes submitted so far; each location holds the version it will have
+ * once submitted work is done, and the command still filling it, if any.
+ * Moves happen in the command that needs the data, before its action, and
+ * only when its location lags: none for no_init or write-only accesses of
+ * the whole buffer, none back to the host unless something reads it there.
+ */
+#include <string.h>
+
+#include "rt.h"
+
+/* ---- Regions ------------------------------------------------------------------ */
+
+/* Normalised to 3 dimensions, leading ones 1: a 1-d buffer of n is
+ * {1, 1, n}. The last dimension is contiguous (3.11.1). */
+axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
+                            const axl_region *in, struct axl__region *out)
+{
+    uint32_t d = view->dims, shift = 3 - d;
+    out->dims = d;
+    out->elem = view->elem;
+    for (uint32_t i = 0; i < 3; i++) {
+        out->view_range[i] = 1;
+        out->off[i] = 0;
+        out->len[i] = 1;
+    }
+    for (uint32_t i = 0; i < d; i++) {
+        size_t r = view->range[i];
+        size_t o = in ? in->offset[i] : 0;
+        size_t n = in ? in->range[i] : r;
+        if (n == 0 || o > r || n > r - o)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "the accessor's dimension %u (offset %zu, range "
+                             "%zu) is outside the buffer's %zu",
+                             (unsigned)i, o, n, r);
+        out->view_range[i + shift] = r;
+        out->off[i + shift] = o;
+        out->len[i + shift] = n;
+    }
+    return AXL_SUCCESS;
+}
+
+static uint64_t region_elems(const struct axl__region *r)
+{
+    return (uint64_t)r->len[0] * r->len[1] * r->len[2];
+}
+
+/* Byte offset in the view of element (i, j, k) of the region's origin. */
+static uint64_t region_at(const struct axl__region *r, size_t i, size_t j,
+                          size_t k)
+{
+    uint64_t lin = ((uint64_t)(r->off[0] + i) * r->view_range[1] +
+                    (r->off[1] + j)) *
+                       r->view_range[2] +
+                   (r->off[2] + k);
+    return lin * r->elem;
+}
+
+/* The bytes from the region's first element to the end of its last. */
+static void region_span(const struct axl__region *r, uint64_t *off,
+                        uint64_t *size)
+{
+    uint64_t first = region_at(r, 0, 0, 0);
+    uint64_t last = region_at(r, r->len[0] - 1, r->len[1] - 1, r->len[2] - 1);
+    *off = first;
+    *size = last + r->elem - first;
+}
+
+/* True when the region is one run of bytes in its view. */
+static bool region_contiguous(const struct axl__region *r)
+{
+    uint64_t off, size;
+    region_span(r, &off, &size);
+    return size == region_elems(r) * r->elem;
+}
+
+/* Walks a region row by row (runs of the last dimension, merged when the
+ * region is contiguous). */
+typedef struct row_cursor {
+    const struct axl__region *r;
+    size_t i, j;
+    bool done;
+    bool whole;
+} row_cursor;
+
+static void rows_begin(row_cursor *c, const struct axl__region *r)
+{
+    c->r = r;
+    c->i = c->j = 0;
+    c->done = false;
+    c->whole = region_contiguous(r);
+}
+
+/* The next run: byte offset in the view and length. False at the end. */
+static bool rows_next(row_cursor *c, uint64_t *off, uint64_t *len)
+{
+    if (c->done)
+        return false;
+    const struct axl__region *r = c->r;
+    if (c->whole) {
+        region_span(r, off, len);
+        c->done = true;
+        return true;
+    }
+    *off = region_at(r, c->i, c->j, 0);
+    *len = (uint64_t)r->len[2] * r->elem;
+    if (++c->j == r->len[1]) {
+        c->j = 0;
+        if (++c->i == r->len[0])
+            c->done = true;
+    }
+    return true;
+}
+
+/* ---- Locations ------------------------------------------------------------------- */
+
+static inline bool writes(uint8_t mode)
+{
+    return (mode & AXL_ACCESS_WRITE) != 0;
+}
+
+/* The location of a base buffer's copy on a device, or NO_LOC. */
+uint8_t axl__device_loc(const struct axl__buffer *b, uint16_t device)
+{
+    for (uint8_t l = 1; l < AXL__LOCS; l++)
+        if (b->loc[l].device == device + 1u)
+            return l;
+    return AXL__NO_LOC;
+}
+
+/* Where to copy from so that `to` holds the current version: a location
+ * that holds it (host first), else the newest surviving one (after a
+ * failure), else nowhere (the contents are unspecified). */
+static uint8_t pick_source(const struct axl__buffer *b, uint8_t to)
+{
+    uint8_t best = AXL__NO_LOC;
+    for (uint8_t l = 0; l < AXL__LOCS; l++) {
+        if (l == to || (l == AXL__LOC_HOST ? !b->host : !b->loc[l].device))
+            continue;
+        uint32_t v = b->loc[l].ver;
+        if (v == AXL__VER_NONE)
+            continue;
+        if (v == b->cur)
+            return l;
+        if (best == AXL__NO_LOC || v > b->loc[best].ver)
+            best = l;
+    }
+    return best;
+}
+
+static bool is_discard(const struct axl__required *r,
+                       const struct axl__buffer *view,
+                       const struct axl__buffer *base)
+{
+    if (!((r->flags & AXL_ACCESS_NO_INIT) || r->mode == AXL_ACCESS_WRITE))
+        return false;
+    uint64_t off, size;
+    region_span(&r->region, &off, &size);
+    return view->offset + off == 0 && size == base->size;
+}
+
+/* Where a command of this kind touches accessor i's buffer. */
+static uint8_t choose_loc(const axl_handler *h, uint8_t i,
+                          const struct axl__queue *q)
+{
+    const struct axl__required *r = &h->acc[i];
+    struct axl__buffer *view = axl__buffer_at(r->view);
+    const struct axl__buffer *b = axl__buffer_base(view);
+    uint8_t dq = q ? axl__device_loc(b, q->device) : AXL__NO_LOC;
+    bool named = i + 1u == h->a0 || i + 1u == h->a1;
+    if (!named)
+        return AXL__LOC_HOST;
+    switch (h->kind) {
+    case AXL__CMD_COPY_TO_HOST:
+        /* Read where the data already is: straight from the device into
+         * the application's memory when the device has it. */
+        if (dq != AXL__NO_LOC && b->loc[dq].ver == b->cur)
+            return dq;
+        if (b->loc[AXL__LOC_HOST].ver == b->cur)
+            return AXL__LOC_HOST;
+        for (uint8_t l = 1; l < AXL__LOCS; l++)
+            if (b->loc[l].device && b->loc[l].ver == b->cur)
+                return l;
+        return AXL__LOC_HOST;
+    case AXL__CMD_COPY_FROM_HOST:
+    case AXL__CMD_FILL:
+        if (dq != AXL__NO_LOC &&
+            (b->loc[dq].ver == b->cur || is_discard(r, view, b)))
+            return dq;
+        return AXL__LOC_HOST;
+    case AXL__CMD_COPY: {
+        /* On the device only when both sides live there and both regions
+         * are single runs; otherwise on the host. */
+        const struct axl__required *o =
+            &h->acc[(i + 1u == h->a0 ? h->a1 : h->a0) - 1];
+        const struct axl__buffer *ob =
+            axl__buffer_base(axl__buffer_at(o->view));
+        uint8_t odq = q ? axl__device_loc(ob, q->device) : AXL__NO_LOC;
+        if (dq != AXL__NO_LOC && odq != AXL__NO_LOC &&
+            region_contiguous(&r->region) && region_contiguous(&o->region))
+            return dq;
+        return AXL__LOC_HOST;
+    }
+    default:
+        return AXL__LOC_HOST;
+    }
+}
+
+/* Host storage this command will need, if it is missing: where it works
+ * on the host, or where it must bounce a copy through the host. */
+static struct axl__buffer *missing_host(const axl_handler *h,
+                                        const struct axl__queue *q,
+                                        const uint8_t *locs)
+{
+    for (uint8_t i = 0; i < h->nacc; i++) {
+        struct axl__buffer *b =
+            axl__buffer_base(axl__buffer_at(h->acc[i].view));
+        if (b->host)
+            continue;
+        uint8_t l = locs[i];
+        if (l == AXL__LOC_HOST)
+            return b;
+        if (b->loc[l].ver != b->cur && pick_source(b, l) != AXL__NO_LOC &&
+            pick_source(b, l) != AXL__LOC_HOST)
+            return b; /* device to device goes through the host */
+    }
+    (void)q;
+    return NULL;
+}
+
+axl_status axl__access_prepare(const char *fn, axl_handler *h,
+                               struct axl__queue *q, uint8_t *locs)
+{
+    /* Lock held; dropped while storage is allocated, after which the plan
+     * is made again from the new state. */
+    for (int round = 0;; round++) {
+        for (uint8_t i = 0; i < h->nacc; i++) {
+            struct axl__buffer *view = axl__buffer_at(h->acc[i].view);
+            struct axl__buffer *b = axl__buffer_base(view);
+            if (q && b->context && b->context != q->context + 1u)
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "accessor %u: the buffer is bound to another "
+                                 "context (property::buffer::context_bound)",
+                                 (unsigned)i + 1);
+            locs[i] = choose_loc(h, i, q);
+            if (locs[i] != AXL__LOC_HOST) {
+                const struct axl__device *d = axl__device_at(
+                    (uint16_t)(b->loc[locs[i]].device - 1));
+                uint32_t align = d->info.mem_base_addr_align / 8;
+                if (align > 1 && view->offset % align)
+                    return axl__fail(fn, AXL_ERR_INVALID,
+                                     "accessor %u: the sub-buffer starts at "
+                                     "byte %llu, not a multiple of the "
+                                     "device's mem_base_addr_align (%u bytes)",
+                                     (unsigned)i + 1,
+                                     (unsigned long long)view->offset,
+                                     (unsigned)align);
+            }
+        }
+        struct axl__buffer *need = missing_host(h, q, locs);
+        if (!need)
+            return AXL_SUCCESS;
+        axl_status st = axl__host_storage(fn, need);
+        if (st != AXL_SUCCESS)
+            return st;
+        if (round > 2 * AXL_MAX_ACCESSORS)
+            return axl__fail(fn, AXL_ERR_RUNTIME,
+                             "internal: storage planning did not settle");
+    }
+}
+
+/* ---- Records ---------------------------------------------------------------------- */
+
+static inline axl__rec rec_id(const struct axl__command *c, uint8_t i)
+{
+    return (axl__rec)AXL__SLOT(COMMAND, c) * AXL_MAX_ACCESSORS + i + 1;
+}
+
+static inline struct axl__command *rec_cmd(axl__rec r)
+{
+    return axl__command_at((uint16_t)((r - 1) / AXL_MAX_ACCESSORS));
+}
+
+static inline struct axl__access *rec_acc(axl__rec r)
+{
+    return &rec_cmd(r)->acc[(r - 1) % AXL_MAX_ACCESSORS];
+}
+
+static void rec_unlink(struct axl__buffer *b, axl__rec r)
+{
+    struct axl__access *a = rec_acc(r);
+    if (a->prev)
+        rec_acc(a->prev)->next = a->next;
+    else
+        b->rec_head = a->next;
+    if (a->next)
+        rec_acc(a->next)->prev = a->prev;
+    else
+        b->rec_tail = a->prev;
+    a->prev = a->next = 0;
+    a->flags &= (uint8_t)~AXL__ACC_LINKED;
+    b->nrec--;
+}
+
+static void rec_append(struct axl__buffer *b, axl__rec r)
+{
+    struct axl__access *a = rec_acc(r);
+    a->prev = b->rec_tail;
+    a->next = 0;
+    if (b->rec_tail)
+        rec_acc(b->rec_tail)->next = r;
+    else
+        b->rec_head = r;
+    b->rec_tail = r;
+    a->flags |= AXL__ACC_LINKED;
+    b->nrec++;
+}
+
+static bool overlaps(const struct axl__access *x, const struct axl__access *y)
+{
+    return x->offset < y->offset + y->size && y->offset < x->offset + x->size;
+}
+
+static bool covers(const struct axl__access *big, const struct axl__access *x)
+{
+    return big->offset <= x->offset &&
+           x->offset + x->size <= big->offset + big->size;
+}
+
+/* ---- Commit: one accessor of a command being submitted ------------------------------ */
+
+static struct axl__event *event_of(const struct axl__command *c)
+{
+    return axl__event_at(c->event);
+}
+
+/* Makes c wait for the command still filling location l, if any. */
+static void wait_for_fill(struct axl__command *c, const struct axl__loc *l)
+{
+    if (!l->xfer)
+        return;
+    struct axl__event *e = axl__pool_lookup_any(AXL__POOL(EVENT), l->xfer);
+    if (e && e != event_of(c))
+        axl__add_dep(c, e, true);
+}
+
+void axl__access_commit(struct axl__command *c, uint8_t i,
+                        const struct axl__required *r, uint8_t loc)
+{
+    struct axl__access *a = &c->acc[i];
+    struct axl__buffer *view = axl__buffer_at(r->view);
+    struct axl__buffer *b = axl__buffer_base(view);
+    uint32_t own = AXL__HANDLE(EVENT, event_of(c));
+    uint64_t off, size;
+    region_span(&r->region, &off, &size);
+    a->view = r->view;
+    a->base = AXL__SLOT(BUFFER, b);
+    a->mode = r->mode;
+    a->flags = c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
+    if (r->flags & AXL_ACCESS_NO_INIT)
+        a->flags |= AXL__ACC_NO_INIT;
+    a->loc = loc;
+    a->src = AXL__NO_LOC;
+    a->offset = view->offset + off;
+    a->size = size;
+    bool discard = is_discard(r, view, b);
+    if (discard)
+        a->flags |= AXL__ACC_DISCARD;
+    bool fill = !discard && b->loc[loc].ver != b->cur;
+    uint8_t src = fill ? pick_source(b, loc) : AXL__NO_LOC;
+    bool bounce = src != AXL__NO_LOC && src != AXL__LOC_HOST &&
+                  loc != AXL__LOC_HOST;
+
+    /* Edges from the records: host accessors first, so they always get a
+     * real edge (see the top of this file). */
+    for (int pass = 0; pass < 2; pass++) {
+        for (axl__rec id = b->rec_head; id;) {
+            struct axl__access *x = rec_acc(id);
+            struct axl__command *p = rec_cmd(id);
+            id = x->next;
+            if (p == c || (pass == 0) != !!(x->flags & AXL__ACC_HOST_ACCESS))
+                continue;
+            bool conflict =
+                (x->flags & AXL__ACC_FENCE) ||
+                (x->loc == loc && overlaps(x, a) &&
+                 (writes(a->mode) || writes(x->mode))) ||
+                (fill && x->loc == loc) ||
+                (bounce && x->loc == AXL__LOC_HOST) ||
+                (src != AXL__NO_LOC && x->loc == src && writes(x->mode));
+            if (conflict)
+                axl__add_dep(c, event_of(p), true);
+        }
+    }
+
+    /* Data: make `loc` hold the current version before the action. */
+    if (!discard) {
+        if (!fill) {
+            wait_for_fill(c, &b->loc[loc]);
+        } else {
+            if (src != AXL__NO_LOC) {
+                a->flags |= AXL__ACC_XFER;
+                a->src = src;
+                wait_for_fill(c, &b->loc[src]);
+                if (bounce) {
+                    b->loc[AXL__LOC_HOST].ver = b->cur;
+                    b->loc[AXL__LOC_HOST].xfer = own;
+                }
+            }
+            b->loc[loc].ver = b->cur;
+            b->loc[loc].xfer = src != AXL__NO_LOC ? own : 0;
+        }
+    }
+    if (writes(a->mode)) {
+        b->cur++;
+        b->loc[loc].ver = b->cur;
+        b->flags |= AXL__BUF_WRITTEN;
+    }
+    a->ver = b->loc[loc].ver;
+
+    /* The record: prune what a write covers, fence when the list is full. */
+    axl__rec me = rec_id(c, i);
+    if (writes(a->mode)) {
+        for (axl__rec id = b->rec_head; id;) {
+            struct axl__access *x = rec_acc(id);
+            axl__rec next = x->next;
+            if (!(x->flags & (AXL__ACC_HOST_ACCESS | AXL__ACC_FENCE)) &&
+                x->loc == loc && covers(a, x))
+                rec_unlink(b, id);
+            id = next;
+        }
+    }
+    if (b->nrec >= AXL_MAX_BUFFER_RECORDS) {
+        c->flags |= AXL__CMD_BARRIER;
+        a->flags |= AXL__ACC_FENCE;
+        for (axl__rec id = b->rec_head; id;) {
+            struct axl__access *x = rec_acc(id);
+            axl__rec next = x->next;
+            if (!(x->flags & AXL__ACC_HOST_ACCESS))
+                rec_unlink(b, id);
+            id = next;
+        }
+    }
+    rec_append(b, me);
+    b->busy++;
+}
+
+/* A command is done with its accesses (lock held). A failed command may
+ * have left garbage where it wrote or filled: those locations lose their
+ * version, and later reads take the newest surviving one. */
+void axl__access_finish(struct axl__command *c, bool failed)
+{
+    uint32_t own = AXL__HANDLE(EVENT, event_of(c));
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        struct axl__access *a = &c->acc[i];
+        struct axl__buffer *b = axl__buffer_at(a->base);
+        if (a->flags & AXL__ACC_LINKED)
+            rec_unlink(b, rec_id(c, i));
+        for (uint8_t l = 0; l < AXL__LOCS; l++) {
+            struct axl__loc *loc = &b->loc[l];
+            if (loc->xfer == own) {
+                loc->xfer = 0;
+                if (failed)
+                    loc->ver = AXL__VER_NONE;
+            }
+        }
+        if (failed && writes(a->mode) && b->loc[a->loc].ver == a->ver)
+            b->loc[a->loc].ver = AXL__VER_NONE;
+        b->busy--;
+        axl__buffer_unhold(axl__buffer_at(a->view));
+    }
+    c->nacc = 0;
+}
+
+/* A host accessor's copy is in place once it starts: later readers need not
+ * wait for its release (lock held). */
+void axl__access_started(struct axl__command *c)
+{
+    uint32_t own = AXL__HANDLE(EVENT, event_of(c));
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
+        for (uint8_t l = 0; l < AXL__LOCS; l++)
+            if (b->loc[l].xfer == own)
+                b->loc[l].xfer = 0;
+    }
+}
+
+/* ---- Moving bytes (outside the lock) ------------------------------------------------ */
+
+typedef struct dev_ref {
+    const axl_device_port *port;
+    void *data;
+    axl_hal_mem *mem;
+} dev_ref;
+
+static dev_ref dev_of(struct axl__buffer *b, uint8_t loc)
+{
+    const struct axl__device *d =
+        axl__device_at((uint16_t)(b->loc[loc].device - 1));
+    dev_ref r = {axl__platform_at(d->platform)->port, d->data,
+                 &b->loc[loc].mem};
+    return r;
+}
+
+static void host_lock(const struct axl__buffer *b)
+{
+    if (b->flags & AXL_BUFFER_USE_MUTEX)
+        b->mutex.lock(b->mutex.user);
+}
+
+static void host_unlock(const struct axl__buffer *b)
+{
+    if (b->flags & AXL_BUFFER_USE_MUTEX)
+        b->mutex.unlock(b->mutex.user);
+}
+
+static axl_status port_failed(char *why, size_t cap, const char *what,
+                              const dev_ref *d, axl_status st)
+{
+    axl_format(why, cap, "%s on %s failed (%s): %s", what, d->port->name,
+               axl_status_name(st), axl_last_message());
+    return st == AXL_ERR_MEMORY_ALLOCATION ? st : AXL_ERR_RUNTIME;
+}
+
+/* A device copy that is the host storage itself (zero copy over
+ * use_host_ptr memory): moving between the two is cache maintenance. */
+static bool aliased(const struct axl__buffer *b, uint8_t loc)
+{
+    return loc != AXL__LOC_HOST && b->host && b->loc[loc].mem.host_ptr == b->host;
+}
+
+/* Whole-buffer moves into each accessor's location. */
+axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap)
+{
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        struct axl__access *a = &c->acc[i];
+        if (!(a->flags & AXL__ACC_XFER))
+            continue;
+        struct axl__buffer *b = axl__buffer_at(a->base);
+        axl_status st = AXL_SUCCESS;
+        if (a->src != AXL__LOC_HOST) {
+            dev_ref s = dev_of(b, a->src);
+            host_lock(b);
+            if (aliased(b, a->src))
+                axl_port_cache_invalidate(b->host, (size_t)b->size);
+            else
+                st = s.port->mem_read(s.data, s.mem, 0, b->host, b->size);
+            host_unlock(b);
+            if (st != AXL_SUCCESS)
+                return port_failed(why, cap, "reading the buffer back", &s, st);
+        }
+        if (a->loc != AXL__LOC_HOST) {
+            dev_ref d = dev_of(b, a->loc);
+            host_lock(b);
+            if (aliased(b, a->loc))
+                axl_port_cache_flush(b->host, (size_t)b->size);
+            else
+                st = d.port->mem_write(d.data, d.mem, 0, b->host, b->size);
+            host_unlock(b);
+            if (st != AXL_SUCCESS)
+                return port_failed(why, cap, "copying the buffer in", &d, st);
+        }
+    }
+    return AXL_SUCCESS;
+}
+
+/* Bytes of a view at location loc: host pointer or device range. */
+typedef struct place {
+    struct axl__buffer *base;
+    uint8_t loc;
+    uint64_t view_off; /* the view's offset in the base */
+} place;
+
+static place place_of(const struct axl__access *a)
+{
+    place p = {axl__buffer_at(a->base), a->loc,
+               axl__buffer_at(a->view)->offset};
+    return p;
+}
+
+static axl_status place_read(const place *p, uint64_t off, void *dst,
+                             uint64_t len, char *why, size_t cap)
+{
+    if (p->loc == AXL__LOC_HOST) {
+        memcpy(dst, (unsigned char *)p->base->host + p->view_off + off, len);
+        return AXL_SUCCESS;
+    }
+    dev_ref d = dev_of(p->base, p->loc);
+    axl_status st = d.port->mem_read(d.data, d.mem, p->view_off + off, dst, len);
+    return st == AXL_SUCCESS ? st : port_failed(why, cap, "a read", &d, st);
+}
+
+static axl_status place_write(const place *p, uint64_t off, const void *src,
+                              uint64_t len, char *why, size_t cap)
+{
+    if (p->loc == AXL__LOC_HOST) {
+        memcpy((unsigned char *)p->base->host + p->view_off + off, src, len);
+        return AXL_SUCCESS;
+    }
+    dev_ref d = dev_of(p->base, p->loc);
+    axl_status st =
+        d.port->mem_write(d.data, d.mem, p->view_off + off, src, len);
+    return st == AXL_SUCCESS ? st : port_failed(why, cap, "a write", &d, st);
+}
+
+/* copy(accessor, dst) and copy(src, accessor): rows to and from packed
+ * application memory. */
+axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
+                               size_t cap)
+{
+    const struct axl__access *a = &c->acc[c->a0 - 1];
+    const struct axl__region *r = to_host ? &c->u.copy.src : &c->u.copy.dst;
+    place p = place_of(a);
+    unsigned char *mem = c->u.copy.host;
+    row_cursor rows;
+    rows_begin(&rows, r);
+    uint64_t off, len, done = 0;
+    axl_status st = AXL_SUCCESS;
+    if (p.loc == AXL__LOC_HOST)
+        host_lock(p.base);
+    while (st == AXL_SUCCESS && rows_next(&rows, &off, &len)) {
+        st = to_host ? place_read(&p, off, mem + done, len, why, cap)
+                     : place_write(&p, off, mem + done, len, why, cap);
+        done += len;
+    }
+    if (p.loc == AXL__LOC_HOST)
+        host_unlock(p.base);
+    return st;
+}
+
+/* copy(accessor, accessor): the source's rows poured into the destination's
+ * rows, through a bounce chunk when the bytes are on a device. */
+axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap)
+{
+    place s = place_of(&c->acc[c->a0 - 1]), d = place_of(&c->acc[c->a1 - 1]);
+    row_cursor rs, rd;
+    rows_begin(&rs, &c->u.copy.src);
+    rows_begin(&rd, &c->u.copy.dst);
+    uint64_t so = 0, sl = 0, doff = 0, dl = 0;
+    axl_status st = AXL_SUCCESS;
+    unsigned char chunk[512];
+    const axl_device_port *port = NULL;
+    dev_ref sr = {0}, dr = {0};
+    bool on_device = s.loc != AXL__LOC_HOST;
+    if (on_device) {
+        sr = dev_of(s.base, s.loc);
+        dr = dev_of(d.base, d.loc);
+        port = sr.port;
+    } else {
+        host_lock(s.base);
+        if (d.base != s.base)
+            host_lock(d.base);
+    }
+    for (;;) {
+        if (!sl && !rows_next(&rs, &so, &sl))
+            break;
+        if (!dl && !rows_next(&rd, &doff, &dl))
+            break;
+        uint64_t n = sl < dl ? sl : dl;
+        if (!on_device) {
+            memmove((unsigned char *)d.base->host + d.view_off + doff,
+                    (unsigned char *)s.base->host + s.view_off + so, n);
+        } else if (port->mem_copy) {
+            st = port->mem_copy(dr.data, dr.mem, d.view_off + doff, sr.mem,
+                                s.view_off + so, n);
+            if (st != AXL_SUCCESS)
+                return port_failed(why, cap, "a device copy", &dr, st);
+        } else {
+            n = n < sizeof chunk ? n : sizeof chunk;
+            st = place_read(&s, so, chunk, n, why, cap);
+            if (st == AXL_SUCCESS)
+                st = place_write(&d, doff, chunk, n, why, cap);
+            if (st != AXL_SUCCESS)
+                return st;
+        }
+        so += n, sl -= n, doff += n, dl -= n;
+    }
+    if (!on_device) {
+        if (d.base != s.base)
+            host_unlock(d.base);
+        host_unlock(s.base);
+    }
+    return st;
+}
+
+/* fill(accessor, pattern). */
+axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap)
+{
+    place p = place_of(&c->acc[c->a0 - 1]);
+    const struct axl__region *r = &c->u.fill.dst;
+    /* A chunk of whole patterns (elements are at most 256 bytes). */
+    unsigned char chunk[512];
+    size_t chunk_bytes = sizeof chunk / r->elem * r->elem;
+    for (size_t k = 0; k < chunk_bytes; k += r->elem)
+        memcpy(chunk + k, c->u.fill.pattern, r->elem);
+    row_cursor rows;
+    rows_begin(&rows, r);
+    uint64_t off, len;
+    axl_status st = AXL_SUCCESS;
+    if (p.loc == AXL__LOC_HOST)
+        host_lock(p.base);
+    while (st == AXL_SUCCESS && rows_next(&rows, &off, &len)) {
+        while (st == AXL_SUCCESS && len) {
+            uint64_t n = len < chunk_bytes ? len : chunk_bytes;
+            st = place_write(&p, off, chunk, n, why, cap);
+            off += n;
+            len -= n;
+        }
+    }
+    if (p.loc == AXL__LOC_HOST)
+        host_unlock(p.base);
+    return st;
+}
+
+/* ---- Write-back on the last release (4.7.2.3) --------------------------------------- */
+
+axl_status axl__write_back(const char *fn, struct axl__buffer *b)
+{
+    /* Lock held, buffer idle; dropped while bytes move. */
+    uint8_t src = b->loc[AXL__LOC_HOST].ver == b->cur && b->host
+                      ? AXL__LOC_HOST
+                      : pick_source(b, AXL__NO_LOC);
+    if (src == AXL__NO_LOC)
+        return axl__fail(fn, AXL_ERR_RUNTIME,
+                         "nothing written back: the buffer's contents were "
+                         "lost when a command writing it failed");
+    void *dst = b->final_dst;
+    axl_status st = AXL_SUCCESS;
+    char why[AXL_MESSAGE_MAX] = "";
+    axl_port_unlock();
+    bool user_memory = dst == b->user;
+    if (user_memory)
+        host_lock(b);
+    if (src == AXL__LOC_HOST) {
+        if (b->host != dst)
+            memcpy(dst, b->host, (size_t)b->size);
+    } else {
+        dev_ref d = dev_of(b, src);
+        st = d.port->mem_read(d.data, d.mem, 0, dst, b->size);
+        if (st != AXL_SUCCESS)
+            st = port_failed(why, sizeof why, "writing the buffer back", &d, st);
+    }
+    if (user_memory)
+        host_unlock(b);
+    axl_port_lock();
+    if (st != AXL_SUCCESS)
+        return axl__fail(fn, st, "%s", why);
+    return AXL_SUCCESS;
+}

@@ -1,0 +1,733 @@
+/*
+ * buffer.c - buffers and sub-buffers (spec 4.7.2), their host storage and
+ * allocators (4.7.1, seed 002), the destruction rules of 4.7.2.3, and host
+ * accessors.
+ *
+ * Where a buffer's contents live and how commands reach them is planned in
+ * access.c; this file owns the objects and their storage.
+ */
+#include <string.h>
+
+#include "rt.h"
+
+static struct axl__buffer *get_buffer(const char *fn, axl_buffer h,
+                                      axl_status *st)
+{
+    return axl__lookup(fn, "buffer", AXL__POOL_BUFFER, h.id, st);
+}
+
+struct axl__buffer *axl__buffer_base(struct axl__buffer *b)
+{
+    return axl__buffer_at(b->base);
+}
+
+/* ---- Host storage: the buffer's allocator or the static arena --------------- */
+
+#define HOST_ALIGN 64u
+
+static _Alignas(HOST_ALIGN) unsigned char host_arena_storage[AXL_HOST_ARENA_SIZE];
+static axl_arena_block host_arena_blocks[AXL_HOST_ARENA_BLOCKS];
+static bool host_arena_ready;
+
+void axl__host_arena_reset(void)
+{
+    axl_arena_init(&axl__rt.host_arena, host_arena_storage, AXL_HOST_ARENA_SIZE,
+                   HOST_ALIGN, host_arena_blocks, AXL_HOST_ARENA_BLOCKS);
+    host_arena_ready = true;
+}
+
+/* Called without the lock: a user allocator is application code. */
+static void *host_alloc(const axl_allocator *a, size_t size)
+{
+    if (a->allocate)
+        return a->allocate(size ? size : 1, HOST_ALIGN, a->user);
+    uint64_t off;
+    axl_port_lock();
+    if (!host_arena_ready)
+        axl__host_arena_reset();
+    axl_status st = axl_arena_alloc(&axl__rt.host_arena, size, &off);
+    axl_port_unlock();
+    return st == AXL_SUCCESS ? host_arena_storage + off : NULL;
+}
+
+static void host_free(const axl_allocator *a, void *p, size_t size)
+{
+    if (!p)
+        return;
+    if (a->allocate) {
+        if (a->deallocate)
+            a->deallocate(p, size ? size : 1, a->user);
+        return;
+    }
+    axl_port_lock();
+    axl_arena_free(&axl__rt.host_arena,
+                   (uint64_t)((unsigned char *)p - host_arena_storage));
+    axl_port_unlock();
+}
+
+axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
+{
+    /* Lock held on entry and exit; dropped around the allocator. */
+    if (base->host)
+        return AXL_SUCCESS;
+    axl_allocator a = base->alloc;
+    size_t size = (size_t)base->size;
+    base->holds++;
+    axl_port_unlock();
+    void *p = host_alloc(&a, size);
+    axl_port_lock();
+    base->holds--;
+    if (!p)
+        return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                         "the buffer's host allocator returned NULL for %zu "
+                         "bytes%s",
+                         size,
+                         a.allocate ? ""
+                                    : " (the default arena, AXL_HOST_ARENA_SIZE, "
+                                      "is full)");
+    if (base->host) { /* another thread was faster */
+        axl_port_unlock();
+        host_free(&a, p, size);
+        axl_port_lock();
+    } else {
+        base->host = p;
+        base->flags |= AXL__BUF_HOST_OWNED;
+    }
+    return AXL_SUCCESS;
+}
+
+/* ---- Device storage ------------------------------------------------------------ */
+
+/* The location of b's copy on device d in bank `bank`, allocating it if the
+ * buffer has none there (lock held; dropped around the port). */
+axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
+                            struct axl__device *d, uint32_t bank,
+                            uint8_t *loc)
+{
+    uint16_t ds = AXL__SLOT(DEVICE, d);
+    const axl_device_port *port = axl__platform_at(d->platform)->port;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        uint8_t l = axl__device_loc(b, ds);
+        if (l != AXL__NO_LOC) {
+            if (b->loc[l].mem.bank != bank)
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "the buffer already lives in bank %u of %s, "
+                                 "not bank %u",
+                                 (unsigned)b->loc[l].mem.bank, d->info.name,
+                                 (unsigned)bank);
+            *loc = l;
+            return AXL_SUCCESS;
+        }
+        uint8_t k = AXL__NO_LOC;
+        for (uint8_t i = 1; i < AXL__LOCS && k == AXL__NO_LOC; i++)
+            if (!b->loc[i].device)
+                k = i;
+        if (k == AXL__NO_LOC)
+            return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                             "the buffer already has storage on %u devices "
+                             "(AXL_BUFFER_DEVICE_COPIES)",
+                             (unsigned)AXL_BUFFER_DEVICE_COPIES);
+        if (!port->mem_alloc || !port->mem_read || !port->mem_write)
+            return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                             "the %s port has no device memory", port->name);
+        if (bank >= d->info.bank_count)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "%s has %u memory banks; there is no bank %u",
+                             d->info.name, (unsigned)d->info.bank_count,
+                             (unsigned)bank);
+        /* use_host_ptr asks the port for zero copy over the host memory. */
+        void *user = (b->flags & AXL_BUFFER_USE_HOST_PTR) ? b->host : NULL;
+        axl_hal_mem mem = {0};
+        b->holds++;
+        axl_port_unlock();
+        axl_status st = port->mem_alloc(d->data, bank, b->size, user, &mem);
+        if (st == AXL_ERR_FEATURE_NOT_SUPPORTED && user)
+            st = port->mem_alloc(d->data, bank, b->size, NULL, &mem);
+        axl_port_lock();
+        b->holds--;
+        if (st != AXL_SUCCESS)
+            return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                             "%llu bytes in bank %u of %s: %s",
+                             (unsigned long long)b->size, (unsigned)bank,
+                             d->info.name,
+                             st == AXL_ERR_MEMORY_ALLOCATION
+                                 ? "out of device memory"
+                                 : axl_status_name(st));
+        if (axl__device_loc(b, ds) != AXL__NO_LOC || b->loc[k].device) {
+            /* Another thread placed it meanwhile: use theirs. */
+            b->holds++;
+            axl_port_unlock();
+            port->mem_free(d->data, &mem);
+            axl_port_lock();
+            b->holds--;
+            continue;
+        }
+        b->loc[k].device = (uint16_t)(ds + 1);
+        b->loc[k].mem = mem;
+        b->loc[k].xfer = 0;
+        /* Never written and made without data: nothing to bring in. */
+        b->loc[k].ver =
+            b->cur == 0 && !(b->flags & AXL__BUF_HOST_DATA) ? 0 : AXL__VER_NONE;
+        *loc = k;
+        return AXL_SUCCESS;
+    }
+    return axl__fail(fn, AXL_ERR_RUNTIME, "internal: placement did not settle");
+}
+
+axl_status axl_buffer_place(axl_buffer buffer, axl_device device,
+                            uint32_t bank)
+{
+    static const char fn[] = "axl_buffer_place";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *view = get_buffer(fn, buffer, &st);
+    struct axl__device *d =
+        view ? axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st)
+             : NULL;
+    if (d) {
+        uint8_t loc;
+        st = axl__device_copy(fn, axl__buffer_base(view), d, bank, &loc);
+    }
+    axl__leave();
+    return st;
+}
+
+/* ---- Creation ---------------------------------------------------------------- */
+
+#define USER_FLAGS                                                             \
+    (AXL_BUFFER_USE_HOST_PTR | AXL_BUFFER_CONTEXT_BOUND | AXL_BUFFER_USE_MUTEX)
+
+static axl_status check_range(const char *fn, size_t elem, axl_range r,
+                              uint64_t *bytes)
+{
+    if (elem == 0)
+        return axl__fail(fn, AXL_ERR_INVALID, "the element size is 0");
+    if (r.dims < 1 || r.dims > 3)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "a buffer has 1, 2 or 3 dimensions, not %u",
+                         (unsigned)r.dims);
+    uint64_t n = elem;
+    for (uint32_t i = 0; i < r.dims; i++) {
+        if (r.size[i] == 0)
+            return axl__fail(fn, AXL_ERR_INVALID, "range[%u] is 0",
+                             (unsigned)i);
+        if (n > UINT64_MAX / r.size[i] || n * r.size[i] > (size_t)-1)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "the buffer's size overflows");
+        n *= r.size[i];
+    }
+    *bytes = n;
+    return AXL_SUCCESS;
+}
+
+static axl_status create(const char *fn, void *host, bool is_const,
+                         size_t elem, axl_range range,
+                         const axl_buffer_props *props, axl_buffer *out)
+{
+    axl_buffer_props none = {0};
+    if (!props)
+        props = &none;
+    if (!out)
+        return axl__fail(fn, AXL_ERR_INVALID, "buffer must not be NULL");
+    uint64_t bytes = 0;
+    axl_status st = check_range(fn, elem, range, &bytes);
+    if (st != AXL_SUCCESS)
+        return st;
+    if (props->flags & ~(uint32_t)USER_FLAGS)
+        return axl__fail(fn, AXL_ERR_INVALID, "unknown buffer flags 0x%x",
+                         (unsigned)(props->flags & ~(uint32_t)USER_FLAGS));
+    bool direct = (props->flags &
+                   (AXL_BUFFER_USE_HOST_PTR | AXL_BUFFER_USE_MUTEX)) != 0;
+    if (direct && !host)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "use_host_ptr and use_mutex need host memory to use");
+    if ((props->flags & AXL_BUFFER_USE_MUTEX) &&
+        (!props->mutex || !props->mutex->lock || !props->mutex->unlock))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "use_mutex needs a mutex with lock and unlock");
+    if (props->allocator && !props->allocator->allocate)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "an allocator needs an allocate function");
+
+    /* Host storage first, without the lock (the allocator is user code),
+     * so a failure leaves nothing behind. */
+    axl_allocator alloc = props->allocator ? *props->allocator
+                                           : (axl_allocator){0};
+    void *storage = NULL;
+    if (host && !direct) {
+        storage = host_alloc(&alloc, (size_t)bytes);
+        if (!storage)
+            return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                             "the host allocator returned NULL for the "
+                             "buffer's %llu bytes%s",
+                             (unsigned long long)bytes,
+                             alloc.allocate ? ""
+                                            : " (the default arena, "
+                                              "AXL_HOST_ARENA_SIZE, is full)");
+    }
+
+    st = axl__enter(fn);
+    if (st == AXL_SUCCESS) {
+        struct axl__context *ctx = NULL;
+        if (props->flags & AXL_BUFFER_CONTEXT_BOUND)
+            ctx = axl__lookup(fn, "the bound context", AXL__POOL_CONTEXT,
+                              props->context.id, &st);
+        struct axl__buffer *b = NULL;
+        if (st == AXL_SUCCESS) {
+            b = axl__pool_alloc(AXL__POOL(BUFFER));
+            if (!b)
+                st = axl__pool_full(fn, AXL__POOL_BUFFER);
+        }
+        if (b) {
+            b->refs = 1;
+            b->base = AXL__SLOT(BUFFER, b);
+            b->flags = props->flags;
+            b->dims = range.dims;
+            b->elem = elem;
+            for (uint32_t i = 0; i < 3; i++)
+                b->range[i] = i < range.dims ? range.size[i] : 1;
+            b->size = bytes;
+            b->context = ctx ? (uint16_t)(AXL__SLOT(CONTEXT, ctx) + 1) : 0;
+            b->alloc = alloc;
+            if (props->mutex)
+                b->mutex = *props->mutex;
+            b->user = host;
+            b->cur = 0;
+            for (uint32_t l = 0; l < AXL__LOCS; l++)
+                b->loc[l].ver = AXL__VER_NONE;
+            /* A buffer without data holds "unspecified contents" anywhere:
+             * version 0 everywhere, nothing to move. */
+            b->loc[AXL__LOC_HOST].ver = 0;
+            if (host) {
+                b->flags |= AXL__BUF_HOST_DATA;
+                if (is_const)
+                    b->flags |= AXL__BUF_READ_ONLY;
+                else {
+                    b->final_dst = host;
+                    b->flags |= AXL__BUF_WRITE_BACK;
+                }
+                if (direct) {
+                    b->host = host;
+                } else {
+                    b->host = storage;
+                    b->flags |= AXL__BUF_HOST_OWNED;
+                    storage = NULL;
+                }
+            }
+            out->id = AXL__HANDLE(BUFFER, b);
+        }
+        axl__leave();
+        if (b && host && !direct) {
+            /* 4.7.2.3 rule 2: the initial contents are the host memory's.
+             * The buffer is ours alone until this call returns. */
+            memcpy(b->host, host, (size_t)bytes);
+        }
+    }
+    if (storage)
+        host_free(&alloc, storage, (size_t)bytes);
+    return st;
+}
+
+axl_status axl_buffer_create(size_t elem_size, axl_range range,
+                             const axl_buffer_props *props, axl_buffer *buffer)
+{
+    return create("axl_buffer_create", NULL, false, elem_size, range, props,
+                  buffer);
+}
+
+axl_status axl_buffer_create_from(void *host, size_t elem_size,
+                                  axl_range range,
+                                  const axl_buffer_props *props,
+                                  axl_buffer *buffer)
+{
+    static const char fn[] = "axl_buffer_create_from";
+    if (!host)
+        return axl__fail(fn, AXL_ERR_INVALID, "host must not be NULL");
+    return create(fn, host, false, elem_size, range, props, buffer);
+}
+
+axl_status axl_buffer_create_from_const(const void *host, size_t elem_size,
+                                        axl_range range,
+                                        const axl_buffer_props *props,
+                                        axl_buffer *buffer)
+{
+    static const char fn[] = "axl_buffer_create_from_const";
+    if (!host)
+        return axl__fail(fn, AXL_ERR_INVALID, "host must not be NULL");
+    /* The const is kept in the flags: the memory is never written. */
+    return create(fn, (void *)(uintptr_t)host, true, elem_size, range, props,
+                  buffer);
+}
+
+axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
+                                 axl_range range, axl_buffer *sub)
+{
+    static const char fn[] = "axl_buffer_create_sub";
+    if (!offset || !sub)
+        return axl__fail(fn, AXL_ERR_INVALID, "offset and sub must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, base, &st);
+    if (b && (b->flags & AXL__BUF_SUB))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "sub-buffers are made from a base buffer, not from a "
+                       "sub-buffer (4.7.2.1)");
+    else if (b && range.dims != b->dims)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the sub-range has %u dimensions, the buffer %u",
+                       (unsigned)range.dims, (unsigned)b->dims);
+    size_t r[3] = {1, 1, 1}, o[3] = {0, 0, 0};
+    for (uint32_t i = 0; b && st == AXL_SUCCESS && i < b->dims; i++) {
+        r[i] = range.size[i];
+        o[i] = offset[i];
+        if (r[i] == 0 || o[i] > b->range[i] || r[i] > b->range[i] - o[i])
+            st = axl__fail(fn, AXL_ERR_INVALID,
+                           "dimension %u: offset %zu + range %zu exceeds the "
+                           "buffer's %zu (out of bounds)",
+                           (unsigned)i, o[i], r[i], b->range[i]);
+    }
+    /* Contiguous (4.7.2.3): after the first dimension whose range is less
+     * than the buffer's, every later one must have range 1... unless it is
+     * the first partial one; i.e. the region is one run of the linear
+     * order: all dimensions after the first with range > 1 must be full. */
+    if (b && st == AXL_SUCCESS) {
+        uint32_t first = 0;
+        while (first < b->dims && r[first] == 1)
+            first++;
+        for (uint32_t i = first + 1; i < b->dims; i++)
+            if (r[i] != b->range[i] || o[i] != 0)
+                st = axl__fail(fn, AXL_ERR_INVALID,
+                               "the region is not contiguous in the buffer "
+                               "(dimension %u must cover all %zu elements "
+                               "from 0)",
+                               (unsigned)i, b->range[i]);
+    }
+    struct axl__buffer *s = NULL;
+    if (b && st == AXL_SUCCESS) {
+        s = axl__pool_alloc(AXL__POOL(BUFFER));
+        if (!s)
+            st = axl__pool_full(fn, AXL__POOL_BUFFER);
+    }
+    if (s) {
+        uint64_t lin = 0;
+        for (uint32_t i = 0; i < 3; i++)
+            lin = lin * b->range[i] + o[i];
+        s->refs = 1;
+        s->base = AXL__SLOT(BUFFER, b);
+        s->flags = AXL__BUF_SUB | (b->flags & AXL__BUF_READ_ONLY);
+        s->dims = b->dims;
+        s->elem = b->elem;
+        uint64_t n = b->elem;
+        for (uint32_t i = 0; i < 3; i++) {
+            s->range[i] = r[i];
+            n *= r[i];
+        }
+        s->size = n;
+        s->offset = lin * b->elem;
+        b->holds++; /* the base lives while its sub-buffers do */
+        sub->id = AXL__HANDLE(BUFFER, s);
+    }
+    axl__leave();
+    return st;
+}
+
+/* ---- Destruction ---------------------------------------------------------------- */
+
+/* Frees storage; lock held on entry, dropped around the port and the
+ * allocator, which may be application code. */
+static void destroy_base(struct axl__buffer *b)
+{
+    axl_allocator alloc = b->alloc;
+    void *host = (b->flags & AXL__BUF_HOST_OWNED) ? b->host : NULL;
+    size_t size = (size_t)b->size;
+    axl_hal_mem mems[AXL__LOCS];
+    struct axl__device *devs[AXL__LOCS];
+    uint32_t n = 0;
+    for (uint32_t l = 1; l < AXL__LOCS; l++) {
+        if (!b->loc[l].device)
+            continue;
+        devs[n] = axl__device_at((uint16_t)(b->loc[l].device - 1));
+        mems[n++] = b->loc[l].mem;
+    }
+    axl__pool_free(AXL__POOL(BUFFER), b);
+    axl_port_unlock();
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_device_port *port = axl__platform_at(devs[i]->platform)->port;
+        if (port->mem_free)
+            port->mem_free(devs[i]->data, &mems[i]);
+    }
+    host_free(&alloc, host, size);
+    axl_port_lock();
+}
+
+/* A buffer whose last reference is gone and whose last user just let go:
+ * queue it; axl__free_zombies frees it outside any caller's critical path. */
+void axl__buffer_unhold(struct axl__buffer *b)
+{
+    if (--b->holds || b->refs)
+        return;
+    b->next_zombie = axl__rt.zombie_head;
+    axl__rt.zombie_head = (uint16_t)(AXL__SLOT(BUFFER, b) + 1);
+}
+
+void axl__free_zombies(void)
+{
+    while (axl__rt.zombie_head) {
+        struct axl__buffer *b = axl__buffer_at((uint16_t)(axl__rt.zombie_head - 1));
+        axl__rt.zombie_head = b->next_zombie;
+        if (b->flags & AXL__BUF_SUB) {
+            struct axl__buffer *base = axl__buffer_at(b->base);
+            axl__pool_free(AXL__POOL(BUFFER), b);
+            axl__buffer_unhold(base);
+        } else {
+            destroy_base(b);
+        }
+    }
+}
+
+axl_status axl_buffer_retain(axl_buffer buffer)
+{
+    static const char fn[] = "axl_buffer_retain";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (b)
+        b->refs++;
+    axl__leave();
+    return st;
+}
+
+static bool buffer_idle(const void *arg)
+{
+    const struct axl__buffer *b = arg;
+    return b->busy == 0;
+}
+
+axl_status axl_buffer_release(axl_buffer buffer)
+{
+    static const char fn[] = "axl_buffer_release";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (!b || --b->refs) {
+        axl__leave();
+        return st;
+    }
+    axl__pool_retire(AXL__POOL(BUFFER), b);
+    if (!(b->flags & AXL__BUF_SUB)) {
+        /* 4.7.2.3: block if there is data to write back, or if the buffer
+         * was made from host memory that commands still use. */
+        bool write_back = (b->flags & AXL__BUF_WRITE_BACK) && b->final_dst &&
+                          (b->flags & AXL__BUF_WRITTEN);
+        bool block = write_back || (b->flags & AXL__BUF_HOST_DATA);
+        if (block) {
+            b->holds++;
+            axl__wait_until_pred(buffer_idle, b);
+            if (write_back)
+                st = axl__write_back(fn, b);
+            b->holds--;
+        }
+    }
+    /* Free now if nothing uses it, else when the last command lets go
+     * (seed 002: the allocator may be called after this returns). */
+    b->holds++;
+    axl__buffer_unhold(b);
+    axl__free_zombies();
+    axl__leave();
+    return st;
+}
+
+axl_status axl_buffer_set_final_data(axl_buffer buffer, void *dst)
+{
+    static const char fn[] = "axl_buffer_set_final_data";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (b && (b->flags & AXL__BUF_SUB))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "a sub-buffer shares its base's final data; set it on "
+                       "the base");
+    else if (b) {
+        b->final_dst = dst;
+        if (dst)
+            b->flags |= AXL__BUF_WRITE_BACK;
+        else
+            b->flags &= ~(uint32_t)AXL__BUF_WRITE_BACK;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_buffer_set_write_back(axl_buffer buffer, bool write_back)
+{
+    static const char fn[] = "axl_buffer_set_write_back";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (b && (b->flags & AXL__BUF_SUB))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "write-back belongs to the base buffer");
+    else if (b) {
+        if (write_back)
+            b->flags |= AXL__BUF_WRITE_BACK;
+        else
+            b->flags &= ~(uint32_t)AXL__BUF_WRITE_BACK;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_buffer_get_range(axl_buffer buffer, axl_range *range)
+{
+    static const char fn[] = "axl_buffer_get_range";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (b && range) {
+        range->dims = b->dims;
+        for (uint32_t i = 0; i < 3; i++)
+            range->size[i] = b->range[i];
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_buffer_get_byte_size(axl_buffer buffer, size_t *bytes)
+{
+    static const char fn[] = "axl_buffer_get_byte_size";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (b && bytes)
+        *bytes = (size_t)b->size;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_buffer_is_sub_buffer(axl_buffer buffer, bool *is_sub)
+{
+    static const char fn[] = "axl_buffer_is_sub_buffer";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *b = get_buffer(fn, buffer, &st);
+    if (b && is_sub)
+        *is_sub = (b->flags & AXL__BUF_SUB) != 0;
+    axl__leave();
+    return st;
+}
+
+/* ---- Host accessors ------------------------------------------------------------ */
+
+static bool started_or_done(const void *arg)
+{
+    const struct axl__event *e = arg;
+    return atomic_load_explicit(&e->state, memory_order_acquire) !=
+           AXL_EVENT_SUBMITTED;
+}
+
+axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
+                                    const axl_region *region, uint32_t flags,
+                                    axl_host_accessor *accessor, void **ptr)
+{
+    static const char fn[] = "axl_host_accessor_create";
+    if (!accessor || !ptr)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "accessor and ptr must not be NULL");
+    if (mode < AXL_ACCESS_READ || mode > AXL_ACCESS_READ_WRITE)
+        return axl__fail(fn, AXL_ERR_INVALID, "%d is not an access mode",
+                         (int)mode);
+    if (flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
+        return axl__fail(fn, AXL_ERR_INVALID, "unknown accessor flags 0x%x",
+                         (unsigned)flags);
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__buffer *view = get_buffer(fn, buffer, &st);
+    axl_handler h;
+    axl__handler_init(&h);
+    if (view && (mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "a write host accessor on a buffer made from const "
+                       "host memory, which is read-only (4.7.2.3 rule 2.1)");
+    else if (view)
+        st = axl__region_make(fn, view, region, &h.acc[0].region);
+    struct axl__host_accessor *ha = NULL;
+    if (view && st == AXL_SUCCESS) {
+        ha = axl__pool_alloc(AXL__POOL(HOST_ACCESSOR));
+        if (!ha)
+            st = axl__pool_full(fn, AXL__POOL_HOST_ACCESSOR);
+    }
+    struct axl__command *c = NULL;
+    if (ha) {
+        view->holds++;
+        h.kind = AXL__CMD_HOST_ACCESS;
+        h.nactions = 1;
+        h.nacc = 1;
+        h.acc[0].view = AXL__SLOT(BUFFER, view);
+        h.acc[0].mode = (uint8_t)mode;
+        h.acc[0].flags = (uint8_t)flags;
+        st = axl__commit(fn, NULL, &h, &c, NULL);
+        axl__handler_drop(&h);
+    }
+    if (st != AXL_SUCCESS) {
+        if (ha)
+            axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
+        axl__leave();
+        return st;
+    }
+    struct axl__event *e = axl__event_at(c->event);
+    ha->command = AXL__SLOT(COMMAND, c);
+    ha->event = AXL__HANDLE(EVENT, e);
+    e->holds++;
+    axl__pump();
+    axl__wait_until_pred(started_or_done, e);
+    if (atomic_load_explicit(&e->state, memory_order_acquire) ==
+        AXL_EVENT_COMPLETE) {
+        /* The data could not be brought to the host. */
+        const struct axl__error *err =
+            e->error ? axl__error_at((uint16_t)(e->error - 1)) : NULL;
+        st = axl__fail(fn, e->status, "%s",
+                       err ? err->message : axl_status_name(e->status));
+        axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
+    } else {
+        const struct axl__region *g = &h.acc[0].region;
+        uint64_t lin = ((uint64_t)g->off[0] * g->view_range[1] + g->off[1]) *
+                           g->view_range[2] +
+                       g->off[2];
+        struct axl__buffer *b = axl__buffer_base(view);
+        *ptr = (unsigned char *)b->host + view->offset + lin * g->elem;
+        accessor->id = AXL__HANDLE(HOST_ACCESSOR, ha);
+    }
+    axl__event_unhold(e);
+    axl__leave();
+    return st;
+}
+
+axl_status axl_host_accessor_release(axl_host_accessor accessor)
+{
+    static const char fn[] = "axl_host_accessor_release";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__host_accessor *ha =
+        axl__lookup(fn, "host accessor", AXL__POOL_HOST_ACCESSOR, accessor.id,
+                    &st);
+    if (ha) {
+        struct axl__command *c = axl__command_at(ha->command);
+        axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
+        /* Its end releases the commands that waited for it. */
+        axl__complete(c, AXL_SUCCESS, NULL);
+        axl__pump();
+    }
+    axl__leave();
+    return st;
+}
