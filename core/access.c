@@ -10,7 +10,8 @@
  *    sub-buffers do not order at all);
  *  - every record at its location, when it must first copy the whole
  *    buffer there (the copy overwrites what they use);
- *  - records that write at the location it copies from.
+ *  - records that write at the location it copies from;
+ *  - records that still copy from its location, when it changes it.
  * A write prunes the records at its location that it covers: later
  * accesses reach them through it. A list that is still full makes the new
  * access a fence: its command waits for every earlier command and later
@@ -399,13 +400,23 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
             id = x->next;
             if (p == c || (pass == 0) != !!(x->flags & AXL__ACC_HOST_ACCESS))
                 continue;
+            bool x_bounces = (x->flags & AXL__ACC_XFER) &&
+                             x->src != AXL__LOC_HOST &&
+                             x->loc != AXL__LOC_HOST;
             bool conflict =
                 (x->flags & AXL__ACC_FENCE) ||
+                /* the same bytes in the same memory, one writes */
                 (x->loc == loc && overlaps(x, a) &&
                  (writes(a->mode) || writes(x->mode))) ||
+                /* our copy in overwrites all of loc, and reads all of src */
                 (fill && x->loc == loc) ||
+                (src != AXL__NO_LOC && x->loc == src && writes(x->mode)) ||
                 (bounce && x->loc == AXL__LOC_HOST) ||
-                (src != AXL__NO_LOC && x->loc == src && writes(x->mode));
+                /* x's copy in reads all of its source: do not change it
+                 * under x; x's bounce writes all of the host copy */
+                ((x->flags & AXL__ACC_XFER) && x->src == loc &&
+                 (writes(a->mode) || fill)) ||
+                (x_bounces && loc == AXL__LOC_HOST);
             if (conflict)
                 axl__add_dep(c, event_of(p), true);
         }
@@ -442,7 +453,10 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
         for (axl__rec id = b->rec_head; id;) {
             struct axl__access *x = rec_acc(id);
             axl__rec next = x->next;
-            if (!(x->flags & (AXL__ACC_HOST_ACCESS | AXL__ACC_FENCE)) &&
+            /* A record that also copies from elsewhere stands for a read of
+             * that other location too, which `a` does not: keep it. */
+            if (!(x->flags & (AXL__ACC_HOST_ACCESS | AXL__ACC_FENCE |
+                              AXL__ACC_XFER)) &&
                 x->loc == loc && covers(a, x))
                 rec_unlink(b, id);
             id = next;

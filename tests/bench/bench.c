@@ -1,0 +1,144 @@
+/*
+ * bench - what axl costs, printed as `name value unit` lines.
+ *
+ *   bench                    every figure below
+ *   bench chain N            one scenario only (for callgrind; see
+ *   bench independent N      tests/bench/instructions.sh)
+ *
+ * Figures:
+ *   host_task_chain_N         ns per command: N host tasks on an in-order
+ *                             queue, each waiting for the one before
+ *   host_task_independent_N   ns per command: N host tasks on an
+ *                             out-of-order queue, no dependencies
+ *   copy_to_device_bandwidth  GB/s: whole-buffer copies from host memory
+ *                             into a buffer on the emulated device's bank
+ *   memcpy_bandwidth          GB/s: memcpy of the same bytes, same run
+ * Each time figure is the median of 7 runs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "axl/axl.h"
+
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        axl_status st_ = (call);                                               \
+        if (st_ != AXL_SUCCESS) {                                              \
+            fprintf(stderr, "%s: %s: %s\n", #call, axl_status_name(st_),       \
+                    axl_last_message());                                       \
+            exit(1);                                                           \
+        }                                                                      \
+    } while (0)
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], cmp);
+    return v[n / 2];
+}
+
+static axl_status empty(void *user)
+{
+    (void)user;
+    return AXL_SUCCESS;
+}
+
+static axl_queue queue(uint32_t flags)
+{
+    axl_queue q;
+    CHECK(axl_queue_create_selected(axl_default_selector, NULL, flags, NULL,
+                                    &q));
+    return q;
+}
+
+/* Submits n host tasks and waits for them; ns per command. */
+static double host_tasks(axl_queue q, int n)
+{
+    double t0 = now_ns();
+    for (int i = 0; i < n; i++)
+        CHECK(axl_queue_host_task(q, empty, NULL, NULL, 0, NULL));
+    CHECK(axl_queue_wait(q));
+    return (now_ns() - t0) / n;
+}
+
+static void tasks_figure(const char *name, uint32_t flags, int n)
+{
+    axl_queue q = queue(flags);
+    host_tasks(q, n); /* warm up: threads awake, caches warm */
+    double runs[7];
+    for (int r = 0; r < 7; r++)
+        runs[r] = host_tasks(q, n);
+    printf("%s_%d %.0f ns/command\n", name, n, median(runs, 7));
+    CHECK(axl_queue_release(q));
+}
+
+static void bandwidth(void)
+{
+    enum { BYTES = 64 << 20 };
+    unsigned char *src = malloc(BYTES), *dst = malloc(BYTES);
+    memset(src, 1, BYTES);
+    memset(dst, 2, BYTES);
+    axl_queue q = queue(AXL_QUEUE_IN_ORDER);
+    axl_device dev;
+    CHECK(axl_queue_get_device(q, &dev));
+    axl_buffer b;
+    CHECK(axl_buffer_create(1, axl_range_1d(BYTES), NULL, &b));
+    CHECK(axl_buffer_place(b, dev, 0));
+    double dev_runs[7], mem_runs[7];
+    for (int r = -1; r < 7; r++) {
+        double t0 = now_ns();
+        CHECK(axl_queue_copy_from_host(q, src, b, NULL, NULL, 0, NULL));
+        CHECK(axl_queue_wait(q));
+        double t1 = now_ns();
+        memcpy(dst, src, BYTES);
+        double t2 = now_ns();
+        if (r >= 0) {
+            dev_runs[r] = BYTES / (t1 - t0);
+            mem_runs[r] = BYTES / (t2 - t1);
+        }
+    }
+    printf("copy_to_device_bandwidth %.2f GB/s\n", median(dev_runs, 7));
+    printf("memcpy_bandwidth %.2f GB/s\n", median(mem_runs, 7));
+    if (dst[BYTES - 1] != 1)
+        exit(1);
+    CHECK(axl_buffer_release(b));
+    CHECK(axl_queue_release(q));
+    free(src);
+    free(dst);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3) {
+        /* One scenario, once, for instruction counts. */
+        int n = atoi(argv[2]);
+        axl_queue q = queue(strcmp(argv[1], "chain") ? 0 : AXL_QUEUE_IN_ORDER);
+        host_tasks(q, n);
+        CHECK(axl_queue_release(q));
+        CHECK(axl_shutdown());
+        return 0;
+    }
+    int ns[3] = {10, 100, 1000};
+    for (int i = 0; i < 3; i++)
+        tasks_figure("host_task_chain", AXL_QUEUE_IN_ORDER, ns[i]);
+    for (int i = 0; i < 3; i++)
+        tasks_figure("host_task_independent", 0, ns[i]);
+    bandwidth();
+    CHECK(axl_shutdown());
+    return 0;
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Instructions per command, from callgrind, which counts instructions
+# exactly whatever else the machine does. For each N, (Ir(N) - Ir(0)) / N:
+# start-up and shut-down cancel out, and a flat cost shows as equal figures.
+# Usage: tests/bench/instructions.sh build/default/tests/bench/axl-bench
+set -eu
+bench=$1
+ir() { # scenario n
+  out=$(mktemp)
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" "$1" "$2" \
+    >/dev/null 2>&1
+  callgrind_annotate "$out" 2>/dev/null |
+    awk '/PROGRAM TOTALS/ {gsub(",","",$1); print $1}'
+  rm -f "$out"
+}
+for s in chain independent; do
+  base=$(ir "$s" 0)
+  for n in 10 100 1000; do
+    total=$(ir "$s" "$n")
+    echo "host_task_${s}_${n} $(( (total - base) / n )) instructions/command"
+  done
+done
