@@ -187,6 +187,8 @@ static uint8_t choose_loc(const axl_handler *h, uint8_t i,
     struct axl__buffer *view = axl__buffer_at(r->view);
     const struct axl__buffer *b = axl__buffer_base(view);
     uint8_t dq = q ? axl__device_loc(b, q->device) : AXL__NO_LOC;
+    if (r->on_device && dq != AXL__NO_LOC)
+        return dq; /* a kernel's buffer: where its compute unit reaches it */
     bool named = i + 1u == h->a0 || i + 1u == h->a1;
     if (!named)
         return AXL__LOC_HOST;

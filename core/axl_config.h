@@ -112,6 +112,66 @@
 #define AXL_MAX_FILL_PATTERN 16
 #endif
 
+/* ---- Images, kernels and bundles ----------------------------------------------- */
+
+/** xclbin images known at once: application images, each device's built-in
+ *  design, and images built from source. */
+#ifndef AXL_MAX_IMAGES
+#define AXL_MAX_IMAGES 2
+#endif
+
+/** Kernel ids: one per kernel of every known image. */
+#ifndef AXL_MAX_KERNEL_IDS
+#define AXL_MAX_KERNEL_IDS 8
+#endif
+
+/** Kernel bundles alive at once. */
+#ifndef AXL_MAX_KERNEL_BUNDLES
+#define AXL_MAX_KERNEL_BUNDLES 4
+#endif
+
+/** Device images one bundle may hold. */
+#ifndef AXL_MAX_BUNDLE_IMAGES
+#define AXL_MAX_BUNDLE_IMAGES 2
+#endif
+
+/** Kernel objects alive at once. */
+#ifndef AXL_MAX_KERNELS
+#define AXL_MAX_KERNELS 4
+#endif
+
+/** Arguments one kernel may take. */
+#ifndef AXL_MAX_KERNEL_ARGS
+#define AXL_MAX_KERNEL_ARGS 6
+#endif
+
+/** Bytes of scalar arguments one launch may carry. */
+#ifndef AXL_MAX_ARG_BYTES
+#define AXL_MAX_ARG_BYTES 32
+#endif
+
+/** Compute units of one kernel axl tracks (more are ignored, with no
+ *  error: the runtime spreads runs over these). */
+#ifndef AXL_MAX_KERNEL_CUS
+#define AXL_MAX_KERNEL_CUS 4
+#endif
+
+/** Compute units of one device running at once (the run slots). */
+#ifndef AXL_MAX_DEVICE_CUS
+#define AXL_MAX_DEVICE_CUS 4
+#endif
+
+/** Longest kernel name kept for kernel_id::get_name, with its NUL. */
+#ifndef AXL_KERNEL_NAME_MAX
+#define AXL_KERNEL_NAME_MAX 32
+#endif
+
+/** A kernel that runs longer than this (ms) is given up: its event fails
+ *  with AXL_ERR_TIMEOUT. A queue may set its own (axl_queue_set_timeout). */
+#ifndef AXL_KERNEL_TIMEOUT_MS
+#define AXL_KERNEL_TIMEOUT_MS 10000
+#endif
+
 /* ---- Host tasks and waiting ----------------------------------------------- */
 
 /** Worker threads for host tasks on ports with threads (0: host tasks run
@@ -140,6 +200,10 @@ AXL__CHECK_POOL(AXL_MAX_COMMANDS);
 AXL__CHECK_POOL(AXL_MAX_ERRORS);
 AXL__CHECK_POOL(AXL_MAX_BUFFERS);
 AXL__CHECK_POOL(AXL_MAX_HOST_ACCESSORS);
+AXL__CHECK_POOL(AXL_MAX_IMAGES);
+AXL__CHECK_POOL(AXL_MAX_KERNEL_IDS);
+AXL__CHECK_POOL(AXL_MAX_KERNEL_BUNDLES);
+AXL__CHECK_POOL(AXL_MAX_KERNELS);
 
 _Static_assert(AXL_MAX_CONTEXT_DEVICES >= 1 &&
                    AXL_MAX_CONTEXT_DEVICES <= AXL_MAX_DEVICES,
@@ -161,6 +225,17 @@ _Static_assert(AXL_MAX_HOST_ACCESSORS < AXL_MAX_COMMAND_DEPS,
 _Static_assert(AXL_HOST_ARENA_BLOCKS >= 1, "AXL_HOST_ARENA_BLOCKS must be >= 1");
 _Static_assert(AXL_MAX_FILL_PATTERN >= 1 && AXL_MAX_FILL_PATTERN <= 256,
                "AXL_MAX_FILL_PATTERN must be 1..256");
+_Static_assert(AXL_MAX_BUNDLE_IMAGES >= 1 && AXL_MAX_BUNDLE_IMAGES <= 64,
+               "AXL_MAX_BUNDLE_IMAGES must be 1..64");
+_Static_assert(AXL_MAX_KERNEL_ARGS >= 1 && AXL_MAX_KERNEL_ARGS <= 64,
+               "AXL_MAX_KERNEL_ARGS must be 1..64");
+_Static_assert(AXL_MAX_ARG_BYTES >= 4 && AXL_MAX_ARG_BYTES <= 4096,
+               "AXL_MAX_ARG_BYTES must be 4..4096");
+_Static_assert(AXL_MAX_KERNEL_CUS >= 1 && AXL_MAX_KERNEL_CUS <= 32,
+               "AXL_MAX_KERNEL_CUS must be 1..32");
+_Static_assert(AXL_MAX_DEVICE_CUS >= AXL_MAX_KERNEL_CUS,
+               "AXL_MAX_DEVICE_CUS must be >= AXL_MAX_KERNEL_CUS");
+_Static_assert(AXL_KERNEL_NAME_MAX >= 8, "AXL_KERNEL_NAME_MAX must be >= 8");
 _Static_assert(AXL_HOST_TASK_WORKERS <= 16,
                "AXL_HOST_TASK_WORKERS must be 0..16");
 

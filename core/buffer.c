@@ -675,6 +675,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         h.acc[0].view = AXL__SLOT(BUFFER, view);
         h.acc[0].mode = (uint8_t)mode;
         h.acc[0].flags = (uint8_t)flags;
+        h.acc[0].on_device = false;
         st = axl__commit(fn, NULL, &h, &c, NULL);
         axl__handler_drop(&h);
     }

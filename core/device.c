@@ -379,22 +379,3 @@ int axl_aspect_selector(axl_device device, const void *user)
     }
     return axl_default_selector(device, NULL);
 }
-
-/* ---- Built-in kernels -------------------------------------------------------
- * Until kernel bundles exist a device exposes none: both lists are empty. */
-
-axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
-                                   void *value, size_t value_size,
-                                   size_t *size_ret)
-{
-    (void)d;
-    return axl__info_out(fn, NULL, 0, value, value_size, size_ret);
-}
-
-axl_status axl__builtin_kernel_names(const char *fn,
-                                     const struct axl__device *d, void *value,
-                                     size_t value_size, size_t *size_ret)
-{
-    (void)d;
-    return axl__info_str(fn, "", value, value_size, size_ret);
-}

@@ -20,6 +20,11 @@ void axl__handler_init(axl_handler *h)
     h->nacc = 0;
     h->host_ptrs = false;
     h->a0 = h->a1 = 0;
+    h->bundle = 0;
+    h->kernel = 0;
+    h->timeout_ns = 0;
+    h->nkargs = 0;
+    h->kbytes_used = 0;
 }
 
 /* Keeps the first error of the group, with its message. */
@@ -154,6 +159,7 @@ axl_status axl_handler_require(axl_handler *h, axl_buffer buffer,
         st = axl__region_make(fn, view, region, &r->region);
     if (view && st == AXL_SUCCESS) {
         view->holds++;
+        r->on_device = false;
         r->view = AXL__SLOT(BUFFER, view);
         r->mode = (uint8_t)mode;
         r->flags = (uint8_t)flags;

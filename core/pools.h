@@ -19,7 +19,12 @@
     X(ERROR, error, struct axl__error, AXL_MAX_ERRORS)                         \
     X(BUFFER, buffer, struct axl__buffer, AXL_MAX_BUFFERS)                     \
     X(HOST_ACCESSOR, host_accessor, struct axl__host_accessor,                 \
-      AXL_MAX_HOST_ACCESSORS)
+      AXL_MAX_HOST_ACCESSORS)                                                  \
+    X(IMAGE, image, struct axl__image, AXL_MAX_IMAGES)                         \
+    X(KERNEL_ID, kernel_id, struct axl__kernel_id, AXL_MAX_KERNEL_IDS)         \
+    X(KERNEL_BUNDLE, kernel_bundle, struct axl__bundle,                        \
+      AXL_MAX_KERNEL_BUNDLES)                                                  \
+    X(KERNEL, kernel, struct axl__kernel, AXL_MAX_KERNELS)
 
 enum axl__pool_kind {
 #define AXL__POOL_ENUM(KIND, name, type, cap) AXL__POOL_##KIND,

@@ -61,6 +61,7 @@ axl_status axl_queue_create(axl_context context, axl_device device,
         q->device = AXL__SLOT(DEVICE, d);
         q->flags = flags;
         q->own_context = own;
+        q->timeout_ns = (uint64_t)AXL_KERNEL_TIMEOUT_MS * 1000000u;
         if (handler)
             q->handler = *handler;
         /* The queue holds its context; an own context is the queue's only
@@ -388,4 +389,56 @@ axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
     data_group g = {.kind = AXL__CMD_UPDATE_HOST, .a = buffer, .ra = region,
                     .deps = deps, .ndeps = ndeps};
     return axl_queue_submit(queue, data_cgf, &g, event);
+}
+
+axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns)
+{
+    static const char fn[] = "axl_queue_set_timeout";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = get_queue(fn, queue, &st);
+    if (q)
+        q->timeout_ns = ns;
+    axl__leave();
+    return st;
+}
+
+typedef struct task_group {
+    axl_kernel kernel;
+    const axl_kernel_arg *args;
+    uint32_t nargs;
+    const axl_event *deps;
+    uint32_t ndeps;
+} task_group;
+
+static void single_task_cgf(axl_handler *h, void *user)
+{
+    const task_group *g = user;
+    axl_handler_depends_on_list(h, g->deps, g->ndeps);
+    for (uint32_t i = 0; i < g->nargs; i++) {
+        const axl_kernel_arg *a = &g->args[i];
+        if (a->value) {
+            axl_handler_set_arg(h, a->index, a->value, a->size);
+        } else {
+            axl_accessor acc;
+            axl_handler_require(h, a->buffer,
+                                a->mode ? a->mode : AXL_ACCESS_READ_WRITE,
+                                a->region, 0, &acc);
+            axl_handler_set_arg_accessor(h, a->index, acc);
+        }
+    }
+    axl_handler_single_task(h, g->kernel);
+}
+
+axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
+                                 const axl_kernel_arg *args, uint32_t nargs,
+                                 const axl_event *deps, uint32_t ndeps,
+                                 axl_event *event)
+{
+    if (nargs && !args)
+        return axl__fail("axl_queue_single_task", AXL_ERR_INVALID,
+                         "args is NULL with nargs %u", (unsigned)nargs);
+    task_group g = {kernel, args, nargs, deps, ndeps};
+    return axl_queue_submit(queue, single_task_cgf, &g, event);
 }

@@ -29,11 +29,35 @@ struct axl__platform {
     char no_device_reason[96];
 };
 
+/* A compute unit of the design a device carries, and the run slot it uses:
+ * the hal run and its arguments live here while the unit runs, so nothing
+ * is allocated per launch. */
+struct axl__cu {
+    uint16_t cmd;               /* command slot + 1 running here, or 0 */
+    uint16_t kernel_index;      /* the kernel's index in the image */
+    uint16_t ip;                /* its IP_LAYOUT index */
+    uintptr_t handle;           /* from the port's cu_open, or 0 */
+    bool opened;
+    uint64_t deadline;          /* ns; the run is given up after it */
+    bool cancelling;            /* past its deadline, being abandoned */
+    char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
+    axl_hal_run run;
+    axl_hal_arg args[AXL_MAX_KERNEL_ARGS];
+};
+
 struct axl__device {
     uint16_t platform;          /* slot */
     uint16_t port_index;        /* index within its port */
     void *data;                 /* the port's state */
     uint32_t compute_units;     /* of the loaded design */
+    uint16_t builtin;           /* image slot + 1 of the design it came with */
+    uint16_t loaded;            /* image slot + 1 of the design it carries */
+    bool programming;           /* a new design is being loaded */
+    uint32_t inflight;          /* commands on it not yet complete */
+    uint8_t ncus;
+    uint8_t next_cu;            /* where the search for a free unit starts */
+    struct axl__cu cus[AXL_MAX_DEVICE_CUS];
+    uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
     axl_hal_device_info info;
 };
 
@@ -56,6 +80,7 @@ struct axl__queue {
     axl_async_handler handler;
     uint32_t last_event;        /* in-order: handle of the last command */
     uint32_t inflight;          /* commands not yet complete */
+    uint64_t timeout_ns;        /* for kernels */
     uint16_t err_head, err_tail; /* unconsumed async errors, slot + 1 */
     uint32_t dropped;           /* errors lost to a full error pool */
 };
@@ -86,7 +111,60 @@ enum axl__command_kind {
     AXL__CMD_COPY_FROM_HOST,/* application memory -> accessor */
     AXL__CMD_COPY,          /* accessor -> accessor */
     AXL__CMD_FILL,
-    AXL__CMD_UPDATE_HOST
+    AXL__CMD_UPDATE_HOST,
+    AXL__CMD_KERNEL         /* single_task on a compute unit */
+};
+
+/* ---- Images, kernel ids, bundles, kernels ----------------------------------------- */
+
+enum axl__image_kind {
+    AXL__IMAGE_APP = 1,     /* registered by the application */
+    AXL__IMAGE_BUILTIN,     /* the design a device came with */
+    AXL__IMAGE_SOURCE       /* bytes given to create_kernel_bundle_from_source */
+};
+
+struct axl__image {
+    uint16_t refs;              /* bundles holding it (source images) */
+    uint8_t kind;
+    bool parsed;                /* x is checked (source images: once built) */
+    uint16_t device;            /* built-in: its device slot */
+    uint16_t nkids;             /* its kernel ids (kernel_id.image == it) */
+    axl_xclbin x;
+};
+
+struct axl__karg_meta {
+    uint16_t id;                /* the XML id */
+    uint8_t is_mem;
+    uint32_t size;              /* scalar hostSize */
+};
+
+struct axl__kernel_id {
+    uint16_t image;             /* slot */
+    uint16_t index;             /* kernel index in the image */
+    uint8_t nargs;
+    uint8_t ncu;
+    struct axl__karg_meta args[AXL_MAX_KERNEL_ARGS]; /* sorted by id */
+    uint16_t cu_ip[AXL_MAX_KERNEL_CUS];              /* IP_LAYOUT indexes */
+    char name[AXL_KERNEL_NAME_MAX];
+};
+
+struct axl__bundle {
+    uint16_t refs;
+    uint16_t holds;             /* kernels taken from it */
+    uint8_t state;              /* axl_bundle_state */
+    bool built_from_source;
+    uint16_t context;           /* slot; held */
+    uint8_t ndev;
+    uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
+    uint8_t nimg;
+    uint16_t img[AXL_MAX_BUNDLE_IMAGES];
+};
+
+struct axl__kernel {
+    uint16_t refs;
+    uint16_t holds;             /* commands using it */
+    uint16_t bundle;            /* slot; held */
+    uint16_t kid;               /* slot */
 };
 
 /* ---- Buffers and accesses ------------------------------------------------- */
@@ -178,6 +256,14 @@ struct axl__region {
     size_t len[3];
 };
 
+/* A kernel argument as set on a handler and kept by its command. */
+struct axl__karg {
+    uint16_t id;                /* the argument's id in the metadata */
+    uint8_t acc;                /* buffer: accessor index + 1; scalar: 0 */
+    uint16_t off;               /* scalar: offset of its bytes */
+    uint16_t size;              /* scalar: bytes */
+};
+
 struct axl__host_accessor {
     uint16_t command;           /* slot of its HOST_ACCESS command */
     uint32_t event;             /* that command's event */
@@ -234,6 +320,15 @@ struct axl__command {
             struct axl__region dst;
             uint8_t pattern[AXL_MAX_FILL_PATTERN];
         } fill;
+        struct {
+            uint16_t kernel;    /* kernel object slot; held */
+            uint16_t kid;
+            uint8_t nargs;
+            uint8_t cu;         /* the run slot, once dispatched */
+            struct axl__karg args[AXL_MAX_KERNEL_ARGS];
+            uint8_t bytes[AXL_MAX_ARG_BYTES];
+            uint64_t timeout_ns;
+        } kernel;
     } u;
 };
 
@@ -252,6 +347,7 @@ struct axl__required {
     uint16_t view;              /* buffer slot, held by the handler */
     uint8_t mode;
     uint8_t flags;              /* axl_access_flags */
+    bool on_device;             /* a kernel's buffer argument */
     struct axl__region region;
 };
 
@@ -270,6 +366,13 @@ struct axl_handler {
     struct axl__required acc[AXL_MAX_ACCESSORS];
     uint8_t a0, a1;             /* accessors the action names (1-based) */
     size_t fill_size;
+    uint32_t bundle;            /* use_kernel_bundle, a handle, or 0 */
+    uint32_t kernel;            /* the kernel handle of single_task */
+    uint64_t timeout_ns;        /* 0: the queue's */
+    uint8_t nkargs;
+    struct axl__karg kargs[AXL_MAX_KERNEL_ARGS];
+    uint16_t kbytes_used;
+    uint8_t kbytes[AXL_MAX_ARG_BYTES];
     union axl__action u;
 };
 
@@ -290,6 +393,7 @@ struct axl__runtime {
     uint32_t nports;
     const axl_device_port *ports[AXL_MAX_PLATFORMS];
     uint16_t zombie_head;                  /* buffers to free, outside the lock */
+    uint16_t cu_wait_head, cu_wait_tail;   /* kernels waiting for a free unit */
     axl_arena host_arena;                  /* the default host allocator */
 };
 
@@ -330,6 +434,22 @@ static inline struct axl__error *axl__error_at(uint16_t s)
 static inline struct axl__buffer *axl__buffer_at(uint16_t s)
 {
     return (struct axl__buffer *)axl__pool_at(AXL__POOL(BUFFER), s);
+}
+static inline struct axl__image *axl__image_at(uint16_t s)
+{
+    return (struct axl__image *)axl__pool_at(AXL__POOL(IMAGE), s);
+}
+static inline struct axl__kernel_id *axl__kernel_id_at(uint16_t s)
+{
+    return (struct axl__kernel_id *)axl__pool_at(AXL__POOL(KERNEL_ID), s);
+}
+static inline struct axl__bundle *axl__bundle_at(uint16_t s)
+{
+    return (struct axl__bundle *)axl__pool_at(AXL__POOL(KERNEL_BUNDLE), s);
+}
+static inline struct axl__kernel *axl__kernel_at(uint16_t s)
+{
+    return (struct axl__kernel *)axl__pool_at(AXL__POOL(KERNEL), s);
 }
 static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
 {
@@ -427,6 +547,34 @@ axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
                                size_t cap);
 axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
 axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
+
+/* Images and kernel ids (image.c). */
+axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
+                          uint16_t device, struct axl__image **out);
+void axl__image_unref(struct axl__image *img);
+axl_status axl__image_kernels(const char *fn, struct axl__image *img);
+void axl__kernel_unhold(struct axl__kernel *k);
+struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
+                                          axl_status *st);
+uint32_t axl__image_kernel_ids(const struct axl__image *img,
+                               axl_kernel_id *out, uint32_t cap);
+bool axl__device_loads_images(const struct axl__device *d);
+bool axl__kernel_compatible(const struct axl__kernel_id *k,
+                            const struct axl__device *d);
+void axl__device_builtin(struct axl__device *d);
+axl_status axl__device_program(const char *fn, struct axl__device *d,
+                               struct axl__image *img, axl_status fail_as,
+                               char *log, size_t log_size);
+
+/* Kernels (bundle.c, launch.c). */
+bool axl__bundle_has_kernel(const struct axl__bundle *b,
+                            const struct axl__kernel_id *k,
+                            const struct axl__device *d);
+axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
+                               axl_handler *h);
+void axl__run_kernel(struct axl__command *c);
+void axl__check_timeouts(void);
+uint64_t axl__next_deadline(void);
 
 /* Handler (handler.c). */
 void axl__handler_init(axl_handler *h);

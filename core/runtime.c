@@ -246,6 +246,8 @@ static void open_port(const axl_device_port *port)
         st = port->open(i, &d->data);
         if (st == AXL_SUCCESS)
             st = port->describe(d->data, &d->info);
+        if (st == AXL_SUCCESS)
+            axl__device_builtin(d);
         if (st != AXL_SUCCESS) {
             axl_format(p->no_device_reason, sizeof p->no_device_reason,
                        "device %u did not open: %s", (unsigned)i,
@@ -309,11 +311,14 @@ axl_status axl_init(void)
     return st;
 }
 
-/* Pools whose objects the application creates and must release. */
+/* Pools whose objects the application creates and must release (the
+ * others hold what the runtime owns: devices, registered images and their
+ * kernel ids, commands in flight, error records). */
 static bool user_pool(int kind)
 {
     return kind != AXL__POOL_PLATFORM && kind != AXL__POOL_DEVICE &&
-           kind != AXL__POOL_COMMAND && kind != AXL__POOL_ERROR;
+           kind != AXL__POOL_COMMAND && kind != AXL__POOL_ERROR &&
+           kind != AXL__POOL_IMAGE && kind != AXL__POOL_KERNEL_ID;
 }
 
 axl_status axl_shutdown(void)

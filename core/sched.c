@@ -225,11 +225,15 @@ static void complete(struct axl__command *c, axl_status status,
     }
 
     axl__access_finish(c, status != AXL_SUCCESS);
+    if (c->kind == AXL__CMD_KERNEL)
+        axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
     e->command = 0;
-    if (q)
+    if (q) {
         q->inflight--;
+        axl__device_at(c->device)->inflight--;
+    }
     axl__pool_free(AXL__POOL(COMMAND), c);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
@@ -364,6 +368,9 @@ static void dispatch(struct axl__command *c)
     case AXL__CMD_UPDATE_HOST:
         run_data_command(c);
         break;
+    case AXL__CMD_KERNEL:
+        axl__run_kernel(c);
+        break;
     default:
         complete(c, AXL_ERR_RUNTIME, "internal: unknown command kind");
         break;
@@ -450,7 +457,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     if (q) {
         q->holds++;
         q->inflight++;
+        axl__device_at(q->device)->inflight++;
     }
+    if (c->kind == AXL__CMD_KERNEL)
+        axl__kernel_at(c->u.kernel.kernel)->holds++;
 
     /* Data edges first (they must not fail the command), then the explicit
      * ones, then the in-order edge, which only orders: a barrier covers it
@@ -514,6 +524,12 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "axl_handler_host_ptr is for host tasks, and this "
                        "group's action is not one");
+    else if (h->nkargs && h->kind != AXL__CMD_KERNEL)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "kernel arguments were set, and the group's action is "
+                       "not a kernel");
+    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL)
+        st = axl__kernel_prepare(fn, q, h);
     if (st == AXL_SUCCESS)
         st = axl__commit(fn, q, h, NULL, out);
     axl__handler_drop(h);
@@ -535,6 +551,12 @@ static void wait_until(axl__done_fn done, const void *arg)
             axl__pump();
             continue;
         }
+        /* Kernels past their timeout are given up by whoever waits. */
+        uint64_t deadline = axl__next_deadline();
+        if (deadline != UINT64_MAX && axl__now() >= deadline) {
+            axl__check_timeouts();
+            continue;
+        }
         uint64_t now = axl_port_now_ns();
         if (!spin_until)
             spin_until = now + AXL_WAIT_SPIN_NS;
@@ -545,8 +567,14 @@ static void wait_until(axl__done_fn done, const void *arg)
             axl_port_lock();
             continue;
         }
+        /* Sleep, until the next deadline at most (on the port's clock). */
+        uint64_t wake = UINT64_MAX;
+        if (deadline != UINT64_MAX) {
+            uint64_t left = deadline - axl__now();
+            wake = axl_port_now_ns() + (left < 1000000u ? left : 1000000u);
+        }
         axl__rt.waiters++;
-        axl_port_wait(AXL_PORT_CHANNEL_DONE, UINT64_MAX);
+        axl_port_wait(AXL_PORT_CHANNEL_DONE, wake);
         axl__rt.waiters--;
     }
 }

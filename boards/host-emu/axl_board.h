@@ -23,6 +23,16 @@
 #define AXL_HOST_ARENA_SIZE (256u * 1024u * 1024u)
 #define AXL_HOST_ARENA_BLOCKS 512
 #define AXL_MAX_FILL_PATTERN 64
+#define AXL_MAX_IMAGES 32
+#define AXL_MAX_KERNEL_IDS 128
+#define AXL_MAX_KERNEL_BUNDLES 64
+#define AXL_MAX_BUNDLE_IMAGES 8
+#define AXL_MAX_KERNELS 128
+#define AXL_MAX_KERNEL_ARGS 16
+#define AXL_MAX_ARG_BYTES 128
+#define AXL_MAX_KERNEL_CUS 8
+#define AXL_MAX_DEVICE_CUS 16
+#define AXL_KERNEL_NAME_MAX 64
 
 /* Two banks of 256 MiB: enough for info::device::max_mem_alloc_size to meet
  * the SYCL minimum of 128 MiB. The arenas are bss, so untouched pages cost

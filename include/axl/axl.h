@@ -21,6 +21,7 @@
 #include "axl/context.h"
 #include "axl/event.h"
 #include "axl/buffer.h"
+#include "axl/kernel_bundle.h"
 #include "axl/handler.h"
 #include "axl/queue.h"
 

@@ -215,6 +215,11 @@ typedef struct axl_device_port {
     /** Programs the device with an image the core has already checked. */
     axl_status (*load_image)(void *dev, const axl_xclbin *image, char *why,
                              size_t why_size);
+    /** Optional: whether the device can run kernel `kernel_index` of an
+     *  image (the emulator: it has a model for it). NULL: a device that
+     *  can load images runs all their kernels. */
+    bool (*kernel_compatible)(void *dev, const axl_xclbin *image,
+                              uint32_t kernel_index);
 
     /** Allocates size bytes in a bank. user_ptr, when not NULL, asks for an
      *  allocation over that host memory (zero copy); a port that cannot do

@@ -14,6 +14,7 @@
 #define AXL_HANDLER_H
 
 #include "axl/buffer.h"
+#include "axl/kernel_bundle.h"
 #include "axl/types.h"
 
 #ifdef __cplusplus
@@ -86,6 +87,46 @@ axl_status axl_handler_fill(axl_handler *handler, axl_accessor dst,
 
 /** handler::update_host(accessor): brings the host copy up to date. */
 axl_status axl_handler_update_host(axl_handler *handler, axl_accessor acc);
+
+/**
+ * kernel::set_arg / handler::set_arg(index, value): a scalar argument, by
+ * its index (the argument id of the kernel metadata, see
+ * axl_kernel_get_arg_info). Checked against the kernel at submit: a buffer
+ * argument given bytes, or a size other than the kernel's, is
+ * AXL_ERR_KERNEL_ARGUMENT there.
+ */
+axl_status axl_handler_set_arg(axl_handler *handler, uint32_t index,
+                               const void *value, size_t size);
+
+/** handler::set_arg(index, accessor): a buffer argument. */
+axl_status axl_handler_set_arg_accessor(axl_handler *handler, uint32_t index,
+                                        axl_accessor accessor);
+
+/**
+ * handler::single_task(kernel): one invocation of the kernel on a free
+ * compute unit of the queue's device. At submit, every argument must be
+ * set and match the kernel's metadata, and each buffer must be in memory a
+ * compute unit of the kernel reaches (CONNECTIVITY), else
+ * AXL_ERR_KERNEL_ARGUMENT and nothing runs.
+ */
+axl_status axl_handler_single_task(axl_handler *handler, axl_kernel kernel);
+
+/**
+ * handler::parallel_for(range, kernel): a compute unit runs whole
+ * invocations, not work-items, so this is AXL_ERR_FEATURE_NOT_SUPPORTED
+ * for every kernel axl knows (they are all hardware IPs). Pass the size as
+ * an argument and use single_task.
+ */
+axl_status axl_handler_parallel_for(axl_handler *handler, axl_range range,
+                                    axl_kernel kernel);
+
+/** handler::use_kernel_bundle(bundle) (4.9.4.4): the group's kernel must
+ *  come from this bundle, else AXL_ERR_KERNEL_NOT_SUPPORTED at submit. */
+axl_status axl_handler_use_kernel_bundle(axl_handler *handler,
+                                         axl_kernel_bundle bundle);
+
+/** The group's kernel is given up after ns (0: the queue's timeout). */
+axl_status axl_handler_set_timeout(axl_handler *handler, uint64_t ns);
 
 /** handler::host_task: the group's action is fn(user) on the host. */
 axl_status axl_handler_host_task(axl_handler *handler, axl_host_task_fn fn,

@@ -10,6 +10,7 @@
 
 #include "axl/device.h"
 #include "axl/handler.h"
+#include "axl/kernel_bundle.h"
 #include "axl/types.h"
 
 #ifdef __cplusplus
@@ -93,6 +94,28 @@ axl_status axl_queue_throw_asynchronous(axl_queue queue);
 axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
                                void *user, const axl_event *deps,
                                uint32_t ndeps, axl_event *event);
+
+/** One argument for axl_queue_single_task: a scalar (value, size) or, with
+ *  value NULL, a buffer accessed with mode (0: read_write) over region
+ *  (NULL: all). */
+typedef struct axl_kernel_arg {
+    uint32_t index;
+    const void *value;
+    size_t size;
+    axl_buffer buffer;
+    axl_access_mode mode;
+    const axl_region *region;
+} axl_kernel_arg;
+
+/** queue::single_task with its arguments and dependencies in one call. */
+axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
+                                 const axl_kernel_arg *args, uint32_t nargs,
+                                 const axl_event *deps, uint32_t ndeps,
+                                 axl_event *event);
+
+/** How long a kernel of this queue may run before it is given up with
+ *  AXL_ERR_TIMEOUT (default AXL_KERNEL_TIMEOUT_MS; 0: forever). */
+axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns);
 
 /** queue::copy(accessor, dst): region (NULL: all) of src to dst. */
 axl_status axl_queue_copy_to_host(axl_queue queue, axl_buffer src,

@@ -9,8 +9,15 @@
  */
 #include <string.h>
 
+#include "axl/emu.h"
 #include "axl/hal.h"
+#include "axl/runtime.h"
 #include "emu_config.h"
+#include "emu_models.h"
+
+#if defined(AXL_EMU_BUILTIN)
+#include "axl_emu_builtin.h"
+#endif
 
 typedef struct emu_bank {
     axl_arena arena;
@@ -21,6 +28,10 @@ typedef struct emu_device {
     uint32_t index;
     int open;
     emu_bank banks[AXL_EMU_BANKS];
+    const axl_xclbin *loaded;   /* the design it carries, or NULL */
+    /* Image MEM_TOPOLOGY index of each bank (the used banks of the loaded
+     * design, in order), or the bank's own index with no design. */
+    uint32_t bank_mem[AXL_EMU_BANKS];
 } emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
@@ -37,12 +48,134 @@ static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
     return AXL_SUCCESS;
 }
 
+/* ---- Models --------------------------------------------------------------- */
+
+typedef struct emu_model {
+    char name[AXL_EMU_NAME_MAX];
+    axl_emu_model_fn fn;
+    void *user;
+} emu_model;
+
+static emu_model models[AXL_EMU_MAX_MODELS];
+static unsigned nmodels;
+static int stock_registered;
+
+static void register_stock_locked(void);
+
+static emu_model *find_model(const char *name, size_t len)
+{
+    for (unsigned i = 0; i < nmodels; i++)
+        if (strlen(models[i].name) == len && !memcmp(models[i].name, name, len))
+            return &models[i];
+    return NULL;
+}
+
+static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
+                            void *user)
+{
+    size_t len = strlen(kernel);
+    emu_model *m = find_model(kernel, len);
+    if (!m) {
+        if (nmodels == AXL_EMU_MAX_MODELS)
+            return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                            "axl_emu_register_model: %u models already "
+                            "(AXL_EMU_MAX_MODELS)",
+                            (unsigned)AXL_EMU_MAX_MODELS);
+        m = &models[nmodels++];
+        memcpy(m->name, kernel, len + 1);
+    }
+    m->fn = fn;
+    m->user = user;
+    return AXL_SUCCESS;
+}
+
+static void register_stock_locked(void)
+{
+    if (stock_registered)
+        return;
+    stock_registered = 1;
+    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++)
+        add_model(s->name, s->fn, NULL);
+}
+
+axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
+                                  void *user)
+{
+    if (!kernel || !fn || !kernel[0] || strlen(kernel) >= AXL_EMU_NAME_MAX)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_emu_register_model: a name of 1..%u characters "
+                        "and a function are needed",
+                        (unsigned)AXL_EMU_NAME_MAX - 1);
+    axl_port_lock();
+    register_stock_locked();
+    axl_status st = add_model(kernel, fn, user);
+    axl_port_unlock();
+    return st;
+}
+
+static emu_model *model_for(const axl_xclbin *x, uint32_t kernel_index)
+{
+    axl_xclbin_kernel k;
+    if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
+        return NULL;
+    axl_port_lock();
+    register_stock_locked();
+    emu_model *m = find_model(k.name.ptr, k.name.len);
+    axl_port_unlock();
+    return m;
+}
+
+/* ---- The built-in design ------------------------------------------------------ */
+
+static const void *builtin_bytes;
+static size_t builtin_size;
+static int builtin_set;
+
+axl_status axl_emu_set_builtin_image(const void *bytes, size_t size)
+{
+    builtin_bytes = bytes;
+    builtin_size = bytes ? size : 0;
+    builtin_set = 1;
+    return AXL_SUCCESS;
+}
+
+static void builtin_image(const void **bytes, size_t *size)
+{
+    if (builtin_set) {
+        *bytes = builtin_bytes;
+        *size = builtin_size;
+        return;
+    }
+#if defined(AXL_EMU_BUILTIN)
+    *bytes = axl_emu_builtin;
+    *size = axl_emu_builtin_size;
+#else
+    *bytes = NULL;
+    *size = 0;
+#endif
+}
+
+/* Banks follow the used banks of the design, in MEM_TOPOLOGY order. */
+static void map_banks(emu_device *d)
+{
+    uint32_t b = 0;
+    for (uint32_t m = 0; d->loaded && m < d->loaded->mem_count && b < AXL_EMU_BANKS;
+         m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(d->loaded, m, &mem) == AXL_SUCCESS && mem.used)
+            d->bank_mem[b++] = m;
+    }
+    for (; b < AXL_EMU_BANKS; b++)
+        d->bank_mem[b] = d->loaded ? UINT32_MAX : b;
+}
+
 static axl_status emu_open(uint32_t index, void **dev)
 {
     emu_device *d = &devices[index];
     memset(d, 0, sizeof *d);
     d->index = index;
     d->open = 1;
+    map_banks(d);
     for (uint32_t b = 0; b < AXL_EMU_BANKS; b++)
         axl_arena_init(&d->banks[b].arena, storage[index][b],
                        AXL_EMU_BANK_SIZE, AXL_EMU_MEM_ALIGN_BITS / 8,
@@ -79,18 +212,149 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
     info->global_mem_size = (uint64_t)AXL_EMU_BANKS * AXL_EMU_BANK_SIZE;
     info->max_mem_alloc_size = AXL_EMU_BANK_SIZE;
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
+    builtin_image(&info->builtin_image, &info->builtin_image_size);
     return AXL_SUCCESS;
 }
 
 static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 {
-    (void)dev;
+    const emu_device *d = dev;
     memset(out, 0, sizeof *out);
-    axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
+    axl_xclbin_mem mem;
+    if (d->loaded && d->bank_mem[index] != UINT32_MAX &&
+        axl_xclbin_get_mem(d->loaded, d->bank_mem[index], &mem) == AXL_SUCCESS)
+        axl_format(out->tag, sizeof out->tag, "%.*s", (int)mem.tag.len,
+                   mem.tag.ptr);
+    else
+        axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
     out->size = AXL_EMU_BANK_SIZE;
     out->base_address = 0x4000000000ull + (uint64_t)index * 0x1000000000ull;
-    out->image_index = index;
+    out->image_index = d->bank_mem[index];
     return AXL_SUCCESS;
+}
+
+/* ---- Designs and runs ------------------------------------------------------------ */
+
+static axl_status emu_load_image(void *dev, const axl_xclbin *image,
+                                 char *why, size_t why_size)
+{
+    (void)why;
+    (void)why_size;
+    emu_device *d = dev;
+    d->loaded = image;
+    map_banks(d);
+    return AXL_SUCCESS;
+}
+
+static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
+                                  uint32_t kernel_index)
+{
+    (void)dev;
+    return model_for(image, kernel_index) != NULL;
+}
+
+static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
+                              uint32_t kernel_index, uint32_t ip_index,
+                              uintptr_t *cu_handle)
+{
+    (void)dev;
+    (void)ip_index;
+    emu_model *m = model_for(image, kernel_index);
+    if (!m) {
+        axl_xclbin_kernel k;
+        axl_xclbin_get_kernel(image, kernel_index, &k);
+        return axl_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "the emulated device has no model for kernel %.*s "
+                        "(axl_emu_register_model)",
+                        (int)k.name.len, k.name.ptr);
+    }
+    *cu_handle = (uintptr_t)m;
+    return AXL_SUCCESS;
+}
+
+static axl_status emu_run_start(void *dev, const axl_hal_run *run)
+{
+    (void)dev;
+    const emu_model *m = (const emu_model *)run->cu_handle;
+    if (!m)
+        m = model_for(run->image, run->kernel_index);
+    if (!m)
+        return axl_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "the emulated device has no model for kernel %s",
+                        run->kernel_name);
+    axl_emu_arg args[AXL_EMU_MAX_ARGS];
+    if (run->arg_count > AXL_EMU_MAX_ARGS)
+        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                        "%s has %u arguments; the emulator passes at most "
+                        "AXL_EMU_MAX_ARGS (%u)",
+                        run->kernel_name, (unsigned)run->arg_count,
+                        (unsigned)AXL_EMU_MAX_ARGS);
+    uint32_t n = run->arg_count;
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        args[i].id = a->id;
+        args[i].is_buffer = a->is_mem != 0;
+        args[i].ptr = a->is_mem
+                          ? (unsigned char *)a->mem->host_ptr + a->offset
+                          : NULL;
+        args[i].size = a->size;
+        args[i].value = a->is_mem ? NULL : a->value;
+    }
+    axl_emu_call call = {run->kernel_name, run->cu, n, args};
+    char *msg = axl_port_message_buffer();
+    msg[0] = '\0';
+    axl_status st = m->fn(&call, m->user);
+    if (st == AXL_EMU_HANG)
+        return AXL_SUCCESS; /* started, and will never finish */
+    axl_hal_run_done(run->token, st,
+                     st == AXL_SUCCESS ? NULL
+                     : msg[0]          ? msg
+                                       : "the kernel model failed");
+    return AXL_SUCCESS;
+}
+
+static void emu_run_cancel(void *dev, const axl_hal_run *run)
+{
+    /* A hung model already returned: nothing holds the run. */
+    (void)dev;
+    (void)run;
+}
+
+/* ---- Model helpers --------------------------------------------------------------- */
+
+static const axl_emu_arg *arg_of(const axl_emu_call *c, uint32_t id)
+{
+    for (uint32_t i = 0; i < c->arg_count; i++)
+        if (c->args[i].id == id)
+            return &c->args[i];
+    return NULL;
+}
+
+void *axl_emu_buffer(const axl_emu_call *call, uint32_t id,
+                     uint64_t min_bytes)
+{
+    const axl_emu_arg *a = arg_of(call, id);
+    return a && a->is_buffer && a->size >= min_bytes ? a->ptr : NULL;
+}
+
+axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out)
+{
+    const axl_emu_arg *a = arg_of(call, id);
+    if (!a || a->is_buffer || a->size != 4)
+        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                        "%s: argument %u is not a 4-byte scalar", call->kernel,
+                        (unsigned)id);
+    memcpy(out, a->value, 4);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_emu_f32(const axl_emu_call *call, uint32_t id, float *out)
+{
+    uint32_t bits;
+    axl_status st = axl_emu_u32(call, id, &bits);
+    if (st == AXL_SUCCESS)
+        memcpy(out, &bits, 4);
+    return st;
 }
 
 static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
@@ -175,4 +439,9 @@ const axl_device_port axl_emu_port = {
     .mem_write = emu_mem_write,
     .mem_read = emu_mem_read,
     .mem_copy = emu_mem_copy,
+    .load_image = emu_load_image,
+    .kernel_compatible = emu_kernel_compatible,
+    .cu_open = emu_cu_open,
+    .run_start = emu_run_start,
+    .run_cancel = emu_run_cancel,
 };

@@ -39,6 +39,16 @@
 #define AXL_EMU_BANK_ALLOCS 8
 #endif
 
+/** Longest kernel name a model is registered under, with its NUL. */
+#ifndef AXL_EMU_NAME_MAX
+#define AXL_EMU_NAME_MAX 32
+#endif
+
+/** Arguments a model may receive. */
+#ifndef AXL_EMU_MAX_ARGS
+#define AXL_EMU_MAX_ARGS 16
+#endif
+
 /** Kernel models the application may register beside the stock ones. */
 #ifndef AXL_EMU_MAX_MODELS
 #define AXL_EMU_MAX_MODELS 16

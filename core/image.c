@@ -1,0 +1,464 @@
+/*
+ * image.c - xclbin images and their kernels: application images, each
+ * device's built-in design, kernel ids (spec 4.11.4), compatibility
+ * (4.11.8), and programming a device with a design.
+ */
+#include <string.h>
+
+#include "rt.h"
+
+/* ---- Kernel ids from an image's metadata --------------------------------------- */
+
+static void free_kernel_ids(struct axl__image *img)
+{
+    uint16_t slot = AXL__SLOT(IMAGE, img);
+    axl__pool *p = AXL__POOL(KERNEL_ID);
+    for (uint16_t s = 0; s < p->capacity; s++)
+        if (axl__pool_is_live(p, s) && axl__kernel_id_at(s)->image == slot)
+            axl__pool_free(p, axl__kernel_id_at(s));
+    img->nkids = 0;
+}
+
+/* One kernel id per kernel of the image (lock held). On failure none. */
+static axl_status add_kernel_ids(const char *fn, struct axl__image *img)
+{
+    const axl_xclbin *x = &img->x;
+    axl_status st = AXL_SUCCESS;
+    for (uint32_t k = 0; k < x->kernel_count && st == AXL_SUCCESS; k++) {
+        axl_xclbin_kernel ki;
+        axl_xclbin_get_kernel(x, k, &ki);
+        if (ki.name.len >= AXL_KERNEL_NAME_MAX) {
+            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                           "kernel %.*s: its name is longer than "
+                           "AXL_KERNEL_NAME_MAX - 1 (%u)",
+                           (int)ki.name.len, ki.name.ptr,
+                           (unsigned)AXL_KERNEL_NAME_MAX - 1);
+            break;
+        }
+        if (ki.arg_count > AXL_MAX_KERNEL_ARGS) {
+            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                           "kernel %.*s has %u arguments; AXL_MAX_KERNEL_ARGS "
+                           "is %u",
+                           (int)ki.name.len, ki.name.ptr,
+                           (unsigned)ki.arg_count,
+                           (unsigned)AXL_MAX_KERNEL_ARGS);
+            break;
+        }
+        struct axl__kernel_id *id = axl__pool_alloc(AXL__POOL(KERNEL_ID));
+        if (!id) {
+            st = axl__pool_full(fn, AXL__POOL_KERNEL_ID);
+            break;
+        }
+        id->image = AXL__SLOT(IMAGE, img);
+        id->index = (uint16_t)k;
+        memcpy(id->name, ki.name.ptr, ki.name.len);
+        id->name[ki.name.len] = '\0';
+        id->nargs = (uint8_t)ki.arg_count;
+        for (uint32_t a = 0; a < ki.arg_count; a++) {
+            axl_xclbin_arg arg;
+            axl_xclbin_get_kernel_arg(x, &ki, a, &arg);
+            struct axl__karg_meta m;
+            m.id = (uint16_t)arg.index;
+            m.is_mem = arg.address_qualifier == AXL_XCLBIN_ARG_GLOBAL ||
+                       arg.address_qualifier == AXL_XCLBIN_ARG_CONSTANT;
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
+                arg.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
+                m.is_mem = 2; /* not something a host sets: unsupported */
+            m.size = (uint32_t)(m.is_mem ? 8
+                                : arg.host_size ? arg.host_size
+                                                : arg.size);
+            /* Keep them sorted by id. */
+            uint32_t at = a;
+            while (at && id->args[at - 1].id > m.id) {
+                id->args[at] = id->args[at - 1];
+                at--;
+            }
+            id->args[at] = m;
+        }
+        id->ncu = (uint8_t)(ki.cu_count < AXL_MAX_KERNEL_CUS
+                                ? ki.cu_count
+                                : AXL_MAX_KERNEL_CUS);
+        for (uint32_t c = 0; c < id->ncu; c++) {
+            uint32_t ip;
+            axl_xclbin_get_kernel_cu(x, &ki, c, &ip);
+            id->cu_ip[c] = (uint16_t)ip;
+        }
+        img->nkids++;
+    }
+    if (st != AXL_SUCCESS)
+        free_kernel_ids(img);
+    return st;
+}
+
+axl_status axl__image_kernels(const char *fn, struct axl__image *img)
+{
+    return add_kernel_ids(fn, img);
+}
+
+/* A checked image with its kernel ids (lock held). */
+axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
+                          uint16_t device, struct axl__image **out)
+{
+    struct axl__image *img = axl__pool_alloc(AXL__POOL(IMAGE));
+    if (!img)
+        return axl__pool_full(fn, AXL__POOL_IMAGE);
+    img->kind = kind;
+    img->parsed = true;
+    img->device = device;
+    img->x = *x;
+    axl_status st = add_kernel_ids(fn, img);
+    if (st != AXL_SUCCESS) {
+        axl__pool_free(AXL__POOL(IMAGE), img);
+        return st;
+    }
+    *out = img;
+    return AXL_SUCCESS;
+}
+
+void axl__image_unref(struct axl__image *img)
+{
+    if (img->kind != AXL__IMAGE_SOURCE || --img->refs)
+        return;
+    free_kernel_ids(img);
+    axl__pool_free(AXL__POOL(IMAGE), img);
+}
+
+axl_status axl_image_register(const void *bytes, size_t size)
+{
+    static const char fn[] = "axl_image_register";
+    axl_xclbin x;
+    char why[AXL_MESSAGE_MAX - 32];
+    /* The reader needs no lock: it only reads the caller's bytes. */
+    axl_status st = axl_xclbin_open(&x, bytes, size, why, sizeof why);
+    if (st != AXL_SUCCESS)
+        return axl__fail(fn, st, "the image is not a valid xclbin: %s", why);
+    st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    const axl__pool *p = AXL__POOL(IMAGE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        const struct axl__image *img = axl__image_at(s);
+        if (axl__pool_is_live(p, s) && img->kind == AXL__IMAGE_APP &&
+            !memcmp(img->x.uuid, x.uuid, sizeof x.uuid)) {
+            axl__leave();
+            return AXL_SUCCESS; /* already known */
+        }
+    }
+    struct axl__image *img;
+    st = axl__image_add(fn, &x, AXL__IMAGE_APP, 0, &img);
+    axl__leave();
+    return st;
+}
+
+/* ---- Kernel ids ----------------------------------------------------------------- */
+
+struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
+                                          axl_status *st)
+{
+    return axl__lookup(fn, "kernel id", AXL__POOL_KERNEL_ID, h.id, st);
+}
+
+/* Kernel ids of one image, in kernel order, or all application ones. */
+uint32_t axl__image_kernel_ids(const struct axl__image *img,
+                               axl_kernel_id *out, uint32_t cap)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_ID);
+    uint16_t slot = AXL__SLOT(IMAGE, img);
+    uint32_t n = 0;
+    for (uint16_t k = 0; k < img->x.kernel_count; k++)
+        for (uint16_t s = 0; s < p->capacity; s++) {
+            const struct axl__kernel_id *id = axl__kernel_id_at(s);
+            if (axl__pool_is_live(p, s) && id->image == slot &&
+                id->index == k) {
+                if (out && n < cap)
+                    out[n].id = axl__pool_handle(p, id);
+                n++;
+            }
+        }
+    return n;
+}
+
+axl_status axl_get_kernel_ids(axl_kernel_id *out, uint32_t cap,
+                              uint32_t *count)
+{
+    static const char fn[] = "axl_get_kernel_ids";
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    const axl__pool *p = AXL__POOL(IMAGE);
+    uint32_t n = 0;
+    for (uint16_t s = 0; s < p->capacity; s++)
+        if (axl__pool_is_live(p, s) &&
+            axl__image_at(s)->kind == AXL__IMAGE_APP)
+            n += axl__image_kernel_ids(axl__image_at(s), NULL, 0);
+    st = axl__list_check(fn, n, out, cap, count);
+    if (st == AXL_SUCCESS && out) {
+        uint32_t i = 0;
+        for (uint16_t s = 0; s < p->capacity; s++)
+            if (axl__pool_is_live(p, s) &&
+                axl__image_at(s)->kind == AXL__IMAGE_APP)
+                i += axl__image_kernel_ids(axl__image_at(s), out + i, cap - i);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name)
+{
+    static const char fn[] = "axl_kernel_id_get_name";
+    if (!name)
+        return axl__fail(fn, AXL_ERR_INVALID, "name must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
+    if (k)
+        *name = k->name;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id)
+{
+    static const char fn[] = "axl_get_kernel_id";
+    if (!name || !id)
+        return axl__fail(fn, AXL_ERR_INVALID, "name and id must not be NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    const axl__pool *p = AXL__POOL(KERNEL_ID);
+    bool found = false;
+    for (uint16_t s = 0; s < p->capacity && !found; s++) {
+        const struct axl__kernel_id *k = axl__kernel_id_at(s);
+        if (axl__pool_is_live(p, s) &&
+            axl__image_at(k->image)->kind == AXL__IMAGE_APP &&
+            !strcmp(k->name, name)) {
+            id->id = axl__pool_handle(p, k);
+            found = true;
+        }
+    }
+    if (!found)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "no registered application image has a kernel named "
+                       "%s",
+                       name);
+    axl__leave();
+    return st;
+}
+
+/* ---- Compatibility (4.11.8) ------------------------------------------------------- */
+
+/* Can the device run images of this kind at all? */
+bool axl__device_loads_images(const struct axl__device *d)
+{
+    const axl_device_port *port = axl__platform_at(d->platform)->port;
+    return port->load_image && port->run_start &&
+           (d->info.flags & AXL_HAL_DEVICE_REPROGRAMMABLE);
+}
+
+bool axl__kernel_compatible(const struct axl__kernel_id *k,
+                            const struct axl__device *d)
+{
+    const struct axl__image *img = axl__image_at(k->image);
+    if (img->kind == AXL__IMAGE_BUILTIN)
+        return img->device == AXL__SLOT(DEVICE, d);
+    for (uint8_t a = 0; a < k->nargs; a++)
+        if (k->args[a].is_mem > 1)
+            return false; /* streams and local memory: not from a host */
+    if (!axl__device_loads_images(d))
+        return false;
+    const axl_device_port *port = axl__platform_at(d->platform)->port;
+    return !port->kernel_compatible ||
+           port->kernel_compatible(d->data, &img->x, k->index);
+}
+
+axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
+                             axl_device device, bool *compatible)
+{
+    static const char fn[] = "axl_is_compatible";
+    if ((count && !ids) || !compatible)
+        return axl__fail(fn, AXL_ERR_INVALID, "ids or compatible is NULL");
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__device *d =
+        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    bool all = true;
+    for (uint32_t i = 0; d && i < count && st == AXL_SUCCESS; i++) {
+        struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
+        if (k && !axl__kernel_compatible(k, d))
+            all = false;
+    }
+    if (st == AXL_SUCCESS)
+        *compatible = all;
+    axl__leave();
+    return st;
+}
+
+/* ---- Built-in kernels of a device ----------------------------------------------- */
+
+axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
+                                   void *value, size_t value_size,
+                                   size_t *size_ret)
+{
+    axl_kernel_id ids[AXL_MAX_KERNEL_IDS];
+    uint32_t n = 0;
+    if (d->builtin)
+        n = axl__image_kernel_ids(axl__image_at((uint16_t)(d->builtin - 1)),
+                                  ids, AXL_MAX_KERNEL_IDS);
+    return axl__info_out(fn, ids, n * sizeof ids[0], value, value_size,
+                         size_ret);
+}
+
+axl_status axl__builtin_kernel_names(const char *fn,
+                                     const struct axl__device *d, void *value,
+                                     size_t value_size, size_t *size_ret)
+{
+    /* OpenCL's form: names separated by ';'. */
+    char names[AXL_MESSAGE_MAX * 2];
+    size_t len = 0;
+    names[0] = '\0';
+    const axl__pool *p = AXL__POOL(KERNEL_ID);
+    for (uint16_t s = 0; d->builtin && s < p->capacity; s++) {
+        const struct axl__kernel_id *k = axl__kernel_id_at(s);
+        if (!axl__pool_is_live(p, s) || k->image != d->builtin - 1u)
+            continue;
+        len += axl_format(names + (len < sizeof names ? len : sizeof names),
+                          len < sizeof names ? sizeof names - len : 0, "%s%s",
+                          len ? ";" : "", k->name);
+    }
+    if (len >= sizeof names)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "the built-in kernel names take %zu bytes, more "
+                         "than axl lists here (%zu)",
+                         len + 1, sizeof names);
+    return axl__info_str(fn, names, value, value_size, size_ret);
+}
+
+/* ---- The design a device carries ------------------------------------------------- */
+
+/* Run slots and bank map for the design now on the device (lock held). */
+static void adopt_design(struct axl__device *d, const struct axl__image *img)
+{
+    const axl_device_port *port = axl__platform_at(d->platform)->port;
+    memset(d->bank_of_mem, 0xFF, sizeof d->bank_of_mem);
+    for (uint32_t b = 0; b < d->info.bank_count; b++) {
+        axl_hal_bank bank;
+        if (port->bank(d->data, b, &bank) == AXL_SUCCESS &&
+            bank.image_index < sizeof d->bank_of_mem)
+            d->bank_of_mem[bank.image_index] = (uint8_t)b;
+    }
+    d->ncus = 0;
+    d->compute_units = 0;
+    for (uint32_t i = 0; img && i < img->x.ip_count; i++) {
+        axl_xclbin_ip ip;
+        axl_xclbin_get_ip(&img->x, i, &ip);
+        if (ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        d->compute_units++;
+        if (d->ncus == AXL_MAX_DEVICE_CUS)
+            continue;
+        for (uint32_t k = 0; k < img->x.kernel_count; k++) {
+            axl_xclbin_kernel ki;
+            axl_xclbin_get_kernel(&img->x, k, &ki);
+            if (ki.name.len == ip.kernel.len &&
+                !memcmp(ki.name.ptr, ip.kernel.ptr, ip.kernel.len)) {
+                struct axl__cu *cu = &d->cus[d->ncus++];
+                memset(cu, 0, sizeof *cu);
+                cu->kernel_index = (uint16_t)k;
+                cu->ip = (uint16_t)i;
+                break;
+            }
+        }
+    }
+}
+
+/* At start-up: the design the device came with (lock held). A design the
+ * reader rejects leaves the device without built-in kernels, and says why
+ * in its name. */
+void axl__device_builtin(struct axl__device *d)
+{
+    const axl_hal_device_info *i = &d->info;
+    struct axl__image *img = NULL;
+    if (i->builtin_image) {
+        axl_xclbin x;
+        char why[96];
+        axl_status st = axl_xclbin_open(&x, i->builtin_image,
+                                        i->builtin_image_size, why, sizeof why);
+        if (st == AXL_SUCCESS)
+            st = axl__image_add("axl_init", &x, AXL__IMAGE_BUILTIN,
+                                AXL__SLOT(DEVICE, d), &img);
+        else
+            axl_format(d->info.name + strlen(d->info.name),
+                       sizeof d->info.name - strlen(d->info.name),
+                       " (design rejected: %s)", why);
+        if (img)
+            d->builtin = d->loaded = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
+    }
+    adopt_design(d, img);
+}
+
+static bool device_quiet(const void *arg)
+{
+    const struct axl__device *d = arg;
+    return d->inflight == 0 && !d->programming;
+}
+
+/* Programs device d with an image unless it carries it (lock held; waits
+ * for the commands on the device first, and drops the lock while the port
+ * works). */
+axl_status axl__device_program(const char *fn, struct axl__device *d,
+                               struct axl__image *img, axl_status fail_as,
+                               char *log, size_t log_size)
+{
+    uint16_t want = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
+    while (d->loaded != want) {
+        axl__wait_until_pred(device_quiet, d);
+        if (d->loaded == want)
+            break;
+        const axl_device_port *port = axl__platform_at(d->platform)->port;
+        if (!port->load_image)
+            return axl__fail(fn, fail_as,
+                             "%s cannot be programmed (its port has no "
+                             "load_image)",
+                             d->info.name);
+        d->programming = true;
+        uintptr_t old[AXL_MAX_DEVICE_CUS];
+        uint8_t nold = 0;
+        for (uint8_t c = 0; c < d->ncus; c++)
+            if (d->cus[c].opened)
+                old[nold++] = d->cus[c].handle;
+        img->refs++; /* keep a source image while unlocked */
+        axl_port_unlock();
+        for (uint8_t c = 0; c < nold && port->cu_close; c++)
+            port->cu_close(d->data, old[c]);
+        char why[AXL_MESSAGE_MAX] = "";
+        axl_status st = port->load_image(d->data, &img->x, why, sizeof why);
+        axl_hal_device_info info;
+        if (st == AXL_SUCCESS)
+            st = port->describe(d->data, &info);
+        axl_port_lock();
+        img->refs--;
+        d->programming = false;
+        if (st != AXL_SUCCESS) {
+            d->loaded = 0; /* what it carries now is unknown */
+            adopt_design(d, NULL);
+            if (axl__rt.waiters)
+                axl_port_wake(AXL_PORT_CHANNEL_DONE);
+            return axl__fail(fn, fail_as, "programming %s failed (%s): %s",
+                             d->info.name, axl_status_name(st),
+                             why[0] ? why : axl_last_message());
+        }
+        info.builtin_image = d->info.builtin_image;
+        info.builtin_image_size = d->info.builtin_image_size;
+        d->info = info;
+        d->loaded = want;
+        adopt_design(d, img);
+        if (log && log_size)
+            axl_format(log + strlen(log), log_size - strlen(log),
+                       "programmed %s\n", d->info.name);
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
+    return AXL_SUCCESS;
+}

@@ -1,0 +1,581 @@
+/*
+ * launch.c - running kernels: the handler's kernel calls, the checks at
+ * submit (arguments against the metadata, memory reachable per
+ * CONNECTIVITY, the design on the device), compute-unit selection, the
+ * hand-off to the device port, completions and timeouts.
+ *
+ * Each device has a run slot per compute unit of its design; a command
+ * takes a free slot reachable from all its buffers, and the hal run and
+ * its arguments live in that slot until the port reports the end. Nothing
+ * is allocated per launch.
+ */
+#include <string.h>
+
+#include "rt.h"
+
+/* ---- The handler's kernel calls -------------------------------------------------- */
+
+static axl_status sticky(axl_handler *h, axl_status st)
+{
+    if (h->error == AXL_SUCCESS && st != AXL_SUCCESS) {
+        h->error = st;
+        axl_format(h->why, sizeof h->why, "%s", axl_last_message());
+    }
+    return st;
+}
+
+static struct axl__karg *karg_slot(axl_handler *h, const char *fn,
+                                   uint32_t index, axl_status *st)
+{
+    for (uint8_t i = 0; i < h->nkargs; i++)
+        if (h->kargs[i].id == index)
+            return &h->kargs[i];
+    if (h->nkargs == AXL_MAX_KERNEL_ARGS || index > 0xFFFF) {
+        *st = sticky(h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                  "argument %u: a kernel takes at most "
+                                  "AXL_MAX_KERNEL_ARGS (%u) arguments",
+                                  (unsigned)index,
+                                  (unsigned)AXL_MAX_KERNEL_ARGS));
+        return NULL;
+    }
+    struct axl__karg *a = &h->kargs[h->nkargs++];
+    memset(a, 0, sizeof *a);
+    a->id = (uint16_t)index;
+    return a;
+}
+
+axl_status axl_handler_set_arg(axl_handler *h, uint32_t index,
+                               const void *value, size_t size)
+{
+    static const char fn[] = "axl_handler_set_arg";
+    if (!h)
+        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
+    if (h->error != AXL_SUCCESS)
+        return h->error;
+    if (!value || size == 0)
+        return sticky(h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                   "argument %u: no bytes given",
+                                   (unsigned)index));
+    if (size > (size_t)(AXL_MAX_ARG_BYTES - h->kbytes_used))
+        return sticky(h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                                   "argument %u: the group's scalars take "
+                                   "more than AXL_MAX_ARG_BYTES (%u)",
+                                   (unsigned)index,
+                                   (unsigned)AXL_MAX_ARG_BYTES));
+    axl_status st = AXL_SUCCESS;
+    struct axl__karg *a = karg_slot(h, fn, index, &st);
+    if (!a)
+        return st;
+    a->acc = 0;
+    a->off = h->kbytes_used;
+    a->size = (uint16_t)size;
+    memcpy(h->kbytes + h->kbytes_used, value, size);
+    h->kbytes_used = (uint16_t)(h->kbytes_used + size);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_set_arg_accessor(axl_handler *h, uint32_t index,
+                                        axl_accessor accessor)
+{
+    static const char fn[] = "axl_handler_set_arg_accessor";
+    if (!h)
+        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
+    if (h->error != AXL_SUCCESS)
+        return h->error;
+    if (accessor.index == 0 || accessor.index > h->nacc)
+        return sticky(h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                                   "argument %u: accessor %u was not "
+                                   "required in this command group",
+                                   (unsigned)index, (unsigned)accessor.index));
+    axl_status st = AXL_SUCCESS;
+    struct axl__karg *a = karg_slot(h, fn, index, &st);
+    if (!a)
+        return st;
+    a->acc = (uint8_t)accessor.index;
+    a->size = 0;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_single_task(axl_handler *h, axl_kernel kernel)
+{
+    static const char fn[] = "axl_handler_single_task";
+    if (!h)
+        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
+    if (h->error != AXL_SUCCESS)
+        return h->error;
+    if (++h->nactions > 1)
+        return sticky(h, axl__fail(fn, AXL_ERR_INVALID,
+                                   "a command group takes exactly one action "
+                                   "and this one already has one"));
+    h->kind = AXL__CMD_KERNEL;
+    h->kernel = kernel.id;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_parallel_for(axl_handler *h, axl_range range,
+                                    axl_kernel kernel)
+{
+    static const char fn[] = "axl_handler_parallel_for";
+    (void)range;
+    (void)kernel;
+    if (!h)
+        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
+    if (h->error != AXL_SUCCESS)
+        return h->error;
+    return sticky(h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                               "a compute unit runs whole invocations, not "
+                               "work-items: pass the size as an argument and "
+                               "use single_task"));
+}
+
+axl_status axl_handler_use_kernel_bundle(axl_handler *h,
+                                         axl_kernel_bundle bundle)
+{
+    static const char fn[] = "axl_handler_use_kernel_bundle";
+    if (!h)
+        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
+    if (h->error != AXL_SUCCESS)
+        return h->error;
+    h->bundle = bundle.id;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_set_timeout(axl_handler *h, uint64_t ns)
+{
+    if (!h)
+        return axl__fail("axl_handler_set_timeout", AXL_ERR_INVALID,
+                         "handler must not be NULL");
+    h->timeout_ns = ns;
+    return AXL_SUCCESS;
+}
+
+/* ---- Checks at submit ------------------------------------------------------------- */
+
+/* Banks of the device an argument of any of the kernel's units reaches
+ * (all banks when the image says nothing about connectivity). */
+static uint64_t arg_banks(const struct axl__device *d,
+                          const struct axl__image *img, uint32_t ip,
+                          uint32_t arg)
+{
+    if (img->x.connection_count == 0)
+        return ~(uint64_t)0;
+    uint64_t mem = axl_xclbin_arg_banks(&img->x, ip, arg), banks = 0;
+    for (uint32_t m = 0; m < 64; m++)
+        if ((mem >> m & 1) && d->bank_of_mem[m] != 0xFF)
+            banks |= (uint64_t)1 << d->bank_of_mem[m];
+    return banks;
+}
+
+static const char *arg_name(const struct axl__image *img, uint32_t kernel,
+                            uint32_t id, char *buf, size_t size)
+{
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(&img->x, kernel, &ki);
+    for (uint32_t a = 0; a < ki.arg_count; a++) {
+        axl_xclbin_arg arg;
+        axl_xclbin_get_kernel_arg(&img->x, &ki, a, &arg);
+        if (arg.index == id) {
+            axl_format(buf, size, "%.*s", (int)arg.name.len, arg.name.ptr);
+            return buf;
+        }
+    }
+    axl_format(buf, size, "#%u", (unsigned)id);
+    return buf;
+}
+
+static bool device_ready(const void *arg)
+{
+    return !((const struct axl__device *)arg)->programming;
+}
+
+/* Lock held; dropped (and everything checked again) while device memory is
+ * allocated for a buffer argument. */
+axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
+                               axl_handler *h)
+{
+    for (int round = 0; round <= AXL_MAX_KERNEL_ARGS; round++) {
+        axl_status st;
+        struct axl__kernel *kn =
+            axl__lookup(fn, "kernel", AXL__POOL_KERNEL, h->kernel, &st);
+        if (!kn)
+            return st;
+        struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+        struct axl__image *img = axl__image_at(kid->image);
+        struct axl__device *d = axl__device_at(q->device);
+        const struct axl__bundle *kb = axl__bundle_at(kn->bundle);
+        if (kb->context != q->context)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "kernel %s comes from a bundle of another context "
+                             "than the queue's",
+                             kid->name);
+        if (h->bundle) {
+            struct axl__bundle *ub =
+                axl__lookup(fn, "the bundle of use_kernel_bundle",
+                            AXL__POOL_KERNEL_BUNDLE, h->bundle, &st);
+            if (!ub)
+                return st;
+            if (ub->context != q->context)
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "use_kernel_bundle: the bundle's context is "
+                                 "not the queue's (4.9.4.4)");
+            if (ub->state != AXL_BUNDLE_EXECUTABLE)
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "use_kernel_bundle: the bundle is not "
+                                 "executable");
+            if (!axl__bundle_has_kernel(ub, kid, d))
+                return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                                 "kernel %s is not in the bundle given to "
+                                 "use_kernel_bundle for %s (4.9.4.4)",
+                                 kid->name, d->info.name);
+        }
+        if (!axl__kernel_compatible(kid, d))
+            return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "kernel %s cannot run on %s", kid->name,
+                             d->info.name);
+        axl__wait_until_pred(device_ready, d);
+        if (d->loaded != kid->image + 1u)
+            return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "%s does not carry the design of kernel %s now "
+                             "(get an executable bundle with it to program "
+                             "the device)",
+                             d->info.name, kid->name);
+
+        /* Arguments against the metadata. */
+        char name[48];
+        for (uint8_t i = 0; i < h->nkargs; i++) {
+            bool known = false;
+            for (uint8_t m = 0; m < kid->nargs; m++)
+                known |= kid->args[m].id == h->kargs[i].id;
+            if (!known)
+                return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "kernel %s has no argument %u (it takes %u)",
+                                 kid->name, (unsigned)h->kargs[i].id,
+                                 (unsigned)kid->nargs);
+        }
+        bool allocated = false;
+        h->u.kernel.nargs = 0;
+        for (uint8_t m = 0; m < kid->nargs; m++) {
+            const struct axl__karg_meta *meta = &kid->args[m];
+            const struct axl__karg *set = NULL;
+            for (uint8_t i = 0; i < h->nkargs; i++)
+                if (h->kargs[i].id == meta->id)
+                    set = &h->kargs[i];
+            const char *an =
+                arg_name(img, kid->index, meta->id, name, sizeof name);
+            if (!set)
+                return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u (%s) of %s was not set",
+                                 (unsigned)meta->id, an, kid->name);
+            if (meta->is_mem && !set->acc)
+                return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u (%s) of %s is a buffer, and a "
+                                 "scalar was set",
+                                 (unsigned)meta->id, an, kid->name);
+            if (!meta->is_mem && set->acc)
+                return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u (%s) of %s is a scalar, and an "
+                                 "accessor was set",
+                                 (unsigned)meta->id, an, kid->name);
+            if (!meta->is_mem && set->size != meta->size)
+                return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u (%s) of %s takes %u bytes; %u "
+                                 "were set",
+                                 (unsigned)meta->id, an, kid->name,
+                                 (unsigned)meta->size, (unsigned)set->size);
+            h->u.kernel.args[h->u.kernel.nargs++] = *set;
+            if (!meta->is_mem)
+                continue;
+            /* The memory must be reachable from a unit of the kernel. */
+            struct axl__required *r = &h->acc[set->acc - 1];
+            struct axl__buffer *b = axl__buffer_base(axl__buffer_at(r->view));
+            uint64_t any = 0, all = ~(uint64_t)0;
+            for (uint8_t c = 0; c < kid->ncu; c++) {
+                uint64_t banks = arg_banks(d, img, kid->cu_ip[c], meta->id);
+                any |= banks;
+                all &= banks;
+            }
+            uint8_t loc = axl__device_loc(b, q->device);
+            if (loc != AXL__NO_LOC) {
+                uint32_t bank = b->loc[loc].mem.bank;
+                if (!(any >> bank & 1)) {
+                    axl_hal_bank hb;
+                    axl__platform_at(d->platform)
+                        ->port->bank(d->data, bank, &hb);
+                    return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                     "argument %u (%s) of %s: the buffer is "
+                                     "in bank %s, which no compute unit of "
+                                     "%s reaches (CONNECTIVITY)",
+                                     (unsigned)meta->id, an, kid->name,
+                                     hb.tag, kid->name);
+                }
+            } else {
+                uint64_t pick = all ? all : any;
+                if (!pick)
+                    return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                     "argument %u (%s) of %s reaches no bank "
+                                     "of %s",
+                                     (unsigned)meta->id, an, kid->name,
+                                     d->info.name);
+                uint32_t bank = 0;
+                while (!(pick >> bank & 1))
+                    bank++;
+                st = axl__device_copy(fn, b, d, bank, &loc);
+                if (st != AXL_SUCCESS)
+                    return st;
+                allocated = true;
+                break; /* the lock was dropped: check everything again */
+            }
+            r->on_device = true;
+        }
+        if (allocated)
+            continue;
+        h->u.kernel.kid = kn->kid;
+        h->u.kernel.kernel = AXL__SLOT(KERNEL, kn);
+        memcpy(h->u.kernel.bytes, h->kbytes, h->kbytes_used);
+        h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
+        return AXL_SUCCESS;
+    }
+    return axl__fail(fn, AXL_ERR_RUNTIME,
+                     "internal: kernel argument placement did not settle");
+}
+
+/* ---- Dispatch onto a compute unit ------------------------------------------------- */
+
+static void cu_wait(struct axl__command *c)
+{
+    uint16_t r = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
+    c->next = 0;
+    if (axl__rt.cu_wait_tail)
+        axl__command_at((uint16_t)(axl__rt.cu_wait_tail - 1))->next = r;
+    else
+        axl__rt.cu_wait_head = r;
+    axl__rt.cu_wait_tail = r;
+}
+
+/* A unit is free again: the kernels waiting for one try again. */
+static void cu_release(struct axl__cu *cu)
+{
+    cu->cmd = 0;
+    cu->deadline = 0;
+    if (!axl__rt.cu_wait_head)
+        return;
+    uint16_t head = axl__rt.cu_wait_head, tail = axl__rt.cu_wait_tail;
+    axl__rt.cu_wait_head = axl__rt.cu_wait_tail = 0;
+    if (axl__rt.ready_tail)
+        axl__command_at((uint16_t)(axl__rt.ready_tail - 1))->next = head;
+    else
+        axl__rt.ready_head = head;
+    axl__rt.ready_tail = tail;
+}
+
+/* Does unit `cu` reach the bank of every buffer argument of c? */
+static bool cu_reaches(const struct axl__device *d,
+                       const struct axl__image *img, const struct axl__cu *cu,
+                       const struct axl__command *c)
+{
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+        const struct axl__karg *a = &c->u.kernel.args[i];
+        if (!a->acc)
+            continue;
+        const struct axl__access *acc = &c->acc[a->acc - 1];
+        const struct axl__buffer *b = axl__buffer_at(acc->base);
+        if (!(arg_banks(d, img, cu->ip, a->id) >> b->loc[acc->loc].mem.bank &
+              1))
+            return false;
+    }
+    return true;
+}
+
+void axl__run_kernel(struct axl__command *c)
+{
+    struct axl__device *d = axl__device_at(c->device);
+    const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
+    const struct axl__image *img = axl__image_at(kid->image);
+    const axl_device_port *port = axl__platform_at(d->platform)->port;
+    if (d->loaded != kid->image + 1u) {
+        axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                      "the device was programmed with another design before "
+                      "the kernel could run");
+        return;
+    }
+    /* A free unit of this kernel that reaches its buffers, starting after
+     * the last one used, so runs spread over the units. */
+    struct axl__cu *cu = NULL;
+    bool any = false;
+    uint8_t ordinal = 0;
+    for (uint8_t k = 0; k < d->ncus && !cu; k++) {
+        uint8_t i = (uint8_t)((d->next_cu + k) % d->ncus);
+        struct axl__cu *x = &d->cus[i];
+        if (x->kernel_index != kid->index || !cu_reaches(d, img, x, c))
+            continue;
+        any = true;
+        if (!x->cmd) {
+            cu = x;
+            d->next_cu = (uint8_t)(i + 1);
+        }
+    }
+    if (!cu) {
+        if (any)
+            cu_wait(c);
+        else
+            axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                          "no compute unit of the kernel on the device (past "
+                          "AXL_MAX_DEVICE_CUS?) reaches its buffers");
+        return;
+    }
+    for (uint8_t i = 0; i < d->ncus; i++)
+        if (&d->cus[i] != cu && d->cus[i].kernel_index == kid->index &&
+            &d->cus[i] < cu)
+            ordinal++;
+    cu->cmd = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
+    c->u.kernel.cu = (uint8_t)(cu - d->cus);
+
+    axl_hal_run *run = &cu->run;
+    run->token = c;
+    run->image = &img->x;
+    run->kernel_index = kid->index;
+    run->kernel_name = kid->name;
+    run->cu = ordinal;
+    run->ip_index = cu->ip;
+    run->cu_handle = cu->handle;
+    run->arg_count = c->u.kernel.nargs;
+    run->args = cu->args;
+    run->range = (axl_range){1, {1, 1, 1}};
+    run->timeout_ns = c->u.kernel.timeout_ns;
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+        const struct axl__karg *a = &c->u.kernel.args[i];
+        axl_hal_arg *h = &cu->args[i];
+        h->id = a->id;
+        if (a->acc) {
+            const struct axl__access *acc = &c->acc[a->acc - 1];
+            struct axl__buffer *b = axl__buffer_at(acc->base);
+            h->is_mem = 1;
+            h->mem = &b->loc[acc->loc].mem;
+            h->offset = acc->offset;
+            h->size = acc->size;
+            h->value = NULL;
+        } else {
+            h->is_mem = 0;
+            h->mem = NULL;
+            h->offset = 0;
+            h->size = a->size;
+            h->value = c->u.kernel.bytes + a->off;
+        }
+    }
+    struct axl__event *e = axl__event_at(c->event);
+    if (e->profiling)
+        e->t_start = axl__now();
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
+                          memory_order_release);
+    cu->deadline = c->u.kernel.timeout_ns ? axl__now() + c->u.kernel.timeout_ns
+                                          : 0;
+    c->flags |= AXL__CMD_INLINE;
+    bool opened = cu->opened;
+    axl_port_unlock();
+
+    char why[AXL_MESSAGE_MAX] = "";
+    axl_status st = axl__run_transfers(c, why, sizeof why);
+    if (st == AXL_SUCCESS && !opened && port->cu_open) {
+        uintptr_t handle = 0;
+        st = port->cu_open(d->data, &img->x, kid->index, cu->ip, &handle);
+        if (st == AXL_SUCCESS) {
+            cu->handle = run->cu_handle = handle;
+            cu->opened = true;
+        } else {
+            axl_format(why, sizeof why, "%s", axl_last_message());
+        }
+    }
+    if (st == AXL_SUCCESS) {
+        st = port->run_start(d->data, run);
+        if (st != AXL_SUCCESS)
+            axl_format(why, sizeof why, "%s", axl_last_message());
+    }
+
+    axl_port_lock();
+    c->flags &= (uint8_t)~AXL__CMD_INLINE;
+    if (st != AXL_SUCCESS) {
+        cu_release(cu);
+        axl__complete(c, st, why);
+    } else if (c->flags & AXL__CMD_DONE_EARLY) {
+        cu_release(cu);
+        axl__complete(c, c->done_status,
+                      c->done_status == AXL_SUCCESS ? NULL : cu->why);
+    }
+    /* else: the port reports the end with axl_hal_run_done. */
+}
+
+void axl_hal_run_done(void *token, axl_status status, const char *why)
+{
+    struct axl__command *c = token;
+    axl_port_lock();
+    struct axl__device *d = axl__device_at(c->device);
+    struct axl__cu *cu = &d->cus[c->u.kernel.cu];
+    if (c->flags & AXL__CMD_INLINE) {
+        /* Still inside run_start: the dispatcher completes it. */
+        c->flags |= AXL__CMD_DONE_EARLY;
+        c->done_status = status;
+        axl_format(cu->why, sizeof cu->why, "%s", why ? why : "");
+    } else if (!cu->cancelling) {
+        cu_release(cu);
+        axl__complete(c, status, why);
+        if (!axl_port_in_isr())
+            axl__pump();
+    }
+    axl_port_unlock();
+}
+
+/* ---- Timeouts ------------------------------------------------------------------------- */
+
+uint64_t axl__next_deadline(void)
+{
+    uint64_t next = UINT64_MAX;
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++)
+            if (d->cus[i].cmd && d->cus[i].deadline &&
+                d->cus[i].deadline < next)
+                next = d->cus[i].deadline;
+    }
+    return next;
+}
+
+/* Gives up runs past their deadline (lock held; dropped around the port's
+ * run_cancel, after which the port must not report the run). */
+void axl__check_timeouts(void)
+{
+    uint64_t now = axl__now();
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            struct axl__cu *cu = &d->cus[i];
+            if (!cu->cmd || !cu->deadline || now < cu->deadline ||
+                cu->cancelling)
+                continue;
+            uint16_t ref = cu->cmd;
+            struct axl__command *c = axl__command_at((uint16_t)(ref - 1));
+            const axl_device_port *port = axl__platform_at(d->platform)->port;
+            cu->cancelling = true;
+            axl_port_unlock();
+            if (port->run_cancel)
+                port->run_cancel(d->data, &cu->run);
+            axl_port_lock();
+            cu->cancelling = false;
+            if (cu->cmd != ref)
+                continue; /* it ended by itself meanwhile */
+            char why[AXL_MESSAGE_MAX];
+            axl_format(why, sizeof why,
+                       "kernel %s on compute unit %u of %s did not finish "
+                       "within %llu ms: the run was abandoned",
+                       cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
+                       (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
+            cu_release(cu);
+            axl__complete(c, AXL_ERR_TIMEOUT, why);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/*
+ * axl/emu.h - C models of kernels for the emulated device.
+ *
+ * The emulated device runs a compute unit by calling the model registered
+ * under the kernel's name (the stock ones in xrt/emu/models.c: vadd,
+ * mmult, fir, conv2d, scale, nop; an application adds models of its own
+ * IPs here). A model sees device memory as the compute unit would: each
+ * buffer argument points into the emulated memory bank the buffer lives
+ * in, at the accessor's first byte, with the accessor's size. Scalars are
+ * the bytes the host set, of the size the kernel metadata gives.
+ *
+ * Models run on the thread that dispatches the command, one at a time per
+ * compute unit, with no runtime lock held: a debugger steps straight in.
+ */
+#ifndef AXL_EMU_H
+#define AXL_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One argument of a call, in the order of the kernel's argument ids. */
+typedef struct axl_emu_arg {
+    uint32_t id;
+    bool is_buffer;
+    void *ptr;           /**< buffer: its bytes in the bank; scalar: NULL */
+    uint64_t size;       /**< buffer: bytes reachable; scalar: bytes */
+    const void *value;   /**< scalar: its bytes */
+} axl_emu_arg;
+
+/** One invocation of a compute unit. */
+typedef struct axl_emu_call {
+    const char *kernel;  /**< the kernel's name */
+    uint32_t cu;         /**< which of its compute units */
+    uint32_t arg_count;
+    const axl_emu_arg *args;
+} axl_emu_call;
+
+/**
+ * A model. Return AXL_SUCCESS, or a failure (axl_fail() adds a message),
+ * which fails the command like a kernel that reported an error. Returning
+ * AXL_EMU_HANG makes the compute unit never finish, as a hung accelerator
+ * would: the runtime gives up after the queue's timeout.
+ */
+typedef axl_status (*axl_emu_model_fn)(const axl_emu_call *call, void *user);
+
+#define AXL_EMU_HANG AXL_ERR_TIMEOUT
+
+/**
+ * Registers (or replaces) the model of a kernel by name. Images whose
+ * kernels all have models are compatible with the emulated device.
+ * AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
+ */
+axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
+                                  void *user);
+
+/**
+ * The design the emulated device carries from start-up (its built-in
+ * kernels), instead of the one its board names. Call before the runtime
+ * starts; NULL gives a device with no design. The bytes are read in place.
+ */
+axl_status axl_emu_set_builtin_image(const void *bytes, size_t size);
+
+/** A buffer argument's bytes, or NULL when id is not a buffer argument or
+ *  has fewer than min_bytes. */
+void *axl_emu_buffer(const axl_emu_call *call, uint32_t id,
+                     uint64_t min_bytes);
+
+/** A 32-bit scalar argument, or AXL_ERR_KERNEL_ARGUMENT. */
+axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out);
+
+/** A float scalar argument, or AXL_ERR_KERNEL_ARGUMENT. */
+axl_status axl_emu_f32(const axl_emu_call *call, uint32_t id, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_EMU_H */

@@ -1,0 +1,278 @@
+/*
+ * axl/kernel_bundle.h - kernel ids, kernel bundles, device images and
+ * kernels (spec 4.11, seed 000), and the kernel_compiler extension with
+ * xclbin as a binary source language (seed 003).
+ *
+ * On an FPGA a kernel is a hardware IP in a precompiled xclbin image, and
+ * each compute unit of the image's IP_LAYOUT runs it. There is no online
+ * compiler or linker (aspects online_compiler and online_linker are false),
+ * so bundles exist in the executable state, plus the ext_oneapi_source state
+ * of bundles made from image bytes at run time. Two sources of kernels:
+ *
+ *  - device built-in kernels: the design the device carries (the image the
+ *    board names, already on the device). Listed by the device's
+ *    AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS; compatible with that device only.
+ *  - application kernels: the images the application registers at start-up
+ *    with axl_image_register (bytes linked into the firmware or read from
+ *    flash). Listed by axl_get_kernel_ids.
+ *
+ * A device carries one design at a time. Making an executable bundle
+ * programs each of its devices with the bundle's first image compatible
+ * with it (waiting first for the commands already on that device), so the
+ * reconfiguration happens there, not at a submit. A kernel whose image the
+ * device no longer carries is AXL_ERR_KERNEL_NOT_SUPPORTED at submit.
+ *
+ * Lists follow the convention of platform.h (out == NULL asks the count).
+ */
+#ifndef AXL_KERNEL_BUNDLE_H
+#define AXL_KERNEL_BUNDLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** bundle_state (4.11, seed 003's ext_oneapi_source). */
+typedef enum axl_bundle_state {
+    AXL_BUNDLE_INPUT = 0,
+    AXL_BUNDLE_OBJECT = 1,
+    AXL_BUNDLE_EXECUTABLE = 2,
+    AXL_BUNDLE_SOURCE = 3 /**< ext_oneapi_source */
+} axl_bundle_state;
+
+/** source_language (seed 003): the languages axl can build. */
+typedef enum axl_source_language {
+    /** An xclbin image given as bytes: a binary language. */
+    AXL_SOURCE_XCLBIN = 1
+} axl_source_language;
+
+/* ---- Images the application carries ------------------------------------------ */
+
+/**
+ * Registers an application image: its kernels get kernel ids and join
+ * get_kernel_ids(). The bytes are read in place (never copied): they must
+ * stay valid and unchanged until axl_shutdown. A malformed image is
+ * AXL_ERR_INVALID with the reader's reason; nothing is registered.
+ * Registering the same image (same UUID) twice returns AXL_SUCCESS and adds
+ * nothing.
+ */
+axl_status axl_image_register(const void *bytes, size_t size);
+
+/* ---- Kernel ids (4.11.4) --------------------------------------------------------- */
+
+/** get_kernel_ids(): every kernel of the registered application images. */
+axl_status axl_get_kernel_ids(axl_kernel_id *out, uint32_t cap,
+                              uint32_t *count);
+
+/** kernel_id::get_name(): the kernel's name, valid until axl_shutdown. */
+axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name);
+
+/** The application kernel called name (the first registered), or
+ *  AXL_ERR_INVALID. An axl convenience for C, where kernels have no type
+ *  names. */
+axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id);
+
+/** is_compatible(kernelIds, dev). */
+axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
+                             axl_device device, bool *compatible);
+
+/* ---- Obtaining bundles (4.11.6) -------------------------------------------------------
+ * devices == NULL with ndevices == 0 means the context's devices (the
+ * overloads without a device list). Each call follows its Throws list in
+ * seed 000: AXL_ERR_INVALID for an empty device list, a device outside the
+ * context, the input state on a device without online_compiler, the object
+ * state on one without online_linker, or (with ids) a kernel compatible
+ * with none of the devices. */
+
+/** get_kernel_bundle<State>(ctxt, devs). */
+axl_status axl_get_kernel_bundle(axl_context context,
+                                 const axl_device *devices, uint32_t ndevices,
+                                 axl_bundle_state state,
+                                 axl_kernel_bundle *bundle);
+
+/** get_kernel_bundle<State>(ctxt, devs, kernelIds). */
+axl_status axl_get_kernel_bundle_for(axl_context context,
+                                     const axl_device *devices,
+                                     uint32_t ndevices,
+                                     const axl_kernel_id *ids, uint32_t nids,
+                                     axl_bundle_state state,
+                                     axl_kernel_bundle *bundle);
+
+/** A device-image selector: keep the image in the new bundle or not. */
+typedef bool (*axl_image_selector_fn)(axl_device_image image, void *user);
+
+/** get_kernel_bundle<State>(ctxt, devs, selector): the selector sees each
+ *  application image compatible with one of the devices (not built-in
+ *  ones), without any runtime lock held. */
+axl_status axl_get_kernel_bundle_selected(axl_context context,
+                                          const axl_device *devices,
+                                          uint32_t ndevices,
+                                          axl_bundle_state state,
+                                          axl_image_selector_fn selector,
+                                          void *user,
+                                          axl_kernel_bundle *bundle);
+
+/** has_kernel_bundle<State>(ctxt, devs [, kernelIds]); ids may be NULL with
+ *  nids 0 for the overload without them. */
+axl_status axl_has_kernel_bundle(axl_context context,
+                                 const axl_device *devices, uint32_t ndevices,
+                                 const axl_kernel_id *ids, uint32_t nids,
+                                 axl_bundle_state state, bool *has);
+
+/* ---- Joining, compiling, linking, building (4.11.10, 4.11.11) ----------------------- */
+
+/** join(bundles): one bundle with every device image of the inputs, without
+ *  duplicates. All must share their state, context and devices. */
+axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
+                                  uint32_t count, axl_kernel_bundle *joined);
+
+/** compile(inputBundle, devs): needs a bundle in the input state, which no
+ *  axl device can produce; the errors are the ones seed 000 lists. */
+axl_status axl_kernel_bundle_compile(axl_kernel_bundle input,
+                                     const axl_device *devices,
+                                     uint32_t ndevices,
+                                     axl_kernel_bundle *object);
+
+/** link(objectBundles, devs): needs bundles in the object state. */
+axl_status axl_kernel_bundle_link(const axl_kernel_bundle *objects,
+                                  uint32_t count, const axl_device *devices,
+                                  uint32_t ndevices,
+                                  axl_kernel_bundle *executable);
+
+/** Build properties (seed 003): build_options and save_log. */
+typedef struct axl_build_props {
+    /** build_options. For xclbin: "--uuid=<32 hex digits>" fails the build
+     *  unless the image has that UUID; "--require-kernel=<name>" fails it
+     *  unless the image defines that kernel. Anything else is
+     *  AXL_ERR_INVALID (an invalid option). */
+    const char *const *options;
+    uint32_t noptions;
+    /** save_log: on success, the build log (NUL-terminated, truncated to
+     *  log_size). May be NULL. */
+    char *log;
+    size_t log_size;
+} axl_build_props;
+
+/**
+ * build(bundle, devs, props): for a source bundle (seed 003), checks the
+ * image and programs the devices with it; a bad image is AXL_ERR_BUILD and
+ * axl_last_message() holds the log that says why. For an input bundle
+ * (seed 000), the errors seed 000 lists. props may be NULL.
+ */
+axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
+                                   const axl_device *devices,
+                                   uint32_t ndevices,
+                                   const axl_build_props *props,
+                                   axl_kernel_bundle *executable);
+
+/* ---- The kernel_compiler extension (seed 003) ------------------------------------- */
+
+/** device::ext_oneapi_can_compile(lang). */
+axl_status axl_device_can_compile(axl_device device, axl_source_language lang,
+                                  bool *can);
+
+/**
+ * create_kernel_bundle_from_source(ctxt, lang, bytes): a bundle in the
+ * source state on every device of the context. The bytes are not checked
+ * yet (build does that) and are read in place: keep them valid while the
+ * bundle or any bundle built from it lives. AXL_ERR_INVALID if no device
+ * of the context supports the language.
+ */
+axl_status axl_kernel_bundle_create_from_source(axl_context context,
+                                                axl_source_language lang,
+                                                const void *bytes, size_t size,
+                                                axl_kernel_bundle *bundle);
+
+/** ext_oneapi_has_kernel(name): true only for a bundle built from a source
+ *  bundle that defines the kernel. */
+axl_status axl_kernel_bundle_ext_has_kernel(axl_kernel_bundle bundle,
+                                            const char *name, bool *has);
+
+/** ext_oneapi_get_kernel(name): executable bundles only; AXL_ERR_INVALID if
+ *  ext_oneapi_has_kernel(name) is false. Release the kernel. */
+axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
+                                            const char *name,
+                                            axl_kernel *kernel);
+
+/* ---- Bundle queries (4.11.9) ------------------------------------------------------ */
+
+axl_status axl_kernel_bundle_retain(axl_kernel_bundle bundle);
+axl_status axl_kernel_bundle_release(axl_kernel_bundle bundle);
+axl_status axl_kernel_bundle_get_state(axl_kernel_bundle bundle,
+                                       axl_bundle_state *state);
+axl_status axl_kernel_bundle_get_context(axl_kernel_bundle bundle,
+                                         axl_context *context);
+axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
+                                         axl_device *out, uint32_t cap,
+                                         uint32_t *count);
+/** empty(): no device images. */
+axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty);
+/** has_kernel(id) and, with a device, has_kernel(id, dev); pass AXL_NONE
+ *  as device for the first. */
+axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
+                                        axl_kernel_id id, axl_device device,
+                                        bool *has);
+/** get_kernel_ids(): empty for a bundle built from source (seed 003). */
+axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,
+                                            axl_kernel_id *out, uint32_t cap,
+                                            uint32_t *count);
+/** get_kernel(id): executable bundles only; AXL_ERR_INVALID if the bundle
+ *  does not have the kernel. Release the kernel. */
+axl_status axl_kernel_bundle_get_kernel(axl_kernel_bundle bundle,
+                                        axl_kernel_id id, axl_kernel *kernel);
+/** begin()/end(): the bundle's device images. Images need no release. */
+axl_status axl_kernel_bundle_get_images(axl_kernel_bundle bundle,
+                                        axl_device_image *out, uint32_t cap,
+                                        uint32_t *count);
+
+/** device_image::has_kernel(id [, dev]); AXL_NONE as device for the first. */
+axl_status axl_device_image_has_kernel(axl_device_image image,
+                                       axl_kernel_id id, axl_device device,
+                                       bool *has);
+/** The image's UUID (16 bytes), to tell images apart in a selector. */
+axl_status axl_device_image_get_uuid(axl_device_image image,
+                                     uint8_t uuid[16]);
+
+/* ---- Kernels --------------------------------------------------------------------- */
+
+axl_status axl_kernel_retain(axl_kernel kernel);
+axl_status axl_kernel_release(axl_kernel kernel);
+
+/** The kernel's id (for a kernel built from source: AXL_ERR_INVALID, it has
+ *  none, seed 003). */
+axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id);
+
+/** Kinds of kernel arguments. */
+typedef enum axl_arg_kind {
+    AXL_ARG_SCALAR = 0, /**< bytes passed by value */
+    AXL_ARG_BUFFER = 1  /**< an accessor to a buffer in global memory */
+} axl_arg_kind;
+
+/** Kernel information. */
+typedef struct axl_kernel_info {
+    char name[64];
+    uint32_t num_args;
+    uint32_t compute_units; /**< instances of the IP in the image */
+} axl_kernel_info;
+
+typedef struct axl_kernel_arg_info {
+    char name[48];
+    uint32_t index;          /**< what axl_handler_set_arg takes */
+    axl_arg_kind kind;
+    uint32_t size;           /**< scalar bytes (hostSize); 8 for a buffer */
+    uint64_t offset;         /**< register offset in the control map */
+} axl_kernel_arg_info;
+
+axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info);
+axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
+                                   axl_kernel_arg_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_KERNEL_BUNDLE_H */
