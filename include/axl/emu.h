@@ -52,9 +52,10 @@ typedef axl_status (*axl_emu_model_fn)(const axl_emu_call *call, void *user);
 #define AXL_EMU_HANG AXL_ERR_TIMEOUT
 
 /**
- * Registers (or replaces) the model of a kernel by name. Images whose
- * kernels all have models are compatible with the emulated device.
- * AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
+ * Registers (or replaces) the model of a kernel by name. A kernel is
+ * compatible with the emulated device when it has a model. fn NULL puts
+ * back the stock model of that name, or removes the model if there is
+ * none. AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
  */
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
                                   void *user);

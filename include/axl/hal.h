@@ -13,9 +13,10 @@
  *    platform whose devices are the ones the port finds.
  *
  * Threading: the core serialises its own state with axl_port_lock(). It
- * never holds that lock while it calls a device-port op, a kernel model or
- * application code, so ops may block and may call back into the core
- * (axl_hal_run_done) from any thread.
+ * never holds that lock while it calls a device-port op (except
+ * kernel_compatible, see there), a kernel model or application code, so
+ * ops may block and may call back into the core (axl_hal_run_done) from
+ * any thread.
  */
 #ifndef AXL_HAL_H
 #define AXL_HAL_H
@@ -217,7 +218,9 @@ typedef struct axl_device_port {
                              size_t why_size);
     /** Optional: whether the device can run kernel `kernel_index` of an
      *  image (the emulator: it has a model for it). NULL: a device that
-     *  can load images runs all their kernels. */
+     *  can load images runs all their kernels. The one op called WITH the
+     *  runtime lock held: it must answer from memory, without blocking,
+     *  taking axl_port_lock or calling back into axl. */
     bool (*kernel_compatible)(void *dev, const axl_xclbin *image,
                               uint32_t kernel_index);
 

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "axl/emu.h"
+
 void axl_test_expect(axl_status got, axl_status want, const char *call,
                      const char *file, int line)
 {
@@ -71,7 +73,7 @@ int axl_test_teardown(void **state)
             leaks++;
         }
     }
-    fake_config = (fake_port_config){0, 0, 0, NULL};
+    fake_config = (fake_port_config){0, 0, 0, NULL, 0};
     memset(&fake_mem, 0, sizeof fake_mem);
     return leaks ? -1 : 0;
 }
@@ -132,6 +134,11 @@ static axl_status fake_probe(uint32_t *count, char *why, size_t size)
 
 static int fake_state[8];
 
+static int fake_index(void *dev)
+{
+    return (int)((int *)dev - fake_state);
+}
+
 static axl_status fake_open(uint32_t index, void **dev)
 {
     fake_state[index] = 1;
@@ -141,10 +148,6 @@ static axl_status fake_open(uint32_t index, void **dev)
     return AXL_SUCCESS;
 }
 
-static int fake_index(void *dev)
-{
-    return (int)((int *)dev - fake_state);
-}
 
 static axl_status fake_mem_alloc(void *dev, uint32_t bank, uint64_t size,
                                  void *user_ptr, axl_hal_mem *out)
@@ -224,6 +227,8 @@ static axl_status fake_describe(void *dev, axl_hal_device_info *info)
     info->type = fake_config.type ? fake_config.type
                                   : AXL_DEVICE_TYPE_ACCELERATOR;
     info->flags = fake_config.flags;
+    if (fake_config.program_mask >> fake_index(dev) & 1)
+        info->flags |= AXL_HAL_DEVICE_REPROGRAMMABLE;
     info->mem_base_addr_align = 4096;
     info->bank_count = 1;
     info->global_mem_size = 1u << 20;
@@ -238,6 +243,40 @@ static axl_status fake_bank(void *dev, uint32_t index, axl_hal_bank *out)
     memset(out, 0, sizeof *out);
     snprintf(out->tag, sizeof out->tag, "fake%u", (unsigned)index);
     out->size = 1u << 20;
+    return AXL_SUCCESS;
+}
+
+static axl_status fake_load_image(void *dev, const axl_xclbin *image,
+                                  char *why, size_t size)
+{
+    (void)dev;
+    (void)image;
+    (void)why;
+    (void)size;
+    return AXL_SUCCESS;
+}
+
+static axl_status fake_run_start(void *dev, const axl_hal_run *run)
+{
+    (void)dev;
+    axl_hal_run_done(run->token, AXL_SUCCESS, NULL);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_test_vadd_model(const struct axl_emu_call *c, void *user)
+{
+    (void)user;
+    uint32_t n;
+    axl_status st = axl_emu_u32(c, 3, &n);
+    if (st != AXL_SUCCESS)
+        return st;
+    const int32_t *a = axl_emu_buffer(c, 0, n * 4u);
+    const int32_t *b = axl_emu_buffer(c, 1, n * 4u);
+    int32_t *o = axl_emu_buffer(c, 2, n * 4u);
+    if (!a || !b || !o)
+        return axl_fail(AXL_ERR_KERNEL, "buffers too small");
+    for (uint32_t i = 0; i < n; i++)
+        o[i] = a[i] + b[i];
     return AXL_SUCCESS;
 }
 
@@ -256,6 +295,8 @@ const axl_device_port fake_port = {
     .mem_free = fake_mem_free,
     .mem_write = fake_mem_write,
     .mem_read = fake_mem_read,
+    .load_image = fake_load_image,
+    .run_start = fake_run_start,
 };
 
 const axl_device_port fake_port_b = {

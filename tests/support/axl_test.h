@@ -49,6 +49,8 @@ typedef struct fake_port_config {
     uint32_t type;      /* axl_device_type */
     uint32_t flags;     /* axl_hal_device_flags */
     const char *name;
+    uint32_t program_mask; /* bit i: device i can be programmed (and runs
+                              kernels, each finishing at once) */
 } fake_port_config;
 extern fake_port_config fake_config;
 
@@ -59,6 +61,15 @@ typedef struct fake_mem_stats {
     uint32_t fail_alloc_after; /* 0: never; n: the nth alloc and later fail */
 } fake_mem_stats;
 extern fake_mem_stats fake_mem;
+
+/* Images linked into the tests (bitstreams/). */
+#include "axl_test_amd_style_xclbin.h"
+#include "axl_test_app_xclbin.h"
+#include "axl_test_stock_xclbin.h"
+
+/* A C model of vadd for images whose kernels have other names. */
+struct axl_emu_call;
+axl_status axl_test_vadd_model(const struct axl_emu_call *call, void *user);
 extern const axl_device_port fake_port;
 extern const axl_device_port fake_port_b; /* a second platform */
 

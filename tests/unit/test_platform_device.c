@@ -51,7 +51,7 @@ static void info_buffer_too_small_is_invalid_and_untouched(void **state)
 static void list_too_short_is_invalid_and_untouched(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){3, 0, AXL_HAL_DEVICE_AVAILABLE, NULL};
+    fake_config = (fake_port_config){3, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d[2] = {{7}, {7}};
     uint32_t n = 0;
@@ -219,7 +219,7 @@ static void default_selector_prefers_hardware_over_emulated_4_6_1_1(void **state
 {
     (void)state;
     fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE,
-                                     "real card"};
+                                     "real card", 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(axl_default_selector, NULL, &d));
@@ -237,7 +237,7 @@ static void default_selector_falls_back_to_emulated_4_6_1_1(void **state)
 {
     (void)state;
     /* A hardware device that is not available scores below the emulator. */
-    fake_config = (fake_port_config){1, 0, 0, "busy card"};
+    fake_config = (fake_port_config){1, 0, 0, "busy card", 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(axl_default_selector, NULL, &d));
@@ -248,7 +248,7 @@ static void accelerator_selector_rejects_other_types_4_6_1_1(void **state)
 {
     (void)state;
     fake_config = (fake_port_config){1, AXL_DEVICE_TYPE_CUSTOM,
-                                     AXL_HAL_DEVICE_AVAILABLE, "custom"};
+                                     AXL_HAL_DEVICE_AVAILABLE, "custom", 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(axl_accelerator_selector, NULL, &d));
@@ -259,7 +259,7 @@ static void user_selector_picks_highest_score_4_6_1_1(void **state)
 {
     (void)state;
     fake_config = (fake_port_config){2, 0, AXL_HAL_DEVICE_AVAILABLE,
-                                     "scored"};
+                                     "scored", 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(pick_by_name, "scored 1", &d));
@@ -281,7 +281,7 @@ static void all_negative_scores_is_runtime_error_4_6_1_1(void **state)
 static void aspect_selector_requires_and_denies_4_6_1_1(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, "hw"};
+    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, "hw", 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_aspect emulated = AXL_ASPECT_EMULATED;
     axl_aspect profiling = AXL_ASPECT_QUEUE_PROFILING;
@@ -300,7 +300,7 @@ static void aspect_selector_requires_and_denies_4_6_1_1(void **state)
 static void platform_without_devices_says_why(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){0, 0, 0, NULL};
+    fake_config = (fake_port_config){0, 0, 0, NULL, 0};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_platform p[2];
     uint32_t n;

@@ -101,26 +101,47 @@ static void register_stock_locked(void)
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
                                   void *user)
 {
-    if (!kernel || !fn || !kernel[0] || strlen(kernel) >= AXL_EMU_NAME_MAX)
+    if (!kernel || !kernel[0] || strlen(kernel) >= AXL_EMU_NAME_MAX)
         return axl_fail(AXL_ERR_INVALID,
-                        "axl_emu_register_model: a name of 1..%u characters "
-                        "and a function are needed",
+                        "axl_emu_register_model: the name needs 1..%u "
+                        "characters",
                         (unsigned)AXL_EMU_NAME_MAX - 1);
     axl_port_lock();
     register_stock_locked();
-    axl_status st = add_model(kernel, fn, user);
+    axl_status st = AXL_SUCCESS;
+    if (fn) {
+        st = add_model(kernel, fn, user);
+    } else {
+        /* NULL: back to the stock model, or no model at all. */
+        emu_model *m = find_model(kernel, strlen(kernel));
+        const axl_emu_stock_model *stock = axl_emu_stock_models;
+        while (stock->name && strcmp(stock->name, kernel))
+            stock++;
+        if (m && stock->name) {
+            m->fn = stock->fn;
+            m->user = NULL;
+        } else if (m) {
+            *m = models[--nmodels];
+        }
+    }
     axl_port_unlock();
     return st;
 }
 
-static emu_model *model_for(const axl_xclbin *x, uint32_t kernel_index)
+/* The model of a kernel; the caller holds axl_port_lock. */
+static emu_model *model_for_locked(const axl_xclbin *x, uint32_t kernel_index)
 {
     axl_xclbin_kernel k;
     if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
         return NULL;
-    axl_port_lock();
     register_stock_locked();
-    emu_model *m = find_model(k.name.ptr, k.name.len);
+    return find_model(k.name.ptr, k.name.len);
+}
+
+static emu_model *model_for(const axl_xclbin *x, uint32_t kernel_index)
+{
+    axl_port_lock();
+    emu_model *m = model_for_locked(x, kernel_index);
     axl_port_unlock();
     return m;
 }
@@ -250,7 +271,8 @@ static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
                                   uint32_t kernel_index)
 {
     (void)dev;
-    return model_for(image, kernel_index) != NULL;
+    /* Called with the runtime lock held (see hal.h). */
+    return model_for_locked(image, kernel_index) != NULL;
 }
 
 static axl_status emu_cu_open(void *dev, const axl_xclbin *image,

@@ -168,7 +168,6 @@ static axl_status nop(const axl_emu_call *c, void *user)
 }
 
 const axl_emu_stock_model axl_emu_stock_models[] = {
-    {"vadd", vadd},     {"krnl_vadd", vadd}, {"mmult", mmult},
-    {"fir", fir},       {"conv2d", conv2d},  {"scale", scale},
-    {"nop", nop},       {NULL, NULL},
+    {"vadd", vadd},   {"mmult", mmult}, {"fir", fir}, {"conv2d", conv2d},
+    {"scale", scale}, {"nop", nop},     {NULL, NULL},
 };

@@ -1,0 +1,176 @@
+/*
+ * `axl-xclbin info`: prints what axl reads from an image, through the
+ * same reader the runtime uses (xrt/xclbin.c).
+ */
+#include "info.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const mem_types[] = {
+    "MEM_DDR3", "MEM_DDR4", "MEM_DRAM", "MEM_STREAMING",
+    "MEM_PREALLOCATED_GLOB", "MEM_ARE", "MEM_HBM", "MEM_BRAM", "MEM_URAM",
+    "MEM_STREAMING_CONNECTION", "MEM_HOST", "MEM_PS_KERNEL"};
+static const char *const ip_types[] = {
+    "IP_MB", "IP_KERNEL", "IP_DNASC", "IP_DDR4_CONTROLLER", "IP_MEM_DDR4",
+    "IP_MEM_HBM", "IP_MEM_HBM_ECC", "IP_PS_KERNEL"};
+static const char *const controls[] = {
+    "ap_ctrl_hs", "ap_ctrl_chain", "ap_ctrl_none", "ap_ctrl_me",
+    "accel_adapter", "fast_adapter"};
+static const char *const clock_types[] = {"unused", "data", "kernel",
+                                          "system"};
+static const char *const quals[] = {"scalar", "buffer", "constant", "local",
+                                    "stream"};
+
+#define NAME(table, v) \
+    ((v) < sizeof(table) / sizeof((table)[0]) ? (table)[v] : "unknown")
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Length of a NUL-padded fixed field (strnlen is POSIX, not C11). */
+static int field_len(const uint8_t *p, size_t cap)
+{
+    const void *nul = memchr(p, 0, cap);
+    return (int)(nul ? (size_t)((const uint8_t *)nul - p) : cap);
+}
+
+static void size_text(uint64_t bytes, char *out, size_t cap)
+{
+    if (bytes && bytes % (1024u * 1024 * 1024) == 0)
+        snprintf(out, cap, "%" PRIu64 " GiB", bytes >> 30);
+    else if (bytes && bytes % (1024u * 1024) == 0)
+        snprintf(out, cap, "%" PRIu64 " MiB", bytes >> 20);
+    else if (bytes && bytes % 1024 == 0)
+        snprintf(out, cap, "%" PRIu64 " KiB", bytes >> 10);
+    else
+        snprintf(out, cap, "%" PRIu64 " B", bytes);
+}
+
+static void print_banks(FILE *o, const axl_xclbin *x, uint64_t mask)
+{
+    if (!mask) {
+        fprintf(o, "(none)");
+        return;
+    }
+    const char *sep = "";
+    for (uint32_t b = 0; b < 64; b++) {
+        axl_xclbin_mem m;
+        if (!(mask >> b & 1))
+            continue;
+        if (axl_xclbin_get_mem(x, b, &m) == AXL_SUCCESS)
+            fprintf(o, "%s%.*s", sep, (int)m.tag.len, m.tag.ptr);
+        else
+            fprintf(o, "%s#%u", sep, (unsigned)b);
+        sep = " ";
+    }
+}
+
+void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
+{
+    const uint8_t *h = x->data;
+    fprintf(o, "image     %s (%zu bytes)\n", path, x->size);
+    fprintf(o, "uuid      ");
+    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
+        fprintf(o, "%02x%s", x->uuid[i],
+                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+    fprintf(o, "\nplatform  %.*s\n", field_len(h + 352, 64),
+            (const char *)h + 352);
+
+    fprintf(o, "sections  %u\n", (unsigned)x->section_count);
+    for (uint32_t i = 0; i < x->section_count; i++) {
+        const uint8_t *s = h + 456 + (size_t)i * 40;
+        uint32_t kind = (uint32_t)s[0] | (uint32_t)s[1] << 8 |
+                        (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+        fprintf(o, "  %-3u %-22s %-16.*s offset 0x%06" PRIx64 " size %"
+                PRIu64 "\n", (unsigned)i, axl_xclbin_section_name(kind),
+                field_len(s + 4, 16), (const char *)s + 4,
+                rd64(s + 24), rd64(s + 32));
+    }
+
+    fprintf(o, "memory banks  %u\n", (unsigned)x->mem_count);
+    for (uint32_t i = 0; i < x->mem_count; i++) {
+        axl_xclbin_mem m;
+        char sz[32];
+        if (axl_xclbin_get_mem(x, i, &m))
+            continue;
+        size_text(m.size, sz, sizeof sz);
+        fprintf(o, "  [%u] %-16.*s %-10s %-6s %-9s base 0x%" PRIx64 "\n",
+                (unsigned)i, (int)m.tag.len, m.tag.ptr,
+                NAME(mem_types, m.type), m.used ? "used" : "unused", sz,
+                m.base_address);
+    }
+
+    fprintf(o, "compute units / IPs  %u\n", (unsigned)x->ip_count);
+    for (uint32_t i = 0; i < x->ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(x, i, &ip))
+            continue;
+        fprintf(o, "  [%u] %-28.*s %-10s base 0x%08" PRIx64, (unsigned)i,
+                (int)ip.name.len, ip.name.ptr, NAME(ip_types, ip.type),
+                ip.base_address);
+        if (ip.type == AXL_XCLBIN_IP_KERNEL)
+            fprintf(o, "  %s, interrupt %s (id %u)",
+                    NAME(controls, ip.control),
+                    ip.interrupt_enabled ? "on" : "off",
+                    (unsigned)ip.interrupt_id);
+        fprintf(o, "\n");
+    }
+
+    if (x->clock_count) {
+        fprintf(o, "clocks  %u\n", (unsigned)x->clock_count);
+        for (uint32_t i = 0; i < x->clock_count; i++) {
+            axl_xclbin_clock c;
+            if (axl_xclbin_get_clock(x, i, &c) == AXL_SUCCESS)
+                fprintf(o, "  [%u] %-20.*s %-7s %u MHz\n", (unsigned)i,
+                        (int)c.name.len, c.name.ptr, NAME(clock_types, c.type),
+                        (unsigned)c.freq_mhz);
+        }
+    }
+
+    fprintf(o, "kernels  %u\n", (unsigned)x->kernel_count);
+    for (uint32_t i = 0; i < x->kernel_count; i++) {
+        axl_xclbin_kernel k;
+        if (axl_xclbin_get_kernel(x, i, &k))
+            continue;
+        fprintf(o, "  %.*s  (%s, %u argument%s, %u compute unit%s)\n",
+                (int)k.name.len, k.name.ptr, NAME(controls, k.control),
+                (unsigned)k.arg_count, k.arg_count == 1 ? "" : "s",
+                (unsigned)k.cu_count, k.cu_count == 1 ? "" : "s");
+        for (uint32_t a = 0; a < k.arg_count; a++) {
+            axl_xclbin_arg arg;
+            if (axl_xclbin_get_kernel_arg(x, &k, a, &arg))
+                continue;
+            fprintf(o, "    arg %-3u %-12.*s %-8s offset 0x%02" PRIx64
+                    " size %-3" PRIu64 " %.*s\n", (unsigned)arg.index,
+                    (int)arg.name.len, arg.name.ptr,
+                    NAME(quals, arg.address_qualifier), arg.offset, arg.size,
+                    (int)arg.type.len, arg.type.ptr);
+        }
+        for (uint32_t cu = 0; cu < k.cu_count; cu++) {
+            uint32_t ipi;
+            axl_xclbin_ip ip;
+            if (axl_xclbin_get_kernel_cu(x, &k, cu, &ipi) ||
+                axl_xclbin_get_ip(x, ipi, &ip))
+                continue;
+            fprintf(o, "    cu %.*s at 0x%" PRIx64 "\n", (int)ip.name.len,
+                    ip.name.ptr, ip.base_address);
+            for (uint32_t a = 0; a < k.arg_count; a++) {
+                axl_xclbin_arg arg;
+                if (axl_xclbin_get_kernel_arg(x, &k, a, &arg) ||
+                    arg.address_qualifier == AXL_XCLBIN_ARG_SCALAR)
+                    continue;
+                fprintf(o, "      %-12.*s -> ", (int)arg.name.len,
+                        arg.name.ptr);
+                print_banks(o, x, axl_xclbin_arg_banks(x, ipi, arg.index));
+                fprintf(o, "\n");
+            }
+        }
+    }
+}

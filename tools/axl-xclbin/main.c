@@ -1,0 +1,113 @@
+/*
+ * axl-xclbin: inspect and pack xclbin images.
+ *
+ *   axl-xclbin info FILE              print what axl reads from FILE
+ *   axl-xclbin pack MANIFEST -o FILE  build an image (pack.h: the format)
+ *
+ * Exit status: 0 success; 1 usage or I/O error; 2 the image (info) or the
+ * manifest and its files (pack) are invalid. Failures print one line on
+ * stderr.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axl/xclbin.h"
+#include "info.h"
+#include "pack.h"
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: axl-xclbin info FILE\n"
+                    "       axl-xclbin pack MANIFEST -o FILE\n");
+    return 1;
+}
+
+static int info(const char *path)
+{
+    unsigned char *data;
+    size_t size;
+    if (axl_read_file(path, &data, &size)) {
+        fprintf(stderr, "axl-xclbin: %s: cannot read the file\n", path);
+        return 1;
+    }
+    axl_xclbin x;
+    char why[256];
+    axl_status st = axl_xclbin_open(&x, data, size, why, sizeof why);
+    if (st != AXL_SUCCESS) {
+        fprintf(stderr, "axl-xclbin: %s: %s\n", path, why);
+        free(data);
+        return 2;
+    }
+    axl_info_print(stdout, path, &x);
+    free(data);
+    return 0;
+}
+
+/* Writes through a temporary file so a failed run leaves no half image. */
+static int write_file(const char *path, const unsigned char *p, size_t n)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 5);
+    if (!tmp)
+        return -1;
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp", 5);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(p, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok)
+        remove(tmp);
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+static int pack(int argc, char **argv)
+{
+    const char *manifest = NULL, *out = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (!manifest && argv[i][0] != '-')
+            manifest = argv[i];
+        else
+            return usage();
+    }
+    if (!manifest || !out)
+        return usage();
+    unsigned char *img;
+    size_t size;
+    char err[512];
+    if (axl_pack_manifest(manifest, &img, &size, err, sizeof err)) {
+        fprintf(stderr, "axl-xclbin: %s\n", err);
+        return 2;
+    }
+    /* Never write an image our own reader would refuse. */
+    axl_xclbin x;
+    char why[256];
+    if (axl_xclbin_open(&x, img, size, why, sizeof why) != AXL_SUCCESS) {
+        fprintf(stderr, "axl-xclbin: %s: the packed image is invalid: %s\n",
+                manifest, why);
+        free(img);
+        return 2;
+    }
+    if (write_file(out, img, size)) {
+        fprintf(stderr, "axl-xclbin: %s: cannot write the image\n", out);
+        free(img);
+        return 1;
+    }
+    free(img);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "info") == 0)
+        return info(argv[2]);
+    if (argc >= 2 && strcmp(argv[1], "pack") == 0)
+        return pack(argc, argv);
+    return usage();
+}
