@@ -424,6 +424,21 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
         }
     }
 
+    /* Contents a failed command left unknown: fail the same way instead of
+     * reading them, until something writes the whole buffer again. */
+    if (b->lost_status && !discard) {
+        struct axl__event *e =
+            axl__pool_lookup_any(AXL__POOL(EVENT), b->lost_event);
+        if (e && e != event_of(c)) {
+            axl__add_dep(c, e, true);
+        } else if (!e && !c->dep_status) {
+            c->dep_status = b->lost_status;
+            c->dep_event = b->lost_event;
+        }
+    }
+    if (discard && writes(a->mode))
+        b->lost_status = AXL_SUCCESS;
+
     /* Data: make `loc` hold the current version before the action. */
     if (!discard) {
         if (!fill) {
@@ -481,7 +496,9 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
 
 /* A command is done with its accesses (lock held). A failed command may
  * have left garbage where it wrote or filled: those locations lose their
- * version, and later reads take the newest surviving one. */
+ * version, and a failed write marks the buffer lost, so commands that use
+ * it later fail with the same error instead of reading garbage (until one
+ * writes all of it). */
 void axl__access_finish(struct axl__command *c, bool failed)
 {
     uint32_t own = AXL__HANDLE(EVENT, event_of(c));
@@ -498,8 +515,11 @@ void axl__access_finish(struct axl__command *c, bool failed)
                     loc->ver = AXL__VER_NONE;
             }
         }
-        if (failed && writes(a->mode) && b->loc[a->loc].ver == a->ver)
+        if (failed && writes(a->mode) && b->loc[a->loc].ver == a->ver) {
             b->loc[a->loc].ver = AXL__VER_NONE;
+            b->lost_status = event_of(c)->status;
+            b->lost_event = own;
+        }
         b->busy--;
         axl__buffer_unhold(axl__buffer_at(a->view));
     }

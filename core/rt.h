@@ -219,6 +219,9 @@ struct axl__buffer {
     axl_allocator alloc;        /* .allocate NULL: the static arena */
     axl_buffer_mutex mutex;
     uint32_t cur;               /* current version */
+    axl_status lost_status;     /* a failed command left the contents
+                                   unknown: later users fail the same way */
+    uint32_t lost_event;        /* that command's event */
     struct axl__loc loc[AXL__LOCS];
     axl__rec rec_head, rec_tail;
     uint8_t nrec;

@@ -1,0 +1,540 @@
+/*
+ * bench_xrt - what one launch of a 4-argument kernel costs through XRT,
+ * through axl's XRT port, and through axl's single_task, on XRT 2.13's
+ * noop shim (everything runs, nothing executes: the numbers are pure
+ * software cost). The kernel is stock.xclbin's vadd: three buffers and an
+ * unsigned int, its buffers already on the device.
+ *
+ *   xrt_raw   xrtRunSetArg x4 + xrtRunStart + xrtRunWait, one xrtRunHandle
+ *   xrt_port  the port's run_start (the same four set_arg and the start,
+ *             plus its bookkeeping) until its run_done: what the port adds
+ *   axl       axl_queue_single_task + axl_event_wait + axl_event_release
+ *             (bench_axl_single_task below)
+ *
+ * Prints one "name value unit" line per number: the median ns per launch
+ * (each launch timed alone), the mean over the loop, instructions per
+ * launch when the CPU's counter is readable (perf_event_open), and the
+ * ratios to raw XRT.
+ *
+ * Usage: bench_xrt [-n LAUNCHES] [--callgrind]
+ *
+ * Without XCL_EMULATION_MODE in the environment it sets up the noop shim
+ * itself (a temporary XILINX_XRT folder linking libxrt_noop.so.2).
+ *
+ * Instructions with callgrind (exact, no counter needed): --callgrind runs
+ * 1000 launches per path with no timing calls, in the functions
+ * bench_raw_loop, bench_port_loop and bench_axl_loop; count one of them:
+ *
+ *   valgrind --tool=callgrind --collect-atstart=no \
+ *       --toggle-collect=bench_raw_loop --callgrind-out-file=cg.raw \
+ *       ./bench_xrt --callgrind
+ *   callgrind_annotate cg.raw | grep 'PROGRAM TOTALS'   # / 1000 launches
+ *
+ * tests/bench/callgrind_xrt.sh does that for each path and prints the
+ * per-launch counts as name/value/unit lines.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "axl/axl.h"
+#include "axl/hal.h"
+#include "axl/kernel_bundle.h"
+#include "xrt_native.h"
+
+#define NOINLINE __attribute__((noinline))
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *s, unsigned n)
+{
+    qsort(s, n, sizeof *s, cmp_u64);
+    return n ? s[n / 2] : 0;
+}
+
+/* ---- An instruction counter, when the kernel lets us read one ---------- */
+
+static int perf_fd = -1;
+
+static void counter_open(void)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.disabled = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.inherit = 1; /* the port's and XRT's threads too */
+    perf_fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+static void counter_start(void)
+{
+    if (perf_fd >= 0) {
+        ioctl(perf_fd, PERF_EVENT_IOC_RESET, 0);
+        ioctl(perf_fd, PERF_EVENT_IOC_ENABLE, 0);
+    }
+}
+
+static long long counter_stop(void)
+{
+    long long v = -1;
+    if (perf_fd >= 0) {
+        ioctl(perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (read(perf_fd, &v, sizeof v) != (ssize_t)sizeof v)
+            v = -1;
+    }
+    return v;
+}
+
+/* ---- Results -------------------------------------------------------------- */
+
+typedef struct result {
+    const char *name;
+    int ok;
+    double median_ns, mean_ns, instructions;
+} result;
+
+static void print_result(const result *r)
+{
+    if (!r->ok) {
+        printf("%s_ns n/a -\n", r->name);
+        return;
+    }
+    printf("%s_median_ns %.0f ns\n", r->name, r->median_ns);
+    printf("%s_mean_ns %.0f ns\n", r->name, r->mean_ns);
+    if (r->instructions >= 0)
+        printf("%s_instructions %.0f instructions\n", r->name,
+               r->instructions);
+    else
+        printf("%s_instructions n/a (no readable instruction counter: use "
+               "--callgrind)\n",
+               r->name);
+}
+
+/* Times n launches of one path: samples each (median), the whole loop
+ * (mean) and its instructions. */
+typedef void (*loop_fn)(void *ctx, unsigned n, uint64_t *samples);
+
+static result measure(const char *name, loop_fn loop, void *ctx, unsigned n)
+{
+    result r = {name, 1, 0, 0, -1};
+    uint64_t *s = malloc(n * sizeof *s);
+    if (!s) {
+        r.ok = 0;
+        return r;
+    }
+    loop(ctx, n / 10 + 1, s); /* warm up */
+    loop(ctx, n, s);
+    r.median_ns = (double)median(s, n);
+    counter_start();
+    uint64_t t0 = now_ns();
+    loop(ctx, n, NULL);
+    uint64_t t1 = now_ns();
+    long long ins = counter_stop();
+    r.mean_ns = (double)(t1 - t0) / n;
+    r.instructions = ins >= 0 ? (double)ins / n : -1;
+    free(s);
+    return r;
+}
+
+/* ---- Raw XRT ---------------------------------------------------------------- */
+
+typedef struct raw_ctx {
+    xrtDeviceHandle dev;
+    xrtKernelHandle kernel;
+    xrtRunHandle run;
+    xrtBufferHandle bo[3];
+    unsigned bad;
+} raw_ctx;
+
+NOINLINE void bench_raw_loop(void *ctx, unsigned n, uint64_t *samples)
+{
+    raw_ctx *c = ctx;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t0 = samples ? now_ns() : 0;
+        xrtRunSetArg(c->run, 0, c->bo[0]);
+        xrtRunSetArg(c->run, 1, c->bo[1]);
+        xrtRunSetArg(c->run, 2, c->bo[2]);
+        xrtRunSetArg(c->run, 3, 1024u);
+        xrtRunStart(c->run);
+        if (xrtRunWait(c->run) != ERT_CMD_STATE_COMPLETED)
+            c->bad++;
+        if (samples)
+            samples[i] = now_ns() - t0;
+    }
+}
+
+static result bench_raw(const axl_xclbin *img, unsigned n, int timed)
+{
+    result r = {"xrt_raw", 0, 0, 0, -1};
+    raw_ctx c = {0};
+    c.dev = xrtDeviceOpen(0);
+    if (!c.dev || xrtDeviceLoadXclbin(c.dev, (const struct axlf *)img->data))
+        return r;
+    c.kernel = xrtPLKernelOpen(c.dev, img->uuid, "vadd:{vadd_1}");
+    for (int i = 0; i < 3 && c.kernel; i++)
+        c.bo[i] = xrtBOAlloc(c.dev, 4096, 0, (xrtMemoryGroup)(i % 2));
+    if (c.kernel)
+        c.run = xrtRunOpen(c.kernel);
+    if (c.run && c.bo[0] && c.bo[1] && c.bo[2]) {
+        if (timed)
+            r = measure("xrt_raw", bench_raw_loop, &c, n);
+        else
+            bench_raw_loop(&c, n, NULL);
+        r.ok = r.ok && !c.bad;
+    }
+    if (c.run)
+        xrtRunClose(c.run);
+    for (int i = 0; i < 3; i++)
+        if (c.bo[i])
+            xrtBOFree(c.bo[i]);
+    if (c.kernel)
+        xrtKernelClose(c.kernel);
+    xrtDeviceClose(c.dev);
+    return r;
+}
+
+/* ---- The port alone (its ops, as the core calls them) ---------------------- */
+
+typedef struct port_ctx {
+    void *dev;
+    axl_hal_run run;
+    axl_hal_arg args[4];
+    uint32_t count;
+    volatile int done;
+    unsigned bad;
+} port_ctx;
+
+static void port_done(void *token, axl_status st, const char *why)
+{
+    port_ctx *c = token;
+    (void)why;
+    if (st != AXL_SUCCESS)
+        c->bad++;
+    c->done = 1;
+}
+
+NOINLINE void bench_port_loop(void *ctx, unsigned n, uint64_t *samples)
+{
+    port_ctx *c = ctx;
+    const axl_device_port *P = &axl_native_port;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t0 = samples ? now_ns() : 0;
+        c->done = 0;
+        if (P->run_start(c->dev, &c->run) != AXL_SUCCESS) {
+            c->bad++;
+            continue;
+        }
+        while (!c->done) /* on the noop shim: reported inside run_start */
+            P->progress(c->dev, UINT64_MAX);
+        if (samples)
+            samples[i] = now_ns() - t0;
+    }
+}
+
+/* The XRT device of the runtime and the port's state for it. */
+static int xrt_device(axl_device *out, void **data)
+{
+    axl_device d[8];
+    uint32_t n = 0;
+    if (axl_device_get_all(AXL_DEVICE_TYPE_ALL, d, 8, &n) != AXL_SUCCESS)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (axl_hal_device_data(d[i], &axl_native_port, data) ==
+            AXL_SUCCESS) {
+            *out = d[i];
+            return 1;
+        }
+    return 0;
+}
+
+static result bench_port(const axl_xclbin *img, unsigned n, int timed)
+{
+    result r = {"xrt_port", 0, 0, 0, -1};
+    const axl_device_port *P = &axl_native_port;
+    static port_ctx c;
+    axl_device dev;
+    if (!xrt_device(&dev, &c.dev))
+        return r;
+    uintptr_t cu = 0;
+    axl_hal_mem m[3] = {{0}};
+    axl__xrt_set_run_done(port_done);
+    int ok = P->cu_open(c.dev, img, 0, 0, &cu) == AXL_SUCCESS;
+    for (int i = 0; i < 3 && ok; i++)
+        ok = P->mem_alloc(c.dev, (uint32_t)(i % 2), 4096, NULL, &m[i]) ==
+             AXL_SUCCESS;
+    if (ok) {
+        c.count = 1024;
+        for (uint32_t i = 0; i < 3; i++)
+            c.args[i] = (axl_hal_arg){i, 1, 4096, &m[i], 0, NULL};
+        c.args[3] = (axl_hal_arg){3, 0, 4, NULL, 0, &c.count};
+        c.run = (axl_hal_run){&c, img, 0, "vadd", 0, 0, cu, 4, c.args,
+                              {1, {1, 1, 1}}, 0};
+        if (timed)
+            r = measure("xrt_port", bench_port_loop, &c, n);
+        else
+            bench_port_loop(&c, n, NULL);
+        r.ok = r.ok && !c.bad;
+    }
+    for (int i = 0; i < 3; i++)
+        if (m[i].handle)
+            P->mem_free(c.dev, &m[i]);
+    if (cu)
+        P->cu_close(c.dev, cu);
+    axl__xrt_set_run_done(NULL);
+    return r;
+}
+
+/* ---- axl single_task ---------------------------------------------------------- */
+
+typedef struct axl_ctx {
+    axl_queue queue;
+    axl_kernel kernel;
+    axl_kernel_arg args[4];
+    uint32_t count;
+    unsigned bad;
+} axl_ctx;
+
+NOINLINE void bench_axl_loop(void *ctx, unsigned n, uint64_t *samples)
+{
+    axl_ctx *c = ctx;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t0 = samples ? now_ns() : 0;
+        axl_event e;
+        if (axl_queue_single_task(c->queue, c->kernel, c->args, 4, NULL, 0,
+                                  &e) != AXL_SUCCESS) {
+            c->bad++;
+            continue;
+        }
+        if (axl_event_wait(e) != AXL_SUCCESS)
+            c->bad++;
+        axl_event_release(e);
+        if (samples)
+            samples[i] = now_ns() - t0;
+    }
+}
+
+/*
+ * The axl path: the device carries stock.xclbin as its built-in design
+ * (AXL_XRT_BUILTIN_XCLBIN), vadd comes from its built-in kernel ids, and
+ * the three buffers are placed on the device before the loop, so a launch
+ * moves no data. Returns a result with ok = 0 and a reason on stderr when
+ * this core cannot do it yet.
+ */
+static result bench_axl_single_task(unsigned n, int timed)
+{
+    result r = {"axl", 0, 0, 0, -1};
+    static axl_ctx c;
+    axl_device dev;
+    void *data;
+    axl_context ctx = {0};
+    axl_kernel_bundle bundle = {0};
+    axl_buffer buf[3] = {{0}};
+    const char *step = "find the XRT device";
+    if (!xrt_device(&dev, &data))
+        goto out;
+    step = "axl_context_create";
+    if (axl_context_create(&dev, 1, NULL, &ctx) != AXL_SUCCESS)
+        goto out;
+    step = "axl_queue_create";
+    if (axl_queue_create(ctx, dev, AXL_QUEUE_IN_ORDER, NULL, &c.queue) !=
+        AXL_SUCCESS)
+        goto out;
+    step = "the built-in kernel vadd";
+    axl_kernel_id ids[32];
+    size_t size = 0;
+    if (axl_device_get_info(dev, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
+                            sizeof ids, &size) != AXL_SUCCESS)
+        goto out;
+    axl_kernel_id vadd = {0};
+    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
+        const char *name;
+        if (axl_kernel_id_get_name(ids[i], &name) == AXL_SUCCESS &&
+            !strcmp(name, "vadd"))
+            vadd = ids[i];
+    }
+    if (AXL_IS_NONE(vadd))
+        goto out;
+    step = "axl_get_kernel_bundle_for";
+    if (axl_get_kernel_bundle_for(ctx, &dev, 1, &vadd, 1,
+                                  AXL_BUNDLE_EXECUTABLE, &bundle) !=
+        AXL_SUCCESS)
+        goto out;
+    step = "axl_kernel_bundle_get_kernel";
+    if (axl_kernel_bundle_get_kernel(bundle, vadd, &c.kernel) != AXL_SUCCESS)
+        goto out;
+    step = "buffers on the device";
+    for (int i = 0; i < 3; i++) {
+        if (axl_buffer_create(sizeof(int), axl_range_1d(1024), NULL,
+                              &buf[i]) != AXL_SUCCESS ||
+            axl_buffer_place(buf[i], dev, 0) != AXL_SUCCESS)
+            goto out;
+        c.args[i] = (axl_kernel_arg){(uint32_t)i, NULL, 0, buf[i],
+                                     i < 2 ? AXL_ACCESS_READ
+                                           : AXL_ACCESS_WRITE,
+                                     NULL};
+    }
+    c.count = 1024;
+    c.args[3] = (axl_kernel_arg){3, &c.count, sizeof c.count, {0}, 0, NULL};
+    step = "a first launch";
+    bench_axl_loop(&c, 1, NULL);
+    if (c.bad)
+        goto out;
+    step = NULL;
+    if (timed)
+        r = measure("axl", bench_axl_loop, &c, n);
+    else
+        bench_axl_loop(&c, n, NULL);
+    r.ok = r.ok && !c.bad;
+out:
+    if (step)
+        fprintf(stderr, "bench_xrt: axl path unavailable at %s: %s\n", step,
+                axl_last_message());
+    for (int i = 0; i < 3; i++)
+        if (!AXL_IS_NONE(buf[i]))
+            axl_buffer_release(buf[i]);
+    if (!AXL_IS_NONE(c.kernel))
+        axl_kernel_release(c.kernel);
+    if (!AXL_IS_NONE(bundle))
+        axl_kernel_bundle_release(bundle);
+    if (!AXL_IS_NONE(c.queue))
+        axl_queue_release(c.queue);
+    if (!AXL_IS_NONE(ctx))
+        axl_context_release(ctx);
+    return r;
+}
+
+/* ---- Setting up the noop shim ------------------------------------------------ */
+
+static char root[64], lib[96], link_path[160];
+
+static void noop_cleanup(void)
+{
+    if (link_path[0])
+        unlink(link_path);
+    if (lib[0])
+        rmdir(lib);
+    if (root[0])
+        rmdir(root);
+}
+
+static int noop_setup(void)
+{
+    if (getenv("XCL_EMULATION_MODE"))
+        return 0; /* the caller chose */
+    snprintf(root, sizeof root, "/tmp/axl-bench-xrt-XXXXXX");
+    if (!mkdtemp(root))
+        return -1;
+    snprintf(lib, sizeof lib, "%s/lib", root);
+    snprintf(link_path, sizeof link_path, "%s/libxrt_noop.so.2", lib);
+    if (mkdir(lib, 0755) || symlink(AXL_XRT_NOOP_SHIM, link_path))
+        return -1;
+    atexit(noop_cleanup);
+    setenv("XILINX_XRT", root, 1);
+    setenv("XCL_EMULATION_MODE", "noop", 1);
+    return 0;
+}
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *p = n > 0 ? malloc((size_t)n) : NULL;
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *size = p ? (size_t)n : 0;
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned n = 100000;
+    int callgrind = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-n") && i + 1 < argc)
+            n = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--callgrind"))
+            callgrind = 1;
+        else {
+            fprintf(stderr, "usage: %s [-n LAUNCHES] [--callgrind]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (callgrind)
+        n = 1000;
+    if (!n)
+        n = 1;
+    if (noop_setup() != 0) {
+        fprintf(stderr, "bench_xrt: cannot set up the noop shim\n");
+        return 1;
+    }
+    static const char image_path[] = AXL_XCLBIN_DIR "/stock.xclbin";
+    size_t size = 0;
+    unsigned char *bytes = read_file(image_path, &size);
+    axl_xclbin img;
+    char why[256];
+    if (!bytes || axl_xclbin_open(&img, bytes, size, why, sizeof why)) {
+        fprintf(stderr, "bench_xrt: %s: %s\n", image_path,
+                bytes ? why : "cannot read");
+        return 1;
+    }
+    setenv("AXL_XRT_BUILTIN_XCLBIN", image_path, 1);
+    counter_open();
+
+    result raw = bench_raw(&img, n, !callgrind);
+#if !AXL_TEST_XRT_IN_BOARD
+    axl_device_port_register(&axl_native_port);
+#endif
+    result port = {"xrt_port", 0, 0, 0, -1}, axl = {"axl", 0, 0, 0, -1};
+    if (axl_init() == AXL_SUCCESS) {
+        port = bench_port(&img, n, !callgrind);
+        axl = bench_axl_single_task(n, !callgrind);
+    }
+    if (axl_shutdown() != AXL_SUCCESS)
+        fprintf(stderr, "bench_xrt: axl_shutdown: %s\n", axl_last_message());
+
+    if (callgrind) {
+        printf("launches_per_path %u launches\n", n);
+    } else {
+        printf("launches %u launches\n", n);
+        print_result(&raw);
+        print_result(&port);
+        print_result(&axl);
+        if (raw.ok && port.ok)
+            printf("xrt_port_over_raw %.3f ratio\n",
+                   port.median_ns / raw.median_ns);
+        if (raw.ok && axl.ok)
+            printf("axl_over_raw %.3f ratio\n", axl.median_ns / raw.median_ns);
+    }
+    free(bytes);
+    return raw.ok ? 0 : 1;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Instructions per launch of each path of bench_xrt, counted by callgrind
+# (exact, and the same on every machine): runs bench_xrt --callgrind (1000
+# launches per path, no timing calls) once per path, collecting only inside
+# that path's loop function, and divides the total by the launches.
+#
+# Usage: tests/bench/callgrind_xrt.sh BUILD/tests/xrt/bench_xrt
+# Prints: xrt_raw_callgrind_instructions <n> instructions (and the others)
+set -eu
+bench=${1:?usage: $0 path/to/bench_xrt}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+launches=1000
+for path in raw port axl; do
+  valgrind --tool=callgrind --collect-atstart=no \
+    --toggle-collect="bench_${path}_loop" \
+    --callgrind-out-file="$out/cg.$path" "$bench" --callgrind \
+    >"$out/log.$path" 2>&1 || true
+  total=$(callgrind_annotate "$out/cg.$path" 2>/dev/null |
+          awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+  name=$path
+  [ "$path" = raw ] && name=xrt_raw
+  [ "$path" = port ] && name=xrt_port
+  if [ -n "${total:-}" ] && [ "$total" -gt 0 ]; then
+    echo "${name}_callgrind_instructions $((total / launches)) instructions"
+  else
+    echo "${name}_callgrind_instructions n/a -"
+  fi
+done

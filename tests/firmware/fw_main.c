@@ -1,0 +1,295 @@
+/*
+ * fw_main.c - the bare-metal test firmware: the public API on the board's
+ * own CPU, with the bare-metal port and the emulated device, and nothing
+ * from the C library but the string functions.
+ *
+ * It enumerates the emulated device, makes a context and two queues, runs
+ * a diamond of host tasks with dependencies (and one that fails, through
+ * the async handler), fills a pool to its capacity and checks the N+1th
+ * is refused, checks with axl_stats_get that every pool is back to empty,
+ * prints the pools' sizes as this CPU sees them, and shuts down. The last
+ * line is "fw: PASS" or "fw: FAIL (n checks)", and the exit status says
+ * the same (semihosting).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/axl.h"
+#include "axl/hal.h"
+#include "fw_console.h"
+
+/* The default capacities of core/axl_config.h, as the board sets them. */
+#include "axl_config.h"
+
+static unsigned failures;
+
+static bool ok(axl_status st, const char *call, int line)
+{
+    if (st == AXL_SUCCESS)
+        return true;
+    failures++;
+    fw_printf("fw: FAIL line %d: %s: %s\n    %s\n", line, call,
+              axl_status_name(st), axl_last_message());
+    return false;
+}
+
+static bool expect(bool cond, const char *what, int line)
+{
+    if (!cond) {
+        failures++;
+        fw_printf("fw: FAIL line %d: %s\n", line, what);
+    }
+    return cond;
+}
+
+#define OK(call) ok((call), #call, __LINE__)
+#define EXPECT(cond) expect((cond), #cond, __LINE__)
+
+/* ---- Enumeration --------------------------------------------------------- */
+
+static axl_device find_emulated_device(void)
+{
+    axl_device found = AXL_NONE;
+    axl_platform plats[AXL_MAX_PLATFORMS];
+    uint32_t np = 0;
+    if (!OK(axl_platform_get_all(plats, AXL_MAX_PLATFORMS, &np)))
+        return found;
+    EXPECT(np >= 1);
+    for (uint32_t p = 0; p < np; p++) {
+        char name[64];
+        axl_device devs[AXL_MAX_DEVICES];
+        uint32_t nd = 0;
+        OK(axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_NAME, name,
+                                 sizeof name, NULL));
+        OK(axl_platform_get_devices(plats[p], AXL_DEVICE_TYPE_ALL, devs,
+                                    AXL_MAX_DEVICES, &nd));
+        fw_printf("fw: platform %u: %s, %u device(s)\n", (unsigned)p, name,
+                  (unsigned)nd);
+        for (uint32_t d = 0; d < nd; d++) {
+            bool emulated = false;
+            char dname[64];
+            uint32_t banks = 0;
+            uint64_t global = 0;
+            OK(axl_device_has(devs[d], AXL_ASPECT_EMULATED, &emulated));
+            OK(axl_device_get_info(devs[d], AXL_DEVICE_INFO_NAME, dname,
+                                   sizeof dname, NULL));
+            OK(axl_device_get_info(devs[d], AXL_DEVICE_INFO_MEMORY_BANKS,
+                                   &banks, sizeof banks, NULL));
+            OK(axl_device_get_info(devs[d], AXL_DEVICE_INFO_GLOBAL_MEM_SIZE,
+                                   &global, sizeof global, NULL));
+            fw_printf("fw:   device %u: %s (%u bank(s), %u KiB)%s\n",
+                      (unsigned)d, dname, (unsigned)banks,
+                      (unsigned)(global >> 10), emulated ? ", emulated" : "");
+            if (emulated && AXL_IS_NONE(found))
+                found = devs[d];
+        }
+    }
+    EXPECT(!AXL_IS_NONE(found));
+    return found;
+}
+
+/* ---- Host tasks with dependencies ---------------------------------------- */
+
+/* acquire -> (left, right) -> combine, as in the README's demo. */
+enum { SAMPLES = 256 };
+static int16_t samples[SAMPLES];
+static int32_t sum_left, sum_right, total;
+static char order[8];
+static unsigned norder;
+
+static void note(char c)
+{
+    if (norder < sizeof order - 1)
+        order[norder++] = c;
+}
+
+static axl_status acquire(void *user)
+{
+    (void)user;
+    note('a');
+    for (int i = 0; i < SAMPLES; i++)
+        samples[i] = (int16_t)((i * 37) % 201 - 100);
+    return AXL_SUCCESS;
+}
+
+static axl_status half_sum(void *user)
+{
+    int32_t *out = user;
+    int from = out == &sum_left ? 0 : SAMPLES / 2;
+    note(out == &sum_left ? 'l' : 'r');
+    int32_t s = 0;
+    for (int i = from; i < from + SAMPLES / 2; i++)
+        s += samples[i] < 0 ? -samples[i] : samples[i];
+    *out = s;
+    return AXL_SUCCESS;
+}
+
+static axl_status combine(void *user)
+{
+    (void)user;
+    note('c');
+    total = sum_left + sum_right;
+    return AXL_SUCCESS;
+}
+
+static axl_status broken_sensor(void *user)
+{
+    return axl_fail(AXL_ERR_RUNTIME, "sensor %d did not answer",
+                    *(const int *)user);
+}
+
+static unsigned handled_errors;
+static axl_status handled_status;
+
+static void on_async_errors(const axl_async_error *errors, uint32_t count,
+                            uint32_t dropped, void *user)
+{
+    (void)user;
+    (void)dropped;
+    for (uint32_t i = 0; i < count; i++) {
+        handled_errors++;
+        handled_status = errors[i].status;
+        fw_printf("fw: async error: %s: %s\n",
+                  axl_status_name(errors[i].status), errors[i].message);
+    }
+}
+
+static void run_pipeline(axl_device dev)
+{
+    axl_context ctx;
+    axl_queue q, inorder;
+    axl_async_handler handler = {on_async_errors, NULL};
+    if (!OK(axl_context_create(&dev, 1, &handler, &ctx)))
+        return;
+    if (OK(axl_queue_create(ctx, dev, 0, NULL, &q))) {
+        axl_event ev[4];
+        OK(axl_queue_host_task(q, acquire, NULL, NULL, 0, &ev[0]));
+        OK(axl_queue_host_task(q, half_sum, &sum_left, &ev[0], 1, &ev[1]));
+        OK(axl_queue_host_task(q, half_sum, &sum_right, &ev[0], 1, &ev[2]));
+        OK(axl_queue_host_task(q, combine, NULL, &ev[1], 2, &ev[3]));
+        OK(axl_event_wait(ev[3]));
+        axl_event_status es = AXL_EVENT_SUBMITTED;
+        axl_status result = AXL_ERR_RUNTIME;
+        OK(axl_event_get_status(ev[0], &es, &result));
+        EXPECT(es == AXL_EVENT_COMPLETE && result == AXL_SUCCESS);
+
+        int32_t want = 0;
+        for (int i = 0; i < SAMPLES; i++) {
+            int v = (i * 37) % 201 - 100;
+            want += v < 0 ? -v : v;
+        }
+        fw_printf("fw: pipeline: total %d (expected %d), order %s\n",
+                  (int)total, (int)want, order);
+        EXPECT(total == want);
+        EXPECT(norder == 4 && order[0] == 'a' && order[3] == 'c');
+        for (int i = 0; i < 4; i++)
+            OK(axl_event_release(ev[i]));
+
+        /* A failing host task: its event carries the error, the context's
+         * handler gets it from wait_and_throw. */
+        static const int sensor = 7;
+        axl_event bad;
+        if (OK(axl_queue_host_task(q, broken_sensor, (void *)&sensor, NULL, 0,
+                                   &bad))) {
+            EXPECT(axl_event_wait(bad) == AXL_ERR_RUNTIME);
+            OK(axl_queue_wait_and_throw(q));
+            EXPECT(handled_errors == 1 && handled_status == AXL_ERR_RUNTIME);
+            OK(axl_event_release(bad));
+        }
+        OK(axl_queue_release(q));
+    }
+
+    /* An in-order queue keeps submission order without explicit events. */
+    if (OK(axl_queue_create(ctx, dev, AXL_QUEUE_IN_ORDER, NULL, &inorder))) {
+        norder = 0;
+        OK(axl_queue_host_task(inorder, acquire, NULL, NULL, 0, NULL));
+        OK(axl_queue_host_task(inorder, half_sum, &sum_right, NULL, 0, NULL));
+        OK(axl_queue_host_task(inorder, half_sum, &sum_left, NULL, 0, NULL));
+        OK(axl_queue_host_task(inorder, combine, NULL, NULL, 0, NULL));
+        OK(axl_queue_wait(inorder));
+        order[norder] = 0;
+        EXPECT(norder == 4 && order[0] == 'a' && order[1] == 'r' &&
+               order[2] == 'l' && order[3] == 'c');
+        OK(axl_queue_release(inorder));
+    }
+    OK(axl_context_release(ctx));
+}
+
+/* ---- A pool to its capacity and one more ---------------------------------- */
+
+static void fill_event_pool(void)
+{
+    static axl_event evs[AXL_MAX_EVENTS];
+    uint32_t made = 0;
+    while (made < AXL_MAX_EVENTS &&
+           axl_event_create_complete(&evs[made]) == AXL_SUCCESS)
+        made++;
+    EXPECT(made == AXL_MAX_EVENTS);
+    axl_event extra;
+    EXPECT(axl_event_create_complete(&extra) == AXL_ERR_OUT_OF_RESOURCES);
+    fw_printf("fw: event pool full at %u: %s\n", (unsigned)made,
+              axl_last_message());
+    for (uint32_t i = 0; i < made; i++)
+        OK(axl_event_release(evs[i]));
+}
+
+/* ---- Pools ------------------------------------------------------------------ */
+
+static void check_pools(bool after_shutdown)
+{
+    axl_pool_stats stats[16];
+    uint32_t n = 0;
+    if (!OK(axl_stats_get(stats, 16, &n)))
+        return;
+    uint32_t total_bytes = 0;
+    if (after_shutdown)
+        fw_printf("fw: %-10s %-22s %6s %5s %7s\n", "pool", "setting",
+                  "object", "cap", "bytes");
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_pool_stats *s = &stats[i];
+        /* Platforms and devices live from start-up to shut-down. */
+        bool static_pool = s->name[0] == 'p' || s->name[0] == 'd';
+        if (after_shutdown || !static_pool)
+            if (!expect(s->in_use == 0, "pool back to empty", __LINE__))
+                fw_printf("fw:   %s: %u in use\n", s->name,
+                          (unsigned)s->in_use);
+        if (after_shutdown) {
+            uint32_t bytes = s->object_size * s->capacity;
+            total_bytes += bytes;
+            fw_printf("fw: %-10s %-22s %6u %5u %7u\n", s->name, s->setting,
+                      (unsigned)s->object_size, (unsigned)s->capacity,
+                      (unsigned)bytes);
+        }
+    }
+    if (after_shutdown)
+        fw_printf("fw: %-10s %-22s %6s %5s %7u\n", "total", "", "", "",
+                  (unsigned)total_bytes);
+}
+
+/* No interrupt source in this firmware: waits poll instead of sleeping in
+ * WFI (which would never wake). A board with a timer interrupt keeps the
+ * port's WFI. */
+void axl_board_wait_for_interrupt(void)
+{
+}
+
+int main(void)
+{
+    fw_puts("fw: axl test firmware (" AXL_FW_BOARD ")\n");
+    OK(axl_init());
+    axl_device dev = find_emulated_device();
+    if (!AXL_IS_NONE(dev)) {
+        run_pipeline(dev);
+        fill_event_pool();
+    }
+    check_pools(false);
+    OK(axl_shutdown());
+    check_pools(true);
+    if (failures) {
+        fw_printf("fw: FAIL (%u checks)\n", failures);
+        return 1;
+    }
+    fw_puts("fw: PASS\n");
+    return 0;
+}

@@ -1,0 +1,665 @@
+/*
+ * Launching kernels on the emulated device: the stock models against host
+ * computations, argument checks against the metadata, memory reachability
+ * per CONNECTIVITY, several compute units at once, timeouts of a hung
+ * accelerator, use_kernel_bundle (4.9.4.4), and designs programmed when a
+ * bundle is obtained.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "axl_test.h"
+#include "axl/emu.h"
+
+typedef struct rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+} rig;
+
+static axl_kernel_id builtin(const char *name)
+{
+    axl_kernel_id ids[16];
+    size_t size = 0;
+    AXL_OK(axl_device_get_info(axl_test_emu_device(),
+                               AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
+                               sizeof ids, &size));
+    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
+        const char *n;
+        AXL_OK(axl_kernel_id_get_name(ids[i], &n));
+        if (!strcmp(n, name))
+            return ids[i];
+    }
+    fail_msg("no built-in kernel %s", name);
+    return ids[0];
+}
+
+static rig rig_up(uint32_t flags)
+{
+    rig r;
+    r.dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
+    axl_kernel_id vadd = builtin("vadd");
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
+    return r;
+}
+
+static void rig_down(rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+static axl_kernel kernel(rig *r, const char *name)
+{
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, builtin(name), &k));
+    return k;
+}
+
+/* ---- The stock models against the host --------------------------------------------- */
+
+static void vadd_adds_on_the_emulated_device(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "vadd");
+    enum { N = 4096 };
+    static int32_t a[N], b[N], out[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i * 3;
+        b[i] = -i + 7;
+    }
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_from(b, 4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create_from(out, 4, axl_range_1d(N), NULL, &O));
+    uint32_t n = N;
+    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(O)); /* blocks, then writes back */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(out[i], a[i] + b[i]);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void mmult_multiplies_matrices(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "mmult");
+    enum { D = 16 };
+    static float a[D * D], b[D * D], c[D * D], want[D * D];
+    for (int i = 0; i < D * D; i++) {
+        a[i] = (float)(i % 7) - 3.0f;
+        b[i] = (float)(i % 5) * 0.5f;
+    }
+    for (int i = 0; i < D; i++)
+        for (int j = 0; j < D; j++) {
+            float acc = 0;
+            for (int x = 0; x < D; x++)
+                acc += a[i * D + x] * b[x * D + j];
+            want[i * D + j] = acc;
+        }
+    axl_buffer A, B, C;
+    AXL_OK(axl_buffer_create_from_const(a, 4, axl_range_2d(D, D), NULL, &A));
+    AXL_OK(axl_buffer_create_from_const(b, 4, axl_range_2d(D, D), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_2d(D, D), NULL, &C));
+    uint32_t dim = D;
+    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
+                              {3, &dim, 4, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, C, NULL, c, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_memory_equal(c, want, sizeof want);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void fir_filters_q15_samples(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "fir");
+    enum { L = 256, T = 8 };
+    static int16_t in[L], coeff[T], out[L], want[L];
+    for (int i = 0; i < L; i++)
+        in[i] = (int16_t)((i * 977) % 20000 - 10000);
+    for (int t = 0; t < T; t++)
+        coeff[t] = (int16_t)(4096 - t * 300); /* Q15 */
+    for (int i = 0; i < L; i++) {
+        int64_t acc = 0;
+        for (int t = 0; t < T && t <= i; t++)
+            acc += coeff[t] * in[i - t];
+        int64_t v = (acc + 16384) >> 15;
+        want[i] = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+    }
+    axl_buffer I, C, O;
+    AXL_OK(axl_buffer_create_from_const(in, 2, axl_range_1d(L), NULL, &I));
+    AXL_OK(axl_buffer_create_from_const(coeff, 2, axl_range_1d(T), NULL, &C));
+    AXL_OK(axl_buffer_create(2, axl_range_1d(L), NULL, &O));
+    uint32_t taps = T, len = L;
+    axl_kernel_arg args[5] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {3, &taps, 4, AXL_NONE, 0, NULL},
+                              {4, &len, 4, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, args, 5, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_memory_equal(out, want, sizeof want);
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void conv2d_convolves_8_bit_images(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "conv2d");
+    enum { W = 37, H = 23 };
+    static uint8_t in[H][W], out[H][W], want[H][W];
+    static const int8_t sharpen[9] = {0, -1, 0, -1, 5, -1, 0, -1, 0};
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            in[y][x] = (uint8_t)((x * 13 + y * 7) % 256);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int acc = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    if (y + dy >= 0 && y + dy < H && x + dx >= 0 && x + dx < W)
+                        acc += sharpen[(dy + 1) * 3 + dx + 1] * in[y + dy][x + dx];
+            int v = acc < 0 ? 0 : acc >> 0;
+            want[y][x] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    axl_buffer I, C, O;
+    AXL_OK(axl_buffer_create_from_const(in, 1, axl_range_2d(H, W), NULL, &I));
+    AXL_OK(axl_buffer_create_from_const(sharpen, 1, axl_range_1d(9), NULL, &C));
+    AXL_OK(axl_buffer_create(1, axl_range_2d(H, W), NULL, &O));
+    uint32_t w = W, h = H, shift = 0;
+    axl_kernel_arg args[6] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {3, &w, 4, AXL_NONE, 0, NULL},
+                              {4, &h, 4, AXL_NONE, 0, NULL},
+                              {5, &shift, 4, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, args, 6, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_memory_equal(out, want, sizeof want);
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void model_failure_fails_the_event_and_its_dependents(void **s)
+{
+    (void)s;
+    rig r = rig_up(0);
+    axl_kernel k = kernel(&r, "vadd");
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &O));
+    uint32_t n = 100; /* more than the 4 elements the buffers hold */
+    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    axl_event e, after;
+    AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, &e));
+    int host[4];
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, host, NULL, 0, &after));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_KERNEL);
+    AXL_MESSAGE_HAS("in1 must be a buffer of at least 400 bytes");
+    AXL_EXPECT(axl_event_wait(after), AXL_ERR_KERNEL);
+    AXL_MESSAGE_HAS("not run");
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_KERNEL);
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_event_release(after));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+/* ---- Arguments against the metadata ------------------------------------------------- */
+
+typedef struct argcase {
+    axl_kernel k;
+    axl_buffer a, b, o;
+    int variant;
+} argcase;
+
+static void arg_cgf(axl_handler *h, void *user)
+{
+    argcase *c = user;
+    axl_accessor a, b, o;
+    axl_handler_require(h, c->a, AXL_ACCESS_READ, NULL, 0, &a);
+    axl_handler_require(h, c->b, AXL_ACCESS_READ, NULL, 0, &b);
+    axl_handler_require(h, c->o, AXL_ACCESS_WRITE, NULL, 0, &o);
+    uint32_t n = 4;
+    uint64_t wide = 4;
+    axl_handler_set_arg_accessor(h, 0, a);
+    axl_handler_set_arg_accessor(h, 1, b);
+    switch (c->variant) {
+    case 0: /* arg 2 never set */
+        axl_handler_set_arg(h, 3, &n, sizeof n);
+        break;
+    case 1: /* a scalar where a buffer goes */
+        axl_handler_set_arg(h, 2, &n, sizeof n);
+        axl_handler_set_arg(h, 3, &n, sizeof n);
+        break;
+    case 2: /* an accessor where a scalar goes */
+        axl_handler_set_arg_accessor(h, 2, o);
+        axl_handler_set_arg_accessor(h, 3, o);
+        break;
+    case 3: /* 8 bytes for a 4-byte scalar */
+        axl_handler_set_arg_accessor(h, 2, o);
+        axl_handler_set_arg(h, 3, &wide, sizeof wide);
+        break;
+    case 4: /* an argument the kernel does not have */
+        axl_handler_set_arg_accessor(h, 2, o);
+        axl_handler_set_arg(h, 3, &n, sizeof n);
+        axl_handler_set_arg(h, 7, &n, sizeof n);
+        break;
+    }
+    axl_handler_single_task(h, c->k);
+}
+
+static void bad_arguments_are_kernel_argument_errors_and_nothing_runs(void **s)
+{
+    (void)s;
+    rig r = rig_up(0);
+    argcase c = {kernel(&r, "vadd"), AXL_NONE, AXL_NONE, AXL_NONE, 0};
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &c.a));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &c.b));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &c.o));
+    static const char *says[5] = {"(out_r) of vadd was not set",
+                                  "is a buffer, and a scalar was set",
+                                  "is a scalar, and an accessor was set",
+                                  "takes 4 bytes; 8 were set",
+                                  "has no argument 7"};
+    for (int v = 0; v < 5; v++) {
+        c.variant = v;
+        axl_event e = {11};
+        AXL_EXPECT(axl_queue_submit(r.q, arg_cgf, &c, &e),
+                   AXL_ERR_KERNEL_ARGUMENT);
+        AXL_MESSAGE_HAS(says[v]);
+        assert_int_equal(e.id, 11);
+        assert_int_equal(axl_test_pool("command").in_use, 0);
+    }
+    assert_int_equal(axl_status_errc(AXL_ERR_KERNEL_ARGUMENT),
+                     AXL_ERRC_KERNEL_ARGUMENT);
+    AXL_OK(axl_buffer_release(c.a));
+    AXL_OK(axl_buffer_release(c.b));
+    AXL_OK(axl_buffer_release(c.o));
+    AXL_OK(axl_kernel_release(c.k));
+    rig_down(&r);
+}
+
+static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void **s)
+{
+    (void)s;
+    /* mmult's arguments connect to bank1 only (stock CONNECTIVITY). */
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "mmult");
+    axl_buffer A, B, C;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &C));
+    AXL_OK(axl_buffer_place(A, r.dev, 0));
+    uint32_t dim = 2;
+    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
+                              {3, &dim, 4, AXL_NONE, 0, NULL}};
+    AXL_EXPECT(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL),
+               AXL_ERR_KERNEL_ARGUMENT);
+    AXL_MESSAGE_HAS("in bank bank0, which no compute unit of mmult reaches");
+    /* Buffers not placed yet go where the unit reaches them: bank1. */
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
+    args[0].buffer = A;
+    AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_buffer_place(A, r.dev, 1)); /* already there: fine */
+    AXL_EXPECT(axl_buffer_place(A, r.dev, 0), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("already lives in bank 1");
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void pf_cgf(axl_handler *h, void *user)
+{
+    axl_handler_parallel_for(h, axl_range_1d(64), *(axl_kernel *)user);
+}
+
+static void parallel_for_on_a_built_in_kernel_is_feature_not_supported(void **s)
+{
+    (void)s;
+    rig r = rig_up(0);
+    axl_kernel k = kernel(&r, "nop");
+    AXL_EXPECT(axl_queue_submit(r.q, pf_cgf, &k, NULL),
+               AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("single_task");
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+/* ---- use_kernel_bundle (4.9.4.4) ------------------------------------------------------- */
+
+typedef struct ukb {
+    axl_kernel k;
+    axl_kernel_bundle b;
+} ukb;
+
+static void ukb_cgf(axl_handler *h, void *user)
+{
+    ukb *u = user;
+    axl_handler_use_kernel_bundle(h, u->b);
+    axl_handler_single_task(h, u->k);
+}
+
+static void use_kernel_bundle_refuses_a_kernel_from_elsewhere_4_9_4_4(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel nop = kernel(&r, "nop");
+    axl_kernel_bundle empty;
+    AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, &empty));
+    ukb u = {nop, empty};
+    AXL_EXPECT(axl_queue_submit(r.q, ukb_cgf, &u, NULL),
+               AXL_ERR_KERNEL_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("not in the bundle given to use_kernel_bundle");
+    u.b = r.bundle;
+    axl_event e;
+    AXL_OK(axl_queue_submit(r.q, ukb_cgf, &u, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_kernel_bundle_release(empty));
+    AXL_OK(axl_kernel_release(nop));
+    rig_down(&r);
+}
+
+static void kernel_from_a_bundle_of_another_context_is_invalid(void **s)
+{
+    (void)s;
+    rig r = rig_up(0);
+    axl_kernel nop = kernel(&r, "nop");
+    axl_context other;
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &other));
+    axl_queue q2;
+    AXL_OK(axl_queue_create(other, r.dev, 0, NULL, &q2));
+    AXL_EXPECT(axl_queue_single_task(q2, nop, NULL, 0, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("another context");
+    AXL_OK(axl_queue_release(q2));
+    AXL_OK(axl_context_release(other));
+    AXL_OK(axl_kernel_release(nop));
+    rig_down(&r);
+}
+
+/* ---- Designs: programmed when a bundle is obtained ---------------------------------- */
+
+static void obtaining_an_application_bundle_programs_the_device(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd_nop = kernel(&r, "nop");
+    AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    axl_kernel_bundle app;
+    AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, &app));
+    /* The device now carries app.xclbin: 2 compute units, and the built-in
+     * kernels cannot run until the stock design is back. */
+    uint32_t cus;
+    AXL_OK(axl_device_get_info(r.dev, AXL_DEVICE_INFO_MAX_COMPUTE_UNITS, &cus,
+                               sizeof cus, NULL));
+    assert_int_equal(cus, 2);
+    AXL_EXPECT(axl_queue_single_task(r.q, vadd_nop, NULL, 0, NULL, 0, NULL),
+               AXL_ERR_KERNEL_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("does not carry the design");
+    axl_kernel_id scale_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(app, scale_id, &scale));
+    float data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = (float)i;
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(64), NULL, &D));
+    float f = 0.5f;
+    uint32_t n = 64;
+    axl_kernel_arg args[3] = {{0, NULL, 0, D, AXL_ACCESS_READ_WRITE, NULL},
+                              {1, &f, 4, AXL_NONE, 0, NULL},
+                              {2, &n, 4, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, scale, args, 3, NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(D));
+    assert_true(data[63] == 31.5f);
+    /* A built-in bundle programs the stock design back. */
+    axl_kernel_bundle back;
+    axl_kernel_id nop_id = builtin("nop");
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &nop_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &back));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, vadd_nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(vadd_nop));
+    AXL_OK(axl_kernel_bundle_release(app));
+    AXL_OK(axl_kernel_bundle_release(back));
+    rig_down(&r);
+}
+
+static void built_from_source_kernel_runs_by_name(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle src, exe;
+    AXL_OK(axl_kernel_bundle_create_from_source(r.ctx, AXL_SOURCE_XCLBIN,
+                                                axl_test_app_xclbin,
+                                                axl_test_app_xclbin_size,
+                                                &src));
+    AXL_OK(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe));
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_ext_get_kernel(exe, "scale", &k));
+    float v[4] = {1, 2, 3, 4};
+    axl_buffer B;
+    AXL_OK(axl_buffer_create_from(v, 4, axl_range_1d(4), NULL, &B));
+    float f = 2.0f;
+    uint32_t n = 4;
+    axl_kernel_arg args[3] = {{0, NULL, 0, B, AXL_ACCESS_READ_WRITE, NULL},
+                              {1, &f, 4, AXL_NONE, 0, NULL},
+                              {2, &n, 4, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, args, 3, NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(B));
+    assert_true(v[3] == 8.0f);
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(exe));
+    AXL_OK(axl_kernel_bundle_release(src));
+    rig_down(&r);
+}
+
+/* ---- Compute units ----------------------------------------------------------------------- */
+
+static atomic_int active, most;
+
+static axl_status overlapping_vadd(const axl_emu_call *c, void *user)
+{
+    (void)c;
+    (void)user;
+    int now = atomic_fetch_add(&active, 1) + 1;
+    int seen = atomic_load(&most);
+    while (now > seen && !atomic_compare_exchange_weak(&most, &seen, now))
+        ;
+    /* Stay until another unit is busy too (or a while has passed). */
+    for (int i = 0; i < 2000 && atomic_load(&active) < 2; i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    struct timespec ts = {0, 5000000};
+    nanosleep(&ts, NULL);
+    atomic_fetch_sub(&active, 1);
+    return AXL_SUCCESS;
+}
+
+typedef struct launcher {
+    axl_queue q;
+    axl_kernel k;
+    axl_buffer a, o;
+    axl_status st;
+} launcher;
+
+static void *launch(void *p)
+{
+    launcher *l = p;
+    uint32_t n = 1;
+    axl_kernel_arg args[4] = {{0, NULL, 0, l->a, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, l->a, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, l->o, AXL_ACCESS_WRITE, NULL},
+                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    axl_event e;
+    l->st = axl_queue_single_task(l->q, l->k, args, 4, NULL, 0, &e);
+    if (l->st == AXL_SUCCESS) {
+        l->st = axl_event_wait(e);
+        axl_event_release(e);
+    }
+    return NULL;
+}
+
+static void a_kernel_with_two_compute_units_runs_two_commands_at_once(void **s)
+{
+    (void)s;
+    AXL_OK(axl_emu_register_model("vadd", overlapping_vadd, NULL));
+    atomic_store(&active, 0);
+    atomic_store(&most, 0);
+    rig r = rig_up(0);
+    axl_kernel k = kernel(&r, "vadd");
+    enum { T = 3 };
+    launcher l[T];
+    pthread_t t[T];
+    axl_buffer a;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &a));
+    for (int i = 0; i < T; i++) {
+        l[i] = (launcher){r.q, k, a, AXL_NONE, AXL_SUCCESS};
+        AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &l[i].o));
+    }
+    for (int i = 0; i < T; i++)
+        pthread_create(&t[i], NULL, launch, &l[i]);
+    for (int i = 0; i < T; i++) {
+        pthread_join(t[i], NULL);
+        AXL_OK(l[i].st);
+        AXL_OK(axl_buffer_release(l[i].o));
+    }
+    AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
+    assert_int_equal(atomic_load(&most), 2); /* two units, never three */
+    AXL_OK(axl_buffer_release(a));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+/* ---- A kernel that never finishes -------------------------------------------------------- */
+
+static axl_status hang(const axl_emu_call *c, void *user)
+{
+    (void)c;
+    (void)user;
+    return AXL_EMU_HANG;
+}
+
+static void a_hung_kernel_times_out_and_frees_its_compute_unit(void **s)
+{
+    (void)s;
+    AXL_OK(axl_emu_register_model("nop", hang, NULL));
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "nop");
+    AXL_OK(axl_queue_set_timeout(r.q, 50u * 1000000u));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("did not finish within 50 ms");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    /* The unit is usable again. */
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void kernel_profiling_orders_submit_start_end(void **s)
+{
+    (void)s;
+    axl_test_clock_install(5000, 7);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel k = kernel(&r, "nop");
+    axl_event e[3];
+    for (int i = 0; i < 3; i++)
+        AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e[i]));
+    AXL_OK(axl_queue_wait(r.q));
+    uint64_t prev = 0;
+    for (int i = 0; i < 3; i++) {
+        uint64_t sub, start, end;
+        AXL_OK(axl_event_get_profiling(e[i], AXL_PROFILING_COMMAND_SUBMIT, &sub));
+        AXL_OK(axl_event_get_profiling(e[i], AXL_PROFILING_COMMAND_START, &start));
+        AXL_OK(axl_event_get_profiling(e[i], AXL_PROFILING_COMMAND_END, &end));
+        assert_true(sub <= start && start < end && start >= prev);
+        prev = end;
+        AXL_OK(axl_event_release(e[i]));
+    }
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(vadd_adds_on_the_emulated_device),
+        T(mmult_multiplies_matrices),
+        T(fir_filters_q15_samples),
+        T(conv2d_convolves_8_bit_images),
+        T(model_failure_fails_the_event_and_its_dependents),
+        T(bad_arguments_are_kernel_argument_errors_and_nothing_runs),
+        T(memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error),
+        T(parallel_for_on_a_built_in_kernel_is_feature_not_supported),
+        T(use_kernel_bundle_refuses_a_kernel_from_elsewhere_4_9_4_4),
+        T(kernel_from_a_bundle_of_another_context_is_invalid),
+        T(obtaining_an_application_bundle_programs_the_device),
+        T(built_from_source_kernel_runs_by_name),
+        T(a_kernel_with_two_compute_units_runs_two_commands_at_once),
+        T(a_hung_kernel_times_out_and_frees_its_compute_unit),
+        T(kernel_profiling_orders_submit_start_end),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
