@@ -147,7 +147,20 @@ static axl_status wait_list(const char *fn, const axl_event *events,
 
 axl_status axl_event_wait(axl_event event)
 {
-    return wait_list("axl_event_wait", &event, 1, false);
+    static const char fn[] = "axl_event_wait";
+    /* Fast path: already complete, as after most emulated launches. */
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__event *e = get_event(fn, event, &st);
+    bool done = e && atomic_load_explicit(&e->state, memory_order_acquire) ==
+                         AXL_EVENT_COMPLETE;
+    if (done && e->status == AXL_SUCCESS) {
+        axl__leave();
+        return AXL_SUCCESS;
+    }
+    axl__leave();
+    return e ? wait_list(fn, &event, 1, false) : st;
 }
 
 axl_status axl_event_wait_list(const axl_event *events, uint32_t count)

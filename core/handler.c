@@ -57,9 +57,9 @@ axl_status axl_handler_depends_on_list(axl_handler *h, const axl_event *events,
 {
     static const char fn[] = "axl_handler_depends_on";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!usable(h, fn, &st) || count == 0)
         return st;
-    if (count && !events)
+    if (!events)
         return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
                                          "events is NULL with count %u",
                                          (unsigned)count));

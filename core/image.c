@@ -338,6 +338,17 @@ axl_status axl__builtin_kernel_names(const char *fn,
 /* ---- The design a device carries ------------------------------------------------- */
 
 /* Run slots and bank map for the design now on the device (lock held). */
+static void link_units(struct axl__device *d)
+{
+    for (uint8_t i = 0; i < d->ncus; i++) {
+        uint8_t j = i;
+        do
+            j = (uint8_t)(j + 1 == d->ncus ? 0 : j + 1);
+        while (d->cus[j].kernel_index != d->cus[i].kernel_index);
+        d->cus[i].next_same = j;
+    }
+}
+
 static void adopt_design(struct axl__device *d, const struct axl__image *img)
 {
     const axl_device_port *port = axl__platform_at(d->platform)->port;
@@ -367,10 +378,13 @@ static void adopt_design(struct axl__device *d, const struct axl__image *img)
                 memset(cu, 0, sizeof *cu);
                 cu->kernel_index = (uint16_t)k;
                 cu->ip = (uint16_t)i;
+                for (uint8_t o = 0; o + 1u < d->ncus; o++)
+                    cu->ordinal += d->cus[o].kernel_index == k;
                 break;
             }
         }
     }
+    link_units(d);
 }
 
 /* At start-up: the design the device came with (lock held). A design the

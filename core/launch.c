@@ -232,7 +232,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                              "kernel %s cannot run on %s", kid->name,
                              d->info.name);
-        axl__wait_until_pred(device_ready, d);
+        if (d->programming)
+            axl__wait_until_pred(device_ready, d);
         if (d->loaded != kid->image + 1u)
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                              "%s does not carry the design of kernel %s now "
@@ -331,7 +332,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             continue;
         h->u.kernel.kid = kn->kid;
         h->u.kernel.kernel = AXL__SLOT(KERNEL, kn);
-        memcpy(h->u.kernel.bytes, h->kbytes, h->kbytes_used);
+        if (h->kbytes_used)
+            memcpy(h->u.kernel.bytes, h->kbytes, h->kbytes_used);
         h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
         return AXL_SUCCESS;
     }
@@ -398,21 +400,30 @@ void axl__run_kernel(struct axl__command *c)
                       "the kernel could run");
         return;
     }
-    /* A free unit of this kernel that reaches its buffers, starting after
-     * the last one used, so runs spread over the units. */
+    /* A free unit of this kernel that reaches its buffers, going round its
+     * units from the one after the last used, so runs spread over them. */
+    struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    uint8_t first = kn->cu_hint;
+    if (first >= d->ncus || d->cus[first].kernel_index != kid->index) {
+        first = 0;
+        while (first < d->ncus && d->cus[first].kernel_index != kid->index)
+            first++;
+    }
     struct axl__cu *cu = NULL;
     bool any = false;
-    uint8_t ordinal = 0;
-    for (uint8_t k = 0; k < d->ncus && !cu; k++) {
-        uint8_t i = (uint8_t)((d->next_cu + k) % d->ncus);
+    for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        if (x->kernel_index != kid->index || !cu_reaches(d, img, x, c))
-            continue;
-        any = true;
-        if (!x->cmd) {
-            cu = x;
-            d->next_cu = (uint8_t)(i + 1);
+        if (cu_reaches(d, img, x, c)) {
+            any = true;
+            if (!x->cmd) {
+                cu = x;
+                kn->cu_hint = x->next_same;
+                break;
+            }
         }
+        i = x->next_same;
+        if (i == first)
+            break;
     }
     if (!cu) {
         if (any)
@@ -423,24 +434,24 @@ void axl__run_kernel(struct axl__command *c)
                           "AXL_MAX_DEVICE_CUS?) reaches its buffers");
         return;
     }
-    for (uint8_t i = 0; i < d->ncus; i++)
-        if (&d->cus[i] != cu && d->cus[i].kernel_index == kid->index &&
-            &d->cus[i] < cu)
-            ordinal++;
     cu->cmd = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
     c->u.kernel.cu = (uint8_t)(cu - d->cus);
 
     axl_hal_run *run = &cu->run;
+    if (!cu->prepared) {
+        /* What stays the same from run to run on this unit. */
+        run->image = &img->x;
+        run->kernel_index = kid->index;
+        run->kernel_name = kid->name;
+        run->cu = cu->ordinal;
+        run->ip_index = cu->ip;
+        run->args = cu->args;
+        run->range = (axl_range){1, {1, 1, 1}};
+        cu->prepared = true;
+    }
     run->token = c;
-    run->image = &img->x;
-    run->kernel_index = kid->index;
-    run->kernel_name = kid->name;
-    run->cu = ordinal;
-    run->ip_index = cu->ip;
     run->cu_handle = cu->handle;
     run->arg_count = c->u.kernel.nargs;
-    run->args = cu->args;
-    run->range = (axl_range){1, {1, 1, 1}};
     run->timeout_ns = c->u.kernel.timeout_ns;
     for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
         const struct axl__karg *a = &c->u.kernel.args[i];
@@ -469,12 +480,14 @@ void axl__run_kernel(struct axl__command *c)
                           memory_order_release);
     cu->deadline = c->u.kernel.timeout_ns ? axl__now() + c->u.kernel.timeout_ns
                                           : 0;
-    c->flags |= AXL__CMD_INLINE;
+    atomic_store_explicit(&cu->phase, 1, memory_order_relaxed);
     bool opened = cu->opened;
     axl_port_unlock();
 
-    char why[AXL_MESSAGE_MAX] = "";
-    axl_status st = axl__run_transfers(c, why, sizeof why);
+    char why[AXL_MESSAGE_MAX];
+    why[0] = '\0';
+    axl_status st = c->nacc ? axl__run_transfers(c, why, sizeof why)
+                            : AXL_SUCCESS;
     if (st == AXL_SUCCESS && !opened && port->cu_open) {
         uintptr_t handle = 0;
         st = port->cu_open(d->data, &img->x, kid->index, cu->ip, &handle);
@@ -492,14 +505,15 @@ void axl__run_kernel(struct axl__command *c)
     }
 
     axl_port_lock();
-    c->flags &= (uint8_t)~AXL__CMD_INLINE;
+    uint8_t phase = atomic_exchange_explicit(&cu->phase, 0, memory_order_acq_rel);
     if (st != AXL_SUCCESS) {
         cu_release(cu);
         axl__complete(c, st, why);
-    } else if (c->flags & AXL__CMD_DONE_EARLY) {
+    } else if (phase == 2) {
+        /* It ended inside run_start (see axl_hal_run_done). */
         cu_release(cu);
-        axl__complete(c, c->done_status,
-                      c->done_status == AXL_SUCCESS ? NULL : cu->why);
+        axl__complete(c, cu->done_status,
+                      cu->done_status == AXL_SUCCESS ? NULL : cu->why);
     }
     /* else: the port reports the end with axl_hal_run_done. */
 }
@@ -507,15 +521,19 @@ void axl__run_kernel(struct axl__command *c)
 void axl_hal_run_done(void *token, axl_status status, const char *why)
 {
     struct axl__command *c = token;
-    axl_port_lock();
-    struct axl__device *d = axl__device_at(c->device);
-    struct axl__cu *cu = &d->cus[c->u.kernel.cu];
-    if (c->flags & AXL__CMD_INLINE) {
-        /* Still inside run_start: the dispatcher completes it. */
-        c->flags |= AXL__CMD_DONE_EARLY;
-        c->done_status = status;
+    /* The unit and device of a running command do not change: reading
+     * them needs no lock. */
+    struct axl__cu *cu = &axl__device_at(c->device)->cus[c->u.kernel.cu];
+    cu->done_status = status;
+    if (status != AXL_SUCCESS)
         axl_format(cu->why, sizeof cu->why, "%s", why ? why : "");
-    } else if (!cu->cancelling) {
+    uint8_t inside = 1;
+    if (atomic_compare_exchange_strong_explicit(&cu->phase, &inside, 2,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire))
+        return; /* still inside run_start: the dispatcher completes it */
+    axl_port_lock();
+    if (!cu->cancelling) {
         cu_release(cu);
         axl__complete(c, status, why);
         if (!axl_port_in_isr())

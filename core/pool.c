@@ -27,7 +27,7 @@ void axl__pool_reset(axl__pool *p)
     p->failures = 0;
 }
 
-void *axl__pool_alloc(axl__pool *p)
+void *axl__pool_alloc_raw(axl__pool *p)
 {
     if (!p->ready)
         build_free_list(p);
@@ -41,24 +41,15 @@ void *axl__pool_alloc(axl__pool *p)
     p->in_use++;
     if (p->in_use > p->high_water)
         p->high_water = p->in_use;
-    void *obj = p->slots + (size_t)slot * p->object_size;
-    memset(obj, 0, p->object_size);
-    return obj;
-}
-
-uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
-{
-    return (uint16_t)(((const unsigned char *)obj - p->slots) / p->object_size);
-}
-
-void *axl__pool_at(const axl__pool *p, uint16_t slot)
-{
     return p->slots + (size_t)slot * p->object_size;
 }
 
-int axl__pool_is_live(const axl__pool *p, uint16_t slot)
+void *axl__pool_alloc(axl__pool *p)
 {
-    return slot < p->capacity && p->link[slot] == AXL__SLOT_LIVE;
+    void *obj = axl__pool_alloc_raw(p);
+    if (obj)
+        memset(obj, 0, p->object_size);
+    return obj;
 }
 
 void axl__pool_retire(axl__pool *p, void *obj)
@@ -76,14 +67,6 @@ void axl__pool_free(axl__pool *p, void *obj)
     p->link[slot] = p->free_head;
     p->free_head = (uint16_t)(slot + 1);
     p->in_use--;
-}
-
-uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
-{
-    uint16_t slot = axl__pool_slot(p, obj);
-    return ((uint32_t)p->kind << AXL__HANDLE_KIND_SHIFT) |
-           ((uint32_t)p->gen[slot] << AXL__HANDLE_GEN_SHIFT) |
-           (uint32_t)(slot + 1);
 }
 
 void *axl__pool_lookup(const axl__pool *p, uint32_t id,
@@ -108,20 +91,6 @@ void *axl__pool_lookup(const axl__pool *p, uint32_t id,
     if (why)
         *why = w;
     return obj;
-}
-
-void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
-{
-    uint32_t index = id & AXL__HANDLE_INDEX_MASK;
-    uint32_t gen = (id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu;
-    if ((id >> AXL__HANDLE_KIND_SHIFT) != p->kind || index == 0 ||
-        index > p->capacity || !p->ready)
-        return NULL;
-    uint16_t link = p->link[index - 1];
-    if ((link != AXL__SLOT_LIVE && link != AXL__SLOT_RETIRED) ||
-        p->gen[index - 1] != gen)
-        return NULL;
-    return p->slots + (size_t)(index - 1) * p->object_size;
 }
 
 void axl__pool_revive(axl__pool *p, void *obj)

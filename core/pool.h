@@ -63,15 +63,61 @@ void axl__pool_retire(axl__pool *p, void *obj);
 /* The object behind a live handle, or NULL with the reason. */
 void *axl__pool_lookup(const axl__pool *p, uint32_t id,
                        axl__handle_problem *why);
-/* Like lookup, but retired objects resolve too: for the runtime's own
- * references (an in-order queue's last event), never for the application's. */
-void *axl__pool_lookup_any(const axl__pool *p, uint32_t id);
+
 /* A retired object gets live handles again (a released event handed back
  * by get_wait_list). */
 void axl__pool_revive(axl__pool *p, void *obj);
-uint32_t axl__pool_handle(const axl__pool *p, const void *obj);
-uint16_t axl__pool_slot(const axl__pool *p, const void *obj);
-void *axl__pool_at(const axl__pool *p, uint16_t slot);
-int axl__pool_is_live(const axl__pool *p, uint16_t slot);
+/* Like axl__pool_alloc, without zeroing: for large objects the caller
+ * initialises field by field (commands, on the launch path). */
+void *axl__pool_alloc_raw(axl__pool *p);
+
+static inline uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
+{
+    return (uint16_t)(((const unsigned char *)obj - p->slots) / p->object_size);
+}
+
+static inline void *axl__pool_at(const axl__pool *p, uint16_t slot)
+{
+    return p->slots + (size_t)slot * p->object_size;
+}
+
+static inline int axl__pool_is_live(const axl__pool *p, uint16_t slot)
+{
+    return slot < p->capacity && p->link[slot] == AXL__SLOT_LIVE;
+}
+
+static inline uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
+{
+    uint16_t slot = axl__pool_slot(p, obj);
+    return ((uint32_t)p->kind << AXL__HANDLE_KIND_SHIFT) |
+           ((uint32_t)p->gen[slot] << AXL__HANDLE_GEN_SHIFT) |
+           (uint32_t)(slot + 1);
+}
+
+/* Like lookup, but retired objects resolve too: for the runtime's own
+ * references (an in-order queue's last event), never for the application's. */
+static inline void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
+{
+    uint32_t index = id & AXL__HANDLE_INDEX_MASK;
+    if ((id >> AXL__HANDLE_KIND_SHIFT) != p->kind || index == 0 ||
+        index > p->capacity || !p->ready)
+        return NULL;
+    uint16_t link = p->link[index - 1];
+    if ((link != AXL__SLOT_LIVE && link != AXL__SLOT_RETIRED) ||
+        p->gen[index - 1] != ((id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu))
+        return NULL;
+    return p->slots + (size_t)(index - 1) * p->object_size;
+}
+
+/* The object behind a live handle, or NULL: the fast path of lookup. */
+static inline void *axl__pool_get(const axl__pool *p, uint32_t id)
+{
+    uint32_t index = id & AXL__HANDLE_INDEX_MASK;
+    if ((id >> AXL__HANDLE_KIND_SHIFT) != p->kind || index == 0 ||
+        index > p->capacity || p->link[index - 1] != AXL__SLOT_LIVE ||
+        p->gen[index - 1] != ((id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu))
+        return NULL;
+    return p->slots + (size_t)(index - 1) * p->object_size;
+}
 
 #endif /* AXL_POOL_H */

@@ -35,9 +35,17 @@ struct axl__platform {
 struct axl__cu {
     uint16_t cmd;               /* command slot + 1 running here, or 0 */
     uint16_t kernel_index;      /* the kernel's index in the image */
+    uint8_t ordinal;            /* which unit of its kernel it is */
+    uint8_t next_same;          /* the next unit of the same kernel (cyclic) */
+    /* The hand-off with the port, without the lock: 1 while the dispatcher
+     * is inside run_start; a run_done in that window turns it to 2 and the
+     * dispatcher completes the command (most emulated runs end so). */
+    _Atomic uint8_t phase;
+    axl_status done_status;
     uint16_t ip;                /* its IP_LAYOUT index */
     uintptr_t handle;           /* from the port's cu_open, or 0 */
     bool opened;
+    bool prepared;              /* run's fixed fields are filled in */
     uint64_t deadline;          /* ns; the run is given up after it */
     bool cancelling;            /* past its deadline, being abandoned */
     char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
@@ -55,7 +63,6 @@ struct axl__device {
     bool programming;           /* a new design is being loaded */
     uint32_t inflight;          /* commands on it not yet complete */
     uint8_t ncus;
-    uint8_t next_cu;            /* where the search for a free unit starts */
     struct axl__cu cus[AXL_MAX_DEVICE_CUS];
     uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
     axl_hal_device_info info;
@@ -165,6 +172,7 @@ struct axl__kernel {
     uint16_t holds;             /* commands using it */
     uint16_t bundle;            /* slot; held */
     uint16_t kid;               /* slot */
+    uint8_t cu_hint;            /* the unit to try first (round robin) */
 };
 
 /* ---- Buffers and accesses ------------------------------------------------- */
@@ -303,8 +311,6 @@ struct axl__command {
     uint16_t next_barrier;      /* barrier FIFO, slot + 1 */
     axl_status dep_status;      /* first failure among predecessors */
     uint32_t dep_event;         /* the failed predecessor's event handle */
-    axl_status done_status;     /* recorded by an inline completion */
-    uint16_t done_error;        /* its error record, slot + 1 */
     uint8_t nacc;
     uint8_t a0, a1;             /* accessors the action names, 1-based */
     uint16_t device;            /* slot of the queue's device */
@@ -464,6 +470,8 @@ static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
 
 /* ---- Entry, messages, handles ---------------------------------------------- */
 
+extern axl__pool axl__pools[AXL__POOL_COUNT];
+
 /* Takes the lock, starting the runtime first if needed. On failure the lock
  * is not held. */
 axl_status axl__enter(const char *fn);
@@ -480,9 +488,19 @@ axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
     ;
 
 /* Resolves a handle of a pool kind, or fails with a message saying which
- * argument and why. */
-void *axl__lookup(const char *fn, const char *what, int kind, uint32_t id,
-                  axl_status *st);
+ * argument and why. The fast path is inline; failures go out of line. */
+void *axl__lookup_slow(const char *fn, const char *what, int kind,
+                       uint32_t id, axl_status *st);
+static inline void *axl__lookup(const char *fn, const char *what, int kind,
+                                uint32_t id, axl_status *st)
+{
+    void *obj = axl__pool_get(&axl__pools[kind], id);
+    if (obj) {
+        *st = AXL_SUCCESS;
+        return obj;
+    }
+    return axl__lookup_slow(fn, what, kind, id, st);
+}
 
 /* A pool-full failure naming the pool and its setting. */
 axl_status axl__pool_full(const char *fn, int kind);

@@ -85,8 +85,8 @@ static const char *article(const char *noun)
     }
 }
 
-void *axl__lookup(const char *fn, const char *what, int kind, uint32_t id,
-                  axl_status *st)
+void *axl__lookup_slow(const char *fn, const char *what, int kind,
+                       uint32_t id, axl_status *st)
 {
     axl__handle_problem why;
     const axl__pool *p = &axl__pools[kind];

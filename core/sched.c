@@ -224,7 +224,8 @@ static void complete(struct axl__command *c, axl_status status,
             make_ready(s);
     }
 
-    axl__access_finish(c, status != AXL_SUCCESS);
+    if (c->nacc)
+        axl__access_finish(c, status != AXL_SUCCESS);
     if (c->kind == AXL__CMD_KERNEL)
         axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
     if (c->flags & AXL__CMD_INFLIGHT)
@@ -237,7 +238,8 @@ static void complete(struct axl__command *c, axl_status status,
     axl__pool_free(AXL__POOL(COMMAND), c);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
-    barrier_check();
+    if (axl__rt.barrier_head)
+        barrier_check();
     axl__event_unhold(e);
     if (q)
         axl__queue_unhold(q);
@@ -421,19 +423,25 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                        struct axl__command **out_cmd, axl_event *out)
 {
     uint8_t locs[AXL_MAX_ACCESSORS];
-    axl_status st = axl__access_prepare(fn, h, q, locs);
+    axl_status st = h->nacc ? axl__access_prepare(fn, h, q, locs) : AXL_SUCCESS;
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__event *e = axl__pool_alloc(AXL__POOL(EVENT));
+    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT));
     if (!e)
         return axl__pool_full(fn, AXL__POOL_EVENT);
-    struct axl__command *c = axl__pool_alloc(AXL__POOL(COMMAND));
+    /* Not zeroed: a command is large, and launches should not pay for
+     * clearing what they never read. Every field read is set below. */
+    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND));
     if (!c) {
         axl__pool_free(AXL__POOL(EVENT), e);
         return axl__pool_full(fn, AXL__POOL_COMMAND);
     }
     e->refs = out ? 1 : 0;
     e->holds = 1; /* the command */
+    e->status = AXL_SUCCESS;
+    e->error = 0;
+    e->succ = 0;
+    e->t_submit = e->t_start = e->t_end = 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->host_access = h->kind == AXL__CMD_HOST_ACCESS;
     e->queue = q ? AXL__HANDLE(QUEUE, q) : 0;
@@ -447,13 +455,33 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
 
     c->seq = ++axl__rt.seq;
     c->kind = h->kind;
+    c->flags = 0;
+    c->ndeps = 0;
+    c->nacc = 0;
     c->event = AXL__SLOT(EVENT, e);
     c->queue = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
     c->device = q ? q->device : 0;
     c->pending = 1; /* held until the end of submission */
-    c->u = h->u;
+    c->next = c->prev_inflight = c->next_inflight = c->next_barrier = NIL;
+    c->dep_status = AXL_SUCCESS;
+    c->dep_event = 0;
     c->a0 = h->a0;
     c->a1 = h->a1;
+    if (h->kind == AXL__CMD_KERNEL) {
+        /* Only what the launch uses of the action. */
+        c->u.kernel.kernel = h->u.kernel.kernel;
+        c->u.kernel.kid = h->u.kernel.kid;
+        c->u.kernel.nargs = h->u.kernel.nargs;
+        c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
+        for (uint8_t i = 0; i < h->u.kernel.nargs; i++)
+            c->u.kernel.args[i] = h->u.kernel.args[i];
+        if (h->kbytes_used)
+            memcpy(c->u.kernel.bytes, h->u.kernel.bytes, h->kbytes_used);
+    } else if (h->kind == AXL__CMD_HOST_TASK) {
+        c->u.host = h->u.host;
+    } else {
+        c->u = h->u;
+    }
     if (q) {
         q->holds++;
         q->inflight++;

@@ -4,12 +4,16 @@
  *   bench                    every figure below
  *   bench chain N            one scenario only (for callgrind; see
  *   bench independent N      tests/bench/instructions.sh)
+ *   bench launch N
  *
  * Figures:
  *   host_task_chain_N         ns per command: N host tasks on an in-order
  *                             queue, each waiting for the one before
  *   host_task_independent_N   ns per command: N host tasks on an
  *                             out-of-order queue, no dependencies
+ *   empty_kernel_launch       ns per launch: single_task of the stock nop
+ *                             kernel on an in-order queue, from submit to
+ *                             the end of the wait (event released)
  *   copy_to_device_bandwidth  GB/s: whole-buffer copies from host memory
  *                             into a buffer on the emulated device's bank
  *   memcpy_bandwidth          GB/s: memcpy of the same bytes, same run
@@ -87,6 +91,71 @@ static void tasks_figure(const char *name, uint32_t flags, int n)
     CHECK(axl_queue_release(q));
 }
 
+typedef struct launch_rig {
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+    axl_kernel nop;
+} launch_rig;
+
+static launch_rig launch_up(void)
+{
+    launch_rig r;
+    axl_device d;
+    CHECK(axl_device_select(axl_default_selector, NULL, &d));
+    CHECK(axl_context_create(&d, 1, NULL, &r.ctx));
+    CHECK(axl_queue_create(r.ctx, d, AXL_QUEUE_IN_ORDER, NULL, &r.q));
+    axl_kernel_id ids[16];
+    size_t size;
+    CHECK(axl_device_get_info(d, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
+                              sizeof ids, &size));
+    axl_kernel_id nop = ids[0];
+    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
+        const char *name;
+        CHECK(axl_kernel_id_get_name(ids[i], &name));
+        if (!strcmp(name, "nop"))
+            nop = ids[i];
+    }
+    CHECK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &nop, 1,
+                                    AXL_BUNDLE_EXECUTABLE, &r.bundle));
+    CHECK(axl_kernel_bundle_get_kernel(r.bundle, nop, &r.nop));
+    return r;
+}
+
+static void launch_down(launch_rig *r)
+{
+    CHECK(axl_kernel_release(r->nop));
+    CHECK(axl_kernel_bundle_release(r->bundle));
+    CHECK(axl_queue_release(r->q));
+    CHECK(axl_context_release(r->ctx));
+}
+
+/* One launch: submit, wait, release the event. */
+static void launch_once(launch_rig *r)
+{
+    axl_event e;
+    CHECK(axl_queue_single_task(r->q, r->nop, NULL, 0, NULL, 0, &e));
+    CHECK(axl_event_wait(e));
+    CHECK(axl_event_release(e));
+}
+
+static void launch_figure(void)
+{
+    launch_rig r = launch_up();
+    enum { N = 2000 };
+    for (int i = 0; i < N; i++)
+        launch_once(&r);
+    double runs[7];
+    for (int k = 0; k < 7; k++) {
+        double t0 = now_ns();
+        for (int i = 0; i < N; i++)
+            launch_once(&r);
+        runs[k] = (now_ns() - t0) / N;
+    }
+    printf("empty_kernel_launch %.0f ns/launch\n", median(runs, 7));
+    launch_down(&r);
+}
+
 static void bandwidth(void)
 {
     enum { BYTES = 64 << 20 };
@@ -124,6 +193,15 @@ static void bandwidth(void)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "launch")) {
+        launch_rig r = launch_up();
+        launch_once(&r); /* first-run work (opening the unit) out of the way */
+        for (int i = 0, n = atoi(argv[2]); i < n; i++)
+            launch_once(&r);
+        launch_down(&r);
+        CHECK(axl_shutdown());
+        return 0;
+    }
     if (argc == 3) {
         /* One scenario, once, for instruction counts. */
         int n = atoi(argv[2]);
@@ -138,6 +216,7 @@ int main(int argc, char **argv)
         tasks_figure("host_task_chain", AXL_QUEUE_IN_ORDER, ns[i]);
     for (int i = 0; i < 3; i++)
         tasks_figure("host_task_independent", 0, ns[i]);
+    launch_figure();
     bandwidth();
     CHECK(axl_shutdown());
     return 0;

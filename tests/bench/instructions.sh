@@ -20,3 +20,6 @@ for s in chain independent; do
     echo "host_task_${s}_${n} $(( (total - base) / n )) instructions/command"
   done
 done
+base=$(ir launch 0)
+total=$(ir launch 1000)
+echo "empty_kernel_launch $(( (total - base) / 1000 )) instructions/launch"
