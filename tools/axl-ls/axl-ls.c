@@ -1,0 +1,176 @@
+/*
+ * axl-ls - what axl sees on this machine, like sycl-ls or clinfo: every
+ * platform (and why one has no device), every device with the information
+ * a firmware engineer checks first, its memory banks, and the built-in
+ * kernels of the design it carries, argument by argument.
+ *
+ *   axl-ls        the full listing
+ *   axl-ls -s     one line per device
+ *
+ * Exit 0 when at least one device is found, 1 otherwise.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "axl/axl.h"
+
+static const char *aspect_names[AXL_ASPECT_COUNT] = {
+    "cpu", "gpu", "accelerator", "custom", "emulated", "host_debuggable",
+    "fp16", "fp64", "atomic64", "image", "online_compiler", "online_linker",
+    "queue_profiling", "usm_device_allocations", "usm_host_allocations",
+    "usm_atomic_host_allocations", "usm_shared_allocations",
+    "usm_atomic_shared_allocations", "usm_system_allocations"};
+
+static void str_info(axl_device d, axl_device_info what, char *buf, size_t n)
+{
+    if (axl_device_get_info(d, what, buf, n, NULL) != AXL_SUCCESS)
+        snprintf(buf, n, "(%s)", axl_last_message());
+}
+
+static uint64_t u64_info(axl_device d, axl_device_info what)
+{
+    uint64_t v = 0;
+    axl_device_get_info(d, what, &v, sizeof v, NULL);
+    return v;
+}
+
+static uint32_t u32_info(axl_device d, axl_device_info what)
+{
+    uint32_t v = 0;
+    axl_device_get_info(d, what, &v, sizeof v, NULL);
+    return v;
+}
+
+static void print_kernels(axl_device d)
+{
+    axl_kernel_id ids[64];
+    size_t size = 0;
+    if (axl_device_get_info(d, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
+                            sizeof ids, &size) != AXL_SUCCESS) {
+        printf("    built-in kernels  (%s)\n", axl_last_message());
+        return;
+    }
+    size_t n = size / sizeof ids[0];
+    printf("    built-in kernels  %zu\n", n);
+    if (!n)
+        return;
+    axl_context ctx;
+    axl_kernel_bundle b;
+    if (axl_context_create(&d, 1, NULL, &ctx) != AXL_SUCCESS)
+        return;
+    if (axl_get_kernel_bundle_for(ctx, NULL, 0, ids, (uint32_t)n,
+                                  AXL_BUNDLE_EXECUTABLE, &b) == AXL_SUCCESS) {
+        for (size_t i = 0; i < n; i++) {
+            axl_kernel k;
+            axl_kernel_info ki;
+            if (axl_kernel_bundle_get_kernel(b, ids[i], &k) != AXL_SUCCESS)
+                continue;
+            axl_kernel_get_info(k, &ki);
+            printf("      %s (%u compute unit%s)(", ki.name,
+                   (unsigned)ki.compute_units, ki.compute_units == 1 ? "" : "s");
+            for (uint32_t a = 0; a < ki.num_args; a++) {
+                axl_kernel_arg_info ai;
+                axl_kernel_get_arg_info(k, a, &ai);
+                printf("%s%u:%s %s", a ? ", " : "", (unsigned)ai.index, ai.name,
+                       ai.kind == AXL_ARG_BUFFER ? "buffer" : "scalar");
+                if (ai.kind == AXL_ARG_SCALAR)
+                    printf("[%u]", (unsigned)ai.size);
+            }
+            printf(")\n");
+            axl_kernel_release(k);
+        }
+        axl_kernel_bundle_release(b);
+    }
+    axl_context_release(ctx);
+}
+
+static void print_device(axl_device d, int index, int short_form)
+{
+    char name[128], vendor[64], driver[64], backend[64];
+    str_info(d, AXL_DEVICE_INFO_NAME, name, sizeof name);
+    if (short_form) {
+        bool emu = false;
+        axl_device_has(d, AXL_ASPECT_EMULATED, &emu);
+        printf("  [%d] %s%s\n", index, name, emu ? " (emulated)" : "");
+        return;
+    }
+    str_info(d, AXL_DEVICE_INFO_VENDOR, vendor, sizeof vendor);
+    str_info(d, AXL_DEVICE_INFO_DRIVER_VERSION, driver, sizeof driver);
+    str_info(d, AXL_DEVICE_INFO_BACKEND_VERSION, backend, sizeof backend);
+    printf("  device %d: %s\n", index, name);
+    printf("    vendor            %s (id 0x%x)\n", vendor,
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_VENDOR_ID));
+    printf("    driver            %s; backend %s\n", driver, backend);
+    printf("    compute units     %u\n",
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_MAX_COMPUTE_UNITS));
+    printf("    clock             %u MHz\n",
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_MAX_CLOCK_FREQUENCY));
+    printf("    global memory     %llu MiB; largest allocation %llu MiB\n",
+           (unsigned long long)(u64_info(d, AXL_DEVICE_INFO_GLOBAL_MEM_SIZE) >> 20),
+           (unsigned long long)(u64_info(d, AXL_DEVICE_INFO_MAX_MEM_ALLOC_SIZE) >>
+                                20));
+    uint32_t banks = u32_info(d, AXL_DEVICE_INFO_MEMORY_BANKS);
+    for (uint32_t b = 0; b < banks; b++) {
+        axl_device_bank bank;
+        if (axl_device_get_bank(d, b, &bank) == AXL_SUCCESS)
+            printf("      bank %u  %-10s %8llu KiB at 0x%llx\n", (unsigned)b,
+                   bank.tag, (unsigned long long)(bank.size >> 10),
+                   (unsigned long long)bank.base_address);
+    }
+    printf("    base alignment    %u bits\n",
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_MEM_BASE_ADDR_ALIGN));
+    printf("    timer resolution  %llu ns\n",
+           (unsigned long long)u64_info(d, AXL_DEVICE_INFO_PROFILING_TIMER_RESOLUTION));
+    axl_aspect aspects[AXL_ASPECT_COUNT];
+    size_t size = 0;
+    axl_device_get_info(d, AXL_DEVICE_INFO_ASPECTS, aspects, sizeof aspects,
+                        &size);
+    printf("    aspects          ");
+    for (size_t i = 0; i < size / sizeof aspects[0]; i++)
+        printf(" %s", aspect_names[aspects[i]]);
+    printf("\n");
+    bool can = false;
+    axl_device_can_compile(d, AXL_SOURCE_XCLBIN, &can);
+    printf("    loads xclbin      %s\n", can ? "yes" : "no");
+    print_kernels(d);
+}
+
+int main(int argc, char **argv)
+{
+    int short_form = argc > 1 && !strcmp(argv[1], "-s");
+    if (argc > 1 && !short_form) {
+        fprintf(stderr, "usage: axl-ls [-s]\n");
+        return 2;
+    }
+    axl_platform plats[16];
+    uint32_t np = 0;
+    if (axl_platform_get_all(plats, 16, &np) != AXL_SUCCESS) {
+        fprintf(stderr, "axl-ls: %s\n", axl_last_message());
+        return 1;
+    }
+    int devices = 0;
+    for (uint32_t p = 0; p < np; p++) {
+        char name[64], vendor[64], version[64];
+        axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_NAME, name,
+                              sizeof name, NULL);
+        axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_VENDOR, vendor,
+                              sizeof vendor, NULL);
+        axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_VERSION, version,
+                              sizeof version, NULL);
+        printf("platform %u: %s (%s; %s)\n", (unsigned)p, name, vendor,
+               version);
+        axl_device devs[16];
+        uint32_t nd = 0;
+        axl_platform_get_devices(plats[p], AXL_DEVICE_TYPE_ALL, devs, 16, &nd);
+        if (nd == 0) {
+            char why[128];
+            axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_NO_DEVICE_REASON,
+                                  why, sizeof why, NULL);
+            printf("  no device: %s\n", why);
+        }
+        for (uint32_t d = 0; d < nd; d++)
+            print_device(devs[d], devices++, short_form);
+    }
+    axl_shutdown();
+    return devices ? 0 : 1;
+}
