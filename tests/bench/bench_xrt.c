@@ -118,7 +118,7 @@ typedef struct result {
 static void print_result(const result *r)
 {
     if (!r->ok) {
-        printf("%s_ns n/a -\n", r->name);
+        printf("%s_median_ns n/a ns\n", r->name);
         return;
     }
     printf("%s_median_ns %.0f ns\n", r->name, r->median_ns);
@@ -127,9 +127,7 @@ static void print_result(const result *r)
         printf("%s_instructions %.0f instructions\n", r->name,
                r->instructions);
     else
-        printf("%s_instructions n/a (no readable instruction counter: use "
-               "--callgrind)\n",
-               r->name);
+        printf("%s_instructions n/a instructions\n", r->name);
 }
 
 /* Times n launches of one path: samples each (median), the whole loop
@@ -525,6 +523,10 @@ int main(int argc, char **argv)
     if (callgrind) {
         printf("launches_per_path %u launches\n", n);
     } else {
+        if (perf_fd < 0)
+            fprintf(stderr, "bench_xrt: no readable instruction counter "
+                            "(perf_event_open): count instructions with "
+                            "tests/bench/callgrind_xrt.sh\n");
         printf("launches %u launches\n", n);
         print_result(&raw);
         print_result(&port);

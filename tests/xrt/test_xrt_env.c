@@ -11,6 +11,7 @@
  *
  * Usage: test_xrt_env CASE
  */
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -149,6 +150,30 @@ static void noop_shim_present(void **state)
     expect(1, NULL);
 }
 
+/* A program that links libxrt_core (as Debian's xrt.pc asks) has XRT's
+ * system before axl looks: XRT then ignores the environment, and so does
+ * the port (loading the noop shim beside it would make XRT throw from a
+ * static constructor and end the process). */
+static void xrt_core_already_loaded(void **state)
+{
+    (void)state;
+    void *core = dlopen(AXL_TEST_XRT_CORE, RTLD_NOW | RTLD_GLOBAL);
+    assert_non_null(core);
+    setenv("XILINX_XRT", AXL_TEST_NOOP_ROOT, 1);
+    setenv("XCL_EMULATION_MODE", "noop", 1);
+    xt_register();
+    AXL_OK(axl_init());
+    axl_platform p = xt_platform();
+    uint32_t n = 0;
+    AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
+    char why[128] = "";
+    AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
+                                 sizeof why, NULL));
+    print_message("%u devices, reason: \"%s\"\n", (unsigned)n, why);
+    if (n == 0) /* no card here: the real driver's answer, not noop's */
+        assert_non_null(strstr(why, "XRT (libxrt_core.so.2) found no device"));
+}
+
 /* The reason for all of the above: XRT itself, asked for a device without
  * XILINX_XRT, ends the process with SIGABRT. */
 static void xrt_aborts(void **state)
@@ -188,6 +213,7 @@ int main(int argc, char **argv)
         XT_TEST(emulation_mode_unknown),
         XT_TEST(emulation_mode_empty),
         XT_TEST(noop_shim_present),
+        XT_TEST(xrt_core_already_loaded),
         cmocka_unit_test(xrt_aborts),
     };
     cmocka_set_test_filter(argv[1]);

@@ -1,0 +1,1803 @@
+/*
+ * xrt/native - the XRT device port: Alveo cards and Zynq/Kria/Versal
+ * boards through libxrt_coreutil's C API (XRT 2.13).
+ *
+ * One axl device per XRT device (xrtDeviceOpen by index). Its memory banks
+ * are the used banks of the image it carries (MEM_TOPOLOGY; the bank's
+ * MEM_TOPOLOGY index is XRT's memory group). Images arrive checked by the
+ * core (axl_xclbin_open: XRT itself crashes on malformed ones) and load
+ * from memory with xrtDeviceLoadXclbin.
+ *
+ * Each compute unit is opened as its own XRT kernel, "kernel:{instance}",
+ * with a pool of XRT runs that only grows to the number of runs in flight
+ * on it at once; a run returns to its pool when XRT says it is complete,
+ * never earlier (xrtRunStart on a run XRT has not seen complete resets its
+ * state to NEW and wedges it for good: run_impl::start in xrt_kernel.cpp).
+ * A buffer argument at an offset uses a sub-BO, kept with its buffer.
+ *
+ * Completion, cheapest first: a run XRT already sees complete when
+ * run_start checks (the noop shim, or a unit faster than the call) is
+ * reported before run_start returns. A waiting thread that calls
+ * progress() waits in XRT on the oldest run and reports every finished
+ * one itself. Otherwise a completion thread per device, woken by the
+ * launch that finds it asleep, waits in XRT (xrtRunWaitFor, at most
+ * AXL_XRT_WAIT_SLICE_MS at a time) and reports what finishes. It also
+ * enforces each run's timeout: a run still on the device at its deadline
+ * is reported AXL_ERR_TIMEOUT and kept aside ("zombie") until XRT sees it
+ * end, because XRT 2.13's C API cannot abort a run (xrt::run::abort is
+ * C++ only); its unit takes a fresh XRT run meanwhile.
+ *
+ * Locks: one mutex per device guards its lists; XRT is called with it held
+ * only for xrtRunState (a read of the command packet). axl_hal_run_done is
+ * called with no lock held.
+ *
+ * Closing: runs, then kernels, then sub-BOs and BOs, then the device. XRT
+ * 2.13 crashes at process exit when a handle is still open (its handle
+ * maps are destroyed after the shim's buffer table), so the port also
+ * closes what is open from an atexit handler, for programs that end
+ * without axl_shutdown().
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "axl/runtime.h"
+#include "xrt/version.h"
+#include "xrt_native.h"
+
+#define MAX_BANKS 64
+#define MS 1000000ull
+
+/* ---- Records ---------------------------------------------------------------- */
+
+typedef struct xn_device xn_device;
+typedef struct xn_cu xn_cu;
+
+enum run_state {
+    RUN_FREE = 0,   /* in its compute unit's pool */
+    RUN_BUSY,       /* started: in the device's inflight list */
+    RUN_DELIVERING, /* finished: being reported */
+    RUN_ZOMBIE      /* given up (timeout or cancel), still on the device */
+};
+
+typedef struct xn_run {
+    xn_cu *cu;
+    xrtRunHandle handle;
+    int state;
+    int ert;                 /* the XRT state it ended in */
+    int timed_out;
+    int cancelled;
+    void *token;
+    const axl_hal_run *hal;
+    uint64_t deadline;       /* monotonic ns; 0: none */
+    uint64_t timeout_ns;
+    struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
+    struct xn_run *batch_next;  /* the batch being reported */
+} xn_run;
+
+typedef struct xn_arg {
+    uint8_t kind;            /* axl__xrt_kind, or NO_ARG */
+    uint32_t xml_size;       /* bytes in the register map */
+} xn_arg;
+
+#define NO_ARG 0xff
+
+struct xn_cu {
+    xn_device *dev;
+    xrtKernelHandle kernel;
+    uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
+    uint32_t ip_index;
+    uint32_t refs;
+    uint32_t busy;           /* runs started and not back in the pool */
+    int closing;
+    int lazy;                /* opened by run_start, not by the core */
+    char name[80];           /* "vadd:{vadd_1}" */
+    uint32_t nargs;          /* highest argument id + 1 */
+    xn_arg *args;
+    xn_run *free;            /* the pool (singly linked) */
+    xn_cu *next;
+};
+
+typedef struct xn_sub {
+    uint64_t offset;
+    xrtBufferHandle bo;
+    struct xn_sub *next;
+} xn_sub;
+
+typedef struct xn_bo {
+    xn_device *dev;
+    xrtBufferHandle bo;
+    void *user_ptr;          /* xrtBOAllocUserPtr memory, or NULL */
+    uint64_t size;
+    xn_sub *subs;
+    struct xn_bo *prev, *next;
+} xn_bo;
+
+struct xn_device {
+    int open;
+    int owned;               /* axl opened the XRT device (not make_device) */
+    uint32_t index;
+    xrtDeviceHandle dh;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;     /* wakes the completion thread */
+    pthread_cond_t reported; /* a batch was reported (run_cancel waits) */
+    uint32_t cancel_waiters;
+    pthread_t thread;
+    atomic_int thread_running;
+    int stop;
+    int sleeping;            /* the thread waits for a launch to wake it */
+    uint32_t delivering;     /* batches being reported */
+    xn_run inflight;         /* list heads (sentinels) */
+    xn_run zombies;
+    xn_run reporting;
+    xn_cu *cus;
+    xn_cu *dead;             /* closed while busy, destroyed when idle */
+    xn_bo *bos;
+    /* The design. */
+    int has_image;
+    axl_xclbin image;        /* bytes owned by the core, or builtin_bytes */
+    unsigned char *builtin_bytes;
+    axl_xclbin builtin;
+    int builtin_on;          /* the device still carries it */
+    uint32_t nbanks;
+    uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index */
+    /* What describe() says. */
+    char name[64];
+    char driver_version[32];
+    uint32_t vendor_id;
+    uint32_t clock_mhz;      /* the image's kernel clock */
+    uint32_t device_clock_mhz; /* what the shim says, if anything */
+};
+
+static xn_device devices[AXL_XRT_DEVICES];
+static axl__xrt_env env;
+static axl__xrt_run_done_fn run_done_hook;
+static _Thread_local xn_device *delivering_here;
+
+static struct {
+    atomic_uint devices, kernels, runs, bos, sub_bos, threads;
+} counts;
+
+static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
+static int exit_registered;
+
+/* ---- Small helpers ------------------------------------------------------------ */
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static void count(atomic_uint *c, int delta)
+{
+    if (delta > 0)
+        atomic_fetch_add_explicit(c, (unsigned)delta, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(c, (unsigned)-delta, memory_order_relaxed);
+}
+
+static const char *errno_name(int e)
+{
+    switch (e < 0 ? -e : e) {
+    case 0: return "";
+    case EPERM: return " (errno EPERM)";
+    case ENOENT: return " (errno ENOENT)";
+    case EIO: return " (errno EIO)";
+    case ENOMEM: return " (errno ENOMEM)";
+    case EACCES: return " (errno EACCES)";
+    case EFAULT: return " (errno EFAULT)";
+    case EBUSY: return " (errno EBUSY)";
+    case ENODEV: return " (errno ENODEV)";
+    case EINVAL: return " (errno EINVAL)";
+    case ENOSPC: return " (errno ENOSPC)";
+    case ENOSYS: return " (errno ENOSYS)";
+    case ENOTSUP: return " (errno ENOTSUP)";
+    case ETIMEDOUT: return " (errno ETIMEDOUT)";
+    default: return " (errno set)";
+    }
+}
+
+static int is_busy_errno(int e)
+{
+    return e == EBUSY || e == -EBUSY;
+}
+
+static const char *ert_name(int s)
+{
+    static const char *const names[] = {
+        "0",       "NEW",     "QUEUED",    "RUNNING",    "COMPLETED", "ERROR",
+        "ABORT",   "SUBMITTED", "TIMEOUT", "NORESPONSE", "SKERROR",   "SKCRASHED"};
+    return s >= 0 && s < (int)(sizeof names / sizeof names[0]) ? names[s]
+                                                                : "unknown";
+}
+
+/* States after which XRT will not touch the run again. SUBMITTED (7) is
+ * numerically above COMPLETED but means on its way to the unit. */
+static int ert_final(int s)
+{
+    return s == ERT_CMD_STATE_COMPLETED || s == ERT_CMD_STATE_ERROR ||
+           s == ERT_CMD_STATE_ABORT || s == ERT_CMD_STATE_TIMEOUT ||
+           s == ERT_CMD_STATE_NORESPONSE || s == ERT_CMD_STATE_SKERROR ||
+           s == ERT_CMD_STATE_SKCRASHED;
+}
+
+static void list_init(xn_run *head)
+{
+    head->prev = head->next = head;
+}
+
+static int list_empty(const xn_run *head)
+{
+    return head->next == head;
+}
+
+static void list_push(xn_run *head, xn_run *r)
+{
+    r->prev = head->prev;
+    r->next = head;
+    head->prev->next = r;
+    head->prev = r;
+}
+
+static void list_del(xn_run *r)
+{
+    r->prev->next = r->next;
+    r->next->prev = r->prev;
+    r->prev = r->next = NULL;
+}
+
+static void report(void *token, axl_status st, const char *why)
+{
+    axl__xrt_run_done_fn fn = run_done_hook;
+    if (fn)
+        fn(token, st, why);
+    else
+        axl_hal_run_done(token, st, why);
+}
+
+static void copy_str(char *dst, size_t cap, axl_str s)
+{
+    size_t n = s.len < cap - 1 ? s.len : cap - 1;
+    memcpy(dst, s.ptr, n);
+    dst[n] = 0;
+}
+
+static size_t page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* ---- The design a device carries --------------------------------------------- */
+
+/* Banks: the used, allocatable MEM_TOPOLOGY entries (lock held). */
+static void set_image(xn_device *d, const axl_xclbin *image)
+{
+    d->has_image = image != NULL;
+    d->nbanks = 0;
+    d->clock_mhz = 0;
+    if (!image)
+        return;
+    d->image = *image;
+    for (uint32_t i = 0; i < image->mem_count && d->nbanks < MAX_BANKS; i++) {
+        axl_xclbin_mem m;
+        if (axl_xclbin_get_mem(image, i, &m) != AXL_SUCCESS || !m.used)
+            continue;
+        if (m.type == AXL_XCLBIN_MEM_STREAMING ||
+            m.type == AXL_XCLBIN_MEM_STREAMING_CONNECTION)
+            continue;
+        d->bank_mem[d->nbanks++] = i;
+    }
+    for (uint32_t i = 0; i < image->clock_count; i++) {
+        axl_xclbin_clock c;
+        if (axl_xclbin_get_clock(image, i, &c) == AXL_SUCCESS && c.type == 2 &&
+            c.freq_mhz > d->clock_mhz)
+            d->clock_mhz = c.freq_mhz;
+    }
+    d->builtin_on = d->builtin_bytes &&
+                    !memcmp(image->uuid, d->builtin.uuid, sizeof image->uuid);
+}
+
+static int uuid_zero(const unsigned char *u)
+{
+    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
+        if (u[i])
+            return 0;
+    return 1;
+}
+
+/* XRT reads struct axlf in place; give it 8-byte aligned bytes. */
+static int load_bytes(xn_device *d, const axl_xclbin *image)
+{
+    const void *bytes = image->data;
+    void *copy = NULL;
+    if ((uintptr_t)bytes % 8) {
+        copy = malloc(image->size);
+        if (!copy) {
+            errno = ENOMEM;
+            return -1;
+        }
+        memcpy(copy, bytes, image->size);
+        bytes = copy;
+    }
+    errno = 0;
+    int rc = axl__xrt.device_load_xclbin(d->dh, (const struct axlf *)bytes);
+    free(copy);
+    return rc;
+}
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *p = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    if (n > 0 && fseek(f, 0, SEEK_SET) == 0) {
+        p = malloc((size_t)n);
+        if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+            free(p);
+            p = NULL;
+        }
+    }
+    fclose(f);
+    *size = p ? (size_t)n : 0;
+    return p;
+}
+
+/* The design the board names: AXL_XRT_BUILTIN_XCLBIN. */
+static axl_status open_builtin(xn_device *d)
+{
+    const char *path = getenv("AXL_XRT_BUILTIN_XCLBIN");
+    if (!path || !path[0])
+        path = AXL_XRT_BUILTIN_XCLBIN;
+    if (!path[0])
+        return AXL_SUCCESS;
+    size_t size = 0;
+    d->builtin_bytes = read_file(path, &size);
+    if (!d->builtin_bytes)
+        return axl_fail(AXL_ERR_INVALID,
+                        "cannot read the board's design %s "
+                        "(AXL_XRT_BUILTIN_XCLBIN)",
+                        path);
+    char why[128];
+    axl_status st = axl_xclbin_open(&d->builtin, d->builtin_bytes, size, why,
+                                    sizeof why);
+    if (st != AXL_SUCCESS) {
+        free(d->builtin_bytes);
+        d->builtin_bytes = NULL;
+        return axl_fail(st, "the board's design %s: %s", path, why);
+    }
+    xuid_t cur;
+    memset(cur, 0, sizeof cur);
+    if (axl__xrt.device_get_xclbin_uuid(d->dh, cur) != 0)
+        memset(cur, 0, sizeof cur);
+    int rc = -1;
+    if (!memcmp(cur, d->builtin.uuid, sizeof cur)) {
+        /* Already on the device: attach its metadata to this process
+         * without programming (the noop shim cannot; then load it). */
+        rc = axl__xrt.device_load_xclbin_uuid(d->dh, d->builtin.uuid);
+        if (rc != 0)
+            rc = load_bytes(d, &d->builtin);
+    } else if (uuid_zero(cur)) {
+        rc = load_bytes(d, &d->builtin);
+        if (rc != 0) {
+            int e = errno;
+            free(d->builtin_bytes);
+            d->builtin_bytes = NULL;
+            return axl_fail(AXL_ERR_BUILD,
+                            "XRT refused the board's design %s: "
+                            "xrtDeviceLoadXclbin returned %d%s",
+                            path, rc, errno_name(e));
+        }
+    } else {
+        /* It carries a design axl was not told about: no built-in
+         * kernels, no banks, until the application loads an image. */
+        free(d->builtin_bytes);
+        d->builtin_bytes = NULL;
+        return AXL_SUCCESS;
+    }
+    if (rc != 0) {
+        free(d->builtin_bytes);
+        d->builtin_bytes = NULL;
+        return axl_fail(AXL_ERR_BUILD,
+                        "XRT would not attach the board's design %s",
+                        path);
+    }
+    set_image(d, &d->builtin);
+    return AXL_SUCCESS;
+}
+
+/* ---- Compute units -------------------------------------------------------- */
+
+/* How xrtRunSetArg reads an argument of this XML type (xrt_kernel.cpp,
+ * argument::argument). */
+static uint8_t arg_kind(const axl_xclbin_arg *a)
+{
+    switch (a->address_qualifier) {
+    case AXL_XCLBIN_ARG_GLOBAL:
+    case AXL_XCLBIN_ARG_CONSTANT:
+        return AXL__XRT_BO;
+    case AXL_XCLBIN_ARG_LOCAL:
+    case AXL_XCLBIN_ARG_STREAM:
+        return AXL__XRT_SKIP;
+    default:
+        break;
+    }
+    if (axl_str_eq(a->type, "int"))
+        return AXL__XRT_INT;
+    if (axl_str_eq(a->type, "uint"))
+        return AXL__XRT_UINT;
+    if (axl_str_eq(a->type, "float"))
+        return AXL__XRT_FLOAT;
+    if (axl_str_eq(a->type, "double"))
+        return AXL__XRT_DOUBLE;
+    if (axl_str_eq(a->type, "int*") || axl_str_eq(a->type, "uint*"))
+        return a->size <= 64 ? AXL__XRT_PTR : AXL__XRT_UNSUPPORTED;
+    if (axl_str_eq(a->type, "float*"))
+        return AXL__XRT_UNSUPPORTED; /* XRT refuses the kernel */
+    if (a->size == 4)
+        return AXL__XRT_U32;
+    if (a->size == 8)
+        return AXL__XRT_U64;
+    /* XRT reads a size_t and copies min(size, 8) bytes: wider scalars
+     * cannot pass through the C API. */
+    return a->size < 8 ? AXL__XRT_SIZE : AXL__XRT_UNSUPPORTED;
+}
+
+static void destroy_cu(xn_cu *cu)
+{
+    while (cu->free) {
+        xn_run *r = cu->free;
+        cu->free = r->next;
+        axl__xrt.run_close(r->handle);
+        count(&counts.runs, -1);
+        free(r);
+    }
+    if (cu->kernel) {
+        axl__xrt.kernel_close(cu->kernel);
+        count(&counts.kernels, -1);
+    }
+    free(cu->args);
+    free(cu);
+}
+
+static axl_status open_cu(xn_device *d, const axl_xclbin *image,
+                          uint32_t kernel_index, uint32_t ip_index,
+                          xn_cu **out)
+{
+    pthread_mutex_lock(&d->lock);
+    int loaded = d->has_image &&
+                 !memcmp(image->uuid, d->image.uuid, sizeof image->uuid);
+    xn_cu *cu = d->cus;
+    while (cu && !(cu->ip_index == ip_index && !cu->closing &&
+                   !memcmp(cu->uuid, image->uuid, sizeof cu->uuid)))
+        cu = cu->next;
+    if (cu && loaded) {
+        cu->refs++;
+        pthread_mutex_unlock(&d->lock);
+        *out = cu;
+        return AXL_SUCCESS;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (!loaded)
+        return axl_fail(AXL_ERR_BAD_STATE,
+                        "%s does not carry this image: load it first",
+                        d->name);
+
+    axl_xclbin_kernel k;
+    axl_xclbin_ip ip;
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) != AXL_SUCCESS)
+        return axl_fail(AXL_ERR_INVALID, "the image has no kernel %u",
+                        (unsigned)kernel_index);
+    if (axl_xclbin_get_ip(image, ip_index, &ip) != AXL_SUCCESS ||
+        ip.type != AXL_XCLBIN_IP_KERNEL || ip.kernel.len != k.name.len ||
+        memcmp(ip.kernel.ptr, k.name.ptr, k.name.len))
+        return axl_fail(AXL_ERR_INVALID,
+                        "IP %u of the image is not a compute unit of %.*s",
+                        (unsigned)ip_index, (int)k.name.len, k.name.ptr);
+
+    cu = calloc(1, sizeof *cu);
+    if (!cu)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a compute unit");
+    cu->dev = d;
+    cu->ip_index = ip_index;
+    cu->refs = 1;
+    memcpy(cu->uuid, image->uuid, sizeof cu->uuid);
+    /* XRT names one unit "kernel:{instance}" (an IP without an instance
+     * part is a whole kernel). */
+    if (ip.instance.len)
+        axl_format(cu->name, sizeof cu->name, "%.*s:{%.*s}", (int)k.name.len,
+                   k.name.ptr, (int)ip.instance.len, ip.instance.ptr);
+    else
+        axl_format(cu->name, sizeof cu->name, "%.*s", (int)k.name.len,
+                   k.name.ptr);
+
+    for (uint32_t i = 0; i < k.arg_count; i++) {
+        axl_xclbin_arg a;
+        if (axl_xclbin_get_kernel_arg(image, &k, i, &a) == AXL_SUCCESS &&
+            a.index >= cu->nargs && a.index < 1024)
+            cu->nargs = a.index + 1;
+    }
+    cu->args = malloc((cu->nargs ? cu->nargs : 1) * sizeof *cu->args);
+    if (!cu->args) {
+        free(cu);
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a compute unit");
+    }
+    for (uint32_t i = 0; i < cu->nargs; i++)
+        cu->args[i].kind = NO_ARG;
+    for (uint32_t i = 0; i < k.arg_count; i++) {
+        axl_xclbin_arg a;
+        if (axl_xclbin_get_kernel_arg(image, &k, i, &a) != AXL_SUCCESS ||
+            a.index >= cu->nargs)
+            continue;
+        cu->args[a.index].kind = arg_kind(&a);
+        cu->args[a.index].xml_size = (uint32_t)a.size;
+    }
+
+    errno = 0;
+    cu->kernel = axl__xrt.kernel_open(d->dh, image->uuid, cu->name);
+    if (!cu->kernel) {
+        int e = errno;
+        free(cu->args);
+        free(cu);
+        return axl_fail(is_busy_errno(e) ? AXL_ERR_BAD_STATE
+                                         : AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "XRT cannot open compute unit %.*s:%.*s: "
+                        "xrtPLKernelOpen failed%s",
+                        (int)k.name.len, k.name.ptr, (int)ip.instance.len,
+                        ip.instance.ptr, errno_name(e));
+    }
+    count(&counts.kernels, 1);
+    pthread_mutex_lock(&d->lock);
+    cu->next = d->cus;
+    d->cus = cu;
+    pthread_mutex_unlock(&d->lock);
+    *out = cu;
+    return AXL_SUCCESS;
+}
+
+/* A run whose compute unit was closed while it ran: the unit goes when its
+ * last run is back (lock held). */
+static void unlink_if_done(xn_device *d, xn_cu *cu)
+{
+    if (!cu->closing || cu->busy)
+        return;
+    xn_cu **p = &d->cus;
+    while (*p && *p != cu)
+        p = &(*p)->next;
+    if (*p)
+        *p = cu->next;
+    cu->next = d->dead;
+    d->dead = cu;
+}
+
+static void destroy_dead(xn_device *d)
+{
+    pthread_mutex_lock(&d->lock);
+    xn_cu *dead = d->dead;
+    d->dead = NULL;
+    pthread_mutex_unlock(&d->lock);
+    while (dead) {
+        xn_cu *next = dead->next;
+        destroy_cu(dead);
+        dead = next;
+    }
+}
+
+/* A run back in its pool (lock held). */
+static void run_to_pool(xn_device *d, xn_run *r)
+{
+    xn_cu *cu = r->cu;
+    r->state = RUN_FREE;
+    r->token = NULL;
+    r->hal = NULL;
+    r->next = cu->free;
+    cu->free = r;
+    cu->busy--;
+    unlink_if_done(d, cu);
+}
+
+/* ---- Reaping --------------------------------------------------------------- */
+
+static axl_status run_status(const xn_run *r, char *why, size_t cap)
+{
+    if (r->timed_out) {
+        axl_format(why, cap,
+                   "%s did not finish within %llu ms (XRT state %s); the "
+                   "compute unit stays busy until it does",
+                   r->cu->name, (unsigned long long)(r->timeout_ns / MS),
+                   ert_name(r->ert));
+        return AXL_ERR_TIMEOUT;
+    }
+    if (r->ert == ERT_CMD_STATE_COMPLETED)
+        return AXL_SUCCESS;
+    axl_format(why, cap, "%s ended in XRT state %s", r->cu->name,
+               ert_name(r->ert));
+    return AXL_ERR_RUNTIME;
+}
+
+/*
+ * Reports a batch of finished runs (already in `reporting`, with
+ * d->delivering counted) with no lock held: the core may start the next
+ * run from inside run_done. A run the core cancels from inside run_done is
+ * skipped. Then returns them to their pools (or keeps timed-out ones that
+ * are still on the device).
+ */
+static void deliver(xn_device *d, xn_run *batch)
+{
+    xn_device *outer = delivering_here;
+    delivering_here = d;
+    for (xn_run *r = batch; r; r = r->batch_next) {
+        if (r->cancelled)
+            continue;
+        char why[AXL_MESSAGE_MAX];
+        why[0] = 0;
+        axl_status st = run_status(r, why, sizeof why);
+        report(r->token, st, why[0] ? why : NULL);
+    }
+    delivering_here = outer;
+
+    pthread_mutex_lock(&d->lock);
+    for (xn_run *r = batch, *next; r; r = next) {
+        next = r->batch_next;
+        list_del(r);
+        if (r->timed_out && !ert_final(r->ert)) {
+            r->state = RUN_ZOMBIE;
+            list_push(&d->zombies, r);
+        } else {
+            run_to_pool(d, r);
+        }
+    }
+    d->delivering--;
+    if (d->cancel_waiters)
+        pthread_cond_broadcast(&d->reported);
+    int dead = d->dead != NULL;
+    pthread_mutex_unlock(&d->lock);
+    if (dead)
+        destroy_dead(d);
+}
+
+/*
+ * Reports every run that has finished or passed its deadline, and returns
+ * zombies that finished to their pools. `known` is a run handle whose
+ * state the caller just got from XRT (COMPLETED saves a second query).
+ * Returns how many runs it reported.
+ */
+static unsigned reap(xn_device *d, xrtRunHandle known, int known_state)
+{
+    xn_run *batch = NULL, **tail = &batch;
+    unsigned n = 0;
+    pthread_mutex_lock(&d->lock);
+    uint64_t now = 0;
+    for (xn_run *r = d->inflight.next, *next; r != &d->inflight; r = next) {
+        next = r->next;
+        int s = r->handle == known && known_state == ERT_CMD_STATE_COMPLETED
+                    ? known_state
+                    : (int)axl__xrt.run_state(r->handle);
+        if (!ert_final(s)) {
+            if (!r->deadline)
+                continue;
+            if (!now)
+                now = now_ns();
+            if (now < r->deadline)
+                continue;
+            r->timed_out = 1;
+        }
+        r->ert = s;
+        list_del(r);
+        r->state = RUN_DELIVERING;
+        list_push(&d->reporting, r); /* where run_cancel finds it */
+        r->batch_next = NULL;
+        *tail = r;
+        tail = &r->batch_next;
+        n++;
+    }
+    for (xn_run *z = d->zombies.next, *next; z != &d->zombies; z = next) {
+        next = z->next;
+        if (ert_final((int)axl__xrt.run_state(z->handle))) {
+            list_del(z);
+            run_to_pool(d, z);
+        }
+    }
+    if (n)
+        d->delivering++;
+    int dead = d->dead != NULL;
+    pthread_mutex_unlock(&d->lock);
+    if (n)
+        deliver(d, batch);
+    else if (dead)
+        destroy_dead(d);
+    return n;
+}
+
+/* ---- The completion thread -------------------------------------------------- */
+
+static void deadline_after(struct timespec *ts, uint64_t ns)
+{
+    uint64_t t = now_ns() + ns;
+    ts->tv_sec = (time_t)(t / 1000000000ull);
+    ts->tv_nsec = (long)(t % 1000000000ull);
+}
+
+static void *completion_main(void *arg)
+{
+    xn_device *d = arg;
+    pthread_mutex_lock(&d->lock);
+    while (!d->stop) {
+        if (list_empty(&d->inflight)) {
+            /* Nothing running: sleep until a launch wakes us, or poll the
+             * runs given up on until XRT sees them end. */
+            int zombies = !list_empty(&d->zombies);
+            if (zombies) {
+                pthread_mutex_unlock(&d->lock);
+                reap(d, NULL, 0);
+                pthread_mutex_lock(&d->lock);
+                zombies = !list_empty(&d->zombies);
+            }
+            if (d->stop || !list_empty(&d->inflight))
+                continue;
+            d->sleeping = 1;
+            if (zombies) {
+                struct timespec ts;
+                deadline_after(&ts, AXL_XRT_POLL_MS * MS);
+                pthread_cond_timedwait(&d->cond, &d->lock, &ts);
+            } else {
+                pthread_cond_wait(&d->cond, &d->lock);
+            }
+            d->sleeping = 0;
+            continue;
+        }
+        xrtRunHandle h = d->inflight.next->handle;
+        uint64_t slice = AXL_XRT_WAIT_SLICE_MS * MS, t0 = now_ns();
+        for (xn_run *r = d->inflight.next; r != &d->inflight; r = r->next)
+            if (r->deadline && r->deadline > t0 && r->deadline - t0 < slice)
+                slice = r->deadline - t0;
+        pthread_mutex_unlock(&d->lock);
+        unsigned ms = (unsigned)((slice + MS - 1) / MS);
+        int s = (int)axl__xrt.run_wait_for(h, ms ? ms : 1);
+        unsigned reaped = reap(d, h, s);
+        pthread_mutex_lock(&d->lock);
+        if (!reaped && now_ns() - t0 < AXL_XRT_POLL_MS * MS && !d->stop) {
+            /* XRT returned at once with nothing done: do not spin. */
+            struct timespec ts;
+            deadline_after(&ts, AXL_XRT_POLL_MS * MS);
+            pthread_cond_timedwait(&d->cond, &d->lock, &ts);
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+    return NULL;
+}
+
+/* Started by the first launch (a device nobody runs on has no thread). */
+static axl_status start_thread(xn_device *d)
+{
+    if (atomic_load_explicit(&d->thread_running, memory_order_acquire))
+        return AXL_SUCCESS;
+    axl_status st = AXL_SUCCESS;
+    pthread_mutex_lock(&d->lock);
+    if (!d->thread_running) {
+        d->stop = 0;
+        if (pthread_create(&d->thread, NULL, completion_main, d) != 0) {
+            st = axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                          "cannot start the completion thread of %s",
+                          d->name);
+        } else {
+            atomic_store_explicit(&d->thread_running, 1,
+                                  memory_order_release);
+            count(&counts.threads, 1);
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+static void stop_thread(xn_device *d)
+{
+    if (!d->thread_running)
+        return;
+    pthread_mutex_lock(&d->lock);
+    d->stop = 1;
+    pthread_cond_broadcast(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+    if (!pthread_equal(pthread_self(), d->thread))
+        pthread_join(d->thread, NULL);
+    else
+        pthread_detach(d->thread);
+    d->thread_running = 0;
+    count(&counts.threads, -1);
+}
+
+/* ---- Opening and closing ------------------------------------------------------ */
+
+static void close_device(xn_device *d)
+{
+    if (!d->open)
+        return;
+    /* Let the runs on the device end (the core has waited for its own;
+     * what is left finished late or was given up). */
+    uint64_t until = now_ns() + AXL_XRT_CLOSE_WAIT_MS * MS;
+    for (;;) {
+        pthread_mutex_lock(&d->lock);
+        int busy = !list_empty(&d->inflight) || !list_empty(&d->zombies) ||
+                   d->delivering;
+        pthread_mutex_unlock(&d->lock);
+        if (!busy || now_ns() >= until)
+            break;
+        /* xrtRunState only: the noop shim's wait ignores its timeout. */
+        reap(d, NULL, 0);
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    stop_thread(d);
+
+    /* Runs, then kernels, then buffers, then the device. */
+    xn_run *lists[] = {&d->inflight, &d->zombies, &d->reporting};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        while (!list_empty(lists[i])) {
+            xn_run *r = lists[i]->next;
+            list_del(r);
+            run_to_pool(d, r);
+        }
+    destroy_dead(d);
+    while (d->cus) {
+        xn_cu *cu = d->cus;
+        d->cus = cu->next;
+        destroy_cu(cu);
+    }
+    while (d->bos) {
+        xn_bo *b = d->bos;
+        d->bos = b->next;
+        while (b->subs) {
+            xn_sub *s = b->subs;
+            b->subs = s->next;
+            axl__xrt.bo_free(s->bo);
+            count(&counts.sub_bos, -1);
+            free(s);
+        }
+        axl__xrt.bo_free(b->bo);
+        count(&counts.bos, -1);
+        free(b);
+    }
+    if (d->owned)
+        axl__xrt.device_close(d->dh);
+    count(&counts.devices, -1);
+    free(d->builtin_bytes);
+    d->builtin_bytes = NULL;
+    pthread_cond_destroy(&d->cond);
+    pthread_cond_destroy(&d->reported);
+    pthread_mutex_destroy(&d->lock);
+    d->open = 0;
+}
+
+static void close_all_at_exit(void)
+{
+    for (uint32_t i = 0; i < AXL_XRT_DEVICES; i++)
+        close_device(&devices[i]);
+}
+
+/* XRT's own handle maps are destroyed at exit after the shim's buffer
+ * table, and an open BO then crashes in xclFreeBO. Handlers registered
+ * after the shim loaded run before that. */
+static void register_exit_handler(void)
+{
+    pthread_mutex_lock(&exit_lock);
+    if (!exit_registered && atexit(close_all_at_exit) == 0)
+        exit_registered = 1;
+    pthread_mutex_unlock(&exit_lock);
+}
+
+static axl_status init_device(xn_device *d, uint32_t index, xrtDeviceHandle dh,
+                              int owned)
+{
+    memset(d, 0, sizeof *d);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&d->cond, &ca);
+    pthread_cond_init(&d->reported, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&d->lock, NULL);
+    list_init(&d->inflight);
+    list_init(&d->zombies);
+    list_init(&d->reporting);
+    d->index = index;
+    d->dh = dh;
+    d->owned = owned;
+    d->open = 1;
+    count(&counts.devices, 1);
+    register_exit_handler();
+
+    struct xclDeviceInfo2 info;
+    memset(&info, 0, sizeof info);
+    int have_info =
+        env.device_info &&
+        env.device_info(axl__xrt.device_to_xcl(dh), &info) == 0;
+    const char *suffix = env.mode == AXL__XRT_NOOP
+                             ? " (XRT noop shim: nothing executes)"
+                         : env.mode == AXL__XRT_SW_EMU ? " (XRT sw_emu)"
+                         : env.mode == AXL__XRT_HW_EMU ? " (XRT hw_emu)"
+                                                        : "";
+    info.mName[sizeof info.mName - 1] = 0;
+    if (have_info && info.mName[0])
+        axl_format(d->name, sizeof d->name, "%s%s", info.mName, suffix);
+    else
+        axl_format(d->name, sizeof d->name, "XRT device %u%s",
+                   (unsigned)index, suffix);
+    d->vendor_id = have_info && info.mVendorId ? info.mVendorId : 0x10ee;
+    axl_format(d->driver_version, sizeof d->driver_version, "XRT %s",
+               xrt_build_version);
+    if (have_info)
+        d->device_clock_mhz = info.mOCLFrequency[0];
+
+    axl_status st = open_builtin(d);
+    if (st != AXL_SUCCESS) {
+        char msg[AXL_MESSAGE_MAX];
+        axl_format(msg, sizeof msg, "%s", axl_last_message());
+        close_device(d);
+        return axl_fail(st, "%s", msg);
+    }
+    return AXL_SUCCESS;
+}
+
+/* ---- The ops ------------------------------------------------------------------ */
+
+static axl_status xn_probe(uint32_t *count_out, char *why, size_t why_size)
+{
+    *count_out = 0;
+    axl__xrt_env e;
+    if (axl__xrt_env_check(&e, why, why_size) != 0)
+        return AXL_SUCCESS;
+    env = e;
+    unsigned n = e.probe ? e.probe() : 0;
+    if (!e.probe) {
+        /* No xclProbe in the shim: count what opens. */
+        for (xrtDeviceHandle h; n < AXL_XRT_DEVICES &&
+                                (h = axl__xrt.device_open(n)) != NULL;
+             n++)
+            axl__xrt.device_close(h);
+    }
+    if (n == 0)
+        axl_format(why, why_size, "XRT (%s) found no device%s", e.shim_name,
+                   e.mode == AXL__XRT_HW ? ": is the xocl or zocl driver loaded?"
+                                         : "");
+    *count_out = n < AXL_XRT_DEVICES ? n : AXL_XRT_DEVICES;
+    return AXL_SUCCESS;
+}
+
+static axl_status xn_open(uint32_t index, void **dev)
+{
+    if (index >= AXL_XRT_DEVICES)
+        return axl_fail(AXL_ERR_INVALID, "XRT device %u: the port opens %u",
+                        (unsigned)index, (unsigned)AXL_XRT_DEVICES);
+    xn_device *d = &devices[index];
+    if (d->open)
+        return axl_fail(AXL_ERR_BAD_STATE, "XRT device %u is already open",
+                        (unsigned)index);
+    errno = 0;
+    xrtDeviceHandle dh = axl__xrt.device_open(index);
+    if (!dh)
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "xrtDeviceOpen(%u) failed%s; XRT printed why on stderr",
+                        (unsigned)index, errno_name(errno));
+    axl_status st = init_device(d, index, dh, 1);
+    if (st == AXL_SUCCESS)
+        *dev = d;
+    return st;
+}
+
+static void xn_close(void *dev)
+{
+    close_device(dev);
+}
+
+static axl_status xn_describe(void *dev, axl_hal_device_info *info)
+{
+    xn_device *d = dev;
+    memset(info, 0, sizeof *info);
+    axl_format(info->vendor, sizeof info->vendor, "Xilinx");
+    axl_format(info->driver_version, sizeof info->driver_version, "%s",
+               d->driver_version);
+    axl_format(info->backend_version, sizeof info->backend_version,
+               "XRT %s (%s)", xrt_build_version,
+               env.shim_name[0] ? env.shim_name : "libxrt");
+    info->vendor_id = d->vendor_id;
+    info->type = AXL_DEVICE_TYPE_ACCELERATOR;
+    info->flags = AXL_HAL_DEVICE_AVAILABLE | AXL_HAL_DEVICE_PROFILING |
+                  AXL_HAL_DEVICE_REPROGRAMMABLE;
+    /* Every XCL_EMULATION_MODE, noop included, is "somehow emulated": a
+     * selector that wants hardware must not pick a shim that runs nothing. */
+    if (env.mode != AXL__XRT_HW)
+        info->flags |= AXL_HAL_DEVICE_EMULATED;
+    info->mem_base_addr_align = AXL_XRT_MEM_ALIGN_BITS;
+    info->timer_resolution_ns = 1;
+    pthread_mutex_lock(&d->lock);
+    axl_format(info->name, sizeof info->name, "%s", d->name);
+    info->max_clock_mhz = d->clock_mhz ? d->clock_mhz : d->device_clock_mhz;
+    info->bank_count = d->nbanks;
+    for (uint32_t b = 0; b < d->nbanks; b++) {
+        axl_xclbin_mem m;
+        if (axl_xclbin_get_mem(&d->image, d->bank_mem[b], &m) != AXL_SUCCESS)
+            continue;
+        info->global_mem_size += m.size;
+        if (m.size > info->max_mem_alloc_size)
+            info->max_mem_alloc_size = m.size;
+    }
+    if (d->builtin_on) {
+        info->builtin_image = d->builtin.data;
+        info->builtin_image_size = d->builtin.size;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return AXL_SUCCESS;
+}
+
+static axl_status xn_bank(void *dev, uint32_t index, axl_hal_bank *out)
+{
+    xn_device *d = dev;
+    memset(out, 0, sizeof *out);
+    axl_status st = AXL_SUCCESS;
+    pthread_mutex_lock(&d->lock);
+    axl_xclbin_mem m;
+    if (index >= d->nbanks)
+        st = axl_fail(AXL_ERR_INVALID, "%s has %u memory banks; no bank %u",
+                      d->name, (unsigned)d->nbanks, (unsigned)index);
+    else if (axl_xclbin_get_mem(&d->image, d->bank_mem[index], &m) !=
+             AXL_SUCCESS)
+        st = axl_fail(AXL_ERR_RUNTIME, "bank %u: the image changed",
+                      (unsigned)index);
+    else {
+        copy_str(out->tag, sizeof out->tag, m.tag);
+        out->size = m.size;
+        out->base_address = m.base_address;
+        out->image_index = d->bank_mem[index];
+    }
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
+                                size_t why_size)
+{
+    xn_device *d = dev;
+    axl_status st;
+    if (!image || !image->data || !image->size) {
+        axl_format(why, why_size, "no image");
+        return axl_fail(AXL_ERR_INVALID, "no image");
+    }
+    pthread_mutex_lock(&d->lock);
+    uint32_t open_cus = 0;
+    for (xn_cu *cu = d->cus; cu; cu = cu->next) {
+        if (!cu->lazy) {
+            open_cus++;
+        } else if (!cu->closing) { /* ours: close it with the design */
+            cu->closing = 1;
+            unlink_if_done(d, cu);
+        }
+    }
+    int busy = !list_empty(&d->inflight) || !list_empty(&d->zombies) ||
+               d->delivering;
+    pthread_mutex_unlock(&d->lock);
+    destroy_dead(d);
+    if (open_cus || busy) {
+        axl_format(why, why_size,
+                   "%s still has %u compute units open%s: close them first",
+                   d->name, (unsigned)open_cus,
+                   busy ? " and runs on the device" : "");
+        return axl_fail(AXL_ERR_BAD_STATE, "%s", why);
+    }
+    int rc = load_bytes(d, image);
+    if (rc != 0) {
+        int e = errno;
+        st = is_busy_errno(e) || is_busy_errno(rc) ? AXL_ERR_BAD_STATE
+                                                   : AXL_ERR_BUILD;
+        axl_format(why, why_size,
+                   "XRT refused the image: xrtDeviceLoadXclbin returned "
+                   "%d%s; XRT printed why on stderr",
+                   rc, errno_name(e));
+        return axl_fail(st, "%s", why);
+    }
+    pthread_mutex_lock(&d->lock);
+    set_image(d, image);
+    pthread_mutex_unlock(&d->lock);
+    return AXL_SUCCESS;
+}
+
+/* ---- Memory ------------------------------------------------------------------- */
+
+static xn_bo *bo_of(const axl_hal_mem *mem)
+{
+    return mem ? (xn_bo *)mem->handle : NULL;
+}
+
+static axl_status xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
+                               void *user_ptr, axl_hal_mem *out)
+{
+    xn_device *d = dev;
+    pthread_mutex_lock(&d->lock);
+    uint32_t nbanks = d->nbanks;
+    uint32_t group = bank < nbanks ? d->bank_mem[bank] : 0;
+    axl_xclbin_mem m = {0};
+    if (bank < nbanks)
+        axl_xclbin_get_mem(&d->image, group, &m);
+    pthread_mutex_unlock(&d->lock);
+    if (bank >= nbanks)
+        return axl_fail(AXL_ERR_INVALID, "%s has %u memory banks; no bank %u",
+                        d->name, (unsigned)nbanks, (unsigned)bank);
+    if (size == 0 || size > SIZE_MAX)
+        return axl_fail(AXL_ERR_INVALID, "cannot allocate %llu bytes",
+                        (unsigned long long)size);
+    if (size > m.size)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                        "%llu bytes do not fit bank %u (%llu bytes)",
+                        (unsigned long long)size, (unsigned)bank,
+                        (unsigned long long)m.size);
+    xrtBufferFlags flags =
+        m.type == AXL_XCLBIN_MEM_HOST ? XCL_BO_FLAGS_HOST_ONLY : XCL_BO_FLAGS_NONE;
+
+    xn_bo *b = calloc(1, sizeof *b);
+    if (!b)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a buffer record");
+    errno = 0;
+    if (user_ptr) {
+        /* XRT pins page-aligned memory only (xrt_bo.cpp alloc_ubuf); the
+         * core copies otherwise. */
+        if ((uintptr_t)user_ptr % page_size()) {
+            free(b);
+            return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                            "host memory at %p is not page aligned: XRT "
+                            "cannot use it in place",
+                            user_ptr);
+        }
+        b->bo = axl__xrt.bo_alloc_user_ptr(d->dh, user_ptr, (size_t)size,
+                                           flags, group);
+        if (!b->bo) {
+            int e = errno;
+            free(b);
+            return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                            "xrtBOAllocUserPtr failed%s: XRT cannot use "
+                            "this host memory in place",
+                            errno_name(e));
+        }
+        b->user_ptr = user_ptr;
+    } else {
+        /* Whole pages: XRT backs a BO with aligned_alloc(page, size), which
+         * C11 defines only for sizes that are a multiple of the alignment
+         * (ASan aborts on the others), and the driver allocates pages. */
+        size_t page = page_size();
+        size_t bytes = ((size_t)size + page - 1) / page * page;
+        b->bo = axl__xrt.bo_alloc(d->dh, bytes, flags, group);
+        if (!b->bo) {
+            int e = errno;
+            free(b);
+            return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                            "xrtBOAlloc of %llu bytes in bank %u failed%s",
+                            (unsigned long long)size, (unsigned)bank,
+                            errno_name(e));
+        }
+    }
+    count(&counts.bos, 1);
+    b->dev = d;
+    b->size = size;
+    pthread_mutex_lock(&d->lock);
+    b->next = d->bos;
+    if (d->bos)
+        d->bos->prev = b;
+    d->bos = b;
+    pthread_mutex_unlock(&d->lock);
+    out->handle = (uintptr_t)b;
+    /* Never the host's view, even over user memory: on a card the device
+     * copy is across PCIe and only xrtBOSync moves it, so the core must go
+     * through mem_write/mem_read (which skip the copy and only sync when
+     * the bytes are the user memory itself). */
+    out->host_ptr = NULL;
+    out->device_address = axl__xrt.bo_address(b->bo);
+    out->size = size;
+    out->bank = bank;
+    return AXL_SUCCESS;
+}
+
+static void xn_mem_free(void *dev, axl_hal_mem *mem)
+{
+    xn_device *d = dev;
+    xn_bo *b = bo_of(mem);
+    if (!b)
+        return;
+    pthread_mutex_lock(&d->lock);
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        d->bos = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    pthread_mutex_unlock(&d->lock);
+    while (b->subs) {
+        xn_sub *s = b->subs;
+        b->subs = s->next;
+        axl__xrt.bo_free(s->bo);
+        count(&counts.sub_bos, -1);
+        free(s);
+    }
+    axl__xrt.bo_free(b->bo);
+    count(&counts.bos, -1);
+    free(b);
+    mem->handle = 0;
+}
+
+static axl_status range_check(const xn_bo *b, uint64_t offset, uint64_t size,
+                              const char *what)
+{
+    if (!b)
+        return axl_fail(AXL_ERR_INVALID, "%s: not an XRT allocation", what);
+    if (offset > b->size || size > b->size - offset)
+        return axl_fail(AXL_ERR_INVALID,
+                        "%s of %llu bytes at %llu: the allocation has %llu",
+                        what, (unsigned long long)size,
+                        (unsigned long long)offset,
+                        (unsigned long long)b->size);
+    return AXL_SUCCESS;
+}
+
+static axl_status xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
+                               const void *src, uint64_t size)
+{
+    (void)dev;
+    xn_bo *b = bo_of(mem);
+    axl_status st = range_check(b, offset, size, "write");
+    if (st != AXL_SUCCESS || !size)
+        return st;
+    errno = 0;
+    if (src != (const unsigned char *)b->user_ptr + offset &&
+        axl__xrt.bo_write(b->bo, src, (size_t)size, (size_t)offset) != 0)
+        return axl_fail(AXL_ERR_RUNTIME, "xrtBOWrite of %llu bytes failed%s",
+                        (unsigned long long)size, errno_name(errno));
+    if (axl__xrt.bo_sync(b->bo, XCL_BO_SYNC_BO_TO_DEVICE, (size_t)size,
+                         (size_t)offset) != 0)
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "xrtBOSync to the device of %llu bytes failed%s",
+                        (unsigned long long)size, errno_name(errno));
+    return AXL_SUCCESS;
+}
+
+static axl_status xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
+                              void *dst, uint64_t size)
+{
+    (void)dev;
+    xn_bo *b = bo_of(mem);
+    axl_status st = range_check(b, offset, size, "read");
+    if (st != AXL_SUCCESS || !size)
+        return st;
+    errno = 0;
+    if (axl__xrt.bo_sync(b->bo, XCL_BO_SYNC_BO_FROM_DEVICE, (size_t)size,
+                         (size_t)offset) != 0)
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "xrtBOSync from the device of %llu bytes failed%s",
+                        (unsigned long long)size, errno_name(errno));
+    if (dst != (unsigned char *)b->user_ptr + offset &&
+        axl__xrt.bo_read(b->bo, dst, (size_t)size, (size_t)offset) != 0)
+        return axl_fail(AXL_ERR_RUNTIME, "xrtBORead of %llu bytes failed%s",
+                        (unsigned long long)size, errno_name(errno));
+    return AXL_SUCCESS;
+}
+
+/* Device to device through host memory, in chunks (backwards when the
+ * ranges overlap in one BO with the destination after the source). */
+static axl_status copy_through_host(xn_bo *db, uint64_t dst_offset, xn_bo *sb,
+                                    uint64_t src_offset, uint64_t size)
+{
+    enum { CHUNK = 64 * 1024 };
+    unsigned char *tmp = malloc(size < CHUNK ? (size_t)size : CHUNK);
+    if (!tmp)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory to copy through");
+    int backwards = db == sb && dst_offset > src_offset;
+    axl_status st = AXL_SUCCESS;
+    for (uint64_t done = 0; done < size && st == AXL_SUCCESS;) {
+        uint64_t n = size - done < CHUNK ? size - done : CHUNK;
+        uint64_t at = backwards ? size - done - n : done;
+        errno = 0;
+        if (axl__xrt.bo_sync(sb->bo, XCL_BO_SYNC_BO_FROM_DEVICE, (size_t)n,
+                             (size_t)(src_offset + at)) != 0 ||
+            axl__xrt.bo_read(sb->bo, tmp, (size_t)n,
+                             (size_t)(src_offset + at)) != 0 ||
+            axl__xrt.bo_write(db->bo, tmp, (size_t)n,
+                              (size_t)(dst_offset + at)) != 0 ||
+            axl__xrt.bo_sync(db->bo, XCL_BO_SYNC_BO_TO_DEVICE, (size_t)n,
+                             (size_t)(dst_offset + at)) != 0)
+            st = axl_fail(AXL_ERR_RUNTIME,
+                          "copying %llu bytes through host memory failed%s",
+                          (unsigned long long)size, errno_name(errno));
+        done += n;
+    }
+    free(tmp);
+    return st;
+}
+
+static axl_status xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
+                              axl_hal_mem *src, uint64_t src_offset,
+                              uint64_t size)
+{
+    (void)dev;
+    xn_bo *db = bo_of(dst), *sb = bo_of(src);
+    axl_status st = range_check(db, dst_offset, size, "copy destination");
+    if (st == AXL_SUCCESS)
+        st = range_check(sb, src_offset, size, "copy source");
+    if (st != AXL_SUCCESS || !size)
+        return st;
+    /* The noop shim runs xrtBOCopy as a KDMA command it never executes:
+     * the copy would succeed and move nothing. */
+    if (env.mode == AXL__XRT_NOOP)
+        return copy_through_host(db, dst_offset, sb, src_offset, size);
+    errno = 0;
+    /* XRT uses the device's copy engine when it has one and otherwise
+     * syncs, copies through host memory and syncs back. */
+    int rc = axl__xrt.bo_copy(db->bo, sb->bo, (size_t)size,
+                              (size_t)dst_offset, (size_t)src_offset);
+    if (rc != 0)
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "xrtBOCopy of %llu bytes returned %d%s",
+                        (unsigned long long)size, rc, errno_name(errno));
+    return AXL_SUCCESS;
+}
+
+/* ---- Runs ---------------------------------------------------------------------- */
+
+static axl_status xn_cu_open(void *dev, const axl_xclbin *image,
+                             uint32_t kernel_index, uint32_t ip_index,
+                             uintptr_t *cu_handle)
+{
+    xn_cu *cu = NULL;
+    axl_status st = open_cu(dev, image, kernel_index, ip_index, &cu);
+    if (st == AXL_SUCCESS)
+        *cu_handle = (uintptr_t)cu;
+    return st;
+}
+
+static void xn_cu_close(void *dev, uintptr_t cu_handle)
+{
+    xn_device *d = dev;
+    xn_cu *cu = (xn_cu *)cu_handle;
+    if (!cu)
+        return;
+    pthread_mutex_lock(&d->lock);
+    if (--cu->refs == 0) {
+        cu->closing = 1;
+        unlink_if_done(d, cu);
+    }
+    pthread_mutex_unlock(&d->lock);
+    destroy_dead(d);
+}
+
+/* The BO an accessor at `offset` gives the kernel: the allocation itself,
+ * or a sub-BO starting there, made once and kept with the allocation. */
+static axl_status arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
+                         xrtBufferHandle *out)
+{
+    if (!offset) {
+        *out = b->bo;
+        return AXL_SUCCESS;
+    }
+    pthread_mutex_lock(&d->lock);
+    xn_sub *s = b->subs;
+    while (s && s->offset != offset)
+        s = s->next;
+    pthread_mutex_unlock(&d->lock);
+    if (s) {
+        *out = s->bo;
+        return AXL_SUCCESS;
+    }
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a sub-buffer");
+    errno = 0;
+    s->bo = axl__xrt.bo_sub_alloc(b->bo, (size_t)(b->size - offset),
+                                  (size_t)offset);
+    if (!s->bo) {
+        int e = errno;
+        free(s);
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                        "xrtBOSubAlloc at offset %llu failed%s",
+                        (unsigned long long)offset, errno_name(e));
+    }
+    s->offset = offset;
+    count(&counts.sub_bos, 1);
+    pthread_mutex_lock(&d->lock);
+    xn_sub *other = b->subs;
+    while (other && other->offset != offset)
+        other = other->next;
+    if (!other) {
+        s->next = b->subs;
+        b->subs = s;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (other) { /* another thread made the same one meanwhile */
+        axl__xrt.bo_free(s->bo);
+        count(&counts.sub_bos, -1);
+        free(s);
+        s = other;
+    }
+    *out = s->bo;
+    return AXL_SUCCESS;
+}
+
+static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
+                          const axl_hal_arg *a)
+{
+    if (a->id >= cu->nargs || cu->args[a->id].kind == NO_ARG)
+        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                        "%s has no argument %u", cu->name, (unsigned)a->id);
+    const xn_arg *m = &cu->args[a->id];
+    axl__xrt_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = (axl__xrt_kind)m->kind;
+    unsigned char pad[64];
+    if (a->is_mem) {
+        xn_bo *b = bo_of(a->mem);
+        if (m->kind != AXL__XRT_BO)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s is a scalar, not a buffer",
+                            (unsigned)a->id, cu->name);
+        if (!b || b->dev != d)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s: the buffer is not on %s",
+                            (unsigned)a->id, cu->name, d->name);
+        if (a->offset >= b->size)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s: offset %llu is past the "
+                            "%llu-byte allocation",
+                            (unsigned)a->id, cu->name,
+                            (unsigned long long)a->offset,
+                            (unsigned long long)b->size);
+        axl_status st = arg_bo(d, b, a->offset, &v.v.bo);
+        if (st != AXL_SUCCESS)
+            return st;
+    } else {
+        uint64_t raw = 0;
+        size_t n = a->size < sizeof raw ? (size_t)a->size : sizeof raw;
+        if (m->kind == AXL__XRT_BO)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s is a buffer, not a scalar",
+                            (unsigned)a->id, cu->name);
+        if (!a->value || !a->size)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s has no value", (unsigned)a->id,
+                            cu->name);
+        memcpy(&raw, a->value, n); /* little-endian, as XRT copies it */
+        switch (m->kind) {
+        case AXL__XRT_INT: {
+            uint32_t u = (uint32_t)raw;
+            memcpy(&v.v.i, &u, sizeof u);
+            break;
+        }
+        case AXL__XRT_UINT:
+            v.v.u = (unsigned int)raw;
+            break;
+        case AXL__XRT_FLOAT: {
+            float f;
+            uint32_t u = (uint32_t)raw;
+            memcpy(&f, &u, sizeof f);
+            v.v.d = f;
+            break;
+        }
+        case AXL__XRT_DOUBLE:
+            memcpy(&v.v.d, &raw, sizeof v.v.d);
+            break;
+        case AXL__XRT_PTR:
+            memset(pad, 0, sizeof pad);
+            memcpy(pad, a->value,
+                   a->size < sizeof pad ? (size_t)a->size : sizeof pad);
+            v.v.p = pad;
+            break;
+        case AXL__XRT_U32:
+            v.v.u32 = (uint32_t)raw;
+            break;
+        case AXL__XRT_U64:
+            v.v.u64 = raw;
+            break;
+        case AXL__XRT_SIZE:
+            v.v.z = (size_t)raw;
+            break;
+        case AXL__XRT_SKIP:
+            break;
+        default:
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s (%u bytes) cannot pass "
+                            "through XRT 2.13's C API",
+                            (unsigned)a->id, cu->name,
+                            (unsigned)m->xml_size);
+        }
+    }
+    errno = 0;
+    if (axl__xrt.run_set_arg(r->handle, (int)a->id, &v) != 0)
+        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                        "xrtRunSetArg(%s, %u) failed%s", cu->name,
+                        (unsigned)a->id, errno_name(errno));
+    return AXL_SUCCESS;
+}
+
+/* A run from the unit's pool, or a new XRT run (the pool grows to the
+ * number of runs in flight on the unit at once). */
+static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
+{
+    pthread_mutex_lock(&d->lock);
+    xn_run *r = cu->free;
+    if (r)
+        cu->free = r->next;
+    cu->busy++;
+    pthread_mutex_unlock(&d->lock);
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (r) {
+            errno = 0;
+            r->handle = axl__xrt.run_open(cu->kernel);
+            if (!r->handle) {
+                int e = errno;
+                free(r);
+                r = NULL;
+                errno = e;
+            }
+        }
+        if (!r) {
+            int e = errno;
+            pthread_mutex_lock(&d->lock);
+            cu->busy--;
+            pthread_mutex_unlock(&d->lock);
+            return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                            "xrtRunOpen(%s) failed%s", cu->name,
+                            errno_name(e));
+        }
+        r->cu = cu;
+        count(&counts.runs, 1);
+    }
+    r->state = RUN_BUSY;
+    r->timed_out = 0;
+    r->cancelled = 0;
+    r->ert = 0;
+    *out = r;
+    return AXL_SUCCESS;
+}
+
+/* A run that never started (lock not held). `wedged`: XRT may have reset
+ * it without starting it, so it cannot be started again: close it. */
+static void give_back(xn_device *d, xn_run *r, int wedged)
+{
+    pthread_mutex_lock(&d->lock);
+    if (!wedged) {
+        run_to_pool(d, r);
+        pthread_mutex_unlock(&d->lock);
+        return;
+    }
+    r->cu->busy--;
+    unlink_if_done(d, r->cu);
+    pthread_mutex_unlock(&d->lock);
+    axl__xrt.run_close(r->handle);
+    count(&counts.runs, -1);
+    free(r);
+    destroy_dead(d);
+}
+
+static axl_status xn_run_start(void *dev, const axl_hal_run *run)
+{
+    xn_device *d = dev;
+    xn_cu *cu = (xn_cu *)run->cu_handle;
+    axl_status st;
+    if (!cu) {
+        /* No cu_open from the core: open (and keep) the unit now. */
+        st = open_cu(d, run->image, run->kernel_index, run->ip_index, &cu);
+        if (st != AXL_SUCCESS)
+            return st;
+        pthread_mutex_lock(&d->lock);
+        if (cu->refs > 1)
+            cu->refs--; /* one reference for all the lazy opens */
+        else
+            cu->lazy = 1;
+        pthread_mutex_unlock(&d->lock);
+    } else if (cu->dev != d || cu->closing) {
+        return axl_fail(AXL_ERR_INVALID,
+                        "compute unit handle of another device or closed");
+    }
+    st = start_thread(d);
+    if (st != AXL_SUCCESS)
+        return st;
+    xn_run *r = NULL;
+    st = take_run(d, cu, &r);
+    if (st != AXL_SUCCESS)
+        return st;
+    for (uint32_t i = 0; i < run->arg_count; i++) {
+        st = set_arg(d, cu, r, &run->args[i]);
+        if (st != AXL_SUCCESS) {
+            give_back(d, r, 0);
+            return st;
+        }
+    }
+    r->token = run->token;
+    r->hal = run;
+    r->timeout_ns = run->timeout_ns;
+    r->deadline = run->timeout_ns ? now_ns() + run->timeout_ns : 0;
+    errno = 0;
+    if (axl__xrt.run_start(r->handle) != 0) {
+        int e = errno;
+        give_back(d, r, 1);
+        return axl_fail(AXL_ERR_RUNTIME, "xrtRunStart(%s) failed%s",
+                        cu->name, errno_name(e));
+    }
+    /* A run XRT already sees complete (the noop shim, or a unit faster
+     * than this call) is reported now, before run_start returns, as the
+     * hal allows: no thread needs to wake for it. */
+    pthread_mutex_lock(&d->lock);
+    int s = (int)axl__xrt.run_state(r->handle);
+    if (ert_final(s)) {
+        r->ert = s;
+        r->state = RUN_DELIVERING;
+        r->batch_next = NULL;
+        list_push(&d->reporting, r);
+        d->delivering++;
+        pthread_mutex_unlock(&d->lock);
+        deliver(d, r);
+        return AXL_SUCCESS;
+    }
+    list_push(&d->inflight, r);
+    if (d->sleeping)
+        pthread_cond_signal(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+    return AXL_SUCCESS;
+}
+
+static void xn_run_cancel(void *dev, const axl_hal_run *run)
+{
+    xn_device *d = dev;
+    pthread_mutex_lock(&d->lock);
+    for (;;) {
+        xn_run *r = d->inflight.next;
+        while (r != &d->inflight && r->hal != run)
+            r = r->next;
+        if (r != &d->inflight) {
+            list_del(r);
+            r->state = RUN_ZOMBIE;
+            r->cancelled = 1;
+            r->token = NULL;
+            list_push(&d->zombies, r);
+            break;
+        }
+        r = d->reporting.next;
+        while (r != &d->reporting && r->hal != run)
+            r = r->next;
+        if (r == &d->reporting)
+            break;
+        /* Being reported. From inside run_done on this thread, the rest of
+         * the batch skips it; elsewhere, wait until the batch is out. */
+        if (delivering_here == d) {
+            r->cancelled = 1;
+            break;
+        }
+        d->cancel_waiters++;
+        pthread_cond_wait(&d->reported, &d->lock);
+        d->cancel_waiters--;
+    }
+    pthread_mutex_unlock(&d->lock);
+}
+
+static void xn_progress(void *dev, uint64_t deadline_ns)
+{
+    xn_device *d = dev;
+    pthread_mutex_lock(&d->lock);
+    xrtRunHandle h = list_empty(&d->inflight) ? NULL : d->inflight.next->handle;
+    pthread_mutex_unlock(&d->lock);
+    if (!h)
+        return;
+    unsigned ms = AXL_XRT_WAIT_SLICE_MS;
+    if (deadline_ns != UINT64_MAX) {
+        uint64_t now = axl_hal_now();
+        uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+        if (left / MS < ms)
+            ms = (unsigned)(left / MS);
+    }
+    int s = ms ? (int)axl__xrt.run_wait_for(h, ms) : (int)axl__xrt.run_state(h);
+    reap(d, h, s);
+}
+
+const axl_device_port axl_native_port = {
+    .name = "xrt",
+    .platform_name = "AMD XRT",
+    .platform_vendor = "AMD Xilinx",
+    .platform_version = "SYCL 2020 axl-xrt 0.1 (XRT 2.13 C API)",
+    .backend = AXL_BACKEND_XRT,
+    .probe = xn_probe,
+    .open = xn_open,
+    .close = xn_close,
+    .describe = xn_describe,
+    .bank = xn_bank,
+    .load_image = xn_load_image,
+    .mem_alloc = xn_mem_alloc,
+    .mem_free = xn_mem_free,
+    .mem_write = xn_mem_write,
+    .mem_read = xn_mem_read,
+    .mem_copy = xn_mem_copy,
+    .cu_open = xn_cu_open,
+    .cu_close = xn_cu_close,
+    .run_start = xn_run_start,
+    .run_cancel = xn_run_cancel,
+    .progress = xn_progress,
+};
+
+/* ---- Test hooks and interop ----------------------------------------------------- */
+
+void axl__xrt_get_counts(axl__xrt_counts *out)
+{
+    out->devices = atomic_load(&counts.devices);
+    out->kernels = atomic_load(&counts.kernels);
+    out->runs = atomic_load(&counts.runs);
+    out->bos = atomic_load(&counts.bos);
+    out->sub_bos = atomic_load(&counts.sub_bos);
+    out->busy_runs = 0; /* summed here, not counted per launch */
+    for (uint32_t i = 0; i < AXL_XRT_DEVICES; i++) {
+        xn_device *d = &devices[i];
+        if (!d->open)
+            continue;
+        pthread_mutex_lock(&d->lock);
+        for (const xn_cu *cu = d->cus; cu; cu = cu->next)
+            out->busy_runs += cu->busy;
+        for (const xn_cu *cu = d->dead; cu; cu = cu->next)
+            out->busy_runs += cu->busy;
+        pthread_mutex_unlock(&d->lock);
+    }
+    out->threads = atomic_load(&counts.threads);
+}
+
+void axl__xrt_set_run_done(axl__xrt_run_done_fn fn)
+{
+    run_done_hook = fn;
+}
+
+axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev)
+{
+    if (!dh)
+        return axl_fail(AXL_ERR_INVALID, "no XRT device handle");
+    if (!env.shim_name[0]) {
+        /* XRT is loaded (the caller has a device): learn which shim. */
+        axl__xrt_env e;
+        char why[96];
+        if (axl__xrt_env_check(&e, why, sizeof why) == 0)
+            env = e;
+    }
+    xn_device *d = NULL;
+    for (uint32_t i = AXL_XRT_DEVICES; i-- > 0;) {
+        if (devices[i].open && devices[i].dh == dh) {
+            *dev = &devices[i];
+            return AXL_SUCCESS;
+        }
+        if (!devices[i].open && !d)
+            d = &devices[i];
+    }
+    if (!d)
+        return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                        "the XRT port holds %u devices (AXL_XRT_DEVICES)",
+                        (unsigned)AXL_XRT_DEVICES);
+    axl_status st = init_device(d, (uint32_t)(d - devices), dh, 0);
+    if (st == AXL_SUCCESS)
+        *dev = d;
+    return st;
+}
+
+xrtDeviceHandle axl__xrt_device_handle(void *dev)
+{
+    return dev ? ((xn_device *)dev)->dh : NULL;
+}
+
+xrtKernelHandle axl__xrt_cu_kernel(uintptr_t cu_handle)
+{
+    return cu_handle ? ((xn_cu *)cu_handle)->kernel : NULL;
+}
+
+xrtBufferHandle axl__xrt_mem_bo(const axl_hal_mem *mem)
+{
+    xn_bo *b = bo_of(mem);
+    return b ? b->bo : NULL;
+}
