@@ -338,6 +338,43 @@ axl_status axl__builtin_kernel_names(const char *fn,
 /* ---- The design a device carries ------------------------------------------------- */
 
 /* Run slots and bank map for the design now on the device (lock held). */
+/* Banks of the device an argument of a unit reaches (all of them when the
+ * image says nothing about connectivity). */
+uint64_t axl__arg_banks(const struct axl__device *d,
+                        const struct axl__image *img, uint32_t ip,
+                        uint32_t arg)
+{
+    if (img->x.connection_count == 0)
+        return ~(uint64_t)0;
+    uint64_t mem = axl_xclbin_arg_banks(&img->x, ip, arg), banks = 0;
+    for (uint32_t m = 0; m < 64; m++)
+        if ((mem >> m & 1) && d->bank_of_mem[m] != 0xFF)
+            banks |= (uint64_t)1 << d->bank_of_mem[m];
+    return banks;
+}
+
+/* Each unit's banks per argument, in the kernel id's argument order
+ * (sorted by id), so launches never walk CONNECTIVITY. */
+static void unit_banks(struct axl__device *d, const struct axl__image *img,
+                       struct axl__cu *cu)
+{
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(&img->x, cu->kernel_index, &ki);
+    uint32_t ids[AXL_MAX_KERNEL_ARGS], n = 0;
+    for (uint32_t a = 0; a < ki.arg_count && n < AXL_MAX_KERNEL_ARGS; a++) {
+        axl_xclbin_arg arg;
+        axl_xclbin_get_kernel_arg(&img->x, &ki, a, &arg);
+        uint32_t at = n++;
+        while (at && ids[at - 1] > arg.index) {
+            ids[at] = ids[at - 1];
+            at--;
+        }
+        ids[at] = arg.index;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        cu->banks[i] = axl__arg_banks(d, img, cu->ip, ids[i]);
+}
+
 static void link_units(struct axl__device *d)
 {
     for (uint8_t i = 0; i < d->ncus; i++) {
@@ -380,6 +417,7 @@ static void adopt_design(struct axl__device *d, const struct axl__image *img)
                 cu->ip = (uint16_t)i;
                 for (uint8_t o = 0; o + 1u < d->ncus; o++)
                     cu->ordinal += d->cus[o].kernel_index == k;
+                unit_banks(d, img, cu);
                 break;
             }
         }

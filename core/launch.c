@@ -151,21 +151,6 @@ axl_status axl_handler_set_timeout(axl_handler *h, uint64_t ns)
 
 /* ---- Checks at submit ------------------------------------------------------------- */
 
-/* Banks of the device an argument of any of the kernel's units reaches
- * (all banks when the image says nothing about connectivity). */
-static uint64_t arg_banks(const struct axl__device *d,
-                          const struct axl__image *img, uint32_t ip,
-                          uint32_t arg)
-{
-    if (img->x.connection_count == 0)
-        return ~(uint64_t)0;
-    uint64_t mem = axl_xclbin_arg_banks(&img->x, ip, arg), banks = 0;
-    for (uint32_t m = 0; m < 64; m++)
-        if ((mem >> m & 1) && d->bank_of_mem[m] != 0xFF)
-            banks |= (uint64_t)1 << d->bank_of_mem[m];
-    return banks;
-}
-
 static const char *arg_name(const struct axl__image *img, uint32_t kernel,
                             uint32_t id, char *buf, size_t size)
 {
@@ -241,8 +226,10 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              "the device)",
                              d->info.name, kid->name);
 
-        /* Arguments against the metadata. */
+        /* Arguments against the metadata. The names for messages come from
+         * the XML, read only when there is something to say. */
         char name[48];
+#define ARG_NAME(id) arg_name(img, kid->index, (id), name, sizeof name)
         for (uint8_t i = 0; i < h->nkargs; i++) {
             bool known = false;
             for (uint8_t m = 0; m < kid->nargs; m++)
@@ -261,39 +248,43 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             for (uint8_t i = 0; i < h->nkargs; i++)
                 if (h->kargs[i].id == meta->id)
                     set = &h->kargs[i];
-            const char *an =
-                arg_name(img, kid->index, meta->id, name, sizeof name);
             if (!set)
                 return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                  "argument %u (%s) of %s was not set",
-                                 (unsigned)meta->id, an, kid->name);
+                                 (unsigned)meta->id, ARG_NAME(meta->id),
+                                 kid->name);
             if (meta->is_mem && !set->acc)
                 return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                  "argument %u (%s) of %s is a buffer, and a "
                                  "scalar was set",
-                                 (unsigned)meta->id, an, kid->name);
+                                 (unsigned)meta->id, ARG_NAME(meta->id),
+                                 kid->name);
             if (!meta->is_mem && set->acc)
                 return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                  "argument %u (%s) of %s is a scalar, and an "
                                  "accessor was set",
-                                 (unsigned)meta->id, an, kid->name);
+                                 (unsigned)meta->id, ARG_NAME(meta->id),
+                                 kid->name);
             if (!meta->is_mem && set->size != meta->size)
                 return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                  "argument %u (%s) of %s takes %u bytes; %u "
                                  "were set",
-                                 (unsigned)meta->id, an, kid->name,
-                                 (unsigned)meta->size, (unsigned)set->size);
+                                 (unsigned)meta->id, ARG_NAME(meta->id),
+                                 kid->name, (unsigned)meta->size,
+                                 (unsigned)set->size);
             h->u.kernel.args[h->u.kernel.nargs++] = *set;
             if (!meta->is_mem)
                 continue;
-            /* The memory must be reachable from a unit of the kernel. */
+            /* The memory must be reachable from a unit of the kernel (the
+             * device keeps each unit's banks per argument). */
             struct axl__required *r = &h->acc[set->acc - 1];
             struct axl__buffer *b = axl__buffer_base(axl__buffer_at(r->view));
             uint64_t any = 0, all = ~(uint64_t)0;
-            for (uint8_t c = 0; c < kid->ncu; c++) {
-                uint64_t banks = arg_banks(d, img, kid->cu_ip[c], meta->id);
-                any |= banks;
-                all &= banks;
+            for (uint8_t c = 0; c < d->ncus; c++) {
+                if (d->cus[c].kernel_index != kid->index)
+                    continue;
+                any |= d->cus[c].banks[m];
+                all &= d->cus[c].banks[m];
             }
             uint8_t loc = axl__device_loc(b, q->device);
             if (loc != AXL__NO_LOC) {
@@ -306,8 +297,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                      "argument %u (%s) of %s: the buffer is "
                                      "in bank %s, which no compute unit of "
                                      "%s reaches (CONNECTIVITY)",
-                                     (unsigned)meta->id, an, kid->name,
-                                     hb.tag, kid->name);
+                                     (unsigned)meta->id, ARG_NAME(meta->id),
+                                     kid->name, hb.tag, kid->name);
                 }
             } else {
                 uint64_t pick = all ? all : any;
@@ -315,8 +306,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                      "argument %u (%s) of %s reaches no bank "
                                      "of %s",
-                                     (unsigned)meta->id, an, kid->name,
-                                     d->info.name);
+                                     (unsigned)meta->id, ARG_NAME(meta->id),
+                                     kid->name, d->info.name);
                 uint32_t bank = 0;
                 while (!(pick >> bank & 1))
                     bank++;
@@ -328,6 +319,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             }
             r->on_device = true;
         }
+#undef ARG_NAME
         if (allocated)
             continue;
         h->u.kernel.kid = kn->kid;
@@ -371,18 +363,16 @@ static void cu_release(struct axl__cu *cu)
 }
 
 /* Does unit `cu` reach the bank of every buffer argument of c? */
-static bool cu_reaches(const struct axl__device *d,
-                       const struct axl__image *img, const struct axl__cu *cu,
-                       const struct axl__command *c)
+static bool cu_reaches(const struct axl__cu *cu, const struct axl__command *c)
 {
+    /* The command's arguments are in the kernel id's order, as cu->banks. */
     for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
         const struct axl__karg *a = &c->u.kernel.args[i];
         if (!a->acc)
             continue;
         const struct axl__access *acc = &c->acc[a->acc - 1];
         const struct axl__buffer *b = axl__buffer_at(acc->base);
-        if (!(arg_banks(d, img, cu->ip, a->id) >> b->loc[acc->loc].mem.bank &
-              1))
+        if (!(cu->banks[i] >> b->loc[acc->loc].mem.bank & 1))
             return false;
     }
     return true;
@@ -413,7 +403,7 @@ void axl__run_kernel(struct axl__command *c)
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        if (cu_reaches(d, img, x, c)) {
+        if (cu_reaches(x, c)) {
             any = true;
             if (!x->cmd) {
                 cu = x;

@@ -48,6 +48,8 @@ struct axl__cu {
     bool prepared;              /* run's fixed fields are filled in */
     uint64_t deadline;          /* ns; the run is given up after it */
     bool cancelling;            /* past its deadline, being abandoned */
+    uint64_t banks[AXL_MAX_KERNEL_ARGS]; /* banks each argument reaches, in
+                                   the order of the kernel id's args */
     char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
     axl_hal_run run;
     axl_hal_arg args[AXL_MAX_KERNEL_ARGS];
@@ -583,6 +585,9 @@ bool axl__device_loads_images(const struct axl__device *d);
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);
 void axl__device_builtin(struct axl__device *d);
+uint64_t axl__arg_banks(const struct axl__device *d,
+                        const struct axl__image *img, uint32_t ip,
+                        uint32_t arg);
 axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
                                char *log, size_t log_size);

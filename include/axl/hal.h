@@ -285,6 +285,37 @@ void axl_hal_run_done(void *token, axl_status status, const char *why);
 axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
                                void **data);
 
+/**
+ * The allocation behind a buffer (or sub-buffer) on a device of `port`,
+ * and the view's byte offset in it: how a port's interop reaches its native
+ * buffer. AXL_ERR_INVALID when the buffer has no storage on that device.
+ * Valid while the buffer lives.
+ */
+axl_status axl_hal_buffer_mem(axl_buffer buffer, axl_device device,
+                              const axl_device_port *port,
+                              const axl_hal_mem **mem, uint64_t *offset);
+
+/**
+ * The cu_open() handle of compute unit `cu` of a kernel on a device of
+ * `port`, opening the unit if no command has yet. AXL_ERR_KERNEL_NOT_
+ * SUPPORTED when the device does not carry the kernel's image,
+ * AXL_ERR_INVALID past its last unit. Valid until the device is
+ * reprogrammed or the runtime stops.
+ */
+axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
+                             const axl_device_port *port, uint32_t cu,
+                             uintptr_t *cu_handle);
+
+/**
+ * Takes in a device whose port state the port built itself (make_device
+ * from a native handle, SYCL 4.5.1.3): the core describes it as at open,
+ * adds it to the port's platform and closes it at axl_shutdown. The same
+ * data gives the same device. AXL_ERR_OUT_OF_RESOURCES when the device
+ * pool is full; AXL_ERR_INVALID when the port is not one of the runtime's.
+ */
+axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
+                                axl_device *device);
+
 /** The runtime's clock (axl_clock_set() may replace the port's clock). */
 uint64_t axl_hal_now(void);
 

@@ -3,7 +3,8 @@
 #   cmake -DQEMU=<qemu-system-arm> -DELF=<axl-firmware.elf> -P this
 #
 # The machine is QEMU's bare "none" machine: one cortex-r5f CPU, RAM from
-# address 0 (-m 1M covers the ATCM at 0 and the BTCM at 0x20000), the ELF
+# address 0 (-m 4M covers the ATCM at 0, the BTCM at 0x20000 and the start
+# of DDR at 0x100000, where zcu102-r5-ddr.ld puts code), the ELF
 # put in place by the generic loader, which also sets the PC to its entry.
 # Output and the exit status go through Arm semihosting (SYS_WRITE0,
 # SYS_EXIT).
@@ -19,7 +20,7 @@
 if(NOT QEMU OR NOT ELF)
   message(FATAL_ERROR "run_qemu.cmake: QEMU and ELF are required")
 endif()
-set(cmd ${QEMU} -M none -cpu cortex-r5f -m 1M
+set(cmd ${QEMU} -M none -cpu cortex-r5f -m 4M
         -display none -monitor none -serial null -nodefaults
         -semihosting-config enable=on,target=native
         -device loader,file=${ELF},cpu-num=0)

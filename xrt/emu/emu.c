@@ -372,7 +372,7 @@ axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out)
 
 axl_status axl_emu_f32(const axl_emu_call *call, uint32_t id, float *out)
 {
-    uint32_t bits;
+    uint32_t bits = 0; /* gcc -O3 cannot see it is set on success */
     axl_status st = axl_emu_u32(call, id, &bits);
     if (st == AXL_SUCCESS)
         memcpy(out, &bits, 4);

@@ -14,14 +14,16 @@
 
 /*
  * The defaults fit a small bare-metal board, where the banks are real RAM
- * beside the firmware: a Cortex-R5F with 2 x 64 KiB of TCM (zcu102-r5)
- * keeps the whole runtime in about 24 KiB. Two banks, because the stock
- * images connect kernels to two; 4 KiB each, room for eight buffers at
- * the 512-byte alignment below (the banks are 8 KiB of the RAM budget,
- * their allocation tables 256 bytes). A board with memory to spare raises
- * them: host-emu and the Linux boards use 2 x 256 MiB, which also meets
- * SYCL's 128 MiB minimum for info::device::max_mem_alloc_size (on Linux,
- * untouched bss pages cost nothing).
+ * beside the firmware: a Cortex-R5F with 2 x 64 KiB of TCM (zcu102-r5),
+ * whose RAM budget for the whole runtime is 24 KiB, of which the core's
+ * pools and host arena take about 17 KiB at their defaults. Two banks,
+ * because the stock images connect kernels to two; 2 KiB each, room for
+ * four buffers at the 512-byte alignment below (4 KiB of RAM, and 128 bytes
+ * of allocation tables): small test vectors for a firmware's CI, which is
+ * what the emulated device is for on such a board. A board with memory to
+ * spare raises them: host-emu and the Linux boards use 2 x 256 MiB, which
+ * also meets SYCL's 128 MiB minimum for info::device::max_mem_alloc_size
+ * (on Linux, untouched bss pages cost nothing).
  */
 
 /** Memory banks per device; each is a static arena. */
@@ -31,12 +33,12 @@
 
 /** Bytes per bank. */
 #ifndef AXL_EMU_BANK_SIZE
-#define AXL_EMU_BANK_SIZE (4u * 1024u)
+#define AXL_EMU_BANK_SIZE (2u * 1024u)
 #endif
 
 /** Allocations alive at once per bank. */
 #ifndef AXL_EMU_BANK_ALLOCS
-#define AXL_EMU_BANK_ALLOCS 8
+#define AXL_EMU_BANK_ALLOCS 4
 #endif
 
 /** Longest kernel name a model is registered under, with its NUL. */

@@ -1,0 +1,17 @@
+/*
+ * boards/zcu102-r5 - bare-metal Cortex-R5F in the ZCU102's RPU (Zynq
+ * UltraScale+ ZU9EG), the bare-metal port and the emulated device.
+ *
+ * Every capacity is the default of core/axl_config.h and
+ * xrt/emu/emu_config.h: those defaults are sized for this class of target
+ * (code and data in the RPU's 2 x 64 KiB of TCM; see zcu102-r5.ld), and the
+ * README's footprint table is measured with them. A firmware that needs
+ * more raises them here, with axl_stats_get() from a real run as the guide.
+ */
+#ifndef AXL_BOARD_H
+#define AXL_BOARD_H
+
+/* No threads on bare metal: host tasks run on the thread that waits. */
+#define AXL_HOST_TASK_WORKERS 0
+
+#endif /* AXL_BOARD_H */
