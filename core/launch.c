@@ -550,6 +550,24 @@ uint64_t axl__next_deadline(void)
     return next;
 }
 
+/* A device whose port drives completions from waits (progress op) and
+ * which has a run out, or NULL. */
+struct axl__device *axl__progress_device(void)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        struct axl__device *d = axl__device_at(s);
+        if (!axl__platform_at(d->platform)->port->progress)
+            continue;
+        for (uint8_t i = 0; i < d->ncus; i++)
+            if (d->cus[i].cmd && !d->cus[i].cancelling)
+                return d;
+    }
+    return NULL;
+}
+
 /* Gives up runs past their deadline (lock held; dropped around the port's
  * run_cancel, after which the port must not report the run). */
 void axl__check_timeouts(void)

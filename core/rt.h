@@ -601,6 +601,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
 void axl__run_kernel(struct axl__command *c);
 void axl__check_timeouts(void);
 uint64_t axl__next_deadline(void);
+struct axl__device *axl__progress_device(void);
 
 /* Handler (handler.c). */
 void axl__handler_init(axl_handler *h);

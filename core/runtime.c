@@ -364,13 +364,25 @@ axl_status axl_shutdown(void)
     axl_port_wake(AXL_PORT_CHANNEL_WORK);
     axl_port_unlock();
     axl_port_workers_join();
+    /* Close the devices without the lock: a port's close may wait for its
+     * own threads, which report through axl_hal_run_done. */
+    struct {
+        const axl_device_port *port;
+        void *data;
+    } open[AXL_MAX_DEVICES];
+    unsigned nopen = 0;
     axl_port_lock();
     for (uint16_t s = 0; s < AXL__POOL(DEVICE)->capacity; s++) {
         if (!axl__pool_is_live(AXL__POOL(DEVICE), s))
             continue;
         struct axl__device *d = axl__device_at(s);
-        axl__platform_at(d->platform)->port->close(d->data);
+        open[nopen].port = axl__platform_at(d->platform)->port;
+        open[nopen++].data = d->data;
     }
+    axl_port_unlock();
+    for (unsigned i = 0; i < nopen; i++)
+        open[i].port->close(open[i].data);
+    axl_port_lock();
     for (int k = 0; k < AXL__POOL_COUNT; k++) {
         axl__pool *p = &axl__pools[k];
         if (!p->ready)

@@ -585,6 +585,19 @@ static void wait_until(axl__done_fn done, const void *arg)
             axl__check_timeouts();
             continue;
         }
+        /* A port without its own completion thread or interrupt finishes
+         * runs when a waiter lets it (it returns by the deadline given). */
+        struct axl__device *pd = axl__progress_device();
+        if (pd) {
+            const axl_device_port *port =
+                axl__platform_at(pd->platform)->port;
+            axl_port_unlock();
+            port->progress(pd->data, deadline);
+            axl_port_lock();
+            if (!done(arg) && !axl__rt.ready_head)
+                axl_port_relax();
+            continue;
+        }
         uint64_t now = axl_port_now_ns();
         if (!spin_until)
             spin_until = now + AXL_WAIT_SPIN_NS;

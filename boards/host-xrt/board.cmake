@@ -4,6 +4,9 @@
 # noop shim (tests/xrt).
 set(AXL_OS_PORT posix)
 set(AXL_DEVICE_PORTS emu)
+# The emulated device carries the stock design from start-up, as on
+# host-emu, so the same tests and demo run beside the cards.
+set(AXL_EMU_BUILTIN_XCLBIN ${CMAKE_CURRENT_LIST_DIR}/../../bitstreams/stock.xclbin)
 include(${PROJECT_SOURCE_DIR}/xrt/native/xrt.cmake)
 if(AXL_XRT_FOUND)
   list(APPEND AXL_DEVICE_PORTS native)

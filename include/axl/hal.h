@@ -257,7 +257,12 @@ typedef struct axl_device_port {
      *  run_done for it. */
     void (*run_cancel)(void *dev, const axl_hal_run *run);
     /** Optional: drives completions for ports without their own thread or
-     *  interrupt (called by waits; returns by the deadline). */
+     *  interrupt, or lets a waiting thread reap them sooner than such a
+     *  thread would. A wait calls it, with no lock held, instead of
+     *  sleeping while one of the device's units runs; it reports what has
+     *  finished (axl_hal_run_done) and returns by deadline_ns (on
+     *  axl_hal_now()'s clock; UINT64_MAX: no deadline), or at once if it
+     *  has nothing to wait for. */
     void (*progress)(void *dev, uint64_t deadline_ns);
 } axl_device_port;
 

@@ -1,5 +1,6 @@
 #include "axl_test.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,8 +74,9 @@ int axl_test_teardown(void **state)
             leaks++;
         }
     }
-    fake_config = (fake_port_config){0, 0, 0, NULL, 0};
+    fake_config = (fake_port_config){0};
     memset(&fake_mem, 0, sizeof fake_mem);
+    memset(&fake_runs, 0, sizeof fake_runs);
     return leaks ? -1 : 0;
 }
 
@@ -256,11 +258,44 @@ static axl_status fake_load_image(void *dev, const axl_xclbin *image,
     return AXL_SUCCESS;
 }
 
+fake_run_stats fake_runs;
+static pthread_mutex_t fake_run_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *fake_pending[16];
+static unsigned fake_npending;
+
 static axl_status fake_run_start(void *dev, const axl_hal_run *run)
 {
     (void)dev;
-    axl_hal_run_done(run->token, AXL_SUCCESS, NULL);
-    return AXL_SUCCESS;
+    if (!fake_config.polled) {
+        axl_hal_run_done(run->token, AXL_SUCCESS, NULL);
+        return AXL_SUCCESS;
+    }
+    pthread_mutex_lock(&fake_run_lock);
+    axl_status st = AXL_ERR_OUT_OF_RESOURCES;
+    if (fake_npending < 16) {
+        fake_pending[fake_npending++] = run->token;
+        fake_runs.started++;
+        st = AXL_SUCCESS;
+    }
+    pthread_mutex_unlock(&fake_run_lock);
+    return st;
+}
+
+/* Finishes every run started so far, as a polled driver would. */
+static void fake_progress(void *dev, uint64_t deadline_ns)
+{
+    (void)dev;
+    (void)deadline_ns;
+    void *done[16];
+    pthread_mutex_lock(&fake_run_lock);
+    unsigned n = fake_npending;
+    memcpy(done, fake_pending, n * sizeof done[0]);
+    fake_npending = 0;
+    fake_runs.progress_calls++;
+    fake_runs.finished_in_progress += n;
+    pthread_mutex_unlock(&fake_run_lock);
+    for (unsigned i = 0; i < n; i++)
+        axl_hal_run_done(done[i], AXL_SUCCESS, NULL);
 }
 
 axl_status axl_test_vadd_model(const struct axl_emu_call *c, void *user)
@@ -297,6 +332,7 @@ const axl_device_port fake_port = {
     .mem_read = fake_mem_read,
     .load_image = fake_load_image,
     .run_start = fake_run_start,
+    .progress = fake_progress,
 };
 
 const axl_device_port fake_port_b = {

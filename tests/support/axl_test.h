@@ -51,6 +51,7 @@ typedef struct fake_port_config {
     const char *name;
     uint32_t program_mask; /* bit i: device i can be programmed (and runs
                               kernels, each finishing at once) */
+    bool polled;        /* runs finish only when a wait calls progress() */
 } fake_port_config;
 extern fake_port_config fake_config;
 
@@ -61,6 +62,12 @@ typedef struct fake_mem_stats {
     uint32_t fail_alloc_after; /* 0: never; n: the nth alloc and later fail */
 } fake_mem_stats;
 extern fake_mem_stats fake_mem;
+
+/* What a polled fake port did (reset by the teardown). */
+typedef struct fake_run_stats {
+    uint32_t started, progress_calls, finished_in_progress;
+} fake_run_stats;
+extern fake_run_stats fake_runs;
 
 /* Images linked into the tests (bitstreams/). */
 #include "axl_test_amd_style_xclbin.h"

@@ -803,7 +803,7 @@ static axl_device fake_device(void)
 static void data_moves_only_when_needed(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device dev = fake_device();
     axl_context none = AXL_NONE;
@@ -892,7 +892,7 @@ static void data_moves_only_when_needed(void **state)
 static void out_of_device_memory_is_memory_allocation_and_loses_nothing(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device dev = fake_device();
     int data[8] = {1, 2, 3, 4, 5, 6, 7, 8};

@@ -103,7 +103,7 @@ static void built_in_kernel_ids_come_from_the_design_the_device_carries(void **s
 static void built_in_kernel_is_compatible_only_with_its_device(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_kernel_id vadd = builtin_id("vadd");
     bool ok = false;
@@ -144,7 +144,7 @@ static void malformed_image_is_refused_at_registration(void **s)
 static void get_kernel_bundle_throws_invalid_for_a_device_not_in_the_context(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_context c = emu_context();
     axl_device other = fake_device();
@@ -251,7 +251,7 @@ static void get_kernel_bundle_has_the_application_kernels_not_built_ins(void **s
 static void get_kernel_bundle_ids_throws_invalid_for_a_kernel_incompatible_with_all_devices(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device fd = fake_device();
     axl_context c;
@@ -269,7 +269,7 @@ static void get_kernel_bundle_ids_throws_invalid_for_a_kernel_incompatible_with_
 static void get_kernel_bundle_ids_throws_invalid_for_a_device_not_in_the_context(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_context c = emu_context();
     axl_device other = fake_device();
@@ -384,7 +384,7 @@ static void get_kernel_bundle_selector_sees_each_application_image(void **s)
 static void get_kernel_bundle_selector_throws_invalid_for_bad_devices_and_states(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_context c = emu_context();
     axl_device other = fake_device(), none[1];
@@ -410,7 +410,7 @@ static void get_kernel_bundle_selector_throws_invalid_for_bad_devices_and_states
 static void has_kernel_bundle_throws_invalid_for_bad_device_lists(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_context c = emu_context();
     axl_device other = fake_device(), none[1];
@@ -486,7 +486,7 @@ static void join_unites_images_without_duplicates(void **s)
 static void join_throws_invalid_for_different_contexts_or_devices(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_context c1 = emu_context(), c2 = emu_context();
     axl_kernel_bundle b[2], j = {9};
@@ -533,7 +533,7 @@ static void compile_link_and_build_throw_invalid_without_input_or_object_bundles
 static void can_compile_xclbin_on_a_programmable_device(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     bool can = false;
     AXL_OK(axl_device_can_compile(axl_test_emu_device(), AXL_SOURCE_XCLBIN,
@@ -549,7 +549,7 @@ static void can_compile_xclbin_on_a_programmable_device(void **s)
 static void create_from_source_throws_invalid_when_no_device_supports_the_language(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device fd = fake_device();
     axl_context c;
@@ -647,7 +647,7 @@ static void ext_oneapi_get_kernel_throws_invalid_when_has_kernel_is_false(void *
 static void build_throws_invalid_for_a_device_not_in_the_source_context(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_context c = emu_context();
     axl_kernel_bundle src, exe = {8};
@@ -670,7 +670,7 @@ static void build_throws_invalid_for_a_device_that_cannot_build_the_language(voi
     /* Two fake devices of one platform: device 0 can be programmed, device
      * 1 cannot. Creation succeeds (one device supports xclbin); a build
      * for device 1 does not. */
-    fake_config = (fake_port_config){2, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 1};
+    fake_config = (fake_port_config){.devices = 2, .flags = AXL_HAL_DEVICE_AVAILABLE, .program_mask = 1};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_platform p[2];
     uint32_t n;

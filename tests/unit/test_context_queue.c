@@ -42,7 +42,7 @@ static void context_drops_duplicate_devices(void **state)
 static void context_of_two_platforms_is_invalid_4_6_3_1(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device all[2];
     uint32_t n;
@@ -124,7 +124,7 @@ static void queue_without_context_makes_its_own_4_6_5(void **state)
 static void queue_on_device_outside_context_is_invalid_table_27(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device emu = axl_test_emu_device();
     axl_device all[2];
@@ -143,7 +143,7 @@ static void queue_on_device_outside_context_is_invalid_table_27(void **state)
 static void profiling_queue_needs_queue_profiling_aspect_4_6_5_4(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_aspect emulated = AXL_ASPECT_EMULATED;
     axl_aspect_list hw = {NULL, 0, &emulated, 1};

@@ -640,6 +640,67 @@ static void kernel_profiling_orders_submit_start_end(void **s)
     rig_down(&r);
 }
 
+
+/* A port with no completion thread or interrupt (a polled driver) finishes
+ * runs only when a wait lets it: waits call its progress() instead of
+ * sleeping (event::wait, 4.6.6, must return once the command is done). */
+static void a_polled_port_finishes_runs_when_a_wait_calls_progress(void **s)
+{
+    (void)s;
+    fake_config = (fake_port_config){.devices = 1,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE,
+                                     .program_mask = 1, .polled = true};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list hw = {NULL, 0, &emulated, 1};
+    axl_device dev;
+    AXL_OK(axl_device_select(axl_aspect_selector, &hw, &dev));
+    axl_context ctx;
+    axl_queue q;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &ctx));
+    AXL_OK(axl_queue_create(ctx, dev, AXL_QUEUE_IN_ORDER, NULL, &q));
+    /* Without progress() the runs would pass this and fail as timeouts. */
+    AXL_OK(axl_queue_set_timeout(q, 5000ull * 1000000u));
+    AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    axl_kernel_bundle app;
+    AXL_OK(axl_get_kernel_bundle(ctx, &dev, 1, AXL_BUNDLE_EXECUTABLE, &app));
+    axl_kernel_id ids[4];
+    uint32_t n = 0;
+    AXL_OK(axl_kernel_bundle_get_kernel_ids(app, ids, 4, &n));
+    axl_kernel nop = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name;
+        AXL_OK(axl_kernel_id_get_name(ids[i], &name));
+        if (!strcmp(name, "nop"))
+            AXL_OK(axl_kernel_bundle_get_kernel(app, ids[i], &nop));
+    }
+    assert_true(nop.id != 0);
+    axl_event e[3];
+    for (int i = 0; i < 3; i++)
+        AXL_OK(axl_queue_single_task(q, nop, NULL, 0, NULL, 0, &e[i]));
+    /* One compute unit: the first run is out, and nothing finished it. */
+    assert_int_equal(fake_runs.started, 1);
+    assert_int_equal(fake_runs.progress_calls, 0);
+    axl_event_status st;
+    axl_status err;
+    AXL_OK(axl_event_get_status(e[0], &st, &err));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE);
+    AXL_OK(axl_event_wait(e[2]));
+    assert_int_equal(fake_runs.started, 3);
+    assert_int_equal(fake_runs.finished_in_progress, 3);
+    assert_true(fake_runs.progress_calls >= 3);
+    for (int i = 0; i < 3; i++) {
+        AXL_OK(axl_event_get_status(e[i], &st, &err));
+        assert_int_equal(st, AXL_EVENT_COMPLETE);
+        assert_int_equal(err, AXL_SUCCESS);
+        AXL_OK(axl_event_release(e[i]));
+    }
+    AXL_OK(axl_kernel_release(nop));
+    AXL_OK(axl_kernel_bundle_release(app));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(ctx));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -660,6 +721,7 @@ int main(void)
         T(a_kernel_with_two_compute_units_runs_two_commands_at_once),
         T(a_hung_kernel_times_out_and_frees_its_compute_unit),
         T(kernel_profiling_orders_submit_start_end),
+        T(a_polled_port_finishes_runs_when_a_wait_calls_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

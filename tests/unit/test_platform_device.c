@@ -6,14 +6,26 @@
 
 #include "axl_test.h"
 
+/* The emulated device's platform: the board's first. */
+static axl_platform emu_platform(void)
+{
+    axl_platform all[AXL_TEST_BOARD_PORTS];
+    uint32_t n = 0;
+    AXL_OK(axl_platform_get_all(all, AXL_TEST_BOARD_PORTS, &n));
+    axl_backend b;
+    AXL_OK(axl_platform_get_backend(all[0], &b));
+    assert_int_equal(b, AXL_BACKEND_EMU);
+    return all[0];
+}
+
 static void platforms_one_per_device_port_with_names_4_6_2_2(void **state)
 {
     (void)state;
     uint32_t n = 0;
     AXL_OK(axl_platform_get_all(NULL, 0, &n));
-    assert_int_equal(n, 1); /* host-emu: the emulated device's port */
-    axl_platform p;
-    AXL_OK(axl_platform_get_all(&p, 1, &n));
+    /* One per device port of the board, the emulated device's first. */
+    assert_int_equal(n, AXL_TEST_BOARD_PORTS);
+    axl_platform p = emu_platform();
     char name[64];
     size_t size = 0;
     AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NAME, NULL, 0, &size));
@@ -35,9 +47,7 @@ static void platforms_one_per_device_port_with_names_4_6_2_2(void **state)
 static void info_buffer_too_small_is_invalid_and_untouched(void **state)
 {
     (void)state;
-    axl_platform p;
-    uint32_t n;
-    AXL_OK(axl_platform_get_all(&p, 1, &n));
+    axl_platform p = emu_platform();
     char name[4] = {'x', 'x', 'x', 'x'};
     size_t need = 0;
     AXL_EXPECT(axl_platform_get_info(p, AXL_PLATFORM_INFO_NAME, name,
@@ -51,7 +61,7 @@ static void info_buffer_too_small_is_invalid_and_untouched(void **state)
 static void list_too_short_is_invalid_and_untouched(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){3, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 3, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d[2] = {{7}, {7}};
     uint32_t n = 0;
@@ -131,10 +141,9 @@ static void emulated_device_info_4_6_4_2(void **state)
     AXL_OK(axl_device_get_info(d, AXL_DEVICE_INFO_BACKEND_VERSION, s,
                                sizeof s, NULL));
     axl_platform p, p2;
-    uint32_t n;
     AXL_OK(axl_device_get_info(d, AXL_DEVICE_INFO_PLATFORM, &p, sizeof p,
                                NULL));
-    AXL_OK(axl_platform_get_all(&p2, 1, &n));
+    p2 = emu_platform();
     assert_true(AXL_SAME(p, p2));
     AXL_OK(axl_device_get_platform(d, &p2));
     assert_true(AXL_SAME(p, p2));
@@ -192,11 +201,13 @@ static void get_devices_filters_by_type(void **state)
     AXL_OK(axl_device_get_all(AXL_DEVICE_TYPE_GPU, NULL, 0, &n));
     assert_int_equal(n, 0);
     AXL_OK(axl_device_get_all(AXL_DEVICE_TYPE_ACCELERATOR, NULL, 0, &n));
+    assert_true(n >= 1);
+    axl_platform p = emu_platform();
+    AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ACCELERATOR, NULL, 0,
+                                    &n));
     assert_int_equal(n, 1);
-    axl_platform p;
-    AXL_OK(axl_platform_get_all(&p, 1, &n));
-    AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
-    assert_int_equal(n, 1);
+    AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_CPU, NULL, 0, &n));
+    assert_int_equal(n, 0);
     AXL_EXPECT(axl_device_get_all((axl_device_type)0, NULL, 0, &n),
                AXL_ERR_INVALID);
 }
@@ -218,8 +229,8 @@ static int reject_all(axl_device d, const void *user)
 static void default_selector_prefers_hardware_over_emulated_4_6_1_1(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE,
-                                     "real card", 0};
+    fake_config = (fake_port_config){
+        .devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE, .name = "real card"};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(axl_default_selector, NULL, &d));
@@ -227,17 +238,17 @@ static void default_selector_prefers_hardware_over_emulated_4_6_1_1(void **state
     AXL_OK(axl_device_get_info(d, AXL_DEVICE_INFO_NAME, name, sizeof name,
                                NULL));
     assert_non_null(strstr(name, "real card"));
-    /* Two platforms now, each with its device. */
+    /* One platform more, with its device. */
     uint32_t n;
     AXL_OK(axl_platform_get_all(NULL, 0, &n));
-    assert_int_equal(n, 2);
+    assert_int_equal(n, AXL_TEST_BOARD_PORTS + 1);
 }
 
 static void default_selector_falls_back_to_emulated_4_6_1_1(void **state)
 {
     (void)state;
     /* A hardware device that is not available scores below the emulator. */
-    fake_config = (fake_port_config){1, 0, 0, "busy card", 0};
+    fake_config = (fake_port_config){.devices = 1, .name = "busy card"};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(axl_default_selector, NULL, &d));
@@ -247,8 +258,10 @@ static void default_selector_falls_back_to_emulated_4_6_1_1(void **state)
 static void accelerator_selector_rejects_other_types_4_6_1_1(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, AXL_DEVICE_TYPE_CUSTOM,
-                                     AXL_HAL_DEVICE_AVAILABLE, "custom", 0};
+    fake_config = (fake_port_config){.devices = 1,
+                                     .type = AXL_DEVICE_TYPE_CUSTOM,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE,
+                                     .name = "custom"};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(axl_accelerator_selector, NULL, &d));
@@ -258,8 +271,8 @@ static void accelerator_selector_rejects_other_types_4_6_1_1(void **state)
 static void user_selector_picks_highest_score_4_6_1_1(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){2, 0, AXL_HAL_DEVICE_AVAILABLE,
-                                     "scored", 0};
+    fake_config = (fake_port_config){
+        .devices = 2, .flags = AXL_HAL_DEVICE_AVAILABLE, .name = "scored"};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_device d;
     AXL_OK(axl_device_select(pick_by_name, "scored 1", &d));
@@ -281,7 +294,7 @@ static void all_negative_scores_is_runtime_error_4_6_1_1(void **state)
 static void aspect_selector_requires_and_denies_4_6_1_1(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, "hw", 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE, .name = "hw"};
     AXL_OK(axl_device_port_register(&fake_port));
     axl_aspect emulated = AXL_ASPECT_EMULATED;
     axl_aspect profiling = AXL_ASPECT_QUEUE_PROFILING;
@@ -300,20 +313,21 @@ static void aspect_selector_requires_and_denies_4_6_1_1(void **state)
 static void platform_without_devices_says_why(void **state)
 {
     (void)state;
-    fake_config = (fake_port_config){0, 0, 0, NULL, 0};
+    fake_config = (fake_port_config){.devices = 0};
     AXL_OK(axl_device_port_register(&fake_port));
-    axl_platform p[2];
+    axl_platform all[AXL_TEST_BOARD_PORTS + 1];
     uint32_t n;
-    AXL_OK(axl_platform_get_all(p, 2, &n));
-    assert_int_equal(n, 2);
+    AXL_OK(axl_platform_get_all(all, AXL_TEST_BOARD_PORTS + 1, &n));
+    assert_int_equal(n, AXL_TEST_BOARD_PORTS + 1);
+    axl_platform p = all[AXL_TEST_BOARD_PORTS]; /* registered ones come last */
     char why[128];
-    AXL_OK(axl_platform_get_info(p[1], AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
+    AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
                                  sizeof why, NULL));
     assert_non_null(strstr(why, "told to find nothing"));
-    AXL_OK(axl_platform_get_devices(p[1], AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
+    AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
     assert_int_equal(n, 0);
     bool has = true;
-    AXL_OK(axl_platform_has(p[1], AXL_ASPECT_GPU, &has));
+    AXL_OK(axl_platform_has(p, AXL_ASPECT_GPU, &has));
     assert_true(has); /* vacuous: all of no devices */
 }
 

@@ -358,7 +358,7 @@ static void random_programs_match_the_sequential_model(void **state)
     if (ops > 2000)
         ops = 2000;
     int first = env_int("AXL_RANDOM_FIRST", 1);
-    fake_config = (fake_port_config){1, 0, AXL_HAL_DEVICE_AVAILABLE, NULL, 0};
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
     AXL_OK(axl_device_port_register(&fake_port));
     for (int s = first; s < first + seeds; s++)
         run_program((uint64_t)s, ops);
