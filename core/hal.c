@@ -53,6 +53,39 @@ axl_status axl_hal_buffer_mem(axl_buffer buffer, axl_device device,
     return st;
 }
 
+/* Unit `ordinal` of kernel `kernel_index` of the design d carries (lock
+ * held; programming rewrites d->cus, so look again after any wait). */
+static struct axl__cu *find_unit(struct axl__device *d, uint16_t kernel_index,
+                                 uint32_t ordinal)
+{
+    for (uint8_t i = 0; i < d->ncus; i++)
+        if (d->cus[i].kernel_index == kernel_index &&
+            d->cus[i].ordinal == ordinal)
+            return &d->cus[i];
+    return NULL;
+}
+
+struct unit_wait {
+    struct axl__device *d;
+    uint32_t loaded;        /* the kernel's image slot + 1 */
+    uint16_t kernel_index;
+    uint32_t ordinal;
+};
+
+/* Nothing else is changing the unit: the device is not being programmed,
+ * and no command holds the unit (a command's launch opens its unit with
+ * the lock dropped, and records the handle when it has it). */
+static bool unit_settled(const void *arg)
+{
+    const struct unit_wait *w = arg;
+    if (w->d->programming)
+        return false;
+    if (w->d->loaded != w->loaded)
+        return true;
+    const struct axl__cu *u = find_unit(w->d, w->kernel_index, w->ordinal);
+    return !u || u->opened || !u->cmd;
+}
+
 axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
                              const axl_device_port *port, uint32_t cu,
                              uintptr_t *cu_handle)
@@ -66,47 +99,82 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
     struct axl__kernel *k =
         axl__lookup(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
     struct axl__device *d = k ? port_device(fn, device, port, &st) : NULL;
-    struct axl__cu *unit = NULL;
-    const struct axl__kernel_id *kid = k ? axl__kernel_id_at(k->kid) : NULL;
-    if (d && d->loaded != kid->image + 1u) {
-        st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                       "%s does not carry the design of kernel %s",
-                       d->info.name, kid->name);
-    } else if (d) {
-        for (uint8_t i = 0; i < d->ncus && !unit; i++)
-            if (d->cus[i].kernel_index == kid->index &&
-                d->cus[i].ordinal == cu)
-                unit = &d->cus[i];
-        if (!unit)
+    const struct axl__kernel_id *kid = d ? axl__kernel_id_at(k->kid) : NULL;
+    struct unit_wait w = {d, kid ? kid->image + 1u : 0,
+                          kid ? kid->index : 0, cu};
+    uintptr_t mine = 0; /* a handle this call opened and has not recorded */
+    bool have = false;
+    while (d) {
+        if (have) {
+            /* Just opened, the lock taken again: record the handle, unless
+             * a command took the unit meanwhile (its launch opens the unit
+             * too and records its own handle), then give this one back
+             * before waiting for anything. */
+            struct axl__cu *u = d->loaded == w.loaded
+                                    ? find_unit(d, kid->index, cu)
+                                    : NULL;
+            have = false;
+            if (u && !u->opened && !u->cmd) {
+                u->handle = mine;
+                u->opened = true;
+                *cu_handle = mine;
+                break;
+            }
+            axl_port_unlock();
+            if (port->cu_close)
+                port->cu_close(d->data, mine);
+            axl_port_lock();
+            continue;
+        }
+        if (!unit_settled(&w)) {
+            axl__wait_until_pred(unit_settled, &w);
+            continue;
+        }
+        if (d->loaded != w.loaded) {
+            st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                           "%s does not carry the design of kernel %s",
+                           d->info.name, kid->name);
+            break;
+        }
+        struct axl__cu *unit = find_unit(d, kid->index, cu);
+        if (!unit) {
             st = axl__fail(fn, AXL_ERR_INVALID,
                            "kernel %s has no compute unit %u on %s",
                            kid->name, (unsigned)cu, d->info.name);
-    }
-    if (unit && !unit->opened && port->cu_open) {
-        /* Open it as a first run would; another thread may do the same,
-         * and then one of the two handles is closed. */
-        const struct axl__image *img = axl__image_at(kid->image);
-        uintptr_t h = 0;
-        uint32_t ip = unit->ip;
-        axl_port_unlock();
-        st = port->cu_open(d->data, &img->x, kid->index, ip, &h);
-        axl_port_lock();
-        if (st == AXL_SUCCESS && !unit->opened) {
-            unit->handle = h;
-            unit->opened = true;
-        } else if (st == AXL_SUCCESS) {
-            uintptr_t theirs = unit->handle;
-            axl_port_unlock();
-            if (port->cu_close)
-                port->cu_close(d->data, h);
-            axl_port_lock();
-            (void)theirs;
+            break;
         }
+        if (unit->opened || !port->cu_open) {
+            *cu_handle = unit->handle;
+            break;
+        }
+        /* Open it as a first run would, with the lock dropped. Meanwhile
+         * the device counts as being programmed, so its design stays (and
+         * submissions wait) until the handle is recorded. */
+        const struct axl__image *img = axl__image_at(kid->image);
+        uint32_t ip = unit->ip;
+        d->programming = true;
+        axl_port_unlock();
+        st = port->cu_open(d->data, &img->x, kid->index, ip, &mine);
+        axl_port_lock();
+        d->programming = false;
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+        if (st != AXL_SUCCESS)
+            break;
+        have = true;
     }
-    if (unit && st == AXL_SUCCESS)
-        *cu_handle = unit->handle;
     axl__leave();
     return st;
+}
+
+/* The live device whose port state is `data` (lock held), or NULL. */
+static struct axl__device *device_of_data(const void *data)
+{
+    const axl__pool *dp = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < dp->capacity; s++)
+        if (axl__pool_is_live(dp, s) && axl__device_at(s)->data == data)
+            return axl__device_at(s);
+    return NULL;
 }
 
 axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
@@ -130,35 +198,36 @@ axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
                          "the %s port is not one of the runtime's ports",
                          port->name ? port->name : "(unnamed)");
     }
-    const axl__pool *dp = AXL__POOL(DEVICE);
-    for (uint16_t s = 0; s < dp->capacity; s++) {
-        if (axl__pool_is_live(dp, s) && axl__device_at(s)->data == data) {
-            device->id = axl__pool_handle(dp, axl__device_at(s));
+    struct axl__device *d = device_of_data(data);
+    if (!d) {
+        /* Described before it joins the pool, so nobody sees a device
+         * without its info; then looked for again, as another thread may
+         * have taken the same data in meanwhile. */
+        axl_hal_device_info info;
+        axl_port_unlock();
+        st = port->describe(data, &info);
+        axl_port_lock();
+        if (st != AXL_SUCCESS) {
+            char why[AXL_MESSAGE_MAX];
+            axl_format(why, sizeof why, "%s", axl_last_message());
             axl__leave();
-            return AXL_SUCCESS;
+            return axl__fail(fn, st, "describing the device failed: %s", why);
+        }
+        d = device_of_data(data);
+        if (!d) {
+            d = axl__pool_alloc(AXL__POOL(DEVICE));
+            if (!d) {
+                axl__leave();
+                return axl__pool_full(fn, AXL__POOL_DEVICE);
+            }
+            d->platform = AXL__SLOT(PLATFORM, p);
+            d->port_index = p->device_count;
+            d->data = data;
+            d->info = info;
+            axl__device_builtin(d);
+            p->device_count++;
         }
     }
-    struct axl__device *d = axl__pool_alloc(AXL__POOL(DEVICE));
-    if (!d) {
-        axl__leave();
-        return axl__pool_full(fn, AXL__POOL_DEVICE);
-    }
-    d->platform = AXL__SLOT(PLATFORM, p);
-    d->port_index = p->device_count;
-    d->data = data;
-    axl_hal_device_info info;
-    axl_port_unlock();
-    st = port->describe(data, &info);
-    axl_port_lock();
-    if (st != AXL_SUCCESS) {
-        axl__pool_free(AXL__POOL(DEVICE), d);
-        axl__leave();
-        return axl__fail(fn, st, "describing the device failed: %s",
-                         axl_last_message());
-    }
-    d->info = info;
-    axl__device_builtin(d);
-    p->device_count++;
     device->id = AXL__HANDLE(DEVICE, d);
     axl__leave();
     return AXL_SUCCESS;

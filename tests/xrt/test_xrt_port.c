@@ -66,8 +66,8 @@ static _Atomic(xrtRunHandle) hung; /* the run XRT reports RUNNING for */
 static atomic_int released;        /* ...until this is set */
 static atomic_int error_next;      /* the next started run ends in ERROR */
 static _Atomic(xrtRunHandle) errored;
-static atomic_int fail_at;         /* set_arg: fail the n-th call (1-based) */
-static atomic_int calls;
+static atomic_int fail_at;         /* set_arg: fail argument fail_at - 1 */
+static atomic_int calls;           /* set_arg calls */
 
 static void faults_reset(void)
 {
@@ -398,23 +398,6 @@ static void native_device_handle_is_the_open_xrt_device(void **state)
                AXL_ERR_INVALID_OBJECT);
 }
 
-static void interop_the_core_cannot_serve_yet_says_which_hook(void **state)
-{
-    (void)state;
-    axl_device d = xt_device(NULL);
-    void *h = NULL;
-    axl_kernel k = {0};
-    axl_buffer b = {0};
-    AXL_EXPECT(axl_xrt_get_native_kernel(k, d, 0, &h),
-               AXL_ERR_FEATURE_NOT_SUPPORTED);
-    AXL_MESSAGE_HAS("axl_hal_kernel_cu");
-    AXL_EXPECT(axl_xrt_get_native_buffer(b, d, &h),
-               AXL_ERR_FEATURE_NOT_SUPPORTED);
-    AXL_MESSAGE_HAS("axl_hal_buffer_mem");
-    AXL_EXPECT(axl_xrt_make_device(&h, &d), AXL_ERR_FEATURE_NOT_SUPPORTED);
-    AXL_MESSAGE_HAS("axl_hal_device_adopt");
-}
-
 static void port_state_over_an_application_xrt_handle(void **state)
 {
     (void)state;
@@ -422,8 +405,11 @@ static void port_state_over_an_application_xrt_handle(void **state)
     xrtDeviceHandle mine = xrtDeviceOpen(0);
     assert_non_null(mine);
     void *dev = NULL, *again = NULL;
-    AXL_OK(axl__xrt_open_native(mine, &dev));
-    AXL_OK(axl__xrt_open_native(mine, &again));
+    int created = 0;
+    AXL_OK(axl__xrt_open_native(mine, &dev, &created));
+    assert_int_equal(created, 1);
+    AXL_OK(axl__xrt_open_native(mine, &again, &created));
+    assert_int_equal(created, 0);
     assert_ptr_equal(dev, again);
     axl_hal_device_info info;
     AXL_OK(P->describe(dev, &info));
@@ -701,6 +687,81 @@ static void sequential_runs_reuse_one_xrt_run(void **state)
     }
     assert_int_equal(counts().runs, 1);
     free3(dev, m);
+    P->cu_close(dev, cu);
+}
+
+static int set_arg_fails_at(xrtRunHandle run, int index,
+                            const axl__xrt_value *v)
+{
+    ++calls;
+    if (index + 1 == fail_at) {
+        errno = EINVAL;
+        return -1;
+    }
+    return axl__xrt_real.run_set_arg(run, index, v);
+}
+
+static int set_arg_counted(xrtRunHandle run, int index,
+                           const axl__xrt_value *v)
+{
+    ++calls;
+    return axl__xrt_real.run_set_arg(run, index, v);
+}
+
+/* XRT keeps a run's arguments from one start to the next: a launch gives
+ * XRT only the values the run does not hold yet. A freed BO's handle may
+ * come back for a new BO, so freeing one makes runs set their buffers
+ * again. */
+static void a_run_is_given_only_the_arguments_it_does_not_hold(void **state)
+{
+    (void)state;
+    void *dev = device_with(&stock);
+    uint32_t k, ip;
+    xt_kernel(&stock.x, "vadd", 0, &k, &ip);
+    uintptr_t cu;
+    AXL_OK(P->cu_open(dev, &stock.x, k, ip, &cu));
+    axl_hal_mem m[3], other;
+    alloc3(dev, m, 8192);
+    AXL_OK(P->mem_alloc(dev, 0, 8192, NULL, &other));
+    faults_reset();
+    axl__xrt.run_set_arg = set_arg_counted;
+    vadd_run v;
+    vadd_setup(&v, &stock, 0, cu, &m[0], &m[1], &m[2], 16);
+    run_ok(dev, &v);
+    assert_int_equal(calls, 4);
+    run_ok(dev, &v);
+    assert_int_equal(calls, 4); /* all held */
+    v.n = 17;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 5); /* the scalar */
+    v.args[1].mem = &other;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 6); /* one buffer */
+    v.args[1].offset = 64;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 7); /* a sub-BO is another BO */
+    v.args[1].offset = 0;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 8);
+    /* Any BO freed: the buffers are set again, the scalar is still held. */
+    axl_hal_mem spare;
+    AXL_OK(P->mem_alloc(dev, 1, 4096, NULL, &spare));
+    P->mem_free(dev, &spare);
+    run_ok(dev, &v);
+    assert_int_equal(calls, 11);
+    /* A failed set is not taken as held. */
+    fail_at = 4;
+    axl__xrt.run_set_arg = set_arg_fails_at;
+    v.n = 18;
+    AXL_EXPECT(P->run_start(dev, &v.run), AXL_ERR_KERNEL_ARGUMENT);
+    fail_at = 0;
+    calls = 0;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 1);
+    assert_int_equal(counts().runs, 1);
+    axl__xrt = axl__xrt_real;
+    free3(dev, m);
+    P->mem_free(dev, &other);
     P->cu_close(dev, cu);
 }
 
@@ -1207,16 +1268,6 @@ static void failed_kernel_and_run_opens_leave_nothing_behind(void **state)
     P->cu_close(dev, cu);
 }
 
-static int set_arg_fails_at(xrtRunHandle run, int index,
-                            const axl__xrt_value *v)
-{
-    if (++calls == fail_at) {
-        errno = EINVAL;
-        return -1;
-    }
-    return axl__xrt_real.run_set_arg(run, index, v);
-}
-
 static xrtBufferHandle sub_fails(xrtBufferHandle p, size_t s, size_t o)
 {
     (void)p, (void)s, (void)o;
@@ -1235,6 +1286,8 @@ static void failed_arguments_return_the_run_to_its_pool(void **state)
     axl_hal_mem m[3];
     alloc3(dev, m, 8192);
     vadd_run v;
+    /* Each argument in turn; those before it were set by the launch
+     * before, and the run still holds them. */
     for (int at = 1; at <= 4; at++) {
         faults_reset();
         fail_at = at;
@@ -1568,7 +1621,6 @@ int main(int argc, char **argv)
         TEST(unreadable_board_design_leaves_no_device_and_says_why),
         TEST(malformed_board_design_leaves_no_device_and_says_why),
         TEST(native_device_handle_is_the_open_xrt_device),
-        TEST(interop_the_core_cannot_serve_yet_says_which_hook),
         TEST(port_state_over_an_application_xrt_handle),
     };
     const struct CMUnitTest memory[] = {
@@ -1586,6 +1638,7 @@ int main(int argc, char **argv)
         TEST(cu_open_refuses_wrong_indexes_and_images_not_loaded),
         TEST(vadd_with_three_buffers_and_a_scalar_completes),
         TEST(sequential_runs_reuse_one_xrt_run),
+        TEST(a_run_is_given_only_the_arguments_it_does_not_hold),
         TEST(accessor_offsets_use_one_cached_sub_bo_each),
         TEST(scalars_pass_the_way_xrt_reads_each_type),
         TEST(float_scalar_passes_as_a_double),

@@ -157,11 +157,18 @@ typedef void (*axl__xrt_run_done_fn)(void *token, axl_status status,
                                      const char *why);
 void axl__xrt_set_run_done(axl__xrt_run_done_fn fn);
 
-/** The port's state for an XRT device the application opened (make_device):
- *  axl never closes the handle. The same handle gives the same state.
- *  What axl_xrt_make_device will hand to the core once the core can take
- *  a device in. */
-axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev);
+/**
+ * The port's state for an XRT device the application opened (make_device;
+ * axl never closes the handle). A handle the port already holds, its own
+ * (opened by index, as axl_xrt_get_native_device gives it) or one given
+ * before, gives the state it has, with *created = 0; otherwise new state,
+ * *created = 1, which the caller closes (the port's close op) if the core
+ * does not take it in. Devices are told apart by handle: XRT 2.13's C API
+ * says nothing that identifies the card behind one (each xrtDeviceOpen
+ * returns a new handle and a new xclDeviceHandle, even for one index).
+ * AXL_ERR_OUT_OF_RESOURCES when the port holds AXL_XRT_DEVICES devices.
+ */
+axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev, int *created);
 
 /** The XRT device handle behind the port's state for a device. */
 xrtDeviceHandle axl__xrt_device_handle(void *dev);
@@ -171,5 +178,17 @@ xrtKernelHandle axl__xrt_cu_kernel(uintptr_t cu_handle);
 
 /** The xrtBufferHandle behind an allocation. */
 xrtBufferHandle axl__xrt_mem_bo(const axl_hal_mem *mem);
+
+/**
+ * The xrtBufferHandle of `size` bytes at `offset` in an allocation of
+ * device `dev`: the allocation's own BO when that is all of it, otherwise
+ * a sub-BO (xrtBOSubAlloc) made once and kept with the allocation, which
+ * kernel arguments at the same range share; freed with the allocation.
+ * AXL_ERR_INVALID for a range outside it or an allocation of another
+ * device, AXL_ERR_MEMORY_ALLOCATION when XRT refuses the sub-BO.
+ */
+axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
+                              uint64_t offset, uint64_t size,
+                              xrtBufferHandle *bo);
 
 #endif /* AXL_XRT_NATIVE_H */

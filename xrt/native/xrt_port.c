@@ -15,6 +15,11 @@
  * state to NEW and wedges it for good: run_impl::start in xrt_kernel.cpp).
  * A buffer argument at an offset uses a sub-BO, kept with its buffer.
  *
+ * Devices live in a table of AXL_XRT_DEVICES slots: those the core opens
+ * by index and those made from an application's handle (make_device),
+ * which are told apart by `owned`: axl closes only the XRT handles it
+ * opened.
+ *
  * Completion, cheapest first: a run XRT already sees complete when
  * run_start checks (the noop shim, or a unit faster than the call) is
  * reported before run_start returns. A waiting thread that calls
@@ -65,6 +70,15 @@ enum run_state {
     RUN_ZOMBIE      /* given up (timeout or cancel), still on the device */
 };
 
+/* What one argument of an XRT run holds: XRT keeps each value in the run's
+ * command packet from one start to the next, so a launch that gives the
+ * run the value it already holds skips xrtRunSetArg (four of them are most
+ * of the XRT cost of a launch). */
+typedef struct xn_argval {
+    uint64_t bits;           /* the BO handle, or the scalar's bytes */
+    uint8_t known;           /* the run holds `bits` */
+} xn_argval;
+
 typedef struct xn_run {
     xn_cu *cu;
     xrtRunHandle handle;
@@ -78,6 +92,9 @@ typedef struct xn_run {
     uint64_t timeout_ns;
     struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
     struct xn_run *batch_next;  /* the batch being reported */
+    unsigned bo_epoch;       /* the device's bo_epoch `vals` is from */
+    xn_argval *vals;         /* per argument id (its unit's nargs), in the
+                                run's own allocation, after it */
 } xn_run;
 
 typedef struct xn_arg {
@@ -105,6 +122,7 @@ struct xn_cu {
 
 typedef struct xn_sub {
     uint64_t offset;
+    uint64_t size;
     xrtBufferHandle bo;
     struct xn_sub *next;
 } xn_sub;
@@ -138,6 +156,9 @@ struct xn_device {
     xn_cu *cus;
     xn_cu *dead;             /* closed while busy, destroyed when idle */
     xn_bo *bos;
+    /* Counts BOs freed: a handle XRT gives a new BO may be a freed one's,
+     * so runs forget the BO arguments they hold when it changes. */
+    atomic_uint bo_epoch;
     /* The design. */
     int has_image;
     axl_xclbin image;        /* bytes owned by the core, or builtin_bytes */
@@ -155,6 +176,9 @@ struct xn_device {
 };
 
 static xn_device devices[AXL_XRT_DEVICES];
+/* Guards taking and searching slots of `devices` (open and open_native);
+ * a slot is given back by close, which the core calls once. */
+static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 static axl__xrt_env env;
 static axl__xrt_run_done_fn run_done_hook;
 static _Thread_local xn_device *delivering_here;
@@ -388,6 +412,13 @@ static axl_status open_builtin(xn_device *d)
         rc = axl__xrt.device_load_xclbin_uuid(d->dh, d->builtin.uuid);
         if (rc != 0)
             rc = load_bytes(d, &d->builtin);
+    } else if (uuid_zero(cur) && !d->owned) {
+        /* The application's device, running nothing: axl does not program
+         * it until an executable bundle asks (so a make_device the core
+         * refuses leaves the device as it was). */
+        free(d->builtin_bytes);
+        d->builtin_bytes = NULL;
+        return AXL_SUCCESS;
     } else if (uuid_zero(cur)) {
         rc = load_bytes(d, &d->builtin);
         if (rc != 0) {
@@ -930,9 +961,12 @@ static axl_status init_device(xn_device *d, uint32_t index, xrtDeviceHandle dh,
     info.mName[sizeof info.mName - 1] = 0;
     if (have_info && info.mName[0])
         axl_format(d->name, sizeof d->name, "%s%s", info.mName, suffix);
-    else
+    else if (owned)
         axl_format(d->name, sizeof d->name, "XRT device %u%s",
                    (unsigned)index, suffix);
+    else
+        axl_format(d->name, sizeof d->name, "XRT device (application's)%s",
+                   suffix);
     d->vendor_id = have_info && info.mVendorId ? info.mVendorId : 0x10ee;
     axl_format(d->driver_version, sizeof d->driver_version, "XRT %s",
                xrt_build_version);
@@ -974,24 +1008,43 @@ static axl_status xn_probe(uint32_t *count_out, char *why, size_t why_size)
     return AXL_SUCCESS;
 }
 
+/* A free slot of `devices` (devices_lock held), or NULL. */
+static xn_device *free_slot(void)
+{
+    for (uint32_t i = 0; i < AXL_XRT_DEVICES; i++)
+        if (!devices[i].open)
+            return &devices[i];
+    return NULL;
+}
+
 static axl_status xn_open(uint32_t index, void **dev)
 {
-    if (index >= AXL_XRT_DEVICES)
-        return axl_fail(AXL_ERR_INVALID, "XRT device %u: the port opens %u",
-                        (unsigned)index, (unsigned)AXL_XRT_DEVICES);
-    xn_device *d = &devices[index];
-    if (d->open)
-        return axl_fail(AXL_ERR_BAD_STATE, "XRT device %u is already open",
-                        (unsigned)index);
-    errno = 0;
-    xrtDeviceHandle dh = axl__xrt.device_open(index);
-    if (!dh)
-        return axl_fail(AXL_ERR_RUNTIME,
-                        "xrtDeviceOpen(%u) failed%s; XRT printed why on stderr",
-                        (unsigned)index, errno_name(errno));
-    axl_status st = init_device(d, index, dh, 1);
+    pthread_mutex_lock(&devices_lock);
+    axl_status st = AXL_SUCCESS;
+    for (uint32_t i = 0; i < AXL_XRT_DEVICES && st == AXL_SUCCESS; i++)
+        if (devices[i].open && devices[i].owned && devices[i].index == index)
+            st = axl_fail(AXL_ERR_BAD_STATE, "XRT device %u is already open",
+                          (unsigned)index);
+    xn_device *d = st == AXL_SUCCESS ? free_slot() : NULL;
+    if (st == AXL_SUCCESS && !d)
+        st = axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                      "XRT device %u: the XRT port holds %u devices "
+                      "(AXL_XRT_DEVICES)",
+                      (unsigned)index, (unsigned)AXL_XRT_DEVICES);
+    if (st == AXL_SUCCESS) {
+        errno = 0;
+        xrtDeviceHandle dh = axl__xrt.device_open(index);
+        if (!dh)
+            st = axl_fail(AXL_ERR_RUNTIME,
+                          "xrtDeviceOpen(%u) failed%s; XRT printed why on "
+                          "stderr",
+                          (unsigned)index, errno_name(errno));
+        else
+            st = init_device(d, index, dh, 1);
+    }
     if (st == AXL_SUCCESS)
         *dev = d;
+    pthread_mutex_unlock(&devices_lock);
     return st;
 }
 
@@ -1229,6 +1282,7 @@ static void xn_mem_free(void *dev, axl_hal_mem *mem)
     axl__xrt.bo_free(b->bo);
     count(&counts.bos, -1);
     free(b);
+    atomic_fetch_add_explicit(&d->bo_epoch, 1, memory_order_relaxed);
     mem->handle = 0;
 }
 
@@ -1375,18 +1429,21 @@ static void xn_cu_close(void *dev, uintptr_t cu_handle)
     destroy_dead(d);
 }
 
-/* The BO an accessor at `offset` gives the kernel: the allocation itself,
- * or a sub-BO starting there, made once and kept with the allocation. */
+/* The BO of `size` bytes at `offset` in an allocation (offset < b->size,
+ * size <= b->size - offset): the allocation itself when that is all of it,
+ * or a sub-BO made once and kept with the allocation. An accessor at an
+ * offset gives the kernel the range from there to the end; interop asks
+ * for a sub-buffer's own range. */
 static axl_status arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
-                         xrtBufferHandle *out)
+                         uint64_t size, xrtBufferHandle *out)
 {
-    if (!offset) {
+    if (!offset && size >= b->size) {
         *out = b->bo;
         return AXL_SUCCESS;
     }
     pthread_mutex_lock(&d->lock);
     xn_sub *s = b->subs;
-    while (s && s->offset != offset)
+    while (s && (s->offset != offset || s->size != size))
         s = s->next;
     pthread_mutex_unlock(&d->lock);
     if (s) {
@@ -1397,20 +1454,21 @@ static axl_status arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
     if (!s)
         return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a sub-buffer");
     errno = 0;
-    s->bo = axl__xrt.bo_sub_alloc(b->bo, (size_t)(b->size - offset),
-                                  (size_t)offset);
+    s->bo = axl__xrt.bo_sub_alloc(b->bo, (size_t)size, (size_t)offset);
     if (!s->bo) {
         int e = errno;
         free(s);
         return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
-                        "xrtBOSubAlloc at offset %llu failed%s",
-                        (unsigned long long)offset, errno_name(e));
+                        "xrtBOSubAlloc of %llu bytes at offset %llu failed%s",
+                        (unsigned long long)size, (unsigned long long)offset,
+                        errno_name(e));
     }
     s->offset = offset;
+    s->size = size;
     count(&counts.sub_bos, 1);
     pthread_mutex_lock(&d->lock);
     xn_sub *other = b->subs;
-    while (other && other->offset != offset)
+    while (other && (other->offset != offset || other->size != size))
         other = other->next;
     if (!other) {
         s->next = b->subs;
@@ -1438,6 +1496,7 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
     memset(&v, 0, sizeof v);
     v.kind = (axl__xrt_kind)m->kind;
     unsigned char pad[64];
+    uint64_t bits = 0;
     if (a->is_mem) {
         xn_bo *b = bo_of(a->mem);
         if (m->kind != AXL__XRT_BO)
@@ -1455,9 +1514,14 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
                             (unsigned)a->id, cu->name,
                             (unsigned long long)a->offset,
                             (unsigned long long)b->size);
-        axl_status st = arg_bo(d, b, a->offset, &v.v.bo);
+        axl_status st = AXL_SUCCESS;
+        if (a->offset)
+            st = arg_bo(d, b, a->offset, b->size - a->offset, &v.v.bo);
+        else
+            v.v.bo = b->bo;
         if (st != AXL_SUCCESS)
             return st;
+        bits = (uintptr_t)v.v.bo;
     } else {
         uint64_t raw = 0;
         size_t n = a->size < sizeof raw ? (size_t)a->size : sizeof raw;
@@ -1470,6 +1534,7 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
                             "argument %u of %s has no value", (unsigned)a->id,
                             cu->name);
         memcpy(&raw, a->value, n); /* little-endian, as XRT copies it */
+        bits = raw;
         switch (m->kind) {
         case AXL__XRT_INT: {
             uint32_t u = (uint32_t)raw;
@@ -1514,11 +1579,19 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
                             (unsigned)m->xml_size);
         }
     }
+    /* Wider pointed-to scalars are not remembered: always set. */
+    xn_argval *held = &r->vals[a->id];
+    int keep = m->kind != AXL__XRT_PTR;
+    if (keep && held->known && held->bits == bits)
+        return AXL_SUCCESS;
+    held->known = 0;
     errno = 0;
     if (axl__xrt.run_set_arg(r->handle, (int)a->id, &v) != 0)
         return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
                         "xrtRunSetArg(%s, %u) failed%s", cu->name,
                         (unsigned)a->id, errno_name(errno));
+    held->bits = bits;
+    held->known = (uint8_t)keep;
     return AXL_SUCCESS;
 }
 
@@ -1533,8 +1606,11 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
     cu->busy++;
     pthread_mutex_unlock(&d->lock);
     if (!r) {
-        r = calloc(1, sizeof *r);
+        r = calloc(1, sizeof *r + cu->nargs * sizeof r->vals[0]);
         if (r) {
+            _Static_assert(sizeof(xn_run) % _Alignof(xn_argval) == 0,
+                           "the values follow the run");
+            r->vals = (xn_argval *)(r + 1);
             errno = 0;
             r->handle = axl__xrt.run_open(cu->kernel);
             if (!r->handle) {
@@ -1554,7 +1630,17 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
                             errno_name(e));
         }
         r->cu = cu;
+        r->bo_epoch = atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
         count(&counts.runs, 1);
+    } else {
+        unsigned epoch =
+            atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
+        if (r->bo_epoch != epoch) {
+            for (uint32_t i = 0; i < cu->nargs; i++)
+                if (cu->args[i].kind == AXL__XRT_BO)
+                    r->vals[i].known = 0;
+            r->bo_epoch = epoch;
+        }
     }
     r->state = RUN_BUSY;
     r->timed_out = 0;
@@ -1620,7 +1706,7 @@ static axl_status xn_run_start(void *dev, const axl_hal_run *run)
     r->token = run->token;
     r->hal = run;
     r->timeout_ns = run->timeout_ns;
-    r->deadline = run->timeout_ns ? now_ns() + run->timeout_ns : 0;
+    r->deadline = 0;
     errno = 0;
     if (axl__xrt.run_start(r->handle) != 0) {
         int e = errno;
@@ -1643,6 +1729,9 @@ static axl_status xn_run_start(void *dev, const axl_hal_run *run)
         deliver(d, r);
         return AXL_SUCCESS;
     }
+    /* Only a run that goes on running needs its deadline (and the clock
+     * read), counted from here: a few XRT calls after its start. */
+    r->deadline = run->timeout_ns ? now_ns() + run->timeout_ns : 0;
     list_push(&d->inflight, r);
     if (d->sleeping)
         pthread_cond_signal(&d->cond);
@@ -1756,10 +1845,12 @@ void axl__xrt_set_run_done(axl__xrt_run_done_fn fn)
     run_done_hook = fn;
 }
 
-axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev)
+axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev, int *created)
 {
+    *created = 0;
     if (!dh)
         return axl_fail(AXL_ERR_INVALID, "no XRT device handle");
+    pthread_mutex_lock(&devices_lock);
     if (!env.shim_name[0]) {
         /* XRT is loaded (the caller has a device): learn which shim. */
         axl__xrt_env e;
@@ -1767,22 +1858,24 @@ axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev)
         if (axl__xrt_env_check(&e, why, sizeof why) == 0)
             env = e;
     }
+    axl_status st = AXL_SUCCESS;
     xn_device *d = NULL;
-    for (uint32_t i = AXL_XRT_DEVICES; i-- > 0;) {
-        if (devices[i].open && devices[i].dh == dh) {
-            *dev = &devices[i];
-            return AXL_SUCCESS;
-        }
-        if (!devices[i].open && !d)
+    for (uint32_t i = 0; i < AXL_XRT_DEVICES && !d; i++)
+        if (devices[i].open && devices[i].dh == dh)
             d = &devices[i];
+    if (!d) {
+        d = free_slot();
+        if (!d)
+            st = axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                          "the XRT port holds %u devices (AXL_XRT_DEVICES)",
+                          (unsigned)AXL_XRT_DEVICES);
+        else
+            st = init_device(d, (uint32_t)(d - devices), dh, 0);
+        *created = st == AXL_SUCCESS;
     }
-    if (!d)
-        return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
-                        "the XRT port holds %u devices (AXL_XRT_DEVICES)",
-                        (unsigned)AXL_XRT_DEVICES);
-    axl_status st = init_device(d, (uint32_t)(d - devices), dh, 0);
     if (st == AXL_SUCCESS)
         *dev = d;
+    pthread_mutex_unlock(&devices_lock);
     return st;
 }
 
@@ -1800,4 +1893,21 @@ xrtBufferHandle axl__xrt_mem_bo(const axl_hal_mem *mem)
 {
     xn_bo *b = bo_of(mem);
     return b ? b->bo : NULL;
+}
+
+axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
+                              uint64_t offset, uint64_t size,
+                              xrtBufferHandle *bo)
+{
+    xn_device *d = dev;
+    xn_bo *b = bo_of(mem);
+    if (!d || !b || b->dev != d)
+        return axl_fail(AXL_ERR_INVALID, "not an allocation of %s",
+                        d ? d->name : "an XRT device");
+    if (!size || offset >= b->size || size > b->size - offset)
+        return axl_fail(AXL_ERR_INVALID,
+                        "%llu bytes at %llu: the allocation has %llu",
+                        (unsigned long long)size, (unsigned long long)offset,
+                        (unsigned long long)b->size);
+    return arg_bo(d, b, offset, size, bo);
 }
