@@ -23,7 +23,13 @@ for path in raw port axl; do
   [ "$path" = port ] && name=xrt_port
   if [ -n "${total:-}" ] && [ "$total" -gt 0 ]; then
     echo "${name}_callgrind_instructions $((total / launches)) instructions"
+    eval "per_$path=$((total / launches))"
   else
     echo "${name}_callgrind_instructions n/a -"
   fi
 done
+if [ -n "${per_raw:-}" ] && [ -n "${per_axl:-}" ]; then
+  awk -v a="$per_axl" -v r="$per_raw" -v p="${per_port:-0}" 'BEGIN {
+    printf "xrt_port_over_raw_callgrind %.3f ratio\n", p / r
+    printf "axl_over_raw_callgrind %.3f ratio\n", a / r }'
+fi
