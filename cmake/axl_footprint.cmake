@@ -7,12 +7,23 @@
 # read from a probe object compiled with the board's compiler and capacities
 # (cmake/axl_footprint_probe.c), so it works for cross builds.
 #
+# Beside the library as the board builds it, the target compiles a second
+# copy of every component with AXL_MESSAGES=0 (core/axl_config.h: failures
+# leave "<function>: <STATUS>" and the message text is not compiled in), so
+# the table shows the code of both. On bare-metal boards it also links
+# what a firmware links: the whole library into a program that keeps every
+# exported function (--whole-archive, --gc-keep-exported, --gc-sections),
+# in both configurations, and it reads the test firmware's link map when
+# the tests are built (tests/firmware: the calls of a typical firmware).
+# The archive counts each object whole; a link merges equal strings
+# across objects and drops what nothing calls.
+#
 # Included by the top-level CMakeLists.txt once the library targets exist.
 # Run as a script (-P) it writes the report; see the end of this file.
 #
 # AXL_FOOTPRINT_CODE_BUDGET and AXL_FOOTPRINT_RAM_BUDGET (bytes) are the
 # targets the report checks; with AXL_FOOTPRINT_ENFORCE=ON the target fails
-# when the library is over either.
+# when the library, as the board builds it, is over either.
 
 if(NOT CMAKE_SCRIPT_MODE_FILE)
   set(AXL_FOOTPRINT_CODE_BUDGET 32768 CACHE STRING
@@ -32,19 +43,128 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
   target_include_directories(axl_footprint_probe PRIVATE
     ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/core ${AXL_BOARD_DIR})
 
-  set(_fp_content "")
-  string(APPEND _fp_content
-    "component core\n$<JOIN:$<TARGET_OBJECTS:axl_core_obj>,\n>\n"
-    "component port (${AXL_OS_PORT})\n$<JOIN:$<TARGET_OBJECTS:axl_port_obj>,\n>\n")
+  # The same objects without messages: each library object target again,
+  # with its sources, include folders and definitions, and AXL_MESSAGES=0.
+  function(_fp_terse_copy name from)
+    get_target_property(srcs ${from} SOURCES)
+    get_target_property(dir ${from} SOURCE_DIR)
+    set(abs "")
+    foreach(src IN LISTS srcs)
+      if(src MATCHES "\\.(c|S)$")
+        if(NOT IS_ABSOLUTE "${src}")
+          set(src "${dir}/${src}")
+        endif()
+        list(APPEND abs "${src}")
+      endif()
+    endforeach()
+    add_library(${name} OBJECT EXCLUDE_FROM_ALL ${abs})
+    get_target_property(inc ${from} INCLUDE_DIRECTORIES)
+    if(inc)
+      target_include_directories(${name} PRIVATE ${inc})
+    endif()
+    get_target_property(defs ${from} COMPILE_DEFINITIONS)
+    if(defs)
+      target_compile_definitions(${name} PRIVATE ${defs})
+    endif()
+    get_target_property(opts ${from} COMPILE_OPTIONS)
+    if(opts)
+      target_compile_options(${name} PRIVATE ${opts})
+    endif()
+    get_target_property(libs ${from} LINK_LIBRARIES) # their include folders
+    if(libs)
+      target_link_libraries(${name} PRIVATE ${libs})
+    endif()
+    target_compile_definitions(${name} PRIVATE AXL_MESSAGES=0)
+    add_dependencies(${name} ${from}) # its generated sources first
+  endfunction()
+  _fp_terse_copy(axl_fp_terse_core axl_core_obj)
+  _fp_terse_copy(axl_fp_terse_port axl_port_obj)
+  set(_fp_terse_objects
+    $<TARGET_OBJECTS:axl_fp_terse_core> $<TARGET_OBJECTS:axl_fp_terse_port>)
   foreach(_fp_port IN LISTS AXL_DEVICE_PORTS)
-    string(APPEND _fp_content "component device port ${_fp_port}\n"
-      "$<JOIN:$<TARGET_OBJECTS:axl_dev_${_fp_port}>,\n>\n")
+    _fp_terse_copy(axl_fp_terse_dev_${_fp_port} axl_dev_${_fp_port})
+    list(APPEND _fp_terse_objects
+         $<TARGET_OBJECTS:axl_fp_terse_dev_${_fp_port}>)
+  endforeach()
+  add_library(axl_fp_terse STATIC EXCLUDE_FROM_ALL ${_fp_terse_objects}
+              ${_board_ports_c})
+  target_include_directories(axl_fp_terse PRIVATE
+                             ${PROJECT_SOURCE_DIR}/include)
+  set(_fp_depends axl axl_footprint_probe axl_fp_terse)
+
+  # Bare metal: link what a firmware links, keeping every exported function
+  # (the entry is an empty loop; nothing runs this program).
+  set(_fp_links "")
+  if(CMAKE_SYSTEM_NAME STREQUAL "Generic")
+    foreach(_fp_cfg full terse)
+      set(_fp_lib axl)
+      if(_fp_cfg STREQUAL "terse")
+        set(_fp_lib axl_fp_terse)
+      endif()
+      set(_fp_map ${CMAKE_BINARY_DIR}/axl-footprint-link-${_fp_cfg}.map)
+      add_executable(axl_fp_link_${_fp_cfg} EXCLUDE_FROM_ALL
+                     ${CMAKE_CURRENT_LIST_DIR}/axl_footprint_link.c)
+      target_link_libraries(axl_fp_link_${_fp_cfg} PRIVATE
+        -Wl,--whole-archive ${_fp_lib} -Wl,--no-whole-archive)
+      target_link_options(axl_fp_link_${_fp_cfg} PRIVATE -nostartfiles
+        -Wl,--gc-sections -Wl,--gc-keep-exported -Wl,--entry=axl_fp_entry
+        -Wl,-Map=${_fp_map})
+      list(APPEND _fp_depends axl_fp_link_${_fp_cfg})
+      string(APPEND _fp_links "linkmap ${_fp_cfg} ${_fp_map}\n")
+    endforeach()
+  endif()
+
+  set(_fp_content "")
+  foreach(_fp_cfg full terse)
+    if(_fp_cfg STREQUAL "full")
+      set(_fp_core axl_core_obj)
+      set(_fp_os axl_port_obj)
+      set(_fp_dev axl_dev_)
+      set(_fp_lib axl)
+    else()
+      set(_fp_core axl_fp_terse_core)
+      set(_fp_os axl_fp_terse_port)
+      set(_fp_dev axl_fp_terse_dev_)
+      set(_fp_lib axl_fp_terse)
+    endif()
+    string(APPEND _fp_content "config ${_fp_cfg}\n"
+      "component core\n$<JOIN:$<TARGET_OBJECTS:${_fp_core}>,\n>\n"
+      "component port (${AXL_OS_PORT})\n"
+      "$<JOIN:$<TARGET_OBJECTS:${_fp_os}>,\n>\n")
+    foreach(_fp_port IN LISTS AXL_DEVICE_PORTS)
+      string(APPEND _fp_content "component device port ${_fp_port}\n"
+        "$<JOIN:$<TARGET_OBJECTS:${_fp_dev}${_fp_port}>,\n>\n")
+    endforeach()
+    string(APPEND _fp_content "library $<TARGET_FILE:${_fp_lib}>\n")
   endforeach()
   string(APPEND _fp_content
-    "library $<TARGET_FILE:axl>\n"
-    "probe $<TARGET_OBJECTS:axl_footprint_probe>\n")
-  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/axl-footprint.txt
-       CONTENT "${_fp_content}")
+    "probe $<TARGET_OBJECTS:axl_footprint_probe>\n" "${_fp_links}")
+  # The test firmware is defined later (tests/): the manifest is written,
+  # and the firmware's map added, once the top-level CMakeLists.txt is done.
+  function(_fp_finish)
+    if(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND TARGET axl-firmware)
+      # The test firmware as built, and its objects linked again with the
+      # library without messages (its own code does not change with it).
+      add_dependencies(axl-footprint axl-firmware)
+      set(map ${CMAKE_BINARY_DIR}/axl-footprint-firmware-terse.map)
+      add_executable(axl_fp_firmware_terse EXCLUDE_FROM_ALL
+                     $<TARGET_OBJECTS:axl-firmware>)
+      set_target_properties(axl_fp_firmware_terse PROPERTIES
+                            LINKER_LANGUAGE C)
+      get_target_property(opts axl-firmware LINK_OPTIONS)
+      list(FILTER opts EXCLUDE REGEX "^-Wl,-Map=")
+      target_link_options(axl_fp_firmware_terse PRIVATE ${opts}
+                          -Wl,-Map=${map})
+      target_link_libraries(axl_fp_firmware_terse PRIVATE axl_fp_terse)
+      add_dependencies(axl-footprint axl_fp_firmware_terse)
+      string(APPEND _fp_content "linkmap firmware "
+             "$<TARGET_FILE_DIR:axl-firmware>/axl-firmware.map\n"
+             "linkmap firmware_terse ${map}\n")
+    endif()
+    file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/axl-footprint.txt
+         CONTENT "${_fp_content}")
+  endfunction()
+  cmake_language(DEFER CALL _fp_finish)
 
   string(TOUPPER "${CMAKE_BUILD_TYPE}" _fp_bt)
   string(STRIP "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_fp_bt}}" _fp_flags)
@@ -60,7 +180,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
             -DENFORCE=${AXL_FOOTPRINT_ENFORCE}
             -DOUT=${CMAKE_BINARY_DIR}/axl-footprint.md
             -P ${CMAKE_CURRENT_LIST_FILE}
-    DEPENDS axl axl_footprint_probe
+    DEPENDS ${_fp_depends}
     COMMENT "Footprint of axl for board ${AXL_BOARD}"
     USES_TERMINAL VERBATIM)
   return()
@@ -115,7 +235,9 @@ macro(out text)
   string(APPEND report "${text}\n")
 endmacro()
 
-macro(row name t d b)
+# A row: name, text, data, bss, then code and RAM, and the code without
+# messages (terse text + data) when given.
+macro(row name t d b terse)
   padr("${name}" 26 c0)
   pad("${t}" 7 c1)
   pad("${d}" 7 c2)
@@ -124,42 +246,77 @@ macro(row name t d b)
   math(EXPR _ram "${d} + ${b}")
   pad("${_code}" 8 c4)
   pad("${_ram}" 8 c5)
-  out("| ${c0} | ${c1} | ${c2} | ${c3} | ${c4} | ${c5} |")
+  pad("${terse}" 14 c6)
+  out("| ${c0} | ${c1} | ${c2} | ${c3} | ${c4} | ${c5} | ${c6} |")
 endmacro()
 
+# The manifest: per configuration (full: as the board builds it; terse:
+# AXL_MESSAGES=0) its components' objects and its library, then the probe
+# and the link maps.
 file(STRINGS "${MANIFEST}" manifest)
 set(components "")
-set(library "")
 set(probe "")
+set(cfg "")
 set(current "")
 foreach(line IN LISTS manifest)
-  if(line MATCHES "^component (.*)$")
+  if(line MATCHES "^config (.*)$")
+    set(cfg "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^component (.*)$")
     set(current "${CMAKE_MATCH_1}")
-    list(APPEND components "${current}")
-    set(objs_${current} "")
+    if(cfg STREQUAL "full")
+      list(APPEND components "${current}")
+    endif()
+    set(objs_${cfg}_${current} "")
   elseif(line MATCHES "^library (.*)$")
-    set(library "${CMAKE_MATCH_1}")
+    set(library_${cfg} "${CMAKE_MATCH_1}")
   elseif(line MATCHES "^probe (.*)$")
     set(probe "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^linkmap ([a-z_]+) (.*)$")
+    set(linkmap_${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
   elseif(NOT line STREQUAL "")
-    list(APPEND objs_${current} "${line}")
+    list(APPEND objs_${cfg}_${current} "${line}")
   endif()
 endforeach()
+
+# The board's AXL_MESSAGES, from the probe.
+execute_process(COMMAND ${NM} -S -p ${probe} OUTPUT_VARIABLE probe_syms
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} -S ${probe} failed")
+endif()
+set(messages 1)
+if(probe_syms MATCHES "[0-9a-fA-F]+ 0*1 [A-Za-z] axl_fp_messages")
+  set(messages 0)
+endif()
+
+# text, data, bss of a library's members (Berkeley format), as a sum.
+function(library_size lib t d b)
+  execute_process(COMMAND ${SIZE} -B -t ${lib} OUTPUT_VARIABLE libout)
+  string(REGEX MATCH "\n[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)[^\n]*TOTALS"
+         m "${libout}")
+  set(${t} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  set(${d} ${CMAKE_MATCH_2} PARENT_SCOPE)
+  set(${b} ${CMAKE_MATCH_3} PARENT_SCOPE)
+endfunction()
 
 out("axl footprint: board ${BOARD}, ${BUILD_TYPE}, ${COMPILER}")
 out("flags: ${FLAGS}")
 out("")
-out("| component                  |    text |    data |     bss |     code |      RAM |")
-out("|----------------------------|--------:|--------:|--------:|---------:|---------:|")
+out("The library as the board builds it (AXL_MESSAGES=${messages}); the last")
+out("column is the code of the same objects built with AXL_MESSAGES=0.")
+out("")
+out("| component                  |    text |    data |     bss |     code |      RAM | code, terse    |")
+out("|----------------------------|--------:|--------:|--------:|---------:|---------:|---------------:|")
 set(sum_t 0)
 set(sum_d 0)
 set(sum_b 0)
+set(sum_terse 0)
 foreach(comp IN LISTS components)
   set(ct 0)
   set(cd 0)
   set(cb 0)
   set(detail "")
-  foreach(obj IN LISTS objs_${comp})
+  foreach(obj IN LISTS objs_full_${comp})
     object_size(${obj} t d b)
     math(EXPR ct "${ct} + ${t}")
     math(EXPR cd "${cd} + ${d}")
@@ -168,8 +325,18 @@ foreach(comp IN LISTS components)
     string(REGEX REPLACE "\\.(c|S)\\.(o|obj)$" ".\\1" n "${n}")
     list(APPEND detail "${n};${t};${d};${b}")
   endforeach()
-  row("**${comp}**" ${ct} ${cd} ${cb})
-  list(LENGTH objs_${comp} nobj)
+  # The terse objects, by file name.
+  set(cterse 0)
+  foreach(obj IN LISTS objs_terse_${comp})
+    object_size(${obj} t d b)
+    math(EXPR code "${t} + ${d}")
+    math(EXPR cterse "${cterse} + ${code}")
+    get_filename_component(n ${obj} NAME)
+    string(REGEX REPLACE "\\.(c|S)\\.(o|obj)$" ".\\1" n "${n}")
+    set(terse_${n} ${code})
+  endforeach()
+  row("**${comp}**" ${ct} ${cd} ${cb} ${cterse})
+  list(LENGTH objs_full_${comp} nobj)
   if(nobj GREATER 1) # one row per object: name;text;data;bss in a row
     list(LENGTH detail n)
     set(i 0)
@@ -179,32 +346,88 @@ foreach(comp IN LISTS components)
       list(GET one 1 ot)
       list(GET one 2 od)
       list(GET one 3 ob)
-      row("  ${on}" ${ot} ${od} ${ob})
+      set(oterse "")
+      if(DEFINED terse_${on})
+        set(oterse ${terse_${on}})
+      endif()
+      row("  ${on}" ${ot} ${od} ${ob} "${oterse}")
       math(EXPR i "${i} + 4")
     endwhile()
   endif()
   math(EXPR sum_t "${sum_t} + ${ct}")
   math(EXPR sum_d "${sum_d} + ${cd}")
   math(EXPR sum_b "${sum_b} + ${cb}")
+  math(EXPR sum_terse "${sum_terse} + ${cterse}")
 endforeach()
 
 # The library also holds the board's generated port list: the difference.
-execute_process(COMMAND ${SIZE} -B -t ${library} OUTPUT_VARIABLE libout)
-string(REGEX MATCH "\n[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)[^\n]*TOTALS"
-       m "${libout}")
-set(lib_t ${CMAKE_MATCH_1})
-set(lib_d ${CMAKE_MATCH_2})
-set(lib_b ${CMAKE_MATCH_3})
+library_size(${library_full} lib_t lib_d lib_b)
+library_size(${library_terse} tlib_t tlib_d tlib_b)
 math(EXPR glue_t "${lib_t} - ${sum_t}")
 math(EXPR glue_d "${lib_d} - ${sum_d}")
 math(EXPR glue_b "${lib_b} - ${sum_b}")
-row("board port list" ${glue_t} ${glue_d} ${glue_b})
-row("**total (libaxl.a)**" ${lib_t} ${lib_d} ${lib_b})
+math(EXPR terse_code "${tlib_t} + ${tlib_d}")
+math(EXPR glue_terse "${terse_code} - ${sum_terse}")
+row("board port list" ${glue_t} ${glue_d} ${glue_b} ${glue_terse})
+row("**total (libaxl.a)**" ${lib_t} ${lib_d} ${lib_b} ${terse_code})
 out("")
+
+# ---- What a link keeps: input sections of libaxl.a in a link map -------------
+# Sums the sizes the map gives each input section of the archive's members
+# (after string merging and --gc-sections): text, data, bss.
+function(linked_size map t d b)
+  set(lt 0)
+  set(ld 0)
+  set(lb 0)
+  file(STRINGS "${map}" lines)
+  set(in_map 0)
+  set(pending "")
+  foreach(line IN LISTS lines)
+    if(NOT in_map)
+      if(line MATCHES "^Linker script and memory map")
+        set(in_map 1)
+      endif()
+      continue()
+    endif()
+    set(sec "")
+    if(line MATCHES "^ ([.A-Za-z][^ ]*) +0x[0-9a-fA-F]+ +0x([0-9a-fA-F]+) +(.*)$")
+      set(sec "${CMAKE_MATCH_1}")
+      set(size "${CMAKE_MATCH_2}")
+      set(file "${CMAKE_MATCH_3}")
+      set(pending "")
+    elseif(line MATCHES "^ ([.A-Za-z][^ ]*)$")
+      set(pending "${CMAKE_MATCH_1}")
+      continue()
+    elseif(pending AND line MATCHES "^ +0x[0-9a-fA-F]+ +0x([0-9a-fA-F]+) +(.*)$")
+      set(sec "${pending}")
+      set(size "${CMAKE_MATCH_1}")
+      set(file "${CMAKE_MATCH_2}")
+      set(pending "")
+    else()
+      set(pending "")
+      continue()
+    endif()
+    if(NOT file MATCHES "lib(axl|axl_fp_terse)\\.a\\(")
+      continue()
+    endif()
+    math(EXPR size "0x${size}" OUTPUT_FORMAT DECIMAL)
+    if(sec MATCHES "^\\.(bss|tbss)" OR sec STREQUAL "COMMON")
+      math(EXPR lb "${lb} + ${size}")
+    elseif(sec MATCHES "^\\.(data|tdata)")
+      math(EXPR ld "${ld} + ${size}")
+    elseif(sec MATCHES "^\\.(text|rodata)")
+      math(EXPR lt "${lt} + ${size}")
+    endif()
+  endforeach()
+  set(${t} ${lt} PARENT_SCOPE)
+  set(${d} ${ld} PARENT_SCOPE)
+  set(${b} ${lb} PARENT_SCOPE)
+endfunction()
 
 math(EXPR code "${lib_t} + ${lib_d}")
 math(EXPR ram "${lib_d} + ${lib_b}")
 kib(${code} code_k)
+kib(${terse_code} terse_k)
 kib(${ram} ram_k)
 kib(${CODE_BUDGET} code_budget_k)
 kib(${RAM_BUDGET} ram_budget_k)
@@ -215,6 +438,11 @@ if(code GREATER CODE_BUDGET)
 else()
   set(code_verdict "within")
 endif()
+if(terse_code GREATER CODE_BUDGET)
+  set(terse_verdict "OVER")
+else()
+  set(terse_verdict "within")
+endif()
 if(ram GREATER RAM_BUDGET)
   set(ram_verdict "OVER")
   list(APPEND over "RAM")
@@ -222,17 +450,46 @@ else()
   set(ram_verdict "within")
 endif()
 out("code ${code} B = ${code_k} KiB: ${code_verdict} the ${code_budget_k} KiB budget")
+out("code ${terse_code} B = ${terse_k} KiB with AXL_MESSAGES=0: ${terse_verdict} the ${code_budget_k} KiB budget")
 out("RAM  ${ram} B = ${ram_k} KiB: ${ram_verdict} the ${ram_budget_k} KiB budget")
 out("text is code and read-only data, code = text + data (flash or ATCM),")
 out("RAM = data + bss; all of libaxl.a: a firmware links only what it calls.")
 out("")
 
-# ---- Pools: capacity x object size, from the probe ---------------------------
-execute_process(COMMAND ${NM} -S -p ${probe} OUTPUT_VARIABLE probe_syms
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "${NM} -S ${probe} failed")
+if(DEFINED linkmap_full)
+  out("Linked (libaxl.a's part of a link, --gc-sections, equal strings merged):")
+  out("")
+  out("| program                                        |    code | code, terse |     RAM |")
+  out("|------------------------------------------------|--------:|------------:|--------:|")
+  linked_size(${linkmap_full} lt ld lb)
+  linked_size(${linkmap_terse} tt td tb)
+  math(EXPR lcode "${lt} + ${ld}")
+  math(EXPR lram "${ld} + ${lb}")
+  math(EXPR tcode "${tt} + ${td}")
+  padr("every exported function kept (the whole API)" 46 c0)
+  pad("${lcode}" 7 c1)
+  pad("${tcode}" 11 c2)
+  pad("${lram}" 7 c3)
+  out("| ${c0} | ${c1} | ${c2} | ${c3} |")
+  if(DEFINED linkmap_firmware AND EXISTS "${linkmap_firmware}")
+    linked_size(${linkmap_firmware} ft fd fb)
+    math(EXPR fcode "${ft} + ${fd}")
+    math(EXPR fram "${fd} + ${fb}")
+    set(fterse "")
+    if(DEFINED linkmap_firmware_terse AND EXISTS "${linkmap_firmware_terse}")
+      linked_size(${linkmap_firmware_terse} ftt ftd ftb)
+      math(EXPR fterse "${ftt} + ${ftd}")
+    endif()
+    padr("tests/firmware (a typical firmware's calls)" 46 c0)
+    pad("${fcode}" 7 c1)
+    pad("${fterse}" 11 c2)
+    pad("${fram}" 7 c3)
+    out("| ${c0} | ${c1} | ${c2} | ${c3} |")
+  endif()
+  out("")
 endif()
+
+# ---- Pools: capacity x object size, from the probe ---------------------------
 string(REGEX MATCHALL "[0-9a-fA-F]+ [0-9a-fA-F]+ [A-Za-z] axl_fp_pool__[A-Za-z0-9_]+"
        entries "${probe_syms}")
 set(pools "")
@@ -252,7 +509,7 @@ list(TRANSFORM pools REPLACE "^[0-9]+ " "")
 # The pools' own symbols in the core (slots, generations, links), for the
 # RAM as stored; falls back to capacity x object size.
 set(core_syms "")
-foreach(obj IN LISTS objs_core)
+foreach(obj IN LISTS objs_full_core)
   execute_process(COMMAND ${NM} -S ${obj} OUTPUT_VARIABLE s)
   string(APPEND core_syms "${s}")
 endforeach()
@@ -290,7 +547,7 @@ out("| **total**     |          |        | ${c3} | ${c4} |")
 out("")
 
 # ---- The largest RAM users of the library ------------------------------------
-execute_process(COMMAND ${NM} -S ${library} OUTPUT_VARIABLE lsyms)
+execute_process(COMMAND ${NM} -S ${library_full} OUTPUT_VARIABLE lsyms)
 string(REGEX MATCHALL "[^\n]+" lsyms "${lsyms}")
 set(ranked "")
 set(member "")

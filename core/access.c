@@ -60,6 +60,32 @@ axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
     return AXL_SUCCESS;
 }
 
+/* The checks of an accessor that need no lock: its mode and flags. */
+axl_status axl__access_args(const char *fn, axl_access_mode mode,
+                            uint32_t flags)
+{
+    if (mode < AXL_ACCESS_READ || mode > AXL_ACCESS_READ_WRITE)
+        return axl__fail(fn, AXL_ERR_INVALID, "%d is not an access mode",
+                         (int)mode);
+    if (flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
+        return axl__fail(fn, AXL_ERR_INVALID, "unknown accessor flags 0x%x",
+                         (unsigned)flags);
+    return AXL_SUCCESS;
+}
+
+/* The checks against the buffer (lock held): no write to a buffer made
+ * from const host memory, and the region, made in *out. */
+axl_status axl__access_view(const char *fn, const struct axl__buffer *view,
+                            axl_access_mode mode, const axl_region *region,
+                            struct axl__region *out)
+{
+    if ((mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "a write accessor on a buffer made from const host "
+                         "memory, which is read-only (4.7.2.3 rule 2.1)");
+    return axl__region_make(fn, view, region, out);
+}
+
 static uint64_t region_elems(const struct axl__region *r)
 {
     return (uint64_t)r->len[0] * r->len[1] * r->len[2];
@@ -571,8 +597,8 @@ static void host_unlock(const struct axl__buffer *b)
 static axl_status port_failed(char *why, size_t cap, const char *what,
                               const dev_ref *d, axl_status st)
 {
-    axl_format(why, cap, "%s on %s failed (%s): %s", what, d->port->name,
-               axl_status_name(st), axl_last_message());
+    axl__why(why, cap, "%s on %s failed (%s): %s", what, d->port->name,
+             axl_status_name(st), axl_last_message());
     return st == AXL_ERR_MEMORY_ALLOCATION ? st : AXL_ERR_RUNTIME;
 }
 

@@ -186,6 +186,22 @@
 #define AXL_WAIT_SPIN_NS 20000
 #endif
 
+/* ---- Messages ------------------------------------------------------------- */
+
+/** What a failure leaves in axl_last_message() (and in asynchronous errors).
+ *  1: a sentence that names the argument, object or setting at fault and
+ *  why, such as "axl_buffer_create_sub: dimension 0: offset 8 + range 16
+ *  exceeds the buffer's 16 (out of bounds)". 0: only the function and the
+ *  status, "axl_buffer_create_sub: AXL_ERR_INVALID"; asynchronous errors
+ *  and the xclbin reader's why give the status name. Statuses and every
+ *  check are the same either way: 0 drops the message text and the code
+ *  that formats it, about a quarter of the library's code (see the
+ *  footprint table in the README), for firmware that is short of code
+ *  memory and logs statuses. */
+#ifndef AXL_MESSAGES
+#define AXL_MESSAGES 1
+#endif
+
 /* ---- Checks ---------------------------------------------------------------- */
 
 #define AXL__CHECK_POOL(n)                                                     \
@@ -238,5 +254,7 @@ _Static_assert(AXL_MAX_DEVICE_CUS >= AXL_MAX_KERNEL_CUS,
 _Static_assert(AXL_KERNEL_NAME_MAX >= 8, "AXL_KERNEL_NAME_MAX must be >= 8");
 _Static_assert(AXL_HOST_TASK_WORKERS <= 16,
                "AXL_HOST_TASK_WORKERS must be 0..16");
+_Static_assert(AXL_MESSAGES == 0 || AXL_MESSAGES == 1,
+               "AXL_MESSAGES must be 0 or 1");
 
 #endif /* AXL_CONFIG_H */

@@ -10,12 +10,6 @@
 
 #include "rt.h"
 
-static struct axl__buffer *get_buffer(const char *fn, axl_buffer h,
-                                      axl_status *st)
-{
-    return axl__lookup(fn, "buffer", AXL__POOL_BUFFER, h.id, st);
-}
-
 struct axl__buffer *axl__buffer_base(struct axl__buffer *b)
 {
     return axl__buffer_at(b->base);
@@ -178,13 +172,13 @@ axl_status axl_buffer_place(axl_buffer buffer, axl_device device,
                             uint32_t bank)
 {
     static const char fn[] = "axl_buffer_place";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *view =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!view)
         return st;
-    struct axl__buffer *view = get_buffer(fn, buffer, &st);
     struct axl__device *d =
-        view ? axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st)
-             : NULL;
+        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
     if (d) {
         uint8_t loc;
         st = axl__device_copy(fn, axl__buffer_base(view), d, bank, &loc);
@@ -229,7 +223,7 @@ static axl_status create(const char *fn, void *host, bool is_const,
     if (!props)
         props = &none;
     if (!out)
-        return axl__fail(fn, AXL_ERR_INVALID, "buffer must not be NULL");
+        return axl__null(fn, "buffer");
     uint64_t bytes = 0;
     axl_status st = check_range(fn, elem, range, &bytes);
     if (st != AXL_SUCCESS)
@@ -343,7 +337,7 @@ axl_status axl_buffer_create_from(void *host, size_t elem_size,
 {
     static const char fn[] = "axl_buffer_create_from";
     if (!host)
-        return axl__fail(fn, AXL_ERR_INVALID, "host must not be NULL");
+        return axl__null(fn, "host");
     return create(fn, host, false, elem_size, range, props, buffer);
 }
 
@@ -354,7 +348,7 @@ axl_status axl_buffer_create_from_const(const void *host, size_t elem_size,
 {
     static const char fn[] = "axl_buffer_create_from_const";
     if (!host)
-        return axl__fail(fn, AXL_ERR_INVALID, "host must not be NULL");
+        return axl__null(fn, "host");
     /* The const is kept in the flags: the memory is never written. */
     return create(fn, (void *)(uintptr_t)host, true, elem_size, range, props,
                   buffer);
@@ -365,21 +359,22 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
 {
     static const char fn[] = "axl_buffer_create_sub";
     if (!offset || !sub)
-        return axl__fail(fn, AXL_ERR_INVALID, "offset and sub must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "offset and sub");
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, base.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, base, &st);
-    if (b && (b->flags & AXL__BUF_SUB))
+    if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "sub-buffers are made from a base buffer, not from a "
                        "sub-buffer (4.7.2.1)");
-    else if (b && range.dims != b->dims)
+    else if (range.dims != b->dims)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the sub-range has %u dimensions, the buffer %u",
                        (unsigned)range.dims, (unsigned)b->dims);
     size_t r[3] = {1, 1, 1}, o[3] = {0, 0, 0};
-    for (uint32_t i = 0; b && st == AXL_SUCCESS && i < b->dims; i++) {
+    for (uint32_t i = 0; st == AXL_SUCCESS && i < b->dims; i++) {
         r[i] = range.size[i];
         o[i] = offset[i];
         if (r[i] == 0 || o[i] > b->range[i] || r[i] > b->range[i] - o[i])
@@ -392,7 +387,7 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
      * than the buffer's, every later one must have range 1... unless it is
      * the first partial one; i.e. the region is one run of the linear
      * order: all dimensions after the first with range > 1 must be full. */
-    if (b && st == AXL_SUCCESS) {
+    if (st == AXL_SUCCESS) {
         uint32_t first = 0;
         while (first < b->dims && r[first] == 1)
             first++;
@@ -405,7 +400,7 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                (unsigned)i, b->range[i]);
     }
     struct axl__buffer *s = NULL;
-    if (b && st == AXL_SUCCESS) {
+    if (st == AXL_SUCCESS) {
         s = axl__pool_alloc(AXL__POOL(BUFFER));
         if (!s)
             st = axl__pool_full(fn, AXL__POOL_BUFFER);
@@ -490,12 +485,12 @@ void axl__free_zombies(void)
 axl_status axl_buffer_retain(axl_buffer buffer)
 {
     static const char fn[] = "axl_buffer_retain";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (b)
-        b->refs++;
+    b->refs++;
     axl__leave();
     return st;
 }
@@ -509,11 +504,12 @@ static bool buffer_idle(const void *arg)
 axl_status axl_buffer_release(axl_buffer buffer)
 {
     static const char fn[] = "axl_buffer_release";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (!b || --b->refs) {
+    if (--b->refs) {
         axl__leave();
         return st;
     }
@@ -544,15 +540,16 @@ axl_status axl_buffer_release(axl_buffer buffer)
 axl_status axl_buffer_set_final_data(axl_buffer buffer, void *dst)
 {
     static const char fn[] = "axl_buffer_set_final_data";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (b && (b->flags & AXL__BUF_SUB))
+    if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "a sub-buffer shares its base's final data; set it on "
                        "the base");
-    else if (b) {
+    else {
         b->final_dst = dst;
         if (dst)
             b->flags |= AXL__BUF_WRITE_BACK;
@@ -566,14 +563,15 @@ axl_status axl_buffer_set_final_data(axl_buffer buffer, void *dst)
 axl_status axl_buffer_set_write_back(axl_buffer buffer, bool write_back)
 {
     static const char fn[] = "axl_buffer_set_write_back";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (b && (b->flags & AXL__BUF_SUB))
+    if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "write-back belongs to the base buffer");
-    else if (b) {
+    else {
         if (write_back)
             b->flags |= AXL__BUF_WRITE_BACK;
         else
@@ -586,11 +584,12 @@ axl_status axl_buffer_set_write_back(axl_buffer buffer, bool write_back)
 axl_status axl_buffer_get_range(axl_buffer buffer, axl_range *range)
 {
     static const char fn[] = "axl_buffer_get_range";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (b && range) {
+    if (range) {
         range->dims = b->dims;
         for (uint32_t i = 0; i < 3; i++)
             range->size[i] = b->range[i];
@@ -602,11 +601,12 @@ axl_status axl_buffer_get_range(axl_buffer buffer, axl_range *range)
 axl_status axl_buffer_get_byte_size(axl_buffer buffer, size_t *bytes)
 {
     static const char fn[] = "axl_buffer_get_byte_size";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (b && bytes)
+    if (bytes)
         *bytes = (size_t)b->size;
     axl__leave();
     return st;
@@ -615,11 +615,12 @@ axl_status axl_buffer_get_byte_size(axl_buffer buffer, size_t *bytes)
 axl_status axl_buffer_is_sub_buffer(axl_buffer buffer, bool *is_sub)
 {
     static const char fn[] = "axl_buffer_is_sub_buffer";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__buffer *b =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!b)
         return st;
-    struct axl__buffer *b = get_buffer(fn, buffer, &st);
-    if (b && is_sub)
+    if (is_sub)
         *is_sub = (b->flags & AXL__BUF_SUB) != 0;
     axl__leave();
     return st;
@@ -640,28 +641,19 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
 {
     static const char fn[] = "axl_host_accessor_create";
     if (!accessor || !ptr)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "accessor and ptr must not be NULL");
-    if (mode < AXL_ACCESS_READ || mode > AXL_ACCESS_READ_WRITE)
-        return axl__fail(fn, AXL_ERR_INVALID, "%d is not an access mode",
-                         (int)mode);
-    if (flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
-        return axl__fail(fn, AXL_ERR_INVALID, "unknown accessor flags 0x%x",
-                         (unsigned)flags);
-    axl_status st = axl__enter(fn);
+        return axl__null(fn, "accessor and ptr");
+    axl_status st = axl__access_args(fn, mode, flags);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__buffer *view = get_buffer(fn, buffer, &st);
+    struct axl__buffer *view =
+        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    if (!view)
+        return st;
     axl_handler h;
     axl__handler_init(&h);
-    if (view && (mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY))
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "a write host accessor on a buffer made from const "
-                       "host memory, which is read-only (4.7.2.3 rule 2.1)");
-    else if (view)
-        st = axl__region_make(fn, view, region, &h.acc[0].region);
+    st = axl__access_view(fn, view, mode, region, &h.acc[0].region);
     struct axl__host_accessor *ha = NULL;
-    if (view && st == AXL_SUCCESS) {
+    if (st == AXL_SUCCESS) {
         ha = axl__pool_alloc(AXL__POOL(HOST_ACCESSOR));
         if (!ha)
             st = axl__pool_full(fn, AXL__POOL_HOST_ACCESSOR);
@@ -716,19 +708,17 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
 axl_status axl_host_accessor_release(axl_host_accessor accessor)
 {
     static const char fn[] = "axl_host_accessor_release";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+    axl_status st;
     struct axl__host_accessor *ha =
-        axl__lookup(fn, "host accessor", AXL__POOL_HOST_ACCESSOR, accessor.id,
-                    &st);
-    if (ha) {
-        struct axl__command *c = axl__command_at(ha->command);
-        axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
-        /* Its end releases the commands that waited for it. */
-        axl__complete(c, AXL_SUCCESS, NULL);
-        axl__pump();
-    }
+        axl__enter_get(fn, "host accessor", AXL__POOL_HOST_ACCESSOR,
+                       accessor.id, &st);
+    if (!ha)
+        return st;
+    struct axl__command *c = axl__command_at(ha->command);
+    axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
+    /* Its end releases the commands that waited for it. */
+    axl__complete(c, AXL_SUCCESS, NULL);
+    axl__pump();
     axl__leave();
     return st;
 }

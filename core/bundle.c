@@ -17,11 +17,26 @@ static struct axl__bundle *get_bundle(const char *fn, axl_kernel_bundle h,
     return axl__lookup(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, h.id, st);
 }
 
-static const char *state_name(uint8_t s)
+AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {
     static const char *names[] = {"input", "object", "executable",
                                   "ext_oneapi_source"};
     return s < 4 ? names[s] : "unknown";
+}
+
+/* A call the bundle's state does not allow: "<what>; this one is <state>". */
+static axl_status wrong_state(const char *fn, const char *what, uint8_t state)
+{
+    return axl__fail(fn, AXL_ERR_INVALID, "%s; this one is %s", what,
+                     state_name(state));
+}
+
+/* A query a source bundle does not answer yet (seed 003). */
+static axl_status not_on_source(const char *fn, const char *call)
+{
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "%s is not available on a source bundle (seed 003)",
+                     call);
 }
 
 /* ---- Arguments shared by the free functions ---------------------------------- */
@@ -39,21 +54,21 @@ static bool devlist_has(const devlist *l, uint16_t s)
     return false;
 }
 
-/* The devices of a call: NULL and 0 for the overloads without a list (the
- * context's devices); an empty list or a device outside the context is
- * errc::invalid (seed 000). Duplicates are dropped. */
-static axl_status resolve_devices(const char *fn, const struct axl__context *c,
-                                  const axl_device *devs, uint32_t n,
-                                  devlist *out)
+/* The devices of a call, out of the devices `all` of their owner (a
+ * context, or a bundle for compile, link and build): NULL and 0 for the
+ * overloads without a list (all of them); an empty list or a device
+ * outside them is errc::invalid (seed 000). Duplicates are dropped. */
+static axl_status pick_devices(const char *fn, const devlist *all,
+                               const char *owner, const axl_device *devs,
+                               uint32_t n, devlist *out)
 {
-    out->n = 0;
     if (!devs && n == 0) {
-        for (uint8_t i = 0; i < c->ndev; i++)
-            out->slot[out->n++] = c->dev[i];
+        *out = *all;
         return AXL_SUCCESS;
     }
     if (!devs || n == 0)
         return axl__fail(fn, AXL_ERR_INVALID, "the device list is empty");
+    out->n = 0;
     for (uint32_t i = 0; i < n; i++) {
         axl_status st;
         struct axl__device *d =
@@ -62,15 +77,31 @@ static axl_status resolve_devices(const char *fn, const struct axl__context *c,
         if (!d)
             return st;
         uint16_t s = AXL__SLOT(DEVICE, d);
-        if (!axl__context_has_device(c, s))
+        if (!devlist_has(all, s))
             return axl__fail(fn, AXL_ERR_INVALID,
                              "device %u of the list (%s) is not one of the "
-                             "context's devices",
-                             (unsigned)i, d->info.name);
+                             "%s's devices",
+                             (unsigned)i, d->info.name, owner);
         if (!devlist_has(out, s))
             out->slot[out->n++] = s;
     }
     return AXL_SUCCESS;
+}
+
+/* A device list of a context's or a bundle's devices. */
+static devlist devices_of(uint8_t n, const uint16_t *slot)
+{
+    devlist l = {n, {0}};
+    memcpy(l.slot, slot, n * sizeof slot[0]);
+    return l;
+}
+
+static axl_status resolve_devices(const char *fn, const struct axl__context *c,
+                                  const axl_device *devs, uint32_t n,
+                                  devlist *out)
+{
+    devlist all = devices_of(c->ndev, c->dev);
+    return pick_devices(fn, &all, "context", devs, n, out);
 }
 
 /* Input and object bundles need an online compiler and linker, which no
@@ -238,21 +269,20 @@ axl_status axl_get_kernel_bundle(axl_context context,
 {
     static const char fn[] = "axl_get_kernel_bundle";
     if (!bundle)
-        return axl__fail(fn, AXL_ERR_INVALID, "bundle must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "bundle");
+    axl_status st;
     struct axl__context *c =
-        axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
+        return st;
     devlist devs;
     imglist imgs;
-    if (c)
-        st = resolve_devices(fn, c, devices, ndevices, &devs);
-    if (c && st == AXL_SUCCESS)
+    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
-    if (c && st == AXL_SUCCESS)
+    if (st == AXL_SUCCESS)
         st = app_images(fn, &devs, &imgs);
-    if (c && st == AXL_SUCCESS)
+    if (st == AXL_SUCCESS)
         st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, true, false,
                          bundle);
     axl__leave();
@@ -268,19 +298,18 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
 {
     static const char fn[] = "axl_get_kernel_bundle_for";
     if (!bundle || (nids && !ids))
-        return axl__fail(fn, AXL_ERR_INVALID, "bundle or ids is NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "bundle or ids");
+    axl_status st;
     struct axl__context *c =
-        axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
+        return st;
     devlist devs;
     imglist imgs = {0, {0}};
-    if (c)
-        st = resolve_devices(fn, c, devices, ndevices, &devs);
-    if (c && st == AXL_SUCCESS)
+    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
-    for (uint32_t i = 0; c && st == AXL_SUCCESS && i < nids; i++) {
+    for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
         struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
         if (k && !kernel_fits(k, &devs))
             st = axl__fail(fn, AXL_ERR_INVALID,
@@ -289,7 +318,7 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
         else if (k)
             st = imglist_add(fn, &imgs, k->image);
     }
-    if (c && st == AXL_SUCCESS)
+    if (st == AXL_SUCCESS)
         st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, true, false,
                          bundle);
     axl__leave();
@@ -306,22 +335,20 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
 {
     static const char fn[] = "axl_get_kernel_bundle_selected";
     if (!bundle || !selector)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "bundle and selector must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "bundle and selector");
+    axl_status st;
     struct axl__context *c =
-        axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
+        return st;
     devlist devs;
     imglist all, picked = {0, {0}};
-    if (c)
-        st = resolve_devices(fn, c, devices, ndevices, &devs);
-    if (c && st == AXL_SUCCESS)
+    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
-    if (c && st == AXL_SUCCESS)
+    if (st == AXL_SUCCESS)
         st = app_images(fn, &devs, &all);
-    if (c && st == AXL_SUCCESS) {
+    if (st == AXL_SUCCESS) {
         /* The selector is application code: no lock held. Application
          * images live until axl_shutdown, and the context is held. */
         c->holds++;
@@ -350,26 +377,25 @@ axl_status axl_has_kernel_bundle(axl_context context,
 {
     static const char fn[] = "axl_has_kernel_bundle";
     if (!has || (nids && !ids))
-        return axl__fail(fn, AXL_ERR_INVALID, "has or ids is NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "has or ids");
+    axl_status st;
     struct axl__context *c =
-        axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
+        return st;
     devlist devs;
-    if (c)
-        st = resolve_devices(fn, c, devices, ndevices, &devs);
+    st = resolve_devices(fn, c, devices, ndevices, &devs);
     bool yes = st == AXL_SUCCESS;
     /* Only executable bundles exist here: input and object need an online
      * compiler and linker (false, not an error, for has_kernel_bundle). */
     if (yes && state != AXL_BUNDLE_EXECUTABLE)
         yes = false;
-    if (c && st == AXL_SUCCESS && !ids) {
+    if (st == AXL_SUCCESS && !ids) {
         imglist imgs;
         st = app_images(fn, &devs, &imgs);
         yes = yes && st == AXL_SUCCESS && imgs.n > 0;
     }
-    for (uint32_t i = 0; c && st == AXL_SUCCESS && i < nids; i++) {
+    for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
         struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
         if (k && !kernel_fits(k, &devs))
             yes = false;
@@ -387,8 +413,7 @@ static bool same_devices(const struct axl__bundle *a,
 {
     if (a->ndev != b->ndev)
         return false;
-    devlist l = {a->ndev, {0}};
-    memcpy(l.slot, a->dev, a->ndev * sizeof a->dev[0]);
+    devlist l = devices_of(a->ndev, a->dev);
     for (uint8_t i = 0; i < b->ndev; i++)
         if (!devlist_has(&l, b->dev[i]))
             return false;
@@ -429,8 +454,7 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
         from_source |= b->built_from_source;
     }
     if (first && st == AXL_SUCCESS) {
-        devlist devs = {first->ndev, {0}};
-        memcpy(devs.slot, first->dev, first->ndev * sizeof first->dev[0]);
+        devlist devs = devices_of(first->ndev, first->dev);
         /* A join makes no new device image: nothing to program. */
         st = make_bundle(fn, axl__context_at(first->context), first->state,
                          &devs, &imgs, false, from_source, joined);
@@ -444,33 +468,8 @@ static axl_status subset_devices(const char *fn, const struct axl__bundle *b,
                                  const axl_device *devs, uint32_t n,
                                  devlist *out)
 {
-    if (!devs && n == 0) {
-        out->n = b->ndev;
-        memcpy(out->slot, b->dev, b->ndev * sizeof b->dev[0]);
-        return AXL_SUCCESS;
-    }
-    if (!devs || n == 0)
-        return axl__fail(fn, AXL_ERR_INVALID, "the device list is empty");
-    devlist mine = {b->ndev, {0}};
-    memcpy(mine.slot, b->dev, b->ndev * sizeof b->dev[0]);
-    out->n = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        axl_status st;
-        struct axl__device *d =
-            axl__lookup(fn, "a device of the list", AXL__POOL_DEVICE,
-                        devs[i].id, &st);
-        if (!d)
-            return st;
-        uint16_t s = AXL__SLOT(DEVICE, d);
-        if (!devlist_has(&mine, s))
-            return axl__fail(fn, AXL_ERR_INVALID,
-                             "device %u of the list (%s) is not one of the "
-                             "bundle's devices",
-                             (unsigned)i, d->info.name);
-        if (!devlist_has(out, s))
-            out->slot[out->n++] = s;
-    }
-    return AXL_SUCCESS;
+    devlist all = devices_of(b->ndev, b->dev);
+    return pick_devices(fn, &all, "bundle", devs, n, out);
 }
 
 axl_status axl_kernel_bundle_compile(axl_kernel_bundle input,
@@ -480,19 +479,19 @@ axl_status axl_kernel_bundle_compile(axl_kernel_bundle input,
 {
     static const char fn[] = "axl_kernel_bundle_compile";
     (void)object;
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, input.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, input, &st);
     devlist devs;
-    if (b && b->state != AXL_BUNDLE_INPUT)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "compile takes a bundle in the input state; this one "
-                       "is %s",
-                       state_name(b->state));
-    else if (b)
+    if (b->state != AXL_BUNDLE_INPUT)
+        st = wrong_state(fn, "compile takes a bundle in the input state",
+                         b->state);
+    else
         st = subset_devices(fn, b, devices, ndevices, &devs);
-    if (b && st == AXL_SUCCESS) /* an input bundle cannot exist here */
+    if (st == AXL_SUCCESS) /* an input bundle cannot exist here */
         st = axl__fail(fn, AXL_ERR_BUILD, "no online compiler");
     axl__leave();
     return st;
@@ -540,14 +539,13 @@ axl_status axl_device_can_compile(axl_device device, axl_source_language lang,
 {
     static const char fn[] = "axl_device_can_compile";
     if (!can)
-        return axl__fail(fn, AXL_ERR_INVALID, "can must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "can");
+    axl_status st;
     struct axl__device *d =
-        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
-    if (d)
-        *can = device_can_compile(d, lang);
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
+        return st;
+    *can = device_can_compile(d, lang);
     axl__leave();
     return st;
 }
@@ -559,23 +557,23 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
 {
     static const char fn[] = "axl_kernel_bundle_create_from_source";
     if (!bytes || !bundle)
-        return axl__fail(fn, AXL_ERR_INVALID, "bytes and bundle must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "bytes and bundle");
+    axl_status st;
     struct axl__context *c =
-        axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
+        return st;
     bool any = false;
-    for (uint8_t i = 0; c && i < c->ndev; i++)
+    for (uint8_t i = 0; i < c->ndev; i++)
         any |= device_can_compile(axl__device_at(c->dev[i]), lang);
-    if (c && !any)
+    if (!any)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        lang == AXL_SOURCE_XCLBIN
                            ? "no device of the context can load xclbin images"
                            : "%d is not a source language axl knows",
                        (int)lang);
     struct axl__image *img = NULL;
-    if (c && st == AXL_SUCCESS) {
+    if (st == AXL_SUCCESS) {
         img = axl__pool_alloc(AXL__POOL(IMAGE));
         if (!img)
             st = axl__pool_full(fn, AXL__POOL_IMAGE);
@@ -585,8 +583,7 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
         img->kind = AXL__IMAGE_SOURCE;
         img->x.data = bytes;
         img->x.size = size;
-        devlist devs = {c->ndev, {0}};
-        memcpy(devs.slot, c->dev, c->ndev * sizeof c->dev[0]);
+        devlist devs = devices_of(c->ndev, c->dev);
         imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
         st = make_bundle(fn, c, AXL_BUNDLE_SOURCE, &devs, &imgs, false, false,
                          bundle);
@@ -620,7 +617,7 @@ static axl_status parse_options(const char *fn, const axl_build_props *p,
     if (!p)
         return AXL_SUCCESS;
     if (p->noptions && !p->options)
-        return axl__fail(fn, AXL_ERR_INVALID, "options is NULL");
+        return axl__null(fn, "options");
     for (uint32_t i = 0; i < p->noptions; i++) {
         const char *opt = p->options[i] ? p->options[i] : "(null)";
         if (!strncmp(opt, "--uuid=", 7)) {
@@ -768,22 +765,23 @@ axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
 {
     static const char fn[] = "axl_kernel_bundle_build";
     if (!executable)
-        return axl__fail(fn, AXL_ERR_INVALID, "executable must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "executable");
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
     devlist devs;
-    if (b && b->state == AXL_BUNDLE_SOURCE) {
+    if (b->state == AXL_BUNDLE_SOURCE) {
         b->holds++;
         st = build_source(fn, b, devices, ndevices, props, executable);
         bundle_unhold(b);
-    } else if (b && b->state != AXL_BUNDLE_INPUT) {
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "build takes a bundle in the input or source state; "
-                       "this one is %s",
-                       state_name(b->state));
-    } else if (b) {
+    } else if (b->state != AXL_BUNDLE_INPUT) {
+        st = wrong_state(fn,
+                         "build takes a bundle in the input or source state",
+                         b->state);
+    } else {
         st = subset_devices(fn, b, devices, ndevices, &devs);
         if (st == AXL_SUCCESS) /* an input bundle cannot exist here */
             st = axl__fail(fn, AXL_ERR_BUILD, "no online compiler");
@@ -797,12 +795,13 @@ axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
 axl_status axl_kernel_bundle_retain(axl_kernel_bundle bundle)
 {
     static const char fn[] = "axl_kernel_bundle_retain";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b)
-        b->refs++;
+    b->refs++;
     axl__leave();
     return st;
 }
@@ -810,11 +809,13 @@ axl_status axl_kernel_bundle_retain(axl_kernel_bundle bundle)
 axl_status axl_kernel_bundle_release(axl_kernel_bundle bundle)
 {
     static const char fn[] = "axl_kernel_bundle_release";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && --b->refs == 0) {
+    if (--b->refs == 0) {
         if (b->holds)
             axl__pool_retire(AXL__POOL(KERNEL_BUNDLE), b);
         else
@@ -828,11 +829,13 @@ axl_status axl_kernel_bundle_get_state(axl_kernel_bundle bundle,
                                        axl_bundle_state *state)
 {
     static const char fn[] = "axl_kernel_bundle_get_state";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && state)
+    if (state)
         *state = (axl_bundle_state)b->state;
     axl__leave();
     return st;
@@ -842,11 +845,13 @@ axl_status axl_kernel_bundle_get_context(axl_kernel_bundle bundle,
                                          axl_context *context)
 {
     static const char fn[] = "axl_kernel_bundle_get_context";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && context)
+    if (context)
         context->id = axl__pool_handle(AXL__POOL(CONTEXT),
                                        axl__context_at(b->context));
     axl__leave();
@@ -858,13 +863,14 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
                                          uint32_t *count)
 {
     static const char fn[] = "axl_kernel_bundle_get_devices";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b)
-        st = axl__list_check(fn, b->ndev, out, cap, count);
-    if (b && st == AXL_SUCCESS && out)
+    st = axl__list_check(fn, b->ndev, out, cap, count);
+    if (st == AXL_SUCCESS && out)
         for (uint8_t i = 0; i < b->ndev; i++)
             out[i].id = axl__pool_handle(AXL__POOL(DEVICE),
                                          axl__device_at(b->dev[i]));
@@ -875,14 +881,15 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
 axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty)
 {
     static const char fn[] = "axl_kernel_bundle_is_empty";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && b->state == AXL_BUNDLE_SOURCE)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "empty() is not available on a source bundle (seed 003)");
-    else if (b && empty)
+    if (b->state == AXL_BUNDLE_SOURCE)
+        st = not_on_source(fn, "empty()");
+    else if (empty)
         *empty = b->nimg == 0;
     axl__leave();
     return st;
@@ -903,8 +910,7 @@ bool axl__bundle_has_kernel(const struct axl__bundle *b,
 {
     if (!bundle_has_image(b, k->image))
         return false;
-    devlist devs = {b->ndev, {0}};
-    memcpy(devs.slot, b->dev, b->ndev * sizeof b->dev[0]);
+    devlist devs = devices_of(b->ndev, b->dev);
     if (!d)
         return kernel_fits(k, &devs);
     return devlist_has(&devs, AXL__SLOT(DEVICE, d)) &&
@@ -917,19 +923,19 @@ axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
 {
     static const char fn[] = "axl_kernel_bundle_has_kernel";
     if (!has)
-        return axl__fail(fn, AXL_ERR_INVALID, "has must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "has");
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    struct axl__kernel_id *k = b ? axl__get_kernel_id(fn, id, &st) : NULL;
+    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
     struct axl__device *d = NULL;
     if (k && !AXL_IS_NONE(device))
         d = axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
     if (k && st == AXL_SUCCESS && b->state == AXL_BUNDLE_SOURCE)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "has_kernel is not available on a source bundle "
-                       "(seed 003)");
+        st = not_on_source(fn, "has_kernel");
     if (k && st == AXL_SUCCESS)
         *has = axl__bundle_has_kernel(b, k, d);
     axl__leave();
@@ -941,15 +947,15 @@ axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,
                                             uint32_t *count)
 {
     static const char fn[] = "axl_kernel_bundle_get_kernel_ids";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && b->state == AXL_BUNDLE_SOURCE)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "get_kernel_ids is not available on a source bundle "
-                       "(seed 003)");
-    if (b && st == AXL_SUCCESS) {
+    if (b->state == AXL_BUNDLE_SOURCE)
+        st = not_on_source(fn, "get_kernel_ids");
+    if (st == AXL_SUCCESS) {
         /* Kernels built from source have no kernel_id (seed 003). */
         uint32_t n = 0;
         axl_kernel_id ids[AXL_MAX_KERNEL_IDS];
@@ -986,16 +992,17 @@ axl_status axl_kernel_bundle_get_kernel(axl_kernel_bundle bundle,
 {
     static const char fn[] = "axl_kernel_bundle_get_kernel";
     if (!kernel)
-        return axl__fail(fn, AXL_ERR_INVALID, "kernel must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "kernel");
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    struct axl__kernel_id *k = b ? axl__get_kernel_id(fn, id, &st) : NULL;
+    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
     if (k && b->state != AXL_BUNDLE_EXECUTABLE)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "get_kernel needs an executable bundle; this one is %s",
-                       state_name(b->state));
+        st = wrong_state(fn, "get_kernel needs an executable bundle",
+                         b->state);
     else if (k && !axl__bundle_has_kernel(b, k, NULL))
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the bundle does not have kernel %s", k->name);
@@ -1010,16 +1017,18 @@ axl_status axl_kernel_bundle_get_images(axl_kernel_bundle bundle,
                                         uint32_t *count)
 {
     static const char fn[] = "axl_kernel_bundle_get_images";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && b->state == AXL_BUNDLE_SOURCE)
+    if (b->state == AXL_BUNDLE_SOURCE)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "a source bundle has no device images yet (seed 003)");
-    else if (b)
+    else
         st = axl__list_check(fn, b->nimg, out, cap, count);
-    if (b && st == AXL_SUCCESS && out)
+    if (st == AXL_SUCCESS && out)
         for (uint8_t i = 0; i < b->nimg; i++)
             out[i].id = axl__pool_handle(AXL__POOL(IMAGE),
                                          axl__image_at(b->img[i]));
@@ -1033,13 +1042,13 @@ axl_status axl_device_image_has_kernel(axl_device_image image,
 {
     static const char fn[] = "axl_device_image_has_kernel";
     if (!has)
-        return axl__fail(fn, AXL_ERR_INVALID, "has must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "has");
+    axl_status st;
     struct axl__image *img =
-        axl__lookup(fn, "device image", AXL__POOL_IMAGE, image.id, &st);
-    struct axl__kernel_id *k = img ? axl__get_kernel_id(fn, id, &st) : NULL;
+        axl__enter_get(fn, "device image", AXL__POOL_IMAGE, image.id, &st);
+    if (!img)
+        return st;
+    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
     struct axl__device *d = NULL;
     if (k && !AXL_IS_NONE(device))
         d = axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
@@ -1053,12 +1062,12 @@ axl_status axl_device_image_has_kernel(axl_device_image image,
 axl_status axl_device_image_get_uuid(axl_device_image image, uint8_t uuid[16])
 {
     static const char fn[] = "axl_device_image_get_uuid";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+    axl_status st;
     struct axl__image *img =
-        axl__lookup(fn, "device image", AXL__POOL_IMAGE, image.id, &st);
-    if (img && uuid)
+        axl__enter_get(fn, "device image", AXL__POOL_IMAGE, image.id, &st);
+    if (!img)
+        return st;
+    if (uuid)
         memcpy(uuid, img->x.uuid, 16);
     axl__leave();
     return st;
@@ -1070,8 +1079,7 @@ static struct axl__kernel_id *source_kernel(const struct axl__bundle *b,
 {
     if (!b->built_from_source || !name)
         return NULL;
-    devlist devs = {b->ndev, {0}};
-    memcpy(devs.slot, b->dev, b->ndev * sizeof b->dev[0]);
+    devlist devs = devices_of(b->ndev, b->dev);
     const axl__pool *p = AXL__POOL(KERNEL_ID);
     for (uint16_t s = 0; s < p->capacity; s++) {
         struct axl__kernel_id *k = axl__kernel_id_at(s);
@@ -1087,16 +1095,16 @@ axl_status axl_kernel_bundle_ext_has_kernel(axl_kernel_bundle bundle,
 {
     static const char fn[] = "axl_kernel_bundle_ext_has_kernel";
     if (!has)
-        return axl__fail(fn, AXL_ERR_INVALID, "has must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "has");
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    if (b && b->state == AXL_BUNDLE_SOURCE)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "ext_oneapi_has_kernel is not available on a source "
-                       "bundle (seed 003)");
-    else if (b)
+    if (b->state == AXL_BUNDLE_SOURCE)
+        st = not_on_source(fn, "ext_oneapi_has_kernel");
+    else
         *has = source_kernel(b, name) != NULL;
     axl__leave();
     return st;
@@ -1108,35 +1116,30 @@ axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
 {
     static const char fn[] = "axl_kernel_bundle_ext_get_kernel";
     if (!kernel)
-        return axl__fail(fn, AXL_ERR_INVALID, "kernel must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "kernel");
+    axl_status st;
+    struct axl__bundle *b =
+        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
+                       &st);
+    if (!b)
         return st;
-    struct axl__bundle *b = get_bundle(fn, bundle, &st);
-    struct axl__kernel_id *k = b ? source_kernel(b, name) : NULL;
-    if (b && b->state != AXL_BUNDLE_EXECUTABLE)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "ext_oneapi_get_kernel needs an executable bundle; "
-                       "this one is %s",
-                       state_name(b->state));
-    else if (b && !k)
+    struct axl__kernel_id *k = source_kernel(b, name);
+    if (b->state != AXL_BUNDLE_EXECUTABLE)
+        st = wrong_state(fn,
+                         "ext_oneapi_get_kernel needs an executable bundle",
+                         b->state);
+    else if (!k)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "ext_oneapi_has_kernel(\"%s\") is false for this "
                        "bundle",
                        name ? name : "(null)");
-    else if (b)
+    else
         st = new_kernel(fn, b, k, kernel);
     axl__leave();
     return st;
 }
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
-
-static struct axl__kernel *get_kernel(const char *fn, axl_kernel h,
-                                      axl_status *st)
-{
-    return axl__lookup(fn, "kernel", AXL__POOL_KERNEL, h.id, st);
-}
 
 void axl__kernel_unhold(struct axl__kernel *k)
 {
@@ -1149,12 +1152,12 @@ void axl__kernel_unhold(struct axl__kernel *k)
 axl_status axl_kernel_retain(axl_kernel kernel)
 {
     static const char fn[] = "axl_kernel_retain";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
         return st;
-    struct axl__kernel *k = get_kernel(fn, kernel, &st);
-    if (k)
-        k->refs++;
+    k->refs++;
     axl__leave();
     return st;
 }
@@ -1162,11 +1165,12 @@ axl_status axl_kernel_retain(axl_kernel kernel)
 axl_status axl_kernel_release(axl_kernel kernel)
 {
     static const char fn[] = "axl_kernel_release";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
         return st;
-    struct axl__kernel *k = get_kernel(fn, kernel, &st);
-    if (k && --k->refs == 0) {
+    if (--k->refs == 0) {
         if (k->holds) {
             axl__pool_retire(AXL__POOL(KERNEL), k);
         } else {
@@ -1181,17 +1185,18 @@ axl_status axl_kernel_release(axl_kernel kernel)
 axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id)
 {
     static const char fn[] = "axl_kernel_get_id";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
         return st;
-    struct axl__kernel *k = get_kernel(fn, kernel, &st);
-    const struct axl__kernel_id *kid = k ? axl__kernel_id_at(k->kid) : NULL;
-    if (kid && axl__image_at(kid->image)->kind == AXL__IMAGE_SOURCE)
+    const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
+    if (axl__image_at(kid->image)->kind == AXL__IMAGE_SOURCE)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "kernel %s was built from source: it has no kernel_id "
                        "(seed 003)",
                        kid->name);
-    else if (kid && id)
+    else if (id)
         id->id = axl__pool_handle(AXL__POOL(KERNEL_ID), kid);
     axl__leave();
     return st;
@@ -1201,20 +1206,19 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
 {
     static const char fn[] = "axl_kernel_get_info";
     if (!info)
-        return axl__fail(fn, AXL_ERR_INVALID, "info must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "info");
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
         return st;
-    struct axl__kernel *k = get_kernel(fn, kernel, &st);
-    if (k) {
-        const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
-        axl_xclbin_kernel ki;
-        axl_xclbin_get_kernel(&axl__image_at(kid->image)->x, kid->index, &ki);
-        memset(info, 0, sizeof *info);
-        axl_format(info->name, sizeof info->name, "%s", kid->name);
-        info->num_args = kid->nargs;
-        info->compute_units = ki.cu_count;
-    }
+    const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(&axl__image_at(kid->image)->x, kid->index, &ki);
+    memset(info, 0, sizeof *info);
+    axl_format(info->name, sizeof info->name, "%s", kid->name);
+    info->num_args = kid->nargs;
+    info->compute_units = ki.cu_count;
     axl__leave();
     return st;
 }
@@ -1224,17 +1228,18 @@ axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
 {
     static const char fn[] = "axl_kernel_get_arg_info";
     if (!info)
-        return axl__fail(fn, AXL_ERR_INVALID, "info must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "info");
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
         return st;
-    struct axl__kernel *k = get_kernel(fn, kernel, &st);
-    const struct axl__kernel_id *kid = k ? axl__kernel_id_at(k->kid) : NULL;
-    if (kid && index >= kid->nargs)
+    const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
+    if (index >= kid->nargs) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "kernel %s has %u arguments; there is no argument %u",
                        kid->name, (unsigned)kid->nargs, (unsigned)index);
-    else if (kid) {
+    } else {
         const axl_xclbin *x = &axl__image_at(kid->image)->x;
         axl_xclbin_kernel ki;
         axl_xclbin_get_kernel(x, kid->index, &ki);

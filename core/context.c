@@ -3,12 +3,6 @@
  */
 #include "rt.h"
 
-static struct axl__context *get_context(const char *fn, axl_context h,
-                                        axl_status *st)
-{
-    return axl__lookup(fn, "context", AXL__POOL_CONTEXT, h.id, st);
-}
-
 bool axl__context_has_device(const struct axl__context *c, uint16_t dev)
 {
     for (uint8_t i = 0; i < c->ndev; i++)
@@ -74,7 +68,7 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
 {
     static const char fn[] = "axl_context_create";
     if (!context)
-        return axl__fail(fn, AXL_ERR_INVALID, "context must not be NULL");
+        return axl__null(fn, "context");
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
@@ -100,12 +94,12 @@ void axl__context_unhold(struct axl__context *c)
 axl_status axl_context_retain(axl_context context)
 {
     static const char fn[] = "axl_context_retain";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__context *c =
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
         return st;
-    struct axl__context *c = get_context(fn, context, &st);
-    if (c)
-        c->refs++;
+    c->refs++;
     axl__leave();
     return st;
 }
@@ -124,12 +118,12 @@ axl_status axl__context_drop(struct axl__context *c)
 axl_status axl_context_release(axl_context context)
 {
     static const char fn[] = "axl_context_release";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__context *c =
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
         return st;
-    struct axl__context *c = get_context(fn, context, &st);
-    if (c)
-        st = axl__context_drop(c);
+    st = axl__context_drop(c);
     axl__leave();
     return st;
 }
@@ -151,25 +145,24 @@ axl_status axl_context_get_info(axl_context context, axl_context_info param,
                                 size_t *size_ret)
 {
     static const char fn[] = "axl_context_get_info";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__context *c =
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
         return st;
-    struct axl__context *c = get_context(fn, context, &st);
-    if (c) {
-        if (param == AXL_CONTEXT_INFO_PLATFORM) {
-            axl_platform p = {axl__pool_handle(AXL__POOL(PLATFORM),
-                                               axl__platform_at(c->platform))};
-            st = axl__info_out(fn, &p, sizeof p, value, value_size, size_ret);
-        } else if (param == AXL_CONTEXT_INFO_DEVICES) {
-            axl_device d[AXL_MAX_CONTEXT_DEVICES];
-            uint32_t n;
-            context_devices(fn, c, d, AXL_MAX_CONTEXT_DEVICES, &n);
-            st = axl__info_out(fn, d, n * sizeof d[0], value, value_size,
-                               size_ret);
-        } else {
-            st = axl__fail(fn, AXL_ERR_INVALID,
-                           "%d is not a context info descriptor", (int)param);
-        }
+    if (param == AXL_CONTEXT_INFO_PLATFORM) {
+        axl_platform p = {axl__pool_handle(AXL__POOL(PLATFORM),
+                                           axl__platform_at(c->platform))};
+        st = axl__info_out(fn, &p, sizeof p, value, value_size, size_ret);
+    } else if (param == AXL_CONTEXT_INFO_DEVICES) {
+        axl_device d[AXL_MAX_CONTEXT_DEVICES];
+        uint32_t n;
+        context_devices(fn, c, d, AXL_MAX_CONTEXT_DEVICES, &n);
+        st = axl__info_out(fn, d, n * sizeof d[0], value, value_size,
+                           size_ret);
+    } else {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "%d is not a context info descriptor", (int)param);
     }
     axl__leave();
     return st;
@@ -186,12 +179,12 @@ axl_status axl_context_get_devices(axl_context context, axl_device *out,
                                    uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_context_get_devices";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__context *c =
+        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+    if (!c)
         return st;
-    struct axl__context *c = get_context(fn, context, &st);
-    if (c)
-        st = context_devices(fn, c, out, cap, count);
+    st = context_devices(fn, c, out, cap, count);
     axl__leave();
     return st;
 }

@@ -6,12 +6,6 @@
 
 #include "rt.h"
 
-static struct axl__device *get_device(const char *fn, axl_device h,
-                                      axl_status *st)
-{
-    return axl__lookup(fn, "device", AXL__POOL_DEVICE, h.id, st);
-}
-
 static bool type_matches(const struct axl__device *d, axl_device_type type)
 {
     return type == AXL_DEVICE_TYPE_ALL || d->info.type == (uint32_t)type;
@@ -201,12 +195,12 @@ axl_status axl_device_get_info(axl_device device, axl_device_info param,
                                size_t *size_ret)
 {
     static const char fn[] = "axl_device_get_info";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
         return st;
-    struct axl__device *d = get_device(fn, device, &st);
-    if (d)
-        st = device_info(fn, d, param, value, value_size, size_ret);
+    st = device_info(fn, d, param, value, value_size, size_ret);
     axl__leave();
     return st;
 }
@@ -214,14 +208,15 @@ axl_status axl_device_get_info(axl_device device, axl_device_info param,
 axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has)
 {
     static const char fn[] = "axl_device_has";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
         return st;
-    struct axl__device *d = get_device(fn, device, &st);
-    if (d && ((unsigned)aspect >= AXL_ASPECT_COUNT || !has))
+    if ((unsigned)aspect >= AXL_ASPECT_COUNT || !has)
         st = axl__fail(fn, AXL_ERR_INVALID, "bad aspect %d or NULL result",
                        (int)aspect);
-    else if (d)
+    else
         *has = axl__device_has(d, aspect);
     axl__leave();
     return st;
@@ -230,13 +225,13 @@ axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has)
 axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
 {
     static const char fn[] = "axl_device_get_platform";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
         return st;
-    struct axl__device *d = get_device(fn, device, &st);
-    if (d)
-        platform->id = axl__pool_handle(AXL__POOL(PLATFORM),
-                                        axl__platform_at(d->platform));
+    platform->id = axl__pool_handle(AXL__POOL(PLATFORM),
+                                    axl__platform_at(d->platform));
     axl__leave();
     return st;
 }
@@ -244,12 +239,12 @@ axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
 axl_status axl_device_get_backend(axl_device device, axl_backend *backend)
 {
     static const char fn[] = "axl_device_get_backend";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
         return st;
-    struct axl__device *d = get_device(fn, device, &st);
-    if (d)
-        *backend = axl__platform_at(d->platform)->port->backend;
+    *backend = axl__platform_at(d->platform)->port->backend;
     axl__leave();
     return st;
 }
@@ -258,18 +253,19 @@ axl_status axl_device_get_bank(axl_device device, uint32_t index,
                                axl_device_bank *bank)
 {
     static const char fn[] = "axl_device_get_bank";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
         return st;
-    struct axl__device *d = get_device(fn, device, &st);
     axl_hal_bank b;
-    if (d && index >= d->info.bank_count)
+    if (index >= d->info.bank_count)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "bank %u does not exist: the device has %u",
                        (unsigned)index, (unsigned)d->info.bank_count);
-    else if (d)
+    else
         st = axl__platform_at(d->platform)->port->bank(d->data, index, &b);
-    if (d && st == AXL_SUCCESS) {
+    if (st == AXL_SUCCESS) {
         memcpy(bank->tag, b.tag, sizeof bank->tag);
         bank->tag[sizeof bank->tag - 1] = '\0';
         bank->size = b.size;
@@ -283,16 +279,17 @@ axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
                                void **data)
 {
     static const char fn[] = "axl_hal_device_data";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
         return st;
-    struct axl__device *d = get_device(fn, device, &st);
-    if (d && axl__platform_at(d->platform)->port != port)
+    if (axl__platform_at(d->platform)->port != port)
         st = axl__fail(fn, AXL_ERR_BACKEND_MISMATCH,
                        "the device belongs to the %s port, not to %s",
                        axl__platform_at(d->platform)->port->name,
                        port ? port->name : "(none)");
-    else if (d)
+    else
         *data = d->data;
     axl__leave();
     return st;
@@ -305,8 +302,7 @@ axl_status axl_device_select(axl_selector_fn selector, const void *user,
 {
     static const char fn[] = "axl_device_select";
     if (!selector || !device)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "selector and device must not be NULL");
+        return axl__null(fn, "selector and device");
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;

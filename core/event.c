@@ -6,7 +6,8 @@
 static struct axl__event *get_event(const char *fn, axl_event h,
                                     axl_status *st)
 {
-    return axl__lookup(fn, "event", AXL__POOL_EVENT, h.id, st);
+    /* Inline: waits and releases are on the launch path. */
+    return axl__lookup_fast(fn, "event", AXL__POOL_EVENT, h.id, st);
 }
 
 static void event_destroy(struct axl__event *e)
@@ -26,7 +27,7 @@ axl_status axl_event_create_complete(axl_event *event)
 {
     static const char fn[] = "axl_event_create_complete";
     if (!event)
-        return axl__fail(fn, AXL_ERR_INVALID, "event must not be NULL");
+        return axl__null(fn, "event");
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
@@ -46,12 +47,12 @@ axl_status axl_event_create_complete(axl_event *event)
 axl_status axl_event_retain(axl_event event)
 {
     static const char fn[] = "axl_event_retain";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__event *e =
+        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+    if (!e)
         return st;
-    struct axl__event *e = get_event(fn, event, &st);
-    if (e)
-        e->refs++;
+    e->refs++;
     axl__leave();
     return st;
 }
@@ -184,17 +185,16 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
 {
     static const char fn[] = "axl_event_get_status";
     if (!status)
-        return axl__fail(fn, AXL_ERR_INVALID, "status must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "status");
+    axl_status st;
+    struct axl__event *e =
+        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+    if (!e)
         return st;
-    struct axl__event *e = get_event(fn, event, &st);
-    if (e) {
-        *status = (axl_event_status)atomic_load_explicit(&e->state,
-                                                         memory_order_acquire);
-        if (error)
-            *error = *status == AXL_EVENT_COMPLETE ? e->status : AXL_SUCCESS;
-    }
+    *status = (axl_event_status)atomic_load_explicit(&e->state,
+                                                     memory_order_acquire);
+    if (error)
+        *error = *status == AXL_EVENT_COMPLETE ? e->status : AXL_SUCCESS;
     axl__leave();
     return st;
 }
@@ -204,17 +204,18 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
 {
     static const char fn[] = "axl_event_get_profiling";
     if (!ns)
-        return axl__fail(fn, AXL_ERR_INVALID, "ns must not be NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+        return axl__null(fn, "ns");
+    axl_status st;
+    struct axl__event *e =
+        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+    if (!e)
         return st;
-    struct axl__event *e = get_event(fn, event, &st);
-    if (e && !e->profiling) {
+    if (!e->profiling) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "its queue was made without AXL_QUEUE_ENABLE_PROFILING "
                        "(property::queue::enable_profiling; 4.6.6 makes "
                        "this errc::invalid)");
-    } else if (e) {
+    } else {
         e->holds++;
         switch (param) {
         case AXL_PROFILING_COMMAND_SUBMIT:
@@ -251,28 +252,27 @@ axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
                                    uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_event_get_wait_list";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__event *e =
+        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+    if (!e)
         return st;
-    struct axl__event *e = get_event(fn, event, &st);
-    if (e) {
-        const struct axl__command *c =
-            e->command ? axl__command_at((uint16_t)(e->command - 1)) : NULL;
-        uint32_t n = 0;
-        for (uint8_t j = 0; c && j < c->ndeps; j++)
-            n += c->deps[j].pred != 0;
-        st = axl__list_check(fn, n, out, cap, count);
-        if (st == AXL_SUCCESS && out) {
-            uint32_t i = 0;
-            for (uint8_t j = 0; c && j < c->ndeps; j++) {
-                if (!c->deps[j].pred)
-                    continue;
-                struct axl__event *p =
-                    axl__event_at((uint16_t)(c->deps[j].pred - 1));
-                if (p->refs++ == 0)
-                    axl__pool_revive(AXL__POOL(EVENT), p);
-                out[i++].id = AXL__HANDLE(EVENT, p);
-            }
+    const struct axl__command *c =
+        e->command ? axl__command_at((uint16_t)(e->command - 1)) : NULL;
+    uint32_t n = 0;
+    for (uint8_t j = 0; c && j < c->ndeps; j++)
+        n += c->deps[j].pred != 0;
+    st = axl__list_check(fn, n, out, cap, count);
+    if (st == AXL_SUCCESS && out) {
+        uint32_t i = 0;
+        for (uint8_t j = 0; c && j < c->ndeps; j++) {
+            if (!c->deps[j].pred)
+                continue;
+            struct axl__event *p =
+                axl__event_at((uint16_t)(c->deps[j].pred - 1));
+            if (p->refs++ == 0)
+                axl__pool_revive(AXL__POOL(EVENT), p);
+            out[i++].id = AXL__HANDLE(EVENT, p);
         }
     }
     axl__leave();

@@ -28,7 +28,7 @@ void axl__handler_init(axl_handler *h)
 }
 
 /* Keeps the first error of the group, with its message. */
-static axl_status handler_fail(axl_handler *h, axl_status st)
+axl_status axl__handler_fail(axl_handler *h, axl_status st)
 {
     if (h->error == AXL_SUCCESS) {
         h->error = st;
@@ -37,15 +37,6 @@ static axl_status handler_fail(axl_handler *h, axl_status st)
     return st;
 }
 
-static bool usable(axl_handler *h, const char *fn, axl_status *st)
-{
-    if (!h) {
-        *st = axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
-        return false;
-    }
-    *st = h->error;
-    return h->error == AXL_SUCCESS;
-}
 
 axl_status axl_handler_depends_on(axl_handler *h, axl_event event)
 {
@@ -57,15 +48,16 @@ axl_status axl_handler_depends_on_list(axl_handler *h, const axl_event *events,
 {
     static const char fn[] = "axl_handler_depends_on";
     axl_status st;
-    if (!usable(h, fn, &st) || count == 0)
+    if (!axl__handler_usable(h, fn, &st) || count == 0)
         return st;
     if (!events)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "events is NULL with count %u",
-                                         (unsigned)count));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID,
+                         "events is NULL with count %u",
+                         (unsigned)count));
     st = axl__enter(fn);
     if (st != AXL_SUCCESS)
-        return handler_fail(h, st);
+        return axl__handler_fail(h, st);
     for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
         struct axl__event *e =
             axl__lookup(fn, "a dependency event", AXL__POOL_EVENT,
@@ -85,17 +77,18 @@ axl_status axl_handler_depends_on_list(axl_handler *h, const axl_event *events,
             h->deps_overflow = true;
     }
     axl__leave();
-    return st == AXL_SUCCESS ? st : handler_fail(h, st);
+    return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
 }
 
 /* Every action goes through here: exactly one per group. */
-static axl_status set_action(axl_handler *h, const char *fn, uint8_t kind)
+axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind)
 {
     if (++h->nactions > 1)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "a command group takes exactly one "
-                                         "action and this one already has "
-                                         "one"));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID,
+                         "a command group takes exactly one "
+                         "action and this one already has "
+                         "one"));
     h->kind = kind;
     return AXL_SUCCESS;
 }
@@ -105,12 +98,11 @@ axl_status axl_handler_host_task(axl_handler *h, axl_host_task_fn fn_,
 {
     static const char fn[] = "axl_handler_host_task";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     if (!fn_)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "the host task function is NULL"));
-    st = set_action(h, fn, AXL__CMD_HOST_TASK);
+        return axl__handler_fail(h, axl__null(fn, "the host task function"));
+    st = axl__handler_action(h, fn, AXL__CMD_HOST_TASK);
     if (st == AXL_SUCCESS) {
         h->u.host.fn = fn_;
         h->u.host.user = user;
@@ -126,37 +118,27 @@ axl_status axl_handler_require(axl_handler *h, axl_buffer buffer,
 {
     static const char fn[] = "axl_handler_require";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     if (!accessor)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "accessor must not be NULL"));
-    if (mode < AXL_ACCESS_READ || mode > AXL_ACCESS_READ_WRITE)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "%d is not an access mode",
-                                         (int)mode));
-    if (flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "unknown accessor flags 0x%x",
-                                         (unsigned)flags));
+        return axl__handler_fail(h, axl__null(fn, "accessor"));
+    st = axl__access_args(fn, mode, flags);
+    if (st != AXL_SUCCESS)
+        return axl__handler_fail(h, st);
     if (h->nacc == AXL_MAX_ACCESSORS)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                                         "more than AXL_MAX_ACCESSORS (%u) "
-                                         "accessors in one command group",
-                                         (unsigned)AXL_MAX_ACCESSORS));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "more than AXL_MAX_ACCESSORS (%u) "
+                         "accessors in one command group",
+                         (unsigned)AXL_MAX_ACCESSORS));
     st = axl__enter(fn);
     if (st != AXL_SUCCESS)
-        return handler_fail(h, st);
+        return axl__handler_fail(h, st);
     struct axl__buffer *view =
         axl__lookup(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
     struct axl__required *r = &h->acc[h->nacc];
-    if (view && (mode & AXL_ACCESS_WRITE) &&
-        (view->flags & AXL__BUF_READ_ONLY))
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "a write accessor on a buffer made from const host "
-                       "memory, which is read-only (4.7.2.3 rule 2.1)");
-    else if (view)
-        st = axl__region_make(fn, view, region, &r->region);
+    if (view)
+        st = axl__access_view(fn, view, mode, region, &r->region);
     if (view && st == AXL_SUCCESS) {
         view->holds++;
         r->on_device = false;
@@ -166,7 +148,7 @@ axl_status axl_handler_require(axl_handler *h, axl_buffer buffer,
         accessor->index = ++h->nacc;
     }
     axl__leave();
-    return st == AXL_SUCCESS ? st : handler_fail(h, st);
+    return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
 }
 
 /* The handler's accessor for an axl_accessor, or an error. */
@@ -174,10 +156,11 @@ static struct axl__required *named(axl_handler *h, const char *fn,
                                    axl_accessor a, axl_status *st)
 {
     if (a.index == 0 || a.index > h->nacc) {
-        *st = handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                                        "accessor %u was not required in "
-                                        "this command group",
-                                        (unsigned)a.index));
+        *st = axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "accessor %u was not required in "
+                         "this command group",
+                         (unsigned)a.index));
         return NULL;
     }
     *st = AXL_SUCCESS;
@@ -189,17 +172,16 @@ axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
 {
     static const char fn[] = "axl_handler_host_ptr";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, accessor, &st);
     if (!r)
         return st;
     if (!ptr)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "ptr must not be NULL"));
+        return axl__handler_fail(h, axl__null(fn, "ptr"));
     st = axl__enter(fn);
     if (st != AXL_SUCCESS)
-        return handler_fail(h, st);
+        return axl__handler_fail(h, st);
     struct axl__buffer *view = axl__buffer_at(r->view);
     struct axl__buffer *b = axl__buffer_base(view);
     st = axl__host_storage(fn, b);
@@ -212,7 +194,7 @@ axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
         h->host_ptrs = true;
     }
     axl__leave();
-    return st == AXL_SUCCESS ? st : handler_fail(h, st);
+    return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
 }
 
 static uint64_t region_bytes(const struct axl__region *r)
@@ -224,18 +206,18 @@ axl_status axl_handler_copy_to_host(axl_handler *h, axl_accessor src, void *dst)
 {
     static const char fn[] = "axl_handler_copy_to_host";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, src, &st);
     if (!r)
         return st;
     if (!dst)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "dst must not be NULL"));
+        return axl__handler_fail(h, axl__null(fn, "dst"));
     if (!(r->mode & AXL_ACCESS_READ))
-        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                                         "the source accessor must read"));
-    st = set_action(h, fn, AXL__CMD_COPY_TO_HOST);
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "the source accessor must read"));
+    st = axl__handler_action(h, fn, AXL__CMD_COPY_TO_HOST);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)src.index;
         h->u.copy.host = dst;
@@ -249,19 +231,19 @@ axl_status axl_handler_copy_from_host(axl_handler *h, const void *src,
 {
     static const char fn[] = "axl_handler_copy_from_host";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, dst, &st);
     if (!r)
         return st;
     if (!src)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "src must not be NULL"));
+        return axl__handler_fail(h, axl__null(fn, "src"));
     if (!(r->mode & AXL_ACCESS_WRITE))
-        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                                         "the destination accessor must "
-                                         "write"));
-    st = set_action(h, fn, AXL__CMD_COPY_FROM_HOST);
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "the destination accessor must "
+                         "write"));
+    st = axl__handler_action(h, fn, AXL__CMD_COPY_FROM_HOST);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)dst.index;
         /* Only read: the pointer is kept without its const in a union it
@@ -276,7 +258,7 @@ axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
 {
     static const char fn[] = "axl_handler_copy";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     struct axl__required *rs = named(h, fn, src, &st);
     if (!rs)
@@ -285,16 +267,17 @@ axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
     if (!rd)
         return st;
     if (!(rs->mode & AXL_ACCESS_READ) || !(rd->mode & AXL_ACCESS_WRITE))
-        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                                         "copy reads the source accessor and "
-                                         "writes the destination"));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "copy reads the source accessor and "
+                         "writes the destination"));
     if (region_bytes(&rs->region) != region_bytes(&rd->region))
-        return handler_fail(
+        return axl__handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "the source has %llu bytes, the destination %llu",
                          (unsigned long long)region_bytes(&rs->region),
                          (unsigned long long)region_bytes(&rd->region)));
-    st = set_action(h, fn, AXL__CMD_COPY);
+    st = axl__handler_action(h, fn, AXL__CMD_COPY);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)src.index;
         h->a1 = (uint8_t)dst.index;
@@ -309,26 +292,29 @@ axl_status axl_handler_fill(axl_handler *h, axl_accessor dst,
 {
     static const char fn[] = "axl_handler_fill";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, dst, &st);
     if (!r)
         return st;
     if (!pattern || pattern_size != r->region.elem)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_INVALID,
-                                         "the pattern must be one element "
-                                         "(%zu bytes), not %zu",
-                                         r->region.elem, pattern_size));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID,
+                         "the pattern must be one element "
+                         "(%zu bytes), not %zu",
+                         r->region.elem, pattern_size));
     if (pattern_size > AXL_MAX_FILL_PATTERN)
-        return handler_fail(h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                                         "elements of %zu bytes are larger "
-                                         "than AXL_MAX_FILL_PATTERN (%u)",
-                                         pattern_size,
-                                         (unsigned)AXL_MAX_FILL_PATTERN));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                         "elements of %zu bytes are larger "
+                         "than AXL_MAX_FILL_PATTERN (%u)",
+                         pattern_size,
+                         (unsigned)AXL_MAX_FILL_PATTERN));
     if (!(r->mode & AXL_ACCESS_WRITE))
-        return handler_fail(h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                                         "fill needs a write accessor"));
-    st = set_action(h, fn, AXL__CMD_FILL);
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "fill needs a write accessor"));
+    st = axl__handler_action(h, fn, AXL__CMD_FILL);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)dst.index;
         h->u.fill.dst = r->region;
@@ -341,11 +327,11 @@ axl_status axl_handler_update_host(axl_handler *h, axl_accessor acc)
 {
     static const char fn[] = "axl_handler_update_host";
     axl_status st;
-    if (!usable(h, fn, &st))
+    if (!axl__handler_usable(h, fn, &st))
         return st;
     if (!named(h, fn, acc, &st))
         return st;
-    st = set_action(h, fn, AXL__CMD_UPDATE_HOST);
+    st = axl__handler_action(h, fn, AXL__CMD_UPDATE_HOST);
     if (st == AXL_SUCCESS)
         h->a0 = (uint8_t)acc.index;
     return st;

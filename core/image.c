@@ -54,7 +54,11 @@ static axl_status add_kernel_ids(const char *fn, struct axl__image *img)
         memcpy(id->name, ki.name.ptr, ki.name.len);
         id->name[ki.name.len] = '\0';
         id->nargs = (uint8_t)ki.arg_count;
-        for (uint32_t a = 0; a < ki.arg_count; a++) {
+        /* The second bound is the check above again, for the compiler: at
+         * one argument, GCC's -Warray-bounds cannot see that the sorted
+         * insert below stays inside args[] without it. */
+        for (uint32_t a = 0; a < ki.arg_count && a < AXL_MAX_KERNEL_ARGS;
+             a++) {
             axl_xclbin_arg arg;
             axl_xclbin_get_kernel_arg(x, &ki, a, &arg);
             struct axl__karg_meta m;
@@ -207,7 +211,7 @@ axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name)
 {
     static const char fn[] = "axl_kernel_id_get_name";
     if (!name)
-        return axl__fail(fn, AXL_ERR_INVALID, "name must not be NULL");
+        return axl__null(fn, "name");
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
@@ -222,7 +226,7 @@ axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id)
 {
     static const char fn[] = "axl_get_kernel_id";
     if (!name || !id)
-        return axl__fail(fn, AXL_ERR_INVALID, "name and id must not be NULL");
+        return axl__null(fn, "name and id");
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
@@ -277,14 +281,14 @@ axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
 {
     static const char fn[] = "axl_is_compatible";
     if ((count && !ids) || !compatible)
-        return axl__fail(fn, AXL_ERR_INVALID, "ids or compatible is NULL");
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+        return axl__null(fn, "ids or compatible");
+    axl_status st;
     struct axl__device *d =
-        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
+        return st;
     bool all = true;
-    for (uint32_t i = 0; d && i < count && st == AXL_SUCCESS; i++) {
+    for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
         struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
         if (k && !axl__kernel_compatible(k, d))
             all = false;
@@ -475,7 +479,9 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
                              "load_image)",
                              d->info.name);
         d->programming = true;
-        uintptr_t old[AXL_MAX_DEVICE_CUS];
+        /* = {0}: at one unit, GCC cannot see that only old[< nold] is read
+         * (-Wmaybe-uninitialized). */
+        uintptr_t old[AXL_MAX_DEVICE_CUS] = {0};
         uint8_t nold = 0;
         for (uint8_t c = 0; c < d->ncus; c++)
             if (d->cus[c].opened)

@@ -15,15 +15,6 @@
 
 /* ---- The handler's kernel calls -------------------------------------------------- */
 
-static axl_status sticky(axl_handler *h, axl_status st)
-{
-    if (h->error == AXL_SUCCESS && st != AXL_SUCCESS) {
-        h->error = st;
-        axl_format(h->why, sizeof h->why, "%s", axl_last_message());
-    }
-    return st;
-}
-
 static struct axl__karg *karg_slot(axl_handler *h, const char *fn,
                                    uint32_t index, axl_status *st)
 {
@@ -31,11 +22,12 @@ static struct axl__karg *karg_slot(axl_handler *h, const char *fn,
         if (h->kargs[i].id == index)
             return &h->kargs[i];
     if (h->nkargs == AXL_MAX_KERNEL_ARGS || index > 0xFFFF) {
-        *st = sticky(h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
-                                  "argument %u: a kernel takes at most "
-                                  "AXL_MAX_KERNEL_ARGS (%u) arguments",
-                                  (unsigned)index,
-                                  (unsigned)AXL_MAX_KERNEL_ARGS));
+        *st = axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                         "argument %u: a kernel takes at most "
+                         "AXL_MAX_KERNEL_ARGS (%u) arguments",
+                         (unsigned)index,
+                         (unsigned)AXL_MAX_KERNEL_ARGS));
         return NULL;
     }
     struct axl__karg *a = &h->kargs[h->nkargs++];
@@ -48,21 +40,21 @@ axl_status axl_handler_set_arg(axl_handler *h, uint32_t index,
                                const void *value, size_t size)
 {
     static const char fn[] = "axl_handler_set_arg";
-    if (!h)
-        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
-    if (h->error != AXL_SUCCESS)
-        return h->error;
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
     if (!value || size == 0)
-        return sticky(h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
-                                   "argument %u: no bytes given",
-                                   (unsigned)index));
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                         "argument %u: no bytes given",
+                         (unsigned)index));
     if (size > (size_t)(AXL_MAX_ARG_BYTES - h->kbytes_used))
-        return sticky(h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                                   "argument %u: the group's scalars take "
-                                   "more than AXL_MAX_ARG_BYTES (%u)",
-                                   (unsigned)index,
-                                   (unsigned)AXL_MAX_ARG_BYTES));
-    axl_status st = AXL_SUCCESS;
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "argument %u: the group's scalars take "
+                         "more than AXL_MAX_ARG_BYTES (%u)",
+                         (unsigned)index,
+                         (unsigned)AXL_MAX_ARG_BYTES));
     struct axl__karg *a = karg_slot(h, fn, index, &st);
     if (!a)
         return st;
@@ -78,16 +70,15 @@ axl_status axl_handler_set_arg_accessor(axl_handler *h, uint32_t index,
                                         axl_accessor accessor)
 {
     static const char fn[] = "axl_handler_set_arg_accessor";
-    if (!h)
-        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
-    if (h->error != AXL_SUCCESS)
-        return h->error;
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
     if (accessor.index == 0 || accessor.index > h->nacc)
-        return sticky(h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                                   "argument %u: accessor %u was not "
-                                   "required in this command group",
-                                   (unsigned)index, (unsigned)accessor.index));
-    axl_status st = AXL_SUCCESS;
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "argument %u: accessor %u was not "
+                         "required in this command group",
+                         (unsigned)index, (unsigned)accessor.index));
     struct axl__karg *a = karg_slot(h, fn, index, &st);
     if (!a)
         return st;
@@ -99,17 +90,13 @@ axl_status axl_handler_set_arg_accessor(axl_handler *h, uint32_t index,
 axl_status axl_handler_single_task(axl_handler *h, axl_kernel kernel)
 {
     static const char fn[] = "axl_handler_single_task";
-    if (!h)
-        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
-    if (h->error != AXL_SUCCESS)
-        return h->error;
-    if (++h->nactions > 1)
-        return sticky(h, axl__fail(fn, AXL_ERR_INVALID,
-                                   "a command group takes exactly one action "
-                                   "and this one already has one"));
-    h->kind = AXL__CMD_KERNEL;
-    h->kernel = kernel.id;
-    return AXL_SUCCESS;
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    st = axl__handler_action(h, fn, AXL__CMD_KERNEL);
+    if (st == AXL_SUCCESS)
+        h->kernel = kernel.id;
+    return st;
 }
 
 axl_status axl_handler_parallel_for(axl_handler *h, axl_range range,
@@ -118,24 +105,23 @@ axl_status axl_handler_parallel_for(axl_handler *h, axl_range range,
     static const char fn[] = "axl_handler_parallel_for";
     (void)range;
     (void)kernel;
-    if (!h)
-        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
-    if (h->error != AXL_SUCCESS)
-        return h->error;
-    return sticky(h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                               "a compute unit runs whole invocations, not "
-                               "work-items: pass the size as an argument and "
-                               "use single_task"));
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    return axl__handler_fail(
+        h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                     "a compute unit runs whole invocations, not "
+                     "work-items: pass the size as an argument and "
+                     "use single_task"));
 }
 
 axl_status axl_handler_use_kernel_bundle(axl_handler *h,
                                          axl_kernel_bundle bundle)
 {
     static const char fn[] = "axl_handler_use_kernel_bundle";
-    if (!h)
-        return axl__fail(fn, AXL_ERR_INVALID, "handler must not be NULL");
-    if (h->error != AXL_SUCCESS)
-        return h->error;
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
     h->bundle = bundle.id;
     return AXL_SUCCESS;
 }
@@ -143,16 +129,16 @@ axl_status axl_handler_use_kernel_bundle(axl_handler *h,
 axl_status axl_handler_set_timeout(axl_handler *h, uint64_t ns)
 {
     if (!h)
-        return axl__fail("axl_handler_set_timeout", AXL_ERR_INVALID,
-                         "handler must not be NULL");
+        return axl__null("axl_handler_set_timeout", "handler");
     h->timeout_ns = ns;
     return AXL_SUCCESS;
 }
 
 /* ---- Checks at submit ------------------------------------------------------------- */
 
-static const char *arg_name(const struct axl__image *img, uint32_t kernel,
-                            uint32_t id, char *buf, size_t size)
+AXL__MESSAGE_ONLY static const char *arg_name(const struct axl__image *img,
+                                              uint32_t kernel, uint32_t id,
+                                              char *buf, size_t size)
 {
     axl_xclbin_kernel ki;
     axl_xclbin_get_kernel(&img->x, kernel, &ki);
@@ -181,7 +167,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
     for (int round = 0; round <= AXL_MAX_KERNEL_ARGS; round++) {
         axl_status st;
         struct axl__kernel *kn =
-            axl__lookup(fn, "kernel", AXL__POOL_KERNEL, h->kernel, &st);
+            axl__lookup_fast(fn, "kernel", AXL__POOL_KERNEL, h->kernel, &st);
         if (!kn)
             return st;
         struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
@@ -386,8 +372,8 @@ void axl__run_kernel(struct axl__command *c)
     const axl_device_port *port = axl__platform_at(d->platform)->port;
     if (d->loaded != kid->image + 1u) {
         axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                      "the device was programmed with another design before "
-                      "the kernel could run");
+                      AXL__TEXT("the device was programmed with another "
+                                "design before the kernel could run"));
         return;
     }
     /* A free unit of this kernel that reaches its buffers, going round its
@@ -420,8 +406,9 @@ void axl__run_kernel(struct axl__command *c)
             cu_wait(c);
         else
             axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                          "no compute unit of the kernel on the device (past "
-                          "AXL_MAX_DEVICE_CUS?) reaches its buffers");
+                          AXL__TEXT("no compute unit of the kernel on the "
+                                    "device (past AXL_MAX_DEVICE_CUS?) "
+                                    "reaches its buffers"));
         return;
     }
     cu->cmd = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
@@ -595,11 +582,11 @@ void axl__check_timeouts(void)
             if (cu->cmd != ref)
                 continue; /* it ended by itself meanwhile */
             char why[AXL_MESSAGE_MAX];
-            axl_format(why, sizeof why,
-                       "kernel %s on compute unit %u of %s did not finish "
-                       "within %llu ms: the run was abandoned",
-                       cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
-                       (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
+            axl__why(why, sizeof why,
+                     "kernel %s on compute unit %u of %s did not finish "
+                     "within %llu ms: the run was abandoned",
+                     cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
+                     (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
             cu_release(cu);
             axl__complete(c, AXL_ERR_TIMEOUT, why);
         }

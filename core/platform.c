@@ -3,12 +3,6 @@
  */
 #include "rt.h"
 
-static struct axl__platform *get_platform(const char *fn, axl_platform h,
-                                          axl_status *st)
-{
-    return axl__lookup(fn, "platform", AXL__POOL_PLATFORM, h.id, st);
-}
-
 axl_status axl_platform_get_all(axl_platform *out, uint32_t cap,
                                 uint32_t *count)
 {
@@ -36,16 +30,15 @@ axl_status axl_platform_get_devices(axl_platform platform,
                                     uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_platform_get_devices";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__platform *p =
+        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+    if (!p)
         return st;
-    struct axl__platform *p = get_platform(fn, platform, &st);
-    if (p) {
-        if (!count)
-            st = axl__fail(fn, AXL_ERR_INVALID, "count must not be NULL");
-        else
-            st = axl__list_devices(fn, p, type, out, cap, count);
-    }
+    if (!count)
+        st = axl__null(fn, "count");
+    else
+        st = axl__list_devices(fn, p, type, out, cap, count);
     axl__leave();
     return st;
 }
@@ -55,32 +48,31 @@ axl_status axl_platform_get_info(axl_platform platform,
                                  size_t value_size, size_t *size_ret)
 {
     static const char fn[] = "axl_platform_get_info";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__platform *p =
+        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+    if (!p)
         return st;
-    struct axl__platform *p = get_platform(fn, platform, &st);
-    if (p) {
-        const char *s = NULL;
-        switch (param) {
-        case AXL_PLATFORM_INFO_VERSION:
-            s = p->port->platform_version;
-            break;
-        case AXL_PLATFORM_INFO_NAME:
-            s = p->port->platform_name;
-            break;
-        case AXL_PLATFORM_INFO_VENDOR:
-            s = p->port->platform_vendor;
-            break;
-        case AXL_PLATFORM_INFO_NO_DEVICE_REASON:
-            s = p->device_count ? "" : p->no_device_reason;
-            break;
-        }
-        if (s)
-            st = axl__info_str(fn, s, value, value_size, size_ret);
-        else
-            st = axl__fail(fn, AXL_ERR_INVALID,
-                           "%d is not a platform info descriptor", (int)param);
+    const char *s = NULL;
+    switch (param) {
+    case AXL_PLATFORM_INFO_VERSION:
+        s = p->port->platform_version;
+        break;
+    case AXL_PLATFORM_INFO_NAME:
+        s = p->port->platform_name;
+        break;
+    case AXL_PLATFORM_INFO_VENDOR:
+        s = p->port->platform_vendor;
+        break;
+    case AXL_PLATFORM_INFO_NO_DEVICE_REASON:
+        s = p->device_count ? "" : p->no_device_reason;
+        break;
     }
+    if (s)
+        st = axl__info_str(fn, s, value, value_size, size_ret);
+    else
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "%d is not a platform info descriptor", (int)param);
     axl__leave();
     return st;
 }
@@ -89,12 +81,12 @@ axl_status axl_platform_get_backend(axl_platform platform,
                                     axl_backend *backend)
 {
     static const char fn[] = "axl_platform_get_backend";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__platform *p =
+        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+    if (!p)
         return st;
-    struct axl__platform *p = get_platform(fn, platform, &st);
-    if (p)
-        *backend = p->port->backend;
+    *backend = p->port->backend;
     axl__leave();
     return st;
 }
@@ -103,14 +95,15 @@ axl_status axl_platform_has(axl_platform platform, axl_aspect aspect,
                             bool *has)
 {
     static const char fn[] = "axl_platform_has";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__platform *p =
+        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+    if (!p)
         return st;
-    struct axl__platform *p = get_platform(fn, platform, &st);
-    if (p && ((unsigned)aspect >= AXL_ASPECT_COUNT || !has))
+    if ((unsigned)aspect >= AXL_ASPECT_COUNT || !has)
         st = axl__fail(fn, AXL_ERR_INVALID, "bad aspect %d or NULL result",
                        (int)aspect);
-    else if (p) {
+    else {
         /* 4.6.2.1: true when all devices of the platform have it. */
         bool all = true;
         const axl__pool *dp = AXL__POOL(DEVICE);

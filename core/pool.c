@@ -2,6 +2,7 @@
  * pool.c - fixed pools with generation-checked handles (see pool.h).
  * Callers hold the runtime lock.
  */
+#define AXL__POOL_IMPL /* defines the functions pool.h declares for -Os */
 #include "pool.h"
 
 #include <string.h>

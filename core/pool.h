@@ -86,7 +86,19 @@ static inline int axl__pool_is_live(const axl__pool *p, uint16_t slot)
     return slot < p->capacity && p->link[slot] == AXL__SLOT_LIVE;
 }
 
-static inline uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
+/* A live or retired object's handle, and lookup_any below: inline for the
+ * launch path. In builds for size (-Os) the compiler would keep a copy in
+ * every file that calls them, so there they are functions of pool.c. */
+#if defined(__OPTIMIZE_SIZE__) && !defined(AXL__POOL_IMPL)
+uint32_t axl__pool_handle(const axl__pool *p, const void *obj);
+void *axl__pool_lookup_any(const axl__pool *p, uint32_t id);
+#else
+#if defined(__OPTIMIZE_SIZE__)
+#define AXL__POOL_FN
+#else
+#define AXL__POOL_FN static inline
+#endif
+AXL__POOL_FN uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
 {
     uint16_t slot = axl__pool_slot(p, obj);
     return ((uint32_t)p->kind << AXL__HANDLE_KIND_SHIFT) |
@@ -96,7 +108,7 @@ static inline uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
 
 /* Like lookup, but retired objects resolve too: for the runtime's own
  * references (an in-order queue's last event), never for the application's. */
-static inline void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
+AXL__POOL_FN void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
 {
     uint32_t index = id & AXL__HANDLE_INDEX_MASK;
     if ((id >> AXL__HANDLE_KIND_SHIFT) != p->kind || index == 0 ||
@@ -108,6 +120,8 @@ static inline void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
         return NULL;
     return p->slots + (size_t)(index - 1) * p->object_size;
 }
+#undef AXL__POOL_FN
+#endif
 
 /* The object behind a live handle, or NULL: the fast path of lookup. */
 static inline void *axl__pool_get(const axl__pool *p, uint32_t id)

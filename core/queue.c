@@ -4,12 +4,6 @@
  */
 #include "rt.h"
 
-static struct axl__queue *get_queue(const char *fn, axl_queue h,
-                                    axl_status *st)
-{
-    return axl__lookup(fn, "queue", AXL__POOL_QUEUE, h.id, st);
-}
-
 #define QUEUE_FLAGS (AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING)
 
 axl_status axl_queue_create(axl_context context, axl_device device,
@@ -18,33 +12,33 @@ axl_status axl_queue_create(axl_context context, axl_device device,
 {
     static const char fn[] = "axl_queue_create";
     if (!queue)
-        return axl__fail(fn, AXL_ERR_INVALID, "queue must not be NULL");
+        return axl__null(fn, "queue");
     if (flags & ~(uint32_t)QUEUE_FLAGS)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "unknown queue flags 0x%x (4.6.5.4 has in_order and "
                          "enable_profiling)",
                          (unsigned)(flags & ~(uint32_t)QUEUE_FLAGS));
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return st;
+    axl_status st;
     struct axl__device *d =
-        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
+        return st;
     struct axl__context *c = NULL;
     bool own = AXL_IS_NONE(context);
-    if (d && !own) {
+    if (!own) {
         c = axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
         if (c && !axl__context_has_device(c, AXL__SLOT(DEVICE, d)))
             st = axl__fail(fn, AXL_ERR_INVALID,
                            "the device is not one of the context's devices "
                            "(Table 27)");
     }
-    if (d && st == AXL_SUCCESS && (flags & AXL_QUEUE_ENABLE_PROFILING) &&
+    if (st == AXL_SUCCESS && (flags & AXL_QUEUE_ENABLE_PROFILING) &&
         !axl__device_has(d, AXL_ASPECT_QUEUE_PROFILING))
         st = axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
                        "enable_profiling on %s, which has no "
                        "aspect::queue_profiling",
                        d->info.name);
-    if (d && st == AXL_SUCCESS && own)
+    if (st == AXL_SUCCESS && own)
         st = axl__context_make(fn, &device, 1, NULL, &c);
     struct axl__queue *q = NULL;
     if (st == AXL_SUCCESS) {
@@ -112,12 +106,12 @@ void axl__queue_unhold(struct axl__queue *q)
 axl_status axl_queue_retain(axl_queue queue)
 {
     static const char fn[] = "axl_queue_retain";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q)
-        q->refs++;
+    q->refs++;
     axl__leave();
     return st;
 }
@@ -125,18 +119,19 @@ axl_status axl_queue_retain(axl_queue queue)
 axl_status axl_queue_release(axl_queue queue)
 {
     static const char fn[] = "axl_queue_release";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q && q->refs == 1 && q->err_head) {
+    if (q->refs == 1 && q->err_head) {
         /* 4.6.5.5: errors still unconsumed when a queue goes away reach its
          * handler, if it has one. */
         const struct axl__context *c = axl__context_at(q->context);
         if (q->handler.fn || c->handler.fn)
             axl__deliver_errors(fn, q);
     }
-    if (q && --q->refs == 0) {
+    if (--q->refs == 0) {
         if (q->holds)
             axl__pool_retire(AXL__POOL(QUEUE), q);
         else
@@ -151,25 +146,24 @@ axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
                               size_t *size_ret)
 {
     static const char fn[] = "axl_queue_get_info";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q) {
-        uint32_t id;
-        if (param == AXL_QUEUE_INFO_CONTEXT) {
-            id = axl__pool_handle(AXL__POOL(CONTEXT),
-                                  axl__context_at(q->context));
-            st = axl__info_out(fn, &id, sizeof id, value, value_size,
-                               size_ret);
-        } else if (param == AXL_QUEUE_INFO_DEVICE) {
-            id = axl__pool_handle(AXL__POOL(DEVICE), axl__device_at(q->device));
-            st = axl__info_out(fn, &id, sizeof id, value, value_size,
-                               size_ret);
-        } else {
-            st = axl__fail(fn, AXL_ERR_INVALID,
-                           "%d is not a queue info descriptor", (int)param);
-        }
+    uint32_t id;
+    if (param == AXL_QUEUE_INFO_CONTEXT) {
+        id = axl__pool_handle(AXL__POOL(CONTEXT),
+                              axl__context_at(q->context));
+        st = axl__info_out(fn, &id, sizeof id, value, value_size,
+                           size_ret);
+    } else if (param == AXL_QUEUE_INFO_DEVICE) {
+        id = axl__pool_handle(AXL__POOL(DEVICE), axl__device_at(q->device));
+        st = axl__info_out(fn, &id, sizeof id, value, value_size,
+                           size_ret);
+    } else {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "%d is not a queue info descriptor", (int)param);
     }
     axl__leave();
     return st;
@@ -178,8 +172,7 @@ axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
 axl_status axl_queue_get_context(axl_queue queue, axl_context *context)
 {
     if (!context)
-        return axl__fail("axl_queue_get_context", AXL_ERR_INVALID,
-                         "context must not be NULL");
+        return axl__null("axl_queue_get_context", "context");
     return axl_queue_get_info(queue, AXL_QUEUE_INFO_CONTEXT, context,
                               sizeof *context, NULL);
 }
@@ -187,8 +180,7 @@ axl_status axl_queue_get_context(axl_queue queue, axl_context *context)
 axl_status axl_queue_get_device(axl_queue queue, axl_device *device)
 {
     if (!device)
-        return axl__fail("axl_queue_get_device", AXL_ERR_INVALID,
-                         "device must not be NULL");
+        return axl__null("axl_queue_get_device", "device");
     return axl_queue_get_info(queue, AXL_QUEUE_INFO_DEVICE, device,
                               sizeof *device, NULL);
 }
@@ -196,11 +188,12 @@ axl_status axl_queue_get_device(axl_queue queue, axl_device *device)
 axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order)
 {
     static const char fn[] = "axl_queue_is_in_order";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q && in_order)
+    if (in_order)
         *in_order = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
     axl__leave();
     return st;
@@ -211,8 +204,7 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
 {
     static const char fn[] = "axl_queue_submit";
     if (!cgf)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "the command-group function must not be NULL");
+        return axl__null(fn, "the command-group function");
     axl_handler h;
     axl__handler_init(&h);
     /* The group runs without the lock: it may call back into axl. */
@@ -220,7 +212,8 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
+    struct axl__queue *q =
+        axl__lookup_fast(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
     if (q)
         st = axl__submit(fn, q, &h, event);
     else
@@ -231,17 +224,16 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
 
 static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
 {
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q) {
-        q->holds++;
-        st = axl__wait_queue(q);
-        if (st == AXL_SUCCESS && deliver)
-            st = axl__deliver_errors(fn, q);
-        axl__queue_unhold(q);
-    }
+    q->holds++;
+    st = axl__wait_queue(q);
+    if (st == AXL_SUCCESS && deliver)
+        st = axl__deliver_errors(fn, q);
+    axl__queue_unhold(q);
     axl__leave();
     return st;
 }
@@ -259,15 +251,14 @@ axl_status axl_queue_wait_and_throw(axl_queue queue)
 axl_status axl_queue_throw_asynchronous(axl_queue queue)
 {
     static const char fn[] = "axl_queue_throw_asynchronous";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q) {
-        q->holds++;
-        st = axl__deliver_errors(fn, q);
-        axl__queue_unhold(q);
-    }
+    q->holds++;
+    st = axl__deliver_errors(fn, q);
+    axl__queue_unhold(q);
     axl__leave();
     return st;
 }
@@ -394,12 +385,12 @@ axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
 axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns)
 {
     static const char fn[] = "axl_queue_set_timeout";
-    axl_status st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
         return st;
-    struct axl__queue *q = get_queue(fn, queue, &st);
-    if (q)
-        q->timeout_ns = ns;
+    q->timeout_ns = ns;
     axl__leave();
     return st;
 }

@@ -482,19 +482,62 @@ static inline void axl__leave(void)
     axl_port_unlock();
 }
 
-/* Writes "fn: <text>" as the calling thread's message; returns status. */
-axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
+/* Writes "fn: <text>" as the calling thread's message; returns status.
+ * With AXL_MESSAGES 0 the message is "fn: <status name>": the format and
+ * its arguments stay in the source, checked by the compiler inside a
+ * sizeof, and are neither evaluated nor compiled in. */
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+#define AXL__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define AXL__PRINTF(f, a)
 #endif
-    ;
+/* Marks a static function that only messages use: with AXL_MESSAGES 0 it
+ * is named only inside a sizeof, which clang reports as not needed. */
+#if defined(__GNUC__)
+#define AXL__MESSAGE_ONLY __attribute__((unused))
+#else
+#define AXL__MESSAGE_ONLY
+#endif
+#if AXL_MESSAGES
+axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
+    AXL__PRINTF(3, 4);
+#else
+axl_status axl__fail_status(const char *fn, axl_status status);
+int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
+#define axl__fail(fn, status, ...)                                             \
+    ((void)sizeof axl__unformatted(__VA_ARGS__), axl__fail_status(fn, status))
+#endif
+
+/* The text of an asynchronous error: axl__why formats it into a buffer of
+ * cap bytes, AXL__TEXT is a fixed one. With AXL_MESSAGES 0 both are empty
+ * and the error's message is its status name. */
+#if AXL_MESSAGES
+#define axl__why axl_format
+#define AXL__TEXT(s) (s)
+#else
+#define axl__why(buf, cap, ...)                                                \
+    ((void)sizeof axl__unformatted(__VA_ARGS__),                               \
+     (void)((cap) ? ((buf)[0] = '\0') : 0))
+#define AXL__TEXT(s) ""
+#endif
+
+/* AXL_ERR_INVALID with "fn: <what> must not be NULL". */
+axl_status axl__null(const char *fn, const char *what);
 
 /* Resolves a handle of a pool kind, or fails with a message saying which
- * argument and why. The fast path is inline; failures go out of line. */
+ * argument and why. axl__lookup is one function; axl__lookup_fast is the
+ * same, inline, for the launch path (submit, the kernel of single_task,
+ * wait and release of an event). In builds for size (-Os) it is
+ * axl__lookup too: a copy per caller costs more there than a call. */
+void *axl__lookup(const char *fn, const char *what, int kind, uint32_t id,
+                  axl_status *st);
 void *axl__lookup_slow(const char *fn, const char *what, int kind,
                        uint32_t id, axl_status *st);
-static inline void *axl__lookup(const char *fn, const char *what, int kind,
-                                uint32_t id, axl_status *st)
+#if defined(__OPTIMIZE_SIZE__)
+#define axl__lookup_fast axl__lookup
+#else
+static inline void *axl__lookup_fast(const char *fn, const char *what,
+                                     int kind, uint32_t id, axl_status *st)
 {
     void *obj = axl__pool_get(&axl__pools[kind], id);
     if (obj) {
@@ -503,9 +546,31 @@ static inline void *axl__lookup(const char *fn, const char *what, int kind,
     }
     return axl__lookup_slow(fn, what, kind, id, st);
 }
+#endif
+
+/* axl__enter, then axl__lookup: the object with the lock held, or NULL
+ * with *st set and the lock not held (the start of most calls that take a
+ * handle). */
+void *axl__enter_get(const char *fn, const char *what, int kind, uint32_t id,
+                     axl_status *st);
 
 /* A pool-full failure naming the pool and its setting. */
 axl_status axl__pool_full(const char *fn, int kind);
+
+/* Without messages the name of the argument a lookup or a NULL check is
+ * about is not needed: these pass NULL instead, so the names are not
+ * compiled in. (runtime.c defines the functions with their names in
+ * parentheses, which these macros leave alone.) */
+#if !AXL_MESSAGES
+#define axl__null(fn, what) axl__fail_status(fn, AXL_ERR_INVALID)
+#define axl__lookup(fn, what, kind, id, st) axl__lookup(fn, NULL, kind, id, st)
+#define axl__enter_get(fn, what, kind, id, st)                                 \
+    axl__enter_get(fn, NULL, kind, id, st)
+#if !defined(__OPTIMIZE_SIZE__)
+#define axl__lookup_fast(fn, what, kind, id, st)                               \
+    axl__lookup_fast(fn, NULL, kind, id, st)
+#endif
+#endif
 
 /* Copies a value into the caller's buffer under the size-in/size-out
  * rules of get_info. */
@@ -558,6 +623,13 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
 axl_status axl__write_back(const char *fn, struct axl__buffer *base);
 axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
                             const axl_region *in, struct axl__region *out);
+/* An accessor's checks (buffer accessors and host accessors alike): mode
+ * and flags, then, lock held, the buffer and the region. */
+axl_status axl__access_args(const char *fn, axl_access_mode mode,
+                            uint32_t flags);
+axl_status axl__access_view(const char *fn, const struct axl__buffer *view,
+                            axl_access_mode mode, const axl_region *region,
+                            struct axl__region *out);
 uint8_t axl__device_loc(const struct axl__buffer *b, uint16_t device);
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                struct axl__queue *q, uint8_t *locs);
@@ -605,6 +677,23 @@ struct axl__device *axl__progress_device(void);
 
 /* Handler (handler.c). */
 void axl__handler_init(axl_handler *h);
+/* False, with *st, for a NULL handler or one that has failed already
+ * (inline: every handler call starts with it, single_task on the launch
+ * path). */
+static inline bool axl__handler_usable(axl_handler *h, const char *fn,
+                                       axl_status *st)
+{
+    if (!h) {
+        *st = axl__null(fn, "handler");
+        return false;
+    }
+    *st = h->error;
+    return h->error == AXL_SUCCESS;
+}
+/* Keeps st, with the message, as the group's first error; returns st. */
+axl_status axl__handler_fail(axl_handler *h, axl_status st);
+/* Sets the group's one action; a second one is an error. */
+axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);

@@ -45,6 +45,7 @@ static uint32_t extra_port_count;
 
 /* ---- Messages ------------------------------------------------------------ */
 
+#if AXL_MESSAGES
 axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
 {
     char *buf = axl_port_message_buffer();
@@ -57,6 +58,14 @@ axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
     }
     return status;
 }
+#else
+axl_status axl__fail_status(const char *fn, axl_status status)
+{
+    axl_format(axl_port_message_buffer(), AXL_MESSAGE_MAX, "%s: %s", fn,
+               axl_status_name(status));
+    return status;
+}
+#endif
 
 axl_status axl_fail(axl_status status, const char *fmt, ...)
 {
@@ -73,9 +82,16 @@ const char *axl_last_message(void)
     return axl_port_message_buffer();
 }
 
+#if AXL_MESSAGES
+axl_status axl__null(const char *fn, const char *what)
+{
+    return axl__fail(fn, AXL_ERR_INVALID, "%s must not be NULL", what);
+}
+#endif
+
 /* ---- Handles ---------------------------------------------------------------- */
 
-static const char *article(const char *noun)
+AXL__MESSAGE_ONLY static const char *article(const char *noun)
 {
     switch (noun[0]) {
     case 'a': case 'e': case 'i': case 'o': case 'u':
@@ -125,6 +141,29 @@ void *axl__lookup_slow(const char *fn, const char *what, int kind,
     return NULL;
 }
 
+void *(axl__lookup)(const char *fn, const char *what, int kind, uint32_t id,
+                    axl_status *st)
+{
+    void *obj = axl__pool_get(&axl__pools[kind], id);
+    if (obj) {
+        *st = AXL_SUCCESS;
+        return obj;
+    }
+    return axl__lookup_slow(fn, what, kind, id, st);
+}
+
+void *(axl__enter_get)(const char *fn, const char *what, int kind,
+                       uint32_t id, axl_status *st)
+{
+    *st = axl__enter(fn);
+    if (*st != AXL_SUCCESS)
+        return NULL;
+    void *obj = (axl__lookup)(fn, what, kind, id, st);
+    if (!obj)
+        axl__leave();
+    return obj;
+}
+
 axl_status axl__pool_full(const char *fn, int kind)
 {
     const axl__pool *p = &axl__pools[kind];
@@ -162,7 +201,7 @@ axl_status axl__list_check(const char *fn, uint32_t n, const void *out,
                            uint32_t cap, uint32_t *count)
 {
     if (!count)
-        return axl__fail(fn, AXL_ERR_INVALID, "count must not be NULL");
+        return axl__null(fn, "count");
     *count = n;
     if (out && cap < n)
         return axl__fail(fn, AXL_ERR_INVALID,

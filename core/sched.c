@@ -273,9 +273,9 @@ static void fail_unrun(struct axl__command *c)
     if (perr && strncmp(perr->message, prefix, sizeof prefix - 1) == 0)
         axl_format(why, sizeof why, "%s", perr->message); /* same root */
     else
-        axl_format(why, sizeof why, "%s (%s%s%s)", prefix,
-                   axl_status_name(c->dep_status), perr ? ": " : "",
-                   perr ? perr->message : "");
+        axl__why(why, sizeof why, "%s (%s%s%s)", prefix,
+                 axl_status_name(c->dep_status), perr ? ": " : "",
+                 perr ? perr->message : "");
     complete(c, c->dep_status, why);
 }
 
@@ -292,7 +292,9 @@ static void run_host_task(struct axl__command *c)
         msg[0] = '\0';
         st = fn(user);
         axl_format(why, sizeof why, "%s",
-                   msg[0] ? msg : "the host task failed and gave no message");
+                   msg[0] ? msg
+                          : AXL__TEXT("the host task failed and gave no "
+                                      "message"));
     }
     axl_port_lock();
     complete(c, st, st == AXL_SUCCESS ? NULL : why);
@@ -374,7 +376,8 @@ static void dispatch(struct axl__command *c)
         axl__run_kernel(c);
         break;
     default:
-        complete(c, AXL_ERR_RUNTIME, "internal: unknown command kind");
+        complete(c, AXL_ERR_RUNTIME,
+                 AXL__TEXT("internal: unknown command kind"));
         break;
     }
 }

@@ -45,7 +45,9 @@
  *   AXL_ERR_FEATURE_NOT_SUPPORTED: axl_xclbin_arg_banks() returns a 64-bit
  *   mask.
  * - why quotes names and values from the image with control characters
- *   replaced by '?', so it stays one line whatever the image holds.
+ *   replaced by '?', so it stays one line whatever the image holds. In the
+ *   library of a board that sets AXL_MESSAGES to 0 (core/axl_config.h),
+ *   why is only the status name, and the messages are not compiled in.
  *
  * Cost: open is O(size) for the binary tables and O(kernels x XML size)
  * for the XML (each kernel's name is compared with the earlier ones in one
@@ -60,6 +62,18 @@
 #include <string.h>
 
 #include "axl/hal.h"
+
+/* The library is built with core/ and the board folder on the include
+ * path: the board's AXL_MESSAGES applies. Built alone (fuzzers), the
+ * reader keeps its messages. */
+#if defined(__has_include)
+#if __has_include("axl_config.h")
+#include "axl_config.h"
+#endif
+#endif
+#ifndef AXL_MESSAGES
+#define AXL_MESSAGES 1
+#endif
 
 /* ---- the axlf layout (XRT's xclbin.h, struct axlf and friends) ---- */
 
@@ -134,13 +148,64 @@ const char *axl_xclbin_section_name(uint32_t kind)
     return "unknown";
 }
 
-/* ---- failure messages ---- */
-
 typedef struct err {
     char *why;
     size_t cap;
 } err;
 
+/* A NUL-terminated name inside a fixed field; 0 when there is no NUL. */
+static int fixed_str(const uint8_t *p, size_t field, axl_str *out)
+{
+    const void *nul = memchr(p, 0, field);
+    if (!nul)
+        return 0;
+    out->ptr = (const char *)p;
+    out->len = (size_t)((const uint8_t *)nul - p);
+    return 1;
+}
+
+/* ---- the XML walker ---- */
+
+typedef struct doc {
+    const char *s;
+    size_t n;         /* up to the first NUL or the end of the section */
+    size_t base;      /* image offset of s[0] */
+    uint32_t section; /* section index, for messages */
+    err *e;           /* NULL in getters: the document was checked */
+} doc;
+
+enum { TAG_OPEN, TAG_CLOSE, TAG_EMPTY };
+
+typedef struct tag {
+    int kind;
+    size_t start, end;        /* '<' and one past '>' */
+    size_t name, name_len;    /* element name */
+    size_t attrs, attrs_end;  /* the attribute text */
+} tag;
+
+/* At most this many characters of a name or value go into a message. */
+#define SHOW 48
+
+static int show(size_t len)
+{
+    return (int)(len < SHOW ? len : SHOW);
+}
+
+/* Only messages use it (unused, for clang, when they are compiled out). */
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
+static unsigned long line_of(const doc *d, size_t pos)
+{
+    unsigned long line = 1;
+    for (size_t i = 0; i < pos && i < d->n; i++)
+        line += d->s[i] == '\n';
+    return line;
+}
+
+/* ---- failure messages ---- */
+
+#if AXL_MESSAGES
 /* Messages quote names and values from the image: keep them one line. */
 static void one_line(char *s)
 {
@@ -186,52 +251,6 @@ static axl_status unsupported(err *e, const char *fmt, ...)
     return st;
 }
 
-/* A NUL-terminated name inside a fixed field; 0 when there is no NUL. */
-static int fixed_str(const uint8_t *p, size_t field, axl_str *out)
-{
-    const void *nul = memchr(p, 0, field);
-    if (!nul)
-        return 0;
-    out->ptr = (const char *)p;
-    out->len = (size_t)((const uint8_t *)nul - p);
-    return 1;
-}
-
-/* ---- the XML walker ---- */
-
-typedef struct doc {
-    const char *s;
-    size_t n;         /* up to the first NUL or the end of the section */
-    size_t base;      /* image offset of s[0] */
-    uint32_t section; /* section index, for messages */
-    err *e;           /* NULL in getters: the document was checked */
-} doc;
-
-enum { TAG_OPEN, TAG_CLOSE, TAG_EMPTY };
-
-typedef struct tag {
-    int kind;
-    size_t start, end;        /* '<' and one past '>' */
-    size_t name, name_len;    /* element name */
-    size_t attrs, attrs_end;  /* the attribute text */
-} tag;
-
-/* At most this many characters of a name or value go into a message. */
-#define SHOW 48
-
-static int show(size_t len)
-{
-    return (int)(len < SHOW ? len : SHOW);
-}
-
-static unsigned long line_of(const doc *d, size_t pos)
-{
-    unsigned long line = 1;
-    for (size_t i = 0; i < pos && i < d->n; i++)
-        line += d->s[i] == '\n';
-    return line;
-}
-
 static axl_status xml_fail(const doc *d, axl_status st, size_t pos,
                            const char *fmt, ...)
 #if defined(__GNUC__)
@@ -256,6 +275,30 @@ static axl_status xml_fail(const doc *d, axl_status st, size_t pos,
     one_line(e->why);
     return st;
 }
+#else
+/* Without messages, why is the status name. The formats and their
+ * arguments stay in the source, checked inside a sizeof and not compiled
+ * in (as axl__fail in core/rt.h). */
+static axl_status fail_status(const err *e, axl_status st)
+{
+    if (e && e->why && e->cap)
+        axl_format(e->why, e->cap, "%s", axl_status_name(st));
+    return st;
+}
+int axl__xclbin_unformatted(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+#define AXL__UNFORMATTED(...) ((void)sizeof axl__xclbin_unformatted(__VA_ARGS__))
+#define fail(e, ...)                                                           \
+    (AXL__UNFORMATTED(__VA_ARGS__), fail_status(e, AXL_ERR_INVALID))
+#define unsupported(e, ...)                                                    \
+    (AXL__UNFORMATTED(__VA_ARGS__),                                            \
+     fail_status(e, AXL_ERR_FEATURE_NOT_SUPPORTED))
+#define xml_fail(d, st, pos, ...)                                              \
+    (AXL__UNFORMATTED(__VA_ARGS__), (void)(pos), fail_status((d)->e, st))
+#endif
 
 static int is_space(char c)
 {

@@ -14,4 +14,10 @@
 /* No threads on bare metal: host tasks run on the thread that waits. */
 #define AXL_HOST_TASK_WORKERS 0
 
+/* Full messages (AXL_MESSAGES 1, the default): a firmware team debugging on
+ * the board reads what was wrong, not only the status. A firmware short of
+ * code memory sets 0 here; the footprint report (axl-footprint) gives the
+ * code of both, and scripts/matrix builds and runs the firmware with 0
+ * (zcu102-r5-terse). */
+
 #endif /* AXL_BOARD_H */

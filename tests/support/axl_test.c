@@ -17,9 +17,18 @@ void axl_test_expect(axl_status got, axl_status want, const char *call,
     }
 }
 
+bool axl_test_messages(void)
+{
+    /* With messages the reader says why; without, it gives the status. */
+    axl_xclbin x;
+    char why[64] = "";
+    axl_xclbin_open(&x, NULL, 0, why, sizeof why);
+    return strcmp(why, axl_status_name(AXL_ERR_INVALID)) != 0;
+}
+
 void axl_test_message_has(const char *text, const char *file, int line)
 {
-    if (!strstr(axl_last_message(), text)) {
+    if (axl_test_messages() && !strstr(axl_last_message(), text)) {
         print_error("%s:%d: message \"%s\" lacks \"%s\"\n", file, line,
                     axl_last_message(), text);
         _fail(file, line);

@@ -22,9 +22,15 @@
 void axl_test_expect(axl_status got, axl_status want, const char *call,
                      const char *file, int line);
 
-/* Asserts the last message contains text. */
+/* Asserts the last message contains text. A library built with
+ * AXL_MESSAGES 0 (core/axl_config.h) leaves only "<function>: <STATUS>",
+ * so there the text is not checked. */
 #define AXL_MESSAGE_HAS(text) axl_test_message_has((text), __FILE__, __LINE__)
 void axl_test_message_has(const char *text, const char *file, int line);
+
+/* Whether the library was built with AXL_MESSAGES 1 (asked of the xclbin
+ * reader, which leaves the last message alone). */
+bool axl_test_messages(void);
 
 /* cmocka setup/teardown. Teardown fails the test unless every pool the
  * application fills is back to empty, then shuts the runtime down and

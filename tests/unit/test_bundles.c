@@ -672,11 +672,13 @@ static void build_throws_invalid_for_a_device_that_cannot_build_the_language(voi
      * for device 1 does not. */
     fake_config = (fake_port_config){.devices = 2, .flags = AXL_HAL_DEVICE_AVAILABLE, .program_mask = 1};
     AXL_OK(axl_device_port_register(&fake_port));
-    axl_platform p[2];
+    axl_platform p[AXL_TEST_BOARD_PORTS + 1];
     uint32_t n;
-    AXL_OK(axl_platform_get_all(p, 2, &n));
+    AXL_OK(axl_platform_get_all(p, AXL_TEST_BOARD_PORTS + 1, &n));
     axl_device fd[2];
-    AXL_OK(axl_platform_get_devices(p[1], AXL_DEVICE_TYPE_ALL, fd, 2, &n));
+    /* Registered ports come after the board's. */
+    AXL_OK(axl_platform_get_devices(p[AXL_TEST_BOARD_PORTS],
+                                    AXL_DEVICE_TYPE_ALL, fd, 2, &n));
     assert_int_equal(n, 2);
     axl_context c;
     AXL_OK(axl_context_create(fd, 2, NULL, &c));

@@ -60,8 +60,18 @@ static int all_zero(const void *p, size_t n)
     return 1;
 }
 
-/* Opening must fail with want and a one-line why containing needle, and
- * leave x zeroed. */
+/* Whether the library was built with messages: with AXL_MESSAGES 0
+ * (core/axl_config.h) why is only the status name. */
+static int reader_messages(void)
+{
+    axl_xclbin x;
+    char why[64] = "";
+    axl_xclbin_open(&x, NULL, 0, why, sizeof why);
+    return strcmp(why, axl_status_name(AXL_ERR_INVALID)) != 0;
+}
+
+/* Opening must fail with want and a one-line why containing needle (the
+ * status name without messages), and leave x zeroed. */
 static void expect_fail_at(const void *p, size_t size, axl_status want,
                            const char *needle, int line)
 {
@@ -69,6 +79,8 @@ static void expect_fail_at(const void *p, size_t size, axl_status want,
     char why[256];
     memset(&x, 0xA5, sizeof x);
     memset(why, 0, sizeof why);
+    if (!reader_messages())
+        needle = axl_status_name(want);
     axl_status st = axl_xclbin_open(&x, p, size, why, sizeof why);
     if (st != want || !strstr(why, needle) || strchr(why, '\n'))
         fail_msg("line %d: got status %d why \"%s\"; want %d and \"%s\"",

@@ -77,7 +77,7 @@ static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
     emu_model *m = find_model(kernel, len);
     if (!m) {
         if (nmodels == AXL_EMU_MAX_MODELS)
-            return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+            return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
                             "axl_emu_register_model: %u models already "
                             "(AXL_EMU_MAX_MODELS)",
                             (unsigned)AXL_EMU_MAX_MODELS);
@@ -102,7 +102,7 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
                                   void *user)
 {
     if (!kernel || !kernel[0] || strlen(kernel) >= AXL_EMU_NAME_MAX)
-        return axl_fail(AXL_ERR_INVALID,
+        return emu_fail(AXL_ERR_INVALID,
                         "axl_emu_register_model: the name needs 1..%u "
                         "characters",
                         (unsigned)AXL_EMU_NAME_MAX - 1);
@@ -285,7 +285,7 @@ static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
     if (!m) {
         axl_xclbin_kernel k;
         axl_xclbin_get_kernel(image, kernel_index, &k);
-        return axl_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
                         "the emulated device has no model for kernel %.*s "
                         "(axl_emu_register_model)",
                         (int)k.name.len, k.name.ptr);
@@ -301,12 +301,12 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
     if (!m)
         m = model_for(run->image, run->kernel_index);
     if (!m)
-        return axl_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
                         "the emulated device has no model for kernel %s",
                         run->kernel_name);
     axl_emu_arg args[AXL_EMU_MAX_ARGS];
     if (run->arg_count > AXL_EMU_MAX_ARGS)
-        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+        return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
                         "%s has %u arguments; the emulator passes at most "
                         "AXL_EMU_MAX_ARGS (%u)",
                         run->kernel_name, (unsigned)run->arg_count,
@@ -363,7 +363,7 @@ axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out)
 {
     const axl_emu_arg *a = arg_of(call, id);
     if (!a || a->is_buffer || a->size != 4)
-        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+        return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
                         "%s: argument %u is not a 4-byte scalar", call->kernel,
                         (unsigned)id);
     memcpy(out, a->value, 4);

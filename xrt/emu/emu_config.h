@@ -64,6 +64,13 @@
 #define AXL_EMU_MEM_ALIGN_BITS 4096
 #endif
 
+/* The port's failure messages follow the core's AXL_MESSAGES (see
+ * core/axl_config.h, whose default this repeats): with 0 the message of a
+ * failure is its status name. */
+#ifndef AXL_MESSAGES
+#define AXL_MESSAGES 1
+#endif
+
 _Static_assert(AXL_EMU_DEVICES >= 1 && AXL_EMU_DEVICES <= 8,
                "AXL_EMU_DEVICES must be 1..8");
 _Static_assert(AXL_EMU_BANKS >= 1 && AXL_EMU_BANKS <= 64,

@@ -13,7 +13,7 @@
 static axl_status too_small(const axl_emu_call *c, const char *arg,
                             uint64_t need)
 {
-    return axl_fail(AXL_ERR_KERNEL,
+    return emu_fail(AXL_ERR_KERNEL,
                     "%s: argument %s must be a buffer of at least %llu bytes",
                     c->kernel, arg, (unsigned long long)need);
 }
@@ -114,7 +114,7 @@ static axl_status conv2d(const axl_emu_call *c, void *user)
     if (st != AXL_SUCCESS)
         return st;
     if (shift > 30)
-        return axl_fail(AXL_ERR_KERNEL, "conv2d: shift %u is above 30",
+        return emu_fail(AXL_ERR_KERNEL, "conv2d: shift %u is above 30",
                         (unsigned)shift);
     uint64_t px = (uint64_t)w * h;
     const uint8_t *in = axl_emu_buffer(c, 0, px);
