@@ -33,8 +33,8 @@
 
 /* Normalised to 3 dimensions, leading ones 1: a 1-d buffer of n is
  * {1, 1, n}. The last dimension is contiguous (3.11.1). */
-axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
-                            const axl_region *in, struct axl__region *out)
+static axl_status region_make(const char *fn, const struct axl__buffer *view,
+                              const axl_region *in, struct axl__region *out)
 {
     uint32_t d = view->dims, shift = 3 - d;
     out->dims = d;
@@ -44,10 +44,15 @@ axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
         out->off[i] = 0;
         out->len[i] = 1;
     }
+    if (!in) { /* the whole view: nothing to check */
+        for (uint32_t i = 0; i < d; i++)
+            out->view_range[i + shift] = out->len[i + shift] = view->range[i];
+        return AXL_SUCCESS;
+    }
     for (uint32_t i = 0; i < d; i++) {
         size_t r = view->range[i];
-        size_t o = in ? in->offset[i] : 0;
-        size_t n = in ? in->range[i] : r;
+        size_t o = in->offset[i];
+        size_t n = in->range[i];
         if (n == 0 || o > r || n > r - o)
             return axl__fail(fn, AXL_ERR_INVALID,
                              "the accessor's dimension %u (offset %zu, range "
@@ -73,17 +78,43 @@ axl_status axl__access_args(const char *fn, axl_access_mode mode,
     return AXL_SUCCESS;
 }
 
+static void region_span(const struct axl__region *r, uint64_t *off,
+                        uint64_t *size);
+
 /* The checks against the buffer (lock held): no write to a buffer made
- * from const host memory, and the region, made in *out. */
-axl_status axl__access_view(const char *fn, const struct axl__buffer *view,
+ * from const host memory, and the region, made in out->region with the
+ * bytes it spans in out->off and out->size. The region of a whole view is
+ * left to axl__required_region: only data commands and host_ptr read
+ * regions, and a kernel's accessors are nearly always whole views. */
+axl_status axl__access_view(const char *fn, struct axl__buffer *view,
                             axl_access_mode mode, const axl_region *region,
-                            struct axl__region *out)
+                            struct axl__required *out)
 {
     if ((mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY))
         return axl__fail(fn, AXL_ERR_INVALID,
                          "a write accessor on a buffer made from const host "
                          "memory, which is read-only (4.7.2.3 rule 2.1)");
-    return axl__region_make(fn, view, region, out);
+    out->buf = view;
+    out->base = axl__buffer_base(view);
+    out->whole = !region;
+    if (!region) { /* its size is the product of its range */
+        out->off = 0;
+        out->size = view->size;
+        return AXL_SUCCESS;
+    }
+    axl_status st = region_make(fn, view, region, &out->region);
+    if (st == AXL_SUCCESS)
+        region_span(&out->region, &out->off, &out->size);
+    return st;
+}
+
+/* The accessor's region, made now if it is a whole view's. The view's
+ * shape never changes, so this needs no lock. */
+const struct axl__region *axl__required_region(struct axl__required *r)
+{
+    if (r->whole)
+        region_make(NULL, r->buf, NULL, &r->region);
+    return &r->region;
 }
 
 static uint64_t region_elems(const struct axl__region *r)
@@ -165,15 +196,6 @@ static inline bool writes(uint8_t mode)
     return (mode & AXL_ACCESS_WRITE) != 0;
 }
 
-/* The location of a base buffer's copy on a device, or NO_LOC. */
-uint8_t axl__device_loc(const struct axl__buffer *b, uint16_t device)
-{
-    for (uint8_t l = 1; l < AXL__LOCS; l++)
-        if (b->loc[l].device == device + 1u)
-            return l;
-    return AXL__NO_LOC;
-}
-
 /* Where to copy from so that `to` holds the current version: a location
  * that holds it (host first), else the newest surviving one (after a
  * failure), else nowhere (the contents are unspecified). */
@@ -200,18 +222,17 @@ static bool is_discard(const struct axl__required *r,
 {
     if (!((r->flags & AXL_ACCESS_NO_INIT) || r->mode == AXL_ACCESS_WRITE))
         return false;
-    uint64_t off, size;
-    region_span(&r->region, &off, &size);
-    return view->offset + off == 0 && size == base->size;
+    return view->offset + r->off == 0 && r->size == base->size;
 }
 
-/* Where a command of this kind touches accessor i's buffer. */
+/* Where a command of this kind touches accessor i's buffer (view, in
+ * base buffer b). */
 static uint8_t choose_loc(const axl_handler *h, uint8_t i,
-                          const struct axl__queue *q)
+                          const struct axl__queue *q,
+                          const struct axl__buffer *view,
+                          const struct axl__buffer *b)
 {
     const struct axl__required *r = &h->acc[i];
-    struct axl__buffer *view = axl__buffer_at(r->view);
-    const struct axl__buffer *b = axl__buffer_base(view);
     uint8_t dq = q ? axl__device_loc(b, q->device) : AXL__NO_LOC;
     if (r->on_device && dq != AXL__NO_LOC)
         return dq; /* a kernel's buffer: where its compute unit reaches it */
@@ -241,8 +262,7 @@ static uint8_t choose_loc(const axl_handler *h, uint8_t i,
          * are single runs; otherwise on the host. */
         const struct axl__required *o =
             &h->acc[(i + 1u == h->a0 ? h->a1 : h->a0) - 1];
-        const struct axl__buffer *ob =
-            axl__buffer_base(axl__buffer_at(o->view));
+        const struct axl__buffer *ob = o->base;
         uint8_t odq = q ? axl__device_loc(ob, q->device) : AXL__NO_LOC;
         if (dq != AXL__NO_LOC && odq != AXL__NO_LOC &&
             region_contiguous(&r->region) && region_contiguous(&o->region))
@@ -254,26 +274,18 @@ static uint8_t choose_loc(const axl_handler *h, uint8_t i,
     }
 }
 
-/* Host storage this command will need, if it is missing: where it works
- * on the host, or where it must bounce a copy through the host. */
-static struct axl__buffer *missing_host(const axl_handler *h,
-                                        const struct axl__queue *q,
-                                        const uint8_t *locs)
+/* Does this command need host storage that b lacks: it works on the host,
+ * or must bounce a copy through the host (device to device)? */
+static bool needs_host(const struct axl__buffer *b, uint8_t l)
 {
-    for (uint8_t i = 0; i < h->nacc; i++) {
-        struct axl__buffer *b =
-            axl__buffer_base(axl__buffer_at(h->acc[i].view));
-        if (b->host)
-            continue;
-        uint8_t l = locs[i];
-        if (l == AXL__LOC_HOST)
-            return b;
-        if (b->loc[l].ver != b->cur && pick_source(b, l) != AXL__NO_LOC &&
-            pick_source(b, l) != AXL__LOC_HOST)
-            return b; /* device to device goes through the host */
-    }
-    (void)q;
-    return NULL;
+    if (b->host)
+        return false;
+    if (l == AXL__LOC_HOST)
+        return true;
+    if (b->loc[l].ver == b->cur)
+        return false;
+    uint8_t src = pick_source(b, l);
+    return src != AXL__NO_LOC && src != AXL__LOC_HOST;
 }
 
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
@@ -282,18 +294,21 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
     /* Lock held; dropped while storage is allocated, after which the plan
      * is made again from the new state. */
     for (int round = 0;; round++) {
+        struct axl__buffer *need = NULL; /* the first lacking host storage */
         for (uint8_t i = 0; i < h->nacc; i++) {
-            struct axl__buffer *view = axl__buffer_at(h->acc[i].view);
-            struct axl__buffer *b = axl__buffer_base(view);
+            const struct axl__buffer *view = h->acc[i].buf;
+            struct axl__buffer *b = h->acc[i].base;
             if (q && b->context && b->context != q->context + 1u)
                 return axl__fail(fn, AXL_ERR_INVALID,
                                  "accessor %u: the buffer is bound to another "
                                  "context (property::buffer::context_bound)",
                                  (unsigned)i + 1);
-            locs[i] = choose_loc(h, i, q);
-            if (locs[i] != AXL__LOC_HOST) {
-                const struct axl__device *d = axl__device_at(
-                    (uint16_t)(b->loc[locs[i]].device - 1));
+            uint8_t l = choose_loc(h, i, q, view, b);
+            locs[i] = l;
+            /* A base buffer starts at 0, which every alignment divides. */
+            if (l != AXL__LOC_HOST && view->offset) {
+                const struct axl__device *d =
+                    axl__device_at((uint16_t)(b->loc[l].device - 1));
                 uint32_t align = d->info.mem_base_addr_align / 8;
                 if (align > 1 && view->offset % align)
                     return axl__fail(fn, AXL_ERR_INVALID,
@@ -304,8 +319,9 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                      (unsigned long long)view->offset,
                                      (unsigned)align);
             }
+            if (!need && needs_host(b, l))
+                need = b;
         }
-        struct axl__buffer *need = missing_host(h, q, locs);
         if (!need)
             return AXL_SUCCESS;
         axl_status st = axl__host_storage(fn, need);
@@ -319,11 +335,6 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
 
 /* ---- Records ---------------------------------------------------------------------- */
 
-static inline axl__rec rec_id(const struct axl__command *c, uint8_t i)
-{
-    return (axl__rec)AXL__SLOT(COMMAND, c) * AXL_MAX_ACCESSORS + i + 1;
-}
-
 static inline struct axl__command *rec_cmd(axl__rec r)
 {
     return axl__command_at((uint16_t)((r - 1) / AXL_MAX_ACCESSORS));
@@ -334,9 +345,9 @@ static inline struct axl__access *rec_acc(axl__rec r)
     return &rec_cmd(r)->acc[(r - 1) % AXL_MAX_ACCESSORS];
 }
 
-static void rec_unlink(struct axl__buffer *b, axl__rec r)
+/* Unlinks record a (linked) from b's list. */
+static void rec_unlink(struct axl__buffer *b, struct axl__access *a)
 {
-    struct axl__access *a = rec_acc(r);
     if (a->prev)
         rec_acc(a->prev)->next = a->next;
     else
@@ -350,9 +361,9 @@ static void rec_unlink(struct axl__buffer *b, axl__rec r)
     b->nrec--;
 }
 
-static void rec_append(struct axl__buffer *b, axl__rec r)
+/* Appends record a, whose id is r, to b's list. */
+static void rec_append(struct axl__buffer *b, struct axl__access *a, axl__rec r)
 {
-    struct axl__access *a = rec_acc(r);
     a->prev = b->rec_tail;
     a->next = 0;
     if (b->rec_tail)
@@ -392,25 +403,23 @@ static void wait_for_fill(struct axl__command *c, const struct axl__loc *l)
         axl__add_dep(c, e, true);
 }
 
-void axl__access_commit(struct axl__command *c, uint8_t i,
-                        const struct axl__required *r, uint8_t loc)
+/* Accessor i of command c, whose record id is id. */
+static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
+                       const struct axl__required *r, uint8_t loc)
 {
     struct axl__access *a = &c->acc[i];
-    struct axl__buffer *view = axl__buffer_at(r->view);
-    struct axl__buffer *b = axl__buffer_base(view);
-    uint32_t own = AXL__HANDLE(EVENT, event_of(c));
-    uint64_t off, size;
-    region_span(&r->region, &off, &size);
+    const struct axl__buffer *view = r->buf;
+    struct axl__buffer *b = r->base;
     a->view = r->view;
-    a->base = AXL__SLOT(BUFFER, b);
+    a->base = view->base;
     a->mode = r->mode;
     a->flags = c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
     if (r->flags & AXL_ACCESS_NO_INIT)
         a->flags |= AXL__ACC_NO_INIT;
     a->loc = loc;
     a->src = AXL__NO_LOC;
-    a->offset = view->offset + off;
-    a->size = size;
+    a->offset = view->offset + r->off;
+    a->size = r->size;
     bool discard = is_discard(r, view, b);
     if (discard)
         a->flags |= AXL__ACC_DISCARD;
@@ -421,11 +430,11 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
 
     /* Edges from the records: host accessors first, so they always get a
      * real edge (see the top of this file). */
-    for (int pass = 0; pass < 2; pass++) {
-        for (axl__rec id = b->rec_head; id;) {
-            struct axl__access *x = rec_acc(id);
-            struct axl__command *p = rec_cmd(id);
-            id = x->next;
+    for (int pass = 0; b->rec_head && pass < 2; pass++) {
+        for (axl__rec r_id = b->rec_head; r_id;) {
+            struct axl__access *x = rec_acc(r_id);
+            struct axl__command *p = rec_cmd(r_id);
+            r_id = x->next;
             if (p == c || (pass == 0) != !!(x->flags & AXL__ACC_HOST_ACCESS))
                 continue;
             bool x_bounces = (x->flags & AXL__ACC_XFER) &&
@@ -468,10 +477,16 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
     /* Data: make `loc` hold the current version before the action. */
     if (!discard) {
         if (!fill) {
-            wait_for_fill(c, &b->loc[loc]);
+            if (b->loc[loc].xfer) /* something still fills it */
+                wait_for_fill(c, &b->loc[loc]);
         } else {
+            uint32_t own = 0;
             if (src != AXL__NO_LOC) {
+                /* The command fills loc: it is the one later users of loc
+                 * (and of the host copy it bounces through) wait for. */
+                own = AXL__HANDLE(EVENT, event_of(c));
                 a->flags |= AXL__ACC_XFER;
+                c->flags |= AXL__CMD_XFER;
                 a->src = src;
                 wait_for_fill(c, &b->loc[src]);
                 if (bounce) {
@@ -480,7 +495,7 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
                 }
             }
             b->loc[loc].ver = b->cur;
-            b->loc[loc].xfer = src != AXL__NO_LOC ? own : 0;
+            b->loc[loc].xfer = own;
         }
     }
     if (writes(a->mode)) {
@@ -491,33 +506,41 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
     a->ver = b->loc[loc].ver;
 
     /* The record: prune what a write covers, fence when the list is full. */
-    axl__rec me = rec_id(c, i);
     if (writes(a->mode)) {
-        for (axl__rec id = b->rec_head; id;) {
-            struct axl__access *x = rec_acc(id);
-            axl__rec next = x->next;
+        for (axl__rec r_id = b->rec_head; r_id;) {
+            struct axl__access *x = rec_acc(r_id);
+            r_id = x->next;
             /* A record that also copies from elsewhere stands for a read of
              * that other location too, which `a` does not: keep it. */
             if (!(x->flags & (AXL__ACC_HOST_ACCESS | AXL__ACC_FENCE |
                               AXL__ACC_XFER)) &&
                 x->loc == loc && covers(a, x))
-                rec_unlink(b, id);
-            id = next;
+                rec_unlink(b, x);
         }
     }
     if (b->nrec >= AXL_MAX_BUFFER_RECORDS) {
         c->flags |= AXL__CMD_BARRIER;
         a->flags |= AXL__ACC_FENCE;
-        for (axl__rec id = b->rec_head; id;) {
-            struct axl__access *x = rec_acc(id);
-            axl__rec next = x->next;
+        for (axl__rec r_id = b->rec_head; r_id;) {
+            struct axl__access *x = rec_acc(r_id);
+            r_id = x->next;
             if (!(x->flags & AXL__ACC_HOST_ACCESS))
-                rec_unlink(b, id);
-            id = next;
+                rec_unlink(b, x);
         }
     }
-    rec_append(b, me);
+    rec_append(b, a, id);
     b->busy++;
+}
+
+void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
+                        const uint8_t *locs)
+{
+    const unsigned n = h->nacc;
+    for (unsigned i = 0; i < n; i++)
+        commit_one(c, (uint8_t)i, (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1,
+                   &h->acc[i], locs[i]);
+    c->nacc = (uint8_t)n;
+    h->nacc = 0;
 }
 
 /* A command is done with its accesses (lock held). A failed command may
@@ -527,13 +550,16 @@ void axl__access_commit(struct axl__command *c, uint8_t i,
  * writes all of it). */
 void axl__access_finish(struct axl__command *c, bool failed)
 {
-    uint32_t own = AXL__HANDLE(EVENT, event_of(c));
+    /* Only a command that fills a location (AXL__CMD_XFER) marks locations
+     * with its event: without it, no location names it. */
+    uint32_t own = c->flags & AXL__CMD_XFER ? AXL__HANDLE(EVENT, event_of(c))
+                                            : 0;
     for (uint8_t i = 0; i < c->nacc; i++) {
         struct axl__access *a = &c->acc[i];
         struct axl__buffer *b = axl__buffer_at(a->base);
         if (a->flags & AXL__ACC_LINKED)
-            rec_unlink(b, rec_id(c, i));
-        for (uint8_t l = 0; l < AXL__LOCS; l++) {
+            rec_unlink(b, a);
+        for (uint8_t l = 0; own && l < AXL__LOCS; l++) {
             struct axl__loc *loc = &b->loc[l];
             if (loc->xfer == own) {
                 loc->xfer = 0;
@@ -544,7 +570,7 @@ void axl__access_finish(struct axl__command *c, bool failed)
         if (failed && writes(a->mode) && b->loc[a->loc].ver == a->ver) {
             b->loc[a->loc].ver = AXL__VER_NONE;
             b->lost_status = event_of(c)->status;
-            b->lost_event = own;
+            b->lost_event = AXL__HANDLE(EVENT, event_of(c));
         }
         b->busy--;
         axl__buffer_unhold(axl__buffer_at(a->view));
@@ -612,6 +638,8 @@ static bool aliased(const struct axl__buffer *b, uint8_t loc)
 /* Whole-buffer moves into each accessor's location. */
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap)
 {
+    if (!(c->flags & AXL__CMD_XFER))
+        return AXL_SUCCESS;
     for (uint8_t i = 0; i < c->nacc; i++) {
         struct axl__access *a = &c->acc[i];
         if (!(a->flags & AXL__ACC_XFER))

@@ -10,11 +10,6 @@
 
 #include "rt.h"
 
-struct axl__buffer *axl__buffer_base(struct axl__buffer *b)
-{
-    return axl__buffer_at(b->base);
-}
-
 /* ---- Host storage: the buffer's allocator or the static arena --------------- */
 
 #define HOST_ALIGN 64u
@@ -459,10 +454,8 @@ static void destroy_base(struct axl__buffer *b)
 
 /* A buffer whose last reference is gone and whose last user just let go:
  * queue it; axl__free_zombies frees it outside any caller's critical path. */
-void axl__buffer_unhold(struct axl__buffer *b)
+void axl__buffer_zombie(struct axl__buffer *b)
 {
-    if (--b->holds || b->refs)
-        return;
     b->next_zombie = axl__rt.zombie_head;
     axl__rt.zombie_head = (uint16_t)(AXL__SLOT(BUFFER, b) + 1);
 }
@@ -651,7 +644,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         return st;
     axl_handler h;
     axl__handler_init(&h);
-    st = axl__access_view(fn, view, mode, region, &h.acc[0].region);
+    st = axl__access_view(fn, view, mode, region, &h.acc[0]);
     struct axl__host_accessor *ha = NULL;
     if (st == AXL_SUCCESS) {
         ha = axl__pool_alloc(AXL__POOL(HOST_ACCESSOR));
@@ -664,11 +657,11 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         h.kind = AXL__CMD_HOST_ACCESS;
         h.nactions = 1;
         h.nacc = 1;
-        h.acc[0].view = AXL__SLOT(BUFFER, view);
+        h.acc[0].view = AXL__HANDLE_SLOT(buffer.id);
         h.acc[0].mode = (uint8_t)mode;
         h.acc[0].flags = (uint8_t)flags;
         h.acc[0].on_device = false;
-        st = axl__commit(fn, NULL, &h, &c, NULL);
+        st = axl__commit(fn, NULL, &h, NULL, &c, NULL);
         axl__handler_drop(&h);
     }
     if (st != AXL_SUCCESS) {
@@ -692,7 +685,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
                        err ? err->message : axl_status_name(e->status));
         axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
     } else {
-        const struct axl__region *g = &h.acc[0].region;
+        const struct axl__region *g = axl__required_region(&h.acc[0]);
         uint64_t lin = ((uint64_t)g->off[0] * g->view_range[1] + g->off[1]) *
                            g->view_range[2] +
                        g->off[2];

@@ -46,6 +46,12 @@ axl_status axl_handler_depends_on(axl_handler *h, axl_event event)
 axl_status axl_handler_depends_on_list(axl_handler *h, const axl_event *events,
                                        uint32_t count)
 {
+    return axl__handler_depends_on(h, events, count, false);
+}
+
+axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
+                                   uint32_t count, bool locked)
+{
     static const char fn[] = "axl_handler_depends_on";
     axl_status st;
     if (!axl__handler_usable(h, fn, &st) || count == 0)
@@ -55,9 +61,11 @@ axl_status axl_handler_depends_on_list(axl_handler *h, const axl_event *events,
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "events is NULL with count %u",
                          (unsigned)count));
-    st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return axl__handler_fail(h, st);
+    if (!locked) {
+        st = axl__enter(fn);
+        if (st != AXL_SUCCESS)
+            return axl__handler_fail(h, st);
+    }
     for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
         struct axl__event *e =
             axl__lookup(fn, "a dependency event", AXL__POOL_EVENT,
@@ -76,7 +84,8 @@ axl_status axl_handler_depends_on_list(axl_handler *h, const axl_event *events,
         else
             h->deps_overflow = true;
     }
-    axl__leave();
+    if (!locked)
+        axl__leave();
     return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
 }
 
@@ -116,6 +125,15 @@ axl_status axl_handler_require(axl_handler *h, axl_buffer buffer,
                                axl_access_mode mode, const axl_region *region,
                                uint32_t flags, axl_accessor *accessor)
 {
+    return axl__handler_require(h, buffer, mode, region, flags, accessor,
+                                false);
+}
+
+axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
+                                axl_access_mode mode, const axl_region *region,
+                                uint32_t flags, axl_accessor *accessor,
+                                bool locked)
+{
     static const char fn[] = "axl_handler_require";
     axl_status st;
     if (!axl__handler_usable(h, fn, &st))
@@ -131,23 +149,26 @@ axl_status axl_handler_require(axl_handler *h, axl_buffer buffer,
                          "more than AXL_MAX_ACCESSORS (%u) "
                          "accessors in one command group",
                          (unsigned)AXL_MAX_ACCESSORS));
-    st = axl__enter(fn);
-    if (st != AXL_SUCCESS)
-        return axl__handler_fail(h, st);
+    if (!locked) {
+        st = axl__enter(fn);
+        if (st != AXL_SUCCESS)
+            return axl__handler_fail(h, st);
+    }
     struct axl__buffer *view =
-        axl__lookup(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+        axl__lookup_fast(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
     struct axl__required *r = &h->acc[h->nacc];
     if (view)
-        st = axl__access_view(fn, view, mode, region, &r->region);
+        st = axl__access_view(fn, view, mode, region, r);
     if (view && st == AXL_SUCCESS) {
         view->holds++;
         r->on_device = false;
-        r->view = AXL__SLOT(BUFFER, view);
+        r->view = AXL__HANDLE_SLOT(buffer.id);
         r->mode = (uint8_t)mode;
         r->flags = (uint8_t)flags;
         accessor->index = ++h->nacc;
     }
-    axl__leave();
+    if (!locked)
+        axl__leave();
     return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
 }
 
@@ -164,7 +185,9 @@ static struct axl__required *named(axl_handler *h, const char *fn,
         return NULL;
     }
     *st = AXL_SUCCESS;
-    return &h->acc[a.index - 1];
+    struct axl__required *r = &h->acc[a.index - 1];
+    axl__required_region(r); /* the actions below read it */
+    return r;
 }
 
 axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
@@ -182,8 +205,8 @@ axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
     st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return axl__handler_fail(h, st);
-    struct axl__buffer *view = axl__buffer_at(r->view);
-    struct axl__buffer *b = axl__buffer_base(view);
+    struct axl__buffer *view = r->buf;
+    struct axl__buffer *b = r->base;
     st = axl__host_storage(fn, b);
     if (st == AXL_SUCCESS) {
         const struct axl__region *g = &r->region;

@@ -1,8 +1,10 @@
 /*
  * launch.c - running kernels: the handler's kernel calls, the checks at
  * submit (arguments against the metadata, memory reachable per
- * CONNECTIVITY, the design on the device), compute-unit selection, the
- * hand-off to the device port, completions and timeouts.
+ * CONNECTIVITY, the design on the device), the same checks made in one
+ * pass for a plain single_task (axl__kernel_plan, the launch path),
+ * compute-unit selection, the hand-off to the device port, completions and
+ * timeouts.
  *
  * Each device has a run slot per compute unit of its design; a command
  * takes a free slot reachable from all its buffers, and the hal run and
@@ -264,7 +266,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             /* The memory must be reachable from a unit of the kernel (the
              * device keeps each unit's banks per argument). */
             struct axl__required *r = &h->acc[set->acc - 1];
-            struct axl__buffer *b = axl__buffer_base(axl__buffer_at(r->view));
+            struct axl__buffer *b = r->base;
             uint64_t any = 0, all = ~(uint64_t)0;
             for (uint8_t c = 0; c < d->ncus; c++) {
                 if (d->cus[c].kernel_index != kid->index)
@@ -309,14 +311,147 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         if (allocated)
             continue;
         h->u.kernel.kid = kn->kid;
-        h->u.kernel.kernel = AXL__SLOT(KERNEL, kn);
-        if (h->kbytes_used)
-            memcpy(h->u.kernel.bytes, h->kbytes, h->kbytes_used);
+        h->u.kernel.kernel = AXL__HANDLE_SLOT(h->kernel);
         h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
         return AXL_SUCCESS;
     }
     return axl__fail(fn, AXL_ERR_RUNTIME,
                      "internal: kernel argument placement did not settle");
+}
+
+/* Whether a kernel can take buffer view, for axl__kernel_plan, as it is:
+ * writable if written, at offset 0 (which meets every alignment), usable in
+ * the queue's context, with its contents on the queue's device (current
+ * there, or with host storage to come from) in a bank one of the kernel's
+ * units (the ring from cus[first]) reaches for argument m; *loc: where. */
+static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
+                        const struct axl__queue *q, const struct axl__cu *cus,
+                        unsigned ncus, unsigned first, unsigned m,
+                        uint8_t *loc)
+{
+    if (((mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY)) ||
+        view->offset)
+        return false;
+    const struct axl__buffer *b = axl__buffer_base(view);
+    const uint8_t l = axl__device_loc(b, q->device);
+    if ((b->context && b->context != q->context + 1u) || l == AXL__NO_LOC ||
+        !(b->host || b->loc[l].ver == b->cur))
+        return false;
+    const uint32_t bank = b->loc[l].mem.bank;
+    for (unsigned c = first; c < ncus;) {
+        if (cus[c].banks[m] >> bank & 1) {
+            *loc = l;
+            return true;
+        }
+        c = cus[c].next_same;
+        if (c == first)
+            break;
+    }
+    return false;
+}
+
+/*
+ * axl_queue_single_task's group in one pass (lock held), when it is plain:
+ * the handler filled and checked against the kernel as the handler calls
+ * and axl__kernel_prepare would leave it, and each accessor's location in
+ * locs, where axl__access_prepare would put it, so the command can be
+ * committed at once. Plain means: one argument per kernel argument, of its
+ * kind, with the ids 0..n-1 HLS kernels have; scalars of the metadata's
+ * size; accessors of whole live buffers, default flags, whose contents are
+ * in a bank of the queue's device that a unit of the kernel reaches (and
+ * are current there, or have host storage to come from); the kernel from
+ * the queue's context, on the design the device carries.
+ *
+ * Anything else returns false, the handler's counts untouched and no
+ * buffer held (what lies past the counts does not matter): the caller then
+ * takes the general path, the handler calls and axl__kernel_prepare, which
+ * find and say what is wrong, wait for a device being programmed, or
+ * allocate device memory. A group the plan accepts passes every check of
+ * that path too (the plan makes the same ones, or stricter), and that path
+ * would build the same command from it (test_kernels checks both ways).
+ */
+bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
+                      axl_kernel kernel, const axl_kernel_arg *args,
+                      uint32_t nargs, uint8_t *locs)
+{
+    const struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
+    if (!kn)
+        return false;
+    const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+    const struct axl__device *d = axl__device_at(q->device);
+    const unsigned n = kid->nargs;
+    if (nargs != n || axl__bundle_at(kn->bundle)->context != q->context ||
+        d->programming || d->loaded != kid->image + 1u ||
+        !axl__kernel_compatible(kid, d))
+        return false;
+    const struct axl__cu *cus = d->cus;
+    const unsigned ncus = d->ncus, kindex = kid->index;
+    unsigned first = kn->cu_hint;
+    if (first >= ncus || cus[first].kernel_index != kindex) {
+        first = 0;
+        while (first < ncus && cus[first].kernel_index != kindex)
+            first++;
+    }
+    uint64_t seen = 0;
+    unsigned nacc = 0, used = 0;
+    struct axl__karg *out = h->u.kernel.args;
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &args[i];
+        const uint32_t m = a->index; /* argument m has id m */
+        if (m >= n || kid->args[m].id != m || (seen >> m & 1))
+            return false;
+        seen |= (uint64_t)1 << m;
+        const struct axl__karg_meta *meta = &kid->args[m];
+        if (a->value) {
+            const size_t size = a->size;
+            if (meta->is_mem || size == 0 || size != meta->size ||
+                size > AXL_MAX_ARG_BYTES - used)
+                return false;
+            memcpy(h->kbytes + used, a->value, size);
+            out[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
+                                        (uint16_t)size};
+            used += (unsigned)size;
+            continue;
+        }
+        const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
+        if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
+            mode > AXL_ACCESS_READ_WRITE || nacc == AXL_MAX_ACCESSORS)
+            return false;
+        struct axl__buffer *view =
+            axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);
+        uint8_t loc;
+        if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
+            return false;
+        struct axl__buffer *b = axl__buffer_base(view);
+        struct axl__required *r = &h->acc[nacc];
+        r->view = AXL__HANDLE_SLOT(a->buffer.id);
+        r->buf = view;
+        r->base = b;
+        r->mode = (uint8_t)mode;
+        r->flags = 0;
+        r->on_device = true;
+        r->whole = true;
+        r->off = 0;
+        r->size = view->size;
+        locs[nacc] = loc;
+        out[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1), 0, 0};
+        nacc++;
+    }
+    /* nargs ids, each below n and seen once: every argument is set. The
+     * handler holds its buffers from now on, as axl_handler_require's. */
+    for (unsigned i = 0; i < nacc; i++)
+        h->acc[i].buf->holds++;
+    h->nacc = (uint8_t)nacc;
+    h->kbytes_used = (uint16_t)used;
+    h->nkargs = (uint8_t)n;
+    h->kind = AXL__CMD_KERNEL;
+    h->nactions = 1;
+    h->kernel = kernel.id;
+    h->u.kernel.nargs = (uint8_t)n;
+    h->u.kernel.kid = kn->kid;
+    h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
+    h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
+    return true;
 }
 
 /* ---- Dispatch onto a compute unit ------------------------------------------------- */
@@ -411,7 +546,8 @@ void axl__run_kernel(struct axl__command *c)
                                     "reaches its buffers"));
         return;
     }
-    cu->cmd = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
+    struct axl__event *e = axl__event_at(c->event);
+    cu->cmd = e->command; /* the command's slot + 1 */
     c->u.kernel.cu = (uint8_t)(cu - d->cus);
 
     axl_hal_run *run = &cu->run;
@@ -450,7 +586,6 @@ void axl__run_kernel(struct axl__command *c)
             h->value = c->u.kernel.bytes + a->off;
         }
     }
-    struct axl__event *e = axl__event_at(c->event);
     if (e->profiling)
         e->t_start = axl__now();
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
@@ -463,8 +598,9 @@ void axl__run_kernel(struct axl__command *c)
 
     char why[AXL_MESSAGE_MAX];
     why[0] = '\0';
-    axl_status st = c->nacc ? axl__run_transfers(c, why, sizeof why)
-                            : AXL_SUCCESS;
+    axl_status st = c->flags & AXL__CMD_XFER
+                        ? axl__run_transfers(c, why, sizeof why)
+                        : AXL_SUCCESS;
     if (st == AXL_SUCCESS && !opened && port->cu_open) {
         uintptr_t handle = 0;
         st = port->cu_open(d->data, &img->x, kid->index, cu->ip, &handle);

@@ -28,7 +28,7 @@ void axl__pool_reset(axl__pool *p)
     p->failures = 0;
 }
 
-void *axl__pool_alloc_raw(axl__pool *p)
+void *axl__pool_alloc_raw(axl__pool *p, uint16_t *out_slot)
 {
     if (!p->ready)
         build_free_list(p);
@@ -42,12 +42,14 @@ void *axl__pool_alloc_raw(axl__pool *p)
     p->in_use++;
     if (p->in_use > p->high_water)
         p->high_water = p->in_use;
+    *out_slot = slot;
     return p->slots + (size_t)slot * p->object_size;
 }
 
 void *axl__pool_alloc(axl__pool *p)
 {
-    void *obj = axl__pool_alloc_raw(p);
+    uint16_t slot;
+    void *obj = axl__pool_alloc_raw(p, &slot);
     if (obj)
         memset(obj, 0, p->object_size);
     return obj;

@@ -67,9 +67,10 @@ void *axl__pool_lookup(const axl__pool *p, uint32_t id,
 /* A retired object gets live handles again (a released event handed back
  * by get_wait_list). */
 void axl__pool_revive(axl__pool *p, void *obj);
-/* Like axl__pool_alloc, without zeroing: for large objects the caller
- * initialises field by field (commands, on the launch path). */
-void *axl__pool_alloc_raw(axl__pool *p);
+/* Like axl__pool_alloc, without zeroing, and with the object's slot in
+ * *slot: for large objects the caller initialises field by field
+ * (commands, on the launch path). */
+void *axl__pool_alloc_raw(axl__pool *p, uint16_t *slot);
 
 static inline uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
 {
@@ -79,6 +80,14 @@ static inline uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
 static inline void *axl__pool_at(const axl__pool *p, uint16_t slot)
 {
     return p->slots + (size_t)slot * p->object_size;
+}
+
+/* The handle of the object in a slot (live or retired). */
+static inline uint32_t axl__pool_slot_handle(const axl__pool *p, uint16_t slot)
+{
+    return ((uint32_t)p->kind << AXL__HANDLE_KIND_SHIFT) |
+           ((uint32_t)p->gen[slot] << AXL__HANDLE_GEN_SHIFT) |
+           (uint32_t)(slot + 1);
 }
 
 static inline int axl__pool_is_live(const axl__pool *p, uint16_t slot)
@@ -100,10 +109,7 @@ void *axl__pool_lookup_any(const axl__pool *p, uint32_t id);
 #endif
 AXL__POOL_FN uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
 {
-    uint16_t slot = axl__pool_slot(p, obj);
-    return ((uint32_t)p->kind << AXL__HANDLE_KIND_SHIFT) |
-           ((uint32_t)p->gen[slot] << AXL__HANDLE_GEN_SHIFT) |
-           (uint32_t)(slot + 1);
+    return axl__pool_slot_handle(p, axl__pool_slot(p, obj));
 }
 
 /* Like lookup, but retired objects resolve too: for the runtime's own

@@ -288,7 +288,8 @@ enum axl__command_flags {
     AXL__CMD_BARRIER = 1u << 0,  /* waits for every earlier command */
     AXL__CMD_INFLIGHT = 1u << 3, /* in the submission-order list */
     AXL__CMD_INLINE = 1u << 1,   /* inside run_start: done() only records */
-    AXL__CMD_DONE_EARLY = 1u << 2
+    AXL__CMD_DONE_EARLY = 1u << 2,
+    AXL__CMD_XFER = 1u << 4      /* an accessor moves data first (XFER) */
 };
 
 struct axl__dep {
@@ -356,10 +357,16 @@ struct axl__error {
 /* One accessor as the group declared it. */
 struct axl__required {
     uint16_t view;              /* buffer slot, held by the handler */
+    struct axl__buffer *buf;    /* that buffer (set with view) */
+    struct axl__buffer *base;   /* and its base buffer */
     uint8_t mode;
     uint8_t flags;              /* axl_access_flags */
     bool on_device;             /* a kernel's buffer argument */
-    struct axl__region region;
+    bool whole;                 /* the whole view: region not made yet */
+    uint64_t off, size;         /* the bytes of the view the region spans,
+                                   from its first element to the end of
+                                   its last */
+    struct axl__region region;  /* see axl__required_region */
 };
 
 /* The handler a command group fills, on the stack of axl_queue_submit. */
@@ -468,6 +475,8 @@ static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
                                                      s);
 }
 #define AXL__SLOT(KIND, obj) axl__pool_slot(AXL__POOL(KIND), (obj))
+/* The slot a handle that resolved names (no division, unlike AXL__SLOT). */
+#define AXL__HANDLE_SLOT(id) ((uint16_t)(((id) & AXL__HANDLE_INDEX_MASK) - 1u))
 #define AXL__HANDLE(KIND, obj) axl__pool_handle(AXL__POOL(KIND), (obj))
 
 /* ---- Entry, messages, handles ---------------------------------------------- */
@@ -612,8 +621,18 @@ axl_status axl__builtin_kernel_names(const char *fn,
                                      size_t value_size, size_t *size_ret);
 
 /* Buffers (buffer.c, access.c). */
-struct axl__buffer *axl__buffer_base(struct axl__buffer *b);
-void axl__buffer_unhold(struct axl__buffer *b);
+static inline struct axl__buffer *axl__buffer_base(const struct axl__buffer *b)
+{
+    return axl__buffer_at(b->base);
+}
+/* A released buffer nobody uses any more is freed later, outside the
+ * lock (a zombie: see axl__free_zombies). */
+void axl__buffer_zombie(struct axl__buffer *b);
+static inline void axl__buffer_unhold(struct axl__buffer *b)
+{
+    if (--b->holds == 0 && b->refs == 0)
+        axl__buffer_zombie(b);
+}
 void axl__free_zombies(void);
 void axl__host_arena_reset(void);
 axl_status axl__host_storage(const char *fn, struct axl__buffer *base);
@@ -621,20 +640,30 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             struct axl__device *d, uint32_t bank,
                             uint8_t *loc);
 axl_status axl__write_back(const char *fn, struct axl__buffer *base);
-axl_status axl__region_make(const char *fn, const struct axl__buffer *view,
-                            const axl_region *in, struct axl__region *out);
 /* An accessor's checks (buffer accessors and host accessors alike): mode
  * and flags, then, lock held, the buffer and the region. */
 axl_status axl__access_args(const char *fn, axl_access_mode mode,
                             uint32_t flags);
-axl_status axl__access_view(const char *fn, const struct axl__buffer *view,
+axl_status axl__access_view(const char *fn, struct axl__buffer *view,
                             axl_access_mode mode, const axl_region *region,
-                            struct axl__region *out);
-uint8_t axl__device_loc(const struct axl__buffer *b, uint16_t device);
+                            struct axl__required *out);
+const struct axl__region *axl__required_region(struct axl__required *r);
+/* The location of a base buffer's copy on a device, or AXL__NO_LOC. */
+static inline uint8_t axl__device_loc(const struct axl__buffer *b,
+                                      uint16_t device)
+{
+    for (uint8_t l = 1; l < AXL__LOCS; l++)
+        if (b->loc[l].device == device + 1u)
+            return l;
+    return AXL__NO_LOC;
+}
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                struct axl__queue *q, uint8_t *locs);
-void axl__access_commit(struct axl__command *c, uint8_t i,
-                        const struct axl__required *r, uint8_t loc);
+/* The handler's accessors become command c's (its slot: record ids), with
+ * their edges, versions and records; the handler's buffer holds pass to
+ * the command. locs: where each is (axl__access_prepare). */
+void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
+                        const uint8_t *locs);
 void axl__access_finish(struct axl__command *c, bool failed);
 void axl__access_started(struct axl__command *c);
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
@@ -670,6 +699,9 @@ bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__device *d);
 axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                axl_handler *h);
+bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
+                      axl_kernel kernel, const axl_kernel_arg *args,
+                      uint32_t nargs, uint8_t *locs);
 void axl__run_kernel(struct axl__command *c);
 void axl__check_timeouts(void);
 uint64_t axl__next_deadline(void);
@@ -690,6 +722,15 @@ static inline bool axl__handler_usable(axl_handler *h, const char *fn,
     *st = h->error;
     return h->error == AXL_SUCCESS;
 }
+/* axl_handler_require and axl_handler_depends_on_list; locked: the caller
+ * holds the runtime lock already (axl_queue_single_task fills its handler
+ * under the lock it submits with). */
+axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
+                                axl_access_mode mode, const axl_region *region,
+                                uint32_t flags, axl_accessor *accessor,
+                                bool locked);
+axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
+                                   uint32_t count, bool locked);
 /* Keeps st, with the message, as the group's first error; returns st. */
 axl_status axl__handler_fail(axl_handler *h, axl_status st);
 /* Sets the group's one action; a second one is an error. */
@@ -698,11 +739,16 @@ axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
 void axl__handler_drop(axl_handler *h);
+/* locs: where the accessors are, as axl__kernel_plan found; NULL to plan
+ * them here (axl__access_prepare). */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       struct axl__command **out_cmd, axl_event *out);
-void axl__complete(struct axl__command *c, axl_status status, const char *why);
-axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       const uint8_t *locs, struct axl__command **out_cmd,
                        axl_event *out);
+void axl__complete(struct axl__command *c, axl_status status, const char *why);
+/* locs: the handler is a plan of axl__kernel_plan, checked already, with
+ * its accessors' locations; NULL for any other group. */
+axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
+                       const uint8_t *locs, axl_event *out);
 void axl__pump(void);
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);

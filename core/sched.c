@@ -34,15 +34,21 @@ static inline struct axl__command *cmd_deref(uint16_t ref)
     return ref ? axl__command_at((uint16_t)(ref - 1)) : NULL;
 }
 
-static void fifo_push(uint16_t *head, uint16_t *tail, struct axl__command *c)
+/* Appends c, whose ref is r, to a FIFO. */
+static void fifo_push_ref(uint16_t *head, uint16_t *tail,
+                          struct axl__command *c, uint16_t r)
 {
-    uint16_t r = cmd_ref(c);
     c->next = NIL;
     if (*tail)
         cmd_deref(*tail)->next = r;
     else
         *head = r;
     *tail = r;
+}
+
+static void fifo_push(uint16_t *head, uint16_t *tail, struct axl__command *c)
+{
+    fifo_push_ref(head, tail, c, cmd_ref(c));
 }
 
 static struct axl__command *fifo_pop(uint16_t *head, uint16_t *tail)
@@ -64,9 +70,8 @@ static void make_ready(struct axl__command *c)
 
 /* ---- Submission order and barriers ---------------------------------------- */
 
-static void inflight_append(struct axl__command *c)
+static void inflight_append(struct axl__command *c, uint16_t r)
 {
-    uint16_t r = cmd_ref(c);
     c->prev_inflight = axl__rt.inflight_tail;
     c->next_inflight = NIL;
     if (axl__rt.inflight_tail)
@@ -416,29 +421,39 @@ void axl__workers_main(void *arg)
 void axl__handler_drop(axl_handler *h)
 {
     for (uint8_t i = 0; i < h->nacc; i++)
-        axl__buffer_unhold(axl__buffer_at(h->acc[i].view));
+        axl__buffer_unhold(h->acc[i].buf);
     h->nacc = 0;
 }
 
 /* Builds the command for a checked group (lock held; may be dropped while
  * storage is allocated). q is NULL for a host accessor. */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       struct axl__command **out_cmd, axl_event *out)
+                       const uint8_t *planned, struct axl__command **out_cmd,
+                       axl_event *out)
 {
     uint8_t locs[AXL_MAX_ACCESSORS];
-    axl_status st = h->nacc ? axl__access_prepare(fn, h, q, locs) : AXL_SUCCESS;
-    if (st != AXL_SUCCESS)
-        return st;
-    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT));
+    if (!planned && h->nacc) {
+        axl_status st = axl__access_prepare(fn, h, q, locs);
+        if (st != AXL_SUCCESS)
+            return st;
+        planned = locs;
+    }
+    uint16_t es, cs;
+    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
     if (!e)
         return axl__pool_full(fn, AXL__POOL_EVENT);
     /* Not zeroed: a command is large, and launches should not pay for
      * clearing what they never read. Every field read is set below. */
-    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND));
+    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
     if (!c) {
         axl__pool_free(AXL__POOL(EVENT), e);
         return axl__pool_full(fn, AXL__POOL_COMMAND);
     }
+    /* The slots are known: no handle below needs a division. */
+    const uint16_t cref = (uint16_t)(cs + 1);
+    const uint32_t ehandle = axl__pool_slot_handle(AXL__POOL(EVENT), es);
+    const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
+    const uint8_t kind = h->kind;
     e->refs = out ? 1 : 0;
     e->holds = 1; /* the command */
     e->status = AXL_SUCCESS;
@@ -446,9 +461,9 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->succ = 0;
     e->t_submit = e->t_start = e->t_end = 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
-    e->host_access = h->kind == AXL__CMD_HOST_ACCESS;
-    e->queue = q ? AXL__HANDLE(QUEUE, q) : 0;
-    e->command = cmd_ref(c);
+    e->host_access = kind == AXL__CMD_HOST_ACCESS;
+    e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
+    e->command = cref;
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
     if (!out)
@@ -457,12 +472,12 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         e->t_submit = axl__now();
 
     c->seq = ++axl__rt.seq;
-    c->kind = h->kind;
+    c->kind = kind;
     c->flags = 0;
     c->ndeps = 0;
     c->nacc = 0;
-    c->event = AXL__SLOT(EVENT, e);
-    c->queue = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
+    c->event = es;
+    c->queue = qs;
     c->device = q ? q->device : 0;
     c->pending = 1; /* held until the end of submission */
     c->next = c->prev_inflight = c->next_inflight = c->next_barrier = NIL;
@@ -470,17 +485,19 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->dep_event = 0;
     c->a0 = h->a0;
     c->a1 = h->a1;
-    if (h->kind == AXL__CMD_KERNEL) {
-        /* Only what the launch uses of the action. */
+    if (kind == AXL__CMD_KERNEL) {
+        /* Only what the launch uses of the action; the scalars' bytes are
+         * still where axl_handler_set_arg put them. */
         c->u.kernel.kernel = h->u.kernel.kernel;
         c->u.kernel.kid = h->u.kernel.kid;
         c->u.kernel.nargs = h->u.kernel.nargs;
         c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
-        for (uint8_t i = 0; i < h->u.kernel.nargs; i++)
-            c->u.kernel.args[i] = h->u.kernel.args[i];
+        memcpy(c->u.kernel.args, h->u.kernel.args,
+               h->u.kernel.nargs * sizeof c->u.kernel.args[0]);
         if (h->kbytes_used)
-            memcpy(c->u.kernel.bytes, h->u.kernel.bytes, h->kbytes_used);
-    } else if (h->kind == AXL__CMD_HOST_TASK) {
+            memcpy(c->u.kernel.bytes, h->kbytes, h->kbytes_used);
+        axl__kernel_at(h->u.kernel.kernel)->holds++;
+    } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;
     } else {
         c->u = h->u;
@@ -490,16 +507,12 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         q->inflight++;
         axl__device_at(q->device)->inflight++;
     }
-    if (c->kind == AXL__CMD_KERNEL)
-        axl__kernel_at(c->u.kernel.kernel)->holds++;
 
     /* Data edges first (they must not fail the command), then the explicit
      * ones, then the in-order edge, which only orders: a barrier covers it
      * if it does not fit. The handler's buffer holds pass to the command. */
-    for (uint8_t i = 0; i < h->nacc; i++)
-        axl__access_commit(c, i, &h->acc[i], locs[i]);
-    c->nacc = h->nacc;
-    h->nacc = 0;
+    if (h->nacc)
+        axl__access_commit(c, cs, h, planned);
     for (uint16_t i = 0; i < h->ndeps; i++) {
         struct axl__event *p =
             axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
@@ -513,38 +526,39 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
             axl__pool_lookup_any(AXL__POOL(EVENT), q->last_event);
         if (p)
             axl__add_dep(c, p, false);
-        q->last_event = AXL__HANDLE(EVENT, e);
+        q->last_event = ehandle;
     }
 
     if (q) {
-        inflight_append(c);
+        inflight_append(c, cref);
         c->flags |= AXL__CMD_INFLIGHT;
     }
     if (c->flags & AXL__CMD_BARRIER) {
         c->pending++;
-        uint16_t r = cmd_ref(c);
         c->next_barrier = NIL;
         if (axl__rt.barrier_tail)
-            cmd_deref(axl__rt.barrier_tail)->next_barrier = r;
+            cmd_deref(axl__rt.barrier_tail)->next_barrier = cref;
         else
-            axl__rt.barrier_head = r;
-        axl__rt.barrier_tail = r;
+            axl__rt.barrier_head = cref;
+        axl__rt.barrier_tail = cref;
         barrier_check();
     }
     if (out)
-        out->id = AXL__HANDLE(EVENT, e);
+        out->id = ehandle;
     if (out_cmd)
         *out_cmd = c;
     if (--c->pending == 0)
-        make_ready(c);
+        fifo_push_ref(&axl__rt.ready_head, &axl__rt.ready_tail, c, cref);
     return AXL_SUCCESS;
 }
 
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       axl_event *out)
+                       const uint8_t *locs, axl_event *out)
 {
     axl_status st = AXL_SUCCESS;
-    if (h->error != AXL_SUCCESS)
+    if (locs)
+        ; /* a plan: checked as it was made */
+    else if (h->error != AXL_SUCCESS)
         st = axl__fail(fn, h->error, "%s", h->why);
     else if (h->nactions == 0)
         st = axl__fail(fn, AXL_ERR_INVALID,
@@ -559,10 +573,10 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "kernel arguments were set, and the group's action is "
                        "not a kernel");
-    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL)
+    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && !locs)
         st = axl__kernel_prepare(fn, q, h);
     if (st == AXL_SUCCESS)
-        st = axl__commit(fn, q, h, NULL, out);
+        st = axl__commit(fn, q, h, locs, NULL, out);
     axl__handler_drop(h);
     if (st == AXL_SUCCESS)
         axl__pump();

@@ -321,6 +321,256 @@ static void bad_arguments_are_kernel_argument_errors_and_nothing_runs(void **s)
     rig_down(&r);
 }
 
+/* ---- axl_queue_single_task's one-pass plan against the general path ---------------- */
+
+/* The command group axl_queue_single_task stands for, made with the handler
+ * calls: the general path, which the one-pass plan must match. */
+typedef struct st_group {
+    axl_kernel k;
+    const axl_kernel_arg *args;
+    uint32_t nargs;
+} st_group;
+
+static void st_cgf(axl_handler *h, void *user)
+{
+    const st_group *g = user;
+    for (uint32_t i = 0; i < g->nargs; i++) {
+        const axl_kernel_arg *a = &g->args[i];
+        if (a->value) {
+            axl_handler_set_arg(h, a->index, a->value, a->size);
+        } else {
+            axl_accessor acc;
+            axl_handler_require(h, a->buffer,
+                                a->mode ? a->mode : AXL_ACCESS_READ_WRITE,
+                                a->region, 0, &acc);
+            axl_handler_set_arg_accessor(h, a->index, acc);
+        }
+    }
+    axl_handler_single_task(h, g->k);
+}
+
+/* The group both ways: the same status, the same message. */
+static void both_ways(axl_queue q, axl_kernel k, const axl_kernel_arg *args,
+                      uint32_t n, axl_status want)
+{
+    char first[AXL_MESSAGE_MAX];
+    AXL_EXPECT(axl_queue_single_task(q, k, args, n, NULL, 0, NULL), want);
+    strcpy(first, axl_last_message());
+    AXL_OK(axl_queue_wait_and_throw(q));
+    st_group g = {k, args, n};
+    AXL_EXPECT(axl_queue_submit(q, st_cgf, &g, NULL), want);
+    if (want != AXL_SUCCESS)
+        assert_string_equal(axl_last_message(), first);
+    AXL_OK(axl_queue_wait_and_throw(q));
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+}
+
+static void single_task_says_what_its_command_group_says(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "vadd");
+    static const int32_t ro[16] = {1, 2, 3};
+    axl_buffer A, B, O, C, S, N;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &O));
+    AXL_OK(axl_buffer_create_from_const(ro, 4, axl_range_1d(16), NULL, &C));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &N));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &S));
+    AXL_OK(axl_buffer_release(S)); /* a stale handle */
+    uint32_t n = 16;
+    uint64_t wide = 16;
+    axl_region all = {{0}, {16}}, outside = {{12}, {8}};
+    /* Every buffer but N on the device already, as the plan wants them. */
+    axl_kernel_arg ok[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                            {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                            {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                            {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    both_ways(r.q, k, ok, 4, AXL_SUCCESS);
+    axl_kernel_arg c2[4] = {{0, NULL, 0, C, AXL_ACCESS_READ, NULL},
+                            {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                            {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                            {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    both_ways(r.q, k, c2, 4, AXL_SUCCESS);
+
+    struct {
+        axl_kernel_arg args[5];
+        uint32_t n;
+        axl_status want;
+    } cases[] = {
+        /* in another order, the buffers' default mode */
+        {{{3, &n, sizeof n, AXL_NONE, 0, NULL},
+          {2, NULL, 0, O, 0, NULL},
+          {0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL}}, 4, AXL_SUCCESS},
+        /* a region, even of all of it: the general path */
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, &all},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_SUCCESS},
+        /* a buffer not on the device yet: the general path places it */
+        {{{0, NULL, 0, N, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_SUCCESS},
+        /* one buffer twice */
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_SUCCESS},
+        /* an argument missing */
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 3, AXL_ERR_KERNEL_ARGUMENT},
+        /* one too many */
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL},
+          {7, &n, sizeof n, AXL_NONE, 0, NULL}}, 5, AXL_ERR_KERNEL_ARGUMENT},
+        /* an id twice, one missing */
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {0, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        /* a scalar where a buffer goes, a buffer where a scalar goes */
+        {{{0, &n, sizeof n, AXL_NONE, 0, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, NULL, 0, B, AXL_ACCESS_READ, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        /* 8 bytes for 4; no bytes */
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &wide, sizeof wide, AXL_NONE, 0, NULL}}, 4,
+         AXL_ERR_KERNEL_ARGUMENT},
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, 0, AXL_NONE, 0, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        /* a stale buffer, a write to const memory, a bad mode, a region
+         * outside the buffer */
+        {{{0, NULL, 0, S, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID_OBJECT},
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID},
+        {{{0, NULL, 0, A, (axl_access_mode)7, NULL},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID},
+        {{{0, NULL, 0, A, AXL_ACCESS_READ, &outside},
+          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        both_ways(r.q, k, cases[i].args, cases[i].n, cases[i].want);
+    /* A stale kernel and a stale queue, after a plain group. */
+    axl_kernel gone;
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, builtin("vadd"), &gone));
+    AXL_OK(axl_kernel_release(gone));
+    both_ways(r.q, gone, ok, 4, AXL_ERR_INVALID_OBJECT);
+    axl_queue q2;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, AXL_QUEUE_IN_ORDER, NULL, &q2));
+    AXL_OK(axl_queue_release(q2));
+    char first[AXL_MESSAGE_MAX];
+    AXL_EXPECT(axl_queue_single_task(q2, k, ok, 4, NULL, 0, NULL),
+               AXL_ERR_INVALID_OBJECT);
+    strcpy(first, axl_last_message());
+    st_group g = {k, ok, 4};
+    AXL_EXPECT(axl_queue_submit(q2, st_cgf, &g, NULL), AXL_ERR_INVALID_OBJECT);
+    assert_string_equal(axl_last_message(), first);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(N));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+/* Launches whose buffers are already on the device (the one-pass plan)
+ * keep their order through the buffers on an out-of-order queue too, and
+ * see what the host wrote in between. */
+static void repeated_launches_keep_their_data_order(void **s)
+{
+    (void)s;
+    for (int in_order = 0; in_order < 2; in_order++) {
+        rig r = rig_up(in_order ? AXL_QUEUE_IN_ORDER : 0);
+        axl_kernel k = kernel(&r, "vadd");
+        enum { N = 64, ROUNDS = 12 };
+        static int32_t x[N], y[N], z[N], got[N];
+        int32_t want_x[N], want_y[N], want_z[N];
+        for (int i = 0; i < N; i++) {
+            want_x[i] = x[i] = i;
+            want_y[i] = y[i] = 1000 - i;
+            want_z[i] = z[i] = 0;
+        }
+        axl_buffer X, Y, Z;
+        AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
+        AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
+        AXL_OK(axl_buffer_create_from(z, 4, axl_range_1d(N), NULL, &Z));
+        uint32_t n = N;
+        for (int round = 0; round < ROUNDS; round++) {
+            /* z = x + y, then x = z + y, then y = x + z: each reads what
+             * the one before wrote, and overwrites what it read. */
+            axl_buffer in1[3] = {X, Z, X}, in2[3] = {Y, Y, Z},
+                       out[3] = {Z, X, Y};
+            int32_t *w1[3] = {want_x, want_z, want_x},
+                    *w2[3] = {want_y, want_y, want_z},
+                    *wo[3] = {want_z, want_x, want_y};
+            for (int j = 0; j < 3; j++) {
+                axl_kernel_arg args[4] = {
+                    {0, NULL, 0, in1[j], AXL_ACCESS_READ, NULL},
+                    {1, NULL, 0, in2[j], AXL_ACCESS_READ, NULL},
+                    {2, NULL, 0, out[j], AXL_ACCESS_WRITE, NULL},
+                    {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+                AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+                for (int i = 0; i < N; i++)
+                    wo[j][i] = w1[j][i] + w2[j][i];
+            }
+            if (round % 3 == 1) { /* the host writes y between launches */
+                int32_t fresh[N];
+                for (int i = 0; i < N; i++)
+                    want_y[i] = fresh[i] = round * 7 - i;
+                AXL_OK(axl_queue_copy_from_host(r.q, fresh, Y, NULL, NULL, 0,
+                                                NULL));
+                AXL_OK(axl_queue_wait_and_throw(r.q));
+            }
+            if (round % 4 == 2) { /* and reads z through a host accessor */
+                axl_host_accessor ha;
+                void *p;
+                AXL_OK(axl_host_accessor_create(Z, AXL_ACCESS_READ, NULL, 0,
+                                                &ha, &p));
+                assert_memory_equal(p, want_z, sizeof want_z);
+                AXL_OK(axl_host_accessor_release(ha));
+            }
+        }
+        axl_buffer all[3] = {X, Y, Z};
+        int32_t *want[3] = {want_x, want_y, want_z};
+        for (int b = 0; b < 3; b++) {
+            AXL_OK(axl_queue_copy_to_host(r.q, all[b], NULL, got, NULL, 0,
+                                          NULL));
+            AXL_OK(axl_queue_wait_and_throw(r.q));
+            assert_memory_equal(got, want[b], sizeof got);
+        }
+        AXL_OK(axl_buffer_release(X));
+        AXL_OK(axl_buffer_release(Y));
+        AXL_OK(axl_buffer_release(Z));
+        AXL_OK(axl_kernel_release(k));
+        rig_down(&r);
+    }
+}
+
 static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void **s)
 {
     (void)s;
@@ -712,6 +962,8 @@ int main(void)
         T(conv2d_convolves_8_bit_images),
         T(model_failure_fails_the_event_and_its_dependents),
         T(bad_arguments_are_kernel_argument_errors_and_nothing_runs),
+        T(single_task_says_what_its_command_group_says),
+        T(repeated_launches_keep_their_data_order),
         T(memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error),
         T(parallel_for_on_a_built_in_kernel_is_feature_not_supported),
         T(use_kernel_bundle_refuses_a_kernel_from_elsewhere_4_9_4_4),
