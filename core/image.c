@@ -250,6 +250,39 @@ axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id)
     return st;
 }
 
+axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
+                                      axl_kernel_id *id)
+{
+    static const char fn[] = "axl_get_built_in_kernel_id";
+    if (!name || !id)
+        return axl__null(fn, "name and id");
+    axl_status st;
+    struct axl__device *d =
+        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    if (!d)
+        return st;
+    const axl__pool *p = AXL__POOL(KERNEL_ID);
+    bool found = false;
+    for (uint16_t s = 0; d->builtin && s < p->capacity && !found; s++) {
+        const struct axl__kernel_id *k = axl__kernel_id_at(s);
+        if (axl__pool_is_live(p, s) && k->image == d->builtin - 1u &&
+            !strcmp(k->name, name)) {
+            id->id = axl__pool_handle(p, k);
+            found = true;
+        }
+    }
+    if (!found)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       d->builtin ? "%s has no built-in kernel named %s "
+                                    "(AXL_DEVICE_INFO_BUILT_IN_KERNELS "
+                                    "lists them)"
+                                  : "%s carries no design, so no built-in "
+                                    "kernel named %s",
+                       d->info.name, name);
+    axl__leave();
+    return st;
+}
+
 /* ---- Compatibility (4.11.8) ------------------------------------------------------- */
 
 /* Can the device run images of this kind at all? */

@@ -116,20 +116,10 @@ static int list_devices(void)
 static int find_kernel(axl_device dev, axl_kernel_bundle bundle,
                        const char *name, axl_kernel *k)
 {
-    axl_kernel_id ids[32];
-    size_t size;
-    CHECK(axl_device_get_info(dev, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
-                              sizeof ids, &size));
-    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
-        const char *n;
-        CHECK(axl_kernel_id_get_name(ids[i], &n));
-        if (!strcmp(n, name)) {
-            CHECK(axl_kernel_bundle_get_kernel(bundle, ids[i], k));
-            return 0;
-        }
-    }
-    fprintf(stderr, "the device has no built-in kernel %s\n", name);
-    return 1;
+    axl_kernel_id id;
+    CHECK(axl_get_built_in_kernel_id(dev, name, &id));
+    CHECK(axl_kernel_bundle_get_kernel(bundle, id, k));
+    return 0;
 }
 
 typedef struct stats {

@@ -76,6 +76,13 @@ axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name);
  *  names. */
 axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id);
 
+/** The built-in kernel called name of the design the device carries (one
+ *  of its built_in_kernel_ids, 4.6.4.2), or AXL_ERR_INVALID naming the
+ *  device. The same convenience as axl_get_kernel_id, for the kernels that
+ *  are not registered but come with the device. */
+axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
+                                      axl_kernel_id *id);
+
 /** is_compatible(kernelIds, dev). */
 axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
                              axl_device device, bool *compatible);

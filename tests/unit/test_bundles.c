@@ -100,6 +100,42 @@ static void built_in_kernel_ids_come_from_the_design_the_device_carries(void **s
     assert_int_equal(cus, 6); /* vadd has two */
 }
 
+/* 4.6.4.2 built_in_kernel_ids, looked up by name: the same ids the info
+ * query lists, only the device's own design, and a clear refusal. */
+static void built_in_kernel_id_by_name_is_one_of_the_devices_built_in_ids(void **s)
+{
+    (void)s;
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_kernel_id k;
+    AXL_OK(axl_get_built_in_kernel_id(axl_test_emu_device(), "fir", &k));
+    assert_true(AXL_SAME(k, builtin_id("fir")));
+    const char *name;
+    AXL_OK(axl_kernel_id_get_name(k, &name));
+    assert_string_equal(name, "fir");
+
+    /* An application kernel is not built in, even once registered. */
+    register_app();
+    axl_kernel_id before = k;
+    AXL_EXPECT(axl_get_built_in_kernel_id(axl_test_emu_device(), "scale", &k),
+               AXL_ERR_INVALID);
+    assert_non_null(strstr(axl_last_message(), "scale"));
+    assert_true(AXL_SAME(k, before)); /* nothing written on failure */
+
+    /* A device that carries no design has no built-in kernels. */
+    AXL_EXPECT(axl_get_built_in_kernel_id(fake_device(), "vadd", &k),
+               AXL_ERR_INVALID);
+    assert_non_null(strstr(axl_last_message(), "no design"));
+
+    const axl_device none = AXL_NONE;
+    AXL_EXPECT(axl_get_built_in_kernel_id(none, "vadd", &k),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_EXPECT(axl_get_built_in_kernel_id(axl_test_emu_device(), NULL, &k),
+               AXL_ERR_INVALID);
+    AXL_EXPECT(axl_get_built_in_kernel_id(axl_test_emu_device(), "vadd", NULL),
+               AXL_ERR_INVALID);
+}
+
 static void built_in_kernel_is_compatible_only_with_its_device(void **s)
 {
     (void)s;
@@ -788,6 +824,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(kernel_ids_are_the_application_kernels_and_compare_equal),
         T(built_in_kernel_ids_come_from_the_design_the_device_carries),
+        T(built_in_kernel_id_by_name_is_one_of_the_devices_built_in_ids),
         T(built_in_kernel_is_compatible_only_with_its_device),
         T(application_kernel_is_compatible_where_it_can_run),
         T(malformed_image_is_refused_at_registration),
