@@ -38,6 +38,15 @@
 #define AXL_XRT_MEM_ALIGN_BITS 4096
 #endif
 
+/** 1: a launch calls xrtRunSetArg only for the arguments whose value the
+ *  compute unit's XRT run does not hold from its last start (XRT keeps
+ *  them in the run's command packet; XRT 2.13's noop shim and its sources
+ *  agree). 0: every launch sets every argument, as the raw XRT loop does,
+ *  for a driver that turns out not to keep them. */
+#ifndef AXL_XRT_KEEP_RUN_ARGS
+#define AXL_XRT_KEEP_RUN_ARGS 1
+#endif
+
 /** Longest single xrtRunWaitFor of the completion thread, in ms: a run
  * that finishes behind a longer one is noticed within about this long
  * when no application thread is waiting for it. */

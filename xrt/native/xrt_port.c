@@ -1581,7 +1581,7 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
     }
     /* Wider pointed-to scalars are not remembered: always set. */
     xn_argval *held = &r->vals[a->id];
-    int keep = m->kind != AXL__XRT_PTR;
+    int keep = AXL_XRT_KEEP_RUN_ARGS && m->kind != AXL__XRT_PTR;
     if (keep && held->known && held->bits == bits)
         return AXL_SUCCESS;
     held->known = 0;
