@@ -153,6 +153,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         }
         b->loc[k].device = (uint16_t)(ds + 1);
         b->loc[k].mem = mem;
+        axl__launch_forget(); /* a launch may find it here now */
         b->loc[k].xfer = 0;
         /* Never written and made without data: nothing to bring in. */
         b->loc[k].ver =
@@ -465,6 +466,7 @@ void axl__free_zombies(void)
     while (axl__rt.zombie_head) {
         struct axl__buffer *b = axl__buffer_at((uint16_t)(axl__rt.zombie_head - 1));
         axl__rt.zombie_head = b->next_zombie;
+        axl__launch_forget(); /* released already; the slot is reused next */
         if (b->flags & AXL__BUF_SUB) {
             struct axl__buffer *base = axl__buffer_at(b->base);
             axl__pool_free(AXL__POOL(BUFFER), b);
@@ -507,6 +509,7 @@ axl_status axl_buffer_release(axl_buffer buffer)
         return st;
     }
     axl__pool_retire(AXL__POOL(BUFFER), b);
+    axl__launch_forget(); /* launches must find the handle stale */
     if (!(b->flags & AXL__BUF_SUB)) {
         /* 4.7.2.3: block if there is data to write back, or if the buffer
          * was made from host memory that commands still use. */

@@ -350,6 +350,133 @@ static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
     return false;
 }
 
+/* Accessor nacc of a plan: the whole of view (in base b), where the plan
+ * found it, for kernel argument m. */
+static inline void plan_take(axl_handler *h, unsigned nacc, uint32_t id,
+                             struct axl__buffer *view, struct axl__buffer *b,
+                             axl_access_mode mode, uint8_t loc, unsigned m,
+                             uint8_t *locs)
+{
+    struct axl__required *r = &h->acc[nacc];
+    r->view = AXL__HANDLE_SLOT(id);
+    r->buf = view;
+    r->base = b;
+    r->mode = (uint8_t)mode;
+    r->flags = 0;
+    r->on_device = true;
+    r->whole = true;
+    r->off = 0;
+    r->size = view->size;
+    locs[nacc] = loc;
+    h->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1),
+                                             0, 0};
+}
+
+/* A scalar of a plan, for kernel argument m; used: the bytes so far. */
+static inline void plan_scalar(axl_handler *h, const axl_kernel_arg *a,
+                               unsigned m, unsigned used)
+{
+    memcpy(h->kbytes + used, a->value, a->size);
+    h->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
+                                             (uint16_t)a->size};
+}
+
+/* The arguments against the kernel's last plain launch (lc, which holds):
+ * the same ids, kinds and scalar sizes, the same buffers with the same
+ * modes and no region, so every check of the full plan that depends on
+ * nothing else went the same way; what can change since is checked here
+ * (each buffer's contents still current on the device, or host storage
+ * to come from). Fills the handler as the full plan would, or returns
+ * false with the handler's counts untouched and no buffer held. */
+static bool plan_again(axl_handler *h, const struct axl__launch_cache *lc,
+                       const axl_kernel_arg *args, uint32_t nargs,
+                       uint8_t *locs, unsigned *nacc_out, unsigned *used_out)
+{
+    unsigned nacc = 0, used = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &args[i];
+        const struct axl__launch_arg *k = &lc->arg[i];
+        const unsigned m = k->index;
+        if (a->index != m)
+            return false;
+        if (a->value) {
+            if (k->mode || a->size != k->what)
+                return false;
+            plan_scalar(h, a, m, used);
+            used += k->what;
+            continue;
+        }
+        const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
+        if (a->buffer.id != k->what || mode != k->mode || a->region)
+            return false;
+        /* The handle is live: it would have moved the epoch otherwise. */
+        struct axl__buffer *view = axl__buffer_at(AXL__HANDLE_SLOT(k->what));
+        struct axl__buffer *b = axl__buffer_base(view);
+        if (!(b->host || b->loc[k->loc].ver == b->cur))
+            return false;
+        plan_take(h, nacc, k->what, view, b, mode, k->loc, m, locs);
+        nacc++;
+    }
+    *nacc_out = nacc;
+    *used_out = used;
+    return true;
+}
+
+/* The arguments checked one by one (the full plan), remembered in lc as
+ * they pass; see axl__kernel_plan. */
+static bool plan_args(axl_handler *h, const struct axl__queue *q,
+                      const struct axl__kernel_id *kid,
+                      const struct axl__cu *cus, unsigned ncus,
+                      unsigned first, const axl_kernel_arg *args,
+                      uint32_t nargs, uint8_t *locs,
+                      struct axl__launch_cache *lc, unsigned *nacc_out,
+                      unsigned *used_out)
+{
+    const unsigned n = kid->nargs;
+    uint64_t seen = 0;
+    unsigned nacc = 0, used = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &args[i];
+        struct axl__launch_arg *k = &lc->arg[i];
+        const uint32_t m = a->index; /* argument m has id m */
+        if (m >= n || kid->args[m].id != m || (seen >> m & 1))
+            return false;
+        seen |= (uint64_t)1 << m;
+        const struct axl__karg_meta *meta = &kid->args[m];
+        k->index = (uint8_t)m;
+        if (a->value) {
+            const size_t size = a->size;
+            if (meta->is_mem || size == 0 || size != meta->size ||
+                size > AXL_MAX_ARG_BYTES - used)
+                return false;
+            plan_scalar(h, a, m, used);
+            used += (unsigned)size;
+            k->what = (uint32_t)size;
+            k->mode = 0;
+            continue;
+        }
+        const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
+        if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
+            mode > AXL_ACCESS_READ_WRITE || nacc == AXL_MAX_ACCESSORS)
+            return false;
+        struct axl__buffer *view =
+            axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);
+        uint8_t loc;
+        if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
+            return false;
+        plan_take(h, nacc, a->buffer.id, view, axl__buffer_base(view), mode,
+                  loc, m, locs);
+        nacc++;
+        k->what = a->buffer.id;
+        k->mode = (uint8_t)mode;
+        k->loc = loc;
+    }
+    /* nargs ids, each below n and seen once: every argument is set. */
+    *nacc_out = nacc;
+    *used_out = used;
+    return true;
+}
+
 /*
  * axl_queue_single_task's group in one pass (lock held), when it is plain:
  * the handler filled and checked against the kernel as the handler calls
@@ -369,19 +496,30 @@ static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
  * allocate device memory. A group the plan accepts passes every check of
  * that path too (the plan makes the same ones, or stricter), and that path
  * would build the same command from it (test_kernels checks both ways).
+ *
+ * A launch like the kernel's last plain one is checked against what that
+ * one found (plan_again, axl__launch_cache) instead of from scratch.
  */
 bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
                       axl_kernel kernel, const axl_kernel_arg *args,
                       uint32_t nargs, uint8_t *locs)
 {
-    const struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
+    struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
     if (!kn)
         return false;
     const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
     const struct axl__device *d = axl__device_at(q->device);
-    const unsigned n = kid->nargs;
-    if (nargs != n || axl__bundle_at(kn->bundle)->context != q->context ||
-        d->programming || d->loaded != kid->image + 1u ||
+    if (d->programming || d->loaded != kid->image + 1u)
+        return false;
+    struct axl__launch_cache *lc = &kn->last;
+    unsigned nacc, used;
+    if (lc->stamp == axl__rt.launch_epoch + 1u && lc->nargs == nargs &&
+        lc->device == q->device && lc->context == q->context &&
+        plan_again(h, lc, args, nargs, locs, &nacc, &used))
+        goto planned;
+    lc->stamp = 0; /* remade below, if the launch is plain */
+    if (nargs != kid->nargs ||
+        axl__bundle_at(kn->bundle)->context != q->context ||
         !axl__kernel_compatible(kid, d))
         return false;
     const struct axl__cu *cus = d->cus;
@@ -392,66 +530,39 @@ bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
         while (first < ncus && cus[first].kernel_index != kindex)
             first++;
     }
-    uint64_t seen = 0;
-    unsigned nacc = 0, used = 0;
-    struct axl__karg *out = h->u.kernel.args;
-    for (uint32_t i = 0; i < nargs; i++) {
-        const axl_kernel_arg *a = &args[i];
-        const uint32_t m = a->index; /* argument m has id m */
-        if (m >= n || kid->args[m].id != m || (seen >> m & 1))
-            return false;
-        seen |= (uint64_t)1 << m;
-        const struct axl__karg_meta *meta = &kid->args[m];
-        if (a->value) {
-            const size_t size = a->size;
-            if (meta->is_mem || size == 0 || size != meta->size ||
-                size > AXL_MAX_ARG_BYTES - used)
-                return false;
-            memcpy(h->kbytes + used, a->value, size);
-            out[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
-                                        (uint16_t)size};
-            used += (unsigned)size;
-            continue;
-        }
-        const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
-        if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
-            mode > AXL_ACCESS_READ_WRITE || nacc == AXL_MAX_ACCESSORS)
-            return false;
-        struct axl__buffer *view =
-            axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);
-        uint8_t loc;
-        if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
-            return false;
-        struct axl__buffer *b = axl__buffer_base(view);
-        struct axl__required *r = &h->acc[nacc];
-        r->view = AXL__HANDLE_SLOT(a->buffer.id);
-        r->buf = view;
-        r->base = b;
-        r->mode = (uint8_t)mode;
-        r->flags = 0;
-        r->on_device = true;
-        r->whole = true;
-        r->off = 0;
-        r->size = view->size;
-        locs[nacc] = loc;
-        out[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1), 0, 0};
-        nacc++;
-    }
-    /* nargs ids, each below n and seen once: every argument is set. The
-     * handler holds its buffers from now on, as axl_handler_require's. */
+    if (!plan_args(h, q, kid, cus, ncus, first, args, nargs, locs, lc, &nacc,
+                   &used))
+        return false;
+    lc->nargs = (uint8_t)nargs;
+    lc->device = q->device;
+    lc->context = q->context;
+    lc->stamp = axl__rt.launch_epoch + 1u;
+planned:
+    /* The handler holds its buffers from now on, as axl_handler_require's. */
     for (unsigned i = 0; i < nacc; i++)
         h->acc[i].buf->holds++;
     h->nacc = (uint8_t)nacc;
     h->kbytes_used = (uint16_t)used;
-    h->nkargs = (uint8_t)n;
+    h->nkargs = (uint8_t)nargs;
     h->kind = AXL__CMD_KERNEL;
     h->nactions = 1;
     h->kernel = kernel.id;
-    h->u.kernel.nargs = (uint8_t)n;
+    h->u.kernel.nargs = (uint8_t)nargs;
     h->u.kernel.kid = kn->kid;
     h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
     h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
     return true;
+}
+
+void axl__launch_forget(void)
+{
+    if (++axl__rt.launch_epoch != UINT32_MAX)
+        return;
+    /* Wrapped: stamps made long ago would hold again. */
+    const axl__pool *p = AXL__POOL(KERNEL);
+    for (uint16_t s = 0; s < p->capacity; s++)
+        axl__kernel_at(s)->last.stamp = 0;
+    axl__rt.launch_epoch = 0;
 }
 
 /* ---- Dispatch onto a compute unit ------------------------------------------------- */

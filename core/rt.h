@@ -169,12 +169,37 @@ struct axl__bundle {
     uint16_t img[AXL_MAX_BUNDLE_IMAGES];
 };
 
+/* What axl__kernel_plan found for a kernel's last plain launch, so the
+ * next launch with the same arguments, on a queue of the same device and
+ * context, need not check again what cannot have changed: the argument
+ * ids, kinds and sizes against the metadata, and each buffer's handle,
+ * mode, context, offset, location and bank against the units. It holds
+ * while axl__rt.launch_epoch is what it was when made (stamp - 1): the
+ * epoch moves whenever a buffer handle turns stale or a buffer gets a
+ * device copy (axl__launch_forget). What can change between launches is
+ * checked each time: the design on the device, whether a buffer's
+ * contents are current there, the timeout. */
+struct axl__launch_arg {
+    uint32_t what;              /* buffer: its handle; scalar: its size */
+    uint8_t index;              /* the argument */
+    uint8_t mode;               /* buffer: its access mode; scalar: 0 */
+    uint8_t loc;                /* buffer: its location on the device */
+};
+
+struct axl__launch_cache {
+    uint32_t stamp;             /* launch_epoch + 1 when made; 0: none */
+    uint16_t device, context;   /* slots: the queue's */
+    uint8_t nargs;
+    struct axl__launch_arg arg[AXL_MAX_KERNEL_ARGS];
+};
+
 struct axl__kernel {
     uint16_t refs;
     uint16_t holds;             /* commands using it */
     uint16_t bundle;            /* slot; held */
     uint16_t kid;               /* slot */
     uint8_t cu_hint;            /* the unit to try first (round robin) */
+    struct axl__launch_cache last; /* see axl__launch_cache */
 };
 
 /* ---- Buffers and accesses ------------------------------------------------- */
@@ -412,6 +437,7 @@ struct axl__runtime {
     const axl_device_port *ports[AXL_MAX_PLATFORMS];
     uint16_t zombie_head;                  /* buffers to free, outside the lock */
     uint16_t cu_wait_head, cu_wait_tail;   /* kernels waiting for a free unit */
+    uint32_t launch_epoch;                 /* see axl__launch_cache */
     axl_arena host_arena;                  /* the default host allocator */
 };
 
@@ -702,6 +728,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
 bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
                       axl_kernel kernel, const axl_kernel_arg *args,
                       uint32_t nargs, uint8_t *locs);
+/* Kernels' remembered launches no longer hold: a buffer handle turned
+ * stale, or a buffer got a device copy (lock held). */
+void axl__launch_forget(void);
 void axl__run_kernel(struct axl__command *c);
 void axl__check_timeouts(void);
 uint64_t axl__next_deadline(void);

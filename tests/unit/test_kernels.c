@@ -571,6 +571,133 @@ static void repeated_launches_keep_their_data_order(void **s)
     }
 }
 
+/* vadd's output against a + b (n elements), read back from O. */
+static void expect_sum(rig *r, axl_buffer O, const int32_t *a,
+                       const int32_t *b, int n)
+{
+    int32_t got[64];
+    AXL_OK(axl_queue_copy_to_host(r->q, O, NULL, got, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(got[i], a[i] + b[i]);
+}
+
+/* A launch like the kernel's last plain one is checked against what that
+ * one found (axl__launch_cache): what may differ since must still be
+ * seen, each time the same way as the general path sees it. */
+static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "vadd");
+    enum { N = 16 };
+    static const int32_t ro[N] = {5, 6, 7};
+    int32_t a[N], b[N], b2[N], a2[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = 100 * i;
+        b2[i] = -3 * i;
+        a2[i] = 7 + i;
+    }
+    axl_buffer A, B, O, C;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    AXL_OK(axl_buffer_create_from_const(ro, 4, axl_range_1d(N), NULL, &C));
+    AXL_OK(axl_queue_copy_from_host(r.q, a, A, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(r.q, b, B, NULL, NULL, 0, NULL));
+    uint32_t n = N;
+    uint64_t wide = N;
+    axl_kernel_arg ok[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                            {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                            {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                            {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    /* The first places the buffers, the second plans and is remembered,
+     * the third is like it. */
+    for (int i = 0; i < 3; i++)
+        AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    expect_sum(&r, O, a, b, N);
+
+    /* The host writes B: the device's copy lags, and the launch brings
+     * the new contents over. */
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(r.q, b2, B, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    expect_sum(&r, O, a, b2, N);
+    /* Through a host accessor, the host's copy is the newer one. */
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    axl_host_accessor ha;
+    void *p;
+    AXL_OK(axl_host_accessor_create(B, AXL_ACCESS_WRITE, NULL, 0, &ha, &p));
+    for (int i = 0; i < N; i++)
+        ((int32_t *)p)[i] = b2[i] = 11 * i + 1;
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    expect_sum(&r, O, a, b2, N);
+
+    /* The same buffers with other modes, sizes or regions: each as the
+     * general path says. */
+    axl_kernel_arg to_const[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                                  {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                                  {2, NULL, 0, C, AXL_ACCESS_READ, NULL},
+                                  {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, to_const, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.q, k, to_const, 4, NULL, 0, NULL));
+    to_const[2].mode = AXL_ACCESS_WRITE;
+    both_ways(r.q, k, to_const, 4, AXL_ERR_INVALID);
+    to_const[2].mode = 0; /* read_write, by default */
+    both_ways(r.q, k, to_const, 4, AXL_ERR_INVALID);
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    ok[3].value = &wide;
+    ok[3].size = sizeof wide;
+    both_ways(r.q, k, ok, 4, AXL_ERR_KERNEL_ARGUMENT);
+    ok[3].value = &n;
+    ok[3].size = sizeof n;
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    ok[3] = (axl_kernel_arg){3, NULL, 0, B, AXL_ACCESS_READ, NULL};
+    both_ways(r.q, k, ok, 4, AXL_ERR_KERNEL_ARGUMENT);
+    ok[3] = (axl_kernel_arg){3, &n, sizeof n, AXL_NONE, 0, NULL};
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    ok[1].index = 3;
+    ok[3].index = 1;
+    both_ways(r.q, k, ok, 4, AXL_ERR_KERNEL_ARGUMENT);
+    ok[1].index = 1;
+    ok[3].index = 3;
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    both_ways(r.q, k, ok, 3, AXL_ERR_KERNEL_ARGUMENT);
+
+    /* A released buffer's handle is stale, though the launch before was
+     * like this one; a new buffer in its slot is another buffer. */
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(A));
+    both_ways(r.q, k, ok, 4, AXL_ERR_INVALID_OBJECT);
+    AXL_OK(axl_buffer_create_from(a2, 4, axl_range_1d(N), NULL, &A));
+    ok[0].buffer = A;
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    expect_sum(&r, O, a2, b2, N);
+
+    /* The queue's context, not only its device, is part of what was
+     * found: the kernel's bundle is of r.ctx. */
+    axl_context ctx2;
+    axl_queue q2;
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &ctx2));
+    AXL_OK(axl_queue_create(ctx2, r.dev, AXL_QUEUE_IN_ORDER, NULL, &q2));
+    AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    both_ways(q2, k, ok, 4, AXL_ERR_INVALID);
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_release(q2));
+    AXL_OK(axl_context_release(ctx2));
+
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
 static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void **s)
 {
     (void)s;
@@ -964,6 +1091,7 @@ int main(void)
         T(bad_arguments_are_kernel_argument_errors_and_nothing_runs),
         T(single_task_says_what_its_command_group_says),
         T(repeated_launches_keep_their_data_order),
+        T(a_launch_like_the_last_one_still_sees_what_changed),
         T(memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error),
         T(parallel_for_on_a_built_in_kernel_is_feature_not_supported),
         T(use_kernel_bundle_refuses_a_kernel_from_elsewhere_4_9_4_4),
