@@ -313,6 +313,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         h->u.kernel.kid = kn->kid;
         h->u.kernel.kernel = AXL__HANDLE_SLOT(h->kernel);
         h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
+        h->u.kernel.plan = 0;
         return AXL_SUCCESS;
     }
     return axl__fail(fn, AXL_ERR_RUNTIME,
@@ -477,6 +478,28 @@ static bool plan_args(axl_handler *h, const struct axl__queue *q,
     return true;
 }
 
+/* A new plan id (never 0). When the count wraps, no unit, command or
+ * kernel may keep an old one, which could come again. */
+static uint32_t plan_id(void)
+{
+    if (++axl__rt.plan_seq)
+        return axl__rt.plan_seq;
+    for (uint16_t r = axl__rt.inflight_head; r;) {
+        struct axl__command *c = axl__command_at((uint16_t)(r - 1));
+        if (c->kind == AXL__CMD_KERNEL)
+            c->u.kernel.plan = 0;
+        r = c->next_inflight;
+    }
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++)
+        for (uint8_t i = 0; i < AXL_MAX_DEVICE_CUS; i++)
+            axl__device_at(s)->cus[i].plan = 0;
+    p = AXL__POOL(KERNEL);
+    for (uint16_t s = 0; s < p->capacity; s++)
+        axl__kernel_at(s)->last.stamp = 0;
+    return axl__rt.plan_seq = 1;
+}
+
 /*
  * axl_queue_single_task's group in one pass (lock held), when it is plain:
  * the handler filled and checked against the kernel as the handler calls
@@ -536,6 +559,7 @@ bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
     lc->nargs = (uint8_t)nargs;
     lc->device = q->device;
     lc->context = q->context;
+    lc->id = plan_id();
     lc->stamp = axl__rt.launch_epoch + 1u;
 planned:
     /* The handler holds its buffers from now on, as axl_handler_require's. */
@@ -551,6 +575,7 @@ planned:
     h->u.kernel.kid = kn->kid;
     h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
     h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
+    h->u.kernel.plan = lc->id;
     return true;
 }
 
@@ -610,6 +635,31 @@ static bool cu_reaches(const struct axl__cu *cu, const struct axl__command *c)
     return true;
 }
 
+/* The hal arguments of command c on unit cu. */
+static void fill_args(struct axl__cu *cu, const struct axl__command *c)
+{
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+        const struct axl__karg *a = &c->u.kernel.args[i];
+        axl_hal_arg *h = &cu->args[i];
+        h->id = a->id;
+        if (a->acc) {
+            const struct axl__access *acc = &c->acc[a->acc - 1];
+            struct axl__buffer *b = axl__buffer_at(acc->base);
+            h->is_mem = 1;
+            h->mem = &b->loc[acc->loc].mem;
+            h->offset = acc->offset;
+            h->size = acc->size;
+            h->value = NULL;
+        } else {
+            h->is_mem = 0;
+            h->mem = NULL;
+            h->offset = 0;
+            h->size = a->size;
+            h->value = c->u.kernel.bytes + a->off;
+        }
+    }
+}
+
 void axl__run_kernel(struct axl__command *c)
 {
     struct axl__device *d = axl__device_at(c->device);
@@ -631,11 +681,13 @@ void axl__run_kernel(struct axl__command *c)
         while (first < d->ncus && d->cus[first].kernel_index != kid->index)
             first++;
     }
+    /* A unit that ran the same plan reaches the same buffers. */
+    const uint32_t plan = c->u.kernel.plan;
     struct axl__cu *cu = NULL;
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        if (cu_reaches(x, c)) {
+        if ((plan && x->plan == plan) || cu_reaches(x, c)) {
             any = true;
             if (!x->cmd) {
                 cu = x;
@@ -677,25 +729,17 @@ void axl__run_kernel(struct axl__command *c)
     run->cu_handle = cu->handle;
     run->arg_count = c->u.kernel.nargs;
     run->timeout_ns = c->u.kernel.timeout_ns;
-    for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
-        const struct axl__karg *a = &c->u.kernel.args[i];
-        axl_hal_arg *h = &cu->args[i];
-        h->id = a->id;
-        if (a->acc) {
-            const struct axl__access *acc = &c->acc[a->acc - 1];
-            struct axl__buffer *b = axl__buffer_at(acc->base);
-            h->is_mem = 1;
-            h->mem = &b->loc[acc->loc].mem;
-            h->offset = acc->offset;
-            h->size = acc->size;
-            h->value = NULL;
-        } else {
-            h->is_mem = 0;
-            h->mem = NULL;
-            h->offset = 0;
-            h->size = a->size;
-            h->value = c->u.kernel.bytes + a->off;
+    if (plan && cu->plan == plan) {
+        /* The unit's last run was of the same plan: the same ids and
+         * buffers; only the scalars' bytes are this command's. */
+        for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+            const struct axl__karg *a = &c->u.kernel.args[i];
+            if (!a->acc)
+                cu->args[i].value = c->u.kernel.bytes + a->off;
         }
+    } else {
+        fill_args(cu, c);
+        cu->plan = plan;
     }
     if (e->profiling)
         e->t_start = axl__now();

@@ -46,6 +46,8 @@ struct axl__cu {
     uintptr_t handle;           /* from the port's cu_open, or 0 */
     bool opened;
     bool prepared;              /* run's fixed fields are filled in */
+    uint32_t plan;              /* the plan (axl__launch_cache id) whose
+                                   buffer arguments args holds, or 0 */
     uint64_t deadline;          /* ns; the run is given up after it */
     bool cancelling;            /* past its deadline, being abandoned */
     uint64_t banks[AXL_MAX_KERNEL_ARGS]; /* banks each argument reaches, in
@@ -188,6 +190,9 @@ struct axl__launch_arg {
 
 struct axl__launch_cache {
     uint32_t stamp;             /* launch_epoch + 1 when made; 0: none */
+    uint32_t id;                /* this plan's, unique (axl__rt.plan_seq):
+                                   its commands carry it, and a unit that
+                                   ran one keeps its buffer arguments */
     uint16_t device, context;   /* slots: the queue's */
     uint8_t nargs;
     struct axl__launch_arg arg[AXL_MAX_KERNEL_ARGS];
@@ -362,6 +367,7 @@ struct axl__command {
             uint16_t kid;
             uint8_t nargs;
             uint8_t cu;         /* the run slot, once dispatched */
+            uint32_t plan;      /* axl__launch_cache id, or 0 */
             struct axl__karg args[AXL_MAX_KERNEL_ARGS];
             uint8_t bytes[AXL_MAX_ARG_BYTES];
             uint64_t timeout_ns;
@@ -438,6 +444,7 @@ struct axl__runtime {
     uint16_t zombie_head;                  /* buffers to free, outside the lock */
     uint16_t cu_wait_head, cu_wait_tail;   /* kernels waiting for a free unit */
     uint32_t launch_epoch;                 /* see axl__launch_cache */
+    uint32_t plan_seq;                     /* last axl__launch_cache id */
     axl_arena host_arena;                  /* the default host allocator */
 };
 

@@ -492,6 +492,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         c->u.kernel.kid = h->u.kernel.kid;
         c->u.kernel.nargs = h->u.kernel.nargs;
         c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
+        c->u.kernel.plan = h->u.kernel.plan;
         memcpy(c->u.kernel.args, h->u.kernel.args,
                h->u.kernel.nargs * sizeof c->u.kernel.args[0]);
         if (h->kbytes_used)

@@ -635,6 +635,32 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
     AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
     expect_sum(&r, O, a, b2, N);
 
+    /* Units that ran the plan keep its buffer arguments; a run of other
+     * buffers on them in between (a group made with the handler calls,
+     * on both of vadd's units) must not leave its own behind. */
+    axl_buffer O2;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O2));
+    axl_kernel_arg other[4] = {{0, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                               {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                               {2, NULL, 0, O2, AXL_ACCESS_WRITE, NULL},
+                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    st_group g = {k, other, 4};
+    for (int round = 0; round < 2; round++) {
+        AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+        AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+        AXL_OK(axl_queue_submit(r.q, st_cgf, &g, NULL));
+        AXL_OK(axl_queue_submit(r.q, st_cgf, &g, NULL));
+        expect_sum(&r, O2, b2, b2, N);
+        int32_t zero[N] = {0};
+        AXL_OK(axl_queue_copy_from_host(r.q, zero, O, NULL, NULL, 0, NULL));
+        AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+        expect_sum(&r, O, a, b2, N);
+        AXL_OK(axl_queue_copy_from_host(r.q, zero, O, NULL, NULL, 0, NULL));
+        AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+        expect_sum(&r, O, a, b2, N);
+    }
+    AXL_OK(axl_buffer_release(O2));
+
     /* The same buffers with other modes, sizes or regions: each as the
      * general path says. */
     axl_kernel_arg to_const[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
