@@ -423,6 +423,24 @@ static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
     bool discard = is_discard(r, view, b);
     if (discard)
         a->flags |= AXL__ACC_DISCARD;
+    if (!b->rec_head && !b->lost_status && b->loc[loc].ver == b->cur &&
+        !b->loc[loc].xfer) {
+        /* Nobody uses the buffer now, its contents are sound and current
+         * at loc, nothing fills loc: no edge, move, prune or fence below
+         * would apply, only the version and the record. (The launch path,
+         * whose buffers stay on the device.) */
+        if (writes(a->mode)) {
+            b->loc[loc].ver = ++b->cur;
+            b->flags |= AXL__BUF_WRITTEN;
+        }
+        a->ver = b->loc[loc].ver;
+        a->prev = a->next = 0;
+        a->flags |= AXL__ACC_LINKED;
+        b->rec_head = b->rec_tail = id;
+        b->nrec = 1;
+        b->busy++;
+        return;
+    }
     bool fill = !discard && b->loc[loc].ver != b->cur;
     uint8_t src = fill ? pick_source(b, loc) : AXL__NO_LOC;
     bool bounce = src != AXL__NO_LOC && src != AXL__LOC_HOST &&
@@ -557,8 +575,15 @@ void axl__access_finish(struct axl__command *c, bool failed)
     for (uint8_t i = 0; i < c->nacc; i++) {
         struct axl__access *a = &c->acc[i];
         struct axl__buffer *b = axl__buffer_at(a->base);
-        if (a->flags & AXL__ACC_LINKED)
-            rec_unlink(b, a);
+        if (a->flags & AXL__ACC_LINKED) {
+            if (a->prev || a->next) {
+                rec_unlink(b, a);
+            } else { /* the only record: rec_unlink, shorter */
+                b->rec_head = b->rec_tail = 0;
+                a->flags &= (uint8_t)~AXL__ACC_LINKED;
+                b->nrec--;
+            }
+        }
         for (uint8_t l = 0; own && l < AXL__LOCS; l++) {
             struct axl__loc *loc = &b->loc[l];
             if (loc->xfer == own) {
