@@ -377,7 +377,10 @@ static inline void plan_take(axl_handler *h, unsigned nacc, uint32_t id,
 static inline void plan_scalar(axl_handler *h, const axl_kernel_arg *a,
                                unsigned m, unsigned used)
 {
-    memcpy(h->kbytes + used, a->value, a->size);
+    if (a->size == 4) /* most scalars: a few moves, not a call */
+        memcpy(h->kbytes + used, a->value, 4);
+    else
+        memcpy(h->kbytes + used, a->value, a->size);
     h->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
                                              (uint16_t)a->size};
 }

@@ -72,6 +72,25 @@ void axl__pool_revive(axl__pool *p, void *obj);
  * (commands, on the launch path). */
 void *axl__pool_alloc_raw(axl__pool *p, uint16_t *slot);
 
+/* axl__pool_alloc_raw with its common case inline, for the launch path:
+ * a free slot of a pool in use. (The same function for -Os builds.) */
+#if defined(__OPTIMIZE_SIZE__)
+#define axl__pool_take axl__pool_alloc_raw
+#else
+static inline void *axl__pool_take(axl__pool *p, uint16_t *out_slot)
+{
+    if (!p->ready || !p->free_head)
+        return axl__pool_alloc_raw(p, out_slot);
+    uint16_t slot = (uint16_t)(p->free_head - 1);
+    p->free_head = p->link[slot];
+    p->link[slot] = AXL__SLOT_LIVE;
+    if (++p->in_use > p->high_water)
+        p->high_water = p->in_use;
+    *out_slot = slot;
+    return p->slots + (size_t)slot * p->object_size;
+}
+#endif
+
 static inline uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
 {
     return (uint16_t)(((const unsigned char *)obj - p->slots) / p->object_size);

@@ -439,12 +439,12 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         planned = locs;
     }
     uint16_t es, cs;
-    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
+    struct axl__event *e = axl__pool_take(AXL__POOL(EVENT), &es);
     if (!e)
         return axl__pool_full(fn, AXL__POOL_EVENT);
     /* Not zeroed: a command is large, and launches should not pay for
      * clearing what they never read. Every field read is set below. */
-    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
+    struct axl__command *c = axl__pool_take(AXL__POOL(COMMAND), &cs);
     if (!c) {
         axl__pool_free(AXL__POOL(EVENT), e);
         return axl__pool_full(fn, AXL__POOL_COMMAND);
@@ -493,10 +493,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         c->u.kernel.nargs = h->u.kernel.nargs;
         c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
         c->u.kernel.plan = h->u.kernel.plan;
-        memcpy(c->u.kernel.args, h->u.kernel.args,
-               h->u.kernel.nargs * sizeof c->u.kernel.args[0]);
-        if (h->kbytes_used)
-            memcpy(c->u.kernel.bytes, h->kbytes, h->kbytes_used);
+        /* Whole arrays: a fixed size copies in a few moves, where the
+         * counts would call memcpy (bytes past them are never read). */
+        memcpy(c->u.kernel.args, h->u.kernel.args, sizeof c->u.kernel.args);
+        memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
         axl__kernel_at(h->u.kernel.kernel)->holds++;
     } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;
