@@ -403,44 +403,38 @@ static void wait_for_fill(struct axl__command *c, const struct axl__loc *l)
         axl__add_dep(c, e, true);
 }
 
-/* Accessor i of command c, whose record id is id. */
-static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
-                       const struct axl__required *r, uint8_t loc)
+/* link_one's common case, or false: nobody uses the buffer now, its
+ * contents are sound and current at loc, nothing fills loc, so no edge,
+ * move, prune or fence would apply, only the version and the record. (The
+ * launch path, whose buffers stay on the device.) */
+static inline bool link_sole(struct axl__access *a, struct axl__buffer *b,
+                             axl__rec id)
 {
-    struct axl__access *a = &c->acc[i];
-    const struct axl__buffer *view = r->buf;
-    struct axl__buffer *b = r->base;
-    a->view = r->view;
-    a->base = view->base;
-    a->mode = r->mode;
-    a->flags = c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
-    if (r->flags & AXL_ACCESS_NO_INIT)
-        a->flags |= AXL__ACC_NO_INIT;
-    a->loc = loc;
-    a->src = AXL__NO_LOC;
-    a->offset = view->offset + r->off;
-    a->size = r->size;
-    bool discard = is_discard(r, view, b);
-    if (discard)
-        a->flags |= AXL__ACC_DISCARD;
-    if (!b->rec_head && !b->lost_status && b->loc[loc].ver == b->cur &&
-        !b->loc[loc].xfer) {
-        /* Nobody uses the buffer now, its contents are sound and current
-         * at loc, nothing fills loc: no edge, move, prune or fence below
-         * would apply, only the version and the record. (The launch path,
-         * whose buffers stay on the device.) */
-        if (writes(a->mode)) {
-            b->loc[loc].ver = ++b->cur;
-            b->flags |= AXL__BUF_WRITTEN;
-        }
-        a->ver = b->loc[loc].ver;
-        a->prev = a->next = 0;
-        a->flags |= AXL__ACC_LINKED;
-        b->rec_head = b->rec_tail = id;
-        b->nrec = 1;
-        b->busy++;
-        return;
+    struct axl__loc *l = &b->loc[a->loc];
+    if (b->rec_head || b->lost_status || l->ver != b->cur || l->xfer)
+        return false;
+    if (writes(a->mode)) {
+        l->ver = ++b->cur;
+        b->flags |= AXL__BUF_WRITTEN;
     }
+    a->ver = l->ver;
+    a->prev = a->next = 0;
+    a->flags |= AXL__ACC_LINKED;
+    b->rec_head = b->rec_tail = id;
+    b->nrec = 1;
+    b->busy++;
+    return true;
+}
+
+/* Accessor a of command c (record id id), filled but for ver, prev and
+ * next, on base buffer b: its edges, version and record. */
+static void link_one(struct axl__command *c, struct axl__access *a,
+                     struct axl__buffer *b, axl__rec id)
+{
+    if (link_sole(a, b, id))
+        return;
+    const uint8_t loc = a->loc;
+    const bool discard = (a->flags & AXL__ACC_DISCARD) != 0;
     bool fill = !discard && b->loc[loc].ver != b->cur;
     uint8_t src = fill ? pick_source(b, loc) : AXL__NO_LOC;
     bool bounce = src != AXL__NO_LOC && src != AXL__LOC_HOST &&
@@ -550,6 +544,27 @@ static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
     b->busy++;
 }
 
+/* Accessor i of command c, whose record id is id. */
+static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
+                       const struct axl__required *r, uint8_t loc)
+{
+    struct axl__access *a = &c->acc[i];
+    const struct axl__buffer *view = r->buf;
+    a->view = r->view;
+    a->base = view->base;
+    a->mode = r->mode;
+    a->flags = c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
+    if (r->flags & AXL_ACCESS_NO_INIT)
+        a->flags |= AXL__ACC_NO_INIT;
+    a->loc = loc;
+    a->src = AXL__NO_LOC;
+    a->offset = view->offset + r->off;
+    a->size = r->size;
+    if (is_discard(r, view, r->base))
+        a->flags |= AXL__ACC_DISCARD;
+    link_one(c, a, r->base, id);
+}
+
 void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
                         const uint8_t *locs)
 {
@@ -559,6 +574,19 @@ void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
                    &h->acc[i], locs[i]);
     c->nacc = (uint8_t)n;
     h->nacc = 0;
+}
+
+void axl__access_commit_planned(struct axl__command *c, uint16_t slot)
+{
+    const unsigned n = c->nacc;
+    for (unsigned i = 0; i < n; i++) {
+        struct axl__access *a = &c->acc[i];
+        struct axl__buffer *b = axl__buffer_at(a->base);
+        const axl__rec id = (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1;
+        axl__buffer_at(a->view)->holds++;
+        if (!link_sole(a, b, id))
+            link_one(c, a, b, id);
+    }
 }
 
 /* A command is done with its accesses (lock held). A failed command may

@@ -664,7 +664,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         h.acc[0].mode = (uint8_t)mode;
         h.acc[0].flags = (uint8_t)flags;
         h.acc[0].on_device = false;
-        st = axl__commit(fn, NULL, &h, NULL, &c, NULL);
+        st = axl__commit(fn, NULL, &h, false, &c, NULL);
         axl__handler_drop(&h);
     }
     if (st != AXL_SUCCESS) {

@@ -351,37 +351,39 @@ static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
     return false;
 }
 
-/* Accessor nacc of a plan: the whole of view (in base b), where the plan
- * found it, for kernel argument m. */
-static inline void plan_take(axl_handler *h, unsigned nacc, uint32_t id,
-                             struct axl__buffer *view, struct axl__buffer *b,
-                             axl_access_mode mode, uint8_t loc, unsigned m,
-                             uint8_t *locs)
+/* Accessor nacc of a plan: the whole of view (at offset 0 in base b),
+ * where the plan found it, for kernel argument m; as commit_one (access.c)
+ * would fill it, but for what axl__access_commit_planned adds. */
+static inline void plan_take(struct axl__command *c, unsigned nacc,
+                             uint32_t id, const struct axl__buffer *view,
+                             const struct axl__buffer *b, axl_access_mode mode,
+                             uint8_t loc, unsigned m)
 {
-    struct axl__required *r = &h->acc[nacc];
-    r->view = AXL__HANDLE_SLOT(id);
-    r->buf = view;
-    r->base = b;
-    r->mode = (uint8_t)mode;
-    r->flags = 0;
-    r->on_device = true;
-    r->whole = true;
-    r->off = 0;
-    r->size = view->size;
-    locs[nacc] = loc;
-    h->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1),
+    struct axl__access *a = &c->acc[nacc];
+    a->view = AXL__HANDLE_SLOT(id);
+    a->base = view->base;
+    a->mode = (uint8_t)mode;
+    a->flags = mode == AXL_ACCESS_WRITE && view->size == b->size
+                   ? AXL__ACC_DISCARD
+                   : 0;
+    a->loc = loc;
+    a->src = AXL__NO_LOC;
+    a->offset = 0;
+    a->size = view->size;
+    c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1),
                                              0, 0};
 }
 
 /* A scalar of a plan, for kernel argument m; used: the bytes so far. */
-static inline void plan_scalar(axl_handler *h, const axl_kernel_arg *a,
-                               unsigned m, unsigned used)
+static inline void plan_scalar(struct axl__command *c,
+                               const axl_kernel_arg *a, unsigned m,
+                               unsigned used)
 {
     if (a->size == 4) /* most scalars: a few moves, not a call */
-        memcpy(h->kbytes + used, a->value, 4);
+        memcpy(c->u.kernel.bytes + used, a->value, 4);
     else
-        memcpy(h->kbytes + used, a->value, a->size);
-    h->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
+        memcpy(c->u.kernel.bytes + used, a->value, a->size);
+    c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
                                              (uint16_t)a->size};
 }
 
@@ -392,9 +394,10 @@ static inline void plan_scalar(axl_handler *h, const axl_kernel_arg *a,
  * (each buffer's contents still current on the device, or host storage
  * to come from). Fills the handler as the full plan would, or returns
  * false with the handler's counts untouched and no buffer held. */
-static bool plan_again(axl_handler *h, const struct axl__launch_cache *lc,
+static bool plan_again(struct axl__command *c,
+                       const struct axl__launch_cache *lc,
                        const axl_kernel_arg *args, uint32_t nargs,
-                       uint8_t *locs, unsigned *nacc_out, unsigned *used_out)
+                       unsigned *nacc_out)
 {
     unsigned nacc = 0, used = 0;
     for (uint32_t i = 0; i < nargs; i++) {
@@ -406,7 +409,7 @@ static bool plan_again(axl_handler *h, const struct axl__launch_cache *lc,
         if (a->value) {
             if (k->mode || a->size != k->what)
                 return false;
-            plan_scalar(h, a, m, used);
+            plan_scalar(c, a, m, used);
             used += k->what;
             continue;
         }
@@ -418,23 +421,21 @@ static bool plan_again(axl_handler *h, const struct axl__launch_cache *lc,
         struct axl__buffer *b = axl__buffer_base(view);
         if (!(b->host || b->loc[k->loc].ver == b->cur))
             return false;
-        plan_take(h, nacc, k->what, view, b, mode, k->loc, m, locs);
+        plan_take(c, nacc, k->what, view, b, mode, k->loc, m);
         nacc++;
     }
     *nacc_out = nacc;
-    *used_out = used;
     return true;
 }
 
 /* The arguments checked one by one (the full plan), remembered in lc as
  * they pass; see axl__kernel_plan. */
-static bool plan_args(axl_handler *h, const struct axl__queue *q,
+static bool plan_args(struct axl__command *c, const struct axl__queue *q,
                       const struct axl__kernel_id *kid,
                       const struct axl__cu *cus, unsigned ncus,
                       unsigned first, const axl_kernel_arg *args,
-                      uint32_t nargs, uint8_t *locs,
-                      struct axl__launch_cache *lc, unsigned *nacc_out,
-                      unsigned *used_out)
+                      uint32_t nargs, struct axl__launch_cache *lc,
+                      unsigned *nacc_out)
 {
     const unsigned n = kid->nargs;
     uint64_t seen = 0;
@@ -453,7 +454,7 @@ static bool plan_args(axl_handler *h, const struct axl__queue *q,
             if (meta->is_mem || size == 0 || size != meta->size ||
                 size > AXL_MAX_ARG_BYTES - used)
                 return false;
-            plan_scalar(h, a, m, used);
+            plan_scalar(c, a, m, used);
             used += (unsigned)size;
             k->what = (uint32_t)size;
             k->mode = 0;
@@ -468,8 +469,8 @@ static bool plan_args(axl_handler *h, const struct axl__queue *q,
         uint8_t loc;
         if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
             return false;
-        plan_take(h, nacc, a->buffer.id, view, axl__buffer_base(view), mode,
-                  loc, m, locs);
+        plan_take(c, nacc, a->buffer.id, view, axl__buffer_base(view), mode,
+                  loc, m);
         nacc++;
         k->what = a->buffer.id;
         k->mode = (uint8_t)mode;
@@ -477,7 +478,6 @@ static bool plan_args(axl_handler *h, const struct axl__queue *q,
     }
     /* nargs ids, each below n and seen once: every argument is set. */
     *nacc_out = nacc;
-    *used_out = used;
     return true;
 }
 
@@ -505,18 +505,20 @@ static uint32_t plan_id(void)
 
 /*
  * axl_queue_single_task's group in one pass (lock held), when it is plain:
- * the handler filled and checked against the kernel as the handler calls
- * and axl__kernel_prepare would leave it, and each accessor's location in
- * locs, where axl__access_prepare would put it, so the command can be
- * committed at once. Plain means: one argument per kernel argument, of its
+ * checked against the kernel as the handler calls and axl__kernel_prepare
+ * would check it, and written straight into c, the command pool's next
+ * free slot (not taken yet: axl__commit takes it), as axl__commit would
+ * fill it from that handler: the kernel part, and the accessors where
+ * axl__access_prepare would put them (c->nacc; axl__access_commit_planned
+ * completes them). The handler gets only its action. Plain means: one argument per kernel argument, of its
  * kind, with the ids 0..n-1 HLS kernels have; scalars of the metadata's
  * size; accessors of whole live buffers, default flags, whose contents are
  * in a bank of the queue's device that a unit of the kernel reaches (and
  * are current there, or have host storage to come from); the kernel from
  * the queue's context, on the design the device carries.
  *
- * Anything else returns false, the handler's counts untouched and no
- * buffer held (what lies past the counts does not matter): the caller then
+ * Anything else returns false, the handler untouched and no buffer held
+ * (what the plan wrote into the free slot does not matter): the caller then
  * takes the general path, the handler calls and axl__kernel_prepare, which
  * find and say what is wrong, wait for a device being programmed, or
  * allocate device memory. A group the plan accepts passes every check of
@@ -526,9 +528,9 @@ static uint32_t plan_id(void)
  * A launch like the kernel's last plain one is checked against what that
  * one found (plan_again, axl__launch_cache) instead of from scratch.
  */
-bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
-                      axl_kernel kernel, const axl_kernel_arg *args,
-                      uint32_t nargs, uint8_t *locs)
+bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
+                      const struct axl__queue *q, axl_kernel kernel,
+                      const axl_kernel_arg *args, uint32_t nargs)
 {
     struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
     if (!kn)
@@ -538,10 +540,10 @@ bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
     if (d->programming || d->loaded != kid->image + 1u)
         return false;
     struct axl__launch_cache *lc = &kn->last;
-    unsigned nacc, used;
+    unsigned nacc;
     if (lc->stamp == axl__rt.launch_epoch + 1u && lc->nargs == nargs &&
         lc->device == q->device && lc->context == q->context &&
-        plan_again(h, lc, args, nargs, locs, &nacc, &used))
+        plan_again(c, lc, args, nargs, &nacc))
         goto planned;
     lc->stamp = 0; /* remade below, if the launch is plain */
     if (nargs != kid->nargs ||
@@ -556,8 +558,7 @@ bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
         while (first < ncus && cus[first].kernel_index != kindex)
             first++;
     }
-    if (!plan_args(h, q, kid, cus, ncus, first, args, nargs, locs, lc, &nacc,
-                   &used))
+    if (!plan_args(c, q, kid, cus, ncus, first, args, nargs, lc, &nacc))
         return false;
     lc->nargs = (uint8_t)nargs;
     lc->device = q->device;
@@ -565,20 +566,15 @@ bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
     lc->id = plan_id();
     lc->stamp = axl__rt.launch_epoch + 1u;
 planned:
-    /* The handler holds its buffers from now on, as axl_handler_require's. */
-    for (unsigned i = 0; i < nacc; i++)
-        h->acc[i].buf->holds++;
-    h->nacc = (uint8_t)nacc;
-    h->kbytes_used = (uint16_t)used;
-    h->nkargs = (uint8_t)nargs;
+    /* The buffers are held once the command is made (axl__commit). */
+    c->nacc = (uint8_t)nacc;
+    c->u.kernel.nargs = (uint8_t)nargs;
+    c->u.kernel.kid = kn->kid;
+    c->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
+    c->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
+    c->u.kernel.plan = lc->id;
     h->kind = AXL__CMD_KERNEL;
     h->nactions = 1;
-    h->kernel = kernel.id;
-    h->u.kernel.nargs = (uint8_t)nargs;
-    h->u.kernel.kid = kn->kid;
-    h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
-    h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
-    h->u.kernel.plan = lc->id;
     return true;
 }
 

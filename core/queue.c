@@ -207,7 +207,7 @@ static axl_status submit_locked(const char *fn, axl_queue queue, axl_handler *h,
     struct axl__queue *q =
         axl__lookup_fast(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
     if (q)
-        st = axl__submit(fn, q, h, NULL, event);
+        st = axl__submit(fn, q, h, false, event);
     else
         axl__handler_drop(h);
     axl__leave();
@@ -431,11 +431,11 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
     /* A plain group in one pass; otherwise the handler calls, one by one,
      * which keep the first error with its message, and the submission's
      * own checks. */
-    uint8_t locs[AXL_MAX_ACCESSORS];
     struct axl__queue *q = axl__pool_get(AXL__POOL(QUEUE), queue.id);
-    if (q && h.error == AXL_SUCCESS &&
-        axl__kernel_plan(&h, q, kernel, args, nargs, locs)) {
-        st = axl__submit(fn, q, &h, locs, event);
+    struct axl__command *c = axl__pool_next(AXL__POOL(COMMAND));
+    if (q && c && h.error == AXL_SUCCESS &&
+        axl__kernel_plan(&h, c, q, kernel, args, nargs)) {
+        st = axl__submit(fn, q, &h, true, event);
         axl__leave();
         return st;
     }

@@ -697,6 +697,9 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
  * the command. locs: where each is (axl__access_prepare). */
 void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
                         const uint8_t *locs);
+/* The same for a command axl__kernel_plan filled: its c->nacc accessors,
+ * filled but for ver, prev and next, take their buffer holds here. */
+void axl__access_commit_planned(struct axl__command *c, uint16_t slot);
 void axl__access_finish(struct axl__command *c, bool failed);
 void axl__access_started(struct axl__command *c);
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
@@ -732,9 +735,9 @@ bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__device *d);
 axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                axl_handler *h);
-bool axl__kernel_plan(axl_handler *h, const struct axl__queue *q,
-                      axl_kernel kernel, const axl_kernel_arg *args,
-                      uint32_t nargs, uint8_t *locs);
+bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
+                      const struct axl__queue *q, axl_kernel kernel,
+                      const axl_kernel_arg *args, uint32_t nargs);
 /* Kernels' remembered launches no longer hold: a buffer handle turned
  * stale, or a buffer got a device copy (lock held). */
 void axl__launch_forget(void);
@@ -775,16 +778,17 @@ axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
 void axl__handler_drop(axl_handler *h);
-/* locs: where the accessors are, as axl__kernel_plan found; NULL to plan
- * them here (axl__access_prepare). */
+/* planned: the command pool's next free slot holds what axl__kernel_plan
+ * wrote for the handler; otherwise the accessors are placed here
+ * (axl__access_prepare). */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       const uint8_t *locs, struct axl__command **out_cmd,
+                       bool planned, struct axl__command **out_cmd,
                        axl_event *out);
 void axl__complete(struct axl__command *c, axl_status status, const char *why);
-/* locs: the handler is a plan of axl__kernel_plan, checked already, with
- * its accessors' locations; NULL for any other group. */
+/* planned: axl__kernel_plan accepted the group, checked already (see
+ * axl__commit); false for any other group. */
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       const uint8_t *locs, axl_event *out);
+                       bool planned, axl_event *out);
 void axl__pump(void);
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);

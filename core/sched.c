@@ -428,7 +428,7 @@ void axl__handler_drop(axl_handler *h)
 /* Builds the command for a checked group (lock held; may be dropped while
  * storage is allocated). q is NULL for a host accessor. */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       const uint8_t *planned, struct axl__command **out_cmd,
+                       bool planned, struct axl__command **out_cmd,
                        axl_event *out)
 {
     uint8_t locs[AXL_MAX_ACCESSORS];
@@ -436,7 +436,6 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         axl_status st = axl__access_prepare(fn, h, q, locs);
         if (st != AXL_SUCCESS)
             return st;
-        planned = locs;
     }
     uint16_t es, cs;
     struct axl__event *e = axl__pool_take(AXL__POOL(EVENT), &es);
@@ -475,6 +474,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->kind = kind;
     c->flags = 0;
     c->ndeps = 0;
+    const uint8_t nplanned = planned ? c->nacc : 0;
     c->nacc = 0;
     c->event = es;
     c->queue = qs;
@@ -485,7 +485,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->dep_event = 0;
     c->a0 = h->a0;
     c->a1 = h->a1;
-    if (kind == AXL__CMD_KERNEL) {
+    if (planned) {
+        /* axl__kernel_plan wrote the kernel part in place. */
+        axl__kernel_at(c->u.kernel.kernel)->holds++;
+    } else if (kind == AXL__CMD_KERNEL) {
         /* Only what the launch uses of the action; the scalars' bytes are
          * still where axl_handler_set_arg put them. */
         c->u.kernel.kernel = h->u.kernel.kernel;
@@ -512,8 +515,12 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     /* Data edges first (they must not fail the command), then the explicit
      * ones, then the in-order edge, which only orders: a barrier covers it
      * if it does not fit. The handler's buffer holds pass to the command. */
-    if (h->nacc)
-        axl__access_commit(c, cs, h, planned);
+    if (nplanned) {
+        c->nacc = nplanned;
+        axl__access_commit_planned(c, cs);
+    } else if (h->nacc) {
+        axl__access_commit(c, cs, h, locs);
+    }
     for (uint16_t i = 0; i < h->ndeps; i++) {
         struct axl__event *p =
             axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
@@ -554,10 +561,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
 }
 
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       const uint8_t *locs, axl_event *out)
+                       bool planned, axl_event *out)
 {
     axl_status st = AXL_SUCCESS;
-    if (locs)
+    if (planned)
         ; /* a plan: checked as it was made */
     else if (h->error != AXL_SUCCESS)
         st = axl__fail(fn, h->error, "%s", h->why);
@@ -574,10 +581,10 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "kernel arguments were set, and the group's action is "
                        "not a kernel");
-    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && !locs)
+    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && !planned)
         st = axl__kernel_prepare(fn, q, h);
     if (st == AXL_SUCCESS)
-        st = axl__commit(fn, q, h, locs, NULL, out);
+        st = axl__commit(fn, q, h, planned, NULL, out);
     axl__handler_drop(h);
     if (st == AXL_SUCCESS)
         axl__pump();

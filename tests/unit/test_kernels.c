@@ -571,6 +571,102 @@ static void repeated_launches_keep_their_data_order(void **s)
     }
 }
 
+static atomic_int gate_open;
+
+static axl_status wait_for_gate(void *user)
+{
+    (void)user;
+    while (!atomic_load(&gate_open)) {
+        struct timespec t = {0, 100000};
+        nanosleep(&t, NULL);
+    }
+    return AXL_SUCCESS;
+}
+
+/* A launch the one-pass plan accepts writes its command into the command
+ * pool's next free slot before taking it: a full event or command pool
+ * must still say so as the general path does, count one failure, and
+ * leave no command, buffer hold or data behind. */
+static void a_planned_launch_into_full_pools_changes_nothing(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "vadd");
+    enum { N = 16 };
+    int32_t a[N], b[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = 3 * i;
+    }
+    const uint16_t buffers = axl_test_pool("buffer").in_use;
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    AXL_OK(axl_queue_copy_from_host(r.q, a, A, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(r.q, b, B, NULL, NULL, 0, NULL));
+    uint32_t n = N;
+    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    for (int i = 0; i < 3; i++) /* placed, planned, planned again */
+        AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+
+    /* Every event slot held: the plan is made, the event is not. */
+    uint32_t ecap = axl_test_pool("event").capacity;
+    static axl_event held[4096];
+    for (uint32_t i = 0; i < ecap; i++)
+        AXL_OK(axl_event_create_complete(&held[i]));
+    uint32_t efail = axl_test_pool("event").failures;
+    AXL_EXPECT(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL),
+               AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("event pool is full");
+    assert_int_equal(axl_test_pool("event").failures, efail + 1);
+    st_group g = {k, args, 4};
+    AXL_EXPECT(axl_queue_submit(r.q, st_cgf, &g, NULL),
+               AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("event pool is full");
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    for (uint32_t i = 0; i < ecap; i++)
+        AXL_OK(axl_event_release(held[i]));
+
+    /* Every command slot taken by launches waiting behind a host task:
+     * the plan has no slot to write into, and the general path says so,
+     * one failure. */
+    atomic_store(&gate_open, 0);
+    axl_event gate;
+    AXL_OK(axl_queue_host_task(r.q, wait_for_gate, NULL, NULL, 0, &gate));
+    uint32_t ccap = axl_test_pool("command").capacity;
+    for (uint32_t i = 1; i < ccap; i++)
+        AXL_OK(axl_queue_single_task(r.q, k, args, 4, &gate, 1, NULL));
+    uint32_t cfail = axl_test_pool("command").failures;
+    AXL_EXPECT(axl_queue_single_task(r.q, k, args, 4, &gate, 1, NULL),
+               AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("command pool is full");
+    assert_int_equal(axl_test_pool("command").failures, cfail + 1);
+    atomic_store(&gate_open, 1);
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_event_release(gate));
+
+    /* And the launch goes through as before, with the data. */
+    AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+    int32_t got[N];
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, got, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(got[i], a[i] + b[i]);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    /* No hold left behind: the buffers are gone with their handles. */
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers);
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
 /* vadd's output against a + b (n elements), read back from O. */
 static void expect_sum(rig *r, axl_buffer O, const int32_t *a,
                        const int32_t *b, int n)
@@ -1118,6 +1214,7 @@ int main(void)
         T(single_task_says_what_its_command_group_says),
         T(repeated_launches_keep_their_data_order),
         T(a_launch_like_the_last_one_still_sees_what_changed),
+        T(a_planned_launch_into_full_pools_changes_nothing),
         T(memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error),
         T(parallel_for_on_a_built_in_kernel_is_feature_not_supported),
         T(use_kernel_bundle_refuses_a_kernel_from_elsewhere_4_9_4_4),
