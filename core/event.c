@@ -10,17 +10,18 @@ static struct axl__event *get_event(const char *fn, axl_event h,
     return axl__lookup_fast(fn, "event", AXL__POOL_EVENT, h.id, st);
 }
 
-static void event_destroy(struct axl__event *e)
+/* e, in slot s, goes. */
+static void event_destroy(struct axl__event *e, uint16_t s)
 {
     if (e->error)
         axl__error_unref(axl__error_at((uint16_t)(e->error - 1)));
-    axl__pool_free(AXL__POOL(EVENT), e);
+    axl__pool_free_slot(AXL__POOL(EVENT), s);
 }
 
 void axl__event_unhold(struct axl__event *e)
 {
     if (--e->holds == 0 && e->refs == 0)
-        event_destroy(e);
+        event_destroy(e, AXL__SLOT(EVENT, e));
 }
 
 axl_status axl_event_create_complete(axl_event *event)
@@ -68,7 +69,7 @@ axl_status axl_event_release(axl_event event)
         if (e->holds)
             axl__pool_retire(AXL__POOL(EVENT), e);
         else
-            event_destroy(e);
+            event_destroy(e, AXL__HANDLE_SLOT(event.id));
     }
     axl__leave();
     return st;

@@ -62,7 +62,11 @@ void axl__pool_retire(axl__pool *p, void *obj)
 
 void axl__pool_free(axl__pool *p, void *obj)
 {
-    uint16_t slot = axl__pool_slot(p, obj);
+    axl__pool_free_slot(p, axl__pool_slot(p, obj));
+}
+
+void axl__pool_free_slot(axl__pool *p, uint16_t slot)
+{
     /* Generation 0 is skipped so that no live handle is all-zero in its
      * generation bits; wrap-around after 65535 lives is expected. */
     uint16_t g = (uint16_t)(p->gen[slot] + 1);

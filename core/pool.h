@@ -58,6 +58,8 @@ void axl__pool_reset(axl__pool *p);
 void *axl__pool_alloc(axl__pool *p);
 /* Returns the slot to the free list; its handles turn stale. */
 void axl__pool_free(axl__pool *p, void *obj);
+/* The same for the object in a known slot (no division). */
+void axl__pool_free_slot(axl__pool *p, uint16_t slot);
 /* Handles turn stale, storage stays until axl__pool_free. */
 void axl__pool_retire(axl__pool *p, void *obj);
 /* The object behind a live handle, or NULL with the reason. */

@@ -235,12 +235,13 @@ static void complete(struct axl__command *c, axl_status status,
         axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
+    const uint16_t cs = (uint16_t)(e->command - 1); /* c's slot */
     e->command = 0;
     if (q) {
         q->inflight--;
         axl__device_at(c->device)->inflight--;
     }
-    axl__pool_free(AXL__POOL(COMMAND), c);
+    axl__pool_free_slot(AXL__POOL(COMMAND), cs);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
     if (axl__rt.barrier_head)
