@@ -519,6 +519,21 @@ extern axl__pool axl__pools[AXL__POOL_COUNT];
 /* Takes the lock, starting the runtime first if needed. On failure the lock
  * is not held. */
 axl_status axl__enter(const char *fn);
+/* axl__enter with its common case (started) inline, for the launch path
+ * (single_task, wait and release of an event); axl__enter itself in
+ * builds for size. */
+#if defined(__OPTIMIZE_SIZE__)
+#define axl__enter_fast axl__enter
+#else
+static inline axl_status axl__enter_fast(const char *fn)
+{
+    axl_port_lock();
+    if (axl__rt.started)
+        return AXL_SUCCESS;
+    axl_port_unlock();
+    return axl__enter(fn);
+}
+#endif
 static inline void axl__leave(void)
 {
     axl_port_unlock();

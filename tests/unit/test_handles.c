@@ -146,6 +146,35 @@ static void handles_from_before_shutdown_are_stale_after(void **state)
     AXL_OK(axl_device_has(axl_test_emu_device(), AXL_ASPECT_GPU, &b));
 }
 
+/* axl_event_wait, axl_event_release and axl_queue_single_task enter the
+ * runtime through an inline fast path (axl__enter_fast): each, as the
+ * first call after a shutdown, still starts the runtime and refuses the
+ * handle from before, and the lock is free after. */
+static void launch_path_calls_restart_the_runtime_after_shutdown(void **state)
+{
+    (void)state;
+    for (int which = 0; which < 3; which++) {
+        axl_event e;
+        AXL_OK(axl_event_create_complete(&e));
+        AXL_OK(axl_event_release(e));
+        axl_queue q = make_queue();
+        AXL_OK(axl_queue_release(q));
+        AXL_OK(axl_shutdown());
+        if (which == 0)
+            AXL_EXPECT(axl_event_wait(e), AXL_ERR_INVALID_OBJECT);
+        else if (which == 1)
+            AXL_EXPECT(axl_event_release(e), AXL_ERR_INVALID_OBJECT);
+        else
+            AXL_EXPECT(axl_queue_single_task(q, (axl_kernel){e.id}, NULL, 0,
+                                             NULL, 0, NULL),
+                       AXL_ERR_INVALID_OBJECT);
+        /* Started again, the lock free: another call works. */
+        AXL_OK(axl_event_create_complete(&e));
+        AXL_OK(axl_event_wait(e));
+        AXL_OK(axl_event_release(e));
+    }
+}
+
 static void generation_wrap_around_keeps_handles_working(void **state)
 {
     (void)state;
@@ -186,6 +215,7 @@ int main(void)
         T(handles_of_another_kind_are_refused_for_every_kind),
         T(never_created_and_none_handles_are_refused),
         T(handles_from_before_shutdown_are_stale_after),
+        T(launch_path_calls_restart_the_runtime_after_shutdown),
         T(generation_wrap_around_keeps_handles_working),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
