@@ -584,11 +584,28 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        "not a kernel");
     if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && !planned)
         st = axl__kernel_prepare(fn, q, h);
+    struct axl__command *c = NULL;
     if (st == AXL_SUCCESS)
-        st = axl__commit(fn, q, h, planned, NULL, out);
+        st = axl__commit(fn, q, h, planned, &c, out);
     axl__handler_drop(h);
-    if (st == AXL_SUCCESS)
-        axl__pump();
+    if (st != AXL_SUCCESS)
+        return st;
+#if !defined(__OPTIMIZE_SIZE__)
+    /* Ready, and alone on the ready list: dispatched as axl__pump would,
+     * without the list. (Not in builds for size: a second copy of
+     * dispatch.) */
+    const uint16_t r = axl__rt.ready_head;
+    if (r && r == axl__rt.ready_tail &&
+        axl__command_at((uint16_t)(r - 1)) == c) {
+        axl__rt.ready_head = axl__rt.ready_tail = NIL;
+        dispatch(c);
+        if (!axl__rt.ready_head && !axl__rt.zombie_head)
+            return st;
+    }
+#else
+    (void)c;
+#endif
+    axl__pump();
     return st;
 }
 
