@@ -61,7 +61,7 @@ axl_status axl_event_retain(axl_event event)
 axl_status axl_event_release(axl_event event)
 {
     static const char fn[] = "axl_event_release";
-    axl_status st = axl__enter_fast(fn);
+    axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__event *e = get_event(fn, event, &st);
@@ -151,7 +151,7 @@ axl_status axl_event_wait(axl_event event)
 {
     static const char fn[] = "axl_event_wait";
     /* Fast path: already complete, as after most emulated launches. */
-    axl_status st = axl__enter_fast(fn);
+    axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__event *e = get_event(fn, event, &st);

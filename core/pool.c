@@ -28,22 +28,14 @@ void axl__pool_reset(axl__pool *p)
     p->failures = 0;
 }
 
-void *axl__pool_alloc_raw(axl__pool *p, uint16_t *out_slot)
+bool axl__pool_has_free(axl__pool *p)
 {
     if (!p->ready)
         build_free_list(p);
-    if (p->free_head == 0) {
-        p->failures++;
-        return NULL;
-    }
-    uint16_t slot = (uint16_t)(p->free_head - 1);
-    p->free_head = p->link[slot];
-    p->link[slot] = AXL__SLOT_LIVE;
-    p->in_use++;
-    if (p->in_use > p->high_water)
-        p->high_water = p->in_use;
-    *out_slot = slot;
-    return p->slots + (size_t)slot * p->object_size;
+    if (p->free_head)
+        return true;
+    p->failures++;
+    return false;
 }
 
 void *axl__pool_alloc(axl__pool *p)

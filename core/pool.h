@@ -13,6 +13,7 @@
 #ifndef AXL_POOL_H
 #define AXL_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,29 +70,9 @@ void *axl__pool_lookup(const axl__pool *p, uint32_t id,
 /* A retired object gets live handles again (a released event handed back
  * by get_wait_list). */
 void axl__pool_revive(axl__pool *p, void *obj);
-/* Like axl__pool_alloc, without zeroing, and with the object's slot in
- * *slot: for large objects the caller initialises field by field
- * (commands, on the launch path). */
-void *axl__pool_alloc_raw(axl__pool *p, uint16_t *slot);
-
-/* axl__pool_alloc_raw with its common case inline, for the launch path:
- * a free slot of a pool in use. (The same function for -Os builds.) */
-#if defined(__OPTIMIZE_SIZE__)
-#define axl__pool_take axl__pool_alloc_raw
-#else
-static inline void *axl__pool_take(axl__pool *p, uint16_t *out_slot)
-{
-    if (!p->ready || !p->free_head)
-        return axl__pool_alloc_raw(p, out_slot);
-    uint16_t slot = (uint16_t)(p->free_head - 1);
-    p->free_head = p->link[slot];
-    p->link[slot] = AXL__SLOT_LIVE;
-    if (++p->in_use > p->high_water)
-        p->high_water = p->in_use;
-    *out_slot = slot;
-    return p->slots + (size_t)slot * p->object_size;
-}
-#endif
+/* Whether a slot is free (building the free list on first use); counts
+ * a failed allocation when none is. */
+bool axl__pool_has_free(axl__pool *p);
 
 /* The object the next take returns, not taken; NULL when there is none
  * or the free list is not built yet. */
@@ -125,12 +106,13 @@ static inline int axl__pool_is_live(const axl__pool *p, uint16_t slot)
     return slot < p->capacity && p->link[slot] == AXL__SLOT_LIVE;
 }
 
-/* A live or retired object's handle, and lookup_any below: inline for the
- * launch path. In builds for size (-Os) the compiler would keep a copy in
+/* A live or retired object's handle, lookup_any and alloc_raw below:
+ * inline for the launch path. In builds for size (-Os) the compiler would keep a copy in
  * every file that calls them, so there they are functions of pool.c. */
 #if defined(__OPTIMIZE_SIZE__) && !defined(AXL__POOL_IMPL)
 uint32_t axl__pool_handle(const axl__pool *p, const void *obj);
 void *axl__pool_lookup_any(const axl__pool *p, uint32_t id);
+void *axl__pool_alloc_raw(axl__pool *p, uint16_t *slot);
 #else
 #if defined(__OPTIMIZE_SIZE__)
 #define AXL__POOL_FN
@@ -140,6 +122,22 @@ void *axl__pool_lookup_any(const axl__pool *p, uint32_t id);
 AXL__POOL_FN uint32_t axl__pool_handle(const axl__pool *p, const void *obj)
 {
     return axl__pool_slot_handle(p, axl__pool_slot(p, obj));
+}
+
+/* Like axl__pool_alloc, without zeroing, and with the object's slot in
+ * *slot: for large objects the caller initialises field by field
+ * (commands and events, on the launch path). */
+AXL__POOL_FN void *axl__pool_alloc_raw(axl__pool *p, uint16_t *slot)
+{
+    if ((!p->ready || !p->free_head) && !axl__pool_has_free(p))
+        return NULL;
+    const uint16_t s = (uint16_t)(p->free_head - 1);
+    p->free_head = p->link[s];
+    p->link[s] = AXL__SLOT_LIVE;
+    if (++p->in_use > p->high_water)
+        p->high_water = p->in_use;
+    *slot = s;
+    return p->slots + (size_t)s * p->object_size;
 }
 
 /* Like lookup, but retired objects resolve too: for the runtime's own

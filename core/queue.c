@@ -423,7 +423,7 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
                          "args is NULL with nargs %u", (unsigned)nargs);
     axl_handler h;
     axl__handler_init(&h);
-    axl_status st = axl__enter_fast(fn);
+    axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
     if (ndeps)

@@ -516,23 +516,27 @@ static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
 
 extern axl__pool axl__pools[AXL__POOL_COUNT];
 
+/* Starts the runtime, lock held; on failure lets the lock go. */
+axl_status axl__start(const char *fn);
 /* Takes the lock, starting the runtime first if needed. On failure the lock
- * is not held. */
+ * is not held. Inline, as every call's entry; in builds for size (-Os) a
+ * function of runtime.c, so callers do not each keep a copy. */
+#if defined(__OPTIMIZE_SIZE__) && !defined(AXL__RUNTIME_IMPL)
 axl_status axl__enter(const char *fn);
-/* axl__enter with its common case (started) inline, for the launch path
- * (single_task, wait and release of an event); axl__enter itself in
- * builds for size. */
-#if defined(__OPTIMIZE_SIZE__)
-#define axl__enter_fast axl__enter
 #else
-static inline axl_status axl__enter_fast(const char *fn)
+#if defined(__OPTIMIZE_SIZE__)
+#define AXL__ENTER_FN
+#else
+#define AXL__ENTER_FN static inline
+#endif
+AXL__ENTER_FN axl_status axl__enter(const char *fn)
 {
     axl_port_lock();
     if (axl__rt.started)
         return AXL_SUCCESS;
-    axl_port_unlock();
-    return axl__enter(fn);
+    return axl__start(fn);
 }
+#undef AXL__ENTER_FN
 #endif
 static inline void axl__leave(void)
 {

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#define AXL__RUNTIME_IMPL /* defines axl__enter, which rt.h declares, for -Os */
 #include "rt.h"
 
 struct axl__runtime axl__rt;
@@ -331,11 +332,8 @@ static axl_status start_locked(const char *fn)
     return AXL_SUCCESS;
 }
 
-axl_status axl__enter(const char *fn)
+axl_status axl__start(const char *fn)
 {
-    axl_port_lock();
-    if (axl__rt.started)
-        return AXL_SUCCESS;
     axl_status st = start_locked(fn);
     if (st != AXL_SUCCESS)
         axl_port_unlock();

@@ -439,12 +439,12 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
             return st;
     }
     uint16_t es, cs;
-    struct axl__event *e = axl__pool_take(AXL__POOL(EVENT), &es);
+    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
     if (!e)
         return axl__pool_full(fn, AXL__POOL_EVENT);
     /* Not zeroed: a command is large, and launches should not pay for
      * clearing what they never read. Every field read is set below. */
-    struct axl__command *c = axl__pool_take(AXL__POOL(COMMAND), &cs);
+    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
     if (!c) {
         axl__pool_free(AXL__POOL(EVENT), e);
         return axl__pool_full(fn, AXL__POOL_COMMAND);
@@ -561,51 +561,41 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     return AXL_SUCCESS;
 }
 
+/* The checks of a group the handler calls filled (a plan made them as it
+ * was made): its first error, exactly one action, and what the action
+ * takes. */
+static axl_status group_check(const char *fn, struct axl__queue *q,
+                              axl_handler *h)
+{
+    if (h->error != AXL_SUCCESS)
+        return axl__fail(fn, h->error, "%s", h->why);
+    if (h->nactions == 0)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the command group chose no action (it needs "
+                         "exactly one: host_task, single_task, parallel_for, "
+                         "copy, fill or update_host)");
+    if (h->host_ptrs && h->kind != AXL__CMD_HOST_TASK)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "axl_handler_host_ptr is for host tasks, and this "
+                         "group's action is not one");
+    if (h->nkargs && h->kind != AXL__CMD_KERNEL)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "kernel arguments were set, and the group's action "
+                         "is not a kernel");
+    if (h->kind == AXL__CMD_KERNEL)
+        return axl__kernel_prepare(fn, q, h);
+    return AXL_SUCCESS;
+}
+
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        bool planned, axl_event *out)
 {
-    axl_status st = AXL_SUCCESS;
-    if (planned)
-        ; /* a plan: checked as it was made */
-    else if (h->error != AXL_SUCCESS)
-        st = axl__fail(fn, h->error, "%s", h->why);
-    else if (h->nactions == 0)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "the command group chose no action (it needs exactly "
-                       "one: host_task, single_task, parallel_for, copy, "
-                       "fill or update_host)");
-    else if (h->host_ptrs && h->kind != AXL__CMD_HOST_TASK)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "axl_handler_host_ptr is for host tasks, and this "
-                       "group's action is not one");
-    else if (h->nkargs && h->kind != AXL__CMD_KERNEL)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "kernel arguments were set, and the group's action is "
-                       "not a kernel");
-    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && !planned)
-        st = axl__kernel_prepare(fn, q, h);
-    struct axl__command *c = NULL;
+    axl_status st = planned ? AXL_SUCCESS : group_check(fn, q, h);
     if (st == AXL_SUCCESS)
-        st = axl__commit(fn, q, h, planned, &c, out);
+        st = axl__commit(fn, q, h, planned, NULL, out);
     axl__handler_drop(h);
-    if (st != AXL_SUCCESS)
-        return st;
-#if !defined(__OPTIMIZE_SIZE__)
-    /* Ready, and alone on the ready list: dispatched as axl__pump would,
-     * without the list. (Not in builds for size: a second copy of
-     * dispatch.) */
-    const uint16_t r = axl__rt.ready_head;
-    if (r && r == axl__rt.ready_tail &&
-        axl__command_at((uint16_t)(r - 1)) == c) {
-        axl__rt.ready_head = axl__rt.ready_tail = NIL;
-        dispatch(c);
-        if (!axl__rt.ready_head && !axl__rt.zombie_head)
-            return st;
-    }
-#else
-    (void)c;
-#endif
-    axl__pump();
+    if (st == AXL_SUCCESS)
+        axl__pump();
     return st;
 }
 

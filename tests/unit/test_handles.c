@@ -147,7 +147,7 @@ static void handles_from_before_shutdown_are_stale_after(void **state)
 }
 
 /* axl_event_wait, axl_event_release and axl_queue_single_task enter the
- * runtime through an inline fast path (axl__enter_fast): each, as the
+ * runtime through axl__enter, inline in these builds: each, as the
  * first call after a shutdown, still starts the runtime and refuses the
  * handle from before, and the lock is free after. */
 static void launch_path_calls_restart_the_runtime_after_shutdown(void **state)
