@@ -112,8 +112,10 @@ axl_status axl__access_view(const char *fn, struct axl__buffer *view,
  * shape never changes, so this needs no lock. */
 const struct axl__region *axl__required_region(struct axl__required *r)
 {
-    if (r->whole)
+    if (r->whole) { /* made once */
         region_make(NULL, r->buf, NULL, &r->region);
+        r->whole = false;
+    }
     return &r->region;
 }
 
@@ -584,8 +586,7 @@ void axl__access_commit_planned(struct axl__command *c, uint16_t slot)
         struct axl__buffer *b = axl__buffer_at(a->base);
         const axl__rec id = (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1;
         axl__buffer_at(a->view)->holds++;
-        if (!link_sole(a, b, id))
-            link_one(c, a, b, id);
+        link_one(c, a, b, id);
     }
 }
 

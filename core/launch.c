@@ -392,8 +392,8 @@ static inline void plan_scalar(struct axl__command *c,
  * modes and no region, so every check of the full plan that depends on
  * nothing else went the same way; what can change since is checked here
  * (each buffer's contents still current on the device, or host storage
- * to come from). Fills the handler as the full plan would, or returns
- * false with the handler's counts untouched and no buffer held. */
+ * to come from). Fills c as the full plan would, or returns false (what
+ * it wrote into c does not matter then; no buffer is held yet). */
 static bool plan_again(struct axl__command *c,
                        const struct axl__launch_cache *lc,
                        const axl_kernel_arg *args, uint32_t nargs,
@@ -428,8 +428,8 @@ static bool plan_again(struct axl__command *c,
     return true;
 }
 
-/* The arguments checked one by one (the full plan), remembered in lc as
- * they pass; see axl__kernel_plan. */
+/* The arguments checked one by one (the full plan), written into c and
+ * remembered in lc as they pass; see axl__kernel_plan. */
 static bool plan_args(struct axl__command *c, const struct axl__queue *q,
                       const struct axl__kernel_id *kid,
                       const struct axl__cu *cus, unsigned ncus,
@@ -510,8 +510,10 @@ static uint32_t plan_id(void)
  * free slot (not taken yet: axl__commit takes it), as axl__commit would
  * fill it from that handler: the kernel part, and the accessors where
  * axl__access_prepare would put them (c->nacc; axl__access_commit_planned
- * completes them). The handler gets only its action. Plain means: one argument per kernel argument, of its
- * kind, with the ids 0..n-1 HLS kernels have; scalars of the metadata's
+ * completes them). The handler gets only its action.
+ *
+ * Plain means: one argument per kernel argument, of its kind, with the ids
+ * 0..n-1 HLS kernels have; scalars of the metadata's
  * size; accessors of whole live buffers, default flags, whose contents are
  * in a bank of the queue's device that a unit of the kernel reaches (and
  * are current there, or have host storage to come from); the kernel from
