@@ -222,6 +222,27 @@ axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name)
     return st;
 }
 
+/* The first live kernel id called name of an application image (image
+ * AXL__NO_IMAGE) or of that image; writes its handle to *id. */
+#define AXL__NO_IMAGE 0xFFFFu
+static bool kernel_id_named(const char *name, uint16_t image,
+                            axl_kernel_id *id)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_ID);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        const struct axl__kernel_id *k = axl__kernel_id_at(s);
+        if (!axl__pool_is_live(p, s) || strcmp(k->name, name))
+            continue;
+        if (image == AXL__NO_IMAGE
+                ? axl__image_at(k->image)->kind == AXL__IMAGE_APP
+                : k->image == image) {
+            id->id = axl__pool_handle(p, k);
+            return true;
+        }
+    }
+    return false;
+}
+
 axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id)
 {
     static const char fn[] = "axl_get_kernel_id";
@@ -230,18 +251,7 @@ axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id)
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
-    const axl__pool *p = AXL__POOL(KERNEL_ID);
-    bool found = false;
-    for (uint16_t s = 0; s < p->capacity && !found; s++) {
-        const struct axl__kernel_id *k = axl__kernel_id_at(s);
-        if (axl__pool_is_live(p, s) &&
-            axl__image_at(k->image)->kind == AXL__IMAGE_APP &&
-            !strcmp(k->name, name)) {
-            id->id = axl__pool_handle(p, k);
-            found = true;
-        }
-    }
-    if (!found)
+    if (!kernel_id_named(name, AXL__NO_IMAGE, id))
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "no registered application image has a kernel named "
                        "%s",
@@ -261,17 +271,8 @@ axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
         axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
     if (!d)
         return st;
-    const axl__pool *p = AXL__POOL(KERNEL_ID);
-    bool found = false;
-    for (uint16_t s = 0; d->builtin && s < p->capacity && !found; s++) {
-        const struct axl__kernel_id *k = axl__kernel_id_at(s);
-        if (axl__pool_is_live(p, s) && k->image == d->builtin - 1u &&
-            !strcmp(k->name, name)) {
-            id->id = axl__pool_handle(p, k);
-            found = true;
-        }
-    }
-    if (!found)
+    if (!d->builtin ||
+        !kernel_id_named(name, (uint16_t)(d->builtin - 1), id))
         st = axl__fail(fn, AXL_ERR_INVALID,
                        d->builtin ? "%s has no built-in kernel named %s "
                                     "(AXL_DEVICE_INFO_BUILT_IN_KERNELS "

@@ -105,17 +105,8 @@ static launch_rig launch_up(void)
     CHECK(axl_device_select(axl_default_selector, NULL, &d));
     CHECK(axl_context_create(&d, 1, NULL, &r.ctx));
     CHECK(axl_queue_create(r.ctx, d, AXL_QUEUE_IN_ORDER, NULL, &r.q));
-    axl_kernel_id ids[16];
-    size_t size;
-    CHECK(axl_device_get_info(d, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
-                              sizeof ids, &size));
-    axl_kernel_id nop = ids[0];
-    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
-        const char *name;
-        CHECK(axl_kernel_id_get_name(ids[i], &name));
-        if (!strcmp(name, "nop"))
-            nop = ids[i];
-    }
+    axl_kernel_id nop;
+    CHECK(axl_get_built_in_kernel_id(d, "nop", &nop));
     CHECK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &nop, 1,
                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
     CHECK(axl_kernel_bundle_get_kernel(r.bundle, nop, &r.nop));

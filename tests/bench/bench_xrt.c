@@ -397,19 +397,8 @@ static result bench_axl_single_task(unsigned n, int timed)
         AXL_SUCCESS)
         goto out;
     step = "the built-in kernel vadd";
-    axl_kernel_id ids[32];
-    size_t size = 0;
-    if (axl_device_get_info(dev, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
-                            sizeof ids, &size) != AXL_SUCCESS)
-        goto out;
-    axl_kernel_id vadd = {0};
-    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
-        const char *name;
-        if (axl_kernel_id_get_name(ids[i], &name) == AXL_SUCCESS &&
-            !strcmp(name, "vadd"))
-            vadd = ids[i];
-    }
-    if (AXL_IS_NONE(vadd))
+    axl_kernel_id vadd;
+    if (axl_get_built_in_kernel_id(dev, "vadd", &vadd) != AXL_SUCCESS)
         goto out;
     step = "axl_get_kernel_bundle_for";
     if (axl_get_kernel_bundle_for(ctx, &dev, 1, &vadd, 1,

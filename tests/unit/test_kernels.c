@@ -22,19 +22,9 @@ typedef struct rig {
 
 static axl_kernel_id builtin(const char *name)
 {
-    axl_kernel_id ids[16];
-    size_t size = 0;
-    AXL_OK(axl_device_get_info(axl_test_emu_device(),
-                               AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
-                               sizeof ids, &size));
-    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
-        const char *n;
-        AXL_OK(axl_kernel_id_get_name(ids[i], &n));
-        if (!strcmp(n, name))
-            return ids[i];
-    }
-    fail_msg("no built-in kernel %s", name);
-    return ids[0];
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(axl_test_emu_device(), name, &id));
+    return id;
 }
 
 static rig rig_up(uint32_t flags)

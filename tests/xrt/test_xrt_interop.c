@@ -51,18 +51,8 @@ static void vadd_open(vadd_env *v, axl_device dev)
     v->dev = dev;
     AXL_OK(axl_context_create(&dev, 1, NULL, &v->ctx));
     AXL_OK(axl_queue_create(v->ctx, dev, AXL_QUEUE_IN_ORDER, NULL, &v->q));
-    axl_kernel_id ids[32];
-    size_t size = 0;
-    AXL_OK(axl_device_get_info(dev, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
-                               sizeof ids, &size));
-    axl_kernel_id vadd = {0};
-    for (size_t i = 0; i < size / sizeof ids[0]; i++) {
-        const char *name;
-        AXL_OK(axl_kernel_id_get_name(ids[i], &name));
-        if (!strcmp(name, "vadd"))
-            vadd = ids[i];
-    }
-    assert_false(AXL_IS_NONE(vadd));
+    axl_kernel_id vadd;
+    AXL_OK(axl_get_built_in_kernel_id(dev, "vadd", &vadd));
     AXL_OK(axl_get_kernel_bundle_for(v->ctx, &dev, 1, &vadd, 1,
                                      AXL_BUNDLE_EXECUTABLE, &v->bundle));
     AXL_OK(axl_kernel_bundle_get_kernel(v->bundle, vadd, &v->vadd));
