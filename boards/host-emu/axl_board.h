@@ -42,4 +42,8 @@
 #define AXL_EMU_BANK_SIZE (256u * 1024u * 1024u)
 #define AXL_EMU_BANK_ALLOCS 256
 
+/* The mmio port's tests (label mmio) run the same programs on the
+ * simulator, whose banks are as large as the emulated device's. */
+#define AXL_MMIO_BANK_ALLOCS 256
+
 #endif /* AXL_BOARD_H */

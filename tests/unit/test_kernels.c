@@ -797,6 +797,10 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
     AXL_OK(axl_context_create(&r.dev, 1, NULL, &ctx2));
     AXL_OK(axl_queue_create(ctx2, r.dev, AXL_QUEUE_IN_ORDER, NULL, &q2));
     AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
+    /* both_ways waits for q2 alone and then counts commands: r.q's launch
+     * must have ended on a device that finishes runs later (mmio). The
+     * kernel's last launch stays the one above. */
+    AXL_OK(axl_queue_wait(r.q));
     both_ways(q2, k, ok, 4, AXL_ERR_INVALID);
     AXL_OK(axl_queue_wait_and_throw(r.q));
     AXL_OK(axl_queue_release(q2));

@@ -146,6 +146,29 @@ static emu_model *model_for(const axl_xclbin *x, uint32_t kernel_index)
     return m;
 }
 
+/* What the mmio port's register-level simulator runs when a unit starts
+ * (xrt/mmio/sim.c): the same models, registered or stock. */
+int axl__emu_model_find(const char *name, size_t len, axl_emu_model_fn *fn,
+                        void **user)
+{
+    axl_port_lock();
+    register_stock_locked();
+    emu_model *m = find_model(name, len);
+    if (m) {
+        *fn = m->fn;
+        *user = m->user;
+    }
+    axl_port_unlock();
+    return m != NULL;
+}
+
+/* The same, with axl_port_lock already held (kernel_compatible). */
+int axl__emu_has_model_locked(const char *name, size_t len)
+{
+    register_stock_locked();
+    return find_model(name, len) != NULL;
+}
+
 /* ---- The built-in design ------------------------------------------------------ */
 
 static const void *builtin_bytes;
@@ -158,6 +181,13 @@ axl_status axl_emu_set_builtin_image(const void *bytes, size_t size)
     builtin_size = bytes ? size : 0;
     builtin_set = 1;
     return AXL_SUCCESS;
+}
+
+static void builtin_image(const void **bytes, size_t *size);
+
+void axl__emu_builtin_image(const void **bytes, size_t *size)
+{
+    builtin_image(bytes, size);
 }
 
 static void builtin_image(const void **bytes, size_t *size)

@@ -28,6 +28,14 @@ typedef struct axl_emu_stock_model {
     axl_emu_model_fn fn;
 } axl_emu_stock_model;
 
+/* For the mmio port's simulator (xrt/mmio/sim.c): the model registered
+ * under a kernel name (1 when there is one), and the design the emulated
+ * device carries from start-up. */
+int axl__emu_model_find(const char *name, size_t len, axl_emu_model_fn *fn,
+                        void **user);
+void axl__emu_builtin_image(const void **bytes, size_t *size);
+int axl__emu_has_model_locked(const char *name, size_t len);
+
 /** Ends with {NULL, NULL}. */
 extern const axl_emu_stock_model axl_emu_stock_models[];
 

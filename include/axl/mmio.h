@@ -1,0 +1,113 @@
+/*
+ * axl/mmio.h - the mmio device port: HLS kernels driven through their
+ * AXI4-Lite control registers, for firmware without XRT (the Cortex-R5 of
+ * a Zynq UltraScale+, an A53 without an OS, or Linux with UIO and a
+ * contiguous DMA buffer device instead of zocl).
+ *
+ * For board code, not applications: an application uses the same API and
+ * kernel ids as on every other device. What the port reads from the design
+ * (the xclbin the board names): compute units and their control protocol
+ * and base address from IP_LAYOUT, banks from MEM_TOPOLOGY, argument
+ * register offsets and sizes from the kernel XML. What the board adds
+ * (all optional): where each bank really is and how the CPU sees it, a
+ * remapped base address per unit, which units' interrupts are wired, which
+ * units were built with ap_sw_reset, how control space is mapped, and hooks
+ * to reset a unit or reprogram the fabric.
+ */
+#ifndef AXL_MMIO_H
+#define AXL_MMIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/status.h"
+#include "axl/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct axl_xclbin;
+
+/** Where a bank is: its physical base (what the IP is given), its size,
+ *  and where the CPU reads and writes it (NULL: at the physical address). */
+typedef struct axl_mmio_bank_region {
+    uint32_t mem_index;  /**< MEM_TOPOLOGY index in the design */
+    uint64_t phys;       /**< device (physical) address of the region */
+    uint64_t size;       /**< bytes the port may allocate in it */
+    void *host;          /**< the CPU's view, or NULL for phys itself */
+} axl_mmio_bank_region;
+
+/** Board facts about one compute unit (by IP_LAYOUT index). */
+typedef struct axl_mmio_unit_wiring {
+    uint32_t ip_index;
+    uint64_t base;       /**< control base; 0: IP_LAYOUT's */
+    uint8_t irq;         /**< 1: its interrupt reaches axl_mmio_isr */
+    uint8_t sw_reset;    /**< 1: built with ap_sw_reset (bit 8 of 0x00) */
+} axl_mmio_unit_wiring;
+
+/** What the board tells the port. Every pointer may be NULL. */
+typedef struct axl_mmio_board {
+    const void *design;          /**< the xclbin programmed at boot */
+    size_t design_size;
+    const axl_mmio_bank_region *banks; /**< NULL: used MEM_TOPOLOGY banks,
+                                            host view = physical */
+    uint32_t bank_count;
+    const axl_mmio_unit_wiring *units;
+    uint32_t unit_count;
+    /** The CPU's address for a unit's control space (Linux: an mmap of the
+     *  UIO device). NULL: the physical address itself (bare metal). */
+    uintptr_t (*map_ctrl)(void *user, uint64_t phys, uint32_t size);
+    /** Brings a hung unit back (a PL reset line, a GPIO); optional. */
+    axl_status (*reset_unit)(void *user, uint32_t ip_index);
+    /** Programs the fabric with another design (PCAP, fpga_manager);
+     *  optional: without it the device is not reprogrammable. */
+    axl_status (*program)(void *user, const struct axl_xclbin *image);
+    /** Nonzero when the CPU's caches snoop the IP's accesses (an ACP or a
+     *  coherent interconnect): the port then does no cache maintenance. */
+    int coherent;
+    void *user;
+} axl_mmio_board;
+
+/**
+ * Gives the port its board, before the runtime starts (before the first
+ * axl call, or after axl_shutdown()). The structure must outlive the
+ * runtime. A build with the register-level simulator (AXL_MMIO_SIM) has a
+ * default board: the simulator's.
+ */
+axl_status axl_mmio_set_board(const axl_mmio_board *board);
+
+/**
+ * The interrupt entry: the board's vector table (or its interrupt
+ * controller driver) calls it for a unit's interrupt line. It reads the
+ * IP's status register and writes the same value back (which clears both
+ * toggle-on-write and clear-on-read kinds), gives ap_ctrl_chain units
+ * ap_continue first, and reports the run's end. A status without ap_done
+ * is counted as spurious and changes nothing else.
+ */
+void axl_mmio_isr(uint32_t ip_index);
+
+/**
+ * Brings a unit that hung (its run timed out) back into use: ap_sw_reset
+ * where the unit has it, else the board's reset_unit hook.
+ * AXL_ERR_FEATURE_NOT_SUPPORTED when it has neither (the unit stays
+ * unusable until the fabric is reset); AXL_ERR_RUNTIME when it does not
+ * come back idle.
+ */
+axl_status axl_mmio_reset_unit(uint32_t ip_index);
+
+/** What the port counted (for tests and bring-up). */
+typedef struct axl_mmio_counters {
+    uint32_t starts;            /**< ap_start writes */
+    uint32_t polls;             /**< reads of a running unit's 0x00 */
+    uint32_t irq_done;          /**< runs ended by the interrupt entry */
+    uint32_t irq_spurious;      /**< interrupts without ap_done */
+    uint32_t resets;            /**< units brought back */
+} axl_mmio_counters;
+void axl_mmio_counters_get(axl_mmio_counters *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_MMIO_H */

@@ -1,0 +1,2 @@
+#include "axl_test.h"
+int main(void) { return 0; }

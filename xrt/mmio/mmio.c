@@ -1,0 +1,892 @@
+/*
+ * xrt/mmio - the mmio device port: HLS kernels driven through their
+ * s_axilite control registers, with no XRT (DESIGN.md, "On the metal").
+ *
+ * One device: the design the board names. Its compute units are the
+ * IP_KERNEL entries of IP_LAYOUT (ap_ctrl_hs or ap_ctrl_chain; other
+ * protocols are not compatible), at the base address IP_LAYOUT gives
+ * unless the board remaps it. A launch writes each argument register at
+ * the offset and size the kernel XML gives (a buffer is its 64-bit device
+ * address, low word first) and writes ap_start with auto_restart off. The
+ * end is ap_done, seen by polling in progress() or by the unit's interrupt
+ * through axl_mmio_isr(); whichever sees it first claims the run (an
+ * atomic exchange), so a run ends once.
+ *
+ * What the driver must honour of the generated RTL (mmio_regs.h):
+ *  - ap_done is clear on read in ap_ctrl_hs: the poll that sees it acts
+ *    on it; a done left by a run the interrupt ended is read away before
+ *    the next start.
+ *  - ap_ready may be clear on read and ap_start may be a pulse: the port
+ *    reads neither.
+ *  - ap_ctrl_chain holds ap_done until ap_continue, and its ISR cannot be
+ *    cleared while ap_done is high: ap_continue first, then the ISR.
+ *  - The ISR is toggle-on-write or clear-on-read: read it and write the
+ *    same value back, which clears both.
+ *
+ * All hardware access goes through mmio_io.h (volatile loads and stores on
+ * a board, the simulator in test builds). Device memory is the regions
+ * the board declares per bank, carved by a fixed-capacity allocator.
+ * Caches: clean before the IP reads, invalidate before the CPU reads what
+ * it wrote (axl_port_cache_*), unless the board is coherent.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "axl/hal.h"
+#include "axl/mmio.h"
+#include "axl/runtime.h"
+#include "mmio_config.h"
+#include "mmio_io.h"
+#include "mmio_regs.h"
+
+/* With AXL_MESSAGES 0 the message is the status name (as in xrt/emu). */
+#if AXL_MESSAGES
+#define mmio_fail axl_fail
+#else
+int axl__mmio_unformatted(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+#define mmio_fail(status, ...)                                                 \
+    ((void)sizeof axl__mmio_unformatted(__VA_ARGS__),                          \
+     axl_fail(status, "%s", axl_status_name(status)))
+#endif
+
+typedef struct mmio_arg {
+    uint32_t id;
+    uint32_t offset;
+    uint32_t size;
+    uint8_t is_mem;
+} mmio_arg;
+
+typedef struct mmio_unit {
+    uintptr_t regs;      /* the CPU's address of its control space */
+    uint64_t phys;
+    uint8_t known;       /* an IP_KERNEL of the design */
+    uint8_t chain;
+    uint8_t irq;
+    uint8_t sw_reset;
+    uint8_t hung;        /* a run timed out and it was not brought back */
+    uint32_t kernel_index;
+    uint32_t nargs;
+    mmio_arg args[AXL_MMIO_MAX_ARGS];
+    const axl_hal_run *_Atomic run; /* the run in flight, or NULL */
+    char name[40];       /* IP_LAYOUT's m_name, for messages */
+} mmio_unit;
+
+typedef struct mmio_bank {
+    axl_arena arena;
+    axl_arena_block blocks[AXL_MMIO_BANK_ALLOCS];
+    axl_mmio_bank_region region;
+    unsigned char *host;
+    char tag[24];
+} mmio_bank;
+
+typedef struct mmio_device {
+    int open;
+    const axl_mmio_board *board;
+    axl_xclbin design;   /* the board's design, as opened here */
+    int has_design;
+    uint32_t nbanks;
+    mmio_bank banks[AXL_MMIO_BANKS];
+    mmio_unit units[AXL_MMIO_UNITS];
+} mmio_device;
+
+static mmio_device device;
+static const axl_mmio_board *board_set;
+static axl_mmio_counters counters;
+
+axl_status axl_mmio_set_board(const axl_mmio_board *board)
+{
+    board_set = board;
+    return AXL_SUCCESS;
+}
+
+/* Counted from the poll, the interrupt entry and the simulator's threads. */
+static void count(uint32_t *c)
+{
+    __atomic_fetch_add(c, 1u, __ATOMIC_RELAXED);
+}
+
+void axl_mmio_counters_get(axl_mmio_counters *out)
+{
+    out->starts = __atomic_load_n(&counters.starts, __ATOMIC_RELAXED);
+    out->polls = __atomic_load_n(&counters.polls, __ATOMIC_RELAXED);
+    out->irq_done = __atomic_load_n(&counters.irq_done, __ATOMIC_RELAXED);
+    out->irq_spurious =
+        __atomic_load_n(&counters.irq_spurious, __ATOMIC_RELAXED);
+    out->resets = __atomic_load_n(&counters.resets, __ATOMIC_RELAXED);
+}
+
+static const axl_mmio_board *the_board(void)
+{
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    if (!board_set)
+        return axl_mmio_sim_board();
+#endif
+    return board_set;
+}
+
+/* ---- Caches --------------------------------------------------------------- */
+
+static void clean(const mmio_device *d, const void *p, uint64_t size)
+{
+    if (!d->board->coherent && size)
+        axl_port_cache_flush(p, (size_t)size);
+}
+
+static void invalidate(const mmio_device *d, void *p, uint64_t size)
+{
+    if (!d->board->coherent && size)
+        axl_port_cache_invalidate(p, (size_t)size);
+}
+
+/* ---- Opening: banks and units from the design and the board --------------- */
+
+static axl_status add_bank(mmio_device *d, const axl_mmio_bank_region *r)
+{
+    if (d->nbanks == AXL_MMIO_BANKS)
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "mmio: the design has more banks than "
+                         "AXL_MMIO_BANKS (%u)",
+                         (unsigned)AXL_MMIO_BANKS);
+    mmio_bank *b = &d->banks[d->nbanks];
+    b->region = *r;
+    if (r->host) {
+        b->host = r->host;
+    } else {
+        if (r->phys > UINTPTR_MAX || r->size > UINTPTR_MAX - r->phys)
+            return mmio_fail(AXL_ERR_PLATFORM,
+                             "mmio: bank %u at 0x%llx is outside the CPU's "
+                             "address space; the board must give its host "
+                             "view (axl_mmio_bank_region.host)",
+                             (unsigned)r->mem_index,
+                             (unsigned long long)r->phys);
+        b->host = (unsigned char *)(uintptr_t)r->phys;
+    }
+    axl_xclbin_mem mem;
+    if (d->has_design &&
+        axl_xclbin_get_mem(&d->design, r->mem_index, &mem) == AXL_SUCCESS)
+        axl_format(b->tag, sizeof b->tag, "%.*s", (int)mem.tag.len,
+                   mem.tag.ptr);
+    else
+        axl_format(b->tag, sizeof b->tag, "bank%u", (unsigned)r->mem_index);
+    axl_arena_init(&b->arena, b->host, r->size, AXL_MMIO_MEM_ALIGN_BITS / 8,
+                   b->blocks, AXL_MMIO_BANK_ALLOCS);
+    d->nbanks++;
+    return AXL_SUCCESS;
+}
+
+static axl_status map_banks(mmio_device *d)
+{
+    const axl_mmio_board *bd = d->board;
+    d->nbanks = 0;
+    if (bd->banks) {
+        for (uint32_t i = 0; i < bd->bank_count; i++) {
+            axl_status st = add_bank(d, &bd->banks[i]);
+            if (st != AXL_SUCCESS)
+                return st;
+        }
+        return AXL_SUCCESS;
+    }
+    for (uint32_t m = 0; d->has_design && m < d->design.mem_count; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(&d->design, m, &mem) != AXL_SUCCESS ||
+            !mem.used)
+            continue;
+        axl_mmio_bank_region r = {m, mem.base_address, mem.size, NULL};
+        axl_status st = add_bank(d, &r);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    return AXL_SUCCESS;
+}
+
+/* Units: every IP_KERNEL of the design, with the board's wiring. */
+static axl_status map_units(mmio_device *d)
+{
+    memset(d->units, 0, sizeof d->units);
+    const axl_mmio_board *bd = d->board;
+    for (uint32_t i = 0; d->has_design && i < d->design.ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(&d->design, i, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        if (i >= AXL_MMIO_UNITS)
+            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                             "mmio: compute unit %.*s is IP_LAYOUT entry %u; "
+                             "the port drives entries below AXL_MMIO_UNITS "
+                             "(%u)",
+                             (int)ip.name.len, ip.name.ptr, (unsigned)i,
+                             (unsigned)AXL_MMIO_UNITS);
+        mmio_unit *u = &d->units[i];
+        u->known = 1;
+        u->chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
+        u->phys = ip.base_address;
+        axl_format(u->name, sizeof u->name, "%.*s", (int)ip.name.len,
+                   ip.name.ptr);
+        for (uint32_t w = 0; bd->units && w < bd->unit_count; w++) {
+            if (bd->units[w].ip_index != i)
+                continue;
+            if (bd->units[w].base)
+                u->phys = bd->units[w].base;
+            u->irq = bd->units[w].irq;
+            u->sw_reset = bd->units[w].sw_reset;
+        }
+        if (bd->map_ctrl) {
+            u->regs = bd->map_ctrl(bd->user, u->phys, 0x10000);
+        } else if (u->phys > UINTPTR_MAX) {
+            return mmio_fail(AXL_ERR_PLATFORM,
+                             "mmio: compute unit %s at 0x%llx is outside "
+                             "the CPU's address space; the board must map "
+                             "it (axl_mmio_board.map_ctrl)",
+                             u->name, (unsigned long long)u->phys);
+        } else {
+            u->regs = (uintptr_t)u->phys;
+        }
+        if (!u->regs)
+            return mmio_fail(AXL_ERR_PLATFORM,
+                             "mmio: the board could not map compute unit %s "
+                             "at 0x%llx",
+                             u->name, (unsigned long long)u->phys);
+    }
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_probe(uint32_t *count, char *why, size_t why_size)
+{
+    const axl_mmio_board *bd = the_board();
+    *count = bd && bd->design ? 1 : 0;
+    if (!*count)
+        axl_format(why, why_size,
+                   "no board data names a design (axl_mmio_set_board)");
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_open(uint32_t index, void **dev)
+{
+    (void)index;
+    mmio_device *d = &device;
+    memset(d, 0, sizeof *d);
+    d->board = the_board();
+    if (!d->board)
+        return mmio_fail(AXL_ERR_PLATFORM, "mmio: no board data");
+    char why[96];
+    if (d->board->design &&
+        axl_xclbin_open(&d->design, d->board->design, d->board->design_size,
+                        why, sizeof why) == AXL_SUCCESS)
+        d->has_design = 1;
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    if (d->has_design) {
+        axl_status st = axl_mmio_sim_attach(d->board->design,
+                                            d->board->design_size);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+#endif
+    axl_status st = map_banks(d);
+    if (st == AXL_SUCCESS)
+        st = map_units(d);
+    if (st != AXL_SUCCESS)
+        return st;
+    d->open = 1;
+    *dev = d;
+    return AXL_SUCCESS;
+}
+
+static void mmio_close(void *dev)
+{
+    mmio_device *d = dev;
+    d->open = 0;
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    axl_mmio_sim_detach();
+#endif
+}
+
+static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
+{
+    const mmio_device *d = dev;
+    memset(info, 0, sizeof *info);
+    axl_format(info->name, sizeof info->name, "axl mmio FPGA (%u units)",
+               (unsigned)d->design.ip_count);
+    axl_format(info->vendor, sizeof info->vendor, "axl");
+    axl_format(info->driver_version, sizeof info->driver_version, "0.1");
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    axl_format(info->backend_version, sizeof info->backend_version,
+               "axl-mmio 0.1 (register-level simulator)");
+#else
+    axl_format(info->backend_version, sizeof info->backend_version,
+               "axl-mmio 0.1");
+#endif
+    info->type = AXL_DEVICE_TYPE_ACCELERATOR;
+    info->flags = AXL_HAL_DEVICE_AVAILABLE | AXL_HAL_DEVICE_PROFILING;
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    /* The units are a simulator's: aspect::emulated says so. */
+    info->flags |= AXL_HAL_DEVICE_EMULATED;
+#endif
+    if (d->board->program)
+        info->flags |= AXL_HAL_DEVICE_REPROGRAMMABLE;
+    info->mem_base_addr_align = AXL_MMIO_MEM_ALIGN_BITS;
+    info->max_clock_mhz = 300;
+    info->bank_count = d->nbanks;
+    for (uint32_t b = 0; b < d->nbanks; b++) {
+        info->global_mem_size += d->banks[b].region.size;
+        if (d->banks[b].region.size > info->max_mem_alloc_size)
+            info->max_mem_alloc_size = d->banks[b].region.size;
+    }
+    info->timer_resolution_ns = axl_port_clock_resolution_ns();
+    info->builtin_image = d->board->design;
+    info->builtin_image_size = d->board->design_size;
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
+{
+    const mmio_device *d = dev;
+    memset(out, 0, sizeof *out);
+    const mmio_bank *b = &d->banks[index];
+    axl_format(out->tag, sizeof out->tag, "%s", b->tag);
+    out->size = b->region.size;
+    out->base_address = b->region.phys;
+    out->image_index = b->region.mem_index;
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
+                                  char *why, size_t why_size)
+{
+    mmio_device *d = dev;
+    if (!d->board->program) {
+        axl_format(why, why_size,
+                   "the board gives the mmio port no way to program the "
+                   "fabric (axl_mmio_board.program)");
+        return AXL_ERR_FEATURE_NOT_SUPPORTED;
+    }
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
+        if (atomic_load(&d->units[i].run)) {
+            axl_format(why, why_size, "compute unit %s is running",
+                       d->units[i].name);
+            return AXL_ERR_RUNTIME;
+        }
+    axl_status st = d->board->program(d->board->user, image);
+    if (st != AXL_SUCCESS) {
+        axl_format(why, why_size, "%s", axl_last_message());
+        return st;
+    }
+    d->design = *image;
+    d->has_design = 1;
+    st = map_units(d);
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size, "%s", axl_last_message());
+    return st;
+}
+
+/* The protocols the port drives: the kernel's and each of its units'. */
+static bool drivable(const axl_xclbin *image, uint32_t kernel_index)
+{
+    axl_xclbin_kernel k;
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) != AXL_SUCCESS)
+        return false;
+    if (k.control != AXL_XCLBIN_AP_CTRL_HS &&
+        k.control != AXL_XCLBIN_AP_CTRL_CHAIN)
+        return false;
+    for (uint32_t c = 0; c < k.cu_count; c++) {
+        uint32_t ip_index;
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_kernel_cu(image, &k, c, &ip_index) != AXL_SUCCESS ||
+            axl_xclbin_get_ip(image, ip_index, &ip) != AXL_SUCCESS)
+            return false;
+        if (ip.control != AXL_XCLBIN_AP_CTRL_HS &&
+            ip.control != AXL_XCLBIN_AP_CTRL_CHAIN)
+            return false;
+    }
+    return true;
+}
+
+static bool mmio_kernel_compatible(void *dev, const axl_xclbin *image,
+                                   uint32_t kernel_index)
+{
+    (void)dev;
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    if (!axl_mmio_sim_can_run_locked(image, kernel_index))
+        return false; /* the simulated fabric has no model of it */
+#endif
+    return drivable(image, kernel_index);
+}
+
+static const char *protocol_name(uint32_t control)
+{
+    switch (control) {
+    case AXL_XCLBIN_AP_CTRL_NONE: return "ap_ctrl_none";
+    case AXL_XCLBIN_AP_CTRL_ME: return "ap_ctrl_me";
+    case AXL_XCLBIN_ACCEL_ADAPTER: return "accel_adapter";
+    default: return "an unknown protocol";
+    }
+}
+
+static axl_status mmio_cu_open(void *dev, const axl_xclbin *image,
+                               uint32_t kernel_index, uint32_t ip_index,
+                               uintptr_t *cu_handle)
+{
+    mmio_device *d = dev;
+    axl_xclbin_kernel k;
+    axl_xclbin_ip ip;
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) != AXL_SUCCESS ||
+        axl_xclbin_get_ip(image, ip_index, &ip) != AXL_SUCCESS)
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: no kernel %u or IP %u in the design",
+                         (unsigned)kernel_index, (unsigned)ip_index);
+    if (!drivable(image, kernel_index))
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: kernel %.*s uses %s; the mmio port drives "
+                         "ap_ctrl_hs and ap_ctrl_chain units only",
+                         (int)k.name.len, k.name.ptr,
+                         protocol_name(ip.control != AXL_XCLBIN_AP_CTRL_HS &&
+                                               ip.control !=
+                                                   AXL_XCLBIN_AP_CTRL_CHAIN
+                                           ? ip.control
+                                           : k.control));
+    if (ip_index >= AXL_MMIO_UNITS || !d->units[ip_index].known)
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: compute unit %.*s (IP_LAYOUT %u) is not one "
+                         "the port maps (AXL_MMIO_UNITS %u)",
+                         (int)ip.name.len, ip.name.ptr, (unsigned)ip_index,
+                         (unsigned)AXL_MMIO_UNITS);
+    mmio_unit *u = &d->units[ip_index];
+    if (k.arg_count > AXL_MMIO_MAX_ARGS)
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: kernel %.*s has %u arguments; the port keeps "
+                         "AXL_MMIO_MAX_ARGS (%u)",
+                         (int)k.name.len, k.name.ptr, (unsigned)k.arg_count,
+                         (unsigned)AXL_MMIO_MAX_ARGS);
+    /* The register layout, from the XML, never computed. */
+    u->nargs = 0;
+    for (uint32_t a = 0; a < k.arg_count; a++) {
+        axl_xclbin_arg x;
+        if (axl_xclbin_get_kernel_arg(image, &k, a, &x) != AXL_SUCCESS)
+            return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "mmio: kernel %.*s: argument %u unreadable",
+                             (int)k.name.len, k.name.ptr, (unsigned)a);
+        if (x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
+            x.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
+            continue; /* not in the register map */
+        if (x.offset < MMIO_ARGS || (x.offset & 3) || x.size == 0 ||
+            x.size > 64 || x.offset + x.size > 0x10000)
+            return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "mmio: kernel %.*s: argument %.*s at offset "
+                             "0x%llx, %llu bytes, is not a register the "
+                             "port can write",
+                             (int)k.name.len, k.name.ptr, (int)x.name.len,
+                             x.name.ptr, (unsigned long long)x.offset,
+                             (unsigned long long)x.size);
+        mmio_arg *m = &u->args[u->nargs++];
+        m->id = x.index;
+        m->offset = (uint32_t)x.offset;
+        m->size = (uint32_t)x.size;
+        m->is_mem = x.address_qualifier != AXL_XCLBIN_ARG_SCALAR;
+    }
+    /* By id, as runs give them. */
+    for (uint32_t i = 1; i < u->nargs; i++)
+        for (uint32_t j = i; j > 0 && u->args[j - 1].id > u->args[j].id; j--) {
+            mmio_arg t = u->args[j];
+            u->args[j] = u->args[j - 1];
+            u->args[j - 1] = t;
+        }
+    u->kernel_index = kernel_index;
+    if (u->irq) {
+        /* ap_done raises the interrupt; ap_ready does not (a bit some
+         * cores lack). */
+        mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
+        mmio_wr32(u->regs, MMIO_GIE, 1);
+    }
+    *cu_handle = (uintptr_t)u;
+    return AXL_SUCCESS;
+}
+
+static void mmio_cu_close(void *dev, uintptr_t cu_handle)
+{
+    (void)dev;
+    mmio_unit *u = (mmio_unit *)cu_handle;
+    if (u && u->irq)
+        mmio_wr32(u->regs, MMIO_GIE, 0);
+}
+
+/* ---- Runs --------------------------------------------------------------- */
+
+static void *host_of(const axl_hal_mem *m, uint64_t offset)
+{
+    return (unsigned char *)m->host_ptr + offset;
+}
+
+/* After done: the CPU must not read stale lines of what the IP wrote. */
+static void invalidate_outputs(const mmio_device *d, const axl_hal_run *run)
+{
+    if (d->board->coherent)
+        return;
+    for (uint32_t i = 0; i < run->arg_count; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        if (a->is_mem && a->mem)
+            invalidate(d, host_of(a->mem, a->offset), a->size);
+    }
+}
+
+/* Ends the unit's run if this caller is the first to see its end. */
+static void finish(mmio_device *d, mmio_unit *u, axl_status st,
+                   const char *why)
+{
+    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
+    if (!run)
+        return;
+    if (u->chain)
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+    /* A wired unit's status register is the interrupt entry's alone: two
+     * contexts reading and writing back a toggle-on-write ISR could set a
+     * bit the other cleared (a spurious interrupt). Its line is high now,
+     * so the entry runs and clears it. */
+    invalidate_outputs(d, run);
+    char buf[AXL_MESSAGE_MAX];
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    if (st == AXL_SUCCESS) {
+        st = axl_mmio_sim_run_status(u->regs, buf, sizeof buf);
+        why = buf;
+    }
+#else
+    (void)buf;
+#endif
+    axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
+}
+
+static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
+{
+    mmio_device *d = dev;
+    mmio_unit *u = (mmio_unit *)run->cu_handle;
+    if (!u)
+        return mmio_fail(AXL_ERR_RUNTIME, "mmio: %s was not opened",
+                         run->kernel_name);
+    if (u->hung)
+        return mmio_fail(AXL_ERR_RUNTIME,
+                         "mmio: compute unit %s at 0x%llx hung (a run "
+                         "timed out) and an HLS IP cannot be aborted; it "
+                         "stays unusable until axl_mmio_reset_unit(%u) "
+                         "brings it back (ap_sw_reset or the board's reset "
+                         "hook)",
+                         u->name, (unsigned long long)u->phys,
+                         (unsigned)run->ip_index);
+    /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
+     * that a run the interrupt ended left behind. */
+    uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+    if (ctrl == MMIO_ALL_ONES)
+        return mmio_fail(AXL_ERR_RUNTIME,
+                         "mmio: compute unit %s at 0x%llx reads all ones: no "
+                         "IP answers there (is the design programmed, and "
+                         "the base address right?)",
+                         u->name, (unsigned long long)u->phys);
+    if (!(ctrl & MMIO_AP_IDLE))
+        return mmio_fail(AXL_ERR_RUNTIME,
+                         "mmio: compute unit %s at 0x%llx is not idle "
+                         "(control word 0x%x)",
+                         u->name, (unsigned long long)u->phys,
+                         (unsigned)ctrl);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < run->arg_count; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        while (m < u->nargs && u->args[m].id < a->id)
+            m++;
+        if (m == u->nargs || u->args[m].id != a->id)
+            return mmio_fail(AXL_ERR_KERNEL_ARGUMENT,
+                             "mmio: %s has no register for argument %u",
+                             run->kernel_name, (unsigned)a->id);
+        const mmio_arg *r = &u->args[m];
+        if (a->is_mem) {
+            uint64_t addr = a->mem->device_address + a->offset;
+            clean(d, host_of(a->mem, a->offset), a->size);
+            mmio_wr32(u->regs, r->offset, (uint32_t)addr);
+            if (r->size >= 8)
+                mmio_wr32(u->regs, r->offset + 4, (uint32_t)(addr >> 32));
+        } else {
+            const unsigned char *v = a->value;
+            uint64_t n = a->size < r->size ? a->size : r->size;
+            for (uint32_t w = 0; w * 4u < r->size; w++) {
+                uint32_t word = 0;
+                uint64_t at = (uint64_t)w * 4u;
+                if (at < n)
+                    memcpy(&word, v + at, n - at < 4 ? n - at : 4);
+                mmio_wr32(u->regs, r->offset + w * 4u, word);
+            }
+        }
+    }
+    atomic_store(&u->run, run);
+    count(&counters.starts);
+    /* One write: ap_start with auto_restart (bit 7) off. */
+    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START);
+    return AXL_SUCCESS;
+}
+
+/* Looks at a running unit once; nonzero when its run ended. */
+static int poll_unit(mmio_device *d, mmio_unit *u)
+{
+    if (!atomic_load(&u->run))
+        return 0;
+    count(&counters.polls);
+    uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+    if (ctrl == MMIO_ALL_ONES) {
+        finish(d, u, AXL_ERR_RUNTIME,
+               "mmio: the compute unit's registers read all ones: the IP "
+               "stopped answering");
+        return 1;
+    }
+    if (ctrl & MMIO_AP_DONE) {
+        finish(d, u, AXL_SUCCESS, NULL);
+        return 1;
+    }
+    return 0;
+}
+
+static void mmio_progress(void *dev, uint64_t deadline_ns)
+{
+    mmio_device *d = dev;
+    for (;;) {
+        int running = 0, ended = 0;
+        for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+            if (!atomic_load(&d->units[i].run))
+                continue;
+            running = 1;
+            ended |= poll_unit(d, &d->units[i]);
+        }
+        if (!running || ended)
+            return;
+        if (deadline_ns != UINT64_MAX && axl_hal_now() >= deadline_ns)
+            return;
+        axl_port_relax();
+    }
+}
+
+void axl_mmio_isr(uint32_t ip_index)
+{
+    mmio_device *d = &device;
+    if (!d->open || ip_index >= AXL_MMIO_UNITS || !d->units[ip_index].known)
+        return;
+    mmio_unit *u = &d->units[ip_index];
+    uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+    if (s == MMIO_ALL_ONES)
+        return;
+    if (s & MMIO_IRQ_DONE) {
+        const axl_hal_run *run = atomic_exchange(&u->run, NULL);
+        /* ap_continue before the write-back, even when a poll claimed the
+         * run and has not yet continued it (it may be the context this
+         * interrupt preempted): while ap_done is high a chain unit's ISR
+         * sets again and the line would never drop. A second ap_continue
+         * is harmless. */
+        if (u->chain)
+            mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+        mmio_wr32(u->regs, MMIO_ISR, s);
+        if (run) {
+            count(&counters.irq_done);
+            invalidate_outputs(d, run);
+            axl_status st = AXL_SUCCESS;
+            char why[AXL_MESSAGE_MAX];
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+            st = axl_mmio_sim_run_status(u->regs, why, sizeof why);
+#else
+            why[0] = '\0';
+#endif
+            axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
+        }
+        return;
+    }
+    count(&counters.irq_spurious);
+    if (s)
+        mmio_wr32(u->regs, MMIO_ISR, s);
+}
+
+/* ap_sw_reset, then the board's hook; the unit is back when it reads
+ * idle. */
+static axl_status reset_unit(mmio_device *d, uint32_t ip_index)
+{
+    mmio_unit *u = &d->units[ip_index];
+    axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
+    if (u->sw_reset) {
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
+        st = AXL_SUCCESS;
+    } else if (d->board->reset_unit) {
+        st = d->board->reset_unit(d->board->user, ip_index);
+    }
+    if (st != AXL_SUCCESS)
+        return st;
+    for (unsigned i = 0; i < AXL_MMIO_RESET_POLLS; i++) {
+        uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_IDLE) &&
+            !(ctrl & MMIO_AP_SW_RESET)) {
+            if (u->chain && (ctrl & MMIO_AP_DONE))
+                mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+            if (u->irq) {
+                uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+                if (s)
+                    mmio_wr32(u->regs, MMIO_ISR, s);
+                mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
+                mmio_wr32(u->regs, MMIO_GIE, 1);
+            }
+            u->hung = 0;
+            count(&counters.resets);
+            return AXL_SUCCESS;
+        }
+        axl_port_relax();
+    }
+    return AXL_ERR_RUNTIME;
+}
+
+axl_status axl_mmio_reset_unit(uint32_t ip_index)
+{
+    mmio_device *d = &device;
+    if (!d->open || ip_index >= AXL_MMIO_UNITS || !d->units[ip_index].known)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_mmio_reset_unit: no compute unit at IP_LAYOUT "
+                         "index %u",
+                         (unsigned)ip_index);
+    mmio_unit *u = &d->units[ip_index];
+    axl_status st = reset_unit(d, ip_index);
+    if (st == AXL_ERR_FEATURE_NOT_SUPPORTED)
+        return mmio_fail(st,
+                         "axl_mmio_reset_unit: compute unit %s has no "
+                         "ap_sw_reset and the board no reset hook: only a "
+                         "reset of the fabric brings it back",
+                         u->name);
+    if (st != AXL_SUCCESS)
+        return mmio_fail(st,
+                         "axl_mmio_reset_unit: compute unit %s did not come "
+                         "back idle",
+                         u->name);
+    return AXL_SUCCESS;
+}
+
+static void mmio_run_cancel(void *dev, const axl_hal_run *run)
+{
+    mmio_device *d = dev;
+    mmio_unit *u = (mmio_unit *)run->cu_handle;
+    if (!u)
+        return;
+    const axl_hal_run *mine = run;
+    if (!atomic_compare_exchange_strong(&u->run, &mine, NULL))
+        return; /* it ended meanwhile; the core sees its run_done */
+    /* An HLS IP cannot be aborted: reset it where it can be, else it
+     * stays out of use (see run_start). */
+    u->hung = 1;
+    if (u->sw_reset)
+        (void)reset_unit(d, run->ip_index);
+}
+
+/* ---- Memory ------------------------------------------------------------- */
+
+static axl_status mmio_mem_alloc(void *dev, uint32_t bank, uint64_t size,
+                                 void *user_ptr, axl_hal_mem *out)
+{
+    mmio_device *d = dev;
+    if (user_ptr)
+        return AXL_ERR_FEATURE_NOT_SUPPORTED; /* banks are the board's */
+    if (bank >= d->nbanks)
+        return AXL_ERR_INVALID;
+    mmio_bank *b = &d->banks[bank];
+    uint64_t off;
+    axl_port_lock();
+    uint32_t full = b->arena.nblocks == b->arena.max_blocks;
+    axl_status st = axl_arena_alloc(&b->arena, size, &off);
+    axl_port_unlock();
+    if (st != AXL_SUCCESS) {
+        if (full)
+            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                             "mmio: bank %s holds %u allocations already "
+                             "(AXL_MMIO_BANK_ALLOCS)",
+                             b->tag, (unsigned)AXL_MMIO_BANK_ALLOCS);
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "mmio: bank %s has no free run of %llu bytes (the "
+                         "region the board declares is %llu bytes)",
+                         b->tag, (unsigned long long)size,
+                         (unsigned long long)b->region.size);
+    }
+    out->handle = (uintptr_t)off + 1;
+    out->host_ptr = b->host + off;
+    out->device_address = b->region.phys + off;
+    out->size = size;
+    out->bank = bank;
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    axl_mmio_sim_note_alloc(out->device_address, size);
+#endif
+    return AXL_SUCCESS;
+}
+
+static void mmio_mem_free(void *dev, axl_hal_mem *mem)
+{
+    mmio_device *d = dev;
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    axl_mmio_sim_note_free(mem->device_address);
+#endif
+    axl_port_lock();
+    axl_arena_free(&d->banks[mem->bank].arena, (uint64_t)(mem->handle - 1));
+    axl_port_unlock();
+    mem->handle = 0;
+}
+
+static axl_status mmio_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
+                                 const void *src, uint64_t size)
+{
+    mmio_device *d = dev;
+    if (offset > mem->size || size > mem->size - offset)
+        return AXL_ERR_INVALID;
+    void *p = host_of(mem, offset);
+    memcpy(p, src, (size_t)size);
+    clean(d, p, size);
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
+                                void *dst, uint64_t size)
+{
+    mmio_device *d = dev;
+    if (offset > mem->size || size > mem->size - offset)
+        return AXL_ERR_INVALID;
+    void *p = host_of(mem, offset);
+    invalidate(d, p, size);
+    memcpy(dst, p, (size_t)size);
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_off,
+                                axl_hal_mem *src, uint64_t src_off,
+                                uint64_t size)
+{
+    mmio_device *d = dev;
+    if (dst_off > dst->size || size > dst->size - dst_off ||
+        src_off > src->size || size > src->size - src_off)
+        return AXL_ERR_INVALID;
+    void *s = host_of(src, src_off), *t = host_of(dst, dst_off);
+    invalidate(d, s, size);
+    memmove(t, s, (size_t)size);
+    clean(d, t, size);
+    return AXL_SUCCESS;
+}
+
+const axl_device_port axl_mmio_port = {
+    .name = "mmio",
+    .platform_name = "axl mmio",
+    .platform_vendor = "axl",
+    .platform_version = "SYCL 2020 axl-mmio 0.1",
+    .backend = AXL_BACKEND_EMU,
+    .probe = mmio_probe,
+    .open = mmio_open,
+    .close = mmio_close,
+    .describe = mmio_describe,
+    .bank = mmio_bank_info,
+    .load_image = mmio_load_image,
+    .kernel_compatible = mmio_kernel_compatible,
+    .mem_alloc = mmio_mem_alloc,
+    .mem_free = mmio_mem_free,
+    .mem_write = mmio_mem_write,
+    .mem_read = mmio_mem_read,
+    .mem_copy = mmio_mem_copy,
+    .cu_open = mmio_cu_open,
+    .cu_close = mmio_cu_close,
+    .run_start = mmio_run_start,
+    .run_cancel = mmio_run_cancel,
+    .progress = mmio_progress,
+};

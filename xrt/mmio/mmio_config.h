@@ -1,0 +1,57 @@
+/*
+ * mmio_config.h - capacities of the mmio device port, with defaults a board
+ * overrides in its axl_board.h (as for the core's axl_config.h).
+ */
+#ifndef AXL_MMIO_CONFIG_H
+#define AXL_MMIO_CONFIG_H
+
+#include "axl_board.h"
+
+/** Banks the port carves (regions the board declares, or used
+ *  MEM_TOPOLOGY banks). */
+#ifndef AXL_MMIO_BANKS
+#define AXL_MMIO_BANKS 4
+#endif
+
+/** Allocations alive at once per bank (the allocator's block table). */
+#ifndef AXL_MMIO_BANK_ALLOCS
+#define AXL_MMIO_BANK_ALLOCS 8
+#endif
+
+/** Compute units the port drives (IP_LAYOUT entries, by index). */
+#ifndef AXL_MMIO_UNITS
+#define AXL_MMIO_UNITS 8
+#endif
+
+/** Arguments of one kernel the port keeps the register layout of. */
+#ifndef AXL_MMIO_MAX_ARGS
+#define AXL_MMIO_MAX_ARGS 16
+#endif
+
+/** Alignment of device allocations, in bits (info::device::
+ *  mem_base_addr_align): at least a cache line, so no line is shared
+ *  between a buffer and other data. */
+#ifndef AXL_MMIO_MEM_ALIGN_BITS
+#define AXL_MMIO_MEM_ALIGN_BITS 4096
+#endif
+
+/** Reads of 0x00 after ap_sw_reset before the unit is declared dead. */
+#ifndef AXL_MMIO_RESET_POLLS
+#define AXL_MMIO_RESET_POLLS 1000
+#endif
+
+#ifndef AXL_MESSAGES
+#define AXL_MESSAGES 1
+#endif
+
+_Static_assert(AXL_MMIO_BANKS >= 1 && AXL_MMIO_BANKS <= 64,
+               "AXL_MMIO_BANKS must be 1..64");
+_Static_assert(AXL_MMIO_UNITS >= 1 && AXL_MMIO_UNITS <= 128,
+               "AXL_MMIO_UNITS must be 1..128");
+_Static_assert(AXL_MMIO_BANK_ALLOCS >= 1, "AXL_MMIO_BANK_ALLOCS must be >= 1");
+_Static_assert((AXL_MMIO_MEM_ALIGN_BITS & (AXL_MMIO_MEM_ALIGN_BITS - 1)) == 0 &&
+                   AXL_MMIO_MEM_ALIGN_BITS >= 512,
+               "AXL_MMIO_MEM_ALIGN_BITS must be a power of two >= 512 "
+               "(a cache line)");
+
+#endif /* AXL_MMIO_CONFIG_H */

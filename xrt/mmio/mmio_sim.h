@@ -1,0 +1,107 @@
+/*
+ * mmio_sim.h - the register-level simulator of Vitis HLS compute units
+ * that test builds put behind the mmio port's seam (mmio_io.h).
+ *
+ * Each compute unit of the design (IP_LAYOUT) gets a register file that
+ * behaves as the generated s_axilite RTL does, in the variant the test
+ * picks, and runs the emulated device's C model of its kernel when
+ * started: it reads the argument registers at the offsets the kernel XML
+ * gives, turns the device addresses into the banks' memory and calls the
+ * model (xrt/emu). On a host with threads each unit runs on its own
+ * thread, so units overlap in time as on hardware; without threads (bare
+ * metal) a unit's model runs when the port next reads its control word,
+ * i.e. the simulator is stepped by the port's polling.
+ */
+#ifndef AXL_MMIO_SIM_H
+#define AXL_MMIO_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/hal.h"
+#include "axl/mmio.h"
+
+/** Variants of the generated RTL a unit can be set to (bits). */
+enum axl_mmio_sim_variant {
+    AXL_MMIO_SIM_READY_COR = 1u << 0,   /**< ap_ready clear on read (2022.1 on) */
+    AXL_MMIO_SIM_START_PULSE = 1u << 1, /**< ap_start always reads 0 */
+    AXL_MMIO_SIM_ISR_COR = 1u << 2,     /**< ISR clear on read, writes ignored */
+    AXL_MMIO_SIM_NO_SW_RESET = 1u << 3, /**< built without ap_sw_reset */
+    AXL_MMIO_SIM_NO_READY_IRQ = 1u << 4,/**< IER/ISR bit 1 missing */
+    AXL_MMIO_SIM_HS = 1u << 5,          /**< ap_ctrl_hs whatever IP_LAYOUT says */
+    AXL_MMIO_SIM_CHAIN = 1u << 6,       /**< ap_ctrl_chain likewise */
+    AXL_MMIO_SIM_IRQ_WIRED = 1u << 7    /**< the sim board wires its interrupt */
+};
+
+/** Faults a unit can be set to. */
+enum axl_mmio_sim_fault {
+    AXL_MMIO_SIM_OK = 0,
+    AXL_MMIO_SIM_NEVER_DONE = 1,       /**< starts and never finishes */
+    AXL_MMIO_SIM_DONE_AFTER_POLLS = 2, /**< done at the n-th read of 0x00 */
+    AXL_MMIO_SIM_ALL_ONES = 3,         /**< a missing IP: reads all ones */
+    AXL_MMIO_SIM_IRQ_WITHOUT_DONE = 4  /**< raises its interrupt, no status */
+};
+
+/** Sets how unit ip_index behaves from its next attach (and at once when
+ *  attached). Settings outlive detach; axl_mmio_sim_defaults() clears
+ *  them all. */
+void axl_mmio_sim_set_unit(uint32_t ip_index, uint32_t variant, uint32_t fault,
+                           uint32_t n);
+void axl_mmio_sim_defaults(void);
+
+/** Powers the simulated fabric up with a design (the units of its
+ *  IP_LAYOUT) and down again. The port does this when it opens and closes
+ *  its device; protocol tests do it themselves. */
+axl_status axl_mmio_sim_attach(const void *design, size_t size);
+void axl_mmio_sim_detach(void);
+
+/** A unit's control space as the seam addresses it (0: no such unit). */
+uintptr_t axl_mmio_sim_unit_regs(uint32_t ip_index);
+
+/** The board the simulator stands for: the emulated device's design,
+ *  banks backed by static storage, the wiring and hooks the variants say. */
+const axl_mmio_board *axl_mmio_sim_board(void);
+
+/** Whether the simulated fabric can run a kernel (a C model is
+ *  registered for it). Called with axl_port_lock held. */
+bool axl_mmio_sim_can_run_locked(const axl_xclbin *image,
+                                 uint32_t kernel_index);
+
+/** Who the simulator calls when a unit's interrupt line rises: the board's
+ *  vector table (the port's axl_mmio_isr by default). */
+void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index));
+
+/** Blocks until unit ip_index is not computing (its model has returned or
+ *  it never started): protocol tests use it to make the timeline exact. */
+void axl_mmio_sim_settle(uint32_t ip_index);
+
+typedef struct axl_mmio_sim_stats {
+    uint32_t runs;       /**< models run */
+    uint32_t irqs;       /**< rising edges of the interrupt line */
+    uint64_t t_start;    /**< last run, axl_port_now_ns() */
+    uint64_t t_end;
+} axl_mmio_sim_stats;
+void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out);
+
+/** The seam (mmio_io.h). */
+uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off);
+void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value);
+
+/**
+ * Test builds only: the status the C model returned for the unit's last
+ * run, and its message (an HLS IP has no such channel; the simulator gives
+ * one so that a model's argument checks fail the command as on the
+ * emulated device). AXL_SUCCESS when it succeeded.
+ */
+axl_status axl_mmio_sim_run_status(uintptr_t regs, char *why, size_t size);
+
+/**
+ * Test builds only: the port tells the simulator where its allocations
+ * are, so that the model of a unit sees each buffer argument with its own
+ * size, as on the emulated device (a model's bounds check then fails the
+ * command, as CI wants; on a board an overrun reads what lies beyond).
+ */
+void axl_mmio_sim_note_alloc(uint64_t phys, uint64_t size);
+void axl_mmio_sim_note_free(uint64_t phys);
+
+#endif /* AXL_MMIO_SIM_H */

@@ -1,0 +1,802 @@
+/*
+ * xrt/mmio/sim.c - the register-level simulator of Vitis HLS compute units
+ * (mmio_sim.h). It stands behind the port's seam in test builds and in the
+ * R5 kernel firmware under QEMU.
+ *
+ * Per unit, a register file that follows the generated s_axilite RTL
+ * (mmio_regs.h, issue 19's table) in the variant a test sets:
+ *  0x00 ap_start: a write of 1 sets it, 0 is ignored; it clears when the
+ *       core raises ap_ready (or stays under auto_restart); the pulse
+ *       variant always reads 0. ap_done: sticky and clear on read in
+ *       ap_ctrl_hs, a level held until ap_continue in ap_ctrl_chain.
+ *       ap_idle read-only. ap_ready plain (held until the next start) or
+ *       clear on read. ap_continue self-clearing. auto_restart rewritten
+ *       by every write. ap_sw_reset where the unit has it. Bit 9: global
+ *       enable AND any status bit.
+ *  0x04 global interrupt enable; 0x08 IER (bit 1 may be missing); 0x0C
+ *       ISR, toggle on write or clear on read; a bit sets only when its
+ *       enable is set; in ap_ctrl_chain the done bit sets again while
+ *       ap_done is high.
+ *  0x10+ argument registers, read back as written; unknown offsets read 0.
+ *
+ * Starting a unit runs the emulated device's C model of its kernel
+ * (xrt/emu: the registered model, else the stock one) on the banks'
+ * memory, with the arguments the registers hold. With threads (the host),
+ * each unit has its own thread; without (bare metal), the model runs when
+ * the port next reads the unit's control word.
+ */
+#include <string.h>
+
+#include "axl/emu.h"
+#include "axl/hal.h"
+#include "axl/runtime.h"
+#include "axl_board.h"
+#include "emu_models.h"
+#include "mmio_config.h"
+#include "mmio_regs.h"
+#include "mmio_sim.h"
+
+#if defined(AXL_MMIO_SIM_THREADS) && AXL_MMIO_SIM_THREADS
+#include <pthread.h>
+#include <sched.h>
+#define SIM_THREADS 1
+#else
+#define SIM_THREADS 0
+#endif
+
+#ifndef AXL_MMIO_SIM_UNITS
+#define AXL_MMIO_SIM_UNITS 8
+#endif
+#ifndef AXL_MMIO_SIM_BANKS
+#define AXL_MMIO_SIM_BANKS 2
+#endif
+/* Bytes of each simulated bank: the emulated device's by default, so the
+ * same tests fit. */
+#ifndef AXL_MMIO_SIM_BANK_SIZE
+#if defined(AXL_EMU_BANK_SIZE)
+#define AXL_MMIO_SIM_BANK_SIZE AXL_EMU_BANK_SIZE
+#else
+#define AXL_MMIO_SIM_BANK_SIZE (2u * 1024u)
+#endif
+#endif
+/* Argument words per unit (0x10 up to 0x10 + 4 * this). */
+#define SIM_ARG_WORDS 48
+#define SIM_MAX_ARGS 16
+
+enum sim_state {
+    SIM_IDLE,      /* ap_idle */
+    SIM_PENDING,   /* started; the model has not run */
+    SIM_RUNNING,   /* the model runs (on the unit's thread) */
+    SIM_COMPUTED,  /* the model returned; done not raised yet */
+    SIM_HUNG       /* never finishes */
+};
+
+typedef struct sim_unit {
+    int present;
+    uint32_t ip_index;
+    uint64_t base;
+    int chain;
+    char kernel[AXL_EMU_NAME_MAX];
+    uint32_t kernel_index;
+    uint32_t cu;        /* ordinal among the kernel's units */
+    /* configuration */
+    uint32_t variant, fault, fault_n;
+    /* registers */
+    uint32_t start, done, ready, auto_restart, gie, ier, isr;
+    uint32_t args[SIM_ARG_WORDS];
+    int irq_line;
+    /* core */
+    int state;
+    uint32_t generation; /* bumped by ap_sw_reset: a model's late result
+                            is dropped */
+    uint32_t polls;      /* reads of 0x00 since start */
+    axl_status result;
+    char why[AXL_MESSAGE_MAX];
+    axl_mmio_sim_stats stats;
+#if SIM_THREADS
+    pthread_t thread;
+    int quit;
+#endif
+} sim_unit;
+
+static sim_unit units[AXL_MMIO_SIM_UNITS];
+static struct {
+    uint32_t variant, fault, n;
+    int set;
+} config[AXL_MMIO_SIM_UNITS];
+static axl_xclbin design;
+static int attached;
+static void (*irq_handler)(uint32_t ip_index) = axl_mmio_isr;
+
+static _Alignas(64) unsigned char
+    bank_storage[AXL_MMIO_SIM_BANKS][AXL_MMIO_SIM_BANK_SIZE];
+static axl_mmio_bank_region regions[AXL_MMIO_SIM_BANKS];
+static axl_mmio_unit_wiring wiring[AXL_MMIO_SIM_UNITS];
+static axl_mmio_board board;
+
+#if SIM_THREADS
+/* One lock for the register files (a bus is one at a time anyway); each
+ * unit's model runs outside it, on the unit's thread. */
+static pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sim_cond = PTHREAD_COND_INITIALIZER;
+#define LOCK() pthread_mutex_lock(&sim_lock)
+#define UNLOCK() pthread_mutex_unlock(&sim_lock)
+#define SIGNAL() pthread_cond_broadcast(&sim_cond)
+#else
+#define LOCK() ((void)0)
+#define UNLOCK() ((void)0)
+#define SIGNAL() ((void)0)
+#endif
+
+static int has(const sim_unit *u, uint32_t v)
+{
+    return (u->variant & v) != 0;
+}
+
+/* ---- Configuration ------------------------------------------------------ */
+
+static void apply_config(sim_unit *u)
+{
+    uint32_t i = u->ip_index;
+    u->variant = config[i].set ? config[i].variant : 0;
+    u->fault = config[i].set ? config[i].fault : AXL_MMIO_SIM_OK;
+    u->fault_n = config[i].set ? config[i].n : 0;
+    if (has(u, AXL_MMIO_SIM_HS))
+        u->chain = 0;
+    if (has(u, AXL_MMIO_SIM_CHAIN))
+        u->chain = 1;
+}
+
+void axl_mmio_sim_set_unit(uint32_t ip_index, uint32_t variant, uint32_t fault,
+                           uint32_t n)
+{
+    if (ip_index >= AXL_MMIO_SIM_UNITS)
+        return;
+    LOCK();
+    config[ip_index].variant = variant;
+    config[ip_index].fault = fault;
+    config[ip_index].n = n;
+    config[ip_index].set = 1;
+    if (units[ip_index].present)
+        apply_config(&units[ip_index]);
+    UNLOCK();
+}
+
+void axl_mmio_sim_defaults(void)
+{
+    LOCK();
+    memset(config, 0, sizeof config);
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present)
+            apply_config(&units[i]);
+    UNLOCK();
+    irq_handler = axl_mmio_isr;
+}
+
+bool axl_mmio_sim_can_run_locked(const axl_xclbin *image,
+                                 uint32_t kernel_index)
+{
+    axl_xclbin_kernel k;
+    return axl_xclbin_get_kernel(image, kernel_index, &k) == AXL_SUCCESS &&
+           axl__emu_has_model_locked(k.name.ptr, k.name.len);
+}
+
+void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index))
+{
+    irq_handler = fn;
+}
+
+/* ---- Interrupts ----------------------------------------------------------- */
+
+/* The line: global enable AND any status bit. Returns 1 on a rising edge
+ * (the caller delivers it with the lock dropped). */
+static int update_line(sim_unit *u)
+{
+    int line = u->gie && (u->isr & 3u);
+    int rose = line && !u->irq_line;
+    u->irq_line = line;
+    if (rose)
+        u->stats.irqs++;
+    return rose && has(u, AXL_MMIO_SIM_IRQ_WIRED);
+}
+
+static void deliver(uint32_t ip_index)
+{
+    void (*fn)(uint32_t) = irq_handler;
+    if (fn)
+        fn(ip_index);
+}
+
+static uint32_t ier_mask(const sim_unit *u)
+{
+    return has(u, AXL_MMIO_SIM_NO_READY_IRQ) ? MMIO_IRQ_DONE
+                                             : MMIO_IRQ_DONE | MMIO_IRQ_READY;
+}
+
+/* In ap_ctrl_chain the done status follows the ap_done level. */
+static void chain_isr(sim_unit *u)
+{
+    if (u->chain && u->done && (u->ier & MMIO_IRQ_DONE))
+        u->isr |= MMIO_IRQ_DONE;
+}
+
+/* ---- The core ------------------------------------------------------------- */
+
+static void begin(sim_unit *u)
+{
+    u->state = SIM_PENDING;
+    u->polls = 0;
+    u->result = AXL_SUCCESS;
+    u->why[0] = '\0';
+    u->stats.t_start = axl_port_now_ns();
+    if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
+        u->state = SIM_HUNG;
+}
+
+/* Done and ready together, as a non-pipelined HLS core raises them. Under
+ * auto_restart the core starts again at once. Returns 1 when the
+ * interrupt line rose. */
+static int raise_done(sim_unit *u)
+{
+    u->stats.t_end = axl_port_now_ns();
+    u->stats.runs++;
+    u->state = SIM_IDLE;
+    u->done = 1;
+    u->ready = 1;
+    if (u->ier & MMIO_IRQ_DONE)
+        u->isr |= MMIO_IRQ_DONE;
+    if ((u->ier & MMIO_IRQ_READY) && !has(u, AXL_MMIO_SIM_NO_READY_IRQ))
+        u->isr |= MMIO_IRQ_READY;
+    if (u->auto_restart)
+        begin(u);
+    else
+        u->start = 0;
+    return update_line(u);
+}
+
+/* Whether a computed run may show done now (the late-done fault). */
+static int may_finish(const sim_unit *u)
+{
+    return u->fault != AXL_MMIO_SIM_DONE_AFTER_POLLS || u->polls >= u->fault_n;
+}
+
+/* The port's allocations (test builds tell the simulator, see
+ * mmio_sim.h), so a model's bounds checks see the buffer, not the bank. */
+#define SIM_ALLOCS (AXL_MMIO_SIM_BANKS * AXL_MMIO_BANK_ALLOCS)
+static struct {
+    uint64_t phys, size;
+} allocs[SIM_ALLOCS];
+
+void axl_mmio_sim_note_alloc(uint64_t phys, uint64_t size)
+{
+    LOCK();
+    for (uint32_t i = 0; i < SIM_ALLOCS; i++)
+        if (!allocs[i].size) {
+            allocs[i].phys = phys;
+            allocs[i].size = size;
+            break;
+        }
+    UNLOCK();
+}
+
+void axl_mmio_sim_note_free(uint64_t phys)
+{
+    LOCK();
+    for (uint32_t i = 0; i < SIM_ALLOCS; i++)
+        if (allocs[i].size && allocs[i].phys == phys)
+            allocs[i].size = 0;
+    UNLOCK();
+}
+
+/* Translates a device address into the banks' memory; *room is what is
+ * left of its allocation (of the bank when none is known). */
+static void *bank_ptr(uint64_t addr, uint64_t *room)
+{
+    for (uint32_t i = 0; i < SIM_ALLOCS; i++)
+        if (allocs[i].size && addr >= allocs[i].phys &&
+            addr - allocs[i].phys < allocs[i].size) {
+            uint64_t end = allocs[i].phys + allocs[i].size;
+            for (uint32_t b = 0; b < AXL_MMIO_SIM_BANKS; b++) {
+                const axl_mmio_bank_region *r = &regions[b];
+                if (r->size && addr >= r->phys && addr - r->phys < r->size) {
+                    *room = end - addr;
+                    return bank_storage[b] + (addr - r->phys);
+                }
+            }
+        }
+    for (uint32_t b = 0; b < AXL_MMIO_SIM_BANKS; b++) {
+        const axl_mmio_bank_region *r = &regions[b];
+        if (r->size && addr >= r->phys && addr - r->phys < r->size) {
+            *room = r->size - (addr - r->phys);
+            return bank_storage[b] + (addr - r->phys);
+        }
+    }
+    *room = 0;
+    return NULL;
+}
+
+/* Runs the model with the arguments the registers hold (the snapshot the
+ * caller took). No lock held. */
+static axl_status run_model(const sim_unit *u, const uint32_t *argw,
+                            char *why, size_t why_size)
+{
+    axl_xclbin_kernel k;
+    if (axl_xclbin_get_kernel(&design, u->kernel_index, &k) != AXL_SUCCESS)
+        return AXL_ERR_KERNEL;
+    axl_emu_arg args[SIM_MAX_ARGS];
+    uint32_t n = 0;
+    for (uint32_t a = 0; a < k.arg_count && n < SIM_MAX_ARGS; a++) {
+        axl_xclbin_arg x;
+        if (axl_xclbin_get_kernel_arg(&design, &k, a, &x) != AXL_SUCCESS ||
+            x.offset < MMIO_ARGS || x.offset + x.size > MMIO_ARGS + 4 * SIM_ARG_WORDS)
+            continue;
+        const uint32_t *w = &argw[(x.offset - MMIO_ARGS) / 4];
+        axl_emu_arg *e = &args[n++];
+        e->id = x.index;
+        if (x.address_qualifier == AXL_XCLBIN_ARG_SCALAR) {
+            e->is_buffer = false;
+            e->ptr = NULL;
+            e->size = x.size;
+            e->value = w;
+        } else {
+            uint64_t addr = w[0] | (x.size >= 8 ? (uint64_t)w[1] << 32 : 0);
+            uint64_t room;
+            e->is_buffer = true;
+            LOCK();
+            e->ptr = bank_ptr(addr, &room);
+            UNLOCK();
+            e->size = room; /* the IP sees the bank, not the buffer */
+            e->value = NULL;
+        }
+    }
+    /* Arguments in id order, as the emulated device passes them. */
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && args[j - 1].id > args[j].id; j--) {
+            axl_emu_arg t = args[j];
+            args[j] = args[j - 1];
+            args[j - 1] = t;
+        }
+    axl_emu_model_fn fn;
+    void *user;
+    if (!axl__emu_model_find(k.name.ptr, k.name.len, &fn, &user)) {
+        axl_format(why, why_size,
+                   "the simulator has no C model for kernel %.*s "
+                   "(axl_emu_register_model)",
+                   (int)k.name.len, k.name.ptr);
+        return AXL_ERR_KERNEL_NOT_SUPPORTED;
+    }
+    axl_emu_call call = {u->kernel, u->cu, n, args};
+    char *msg = axl_port_message_buffer();
+    msg[0] = '\0';
+    axl_status st = fn(&call, user);
+    if (st != AXL_SUCCESS && st != AXL_EMU_HANG)
+        axl_format(why, why_size, "%s",
+                   msg[0] ? msg : "the kernel model failed");
+    return st;
+}
+
+/* After the model: record, then done unless it hangs or must wait for
+ * polls. Lock held. Returns 1 when the interrupt line rose. */
+static int computed(sim_unit *u, axl_status st, const char *why)
+{
+    if (st == AXL_EMU_HANG) {
+        u->state = SIM_HUNG;
+        return 0;
+    }
+    u->result = st;
+    axl_format(u->why, sizeof u->why, "%s", why);
+    u->state = SIM_COMPUTED;
+    return may_finish(u) ? raise_done(u) : 0;
+}
+
+#if SIM_THREADS
+static void *unit_thread(void *arg)
+{
+    sim_unit *u = arg;
+    LOCK();
+    for (;;) {
+        while (!u->quit && u->state != SIM_PENDING)
+            pthread_cond_wait(&sim_cond, &sim_lock);
+        if (u->quit)
+            break;
+        u->state = SIM_RUNNING;
+        uint32_t gen = u->generation;
+        uint32_t argw[SIM_ARG_WORDS];
+        memcpy(argw, u->args, sizeof argw);
+        UNLOCK();
+        char why[AXL_MESSAGE_MAX] = "";
+        axl_status st = run_model(u, argw, why, sizeof why);
+        LOCK();
+        if (gen != u->generation || u->state != SIM_RUNNING)
+            continue; /* reset meanwhile */
+        int rose = computed(u, st, why);
+        SIGNAL();
+        if (rose) {
+            UNLOCK();
+            deliver(u->ip_index);
+            LOCK();
+        }
+    }
+    UNLOCK();
+    return NULL;
+}
+#else
+/* Bare metal: the port's read of the control word steps the unit. */
+static void step(sim_unit *u)
+{
+    if (u->state != SIM_PENDING)
+        return;
+    u->state = SIM_RUNNING;
+    char why[AXL_MESSAGE_MAX] = "";
+    axl_status st = run_model(u, u->args, why, sizeof why);
+    if (computed(u, st, why))
+        deliver(u->ip_index);
+}
+#endif
+
+void axl_mmio_sim_settle(uint32_t ip_index)
+{
+    if (ip_index >= AXL_MMIO_SIM_UNITS)
+        return;
+    sim_unit *u = &units[ip_index];
+#if SIM_THREADS
+    LOCK();
+    while (u->present && (u->state == SIM_PENDING || u->state == SIM_RUNNING))
+        pthread_cond_wait(&sim_cond, &sim_lock);
+    UNLOCK();
+#else
+    step(u);
+#endif
+}
+
+/* ---- Power ---------------------------------------------------------------- */
+
+axl_status axl_mmio_sim_attach(const void *bytes, size_t size)
+{
+    if (attached)
+        axl_mmio_sim_detach();
+    char why[96];
+    axl_status st = axl_xclbin_open(&design, bytes, size, why, sizeof why);
+    if (st != AXL_SUCCESS)
+        return axl_fail(st, "mmio simulator: %s", why);
+    LOCK();
+    memset(units, 0, sizeof units);
+    for (uint32_t i = 0; i < design.ip_count && i < AXL_MMIO_SIM_UNITS; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(&design, i, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL ||
+            ip.kernel.len >= AXL_EMU_NAME_MAX)
+            continue;
+        sim_unit *u = &units[i];
+        u->present = 1;
+        u->ip_index = i;
+        u->base = ip.base_address;
+        u->chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
+        memcpy(u->kernel, ip.kernel.ptr, ip.kernel.len);
+        u->kernel[ip.kernel.len] = '\0';
+        for (uint32_t k = 0; k < design.kernel_count; k++) {
+            axl_xclbin_kernel kk;
+            if (axl_xclbin_get_kernel(&design, k, &kk) == AXL_SUCCESS &&
+                kk.name.len == ip.kernel.len &&
+                !memcmp(kk.name.ptr, ip.kernel.ptr, ip.kernel.len))
+                u->kernel_index = k;
+        }
+        for (uint32_t j = 0; j < i; j++)
+            if (units[j].present && !strcmp(units[j].kernel, u->kernel))
+                u->cu++;
+        apply_config(u);
+        u->state = SIM_IDLE;
+    }
+    attached = 1;
+    UNLOCK();
+#if SIM_THREADS
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present &&
+            pthread_create(&units[i].thread, NULL, unit_thread, &units[i])) {
+            units[i].present = 0;
+            axl_mmio_sim_detach();
+            return axl_fail(AXL_ERR_RUNTIME,
+                            "mmio simulator: no thread for unit %u",
+                            (unsigned)i);
+        }
+#endif
+    return AXL_SUCCESS;
+}
+
+void axl_mmio_sim_detach(void)
+{
+    if (!attached)
+        return;
+#if SIM_THREADS
+    LOCK();
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        units[i].quit = 1;
+    SIGNAL();
+    UNLOCK();
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present)
+            pthread_join(units[i].thread, NULL);
+#endif
+    LOCK();
+    memset(units, 0, sizeof units);
+    attached = 0;
+    UNLOCK();
+}
+
+/* ---- The board the simulator stands for ----------------------------------- */
+
+static axl_status sim_program(void *user, const axl_xclbin *image)
+{
+    (void)user;
+    return axl_mmio_sim_attach(image->data, image->size);
+}
+
+static axl_status sim_reset_unit(void *user, uint32_t ip_index)
+{
+    (void)user;
+    /* The board's reset line: the whole unit back to power-on state. */
+    if (ip_index >= AXL_MMIO_SIM_UNITS || !units[ip_index].present)
+        return AXL_ERR_INVALID;
+    LOCK();
+    sim_unit *u = &units[ip_index];
+    u->generation++;
+    u->state = SIM_IDLE;
+    u->start = u->done = u->ready = u->auto_restart = 0;
+    u->gie = u->ier = u->isr = 0;
+    u->irq_line = 0;
+    SIGNAL();
+    UNLOCK();
+    return AXL_SUCCESS;
+}
+
+static uintptr_t sim_map_ctrl(void *user, uint64_t phys, uint32_t size)
+{
+    (void)user;
+    (void)size;
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present && units[i].base == phys)
+            return (uintptr_t)&units[i];
+    return 0;
+}
+
+const axl_mmio_board *axl_mmio_sim_board(void)
+{
+    const void *bytes;
+    size_t size;
+    axl__emu_builtin_image(&bytes, &size);
+    axl_xclbin x;
+    char why[64];
+    uint32_t nb = 0;
+    memset(regions, 0, sizeof regions);
+    if (bytes && axl_xclbin_open(&x, bytes, size, why, sizeof why) ==
+                     AXL_SUCCESS) {
+        for (uint32_t m = 0; m < x.mem_count && nb < AXL_MMIO_SIM_BANKS; m++) {
+            axl_xclbin_mem mem;
+            if (axl_xclbin_get_mem(&x, m, &mem) != AXL_SUCCESS || !mem.used)
+                continue;
+            regions[nb] = (axl_mmio_bank_region){
+                m, mem.base_address, AXL_MMIO_SIM_BANK_SIZE, bank_storage[nb]};
+            nb++;
+        }
+    }
+    uint32_t nw = 0;
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+        uint32_t v = config[i].set ? config[i].variant : 0;
+        wiring[nw++] = (axl_mmio_unit_wiring){
+            i, 0, (v & AXL_MMIO_SIM_IRQ_WIRED) != 0,
+            (v & AXL_MMIO_SIM_NO_SW_RESET) == 0};
+    }
+    board = (axl_mmio_board){
+        .design = bytes,
+        .design_size = size,
+        .banks = regions,
+        .bank_count = nb,
+        .units = wiring,
+        .unit_count = nw,
+        .map_ctrl = sim_map_ctrl,
+        .reset_unit = sim_reset_unit,
+        .program = sim_program,
+        .coherent = 0,
+        .user = NULL,
+    };
+    return &board;
+}
+
+uintptr_t axl_mmio_sim_unit_regs(uint32_t ip_index)
+{
+    if (ip_index >= AXL_MMIO_SIM_UNITS || !units[ip_index].present)
+        return 0;
+    return (uintptr_t)&units[ip_index];
+}
+
+void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (ip_index >= AXL_MMIO_SIM_UNITS)
+        return;
+    LOCK();
+    *out = units[ip_index].stats;
+    UNLOCK();
+}
+
+/* ---- The seam ----------------------------------------------------------------- */
+
+static sim_unit *unit_of(uintptr_t regs)
+{
+    sim_unit *u = (sim_unit *)regs;
+    if (u < units || u >= units + AXL_MMIO_SIM_UNITS || !u->present)
+        return NULL;
+    return u;
+}
+
+/* A read of the control word; sets *rose when the interrupt line rose. */
+static uint32_t read_ctrl(sim_unit *u, int *rose)
+{
+    if (u->state != SIM_IDLE)
+        u->polls++;
+    if (u->state == SIM_COMPUTED && may_finish(u))
+        *rose |= raise_done(u);
+    int busy = u->state != SIM_IDLE;
+    uint32_t v = 0;
+    if (u->start && !has(u, AXL_MMIO_SIM_START_PULSE))
+        v |= MMIO_AP_START;
+    if (u->done)
+        v |= MMIO_AP_DONE;
+    if (!busy)
+        v |= MMIO_AP_IDLE;
+    if (u->ready)
+        v |= MMIO_AP_READY;
+    if (u->auto_restart)
+        v |= MMIO_AUTO_RESTART;
+    if (u->gie && (u->isr & 3u))
+        v |= MMIO_INTERRUPT;
+    /* Clear on read: ap_done in ap_ctrl_hs, ap_ready where the core was
+     * built so (2022.1 on). */
+    if (!u->chain)
+        u->done = 0;
+    if (has(u, AXL_MMIO_SIM_READY_COR))
+        u->ready = 0;
+    return v;
+}
+
+uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off)
+{
+    sim_unit *u = unit_of(regs);
+    if (!u)
+        return MMIO_ALL_ONES; /* nothing decodes the address */
+#if !SIM_THREADS
+    if (off == MMIO_CTRL)
+        step(u);
+#endif
+    LOCK();
+    uint32_t v = 0;
+    int rose = 0;
+    if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
+        UNLOCK();
+        return MMIO_ALL_ONES;
+    }
+    switch (off) {
+    case MMIO_CTRL:
+        v = read_ctrl(u, &rose);
+        break;
+    case MMIO_GIE:
+        v = u->gie;
+        break;
+    case MMIO_IER:
+        v = u->ier;
+        break;
+    case MMIO_ISR:
+        v = u->isr;
+        if (has(u, AXL_MMIO_SIM_ISR_COR)) {
+            u->isr = 0;
+            chain_isr(u);
+            update_line(u);
+        }
+        break;
+    default:
+        if (off >= MMIO_ARGS && off < MMIO_ARGS + 4 * SIM_ARG_WORDS &&
+            !(off & 3))
+            v = u->args[(off - MMIO_ARGS) / 4];
+        break; /* unknown offsets read 0 */
+    }
+#if SIM_THREADS
+    int busy = u->state == SIM_PENDING || u->state == SIM_RUNNING;
+#endif
+    UNLOCK();
+    if (rose)
+        deliver(u->ip_index);
+#if SIM_THREADS
+    if (busy)
+        sched_yield(); /* a bus read takes time; let the unit run */
+#endif
+    return v;
+}
+
+static void write_ctrl(sim_unit *u, uint32_t v)
+{
+    if ((v & MMIO_AP_SW_RESET) && !has(u, AXL_MMIO_SIM_NO_SW_RESET)) {
+        u->generation++;
+        u->state = SIM_IDLE;
+        u->start = u->done = u->ready = 0;
+        u->isr = 0;
+        u->auto_restart = 0;
+        return;
+    }
+    u->auto_restart = (v & MMIO_AUTO_RESTART) != 0;
+    if ((v & MMIO_AP_CONTINUE) && u->chain)
+        u->done = 0;
+    if (v & MMIO_AP_START) {
+        if (u->state == SIM_IDLE) {
+            u->start = 1;
+            u->ready = 0;
+            begin(u);
+            u->start = !has(u, AXL_MMIO_SIM_START_PULSE);
+        } else if (!has(u, AXL_MMIO_SIM_START_PULSE)) {
+            u->start = 1; /* held; taken when the core is ready */
+        }
+    }
+}
+
+void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value)
+{
+    sim_unit *u = unit_of(regs);
+    if (!u)
+        return;
+    LOCK();
+    int rose = 0;
+    if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
+        UNLOCK();
+        return;
+    }
+    switch (off) {
+    case MMIO_CTRL:
+        write_ctrl(u, value);
+        chain_isr(u);
+        if ((value & MMIO_AP_START) && u->state == SIM_PENDING &&
+            u->fault == AXL_MMIO_SIM_IRQ_WITHOUT_DONE) {
+            /* The line, with no status bit behind it. */
+            u->stats.irqs++;
+            rose = has(u, AXL_MMIO_SIM_IRQ_WIRED);
+        } else {
+            rose = update_line(u);
+        }
+        SIGNAL();
+        break;
+    case MMIO_GIE:
+        u->gie = value & 1u;
+        rose = update_line(u);
+        break;
+    case MMIO_IER:
+        u->ier = value & ier_mask(u);
+        break;
+    case MMIO_ISR:
+        if (!has(u, AXL_MMIO_SIM_ISR_COR)) {
+            /* Toggle on write: a 1 on a clear bit sets it (a spurious
+             * interrupt). */
+            u->isr ^= value & ier_mask(u);
+            chain_isr(u);
+            rose = update_line(u);
+        }
+        break;
+    default:
+        if (off >= MMIO_ARGS && off < MMIO_ARGS + 4 * SIM_ARG_WORDS &&
+            !(off & 3))
+            u->args[(off - MMIO_ARGS) / 4] = value;
+        break; /* writes elsewhere are ignored */
+    }
+    UNLOCK();
+    if (rose)
+        deliver(u->ip_index);
+}
+
+axl_status axl_mmio_sim_run_status(uintptr_t regs, char *why, size_t size)
+{
+    sim_unit *u = unit_of(regs);
+    if (!u)
+        return AXL_SUCCESS;
+    LOCK();
+    axl_status st = u->result;
+    axl_format(why, size, "%s", u->why);
+    UNLOCK();
+    return st;
+}
