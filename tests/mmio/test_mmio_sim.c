@@ -1,2 +1,754 @@
+/*
+ * The register-level simulator of HLS compute units (xrt/mmio/sim.c), bit
+ * by bit against the s_axilite control map the generated RTL implements
+ * (issue 19's table: UG1399 "S_AXILITE Control Register Map" as Vitis HLS
+ * 2019.1-2025.2 really behave), and the mmio port driving it: every
+ * variant, the interrupt paths, the fault modes, hung units, overlap of two
+ * units in time, and the bank allocator's limit.
+ *
+ * The protocol tests talk to the simulator through the port's seam
+ * (axl_mmio_sim_rd32/wr32), as the port does; the port tests go through
+ * the runtime.
+ */
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
 #include "axl_test.h"
-int main(void) { return 0; }
+#include "axl/emu.h"
+#include "axl/mmio.h"
+#include "mmio_regs.h"
+#include "mmio_sim.h"
+
+extern const axl_device_port axl_mmio_port;
+
+enum { VADD_1 = 0, VADD_2 = 1, NOP = 5 };
+
+static uintptr_t R; /* the unit under test */
+
+static uint32_t rd(uint32_t off)
+{
+    return axl_mmio_sim_rd32(R, off);
+}
+
+static void wr(uint32_t off, uint32_t v)
+{
+    axl_mmio_sim_wr32(R, off, v);
+}
+
+static atomic_int irqs;
+static atomic_uint irq_isr; /* the ISR as the first handler call read it */
+
+static void on_irq(uint32_t ip)
+{
+    if (atomic_fetch_add(&irqs, 1) == 0)
+        atomic_store(&irq_isr, axl_mmio_sim_rd32(axl_mmio_sim_unit_regs(ip),
+                                                 MMIO_ISR));
+}
+
+/* Powers the stock design up with unit ip set as asked. */
+static void power(uint32_t ip, uint32_t variant, uint32_t fault, uint32_t n)
+{
+    axl_mmio_sim_defaults();
+    axl_mmio_sim_set_irq_handler(on_irq);
+    atomic_store(&irqs, 0);
+    atomic_store(&irq_isr, 0xBAD);
+    axl_mmio_sim_set_unit(ip, variant, fault, n);
+    AXL_OK(axl_mmio_sim_attach(axl_test_stock_xclbin,
+                               axl_test_stock_xclbin_size));
+    R = axl_mmio_sim_unit_regs(ip);
+    assert_true(R != 0);
+}
+
+static int sim_setup(void **s)
+{
+    (void)s;
+    AXL_OK(axl_shutdown());
+    return 0;
+}
+
+static int sim_teardown(void **s)
+{
+    (void)s;
+    axl_mmio_sim_detach();
+    axl_mmio_sim_defaults();
+    return 0;
+}
+
+#define BIT(v, b) (((v) & (b)) != 0)
+
+/* Start, wait until the model returned: done is raised (no fault). */
+static void start_and_settle(uint32_t ip)
+{
+    wr(MMIO_CTRL, MMIO_AP_START);
+    axl_mmio_sim_settle(ip);
+}
+
+/* ---- 0x00: the control word ------------------------------------------------ */
+
+static void ap_start_write_of_one_sets_it_and_zero_is_ignored(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_NEVER_DONE, 0);
+    uint32_t v = rd(MMIO_CTRL);
+    assert_true(BIT(v, MMIO_AP_IDLE));
+    assert_false(BIT(v, MMIO_AP_START));
+    wr(MMIO_CTRL, 0);
+    v = rd(MMIO_CTRL);
+    assert_true(BIT(v, MMIO_AP_IDLE));
+    assert_false(BIT(v, MMIO_AP_START));
+    wr(MMIO_CTRL, MMIO_AP_START);
+    v = rd(MMIO_CTRL);
+    assert_true(BIT(v, MMIO_AP_START));
+    assert_false(BIT(v, MMIO_AP_IDLE));
+    wr(MMIO_CTRL, 0); /* ignored: the start stays */
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_START));
+}
+
+static void ap_start_clears_when_the_core_raises_ap_ready(void **s)
+{
+    (void)s;
+    /* Done (and ready) at the third read of 0x00 after the model ran. */
+    power(NOP, 0, AXL_MMIO_SIM_DONE_AFTER_POLLS, 3);
+    start_and_settle(NOP);
+    uint32_t v1 = rd(MMIO_CTRL), v2 = rd(MMIO_CTRL), v3 = rd(MMIO_CTRL);
+    assert_true(BIT(v1, MMIO_AP_START));
+    assert_false(BIT(v1, MMIO_AP_DONE) || BIT(v1, MMIO_AP_READY));
+    assert_true(BIT(v2, MMIO_AP_START));
+    assert_false(BIT(v2, MMIO_AP_DONE));
+    assert_false(BIT(v3, MMIO_AP_START));
+    assert_true(BIT(v3, MMIO_AP_DONE) && BIT(v3, MMIO_AP_READY) &&
+                BIT(v3, MMIO_AP_IDLE));
+}
+
+static void pulse_ap_start_reads_zero_while_the_unit_runs(void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_START_PULSE, AXL_MMIO_SIM_NEVER_DONE, 0);
+    wr(MMIO_CTRL, MMIO_AP_START);
+    uint32_t v = rd(MMIO_CTRL);
+    assert_false(BIT(v, MMIO_AP_START)); /* reads 0 ... */
+    assert_false(BIT(v, MMIO_AP_IDLE));  /* ... though it started */
+}
+
+static void hs_ap_done_is_sticky_and_clears_on_read(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    start_and_settle(NOP);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+    assert_true(BIT(rd(MMIO_GIE), 0) == 0); /* other reads do not clear it */
+    uint32_t v = rd(MMIO_CTRL);
+    assert_false(BIT(v, MMIO_AP_DONE));
+    assert_true(BIT(v, MMIO_AP_IDLE));
+}
+
+static void chain_ap_done_is_a_level_until_ap_continue(void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_CHAIN, AXL_MMIO_SIM_OK, 0);
+    start_and_settle(NOP);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE)); /* reading keeps it */
+    wr(MMIO_CTRL, MMIO_AP_CONTINUE);
+    uint32_t v = rd(MMIO_CTRL);
+    assert_false(BIT(v, MMIO_AP_DONE));
+    assert_false(BIT(v, MMIO_AP_CONTINUE)); /* self-clearing */
+    /* ap_continue means nothing to an ap_ctrl_hs unit. */
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    start_and_settle(NOP);
+    wr(MMIO_CTRL, MMIO_AP_CONTINUE);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+}
+
+static void ap_ready_is_plain_or_clear_on_read_by_version(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0); /* 2019-2020: a plain read */
+    start_and_settle(NOP);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_READY));
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_READY));
+    power(NOP, AXL_MMIO_SIM_READY_COR, AXL_MMIO_SIM_OK, 0); /* 2022.1 on */
+    start_and_settle(NOP);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_READY));
+    assert_false(BIT(rd(MMIO_CTRL), MMIO_AP_READY)); /* consumed */
+}
+
+static void auto_restart_is_rewritten_by_every_write(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_NEVER_DONE, 0);
+    wr(MMIO_CTRL, MMIO_AUTO_RESTART);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AUTO_RESTART));
+    wr(MMIO_CTRL, MMIO_AP_CONTINUE); /* 0x10 turns it off */
+    assert_false(BIT(rd(MMIO_CTRL), MMIO_AUTO_RESTART));
+    wr(MMIO_CTRL, MMIO_AUTO_RESTART | MMIO_AP_START);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AUTO_RESTART));
+    wr(MMIO_CTRL, MMIO_AP_START); /* 0x01 turns it off */
+    assert_false(BIT(rd(MMIO_CTRL), MMIO_AUTO_RESTART));
+}
+
+static void auto_restart_starts_the_core_again_until_turned_off(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_CTRL, MMIO_AUTO_RESTART | MMIO_AP_START);
+    axl_mmio_sim_stats st;
+    do {
+        axl_mmio_sim_stats_get(NOP, &st);
+    } while (st.runs < 3);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_START)); /* stays set */
+    wr(MMIO_CTRL, 0);
+    axl_mmio_sim_settle(NOP);
+    rd(MMIO_CTRL);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_IDLE));
+}
+
+static void ap_sw_reset_brings_a_hung_unit_back_where_built_with_it(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_NEVER_DONE, 0);
+    wr(MMIO_CTRL, MMIO_AP_START);
+    for (int i = 0; i < 100; i++)
+        assert_false(BIT(rd(MMIO_CTRL), MMIO_AP_DONE | MMIO_AP_IDLE));
+    wr(MMIO_CTRL, MMIO_AP_SW_RESET);
+    uint32_t v = rd(MMIO_CTRL);
+    assert_true(BIT(v, MMIO_AP_IDLE));
+    assert_false(BIT(v, MMIO_AP_SW_RESET | MMIO_AP_START));
+
+    power(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_NEVER_DONE, 0);
+    wr(MMIO_CTRL, MMIO_AP_START);
+    wr(MMIO_CTRL, MMIO_AP_SW_RESET);
+    assert_false(BIT(rd(MMIO_CTRL), MMIO_AP_IDLE)); /* no such bit */
+}
+
+static void interrupt_bit_is_global_enable_and_any_status_bit(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_IER, MMIO_IRQ_DONE);
+    start_and_settle(NOP);
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE);
+    assert_false(BIT(rd(MMIO_CTRL), MMIO_INTERRUPT)); /* no global enable */
+    wr(MMIO_GIE, 1);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_INTERRUPT));
+    assert_int_equal(atomic_load(&irqs), 0); /* the line is not wired */
+}
+
+/* ---- 0x04-0x0C: interrupts --------------------------------------------------- */
+
+static void isr_bit_sets_only_when_enabled(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_IER, 0);
+    start_and_settle(NOP);
+    assert_int_equal(rd(MMIO_ISR), 0);
+    wr(MMIO_IER, MMIO_IRQ_READY); /* ready only */
+    start_and_settle(NOP);
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_READY);
+}
+
+static void ier_ready_bit_is_missing_in_some_cores(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_IER, 3);
+    assert_int_equal(rd(MMIO_IER), 3);
+    power(NOP, AXL_MMIO_SIM_NO_READY_IRQ, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_IER, 3);
+    assert_int_equal(rd(MMIO_IER), 1);
+}
+
+static void toggle_on_write_isr_clears_by_writing_back_and_a_stray_one_raises_an_interrupt(
+    void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_GIE, 1);
+    wr(MMIO_IER, MMIO_IRQ_DONE);
+    start_and_settle(NOP);
+    assert_int_equal(atomic_load(&irqs), 1);
+    uint32_t isr = rd(MMIO_ISR);
+    assert_int_equal(isr, MMIO_IRQ_DONE);
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE); /* reading keeps it */
+    wr(MMIO_ISR, isr);
+    assert_int_equal(rd(MMIO_ISR), 0);
+    assert_int_equal(atomic_load(&irqs), 1);
+    /* Writing 1 to a clear bit sets it: a spurious interrupt. */
+    wr(MMIO_ISR, MMIO_IRQ_DONE);
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE);
+    assert_int_equal(atomic_load(&irqs), 2);
+}
+
+static void clear_on_read_isr_clears_when_read_and_ignores_writes(void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_ISR_COR, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_IER, MMIO_IRQ_DONE);
+    start_and_settle(NOP);
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE);
+    assert_int_equal(rd(MMIO_ISR), 0);
+    wr(MMIO_ISR, MMIO_IRQ_DONE); /* ignored: no spurious bit */
+    assert_int_equal(rd(MMIO_ISR), 0);
+}
+
+static void chain_isr_cannot_be_cleared_while_ap_done_is_high(void **s)
+{
+    (void)s;
+    for (int cor = 0; cor < 2; cor++) {
+        power(NOP, AXL_MMIO_SIM_CHAIN | (cor ? AXL_MMIO_SIM_ISR_COR : 0u),
+              AXL_MMIO_SIM_OK, 0);
+        wr(MMIO_IER, MMIO_IRQ_DONE);
+        start_and_settle(NOP);
+        uint32_t isr = rd(MMIO_ISR);
+        assert_int_equal(isr, MMIO_IRQ_DONE);
+        wr(MMIO_ISR, isr);
+        assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE); /* set again */
+        wr(MMIO_CTRL, MMIO_AP_CONTINUE); /* first ap_continue ... */
+        isr = rd(MMIO_ISR);
+        wr(MMIO_ISR, isr); /* ... then read and write back */
+        assert_int_equal(rd(MMIO_ISR), 0);
+    }
+}
+
+/* ---- 0x10+: arguments, and what is not there ---------------------------------- */
+
+static void arguments_read_back_and_unknown_offsets_read_zero(void **s)
+{
+    (void)s;
+    power(VADD_1, 0, AXL_MMIO_SIM_OK, 0);
+    wr(0x10, 0xDEADBEEF);
+    wr(0x34, 77);
+    assert_int_equal(rd(0x10), 0xDEADBEEF);
+    assert_int_equal(rd(0x34), 77);
+    assert_int_equal(rd(0x14), 0);
+    wr(0x800, 5);
+    assert_int_equal(rd(0x800), 0);
+    assert_int_equal(rd(0xFFC), 0);
+}
+
+/* ---- Fault modes ------------------------------------------------------------ */
+
+static void a_missing_ip_reads_all_ones(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_ALL_ONES, 0);
+    assert_int_equal(rd(MMIO_CTRL), 0xFFFFFFFFu);
+    wr(0x10, 1);
+    assert_int_equal(rd(0x10), 0xFFFFFFFFu);
+    assert_int_equal(rd(MMIO_ISR), 0xFFFFFFFFu);
+}
+
+static void a_unit_that_never_finishes_never_shows_done(void **s)
+{
+    (void)s;
+    power(NOP, 0, AXL_MMIO_SIM_NEVER_DONE, 0);
+    wr(MMIO_IER, MMIO_IRQ_DONE);
+    start_and_settle(NOP);
+    for (int i = 0; i < 1000; i++)
+        assert_false(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+    assert_int_equal(rd(MMIO_ISR), 0);
+}
+
+static void an_interrupt_without_done_has_no_status_behind_it(void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_IRQ_WITHOUT_DONE, 0);
+    wr(MMIO_GIE, 1);
+    wr(MMIO_IER, MMIO_IRQ_DONE);
+    wr(MMIO_CTRL, MMIO_AP_START);
+    /* The handler ran inside the write, before the core was let go: the
+     * first call saw no status. */
+    assert_true(atomic_load(&irqs) >= 1);
+    assert_int_equal(atomic_load(&irq_isr), 0);
+    /* Then the run finishes as usual. */
+    axl_mmio_sim_settle(NOP);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE);
+    assert_int_equal(atomic_load(&irqs), 2); /* and then the real one */
+}
+
+/* ---- The port on the simulator -------------------------------------------------- */
+
+typedef struct rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+    axl_kernel vadd, nop;
+} rig;
+
+static rig rig_up(uint32_t flags)
+{
+    rig r;
+    r.dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
+    axl_kernel_id ids[2];
+    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &ids[0]));
+    AXL_OK(axl_get_built_in_kernel_id(r.dev, "nop", &ids[1]));
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, ids, 2,
+                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, ids[0], &r.vadd));
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, ids[1], &r.nop));
+    return r;
+}
+
+static void rig_down(rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_kernel_release(r->vadd));
+    AXL_OK(axl_kernel_release(r->nop));
+    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+enum { N = 256 };
+
+/* n launches of vadd, each checked against the host. */
+static axl_status vadd_runs(rig *r, int launches)
+{
+    static int32_t a[N], b[N], o[N];
+    axl_status result = AXL_SUCCESS;
+    for (int l = 0; l < launches && result == AXL_SUCCESS; l++) {
+        for (int i = 0; i < N; i++) {
+            a[i] = i * (l + 1);
+            b[i] = 1000 - i;
+            o[i] = -1;
+        }
+        axl_buffer A, B, O;
+        AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+        AXL_OK(axl_buffer_create_from(b, 4, axl_range_1d(N), NULL, &B));
+        AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
+        uint32_t n = N;
+        axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                                  {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                                  {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                                  {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+        axl_event e;
+        AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+        result = axl_event_wait(e);
+        AXL_OK(axl_event_release(e));
+        AXL_OK(axl_buffer_release(A));
+        AXL_OK(axl_buffer_release(B));
+        AXL_OK(axl_buffer_release(O));
+        if (result == AXL_SUCCESS)
+            for (int i = 0; i < N; i++)
+                assert_int_equal(o[i], a[i] + b[i]);
+    }
+    (void)axl_queue_wait_and_throw(r->q);
+    return result;
+}
+
+static int port_setup(void **s)
+{
+    (void)s;
+    AXL_OK(axl_shutdown());
+    axl_mmio_sim_defaults();
+    return 0;
+}
+
+static int port_teardown(void **s)
+{
+    int st = axl_test_teardown(s);
+    axl_mmio_sim_defaults();
+    return st;
+}
+
+static void the_port_drives_every_variant_of_the_register_map(void **s)
+{
+    (void)s;
+    static const uint32_t variants[] = {
+        0,
+        AXL_MMIO_SIM_READY_COR,
+        AXL_MMIO_SIM_START_PULSE,
+        AXL_MMIO_SIM_READY_COR | AXL_MMIO_SIM_START_PULSE,
+        AXL_MMIO_SIM_HS,
+        AXL_MMIO_SIM_HS | AXL_MMIO_SIM_READY_COR | AXL_MMIO_SIM_START_PULSE,
+        AXL_MMIO_SIM_IRQ_WIRED,
+        AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_ISR_COR,
+        AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_NO_READY_IRQ,
+        AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_HS,
+        AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_HS | AXL_MMIO_SIM_ISR_COR |
+            AXL_MMIO_SIM_READY_COR | AXL_MMIO_SIM_START_PULSE,
+        AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_NO_SW_RESET,
+    };
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        AXL_OK(axl_shutdown());
+        axl_mmio_sim_set_unit(VADD_1, variants[v], AXL_MMIO_SIM_OK, 0);
+        axl_mmio_sim_set_unit(VADD_2, variants[v], AXL_MMIO_SIM_OK, 0);
+        axl_mmio_counters before, after;
+        axl_mmio_counters_get(&before);
+        rig r = rig_up(AXL_QUEUE_IN_ORDER);
+        AXL_OK(axl_queue_set_timeout(r.q, 2000u * 1000000u));
+        axl_status st6 = vadd_runs(&r, 6);
+        if (st6 != AXL_SUCCESS)
+            print_error("variant 0x%x\n", (unsigned)variants[v]);
+        AXL_OK(st6);
+        rig_down(&r);
+        axl_mmio_counters_get(&after);
+        assert_int_equal(after.starts - before.starts, 6);
+        /* Reading back and writing back never raised an interrupt of its
+         * own (the toggle-on-write hazard). */
+        assert_int_equal(after.irq_spurious - before.irq_spurious, 0);
+        axl_mmio_sim_stats st;
+        axl_mmio_sim_stats_get(VADD_1, &st);
+        if (variants[v] & AXL_MMIO_SIM_IRQ_WIRED) {
+            /* Every run ended by its interrupt, once. */
+            assert_true(st.irqs >= 1);
+            assert_int_equal(after.irq_done - before.irq_done, 6);
+        } else {
+            assert_int_equal(st.irqs, 0);
+            assert_int_equal(after.irq_done - before.irq_done, 0);
+        }
+    }
+}
+
+static uint64_t slow_ms = 40;
+
+static axl_status slow_vadd(const axl_emu_call *c, void *user)
+{
+    (void)user;
+    struct timespec ts = {0, (long)(slow_ms * 1000000)};
+    nanosleep(&ts, NULL);
+    return axl_test_vadd_model(c, NULL);
+}
+
+static void two_units_of_vadd_run_at_the_same_time(void **s)
+{
+    (void)s;
+    AXL_OK(axl_emu_register_model("vadd", slow_vadd, NULL));
+    rig r = rig_up(0); /* out of order: the two launches are independent */
+    /* Each launch its own buffers: a buffer both read would reach the
+     * device with the first launch, and the second would wait for it. */
+    static int32_t a[N], o1[N], o2[N];
+    for (int i = 0; i < N; i++)
+        a[i] = i;
+    axl_buffer A1, A2, O1, O2;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A1));
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A2));
+    AXL_OK(axl_buffer_create_from(o1, 4, axl_range_1d(N), NULL, &O1));
+    AXL_OK(axl_buffer_create_from(o2, 4, axl_range_1d(N), NULL, &O2));
+    uint32_t n = N;
+    axl_kernel_arg args1[4] = {{0, NULL, 0, A1, AXL_ACCESS_READ, NULL},
+                               {1, NULL, 0, A1, AXL_ACCESS_READ, NULL},
+                               {2, NULL, 0, O1, AXL_ACCESS_WRITE, NULL},
+                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args2[4] = {{0, NULL, 0, A2, AXL_ACCESS_READ, NULL},
+                               {1, NULL, 0, A2, AXL_ACCESS_READ, NULL},
+                               {2, NULL, 0, O2, AXL_ACCESS_WRITE, NULL},
+                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, r.vadd, args1, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.q, r.vadd, args2, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    axl_mmio_sim_stats u1, u2;
+    axl_mmio_sim_stats_get(VADD_1, &u1);
+    axl_mmio_sim_stats_get(VADD_2, &u2);
+    assert_int_equal(u1.runs, 1);
+    assert_int_equal(u2.runs, 1);
+    /* Each started before the other ended. */
+    assert_true(u1.t_start < u2.t_end);
+    assert_true(u2.t_start < u1.t_end);
+    AXL_OK(axl_buffer_release(A1));
+    AXL_OK(axl_buffer_release(A2));
+    AXL_OK(axl_buffer_release(O1));
+    AXL_OK(axl_buffer_release(O2));
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(o1[i], 2 * i);
+        assert_int_equal(o2[i], 2 * i);
+    }
+    AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
+    rig_down(&r);
+}
+
+static void a_late_unit_is_finished_by_polling(void **s)
+{
+    (void)s;
+    axl_mmio_sim_set_unit(VADD_1, 0, AXL_MMIO_SIM_DONE_AFTER_POLLS, 200);
+    axl_mmio_sim_set_unit(VADD_2, 0, AXL_MMIO_SIM_DONE_AFTER_POLLS, 200);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(vadd_runs(&r, 2));
+    rig_down(&r);
+    axl_mmio_counters_get(&after);
+    assert_true(after.polls - before.polls >= 2 * 200);
+}
+
+static void a_spurious_interrupt_does_not_end_a_run(void **s)
+{
+    (void)s;
+    uint32_t v = AXL_MMIO_SIM_IRQ_WIRED;
+    axl_mmio_sim_set_unit(VADD_1, v, AXL_MMIO_SIM_IRQ_WITHOUT_DONE, 0);
+    axl_mmio_sim_set_unit(VADD_2, v, AXL_MMIO_SIM_IRQ_WITHOUT_DONE, 0);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(vadd_runs(&r, 3)); /* results checked: nothing ended early */
+    rig_down(&r);
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.irq_spurious - before.irq_spurious, 3);
+}
+
+static void a_missing_ip_fails_the_launch_naming_the_unit(void **s)
+{
+    (void)s;
+    axl_mmio_sim_set_unit(VADD_1, 0, AXL_MMIO_SIM_ALL_ONES, 0);
+    axl_mmio_sim_set_unit(VADD_2, 0, AXL_MMIO_SIM_ALL_ONES, 0);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_EXPECT(vadd_runs(&r, 1), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("reads all ones");
+    AXL_MESSAGE_HAS("vadd:vadd_");
+    rig_down(&r);
+}
+
+static axl_status nop_once(rig *r)
+{
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r->q, r->nop, NULL, 0, NULL, 0, &e));
+    axl_status st = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
+    (void)axl_queue_wait_and_throw(r->q);
+    return st;
+}
+
+static void a_hung_unit_without_sw_reset_stays_unusable_until_reset(void **s)
+{
+    (void)s;
+    axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET,
+                          AXL_MMIO_SIM_NEVER_DONE, 0);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
+    /* It would finish now, but nothing has told it to stop the run it
+     * hung in: the port keeps it out of use. */
+    axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_OK, 0);
+    AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("nop:nop_1");
+    AXL_MESSAGE_HAS("hung");
+    AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
+    /* The board's reset hook (the simulator's reset line) brings it back. */
+    AXL_OK(axl_mmio_reset_unit(NOP));
+    AXL_OK(nop_once(&r));
+    AXL_OK(nop_once(&r));
+    rig_down(&r);
+}
+
+static void a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out(void **s)
+{
+    (void)s;
+    axl_mmio_sim_set_unit(NOP, 0, AXL_MMIO_SIM_NEVER_DONE, 0);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.resets - before.resets, 1);
+    axl_mmio_sim_set_unit(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    AXL_OK(nop_once(&r));
+    rig_down(&r);
+}
+
+/* ---- The port's own limits, through its ops ----------------------------------- */
+
+static void a_full_bank_table_is_out_of_resources_naming_the_setting(void **s)
+{
+    (void)s;
+    void *dev;
+    AXL_OK(axl_mmio_port.open(0, &dev));
+    static axl_hal_mem mem[4096];
+    uint32_t n = 0;
+    axl_status st;
+    while ((st = axl_mmio_port.mem_alloc(dev, 0, 64, NULL, &mem[n])) ==
+               AXL_SUCCESS &&
+           n < 4095)
+        n++;
+    assert_int_equal(st, AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("AXL_MMIO_BANK_ALLOCS");
+    for (uint32_t i = 0; i < n; i++)
+        axl_mmio_port.mem_free(dev, &mem[i]);
+    /* One allocation larger than the bank. */
+    axl_hal_bank b;
+    AXL_OK(axl_mmio_port.bank(dev, 0, &b));
+    assert_int_equal(axl_mmio_port.mem_alloc(dev, 0, b.size + 1, NULL, &mem[0]),
+                     AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("no free run");
+    axl_mmio_port.close(dev);
+}
+
+static void a_unit_with_ap_ctrl_none_is_not_compatible(void **s)
+{
+    (void)s;
+    /* The stock design with nop's IP_LAYOUT entry made ap_ctrl_none
+     * (bits 8-15 of its properties word). */
+    static _Alignas(8) unsigned char img[1 << 16];
+    assert_true(axl_test_stock_xclbin_size <= sizeof img);
+    memcpy(img, axl_test_stock_xclbin, axl_test_stock_xclbin_size);
+    unsigned char *name = NULL;
+    for (size_t i = 0; i + 9 < axl_test_stock_xclbin_size && !name; i++)
+        if (!memcmp(img + i, "nop:nop_1", 9))
+            name = img + i;
+    assert_non_null(name);
+    name[-16 + 4 + 1] = AXL_XCLBIN_AP_CTRL_NONE;
+    axl_xclbin x;
+    char why[96];
+    AXL_OK(axl_xclbin_open(&x, img, axl_test_stock_xclbin_size, why,
+                           sizeof why));
+    uint32_t nop_kernel = UINT32_MAX;
+    for (uint32_t k = 0; k < x.kernel_count; k++) {
+        axl_xclbin_kernel kk;
+        AXL_OK(axl_xclbin_get_kernel(&x, k, &kk));
+        if (axl_str_eq(kk.name, "nop"))
+            nop_kernel = k;
+    }
+    assert_true(nop_kernel != UINT32_MAX);
+    void *dev;
+    AXL_OK(axl_mmio_port.open(0, &dev));
+    assert_false(axl_mmio_port.kernel_compatible(dev, &x, nop_kernel));
+    uintptr_t h;
+    assert_int_equal(axl_mmio_port.cu_open(dev, &x, nop_kernel, NOP, &h),
+                     AXL_ERR_KERNEL_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("ap_ctrl_none");
+    axl_mmio_port.close(dev);
+}
+
+#define P(f) cmocka_unit_test_setup_teardown(f, sim_setup, sim_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, port_setup, port_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        P(ap_start_write_of_one_sets_it_and_zero_is_ignored),
+        P(ap_start_clears_when_the_core_raises_ap_ready),
+        P(pulse_ap_start_reads_zero_while_the_unit_runs),
+        P(hs_ap_done_is_sticky_and_clears_on_read),
+        P(chain_ap_done_is_a_level_until_ap_continue),
+        P(ap_ready_is_plain_or_clear_on_read_by_version),
+        P(auto_restart_is_rewritten_by_every_write),
+        P(auto_restart_starts_the_core_again_until_turned_off),
+        P(ap_sw_reset_brings_a_hung_unit_back_where_built_with_it),
+        P(interrupt_bit_is_global_enable_and_any_status_bit),
+        P(isr_bit_sets_only_when_enabled),
+        P(ier_ready_bit_is_missing_in_some_cores),
+        P(toggle_on_write_isr_clears_by_writing_back_and_a_stray_one_raises_an_interrupt),
+        P(clear_on_read_isr_clears_when_read_and_ignores_writes),
+        P(chain_isr_cannot_be_cleared_while_ap_done_is_high),
+        P(arguments_read_back_and_unknown_offsets_read_zero),
+        P(a_missing_ip_reads_all_ones),
+        P(a_unit_that_never_finishes_never_shows_done),
+        P(an_interrupt_without_done_has_no_status_behind_it),
+        T(the_port_drives_every_variant_of_the_register_map),
+        T(two_units_of_vadd_run_at_the_same_time),
+        T(a_late_unit_is_finished_by_polling),
+        T(a_spurious_interrupt_does_not_end_a_run),
+        T(a_missing_ip_fails_the_launch_naming_the_unit),
+        T(a_hung_unit_without_sw_reset_stays_unusable_until_reset),
+        T(a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out),
+        T(a_full_bank_table_is_out_of_resources_naming_the_setting),
+        T(a_unit_with_ap_ctrl_none_is_not_compatible),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -540,10 +540,6 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
         return;
     if (u->chain)
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
-    /* A wired unit's status register is the interrupt entry's alone: two
-     * contexts reading and writing back a toggle-on-write ISR could set a
-     * bit the other cleared (a spurious interrupt). Its line is high now,
-     * so the entry runs and clears it. */
     invalidate_outputs(d, run);
     char buf[AXL_MESSAGE_MAX];
 #if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
@@ -623,10 +619,17 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
     return AXL_SUCCESS;
 }
 
-/* Looks at a running unit once; nonzero when its run ended. */
+/* Looks at a running unit once; nonzero when its run ended. A unit whose
+ * interrupt is wired is left to axl_mmio_isr: one claimer per unit. With
+ * two, a poll could end run 1 and the next run start while run 1's done
+ * bit still stands in the ISR, and the interrupt entry, seeing it, would
+ * end run 2 before the IP had. (Clearing the ISR from the poll instead
+ * races the entry's read-and-write-back on a toggle-on-write ISR.) */
 static int poll_unit(mmio_device *d, mmio_unit *u)
 {
     if (!atomic_load(&u->run))
+        return 0;
+    if (u->irq)
         return 0;
     count(&counters.polls);
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
@@ -668,36 +671,48 @@ void axl_mmio_isr(uint32_t ip_index)
     if (!d->open || ip_index >= AXL_MMIO_UNITS || !d->units[ip_index].known)
         return;
     mmio_unit *u = &d->units[ip_index];
-    uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
-    if (s == MMIO_ALL_ONES)
-        return;
-    if (s & MMIO_IRQ_DONE) {
-        const axl_hal_run *run = atomic_exchange(&u->run, NULL);
-        /* ap_continue before the write-back, even when a poll claimed the
-         * run and has not yet continued it (it may be the context this
-         * interrupt preempted): while ap_done is high a chain unit's ISR
-         * sets again and the line would never drop. A second ap_continue
-         * is harmless. */
-        if (u->chain)
+    int done;
+    if (u->chain) {
+        /* ap_done is a level here, and reading it clears nothing. While it
+         * is high the ISR's done bit sets again whatever clears it, so:
+         * ap_continue first, then read the ISR and write it back (which
+         * clears a clear-on-read ISR at the read, a toggle-on-write one at
+         * the write). */
+        uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+        if (ctrl == MMIO_ALL_ONES)
+            return;
+        done = (ctrl & MMIO_AP_DONE) != 0;
+        if (done)
             mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
-        mmio_wr32(u->regs, MMIO_ISR, s);
-        if (run) {
-            count(&counters.irq_done);
-            invalidate_outputs(d, run);
-            axl_status st = AXL_SUCCESS;
-            char why[AXL_MESSAGE_MAX];
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-            st = axl_mmio_sim_run_status(u->regs, why, sizeof why);
-#else
-            why[0] = '\0';
-#endif
-            axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
-        }
+        uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+        if (s)
+            mmio_wr32(u->regs, MMIO_ISR, s);
+    } else {
+        /* ap_done is clear on read in ap_ctrl_hs: the ISR says it. */
+        uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+        if (s == MMIO_ALL_ONES)
+            return;
+        if (s)
+            mmio_wr32(u->regs, MMIO_ISR, s);
+        done = (s & MMIO_IRQ_DONE) != 0;
+    }
+    if (!done) {
+        count(&counters.irq_spurious);
         return;
     }
-    count(&counters.irq_spurious);
-    if (s)
-        mmio_wr32(u->regs, MMIO_ISR, s);
+    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
+    if (!run)
+        return; /* a cancel or a reset took it */
+    count(&counters.irq_done);
+    invalidate_outputs(d, run);
+    axl_status st = AXL_SUCCESS;
+    char why[AXL_MESSAGE_MAX];
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    st = axl_mmio_sim_run_status(u->regs, why, sizeof why);
+#else
+    why[0] = '\0';
+#endif
+    axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
 }
 
 /* ap_sw_reset, then the board's hook; the unit is back when it reads

@@ -65,6 +65,7 @@
 
 enum sim_state {
     SIM_IDLE,      /* ap_idle */
+    SIM_HELD,      /* started; held while a spurious interrupt is out */
     SIM_PENDING,   /* started; the model has not run */
     SIM_RUNNING,   /* the model runs (on the unit's thread) */
     SIM_COMPUTED,  /* the model returned; done not raised yet */
@@ -96,6 +97,7 @@ typedef struct sim_unit {
 #if SIM_THREADS
     pthread_t thread;
     int quit;
+    int delivering;      /* an interrupt its thread raised is being handled */
 #endif
 } sim_unit;
 
@@ -410,11 +412,14 @@ static void *unit_thread(void *arg)
         if (gen != u->generation || u->state != SIM_RUNNING)
             continue; /* reset meanwhile */
         int rose = computed(u, st, why);
+        u->delivering = rose;
         SIGNAL();
         if (rose) {
             UNLOCK();
             deliver(u->ip_index);
             LOCK();
+            u->delivering = 0;
+            SIGNAL();
         }
     }
     UNLOCK();
@@ -441,7 +446,8 @@ void axl_mmio_sim_settle(uint32_t ip_index)
     sim_unit *u = &units[ip_index];
 #if SIM_THREADS
     LOCK();
-    while (u->present && (u->state == SIM_PENDING || u->state == SIM_RUNNING))
+    while (u->present && (u->state == SIM_PENDING || u->delivering ||
+                          u->state == SIM_RUNNING || u->state == SIM_HELD))
         pthread_cond_wait(&sim_cond, &sim_lock);
     UNLOCK();
 #else
@@ -700,7 +706,8 @@ uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off)
         break; /* unknown offsets read 0 */
     }
 #if SIM_THREADS
-    int busy = u->state == SIM_PENDING || u->state == SIM_RUNNING;
+    int busy = u->state == SIM_PENDING || u->state == SIM_RUNNING ||
+               u->state == SIM_HELD;
 #endif
     UNLOCK();
     if (rose)
@@ -754,9 +761,19 @@ void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value)
         chain_isr(u);
         if ((value & MMIO_AP_START) && u->state == SIM_PENDING &&
             u->fault == AXL_MMIO_SIM_IRQ_WITHOUT_DONE) {
-            /* The line, with no status bit behind it. */
+            /* The line, with no status bit behind it; the core goes on
+             * once the handler has seen it. */
             u->stats.irqs++;
-            rose = has(u, AXL_MMIO_SIM_IRQ_WIRED);
+            u->state = SIM_HELD;
+            uint32_t gen = u->generation;
+            UNLOCK();
+            if (has(u, AXL_MMIO_SIM_IRQ_WIRED))
+                deliver(u->ip_index);
+            LOCK();
+            if (u->state == SIM_HELD && u->generation == gen)
+                u->state = SIM_PENDING;
+            SIGNAL();
+            rose = 0;
         } else {
             rose = update_line(u);
         }
