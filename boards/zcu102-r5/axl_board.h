@@ -14,6 +14,11 @@
 /* No threads on bare metal: host tasks run on the thread that waits. */
 #define AXL_HOST_TASK_WORKERS 0
 
+/* The stock design has six compute units (vadd x2, mmult, fir, conv2d,
+ * nop); the kernel firmware (tests/firmware/fw_kernels.c) runs conv2d, the
+ * fifth, so the device tracks them all. */
+#define AXL_MAX_DEVICE_CUS 6
+
 /* Full messages (AXL_MESSAGES 1, the default): a firmware team debugging on
  * the board reads what was wrong, not only the status. A firmware short of
  * code memory sets 0 here; the footprint report (axl-footprint) gives the

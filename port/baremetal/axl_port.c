@@ -14,6 +14,9 @@
  * default clock only counts calls, which keeps time moving but means
  * nothing as a duration.
  */
+#include <stddef.h>
+#include <stdint.h>
+
 #include "axl/hal.h"
 
 __attribute__((weak)) uint64_t axl_board_now_ns(void)
@@ -154,17 +157,92 @@ void axl_port_workers_join(void)
 {
 }
 
-/* Cortex-R5 caches on the Zynq UltraScale+ RPU are not coherent with the
- * PL. A board with caches enabled overrides these with its BSP's
- * Xil_DCacheFlushRange / Xil_DCacheInvalidateRange. */
+/* ---- Data-cache maintenance by address range -------------------------------
+ *
+ * The RPU's Cortex-R5 caches and the APU's A53 caches (without the ACP or
+ * a coherent port) are not coherent with what a PL master reads and
+ * writes. The mmio port cleans a buffer's lines before an IP reads it and
+ * invalidates them before the CPU reads what an IP wrote.
+ *
+ * - ARMv7-R (Cortex-R5): CP15 DCCMVAC (clean to the point of coherency),
+ *   DCIMVAC (invalidate) and DCCIMVAC (both), by MVA, line size from the
+ *   Cache Type Register (DminLine, 32 bytes on the R5).
+ * - AArch64 (Cortex-A53): DC CVAC, DC IVAC and DC CIVAC, line size from
+ *   CTR_EL0 (64 bytes on the A53). At EL0 these need SCTLR_EL1.UCI.
+ *
+ * Invalidate never drops data beside the range: a partial line at either
+ * end is cleaned and invalidated instead, so whatever shares it is written
+ * back first. A board whose BSP does this its own way (Xil_DCacheFlushRange)
+ * or whose memory is coherent may override both (they are weak).
+ */
+#if defined(__aarch64__)
+static size_t dline(void)
+{
+    uint64_t ctr;
+    __asm__ __volatile__("mrs %0, ctr_el0" : "=r"(ctr));
+    return (size_t)4 << ((ctr >> 16) & 0xF);
+}
+#define DC_CLEAN(a) __asm__ __volatile__("dc cvac, %0" ::"r"(a) : "memory")
+#define DC_INVAL(a) __asm__ __volatile__("dc ivac, %0" ::"r"(a) : "memory")
+#define DC_CLINV(a) __asm__ __volatile__("dc civac, %0" ::"r"(a) : "memory")
+#define DC_SYNC() __asm__ __volatile__("dsb sy" ::: "memory")
+#define AXL_PORT_DCACHE 1
+#elif defined(__ARM_ARCH) && !defined(__aarch64__) &&                         \
+    (defined(__ARM_ARCH_7R__) || defined(__ARM_ARCH_7A__))
+static size_t dline(void)
+{
+    uint32_t ctr;
+    __asm__ __volatile__("mrc p15, 0, %0, c0, c0, 1" : "=r"(ctr));
+    return (size_t)4 << ((ctr >> 16) & 0xF);
+}
+#define DC_CLEAN(a)                                                            \
+    __asm__ __volatile__("mcr p15, 0, %0, c7, c10, 1" ::"r"(a) : "memory")
+#define DC_INVAL(a)                                                            \
+    __asm__ __volatile__("mcr p15, 0, %0, c7, c6, 1" ::"r"(a) : "memory")
+#define DC_CLINV(a)                                                            \
+    __asm__ __volatile__("mcr p15, 0, %0, c7, c14, 1" ::"r"(a) : "memory")
+#define DC_SYNC() __asm__ __volatile__("dsb" ::: "memory")
+#define AXL_PORT_DCACHE 1
+#else
+#define AXL_PORT_DCACHE 0 /* a host build of this file: nothing to do */
+#endif
+
 __attribute__((weak)) void axl_port_cache_flush(const void *addr, size_t size)
 {
+#if AXL_PORT_DCACHE
+    if (!size)
+        return;
+    size_t line = dline();
+    uintptr_t a = (uintptr_t)addr & ~(uintptr_t)(line - 1);
+    uintptr_t end = (uintptr_t)addr + size;
+    DC_SYNC(); /* the CPU's stores first */
+    for (; a < end; a += line)
+        DC_CLEAN(a);
+    DC_SYNC();
+#else
     (void)addr;
     (void)size;
+#endif
 }
 
 __attribute__((weak)) void axl_port_cache_invalidate(void *addr, size_t size)
 {
+#if AXL_PORT_DCACHE
+    if (!size)
+        return;
+    size_t line = dline();
+    uintptr_t start = (uintptr_t)addr, end = start + size;
+    uintptr_t a = start & ~(uintptr_t)(line - 1);
+    DC_SYNC();
+    for (; a < end; a += line) {
+        if (a < start || a + line > end)
+            DC_CLINV(a); /* shares its line with other data */
+        else
+            DC_INVAL(a);
+    }
+    DC_SYNC();
+#else
     (void)addr;
     (void)size;
+#endif
 }

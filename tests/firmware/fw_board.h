@@ -1,0 +1,16 @@
+/* fw_board.h - what the kernel firmware asks of its board file. */
+#ifndef FW_BOARD_H
+#define FW_BOARD_H
+
+#include <stdbool.h>
+
+#include "axl/status.h"
+
+/** Gives the mmio port its board (axl_mmio_set_board), before axl_init. */
+axl_status fw_board(void);
+
+/** Whether `units` compute units of kernel `name` each ran (the simulator
+ *  can tell; a real board answers true). */
+bool fw_units_ran(const char *name, unsigned units);
+
+#endif
