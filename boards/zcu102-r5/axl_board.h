@@ -18,6 +18,12 @@
  * nop); the kernel firmware (tests/firmware/fw_kernels.c) runs conv2d, the
  * fifth, so the device tracks them all. */
 #define AXL_MAX_DEVICE_CUS 6
+/* One device: the board's one device port (the emulated device in the
+ * test firmware, the mmio port in the kernel firmware). Each device slot
+ * holds its units' run state (~640 bytes a unit), which this pays for the
+ * two units above. */
+#define AXL_MAX_DEVICES 1
+#define AXL_MAX_CONTEXT_DEVICES 1
 
 /* Full messages (AXL_MESSAGES 1, the default): a firmware team debugging on
  * the board reads what was wrong, not only the status. A firmware short of
