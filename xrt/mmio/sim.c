@@ -79,6 +79,12 @@ typedef struct sim_unit {
     int chain;
     char kernel[AXL_EMU_NAME_MAX];
     uint32_t kernel_index;
+    /* Its argument registers, read once from the kernel XML at attach. */
+    uint32_t nargs;
+    struct {
+        uint32_t id, offset, size;
+        uint8_t is_mem;
+    } arg[SIM_MAX_ARGS];
     uint32_t cu;        /* ordinal among the kernel's units */
     /* configuration */
     uint32_t variant, fault, fault_n;
@@ -322,49 +328,36 @@ static void *bank_ptr(uint64_t addr, uint64_t *room)
 static axl_status run_model(const sim_unit *u, const uint32_t *argw,
                             char *why, size_t why_size)
 {
-    axl_xclbin_kernel k;
-    if (axl_xclbin_get_kernel(&design, u->kernel_index, &k) != AXL_SUCCESS)
-        return AXL_ERR_KERNEL;
     axl_emu_arg args[SIM_MAX_ARGS];
-    uint32_t n = 0;
-    for (uint32_t a = 0; a < k.arg_count && n < SIM_MAX_ARGS; a++) {
-        axl_xclbin_arg x;
-        if (axl_xclbin_get_kernel_arg(&design, &k, a, &x) != AXL_SUCCESS ||
-            x.offset < MMIO_ARGS || x.offset + x.size > MMIO_ARGS + 4 * SIM_ARG_WORDS)
-            continue;
-        const uint32_t *w = &argw[(x.offset - MMIO_ARGS) / 4];
-        axl_emu_arg *e = &args[n++];
-        e->id = x.index;
-        if (x.address_qualifier == AXL_XCLBIN_ARG_SCALAR) {
+    uint32_t n = u->nargs;
+    for (uint32_t a = 0; a < n; a++) {
+        const uint32_t *w = &argw[(u->arg[a].offset - MMIO_ARGS) / 4];
+        axl_emu_arg *e = &args[a];
+        e->id = u->arg[a].id;
+        if (!u->arg[a].is_mem) {
             e->is_buffer = false;
             e->ptr = NULL;
-            e->size = x.size;
+            e->size = u->arg[a].size;
             e->value = w;
         } else {
-            uint64_t addr = w[0] | (x.size >= 8 ? (uint64_t)w[1] << 32 : 0);
+            uint64_t addr =
+                w[0] | (u->arg[a].size >= 8 ? (uint64_t)w[1] << 32 : 0);
             uint64_t room;
             e->is_buffer = true;
             LOCK();
             e->ptr = bank_ptr(addr, &room);
             UNLOCK();
-            e->size = room; /* the IP sees the bank, not the buffer */
+            e->size = room; /* the allocation's rest (see mmio_sim.h) */
             e->value = NULL;
         }
     }
-    /* Arguments in id order, as the emulated device passes them. */
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t j = i; j > 0 && args[j - 1].id > args[j].id; j--) {
-            axl_emu_arg t = args[j];
-            args[j] = args[j - 1];
-            args[j - 1] = t;
-        }
     axl_emu_model_fn fn;
     void *user;
-    if (!axl__emu_model_find(k.name.ptr, k.name.len, &fn, &user)) {
+    if (!axl__emu_model_find(u->kernel, strlen(u->kernel), &fn, &user)) {
         axl_format(why, why_size,
-                   "the simulator has no C model for kernel %.*s "
+                   "the simulator has no C model for kernel %s "
                    "(axl_emu_register_model)",
-                   (int)k.name.len, k.name.ptr);
+                   u->kernel);
         return AXL_ERR_KERNEL_NOT_SUPPORTED;
     }
     axl_emu_call call = {u->kernel, u->cu, n, args};
@@ -386,7 +379,8 @@ static int computed(sim_unit *u, axl_status st, const char *why)
         return 0;
     }
     u->result = st;
-    axl_format(u->why, sizeof u->why, "%s", why);
+    if (st != AXL_SUCCESS)
+        axl_format(u->why, sizeof u->why, "%s", why);
     u->state = SIM_COMPUTED;
     return may_finish(u) ? raise_done(u) : 0;
 }
@@ -482,10 +476,33 @@ axl_status axl_mmio_sim_attach(const void *bytes, size_t size)
         u->kernel[ip.kernel.len] = '\0';
         for (uint32_t k = 0; k < design.kernel_count; k++) {
             axl_xclbin_kernel kk;
-            if (axl_xclbin_get_kernel(&design, k, &kk) == AXL_SUCCESS &&
-                kk.name.len == ip.kernel.len &&
-                !memcmp(kk.name.ptr, ip.kernel.ptr, ip.kernel.len))
-                u->kernel_index = k;
+            if (axl_xclbin_get_kernel(&design, k, &kk) != AXL_SUCCESS ||
+                kk.name.len != ip.kernel.len ||
+                memcmp(kk.name.ptr, ip.kernel.ptr, ip.kernel.len))
+                continue;
+            u->kernel_index = k;
+            /* Sorted by id, as the emulated device passes them. */
+            for (uint32_t a = 0; a < kk.arg_count && u->nargs < SIM_MAX_ARGS;
+                 a++) {
+                axl_xclbin_arg x;
+                if (axl_xclbin_get_kernel_arg(&design, &kk, a, &x) !=
+                        AXL_SUCCESS ||
+                    x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
+                    x.address_qualifier == AXL_XCLBIN_ARG_LOCAL ||
+                    x.offset < MMIO_ARGS || (x.offset & 3) ||
+                    x.offset + x.size > MMIO_ARGS + 4 * SIM_ARG_WORDS)
+                    continue;
+                uint32_t j = u->nargs++;
+                while (j > 0 && u->arg[j - 1].id > x.index) {
+                    u->arg[j] = u->arg[j - 1];
+                    j--;
+                }
+                u->arg[j].id = x.index;
+                u->arg[j].offset = (uint32_t)x.offset;
+                u->arg[j].size = (uint32_t)x.size;
+                u->arg[j].is_mem =
+                    x.address_qualifier != AXL_XCLBIN_ARG_SCALAR;
+            }
         }
         for (uint32_t j = 0; j < i; j++)
             if (units[j].present && !strcmp(units[j].kernel, u->kernel))
@@ -813,7 +830,8 @@ axl_status axl_mmio_sim_run_status(uintptr_t regs, char *why, size_t size)
         return AXL_SUCCESS;
     LOCK();
     axl_status st = u->result;
-    axl_format(why, size, "%s", u->why);
+    if (st != AXL_SUCCESS)
+        axl_format(why, size, "%s", u->why);
     UNLOCK();
     return st;
 }

@@ -3,14 +3,17 @@
 # (AXL_MMIO_SIM), running the emulated device's C models (xrt/emu, whose
 # objects it links for the models without registering the emulated
 # device). Tests (label mmio) and the R5 kernel firmware link it instead of
-# `axl`. On a POSIX port each compute unit has its own simulator thread.
+# `axl`. On a POSIX port each compute unit has its own simulator thread,
+# unless STEPPED is given: then, as on bare metal, a unit's model runs when
+# the port reads its control word (deterministic instruction counts).
 set(AXL_MMIO_DIR ${CMAKE_CURRENT_LIST_DIR})
 function(axl_mmio_sim_library name)
+  cmake_parse_arguments(S "STEPPED" "" "" ${ARGN})
   add_library(${name}_port OBJECT ${AXL_MMIO_DIR}/mmio.c ${AXL_MMIO_DIR}/sim.c)
   target_include_directories(${name}_port PRIVATE ${PROJECT_SOURCE_DIR}/include
     ${AXL_BOARD_DIR} ${PROJECT_SOURCE_DIR}/xrt/emu ${AXL_MMIO_DIR})
   target_compile_definitions(${name}_port PRIVATE AXL_MMIO_SIM=1)
-  if(AXL_OS_PORT STREQUAL "posix")
+  if(AXL_OS_PORT STREQUAL "posix" AND NOT S_STEPPED)
     target_compile_definitions(${name}_port PRIVATE AXL_MMIO_SIM_THREADS=1
                                _POSIX_C_SOURCE=200809L)
   endif()
