@@ -506,13 +506,22 @@ static void the_port_drives_every_variant_of_the_register_map(void **s)
     }
 }
 
-static uint64_t slow_ms = 40;
+static atomic_int active;
 
+/* Stays until the other unit runs too (2 s at most, so a port that
+ * serialises the units fails the overlap check rather than hanging), then
+ * a little longer, then adds. */
 static axl_status slow_vadd(const axl_emu_call *c, void *user)
 {
     (void)user;
-    struct timespec ts = {0, (long)(slow_ms * 1000000)};
+    atomic_fetch_add(&active, 1);
+    for (int i = 0; i < 2000 && atomic_load(&active) < 2; i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    struct timespec ts = {0, 5000000};
     nanosleep(&ts, NULL);
+    atomic_fetch_sub(&active, 1);
     return axl_test_vadd_model(c, NULL);
 }
 
@@ -520,6 +529,7 @@ static void two_units_of_vadd_run_at_the_same_time(void **s)
 {
     (void)s;
     AXL_OK(axl_emu_register_model("vadd", slow_vadd, NULL));
+    atomic_store(&active, 0);
     rig r = rig_up(0); /* out of order: the two launches are independent */
     /* Each launch its own buffers: a buffer both read would reach the
      * device with the first launch, and the second would wait for it. */
