@@ -17,13 +17,19 @@
 /* The stock design has six compute units (vadd x2, mmult, fir, conv2d,
  * nop); the kernel firmware (tests/firmware/fw_kernels.c) runs conv2d, the
  * fifth, so the device tracks them all. */
+#ifndef AXL_MAX_DEVICE_CUS
 #define AXL_MAX_DEVICE_CUS 6
+#endif
 /* One device: the board's one device port (the emulated device in the
  * test firmware, the mmio port in the kernel firmware). Each device slot
  * holds its units' run state (~640 bytes a unit), which this pays for the
  * two units above. */
+#ifndef AXL_MAX_DEVICES
 #define AXL_MAX_DEVICES 1
+#endif
+#ifndef AXL_MAX_CONTEXT_DEVICES
 #define AXL_MAX_CONTEXT_DEVICES 1
+#endif
 
 /* Full messages (AXL_MESSAGES 1, the default): a firmware team debugging on
  * the board reads what was wrong, not only the status. A firmware short of
