@@ -288,8 +288,12 @@ static axl_status mmio_open(uint32_t index, void **dev)
     axl_status st = map_banks(d);
     if (st == AXL_SUCCESS)
         st = map_units(d);
-    if (st != AXL_SUCCESS)
+    if (st != AXL_SUCCESS) {
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+        axl_mmio_sim_detach();
+#endif
         return st;
+    }
     d->open = 1;
     *dev = d;
     return AXL_SUCCESS;
