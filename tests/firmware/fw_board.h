@@ -13,4 +13,8 @@ axl_status fw_board(void);
  *  can tell; a real board answers true). */
 bool fw_units_ran(const char *name, unsigned units);
 
+/** Whether exactly `runs` runs were ended by axl_mmio_isr, and no
+ *  interrupt was spurious. */
+bool fw_interrupts_ended(unsigned runs);
+
 #endif

@@ -18,9 +18,27 @@ axl_status fw_board(void)
     /* The simulator's board carries the emulated device's design. */
     axl_status st = axl_emu_set_builtin_image(axl_fw_stock_xclbin,
                                               axl_fw_stock_xclbin_size);
+    /* Units in several of the generated RTL's variants: vadd's two with
+     * their interrupt wired (toggle-on-write and clear-on-read ISR), fir
+     * with the 2022.1 control word (clear-on-read ap_ready, pulse
+     * ap_start), conv2d made ap_ctrl_hs and late by 20 polls. */
+    axl_mmio_sim_set_unit(0, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_OK, 0);
+    axl_mmio_sim_set_unit(1, AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_ISR_COR,
+                          AXL_MMIO_SIM_OK, 0);
+    axl_mmio_sim_set_unit(3, AXL_MMIO_SIM_READY_COR | AXL_MMIO_SIM_START_PULSE,
+                          AXL_MMIO_SIM_OK, 0);
+    axl_mmio_sim_set_unit(4, AXL_MMIO_SIM_HS, AXL_MMIO_SIM_DONE_AFTER_POLLS,
+                          20);
     if (st == AXL_SUCCESS)
         st = axl_mmio_set_board(axl_mmio_sim_board());
     return st;
+}
+
+bool fw_interrupts_ended(unsigned runs)
+{
+    axl_mmio_counters c;
+    axl_mmio_counters_get(&c);
+    return c.irq_done == runs && c.irq_spurious == 0;
 }
 
 bool fw_units_ran(const char *name, unsigned units)

@@ -54,6 +54,13 @@ axl_status fw_board(void)
     return axl_mmio_set_board(&b);
 }
 
+bool fw_interrupts_ended(unsigned runs)
+{
+    axl_mmio_counters c;
+    axl_mmio_counters_get(&c);
+    return c.irq_done == runs;
+}
+
 bool fw_units_ran(const char *name, unsigned units)
 {
     (void)name;

@@ -5,8 +5,9 @@
  *
  * Under QEMU the port's seam reaches the register-level simulator
  * (fw_board_sim.c): the units are its register files and the C models of
- * xrt/emu compute behind them. It runs vadd on both compute units at once,
- * fir and conv2d, checks every result against the same computation on the
+ * xrt/emu compute behind them, in several variants of the generated RTL
+ * (vadd's two units end by interrupt). It runs vadd on both compute units
+ * at once, fir and conv2d, checks every result against the same computation on the
  * CPU, checks with axl_stats_get that every pool is back to empty, and
  * prints "fw: PASS" or "fw: FAIL (n checks)".
  *
@@ -106,6 +107,7 @@ static void vadd_on_both_units(rig *r)
             bad += o[u][i] != a[u][i] + b[u][i];
     EXPECT(bad == 0);
     EXPECT(fw_units_ran("vadd", 2));
+    EXPECT(fw_interrupts_ended(2)); /* vadd's units are the wired ones */
     OK(axl_kernel_release(k));
     fw_printf("fw: vadd x2 on both units: %s\n", bad ? "wrong" : "ok");
 }

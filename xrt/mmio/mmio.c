@@ -633,8 +633,12 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
 {
     if (!atomic_load(&u->run))
         return 0;
-    if (u->irq)
-        return 0;
+    if (u->irq) {
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+        axl_mmio_sim_tick(u->regs); /* a stepped simulator runs it here */
+#endif
+        return !atomic_load(&u->run);
+    }
     count(&counters.polls);
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
     if (ctrl == MMIO_ALL_ONES) {

@@ -83,6 +83,12 @@ typedef struct axl_mmio_sim_stats {
 } axl_mmio_sim_stats;
 void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out);
 
+/** Without simulator threads, lets a unit whose interrupt is wired (and
+ *  which the port therefore does not poll) run its model: the port calls
+ *  it where it would otherwise wait for the interrupt. No-op with threads.
+ */
+void axl_mmio_sim_tick(uintptr_t regs);
+
 /** The seam (mmio_io.h). */
 uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off);
 void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value);

@@ -136,6 +136,8 @@ static pthread_cond_t sim_cond = PTHREAD_COND_INITIALIZER;
 #define SIGNAL() ((void)0)
 #endif
 
+static sim_unit *unit_of(uintptr_t regs);
+
 static int has(const sim_unit *u, uint32_t v)
 {
     return (u->variant & v) != 0;
@@ -432,6 +434,17 @@ static void step(sim_unit *u)
         deliver(u->ip_index);
 }
 #endif
+
+void axl_mmio_sim_tick(uintptr_t regs)
+{
+#if SIM_THREADS
+    (void)regs; /* the unit's thread runs it */
+#else
+    sim_unit *u = unit_of(regs);
+    if (u)
+        step(u);
+#endif
+}
 
 void axl_mmio_sim_settle(uint32_t ip_index)
 {
