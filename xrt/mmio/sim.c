@@ -39,6 +39,7 @@
 #if defined(AXL_MMIO_SIM_THREADS) && AXL_MMIO_SIM_THREADS
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #define SIM_THREADS 1
 #else
 #define SIM_THREADS 0
@@ -145,10 +146,23 @@ static int has(const sim_unit *u, uint32_t v)
 
 /* ---- Configuration ------------------------------------------------------ */
 
+/* The variant of units no test configured: AXL_MMIO_SIM_VARIANT (a number,
+ * the enum's bits) on a host, so that ctest runs the same kernel tests on
+ * every variant (tests/mmio/CMakeLists.txt); 0 otherwise. */
+static uint32_t default_variant(void)
+{
+#if SIM_THREADS
+    const char *v = getenv("AXL_MMIO_SIM_VARIANT");
+    return v ? (uint32_t)strtoul(v, NULL, 0) : 0;
+#else
+    return 0;
+#endif
+}
+
 static void apply_config(sim_unit *u)
 {
     uint32_t i = u->ip_index;
-    u->variant = config[i].set ? config[i].variant : 0;
+    u->variant = config[i].set ? config[i].variant : default_variant();
     u->fault = config[i].set ? config[i].fault : AXL_MMIO_SIM_OK;
     u->fault_n = config[i].set ? config[i].n : 0;
     if (has(u, AXL_MMIO_SIM_HS))
@@ -617,7 +631,7 @@ const axl_mmio_board *axl_mmio_sim_board(void)
     }
     uint32_t nw = 0;
     for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
-        uint32_t v = config[i].set ? config[i].variant : 0;
+        uint32_t v = config[i].set ? config[i].variant : default_variant();
         wiring[nw++] = (axl_mmio_unit_wiring){
             i, 0, (v & AXL_MMIO_SIM_IRQ_WIRED) != 0,
             (v & AXL_MMIO_SIM_NO_SW_RESET) == 0};
