@@ -1,0 +1,339 @@
+/*
+ * Misuse found by random API programs (issue 18): each test is named after
+ * the rule the runtime broke, and states it. Bad input is a status and a
+ * message, and changes nothing.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "axl_test.h"
+
+/* ---- NULL out-parameters ----------------------------------------------------
+ * Every public call that writes a result through a pointer refuses a NULL
+ * one with AXL_ERR_INVALID and a message naming the parameter, in its entry
+ * step: before the runtime lock is taken, so nothing is held or changed.
+ * Each row runs in a child process so that a crash names the call. */
+
+typedef struct fixture {
+    axl_platform plat;
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_buffer buf;
+    axl_event ev;
+    axl_kernel_id kid;
+    axl_kernel_bundle bundle;
+    axl_kernel kernel;
+    axl_device_image image;
+} fixture;
+
+typedef struct null_row {
+    const char *call;
+    const char *param;
+    axl_status (*fn)(const fixture *f);
+} null_row;
+
+#define ROW(call, param, body)                                                 \
+    static axl_status null_##call(const fixture *f)                            \
+    {                                                                          \
+        (void)f;                                                               \
+        return body;                                                           \
+    }
+static const axl_range R4 = {1, {4, 1, 1}};
+static const size_t OFF0[3] = {0, 0, 0};
+static int host_ints[4];
+
+ROW(axl_buffer_create, buffer, axl_buffer_create(4, R4, NULL, NULL))
+ROW(axl_buffer_create_from, buffer,
+    axl_buffer_create_from(host_ints, 4, R4, NULL, NULL))
+ROW(axl_buffer_create_from_const, buffer,
+    axl_buffer_create_from_const(host_ints, 4, R4, NULL, NULL))
+ROW(axl_buffer_create_sub, sub, axl_buffer_create_sub(f->buf, OFF0, R4, NULL))
+ROW(axl_buffer_get_range, range, axl_buffer_get_range(f->buf, NULL))
+ROW(axl_buffer_get_byte_size, bytes, axl_buffer_get_byte_size(f->buf, NULL))
+ROW(axl_buffer_is_sub_buffer, is_sub, axl_buffer_is_sub_buffer(f->buf, NULL))
+ROW(axl_host_accessor_create, accessor,
+    axl_host_accessor_create(f->buf, AXL_ACCESS_READ, NULL, 0, NULL,
+                             (void **)&host_ints[0]))
+static axl_status null_axl_host_accessor_create_ptr(const fixture *f)
+{
+    axl_host_accessor a;
+    return axl_host_accessor_create(f->buf, AXL_ACCESS_READ, NULL, 0, &a, NULL);
+}
+ROW(axl_context_create, context,
+    axl_context_create(&f->dev, 1, NULL, NULL))
+ROW(axl_context_get_platform, platform,
+    axl_context_get_platform(f->ctx, NULL))
+ROW(axl_context_get_devices, count,
+    axl_context_get_devices(f->ctx, NULL, 0, NULL))
+ROW(axl_device_get_all, count,
+    axl_device_get_all(AXL_DEVICE_TYPE_ALL, NULL, 0, NULL))
+ROW(axl_device_has, has, axl_device_has(f->dev, AXL_ASPECT_EMULATED, NULL))
+ROW(axl_device_get_platform, platform, axl_device_get_platform(f->dev, NULL))
+ROW(axl_device_get_backend, backend, axl_device_get_backend(f->dev, NULL))
+ROW(axl_device_get_bank, bank, axl_device_get_bank(f->dev, 0, NULL))
+ROW(axl_device_select, device,
+    axl_device_select(axl_default_selector, NULL, NULL))
+ROW(axl_event_create_complete, event, axl_event_create_complete(NULL))
+ROW(axl_event_get_status, status, axl_event_get_status(f->ev, NULL, NULL))
+ROW(axl_event_get_profiling, ns,
+    axl_event_get_profiling(f->ev, AXL_PROFILING_COMMAND_SUBMIT, NULL))
+ROW(axl_event_get_wait_list, count,
+    axl_event_get_wait_list(f->ev, NULL, 0, NULL))
+ROW(axl_get_kernel_ids, count, axl_get_kernel_ids(NULL, 0, NULL))
+ROW(axl_kernel_id_get_name, name, axl_kernel_id_get_name(f->kid, NULL))
+ROW(axl_get_kernel_id, id, axl_get_kernel_id("vadd", NULL))
+ROW(axl_get_built_in_kernel_id, id,
+    axl_get_built_in_kernel_id(f->dev, "vadd", NULL))
+ROW(axl_is_compatible, compatible, axl_is_compatible(&f->kid, 1, f->dev, NULL))
+ROW(axl_get_kernel_bundle, bundle,
+    axl_get_kernel_bundle(f->ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, NULL))
+ROW(axl_get_kernel_bundle_for, bundle,
+    axl_get_kernel_bundle_for(f->ctx, NULL, 0, &f->kid, 1,
+                              AXL_BUNDLE_EXECUTABLE, NULL))
+ROW(axl_get_kernel_bundle_selected, bundle,
+    axl_get_kernel_bundle_selected(f->ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE,
+                                   NULL, NULL, NULL))
+ROW(axl_has_kernel_bundle, has,
+    axl_has_kernel_bundle(f->ctx, NULL, 0, NULL, 0, AXL_BUNDLE_EXECUTABLE,
+                          NULL))
+ROW(axl_kernel_bundle_join, joined,
+    axl_kernel_bundle_join(&f->bundle, 1, NULL))
+ROW(axl_kernel_bundle_compile, object,
+    axl_kernel_bundle_compile(f->bundle, NULL, 0, NULL))
+ROW(axl_kernel_bundle_link, executable,
+    axl_kernel_bundle_link(&f->bundle, 1, NULL, 0, NULL))
+ROW(axl_kernel_bundle_build, executable,
+    axl_kernel_bundle_build(f->bundle, NULL, 0, NULL, NULL))
+ROW(axl_device_can_compile, can,
+    axl_device_can_compile(f->dev, AXL_SOURCE_XCLBIN, NULL))
+ROW(axl_kernel_bundle_create_from_source, bundle,
+    axl_kernel_bundle_create_from_source(f->ctx, AXL_SOURCE_XCLBIN,
+                                         axl_test_stock_xclbin,
+                                         axl_test_stock_xclbin_size, NULL))
+ROW(axl_kernel_bundle_ext_has_kernel, has,
+    axl_kernel_bundle_ext_has_kernel(f->bundle, "vadd", NULL))
+ROW(axl_kernel_bundle_ext_get_kernel, kernel,
+    axl_kernel_bundle_ext_get_kernel(f->bundle, "vadd", NULL))
+ROW(axl_kernel_bundle_get_state, state,
+    axl_kernel_bundle_get_state(f->bundle, NULL))
+ROW(axl_kernel_bundle_get_context, context,
+    axl_kernel_bundle_get_context(f->bundle, NULL))
+ROW(axl_kernel_bundle_get_devices, count,
+    axl_kernel_bundle_get_devices(f->bundle, NULL, 0, NULL))
+ROW(axl_kernel_bundle_is_empty, empty,
+    axl_kernel_bundle_is_empty(f->bundle, NULL))
+ROW(axl_kernel_bundle_has_kernel, has,
+    axl_kernel_bundle_has_kernel(f->bundle, f->kid, (axl_device)AXL_NONE, NULL))
+ROW(axl_kernel_bundle_get_kernel_ids, count,
+    axl_kernel_bundle_get_kernel_ids(f->bundle, NULL, 0, NULL))
+ROW(axl_kernel_bundle_get_kernel, kernel,
+    axl_kernel_bundle_get_kernel(f->bundle, f->kid, NULL))
+ROW(axl_kernel_bundle_get_images, count,
+    axl_kernel_bundle_get_images(f->bundle, NULL, 0, NULL))
+ROW(axl_device_image_has_kernel, has,
+    axl_device_image_has_kernel(f->image, f->kid, (axl_device)AXL_NONE, NULL))
+ROW(axl_device_image_get_uuid, uuid, axl_device_image_get_uuid(f->image, NULL))
+ROW(axl_kernel_get_id, id, axl_kernel_get_id(f->kernel, NULL))
+ROW(axl_kernel_get_info, info, axl_kernel_get_info(f->kernel, NULL))
+ROW(axl_kernel_get_arg_info, info, axl_kernel_get_arg_info(f->kernel, 0, NULL))
+ROW(axl_platform_get_all, count, axl_platform_get_all(NULL, 0, NULL))
+ROW(axl_platform_get_devices, count,
+    axl_platform_get_devices(f->plat, AXL_DEVICE_TYPE_ALL, NULL, 0, NULL))
+ROW(axl_platform_get_backend, backend,
+    axl_platform_get_backend(f->plat, NULL))
+ROW(axl_platform_has, has, axl_platform_has(f->plat, AXL_ASPECT_EMULATED, NULL))
+ROW(axl_queue_create, queue, axl_queue_create(f->ctx, f->dev, 0, NULL, NULL))
+ROW(axl_queue_create_selected, queue,
+    axl_queue_create_selected(axl_default_selector, NULL, 0, NULL, NULL))
+ROW(axl_queue_get_context, context, axl_queue_get_context(f->q, NULL))
+ROW(axl_queue_get_device, device, axl_queue_get_device(f->q, NULL))
+ROW(axl_queue_is_in_order, in_order, axl_queue_is_in_order(f->q, NULL))
+ROW(axl_stats_get, count, axl_stats_get(NULL, 0, NULL))
+ROW(axl_hal_device_data, data, axl_hal_device_data(f->dev, NULL, NULL))
+static axl_status null_axl_hal_buffer_mem_mem(const fixture *f)
+{
+    uint64_t off;
+    return axl_hal_buffer_mem(f->buf, f->dev, NULL, NULL, &off);
+}
+static axl_status null_axl_hal_buffer_mem_offset(const fixture *f)
+{
+    const axl_hal_mem *mem;
+    return axl_hal_buffer_mem(f->buf, f->dev, NULL, &mem, NULL);
+}
+ROW(axl_hal_kernel_cu, cu_handle,
+    axl_hal_kernel_cu(f->kernel, f->dev, NULL, 0, NULL))
+ROW(axl_hal_device_adopt, device, axl_hal_device_adopt(NULL, NULL, NULL))
+#undef ROW
+
+#define R(call, param) {#call, #param, null_##call}
+static const null_row null_rows[] = {
+    R(axl_buffer_create, buffer),
+    R(axl_buffer_create_from, buffer),
+    R(axl_buffer_create_from_const, buffer),
+    R(axl_buffer_create_sub, sub),
+    R(axl_buffer_get_range, range),
+    R(axl_buffer_get_byte_size, bytes),
+    R(axl_buffer_is_sub_buffer, is_sub),
+    R(axl_host_accessor_create, accessor),
+    {"axl_host_accessor_create", "ptr", null_axl_host_accessor_create_ptr},
+    R(axl_context_create, context),
+    R(axl_context_get_platform, platform),
+    R(axl_context_get_devices, count),
+    R(axl_device_get_all, count),
+    R(axl_device_has, has),
+    R(axl_device_get_platform, platform),
+    R(axl_device_get_backend, backend),
+    R(axl_device_get_bank, bank),
+    R(axl_device_select, device),
+    R(axl_event_create_complete, event),
+    R(axl_event_get_status, status),
+    R(axl_event_get_profiling, ns),
+    R(axl_event_get_wait_list, count),
+    R(axl_get_kernel_ids, count),
+    R(axl_kernel_id_get_name, name),
+    R(axl_get_kernel_id, id),
+    R(axl_get_built_in_kernel_id, id),
+    R(axl_is_compatible, compatible),
+    R(axl_get_kernel_bundle, bundle),
+    R(axl_get_kernel_bundle_for, bundle),
+    R(axl_get_kernel_bundle_selected, bundle),
+    R(axl_has_kernel_bundle, has),
+    R(axl_kernel_bundle_join, joined),
+    R(axl_kernel_bundle_compile, object),
+    R(axl_kernel_bundle_link, executable),
+    R(axl_kernel_bundle_build, executable),
+    R(axl_device_can_compile, can),
+    R(axl_kernel_bundle_create_from_source, bundle),
+    R(axl_kernel_bundle_ext_has_kernel, has),
+    R(axl_kernel_bundle_ext_get_kernel, kernel),
+    R(axl_kernel_bundle_get_state, state),
+    R(axl_kernel_bundle_get_context, context),
+    R(axl_kernel_bundle_get_devices, count),
+    R(axl_kernel_bundle_is_empty, empty),
+    R(axl_kernel_bundle_has_kernel, has),
+    R(axl_kernel_bundle_get_kernel_ids, count),
+    R(axl_kernel_bundle_get_kernel, kernel),
+    R(axl_kernel_bundle_get_images, count),
+    R(axl_device_image_has_kernel, has),
+    R(axl_device_image_get_uuid, uuid),
+    R(axl_kernel_get_id, id),
+    R(axl_kernel_get_info, info),
+    R(axl_kernel_get_arg_info, info),
+    R(axl_platform_get_all, count),
+    R(axl_platform_get_devices, count),
+    R(axl_platform_get_backend, backend),
+    R(axl_platform_has, has),
+    R(axl_queue_create, queue),
+    R(axl_queue_create_selected, queue),
+    R(axl_queue_get_context, context),
+    R(axl_queue_get_device, device),
+    R(axl_queue_is_in_order, in_order),
+    R(axl_stats_get, count),
+    R(axl_hal_device_data, data),
+    {"axl_hal_buffer_mem", "mem", null_axl_hal_buffer_mem_mem},
+    {"axl_hal_buffer_mem", "offset", null_axl_hal_buffer_mem_offset},
+    R(axl_hal_kernel_cu, cu_handle),
+    R(axl_hal_device_adopt, device),
+};
+#undef R
+
+static void fixture_up(fixture *f)
+{
+    uint32_t n = 0;
+    AXL_OK(axl_platform_get_all(&f->plat, 1, &n));
+    f->dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&f->dev, 1, NULL, &f->ctx));
+    AXL_OK(axl_queue_create(f->ctx, f->dev, 0, NULL, &f->q));
+    AXL_OK(axl_buffer_create(4, R4, NULL, &f->buf));
+    AXL_OK(axl_event_create_complete(&f->ev));
+    AXL_OK(axl_get_built_in_kernel_id(f->dev, "vadd", &f->kid));
+    AXL_OK(axl_get_kernel_bundle_for(f->ctx, NULL, 0, &f->kid, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &f->bundle));
+    AXL_OK(axl_kernel_bundle_get_kernel(f->bundle, f->kid, &f->kernel));
+    AXL_OK(axl_kernel_bundle_get_images(f->bundle, &f->image, 1, &n));
+}
+
+static void fixture_down(fixture *f)
+{
+    AXL_OK(axl_kernel_release(f->kernel));
+    AXL_OK(axl_kernel_bundle_release(f->bundle));
+    AXL_OK(axl_event_release(f->ev));
+    AXL_OK(axl_buffer_release(f->buf));
+    AXL_OK(axl_queue_release(f->q));
+    AXL_OK(axl_context_release(f->ctx));
+}
+
+/* The child's verdict: 0 passed, 1 wrong status, 2 message, 3 lock held. */
+static int null_row_child(const null_row *r, const fixture *f)
+{
+    axl_fail(AXL_SUCCESS, "untouched");
+    axl_status st = r->fn(f);
+    if (st != AXL_ERR_INVALID) {
+        fprintf(stderr, "  %s(%s = NULL): %s (%s)\n", r->call, r->param,
+                axl_status_name(st), axl_last_message());
+        return 1;
+    }
+    const char *m = axl_last_message();
+    if (axl_test_messages() &&
+        (!strstr(m, r->call) || !strstr(m, r->param))) {
+        fprintf(stderr, "  %s(%s = NULL): message \"%s\" names neither\n",
+                r->call, r->param, m);
+        return 2;
+    }
+    /* Nothing is held: another call takes the lock (a hang is killed). */
+    uint32_t n = 0;
+    if (axl_platform_get_all(NULL, 0, &n) != AXL_SUCCESS)
+        return 3;
+    return 0;
+}
+
+static void null_out_parameter_is_invalid_naming_it_before_the_lock(void **s)
+{
+    (void)s;
+    fixture f;
+    fixture_up(&f);
+    unsigned failed = 0;
+    for (size_t i = 0; i < sizeof null_rows / sizeof null_rows[0]; i++) {
+        const null_row *r = &null_rows[i];
+        fflush(stderr);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            /* cmocka's handlers would turn a crash into its teardown. */
+            int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+            for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+                signal(sigs[k], SIG_DFL);
+            alarm(10); /* a call that hangs is killed */
+            _exit(null_row_child(r, &f));
+        }
+        int ws = 0;
+        assert_int_equal(waitpid(pid, &ws, 0), pid);
+        if (WIFSIGNALED(ws)) {
+            fprintf(stderr, "  %s(%s = NULL): killed by signal %d\n",
+                    r->call, r->param, WTERMSIG(ws));
+            failed++;
+        } else if (WEXITSTATUS(ws) != 0) {
+            failed++;
+        }
+    }
+    fixture_down(&f);
+    if (failed)
+        fprintf(stderr, "%u of %zu calls mishandle a NULL out-parameter\n",
+                failed, sizeof null_rows / sizeof null_rows[0]);
+    assert_int_equal(failed, 0);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(null_out_parameter_is_invalid_naming_it_before_the_lock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
