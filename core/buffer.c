@@ -218,10 +218,11 @@ static axl_status create(const char *fn, void *host, bool is_const,
     axl_buffer_props none = {0};
     if (!props)
         props = &none;
-    if (!out)
-        return axl__null(fn, "buffer");
+    axl_status st = axl__need_out(fn, out, "buffer");
+    if (st != AXL_SUCCESS)
+        return st;
     uint64_t bytes = 0;
-    axl_status st = check_range(fn, elem, range, &bytes);
+    st = check_range(fn, elem, range, &bytes);
     if (st != AXL_SUCCESS)
         return st;
     if (props->flags & ~(uint32_t)USER_FLAGS)
@@ -354,11 +355,11 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                  axl_range range, axl_buffer *sub)
 {
     static const char fn[] = "axl_buffer_create_sub";
-    if (!offset || !sub)
-        return axl__null(fn, "offset and sub");
+    if (!offset)
+        return axl__null(fn, "offset");
     axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, base.id, &st);
+    struct axl__buffer *b = axl__enter_get_out(
+        fn, "buffer", AXL__POOL_BUFFER, base.id, &st, AXL__OUT(sub));
     if (!b)
         return st;
     if (b->flags & AXL__BUF_SUB)
@@ -582,14 +583,13 @@ axl_status axl_buffer_get_range(axl_buffer buffer, axl_range *range)
     static const char fn[] = "axl_buffer_get_range";
     axl_status st;
     struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+        axl__enter_get_out(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st,
+                           AXL__OUT(range));
     if (!b)
         return st;
-    if (range) {
-        range->dims = b->dims;
-        for (uint32_t i = 0; i < 3; i++)
-            range->size[i] = b->range[i];
-    }
+    range->dims = b->dims;
+    for (uint32_t i = 0; i < 3; i++)
+        range->size[i] = b->range[i];
     axl__leave();
     return st;
 }
@@ -599,11 +599,11 @@ axl_status axl_buffer_get_byte_size(axl_buffer buffer, size_t *bytes)
     static const char fn[] = "axl_buffer_get_byte_size";
     axl_status st;
     struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+        axl__enter_get_out(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st,
+                           AXL__OUT(bytes));
     if (!b)
         return st;
-    if (bytes)
-        *bytes = (size_t)b->size;
+    *bytes = (size_t)b->size;
     axl__leave();
     return st;
 }
@@ -613,11 +613,11 @@ axl_status axl_buffer_is_sub_buffer(axl_buffer buffer, bool *is_sub)
     static const char fn[] = "axl_buffer_is_sub_buffer";
     axl_status st;
     struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+        axl__enter_get_out(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st,
+                           AXL__OUT(is_sub));
     if (!b)
         return st;
-    if (is_sub)
-        *is_sub = (b->flags & AXL__BUF_SUB) != 0;
+    *is_sub = (b->flags & AXL__BUF_SUB) != 0;
     axl__leave();
     return st;
 }
@@ -636,13 +636,13 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
                                     axl_host_accessor *accessor, void **ptr)
 {
     static const char fn[] = "axl_host_accessor_create";
-    if (!accessor || !ptr)
-        return axl__null(fn, "accessor and ptr");
-    axl_status st = axl__access_args(fn, mode, flags);
+    axl_status st = axl__need_out(fn, AXL__OUT(ptr));
+    if (st == AXL_SUCCESS)
+        st = axl__access_args(fn, mode, flags);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__buffer *view =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+    struct axl__buffer *view = axl__enter_get_out(
+        fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st, AXL__OUT(accessor));
     if (!view)
         return st;
     axl_handler h;

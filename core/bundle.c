@@ -268,11 +268,10 @@ axl_status axl_get_kernel_bundle(axl_context context,
                                  axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_get_kernel_bundle";
-    if (!bundle)
-        return axl__null(fn, "bundle");
     axl_status st;
     struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
+                           AXL__OUT(bundle));
     if (!c)
         return st;
     devlist devs;
@@ -297,11 +296,12 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
                                      axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_get_kernel_bundle_for";
-    if (!bundle || (nids && !ids))
-        return axl__null(fn, "bundle or ids");
+    if (nids && !ids)
+        return axl__null(fn, "ids");
     axl_status st;
     struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
+                           AXL__OUT(bundle));
     if (!c)
         return st;
     devlist devs;
@@ -334,11 +334,12 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
                                           axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_get_kernel_bundle_selected";
-    if (!bundle || !selector)
-        return axl__null(fn, "bundle and selector");
+    if (!selector)
+        return axl__null(fn, "selector");
     axl_status st;
     struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
+                           AXL__OUT(bundle));
     if (!c)
         return st;
     devlist devs;
@@ -376,11 +377,12 @@ axl_status axl_has_kernel_bundle(axl_context context,
                                  axl_bundle_state state, bool *has)
 {
     static const char fn[] = "axl_has_kernel_bundle";
-    if (!has || (nids && !ids))
-        return axl__null(fn, "has or ids");
+    if (nids && !ids)
+        return axl__null(fn, "ids");
     axl_status st;
     struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
+                           AXL__OUT(has));
     if (!c)
         return st;
     devlist devs;
@@ -424,9 +426,9 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
                                   uint32_t count, axl_kernel_bundle *joined)
 {
     static const char fn[] = "axl_kernel_bundle_join";
-    if (!bundles || !count || !joined)
+    if (!bundles || !count)
         return axl__fail(fn, AXL_ERR_INVALID, "join needs at least one bundle");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(joined));
     if (st != AXL_SUCCESS)
         return st;
     struct axl__bundle *first = get_bundle(fn, bundles[0], &st);
@@ -478,11 +480,10 @@ axl_status axl_kernel_bundle_compile(axl_kernel_bundle input,
                                      axl_kernel_bundle *object)
 {
     static const char fn[] = "axl_kernel_bundle_compile";
-    (void)object;
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, input.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           input.id, &st, AXL__OUT(object));
     if (!b)
         return st;
     devlist devs;
@@ -503,10 +504,9 @@ axl_status axl_kernel_bundle_link(const axl_kernel_bundle *objects,
                                   axl_kernel_bundle *executable)
 {
     static const char fn[] = "axl_kernel_bundle_link";
-    (void)executable;
     if (!objects || !count)
         return axl__fail(fn, AXL_ERR_INVALID, "link needs at least one bundle");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(executable));
     if (st != AXL_SUCCESS)
         return st;
     for (uint32_t i = 0; st == AXL_SUCCESS && i < count; i++) {
@@ -538,11 +538,10 @@ axl_status axl_device_can_compile(axl_device device, axl_source_language lang,
                                   bool *can)
 {
     static const char fn[] = "axl_device_can_compile";
-    if (!can)
-        return axl__null(fn, "can");
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(can));
     if (!d)
         return st;
     *can = device_can_compile(d, lang);
@@ -556,11 +555,12 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
                                                 axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_kernel_bundle_create_from_source";
-    if (!bytes || !bundle)
-        return axl__null(fn, "bytes and bundle");
+    if (!bytes)
+        return axl__null(fn, "bytes");
     axl_status st;
     struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
+                           AXL__OUT(bundle));
     if (!c)
         return st;
     bool any = false;
@@ -764,12 +764,10 @@ axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
                                    axl_kernel_bundle *executable)
 {
     static const char fn[] = "axl_kernel_bundle_build";
-    if (!executable)
-        return axl__null(fn, "executable");
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(executable));
     if (!b)
         return st;
     devlist devs;
@@ -831,12 +829,11 @@ axl_status axl_kernel_bundle_get_state(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_state";
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(state));
     if (!b)
         return st;
-    if (state)
-        *state = (axl_bundle_state)b->state;
+    *state = (axl_bundle_state)b->state;
     axl__leave();
     return st;
 }
@@ -847,13 +844,12 @@ axl_status axl_kernel_bundle_get_context(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_context";
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(context));
     if (!b)
         return st;
-    if (context)
-        context->id = axl__pool_handle(AXL__POOL(CONTEXT),
-                                       axl__context_at(b->context));
+    context->id =
+        axl__pool_handle(AXL__POOL(CONTEXT), axl__context_at(b->context));
     axl__leave();
     return st;
 }
@@ -883,13 +879,13 @@ axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty)
     static const char fn[] = "axl_kernel_bundle_is_empty";
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(empty));
     if (!b)
         return st;
     if (b->state == AXL_BUNDLE_SOURCE)
         st = not_on_source(fn, "empty()");
-    else if (empty)
+    else
         *empty = b->nimg == 0;
     axl__leave();
     return st;
@@ -922,12 +918,10 @@ axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
                                         bool *has)
 {
     static const char fn[] = "axl_kernel_bundle_has_kernel";
-    if (!has)
-        return axl__null(fn, "has");
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(has));
     if (!b)
         return st;
     struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
@@ -991,12 +985,10 @@ axl_status axl_kernel_bundle_get_kernel(axl_kernel_bundle bundle,
                                         axl_kernel_id id, axl_kernel *kernel)
 {
     static const char fn[] = "axl_kernel_bundle_get_kernel";
-    if (!kernel)
-        return axl__null(fn, "kernel");
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(kernel));
     if (!b)
         return st;
     struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
@@ -1041,11 +1033,10 @@ axl_status axl_device_image_has_kernel(axl_device_image image,
                                        bool *has)
 {
     static const char fn[] = "axl_device_image_has_kernel";
-    if (!has)
-        return axl__null(fn, "has");
     axl_status st;
     struct axl__image *img =
-        axl__enter_get(fn, "device image", AXL__POOL_IMAGE, image.id, &st);
+        axl__enter_get_out(fn, "device image", AXL__POOL_IMAGE, image.id, &st,
+                           AXL__OUT(has));
     if (!img)
         return st;
     struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
@@ -1064,11 +1055,11 @@ axl_status axl_device_image_get_uuid(axl_device_image image, uint8_t uuid[16])
     static const char fn[] = "axl_device_image_get_uuid";
     axl_status st;
     struct axl__image *img =
-        axl__enter_get(fn, "device image", AXL__POOL_IMAGE, image.id, &st);
+        axl__enter_get_out(fn, "device image", AXL__POOL_IMAGE, image.id, &st,
+                           AXL__OUT(uuid));
     if (!img)
         return st;
-    if (uuid)
-        memcpy(uuid, img->x.uuid, 16);
+    memcpy(uuid, img->x.uuid, 16);
     axl__leave();
     return st;
 }
@@ -1094,12 +1085,10 @@ axl_status axl_kernel_bundle_ext_has_kernel(axl_kernel_bundle bundle,
                                             const char *name, bool *has)
 {
     static const char fn[] = "axl_kernel_bundle_ext_has_kernel";
-    if (!has)
-        return axl__null(fn, "has");
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(has));
     if (!b)
         return st;
     if (b->state == AXL_BUNDLE_SOURCE)
@@ -1115,12 +1104,10 @@ axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
                                             axl_kernel *kernel)
 {
     static const char fn[] = "axl_kernel_bundle_ext_get_kernel";
-    if (!kernel)
-        return axl__null(fn, "kernel");
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(kernel));
     if (!b)
         return st;
     struct axl__kernel_id *k = source_kernel(b, name);
@@ -1187,7 +1174,8 @@ axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id)
     static const char fn[] = "axl_kernel_get_id";
     axl_status st;
     struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
+                           AXL__OUT(id));
     if (!k)
         return st;
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
@@ -1196,7 +1184,7 @@ axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id)
                        "kernel %s was built from source: it has no kernel_id "
                        "(seed 003)",
                        kid->name);
-    else if (id)
+    else
         id->id = axl__pool_handle(AXL__POOL(KERNEL_ID), kid);
     axl__leave();
     return st;
@@ -1205,11 +1193,10 @@ axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id)
 axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
 {
     static const char fn[] = "axl_kernel_get_info";
-    if (!info)
-        return axl__null(fn, "info");
     axl_status st;
     struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
+                           AXL__OUT(info));
     if (!k)
         return st;
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
@@ -1227,11 +1214,10 @@ axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
                                    axl_kernel_arg_info *info)
 {
     static const char fn[] = "axl_kernel_get_arg_info";
-    if (!info)
-        return axl__null(fn, "info");
     axl_status st;
     struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
+                           AXL__OUT(info));
     if (!k)
         return st;
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);

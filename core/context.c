@@ -67,9 +67,7 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
                               axl_context *context)
 {
     static const char fn[] = "axl_context_create";
-    if (!context)
-        return axl__null(fn, "context");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(context));
     if (st != AXL_SUCCESS)
         return st;
     struct axl__context *c = NULL;
@@ -171,6 +169,9 @@ axl_status axl_context_get_info(axl_context context, axl_context_info param,
 axl_status axl_context_get_platform(axl_context context,
                                     axl_platform *platform)
 {
+    axl_status st = axl__need_out("axl_context_get_platform", AXL__OUT(platform));
+    if (st != AXL_SUCCESS)
+        return st;
     return axl_context_get_info(context, AXL_CONTEXT_INFO_PLATFORM, platform,
                                 sizeof *platform, NULL);
 }

@@ -210,12 +210,12 @@ axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has)
     static const char fn[] = "axl_device_has";
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(has));
     if (!d)
         return st;
-    if ((unsigned)aspect >= AXL_ASPECT_COUNT || !has)
-        st = axl__fail(fn, AXL_ERR_INVALID, "bad aspect %d or NULL result",
-                       (int)aspect);
+    if ((unsigned)aspect >= AXL_ASPECT_COUNT)
+        st = axl__fail(fn, AXL_ERR_INVALID, "%d is not an aspect", (int)aspect);
     else
         *has = axl__device_has(d, aspect);
     axl__leave();
@@ -227,7 +227,8 @@ axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
     static const char fn[] = "axl_device_get_platform";
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(platform));
     if (!d)
         return st;
     platform->id = axl__pool_handle(AXL__POOL(PLATFORM),
@@ -241,7 +242,8 @@ axl_status axl_device_get_backend(axl_device device, axl_backend *backend)
     static const char fn[] = "axl_device_get_backend";
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(backend));
     if (!d)
         return st;
     *backend = axl__platform_at(d->platform)->port->backend;
@@ -255,7 +257,8 @@ axl_status axl_device_get_bank(axl_device device, uint32_t index,
     static const char fn[] = "axl_device_get_bank";
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(bank));
     if (!d)
         return st;
     axl_hal_bank b;
@@ -281,7 +284,8 @@ axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
     static const char fn[] = "axl_hal_device_data";
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(data));
     if (!d)
         return st;
     if (axl__platform_at(d->platform)->port != port)
@@ -301,9 +305,9 @@ axl_status axl_device_select(axl_selector_fn selector, const void *user,
                              axl_device *device)
 {
     static const char fn[] = "axl_device_select";
-    if (!selector || !device)
-        return axl__null(fn, "selector and device");
-    axl_status st = axl__enter(fn);
+    if (!selector)
+        return axl__null(fn, "selector");
+    axl_status st = axl__enter_out(fn, AXL__OUT(device));
     if (st != AXL_SUCCESS)
         return st;
     axl_device all[AXL_MAX_DEVICES];

@@ -27,9 +27,7 @@ void axl__event_unhold(struct axl__event *e)
 axl_status axl_event_create_complete(axl_event *event)
 {
     static const char fn[] = "axl_event_create_complete";
-    if (!event)
-        return axl__null(fn, "event");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(event));
     if (st != AXL_SUCCESS)
         return st;
     struct axl__event *e = axl__pool_alloc(AXL__POOL(EVENT));
@@ -185,11 +183,10 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
                                 axl_status *error)
 {
     static const char fn[] = "axl_event_get_status";
-    if (!status)
-        return axl__null(fn, "status");
     axl_status st;
     struct axl__event *e =
-        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
+                           AXL__OUT(status));
     if (!e)
         return st;
     *status = (axl_event_status)atomic_load_explicit(&e->state,
@@ -204,11 +201,10 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
                                    uint64_t *ns)
 {
     static const char fn[] = "axl_event_get_profiling";
-    if (!ns)
-        return axl__null(fn, "ns");
     axl_status st;
     struct axl__event *e =
-        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
+                           AXL__OUT(ns));
     if (!e)
         return st;
     if (!e->profiling) {

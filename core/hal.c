@@ -28,9 +28,9 @@ axl_status axl_hal_buffer_mem(axl_buffer buffer, axl_device device,
                               const axl_hal_mem **mem, uint64_t *offset)
 {
     static const char fn[] = "axl_hal_buffer_mem";
-    if (!mem || !offset)
-        return axl__fail(fn, AXL_ERR_INVALID, "mem and offset must not be NULL");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__need_out(fn, AXL__OUT(offset));
+    if (st == AXL_SUCCESS)
+        st = axl__enter_out(fn, AXL__OUT(mem));
     if (st != AXL_SUCCESS)
         return st;
     struct axl__buffer *view =
@@ -91,9 +91,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
                              uintptr_t *cu_handle)
 {
     static const char fn[] = "axl_hal_kernel_cu";
-    if (!cu_handle)
-        return axl__fail(fn, AXL_ERR_INVALID, "cu_handle must not be NULL");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(cu_handle));
     if (st != AXL_SUCCESS)
         return st;
     struct axl__kernel *k =
@@ -181,10 +179,12 @@ axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
                                 axl_device *device)
 {
     static const char fn[] = "axl_hal_device_adopt";
-    if (!port || !data || !device)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "port, data and device must not be NULL");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__need_out(fn, AXL__OUT(device));
+    if (st != AXL_SUCCESS)
+        return st;
+    if (!port || !data)
+        return axl__fail(fn, AXL_ERR_INVALID, "port and data must not be NULL");
+    st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__platform *p = NULL;

@@ -210,9 +210,7 @@ axl_status axl_get_kernel_ids(axl_kernel_id *out, uint32_t cap,
 axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name)
 {
     static const char fn[] = "axl_kernel_id_get_name";
-    if (!name)
-        return axl__null(fn, "name");
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(name));
     if (st != AXL_SUCCESS)
         return st;
     struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
@@ -246,9 +244,9 @@ static bool kernel_id_named(const char *name, uint16_t image,
 axl_status axl_get_kernel_id(const char *name, axl_kernel_id *id)
 {
     static const char fn[] = "axl_get_kernel_id";
-    if (!name || !id)
-        return axl__null(fn, "name and id");
-    axl_status st = axl__enter(fn);
+    if (!name)
+        return axl__null(fn, "name");
+    axl_status st = axl__enter_out(fn, AXL__OUT(id));
     if (st != AXL_SUCCESS)
         return st;
     if (!kernel_id_named(name, AXL__NO_IMAGE, id))
@@ -264,11 +262,12 @@ axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
                                       axl_kernel_id *id)
 {
     static const char fn[] = "axl_get_built_in_kernel_id";
-    if (!name || !id)
-        return axl__null(fn, "name and id");
+    if (!name)
+        return axl__null(fn, "name");
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(id));
     if (!d)
         return st;
     if (!d->builtin ||
@@ -314,11 +313,12 @@ axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
                              axl_device device, bool *compatible)
 {
     static const char fn[] = "axl_is_compatible";
-    if ((count && !ids) || !compatible)
-        return axl__null(fn, "ids or compatible");
+    if (count && !ids)
+        return axl__null(fn, "ids");
     axl_status st;
     struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
+                           AXL__OUT(compatible));
     if (!d)
         return st;
     bool all = true;

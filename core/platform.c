@@ -83,7 +83,8 @@ axl_status axl_platform_get_backend(axl_platform platform,
     static const char fn[] = "axl_platform_get_backend";
     axl_status st;
     struct axl__platform *p =
-        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+        axl__enter_get_out(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st,
+                           AXL__OUT(backend));
     if (!p)
         return st;
     *backend = p->port->backend;
@@ -97,12 +98,12 @@ axl_status axl_platform_has(axl_platform platform, axl_aspect aspect,
     static const char fn[] = "axl_platform_has";
     axl_status st;
     struct axl__platform *p =
-        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+        axl__enter_get_out(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st,
+                           AXL__OUT(has));
     if (!p)
         return st;
-    if ((unsigned)aspect >= AXL_ASPECT_COUNT || !has)
-        st = axl__fail(fn, AXL_ERR_INVALID, "bad aspect %d or NULL result",
-                       (int)aspect);
+    if ((unsigned)aspect >= AXL_ASPECT_COUNT)
+        st = axl__fail(fn, AXL_ERR_INVALID, "%d is not an aspect", (int)aspect);
     else {
         /* 4.6.2.1: true when all devices of the platform have it. */
         bool all = true;

@@ -11,14 +11,14 @@ axl_status axl_queue_create(axl_context context, axl_device device,
                             axl_queue *queue)
 {
     static const char fn[] = "axl_queue_create";
-    if (!queue)
-        return axl__null(fn, "queue");
+    axl_status st = axl__need_out(fn, AXL__OUT(queue));
+    if (st != AXL_SUCCESS)
+        return st;
     if (flags & ~(uint32_t)QUEUE_FLAGS)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "unknown queue flags 0x%x (4.6.5.4 has in_order and "
                          "enable_profiling)",
                          (unsigned)(flags & ~(uint32_t)QUEUE_FLAGS));
-    axl_status st;
     struct axl__device *d =
         axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
     if (!d)
@@ -72,8 +72,11 @@ axl_status axl_queue_create_selected(axl_selector_fn selector,
                                      const axl_async_handler *handler,
                                      axl_queue *queue)
 {
+    axl_status st = axl__need_out("axl_queue_create_selected", AXL__OUT(queue));
+    if (st != AXL_SUCCESS)
+        return st;
     axl_device d;
-    axl_status st = axl_device_select(selector, user, &d);
+    st = axl_device_select(selector, user, &d);
     if (st != AXL_SUCCESS)
         return st;
     axl_context none = AXL_NONE;
@@ -171,16 +174,18 @@ axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
 
 axl_status axl_queue_get_context(axl_queue queue, axl_context *context)
 {
-    if (!context)
-        return axl__null("axl_queue_get_context", "context");
+    axl_status st = axl__need_out("axl_queue_get_context", AXL__OUT(context));
+    if (st != AXL_SUCCESS)
+        return st;
     return axl_queue_get_info(queue, AXL_QUEUE_INFO_CONTEXT, context,
                               sizeof *context, NULL);
 }
 
 axl_status axl_queue_get_device(axl_queue queue, axl_device *device)
 {
-    if (!device)
-        return axl__null("axl_queue_get_device", "device");
+    axl_status st = axl__need_out("axl_queue_get_device", AXL__OUT(device));
+    if (st != AXL_SUCCESS)
+        return st;
     return axl_queue_get_info(queue, AXL_QUEUE_INFO_DEVICE, device,
                               sizeof *device, NULL);
 }
@@ -189,12 +194,11 @@ axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order)
 {
     static const char fn[] = "axl_queue_is_in_order";
     axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    struct axl__queue *q = axl__enter_get_out(
+        fn, "queue", AXL__POOL_QUEUE, queue.id, &st, AXL__OUT(in_order));
     if (!q)
         return st;
-    if (in_order)
-        *in_order = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
+    *in_order = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
     axl__leave();
     return st;
 }

@@ -615,6 +615,26 @@ static inline void *axl__lookup_fast(const char *fn, const char *what,
 void *axl__enter_get(const char *fn, const char *what, int kind, uint32_t id,
                      axl_status *st);
 
+/* Out-parameters. Every public call that writes its result through a
+ * pointer checks it here, in its entry step, before the lock is taken: a
+ * NULL one is AXL_ERR_INVALID with "fn: <parameter> must not be NULL" and
+ * nothing held or changed. axl__need_out is the one check (a call with a
+ * second out-parameter calls it for that one); the entry steps below take
+ * the call's out-parameter by name (AXL__OUT) and run it first. */
+axl_status axl__need_out(const char *fn, const void *out, const char *what);
+axl_status axl__enter_out(const char *fn, const void *out, const char *what);
+void *axl__enter_get_out(const char *fn, const char *what, int kind,
+                         uint32_t id, axl_status *st, const void *out,
+                         const char *out_what);
+/* The out-parameter and its name, as the entry steps above take them:
+ * axl__enter_out(fn, AXL__OUT(backend)). Without messages the name is not
+ * compiled in. */
+#if AXL_MESSAGES
+#define AXL__OUT(param) (param), #param
+#else
+#define AXL__OUT(param) (param), NULL
+#endif
+
 /* A pool-full failure naming the pool and its setting. */
 axl_status axl__pool_full(const char *fn, int kind);
 
@@ -627,6 +647,7 @@ axl_status axl__pool_full(const char *fn, int kind);
 #define axl__lookup(fn, what, kind, id, st) axl__lookup(fn, NULL, kind, id, st)
 #define axl__enter_get(fn, what, kind, id, st)                                 \
     axl__enter_get(fn, NULL, kind, id, st)
+#define axl__enter_get_out(fn, what, ...) axl__enter_get_out(fn, NULL, __VA_ARGS__)
 #if !defined(__OPTIMIZE_SIZE__)
 #define axl__lookup_fast(fn, what, kind, id, st)                               \
     axl__lookup_fast(fn, NULL, kind, id, st)

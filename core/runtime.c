@@ -165,6 +165,27 @@ void *(axl__enter_get)(const char *fn, const char *what, int kind,
     return obj;
 }
 
+axl_status(axl__need_out)(const char *fn, const void *out, const char *what)
+{
+    return out ? AXL_SUCCESS : axl__null(fn, what);
+}
+
+axl_status(axl__enter_out)(const char *fn, const void *out, const char *what)
+{
+    axl_status st = (axl__need_out)(fn, out, what);
+    return st == AXL_SUCCESS ? axl__enter(fn) : st;
+}
+
+void *(axl__enter_get_out)(const char *fn, const char *what, int kind,
+                           uint32_t id, axl_status *st, const void *out,
+                           const char *out_what)
+{
+    *st = (axl__need_out)(fn, out, out_what);
+    if (*st != AXL_SUCCESS)
+        return NULL;
+    return (axl__enter_get)(fn, what, kind, id, st);
+}
+
 axl_status axl__pool_full(const char *fn, int kind)
 {
     const axl__pool *p = &axl__pools[kind];

@@ -325,6 +325,38 @@ axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
 uint64_t axl_hal_now(void);
 
 /* ------------------------------------------------------------------------ */
+/* Checked size arithmetic                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Every size the core, a port or a kernel model computes from what an
+ * application gave (element size x range, offset + length, dim x dim x 4)
+ * goes through these: *out = a * b (a + b, a * b * c) and true, or false
+ * with *out untouched when the exact result does not fit in 64 bits. A
+ * caller then fails with a message instead of checking a wrapped size. */
+static inline bool axl__mul_size(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a && b > UINT64_MAX / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+static inline bool axl__add_size(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (b > UINT64_MAX - a)
+        return false;
+    *out = a + b;
+    return true;
+}
+
+static inline bool axl__mul3_size(uint64_t a, uint64_t b, uint64_t c,
+                                  uint64_t *out)
+{
+    uint64_t ab;
+    return axl__mul_size(a, b, &ab) && axl__mul_size(ab, c, out);
+}
+
+/* ------------------------------------------------------------------------ */
 /* A bounded allocator for ports and the core                                */
 /* ------------------------------------------------------------------------ */
 
