@@ -328,12 +328,123 @@ static void null_out_parameter_is_invalid_naming_it_before_the_lock(void **s)
     assert_int_equal(failed, 0);
 }
 
+/* ---- Kernels on the emulated device --------------------------------------- */
+
+typedef struct rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+} rig;
+
+static rig rig_up(void)
+{
+    rig r;
+    r.dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &r.q));
+    r.bundle = (axl_kernel_bundle)AXL_NONE;
+    return r;
+}
+
+static void rig_down(rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    if (r->bundle.id)
+        AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+static axl_kernel rig_kernel(rig *r, const char *name)
+{
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(r->dev, name, &id));
+    assert_int_equal(r->bundle.id, 0); /* one kernel per rig */
+    AXL_OK(axl_get_kernel_bundle_for(r->ctx, NULL, 0, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &r->bundle));
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, id, &k));
+    return k;
+}
+
+/* The command's status once it is done (its message is the thread's). */
+static axl_status run_status(axl_event ev)
+{
+    axl_event_status es;
+    axl_status err = AXL_SUCCESS;
+    axl_status st = axl_event_wait(ev);
+    AXL_OK(axl_event_get_status(ev, &es, &err));
+    assert_int_equal(es, AXL_EVENT_COMPLETE);
+    assert_int_equal(st, err);
+    return err;
+}
+
+/* A model's size check must not wrap: mmult with dim = 2^31 needs 2^64
+ * bytes per matrix, which (uint64_t)dim * dim * 4 made 0, so any buffer
+ * passed and the loops read outside the bank. The run fails with
+ * AXL_ERR_KERNEL naming the argument. */
+static void model_size_check_does_not_wrap_mmult(void **s)
+{
+    (void)s;
+    rig r = rig_up();
+    axl_kernel k = rig_kernel(&r, "mmult");
+    float m[4] = {1, 2, 3, 4};
+    axl_buffer A, B, C;
+    AXL_OK(axl_buffer_create_from_const(m, 4, axl_range_1d(4), NULL, &A));
+    AXL_OK(axl_buffer_create_from_const(m, 4, axl_range_1d(4), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &C));
+    uint32_t dims[] = {0x80000000u, 0xFFFFFFFFu, 0x40000000u};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
+                                  {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
+                                  {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
+                                  {3, &dims[i], 4, AXL_NONE, 0, NULL}};
+        axl_event ev;
+        AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, &ev));
+        assert_int_equal(run_status(ev), AXL_ERR_KERNEL);
+        AXL_OK(axl_event_release(ev));
+        AXL_EXPECT(axl_queue_throw_asynchronous(r.q), AXL_ERR_KERNEL);
+        AXL_MESSAGE_HAS("argument a must be a buffer");
+        AXL_MESSAGE_HAS(i < 2 ? "more than 2^64 bytes" : "at least");
+    }
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+/* The checked arithmetic every size goes through: exact up to the top of
+ * uint64_t, false past it (and the result left alone). */
+static void size_arithmetic_reports_overflow(void **s)
+{
+    (void)s;
+    uint64_t r = 7;
+    assert_true(axl__mul_size(0x100000000u, 0xFFFFFFFFu, &r));
+    assert_true(r == 0xFFFFFFFF00000000u);
+    r = 7;
+    assert_false(axl__mul_size(0x100000000u, 0x100000000u, &r));
+    assert_true(r == 7);
+    assert_false(axl__mul_size(UINT64_MAX, 2, &r));
+    assert_true(axl__mul_size(UINT64_MAX, 1, &r) && r == UINT64_MAX);
+    assert_true(axl__mul_size(0, UINT64_MAX, &r) && r == 0);
+    assert_true(axl__add_size(UINT64_MAX - 1, 1, &r) && r == UINT64_MAX);
+    r = 7;
+    assert_false(axl__add_size(UINT64_MAX, 1, &r));
+    assert_true(r == 7);
+    assert_true(axl__mul3_size(0x80000000u, 0x80000000u, 3, &r));
+    assert_false(axl__mul3_size(0x80000000u, 0x80000000u, 4, &r));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(null_out_parameter_is_invalid_naming_it_before_the_lock),
+        T(model_size_check_does_not_wrap_mmult),
+        cmocka_unit_test(size_arithmetic_reports_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

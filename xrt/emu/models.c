@@ -5,17 +5,46 @@
  * on hardware an overrun reads or writes whatever lies beyond; here it is
  * an error that names the argument, so CI catches it.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "axl/runtime.h"
 #include "emu_models.h"
 
-static axl_status too_small(const axl_emu_call *c, const char *arg,
-                            uint64_t need)
+/* A buffer argument the model reads or writes as elements of `align`
+ * bytes: it must hold `count` of them (`count * align` bytes, computed
+ * with the checked arithmetic of axl/hal.h, so a size past 64 bits is
+ * refused rather than wrapped to something small) and start on an element
+ * boundary, as an HLS master's port needs (the runtime refuses a
+ * misaligned argument at submit; this keeps a model from ever doing a
+ * misaligned load). NULL with the failure's message otherwise. */
+static void *arg_buffer(const axl_emu_call *c, uint32_t id, const char *arg,
+                        uint64_t count, uint32_t align, axl_status *st)
 {
-    return emu_fail(AXL_ERR_KERNEL,
-                    "%s: argument %s must be a buffer of at least %llu bytes",
-                    c->kernel, arg, (unsigned long long)need);
+    uint64_t need;
+    if (!axl__mul_size(count, align, &need)) {
+        *st = emu_fail(AXL_ERR_KERNEL,
+                       "%s: argument %s must be a buffer of %llu elements of "
+                       "%u bytes, more than 2^64 bytes",
+                       c->kernel, arg, (unsigned long long)count,
+                       (unsigned)align);
+        return NULL;
+    }
+    void *p = axl_emu_buffer(c, id, need);
+    if (!p) {
+        *st = emu_fail(AXL_ERR_KERNEL,
+                       "%s: argument %s must be a buffer of at least %llu "
+                       "bytes",
+                       c->kernel, arg, (unsigned long long)need);
+        return NULL;
+    }
+    if ((uintptr_t)p % align) {
+        *st = emu_fail(AXL_ERR_KERNEL,
+                       "%s: argument %s must start on a %u-byte boundary",
+                       c->kernel, arg, (unsigned)align);
+        return NULL;
+    }
+    return p;
 }
 
 /* vadd(in1, in2, out_r, size): out_r[i] = in1[i] + in2[i] (int32). */
@@ -26,16 +55,11 @@ static axl_status vadd(const axl_emu_call *c, void *user)
     axl_status st = axl_emu_u32(c, 3, &n);
     if (st != AXL_SUCCESS)
         return st;
-    uint64_t bytes = (uint64_t)n * 4;
-    const int32_t *a = axl_emu_buffer(c, 0, bytes);
-    const int32_t *b = axl_emu_buffer(c, 1, bytes);
-    int32_t *out = axl_emu_buffer(c, 2, bytes);
-    if (!a)
-        return too_small(c, "in1", bytes);
-    if (!b)
-        return too_small(c, "in2", bytes);
+    const int32_t *a = arg_buffer(c, 0, "in1", n, 4, &st);
+    const int32_t *b = a ? arg_buffer(c, 1, "in2", n, 4, &st) : NULL;
+    int32_t *out = b ? arg_buffer(c, 2, "out_r", n, 4, &st) : NULL;
     if (!out)
-        return too_small(c, "out_r", bytes);
+        return st;
     for (uint32_t i = 0; i < n; i++)
         out[i] = (int32_t)((uint32_t)a[i] + (uint32_t)b[i]); /* wraps, as HW */
     return AXL_SUCCESS;
@@ -49,18 +73,20 @@ static axl_status mmult(const axl_emu_call *c, void *user)
     axl_status st = axl_emu_u32(c, 3, &dim);
     if (st != AXL_SUCCESS)
         return st;
-    uint64_t bytes = (uint64_t)dim * dim * 4;
-    const float *a = axl_emu_buffer(c, 0, bytes);
-    const float *b = axl_emu_buffer(c, 1, bytes);
-    float *out = axl_emu_buffer(c, 2, bytes);
-    if (!a || !b || !out)
-        return too_small(c, !a ? "a" : !b ? "b" : "c", bytes);
-    for (uint32_t i = 0; i < dim; i++)
-        for (uint32_t j = 0; j < dim; j++) {
+    uint64_t elems = (uint64_t)dim * dim; /* < 2^64: dim < 2^32 */
+    const float *a = arg_buffer(c, 0, "a", elems, 4, &st);
+    const float *b = a ? arg_buffer(c, 1, "b", elems, 4, &st) : NULL;
+    float *out = b ? arg_buffer(c, 2, "c", elems, 4, &st) : NULL;
+    if (!out)
+        return st;
+    /* The buffers hold dim * dim elements, so the indexes fit a size_t. */
+    size_t n = dim;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
             float acc = 0.0f;
-            for (uint32_t k = 0; k < dim; k++)
-                acc += a[i * dim + k] * b[k * dim + j];
-            out[i * dim + j] = acc;
+            for (size_t k = 0; k < n; k++)
+                acc += a[i * n + k] * b[k * n + j];
+            out[i * n + j] = acc;
         }
     return AXL_SUCCESS;
 }
@@ -81,13 +107,11 @@ static axl_status fir(const axl_emu_call *c, void *user)
         st = axl_emu_u32(c, 4, &len);
     if (st != AXL_SUCCESS)
         return st;
-    const int16_t *in = axl_emu_buffer(c, 0, (uint64_t)len * 2);
-    const int16_t *coeff = axl_emu_buffer(c, 1, (uint64_t)taps * 2);
-    int16_t *out = axl_emu_buffer(c, 2, (uint64_t)len * 2);
-    if (!in || !out)
-        return too_small(c, !in ? "in" : "out", (uint64_t)len * 2);
+    const int16_t *in = arg_buffer(c, 0, "in", len, 2, &st);
+    int16_t *out = in ? arg_buffer(c, 2, "out", len, 2, &st) : NULL;
+    const int16_t *coeff = out ? arg_buffer(c, 1, "coeff", taps, 2, &st) : NULL;
     if (!coeff)
-        return too_small(c, "coeff", (uint64_t)taps * 2);
+        return st;
     for (uint32_t i = 0; i < len; i++) {
         int64_t acc = 0;
         for (uint32_t k = 0; k < taps && k <= i; k++)
@@ -116,14 +140,12 @@ static axl_status conv2d(const axl_emu_call *c, void *user)
     if (shift > 30)
         return emu_fail(AXL_ERR_KERNEL, "conv2d: shift %u is above 30",
                         (unsigned)shift);
-    uint64_t px = (uint64_t)w * h;
-    const uint8_t *in = axl_emu_buffer(c, 0, px);
-    const int8_t *k = axl_emu_buffer(c, 1, 9);
-    uint8_t *out = axl_emu_buffer(c, 2, px);
-    if (!in || !out)
-        return too_small(c, !in ? "in" : "out", px);
+    uint64_t px = (uint64_t)w * h; /* < 2^64: w, h < 2^32 */
+    const uint8_t *in = arg_buffer(c, 0, "in", px, 1, &st);
+    uint8_t *out = in ? arg_buffer(c, 2, "out", px, 1, &st) : NULL;
+    const int8_t *k = out ? arg_buffer(c, 1, "coeff", 9, 1, &st) : NULL;
     if (!k)
-        return too_small(c, "coeff", 9);
+        return st;
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             int32_t acc = 0;
@@ -151,9 +173,9 @@ static axl_status scale(const axl_emu_call *c, void *user)
         st = axl_emu_f32(c, 1, &f);
     if (st != AXL_SUCCESS)
         return st;
-    float *d = axl_emu_buffer(c, 0, (uint64_t)n * 4);
+    float *d = arg_buffer(c, 0, "data", n, 4, &st);
     if (!d)
-        return too_small(c, "data", (uint64_t)n * 4);
+        return st;
     for (uint32_t i = 0; i < n; i++)
         d[i] *= f;
     return AXL_SUCCESS;
