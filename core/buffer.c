@@ -202,10 +202,9 @@ static axl_status check_range(const char *fn, size_t elem, axl_range r,
         if (r.size[i] == 0)
             return axl__fail(fn, AXL_ERR_INVALID, "range[%u] is 0",
                              (unsigned)i);
-        if (n > UINT64_MAX / r.size[i] || n * r.size[i] > (size_t)-1)
+        if (!axl__mul_size(n, r.size[i], &n) || n > (size_t)-1)
             return axl__fail(fn, AXL_ERR_INVALID,
                              "the buffer's size overflows");
-        n *= r.size[i];
     }
     *bytes = n;
     return AXL_SUCCESS;
