@@ -700,14 +700,37 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
     if (st != AXL_SUCCESS)
         return st;
 
-    /* "Compile": check the image once, keep it checked. */
+    /* "Compile": check the image, and the options against it, before
+     * anything is made from it: a failed build changes nothing (its
+     * kernel ids are made only once every check has passed). A checked
+     * image stays checked. */
     struct axl__image *img = axl__image_at(src->img[0]);
-    if (!img->parsed) {
-        axl_xclbin x;
+    bool fresh = !img->parsed;
+    axl_xclbin x = img->x;
+    if (fresh) {
         char why[AXL_MESSAGE_MAX - 48];
         st = axl_xclbin_open(&x, img->x.data, img->x.size, why, sizeof why);
         if (st != AXL_SUCCESS)
             return axl__fail(fn, AXL_ERR_BUILD, "build log: xclbin: %s", why);
+    }
+    if (o.want_uuid && memcmp(o.uuid, x.uuid, 16))
+        return axl__fail(fn, AXL_ERR_BUILD,
+                         "build log: the image's UUID is not the one "
+                         "--uuid asks for");
+    for (uint32_t r = 0; r < o.nrequire; r++) {
+        bool found = false;
+        for (uint32_t k = 0; k < x.kernel_count && !found; k++) {
+            axl_xclbin_kernel ki;
+            found = axl_xclbin_get_kernel(&x, k, &ki) == AXL_SUCCESS &&
+                    axl_str_eq(ki.name, o.require[r]);
+        }
+        if (!found)
+            return axl__fail(fn, AXL_ERR_BUILD,
+                             "build log: the image has no kernel %s "
+                             "(--require-kernel)",
+                             o.require[r]);
+    }
+    if (fresh) {
         img->x = x;
         img->parsed = true;
         st = axl__image_kernels(fn, img);
@@ -715,23 +738,6 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
             img->parsed = false;
             return st;
         }
-    }
-    if (o.want_uuid && memcmp(o.uuid, img->x.uuid, 16))
-        return axl__fail(fn, AXL_ERR_BUILD,
-                         "build log: the image's UUID is not the one "
-                         "--uuid asks for");
-    for (uint32_t r = 0; r < o.nrequire; r++) {
-        bool found = false;
-        const axl__pool *p = AXL__POOL(KERNEL_ID);
-        for (uint16_t s = 0; s < p->capacity && !found; s++)
-            found = axl__pool_is_live(p, s) &&
-                    axl__kernel_id_at(s)->image == AXL__SLOT(IMAGE, img) &&
-                    !strcmp(axl__kernel_id_at(s)->name, o.require[r]);
-        if (!found)
-            return axl__fail(fn, AXL_ERR_BUILD,
-                             "build log: the image has no kernel %s "
-                             "(--require-kernel)",
-                             o.require[r]);
     }
 
     /* "Link": program the devices. */

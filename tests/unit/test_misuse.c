@@ -437,6 +437,42 @@ static void size_arithmetic_reports_overflow(void **s)
     assert_false(axl__mul3_size(0x80000000u, 0x80000000u, 4, &r));
 }
 
+/* ---- Builds from source (seed 003) ------------------------------------------ */
+
+/* A build that fails (--uuid or --require-kernel not met) changes nothing:
+ * it leaves no kernel ids behind (they were made before the checks, so
+ * every failed build grew the kernel_id pool), and a later build of the
+ * same source still works. */
+static void failed_build_leaves_no_kernel_ids_seed_003(void **s)
+{
+    (void)s;
+    axl_device dev = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &c));
+    uint32_t before = axl_test_pool("kernel_id").in_use;
+    const char *bad_uuid[1] = {"--uuid=00000000-0000-0000-0000-000000000000"};
+    const char *bad_kernel[1] = {"--require-kernel=fft"};
+    const char *const *opts[2] = {bad_uuid, bad_kernel};
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < 2; i++) {
+            axl_kernel_bundle src, exe = {77};
+            AXL_OK(axl_kernel_bundle_create_from_source(
+                c, AXL_SOURCE_XCLBIN, axl_test_app_xclbin,
+                axl_test_app_xclbin_size, &src));
+            axl_build_props props = {opts[i], 1, NULL, 0};
+            AXL_EXPECT(axl_kernel_bundle_build(src, NULL, 0, &props, &exe),
+                       AXL_ERR_BUILD);
+            AXL_MESSAGE_HAS(i ? "no kernel fft" : "UUID");
+            assert_int_equal(exe.id, 77);
+            assert_int_equal(axl_test_pool("kernel_id").in_use, before);
+            /* Still builds without the option. */
+            AXL_OK(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe));
+            AXL_OK(axl_kernel_bundle_release(exe));
+            AXL_OK(axl_kernel_bundle_release(src));
+        }
+    AXL_OK(axl_context_release(c));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -445,6 +481,7 @@ int main(void)
         T(null_out_parameter_is_invalid_naming_it_before_the_lock),
         T(model_size_check_does_not_wrap_mmult),
         cmocka_unit_test(size_arithmetic_reports_overflow),
+        T(failed_build_leaves_no_kernel_ids_seed_003),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
