@@ -278,7 +278,11 @@ static axl_status create(const char *fn, void *host, bool is_const,
             for (uint32_t i = 0; i < 3; i++)
                 b->range[i] = i < range.dims ? range.size[i] : 1;
             b->size = bytes;
+            /* A bound buffer holds its context while it lives, so the
+             * slot is never another context's under it. */
             b->context = ctx ? (uint16_t)(AXL__SLOT(CONTEXT, ctx) + 1) : 0;
+            if (ctx)
+                ctx->holds++;
             b->alloc = alloc;
             if (props->mutex)
                 b->mutex = *props->mutex;
@@ -436,6 +440,8 @@ static void destroy_base(struct axl__buffer *b)
     axl_hal_mem mems[AXL__LOCS];
     struct axl__device *devs[AXL__LOCS];
     uint32_t n = 0;
+    if (b->context)
+        axl__context_unhold(axl__context_at((uint16_t)(b->context - 1)));
     for (uint32_t l = 1; l < AXL__LOCS; l++) {
         if (!b->loc[l].device)
             continue;

@@ -473,6 +473,39 @@ static void failed_build_leaves_no_kernel_ids_seed_003(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+/* ---- Buffers bound to a context (4.7.2.2, property::buffer::context_bound) -- */
+
+/* A buffer bound to a context is usable only with that context, for as
+ * long as the buffer lives: it holds the context, so a context made after
+ * the application released the bound one (which took its slot) is another
+ * context, and its queues refuse the buffer. */
+static void context_bound_buffer_holds_its_context_4_7_2_2(void **s)
+{
+    (void)s;
+    axl_device dev = axl_test_emu_device();
+    axl_context c1, c2;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &c1));
+    axl_buffer_props props = {0};
+    props.flags = AXL_BUFFER_CONTEXT_BOUND;
+    props.context = c1;
+    int data[4] = {1, 2, 3, 4}, back[4] = {0};
+    axl_buffer b;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(4), &props, &b));
+    AXL_OK(axl_context_release(c1));
+    AXL_OK(axl_context_create(&dev, 1, NULL, &c2));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c2, dev, 0, NULL, &q));
+    AXL_EXPECT(axl_queue_copy_to_host(q, b, NULL, back, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("bound to another context");
+    assert_int_equal(back[0], 0);
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c2));
+    /* The buffer's last release lets the bound context go (the teardown
+     * checks that no context is left). */
+    AXL_OK(axl_buffer_release(b));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -482,6 +515,7 @@ int main(void)
         T(model_size_check_does_not_wrap_mmult),
         cmocka_unit_test(size_arithmetic_reports_overflow),
         T(failed_build_leaves_no_kernel_ids_seed_003),
+        T(context_bound_buffer_holds_its_context_4_7_2_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
