@@ -135,10 +135,17 @@ axl_status axl_queue_release(axl_queue queue)
             axl__deliver_errors(fn, q);
     }
     if (--q->refs == 0) {
-        if (q->holds)
+        if (q->holds) {
             axl__pool_retire(AXL__POOL(QUEUE), q);
-        else
+            /* A context the queue made for itself, which the application
+             * does not hold, goes out of its hands with the queue: not
+             * "still held" at axl_shutdown (freed with the queue). */
+            struct axl__context *c = axl__context_at(q->context);
+            if (q->own_context && c->refs == 1)
+                axl__pool_retire(AXL__POOL(CONTEXT), c);
+        } else {
             queue_destroy(q);
+        }
     }
     axl__leave();
     return st;
