@@ -123,6 +123,15 @@ void axl__image_unref(struct axl__image *img)
 {
     if (img->kind != AXL__IMAGE_SOURCE || --img->refs)
         return;
+    /* Its bytes are the application's, valid only while a bundle made
+     * from them lives: from here on the runtime does not know the design a
+     * device it programmed carries (the next build programs it again; the
+     * port kept what it reports, hal.h load_image). */
+    uint16_t was = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
+    const axl__pool *dp = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < dp->capacity; s++)
+        if (axl__pool_is_live(dp, s) && axl__device_at(s)->loaded == was)
+            axl__device_at(s)->loaded = 0;
     free_kernel_ids(img);
     axl__pool_free(AXL__POOL(IMAGE), img);
 }

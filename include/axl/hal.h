@@ -213,7 +213,11 @@ typedef struct axl_device_port {
     /** Bank `index` (< info.bank_count). */
     axl_status (*bank)(void *dev, uint32_t index, axl_hal_bank *out);
 
-    /** Programs the device with an image the core has already checked. */
+    /** Programs the device with an image the core has already checked.
+     *  The image and its bytes are valid during the call only (an image
+     *  built from source is the application's, which may free it once its
+     *  bundles are gone): a port copies what it reports later, such as
+     *  its banks' tags. */
     axl_status (*load_image)(void *dev, const axl_xclbin *image, char *why,
                              size_t why_size);
     /** Optional: whether the device can run kernel `kernel_index` of an

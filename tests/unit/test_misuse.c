@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "axl/emu.h"
 #include "axl_test.h"
 
 /* ---- NULL out-parameters ----------------------------------------------------
@@ -474,6 +475,51 @@ static void failed_build_leaves_no_kernel_ids_seed_003(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+/* The bytes of an image built from source must live only while a bundle
+ * made from them lives (kernel_bundle.h). A device keeps carrying the
+ * design after that, and what it says about it afterwards (its banks'
+ * tags) comes from what it kept, never from the bytes: here they are
+ * overwritten and freed (ASan reports a read of them). */
+static void source_bytes_are_not_read_after_the_last_bundle_seed_003(void **s)
+{
+    (void)s;
+    axl_device dev = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &c));
+    /* amd_style.xclbin: banks tagged HBM[0] and HBM[1], unlike the
+     * "bank<n>" a device says without a design. */
+    AXL_OK(axl_emu_register_model("krnl_vadd", axl_test_vadd_model, NULL));
+    unsigned char *bytes = malloc(axl_test_amd_style_xclbin_size);
+    assert_non_null(bytes);
+    memcpy(bytes, axl_test_amd_style_xclbin, axl_test_amd_style_xclbin_size);
+    axl_kernel_bundle src, exe;
+    AXL_OK(axl_kernel_bundle_create_from_source(
+        c, AXL_SOURCE_XCLBIN, bytes, axl_test_amd_style_xclbin_size, &src));
+    AXL_OK(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe));
+    uint32_t nbanks = 0;
+    AXL_OK(axl_device_get_info(dev, AXL_DEVICE_INFO_MEMORY_BANKS, &nbanks,
+                               sizeof nbanks, NULL));
+    assert_true(nbanks > 0 && nbanks <= 8);
+    axl_device_bank before[8], after;
+    for (uint32_t b = 0; b < nbanks; b++)
+        AXL_OK(axl_device_get_bank(dev, b, &before[b]));
+    AXL_OK(axl_kernel_bundle_release(exe));
+    AXL_OK(axl_kernel_bundle_release(src));
+    /* Overwritten through volatile: a memset before free is optimised away. */
+    volatile unsigned char *vb = bytes;
+    for (size_t i = 0; i < axl_test_amd_style_xclbin_size; i++)
+        vb[i] = 0x5A;
+    free(bytes);
+    for (uint32_t b = 0; b < nbanks; b++) {
+        AXL_OK(axl_device_get_bank(dev, b, &after));
+        assert_string_equal(after.tag, before[b].tag);
+        assert_true(after.size == before[b].size);
+    }
+    assert_string_equal(before[0].tag, "HBM[0]");
+    AXL_OK(axl_emu_register_model("krnl_vadd", NULL, NULL));
+    AXL_OK(axl_context_release(c));
+}
+
 /* ---- Buffers bound to a context (4.7.2.2, property::buffer::context_bound) -- */
 
 /* A buffer bound to a context is usable only with that context, for as
@@ -544,6 +590,7 @@ int main(void)
         T(model_size_check_does_not_wrap_mmult),
         cmocka_unit_test(size_arithmetic_reports_overflow),
         T(failed_build_leaves_no_kernel_ids_seed_003),
+        T(source_bytes_are_not_read_after_the_last_bundle_seed_003),
         T(context_bound_buffer_holds_its_context_4_7_2_2),
         T(shutdown_succeeds_when_only_a_queues_own_context_is_left),
     };

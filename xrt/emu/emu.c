@@ -28,10 +28,15 @@ typedef struct emu_device {
     uint32_t index;
     int open;
     emu_bank banks[AXL_EMU_BANKS];
-    const axl_xclbin *loaded;   /* the design it carries, or NULL */
-    /* Image MEM_TOPOLOGY index of each bank (the used banks of the loaded
-     * design, in order), or the bank's own index with no design. */
+    /* What it keeps of the design it carries, copied at load_image: the
+     * image's bytes are the application's and need not outlive the bundle
+     * that loaded them (hal.h, load_image), so nothing later reads them.
+     * Image MEM_TOPOLOGY index of each bank (the used banks of the loaded
+     * design, in order), or the bank's own index with no design; and each
+     * bank's tag ("" when the design does not name it). */
+    bool has_design;
     uint32_t bank_mem[AXL_EMU_BANKS];
+    char bank_tag[AXL_EMU_BANKS][sizeof ((axl_hal_bank *)0)->tag];
 } emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
@@ -206,18 +211,24 @@ static void builtin_image(const void **bytes, size_t *size)
 #endif
 }
 
-/* Banks follow the used banks of the design, in MEM_TOPOLOGY order. */
-static void map_banks(emu_device *d)
+/* Banks follow the used banks of the design, in MEM_TOPOLOGY order; their
+ * tags are copied (image NULL: no design). */
+static void map_banks(emu_device *d, const axl_xclbin *image)
 {
     uint32_t b = 0;
-    for (uint32_t m = 0; d->loaded && m < d->loaded->mem_count && b < AXL_EMU_BANKS;
+    d->has_design = image != NULL;
+    memset(d->bank_tag, 0, sizeof d->bank_tag);
+    for (uint32_t m = 0; image && m < image->mem_count && b < AXL_EMU_BANKS;
          m++) {
         axl_xclbin_mem mem;
-        if (axl_xclbin_get_mem(d->loaded, m, &mem) == AXL_SUCCESS && mem.used)
-            d->bank_mem[b++] = m;
+        if (axl_xclbin_get_mem(image, m, &mem) != AXL_SUCCESS || !mem.used)
+            continue;
+        axl_format(d->bank_tag[b], sizeof d->bank_tag[b], "%.*s",
+                   (int)mem.tag.len, mem.tag.ptr);
+        d->bank_mem[b++] = m;
     }
     for (; b < AXL_EMU_BANKS; b++)
-        d->bank_mem[b] = d->loaded ? UINT32_MAX : b;
+        d->bank_mem[b] = image ? UINT32_MAX : b;
 }
 
 static axl_status emu_open(uint32_t index, void **dev)
@@ -226,7 +237,7 @@ static axl_status emu_open(uint32_t index, void **dev)
     memset(d, 0, sizeof *d);
     d->index = index;
     d->open = 1;
-    map_banks(d);
+    map_banks(d, NULL);
     for (uint32_t b = 0; b < AXL_EMU_BANKS; b++)
         axl_arena_init(&d->banks[b].arena, storage[index][b],
                        AXL_EMU_BANK_SIZE, AXL_EMU_MEM_ALIGN_BITS / 8,
@@ -271,11 +282,8 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 {
     const emu_device *d = dev;
     memset(out, 0, sizeof *out);
-    axl_xclbin_mem mem;
-    if (d->loaded && d->bank_mem[index] != UINT32_MAX &&
-        axl_xclbin_get_mem(d->loaded, d->bank_mem[index], &mem) == AXL_SUCCESS)
-        axl_format(out->tag, sizeof out->tag, "%.*s", (int)mem.tag.len,
-                   mem.tag.ptr);
+    if (d->has_design && d->bank_tag[index][0])
+        memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
     else
         axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
     out->size = AXL_EMU_BANK_SIZE;
@@ -292,8 +300,7 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
     (void)why;
     (void)why_size;
     emu_device *d = dev;
-    d->loaded = image;
-    map_banks(d);
+    map_banks(d, image);
     return AXL_SUCCESS;
 }
 

@@ -161,12 +161,17 @@ struct xn_device {
     atomic_uint bo_epoch;
     /* The design. */
     int has_image;
-    axl_xclbin image;        /* bytes owned by the core, or builtin_bytes */
+    /* image's bytes are the core's (or builtin_bytes) only while it loads
+     * the image: an application's source bytes need not outlive their
+     * bundle (hal.h, load_image). What is read later is copied here. */
+    axl_xclbin image;
     unsigned char *builtin_bytes;
     axl_xclbin builtin;
     int builtin_on;          /* the device still carries it */
     uint32_t nbanks;
     uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index */
+    axl_xclbin_mem bank_info[MAX_BANKS]; /* its entry, tag in bank_tag */
+    char bank_tag[MAX_BANKS][24];
     /* What describe() says. */
     char name[64];
     char driver_version[32];
@@ -317,6 +322,10 @@ static void set_image(xn_device *d, const axl_xclbin *image)
         if (m.type == AXL_XCLBIN_MEM_STREAMING ||
             m.type == AXL_XCLBIN_MEM_STREAMING_CONNECTION)
             continue;
+        copy_str(d->bank_tag[d->nbanks], sizeof d->bank_tag[0], m.tag);
+        m.tag.ptr = d->bank_tag[d->nbanks];
+        m.tag.len = strlen(d->bank_tag[d->nbanks]);
+        d->bank_info[d->nbanks] = m;
         d->bank_mem[d->nbanks++] = i;
     }
     for (uint32_t i = 0; i < image->clock_count; i++) {
@@ -1078,9 +1087,7 @@ static axl_status xn_describe(void *dev, axl_hal_device_info *info)
     info->max_clock_mhz = d->clock_mhz ? d->clock_mhz : d->device_clock_mhz;
     info->bank_count = d->nbanks;
     for (uint32_t b = 0; b < d->nbanks; b++) {
-        axl_xclbin_mem m;
-        if (axl_xclbin_get_mem(&d->image, d->bank_mem[b], &m) != AXL_SUCCESS)
-            continue;
+        axl_xclbin_mem m = d->bank_info[b];
         info->global_mem_size += m.size;
         if (m.size > info->max_mem_alloc_size)
             info->max_mem_alloc_size = m.size;
@@ -1099,15 +1106,11 @@ static axl_status xn_bank(void *dev, uint32_t index, axl_hal_bank *out)
     memset(out, 0, sizeof *out);
     axl_status st = AXL_SUCCESS;
     pthread_mutex_lock(&d->lock);
-    axl_xclbin_mem m;
     if (index >= d->nbanks)
         st = axl_fail(AXL_ERR_INVALID, "%s has %u memory banks; no bank %u",
                       d->name, (unsigned)d->nbanks, (unsigned)index);
-    else if (axl_xclbin_get_mem(&d->image, d->bank_mem[index], &m) !=
-             AXL_SUCCESS)
-        st = axl_fail(AXL_ERR_RUNTIME, "bank %u: the image changed",
-                      (unsigned)index);
     else {
+        axl_xclbin_mem m = d->bank_info[index];
         copy_str(out->tag, sizeof out->tag, m.tag);
         out->size = m.size;
         out->base_address = m.base_address;
@@ -1180,7 +1183,7 @@ static axl_status xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     uint32_t group = bank < nbanks ? d->bank_mem[bank] : 0;
     axl_xclbin_mem m = {0};
     if (bank < nbanks)
-        axl_xclbin_get_mem(&d->image, group, &m);
+        m = d->bank_info[bank];
     pthread_mutex_unlock(&d->lock);
     if (bank >= nbanks)
         return axl_fail(AXL_ERR_INVALID, "%s has %u memory banks; no bank %u",
