@@ -19,6 +19,62 @@ static void free_kernel_ids(struct axl__image *img)
     img->nkids = 0;
 }
 
+/* The alignment of what a pointer argument of this type points to, from
+ * its C type in the metadata ("float*", "const short *", "ap_uint<512>*"):
+ * the addresses the kernel's master can use for it. 1 for a type axl does
+ * not know (the port's own alignment still applies). */
+static uint8_t pointee_align(axl_str type)
+{
+    size_t n = type.len;
+    while (n && (type.ptr[n - 1] == '*' || type.ptr[n - 1] == ' '))
+        n--;
+    axl_str t = {type.ptr, n};
+    static const char *const words[] = {"const ", "volatile ", "unsigned ",
+                                        "signed "};
+    for (int again = 1; again;) {
+        again = 0;
+        for (unsigned w = 0; w < sizeof words / sizeof words[0]; w++) {
+            size_t l = strlen(words[w]);
+            if (t.len > l && !memcmp(t.ptr, words[w], l)) {
+                t.ptr += l;
+                t.len -= l;
+                again = 1;
+            }
+        }
+    }
+    static const struct {
+        const char *name;
+        uint8_t align;
+    } known[] = {
+        {"char", 1},     {"int8_t", 1},   {"uint8_t", 1},  {"bool", 1},
+        {"short", 2},    {"int16_t", 2},  {"uint16_t", 2}, {"half", 2},
+        {"int", 4},      {"int32_t", 4},  {"uint32_t", 4}, {"float", 4},
+        {"long", 8},     {"long long", 8}, {"int64_t", 8}, {"uint64_t", 8},
+        {"double", 8},
+    };
+    for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (axl_str_eq(t, known[k].name))
+            return known[k].align;
+    /* ap_int<W> / ap_uint<W>: W bits, aligned to the power of two that
+     * holds them (at most 64 bytes, a 512-bit master's width). */
+    const char *lt = memchr(t.ptr, '<', t.len);
+    if (lt && t.len && t.ptr[t.len - 1] == '>' &&
+        ((lt - t.ptr == 6 && !memcmp(t.ptr, "ap_int", 6)) ||
+         (lt - t.ptr == 7 && !memcmp(t.ptr, "ap_uint", 7)))) {
+        uint32_t bits = 0;
+        for (const char *c = lt + 1; c < t.ptr + t.len - 1; c++) {
+            if (*c < '0' || *c > '9' || bits > 4096)
+                return 1;
+            bits = bits * 10 + (uint32_t)(*c - '0');
+        }
+        uint32_t align = 1;
+        while (align * 8 < bits && align < 64)
+            align *= 2;
+        return (uint8_t)align;
+    }
+    return 1;
+}
+
 /* One kernel id per kernel of the image (lock held). On failure none. */
 static axl_status add_kernel_ids(const char *fn, struct axl__image *img)
 {
@@ -68,6 +124,7 @@ static axl_status add_kernel_ids(const char *fn, struct axl__image *img)
             if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
                 arg.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
                 m.is_mem = 2; /* not something a host sets: unsupported */
+            m.align = m.is_mem == 1 ? pointee_align(arg.type) : 1;
             m.size = (uint32_t)(m.is_mem ? 8
                                 : arg.host_size ? arg.host_size
                                                 : arg.size);

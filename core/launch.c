@@ -263,9 +263,23 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             h->u.kernel.args[h->u.kernel.nargs++] = *set;
             if (!meta->is_mem)
                 continue;
+            /* The address must be one the kernel's master can use for
+             * its pointer type (a plan's whole views start at 0). */
+            struct axl__required *r = &h->acc[set->acc - 1];
+            uint64_t at = r->buf->offset + r->off;
+            if (at % meta->align)
+                return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u (%s) of %s: its accessor starts "
+                                 "at byte %llu of the buffer, and the kernel "
+                                 "reads it as %u-byte elements (its pointer "
+                                 "type in the kernel's metadata): the device "
+                                 "address must be a multiple of %u",
+                                 (unsigned)meta->id, ARG_NAME(meta->id),
+                                 kid->name, (unsigned long long)at,
+                                 (unsigned)meta->align,
+                                 (unsigned)meta->align);
             /* The memory must be reachable from a unit of the kernel (the
              * device keeps each unit's banks per argument). */
-            struct axl__required *r = &h->acc[set->acc - 1];
             struct axl__buffer *b = r->base;
             uint64_t any = 0, all = ~(uint64_t)0;
             for (uint8_t c = 0; c < d->ncus; c++) {

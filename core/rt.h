@@ -146,6 +146,9 @@ struct axl__image {
 struct axl__karg_meta {
     uint16_t id;                /* the XML id */
     uint8_t is_mem;
+    uint8_t align;              /* buffer: the bytes its pointer type's
+                                   elements align to (int*: 4), 1 if the
+                                   type is not one axl knows */
     uint32_t size;              /* scalar hostSize */
 };
 

@@ -417,6 +417,50 @@ static void model_size_check_does_not_wrap_mmult(void **s)
     rig_down(&r);
 }
 
+/* A kernel's buffer argument is a device address its HLS master reads as
+ * the pointer type in the kernel's metadata (vadd: int*): an accessor
+ * whose region starts off that type's alignment is refused at submit,
+ * naming the alignment, and nothing runs (the model would have read int32
+ * at an odd address: UBSan's misaligned load). A region on the boundary
+ * is fine. */
+static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
+{
+    (void)s;
+    rig r = rig_up();
+    axl_kernel k = rig_kernel(&r, "vadd");
+    enum { N = 16 };
+    unsigned char raw[4 * N + 4];
+    for (size_t i = 0; i < sizeof raw; i++)
+        raw[i] = (unsigned char)i;
+    int32_t out[N];
+    memset(out, 0x11, sizeof out);
+    axl_buffer in, o;
+    AXL_OK(axl_buffer_create_from(raw, 1, axl_range_1d(sizeof raw), NULL,
+                                  &in));
+    AXL_OK(axl_buffer_create_from(out, 4, axl_range_1d(N), NULL, &o));
+    uint32_t n = N;
+    for (size_t off = 0; off <= 4; off++) {
+        axl_region reg = {{off, 0, 0}, {4 * N, 0, 0}};
+        axl_kernel_arg args[4] = {{0, NULL, 0, in, AXL_ACCESS_READ, &reg},
+                                  {1, NULL, 0, in, AXL_ACCESS_READ, &reg},
+                                  {2, NULL, 0, o, AXL_ACCESS_WRITE, NULL},
+                                  {3, &n, 4, AXL_NONE, 0, NULL}};
+        axl_status st = axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL);
+        if (off % 4) {
+            assert_int_equal(st, AXL_ERR_KERNEL_ARGUMENT);
+            AXL_MESSAGE_HAS("in1");
+            AXL_MESSAGE_HAS("4-byte");
+        } else {
+            AXL_OK(st);
+        }
+        AXL_OK(axl_queue_wait(r.q));
+    }
+    AXL_OK(axl_buffer_release(in));
+    AXL_OK(axl_buffer_release(o));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
 /* The checked arithmetic every size goes through: exact up to the top of
  * uint64_t, false past it (and the result left alone). */
 static void size_arithmetic_reports_overflow(void **s)
@@ -589,6 +633,7 @@ int main(void)
         T(null_out_parameter_is_invalid_naming_it_before_the_lock),
         T(model_size_check_does_not_wrap_mmult),
         cmocka_unit_test(size_arithmetic_reports_overflow),
+        T(kernel_buffer_argument_must_meet_its_pointer_alignment),
         T(failed_build_leaves_no_kernel_ids_seed_003),
         T(source_bytes_are_not_read_after_the_last_bundle_seed_003),
         T(context_bound_buffer_holds_its_context_4_7_2_2),
