@@ -461,6 +461,52 @@ static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
     rig_down(&r);
 }
 
+/* The same rule for the calls a kernel model makes (axl/emu.h): a model
+ * stands in for vadd and asks for its scalar into NULL. */
+typedef struct probe {
+    axl_status u32, f32;
+    char u32_msg[160], f32_msg[160];
+} probe;
+
+static axl_status null_probe_model(const struct axl_emu_call *c, void *user)
+{
+    probe *p = user;
+    p->u32 = axl_emu_u32(c, 3, NULL);
+    snprintf(p->u32_msg, sizeof p->u32_msg, "%s", axl_last_message());
+    p->f32 = axl_emu_f32(c, 3, NULL);
+    snprintf(p->f32_msg, sizeof p->f32_msg, "%s", axl_last_message());
+    return AXL_SUCCESS;
+}
+
+static void null_out_parameter_of_a_model_call_is_invalid(void **s)
+{
+    (void)s;
+    rig r = rig_up();
+    probe p = {AXL_SUCCESS, AXL_SUCCESS, "", ""};
+    AXL_OK(axl_emu_register_model("vadd", null_probe_model, &p));
+    axl_kernel k = rig_kernel(&r, "vadd");
+    axl_buffer b;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &b));
+    uint32_t n = 4;
+    axl_kernel_arg args[4] = {{0, NULL, 0, b, AXL_ACCESS_READ, NULL},
+                              {1, NULL, 0, b, AXL_ACCESS_READ, NULL},
+                              {2, NULL, 0, b, AXL_ACCESS_READ, NULL},
+                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
+    assert_int_equal(p.u32, AXL_ERR_INVALID);
+    assert_int_equal(p.f32, AXL_ERR_INVALID);
+    if (axl_test_messages()) {
+        assert_non_null(strstr(p.u32_msg, "axl_emu_u32"));
+        assert_non_null(strstr(p.u32_msg, "out"));
+        assert_non_null(strstr(p.f32_msg, "axl_emu_f32"));
+    }
+    AXL_OK(axl_buffer_release(b));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
 /* The checked arithmetic every size goes through: exact up to the top of
  * uint64_t, false past it (and the result left alone). */
 static void size_arithmetic_reports_overflow(void **s)
@@ -633,6 +679,7 @@ int main(void)
         T(null_out_parameter_is_invalid_naming_it_before_the_lock),
         T(model_size_check_does_not_wrap_mmult),
         cmocka_unit_test(size_arithmetic_reports_overflow),
+        T(null_out_parameter_of_a_model_call_is_invalid),
         T(kernel_buffer_argument_must_meet_its_pointer_alignment),
         T(failed_build_leaves_no_kernel_ids_seed_003),
         T(source_bytes_are_not_read_after_the_last_bundle_seed_003),

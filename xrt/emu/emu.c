@@ -398,6 +398,8 @@ void *axl_emu_buffer(const axl_emu_call *call, uint32_t id,
 
 axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out)
 {
+    if (!out)
+        return emu_fail(AXL_ERR_INVALID, "axl_emu_u32: out must not be NULL");
     const axl_emu_arg *a = arg_of(call, id);
     if (!a || a->is_buffer || a->size != 4)
         return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
@@ -410,6 +412,8 @@ axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out)
 axl_status axl_emu_f32(const axl_emu_call *call, uint32_t id, float *out)
 {
     uint32_t bits = 0; /* gcc -O3 cannot see it is set on success */
+    if (!out)
+        return emu_fail(AXL_ERR_INVALID, "axl_emu_f32: out must not be NULL");
     axl_status st = axl_emu_u32(call, id, &bits);
     if (st == AXL_SUCCESS)
         memcpy(out, &bits, 4);
