@@ -167,6 +167,7 @@ void *(axl__enter_get)(const char *fn, const char *what, int kind,
 
 axl_status(axl__need_out)(const char *fn, const void *out, const char *what)
 {
+    (void)what; /* not compiled in without messages */
     return out ? AXL_SUCCESS : axl__null(fn, what);
 }
 
