@@ -867,8 +867,8 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_devices";
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(count));
     if (!b)
         return st;
     st = axl__list_check(fn, b->ndev, out, cap, count);
@@ -949,8 +949,8 @@ axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_kernel_ids";
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(count));
     if (!b)
         return st;
     if (b->state == AXL_BUNDLE_SOURCE)
@@ -1017,8 +1017,8 @@ axl_status axl_kernel_bundle_get_images(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_images";
     axl_status st;
     struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
+        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
+                           bundle.id, &st, AXL__OUT(count));
     if (!b)
         return st;
     if (b->state == AXL_BUNDLE_SOURCE)

@@ -169,7 +169,8 @@ axl_status axl_context_get_info(axl_context context, axl_context_info param,
 axl_status axl_context_get_platform(axl_context context,
                                     axl_platform *platform)
 {
-    axl_status st = axl__need_out("axl_context_get_platform", AXL__OUT(platform));
+    axl_status st =
+        axl__need_out("axl_context_get_platform", AXL__OUT(platform));
     if (st != AXL_SUCCESS)
         return st;
     return axl_context_get_info(context, AXL_CONTEXT_INFO_PLATFORM, platform,
@@ -182,7 +183,8 @@ axl_status axl_context_get_devices(axl_context context, axl_device *out,
     static const char fn[] = "axl_context_get_devices";
     axl_status st;
     struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
+                           AXL__OUT(count));
     if (!c)
         return st;
     st = context_devices(fn, c, out, cap, count);

@@ -74,7 +74,7 @@ axl_status axl_device_get_all(axl_device_type type, axl_device *out,
                               uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_device_get_all";
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(count));
     if (st != AXL_SUCCESS)
         return st;
     st = axl__list_devices(fn, NULL, type, out, cap, count);

@@ -251,7 +251,8 @@ axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
     static const char fn[] = "axl_event_get_wait_list";
     axl_status st;
     struct axl__event *e =
-        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
+        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
+                           AXL__OUT(count));
     if (!e)
         return st;
     const struct axl__command *c =

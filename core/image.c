@@ -252,7 +252,7 @@ axl_status axl_get_kernel_ids(axl_kernel_id *out, uint32_t cap,
                               uint32_t *count)
 {
     static const char fn[] = "axl_get_kernel_ids";
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(count));
     if (st != AXL_SUCCESS)
         return st;
     const axl__pool *p = AXL__POOL(IMAGE);

@@ -7,7 +7,7 @@ axl_status axl_platform_get_all(axl_platform *out, uint32_t cap,
                                 uint32_t *count)
 {
     static const char fn[] = "axl_platform_get_all";
-    axl_status st = axl__enter(fn);
+    axl_status st = axl__enter_out(fn, AXL__OUT(count));
     if (st != AXL_SUCCESS)
         return st;
     const axl__pool *p = AXL__POOL(PLATFORM);
@@ -32,7 +32,8 @@ axl_status axl_platform_get_devices(axl_platform platform,
     static const char fn[] = "axl_platform_get_devices";
     axl_status st;
     struct axl__platform *p =
-        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
+        axl__enter_get_out(fn, "platform", AXL__POOL_PLATFORM, platform.id,
+                           &st, AXL__OUT(count));
     if (!p)
         return st;
     if (!count)

@@ -650,7 +650,8 @@ axl_status axl__pool_full(const char *fn, int kind);
 #define axl__lookup(fn, what, kind, id, st) axl__lookup(fn, NULL, kind, id, st)
 #define axl__enter_get(fn, what, kind, id, st)                                 \
     axl__enter_get(fn, NULL, kind, id, st)
-#define axl__enter_get_out(fn, what, ...) axl__enter_get_out(fn, NULL, __VA_ARGS__)
+#define axl__enter_get_out(fn, what, ...)                                      \
+    axl__enter_get_out(fn, NULL, __VA_ARGS__)
 #if !defined(__OPTIMIZE_SIZE__)
 #define axl__lookup_fast(fn, what, kind, id, st)                               \
     axl__lookup_fast(fn, NULL, kind, id, st)
