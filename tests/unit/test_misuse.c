@@ -507,6 +507,62 @@ static void null_out_parameter_of_a_model_call_is_invalid(void **s)
     rig_down(&r);
 }
 
+/* The same rule inside a command group: the handler calls with an
+ * out-parameter refuse NULL naming it, and the group then enqueues
+ * nothing (its first error is submit's). */
+typedef struct group_probe {
+    axl_buffer buf;
+    int which; /* 0: require, 1: host_ptr */
+    axl_status require, host_ptr;
+    char require_msg[160], host_ptr_msg[160];
+} group_probe;
+
+static axl_status no_task(void *user)
+{
+    (void)user;
+    return AXL_SUCCESS;
+}
+
+static void null_out_group(axl_handler *h, void *user)
+{
+    group_probe *g = user;
+    if (g->which == 0) {
+        g->require =
+            axl_handler_require(h, g->buf, AXL_ACCESS_READ, NULL, 0, NULL);
+        snprintf(g->require_msg, sizeof g->require_msg, "%s",
+                 axl_last_message());
+        return;
+    }
+    axl_accessor a;
+    AXL_OK(axl_handler_require(h, g->buf, AXL_ACCESS_READ, NULL, 0, &a));
+    AXL_OK(axl_handler_host_task(h, no_task, NULL));
+    g->host_ptr = axl_handler_host_ptr(h, a, NULL);
+    snprintf(g->host_ptr_msg, sizeof g->host_ptr_msg, "%s",
+             axl_last_message());
+}
+
+static void null_out_parameter_in_a_command_group_is_invalid(void **s)
+{
+    (void)s;
+    rig r = rig_up();
+    group_probe g = {{0}, 0, AXL_SUCCESS, AXL_SUCCESS, "", ""};
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &g.buf));
+    for (g.which = 0; g.which < 2; g.which++) {
+        axl_event ev = {123};
+        AXL_EXPECT(axl_queue_submit(r.q, null_out_group, &g, &ev),
+                   AXL_ERR_INVALID);
+        assert_int_equal(ev.id, 123);
+    }
+    assert_int_equal(g.require, AXL_ERR_INVALID);
+    assert_int_equal(g.host_ptr, AXL_ERR_INVALID);
+    if (axl_test_messages()) {
+        assert_non_null(strstr(g.require_msg, "accessor must not be NULL"));
+        assert_non_null(strstr(g.host_ptr_msg, "ptr must not be NULL"));
+    }
+    AXL_OK(axl_buffer_release(g.buf));
+    rig_down(&r);
+}
+
 /* The checked arithmetic every size goes through: exact up to the top of
  * uint64_t, false past it (and the result left alone). */
 static void size_arithmetic_reports_overflow(void **s)
@@ -680,6 +736,7 @@ int main(void)
         T(model_size_check_does_not_wrap_mmult),
         cmocka_unit_test(size_arithmetic_reports_overflow),
         T(null_out_parameter_of_a_model_call_is_invalid),
+        T(null_out_parameter_in_a_command_group_is_invalid),
         T(kernel_buffer_argument_must_meet_its_pointer_alignment),
         T(failed_build_leaves_no_kernel_ids_seed_003),
         T(source_bytes_are_not_read_after_the_last_bundle_seed_003),
