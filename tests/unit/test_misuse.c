@@ -669,7 +669,8 @@ static void source_bytes_are_not_read_after_the_last_bundle_seed_003(void **s)
 /* ---- Buffers bound to a context (4.7.2.2, property::buffer::context_bound) -- */
 
 /* A buffer bound to a context is usable only with that context, for as
- * long as the buffer lives: it holds the context, so a context made after
+ * long as the buffer lives; the property keeps a copy of the context
+ * (Table 41), so the buffer holds it, and a context made after
  * the application released the bound one (which took its slot) is another
  * context, and its queues refuse the buffer. */
 static void context_bound_buffer_holds_its_context_4_7_2_2(void **s)
