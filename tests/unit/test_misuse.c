@@ -459,6 +459,35 @@ static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
     AXL_OK(axl_buffer_release(o));
     AXL_OK(axl_kernel_release(k));
     rig_down(&r);
+
+    /* fir's buffers are short*: 2-byte boundaries are enough. */
+    r = rig_up();
+    k = rig_kernel(&r, "fir");
+    int16_t res[N];
+    AXL_OK(axl_buffer_create_from(raw, 1, axl_range_1d(sizeof raw), NULL,
+                                  &in));
+    AXL_OK(axl_buffer_create_from(res, 2, axl_range_1d(N), NULL, &o));
+    uint32_t taps = 2, len = N;
+    for (size_t off = 0; off <= 2; off++) {
+        axl_region reg = {{off, 0, 0}, {2 * N, 0, 0}};
+        axl_kernel_arg args[5] = {{0, NULL, 0, in, AXL_ACCESS_READ, &reg},
+                                  {1, NULL, 0, in, AXL_ACCESS_READ, &reg},
+                                  {2, NULL, 0, o, AXL_ACCESS_WRITE, NULL},
+                                  {3, &taps, 4, AXL_NONE, 0, NULL},
+                                  {4, &len, 4, AXL_NONE, 0, NULL}};
+        axl_status st = axl_queue_single_task(r.q, k, args, 5, NULL, 0, NULL);
+        if (off % 2) {
+            assert_int_equal(st, AXL_ERR_KERNEL_ARGUMENT);
+            AXL_MESSAGE_HAS("2-byte");
+        } else {
+            AXL_OK(st);
+        }
+        AXL_OK(axl_queue_wait(r.q));
+    }
+    AXL_OK(axl_buffer_release(in));
+    AXL_OK(axl_buffer_release(o));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
 }
 
 /* The same rule for the calls a kernel model makes (axl/emu.h): a model
