@@ -20,57 +20,48 @@ static void free_kernel_ids(struct axl__image *img)
 }
 
 /* The alignment of what a pointer argument of this type points to, from
- * its C type in the metadata ("float*", "const short *", "ap_uint<512>*"):
- * the addresses the kernel's master can use for it. 1 for a type axl does
+ * its C type in the metadata ("float*", "const unsigned short *",
+ * "ap_uint<512>*"): the addresses the kernel's master can use for it. The
+ * last word names the type ("unsigned int": int). 1 for a type axl does
  * not know (the port's own alignment still applies). */
 static uint8_t pointee_align(axl_str type)
 {
-    size_t n = type.len;
-    while (n && (type.ptr[n - 1] == '*' || type.ptr[n - 1] == ' '))
-        n--;
-    axl_str t = {type.ptr, n};
-    static const char *const words[] = {"const ", "volatile ", "unsigned ",
-                                        "signed "};
-    for (int again = 1; again;) {
-        again = 0;
-        for (unsigned w = 0; w < sizeof words / sizeof words[0]; w++) {
-            size_t l = strlen(words[w]);
-            if (t.len > l && !memcmp(t.ptr, words[w], l)) {
-                t.ptr += l;
-                t.len -= l;
-                again = 1;
-            }
-        }
+    const char *end = type.ptr + type.len;
+    while (end > type.ptr && (end[-1] == '*' || end[-1] == ' '))
+        end--;
+    const char *w = end;
+    while (w > type.ptr && w[-1] != ' ')
+        w--;
+    axl_str t = {w, (size_t)(end - w)};
+    /* Groups of names, each ended by an empty one, for 1, 2, 4, 8 bytes. */
+    static const char names[] = "char\0bool\0int8_t\0uint8_t\0\0"
+                                "short\0half\0int16_t\0uint16_t\0\0"
+                                "int\0float\0int32_t\0uint32_t\0\0"
+                                "long\0double\0int64_t\0uint64_t\0";
+    uint8_t align = 1;
+    for (const char *n = names; n < names + sizeof names - 1;
+         n += strlen(n) + 1) {
+        if (!*n)
+            align *= 2;
+        else if (axl_str_eq(t, n))
+            return align;
     }
-    static const struct {
-        const char *name;
-        uint8_t align;
-    } known[] = {
-        {"char", 1},     {"int8_t", 1},   {"uint8_t", 1},  {"bool", 1},
-        {"short", 2},    {"int16_t", 2},  {"uint16_t", 2}, {"half", 2},
-        {"int", 4},      {"int32_t", 4},  {"uint32_t", 4}, {"float", 4},
-        {"long", 8},     {"long long", 8}, {"int64_t", 8}, {"uint64_t", 8},
-        {"double", 8},
-    };
-    for (unsigned k = 0; k < sizeof known / sizeof known[0]; k++)
-        if (axl_str_eq(t, known[k].name))
-            return known[k].align;
     /* ap_int<W> / ap_uint<W>: W bits, aligned to the power of two that
      * holds them (at most 64 bytes, a 512-bit master's width). */
     const char *lt = memchr(t.ptr, '<', t.len);
-    if (lt && t.len && t.ptr[t.len - 1] == '>' &&
+    if (lt && end[-1] == '>' &&
         ((lt - t.ptr == 6 && !memcmp(t.ptr, "ap_int", 6)) ||
          (lt - t.ptr == 7 && !memcmp(t.ptr, "ap_uint", 7)))) {
         uint32_t bits = 0;
-        for (const char *c = lt + 1; c < t.ptr + t.len - 1; c++) {
+        for (const char *c = lt + 1; c < end - 1; c++) {
             if (*c < '0' || *c > '9' || bits > 4096)
                 return 1;
             bits = bits * 10 + (uint32_t)(*c - '0');
         }
-        uint32_t align = 1;
-        while (align * 8 < bits && align < 64)
+        align = 1;
+        while (align * 8u < bits && align < 64)
             align *= 2;
-        return (uint8_t)align;
+        return align;
     }
     return 1;
 }
