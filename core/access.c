@@ -690,16 +690,31 @@ static bool aliased(const struct axl__buffer *b, uint8_t loc)
 }
 
 /* Whole-buffer moves into each accessor's location. */
+static axl_status transfers(struct axl__command *c, char *why, size_t cap);
+
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap)
 {
     if (!(c->flags & AXL__CMD_XFER))
         return AXL_SUCCESS;
+    /* Traced: the span and bytes of the moves (the command is this
+     * thread's until it completes, so no lock). */
+    AXL__TRACE_STAMP(c, xfer_start, 0);
+    axl_status st = transfers(c, why, cap);
+    AXL__TRACE_STAMP(c, xfer_end, 0);
+    return st;
+}
+
+static axl_status transfers(struct axl__command *c, char *why, size_t cap)
+{
     for (uint8_t i = 0; i < c->nacc; i++) {
         struct axl__access *a = &c->acc[i];
         if (!(a->flags & AXL__ACC_XFER))
             continue;
         struct axl__buffer *b = axl__buffer_at(a->base);
         axl_status st = AXL_SUCCESS;
+        AXL__TRACE_SET(c, xfer_bytes, c->tr.xfer_bytes +
+                                          (a->src != AXL__LOC_HOST) * b->size +
+                                          (a->loc != AXL__LOC_HOST) * b->size);
         if (a->src != AXL__LOC_HOST) {
             dev_ref s = dev_of(b, a->src);
             host_lock(b);

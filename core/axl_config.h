@@ -186,6 +186,34 @@
 #define AXL_WAIT_SPIN_NS 20000
 #endif
 
+/* ---- Trace and logs (include/axl/trace.h) ------------------------------------ */
+
+/** Records the trace ring holds: one per command completed while tracing
+ *  is on (axl_trace_enable, AXL_TRACE), each about 150 bytes. When it is
+ *  full the oldest is overwritten and counted as dropped. 0 compiles the
+ *  trace out (axl_trace_enable then fails with
+ *  AXL_ERR_FEATURE_NOT_SUPPORTED). */
+#ifndef AXL_TRACE_EVENTS
+#define AXL_TRACE_EVENTS 256
+#endif
+
+/** Dependencies a trace record keeps as flow arrows (edges beyond these
+ *  are still honoured, only not drawn). */
+#ifndef AXL_TRACE_DEPS
+#define AXL_TRACE_DEPS 4
+#endif
+
+/** Longest kernel name a trace record keeps, with its NUL. */
+#ifndef AXL_TRACE_NAME_MAX
+#define AXL_TRACE_NAME_MAX 24
+#endif
+
+/** 1: log lines can be turned on at run time (axl_log_set, AXL_LOG); off,
+ *  each costs one branch. 0 compiles them out. */
+#ifndef AXL_LOGS
+#define AXL_LOGS 1
+#endif
+
 /* ---- Messages ------------------------------------------------------------- */
 
 /** What a failure leaves in axl_last_message() (and in asynchronous errors).
@@ -256,5 +284,11 @@ _Static_assert(AXL_HOST_TASK_WORKERS <= 16,
                "AXL_HOST_TASK_WORKERS must be 0..16");
 _Static_assert(AXL_MESSAGES == 0 || AXL_MESSAGES == 1,
                "AXL_MESSAGES must be 0 or 1");
+_Static_assert(AXL_TRACE_EVENTS >= 0 && AXL_TRACE_EVENTS <= 1048576,
+               "AXL_TRACE_EVENTS must be 0..1048576");
+_Static_assert(AXL_TRACE_DEPS >= 1 && AXL_TRACE_DEPS <= 16,
+               "AXL_TRACE_DEPS must be 1..16");
+_Static_assert(AXL_TRACE_NAME_MAX >= 8, "AXL_TRACE_NAME_MAX must be >= 8");
+_Static_assert(AXL_LOGS == 0 || AXL_LOGS == 1, "AXL_LOGS must be 0 or 1");
 
 #endif /* AXL_CONFIG_H */

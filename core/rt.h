@@ -322,8 +322,28 @@ enum axl__command_flags {
     AXL__CMD_INFLIGHT = 1u << 3, /* in the submission-order list */
     AXL__CMD_INLINE = 1u << 1,   /* inside run_start: done() only records */
     AXL__CMD_DONE_EARLY = 1u << 2,
-    AXL__CMD_XFER = 1u << 4      /* an accessor moves data first (XFER) */
+    AXL__CMD_XFER = 1u << 4,     /* an accessor moves data first (XFER) */
+    AXL__CMD_TRACED = 1u << 5    /* tracing was on at submission: tr is
+                                    filled and a record is made at the end */
 };
+
+#if AXL_TRACE_EVENTS
+/* What a traced command gathers on its way; written into the ring when it
+ * completes (trace.c). Set only while AXL__CMD_TRACED is in its flags, by
+ * whoever owns the command at that moment: the lock holder, or between
+ * dispatch and completion the thread running it (the lock hand-off orders
+ * those). Times are axl__now(), the profiling clock. */
+struct axl__cmd_trace {
+    uint64_t submit, ready, start;
+    uint64_t xfer_start, xfer_end;  /* data moved before the action */
+    uint64_t xfer_bytes;
+    uint32_t dep_rec[AXL_TRACE_DEPS]; /* ring position + 1 of the records
+                                   of the commands it waited for */
+    uint32_t dep_seq[AXL_TRACE_DEPS]; /* and their submission numbers */
+    uint8_t ndeps;
+    uint8_t worker;             /* host tasks: worker + 1, 0: inline */
+};
+#endif
 
 struct axl__dep {
     axl__node next;             /* next node in the predecessor's list */
@@ -352,6 +372,9 @@ struct axl__command {
     uint16_t device;            /* slot of the queue's device */
     struct axl__dep deps[AXL_MAX_COMMAND_DEPS];
     struct axl__access acc[AXL_MAX_ACCESSORS];
+#if AXL_TRACE_EVENTS
+    struct axl__cmd_trace tr;
+#endif
     union axl__action {
         struct {
             axl_host_task_fn fn;
@@ -440,6 +463,7 @@ struct axl__runtime {
     uint16_t barrier_head, barrier_tail;   /* barrier commands, in order */
     uint32_t waiters;                      /* threads blocked on DONE */
     unsigned workers;                      /* host-task threads running */
+    unsigned worker_ids;                   /* numbers given to workers */
     axl_clock_fn clock;
     void *clock_user;
     uint32_t nports;
@@ -842,5 +866,76 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
+
+/* ---- Trace and logs (trace.c) ------------------------------------------------ */
+
+/* Tracing on: read at submission only (a command records if it was on
+ * then). An atomic, so axl_trace_enable needs no lock (ports call it while
+ * the runtime starts, lock held). */
+extern _Atomic bool axl__trace_on;
+#if AXL_TRACE_EVENTS
+#define AXL__TRACED(c) (((c)->flags & AXL__CMD_TRACED) != 0)
+static inline bool axl__tracing(void)
+{
+    return atomic_load_explicit(&axl__trace_on, memory_order_relaxed);
+}
+#else
+#define AXL__TRACED(c) false
+static inline bool axl__tracing(void)
+{
+    return false;
+}
+#endif
+/* Lock held. Marks c traced and stamps its submission (e: its event). */
+void axl__trace_submit(struct axl__command *c, const struct axl__event *e);
+/* A time stamp of a traced command: the event's profiling time when it has
+ * one, so trace and profiling agree. */
+#if AXL_TRACE_EVENTS
+static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
+{
+    *field = t ? t : axl__now();
+}
+#define AXL__TRACE_STAMP(c, field, t)                                          \
+    do {                                                                       \
+        if (AXL__TRACED(c))                                                    \
+            axl__trace_stamp(&(c)->tr.field, (t));                            \
+    } while (0)
+#define AXL__TRACE_SET(c, field, v)                                            \
+    do {                                                                       \
+        if (AXL__TRACED(c))                                                    \
+            (c)->tr.field = (v);                                               \
+    } while (0)
+#else
+#define AXL__TRACE_STAMP(c, field, t) ((void)0)
+#define AXL__TRACE_SET(c, field, v) ((void)0)
+#endif
+/* Lock held: writes c's record (it completes now, at time end); returns
+ * its ring position + 1 for its dependents' arrows. */
+uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
+                        axl_status status, uint64_t end);
+/* Lock held: s waited for the command whose record is rec (+1), seq. */
+void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq);
+
+/* Logs: the level is an atomic read without the lock; a line below it
+ * costs that one load and branch. axl__log formats and calls the sink. */
+extern _Atomic uint8_t axl__log_level;
+#if AXL_LOGS
+void axl__log(int level, const char *fmt, ...) AXL__PRINTF(2, 3);
+#define AXL__LOG(level, ...)                                                   \
+    do {                                                                       \
+        if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) >=    \
+            (level))                                                           \
+            axl__log((level), __VA_ARGS__);                                    \
+    } while (0)
+#else
+int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
+#define AXL__LOG(level, ...) ((void)(level), (void)sizeof axl__unformatted(__VA_ARGS__))
+#endif
+#define AXL__LOG_ERROR 1
+#define AXL__LOG_WARN 2
+#define AXL__LOG_INFO 3
+#define AXL__LOG_DEBUG 4
+/* The name of a command kind ("kernel", "copy", ...). */
+const char *axl__command_kind_name(uint8_t kind);
 
 #endif /* AXL_RT_H */

@@ -456,6 +456,7 @@ axl_status axl_shutdown(void)
     extra_port_count = 0;
     axl_port_fini();
     axl_port_unlock();
+    axl_port_stopped(); /* hosted: the AXL_TRACE file */
     return AXL_SUCCESS;
 }
 

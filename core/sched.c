@@ -65,6 +65,7 @@ static struct axl__command *fifo_pop(uint16_t *head, uint16_t *tail)
 
 static void make_ready(struct axl__command *c)
 {
+    AXL__TRACE_STAMP(c, ready, 0);
     fifo_push(&axl__rt.ready_head, &axl__rt.ready_tail, c);
 }
 
@@ -209,8 +210,19 @@ static void complete(struct axl__command *c, axl_status status,
             e->t_start = e->t_end; /* never ran: failed dependency */
     }
     e->status = status;
-    if (status != AXL_SUCCESS)
+    if (status != AXL_SUCCESS) {
         record_error(q, e, status, why);
+        AXL__LOG(AXL__LOG_ERROR, "command #%u (%s) failed: %s: %s",
+                 (unsigned)c->seq, axl__command_kind_name(c->kind),
+                 axl_status_name(status), why && why[0] ? why : "");
+    } else {
+        AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) complete",
+                 (unsigned)c->seq, axl__command_kind_name(c->kind));
+    }
+    /* Its trace record first: dependents' arrows point at it. */
+    uint32_t rec = 0;
+    if (AXL__TRACED(c))
+        rec = axl__trace_end(c, e, status, e->profiling ? e->t_end : 0);
 
     /* Release the dependents. */
     axl__node n = e->succ;
@@ -225,6 +237,8 @@ static void complete(struct axl__command *c, axl_status status,
             s->dep_status = status;
             s->dep_event = AXL__HANDLE(EVENT, e);
         }
+        if (rec && AXL__TRACED(s))
+            axl__trace_dep(s, rec, c->seq);
         if (--s->pending == 0)
             make_ready(s);
     }
@@ -263,6 +277,7 @@ static void start(struct axl__command *c)
     struct axl__event *e = axl__event_at(c->event);
     if (e->profiling)
         e->t_start = axl__now();
+    AXL__TRACE_STAMP(c, start, e->profiling ? e->t_start : 0);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
                           memory_order_release);
 }
@@ -285,11 +300,14 @@ static void fail_unrun(struct axl__command *c)
     complete(c, c->dep_status, why);
 }
 
-static void run_host_task(struct axl__command *c)
+/* worker: the host-task worker running it + 1, or 0 for the thread that
+ * made it ready (the trace's tracks). */
+static void run_host_task(struct axl__command *c, unsigned worker)
 {
     axl_host_task_fn fn = c->u.host.fn;
     void *user = c->u.host.user;
     char why[AXL_MESSAGE_MAX];
+    AXL__TRACE_SET(c, worker, (uint8_t)worker);
     start(c);
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
@@ -359,13 +377,16 @@ static void dispatch(struct axl__command *c)
         fail_unrun(c);
         return;
     }
+    AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) dispatched (queue %d)",
+             (unsigned)c->seq, axl__command_kind_name(c->kind),
+             c->queue == AXL__NO_QUEUE ? -1 : (int)c->queue);
     switch (c->kind) {
     case AXL__CMD_HOST_TASK:
         if (axl__rt.workers) {
             fifo_push(&axl__rt.host_head, &axl__rt.host_tail, c);
             axl_port_wake(AXL_PORT_CHANNEL_WORK);
         } else {
-            run_host_task(c);
+            run_host_task(c, 0);
         }
         break;
     case AXL__CMD_HOST_ACCESS:
@@ -401,6 +422,7 @@ void axl__workers_main(void *arg)
 {
     (void)arg;
     axl_port_lock();
+    const unsigned me = ++axl__rt.worker_ids; /* 1, 2, ... */
     for (;;) {
         struct axl__command *c =
             fifo_pop(&axl__rt.host_head, &axl__rt.host_tail);
@@ -410,7 +432,7 @@ void axl__workers_main(void *arg)
             axl_port_wait(AXL_PORT_CHANNEL_WORK, UINT64_MAX);
             continue;
         }
-        run_host_task(c);
+        run_host_task(c, me);
         axl__pump();
     }
     axl_port_unlock();
@@ -474,6 +496,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->seq = ++axl__rt.seq;
     c->kind = kind;
     c->flags = 0;
+    if (axl__tracing())
+        axl__trace_submit(c, e);
     c->ndeps = 0;
     const uint8_t nplanned = planned ? c->nacc : 0;
     c->nacc = 0;
@@ -556,8 +580,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         out->id = ehandle;
     if (out_cmd)
         *out_cmd = c;
-    if (--c->pending == 0)
+    if (--c->pending == 0) {
+        AXL__TRACE_STAMP(c, ready, 0);
         fifo_push_ref(&axl__rt.ready_head, &axl__rt.ready_tail, c, cref);
+    }
     return AXL_SUCCESS;
 }
 

@@ -24,5 +24,6 @@
 #include "axl/kernel_bundle.h"
 #include "axl/handler.h"
 #include "axl/queue.h"
+#include "axl/trace.h"
 
 #endif /* AXL_AXL_H */

@@ -64,9 +64,16 @@ enum axl_port_channel {
     AXL_PORT_CHANNEL_COUNT = 2
 };
 
-/** Called once by axl_init() before anything else, and by axl_shutdown(). */
+/** Called once by axl_init() before anything else, and by axl_shutdown(),
+ *  both with the runtime lock held. A hosted port reads its environment
+ *  switches in axl_port_init (AXL_LOG, AXL_TRACE: axl_log_set,
+ *  axl_trace_enable; neither takes the lock). */
 axl_status axl_port_init(void);
 void axl_port_fini(void);
+/** Called by axl_shutdown() once the runtime is down, without the lock:
+ *  where a hosted port writes the trace file AXL_TRACE names
+ *  (axl_trace_format may be called). Bare metal: nothing to do. */
+void axl_port_stopped(void);
 
 /** The runtime lock. Not recursive. On bare metal this masks interrupts
  *  (with nesting), which is why the core holds it only for short, bounded

@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #include "axl/hal.h"
+#include "axl/runtime.h"
+#include "axl/trace.h"
 
 __attribute__((weak)) uint64_t axl_board_now_ns(void)
 {
@@ -82,6 +84,19 @@ axl_status axl_port_init(void)
 
 void axl_port_fini(void)
 {
+}
+
+void axl_port_stopped(void)
+{
+    /* The firmware drains the trace itself (axl_trace_format). */
+}
+
+axl_status axl_trace_write(const char *path)
+{
+    (void)path;
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_trace_write: bare metal has no files; drain the "
+                    "trace with axl_trace_format and a sink");
 }
 
 void axl_port_lock(void)

@@ -9,10 +9,95 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "axl/hal.h"
 #include "axl/runtime.h"
+#include "axl/trace.h"
+
+/* ---- Environment switches: AXL_LOG and AXL_TRACE ---------------------------- */
+
+static char trace_path[4096]; /* AXL_TRACE, written at axl_shutdown */
+
+static void log_to_stderr(const char *text, size_t len, void *user)
+{
+    (void)user;
+    fprintf(stderr, "%.*s\n", (int)len, text);
+}
+
+/* Read at every start (lock held): AXL_LOG=error|warn|info|debug|off sets
+ * the level with a stderr sink (unset leaves what the application set);
+ * AXL_TRACE=path turns the trace on and names the file axl_shutdown
+ * writes. */
+static void env_switches(void)
+{
+    const char *level_word = getenv("AXL_LOG");
+    if (level_word && level_word[0]) {
+        axl_log_level level;
+        if (axl_log_level_parse(level_word, &level))
+            axl_log_set(level, log_to_stderr, NULL);
+        else
+            fprintf(stderr,
+                    "axl: warn: AXL_LOG=%s is not one of error, warn, info, "
+                    "debug, off: logs stay as they were\n",
+                    level_word);
+    }
+    const char *path = getenv("AXL_TRACE");
+    trace_path[0] = '\0';
+    if (path && path[0]) {
+        if (strlen(path) >= sizeof trace_path) {
+            fprintf(stderr, "axl: warn: AXL_TRACE: the path is too long; "
+                            "no trace is written\n");
+        } else if (axl_trace_enable(true) == AXL_SUCCESS) {
+            memcpy(trace_path, path, strlen(path) + 1);
+        }
+    }
+}
+
+static void file_sink(const char *text, size_t len, void *user)
+{
+    fwrite(text, 1, len, (FILE *)user);
+}
+
+axl_status axl_trace_write(const char *path)
+{
+    if (!path || !path[0])
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_write: path must not be NULL or empty");
+    /* Into a file beside it, renamed over path once whole: a reader never
+     * sees half a trace, and a failure leaves the old file. */
+    char tmp[4096 + 16];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
+        return axl_fail(AXL_ERR_INVALID, "axl_trace_write: path too long");
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return axl_fail(AXL_ERR_RUNTIME, "axl_trace_write: cannot create %s",
+                        tmp);
+    axl_status st = axl_trace_format(file_sink, f, 0);
+    int bad = ferror(f);
+    if (fclose(f) != 0)
+        bad = 1;
+    if (st == AXL_SUCCESS && bad)
+        st = axl_fail(AXL_ERR_RUNTIME, "axl_trace_write: writing %s failed",
+                      tmp);
+    if (st == AXL_SUCCESS && rename(tmp, path) != 0)
+        st = axl_fail(AXL_ERR_RUNTIME,
+                      "axl_trace_write: cannot rename %s to %s", tmp, path);
+    if (st != AXL_SUCCESS)
+        remove(tmp);
+    return st;
+}
+
+void axl_port_stopped(void)
+{
+    if (!trace_path[0])
+        return;
+    if (axl_trace_write(trace_path) != AXL_SUCCESS)
+        fprintf(stderr, "axl: error: AXL_TRACE: %s\n", axl_last_message());
+}
 
 #if defined(__linux__)
 /*
@@ -41,6 +126,7 @@ static long futex(volatile void *addr, int op, unsigned val,
 
 axl_status axl_port_init(void)
 {
+    env_switches();
     return AXL_SUCCESS;
 }
 
@@ -104,6 +190,7 @@ static int channels_ready;
 
 axl_status axl_port_init(void)
 {
+    env_switches();
     if (channels_ready)
         return AXL_SUCCESS;
     pthread_condattr_t attr;

@@ -9,6 +9,8 @@
  * (interrupts, no threads).
  */
 #include "axl/hal.h"
+#include "axl/runtime.h"
+#include "axl/trace.h"
 
 /* Create the condition objects behind the wait channels. Called from
  * axl_init. Return AXL_SUCCESS or a failure with axl_fail(). */
@@ -20,6 +22,21 @@ axl_status axl_port_init(void)
 /* Undo axl_port_init (axl_shutdown). */
 void axl_port_fini(void)
 {
+}
+
+/* axl_shutdown is done (no lock held): a port with files writes the trace
+ * file here (posix: AXL_TRACE). */
+void axl_port_stopped(void)
+{
+}
+
+/* Write the trace to a file, where the platform has files (posix: fopen
+ * and axl_trace_format); otherwise this. */
+axl_status axl_trace_write(const char *path)
+{
+    (void)path;
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_trace_write: this port has no files");
 }
 
 /* The runtime lock: a mutex on an RTOS (FreeRTOS: xSemaphoreTake on a

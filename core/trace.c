@@ -1,0 +1,629 @@
+/*
+ * trace.c - the trace ring and its Chrome Trace Event JSON, and log lines.
+ *
+ * A traced command carries its times in its own slot (struct
+ * axl__cmd_trace) and leaves one fixed-size record in the ring when it
+ * completes, so the ring holds whole commands: never a start without its
+ * end. The JSON is made record by record into a small buffer on the stack
+ * and handed to the caller's sink; the core never prints.
+ */
+#include <string.h>
+
+#include "axl/trace.h"
+#include "rt.h"
+
+_Atomic bool axl__trace_on;
+_Atomic uint8_t axl__log_level;
+
+static const char *const kind_names[] = {
+    "?",           "host_task", "host_accessor", "copy_to_host",
+    "copy_from_host", "copy",   "fill",          "update_host",
+    "kernel"};
+
+const char *axl__command_kind_name(uint8_t kind)
+{
+    return kind < sizeof kind_names / sizeof kind_names[0] ? kind_names[kind]
+                                                           : "?";
+}
+
+/* ---- Logs --------------------------------------------------------------------- */
+
+static _Atomic(axl_text_sink) log_sink;
+static void *_Atomic log_user;
+
+static const char *const level_names[] = {"off", "error", "warn", "info",
+                                          "debug"};
+
+const char *axl_log_level_name(axl_log_level level)
+{
+    return (unsigned)level <= AXL_LOG_DEBUG ? level_names[level] : "?";
+}
+
+bool axl_log_level_parse(const char *word, axl_log_level *out)
+{
+    if (!word || !out)
+        return false;
+    for (unsigned i = 0; i <= AXL_LOG_DEBUG; i++) {
+        if (strcmp(word, level_names[i]) == 0) {
+            *out = (axl_log_level)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+void axl_log_set(axl_log_level level, axl_text_sink sink, void *user)
+{
+    if ((unsigned)level > AXL_LOG_DEBUG)
+        level = AXL_LOG_DEBUG;
+    if (!AXL_LOGS || !sink)
+        level = AXL_LOG_OFF;
+    atomic_store_explicit(&axl__log_level, (uint8_t)AXL_LOG_OFF,
+                          memory_order_release);
+    atomic_store_explicit(&log_user, user, memory_order_relaxed);
+    atomic_store_explicit(&log_sink, sink, memory_order_relaxed);
+    atomic_store_explicit(&axl__log_level, (uint8_t)level,
+                          memory_order_release);
+}
+
+axl_log_level axl_log_level_get(void)
+{
+    return (axl_log_level)atomic_load_explicit(&axl__log_level,
+                                               memory_order_relaxed);
+}
+
+#if AXL_LOGS
+void axl__log(int level, const char *fmt, ...)
+{
+    char line[AXL_MESSAGE_MAX];
+    size_t n = axl_format(line, sizeof line, "axl: %s: ",
+                          axl_log_level_name((axl_log_level)level));
+    if (n >= sizeof line)
+        n = sizeof line - 1;
+    va_list ap;
+    va_start(ap, fmt);
+    size_t m = axl_vformat(line + n, sizeof line - n, fmt, ap);
+    va_end(ap);
+    n += m < sizeof line - n ? m : sizeof line - n - 1;
+    (void)atomic_load_explicit(&axl__log_level, memory_order_acquire);
+    axl_text_sink sink = atomic_load_explicit(&log_sink, memory_order_relaxed);
+    void *user = atomic_load_explicit(&log_user, memory_order_relaxed);
+    if (sink)
+        sink(line, n, user);
+}
+#endif
+
+/* ---- The ring ------------------------------------------------------------------- */
+
+axl_status axl_trace_enable(bool on)
+{
+    if (!AXL_TRACE_EVENTS && on)
+        return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                        "axl_trace_enable: this build has no trace "
+                        "(AXL_TRACE_EVENTS 0)");
+    atomic_store_explicit(&axl__trace_on, on, memory_order_relaxed);
+    return AXL_SUCCESS;
+}
+
+bool axl_trace_enabled(void)
+{
+    return atomic_load_explicit(&axl__trace_on, memory_order_relaxed);
+}
+
+#if AXL_TRACE_EVENTS
+
+#define DEVICE_NAME_MAX 40
+
+/* One completed command. */
+struct trace_rec {
+    uint64_t submit, ready, start, end; /* ns; start 0: it never ran */
+    uint64_t xfer_start, xfer_end, xfer_bytes;
+    uint64_t bytes;             /* its action's bytes */
+    uint32_t seq;               /* submission number */
+    axl_status status;
+    uint32_t dep_rec[AXL_TRACE_DEPS];
+    uint32_t dep_seq[AXL_TRACE_DEPS];
+    uint16_t queue;             /* slot, or AXL__NO_QUEUE */
+    uint16_t device;            /* slot */
+    uint8_t kind;
+    uint8_t cu;                 /* kernels that ran: run slot + 1 */
+    uint8_t cu_ordinal;         /* the unit's number within its kernel */
+    uint8_t worker;             /* host tasks: worker + 1, 0: inline */
+    uint8_t ndeps;
+    char name[AXL_TRACE_NAME_MAX]; /* kernels: the kernel's name */
+};
+
+/* The ring: guarded by the runtime lock (axl_port_lock), written by
+ * axl__trace_end (lock held) and read one record at a time under it. head
+ * counts records ever written, tail the first not yet consumed or
+ * overwritten; positions are head values, record p at rec[p % capacity]. */
+static struct {
+    uint32_t head, tail;
+    uint32_t recorded, dropped;
+    char device_name[AXL_MAX_DEVICES][DEVICE_NAME_MAX];
+    struct trace_rec rec[AXL_TRACE_EVENTS];
+} ring;
+
+void axl__trace_submit(struct axl__command *c, const struct axl__event *e)
+{
+    c->flags |= AXL__CMD_TRACED;
+    memset(&c->tr, 0, sizeof c->tr);
+    axl__trace_stamp(&c->tr.submit, e->profiling ? e->t_submit : 0);
+}
+
+void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
+{
+    if (s->tr.ndeps < AXL_TRACE_DEPS) {
+        s->tr.dep_rec[s->tr.ndeps] = rec;
+        s->tr.dep_seq[s->tr.ndeps++] = seq;
+    }
+}
+
+static uint64_t region_bytes(const struct axl__region *r)
+{
+    uint64_t n = r->elem;
+    for (uint32_t d = 0; d < r->dims && d < 3; d++)
+        n *= r->len[d];
+    return n;
+}
+
+uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
+                        axl_status status, uint64_t end)
+{
+    if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
+        ring.tail++;
+        ring.dropped++;
+        if (ring.dropped == 1)
+            AXL__LOG(AXL__LOG_WARN,
+                     "the trace ring is full: the oldest records are "
+                     "overwritten (AXL_TRACE_EVENTS %u)",
+                     (unsigned)AXL_TRACE_EVENTS);
+    }
+    const uint32_t pos = ring.head++;
+    ring.recorded++;
+    struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
+    r->submit = c->tr.submit;
+    r->ready = c->tr.ready;
+    r->start = e->state == AXL_EVENT_SUBMITTED ? 0 : c->tr.start;
+    r->end = end;
+    r->xfer_start = c->tr.xfer_start;
+    r->xfer_end = c->tr.xfer_end;
+    r->xfer_bytes = c->tr.xfer_bytes;
+    r->seq = c->seq;
+    r->status = status;
+    r->ndeps = c->tr.ndeps;
+    memcpy(r->dep_rec, c->tr.dep_rec, sizeof r->dep_rec);
+    memcpy(r->dep_seq, c->tr.dep_seq, sizeof r->dep_seq);
+    r->queue = c->queue;
+    r->device = c->device;
+    r->kind = c->kind;
+    r->cu = 0;
+    r->cu_ordinal = 0;
+    r->worker = c->kind == AXL__CMD_HOST_TASK ? c->tr.worker : 0;
+    r->name[0] = '\0';
+    r->bytes = 0;
+    switch (c->kind) {
+    case AXL__CMD_KERNEL: {
+        const struct axl__kernel_id *k = axl__kernel_id_at(c->u.kernel.kid);
+        axl_format(r->name, sizeof r->name, "%s", k->name);
+        if (r->start) {
+            const struct axl__device *d = axl__device_at(c->device);
+            r->cu = (uint8_t)(c->u.kernel.cu + 1u);
+            r->cu_ordinal = d->cus[c->u.kernel.cu].ordinal;
+        }
+        for (uint8_t i = 0; i < c->nacc; i++)
+            r->bytes += c->acc[i].size;
+        break;
+    }
+    case AXL__CMD_COPY_TO_HOST:
+        r->bytes = region_bytes(&c->u.copy.src);
+        break;
+    case AXL__CMD_COPY_FROM_HOST:
+    case AXL__CMD_COPY:
+        r->bytes = region_bytes(&c->u.copy.dst);
+        break;
+    case AXL__CMD_FILL:
+        r->bytes = region_bytes(&c->u.fill.dst);
+        break;
+    default:
+        break;
+    }
+    if (c->queue != AXL__NO_QUEUE && c->device < AXL_MAX_DEVICES &&
+        !ring.device_name[c->device][0])
+        axl_format(ring.device_name[c->device], DEVICE_NAME_MAX, "%s",
+                   axl__device_at(c->device)->info.name);
+    return pos + 1u;
+}
+
+axl_status axl_trace_stats_get(axl_trace_stats *out)
+{
+    if (!out)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_stats_get: out must not be NULL");
+    axl_port_lock();
+    out->capacity = AXL_TRACE_EVENTS;
+    out->held = ring.head - ring.tail;
+    out->recorded = ring.recorded;
+    out->dropped = ring.dropped;
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+axl_status axl_trace_clear(void)
+{
+    axl_port_lock();
+    ring.tail = ring.head;
+    ring.recorded = 0;
+    ring.dropped = 0;
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+/* ---- Chrome Trace Event JSON ---------------------------------------------------- */
+
+/* Tracks: pid 1 is the host (a thread per queue, host accessors, a thread
+ * per host-task worker); pid 10 + slot a device (a thread per compute unit
+ * it ran and one for its transfers). */
+#define PID_HOST 1u
+#define PID_DEVICE(d) (10u + (d))
+#define TID_QUEUE(q) (1u + (q))
+#define TID_HOST_ACCESS 1000u
+#define TID_WORKER(w) (2000u + (w))
+#define TID_CU(cu) (1u + (cu))
+#define TID_XFER 1000u
+
+typedef struct writer {
+    axl_text_sink sink;
+    void *user;
+    char buf[512];
+    size_t len;
+    bool first;                 /* no event written yet */
+} writer;
+
+static void flush(writer *w)
+{
+    if (w->len)
+        w->sink(w->buf, w->len, w->user);
+    w->len = 0;
+}
+
+/* Appends formatted text; flushes first when it might not fit. */
+static void put(writer *w, const char *fmt, ...) AXL__PRINTF(2, 3);
+static void put(writer *w, const char *fmt, ...)
+{
+    va_list ap;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        va_start(ap, fmt);
+        size_t n = axl_vformat(w->buf + w->len, sizeof w->buf - w->len, fmt,
+                               ap);
+        va_end(ap);
+        if (w->len + n < sizeof w->buf) {
+            w->len += n;
+            return;
+        }
+        if (w->len == 0) { /* longer than the buffer: cut */
+            w->len = sizeof w->buf - 1;
+            return;
+        }
+        flush(w);
+    }
+}
+
+/* A JSON string's contents (names come from images: escape them). */
+static void put_str(writer *w, const char *s)
+{
+    char esc[2 * AXL_TRACE_NAME_MAX + 2 * DEVICE_NAME_MAX + 8];
+    size_t n = 0;
+    for (; *s && n + 7 < sizeof esc; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            esc[n++] = '\\';
+            esc[n++] = (char)ch;
+        } else if (ch < 0x20) {
+            n += axl_format(esc + n, sizeof esc - n, "\\u%04x", ch);
+        } else {
+            esc[n++] = (char)ch;
+        }
+    }
+    esc[n] = '\0';
+    put(w, "%s", esc);
+}
+
+/* Microseconds with three decimals, exactly the nanoseconds. */
+#define US_FMT "%llu.%03u"
+#define US(ns) (unsigned long long)((ns) / 1000u), (unsigned)((ns) % 1000u)
+
+static void event_start(writer *w)
+{
+    put(w, "%s\n", w->first ? "" : ",");
+    w->first = false;
+}
+
+static void meta(writer *w, const char *what, unsigned pid, unsigned tid,
+                 const char *name, unsigned sort)
+{
+    event_start(w);
+    put(w, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,"
+           "\"args\":{\"name\":\"",
+        what, pid, tid);
+    put_str(w, name);
+    put(w, "\"}}");
+    event_start(w);
+    put(w, "{\"ph\":\"M\",\"name\":\"%s_sort_index\",\"pid\":%u,\"tid\":%u,"
+           "\"args\":{\"sort_index\":%u}}",
+        what[0] == 'p' ? "process" : "thread", pid, tid, sort);
+}
+
+/* Tracks named so far, so each gets its names once. */
+typedef struct seen {
+    bool host;
+    bool queue[AXL_MAX_QUEUES];
+    bool host_access;
+    bool worker[AXL_HOST_TASK_WORKERS + 1];
+    bool device[AXL_MAX_DEVICES];
+    bool cu[AXL_MAX_DEVICES][AXL_MAX_DEVICE_CUS];
+    bool xfer[AXL_MAX_DEVICES];
+} seen;
+
+static void device_label(char *out, size_t cap, uint16_t dev)
+{
+    char name[DEVICE_NAME_MAX];
+    axl_port_lock();
+    memcpy(name, ring.device_name[dev], sizeof name);
+    axl_port_unlock();
+    name[sizeof name - 1] = '\0';
+    axl_format(out, cap, "device %u%s%s", (unsigned)dev, name[0] ? ": " : "",
+               name);
+}
+
+static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
+{
+    char label[96];
+    if (!sn->host) {
+        sn->host = true;
+        meta(w, "process_name", PID_HOST, 0, "axl host", 0);
+    }
+    if (r->queue == AXL__NO_QUEUE) {
+        if (!sn->host_access) {
+            sn->host_access = true;
+            meta(w, "thread_name", PID_HOST, TID_HOST_ACCESS,
+                 "host accessors", TID_HOST_ACCESS);
+        }
+    } else if (r->queue < AXL_MAX_QUEUES && !sn->queue[r->queue]) {
+        sn->queue[r->queue] = true;
+        axl_format(label, sizeof label, "queue %u", (unsigned)r->queue);
+        meta(w, "thread_name", PID_HOST, TID_QUEUE(r->queue), label,
+             TID_QUEUE(r->queue));
+    }
+    if (r->kind == AXL__CMD_HOST_TASK && r->start &&
+        r->worker <= AXL_HOST_TASK_WORKERS && !sn->worker[r->worker]) {
+        sn->worker[r->worker] = true;
+        if (r->worker)
+            axl_format(label, sizeof label, "host-task worker %u",
+                       (unsigned)r->worker);
+        else
+            axl_format(label, sizeof label,
+                       "host tasks (on the submitting thread)");
+        meta(w, "thread_name", PID_HOST, TID_WORKER(r->worker), label,
+             TID_WORKER(r->worker));
+    }
+    if (r->device >= AXL_MAX_DEVICES || r->queue == AXL__NO_QUEUE)
+        return;
+    bool cu = r->cu && r->cu <= AXL_MAX_DEVICE_CUS;
+    bool xfer = r->xfer_end != 0;
+    if ((cu || xfer) && !sn->device[r->device]) {
+        sn->device[r->device] = true;
+        device_label(label, sizeof label, r->device);
+        meta(w, "process_name", PID_DEVICE(r->device), 0, label,
+             PID_DEVICE(r->device));
+    }
+    if (cu && !sn->cu[r->device][r->cu - 1]) {
+        sn->cu[r->device][r->cu - 1] = true;
+        axl_format(label, sizeof label, "compute unit %u: %s:%u",
+                   (unsigned)(r->cu - 1), r->name, (unsigned)r->cu_ordinal);
+        meta(w, "thread_name", PID_DEVICE(r->device), TID_CU(r->cu - 1),
+             label, TID_CU(r->cu - 1));
+    }
+    if (xfer && !sn->xfer[r->device]) {
+        sn->xfer[r->device] = true;
+        meta(w, "thread_name", PID_DEVICE(r->device), TID_XFER,
+             "transfers", TID_XFER);
+    }
+}
+
+static const char *rec_name(const struct trace_rec *r)
+{
+    return r->kind == AXL__CMD_KERNEL && r->name[0]
+               ? r->name
+               : axl__command_kind_name(r->kind);
+}
+
+static unsigned queue_tid(const struct trace_rec *r)
+{
+    return r->queue == AXL__NO_QUEUE ? TID_HOST_ACCESS : TID_QUEUE(r->queue);
+}
+
+/* Where a record's slice on its queue track begins and ends. */
+static uint64_t rec_begin(const struct trace_rec *r)
+{
+    return r->start ? r->start : r->end;
+}
+
+/* A complete ("X") slice of a record on one track. */
+static void slice(writer *w, const struct trace_rec *r, unsigned pid,
+                  unsigned tid, const char *cat)
+{
+    uint64_t b = rec_begin(r);
+    event_start(w);
+    put(w, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"", cat);
+    put_str(w, rec_name(r));
+    put(w, "\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT, pid,
+        tid, US(b), US(r->end - b));
+    put(w, ",\"args\":{\"seq\":%u,\"kind\":\"%s\",\"status\":\"%s\","
+           "\"queue\":%d,\"device\":%u",
+        (unsigned)r->seq, axl__command_kind_name(r->kind),
+        axl_status_name(r->status),
+        r->queue == AXL__NO_QUEUE ? -1 : (int)r->queue, (unsigned)r->device);
+    if (r->kind == AXL__CMD_KERNEL) {
+        put(w, ",\"kernel\":\"");
+        put_str(w, r->name);
+        put(w, "\"");
+        if (r->cu)
+            put(w, ",\"compute_unit\":%u,\"cu_ordinal\":%u",
+                (unsigned)(r->cu - 1), (unsigned)r->cu_ordinal);
+    }
+    if (r->kind == AXL__CMD_HOST_TASK && r->start)
+        put(w, ",\"worker\":%u", (unsigned)r->worker);
+    put(w, ",\"bytes\":%llu,\"transfer_bytes\":%llu",
+        (unsigned long long)r->bytes, (unsigned long long)r->xfer_bytes);
+    put(w, ",\"submit_ns\":%llu,\"ready_ns\":%llu,\"start_ns\":%llu,"
+           "\"end_ns\":%llu",
+        (unsigned long long)r->submit, (unsigned long long)r->ready,
+        (unsigned long long)r->start, (unsigned long long)r->end);
+    put(w, ",\"deps\":[");
+    for (uint8_t j = 0; j < r->ndeps; j++)
+        put(w, "%s%u", j ? "," : "", (unsigned)r->dep_seq[j]);
+    put(w, "]}}");
+}
+
+/* Copies the record at position pos if it is still in the ring. */
+static bool rec_get(uint32_t pos, struct trace_rec *out)
+{
+    axl_port_lock();
+    bool ok = pos - ring.tail < ring.head - ring.tail;
+    if (ok)
+        *out = ring.rec[pos % AXL_TRACE_EVENTS];
+    axl_port_unlock();
+    return ok;
+}
+
+static void record(writer *w, seen *sn, uint32_t pos,
+                   const struct trace_rec *r)
+{
+    name_tracks(w, sn, r);
+    slice(w, r, PID_HOST, queue_tid(r), "command");
+    if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES)
+        slice(w, r, PID_DEVICE(r->device), TID_CU(r->cu - 1), "kernel");
+    if (r->kind == AXL__CMD_HOST_TASK && r->start)
+        slice(w, r, PID_HOST, TID_WORKER(r->worker), "host_task");
+    if (r->xfer_end && r->queue != AXL__NO_QUEUE &&
+        r->device < AXL_MAX_DEVICES) {
+        event_start(w);
+        put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"transfer\","
+               "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+               ",\"args\":{\"seq\":%u,\"bytes\":%llu,\"for\":\"",
+            PID_DEVICE(r->device), TID_XFER, US(r->xfer_start),
+            US(r->xfer_end - r->xfer_start), (unsigned)r->seq,
+            (unsigned long long)r->xfer_bytes);
+        put_str(w, rec_name(r));
+        put(w, "\"}}");
+    }
+    /* Arrows from each command it waited for, still in the ring. */
+    for (uint8_t j = 0; j < r->ndeps; j++) {
+        struct trace_rec p;
+        if (!r->dep_rec[j] || !rec_get(r->dep_rec[j] - 1u, &p) ||
+            p.seq != r->dep_seq[j])
+            continue;
+        unsigned long long id =
+            (unsigned long long)pos * AXL_TRACE_DEPS + j + 1u;
+        uint64_t pb = rec_begin(&p);
+        uint64_t mid = pb + (p.end - pb) / 2u;
+        event_start(w);
+        put(w, "{\"ph\":\"s\",\"cat\":\"dependency\",\"name\":\"dependency\","
+               "\"id\":%llu,\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT "}",
+            id, PID_HOST, queue_tid(&p), US(mid));
+        event_start(w);
+        put(w, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"dependency\","
+               "\"name\":\"dependency\",\"id\":%llu,\"pid\":%u,\"tid\":%u,"
+               "\"ts\":" US_FMT "}",
+            id, PID_HOST, queue_tid(r), US(rec_begin(r)));
+    }
+}
+
+axl_status axl_trace_format(axl_text_sink sink, void *user, uint32_t flags)
+{
+    if (!sink)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_format: sink must not be NULL");
+    if (flags & ~(uint32_t)AXL_TRACE_CONSUME)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_format: unknown flags 0x%x",
+                        (unsigned)flags);
+    writer w = {sink, user, "", 0, true};
+    axl_port_lock();
+    uint32_t pos = ring.tail, end = ring.head, dropped = ring.dropped;
+    axl_port_unlock();
+    seen sn;
+    memset(&sn, 0, sizeof sn);
+    put(&w, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"axl\","
+            "\"capacity\":%u,\"dropped\":%u},\"traceEvents\":[",
+        (unsigned)AXL_TRACE_EVENTS, (unsigned)dropped);
+    for (; pos != end; pos++) {
+        struct trace_rec r;
+        if (!rec_get(pos, &r))
+            continue; /* overwritten meanwhile */
+        record(&w, &sn, pos, &r);
+    }
+    put(&w, "\n]}\n");
+    flush(&w);
+    if (flags & AXL_TRACE_CONSUME) {
+        axl_port_lock();
+        if (end - ring.tail <= ring.head - ring.tail)
+            ring.tail = end;
+        axl_port_unlock();
+    }
+    return AXL_SUCCESS;
+}
+
+#else /* AXL_TRACE_EVENTS 0 */
+
+void axl__trace_submit(struct axl__command *c, const struct axl__event *e)
+{
+    (void)c;
+    (void)e;
+}
+
+uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
+                        axl_status status, uint64_t end)
+{
+    (void)c;
+    (void)e;
+    (void)status;
+    (void)end;
+    return 0;
+}
+
+void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
+{
+    (void)s;
+    (void)rec;
+    (void)seq;
+}
+
+axl_status axl_trace_stats_get(axl_trace_stats *out)
+{
+    if (!out)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_stats_get: out must not be NULL");
+    memset(out, 0, sizeof *out);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_trace_clear(void)
+{
+    return AXL_SUCCESS;
+}
+
+axl_status axl_trace_format(axl_text_sink sink, void *user, uint32_t flags)
+{
+    (void)user;
+    (void)flags;
+    if (!sink)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_format: sink must not be NULL");
+    static const char doc[] = "{\"traceEvents\":[]}\n";
+    sink(doc, sizeof doc - 1, user);
+    return AXL_SUCCESS;
+}
+
+#endif
