@@ -269,6 +269,8 @@ struct axl__buffer {
     axl__rec rec_head, rec_tail;
     uint8_t nrec;
     uint16_t next_zombie;       /* slot + 1 */
+    uint32_t trace_writer;      /* base: event handle of the last traced
+                                   command that wrote it (trace arrows) */
 };
 
 enum axl__access_flags {
@@ -915,6 +917,13 @@ uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
                         axl_status status, uint64_t end);
 /* Lock held: s waited for the command whose record is rec (+1), seq. */
 void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq);
+/* Lock held: s depends on e, complete already (no edge): an arrow from
+ * e's record if it is among the latest. */
+void axl__trace_dep_done(struct axl__command *s, uint32_t event);
+/* Lock held, c traced and its accessors committed: arrows from the last
+ * traced writer of each buffer it reads, which may be complete already
+ * (no edge then), and c becomes the writer of what it writes. */
+void axl__trace_data_deps(struct axl__command *c);
 
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */

@@ -130,6 +130,8 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
     if (e == axl__event_at(c->event))
         return;
     if (event_complete(e)) {
+        if (AXL__TRACED(c))
+            axl__trace_dep_done(c, AXL__HANDLE(EVENT, e));
         if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
             c->dep_status = e->status;
             c->dep_event = AXL__HANDLE(EVENT, e);
@@ -552,6 +554,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         if (p)
             axl__add_dep(c, p, true);
     }
+    if (AXL__TRACED(c))
+        axl__trace_data_deps(c);
     if (h->deps_overflow)
         c->flags |= AXL__CMD_BARRIER;
     if (q && (q->flags & AXL_QUEUE_IN_ORDER)) {

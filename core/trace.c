@@ -120,6 +120,7 @@ struct trace_rec {
     uint64_t xfer_start, xfer_end, xfer_bytes;
     uint64_t bytes;             /* its action's bytes */
     uint32_t seq;               /* submission number */
+    uint32_t event;             /* its event's handle */
     axl_status status;
     uint32_t dep_rec[AXL_TRACE_DEPS];
     uint32_t dep_seq[AXL_TRACE_DEPS];
@@ -153,10 +154,44 @@ void axl__trace_submit(struct axl__command *c, const struct axl__event *e)
 
 void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
 {
+    for (uint8_t j = 0; j < s->tr.ndeps; j++)
+        if (s->tr.dep_rec[j] == rec)
+            return;
     if (s->tr.ndeps < AXL_TRACE_DEPS) {
         s->tr.dep_rec[s->tr.ndeps] = rec;
         s->tr.dep_seq[s->tr.ndeps++] = seq;
     }
+}
+
+/* How far back a dependency on a command complete before its dependent
+ * was submitted is looked for (an arrow only; the search is bounded). */
+#define DONE_DEP_LOOKBACK 64u
+
+void axl__trace_dep_done(struct axl__command *s, uint32_t handle)
+{
+    uint32_t held = ring.head - ring.tail;
+    for (uint32_t k = 1; k <= held && k <= DONE_DEP_LOOKBACK; k++) {
+        const uint32_t pos = ring.head - k;
+        const struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
+        if (r->event == handle) {
+            axl__trace_dep(s, pos + 1u, r->seq);
+            return;
+        }
+    }
+}
+
+void axl__trace_data_deps(struct axl__command *c)
+{
+    const uint32_t self = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
+        if ((c->acc[i].mode & AXL_ACCESS_READ) && b->trace_writer &&
+            b->trace_writer != self)
+            axl__trace_dep_done(c, b->trace_writer);
+    }
+    for (uint8_t i = 0; i < c->nacc; i++)
+        if (c->acc[i].mode & AXL_ACCESS_WRITE)
+            axl__buffer_at(c->acc[i].base)->trace_writer = self;
 }
 
 static uint64_t region_bytes(const struct axl__region *r)
@@ -190,6 +225,7 @@ uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
     r->xfer_end = c->tr.xfer_end;
     r->xfer_bytes = c->tr.xfer_bytes;
     r->seq = c->seq;
+    r->event = AXL__HANDLE(EVENT, e);
     r->status = status;
     r->ndeps = c->tr.ndeps;
     memcpy(r->dep_rec, c->tr.dep_rec, sizeof r->dep_rec);
@@ -443,6 +479,23 @@ static unsigned queue_tid(const struct trace_rec *r)
     return r->queue == AXL__NO_QUEUE ? TID_HOST_ACCESS : TID_QUEUE(r->queue);
 }
 
+/* The track where a record ran: its compute unit, its host-task worker,
+ * else its queue (arrows go between these). */
+static void exec_track(const struct trace_rec *r, unsigned *pid,
+                       unsigned *tid)
+{
+    if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES) {
+        *pid = PID_DEVICE(r->device);
+        *tid = TID_CU(r->cu - 1);
+    } else if (r->kind == AXL__CMD_HOST_TASK && r->start) {
+        *pid = PID_HOST;
+        *tid = TID_WORKER(r->worker);
+    } else {
+        *pid = PID_HOST;
+        *tid = queue_tid(r);
+    }
+}
+
 /* Where a record's slice on its queue track begins and ends. */
 static uint64_t rec_begin(const struct trace_rec *r)
 {
@@ -528,15 +581,18 @@ static void record(writer *w, seen *sn, uint32_t pos,
             (unsigned long long)pos * AXL_TRACE_DEPS + j + 1u;
         uint64_t pb = rec_begin(&p);
         uint64_t mid = pb + (p.end - pb) / 2u;
+        unsigned ppid, ptid, spid, stid;
+        exec_track(&p, &ppid, &ptid);
+        exec_track(r, &spid, &stid);
         event_start(w);
         put(w, "{\"ph\":\"s\",\"cat\":\"dependency\",\"name\":\"dependency\","
                "\"id\":%llu,\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT "}",
-            id, PID_HOST, queue_tid(&p), US(mid));
+            id, ppid, ptid, US(mid));
         event_start(w);
         put(w, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"dependency\","
                "\"name\":\"dependency\",\"id\":%llu,\"pid\":%u,\"tid\":%u,"
                "\"ts\":" US_FMT "}",
-            id, PID_HOST, queue_tid(r), US(rec_begin(r)));
+            id, spid, stid, US(rec_begin(r)));
     }
 }
 
@@ -598,6 +654,17 @@ void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
     (void)s;
     (void)rec;
     (void)seq;
+}
+
+void axl__trace_dep_done(struct axl__command *s, uint32_t event)
+{
+    (void)s;
+    (void)event;
+}
+
+void axl__trace_data_deps(struct axl__command *c)
+{
+    (void)c;
 }
 
 axl_status axl_trace_stats_get(axl_trace_stats *out)

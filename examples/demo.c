@@ -14,6 +14,10 @@
  * 3. Checks every result against the same computation on the host and
  *    prints the profiling timeline.
  *
+ * `axl-demo --trace out.json` (or AXL_TRACE=out.json in the environment)
+ * also records a trace and writes it as Chrome Trace Event JSON: open it
+ * in Perfetto (ui.perfetto.dev, "Open trace file") or chrome://tracing.
+ *
  * Run it with the README's first command; it exits 0 when every check
  * passes.
  */
@@ -160,8 +164,19 @@ static void stats_cgf(axl_handler *h, void *user)
     axl_handler_host_task(h, compute_stats, g->out);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *trace = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+            trace = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--trace out.json]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (trace)
+        CHECK(axl_trace_enable(true));
     printf("== what axl sees ==\n");
     if (list_devices())
         return 1;
@@ -267,7 +282,7 @@ int main(void)
                               sizeof dev_name, NULL));
     printf("\n== pipeline on %s (us from the first submit) ==\n", dev_name);
     printf("  %-16s %10s %10s %10s\n", "command", "submit", "start", "end");
-    uint64_t t0 = 0;
+    uint64_t t0 = 0, prof[6][3];
     for (int i = 0; i < 6; i++) {
         uint64_t s, b0, e;
         CHECK(axl_event_get_profiling(ev[i], AXL_PROFILING_COMMAND_SUBMIT, &s));
@@ -277,6 +292,9 @@ int main(void)
             t0 = s;
         printf("  %-16s %10.1f %10.1f %10.1f\n", what[i], (s - t0) / 1e3,
                (b0 - t0) / 1e3, (e - t0) / 1e3);
+        prof[i][0] = s;
+        prof[i][1] = b0;
+        prof[i][2] = e;
         CHECK(axl_event_release(ev[i]));
     }
 
@@ -319,6 +337,20 @@ int main(void)
     CHECK(axl_kernel_bundle_release(bundle));
     CHECK(axl_queue_release(q));
     CHECK(axl_context_release(ctx));
+    if (axl_trace_enabled()) {
+        /* The same times in ns, which the trace's slices carry (the
+         * trace test compares them). */
+        printf("\n== profiling (ns), as in the trace ==\n");
+        for (int i = 0; i < 6; i++)
+            printf("  profile %d %llu %llu %llu\n", i,
+                   (unsigned long long)prof[i][0],
+                   (unsigned long long)prof[i][1],
+                   (unsigned long long)prof[i][2]);
+    }
+    if (trace) {
+        CHECK(axl_trace_write(trace));
+        printf("  trace: %s (open it in ui.perfetto.dev)\n", trace);
+    }
     CHECK(axl_shutdown());
     return ok ? 0 : 1;
 }
