@@ -163,6 +163,11 @@ axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
         axl__pool_free(AXL__POOL(IMAGE), img);
         return st;
     }
+    AXL__LOG(AXL__LOG_INFO, "image loaded: %s, %u kernels",
+             kind == AXL__IMAGE_BUILTIN  ? "a device's built-in design"
+             : kind == AXL__IMAGE_SOURCE ? "from source bytes"
+                                         : "registered by the application",
+             (unsigned)img->nkids);
     *out = img;
     return AXL_SUCCESS;
 }
@@ -603,6 +608,8 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         d->info = info;
         d->loaded = want;
         adopt_design(d, img);
+        AXL__LOG(AXL__LOG_INFO, "device programmed: %s, %u compute units",
+                 d->info.name, (unsigned)d->compute_units);
         if (log && log_size)
             axl_format(log + strlen(log), log_size - strlen(log),
                        "programmed %s\n", d->info.name);

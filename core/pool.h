@@ -73,6 +73,9 @@ void axl__pool_revive(axl__pool *p, void *obj);
 /* Whether a slot is free (building the free list on first use); counts
  * a failed allocation when none is. */
 bool axl__pool_has_free(axl__pool *p);
+/* The pool's use reached a new high past 7/8 of its capacity: a warning
+ * in the log (trace.c), when logs are on. */
+void axl__pool_near_full(const axl__pool *p);
 
 /* The object the next take returns, not taken; NULL when there is none
  * or the free list is not built yet. */
@@ -134,8 +137,12 @@ AXL__POOL_FN void *axl__pool_alloc_raw(axl__pool *p, uint16_t *slot)
     const uint16_t s = (uint16_t)(p->free_head - 1);
     p->free_head = p->link[s];
     p->link[s] = AXL__SLOT_LIVE;
-    if (++p->in_use > p->high_water)
+    if (++p->in_use > p->high_water) {
         p->high_water = p->in_use;
+        /* A new high: the rare branch warns when it passes 7/8. */
+        if ((uint32_t)p->in_use * 8u >= (uint32_t)p->capacity * 7u)
+            axl__pool_near_full(p);
+    }
     *slot = s;
     return p->slots + (size_t)s * p->object_size;
 }

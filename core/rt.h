@@ -946,5 +946,7 @@ int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
 #define AXL__LOG_DEBUG 4
 /* The name of a command kind ("kernel", "copy", ...). */
 const char *axl__command_kind_name(uint8_t kind);
+/* For logs: a kernel's name, else the kind's. */
+const char *axl__command_label(const struct axl__command *c);
 
 #endif /* AXL_RT_H */

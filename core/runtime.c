@@ -320,10 +320,18 @@ static void open_port(const axl_device_port *port)
             continue;
         }
         p->device_count++;
+        AXL__LOG(AXL__LOG_INFO,
+                 "device found: %s (port %s, device %u), %u compute units%s",
+                 d->info.name, port->name, (unsigned)i,
+                 (unsigned)d->compute_units,
+                 d->builtin ? ", with a built-in design" : "");
     }
     if (p->device_count == 0 && !p->no_device_reason[0])
         axl_format(p->no_device_reason, sizeof p->no_device_reason, "%s",
                    why[0] ? why : "the port found no device");
+    if (p->device_count == 0)
+        AXL__LOG(AXL__LOG_INFO, "port %s: no device: %s", port->name,
+                 p->no_device_reason);
 }
 
 static axl_status start_locked(const char *fn)

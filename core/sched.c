@@ -215,11 +215,11 @@ static void complete(struct axl__command *c, axl_status status,
     if (status != AXL_SUCCESS) {
         record_error(q, e, status, why);
         AXL__LOG(AXL__LOG_ERROR, "command #%u (%s) failed: %s: %s",
-                 (unsigned)c->seq, axl__command_kind_name(c->kind),
+                 (unsigned)c->seq, axl__command_label(c),
                  axl_status_name(status), why && why[0] ? why : "");
     } else {
         AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) complete",
-                 (unsigned)c->seq, axl__command_kind_name(c->kind));
+                 (unsigned)c->seq, axl__command_label(c));
     }
     /* Its trace record first: dependents' arrows point at it. */
     uint32_t rec = 0;
@@ -380,7 +380,7 @@ static void dispatch(struct axl__command *c)
         return;
     }
     AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) dispatched (queue %d)",
-             (unsigned)c->seq, axl__command_kind_name(c->kind),
+             (unsigned)c->seq, axl__command_label(c),
              c->queue == AXL__NO_QUEUE ? -1 : (int)c->queue);
     switch (c->kind) {
     case AXL__CMD_HOST_TASK:

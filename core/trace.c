@@ -26,6 +26,12 @@ const char *axl__command_kind_name(uint8_t kind)
                                                            : "?";
 }
 
+const char *axl__command_label(const struct axl__command *c)
+{
+    return c->kind == AXL__CMD_KERNEL ? axl__kernel_id_at(c->u.kernel.kid)->name
+                                      : axl__command_kind_name(c->kind);
+}
+
 /* ---- Logs --------------------------------------------------------------------- */
 
 static _Atomic(axl_text_sink) log_sink;
@@ -92,6 +98,12 @@ void axl__log(int level, const char *fmt, ...)
         sink(line, n, user);
 }
 #endif
+
+void axl__pool_near_full(const axl__pool *p)
+{
+    AXL__LOG(AXL__LOG_WARN, "pool %s near capacity: %u of %u in use (%s)",
+             p->name, (unsigned)p->in_use, (unsigned)p->capacity, p->setting);
+}
 
 /* ---- The ring ------------------------------------------------------------------- */
 
