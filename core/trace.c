@@ -232,7 +232,7 @@ uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
     r->submit = c->tr.submit;
     r->ready = c->tr.ready;
     r->start = e->state == AXL_EVENT_SUBMITTED ? 0 : c->tr.start;
-    r->end = end;
+    r->end = end ? end : axl__now();
     r->xfer_start = c->tr.xfer_start;
     r->xfer_end = c->tr.xfer_end;
     r->xfer_bytes = c->tr.xfer_bytes;

@@ -1,0 +1,340 @@
+/*
+ * The trace ring and the log (include/axl/trace.h): what is recorded and
+ * when, the ring's overwrite and drain rules, the formatter's argument
+ * checks, and which log lines a level lets through. The JSON itself is
+ * parsed by tests/trace/check_trace.py (python3's json module).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "axl_config.h"
+#include "axl_test.h"
+
+/* A sink into memory. */
+static char doc[1u << 20];
+static size_t doc_len;
+static unsigned doc_calls;
+
+static void mem_sink(const char *text, size_t len, void *user)
+{
+    (void)user;
+    doc_calls++;
+    if (doc_len + len < sizeof doc) {
+        memcpy(doc + doc_len, text, len);
+        doc_len += len;
+        doc[doc_len] = '\0';
+    }
+}
+
+static void doc_reset(void)
+{
+    doc_len = 0;
+    doc_calls = 0;
+    doc[0] = '\0';
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static axl_status nothing(void *user)
+{
+    (void)user;
+    return AXL_SUCCESS;
+}
+
+static axl_status refuse(void *user)
+{
+    (void)user;
+    return axl_fail(AXL_ERR_RUNTIME, "refused on purpose");
+}
+
+static axl_queue make_queue(uint32_t flags)
+{
+    axl_context none = AXL_NONE;
+    axl_queue q;
+    AXL_OK(axl_queue_create(none, axl_test_emu_device(), flags, NULL, &q));
+    return q;
+}
+
+static void run_tasks(axl_queue q, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        AXL_OK(axl_queue_host_task(q, nothing, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+}
+
+static int trace_setup(void **state)
+{
+    AXL_OK(axl_trace_enable(false));
+    AXL_OK(axl_trace_clear());
+    doc_reset();
+    return axl_test_setup(state);
+}
+
+static int trace_teardown(void **state)
+{
+    AXL_OK(axl_trace_enable(false));
+    AXL_OK(axl_trace_clear());
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    return axl_test_teardown(state);
+}
+
+static void trace_off_records_nothing(void **state)
+{
+    (void)state;
+    axl_queue q = make_queue(0);
+    run_tasks(q, 5);
+    axl_trace_stats st;
+    AXL_OK(axl_trace_stats_get(&st));
+    assert_int_equal(st.recorded, 0);
+    assert_int_equal(st.held, 0);
+    assert_false(axl_trace_enabled());
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_int_equal(count(doc, "\"ph\":\"X\""), 0);
+    assert_non_null(strstr(doc, "\"traceEvents\":["));
+    AXL_OK(axl_queue_release(q));
+}
+
+static void trace_records_one_slice_per_command_with_profiling_times(void **state)
+{
+    (void)state;
+    axl_test_clock_install(1000000, 1000); /* every read: +1 us */
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(AXL_QUEUE_ENABLE_PROFILING | AXL_QUEUE_IN_ORDER);
+    axl_event e1, e2;
+    AXL_OK(axl_queue_host_task(q, nothing, NULL, NULL, 0, &e1));
+    AXL_OK(axl_queue_host_task(q, nothing, NULL, NULL, 0, &e2));
+    AXL_OK(axl_queue_wait(q));
+    uint64_t start, end;
+    AXL_OK(axl_event_get_profiling(e2, AXL_PROFILING_COMMAND_START, &start));
+    AXL_OK(axl_event_get_profiling(e2, AXL_PROFILING_COMMAND_END, &end));
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    /* Two commands on the queue's track and on a host-task track. */
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 2);
+    assert_int_equal(count(doc, "\"cat\":\"host_task\""), 2);
+    char want[96];
+    snprintf(want, sizeof want, "\"start_ns\":%llu,\"end_ns\":%llu",
+             (unsigned long long)start, (unsigned long long)end);
+    assert_non_null(strstr(doc, want));
+    /* The in-order edge as an arrow, if the first was not done yet when
+     * the second was submitted; either way the second lists it. */
+    assert_non_null(strstr(doc, "\"deps\":[1]"));
+    AXL_OK(axl_event_release(e1));
+    AXL_OK(axl_event_release(e2));
+    AXL_OK(axl_queue_release(q));
+    axl_test_clock_remove();
+}
+
+static void trace_ring_overwrites_the_oldest_and_counts_drops(void **state)
+{
+    (void)state;
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(0);
+    const unsigned extra = 10;
+    for (unsigned done = 0; done < AXL_TRACE_EVENTS + extra;) {
+        unsigned n = AXL_TRACE_EVENTS + extra - done;
+        if (n > AXL_MAX_COMMANDS / 2)
+            n = AXL_MAX_COMMANDS / 2;
+        run_tasks(q, n);
+        done += n;
+    }
+    axl_trace_stats st;
+    AXL_OK(axl_trace_stats_get(&st));
+    assert_int_equal(st.capacity, AXL_TRACE_EVENTS);
+    assert_int_equal(st.held, AXL_TRACE_EVENTS);
+    assert_int_equal(st.recorded, AXL_TRACE_EVENTS + extra);
+    assert_int_equal(st.dropped, extra);
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_int_equal(count(doc, "\"cat\":\"command\""), AXL_TRACE_EVENTS);
+    /* The oldest kept is the 11th command; the first ten are gone. */
+    assert_non_null(strstr(doc, "\"seq\":11,"));
+    assert_null(strstr(doc, "\"seq\":10,"));
+    char dropped[48];
+    snprintf(dropped, sizeof dropped, "\"dropped\":%u", extra);
+    assert_non_null(strstr(doc, dropped));
+    /* Written in pieces, never all at once. */
+    assert_true(doc_calls > 1);
+    AXL_OK(axl_queue_release(q));
+}
+
+static void trace_consume_drains_what_was_written(void **state)
+{
+    (void)state;
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(0);
+    run_tasks(q, 3);
+    AXL_OK(axl_trace_format(mem_sink, NULL, AXL_TRACE_CONSUME));
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 3);
+    axl_trace_stats st;
+    AXL_OK(axl_trace_stats_get(&st));
+    assert_int_equal(st.held, 0);
+    assert_int_equal(st.recorded, 3);
+    doc_reset();
+    run_tasks(q, 1);
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 1);
+    /* Without CONSUME the record stays. */
+    doc_reset();
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 1);
+    AXL_OK(axl_queue_release(q));
+}
+
+static void trace_keeps_failures_and_unrun_dependents(void **state)
+{
+    (void)state;
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(0);
+    axl_event bad, after;
+    AXL_OK(axl_queue_host_task(q, refuse, NULL, NULL, 0, &bad));
+    AXL_OK(axl_queue_host_task(q, nothing, NULL, &bad, 1, &after));
+    AXL_EXPECT(axl_event_wait(after), AXL_ERR_RUNTIME);
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    /* Both failed: the task on its queue's and its worker's tracks, the
+     * dependent, unrun, on its queue's only. */
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 2);
+    assert_int_equal(count(doc, "\"status\":\"AXL_ERR_RUNTIME\""), 3);
+    /* The dependent never started: start_ns 0, a slice at its end. */
+    assert_non_null(strstr(doc, "\"start_ns\":0,"));
+    AXL_OK(axl_event_release(bad));
+    AXL_OK(axl_event_release(after));
+    AXL_EXPECT(axl_queue_throw_asynchronous(q), AXL_ERR_RUNTIME);
+    AXL_OK(axl_queue_release(q));
+}
+
+static void trace_format_checks_its_arguments(void **state)
+{
+    (void)state;
+    AXL_EXPECT(axl_trace_format(NULL, NULL, 0), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("sink");
+    AXL_EXPECT(axl_trace_format(mem_sink, NULL, 0x80), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("flags");
+    assert_int_equal(doc_calls, 0);
+    AXL_EXPECT(axl_trace_stats_get(NULL), AXL_ERR_INVALID);
+}
+
+/* ---- Logs ----------------------------------------------------------------------- */
+
+static char lines[64][AXL_MESSAGE_MAX];
+static unsigned nlines;
+
+static void log_sink(const char *text, size_t len, void *user)
+{
+    (void)user;
+    if (nlines < 64) {
+        size_t n = len < AXL_MESSAGE_MAX - 1 ? len : AXL_MESSAGE_MAX - 1;
+        memcpy(lines[nlines], text, n);
+        lines[nlines][n] = '\0';
+    }
+    nlines++;
+}
+
+static unsigned lines_with(const char *text)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < nlines && i < 64; i++)
+        n += strstr(lines[i], text) != NULL;
+    return n;
+}
+
+static void log_debug_reports_each_dispatch_and_completion(void **state)
+{
+    (void)state;
+    axl_queue q = make_queue(0);
+    nlines = 0;
+    axl_log_set(AXL_LOG_DEBUG, log_sink, NULL);
+    assert_int_equal(axl_log_level_get(), AXL_LOG_DEBUG);
+    run_tasks(q, 2);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_int_equal(lines_with("axl: debug: "), 4);
+    assert_int_equal(lines_with("(host_task) dispatched"), 2);
+    assert_int_equal(lines_with("(host_task) complete"), 2);
+    AXL_OK(axl_queue_release(q));
+}
+
+static void log_below_its_level_calls_no_sink(void **state)
+{
+    (void)state;
+    axl_queue q = make_queue(0);
+    nlines = 0;
+    axl_log_set(AXL_LOG_INFO, log_sink, NULL);
+    run_tasks(q, 3);
+    axl_log_set(AXL_LOG_OFF, log_sink, NULL);
+    run_tasks(q, 3);
+    assert_int_equal(nlines, 0);
+    /* No sink: off, whatever the level. */
+    axl_log_set(AXL_LOG_DEBUG, NULL, NULL);
+    assert_int_equal(axl_log_level_get(), AXL_LOG_OFF);
+    AXL_OK(axl_queue_release(q));
+}
+
+static void log_info_reports_devices_found_at_start(void **state)
+{
+    (void)state;
+    AXL_OK(axl_shutdown());
+    nlines = 0;
+    axl_log_set(AXL_LOG_INFO, log_sink, NULL);
+    AXL_OK(axl_init());
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_true(lines_with("axl: info: device found: ") >= 1);
+    assert_true(lines_with("axl: info: image loaded: ") >= 1);
+}
+
+static void log_error_reports_a_failed_command(void **state)
+{
+    (void)state;
+    axl_queue q = make_queue(0);
+    nlines = 0;
+    axl_log_set(AXL_LOG_ERROR, log_sink, NULL);
+    axl_event bad;
+    AXL_OK(axl_queue_host_task(q, refuse, NULL, NULL, 0, &bad));
+    AXL_EXPECT(axl_event_wait(bad), AXL_ERR_RUNTIME);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_int_equal(nlines, 1);
+    assert_non_null(strstr(lines[0], "axl: error: command #"));
+    if (axl_test_messages())
+        assert_non_null(strstr(lines[0], "refused on purpose"));
+    AXL_OK(axl_event_release(bad));
+    AXL_EXPECT(axl_queue_throw_asynchronous(q), AXL_ERR_RUNTIME);
+    AXL_OK(axl_queue_release(q));
+}
+
+static void log_levels_parse_as_axl_log_spells_them(void **state)
+{
+    (void)state;
+    const char *words[] = {"off", "error", "warn", "info", "debug"};
+    for (int i = 0; i <= AXL_LOG_DEBUG; i++) {
+        axl_log_level l;
+        assert_true(axl_log_level_parse(words[i], &l));
+        assert_int_equal(l, i);
+        assert_string_equal(axl_log_level_name(l), words[i]);
+    }
+    axl_log_level l = AXL_LOG_INFO;
+    assert_false(axl_log_level_parse("verbose", &l));
+    assert_int_equal(l, AXL_LOG_INFO);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, trace_setup, trace_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(trace_off_records_nothing),
+        T(trace_records_one_slice_per_command_with_profiling_times),
+        T(trace_ring_overwrites_the_oldest_and_counts_drops),
+        T(trace_consume_drains_what_was_written),
+        T(trace_keeps_failures_and_unrun_dependents),
+        T(trace_format_checks_its_arguments),
+        T(log_debug_reports_each_dispatch_and_completion),
+        T(log_below_its_level_calls_no_sink),
+        T(log_info_reports_devices_found_at_start),
+        T(log_error_reports_a_failed_command),
+        T(log_levels_parse_as_axl_log_spells_them),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
