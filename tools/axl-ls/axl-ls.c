@@ -6,6 +6,8 @@
  *
  *   axl-ls        the full listing
  *   axl-ls -s     one line per device
+ *   axl-ls --json the full listing as one JSON object, for scripts (its
+ *                 fields are in the README, "axl-ls --json")
  *
  * Exit 0 when at least one device is found, 1 otherwise.
  */
@@ -84,6 +86,130 @@ static void print_kernels(axl_device d)
     axl_context_release(ctx);
 }
 
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void json_kernels(axl_device d)
+{
+    axl_kernel_id ids[64];
+    size_t size = 0;
+    printf(",\"built_in_kernels\":[");
+    if (axl_device_get_info(d, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
+                            sizeof ids, &size) != AXL_SUCCESS || !size) {
+        printf("]");
+        return;
+    }
+    size_t n = size / sizeof ids[0];
+    axl_context ctx;
+    axl_kernel_bundle b;
+    if (axl_context_create(&d, 1, NULL, &ctx) != AXL_SUCCESS) {
+        printf("]");
+        return;
+    }
+    if (axl_get_kernel_bundle_for(ctx, NULL, 0, ids, (uint32_t)n,
+                                  AXL_BUNDLE_EXECUTABLE, &b) == AXL_SUCCESS) {
+        int first = 1;
+        for (size_t i = 0; i < n; i++) {
+            axl_kernel k;
+            axl_kernel_info ki;
+            if (axl_kernel_bundle_get_kernel(b, ids[i], &k) != AXL_SUCCESS)
+                continue;
+            axl_kernel_get_info(k, &ki);
+            printf("%s{\"name\":", first ? "" : ",");
+            first = 0;
+            json_str(ki.name);
+            printf(",\"compute_units\":%u,\"args\":[",
+                   (unsigned)ki.compute_units);
+            for (uint32_t a = 0; a < ki.num_args; a++) {
+                axl_kernel_arg_info ai;
+                axl_kernel_get_arg_info(k, a, &ai);
+                printf("%s{\"index\":%u,\"name\":", a ? "," : "",
+                       (unsigned)ai.index);
+                json_str(ai.name);
+                if (ai.kind == AXL_ARG_BUFFER)
+                    printf(",\"kind\":\"buffer\"}");
+                else
+                    printf(",\"kind\":\"scalar\",\"size\":%u}",
+                           (unsigned)ai.size);
+            }
+            printf("]}");
+            axl_kernel_release(k);
+        }
+        axl_kernel_bundle_release(b);
+    }
+    axl_context_release(ctx);
+    printf("]");
+}
+
+static void json_device(axl_device d, int index)
+{
+    char name[128], vendor[64], driver[64], backend[64];
+    str_info(d, AXL_DEVICE_INFO_NAME, name, sizeof name);
+    str_info(d, AXL_DEVICE_INFO_VENDOR, vendor, sizeof vendor);
+    str_info(d, AXL_DEVICE_INFO_DRIVER_VERSION, driver, sizeof driver);
+    str_info(d, AXL_DEVICE_INFO_BACKEND_VERSION, backend, sizeof backend);
+    printf("{\"index\":%d,\"name\":", index);
+    json_str(name);
+    printf(",\"vendor\":");
+    json_str(vendor);
+    printf(",\"vendor_id\":%u,\"driver_version\":",
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_VENDOR_ID));
+    json_str(driver);
+    printf(",\"backend_version\":");
+    json_str(backend);
+    printf(",\"compute_units\":%u,\"clock_mhz\":%u,"
+           "\"global_mem_bytes\":%llu,\"max_alloc_bytes\":%llu",
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_MAX_COMPUTE_UNITS),
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_MAX_CLOCK_FREQUENCY),
+           (unsigned long long)u64_info(d, AXL_DEVICE_INFO_GLOBAL_MEM_SIZE),
+           (unsigned long long)u64_info(d, AXL_DEVICE_INFO_MAX_MEM_ALLOC_SIZE));
+    printf(",\"banks\":[");
+    uint32_t banks = u32_info(d, AXL_DEVICE_INFO_MEMORY_BANKS);
+    for (uint32_t b = 0, first = 1; b < banks; b++) {
+        axl_device_bank bank;
+        if (axl_device_get_bank(d, b, &bank) != AXL_SUCCESS)
+            continue;
+        printf("%s{\"index\":%u,\"tag\":", first ? "" : ",", (unsigned)b);
+        first = 0;
+        json_str(bank.tag);
+        printf(",\"size_bytes\":%llu,\"base_address\":%llu}",
+               (unsigned long long)bank.size,
+               (unsigned long long)bank.base_address);
+    }
+    printf("],\"base_align_bits\":%u,\"timer_resolution_ns\":%llu",
+           (unsigned)u32_info(d, AXL_DEVICE_INFO_MEM_BASE_ADDR_ALIGN),
+           (unsigned long long)u64_info(
+               d, AXL_DEVICE_INFO_PROFILING_TIMER_RESOLUTION));
+    axl_aspect aspects[AXL_ASPECT_COUNT];
+    size_t size = 0;
+    axl_device_get_info(d, AXL_DEVICE_INFO_ASPECTS, aspects, sizeof aspects,
+                        &size);
+    printf(",\"aspects\":[");
+    for (size_t i = 0; i < size / sizeof aspects[0]; i++)
+        printf("%s\"%s\"", i ? "," : "", aspect_names[aspects[i]]);
+    bool can = false;
+    axl_device_can_compile(d, AXL_SOURCE_XCLBIN, &can);
+    printf("],\"loads_xclbin\":%s", can ? "true" : "false");
+    json_kernels(d);
+    printf("}");
+}
+
+/* ---- Text ------------------------------------------------------------------ */
+
 static void print_device(axl_device d, int index, int short_form)
 {
     char name[128], vendor[64], driver[64], backend[64];
@@ -137,9 +263,10 @@ static void print_device(axl_device d, int index, int short_form)
 
 int main(int argc, char **argv)
 {
-    int short_form = argc > 1 && !strcmp(argv[1], "-s");
-    if (argc > 1 && !short_form) {
-        fprintf(stderr, "usage: axl-ls [-s]\n");
+    int short_form = argc == 2 && !strcmp(argv[1], "-s");
+    int json = argc == 2 && !strcmp(argv[1], "--json");
+    if (argc > 2 || (argc == 2 && !short_form && !json)) {
+        fprintf(stderr, "usage: axl-ls [-s | --json]\n");
         return 2;
     }
     axl_platform plats[16];
@@ -149,6 +276,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int devices = 0;
+    if (json)
+        printf("{\"format\":\"axl-ls\",\"version\":1,\"platforms\":[");
     for (uint32_t p = 0; p < np; p++) {
         char name[64], vendor[64], version[64];
         axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_NAME, name,
@@ -157,11 +286,37 @@ int main(int argc, char **argv)
                               sizeof vendor, NULL);
         axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_VERSION, version,
                               sizeof version, NULL);
-        printf("platform %u: %s (%s; %s)\n", (unsigned)p, name, vendor,
-               version);
         axl_device devs[16];
         uint32_t nd = 0;
         axl_platform_get_devices(plats[p], AXL_DEVICE_TYPE_ALL, devs, 16, &nd);
+        if (json) {
+            printf("%s{\"index\":%u,\"name\":", p ? "," : "", (unsigned)p);
+            json_str(name);
+            printf(",\"vendor\":");
+            json_str(vendor);
+            printf(",\"version\":");
+            json_str(version);
+            printf(",\"no_device_reason\":");
+            if (nd == 0) {
+                char why[128] = "";
+                axl_platform_get_info(plats[p],
+                                      AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
+                                      sizeof why, NULL);
+                json_str(why);
+            } else {
+                printf("null");
+            }
+            printf(",\"devices\":[");
+            for (uint32_t d = 0; d < nd; d++) {
+                if (d)
+                    printf(",");
+                json_device(devs[d], devices++);
+            }
+            printf("]}");
+            continue;
+        }
+        printf("platform %u: %s (%s; %s)\n", (unsigned)p, name, vendor,
+               version);
         if (nd == 0) {
             char why[128];
             axl_platform_get_info(plats[p], AXL_PLATFORM_INFO_NO_DEVICE_REASON,
@@ -171,6 +326,8 @@ int main(int argc, char **argv)
         for (uint32_t d = 0; d < nd; d++)
             print_device(devs[d], devices++, short_form);
     }
+    if (json)
+        printf("]}\n");
     axl_shutdown();
     return devices ? 0 : 1;
 }

@@ -174,3 +174,154 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
         }
     }
 }
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_bytes(FILE *o, const char *p, size_t n)
+{
+    fputc('"', o);
+    for (size_t i = 0; i < n && p[i]; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '"' || c == '\\')
+            fprintf(o, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(o, "\\u%04x", c);
+        else
+            fputc(c, o);
+    }
+    fputc('"', o);
+}
+
+#define JSTR(o, s) json_bytes((o), (s).ptr, (s).len)
+
+static void json_banks(FILE *o, const axl_xclbin *x, uint64_t mask)
+{
+    fprintf(o, "[");
+    const char *sep = "";
+    for (uint32_t b = 0; b < 64; b++)
+        if (mask >> b & 1) {
+            fprintf(o, "%s%u", sep, (unsigned)b);
+            sep = ",";
+        }
+    (void)x;
+    fprintf(o, "]");
+}
+
+void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
+{
+    const uint8_t *h = x->data;
+    fprintf(o, "{\"format\":\"axl-xclbin-info\",\"version\":1,\"image\":");
+    json_bytes(o, path, strlen(path));
+    fprintf(o, ",\"size_bytes\":%zu,\"uuid\":\"", x->size);
+    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
+        fprintf(o, "%02x%s", x->uuid[i],
+                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+    fprintf(o, "\",\"platform\":");
+    json_bytes(o, (const char *)h + 352, (size_t)field_len(h + 352, 64));
+
+    fprintf(o, ",\n\"sections\":[");
+    for (uint32_t i = 0; i < x->section_count; i++) {
+        const uint8_t *s = h + 456 + (size_t)i * 40;
+        uint32_t kind = (uint32_t)s[0] | (uint32_t)s[1] << 8 |
+                        (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+        fprintf(o, "%s{\"index\":%u,\"kind\":\"%s\",\"kind_id\":%u,"
+                   "\"name\":",
+                i ? "," : "", (unsigned)i, axl_xclbin_section_name(kind),
+                (unsigned)kind);
+        json_bytes(o, (const char *)s + 4, (size_t)field_len(s + 4, 16));
+        fprintf(o, ",\"offset\":%" PRIu64 ",\"size_bytes\":%" PRIu64 "}",
+                rd64(s + 24), rd64(s + 32));
+    }
+
+    fprintf(o, "],\n\"memory_banks\":[");
+    for (uint32_t i = 0, n = 0; i < x->mem_count; i++) {
+        axl_xclbin_mem m;
+        if (axl_xclbin_get_mem(x, i, &m))
+            continue;
+        fprintf(o, "%s{\"index\":%u,\"tag\":", n++ ? "," : "", (unsigned)i);
+        JSTR(o, m.tag);
+        fprintf(o, ",\"type\":\"%s\",\"used\":%s,\"size_bytes\":%" PRIu64
+                   ",\"base_address\":%" PRIu64 "}",
+                NAME(mem_types, m.type), m.used ? "true" : "false", m.size,
+                m.base_address);
+    }
+
+    fprintf(o, "],\n\"ips\":[");
+    for (uint32_t i = 0, n = 0; i < x->ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(x, i, &ip))
+            continue;
+        fprintf(o, "%s{\"index\":%u,\"name\":", n++ ? "," : "", (unsigned)i);
+        JSTR(o, ip.name);
+        fprintf(o, ",\"type\":\"%s\",\"base_address\":%" PRIu64,
+                NAME(ip_types, ip.type), ip.base_address);
+        if (ip.type == AXL_XCLBIN_IP_KERNEL)
+            fprintf(o, ",\"control\":\"%s\",\"interrupt\":%s,"
+                       "\"interrupt_id\":%u",
+                    NAME(controls, ip.control),
+                    ip.interrupt_enabled ? "true" : "false",
+                    (unsigned)ip.interrupt_id);
+        fprintf(o, "}");
+    }
+
+    fprintf(o, "],\n\"clocks\":[");
+    for (uint32_t i = 0, n = 0; i < x->clock_count; i++) {
+        axl_xclbin_clock c;
+        if (axl_xclbin_get_clock(x, i, &c) != AXL_SUCCESS)
+            continue;
+        fprintf(o, "%s{\"index\":%u,\"name\":", n++ ? "," : "", (unsigned)i);
+        JSTR(o, c.name);
+        fprintf(o, ",\"type\":\"%s\",\"freq_mhz\":%u}",
+                NAME(clock_types, c.type), (unsigned)c.freq_mhz);
+    }
+
+    fprintf(o, "],\n\"kernels\":[");
+    for (uint32_t i = 0, n = 0; i < x->kernel_count; i++) {
+        axl_xclbin_kernel k;
+        if (axl_xclbin_get_kernel(x, i, &k))
+            continue;
+        fprintf(o, "%s{\"name\":", n++ ? "," : "");
+        JSTR(o, k.name);
+        fprintf(o, ",\"control\":\"%s\",\"args\":[",
+                NAME(controls, k.control));
+        for (uint32_t a = 0, m = 0; a < k.arg_count; a++) {
+            axl_xclbin_arg arg;
+            if (axl_xclbin_get_kernel_arg(x, &k, a, &arg))
+                continue;
+            fprintf(o, "%s{\"index\":%u,\"name\":", m++ ? "," : "",
+                    (unsigned)arg.index);
+            JSTR(o, arg.name);
+            fprintf(o, ",\"qualifier\":\"%s\",\"offset\":%" PRIu64
+                       ",\"size_bytes\":%" PRIu64 ",\"type\":",
+                    NAME(quals, arg.address_qualifier), arg.offset, arg.size);
+            JSTR(o, arg.type);
+            fprintf(o, "}");
+        }
+        fprintf(o, "],\"compute_units\":[");
+        for (uint32_t cu = 0, m = 0; cu < k.cu_count; cu++) {
+            uint32_t ipi;
+            axl_xclbin_ip ip;
+            if (axl_xclbin_get_kernel_cu(x, &k, cu, &ipi) ||
+                axl_xclbin_get_ip(x, ipi, &ip))
+                continue;
+            fprintf(o, "%s{\"name\":", m++ ? "," : "");
+            JSTR(o, ip.name);
+            fprintf(o, ",\"ip_index\":%u,\"base_address\":%" PRIu64
+                       ",\"arg_banks\":{",
+                    (unsigned)ipi, ip.base_address);
+            for (uint32_t a = 0, l = 0; a < k.arg_count; a++) {
+                axl_xclbin_arg arg;
+                if (axl_xclbin_get_kernel_arg(x, &k, a, &arg) ||
+                    arg.address_qualifier == AXL_XCLBIN_ARG_SCALAR)
+                    continue;
+                fprintf(o, "%s", l++ ? "," : "");
+                JSTR(o, arg.name);
+                fprintf(o, ":");
+                json_banks(o, x, axl_xclbin_arg_banks(x, ipi, arg.index));
+            }
+            fprintf(o, "}}");
+        }
+        fprintf(o, "]}");
+    }
+    fprintf(o, "]}\n");
+}

@@ -2,6 +2,7 @@
  * axl-xclbin: inspect and pack xclbin images.
  *
  *   axl-xclbin info FILE              print what axl reads from FILE
+ *   axl-xclbin info --json FILE       the same as one JSON object
  *   axl-xclbin pack MANIFEST -o FILE  build an image (pack.h: the format)
  *
  * Exit status: 0 success; 1 usage or I/O error; 2 the image (info) or the
@@ -18,12 +19,12 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: axl-xclbin info FILE\n"
+    fprintf(stderr, "usage: axl-xclbin info [--json] FILE\n"
                     "       axl-xclbin pack MANIFEST -o FILE\n");
     return 1;
 }
 
-static int info(const char *path)
+static int info(const char *path, int json)
 {
     unsigned char *data;
     size_t size;
@@ -39,7 +40,10 @@ static int info(const char *path)
         free(data);
         return 2;
     }
-    axl_info_print(stdout, path, &x);
+    if (json)
+        axl_info_print_json(stdout, path, &x);
+    else
+        axl_info_print(stdout, path, &x);
     free(data);
     return 0;
 }
@@ -106,7 +110,10 @@ static int pack(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "info") == 0)
-        return info(argv[2]);
+        return info(argv[2], 0);
+    if (argc == 4 && strcmp(argv[1], "info") == 0 &&
+        strcmp(argv[2], "--json") == 0)
+        return info(argv[3], 1);
     if (argc >= 2 && strcmp(argv[1], "pack") == 0)
         return pack(argc, argv);
     return usage();
