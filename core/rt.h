@@ -888,8 +888,13 @@ static inline bool axl__tracing(void)
     return false;
 }
 #endif
-/* Lock held. Marks c traced and stamps its submission (e: its event). */
-void axl__trace_submit(struct axl__command *c, const struct axl__event *e);
+/* Lock held, at the end of c's submission (e: its event, h: its group,
+ * in_order_prev: the in-order queue's previous event handle or 0): marks c
+ * traced, stamps its submission (and readiness, if it is ready now), and
+ * notes the commands it depends on that are complete already (those still
+ * running note themselves as they complete: axl__trace_dep). */
+void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
+                       const axl_handler *h, uint32_t in_order_prev);
 /* A time stamp of a traced command: the event's profiling time when it has
  * one, so trace and profiling agree. */
 #if AXL_TRACE_EVENTS
@@ -920,10 +925,6 @@ void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq);
 /* Lock held: s depends on e, complete already (no edge): an arrow from
  * e's record if it is among the latest. */
 void axl__trace_dep_done(struct axl__command *s, uint32_t event);
-/* Lock held, c traced and its accessors committed: arrows from the last
- * traced writer of each buffer it reads, which may be complete already
- * (no edge then), and c becomes the writer of what it writes. */
-void axl__trace_data_deps(struct axl__command *c);
 
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */

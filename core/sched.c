@@ -130,8 +130,6 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
     if (e == axl__event_at(c->event))
         return;
     if (event_complete(e)) {
-        if (AXL__TRACED(c))
-            axl__trace_dep_done(c, AXL__HANDLE(EVENT, e));
         if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
             c->dep_status = e->status;
             c->dep_event = AXL__HANDLE(EVENT, e);
@@ -498,8 +496,6 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->seq = ++axl__rt.seq;
     c->kind = kind;
     c->flags = 0;
-    if (axl__tracing())
-        axl__trace_submit(c, e);
     c->ndeps = 0;
     const uint8_t nplanned = planned ? c->nacc : 0;
     c->nacc = 0;
@@ -554,13 +550,13 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         if (p)
             axl__add_dep(c, p, true);
     }
-    if (AXL__TRACED(c))
-        axl__trace_data_deps(c);
     if (h->deps_overflow)
         c->flags |= AXL__CMD_BARRIER;
+    uint32_t in_order_prev = 0;
     if (q && (q->flags & AXL_QUEUE_IN_ORDER)) {
+        in_order_prev = q->last_event;
         struct axl__event *p =
-            axl__pool_lookup_any(AXL__POOL(EVENT), q->last_event);
+            axl__pool_lookup_any(AXL__POOL(EVENT), in_order_prev);
         if (p)
             axl__add_dep(c, p, false);
         q->last_event = ehandle;
@@ -584,10 +580,12 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         out->id = ehandle;
     if (out_cmd)
         *out_cmd = c;
-    if (--c->pending == 0) {
-        AXL__TRACE_STAMP(c, ready, 0);
+    /* Tracing: the one check on the way in (the command's flag then says
+     * whether the later hooks record). */
+    if (axl__tracing())
+        axl__trace_submit(c, e, h, in_order_prev);
+    if (--c->pending == 0)
         fifo_push_ref(&axl__rt.ready_head, &axl__rt.ready_tail, c, cref);
-    }
     return AXL_SUCCESS;
 }
 

@@ -157,11 +157,44 @@ static struct {
     struct trace_rec rec[AXL_TRACE_EVENTS];
 } ring;
 
-void axl__trace_submit(struct axl__command *c, const struct axl__event *e)
+/* Arrows from the last traced writer of each buffer c reads (complete
+ * already or not: a writer still running notes itself when it completes),
+ * and c becomes the writer of what it writes. */
+static void data_deps(struct axl__command *c)
+{
+    const uint32_t self = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
+        if ((c->acc[i].mode & AXL_ACCESS_READ) && b->trace_writer &&
+            b->trace_writer != self)
+            axl__trace_dep_done(c, b->trace_writer);
+    }
+    for (uint8_t i = 0; i < c->nacc; i++)
+        if (c->acc[i].mode & AXL_ACCESS_WRITE)
+            axl__buffer_at(c->acc[i].base)->trace_writer = self;
+}
+
+static void dep_if_done(struct axl__command *c, uint32_t handle)
+{
+    const struct axl__event *p = axl__pool_lookup_any(AXL__POOL(EVENT), handle);
+    if (p && atomic_load_explicit(&p->state, memory_order_acquire) ==
+                 AXL_EVENT_COMPLETE)
+        axl__trace_dep_done(c, handle);
+}
+
+void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
+                       const axl_handler *h, uint32_t in_order_prev)
 {
     c->flags |= AXL__CMD_TRACED;
     memset(&c->tr, 0, sizeof c->tr);
     axl__trace_stamp(&c->tr.submit, e->profiling ? e->t_submit : 0);
+    if (c->pending == 1) /* only the submission's own hold: ready now */
+        c->tr.ready = c->tr.submit;
+    for (uint16_t i = 0; i < h->ndeps; i++)
+        dep_if_done(c, h->deps[i]);
+    if (in_order_prev)
+        dep_if_done(c, in_order_prev);
+    data_deps(c);
 }
 
 void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
@@ -190,20 +223,6 @@ void axl__trace_dep_done(struct axl__command *s, uint32_t handle)
             return;
         }
     }
-}
-
-void axl__trace_data_deps(struct axl__command *c)
-{
-    const uint32_t self = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-    for (uint8_t i = 0; i < c->nacc; i++) {
-        struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
-        if ((c->acc[i].mode & AXL_ACCESS_READ) && b->trace_writer &&
-            b->trace_writer != self)
-            axl__trace_dep_done(c, b->trace_writer);
-    }
-    for (uint8_t i = 0; i < c->nacc; i++)
-        if (c->acc[i].mode & AXL_ACCESS_WRITE)
-            axl__buffer_at(c->acc[i].base)->trace_writer = self;
 }
 
 static uint64_t region_bytes(const struct axl__region *r)
@@ -645,10 +664,13 @@ axl_status axl_trace_format(axl_text_sink sink, void *user, uint32_t flags)
 
 #else /* AXL_TRACE_EVENTS 0 */
 
-void axl__trace_submit(struct axl__command *c, const struct axl__event *e)
+void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
+                       const axl_handler *h, uint32_t in_order_prev)
 {
     (void)c;
     (void)e;
+    (void)h;
+    (void)in_order_prev;
 }
 
 uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
@@ -672,11 +694,6 @@ void axl__trace_dep_done(struct axl__command *s, uint32_t event)
 {
     (void)s;
     (void)event;
-}
-
-void axl__trace_data_deps(struct axl__command *c)
-{
-    (void)c;
 }
 
 axl_status axl_trace_stats_get(axl_trace_stats *out)

@@ -184,6 +184,10 @@ static void bandwidth(void)
 
 int main(int argc, char **argv)
 {
+    /* AXL_BENCH_TRACE=1: record a trace (no file: the cost of recording
+     * alone, which tests/bench/instructions.sh reports with it set). */
+    if (getenv("AXL_BENCH_TRACE"))
+        CHECK(axl_trace_enable(true));
     if (argc == 3 && !strcmp(argv[1], "launch")) {
         launch_rig r = launch_up();
         launch_once(&r); /* first-run work (opening the unit) out of the way */
