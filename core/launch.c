@@ -758,7 +758,8 @@ void axl__run_kernel(struct axl__command *c)
     }
     if (e->profiling)
         e->t_start = axl__now();
-    AXL__TRACE_STAMP(c, start, e->profiling ? e->t_start : 0);
+    if (AXL__OBSERVED(c))
+        axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
                           memory_order_release);
     cu->deadline = c->u.kernel.timeout_ns ? axl__now() + c->u.kernel.timeout_ns

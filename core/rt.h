@@ -325,8 +325,9 @@ enum axl__command_flags {
     AXL__CMD_INLINE = 1u << 1,   /* inside run_start: done() only records */
     AXL__CMD_DONE_EARLY = 1u << 2,
     AXL__CMD_XFER = 1u << 4,     /* an accessor moves data first (XFER) */
-    AXL__CMD_TRACED = 1u << 5    /* tracing was on at submission: tr is
+    AXL__CMD_TRACED = 1u << 5,   /* tracing was on at submission: tr is
                                     filled and a record is made at the end */
+    AXL__CMD_LOGGED = 1u << 6    /* debug logs were on at submission */
 };
 
 #if AXL_TRACE_EVENTS
@@ -871,33 +872,40 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
 
 /* ---- Trace and logs (trace.c) ------------------------------------------------ */
 
-/* Tracing on: read at submission only (a command records if it was on
- * then). An atomic, so axl_trace_enable needs no lock (ports call it while
- * the runtime starts, lock held). */
-extern _Atomic bool axl__trace_on;
-#if AXL_TRACE_EVENTS
+/* What is watched, read once per submission: bit 0 tracing, bit 1 debug
+ * logs. An atomic, so axl_trace_enable and axl_log_set need no lock (ports
+ * call them while the runtime starts, lock held). A command submitted while
+ * it is not 0 carries AXL__CMD_TRACED and/or AXL__CMD_LOGGED, and the hooks
+ * where it changes state test those bits of its flags: off, each hook is
+ * one test and branch. */
+extern _Atomic uint8_t axl__observe;
+#define AXL__OBSERVE_TRACE 1u
+#define AXL__OBSERVE_DEBUG 2u
+static inline bool axl__observing(void)
+{
+    return atomic_load_explicit(&axl__observe, memory_order_relaxed) != 0;
+}
+#define AXL__OBSERVED(c) (((c)->flags & (AXL__CMD_TRACED | AXL__CMD_LOGGED)) != 0)
 #define AXL__TRACED(c) (((c)->flags & AXL__CMD_TRACED) != 0)
-static inline bool axl__tracing(void)
-{
-    return atomic_load_explicit(&axl__trace_on, memory_order_relaxed);
-}
-#else
-#define AXL__TRACED(c) false
-static inline bool axl__tracing(void)
-{
-    return false;
-}
-#endif
+
 /* Lock held, at the end of c's submission (e: its event, h: its group,
- * in_order_prev: the in-order queue's previous event handle or 0): marks c
- * traced, stamps its submission (and readiness, if it is ready now), and
- * notes the commands it depends on that are complete already (those still
- * running note themselves as they complete: axl__trace_dep). */
-void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
-                       const axl_handler *h, uint32_t in_order_prev);
-/* A time stamp of a traced command: the event's profiling time when it has
- * one, so trace and profiling agree. */
+ * in_order_prev: the in-order queue's previous event handle or 0): marks
+ * c; when tracing, stamps its submission (and readiness, if it is ready
+ * now) and notes the commands it depends on that are complete already
+ * (those still running note themselves as they complete: axl__trace_dep). */
+void axl__observe_submit(struct axl__command *c, const struct axl__event *e,
+                         const axl_handler *h, uint32_t in_order_prev);
+/* Lock held: c starts (its event's profiling start is set, if any). */
+void axl__observe_start(struct axl__command *c, const struct axl__event *e);
+/* Lock held: c completes with status; its trace record, written first so
+ * its dependents' arrows can point at it: returns the record's ring
+ * position + 1, or 0. */
+uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status);
+
 #if AXL_TRACE_EVENTS
+/* A time stamp of a traced command: t when not 0 (an event's profiling
+ * time, so trace and profiling agree), else now. */
 static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
 {
     *field = t ? t : axl__now();
@@ -916,15 +924,8 @@ static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
 #define AXL__TRACE_STAMP(c, field, t) ((void)0)
 #define AXL__TRACE_SET(c, field, v) ((void)0)
 #endif
-/* Lock held: writes c's record (it completes now, at time end); returns
- * its ring position + 1 for its dependents' arrows. */
-uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
-                        axl_status status, uint64_t end);
 /* Lock held: s waited for the command whose record is rec (+1), seq. */
 void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq);
-/* Lock held: s depends on e, complete already (no edge): an arrow from
- * e's record if it is among the latest. */
-void axl__trace_dep_done(struct axl__command *s, uint32_t event);
 
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */
@@ -939,7 +940,8 @@ void axl__log(int level, const char *fmt, ...) AXL__PRINTF(2, 3);
     } while (0)
 #else
 int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
-#define AXL__LOG(level, ...) ((void)(level), (void)sizeof axl__unformatted(__VA_ARGS__))
+#define AXL__LOG(level, ...)                                                   \
+    ((void)(level), (void)sizeof axl__unformatted(__VA_ARGS__))
 #endif
 #define AXL__LOG_ERROR 1
 #define AXL__LOG_WARN 2

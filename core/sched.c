@@ -215,14 +215,10 @@ static void complete(struct axl__command *c, axl_status status,
         AXL__LOG(AXL__LOG_ERROR, "command #%u (%s) failed: %s: %s",
                  (unsigned)c->seq, axl__command_label(c),
                  axl_status_name(status), why && why[0] ? why : "");
-    } else {
-        AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) complete",
-                 (unsigned)c->seq, axl__command_label(c));
     }
-    /* Its trace record first: dependents' arrows point at it. */
-    uint32_t rec = 0;
-    if (AXL__TRACED(c))
-        rec = axl__trace_end(c, e, status, e->profiling ? e->t_end : 0);
+    uint32_t rec = 0; /* its trace record, for its dependents' arrows */
+    if (AXL__OBSERVED(c))
+        rec = axl__observe_end(c, e, status);
 
     /* Release the dependents. */
     axl__node n = e->succ;
@@ -277,7 +273,8 @@ static void start(struct axl__command *c)
     struct axl__event *e = axl__event_at(c->event);
     if (e->profiling)
         e->t_start = axl__now();
-    AXL__TRACE_STAMP(c, start, e->profiling ? e->t_start : 0);
+    if (AXL__OBSERVED(c))
+        axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
                           memory_order_release);
 }
@@ -377,9 +374,6 @@ static void dispatch(struct axl__command *c)
         fail_unrun(c);
         return;
     }
-    AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) dispatched (queue %d)",
-             (unsigned)c->seq, axl__command_label(c),
-             c->queue == AXL__NO_QUEUE ? -1 : (int)c->queue);
     switch (c->kind) {
     case AXL__CMD_HOST_TASK:
         if (axl__rt.workers) {
@@ -582,8 +576,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         *out_cmd = c;
     /* Tracing: the one check on the way in (the command's flag then says
      * whether the later hooks record). */
-    if (axl__tracing())
-        axl__trace_submit(c, e, h, in_order_prev);
+    if (axl__observing())
+        axl__observe_submit(c, e, h, in_order_prev);
     if (--c->pending == 0)
         fifo_push_ref(&axl__rt.ready_head, &axl__rt.ready_tail, c, cref);
     return AXL_SUCCESS;

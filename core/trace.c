@@ -12,7 +12,7 @@
 #include "axl/trace.h"
 #include "rt.h"
 
-_Atomic bool axl__trace_on;
+_Atomic uint8_t axl__observe;
 _Atomic uint8_t axl__log_level;
 
 static const char *const kind_names[] = {
@@ -70,6 +70,13 @@ void axl_log_set(axl_log_level level, axl_text_sink sink, void *user)
     atomic_store_explicit(&log_sink, sink, memory_order_relaxed);
     atomic_store_explicit(&axl__log_level, (uint8_t)level,
                           memory_order_release);
+    if (level >= AXL_LOG_DEBUG)
+        atomic_fetch_or_explicit(&axl__observe, AXL__OBSERVE_DEBUG,
+                                 memory_order_relaxed);
+    else
+        atomic_fetch_and_explicit(&axl__observe,
+                                  (uint8_t)~AXL__OBSERVE_DEBUG,
+                                  memory_order_relaxed);
 }
 
 axl_log_level axl_log_level_get(void)
@@ -113,13 +120,66 @@ axl_status axl_trace_enable(bool on)
         return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
                         "axl_trace_enable: this build has no trace "
                         "(AXL_TRACE_EVENTS 0)");
-    atomic_store_explicit(&axl__trace_on, on, memory_order_relaxed);
+    if (on)
+        atomic_fetch_or_explicit(&axl__observe, AXL__OBSERVE_TRACE,
+                                 memory_order_relaxed);
+    else
+        atomic_fetch_and_explicit(&axl__observe,
+                                  (uint8_t)~AXL__OBSERVE_TRACE,
+                                  memory_order_relaxed);
     return AXL_SUCCESS;
 }
 
 bool axl_trace_enabled(void)
 {
-    return atomic_load_explicit(&axl__trace_on, memory_order_relaxed);
+    return (atomic_load_explicit(&axl__observe, memory_order_relaxed) &
+            AXL__OBSERVE_TRACE) != 0;
+}
+
+/* ---- The hooks ------------------------------------------------------------------ */
+
+static void trace_submit(struct axl__command *c, const struct axl__event *e,
+                         const axl_handler *h, uint32_t in_order_prev);
+static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status, uint64_t end);
+
+void axl__observe_submit(struct axl__command *c, const struct axl__event *e,
+                         const axl_handler *h, uint32_t in_order_prev)
+{
+    const uint8_t o = atomic_load_explicit(&axl__observe, memory_order_relaxed);
+    if (AXL_LOGS && (o & AXL__OBSERVE_DEBUG))
+        c->flags |= AXL__CMD_LOGGED;
+    if (AXL_TRACE_EVENTS && (o & AXL__OBSERVE_TRACE))
+        trace_submit(c, e, h, in_order_prev);
+}
+
+void axl__observe_start(struct axl__command *c, const struct axl__event *e)
+{
+    if (c->flags & AXL__CMD_LOGGED) {
+        if (c->kind == AXL__CMD_KERNEL)
+            AXL__LOG(AXL__LOG_DEBUG,
+                     "command #%u (%s) dispatched to compute unit %u of %s",
+                     (unsigned)c->seq, axl__command_label(c),
+                     (unsigned)c->u.kernel.cu,
+                     axl__device_at(c->device)->info.name);
+        else
+            AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) dispatched (queue %d)",
+                     (unsigned)c->seq, axl__command_label(c),
+                     c->queue == AXL__NO_QUEUE ? -1 : (int)c->queue);
+    }
+    AXL__TRACE_STAMP(c, start, e->profiling ? e->t_start : 0);
+}
+
+uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status)
+{
+    if (c->flags & AXL__CMD_LOGGED)
+        AXL__LOG(AXL__LOG_DEBUG, "command #%u (%s) complete: %s",
+                 (unsigned)c->seq, axl__command_label(c),
+                 axl_status_name(status));
+    if (AXL__TRACED(c))
+        return trace_end(c, e, status, e->profiling ? e->t_end : 0);
+    return 0;
 }
 
 #if AXL_TRACE_EVENTS
@@ -160,6 +220,8 @@ static struct {
 /* Arrows from the last traced writer of each buffer c reads (complete
  * already or not: a writer still running notes itself when it completes),
  * and c becomes the writer of what it writes. */
+static void trace_dep_done(struct axl__command *s, uint32_t handle);
+
 static void data_deps(struct axl__command *c)
 {
     const uint32_t self = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
@@ -167,7 +229,7 @@ static void data_deps(struct axl__command *c)
         struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
         if ((c->acc[i].mode & AXL_ACCESS_READ) && b->trace_writer &&
             b->trace_writer != self)
-            axl__trace_dep_done(c, b->trace_writer);
+            trace_dep_done(c, b->trace_writer);
     }
     for (uint8_t i = 0; i < c->nacc; i++)
         if (c->acc[i].mode & AXL_ACCESS_WRITE)
@@ -179,11 +241,11 @@ static void dep_if_done(struct axl__command *c, uint32_t handle)
     const struct axl__event *p = axl__pool_lookup_any(AXL__POOL(EVENT), handle);
     if (p && atomic_load_explicit(&p->state, memory_order_acquire) ==
                  AXL_EVENT_COMPLETE)
-        axl__trace_dep_done(c, handle);
+        trace_dep_done(c, handle);
 }
 
-void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
-                       const axl_handler *h, uint32_t in_order_prev)
+static void trace_submit(struct axl__command *c, const struct axl__event *e,
+                         const axl_handler *h, uint32_t in_order_prev)
 {
     c->flags |= AXL__CMD_TRACED;
     memset(&c->tr, 0, sizeof c->tr);
@@ -212,7 +274,7 @@ void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
  * was submitted is looked for (an arrow only; the search is bounded). */
 #define DONE_DEP_LOOKBACK 64u
 
-void axl__trace_dep_done(struct axl__command *s, uint32_t handle)
+static void trace_dep_done(struct axl__command *s, uint32_t handle)
 {
     uint32_t held = ring.head - ring.tail;
     for (uint32_t k = 1; k <= held && k <= DONE_DEP_LOOKBACK; k++) {
@@ -233,8 +295,8 @@ static uint64_t region_bytes(const struct axl__region *r)
     return n;
 }
 
-uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
-                        axl_status status, uint64_t end)
+static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status, uint64_t end)
 {
     if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
         ring.tail++;
@@ -664,8 +726,8 @@ axl_status axl_trace_format(axl_text_sink sink, void *user, uint32_t flags)
 
 #else /* AXL_TRACE_EVENTS 0 */
 
-void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
-                       const axl_handler *h, uint32_t in_order_prev)
+static void trace_submit(struct axl__command *c, const struct axl__event *e,
+                         const axl_handler *h, uint32_t in_order_prev)
 {
     (void)c;
     (void)e;
@@ -673,8 +735,8 @@ void axl__trace_submit(struct axl__command *c, const struct axl__event *e,
     (void)in_order_prev;
 }
 
-uint32_t axl__trace_end(struct axl__command *c, const struct axl__event *e,
-                        axl_status status, uint64_t end)
+static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status, uint64_t end)
 {
     (void)c;
     (void)e;
@@ -688,12 +750,6 @@ void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
     (void)s;
     (void)rec;
     (void)seq;
-}
-
-void axl__trace_dep_done(struct axl__command *s, uint32_t event)
-{
-    (void)s;
-    (void)event;
 }
 
 axl_status axl_trace_stats_get(axl_trace_stats *out)

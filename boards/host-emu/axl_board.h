@@ -33,6 +33,7 @@
 #define AXL_MAX_KERNEL_CUS 8
 #define AXL_MAX_DEVICE_CUS 16
 #define AXL_KERNEL_NAME_MAX 64
+#define AXL_TRACE_EVENTS 4096
 
 /* Two banks of 256 MiB: enough for info::device::max_mem_alloc_size to meet
  * the SYCL minimum of 128 MiB. The arenas are bss, so untouched pages cost

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "axl/axl.h"
 #include "axl/hal.h"
@@ -216,6 +217,63 @@ static void run_pipeline(axl_device dev)
     OK(axl_context_release(ctx));
 }
 
+/* ---- Logs and the trace through callbacks --------------------------------- */
+
+/* Log lines go to the console, as a firmware would send them to a UART. */
+static unsigned log_lines;
+
+static void fw_log_line(const char *text, size_t len, void *user)
+{
+    (void)user;
+    log_lines++;
+    fw_printf("fw: log: %.*s\n", (int)len, text);
+}
+
+/* The trace drained through a sink: counted and checked for its shape (a
+ * firmware would copy it to a UART or a buffer a debugger reads). */
+typedef struct drain {
+    unsigned long bytes;
+    unsigned slices;
+    char first, last;
+    char tail[8];                 /* the last bytes, to find slices across */
+} drain;
+
+static void count_sink(const char *text, size_t len, void *user)
+{
+    drain *d = user;
+    static const char key[] = "\"ph\":\"X\"";
+    if (!d->bytes && len)
+        d->first = text[0];
+    for (size_t i = 0; i < len; i++) {
+        memmove(d->tail, d->tail + 1, sizeof d->tail - 1);
+        d->tail[sizeof d->tail - 1] = text[i];
+        if (memcmp(d->tail + sizeof d->tail - (sizeof key - 1), key,
+                   sizeof key - 1) == 0)
+            d->slices++;
+    }
+    if (len)
+        d->last = text[len - 1];
+    d->bytes += len;
+}
+
+static void drain_trace(void)
+{
+    axl_trace_stats st;
+    OK(axl_trace_stats_get(&st));
+    drain d = {0};
+    OK(axl_trace_format(count_sink, &d, AXL_TRACE_CONSUME));
+    axl_trace_stats after;
+    OK(axl_trace_stats_get(&after));
+    fw_printf("fw: trace: %u commands recorded (ring of %u, %u dropped), "
+              "%lu bytes of JSON, %u slices drained\n",
+              (unsigned)st.recorded, (unsigned)st.capacity,
+              (unsigned)st.dropped, d.bytes, d.slices);
+    EXPECT(st.recorded >= 9 && st.dropped == 0);
+    EXPECT(d.first == '{' && d.last == '\n' && d.slices >= st.held);
+    EXPECT(after.held == 0);
+    OK(axl_trace_enable(false));
+}
+
 /* ---- A pool to its capacity and one more ---------------------------------- */
 
 static void fill_event_pool(void)
@@ -277,10 +335,15 @@ void axl_board_wait_for_interrupt(void)
 int main(void)
 {
     fw_puts("fw: axl test firmware (" AXL_FW_BOARD ")\n");
+    axl_log_set(AXL_LOG_INFO, fw_log_line, NULL);
     OK(axl_init());
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    EXPECT(log_lines >= 1); /* the device found */
+    OK(axl_trace_enable(true));
     axl_device dev = find_emulated_device();
     if (!AXL_IS_NONE(dev)) {
         run_pipeline(dev);
+        drain_trace();
         fill_event_pool();
     }
     check_pools(false);
