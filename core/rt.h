@@ -342,7 +342,6 @@ struct axl__cmd_trace {
     uint64_t xfer_bytes;
     uint32_t dep_rec[AXL_TRACE_DEPS]; /* ring position + 1 of the records
                                    of the commands it waited for */
-    uint32_t dep_seq[AXL_TRACE_DEPS]; /* and their submission numbers */
     uint8_t ndeps;
     uint8_t worker;             /* host tasks: worker + 1, 0: inline */
 };
@@ -924,8 +923,9 @@ static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
 #define AXL__TRACE_STAMP(c, field, t) ((void)0)
 #define AXL__TRACE_SET(c, field, v) ((void)0)
 #endif
-/* Lock held: s waited for the command whose record is rec (+1), seq. */
-void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq);
+/* Lock held: s waited for the command whose record is at ring position
+ * rec - 1. */
+void axl__trace_dep(struct axl__command *s, uint32_t rec);
 
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */

@@ -234,7 +234,7 @@ static void complete(struct axl__command *c, axl_status status,
             s->dep_event = AXL__HANDLE(EVENT, e);
         }
         if (rec && AXL__TRACED(s))
-            axl__trace_dep(s, rec, c->seq);
+            axl__trace_dep(s, rec);
         if (--s->pending == 0)
             make_ready(s);
     }

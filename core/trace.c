@@ -194,8 +194,8 @@ struct trace_rec {
     uint32_t seq;               /* submission number */
     uint32_t event;             /* its event's handle */
     axl_status status;
-    uint32_t dep_rec[AXL_TRACE_DEPS];
-    uint32_t dep_seq[AXL_TRACE_DEPS];
+    uint32_t dep_rec[AXL_TRACE_DEPS]; /* positions + 1 of its predecessors'
+                                   records (their seq is read there) */
     uint16_t queue;             /* slot, or AXL__NO_QUEUE */
     uint16_t device;            /* slot */
     uint8_t kind;
@@ -259,15 +259,13 @@ static void trace_submit(struct axl__command *c, const struct axl__event *e,
     data_deps(c);
 }
 
-void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
+void axl__trace_dep(struct axl__command *s, uint32_t rec)
 {
     for (uint8_t j = 0; j < s->tr.ndeps; j++)
         if (s->tr.dep_rec[j] == rec)
             return;
-    if (s->tr.ndeps < AXL_TRACE_DEPS) {
-        s->tr.dep_rec[s->tr.ndeps] = rec;
-        s->tr.dep_seq[s->tr.ndeps++] = seq;
-    }
+    if (s->tr.ndeps < AXL_TRACE_DEPS)
+        s->tr.dep_rec[s->tr.ndeps++] = rec;
 }
 
 /* How far back a dependency on a command complete before its dependent
@@ -281,7 +279,7 @@ static void trace_dep_done(struct axl__command *s, uint32_t handle)
         const uint32_t pos = ring.head - k;
         const struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
         if (r->event == handle) {
-            axl__trace_dep(s, pos + 1u, r->seq);
+            axl__trace_dep(s, pos + 1u);
             return;
         }
     }
@@ -322,7 +320,6 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     r->status = status;
     r->ndeps = c->tr.ndeps;
     memcpy(r->dep_rec, c->tr.dep_rec, sizeof r->dep_rec);
-    memcpy(r->dep_seq, c->tr.dep_seq, sizeof r->dep_seq);
     r->queue = c->queue;
     r->device = c->device;
     r->kind = c->kind;
@@ -595,9 +592,18 @@ static uint64_t rec_begin(const struct trace_rec *r)
     return r->start ? r->start : r->end;
 }
 
+/* A predecessor still in the ring: its number and where its arrow
+ * starts. */
+typedef struct pred {
+    uint32_t seq;
+    unsigned pid, tid;
+    uint64_t mid;
+} pred;
+
 /* A complete ("X") slice of a record on one track. */
 static void slice(writer *w, const struct trace_rec *r, unsigned pid,
-                  unsigned tid, const char *cat)
+                  unsigned tid, const char *cat, const pred *preds,
+                  unsigned npreds)
 {
     uint64_t b = rec_begin(r);
     event_start(w);
@@ -627,8 +633,8 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
         (unsigned long long)r->submit, (unsigned long long)r->ready,
         (unsigned long long)r->start, (unsigned long long)r->end);
     put(w, ",\"deps\":[");
-    for (uint8_t j = 0; j < r->ndeps; j++)
-        put(w, "%s%u", j ? "," : "", (unsigned)r->dep_seq[j]);
+    for (unsigned j = 0; j < npreds; j++)
+        put(w, "%s%u", j ? "," : "", (unsigned)preds[j].seq);
     put(w, "]}}");
 }
 
@@ -646,12 +652,28 @@ static bool rec_get(uint32_t pos, struct trace_rec *out)
 static void record(writer *w, seen *sn, uint32_t pos,
                    const struct trace_rec *r)
 {
+    /* The commands it waited for that are still in the ring (positions
+     * are never reused: one in [tail, head) is the record it was). */
+    pred preds[AXL_TRACE_DEPS];
+    unsigned npreds = 0;
+    for (uint8_t j = 0; j < r->ndeps && j < AXL_TRACE_DEPS; j++) {
+        struct trace_rec p;
+        if (!r->dep_rec[j] || !rec_get(r->dep_rec[j] - 1u, &p))
+            continue;
+        uint64_t pb = rec_begin(&p);
+        preds[npreds].seq = p.seq;
+        preds[npreds].mid = pb + (p.end - pb) / 2u;
+        exec_track(&p, &preds[npreds].pid, &preds[npreds].tid);
+        npreds++;
+    }
     name_tracks(w, sn, r);
-    slice(w, r, PID_HOST, queue_tid(r), "command");
+    slice(w, r, PID_HOST, queue_tid(r), "command", preds, npreds);
     if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES)
-        slice(w, r, PID_DEVICE(r->device), TID_CU(r->cu - 1), "kernel");
+        slice(w, r, PID_DEVICE(r->device), TID_CU(r->cu - 1), "kernel", preds,
+              npreds);
     if (r->kind == AXL__CMD_HOST_TASK && r->start)
-        slice(w, r, PID_HOST, TID_WORKER(r->worker), "host_task");
+        slice(w, r, PID_HOST, TID_WORKER(r->worker), "host_task", preds,
+              npreds);
     if (r->xfer_end && r->queue != AXL__NO_QUEUE &&
         r->device < AXL_MAX_DEVICES) {
         event_start(w);
@@ -664,23 +686,16 @@ static void record(writer *w, seen *sn, uint32_t pos,
         put_str(w, rec_name(r));
         put(w, "\"}}");
     }
-    /* Arrows from each command it waited for, still in the ring. */
-    for (uint8_t j = 0; j < r->ndeps; j++) {
-        struct trace_rec p;
-        if (!r->dep_rec[j] || !rec_get(r->dep_rec[j] - 1u, &p) ||
-            p.seq != r->dep_seq[j])
-            continue;
+    /* An arrow from each of them. */
+    for (unsigned j = 0; j < npreds; j++) {
         unsigned long long id =
             (unsigned long long)pos * AXL_TRACE_DEPS + j + 1u;
-        uint64_t pb = rec_begin(&p);
-        uint64_t mid = pb + (p.end - pb) / 2u;
-        unsigned ppid, ptid, spid, stid;
-        exec_track(&p, &ppid, &ptid);
+        unsigned spid, stid;
         exec_track(r, &spid, &stid);
         event_start(w);
         put(w, "{\"ph\":\"s\",\"cat\":\"dependency\",\"name\":\"dependency\","
                "\"id\":%llu,\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT "}",
-            id, ppid, ptid, US(mid));
+            id, preds[j].pid, preds[j].tid, US(preds[j].mid));
         event_start(w);
         put(w, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"dependency\","
                "\"name\":\"dependency\",\"id\":%llu,\"pid\":%u,\"tid\":%u,"
@@ -745,11 +760,10 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     return 0;
 }
 
-void axl__trace_dep(struct axl__command *s, uint32_t rec, uint32_t seq)
+void axl__trace_dep(struct axl__command *s, uint32_t rec)
 {
     (void)s;
     (void)rec;
-    (void)seq;
 }
 
 axl_status axl_trace_stats_get(axl_trace_stats *out)
