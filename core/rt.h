@@ -920,8 +920,8 @@ static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
             (c)->tr.field = (v);                                               \
     } while (0)
 #else
-#define AXL__TRACE_STAMP(c, field, t) ((void)0)
-#define AXL__TRACE_SET(c, field, v) ((void)0)
+#define AXL__TRACE_STAMP(c, field, t) ((void)(c), (void)(t))
+#define AXL__TRACE_SET(c, field, v) ((void)(c)) /* v is not evaluated */
 #endif
 /* Lock held: s waited for the command whose record is at ring position
  * rec - 1. */

@@ -305,6 +305,7 @@ static void run_host_task(struct axl__command *c, unsigned worker)
     void *user = c->u.host.user;
     char why[AXL_MESSAGE_MAX];
     AXL__TRACE_SET(c, worker, (uint8_t)worker);
+    (void)worker; /* only the trace uses it */
     start(c);
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
