@@ -20,7 +20,11 @@
 
 /* ---- Environment switches: AXL_LOG and AXL_TRACE ---------------------------- */
 
-static char trace_path[4096]; /* AXL_TRACE, written at axl_shutdown */
+/* AXL_TRACE, read at start (lock held); copied at axl_port_fini (lock
+ * held) to the path axl_port_stopped writes after the lock is let go, so a
+ * start on another thread meanwhile does not change it under the writer. */
+static char trace_path[4096];
+static char trace_path_at_stop[4096];
 
 static void log_to_stderr(const char *text, size_t len, void *user)
 {
@@ -93,9 +97,9 @@ axl_status axl_trace_write(const char *path)
 
 void axl_port_stopped(void)
 {
-    if (!trace_path[0])
+    if (!trace_path_at_stop[0])
         return;
-    if (axl_trace_write(trace_path) != AXL_SUCCESS)
+    if (axl_trace_write(trace_path_at_stop) != AXL_SUCCESS)
         fprintf(stderr, "axl: error: AXL_TRACE: %s\n", axl_last_message());
 }
 
@@ -132,6 +136,7 @@ axl_status axl_port_init(void)
 
 void axl_port_fini(void)
 {
+    memcpy(trace_path_at_stop, trace_path, sizeof trace_path);
 }
 
 void axl_port_lock(void)
@@ -209,6 +214,7 @@ void axl_port_fini(void)
 {
     /* Conditions stay initialised: destroying them while a late waiter
      * could still wake is worse than keeping two small objects. */
+    memcpy(trace_path_at_stop, trace_path, sizeof trace_path);
 }
 
 void axl_port_lock(void)
