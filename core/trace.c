@@ -203,8 +203,16 @@ struct trace_rec {
     uint8_t cu_ordinal;         /* the unit's number within its kernel */
     uint8_t worker;             /* host tasks: worker + 1, 0: inline */
     uint8_t ndeps;
+    uint8_t queue_lane;         /* which of its queue's tracks (overlaps) */
+    uint8_t xfer_lane;          /* which of its device's transfer tracks */
     char name[AXL_TRACE_NAME_MAX]; /* kernels: the kernel's name */
 };
+
+/* Slices on one track must not overlap (Perfetto and chrome://tracing
+ * draw only nested ones), and commands of an out-of-order queue, or
+ * transfers of a device, may run at once: each gets a few tracks, and a
+ * record takes the first whose last slice ended before it began. */
+#define LANES 4u
 
 /* The ring: guarded by the runtime lock (axl_port_lock), written by
  * axl__trace_end (lock held) and read one record at a time under it. head
@@ -213,6 +221,8 @@ struct trace_rec {
 static struct {
     uint32_t head, tail;
     uint32_t recorded, dropped;
+    uint64_t queue_lane_end[AXL_MAX_QUEUES + 1][LANES]; /* + host accessors */
+    uint64_t xfer_lane_end[AXL_MAX_DEVICES][LANES];
     char device_name[AXL_MAX_DEVICES][DEVICE_NAME_MAX];
     struct trace_rec rec[AXL_TRACE_EVENTS];
 } ring;
@@ -285,6 +295,25 @@ static void trace_dep_done(struct axl__command *s, uint32_t handle)
     }
 }
 
+/* The first lane free from start on (else the one that frees first),
+ * which then ends at end. */
+static uint8_t pick_lane(uint64_t *lane_end, uint64_t start, uint64_t end)
+{
+    uint8_t best = 0;
+    for (uint8_t l = 0; l < LANES; l++) {
+        if (lane_end[l] <= start) {
+            best = l;
+            goto take;
+        }
+        if (lane_end[l] < lane_end[best])
+            best = l;
+    }
+take:
+    if (lane_end[best] < end)
+        lane_end[best] = end;
+    return best;
+}
+
 static uint64_t region_bytes(const struct axl__region *r)
 {
     uint64_t n = r->elem;
@@ -354,6 +383,15 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     default:
         break;
     }
+    const uint64_t begin = r->start ? r->start : r->end;
+    r->queue_lane = pick_lane(
+        ring.queue_lane_end[c->queue < AXL_MAX_QUEUES ? c->queue
+                                                      : AXL_MAX_QUEUES],
+        begin, r->end);
+    r->xfer_lane = r->xfer_end && c->device < AXL_MAX_DEVICES
+                       ? pick_lane(ring.xfer_lane_end[c->device],
+                                   r->xfer_start, r->xfer_end)
+                       : 0;
     if (c->queue != AXL__NO_QUEUE && c->device < AXL_MAX_DEVICES &&
         !ring.device_name[c->device][0])
         axl_format(ring.device_name[c->device], DEVICE_NAME_MAX, "%s",
@@ -392,11 +430,11 @@ axl_status axl_trace_clear(void)
  * it ran and one for its transfers). */
 #define PID_HOST 1u
 #define PID_DEVICE(d) (10u + (d))
-#define TID_QUEUE(q) (1u + (q))
-#define TID_HOST_ACCESS 1000u
+#define TID_QUEUE(q, lane) (1u + (q) * LANES + (lane))
+#define TID_HOST_ACCESS(lane) (1000u + (lane))
 #define TID_WORKER(w) (2000u + (w))
 #define TID_CU(cu) (1u + (cu))
-#define TID_XFER 1000u
+#define TID_XFER(lane) (1000u + (lane))
 
 typedef struct writer {
     axl_text_sink sink;
@@ -483,12 +521,12 @@ static void meta(writer *w, const char *what, unsigned pid, unsigned tid,
 /* Tracks named so far, so each gets its names once. */
 typedef struct seen {
     bool host;
-    bool queue[AXL_MAX_QUEUES];
-    bool host_access;
+    bool queue[AXL_MAX_QUEUES][LANES];
+    bool host_access[LANES];
     bool worker[AXL_HOST_TASK_WORKERS + 1];
     bool device[AXL_MAX_DEVICES];
     bool cu[AXL_MAX_DEVICES][AXL_MAX_DEVICE_CUS];
-    bool xfer[AXL_MAX_DEVICES];
+    bool xfer[AXL_MAX_DEVICES][LANES];
 } seen;
 
 static void device_label(char *out, size_t cap, uint16_t dev)
@@ -509,17 +547,25 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
         sn->host = true;
         meta(w, "process_name", PID_HOST, 0, "axl host", 0);
     }
+    const unsigned ql = r->queue_lane % LANES;
     if (r->queue == AXL__NO_QUEUE) {
-        if (!sn->host_access) {
-            sn->host_access = true;
-            meta(w, "thread_name", PID_HOST, TID_HOST_ACCESS,
-                 "host accessors", TID_HOST_ACCESS);
+        if (!sn->host_access[ql]) {
+            sn->host_access[ql] = true;
+            axl_format(label, sizeof label, ql ? "host accessors (%u)"
+                                                : "host accessors",
+                       ql + 1u);
+            meta(w, "thread_name", PID_HOST, TID_HOST_ACCESS(ql), label,
+                 TID_HOST_ACCESS(ql));
         }
-    } else if (r->queue < AXL_MAX_QUEUES && !sn->queue[r->queue]) {
-        sn->queue[r->queue] = true;
-        axl_format(label, sizeof label, "queue %u", (unsigned)r->queue);
-        meta(w, "thread_name", PID_HOST, TID_QUEUE(r->queue), label,
-             TID_QUEUE(r->queue));
+    } else if (r->queue < AXL_MAX_QUEUES && !sn->queue[r->queue][ql]) {
+        sn->queue[r->queue][ql] = true;
+        if (ql)
+            axl_format(label, sizeof label, "queue %u (%u)",
+                       (unsigned)r->queue, ql + 1u);
+        else
+            axl_format(label, sizeof label, "queue %u", (unsigned)r->queue);
+        meta(w, "thread_name", PID_HOST, TID_QUEUE(r->queue, ql), label,
+             TID_QUEUE(r->queue, ql));
     }
     if (r->kind == AXL__CMD_HOST_TASK && r->start &&
         r->worker <= AXL_HOST_TASK_WORKERS && !sn->worker[r->worker]) {
@@ -550,10 +596,15 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
         meta(w, "thread_name", PID_DEVICE(r->device), TID_CU(r->cu - 1),
              label, TID_CU(r->cu - 1));
     }
-    if (xfer && !sn->xfer[r->device]) {
-        sn->xfer[r->device] = true;
-        meta(w, "thread_name", PID_DEVICE(r->device), TID_XFER,
-             "transfers", TID_XFER);
+    const unsigned xl = r->xfer_lane % LANES;
+    if (xfer && !sn->xfer[r->device][xl]) {
+        sn->xfer[r->device][xl] = true;
+        if (xl)
+            axl_format(label, sizeof label, "transfers (%u)", xl + 1u);
+        else
+            axl_format(label, sizeof label, "transfers");
+        meta(w, "thread_name", PID_DEVICE(r->device), TID_XFER(xl), label,
+             TID_XFER(xl));
     }
 }
 
@@ -566,7 +617,9 @@ static const char *rec_name(const struct trace_rec *r)
 
 static unsigned queue_tid(const struct trace_rec *r)
 {
-    return r->queue == AXL__NO_QUEUE ? TID_HOST_ACCESS : TID_QUEUE(r->queue);
+    const unsigned l = r->queue_lane % LANES;
+    return r->queue == AXL__NO_QUEUE ? TID_HOST_ACCESS(l)
+                                     : TID_QUEUE(r->queue, l);
 }
 
 /* The track where a record ran: its compute unit, its host-task worker,
@@ -680,7 +733,8 @@ static void record(writer *w, seen *sn, uint32_t pos,
         put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"transfer\","
                "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
                ",\"args\":{\"seq\":%u,\"bytes\":%llu,\"for\":\"",
-            PID_DEVICE(r->device), TID_XFER, US(r->xfer_start),
+            PID_DEVICE(r->device), TID_XFER(r->xfer_lane % LANES),
+            US(r->xfer_start),
             US(r->xfer_end - r->xfer_start), (unsigned)r->seq,
             (unsigned long long)r->xfer_bytes);
         put_str(w, rec_name(r));

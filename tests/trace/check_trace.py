@@ -133,7 +133,7 @@ def main():
         fail("no transfer slices")
     for e in t:
         c = by_seq[e["args"]["seq"]]
-        if names[(e["pid"], e["tid"])] != "transfers":
+        if not names[(e["pid"], e["tid"])].startswith("transfers"):
             fail("transfer on track %r" % names[(e["pid"], e["tid"])])
         if e["args"]["bytes"] <= 0 or \
            e["args"]["bytes"] != c["args"]["transfer_bytes"]:
