@@ -4,8 +4,10 @@
  * checks, and which log lines a level lets through. The JSON itself is
  * parsed by tests/trace/check_trace.py (python3's json module).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "axl_config.h"
 #include "axl_test.h"
@@ -210,6 +212,43 @@ static void trace_keeps_failures_and_unrun_dependents(void **state)
     AXL_OK(axl_queue_release(q));
 }
 
+/* Two host tasks that run at once: each waits (a while at most) until the
+ * other has started. */
+static atomic_int started;
+
+static axl_status meet(void *user)
+{
+    (void)user;
+    atomic_fetch_add(&started, 1);
+    for (int i = 0; i < 2000 && atomic_load(&started) < 2; i++) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    return AXL_SUCCESS;
+}
+
+static void trace_puts_overlapping_commands_of_a_queue_on_two_tracks(void **state)
+{
+    (void)state;
+    if (AXL_HOST_TASK_WORKERS < 2)
+        skip();
+    atomic_store(&started, 0);
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(0);
+    run_tasks(q, 0);
+    AXL_OK(axl_queue_host_task(q, meet, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_host_task(q, meet, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    assert_int_equal(atomic_load(&started), 2);
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    /* They overlapped: two tracks for the queue, "queue N" and
+     * "queue N (2)", one slice on each. */
+    assert_int_equal(count(doc, "\"args\":{\"name\":\"queue "), 2);
+    assert_int_equal(count(doc, " (2)\"}}"), 1);
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 2);
+    AXL_OK(axl_queue_release(q));
+}
+
 static void trace_format_checks_its_arguments(void **state)
 {
     (void)state;
@@ -332,6 +371,7 @@ int main(void)
         T(trace_ring_overwrites_the_oldest_and_counts_drops),
         T(trace_consume_drains_what_was_written),
         T(trace_keeps_failures_and_unrun_dependents),
+        T(trace_puts_overlapping_commands_of_a_queue_on_two_tracks),
         T(trace_format_checks_its_arguments),
         T(log_debug_reports_each_dispatch_and_completion),
         T(log_below_its_level_calls_no_sink),
