@@ -575,8 +575,9 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         out->id = ehandle;
     if (out_cmd)
         *out_cmd = c;
-    /* Tracing: the one check on the way in (the command's flag then says
-     * whether the later hooks record). */
+    /* The trace's and the debug log's one check on the way in: the
+     * command's own flags then say whether its later hooks record
+     * (trace.c, "The hooks"). */
     if (axl__observing())
         axl__observe_submit(c, e, h, in_order_prev);
     if (--c->pending == 0)
