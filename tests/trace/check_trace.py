@@ -28,7 +28,8 @@ def main():
         os.remove(out)
     env = dict(os.environ)
     env.pop("AXL_TRACE", None)
-    args = [demo]
+    # AXL_TEST_EMULATOR: how a cross build runs it (qemu-aarch64 -L ...).
+    args = os.environ.get("AXL_TEST_EMULATOR", "").split() + [demo]
     if mode == "flag":
         args += ["--trace", out]
     else:
