@@ -68,6 +68,18 @@ def main():
             if not isinstance(e["ts"], (int, float)):
                 fail("ts not a number: %r" % e)
 
+    # Slices on one track never overlap (the viewers draw only nested
+    # ones); touching is fine.
+    per_track = {}
+    for e in slices:
+        per_track.setdefault((e["pid"], e["tid"]), []).append(
+            (e["ts"], e["ts"] + e["dur"]))
+    for track, spans in per_track.items():
+        spans.sort()
+        for a, b in zip(spans, spans[1:]):
+            if b[0] < a[1] - 1e-3:
+                fail("overlapping slices on %r: %r %r" % (names[track], a, b))
+
     commands = [e for e in slices if e["cat"] == "command"]
     by_seq = {e["args"]["seq"]: e for e in commands}
     if len(commands) != 6 or len(by_seq) != 6:
