@@ -346,6 +346,26 @@ static void log_error_reports_a_failed_command(void **state)
     AXL_OK(axl_queue_release(q));
 }
 
+static void log_warns_once_a_pool_passes_seven_eighths(void **state)
+{
+    (void)state;
+    axl_context none = AXL_NONE;
+    axl_queue qs[AXL_MAX_QUEUES];
+    const unsigned warn_at = (AXL_MAX_QUEUES * 7 + 7) / 8; /* ceil(7/8) */
+    nlines = 0;
+    axl_log_set(AXL_LOG_WARN, log_sink, NULL);
+    for (unsigned i = 0; i < warn_at - 1; i++)
+        AXL_OK(axl_queue_create(none, axl_test_emu_device(), 0, NULL, &qs[i]));
+    assert_int_equal(lines_with("near capacity"), 0);
+    AXL_OK(axl_queue_create(none, axl_test_emu_device(), 0, NULL,
+                            &qs[warn_at - 1]));
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_int_equal(lines_with("axl: warn: pool queue near capacity"), 1);
+    assert_int_equal(lines_with("AXL_MAX_QUEUES"), 1);
+    for (unsigned i = 0; i < warn_at; i++)
+        AXL_OK(axl_queue_release(qs[i]));
+}
+
 static void log_levels_parse_as_axl_log_spells_them(void **state)
 {
     (void)state;
@@ -377,6 +397,7 @@ int main(void)
         T(log_below_its_level_calls_no_sink),
         T(log_info_reports_devices_found_at_start),
         T(log_error_reports_a_failed_command),
+        T(log_warns_once_a_pool_passes_seven_eighths),
         T(log_levels_parse_as_axl_log_spells_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
