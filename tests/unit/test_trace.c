@@ -6,6 +6,7 @@
  */
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -385,6 +386,10 @@ static void log_levels_parse_as_axl_log_spells_them(void **state)
 
 int main(void)
 {
+    /* These tests set the trace and the log themselves: the switches of
+     * the posix port (read at every start) would turn them on under them. */
+    unsetenv("AXL_TRACE");
+    unsetenv("AXL_LOG");
     const struct CMUnitTest tests[] = {
         T(trace_off_records_nothing),
         T(trace_records_one_slice_per_command_with_profiling_times),
