@@ -4,7 +4,8 @@
  *
  * The core only formats: text goes to a sink the caller gives (a file, a
  * UART, a memory dump). Hosted ports add environment switches: AXL_TRACE=
- * path.json records from the start and writes the file at axl_shutdown;
+ * path.json records from the start and writes the file at axl_shutdown (or
+ * at exit, for a program that never calls it);
  * AXL_LOG=error|warn|info|debug prints log lines to stderr.
  */
 #ifndef AXL_TRACE_H

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* syscall() for futexes on Linux */
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,18 @@
  * start on another thread meanwhile does not change it under the writer. */
 static char trace_path[4096];
 static char trace_path_at_stop[4096];
+/* A program that exits without axl_shutdown still gets its AXL_TRACE
+ * file: written at exit unless a shutdown wrote it since the last start. */
+static _Atomic int trace_unwritten;
+static int exit_writer_registered;
+
+static void write_trace_at_exit(void)
+{
+    if (atomic_exchange(&trace_unwritten, 0) && trace_path[0] &&
+        axl_trace_write(trace_path) != AXL_SUCCESS)
+        fprintf(stderr, "axl: error: AXL_TRACE at exit: %s\n",
+                axl_last_message());
+}
 
 static void log_to_stderr(const char *text, size_t len, void *user)
 {
@@ -57,6 +70,9 @@ static void env_switches(void)
                             "no trace is written\n");
         } else if (axl_trace_enable(true) == AXL_SUCCESS) {
             memcpy(trace_path, path, strlen(path) + 1);
+            atomic_store(&trace_unwritten, 1);
+            if (!exit_writer_registered && atexit(write_trace_at_exit) == 0)
+                exit_writer_registered = 1;
         }
     }
 }
@@ -99,6 +115,7 @@ void axl_port_stopped(void)
 {
     if (!trace_path_at_stop[0])
         return;
+    atomic_store(&trace_unwritten, 0);
     if (axl_trace_write(trace_path_at_stop) != AXL_SUCCESS)
         fprintf(stderr, "axl: error: AXL_TRACE: %s\n", axl_last_message());
 }
