@@ -246,14 +246,6 @@ static void data_deps(struct axl__command *c)
             axl__buffer_at(c->acc[i].base)->trace_writer = self;
 }
 
-static void dep_if_done(struct axl__command *c, uint32_t handle)
-{
-    const struct axl__event *p = axl__pool_lookup_any(AXL__POOL(EVENT), handle);
-    if (p && atomic_load_explicit(&p->state, memory_order_acquire) ==
-                 AXL_EVENT_COMPLETE)
-        trace_dep_done(c, handle);
-}
-
 static void trace_submit(struct axl__command *c, const struct axl__event *e,
                          const axl_handler *h, uint32_t in_order_prev)
 {
@@ -262,10 +254,13 @@ static void trace_submit(struct axl__command *c, const struct axl__event *e,
     axl__trace_stamp(&c->tr.submit, e->profiling ? e->t_submit : 0);
     if (c->pending == 1) /* only the submission's own hold: ready now */
         c->tr.ready = c->tr.submit;
+    /* Found by handle among the records: the event itself may be gone
+     * (released, or never given out). One still running has no record
+     * yet; it notes itself when it completes. */
     for (uint16_t i = 0; i < h->ndeps; i++)
-        dep_if_done(c, h->deps[i]);
+        trace_dep_done(c, h->deps[i]);
     if (in_order_prev)
-        dep_if_done(c, in_order_prev);
+        trace_dep_done(c, in_order_prev);
     data_deps(c);
 }
 

@@ -133,6 +133,24 @@ static void trace_records_one_slice_per_command_with_profiling_times(void **stat
     axl_test_clock_remove();
 }
 
+static void trace_links_an_in_order_predecessor_gone_before_submission(void **state)
+{
+    (void)state;
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(AXL_QUEUE_IN_ORDER);
+    /* No events kept: the first command's event is gone once it is done,
+     * before the second is submitted; the arrow is still drawn. */
+    run_tasks(q, 1);
+    run_tasks(q, 1);
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_int_equal(count(doc, "\"cat\":\"command\""), 2);
+    assert_non_null(strstr(doc, "\"seq\":2,"));
+    assert_int_equal(count(doc, "\"deps\":[1]"), 2); /* queue, worker */
+    assert_int_equal(count(doc, "\"ph\":\"s\""), 1);
+    assert_int_equal(count(doc, "\"ph\":\"f\""), 1);
+    AXL_OK(axl_queue_release(q));
+}
+
 static void trace_ring_overwrites_the_oldest_and_counts_drops(void **state)
 {
     (void)state;
@@ -393,6 +411,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(trace_off_records_nothing),
         T(trace_records_one_slice_per_command_with_profiling_times),
+        T(trace_links_an_in_order_predecessor_gone_before_submission),
         T(trace_ring_overwrites_the_oldest_and_counts_drops),
         T(trace_consume_drains_what_was_written),
         T(trace_keeps_failures_and_unrun_dependents),
