@@ -190,9 +190,9 @@
 
 /** Records the trace ring holds: one per command completed while tracing
  *  is on (axl_trace_enable, AXL_TRACE), about 130 bytes each (host-emu,
- *  and the boards that include its header, keep 4096). When it is full the oldest
- *  is overwritten and counted as dropped. 0 compiles the trace out
- *  (axl_trace_enable then fails with AXL_ERR_FEATURE_NOT_SUPPORTED). */
+ *  and the boards that include its header, keep 4096). When it is full
+ *  the oldest is overwritten and counted as dropped. 0 compiles the trace
+ *  out (axl_trace_enable then fails with AXL_ERR_FEATURE_NOT_SUPPORTED). */
 #ifndef AXL_TRACE_EVENTS
 #define AXL_TRACE_EVENTS 12
 #endif
