@@ -89,6 +89,56 @@ axl_status axl_handler_set_arg_accessor(axl_handler *h, uint32_t index,
     return AXL_SUCCESS;
 }
 
+axl_status axl_handler_set_args(axl_handler *h, const axl_kernel_arg *args,
+                                uint32_t nargs)
+{
+    return axl__handler_set_args(h, args, nargs, false);
+}
+
+/* The handler calls an argument list stands for, in its order (the first
+ * error stays in h with its message); locked: the caller holds the lock
+ * (axl_queue_single_task's general path). */
+axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
+                                 uint32_t nargs, bool locked)
+{
+    static const char fn[] = "axl_handler_set_args";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    if (nargs && !args)
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID, "args is NULL with nargs %u",
+                         (unsigned)nargs));
+    for (uint32_t i = 0; i < nargs && h->error == AXL_SUCCESS; i++) {
+        const axl_kernel_arg *a = &args[i];
+        const uint32_t index = axl__arg_index(a, i);
+        if (axl__arg_is_scalar(a)) {
+            if (!a->value && a->size > sizeof a->scalar)
+                return axl__handler_fail(
+                    h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u: a scalar of %u bytes with "
+                                 "value NULL (its own bytes hold 8 at most)",
+                                 (unsigned)index, (unsigned)a->size));
+            axl_handler_set_arg(h, index, axl__arg_bytes(a), a->size);
+            continue;
+        }
+        /* no_init in the mode (AXL_ACCESS_WRITE_NO_INIT, ..._READ_WRITE_
+         * NO_INIT) becomes the accessor's flag. */
+        axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
+        uint32_t flags = 0;
+        if (mode == AXL_ACCESS_WRITE_NO_INIT ||
+            mode == AXL_ACCESS_READ_WRITE_NO_INIT) {
+            mode = (axl_access_mode)(mode & AXL_ACCESS_READ_WRITE);
+            flags = AXL_ACCESS_NO_INIT;
+        }
+        axl_accessor acc;
+        if (axl__handler_require(h, a->buffer, mode, a->region, flags, &acc,
+                                 locked) == AXL_SUCCESS)
+            axl_handler_set_arg_accessor(h, index, acc);
+    }
+    return h->error;
+}
+
 axl_status axl_handler_single_task(axl_handler *h, axl_kernel kernel)
 {
     static const char fn[] = "axl_handler_single_task";
@@ -376,8 +426,12 @@ static inline void plan_take(struct axl__command *c, unsigned nacc,
     struct axl__access *a = &c->acc[nacc];
     a->view = AXL__HANDLE_SLOT(id);
     a->base = view->base;
-    a->mode = (uint8_t)mode;
-    a->flags = mode == AXL_ACCESS_WRITE && view->size == b->size
+    /* mode may carry no_init (AXL_ACCESS_WRITE_NO_INIT, ..._READ_WRITE_
+     * NO_INIT: bit 2), as an axl_kernel_arg gives it. */
+    a->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
+    a->flags = (mode >= AXL_ACCESS_WRITE_NO_INIT ||
+                mode == AXL_ACCESS_WRITE) &&
+                       view->size == b->size
                    ? AXL__ACC_DISCARD
                    : 0;
     a->loc = loc;
@@ -393,10 +447,11 @@ static inline void plan_scalar(struct axl__command *c,
                                const axl_kernel_arg *a, unsigned m,
                                unsigned used)
 {
+    const void *v = axl__arg_bytes(a);
     if (a->size == 4) /* most scalars: a few moves, not a call */
-        memcpy(c->u.kernel.bytes + used, a->value, 4);
+        memcpy(c->u.kernel.bytes + used, v, 4);
     else
-        memcpy(c->u.kernel.bytes + used, a->value, a->size);
+        memcpy(c->u.kernel.bytes + used, v, a->size);
     c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
                                              (uint16_t)a->size};
 }
@@ -418,17 +473,19 @@ static bool plan_again(struct axl__command *c,
         const axl_kernel_arg *a = &args[i];
         const struct axl__launch_arg *k = &lc->arg[i];
         const unsigned m = k->index;
-        if (a->index != m)
+        if (a->index != (uint32_t)(int32_t)k->given)
             return false;
-        if (a->value) {
-            if (k->mode || a->size != k->what)
+        if (!k->mode) { /* a scalar: of the same size (so not a buffer) */
+            if (a->size != k->what ||
+                (k->what > sizeof a->scalar && !a->value))
                 return false;
             plan_scalar(c, a, m, used);
             used += k->what;
             continue;
         }
         const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
-        if (a->buffer.id != k->what || mode != k->mode || a->region)
+        if (a->buffer.id != k->what || mode != k->mode || a->region ||
+            axl__arg_is_scalar(a))
             return false;
         /* The handle is live: it would have moved the epoch otherwise. */
         struct axl__buffer *view = axl__buffer_at(AXL__HANDLE_SLOT(k->what));
@@ -457,15 +514,17 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
     for (uint32_t i = 0; i < nargs; i++) {
         const axl_kernel_arg *a = &args[i];
         struct axl__launch_arg *k = &lc->arg[i];
-        const uint32_t m = a->index; /* argument m has id m */
+        const uint32_t m = axl__arg_index(a, i); /* argument m has id m */
         if (m >= n || kid->args[m].id != m || (seen >> m & 1))
             return false;
         seen |= (uint64_t)1 << m;
         const struct axl__karg_meta *meta = &kid->args[m];
         k->index = (uint8_t)m;
-        if (a->value) {
+        k->given = a->index == AXL_ARG_POS ? -1 : (int8_t)m;
+        if (axl__arg_is_scalar(a)) {
             const size_t size = a->size;
             if (meta->is_mem || size == 0 || size != meta->size ||
+                (!a->value && size > sizeof a->scalar) ||
                 size > AXL_MAX_ARG_BYTES - used)
                 return false;
             plan_scalar(c, a, m, used);
@@ -476,7 +535,10 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
         }
         const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
         if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
-            mode > AXL_ACCESS_READ_WRITE || nacc == AXL_MAX_ACCESSORS)
+            (mode > AXL_ACCESS_READ_WRITE &&
+             mode != AXL_ACCESS_WRITE_NO_INIT &&
+             mode != AXL_ACCESS_READ_WRITE_NO_INIT) ||
+            nacc == AXL_MAX_ACCESSORS)
             return false;
         struct axl__buffer *view =
             axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);

@@ -450,18 +450,7 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
         axl__leave();
         return st;
     }
-    for (uint32_t i = 0; i < nargs; i++) {
-        const axl_kernel_arg *a = &args[i];
-        if (a->value) {
-            axl_handler_set_arg(&h, a->index, a->value, a->size);
-        } else {
-            axl_accessor acc;
-            axl__handler_require(&h, a->buffer,
-                                 a->mode ? a->mode : AXL_ACCESS_READ_WRITE,
-                                 a->region, 0, &acc, true);
-            axl_handler_set_arg_accessor(&h, a->index, acc);
-        }
-    }
+    axl__handler_set_args(&h, args, nargs, true);
     axl_handler_single_task(&h, kernel);
     return submit_locked(fn, queue, &h, event);
 }

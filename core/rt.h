@@ -189,6 +189,9 @@ struct axl__launch_arg {
     uint8_t index;              /* the argument */
     uint8_t mode;               /* buffer: its access mode; scalar: 0 */
     uint8_t loc;                /* buffer: its location on the device */
+    int8_t given;               /* axl_kernel_arg.index as given: the
+                                   argument, or -1 for AXL_ARG_POS (ids are
+                                   below 64), so one compare checks it */
 };
 
 struct axl__launch_cache {
@@ -805,6 +808,23 @@ bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__device *d);
 axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                axl_handler *h);
+/* An axl_kernel_arg's id (AXL_ARG_POS: its position i in the list), its
+ * kind (a buffer has neither value nor size) and a scalar's bytes (value,
+ * or the argument's own `scalar` when NULL). */
+static inline uint32_t axl__arg_index(const axl_kernel_arg *a, uint32_t i)
+{
+    return a->index == AXL_ARG_POS ? i : a->index;
+}
+static inline bool axl__arg_is_scalar(const axl_kernel_arg *a)
+{
+    return a->value || a->size;
+}
+static inline const void *axl__arg_bytes(const axl_kernel_arg *a)
+{
+    return a->value ? a->value : (const void *)a->scalar.bytes;
+}
+axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
+                                 uint32_t nargs, bool locked);
 bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
                       const struct axl__queue *q, axl_kernel kernel,
                       const axl_kernel_arg *args, uint32_t nargs);

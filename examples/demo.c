@@ -241,36 +241,26 @@ int main(int argc, char **argv)
     axl_event ev[6];
     const char *what[6] = {"fir low-pass", "conv2d blur", "conv2d sharpen",
                            "vadd half 0", "vadd half 1", "host statistics"};
-    uint32_t samples = SAMPLES, ntaps = TAPS, w = W, h = H, s4 = 4, s0 = 0,
-             n2 = N / 2;
-    axl_kernel_arg fir_args[5] = {{0, NULL, 0, sig, AXL_ACCESS_READ, NULL},
-                                  {1, NULL, 0, tap, AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, filt, AXL_ACCESS_WRITE, NULL},
-                                  {3, &ntaps, 4, AXL_NONE, 0, NULL},
-                                  {4, &samples, 4, AXL_NONE, 0, NULL}};
-    CHECK(axl_queue_single_task(q, fir, fir_args, 5, NULL, 0, &ev[0]));
-    axl_kernel_arg blur_args[6] = {{0, NULL, 0, img, AXL_ACCESS_READ, NULL},
-                                   {1, NULL, 0, bk, AXL_ACCESS_READ, NULL},
-                                   {2, NULL, 0, blurred, AXL_ACCESS_WRITE, NULL},
-                                   {3, &w, 4, AXL_NONE, 0, NULL},
-                                   {4, &h, 4, AXL_NONE, 0, NULL},
-                                   {5, &s4, 4, AXL_NONE, 0, NULL}};
-    CHECK(axl_queue_single_task(q, conv, blur_args, 6, NULL, 0, &ev[1]));
-    axl_kernel_arg sharp_args[6] = {{0, NULL, 0, blurred, AXL_ACCESS_READ, NULL},
-                                    {1, NULL, 0, sk, AXL_ACCESS_READ, NULL},
-                                    {2, NULL, 0, out, AXL_ACCESS_WRITE, NULL},
-                                    {3, &w, 4, AXL_NONE, 0, NULL},
-                                    {4, &h, 4, AXL_NONE, 0, NULL},
-                                    {5, &s0, 4, AXL_NONE, 0, NULL}};
-    CHECK(axl_queue_single_task(q, conv, sharp_args, 6, NULL, 0, &ev[2]));
-    for (int i = 0; i < 2; i++) {
-        axl_kernel_arg add_args[4] = {
-            {0, NULL, 0, a_half[i], AXL_ACCESS_READ, NULL},
-            {1, NULL, 0, b_half[i], AXL_ACCESS_READ, NULL},
-            {2, NULL, 0, half[i], AXL_ACCESS_WRITE, NULL},
-            {3, &n2, 4, AXL_NONE, 0, NULL}};
-        CHECK(axl_queue_single_task(q, vadd, add_args, 4, NULL, 0, &ev[3 + i]));
-    }
+    CHECK(axl_queue_single_task(q, fir, AXL_ARGS(AXL_ARG_IN(sig), AXL_ARG_IN(tap),
+                                                 AXL_ARG_OUT(filt),
+                                                 AXL_ARG_U32(TAPS),
+                                                 AXL_ARG_U32(SAMPLES)),
+                                NULL, 0, &ev[0]));
+    CHECK(axl_queue_single_task(q, conv, AXL_ARGS(AXL_ARG_IN(img), AXL_ARG_IN(bk),
+                                                  AXL_ARG_OUT(blurred),
+                                                  AXL_ARG_U32(W), AXL_ARG_U32(H),
+                                                  AXL_ARG_U32(4)),
+                                NULL, 0, &ev[1]));
+    CHECK(axl_queue_single_task(q, conv, AXL_ARGS(AXL_ARG_IN(blurred),
+                                                  AXL_ARG_IN(sk), AXL_ARG_OUT(out),
+                                                  AXL_ARG_U32(W), AXL_ARG_U32(H),
+                                                  AXL_ARG_U32(0)),
+                                NULL, 0, &ev[2]));
+    for (int i = 0; i < 2; i++)
+        CHECK(axl_queue_single_task(
+            q, vadd, AXL_ARGS(AXL_ARG_IN(a_half[i]), AXL_ARG_IN(b_half[i]),
+                              AXL_ARG_OUT(half[i]), AXL_ARG_U32(N / 2)),
+            NULL, 0, &ev[3 + i]));
     stats st;
     stats_group sg = {filt, out, sum, &st};
     CHECK(axl_queue_submit(q, stats_cgf, &sg, &ev[5]));

@@ -28,7 +28,6 @@ static int run(axl_queue q)
         a[i] = i;
         b[i] = 3 * i;
     }
-    uint32_t n = N;
     axl_device dev;
     axl_context ctx;
     CHECK(axl_queue_get_device(q, &dev));
@@ -46,11 +45,9 @@ static int run(axl_queue q)
     CHECK(axl_buffer_create_from_const(b, 4, axl_range_1d(N), NULL, &B));
     CHECK(axl_buffer_create_from(sum, 4, axl_range_1d(N), NULL, &S));
 
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, S, AXL_ACCESS_WRITE, NULL},
-                              {3, &n, sizeof n, AXL_NONE, 0, NULL}};
-    CHECK(axl_queue_single_task(q, k, args, 4, NULL, 0, NULL));
+    CHECK(axl_queue_single_task(q, k, AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
+                                               AXL_ARG_OUT(S), AXL_ARG_U32(N)),
+                                NULL, 0, NULL));
     CHECK(axl_buffer_release(S)); /* waits for the kernel, writes sum[] back */
     CHECK(axl_buffer_release(A));
     CHECK(axl_buffer_release(B));

@@ -148,7 +148,13 @@ axl_status axl_buffer_is_sub_buffer(axl_buffer buffer, bool *is_sub);
 typedef enum axl_access_mode {
     AXL_ACCESS_READ = 1,
     AXL_ACCESS_WRITE = 2,
-    AXL_ACCESS_READ_WRITE = 3
+    AXL_ACCESS_READ_WRITE = 3,
+    /** write with property::no_init (SYCL 1.2.1's discard_write, which
+     *  4.7.6.9.4.2 defines as exactly that): for axl_kernel_arg, which has
+     *  no flags field. Every call that takes a mode accepts it. */
+    AXL_ACCESS_WRITE_NO_INIT = 6,
+    /** read_write with property::no_init (discard_read_write). */
+    AXL_ACCESS_READ_WRITE_NO_INIT = 7
 } axl_access_mode;
 
 /** Accessor properties. */

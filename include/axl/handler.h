@@ -120,6 +120,130 @@ axl_status axl_handler_single_task(axl_handler *handler, axl_kernel kernel);
 axl_status axl_handler_parallel_for(axl_handler *handler, axl_range range,
                                     axl_kernel kernel);
 
+/* ---- Kernel arguments as values ------------------------------------------ */
+
+/** axl_kernel_arg.index meaning "the argument's position in its list":
+ *  an HLS kernel's argument ids run 0..n-1 in its signature's order, so a
+ *  list in that order needs no ids (XRT's `krnl(a, b, out, n)`). */
+#define AXL_ARG_POS UINT32_MAX
+
+/**
+ * One kernel argument, for axl_queue_single_task and axl_handler_set_args:
+ * - a buffer (value NULL and size 0): `buffer`, accessed with `mode` (0:
+ *   read_write; AXL_ACCESS_WRITE_NO_INIT for no_init) over `region` (NULL:
+ *   the whole buffer);
+ * - a scalar: `size` bytes at `value`, or, with value NULL, the first
+ *   `size` bytes of `scalar` (at most 8; the AXL_ARG_ scalars below put
+ *   them there, so no variable is needed).
+ * `index` is the argument's id in the kernel's metadata, or AXL_ARG_POS.
+ * Write it with the constructors below, which zero what they do not set.
+ */
+typedef struct axl_kernel_arg {
+    uint32_t index;
+    const void *value;
+    size_t size;
+    axl_buffer buffer;
+    axl_access_mode mode;
+    const axl_region *region;
+    union {
+        unsigned char bytes[8];
+        uint32_t u32;
+        int32_t i32;
+        uint64_t u64;
+        int64_t i64;
+        float f32;
+        double f64;
+    } scalar;
+} axl_kernel_arg;
+
+/** A buffer argument by id (or AXL_ARG_POS), whole buffer. */
+static inline axl_kernel_arg axl_arg_buffer(uint32_t index, axl_buffer buffer,
+                                            axl_access_mode mode)
+{
+    axl_kernel_arg a;
+    a.index = index;
+    a.value = NULL;
+    a.size = 0;
+    a.buffer = buffer;
+    a.mode = mode;
+    a.region = NULL;
+    a.scalar.u64 = 0;
+    return a;
+}
+
+/** A scalar argument of `size` bytes at `value` (copied at the launch). */
+static inline axl_kernel_arg axl_arg_bytes(uint32_t index, const void *value,
+                                           size_t size)
+{
+    axl_buffer none = {0};
+    axl_kernel_arg a = axl_arg_buffer(index, none, (axl_access_mode)0);
+    a.value = value;
+    a.size = size;
+    return a;
+}
+
+/* The by-value scalars: the bytes live in the argument itself. */
+#define AXL__ARG_SCALAR(name, type, member)                                   \
+    static inline axl_kernel_arg axl_arg_##name(uint32_t index, type v)       \
+    {                                                                         \
+        axl_buffer none = {0};                                                \
+        axl_kernel_arg a = axl_arg_buffer(index, none, (axl_access_mode)0);   \
+        a.scalar.member = v;                                                  \
+        a.size = sizeof(type);                                                \
+        return a;                                                             \
+    }
+AXL__ARG_SCALAR(u32, uint32_t, u32)
+AXL__ARG_SCALAR(i32, int32_t, i32)
+AXL__ARG_SCALAR(u64, uint64_t, u64)
+AXL__ARG_SCALAR(i64, int64_t, i64)
+AXL__ARG_SCALAR(f32, float, f32)
+AXL__ARG_SCALAR(f64, double, f64)
+#undef AXL__ARG_SCALAR
+
+/** The same argument with an explicit id, for kernels whose list is not
+ *  0..n-1 in order: `AXL_ARG_AT(3, AXL_ARG_U32(n))`. */
+static inline axl_kernel_arg axl_arg_at(uint32_t index, axl_kernel_arg a)
+{
+    a.index = index;
+    return a;
+}
+
+/**
+ * Arguments by position, as XRT's `krnl(a, b, out, n)` reads:
+ * - AXL_ARG_IN(buf): the kernel reads the buffer;
+ * - AXL_ARG_OUT(buf): the kernel overwrites the whole buffer (write with
+ *   no_init, 4.7.6.4: the old contents are not copied to the device, and
+ *   any element the kernel does not write is unspecified afterwards);
+ * - AXL_ARG_WRITE(buf): the kernel writes part of the buffer; the elements
+ *   it does not write keep their contents (so they are copied in);
+ * - AXL_ARG_INOUT(buf): the kernel reads and writes it;
+ * - AXL_ARG_U32(v), _I32, _U64, _I64, _F32, _F64: a scalar by value;
+ * - AXL_ARG_BYTES(ptr, size): any other scalar, copied at the launch;
+ * - AXL_ARG_AT(id, arg): arg with an explicit id.
+ */
+#define AXL_ARG_IN(buf) axl_arg_buffer(AXL_ARG_POS, (buf), AXL_ACCESS_READ)
+#define AXL_ARG_OUT(buf)                                                      \
+    axl_arg_buffer(AXL_ARG_POS, (buf), AXL_ACCESS_WRITE_NO_INIT)
+#define AXL_ARG_WRITE(buf) axl_arg_buffer(AXL_ARG_POS, (buf), AXL_ACCESS_WRITE)
+#define AXL_ARG_INOUT(buf)                                                    \
+    axl_arg_buffer(AXL_ARG_POS, (buf), AXL_ACCESS_READ_WRITE)
+#define AXL_ARG_U32(v) axl_arg_u32(AXL_ARG_POS, (v))
+#define AXL_ARG_I32(v) axl_arg_i32(AXL_ARG_POS, (v))
+#define AXL_ARG_U64(v) axl_arg_u64(AXL_ARG_POS, (v))
+#define AXL_ARG_I64(v) axl_arg_i64(AXL_ARG_POS, (v))
+#define AXL_ARG_F32(v) axl_arg_f32(AXL_ARG_POS, (v))
+#define AXL_ARG_F64(v) axl_arg_f64(AXL_ARG_POS, (v))
+#define AXL_ARG_BYTES(ptr, size) axl_arg_bytes(AXL_ARG_POS, (ptr), (size))
+#define AXL_ARG_AT(id, arg) axl_arg_at((id), arg)
+
+/**
+ * The group's kernel arguments from a list, as axl_queue_single_task takes
+ * them: each buffer is required (axl_handler_require with the argument's
+ * mode and region) and set, each scalar set, in the list's order.
+ */
+axl_status axl_handler_set_args(axl_handler *handler,
+                                const axl_kernel_arg *args, uint32_t nargs);
+
 /** handler::use_kernel_bundle(bundle) (4.9.4.4): the group's kernel must
  *  come from this bundle, else AXL_ERR_KERNEL_NOT_SUPPORTED at submit. */
 axl_status axl_handler_use_kernel_bundle(axl_handler *handler,
@@ -135,5 +259,28 @@ axl_status axl_handler_host_task(axl_handler *handler, axl_host_task_fn fn,
 #ifdef __cplusplus
 }
 #endif
+
+/**
+ * `list, count` of arguments written in place, for the (args, nargs)
+ * parameters: `AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_U32(n))`. The list is a
+ * temporary (a compound literal in C, whose life is the enclosing block;
+ * in C++ an array member of a temporary, whose life is the full
+ * expression), so it serves the call it is written in.
+ */
+#ifdef __cplusplus
+template <typename... T> struct axl__arg_list {
+    axl_kernel_arg a[sizeof...(T)];
+};
+template <typename... T> inline axl__arg_list<T...> axl__args(T... args)
+{
+    return {{args...}};
+}
+#define AXL__ARG_LIST(...) (axl__args(__VA_ARGS__).a)
+#else
+#define AXL__ARG_LIST(...) ((const axl_kernel_arg[]){__VA_ARGS__})
+#endif
+#define AXL_ARGS(...)                                                         \
+    AXL__ARG_LIST(__VA_ARGS__),                                               \
+        (uint32_t)(sizeof AXL__ARG_LIST(__VA_ARGS__) / sizeof(axl_kernel_arg))
 
 #endif /* AXL_HANDLER_H */

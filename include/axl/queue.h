@@ -95,19 +95,17 @@ axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
                                void *user, const axl_event *deps,
                                uint32_t ndeps, axl_event *event);
 
-/** One argument for axl_queue_single_task: a scalar (value, size) or, with
- *  value NULL, a buffer accessed with mode (0: read_write) over region
- *  (NULL: all). */
-typedef struct axl_kernel_arg {
-    uint32_t index;
-    const void *value;
-    size_t size;
-    axl_buffer buffer;
-    axl_access_mode mode;
-    const axl_region *region;
-} axl_kernel_arg;
-
-/** queue::single_task with its arguments and dependencies in one call. */
+/**
+ * queue::single_task with its arguments and dependencies in one call, as
+ * XRT's `krnl(a, b, out, n)`:
+ *
+ *     axl_queue_single_task(q, k, AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
+ *                                          AXL_ARG_OUT(S), AXL_ARG_U32(n)),
+ *                           NULL, 0, &done);
+ *
+ * (axl_kernel_arg in axl/handler.h). The arguments are read during the
+ * call only: a scalar's bytes are copied into the command.
+ */
 axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
                                  const axl_kernel_arg *args, uint32_t nargs,
                                  const axl_event *deps, uint32_t ndeps,

@@ -72,10 +72,10 @@ static void vadd_adds_on_the_emulated_device(void **s)
     AXL_OK(axl_buffer_create_from(b, 4, axl_range_1d(N), NULL, &B));
     AXL_OK(axl_buffer_create_from(out, 4, axl_range_1d(N), NULL, &O));
     uint32_t n = N;
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &n, .size = sizeof n}};
     AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
     AXL_OK(axl_buffer_release(O)); /* blocks, then writes back */
     for (int i = 0; i < N; i++)
@@ -109,10 +109,10 @@ static void mmult_multiplies_matrices(void **s)
     AXL_OK(axl_buffer_create_from_const(b, 4, axl_range_2d(D, D), NULL, &B));
     AXL_OK(axl_buffer_create(4, axl_range_2d(D, D), NULL, &C));
     uint32_t dim = D;
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
-                              {3, &dim, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &dim, .size = 4}};
     AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_copy_to_host(r.q, C, NULL, c, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
@@ -147,11 +147,11 @@ static void fir_filters_q15_samples(void **s)
     AXL_OK(axl_buffer_create_from_const(coeff, 2, axl_range_1d(T), NULL, &C));
     AXL_OK(axl_buffer_create(2, axl_range_1d(L), NULL, &O));
     uint32_t taps = T, len = L;
-    axl_kernel_arg args[5] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &taps, 4, AXL_NONE, 0, NULL},
-                              {4, &len, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[5] = {{.index = 0, .buffer = I, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = C, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &taps, .size = 4},
+                              {.index = 4, .value = &len, .size = 4}};
     AXL_OK(axl_queue_single_task(r.q, k, args, 5, NULL, 0, NULL));
     AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
@@ -189,12 +189,12 @@ static void conv2d_convolves_8_bit_images(void **s)
     AXL_OK(axl_buffer_create_from_const(sharpen, 1, axl_range_1d(9), NULL, &C));
     AXL_OK(axl_buffer_create(1, axl_range_2d(H, W), NULL, &O));
     uint32_t w = W, h = H, shift = 0;
-    axl_kernel_arg args[6] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &w, 4, AXL_NONE, 0, NULL},
-                              {4, &h, 4, AXL_NONE, 0, NULL},
-                              {5, &shift, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[6] = {{.index = 0, .buffer = I, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = C, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &w, .size = 4},
+                              {.index = 4, .value = &h, .size = 4},
+                              {.index = 5, .value = &shift, .size = 4}};
     AXL_OK(axl_queue_single_task(r.q, k, args, 6, NULL, 0, NULL));
     AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
@@ -215,10 +215,10 @@ static void model_failure_fails_the_event_and_its_dependents(void **s)
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &O));
     uint32_t n = 100; /* more than the 4 elements the buffers hold */
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &n, .size = 4}};
     axl_event e, after;
     AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, &e));
     int host[4];
@@ -373,15 +373,15 @@ static void single_task_says_what_its_command_group_says(void **s)
     uint64_t wide = 16;
     axl_region all = {{0}, {16}}, outside = {{12}, {8}};
     /* Every buffer but N on the device already, as the plan wants them. */
-    axl_kernel_arg ok[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                            {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                            {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                            {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg ok[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                            {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                            {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                            {.index = 3, .value = &n, .size = sizeof n}};
     both_ways(r.q, k, ok, 4, AXL_SUCCESS);
-    axl_kernel_arg c2[4] = {{0, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                            {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                            {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                            {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg c2[4] = {{.index = 0, .buffer = C, .mode = AXL_ACCESS_READ},
+                            {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                            {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                            {.index = 3, .value = &n, .size = sizeof n}};
     both_ways(r.q, k, c2, 4, AXL_SUCCESS);
 
     struct {
@@ -390,77 +390,77 @@ static void single_task_says_what_its_command_group_says(void **s)
         axl_status want;
     } cases[] = {
         /* in another order, the buffers' default mode */
-        {{{3, &n, sizeof n, AXL_NONE, 0, NULL},
-          {2, NULL, 0, O, 0, NULL},
-          {0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL}}, 4, AXL_SUCCESS},
+        {{{.index = 3, .value = &n, .size = sizeof n},
+          {.index = 2, .buffer = O, .mode = 0},
+          {.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ}}, 4, AXL_SUCCESS},
         /* a region, even of all of it: the general path */
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, &all},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_SUCCESS},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ, .region = &all},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_SUCCESS},
         /* a buffer not on the device yet: the general path places it */
-        {{{0, NULL, 0, N, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_SUCCESS},
+        {{{.index = 0, .buffer = N, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_SUCCESS},
         /* one buffer twice */
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_SUCCESS},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_SUCCESS},
         /* an argument missing */
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 3, AXL_ERR_KERNEL_ARGUMENT},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 3, .value = &n, .size = sizeof n}}, 3, AXL_ERR_KERNEL_ARGUMENT},
         /* one too many */
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL},
-          {7, &n, sizeof n, AXL_NONE, 0, NULL}}, 5, AXL_ERR_KERNEL_ARGUMENT},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n},
+          {.index = 7, .value = &n, .size = sizeof n}}, 5, AXL_ERR_KERNEL_ARGUMENT},
         /* an id twice, one missing */
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {0, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 0, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_ERR_KERNEL_ARGUMENT},
         /* a scalar where a buffer goes, a buffer where a scalar goes */
-        {{{0, &n, sizeof n, AXL_NONE, 0, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, NULL, 0, B, AXL_ACCESS_READ, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        {{{.index = 0, .value = &n, .size = sizeof n},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .buffer = B, .mode = AXL_ACCESS_READ}}, 4, AXL_ERR_KERNEL_ARGUMENT},
         /* 8 bytes for 4; no bytes */
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &wide, sizeof wide, AXL_NONE, 0, NULL}}, 4,
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &wide, .size = sizeof wide}}, 4,
          AXL_ERR_KERNEL_ARGUMENT},
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, 0, AXL_NONE, 0, NULL}}, 4, AXL_ERR_KERNEL_ARGUMENT},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = 0}}, 4, AXL_ERR_KERNEL_ARGUMENT},
         /* a stale buffer, a write to const memory, a bad mode, a region
          * outside the buffer */
-        {{{0, NULL, 0, S, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID_OBJECT},
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID},
-        {{{0, NULL, 0, A, (axl_access_mode)7, NULL},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID},
-        {{{0, NULL, 0, A, AXL_ACCESS_READ, &outside},
-          {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-          {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-          {3, &n, sizeof n, AXL_NONE, 0, NULL}}, 4, AXL_ERR_INVALID},
+        {{{.index = 0, .buffer = S, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_ERR_INVALID_OBJECT},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_ERR_INVALID},
+        {{{.index = 0, .buffer = A, .mode = (axl_access_mode)8},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_ERR_INVALID},
+        {{{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ, .region = &outside},
+          {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+          {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+          {.index = 3, .value = &n, .size = sizeof n}}, 4, AXL_ERR_INVALID},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         both_ways(r.q, k, cases[i].args, cases[i].n, cases[i].want);
@@ -520,10 +520,10 @@ static void repeated_launches_keep_their_data_order(void **s)
                     *wo[3] = {want_z, want_x, want_y};
             for (int j = 0; j < 3; j++) {
                 axl_kernel_arg args[4] = {
-                    {0, NULL, 0, in1[j], AXL_ACCESS_READ, NULL},
-                    {1, NULL, 0, in2[j], AXL_ACCESS_READ, NULL},
-                    {2, NULL, 0, out[j], AXL_ACCESS_WRITE, NULL},
-                    {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+                    {.index = 0, .buffer = in1[j], .mode = AXL_ACCESS_READ},
+                    {.index = 1, .buffer = in2[j], .mode = AXL_ACCESS_READ},
+                    {.index = 2, .buffer = out[j], .mode = AXL_ACCESS_WRITE},
+                    {.index = 3, .value = &n, .size = sizeof n}};
                 AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
                 for (int i = 0; i < N; i++)
                     wo[j][i] = w1[j][i] + w2[j][i];
@@ -596,10 +596,10 @@ static void a_planned_launch_into_full_pools_changes_nothing(void **s)
     AXL_OK(axl_queue_copy_from_host(r.q, a, A, NULL, NULL, 0, NULL));
     AXL_OK(axl_queue_copy_from_host(r.q, b, B, NULL, NULL, 0, NULL));
     uint32_t n = N;
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &n, .size = sizeof n}};
     for (int i = 0; i < 3; i++) /* placed, planned, planned again */
         AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
@@ -694,10 +694,10 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
     AXL_OK(axl_queue_copy_from_host(r.q, b, B, NULL, NULL, 0, NULL));
     uint32_t n = N;
     uint64_t wide = N;
-    axl_kernel_arg ok[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                            {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                            {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                            {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg ok[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                            {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                            {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                            {.index = 3, .value = &n, .size = sizeof n}};
     /* The first places the buffers, the second plans and is remembered,
      * the third is like it. */
     for (int i = 0; i < 3; i++)
@@ -726,10 +726,10 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
      * on both of vadd's units) must not leave its own behind. */
     axl_buffer O2;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O2));
-    axl_kernel_arg other[4] = {{0, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                               {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                               {2, NULL, 0, O2, AXL_ACCESS_WRITE, NULL},
-                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg other[4] = {{.index = 0, .buffer = B, .mode = AXL_ACCESS_READ},
+                               {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                               {.index = 2, .buffer = O2, .mode = AXL_ACCESS_WRITE},
+                               {.index = 3, .value = &n, .size = sizeof n}};
     st_group g = {k, other, 4};
     for (int round = 0; round < 2; round++) {
         AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
@@ -749,10 +749,10 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
 
     /* The same buffers with other modes, sizes or regions: each as the
      * general path says. */
-    axl_kernel_arg to_const[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                                  {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                                  {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg to_const[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                                  {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                                  {.index = 2, .buffer = C, .mode = AXL_ACCESS_READ},
+                                  {.index = 3, .value = &n, .size = sizeof n}};
     AXL_OK(axl_queue_single_task(r.q, k, to_const, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_single_task(r.q, k, to_const, 4, NULL, 0, NULL));
     to_const[2].mode = AXL_ACCESS_WRITE;
@@ -766,9 +766,9 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
     ok[3].value = &n;
     ok[3].size = sizeof n;
     AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
-    ok[3] = (axl_kernel_arg){3, NULL, 0, B, AXL_ACCESS_READ, NULL};
+    ok[3] = (axl_kernel_arg){.index = 3, .buffer = B, .mode = AXL_ACCESS_READ};
     both_ways(r.q, k, ok, 4, AXL_ERR_KERNEL_ARGUMENT);
-    ok[3] = (axl_kernel_arg){3, &n, sizeof n, AXL_NONE, 0, NULL};
+    ok[3] = (axl_kernel_arg){.index = 3, .value = &n, .size = sizeof n};
     AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
     ok[1].index = 3;
     ok[3].index = 1;
@@ -826,10 +826,10 @@ static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void *
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &C));
     AXL_OK(axl_buffer_place(A, r.dev, 0));
     uint32_t dim = 2;
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
-                              {3, &dim, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &dim, .size = 4}};
     AXL_EXPECT(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL),
                AXL_ERR_KERNEL_ARGUMENT);
     AXL_MESSAGE_HAS("in bank bank0, which no compute unit of mmult reaches");
@@ -947,12 +947,10 @@ static void obtaining_an_application_bundle_programs_the_device(void **s)
         data[i] = (float)i;
     axl_buffer D;
     AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(64), NULL, &D));
-    float f = 0.5f;
-    uint32_t n = 64;
-    axl_kernel_arg args[3] = {{0, NULL, 0, D, AXL_ACCESS_READ_WRITE, NULL},
-                              {1, &f, 4, AXL_NONE, 0, NULL},
-                              {2, &n, 4, AXL_NONE, 0, NULL}};
-    AXL_OK(axl_queue_single_task(r.q, scale, args, 3, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.q, scale,
+                                 AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(0.5f),
+                                          AXL_ARG_U32(64)),
+                                 NULL, 0, NULL));
     AXL_OK(axl_buffer_release(D));
     assert_true(data[63] == 31.5f);
     /* A built-in bundle programs the stock design back. */
@@ -988,15 +986,126 @@ static void built_from_source_kernel_runs_by_name(void **s)
     AXL_OK(axl_buffer_create_from(v, 4, axl_range_1d(4), NULL, &B));
     float f = 2.0f;
     uint32_t n = 4;
-    axl_kernel_arg args[3] = {{0, NULL, 0, B, AXL_ACCESS_READ_WRITE, NULL},
-                              {1, &f, 4, AXL_NONE, 0, NULL},
-                              {2, &n, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[3] = {{.index = 0, .buffer = B, .mode = AXL_ACCESS_READ_WRITE},
+                              {.index = 1, .value = &f, .size = 4},
+                              {.index = 2, .value = &n, .size = 4}};
     AXL_OK(axl_queue_single_task(r.q, k, args, 3, NULL, 0, NULL));
     AXL_OK(axl_buffer_release(B));
     assert_true(v[3] == 8.0f);
     AXL_OK(axl_kernel_release(k));
     AXL_OK(axl_kernel_bundle_release(exe));
     AXL_OK(axl_kernel_bundle_release(src));
+    rig_down(&r);
+}
+
+/* ---- Arguments written short (AXL_ARG_*) ------------------------------------------- */
+
+/* The same vadd three ways (explicit ids, positions with the scalar by
+ * value, and a command group with axl_handler_set_args): the same sums. */
+typedef struct set_args_group {
+    axl_kernel k;
+    axl_buffer a, b, o;
+    uint32_t n;
+} set_args_group;
+
+static void set_args_cgf(axl_handler *h, void *user)
+{
+    const set_args_group *g = user;
+    axl_handler_set_args(h, AXL_ARGS(AXL_ARG_IN(g->a), AXL_ARG_IN(g->b),
+                                     AXL_ARG_OUT(g->o), AXL_ARG_U32(g->n)));
+    axl_handler_single_task(h, g->k);
+}
+
+static void kernel_args_by_position_and_value_launch_both_paths_4_9_4(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "vadd");
+    enum { N = 256 };
+    static int32_t a[N], b[N], out1[N], out2[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i * 7 - 300;
+        b[i] = INT32_MAX - i; /* wraps, as vadd does */
+    }
+    axl_buffer A, B, O1, O2;
+    AXL_OK(axl_buffer_create_from_const(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_from_const(b, 4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create_from(out1, 4, axl_range_1d(N), NULL, &O1));
+    AXL_OK(axl_buffer_create_from(out2, 4, axl_range_1d(N), NULL, &O2));
+    /* By position, the scalar by value: no variable, no sizeof. */
+    AXL_OK(axl_queue_single_task(r.q, k,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
+                                          AXL_ARG_OUT(O1), AXL_ARG_U32(N)),
+                                 NULL, 0, NULL));
+    set_args_group g = {k, A, B, O2, N};
+    AXL_OK(axl_queue_submit(r.q, set_args_cgf, &g, NULL));
+    AXL_OK(axl_buffer_release(O1));
+    AXL_OK(axl_buffer_release(O2));
+    for (int i = 0; i < N; i++) {
+        int32_t want = (int32_t)((uint32_t)a[i] + (uint32_t)b[i]);
+        assert_int_equal(out1[i], want);
+        assert_int_equal(out2[i], want);
+    }
+    /* Explicit ids in any order (AXL_ARG_AT) mean the same. */
+    memset(out1, 0, sizeof out1);
+    AXL_OK(axl_buffer_create_from(out1, 4, axl_range_1d(N), NULL, &O1));
+    AXL_OK(axl_queue_single_task(
+        r.q, k,
+        AXL_ARGS(AXL_ARG_AT(3, AXL_ARG_U32(N / 2)), AXL_ARG_AT(2, AXL_ARG_OUT(O1)),
+                 AXL_ARG_AT(0, AXL_ARG_IN(A)), AXL_ARG_AT(1, AXL_ARG_IN(B))),
+        NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(O1));
+    assert_int_equal(out1[N / 2 - 1],
+                     (int32_t)((uint32_t)a[N / 2 - 1] + (uint32_t)b[N / 2 - 1]));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+static void kernel_args_by_value_check_like_set_arg_4_9_4(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = kernel(&r, "vadd");
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &O));
+    /* A 64-bit scalar where the kernel takes 32 bits: as set_arg says. */
+    AXL_EXPECT(axl_queue_single_task(r.q, k,
+                                     AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                              AXL_ARG_OUT(O), AXL_ARG_U64(16)),
+                                     NULL, 0, NULL),
+               AXL_ERR_KERNEL_ARGUMENT);
+    AXL_MESSAGE_HAS("argument 3");
+    /* A scalar with no pointer and more bytes than it holds. */
+    AXL_EXPECT(axl_queue_single_task(r.q, k,
+                                     AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                              AXL_ARG_OUT(O),
+                                              AXL_ARG_BYTES(NULL, 16)),
+                                     NULL, 0, NULL),
+               AXL_ERR_KERNEL_ARGUMENT);
+    AXL_MESSAGE_HAS("argument 3: a scalar of 16 bytes with value NULL");
+    /* One argument too few, by position. */
+    AXL_EXPECT(axl_queue_single_task(r.q, k,
+                                     AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                              AXL_ARG_OUT(O)),
+                                     NULL, 0, NULL),
+               AXL_ERR_KERNEL_ARGUMENT);
+    /* An output on const memory: the write is refused. */
+    static const int32_t ro[16] = {0};
+    axl_buffer C;
+    AXL_OK(axl_buffer_create_from_const(ro, 4, axl_range_1d(16), NULL, &C));
+    AXL_EXPECT(axl_queue_single_task(r.q, k,
+                                     AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                              AXL_ARG_OUT(C), AXL_ARG_U32(16)),
+                                     NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_kernel_release(k));
     rig_down(&r);
 }
 
@@ -1034,10 +1143,10 @@ static void *launch(void *p)
 {
     launcher *l = p;
     uint32_t n = 1;
-    axl_kernel_arg args[4] = {{0, NULL, 0, l->a, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, l->a, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, l->o, AXL_ACCESS_WRITE, NULL},
-                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = l->a, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = l->a, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = l->o, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &n, .size = 4}};
     axl_event e;
     l->st = axl_queue_single_task(l->q, l->k, args, 4, NULL, 0, &e);
     if (l->st == AXL_SUCCESS) {
@@ -1206,6 +1315,8 @@ int main(void)
         T(model_failure_fails_the_event_and_its_dependents),
         T(bad_arguments_are_kernel_argument_errors_and_nothing_runs),
         T(single_task_says_what_its_command_group_says),
+        T(kernel_args_by_position_and_value_launch_both_paths_4_9_4),
+        T(kernel_args_by_value_check_like_set_arg_4_9_4),
         T(repeated_launches_keep_their_data_order),
         T(a_launch_like_the_last_one_still_sees_what_changed),
         T(a_planned_launch_into_full_pools_changes_nothing),

@@ -202,8 +202,6 @@ static bool k_valid(const world *w, const klaunch *k)
     if (overlap(w, k->v[2], k->v[0], k->n) ||
         overlap(w, k->v[2], k->v[1], k->n))
         return false;
-    if (k->no_init && k->way == 0)
-        return false; /* axl_kernel_arg has no flags */
     /* A write-only or no_init output over its whole view leaves what vadd
      * does not write unspecified: vadd writes all of it. */
     if ((k->mode[2] == AXL_ACCESS_WRITE || k->no_init) && !k->region &&
@@ -225,7 +223,7 @@ static klaunch k_random(world *w)
     size_t len = min_len(w, &k);
     k.n = rnd(w, 3) == 0 ? (uint32_t)len : 1 + rnd(w, (uint32_t)len);
     k.region = rnd(w, 4) == 0;
-    k.no_init = k.way && rnd(w, 3) == 0;
+    k.no_init = rnd(w, 3) == 0;
     k.reversed = rnd(w, 4) == 0;
     return k;
 }
@@ -311,9 +309,23 @@ static axl_status k_launch(world *w, const klaunch *k, const axl_event *deps,
         uint32_t n = k->n;
         axl_kernel_arg args[4];
         for (uint32_t i = 0; i < 3; i++)
-            args[i] = (axl_kernel_arg){i, NULL, 0, w->view[k->v[i]],
-                                       k->mode[i], k->region ? &r : NULL};
-        args[3] = (axl_kernel_arg){3, &n, sizeof n, AXL_NONE, 0, NULL};
+            args[i] = (axl_kernel_arg){.index = i,
+                                       .buffer = w->view[k->v[i]],
+                                       .mode = k->mode[i],
+                                       .region = k->region ? &r : NULL};
+        /* no_init travels in the mode (AXL_ACCESS_WRITE_NO_INIT, ...). */
+        if (k->no_init)
+            args[2].mode = k->mode[2] == AXL_ACCESS_WRITE
+                               ? AXL_ACCESS_WRITE_NO_INIT
+                               : AXL_ACCESS_READ_WRITE_NO_INIT;
+        args[3] = (axl_kernel_arg){.index = 3, .value = &n, .size = sizeof n};
+        /* In order, every other size: by position, the scalar by value
+         * (AXL_ARG_POS, AXL_ARG_U32), which must launch the same. */
+        if (!k->reversed && (n & 1)) {
+            for (int i = 0; i < 3; i++)
+                args[i].index = AXL_ARG_POS;
+            args[3] = AXL_ARG_U32(n);
+        }
         if (k->reversed)
             for (int i = 0; i < 2; i++) {
                 axl_kernel_arg t = args[i];

@@ -71,10 +71,10 @@ static void vadd_run(vadd_env *v, axl_buffer a, axl_buffer b, axl_buffer c,
                      uint32_t n)
 {
     axl_kernel_arg args[4] = {
-        {0, NULL, 0, a, AXL_ACCESS_READ, NULL},
-        {1, NULL, 0, b, AXL_ACCESS_READ, NULL},
-        {2, NULL, 0, c, AXL_ACCESS_WRITE, NULL},
-        {3, &n, sizeof n, {0}, 0, NULL},
+        {.index = 0, .buffer = a, .mode = AXL_ACCESS_READ},
+        {.index = 1, .buffer = b, .mode = AXL_ACCESS_READ},
+        {.index = 2, .buffer = c, .mode = AXL_ACCESS_WRITE},
+        {.index = 3, .value = &n, .size = sizeof n},
     };
     axl_event e;
     AXL_OK(axl_queue_single_task(v->q, v->vadd, args, 4, NULL, 0, &e));
