@@ -4,6 +4,10 @@
  *   axl-xclbin info FILE              print what axl reads from FILE
  *   axl-xclbin info --json FILE       the same as one JSON object
  *   axl-xclbin pack MANIFEST -o FILE  build an image (pack.h: the format)
+ *   axl-xclbin link [--config CFG]... [--banks N] [--uuid U]
+ *                   [--platform NAME] KERNEL_XML... -o FILE
+ *                                     build an image from a v++ link config
+ *                                     and HLS kernel.xml files (link.h)
  *
  * Exit status: 0 success; 1 usage or I/O error; 2 the image (info) or the
  * manifest and its files (pack) are invalid. Failures print one line on
@@ -15,12 +19,16 @@
 
 #include "axl/xclbin.h"
 #include "info.h"
+#include "link.h"
 #include "pack.h"
 
 static int usage(void)
 {
     fprintf(stderr, "usage: axl-xclbin info [--json] FILE\n"
-                    "       axl-xclbin pack MANIFEST -o FILE\n");
+                    "       axl-xclbin pack MANIFEST -o FILE\n"
+                    "       axl-xclbin link [--config CFG]... [--banks N] "
+                    "[--uuid U] [--platform NAME]\n"
+                    "                       KERNEL_XML... -o FILE\n");
     return 1;
 }
 
@@ -67,6 +75,74 @@ static int write_file(const char *path, const unsigned char *p, size_t n)
         remove(tmp);
     free(tmp);
     return ok ? 0 : -1;
+}
+
+/* The image built in memory: checked by our own reader, then written. */
+static int finish(const char *what, unsigned char *img, size_t size,
+                  const char *out)
+{
+    axl_xclbin x;
+    char why[256];
+    if (axl_xclbin_open(&x, img, size, why, sizeof why) != AXL_SUCCESS) {
+        fprintf(stderr, "axl-xclbin: %s: the image is invalid: %s\n", what,
+                why);
+        free(img);
+        return 2;
+    }
+    if (write_file(out, img, size)) {
+        fprintf(stderr, "axl-xclbin: %s: cannot write the image\n", out);
+        free(img);
+        return 1;
+    }
+    free(img);
+    return 0;
+}
+
+static int link_cmd(int argc, char **argv)
+{
+    const char **configs = calloc((size_t)argc, sizeof *configs);
+    const char **kernels = calloc((size_t)argc, sizeof *kernels);
+    axl_link_options o = {configs, 0, kernels, 0, 0, NULL, NULL};
+    const char *out = NULL;
+    int bad = !configs || !kernels;
+    for (int i = 2; !bad && i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "-o") == 0 && more)
+            out = argv[++i];
+        else if (strcmp(a, "--config") == 0 && more)
+            configs[o.nconfigs++] = argv[++i];
+        else if (strcmp(a, "--uuid") == 0 && more)
+            o.uuid = argv[++i];
+        else if (strcmp(a, "--platform") == 0 && more)
+            o.platform = argv[++i];
+        else if (strcmp(a, "--banks") == 0 && more) {
+            char *e;
+            unsigned long n = strtoul(argv[++i], &e, 10);
+            bad = *e || n == 0 || n > 64;
+            o.banks = (unsigned)n;
+        } else if (a[0] != '-')
+            kernels[o.nkernels++] = a;
+        else
+            bad = 1;
+    }
+    int r;
+    if (bad || !out || o.nkernels == 0) {
+        r = usage();
+    } else {
+        unsigned char *img;
+        size_t size;
+        char err[512];
+        if (axl_link(&o, &img, &size, err, sizeof err)) {
+            fprintf(stderr, "axl-xclbin: %s\n", err);
+            r = 2;
+        } else {
+            r = finish("link", img, size, out);
+        }
+    }
+    free(configs);
+    free(kernels);
+    return r;
 }
 
 static int pack(int argc, char **argv)
@@ -116,5 +192,7 @@ int main(int argc, char **argv)
         return info(argv[3], 1);
     if (argc >= 2 && strcmp(argv[1], "pack") == 0)
         return pack(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "link") == 0)
+        return link_cmd(argc, argv);
     return usage();
 }

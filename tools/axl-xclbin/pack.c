@@ -585,13 +585,41 @@ static void stem(const char *path, char out[16])
     memcpy(out, base, n);
 }
 
+/* Section nsec of m from bytes in memory: JSON encoded (what names the
+ * source in messages) or raw. */
+static int put_section(ctx *c, manifest *m, unsigned line, uint32_t kind,
+                       const char *name, int is_json,
+                       const unsigned char *data, size_t size,
+                       const char *what)
+{
+    if (m->nsec == MAX_SECTIONS)
+        return fail(c, line, "more than %d sections", MAX_SECTIONS);
+    section *s = &m->sections[m->nsec];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    memcpy(s->name, name, strlen(name) < 15 ? strlen(name) : 15);
+    int r = 0;
+    if (is_json) {
+        ctx jc = {what, c->err, c->err_size};
+        r = encode_json(&jc, kind, data, size, &s->data);
+    } else if (size && !zeros(&s->data, size)) {
+        r = fail(c, line, "out of memory");
+    } else if (size) {
+        memcpy(s->data.p, data, size);
+    }
+    if (r) {
+        free(s->data.p);
+        return -1;
+    }
+    m->nsec++;
+    return 0;
+}
+
 static int add_section(ctx *c, manifest *m, unsigned line, char **f,
                        int nf, const char *manifest_path)
 {
     if (nf < 4 || nf > 5)
         return fail(c, line, "usage: section KIND FORMAT FILE [NAME]");
-    if (m->nsec == MAX_SECTIONS)
-        return fail(c, line, "more than %d sections", MAX_SECTIONS);
     uint32_t kind = kind_of(f[1]);
     if (kind == UINT32_MAX)
         return fail(c, line, "unknown section kind \"%s\"", f[1]);
@@ -611,31 +639,17 @@ static int add_section(ctx *c, manifest *m, unsigned line, char **f,
         free(path);
         return -1;
     }
-    section *s = &m->sections[m->nsec];
-    memset(s, 0, sizeof *s);
-    s->kind = kind;
+    char name[16];
     if (nf == 5) {
-        memcpy(s->name, f[4], strlen(f[4]));
+        memset(name, 0, sizeof name);
+        memcpy(name, f[4], strlen(f[4]));
     } else {
-        stem(f[3], s->name);
+        stem(f[3], name);
     }
-    int r = 0;
-    if (is_json) {
-        ctx jc = {path, c->err, c->err_size};
-        r = encode_json(&jc, kind, data, size, &s->data);
-    } else if (size && !zeros(&s->data, size)) {
-        r = fail(c, line, "out of memory");
-    } else if (size) {
-        memcpy(s->data.p, data, size);
-    }
+    int r = put_section(c, m, line, kind, name, is_json, data, size, path);
     free(data);
     free(path);
-    if (r) {
-        free(s->data.p);
-        return -1;
-    }
-    m->nsec++;
-    return 0;
+    return r;
 }
 
 static int parse_manifest(ctx *c, manifest *m, char *text,
@@ -784,6 +798,46 @@ int axl_pack_manifest(const char *path, unsigned char **out, size_t *out_size,
         free(m->sections[i].data.p);
     free(m);
     free(text);
+    if (r) {
+        free(img.p);
+        return -1;
+    }
+    *out = img.p;
+    *out_size = img.len;
+    return 0;
+}
+
+int axl_pack_image(const axl_pack_input *in, unsigned char **out,
+                   size_t *out_size, char *err, size_t err_size)
+{
+    ctx c = {in->what, err, err_size};
+    if (in->platform && strlen(in->platform) > 63)
+        return fail(&c, 0, "platform name longer than 63 characters");
+    manifest *m = calloc(1, sizeof *m);
+    if (!m)
+        return fail(&c, 0, "out of memory");
+    memcpy(m->uuid, in->uuid, 16);
+    if (in->platform)
+        strcpy(m->platform, in->platform);
+    m->major = 2;
+    m->minor = 13;
+    int r = 0;
+    for (unsigned i = 0; r == 0 && i < in->count; i++) {
+        const axl_pack_section *s = &in->sections[i];
+        uint32_t kind = kind_of(s->kind);
+        if (kind == UINT32_MAX)
+            r = fail(&c, 0, "unknown section kind \"%s\"", s->kind);
+        else
+            r = put_section(&c, m, 0, kind, s->name, s->json,
+                            (const unsigned char *)s->data, s->size,
+                            in->what);
+    }
+    buf img = {0};
+    if (r == 0)
+        r = assemble(&c, m, &img);
+    for (unsigned i = 0; i < m->nsec; i++)
+        free(m->sections[i].data.p);
+    free(m);
     if (r) {
         free(img.p);
         return -1;

@@ -38,6 +38,30 @@
 int axl_pack_manifest(const char *path, unsigned char **out, size_t *out_size,
                       char *err, size_t err_size);
 
+/** One section from memory: kind by name ("MEM_TOPOLOGY"), the section
+ *  name (15 characters), json (the xclbinutil JSON of the kind) or raw. */
+typedef struct axl_pack_section {
+    const char *kind;
+    const char *name;
+    int json;
+    const void *data;
+    size_t size;
+} axl_pack_section;
+
+/** An image from sections in memory (axl-xclbin link); `what` names the
+ *  input in messages. Version 2.13.0, mode flat, timestamp 0. */
+typedef struct axl_pack_input {
+    const char *what;
+    unsigned char uuid[16];
+    const char *platform;
+    const axl_pack_section *sections;
+    unsigned count;
+} axl_pack_input;
+
+/** As axl_pack_manifest, from sections in memory. */
+int axl_pack_image(const axl_pack_input *in, unsigned char **out,
+                   size_t *out_size, char *err, size_t err_size);
+
 /** Reads a whole file into a malloc'd buffer (NUL-terminated for text). */
 int axl_read_file(const char *path, unsigned char **out, size_t *size);
 

@@ -1,0 +1,945 @@
+/*
+ * axl-xclbin link (link.h): a v++ link config and HLS kernel.xml files to
+ * an image. Host-only (stdio, malloc). The sections are written as the
+ * JSON xclbinutil dumps and packed by the packer's own encoders
+ * (axl_pack_image), so a linked image and a packed one cannot differ in
+ * how a section is laid out.
+ */
+#include "link.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack.h"
+
+#define MAX_KERNELS 64
+#define MAX_CUS 128   /* compute units of one image */
+#define MAX_ARGS 64   /* arguments of one kernel */
+#define MAX_PORTS 32
+#define MAX_BANKS 64
+#define NAME_MAX_ 64  /* a kernel, unit or argument name, with its NUL */
+
+/* The platform axl describes (v++ would take it from the .xpfm): DDR4
+ * banks tagged bank0..bankN-1 of 256 MiB from 0x4000000000, as the stock
+ * images have, and the compute units' control windows from 0x1800000. */
+#define BANK_BASE 0x4000000000ull
+#define BANK_STRIDE 0x10000000ull
+#define BANK_KIB 0x40000ull
+#define CU_BASE 0x1800000ull
+#define CU_STRIDE 0x10000ull
+#define DEFAULT_MHZ 300u
+#define KERNEL_CLK_MHZ 500u
+
+typedef struct karg {
+    char name[NAME_MAX_];
+    unsigned id;
+    unsigned qualifier;   /* addressQualifier: 1 memory, 0 scalar, 4 stream */
+    char *raw;            /* the <arg .../> element as written */
+} karg;
+
+typedef struct kernel {
+    char name[NAME_MAX_];
+    char *attrs;          /* the <kernel ...> attributes as written */
+    char control[24];     /* AP_CTRL_HS, AP_CTRL_CHAIN, AP_CTRL_NONE */
+    char slave[NAME_MAX_];/* the control port (addrRemap) */
+    char *ports[MAX_PORTS];
+    unsigned nports;
+    karg args[MAX_ARGS];
+    unsigned nargs;
+    int nk_seen;
+    const char *file;
+} kernel;
+
+typedef struct cu {
+    char name[NAME_MAX_];
+    unsigned kernel;
+    uint64_t banks[MAX_ARGS]; /* per argument (by position in args[]) */
+} cu;
+
+typedef struct link {
+    kernel k[MAX_KERNELS];
+    unsigned nk;
+    cu c[MAX_CUS];
+    unsigned nc;
+    unsigned banks;
+    unsigned mhz;         /* 0: none given yet */
+    char platform[64];
+    uint64_t h1, h2;      /* hashes of the inputs, for the UUID */
+    char *err;
+    size_t err_size;
+} link;
+
+static int fail(link *l, const char *file, unsigned line, const char *fmt,
+                ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int fail(link *l, const char *file, unsigned line, const char *fmt,
+                ...)
+{
+    int k = line ? snprintf(l->err, l->err_size, "%s:%u: ", file, line)
+                 : snprintf(l->err, l->err_size, "%s: ", file);
+    if (k >= 0 && (size_t)k < l->err_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(l->err + k, l->err_size - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void hash(link *l, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        l->h1 = (l->h1 ^ b[i]) * 0x100000001b3ull;
+        l->h2 = (l->h2 ^ b[i]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+    }
+}
+
+/* ---- A growable text ---------------------------------------------------- */
+
+typedef struct text {
+    char *p;
+    size_t len, cap;
+    int bad;
+} text;
+
+static void put(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void put(text *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->p ? t->p + t->len : NULL,
+                          t->p ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->bad = 1;
+            return;
+        }
+        if (t->p && (size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        while (cap < t->len + (size_t)n + 1)
+            cap *= 2;
+        char *p = realloc(t->p, cap);
+        if (!p) {
+            t->bad = 1;
+            return;
+        }
+        t->p = p;
+        t->cap = cap;
+    }
+}
+
+/* ---- kernel.xml ----------------------------------------------------------- */
+
+/* One tag of an XML text: <name attrs> or <name attrs/> or </name>.
+ * Comments, declarations and processing instructions are skipped. */
+typedef struct xtag {
+    const char *name, *attrs, *start;
+    size_t nlen, alen, len;
+    int closing;
+} xtag;
+
+static int next_tag(const char **pp, const char *end, xtag *t)
+{
+    const char *p = *pp;
+    for (;;) {
+        while (p < end && *p != '<')
+            p++;
+        if (p >= end)
+            return 0;
+        if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+            const char *q = p + 4;
+            while (q + 3 <= end && memcmp(q, "-->", 3) != 0)
+                q++;
+            if (q + 3 > end)
+                return -1;
+            p = q + 3;
+            continue;
+        }
+        const char *q = p + 1;
+        char quote = 0;
+        while (q < end && (quote || *q != '>')) {
+            if (quote && *q == quote)
+                quote = 0;
+            else if (!quote && (*q == '"' || *q == '\''))
+                quote = *q;
+            q++;
+        }
+        if (q >= end)
+            return -1;
+        if (p[1] == '?' || p[1] == '!') {
+            p = q + 1;
+            continue;
+        }
+        t->start = p;
+        t->len = (size_t)(q + 1 - p);
+        t->closing = p[1] == '/';
+        const char *n = p + 1 + t->closing;
+        t->name = n;
+        while (n < q && !isspace((unsigned char)*n) && *n != '/')
+            n++;
+        t->nlen = (size_t)(n - t->name);
+        t->attrs = n;
+        const char *ae = q;
+        if (ae > n && ae[-1] == '/')
+            ae--;
+        t->alen = (size_t)(ae - n);
+        *pp = q + 1;
+        return 1;
+    }
+}
+
+static int is_tag(const xtag *t, const char *name)
+{
+    return t->nlen == strlen(name) && memcmp(t->name, name, t->nlen) == 0;
+}
+
+/* The value of attribute key (entities left as written); 1 found, 0 not,
+ * -1 longer than out. */
+static int attr(const xtag *t, const char *key, char *out, size_t out_size)
+{
+    const char *p = t->attrs, *end = t->attrs + t->alen;
+    size_t kl = strlen(key);
+    while (p < end) {
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        const char *k = p;
+        while (p < end && *p != '=' && !isspace((unsigned char)*p))
+            p++;
+        size_t klen = (size_t)(p - k);
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (p >= end || *p != '=')
+            return 0;
+        p++;
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (p >= end || (*p != '"' && *p != '\''))
+            return 0;
+        char q = *p++;
+        const char *v = p;
+        while (p < end && *p != q)
+            p++;
+        if (p >= end)
+            return 0;
+        if (klen == kl && memcmp(k, key, kl) == 0) {
+            size_t vl = (size_t)(p - v);
+            if (vl + 1 > out_size)
+                return -1;
+            memcpy(out, v, vl);
+            out[vl] = '\0';
+            return 1;
+        }
+        p++;
+    }
+    return 0;
+}
+
+static char *dup_n(const char *p, size_t n)
+{
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, p, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+static int parse_uint(const char *s, unsigned long long max,
+                      unsigned long long *out)
+{
+    char *e;
+    if (!*s || *s == '-' || isspace((unsigned char)*s))
+        return -1;
+    unsigned long long v = strtoull(s, &e, 0);
+    if (*e || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int read_kernel_xml(link *l, const char *file)
+{
+    unsigned char *data;
+    size_t size;
+    if (axl_read_file(file, &data, &size))
+        return fail(l, file, 0, "cannot read the file");
+    hash(l, data, size);
+    const char *p = (const char *)data, *end = p + size;
+    xtag t;
+    int r, found = 0;
+    kernel *k = NULL;
+    while ((r = next_tag(&p, end, &t)) == 1) {
+        if (is_tag(&t, "kernel") && !t.closing) {
+            if (l->nk == MAX_KERNELS) {
+                free(data);
+                return fail(l, file, 0, "more than %d kernels", MAX_KERNELS);
+            }
+            k = &l->k[l->nk++];
+            memset(k, 0, sizeof *k);
+            k->file = file;
+            found = 1;
+            char proto[32] = "ap_ctrl_hs";
+            if (attr(&t, "name", k->name, sizeof k->name) != 1 ||
+                !k->name[0] || attr(&t, "hwControlProtocol", proto,
+                                    sizeof proto) < 0) {
+                free(data);
+                return fail(l, file, 0, "a <kernel> without a name (of at "
+                            "most %d characters)", NAME_MAX_ - 1);
+            }
+            for (unsigned i = 0; i + 1 < l->nk; i++)
+                if (strcmp(l->k[i].name, k->name) == 0) {
+                    free(data);
+                    return fail(l, file, 0, "kernel %s is given twice "
+                                "(also in %s)", k->name, l->k[i].file);
+                }
+            if (strcmp(proto, "ap_ctrl_chain") == 0)
+                strcpy(k->control, "AP_CTRL_CHAIN");
+            else if (strcmp(proto, "ap_ctrl_hs") == 0)
+                strcpy(k->control, "AP_CTRL_HS");
+            else if (strcmp(proto, "ap_ctrl_none") == 0)
+                strcpy(k->control, "AP_CTRL_NONE");
+            else {
+                free(data);
+                return fail(l, file, 0, "kernel %s: hwControlProtocol "
+                            "\"%s\" is none of ap_ctrl_hs, ap_ctrl_chain, "
+                            "ap_ctrl_none", k->name, proto);
+            }
+            strcpy(k->slave, "S_AXI_CONTROL");
+            k->attrs = dup_n(t.attrs, t.alen);
+        } else if (is_tag(&t, "kernel") && t.closing) {
+            k = NULL;
+        } else if (k && is_tag(&t, "port") && !t.closing) {
+            char mode[16];
+            if (k->nports == MAX_PORTS) {
+                free(data);
+                return fail(l, file, 0, "kernel %s: more than %d ports",
+                            k->name, MAX_PORTS);
+            }
+            if (attr(&t, "mode", mode, sizeof mode) == 1 &&
+                strcmp(mode, "slave") == 0 &&
+                attr(&t, "name", k->slave, sizeof k->slave) != 1)
+                strcpy(k->slave, "S_AXI_CONTROL");
+            k->ports[k->nports++] = dup_n(t.start, t.len);
+        } else if (k && is_tag(&t, "arg") && !t.closing) {
+            if (k->nargs == MAX_ARGS) {
+                free(data);
+                return fail(l, file, 0, "kernel %s: more than %d arguments",
+                            k->name, MAX_ARGS);
+            }
+            karg *a = &k->args[k->nargs];
+            char v[32];
+            unsigned long long id, q;
+            if (attr(&t, "name", a->name, sizeof a->name) != 1 ||
+                attr(&t, "id", v, sizeof v) != 1 ||
+                parse_uint(v, MAX_ARGS - 1, &id) ||
+                attr(&t, "addressQualifier", v, sizeof v) != 1 ||
+                parse_uint(v, 4, &q)) {
+                free(data);
+                return fail(l, file, 0, "kernel %s: argument %u needs a "
+                            "name, an id below %d and an addressQualifier "
+                            "0..4", k->name, k->nargs, MAX_ARGS);
+            }
+            for (unsigned i = 0; i < k->nargs; i++)
+                if (k->args[i].id == id || strcmp(k->args[i].name,
+                                                  a->name) == 0) {
+                    free(data);
+                    return fail(l, file, 0, "kernel %s: two arguments "
+                                "with id %llu or name %s", k->name, id,
+                                a->name);
+                }
+            a->id = (unsigned)id;
+            a->qualifier = (unsigned)q;
+            a->raw = dup_n(t.start, t.len);
+            k->nargs++;
+        }
+    }
+    free(data);
+    if (r < 0)
+        return fail(l, file, 0, "the XML ends inside a tag or comment");
+    if (!found)
+        return fail(l, file, 0, "no <kernel> element (give the kernel.xml "
+                    "of an HLS kernel, as in its .xo)");
+    return 0;
+}
+
+/* ---- the v++ config ------------------------------------------------------- */
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static kernel *kernel_named(link *l, const char *name)
+{
+    for (unsigned i = 0; i < l->nk; i++)
+        if (strcmp(l->k[i].name, name) == 0)
+            return &l->k[i];
+    return NULL;
+}
+
+static cu *cu_named(link *l, const char *name)
+{
+    for (unsigned i = 0; i < l->nc; i++)
+        if (strcmp(l->c[i].name, name) == 0)
+            return &l->c[i];
+    return NULL;
+}
+
+static int add_cu(link *l, const char *file, unsigned line, unsigned kernel,
+                  const char *name)
+{
+    if (!*name || strlen(name) >= NAME_MAX_)
+        return fail(l, file, line, "a compute unit name must have 1..%d "
+                    "characters", NAME_MAX_ - 1);
+    if (cu_named(l, name))
+        return fail(l, file, line, "compute unit %s is named twice", name);
+    if (l->nc == MAX_CUS)
+        return fail(l, file, line, "more than %d compute units", MAX_CUS);
+    cu *c = &l->c[l->nc++];
+    memset(c, 0, sizeof *c);
+    strcpy(c->name, name);
+    c->kernel = kernel;
+    return 0;
+}
+
+/* nk=<kernel>:<count>[:<name>.<name>...] */
+static int do_nk(link *l, const char *file, unsigned line, char *v)
+{
+    char *c1 = strchr(v, ':');
+    if (!c1)
+        return fail(l, file, line, "nk=%s: expected <kernel>:<count>"
+                    "[:<cu>.<cu>...]", v);
+    *c1 = '\0';
+    char *count = c1 + 1, *names = strchr(count, ':');
+    if (names)
+        *names++ = '\0';
+    kernel *k = kernel_named(l, trim(v));
+    if (!k)
+        return fail(l, file, line, "nk= names kernel %s, which no kernel "
+                    "file gives", v);
+    if (k->nk_seen)
+        return fail(l, file, line, "nk= for kernel %s is given twice",
+                    k->name);
+    unsigned long long n;
+    if (parse_uint(trim(count), MAX_CUS, &n) || n == 0)
+        return fail(l, file, line, "nk=%s: the count \"%s\" is not 1..%d",
+                    k->name, count, MAX_CUS);
+    k->nk_seen = 1;
+    unsigned ki = (unsigned)(k - l->k);
+    for (unsigned long long i = 0; i < n; i++) {
+        char name[NAME_MAX_ + 16];
+        if (names) {
+            char *dot = strchr(names, '.');
+            if (dot)
+                *dot = '\0';
+            else if (i + 1 < n)
+                return fail(l, file, line, "nk=%s:%llu names fewer than "
+                            "%llu units", k->name, n, n);
+            snprintf(name, sizeof name, "%s", trim(names));
+            names = dot ? dot + 1 : NULL;
+        } else {
+            snprintf(name, sizeof name, "%s_%llu", k->name, i + 1);
+        }
+        if (add_cu(l, file, line, ki, name))
+            return -1;
+    }
+    if (names)
+        return fail(l, file, line, "nk=%s:%llu names more than %llu units",
+                    k->name, n, n);
+    return 0;
+}
+
+/* A decimal number at *p (digits only), moving *p past it. */
+static int digits(const char **p, unsigned long long *out)
+{
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    unsigned long long v = 0;
+    while (isdigit((unsigned char)**p)) {
+        if (v > 100000)
+            return -1;
+        v = v * 10 + (unsigned)(*(*p)++ - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* A memory of the platform as a bit set: DDR[i], DDR[i:j] (v++'s names)
+ * or bankI (the MEM_TOPOLOGY tag). -1: not a name; -2: not on it. */
+static int memory(const link *l, const char *s, uint64_t *set)
+{
+    unsigned long long a, b;
+    const char *p;
+    if (strncmp(s, "DDR[", 4) == 0) {
+        p = s + 4;
+        if (digits(&p, &a))
+            return -1;
+        b = a;
+        if (*p == ':' && (p++, digits(&p, &b)))
+            return -1;
+        if (strcmp(p, "]") != 0)
+            return -1;
+    } else if (strncmp(s, "bank", 4) == 0) {
+        p = s + 4;
+        if (digits(&p, &a) || *p)
+            return -1;
+        b = a;
+    } else {
+        return -1;
+    }
+    if (a > b || b >= l->banks)
+        return -2;
+    *set = 0;
+    for (unsigned long long i = a; i <= b; i++)
+        *set |= 1ull << i;
+    return 0;
+}
+
+/* sp=<cu>.<arg>:<memory> */
+static int do_sp(link *l, const char *file, unsigned line, char *v)
+{
+    char *colon = strchr(v, ':');
+    char *dot = colon ? memchr(v, '.', (size_t)(colon - v)) : NULL;
+    if (!colon || !dot)
+        return fail(l, file, line, "sp=%s: expected <cu>.<argument>:"
+                    "<memory>", v);
+    *colon = '\0';
+    /* the last dot before the colon ends the unit's name */
+    for (char *d = dot; d; d = strchr(d + 1, '.'))
+        dot = d;
+    *dot = '\0';
+    const char *cname = trim(v), *aname = trim(dot + 1),
+               *mem = trim(colon + 1);
+    cu *c = cu_named(l, cname);
+    if (!c)
+        return fail(l, file, line, "sp= names compute unit %s, which no "
+                    "nk= makes (units without nk= are <kernel>_1)", cname);
+    kernel *k = &l->k[c->kernel];
+    unsigned ai;
+    for (ai = 0; ai < k->nargs; ai++)
+        if (strcmp(k->args[ai].name, aname) == 0)
+            break;
+    if (ai == k->nargs)
+        return fail(l, file, line, "sp=: kernel %s has no argument %s",
+                    k->name, aname);
+    if (k->args[ai].qualifier != 1)
+        return fail(l, file, line, "sp=: argument %s of %s is not a "
+                    "memory argument (addressQualifier %u)", aname, k->name,
+                    k->args[ai].qualifier);
+    uint64_t set;
+    int r = memory(l, mem, &set);
+    if (r == -1)
+        return fail(l, file, line, "sp=: memory \"%s\" is none of DDR[i], "
+                    "DDR[i:j], bankI", mem);
+    if (r == -2)
+        return fail(l, file, line, "sp=: memory \"%s\" is not on the "
+                    "platform, which has %u banks (--banks)", mem, l->banks);
+    if (c->banks[ai])
+        return fail(l, file, line, "sp=: %s.%s is connected twice", cname,
+                    aname);
+    c->banks[ai] = set;
+    return 0;
+}
+
+/* slr=<cu>:SLR<n>: placement only; nothing of it reaches these sections. */
+static int do_slr(link *l, const char *file, unsigned line, char *v)
+{
+    char *colon = strchr(v, ':');
+    if (!colon)
+        return fail(l, file, line, "slr=%s: expected <cu>:SLR<n>", v);
+    *colon = '\0';
+    unsigned long long n;
+    const char *slr = trim(colon + 1);
+    if (!cu_named(l, trim(v)))
+        return fail(l, file, line, "slr= names compute unit %s, which no "
+                    "nk= makes", trim(v));
+    if (strncmp(slr, "SLR", 3) != 0 || parse_uint(slr + 3, 15, &n))
+        return fail(l, file, line, "slr=: \"%s\" is not SLR0..SLR15", slr);
+    return 0;
+}
+
+static int set_mhz(link *l, const char *file, unsigned line,
+                   unsigned long long hz)
+{
+    if (hz < 1000000 || hz > 65535000000ull || hz % 1000000)
+        return fail(l, file, line, "a clock of %llu Hz is not a whole "
+                    "number of MHz (1..65535)", hz);
+    unsigned mhz = (unsigned)(hz / 1000000);
+    if (l->mhz && l->mhz != mhz)
+        return fail(l, file, line, "a second kernel clock (%u MHz, after "
+                    "%u MHz): axl's images have one kernel clock", mhz,
+                    l->mhz);
+    l->mhz = mhz;
+    return 0;
+}
+
+/* [clock] freqHz=<hz>:<cu>[,<cu>...] or defaultFreqHz=<hz>. */
+static int do_clock(link *l, const char *file, unsigned line,
+                    const char *key, char *v)
+{
+    unsigned long long hz;
+    char *colon = strchr(v, ':');
+    if (strcmp(key, "defaultFreqHz") == 0) {
+        if (parse_uint(trim(v), UINT64_MAX, &hz))
+            return fail(l, file, line, "defaultFreqHz=%s is not a number",
+                        v);
+        return set_mhz(l, file, line, hz);
+    }
+    if (strcmp(key, "freqHz") != 0)
+        return fail(l, file, line, "[clock] %s= is not supported (freqHz= "
+                    "and defaultFreqHz= are)", key);
+    if (!colon)
+        return fail(l, file, line, "freqHz=%s: expected <hz>:<cu>", v);
+    *colon = '\0';
+    if (parse_uint(trim(v), UINT64_MAX, &hz))
+        return fail(l, file, line, "freqHz=%s is not a number", v);
+    for (char *u = strtok(colon + 1, ","); u; u = strtok(NULL, ",")) {
+        char *pin = strchr(u, '.'); /* <cu>.<clock pin> */
+        if (pin)
+            *pin = '\0';
+        if (!cu_named(l, trim(u)))
+            return fail(l, file, line, "freqHz= names compute unit %s, "
+                        "which no nk= makes", trim(u));
+    }
+    return set_mhz(l, file, line, hz);
+}
+
+/* Pass 0 reads nk= (units must exist before sp=, slr= and freqHz= name
+ * them, wherever those lines are); pass 1 the rest. */
+static int read_config(link *l, const char *file, const char *body,
+                       int pass)
+{
+    char *copy = dup_n(body, strlen(body));
+    if (!copy)
+        return fail(l, file, 0, "out of memory");
+    char section[32] = "";
+    unsigned line = 0;
+    int r = 0;
+    for (char *s = copy, *nl; r == 0 && s; s = nl) {
+        nl = strchr(s, '\n');
+        if (nl)
+            *nl++ = '\0';
+        line++;
+        char *t = trim(s);
+        if (!*t || *t == '#')
+            continue;
+        if (*t == '[') {
+            char *e = strchr(t, ']');
+            if (!e || e[1] || (size_t)(e - t) >= sizeof section) {
+                r = fail(l, file, line, "a section header is [name]");
+                break;
+            }
+            *e = '\0';
+            strcpy(section, trim(t + 1));
+            continue;
+        }
+        char *eq = strchr(t, '=');
+        if (!eq) {
+            r = fail(l, file, line, "expected key=value");
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(t), *v = trim(eq + 1);
+        if (strcmp(section, "connectivity") == 0) {
+            if (strcmp(key, "nk") == 0)
+                r = pass == 0 ? do_nk(l, file, line, v) : 0;
+            else if (pass == 0)
+                continue;
+            else if (strcmp(key, "sp") == 0)
+                r = do_sp(l, file, line, v);
+            else if (strcmp(key, "slr") == 0)
+                r = do_slr(l, file, line, v);
+            else if (strcmp(key, "stream_connect") == 0 ||
+                     strcmp(key, "sc") == 0 || strcmp(key, "connect") == 0)
+                r = fail(l, file, line, "%s=: streams between kernels are "
+                         "not supported (axl's kernels take memory and "
+                         "scalars)", key);
+            else
+                r = fail(l, file, line, "[connectivity] %s= is not "
+                         "supported (nk=, sp= and slr= are)", key);
+        } else if (pass == 0) {
+            continue;
+        } else if (strcmp(section, "clock") == 0) {
+            r = do_clock(l, file, line, key, v);
+        } else if (!section[0] && strcmp(key, "platform") == 0) {
+            if (!l->platform[0])
+                snprintf(l->platform, sizeof l->platform, "%s", v);
+        } else if (!section[0] && strcmp(key, "kernel_frequency") == 0) {
+            unsigned long long mhz;
+            char *colon = strchr(v, ':'); /* "0:300|1:500" or "300" */
+            if (parse_uint(colon ? colon + 1 : v, 65535, &mhz) || !mhz)
+                r = fail(l, file, line, "kernel_frequency=%s: expected MHz",
+                         v);
+            else
+                r = set_mhz(l, file, line, mhz * 1000000ull);
+        }
+        /* Other sections ([vivado], [advanced], [hls], ...) and other
+         * top-level options do not change these sections. */
+    }
+    free(copy);
+    return r;
+}
+
+/* ---- the sections ---------------------------------------------------------- */
+
+static void mem_json(const link *l, text *t)
+{
+    uint64_t used = 0;
+    for (unsigned i = 0; i < l->nc; i++)
+        for (unsigned a = 0; a < MAX_ARGS; a++)
+            used |= l->c[i].banks[a];
+    put(t, "{\"mem_topology\": {\"m_count\": \"%u\", \"m_mem_data\": [",
+        l->banks);
+    for (unsigned b = 0; b < l->banks; b++)
+        put(t, "%s{\"m_type\": \"MEM_DDR4\", \"m_used\": \"%d\", "
+            "\"m_sizeKB\": \"0x%llx\", \"m_tag\": \"bank%u\", "
+            "\"m_base_address\": \"0x%llx\"}", b ? ", " : "",
+            (int)(used >> b & 1), (unsigned long long)BANK_KIB, b,
+            (unsigned long long)(BANK_BASE + b * BANK_STRIDE));
+    put(t, "]}}");
+}
+
+static void ip_json(const link *l, text *t)
+{
+    put(t, "{\"ip_layout\": {\"m_count\": \"%u\", \"m_ip_data\": [", l->nc);
+    for (unsigned i = 0; i < l->nc; i++) {
+        const kernel *k = &l->k[l->c[i].kernel];
+        put(t, "%s{\"m_type\": \"IP_KERNEL\", \"m_int_enable\": \"1\", "
+            "\"m_interrupt_id\": \"%u\", \"m_ip_control\": \"%s\", "
+            "\"m_base_address\": \"0x%llx\", \"m_name\": \"%s:%s\"}",
+            i ? ", " : "", i, k->control,
+            (unsigned long long)(CU_BASE + i * CU_STRIDE), k->name,
+            l->c[i].name);
+    }
+    put(t, "]}}");
+}
+
+static void conn_json(const link *l, text *t)
+{
+    text body = {0};
+    unsigned n = 0;
+    for (unsigned i = 0; i < l->nc; i++) {
+        const kernel *k = &l->k[l->c[i].kernel];
+        for (unsigned id = 0; id < MAX_ARGS; id++)
+            for (unsigned a = 0; a < k->nargs; a++) {
+                if (k->args[a].id != id || k->args[a].qualifier != 1)
+                    continue;
+                for (unsigned b = 0; b < l->banks; b++)
+                    if (l->c[i].banks[a] >> b & 1)
+                        put(&body, "%s{\"arg_index\": \"%u\", "
+                            "\"m_ip_layout_index\": \"%u\", "
+                            "\"mem_data_index\": \"%u\"}", n++ ? ", " : "",
+                            id, i, b);
+            }
+    }
+    put(t, "{\"connectivity\": {\"m_count\": \"%u\", \"m_connection\": [%s]}}",
+        n, body.p ? body.p : "");
+    t->bad |= body.bad;
+    free(body.p);
+}
+
+static void clock_json(const link *l, text *t)
+{
+    put(t, "{\"clock_freq_topology\": {\"m_count\": \"2\", \"m_clock_freq\": "
+        "[{\"m_freq_Mhz\": \"%u\", \"m_type\": \"DATA\", \"m_name\": "
+        "\"DATA_CLK\"}, {\"m_freq_Mhz\": \"%u\", \"m_type\": \"KERNEL\", "
+        "\"m_name\": \"KERNEL_CLK\"}]}}",
+        l->mhz ? l->mhz : DEFAULT_MHZ, KERNEL_CLK_MHZ);
+}
+
+static void xml(const link *l, text *t)
+{
+    put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<!-- written by axl-xclbin link -->\n"
+        "<project name=\"%s\">\n"
+        "  <platform vendor=\"axl\" boardid=\"emu\" name=\"%s\" "
+        "featureRomTime=\"0\">\n"
+        "    <version major=\"1\" minor=\"0\"/>\n"
+        "    <device name=\"fpga0\" fpgaDevice=\"emulated\" "
+        "addrWidth=\"64\">\n"
+        "      <core name=\"OCL_REGION_0\" target=\"hw\" type=\"clc_region\" "
+        "clockFreq=\"%uMHz\" numComputeUnits=\"%u\">\n",
+        l->nk ? l->k[0].name : "axl", l->platform,
+        l->mhz ? l->mhz : DEFAULT_MHZ, l->nc);
+    for (unsigned i = 0; i < l->nk; i++) {
+        const kernel *k = &l->k[i];
+        put(t, "        <kernel%s>\n", k->attrs ? k->attrs : "");
+        for (unsigned p = 0; p < k->nports; p++)
+            put(t, "          %s\n", k->ports[p]);
+        for (unsigned a = 0; a < k->nargs; a++)
+            put(t, "          %s\n", k->args[a].raw);
+        for (unsigned c = 0; c < l->nc; c++)
+            if (l->c[c].kernel == i)
+                put(t, "          <instance name=\"%s\">\n"
+                    "            <addrRemap base=\"0x%llx\" range=\"0x%llx\" "
+                    "port=\"%s\"/>\n          </instance>\n",
+                    l->c[c].name,
+                    (unsigned long long)(CU_BASE + c * CU_STRIDE),
+                    (unsigned long long)CU_STRIDE, k->slave);
+        put(t, "        </kernel>\n");
+    }
+    put(t, "      </core>\n    </device>\n  </platform>\n</project>\n");
+}
+
+static int parse_uuid(const char *s, unsigned char out[16])
+{
+    size_t k = 0;
+    for (size_t i = 0; s[i] && k < 16; i++) {
+        if (s[i] == '-')
+            continue;
+        unsigned v;
+        if (!isxdigit((unsigned char)s[i]) || !isxdigit((unsigned char)s[i + 1]) ||
+            sscanf(s + i, "%2x", &v) != 1)
+            return -1;
+        out[k++] = (unsigned char)v;
+        i++;
+    }
+    return k == 16 && strlen(s) == 36 ? 0 : -1;
+}
+
+static void free_link(link *l)
+{
+    for (unsigned i = 0; i < l->nk; i++) {
+        free(l->k[i].attrs);
+        for (unsigned p = 0; p < l->k[i].nports; p++)
+            free(l->k[i].ports[p]);
+        for (unsigned a = 0; a < l->k[i].nargs; a++)
+            free(l->k[i].args[a].raw);
+    }
+    free(l);
+}
+
+int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
+             char *err, size_t err_size)
+{
+    link *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err, err_size, "axl-xclbin link: out of memory");
+        return -1;
+    }
+    l->err = err;
+    l->err_size = err_size;
+    l->h1 = 0xcbf29ce484222325ull;
+    l->h2 = 0x84222325cbf29ce4ull;
+    l->banks = o->banks ? o->banks : 4;
+    int r = 0;
+    if (l->banks > MAX_BANKS)
+        r = fail(l, "axl-xclbin link", 0, "--banks %u: at most %d",
+                 l->banks, MAX_BANKS);
+    if (o->platform)
+        snprintf(l->platform, sizeof l->platform, "%s", o->platform);
+    hash(l, &l->banks, sizeof l->banks);
+    if (r == 0 && o->nkernels == 0)
+        r = fail(l, "axl-xclbin link", 0, "no kernel.xml given");
+    for (unsigned i = 0; r == 0 && i < o->nkernels; i++)
+        r = read_kernel_xml(l, o->kernels[i]);
+    unsigned char **cfg = calloc(o->nconfigs + 1, sizeof *cfg);
+    for (unsigned i = 0; r == 0 && i < o->nconfigs; i++) {
+        size_t size;
+        if (!cfg || axl_read_file(o->configs[i], &cfg[i], &size))
+            r = fail(l, o->configs[i], 0, "cannot read the file");
+        else
+            hash(l, cfg[i], size);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; r == 0 && i < o->nconfigs; i++)
+            r = read_config(l, o->configs[i], (const char *)cfg[i], pass);
+        /* A kernel no nk= names gets one unit, <kernel>_1, as in v++. */
+        for (unsigned i = 0; r == 0 && pass == 0 && i < l->nk; i++)
+            if (!l->k[i].nk_seen) {
+                char name[NAME_MAX_ + 8];
+                snprintf(name, sizeof name, "%s_1", l->k[i].name);
+                r = add_cu(l, "axl-xclbin link", 0, i, name);
+            }
+    }
+    for (unsigned i = 0; cfg && i < o->nconfigs; i++)
+        free(cfg[i]);
+    free(cfg);
+    /* IP_LAYOUT lists units by kernel (kernel file order), then nk= order. */
+    if (r == 0) {
+        cu *sorted = malloc(sizeof(cu) * (l->nc ? l->nc : 1));
+        unsigned n = 0;
+        for (unsigned k = 0; sorted && k < l->nk; k++)
+            for (unsigned i = 0; i < l->nc; i++)
+                if (l->c[i].kernel == k)
+                    sorted[n++] = l->c[i];
+        if (!sorted)
+            r = fail(l, "axl-xclbin link", 0, "out of memory");
+        else
+            memcpy(l->c, sorted, sizeof(cu) * n);
+        free(sorted);
+    }
+    /* Memory arguments with no sp=: the platform's default bank. */
+    for (unsigned i = 0; r == 0 && i < l->nc; i++) {
+        const kernel *k = &l->k[l->c[i].kernel];
+        for (unsigned a = 0; a < k->nargs; a++)
+            if (k->args[a].qualifier == 1 && !l->c[i].banks[a])
+                l->c[i].banks[a] = 1;
+    }
+    if (!l->platform[0])
+        strcpy(l->platform, "axl_emu");
+    text mem = {0}, ip = {0}, conn = {0}, clk = {0}, meta = {0};
+    if (r == 0) {
+        mem_json(l, &mem);
+        ip_json(l, &ip);
+        conn_json(l, &conn);
+        clock_json(l, &clk);
+        xml(l, &meta);
+        if (mem.bad || ip.bad || conn.bad || clk.bad || meta.bad)
+            r = fail(l, "axl-xclbin link", 0, "out of memory");
+    }
+    if (r == 0) {
+        axl_pack_input in = {"axl-xclbin link", {0}, l->platform, NULL, 0};
+        if (o->uuid) {
+            if (parse_uuid(o->uuid, in.uuid))
+                r = fail(l, "axl-xclbin link", 0, "--uuid %s is not a UUID "
+                         "like 01234567-89ab-cdef-0123-456789abcdef",
+                         o->uuid);
+        } else {
+            for (int i = 0; i < 8; i++) {
+                in.uuid[i] = (unsigned char)(l->h1 >> (8 * i));
+                in.uuid[8 + i] = (unsigned char)(l->h2 >> (8 * i));
+            }
+            in.uuid[6] = (unsigned char)((in.uuid[6] & 0x0F) | 0x80);
+            in.uuid[8] = (unsigned char)((in.uuid[8] & 0x3F) | 0x80);
+        }
+        axl_pack_section s[5] = {
+            {"MEM_TOPOLOGY", "mem_topology", 1, mem.p, mem.len},
+            {"IP_LAYOUT", "ip_layout", 1, ip.p, ip.len},
+            {"CONNECTIVITY", "connectivity", 1, conn.p, conn.len},
+            {"CLOCK_FREQ_TOPOLOGY", "clock_freq_topo", 1, clk.p, clk.len},
+            {"EMBEDDED_METADATA", "metadata", 0, meta.p, meta.len}};
+        in.sections = s;
+        in.count = 5;
+        if (r == 0)
+            r = axl_pack_image(&in, out, out_size, err, err_size);
+    }
+    free(mem.p);
+    free(ip.p);
+    free(conn.p);
+    free(clk.p);
+    free(meta.p);
+    free_link(l);
+    return r;
+}

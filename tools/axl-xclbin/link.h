@@ -1,0 +1,45 @@
+/*
+ * axl-xclbin link: an image from what a Vitis user has, instead of
+ * hand-written section JSON: the `v++ --link --config` files (their
+ * [connectivity] nk=, sp=, slr= and [clock] keys) and each kernel's HLS
+ * kernel.xml (the one inside the .xo, `<root><kernel>...`).
+ *
+ * The image gets what v++ would write for the same config on the
+ * platform described by the options (banks, their tag style), in the
+ * order v++ writes it:
+ *   MEM_TOPOLOGY  every bank of the platform, m_used 1 for those an
+ *                 argument reaches;
+ *   IP_LAYOUT     one IP_KERNEL per compute unit, "kernel:cu", kernels in
+ *                 the order of the kernel files, units in nk= order, at
+ *                 consecutive 64 KiB control windows from the platform's
+ *                 base, interrupt ids in that order;
+ *   CONNECTIVITY  per unit (IP_LAYOUT order), per memory argument (id
+ *                 order), one entry per bank its sp= names (a range
+ *                 DDR[0:1] names several; no sp=: the platform's default
+ *                 bank, DDR[0]);
+ *   CLOCK_FREQ_TOPOLOGY  DATA_CLK at the kernel clock ([clock] freqHz= or
+ *                 defaultFreqHz=, or kernel_frequency=; 300 MHz when none)
+ *                 and KERNEL_CLK at 500 MHz;
+ *   EMBEDDED_METADATA  the kernels' XML with one <instance> per unit.
+ */
+#ifndef AXL_XCLBIN_LINK_H
+#define AXL_XCLBIN_LINK_H
+
+#include <stddef.h>
+
+typedef struct axl_link_options {
+    const char *const *configs;  /* v++ config files */
+    unsigned nconfigs;
+    const char *const *kernels;  /* kernel.xml files */
+    unsigned nkernels;
+    unsigned banks;              /* DDR banks of the platform (0: 4) */
+    const char *uuid;            /* NULL: derived from the inputs */
+    const char *platform;        /* NULL: platform= of the config, else
+                                    axl_emu */
+} axl_link_options;
+
+/** Builds the image; 0 and a malloc'd image, or -1 with a reason in err. */
+int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
+             char *err, size_t err_size);
+
+#endif
