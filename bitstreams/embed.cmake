@@ -1,4 +1,14 @@
 # axl_embed_xclbin(<target> <file.xclbin> <c_symbol>)
+# axl_link_xclbin(<out.xclbin> KERNELS <kernel.xml>... [CONFIG <v++.cfg>...]
+#                 [BANKS <n>] [UUID <uuid>])
+#
+# Both come with find_package(axl), and inside axl's own build.
+#
+# axl_link_xclbin makes <out.xclbin> at build time from a v++ link config
+# and the HLS kernel.xml of each kernel, with axl-xclbin link (see
+# bitstreams/README.md); relative paths are from the current source folder,
+# a relative output goes to the current binary folder. The stock kernels'
+# kernel.xml files are in ${AXL_VITIS_DIR}.
 #
 # Links an xclbin image into <target> as
 #     const unsigned char <c_symbol>[];   (aligned to 8, as axlf wants)
@@ -65,6 +75,46 @@ endif()
 
 set(AXL_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}" CACHE INTERNAL
     "The script axl_embed_xclbin runs")
+
+function(axl_link_xclbin out)
+  cmake_parse_arguments(L "" "BANKS;UUID" "KERNELS;CONFIG" ${ARGN})
+  if(NOT L_KERNELS)
+    message(FATAL_ERROR "axl_link_xclbin(${out}): no KERNELS given")
+  endif()
+  if(TARGET axl-xclbin)
+    set(tool axl-xclbin)
+  elseif(TARGET axl::axl-xclbin)
+    set(tool axl::axl-xclbin)
+  else()
+    message(FATAL_ERROR "axl_link_xclbin: no axl-xclbin (a cross build "
+                        "has none: link on the host and embed the image)")
+  endif()
+  get_filename_component(out "${out}" ABSOLUTE BASE_DIR
+                         "${CMAKE_CURRENT_BINARY_DIR}")
+  set(args "")
+  set(deps "")
+  foreach(c IN LISTS L_CONFIG)
+    get_filename_component(c "${c}" ABSOLUTE)
+    list(APPEND args --config "${c}")
+    list(APPEND deps "${c}")
+  endforeach()
+  if(L_BANKS)
+    list(APPEND args --banks ${L_BANKS})
+  endif()
+  if(L_UUID)
+    list(APPEND args --uuid ${L_UUID})
+  endif()
+  foreach(k IN LISTS L_KERNELS)
+    get_filename_component(k "${k}" ABSOLUTE)
+    list(APPEND args "${k}")
+    list(APPEND deps "${k}")
+  endforeach()
+  add_custom_command(OUTPUT "${out}"
+    COMMAND ${tool} link ${args} -o "${out}"
+    DEPENDS ${tool} ${deps}
+    COMMENT "Linking ${out} with axl-xclbin"
+    VERBATIM)
+endfunction()
 
 function(axl_embed_xclbin target file symbol)
   if(NOT symbol MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")

@@ -9,6 +9,9 @@ cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
   -DCMAKE_C_FLAGS="$cflags" >/dev/null
 cmake --build "$scratch/cmake" >/dev/null
 "$scratch/cmake/consumer"
+# The installed tools and images, from outside the source tree.
+"$scratch/prefix/bin/axl-xclbin" info "$scratch/prefix/share/axl/xclbin/stock.xclbin" >/dev/null
+"$scratch/prefix/bin/axl-ls" >/dev/null
 PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --exists axl
 cc -std=c11 $cflags -o "$scratch/pc-consumer" "$src/consumer.c" \
   $(PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --cflags --libs --static axl)
