@@ -420,26 +420,37 @@ static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
  * would fill it, but for what axl__access_commit_planned adds. */
 static inline void plan_take(struct axl__command *c, unsigned nacc,
                              uint32_t id, const struct axl__buffer *view,
-                             const struct axl__buffer *b, axl_access_mode mode,
-                             uint8_t loc, unsigned m)
+                             uint8_t mode, uint8_t flags, uint8_t loc,
+                             unsigned m)
 {
     struct axl__access *a = &c->acc[nacc];
     a->view = AXL__HANDLE_SLOT(id);
     a->base = view->base;
-    /* mode may carry no_init (AXL_ACCESS_WRITE_NO_INIT, ..._READ_WRITE_
-     * NO_INIT: bit 2), as an axl_kernel_arg gives it. */
-    a->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
-    a->flags = (mode >= AXL_ACCESS_WRITE_NO_INIT ||
-                mode == AXL_ACCESS_WRITE) &&
-                       view->size == b->size
-                   ? AXL__ACC_DISCARD
-                   : 0;
+    a->mode = mode;
+    a->flags = flags;
     a->loc = loc;
     a->src = AXL__NO_LOC;
     a->offset = 0;
     a->size = view->size;
     c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1),
                                              0, 0};
+}
+
+/* The accessor flags commit_one would give a whole view (at offset 0) of
+ * buffer b with mode, which may carry no_init (AXL_ACCESS_WRITE_NO_INIT,
+ * AXL_ACCESS_READ_WRITE_NO_INIT: bit 2, as an axl_kernel_arg gives it):
+ * they depend on nothing that changes while the handle lives, so a
+ * kernel's launch cache keeps them. */
+static inline uint8_t plan_flags(const struct axl__buffer *view,
+                                 const struct axl__buffer *b,
+                                 axl_access_mode mode)
+{
+    const bool no_init = (mode & 4) != 0;
+    return (uint8_t)((no_init ? AXL__ACC_NO_INIT : 0) |
+                     ((no_init || mode == AXL_ACCESS_WRITE) &&
+                              view->size == b->size
+                          ? AXL__ACC_DISCARD
+                          : 0));
 }
 
 /* A scalar of a plan, for kernel argument m; used: the bytes so far. */
@@ -472,9 +483,10 @@ static bool plan_again(struct axl__command *c,
     for (uint32_t i = 0; i < nargs; i++) {
         const axl_kernel_arg *a = &args[i];
         const struct axl__launch_arg *k = &lc->arg[i];
-        const unsigned m = k->index;
-        if (a->index != (uint32_t)(int32_t)k->given)
+        const int g = k->given; /* the id as given; -1: the position */
+        if (a->index != (uint32_t)g)
             return false;
+        const unsigned m = g < 0 ? i : (unsigned)g;
         if (!k->mode) { /* a scalar: of the same size (so not a buffer) */
             if (a->size != k->what ||
                 (k->what > sizeof a->scalar && !a->value))
@@ -492,7 +504,9 @@ static bool plan_again(struct axl__command *c,
         struct axl__buffer *b = axl__buffer_base(view);
         if (!(b->host || b->loc[k->loc].ver == b->cur))
             return false;
-        plan_take(c, nacc, k->what, view, b, mode, k->loc, m);
+        plan_take(c, nacc, k->what, view,
+                  (uint8_t)(mode & AXL_ACCESS_READ_WRITE), k->flags, k->loc,
+                  m);
         nacc++;
     }
     *nacc_out = nacc;
@@ -519,7 +533,6 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
             return false;
         seen |= (uint64_t)1 << m;
         const struct axl__karg_meta *meta = &kid->args[m];
-        k->index = (uint8_t)m;
         k->given = a->index == AXL_ARG_POS ? -1 : (int8_t)m;
         if (axl__arg_is_scalar(a)) {
             const size_t size = a->size;
@@ -545,12 +558,14 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
         uint8_t loc;
         if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
             return false;
-        plan_take(c, nacc, a->buffer.id, view, axl__buffer_base(view), mode,
-                  loc, m);
+        const uint8_t flags = plan_flags(view, axl__buffer_base(view), mode);
+        plan_take(c, nacc, a->buffer.id, view,
+                  (uint8_t)(mode & AXL_ACCESS_READ_WRITE), flags, loc, m);
         nacc++;
         k->what = a->buffer.id;
         k->mode = (uint8_t)mode;
         k->loc = loc;
+        k->flags = flags;
     }
     /* nargs ids, each below n and seen once: every argument is set. */
     *nacc_out = nacc;

@@ -186,12 +186,14 @@ struct axl__bundle {
  * contents are current there, the timeout. */
 struct axl__launch_arg {
     uint32_t what;              /* buffer: its handle; scalar: its size */
-    uint8_t index;              /* the argument */
-    uint8_t mode;               /* buffer: its access mode; scalar: 0 */
-    uint8_t loc;                /* buffer: its location on the device */
     int8_t given;               /* axl_kernel_arg.index as given: the
-                                   argument, or -1 for AXL_ARG_POS (ids are
+                                   argument's id, or -1 for AXL_ARG_POS
+                                   (then the id is the position; ids are
                                    below 64), so one compare checks it */
+    uint8_t mode;               /* buffer: its access mode, as given (no_init
+                                   in bit 2); scalar: 0 */
+    uint8_t loc;                /* buffer: its location on the device */
+    uint8_t flags;              /* buffer: its accessor's AXL__ACC_ flags */
 };
 
 struct axl__launch_cache {
@@ -817,7 +819,7 @@ static inline uint32_t axl__arg_index(const axl_kernel_arg *a, uint32_t i)
 }
 static inline bool axl__arg_is_scalar(const axl_kernel_arg *a)
 {
-    return a->value || a->size;
+    return ((uintptr_t)a->value | a->size) != 0;
 }
 static inline const void *axl__arg_bytes(const axl_kernel_arg *a)
 {
