@@ -25,5 +25,6 @@
 #include "axl/handler.h"
 #include "axl/queue.h"
 #include "axl/trace.h"
+#include "axl/kernels.h"
 
 #endif /* AXL_AXL_H */

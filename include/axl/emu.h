@@ -3,8 +3,9 @@
  *
  * The emulated device runs a compute unit by calling the model registered
  * under the kernel's name (the stock ones in xrt/emu/models.c: vadd,
- * mmult, fir, conv2d, scale, nop; an application adds models of its own
- * IPs here). A model sees device memory as the compute unit would: each
+ * mmult, fir, conv2d, scale, nop, whose arguments and results
+ * axl/kernels.h specifies; an application adds models of its own IPs
+ * here). A model sees device memory as the compute unit would: each
  * buffer argument points into the emulated memory bank the buffer lives
  * in, at the accessor's first byte, with the accessor's size. Scalars are
  * the bytes the host set, of the size the kernel metadata gives.
