@@ -152,6 +152,23 @@ static bool kernel_fits(const struct axl__kernel_id *k, const devlist *l)
     return false;
 }
 
+/* Kernel k fits none of the devices: the message names what would make
+ * it fit when a device's port says (the emulator: a C model). */
+static axl_status unfit(const char *fn, const struct axl__kernel_id *k,
+                        const devlist *l)
+{
+    const char *dev = NULL;
+    const char *fix = axl__kernel_fix(k, l->slot, l->n, &dev);
+    if (fix)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "kernel %s is compatible with none of the devices "
+                         "(%s: %s)",
+                         k->name, dev, fix);
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "kernel %s is compatible with none of the devices",
+                     k->name);
+}
+
 /* ---- Making bundles ---------------------------------------------------------------- */
 
 typedef struct imglist {
@@ -312,9 +329,7 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
     for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
         struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
         if (k && !kernel_fits(k, &devs))
-            st = axl__fail(fn, AXL_ERR_INVALID,
-                           "kernel %s is compatible with none of the devices",
-                           k->name);
+            st = unfit(fn, k, &devs);
         else if (k)
             st = imglist_add(fn, &imgs, k->image);
     }
@@ -1071,8 +1086,8 @@ axl_status axl_device_image_get_uuid(axl_device_image image, uint8_t uuid[16])
 }
 
 /* ext_oneapi_has_kernel(name): only bundles built from source (seed 003). */
-static struct axl__kernel_id *source_kernel(const struct axl__bundle *b,
-                                            const char *name)
+static struct axl__kernel_id *source_kernel_any(const struct axl__bundle *b,
+                                                const char *name, bool fit)
 {
     if (!b->built_from_source || !name)
         return NULL;
@@ -1081,10 +1096,38 @@ static struct axl__kernel_id *source_kernel(const struct axl__bundle *b,
     for (uint16_t s = 0; s < p->capacity; s++) {
         struct axl__kernel_id *k = axl__kernel_id_at(s);
         if (axl__pool_is_live(p, s) && bundle_has_image(b, k->image) &&
-            !strcmp(k->name, name) && kernel_fits(k, &devs))
+            !strcmp(k->name, name) && (!fit || kernel_fits(k, &devs)))
             return k;
     }
     return NULL;
+}
+
+static struct axl__kernel_id *source_kernel(const struct axl__bundle *b,
+                                            const char *name)
+{
+    return source_kernel_any(b, name, true);
+}
+
+/* ext_oneapi_has_kernel(name) is false: say whether the image has the
+ * kernel but no device can run it, and what would make one. */
+static axl_status no_source_kernel(const char *fn,
+                                   const struct axl__bundle *b,
+                                   const char *name)
+{
+    const struct axl__kernel_id *k = source_kernel_any(b, name, false);
+    if (!k)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "ext_oneapi_has_kernel(\"%s\") is false for this "
+                         "bundle",
+                         name ? name : "(null)");
+    devlist devs = devices_of(b->ndev, b->dev);
+    const char *dev = NULL;
+    const char *fix = axl__kernel_fix(k, devs.slot, devs.n, &dev);
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "ext_oneapi_has_kernel(\"%s\") is false: no device of "
+                     "the bundle can run it%s%s%s%s%s",
+                     name, fix ? " (" : "", fix ? dev : "", fix ? ": " : "",
+                     fix ? fix : "", fix ? ")" : "");
 }
 
 axl_status axl_kernel_bundle_ext_has_kernel(axl_kernel_bundle bundle,
@@ -1122,10 +1165,7 @@ axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
                          "ext_oneapi_get_kernel needs an executable bundle",
                          b->state);
     else if (!k)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "ext_oneapi_has_kernel(\"%s\") is false for this "
-                       "bundle",
-                       name ? name : "(null)");
+        st = no_source_kernel(fn, b, name);
     else
         st = new_kernel(fn, b, k, kernel);
     axl__leave();

@@ -371,6 +371,22 @@ bool axl__kernel_compatible(const struct axl__kernel_id *k,
            port->kernel_compatible(d->data, &img->x, k->index);
 }
 
+const char *axl__kernel_fix(const struct axl__kernel_id *k,
+                            const uint16_t *devices, uint8_t n,
+                            const char **device_name)
+{
+    for (uint8_t i = 0; i < n; i++) {
+        const struct axl__device *d = axl__device_at(devices[i]);
+        const axl_device_port *port = axl__platform_at(d->platform)->port;
+        if (port->kernel_fix && axl__device_loads_images(d) &&
+            !axl__kernel_compatible(k, d)) {
+            *device_name = d->info.name;
+            return port->kernel_fix;
+        }
+    }
+    return NULL;
+}
+
 axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
                              axl_device device, bool *compatible)
 {

@@ -794,6 +794,12 @@ struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
 uint32_t axl__image_kernel_ids(const struct axl__image *img,
                                axl_kernel_id *out, uint32_t cap);
 bool axl__device_loads_images(const struct axl__device *d);
+/* What would make kernel k run on one of these devices (slots), as the
+ * first device whose port says it (kernel_fix), for messages; NULL when
+ * none does. */
+const char *axl__kernel_fix(const struct axl__kernel_id *k,
+                            const uint16_t *devices, uint8_t n,
+                            const char **device_name);
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);
 void axl__device_builtin(struct axl__device *d);

@@ -279,19 +279,46 @@ static void start(struct axl__command *c)
                           memory_order_release);
 }
 
+/* Which buffer of c the failed command (c->dep_event) left unknown, as
+ * " writing buffer 0x<handle>" (and " (argument m)" for a kernel), or ""
+ * when c depends on it otherwise (an explicit depends_on). */
+static void lost_buffer(const struct axl__command *c, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        const struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
+        if (b->lost_event != c->dep_event || !b->lost_status)
+            continue;
+        unsigned arg = UINT32_MAX;
+        for (uint8_t m = 0; c->kind == AXL__CMD_KERNEL &&
+                            m < c->u.kernel.nargs; m++)
+            if (c->u.kernel.args[m].acc == i + 1)
+                arg = c->u.kernel.args[m].id;
+        const uint32_t h =
+            AXL__HANDLE(BUFFER, axl__buffer_at(c->acc[i].view));
+        if (arg != UINT32_MAX)
+            axl__why(out, n, " writing buffer 0x%x (argument %u)",
+                     (unsigned)h, arg);
+        else
+            axl__why(out, n, " writing buffer 0x%x", (unsigned)h);
+        return;
+    }
+}
+
 /* A command whose dependency failed completes with that failure, unrun. */
 static void fail_unrun(struct axl__command *c)
 {
-    char why[AXL_MESSAGE_MAX];
+    char why[AXL_MESSAGE_MAX], buf[48];
     const struct axl__event *pe =
         axl__pool_lookup_any(AXL__POOL(EVENT), c->dep_event);
     const struct axl__error *perr =
         pe && pe->error ? axl__error_at((uint16_t)(pe->error - 1)) : NULL;
     static const char prefix[] = "not run: a command it depends on failed";
+    lost_buffer(c, buf, sizeof buf);
     if (perr && strncmp(perr->message, prefix, sizeof prefix - 1) == 0)
         axl_format(why, sizeof why, "%s", perr->message); /* same root */
     else
-        axl__why(why, sizeof why, "%s (%s%s%s)", prefix,
+        axl__why(why, sizeof why, "%s%s (%s%s%s)", prefix, buf,
                  axl_status_name(c->dep_status), perr ? ": " : "",
                  perr ? perr->message : "");
     complete(c, c->dep_status, why);

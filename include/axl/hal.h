@@ -234,6 +234,11 @@ typedef struct axl_device_port {
      *  taking axl_port_lock or calling back into axl. */
     bool (*kernel_compatible)(void *dev, const axl_xclbin *image,
                               uint32_t kernel_index);
+    /** Optional, with kernel_compatible: what an application does so that
+     *  a kernel it refused can run (the emulator: register a C model), a
+     *  short phrase (messages are AXL_MESSAGE_MAX bytes) the core's
+     *  messages quote after the device's name. */
+    const char *kernel_fix;
 
     /** Allocates size bytes in a bank. user_ptr, when not NULL, asks for an
      *  allocation over that host memory (zero copy); a port that cannot do

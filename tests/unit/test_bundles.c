@@ -165,6 +165,53 @@ static void application_kernel_is_compatible_where_it_can_run(void **s)
     AXL_OK(axl_emu_register_model("krnl_vadd", NULL, NULL));
 }
 
+/* A kernel the emulated device has no C model of: the two ways a user
+ * meets it (get_kernel_bundle with its id, ext_oneapi_get_kernel on a
+ * bundle built from the image) say to register a model. */
+static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
+{
+    (void)s;
+    AXL_OK(axl_image_register(axl_test_amd_style_xclbin,
+                              axl_test_amd_style_xclbin_size));
+    axl_kernel_id k;
+    AXL_OK(axl_get_kernel_id("krnl_vadd", &k));
+    axl_context c = emu_context();
+    axl_kernel_bundle b = {5};
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &k, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("kernel krnl_vadd is compatible with none of the devices "
+                    "(axl emulated FPGA 0: register a C model with "
+                    "axl_emu_register_model())");
+    assert_int_equal(b.id, 5);
+    axl_kernel_bundle src, exe;
+    AXL_OK(axl_kernel_bundle_create_from_source(
+        c, AXL_SOURCE_XCLBIN, axl_test_amd_style_xclbin,
+        axl_test_amd_style_xclbin_size, &src));
+    AXL_OK(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe));
+    axl_kernel kn = {4};
+    AXL_EXPECT(axl_kernel_bundle_ext_get_kernel(exe, "krnl_vadd", &kn),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("ext_oneapi_has_kernel(\"krnl_vadd\") is false: no "
+                    "device of the bundle can run it (axl emulated FPGA 0: "
+                    "register a C model with axl_emu_register_model())");
+    assert_int_equal(kn.id, 4);
+    /* A name the image does not have is only that. */
+    AXL_EXPECT(axl_kernel_bundle_ext_get_kernel(exe, "krnl_vmul", &kn),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("ext_oneapi_has_kernel(\"krnl_vmul\") is false for this "
+                    "bundle");
+    AXL_OK(axl_kernel_bundle_release(exe));
+    AXL_OK(axl_kernel_bundle_release(src));
+    /* What the message says works. */
+    AXL_OK(axl_emu_register_model("krnl_vadd", axl_test_vadd_model, NULL));
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &k, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_emu_register_model("krnl_vadd", NULL, NULL));
+    AXL_OK(axl_context_release(c));
+}
+
 static void malformed_image_is_refused_at_registration(void **s)
 {
     (void)s;
@@ -850,6 +897,7 @@ int main(void)
         T(create_from_source_throws_invalid_when_no_device_supports_the_language),
         T(build_from_source_gives_kernels_by_name_and_a_log),
         T(ext_oneapi_get_kernel_throws_invalid_when_has_kernel_is_false),
+        T(a_kernel_without_a_model_names_axl_emu_register_model_4_11),
         T(build_throws_invalid_for_a_device_not_in_the_source_context),
         T(build_throws_invalid_for_a_device_that_cannot_build_the_language),
         T(build_throws_invalid_for_an_invalid_option),

@@ -6,12 +6,14 @@
  * bundle is obtained.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
 #include "axl_test.h"
 #include "axl/emu.h"
+#include "axl/xclbin.h"
 
 typedef struct rig {
     axl_device dev;
@@ -234,6 +236,79 @@ static void model_failure_fails_the_event_and_its_dependents(void **s)
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_kernel_release(k));
     rig_down(&r);
+}
+
+/* A command that reads what a failed command wrote fails too (SYCL 4.13:
+ * the error reaches the handler); its message names the buffer, and for
+ * a kernel the argument, through which it depends on the failure. */
+static void a_command_after_a_failed_write_names_the_buffer_4_13(void **s)
+{
+    (void)s;
+    rig r = rig_up(0);
+    axl_kernel k = kernel(&r, "vadd");
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &O));
+    axl_event bad, next, copy;
+    /* 100 elements in buffers of 4: the model fails, O is left unknown. */
+    AXL_OK(axl_queue_single_task(r.q, k,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_INOUT(O), AXL_ARG_U32(100)),
+                                 NULL, 0, &bad));
+    AXL_OK(axl_queue_single_task(r.q, k,
+                                 AXL_ARGS(AXL_ARG_IN(O), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(A), AXL_ARG_U32(4)),
+                                 NULL, 0, &next));
+    int host[4];
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, host, NULL, 0, &copy));
+    AXL_EXPECT(axl_event_wait(bad), AXL_ERR_KERNEL);
+    char want[96];
+    snprintf(want, sizeof want,
+             "depends on failed writing buffer 0x%x (argument 0) "
+             "(AXL_ERR_KERNEL: vadd: argument",
+             (unsigned)O.id);
+    AXL_EXPECT(axl_event_wait(next), AXL_ERR_KERNEL);
+    AXL_MESSAGE_HAS(want);
+    snprintf(want, sizeof want, "depends on failed writing buffer 0x%x (",
+             (unsigned)O.id);
+    AXL_EXPECT(axl_event_wait(copy), AXL_ERR_KERNEL);
+    AXL_MESSAGE_HAS(want);
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_KERNEL);
+    AXL_OK(axl_event_release(bad));
+    AXL_OK(axl_event_release(next));
+    AXL_OK(axl_event_release(copy));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_kernel_release(k));
+    rig_down(&r);
+}
+
+/* The emulated device's banks are the used banks of its design's
+ * MEM_TOPOLOGY, with that section's tags and base addresses (what axl-ls
+ * prints), not addresses of its own. */
+static void emulated_banks_have_the_designs_mem_topology_addresses(void **s)
+{
+    (void)s;
+    axl_xclbin x;
+    AXL_OK(axl_xclbin_open(&x, axl_test_stock_xclbin,
+                           axl_test_stock_xclbin_size, NULL, 0));
+    axl_device dev = axl_test_emu_device();
+    uint32_t b = 0;
+    for (uint32_t m = 0; m < x.mem_count; m++) {
+        axl_xclbin_mem mem;
+        AXL_OK(axl_xclbin_get_mem(&x, m, &mem));
+        if (!mem.used)
+            continue;
+        axl_device_bank bank;
+        AXL_OK(axl_device_get_bank(dev, b++, &bank));
+        assert_int_equal(bank.base_address, mem.base_address);
+        assert_int_equal(strlen(bank.tag), mem.tag.len);
+        assert_memory_equal(bank.tag, mem.tag.ptr, mem.tag.len);
+    }
+    assert_int_equal(b, 2);
+    axl_device_bank bank;
+    AXL_OK(axl_device_get_bank(dev, 1, &bank));
+    assert_int_equal(bank.base_address, 0x4010000000ull);
 }
 
 /* ---- Arguments against the metadata ------------------------------------------------- */
@@ -1313,6 +1388,8 @@ int main(void)
         T(fir_filters_q15_samples),
         T(conv2d_convolves_8_bit_images),
         T(model_failure_fails_the_event_and_its_dependents),
+        T(a_command_after_a_failed_write_names_the_buffer_4_13),
+        T(emulated_banks_have_the_designs_mem_topology_addresses),
         T(bad_arguments_are_kernel_argument_errors_and_nothing_runs),
         T(single_task_says_what_its_command_group_says),
         T(kernel_args_by_position_and_value_launch_both_paths_4_9_4),

@@ -37,6 +37,7 @@ typedef struct emu_device {
     bool has_design;
     uint32_t bank_mem[AXL_EMU_BANKS];
     char bank_tag[AXL_EMU_BANKS][sizeof ((axl_hal_bank *)0)->tag];
+    uint64_t bank_base[AXL_EMU_BANKS]; /* its MEM_TOPOLOGY base address */
 } emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
@@ -225,6 +226,7 @@ static void map_banks(emu_device *d, const axl_xclbin *image)
             continue;
         axl_format(d->bank_tag[b], sizeof d->bank_tag[b], "%.*s",
                    (int)mem.tag.len, mem.tag.ptr);
+        d->bank_base[b] = mem.base_address;
         d->bank_mem[b++] = m;
     }
     for (; b < AXL_EMU_BANKS; b++)
@@ -282,12 +284,18 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 {
     const emu_device *d = dev;
     memset(out, 0, sizeof *out);
-    if (d->has_design && d->bank_tag[index][0])
+    /* A bank of the design has its MEM_TOPOLOGY tag and base address
+     * (what the design's addresses mean); one without, the stock images'
+     * layout. Its size is what is emulated. */
+    if (d->has_design && d->bank_mem[index] != UINT32_MAX) {
         memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
-    else
+        out->base_address = d->bank_base[index];
+    } else {
+        out->base_address = 0x4000000000ull + (uint64_t)index * 0x10000000ull;
+    }
+    if (!out->tag[0])
         axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
     out->size = AXL_EMU_BANK_SIZE;
-    out->base_address = 0x4000000000ull + (uint64_t)index * 0x1000000000ull;
     out->image_index = d->bank_mem[index];
     return AXL_SUCCESS;
 }
@@ -504,6 +512,7 @@ const axl_device_port axl_emu_port = {
     .mem_copy = emu_mem_copy,
     .load_image = emu_load_image,
     .kernel_compatible = emu_kernel_compatible,
+    .kernel_fix = "register a C model with axl_emu_register_model()",
     .cu_open = emu_cu_open,
     .run_start = emu_run_start,
     .run_cancel = emu_run_cancel,
