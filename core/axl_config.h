@@ -13,6 +13,11 @@
 #ifndef AXL_CONFIG_H
 #define AXL_CONFIG_H
 
+/* The application's own settings first (-DAXL_USER_CONFIG=<header> in
+ * CMake), so they win over the board's and the defaults below. */
+#ifdef AXL_USER_CONFIG_FILE
+#include AXL_USER_CONFIG_FILE
+#endif
 #include "axl_board.h"
 
 /* ---- Objects (one pool each; at most 4095 per pool) ---------------------- */

@@ -7,12 +7,17 @@
  * (code and data in the RPU's 2 x 64 KiB of TCM; see zcu102-r5.ld), and the
  * README's footprint table is measured with them. A firmware that needs
  * more raises them here, with axl_stats_get() from a real run as the guide.
+ *
+ * Each value is a default: a -D of the same name (cmake -DAXL_...=,
+ * CFLAGS) or the user config header (AXL_USER_CONFIG) wins.
  */
 #ifndef AXL_BOARD_H
 #define AXL_BOARD_H
 
 /* No threads on bare metal: host tasks run on the thread that waits. */
+#ifndef AXL_HOST_TASK_WORKERS
 #define AXL_HOST_TASK_WORKERS 0
+#endif
 
 /* The stock design has six compute units (vadd x2, mmult, fir, conv2d,
  * nop); the kernel firmware (tests/firmware/fw_kernels.c) runs conv2d, the

@@ -79,6 +79,9 @@ extern fake_run_stats fake_runs;
 #include "axl_test_amd_style_xclbin.h"
 #include "axl_test_app_xclbin.h"
 #include "axl_test_stock_xclbin.h"
+#ifdef AXL_TEST_LINKED_IMAGES
+#include "axl_test_vadd_4banks_xclbin.h"
+#endif
 
 /* A C model of vadd for images whose kernels have other names. */
 struct axl_emu_call;

@@ -212,6 +212,38 @@ static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+/* A design that uses more banks than the emulated device holds is
+ * refused when its bundle is obtained (the device is programmed then),
+ * naming the setting to raise; nothing is programmed. */
+static void a_design_with_more_banks_than_the_device_names_axl_emu_banks(void **s)
+{
+    (void)s;
+#ifdef AXL_TEST_LINKED_IMAGES
+    AXL_OK(axl_image_register(axl_test_vadd_4banks_xclbin,
+                              axl_test_vadd_4banks_xclbin_size));
+    axl_kernel_id k;
+    AXL_OK(axl_get_kernel_id("vadd", &k));
+    axl_context c = emu_context();
+    axl_kernel_bundle b = {5};
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &k, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("programming axl emulated FPGA 0 failed "
+                    "(AXL_ERR_OUT_OF_RESOURCES): "
+                    "the design uses 4 memory banks, AXL_EMU_BANKS is 2: "
+                    "raise it (-DAXL_EMU_BANKS=4)");
+    assert_int_equal(b.id, 5);
+    /* The stock design still runs. */
+    axl_kernel_id nop = builtin_id("nop");
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &nop, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_context_release(c));
+#else
+    skip();
+#endif
+}
+
 static void malformed_image_is_refused_at_registration(void **s)
 {
     (void)s;
@@ -898,6 +930,7 @@ int main(void)
         T(build_from_source_gives_kernels_by_name_and_a_log),
         T(ext_oneapi_get_kernel_throws_invalid_when_has_kernel_is_false),
         T(a_kernel_without_a_model_names_axl_emu_register_model_4_11),
+        T(a_design_with_more_banks_than_the_device_names_axl_emu_banks),
         T(build_throws_invalid_for_a_device_not_in_the_source_context),
         T(build_throws_invalid_for_a_device_that_cannot_build_the_language),
         T(build_throws_invalid_for_an_invalid_option),

@@ -305,8 +305,27 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 static axl_status emu_load_image(void *dev, const axl_xclbin *image,
                                  char *why, size_t why_size)
 {
-    (void)why;
-    (void)why_size;
+    /* Each used bank of the design is one of the device's static arenas:
+     * a design with more is refused here, when its bundle is obtained (or
+     * at start-up for the board's design), not later by a placement. */
+    uint32_t used = 0;
+    for (uint32_t m = 0; image && m < image->mem_count; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(image, m, &mem) == AXL_SUCCESS && mem.used)
+            used++;
+    }
+    if (used > AXL_EMU_BANKS) {
+#if AXL_MESSAGES
+        axl_format(why, why_size,
+                   "the design uses %u memory banks, AXL_EMU_BANKS is %u: "
+                   "raise it (-DAXL_EMU_BANKS=%u)",
+                   (unsigned)used, (unsigned)AXL_EMU_BANKS, (unsigned)used);
+#else
+        (void)why;
+        (void)why_size;
+#endif
+        return AXL_ERR_OUT_OF_RESOURCES;
+    }
     emu_device *d = dev;
     map_banks(d, image);
     return AXL_SUCCESS;

@@ -5,6 +5,11 @@
 #ifndef AXL_EMU_CONFIG_H
 #define AXL_EMU_CONFIG_H
 
+/* The application's own settings first (-DAXL_USER_CONFIG=<header> in
+ * CMake), so they win over the board's and the defaults below. */
+#ifdef AXL_USER_CONFIG_FILE
+#include AXL_USER_CONFIG_FILE
+#endif
 #include "axl_board.h"
 
 /** Emulated devices (each one FPGA with its own banks). */

@@ -10,6 +10,11 @@
 #ifndef AXL_XRT_NATIVE_CONFIG_H
 #define AXL_XRT_NATIVE_CONFIG_H
 
+/* The application's own settings first (-DAXL_USER_CONFIG=<header> in
+ * CMake), so they win over the board's and the defaults below. */
+#ifdef AXL_USER_CONFIG_FILE
+#include AXL_USER_CONFIG_FILE
+#endif
 #include "axl_board.h"
 
 /** XRT devices the port opens (xclProbe may find more; they are not
