@@ -448,7 +448,7 @@ static int do_nk(link *l, const char *file, unsigned line, char *v)
     k->nk_seen = 1;
     unsigned ki = (unsigned)(k - l->k);
     for (unsigned long long i = 0; i < n; i++) {
-        char name[NAME_MAX_ + 16];
+        char name[NAME_MAX_ * 2];
         if (names) {
             char *dot = strchr(names, '.');
             if (dot)
