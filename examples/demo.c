@@ -241,21 +241,21 @@ int main(int argc, char **argv)
     axl_event ev[6];
     const char *what[6] = {"fir low-pass", "conv2d blur", "conv2d sharpen",
                            "vadd half 0", "vadd half 1", "host statistics"};
-    CHECK(axl_queue_single_task(q, fir, AXL_ARGS(AXL_ARG_IN(sig), AXL_ARG_IN(tap),
-                                                 AXL_ARG_OUT(filt),
-                                                 AXL_ARG_U32(TAPS),
-                                                 AXL_ARG_U32(SAMPLES)),
-                                NULL, 0, &ev[0]));
-    CHECK(axl_queue_single_task(q, conv, AXL_ARGS(AXL_ARG_IN(img), AXL_ARG_IN(bk),
-                                                  AXL_ARG_OUT(blurred),
-                                                  AXL_ARG_U32(W), AXL_ARG_U32(H),
-                                                  AXL_ARG_U32(4)),
-                                NULL, 0, &ev[1]));
-    CHECK(axl_queue_single_task(q, conv, AXL_ARGS(AXL_ARG_IN(blurred),
-                                                  AXL_ARG_IN(sk), AXL_ARG_OUT(out),
-                                                  AXL_ARG_U32(W), AXL_ARG_U32(H),
-                                                  AXL_ARG_U32(0)),
-                                NULL, 0, &ev[2]));
+    CHECK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(sig), AXL_ARG_IN(tap), AXL_ARG_OUT(filt),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(SAMPLES)),
+        NULL, 0, &ev[0]));
+    CHECK(axl_queue_single_task(
+        q, conv,
+        AXL_ARGS(AXL_ARG_IN(img), AXL_ARG_IN(bk), AXL_ARG_OUT(blurred),
+                 AXL_ARG_U32(W), AXL_ARG_U32(H), AXL_ARG_U32(4)),
+        NULL, 0, &ev[1]));
+    CHECK(axl_queue_single_task(
+        q, conv,
+        AXL_ARGS(AXL_ARG_IN(blurred), AXL_ARG_IN(sk), AXL_ARG_OUT(out),
+                 AXL_ARG_U32(W), AXL_ARG_U32(H), AXL_ARG_U32(0)),
+        NULL, 0, &ev[2]));
     for (int i = 0; i < 2; i++)
         CHECK(axl_queue_single_task(
             q, vadd, AXL_ARGS(AXL_ARG_IN(a_half[i]), AXL_ARG_IN(b_half[i]),

@@ -30,8 +30,9 @@ int main(void)
     CHECK(axl_buffer_create_from_const(a, 4, axl_range_1d(N), NULL, &A));
     CHECK(axl_buffer_create_from_const(b, 4, axl_range_1d(N), NULL, &B));
     CHECK(axl_buffer_create_from(out, 4, axl_range_1d(N), NULL, &S));
-    CHECK(axl_queue_single_task(q, vadd, AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
-                                                  AXL_ARG_OUT(S), AXL_ARG_U32(N)),
+    CHECK(axl_queue_single_task(q, vadd,
+                                AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
+                                         AXL_ARG_OUT(S), AXL_ARG_U32(N)),
                                 NULL, 0, NULL));
     CHECK(axl_buffer_release(S)); /* waits for vadd, then writes out[] */
     CHECK(axl_buffer_release(A));

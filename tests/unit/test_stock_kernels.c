@@ -209,7 +209,8 @@ static void conv2d_refuses_a_shift_above_30_and_short_buffers(void **s)
                                           AXL_ARG_U32(3), AXL_ARG_U32(0)),
                                  NULL, 0, &e));
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_KERNEL);
-    AXL_MESSAGE_HAS("conv2d: argument in must be a buffer of at least 12 bytes");
+    AXL_MESSAGE_HAS("conv2d: argument in must be a buffer of at least 12 "
+                    "bytes");
     AXL_OK(axl_event_release(e));
     AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_KERNEL);
     AXL_OK(axl_buffer_release(I));

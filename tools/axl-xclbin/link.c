@@ -144,7 +144,7 @@ static void put(text *t, const char *fmt, ...)
     }
 }
 
-/* ---- kernel.xml ----------------------------------------------------------- */
+/* ---- kernel.xml ---------------------------------------------------- */
 
 /* One tag of an XML text: <name attrs> or <name attrs/> or </name>.
  * Comments, declarations and processing instructions are skipped. */
@@ -378,7 +378,7 @@ static int read_kernel_xml(link *l, const char *file)
     return 0;
 }
 
-/* ---- the v++ config ------------------------------------------------------- */
+/* ---- the v++ config ------------------------------------------------ */
 
 static char *trim(char *s)
 {
@@ -701,7 +701,7 @@ static int read_config(link *l, const char *file, const char *body,
     return r;
 }
 
-/* ---- the sections ---------------------------------------------------------- */
+/* ---- the sections -------------------------------------------------- */
 
 static void mem_json(const link *l, text *t)
 {
@@ -809,7 +809,8 @@ static int parse_uuid(const char *s, unsigned char out[16])
         if (s[i] == '-')
             continue;
         unsigned v;
-        if (!isxdigit((unsigned char)s[i]) || !isxdigit((unsigned char)s[i + 1]) ||
+        if (!isxdigit((unsigned char)s[i]) ||
+            !isxdigit((unsigned char)s[i + 1]) ||
             sscanf(s + i, "%2x", &v) != 1)
             return -1;
         out[k++] = (unsigned char)v;
