@@ -346,6 +346,27 @@ axl_status axl_handler_fill(axl_handler *h, axl_accessor dst,
     return st;
 }
 
+axl_status axl_handler_prefetch(axl_handler *h, axl_accessor acc)
+{
+    static const char fn[] = "axl_handler_prefetch";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    struct axl__required *r = named(h, fn, acc, &st);
+    if (!r)
+        return st;
+    if (r->mode != AXL_ACCESS_READ)
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID,
+                         "accessor %u is not read-only: a prefetch reads "
+                         "the buffer (and writes only its device copy)",
+                         (unsigned)acc.index));
+    st = axl__handler_action(h, fn, AXL__CMD_PREFETCH);
+    if (st == AXL_SUCCESS)
+        h->a0 = (uint8_t)acc.index;
+    return st;
+}
+
 axl_status axl_handler_update_host(axl_handler *h, axl_accessor acc)
 {
     static const char fn[] = "axl_handler_update_host";

@@ -342,6 +342,10 @@ static void data_cgf(axl_handler *h, void *user)
         axl_handler_require(h, g->a, AXL_ACCESS_WRITE, g->ra, 0, &x);
         axl_handler_fill(h, x, g->pattern, g->pattern_size);
         break;
+    case AXL__CMD_PREFETCH:
+        axl_handler_require(h, g->a, AXL_ACCESS_READ, g->ra, 0, &x);
+        axl_handler_prefetch(h, x);
+        break;
     default:
         axl_handler_require(h, g->a, AXL_ACCESS_READ, g->ra, 0, &x);
         axl_handler_update_host(h, x);
@@ -397,6 +401,15 @@ axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
                                  axl_event *event)
 {
     data_group g = {.kind = AXL__CMD_UPDATE_HOST, .a = buffer, .ra = region,
+                    .deps = deps, .ndeps = ndeps};
+    return axl_queue_submit(queue, data_cgf, &g, event);
+}
+
+axl_status axl_queue_prefetch(axl_queue queue, axl_buffer buffer,
+                              const axl_region *region, const axl_event *deps,
+                              uint32_t ndeps, axl_event *event)
+{
+    data_group g = {.kind = AXL__CMD_PREFETCH, .a = buffer, .ra = region,
                     .deps = deps, .ndeps = ndeps};
     return axl_queue_submit(queue, data_cgf, &g, event);
 }

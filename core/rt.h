@@ -123,7 +123,8 @@ enum axl__command_kind {
     AXL__CMD_COPY,          /* accessor -> accessor */
     AXL__CMD_FILL,
     AXL__CMD_UPDATE_HOST,
-    AXL__CMD_KERNEL         /* single_task on a compute unit */
+    AXL__CMD_KERNEL,        /* single_task on a compute unit */
+    AXL__CMD_PREFETCH       /* accessor -> the queue's device */
 };
 
 /* ---- Images, kernel ids, bundles, kernels ----------------------------------------- */

@@ -370,7 +370,7 @@ static void run_data_command(struct axl__command *c)
         case AXL__CMD_FILL:
             st = axl__exec_fill(c, why, sizeof why);
             break;
-        default: /* update_host: the transfer was the whole job */
+        default: /* update_host, prefetch: the transfer was the job */
             break;
         }
     }
@@ -419,6 +419,7 @@ static void dispatch(struct axl__command *c)
     case AXL__CMD_COPY:
     case AXL__CMD_FILL:
     case AXL__CMD_UPDATE_HOST:
+    case AXL__CMD_PREFETCH:
         run_data_command(c);
         break;
     case AXL__CMD_KERNEL:
@@ -612,6 +613,24 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     return AXL_SUCCESS;
 }
 
+/* A prefetch's buffer gets storage on the queue's device (the bank it has
+ * there, else bank 0; axl_buffer_place chooses another), and its accessor
+ * is placed there, so the command's transfer fills it (lock held; dropped
+ * while the port allocates). */
+static axl_status prefetch_prepare(const char *fn, struct axl__queue *q,
+                                   axl_handler *h)
+{
+    struct axl__required *r = &h->acc[h->a0 - 1];
+    axl_status st = AXL_SUCCESS;
+    uint8_t loc;
+    if (axl__device_loc(r->base, q->device) == AXL__NO_LOC)
+        st = axl__device_copy(fn, r->base, axl__device_at(q->device), 0,
+                              &loc);
+    if (st == AXL_SUCCESS)
+        r->on_device = true;
+    return st;
+}
+
 /* The checks of a group the handler calls filled (a plan made them as it
  * was made): its first error, exactly one action, and what the action
  * takes. */
@@ -624,7 +643,7 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
         return axl__fail(fn, AXL_ERR_INVALID,
                          "the command group chose no action (it needs "
                          "exactly one: host_task, single_task, parallel_for, "
-                         "copy, fill or update_host)");
+                         "copy, fill, update_host or prefetch)");
     if (h->host_ptrs && h->kind != AXL__CMD_HOST_TASK)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "axl_handler_host_ptr is for host tasks, and this "
@@ -635,6 +654,8 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
                          "is not a kernel");
     if (h->kind == AXL__CMD_KERNEL)
         return axl__kernel_prepare(fn, q, h);
+    if (h->kind == AXL__CMD_PREFETCH)
+        return prefetch_prepare(fn, q, h);
     return AXL_SUCCESS;
 }
 

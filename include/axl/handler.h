@@ -89,6 +89,19 @@ axl_status axl_handler_fill(axl_handler *handler, axl_accessor dst,
 axl_status axl_handler_update_host(axl_handler *handler, axl_accessor acc);
 
 /**
+ * The other way (an axl extension): brings the copy on the queue's device
+ * up to date, as a command of its own with its own event, so a firmware
+ * moves the next frame's input while this frame's kernel runs, and a
+ * kernel submitted after it finds the contents there and moves nothing.
+ * The accessor must be read-only (the host copy stays valid). A buffer
+ * with no storage on the device gets it in the bank it was placed in
+ * (axl_buffer_place), else bank 0. DPC++'s queue::prefetch(ptr, bytes) is
+ * a hint for USM memory; this is a transfer the scheduler orders and
+ * tracks like any other command on the buffer.
+ */
+axl_status axl_handler_prefetch(axl_handler *handler, axl_accessor acc);
+
+/**
  * kernel::set_arg / handler::set_arg(index, value): a scalar argument, by
  * its index (the argument id of the kernel metadata, see
  * axl_kernel_get_arg_info). Checked against the kernel at submit: a buffer

@@ -139,6 +139,12 @@ axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
                           size_t pattern_size, const axl_event *deps,
                           uint32_t ndeps, axl_event *event);
 
+/** axl_handler_prefetch as one command: region (NULL: all) of buffer to
+ *  the queue's device. */
+axl_status axl_queue_prefetch(axl_queue queue, axl_buffer buffer,
+                              const axl_region *region, const axl_event *deps,
+                              uint32_t ndeps, axl_event *event);
+
 /** queue::update_host(accessor). */
 axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
                                  const axl_region *region,

@@ -889,6 +889,68 @@ static void data_moves_only_when_needed(void **state)
     AXL_OK(axl_queue_release(q));
 }
 
+static void prefetch_write_cgf(axl_handler *h, void *user)
+{
+    axl_accessor a;
+    axl_handler_require(h, *(const axl_buffer *)user, AXL_ACCESS_READ_WRITE,
+                        NULL, 0, &a);
+    axl_handler_prefetch(h, a);
+}
+
+/* prefetch (the transfer update_host is the reverse of): a command of its
+ * own that moves a buffer's contents to the queue's device, so the host
+ * can start the next input's transfer while a kernel runs; the scheduler
+ * then knows the contents are there, and the host copy stays valid. */
+static void prefetch_moves_contents_to_the_device_ahead_of_use(void **state)
+{
+    (void)state;
+    fake_config = (fake_port_config){.devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_device dev = fake_device();
+    axl_context none = AXL_NONE;
+    axl_queue q;
+    AXL_OK(axl_queue_create(none, dev, AXL_QUEUE_IN_ORDER, NULL, &q));
+    int data[256];
+    for (int i = 0; i < 256; i++)
+        data[i] = i;
+    axl_buffer b;
+    AXL_OK(axl_buffer_create_from(data, sizeof(int), axl_range_1d(256), NULL,
+                                  &b));
+    axl_event e;
+    AXL_OK(axl_queue_prefetch(q, b, NULL, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    assert_int_equal(fake_mem.allocs, 1);
+    assert_int_equal(fake_mem.writes, 1);
+    assert_int_equal(fake_mem.bytes_written, sizeof data);
+    /* Already there: a second one moves nothing. */
+    AXL_OK(axl_queue_prefetch(q, b, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    assert_int_equal(fake_mem.writes, 1);
+    /* A read is served from the device copy, which is current... */
+    int out[4];
+    axl_region r = {{8, 0, 0}, {4, 1, 1}};
+    AXL_OK(axl_queue_copy_to_host(q, b, &r, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    assert_int_equal(fake_mem.reads, 1);
+    assert_int_equal(out[0], 8);
+    /* ...and the host copy stayed valid: a host read moves nothing. */
+    axl_host_accessor ha;
+    int *p;
+    AXL_OK(axl_host_accessor_create(b, AXL_ACCESS_READ, NULL, 0, &ha,
+                                    (void **)&p));
+    assert_int_equal(p[255], 255);
+    AXL_OK(axl_host_accessor_release(ha));
+    assert_int_equal(fake_mem.reads, 1);
+    /* Only through a read-only accessor: nothing is submitted otherwise. */
+    AXL_EXPECT(axl_queue_submit(q, prefetch_write_cgf, &b, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("accessor 1 is not read-only");
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    AXL_OK(axl_buffer_release(b));
+    AXL_OK(axl_queue_release(q));
+}
+
 static void out_of_device_memory_is_memory_allocation_and_loses_nothing(void **state)
 {
     (void)state;
@@ -999,6 +1061,7 @@ int main(void)
         T(allocator_may_be_called_after_the_last_release_seed_002),
         T(default_arena_full_is_memory_allocation),
         T(data_moves_only_when_needed),
+        T(prefetch_moves_contents_to_the_device_ahead_of_use),
         T(out_of_device_memory_is_memory_allocation_and_loses_nothing),
         T(misaligned_sub_buffer_on_a_device_is_invalid_4_7_2_1),
         T(emulated_device_round_trip),
