@@ -1256,6 +1256,88 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
     return st;
 }
 
+/* Kernel k's unit cu in its image: ki and its IP_LAYOUT index (lock
+ * held), or a failure naming how many units there are. */
+static axl_status kernel_cu(const char *fn, const struct axl__kernel_id *kid,
+                            uint32_t cu, axl_xclbin_kernel *ki,
+                            uint32_t *ip)
+{
+    const axl_xclbin *x = &axl__image_at(kid->image)->x;
+    axl_xclbin_get_kernel(x, kid->index, ki);
+    if (cu >= ki->cu_count ||
+        axl_xclbin_get_kernel_cu(x, ki, cu, ip) != AXL_SUCCESS)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "kernel %s has %u compute units; there is no unit %u",
+                         kid->name, (unsigned)ki->cu_count, (unsigned)cu);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_kernel_get_cu_info(axl_kernel kernel, uint32_t cu,
+                                  axl_kernel_cu_info *info)
+{
+    static const char fn[] = "axl_kernel_get_cu_info";
+    if (!info)
+        return axl__null(fn, "info");
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
+        return st;
+    const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
+    axl_xclbin_kernel ki;
+    uint32_t ip;
+    st = kernel_cu(fn, kid, cu, &ki, &ip);
+    if (st == AXL_SUCCESS) {
+        axl_xclbin_ip x;
+        axl_xclbin_get_ip(&axl__image_at(kid->image)->x, ip, &x);
+        memset(info, 0, sizeof *info);
+        axl_format(info->name, sizeof info->name, "%.*s",
+                   (int)x.instance.len, x.instance.ptr);
+        info->ip_index = ip;
+        info->base_address = x.base_address;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
+                                       uint32_t index, uint64_t *memories,
+                                       char *tag, size_t tag_size)
+{
+    static const char fn[] = "axl_kernel_get_arg_memories";
+    if (!memories || (tag_size && !tag))
+        return axl__null(fn, "memories or tag");
+    axl_status st;
+    struct axl__kernel *k =
+        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (!k)
+        return st;
+    const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
+    const axl_xclbin *x = &axl__image_at(kid->image)->x;
+    axl_xclbin_kernel ki;
+    uint32_t ip;
+    if (index >= kid->nargs)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "kernel %s has %u arguments; there is no argument %u",
+                       kid->name, (unsigned)kid->nargs, (unsigned)index);
+    else
+        st = kernel_cu(fn, kid, cu, &ki, &ip);
+    if (st == AXL_SUCCESS) {
+        uint64_t m = axl_xclbin_arg_banks(x, ip, kid->args[index].id);
+        *memories = m;
+        if (tag_size)
+            tag[0] = '\0';
+        axl_xclbin_mem mem;
+        uint32_t low = 0;
+        while (m && !(m >> low & 1))
+            low++;
+        if (m && tag_size && axl_xclbin_get_mem(x, low, &mem) == AXL_SUCCESS)
+            axl_format(tag, tag_size, "%.*s", (int)mem.tag.len, mem.tag.ptr);
+    }
+    axl__leave();
+    return st;
+}
+
 axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
                                    axl_kernel_arg_info *info)
 {

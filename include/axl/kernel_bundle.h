@@ -275,6 +275,28 @@ typedef struct axl_kernel_arg_info {
 } axl_kernel_arg_info;
 
 axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info);
+
+/** One compute unit of a kernel, as its image describes it (the units of
+ *  XRT's "vadd:{vadd_1,vadd_2}"), cu 0..compute_units-1 in IP_LAYOUT
+ *  order. */
+typedef struct axl_kernel_cu_info {
+    char name[64];          /**< the instance: "vadd_1" */
+    uint32_t ip_index;      /**< its IP_LAYOUT index */
+    uint64_t base_address;  /**< its control registers */
+} axl_kernel_cu_info;
+
+axl_status axl_kernel_get_cu_info(axl_kernel kernel, uint32_t cu,
+                                  axl_kernel_cu_info *info);
+
+/**
+ * The memories argument `index` of unit `cu` reaches, from CONNECTIVITY:
+ * bit m set for MEM_TOPOLOGY index m (XRT's kernel::group_id gives one of
+ * them); *tag (may be NULL, tag_size bytes) gets the lowest one's tag,
+ * such as "bank1" or "HBM[3]". 0 for a scalar.
+ */
+axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
+                                       uint32_t index, uint64_t *memories,
+                                       char *tag, size_t tag_size);
 axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
                                    axl_kernel_arg_info *info);
 

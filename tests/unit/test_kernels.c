@@ -311,6 +311,38 @@ static void emulated_banks_have_the_designs_mem_topology_addresses(void **s)
     assert_int_equal(bank.base_address, 0x4010000000ull);
 }
 
+/* A kernel's compute units and the memories each argument of each unit
+ * reaches, by MEM_TOPOLOGY index and tag (XRT's "vadd:{vadd_1}" and
+ * kernel::group_id), as stock.xclbin's IP_LAYOUT and CONNECTIVITY say. */
+static void compute_units_and_the_memories_their_arguments_reach(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = kernel(&r, "vadd"), mmult = kernel(&r, "mmult");
+    axl_kernel_cu_info cu;
+    AXL_OK(axl_kernel_get_cu_info(vadd, 1, &cu));
+    assert_string_equal(cu.name, "vadd_2");
+    assert_int_equal(cu.base_address, 0x1810000);
+    assert_int_equal(cu.ip_index, 1);
+    AXL_EXPECT(axl_kernel_get_cu_info(vadd, 2, &cu), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("kernel vadd has 2 compute units; there is no unit 2");
+    uint64_t m = 0;
+    char tag[16];
+    AXL_OK(axl_kernel_get_arg_memories(vadd, 1, 2, &m, tag, sizeof tag));
+    assert_int_equal(m, 0x3); /* out_r: bank0 and bank1 */
+    assert_string_equal(tag, "bank0");
+    AXL_OK(axl_kernel_get_arg_memories(vadd, 0, 3, &m, tag, sizeof tag));
+    assert_int_equal(m, 0); /* size: a scalar */
+    AXL_OK(axl_kernel_get_arg_memories(mmult, 0, 0, &m, tag, sizeof tag));
+    assert_int_equal(m, 0x2); /* bank1 only */
+    assert_string_equal(tag, "bank1");
+    AXL_EXPECT(axl_kernel_get_arg_memories(mmult, 0, 4, &m, NULL, 0),
+               AXL_ERR_INVALID);
+    AXL_OK(axl_kernel_release(vadd));
+    AXL_OK(axl_kernel_release(mmult));
+    rig_down(&r);
+}
+
 /* ---- Arguments against the metadata ------------------------------------------------- */
 
 typedef struct argcase {
@@ -1390,6 +1422,7 @@ int main(void)
         T(model_failure_fails_the_event_and_its_dependents),
         T(a_command_after_a_failed_write_names_the_buffer_4_13),
         T(emulated_banks_have_the_designs_mem_topology_addresses),
+        T(compute_units_and_the_memories_their_arguments_reach),
         T(bad_arguments_are_kernel_argument_errors_and_nothing_runs),
         T(single_task_says_what_its_command_group_says),
         T(kernel_args_by_position_and_value_launch_both_paths_4_9_4),
