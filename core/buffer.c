@@ -164,6 +164,24 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
     return axl__fail(fn, AXL_ERR_RUNTIME, "internal: placement did not settle");
 }
 
+/* A prefetch's buffer gets storage on the queue's device (the bank it has
+ * there, else bank 0; axl_buffer_place chooses another), and its accessor
+ * is placed there, so the command's transfer fills it (lock held; dropped
+ * while the port allocates). */
+axl_status axl__prefetch_prepare(const char *fn, struct axl__queue *q,
+                                 axl_handler *h)
+{
+    struct axl__required *r = &h->acc[h->a0 - 1];
+    axl_status st = AXL_SUCCESS;
+    uint8_t loc;
+    if (axl__device_loc(r->base, q->device) == AXL__NO_LOC)
+        st = axl__device_copy(fn, r->base, axl__device_at(q->device), 0,
+                              &loc);
+    if (st == AXL_SUCCESS)
+        r->on_device = true;
+    return st;
+}
+
 axl_status axl_buffer_place(axl_buffer buffer, axl_device device,
                             uint32_t bank)
 {

@@ -123,8 +123,8 @@ enum axl__command_kind {
     AXL__CMD_COPY,          /* accessor -> accessor */
     AXL__CMD_FILL,
     AXL__CMD_UPDATE_HOST,
-    AXL__CMD_KERNEL,        /* single_task on a compute unit */
-    AXL__CMD_PREFETCH       /* accessor -> the queue's device */
+    AXL__CMD_PREFETCH,      /* accessor -> the queue's device */
+    AXL__CMD_KERNEL         /* single_task on a compute unit */
 };
 
 /* ---- Images, kernel ids, bundles, kernels ----------------------------------------- */
@@ -832,6 +832,10 @@ static inline const void *axl__arg_bytes(const axl_kernel_arg *a)
 {
     return a->value ? a->value : (const void *)a->scalar.bytes;
 }
+/* A prefetch group's accessor placed on the queue's device, storage made
+ * there if needed (buffer.c; lock held, dropped around the port). */
+axl_status axl__prefetch_prepare(const char *fn, struct axl__queue *q,
+                                 axl_handler *h);
 axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
                                  uint32_t nargs, bool locked);
 bool axl__kernel_plan(axl_handler *h, struct axl__command *c,

@@ -613,24 +613,6 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     return AXL_SUCCESS;
 }
 
-/* A prefetch's buffer gets storage on the queue's device (the bank it has
- * there, else bank 0; axl_buffer_place chooses another), and its accessor
- * is placed there, so the command's transfer fills it (lock held; dropped
- * while the port allocates). */
-static axl_status prefetch_prepare(const char *fn, struct axl__queue *q,
-                                   axl_handler *h)
-{
-    struct axl__required *r = &h->acc[h->a0 - 1];
-    axl_status st = AXL_SUCCESS;
-    uint8_t loc;
-    if (axl__device_loc(r->base, q->device) == AXL__NO_LOC)
-        st = axl__device_copy(fn, r->base, axl__device_at(q->device), 0,
-                              &loc);
-    if (st == AXL_SUCCESS)
-        r->on_device = true;
-    return st;
-}
-
 /* The checks of a group the handler calls filled (a plan made them as it
  * was made): its first error, exactly one action, and what the action
  * takes. */
@@ -655,7 +637,7 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
     if (h->kind == AXL__CMD_KERNEL)
         return axl__kernel_prepare(fn, q, h);
     if (h->kind == AXL__CMD_PREFETCH)
-        return prefetch_prepare(fn, q, h);
+        return axl__prefetch_prepare(fn, q, h);
     return AXL_SUCCESS;
 }
 
