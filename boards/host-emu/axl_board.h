@@ -112,6 +112,8 @@
 
 /* The mmio port's tests (label mmio) run the same programs on the
  * simulator, whose banks are as large as the emulated device's. */
+#ifndef AXL_MMIO_BANK_ALLOCS
 #define AXL_MMIO_BANK_ALLOCS 256
+#endif
 
 #endif /* AXL_BOARD_H */

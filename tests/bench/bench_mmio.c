@@ -66,10 +66,10 @@ static void up(rig *r)
     CHECK(axl_buffer_create(4, axl_range_1d(16), NULL, &r->b));
     CHECK(axl_buffer_create(4, axl_range_1d(16), NULL, &r->o));
     r->n = 16;
-    axl_kernel_arg args[4] = {{0, NULL, 0, r->a, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, r->b, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, r->o, AXL_ACCESS_WRITE, NULL},
-                              {3, &r->n, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = r->a, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = r->b, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = r->o, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &r->n, .size = 4}};
     memcpy(r->args, args, sizeof args);
 }
 

@@ -87,10 +87,10 @@ static void vadd_on_both_units(rig *r)
         OK(axl_buffer_create_from(a[u], 4, axl_range_1d(VN), NULL, &A[u]));
         OK(axl_buffer_create_from(b[u], 4, axl_range_1d(VN), NULL, &B[u]));
         OK(axl_buffer_create_from(o[u], 4, axl_range_1d(VN), NULL, &O[u]));
-        axl_kernel_arg args[4] = {{0, NULL, 0, A[u], AXL_ACCESS_READ, NULL},
-                                  {1, NULL, 0, B[u], AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, O[u], AXL_ACCESS_WRITE, NULL},
-                                  {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+        axl_kernel_arg args[4] = {{.index = 0, .buffer = A[u], .mode = AXL_ACCESS_READ},
+                                  {.index = 1, .buffer = B[u], .mode = AXL_ACCESS_READ},
+                                  {.index = 2, .buffer = O[u], .mode = AXL_ACCESS_WRITE},
+                                  {.index = 3, .value = &n, .size = sizeof n}};
         OK(axl_queue_single_task(r->q, k, args, 4, NULL, 0, &e[u]));
     }
     for (int u = 0; u < 2; u++) {
@@ -141,11 +141,11 @@ static void fir(rig *r)
     OK(axl_buffer_create_from_const(coeff, 2, axl_range_1d(FTAPS), NULL, &C));
     OK(axl_buffer_create_from(out, 2, axl_range_1d(FLEN), NULL, &O));
     uint32_t taps = FTAPS, len = FLEN;
-    axl_kernel_arg args[5] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &taps, 4, AXL_NONE, 0, NULL},
-                              {4, &len, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[5] = {{.index = 0, .buffer = I, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = C, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &taps, .size = 4},
+                              {.index = 4, .value = &len, .size = 4}};
     OK(axl_queue_single_task(r->q, k, args, 5, NULL, 0, NULL));
     OK(axl_queue_wait_and_throw(r->q));
     OK(axl_buffer_release(I));
@@ -187,12 +187,12 @@ static void conv2d(rig *r)
     OK(axl_buffer_create_from(img, 1, axl_range_1d(CW * CH), NULL, &I));
     OK(axl_buffer_create_from_const(k3, 1, axl_range_1d(9), NULL, &C));
     OK(axl_buffer_create_from(out, 1, axl_range_1d(CW * CH), NULL, &O));
-    axl_kernel_arg args[6] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                              {3, &w, 4, AXL_NONE, 0, NULL},
-                              {4, &h, 4, AXL_NONE, 0, NULL},
-                              {5, &shift, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[6] = {{.index = 0, .buffer = I, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = C, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &w, .size = 4},
+                              {.index = 4, .value = &h, .size = 4},
+                              {.index = 5, .value = &shift, .size = 4}};
     OK(axl_queue_single_task(r->q, k, args, 6, NULL, 0, NULL));
     OK(axl_queue_wait_and_throw(r->q));
     OK(axl_buffer_release(I));

@@ -423,10 +423,10 @@ static axl_status vadd_runs(rig *r, int launches)
         AXL_OK(axl_buffer_create_from(b, 4, axl_range_1d(N), NULL, &B));
         AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
         uint32_t n = N;
-        axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                                  {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
-                                  {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+        axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                                  {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                                  {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                                  {.index = 3, .value = &n, .size = sizeof n}};
         axl_event e;
         AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
         result = axl_event_wait(e);
@@ -542,14 +542,14 @@ static void two_units_of_vadd_run_at_the_same_time(void **s)
     AXL_OK(axl_buffer_create_from(o1, 4, axl_range_1d(N), NULL, &O1));
     AXL_OK(axl_buffer_create_from(o2, 4, axl_range_1d(N), NULL, &O2));
     uint32_t n = N;
-    axl_kernel_arg args1[4] = {{0, NULL, 0, A1, AXL_ACCESS_READ, NULL},
-                               {1, NULL, 0, A1, AXL_ACCESS_READ, NULL},
-                               {2, NULL, 0, O1, AXL_ACCESS_WRITE, NULL},
-                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
-    axl_kernel_arg args2[4] = {{0, NULL, 0, A2, AXL_ACCESS_READ, NULL},
-                               {1, NULL, 0, A2, AXL_ACCESS_READ, NULL},
-                               {2, NULL, 0, O2, AXL_ACCESS_WRITE, NULL},
-                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args1[4] = {{.index = 0, .buffer = A1, .mode = AXL_ACCESS_READ},
+                               {.index = 1, .buffer = A1, .mode = AXL_ACCESS_READ},
+                               {.index = 2, .buffer = O1, .mode = AXL_ACCESS_WRITE},
+                               {.index = 3, .value = &n, .size = sizeof n}};
+    axl_kernel_arg args2[4] = {{.index = 0, .buffer = A2, .mode = AXL_ACCESS_READ},
+                               {.index = 1, .buffer = A2, .mode = AXL_ACCESS_READ},
+                               {.index = 2, .buffer = O2, .mode = AXL_ACCESS_WRITE},
+                               {.index = 3, .value = &n, .size = sizeof n}};
     AXL_OK(axl_queue_single_task(r.q, r.vadd, args1, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_single_task(r.q, r.vadd, args2, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));

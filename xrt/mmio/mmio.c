@@ -902,6 +902,10 @@ const axl_device_port axl_mmio_port = {
     .bank = mmio_bank_info,
     .load_image = mmio_load_image,
     .kernel_compatible = mmio_kernel_compatible,
+#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+    /* the simulated fabric runs a kernel by its C model */
+    .kernel_fix = "register a C model with axl_emu_register_model()",
+#endif
     .mem_alloc = mmio_mem_alloc,
     .mem_free = mmio_mem_free,
     .mem_write = mmio_mem_write,

@@ -5,6 +5,10 @@
 #ifndef AXL_MMIO_CONFIG_H
 #define AXL_MMIO_CONFIG_H
 
+/* The application's own settings first (-DAXL_USER_CONFIG=<header>). */
+#ifdef AXL_USER_CONFIG_FILE
+#include AXL_USER_CONFIG_FILE
+#endif
 #include "axl_board.h"
 
 /** Banks the port carves (regions the board declares, or used
