@@ -398,10 +398,10 @@ static void model_size_check_does_not_wrap_mmult(void **s)
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &C));
     uint32_t dims[] = {0x80000000u, 0xFFFFFFFFu, 0x40000000u};
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
-        axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                                  {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
-                                  {3, &dims[i], 4, AXL_NONE, 0, NULL}};
+        axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                                  {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                                  {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE},
+                                  {.index = 3, .value = &dims[i], .size = 4}};
         axl_event ev;
         AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, &ev));
         assert_int_equal(run_status(ev), AXL_ERR_KERNEL);
@@ -441,10 +441,10 @@ static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
     uint32_t n = N;
     for (size_t off = 0; off <= 4; off++) {
         axl_region reg = {{off, 0, 0}, {4 * N, 0, 0}};
-        axl_kernel_arg args[4] = {{0, NULL, 0, in, AXL_ACCESS_READ, &reg},
-                                  {1, NULL, 0, in, AXL_ACCESS_READ, &reg},
-                                  {2, NULL, 0, o, AXL_ACCESS_WRITE, NULL},
-                                  {3, &n, 4, AXL_NONE, 0, NULL}};
+        axl_kernel_arg args[4] = {{.index = 0, .buffer = in, .mode = AXL_ACCESS_READ, .region = &reg},
+                                  {.index = 1, .buffer = in, .mode = AXL_ACCESS_READ, .region = &reg},
+                                  {.index = 2, .buffer = o, .mode = AXL_ACCESS_WRITE},
+                                  {.index = 3, .value = &n, .size = 4}};
         axl_status st = axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL);
         if (off % 4) {
             assert_int_equal(st, AXL_ERR_KERNEL_ARGUMENT);
@@ -470,11 +470,11 @@ static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
     uint32_t taps = 2, len = N;
     for (size_t off = 0; off <= 2; off++) {
         axl_region reg = {{off, 0, 0}, {2 * N, 0, 0}};
-        axl_kernel_arg args[5] = {{0, NULL, 0, in, AXL_ACCESS_READ, &reg},
-                                  {1, NULL, 0, in, AXL_ACCESS_READ, &reg},
-                                  {2, NULL, 0, o, AXL_ACCESS_WRITE, NULL},
-                                  {3, &taps, 4, AXL_NONE, 0, NULL},
-                                  {4, &len, 4, AXL_NONE, 0, NULL}};
+        axl_kernel_arg args[5] = {{.index = 0, .buffer = in, .mode = AXL_ACCESS_READ, .region = &reg},
+                                  {.index = 1, .buffer = in, .mode = AXL_ACCESS_READ, .region = &reg},
+                                  {.index = 2, .buffer = o, .mode = AXL_ACCESS_WRITE},
+                                  {.index = 3, .value = &taps, .size = 4},
+                                  {.index = 4, .value = &len, .size = 4}};
         axl_status st = axl_queue_single_task(r.q, k, args, 5, NULL, 0, NULL);
         if (off % 2) {
             assert_int_equal(st, AXL_ERR_KERNEL_ARGUMENT);
@@ -517,10 +517,10 @@ static void null_out_parameter_of_a_model_call_is_invalid(void **s)
     axl_buffer b;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &b));
     uint32_t n = 4;
-    axl_kernel_arg args[4] = {{0, NULL, 0, b, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, b, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, b, AXL_ACCESS_READ, NULL},
-                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = b, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = b, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = b, .mode = AXL_ACCESS_READ},
+                              {.index = 3, .value = &n, .size = 4}};
     AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_wait(r.q));
     AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
