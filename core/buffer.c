@@ -643,7 +643,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
     static const char fn[] = "axl_host_accessor_create";
     axl_status st = axl__need_out(fn, AXL__OUT(ptr));
     if (st == AXL_SUCCESS)
-        st = axl__access_args(fn, mode, flags);
+        st = axl__access_args(fn, &mode, &flags);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__buffer *view = axl__enter_get_out(
@@ -652,7 +652,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         return st;
     axl_handler h;
     axl__handler_init(&h);
-    st = axl__access_view(fn, view, mode, region, &h.acc[0]);
+    st = axl__access_view(fn, view, mode, region, true, &h.acc[0]);
     struct axl__host_accessor *ha = NULL;
     if (st == AXL_SUCCESS) {
         ha = axl__pool_alloc(AXL__POOL(HOST_ACCESSOR));
@@ -681,6 +681,8 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
     struct axl__event *e = axl__event_at(c->event);
     ha->command = AXL__SLOT(COMMAND, c);
     ha->event = AXL__HANDLE(EVENT, e);
+    ha->buffer = buffer.id;
+    ha->owner = axl_port_message_buffer();
     e->holds++;
     axl__pump();
     axl__wait_until_pred(started_or_done, e);

@@ -195,11 +195,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 return axl__fail(fn, AXL_ERR_INVALID,
                                  "use_kernel_bundle: the bundle is not "
                                  "executable");
-            if (!axl__bundle_has_kernel(ub, kid, d))
-                return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                                 "kernel %s is not in the bundle given to "
-                                 "use_kernel_bundle for %s (4.9.4.4)",
-                                 kid->name, d->info.name);
+            /* Every axl kernel is a kernel object: single_task(kernel)
+             * "ignores any kernel_bundle that was bound" and uses the one
+             * that contains the kernel (4.9.4.2). */
         }
         if (!axl__kernel_compatible(kid, d))
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
@@ -374,12 +372,16 @@ static inline void plan_take(struct axl__command *c, unsigned nacc,
                              uint8_t loc, unsigned m)
 {
     struct axl__access *a = &c->acc[nacc];
+    /* A no_init mode (AXL_ACCESS_WRITE_NO_INIT, ...) over the whole buffer
+     * needs none of its old contents; a plain write keeps them (4.7.6.4). */
+    const bool no_init = mode > AXL_ACCESS_READ_WRITE;
     a->view = AXL__HANDLE_SLOT(id);
     a->base = view->base;
-    a->mode = (uint8_t)mode;
-    a->flags = mode == AXL_ACCESS_WRITE && view->size == b->size
-                   ? AXL__ACC_DISCARD
-                   : 0;
+    a->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
+    a->flags = no_init ? (view->size == b->size
+                              ? AXL__ACC_NO_INIT | AXL__ACC_DISCARD
+                              : AXL__ACC_NO_INIT)
+                       : 0;
     a->loc = loc;
     a->src = AXL__NO_LOC;
     a->offset = 0;
@@ -476,7 +478,9 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
         }
         const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
         if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
-            mode > AXL_ACCESS_READ_WRITE || nacc == AXL_MAX_ACCESSORS)
+            (mode > AXL_ACCESS_READ_WRITE && mode != AXL_ACCESS_WRITE_NO_INIT &&
+             mode != AXL_ACCESS_READ_WRITE_NO_INIT) ||
+            nacc == AXL_MAX_ACCESSORS)
             return false;
         struct axl__buffer *view =
             axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);

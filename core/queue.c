@@ -225,10 +225,11 @@ static axl_status submit_locked(const char *fn, axl_queue queue, axl_handler *h,
     return st;
 }
 
-axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
-                            axl_event *event)
+/* axl_queue_submit under the name of the call the application made (the
+ * shortcuts are command groups too). */
+static axl_status submit_as(const char *fn, axl_queue queue, axl_cgf cgf,
+                            void *user, axl_event *event)
 {
-    static const char fn[] = "axl_queue_submit";
     if (!cgf)
         return axl__null(fn, "the command-group function");
     axl_handler h;
@@ -241,6 +242,12 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
     return submit_locked(fn, queue, &h, event);
 }
 
+axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
+                            axl_event *event)
+{
+    return submit_as("axl_queue_submit", queue, cgf, user, event);
+}
+
 static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
 {
     axl_status st;
@@ -249,7 +256,7 @@ static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
     if (!q)
         return st;
     q->holds++;
-    st = axl__wait_queue(q);
+    st = axl__wait_queue(fn, q);
     if (st == AXL_SUCCESS && deliver)
         st = axl__deliver_errors(fn, q);
     axl__queue_unhold(q);
@@ -303,7 +310,7 @@ axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
                                uint32_t ndeps, axl_event *event)
 {
     host_task_group g = {fn, user, deps, ndeps};
-    return axl_queue_submit(queue, host_task_cgf, &g, event);
+    return submit_as("axl_queue_host_task", queue, host_task_cgf, &g, event);
 }
 
 /* Shortcuts with buffers: one accessor or two, one action, dependencies. */
@@ -356,7 +363,7 @@ axl_status axl_queue_copy_to_host(axl_queue queue, axl_buffer src,
 {
     data_group g = {.kind = AXL__CMD_COPY_TO_HOST, .a = src, .ra = region,
                     .host = dst, .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_copy_to_host", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_copy_from_host(axl_queue queue, const void *src,
@@ -366,7 +373,7 @@ axl_status axl_queue_copy_from_host(axl_queue queue, const void *src,
 {
     data_group g = {.kind = AXL__CMD_COPY_FROM_HOST, .a = dst, .ra = region,
                     .chost = src, .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_copy_from_host", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_copy(axl_queue queue, axl_buffer src,
@@ -377,7 +384,7 @@ axl_status axl_queue_copy(axl_queue queue, axl_buffer src,
     data_group g = {.kind = AXL__CMD_COPY, .a = src, .b = dst,
                     .ra = src_region, .rb = dst_region, .deps = deps,
                     .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_copy", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
@@ -388,7 +395,7 @@ axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
     data_group g = {.kind = AXL__CMD_FILL, .a = dst, .ra = region,
                     .pattern = pattern, .pattern_size = pattern_size,
                     .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_fill", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
@@ -398,7 +405,7 @@ axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
 {
     data_group g = {.kind = AXL__CMD_UPDATE_HOST, .a = buffer, .ra = region,
                     .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_update_host", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns)
@@ -428,9 +435,9 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
                                  const axl_event *deps, uint32_t ndeps,
                                  axl_event *event)
 {
-    static const char fn[] = "axl_queue_submit";
+    static const char fn[] = "axl_queue_single_task";
     if (nargs && !args)
-        return axl__fail("axl_queue_single_task", AXL_ERR_INVALID,
+        return axl__fail(fn, AXL_ERR_INVALID,
                          "args is NULL with nargs %u", (unsigned)nargs);
     axl_handler h;
     axl__handler_init(&h);

@@ -123,7 +123,9 @@ enum axl__command_kind {
     AXL__CMD_COPY,          /* accessor -> accessor */
     AXL__CMD_FILL,
     AXL__CMD_UPDATE_HOST,
-    AXL__CMD_KERNEL         /* single_task on a compute unit */
+    AXL__CMD_KERNEL,        /* single_task on a compute unit */
+    AXL__CMD_EMPTY          /* a group with no action (4.9.3): done once
+                               what it depends on is (a barrier) */
 };
 
 /* ---- Images, kernel ids, bundles, kernels ----------------------------------------- */
@@ -315,6 +317,9 @@ struct axl__karg {
 struct axl__host_accessor {
     uint16_t command;           /* slot of its HOST_ACCESS command */
     uint32_t event;             /* that command's event */
+    uint32_t buffer;            /* the buffer's handle (for messages) */
+    const void *owner;          /* the creating thread's message buffer:
+                                   who can release it (issue 16.5) */
 };
 
 #define AXL__NO_QUEUE 0xFFFFu   /* host accessors run on no queue */
@@ -745,11 +750,11 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
 axl_status axl__write_back(const char *fn, struct axl__buffer *base);
 /* An accessor's checks (buffer accessors and host accessors alike): mode
  * and flags, then, lock held, the buffer and the region. */
-axl_status axl__access_args(const char *fn, axl_access_mode mode,
-                            uint32_t flags);
+axl_status axl__access_args(const char *fn, axl_access_mode *mode,
+                            uint32_t *flags);
 axl_status axl__access_view(const char *fn, struct axl__buffer *view,
                             axl_access_mode mode, const axl_region *region,
-                            struct axl__required *out);
+                            bool host, struct axl__required *out);
 const struct axl__region *axl__required_region(struct axl__required *r);
 /* The location of a base buffer's copy on a device, or AXL__NO_LOC. */
 static inline uint8_t axl__device_loc(const struct axl__buffer *b,
@@ -862,7 +867,10 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 void axl__pump(void);
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);
-axl_status axl__wait_queue(struct axl__queue *q);
+axl_status axl__wait_events_until(const char *fn,
+                                  struct axl__event *const *evs, uint32_t n,
+                                  uint64_t until);
+axl_status axl__wait_queue(const char *fn, struct axl__queue *q);
 void axl__wait_started(struct axl__event *e);
 typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);

@@ -392,6 +392,7 @@ static void dispatch(struct axl__command *c)
     case AXL__CMD_COPY:
     case AXL__CMD_FILL:
     case AXL__CMD_UPDATE_HOST:
+    case AXL__CMD_EMPTY:
         run_data_command(c);
         break;
     case AXL__CMD_KERNEL:
@@ -593,11 +594,9 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
 {
     if (h->error != AXL_SUCCESS)
         return axl__fail(fn, h->error, "%s", h->why);
-    if (h->nactions == 0)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "the command group chose no action (it needs "
-                         "exactly one: host_task, single_task, parallel_for, "
-                         "copy, fill or update_host)");
+    if (h->nactions == 0) /* 4.9.3: "no more than one" command: none is a
+                             barrier on its dependencies and accessors */
+        h->kind = AXL__CMD_EMPTY;
     if (h->host_ptrs && h->kind != AXL__CMD_HOST_TASK)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "axl_handler_host_ptr is for host tasks, and this "
@@ -625,12 +624,106 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 
 /* ---- Waiting ------------------------------------------------------------------------ */
 
+/* ---- Waits that can never end (issue 16.5) ------------------------------------------ */
+
+/* Does command c (transitively) wait for a host accessor that the calling
+ * thread holds? Then no other thread can release it, and a wait for c
+ * would never end. The thread is told apart by its message buffer, which
+ * is per thread on ports with threads (one on bare metal: one thread). A
+ * breadth-first walk over the unfinished predecessors (bounded by the
+ * command pool); *why names the accessor's buffer. */
+static bool waits_for_own_accessor(const struct axl__command *start, char *why,
+                                   size_t cap)
+{
+    const void *me = axl_port_message_buffer();
+    uint16_t todo[AXL_MAX_COMMANDS];
+    uint8_t seen[AXL_MAX_COMMANDS] = {0};
+    unsigned n = 0, at = 0;
+    todo[n++] = AXL__SLOT(COMMAND, start);
+    seen[todo[0]] = 1;
+    while (at < n) {
+        const uint16_t slot = todo[at++];
+        const struct axl__command *c = axl__command_at(slot);
+        const struct axl__event *ce = axl__event_at(c->event);
+        if (c->kind == AXL__CMD_HOST_ACCESS &&
+            atomic_load_explicit(&ce->state, memory_order_acquire) !=
+                AXL_EVENT_SUBMITTED) {
+            const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+            for (uint16_t h = 0; h < p->capacity; h++) {
+                if (!axl__pool_is_live(p, h))
+                    continue;
+                const struct axl__host_accessor *ha =
+                    axl__pool_at(p, h);
+                if (ha->command != slot || ha->owner != me)
+                    continue;
+                axl_format(why, cap,
+                           "it waits for a host accessor of buffer %u that "
+                           "this thread holds: release it first (nothing "
+                           "was cancelled)",
+                           (unsigned)AXL__HANDLE_SLOT(ha->buffer));
+                return true;
+            }
+            continue; /* another thread's: it may release it */
+        }
+        for (uint8_t j = 0; j < c->ndeps; j++) {
+            if (!c->deps[j].pred)
+                continue;
+            const struct axl__event *pe =
+                axl__event_at((uint16_t)(c->deps[j].pred - 1));
+            if (!pe->command || seen[pe->command - 1])
+                continue;
+            seen[pe->command - 1] = 1;
+            todo[n++] = (uint16_t)(pe->command - 1);
+        }
+        if (c->flags & AXL__CMD_BARRIER) /* every earlier command */
+            for (uint16_t r = axl__rt.inflight_head; r;) {
+                const struct axl__command *x = cmd_deref(r);
+                const uint16_t xs = (uint16_t)(r - 1);
+                r = x->next_inflight;
+                if (x->seq < c->seq && !seen[xs]) {
+                    seen[xs] = 1;
+                    todo[n++] = xs;
+                }
+            }
+    }
+    return false;
+}
+
+static bool event_stuck(const void *arg, char *why, size_t cap)
+{
+    const struct axl__event *e = arg;
+    return e->command &&
+           waits_for_own_accessor(axl__command_at((uint16_t)(e->command - 1)),
+                                  why, cap);
+}
+
+static bool queue_stuck(const void *arg, char *why, size_t cap)
+{
+    const uint16_t q = AXL__SLOT(QUEUE, (const struct axl__queue *)arg);
+    for (uint16_t r = axl__rt.inflight_head; r;) {
+        const struct axl__command *c = cmd_deref(r);
+        r = c->next_inflight;
+        if (c->queue == q && waits_for_own_accessor(c, why, cap))
+            return true;
+    }
+    return false;
+}
+
+typedef bool (*stuck_fn)(const void *arg, char *why, size_t cap);
+
+enum wait_end { WAIT_DONE, WAIT_TIMEOUT, WAIT_STUCK };
+
 /* Blocks (lock held) until done(arg): first dispatching whatever is ready,
  * then spinning briefly so a completion on another thread arrives without
- * a sleep, then sleeping on the DONE channel. */
-static void wait_until(axl__done_fn done, const void *arg)
+ * a sleep, then sleeping on the DONE channel. Gives up at `until` (runtime
+ * clock; UINT64_MAX: never) with WAIT_TIMEOUT, and, when stuck (may be
+ * NULL) says the wait can never end, with WAIT_STUCK and why. */
+static enum wait_end wait_core(axl__done_fn done, const void *arg,
+                               stuck_fn stuck, char *why, size_t cap,
+                               uint64_t until)
 {
     uint64_t spin_until = 0;
+    bool checked = false;
     while (!done(arg)) {
         if (axl__rt.ready_head) {
             axl__pump();
@@ -641,6 +734,19 @@ static void wait_until(axl__done_fn done, const void *arg)
         if (deadline != UINT64_MAX && axl__now() >= deadline) {
             axl__check_timeouts();
             continue;
+        }
+        /* Nothing to do here: can anything ever finish it? (Once: what
+         * this thread holds does not change while it waits.) */
+        if (stuck && !checked) {
+            checked = true;
+            if (stuck(arg, why, cap))
+                return WAIT_STUCK;
+        }
+        if (until != UINT64_MAX) {
+            if (axl__now() >= until)
+                return WAIT_TIMEOUT;
+            if (until < deadline)
+                deadline = until;
         }
         /* A port without its own completion thread or interrupt finishes
          * runs when a waiter lets it (it returns by the deadline given). */
@@ -668,13 +774,20 @@ static void wait_until(axl__done_fn done, const void *arg)
         /* Sleep, until the next deadline at most (on the port's clock). */
         uint64_t wake = UINT64_MAX;
         if (deadline != UINT64_MAX) {
-            uint64_t left = deadline - axl__now();
+            uint64_t t = axl__now();
+            uint64_t left = deadline > t ? deadline - t : 0;
             wake = axl_port_now_ns() + (left < 1000000u ? left : 1000000u);
         }
         axl__rt.waiters++;
         axl_port_wait(AXL_PORT_CHANNEL_DONE, wake);
         axl__rt.waiters--;
     }
+    return WAIT_DONE;
+}
+
+static void wait_until(axl__done_fn done, const void *arg)
+{
+    wait_core(done, arg, NULL, NULL, 0, UINT64_MAX);
 }
 
 void axl__wait_until_pred(axl__done_fn done, const void *arg)
@@ -713,9 +826,29 @@ static axl_status event_result(const char *fn, const struct axl__event *e)
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n)
 {
+    return axl__wait_events_until(fn, evs, n, UINT64_MAX);
+}
+
+/* Waits for each event until `until` (runtime clock; UINT64_MAX: no
+ * limit). A wait that can never end is AXL_ERR_BAD_STATE, one past until
+ * AXL_ERR_TIMEOUT, both at once and with a message; neither cancels
+ * anything. */
+axl_status axl__wait_events_until(const char *fn,
+                                  struct axl__event *const *evs, uint32_t n,
+                                  uint64_t until)
+{
     axl_status first = AXL_SUCCESS;
     for (uint32_t i = 0; i < n; i++) {
-        wait_until(event_done, evs[i]);
+        char why[AXL_MESSAGE_MAX - 64] = "";
+        enum wait_end end =
+            wait_core(event_done, evs[i], event_stuck, why, sizeof why, until);
+        if (end == WAIT_STUCK)
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "the wait can never end: %s", why);
+        if (end == WAIT_TIMEOUT)
+            return axl__fail(fn, AXL_ERR_TIMEOUT,
+                             "the command is not complete after the time "
+                             "given (it goes on: wait again or poll)");
         axl_status st = event_result(fn, evs[i]);
         if (first == AXL_SUCCESS)
             first = st;
@@ -728,9 +861,14 @@ void axl__wait_started(struct axl__event *e)
     wait_until(event_started, e);
 }
 
-axl_status axl__wait_queue(struct axl__queue *q)
+axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 {
-    wait_until(queue_idle, q);
+    char why[AXL_MESSAGE_MAX - 64] = "";
+    if (wait_core(queue_idle, q, queue_stuck, why, sizeof why, UINT64_MAX) ==
+        WAIT_STUCK)
+        return axl__fail(fn, AXL_ERR_BAD_STATE,
+                         "the wait can never end: a command of the queue: %s",
+                         why);
     if (axl__rt.zombie_head)
         axl__free_zombies();
     return AXL_SUCCESS;

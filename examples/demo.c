@@ -245,20 +245,20 @@ int main(int argc, char **argv)
              n2 = N / 2;
     axl_kernel_arg fir_args[5] = {{0, NULL, 0, sig, AXL_ACCESS_READ, NULL},
                                   {1, NULL, 0, tap, AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, filt, AXL_ACCESS_WRITE, NULL},
+                                  {2, NULL, 0, filt, AXL_ACCESS_WRITE_NO_INIT, NULL},
                                   {3, &ntaps, 4, AXL_NONE, 0, NULL},
                                   {4, &samples, 4, AXL_NONE, 0, NULL}};
     CHECK(axl_queue_single_task(q, fir, fir_args, 5, NULL, 0, &ev[0]));
     axl_kernel_arg blur_args[6] = {{0, NULL, 0, img, AXL_ACCESS_READ, NULL},
                                    {1, NULL, 0, bk, AXL_ACCESS_READ, NULL},
-                                   {2, NULL, 0, blurred, AXL_ACCESS_WRITE, NULL},
+                                   {2, NULL, 0, blurred, AXL_ACCESS_WRITE_NO_INIT, NULL},
                                    {3, &w, 4, AXL_NONE, 0, NULL},
                                    {4, &h, 4, AXL_NONE, 0, NULL},
                                    {5, &s4, 4, AXL_NONE, 0, NULL}};
     CHECK(axl_queue_single_task(q, conv, blur_args, 6, NULL, 0, &ev[1]));
     axl_kernel_arg sharp_args[6] = {{0, NULL, 0, blurred, AXL_ACCESS_READ, NULL},
                                     {1, NULL, 0, sk, AXL_ACCESS_READ, NULL},
-                                    {2, NULL, 0, out, AXL_ACCESS_WRITE, NULL},
+                                    {2, NULL, 0, out, AXL_ACCESS_WRITE_NO_INIT, NULL},
                                     {3, &w, 4, AXL_NONE, 0, NULL},
                                     {4, &h, 4, AXL_NONE, 0, NULL},
                                     {5, &s0, 4, AXL_NONE, 0, NULL}};
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
         axl_kernel_arg add_args[4] = {
             {0, NULL, 0, a_half[i], AXL_ACCESS_READ, NULL},
             {1, NULL, 0, b_half[i], AXL_ACCESS_READ, NULL},
-            {2, NULL, 0, half[i], AXL_ACCESS_WRITE, NULL},
+            {2, NULL, 0, half[i], AXL_ACCESS_WRITE_NO_INIT, NULL},
             {3, &n2, 4, AXL_NONE, 0, NULL}};
         CHECK(axl_queue_single_task(q, vadd, add_args, 4, NULL, 0, &ev[3 + i]));
     }

@@ -48,7 +48,7 @@ static int run(axl_queue q)
 
     axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
                               {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, S, AXL_ACCESS_WRITE, NULL},
+                              {2, NULL, 0, S, AXL_ACCESS_WRITE_NO_INIT, NULL},
                               {3, &n, sizeof n, AXL_NONE, 0, NULL}};
     CHECK(axl_queue_single_task(q, k, args, 4, NULL, 0, NULL));
     CHECK(axl_buffer_release(S)); /* waits for the kernel, writes sum[] back */

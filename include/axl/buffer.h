@@ -148,13 +148,22 @@ axl_status axl_buffer_is_sub_buffer(axl_buffer buffer, bool *is_sub);
 typedef enum axl_access_mode {
     AXL_ACCESS_READ = 1,
     AXL_ACCESS_WRITE = 2,
-    AXL_ACCESS_READ_WRITE = 3
+    AXL_ACCESS_READ_WRITE = 3,
+    /** write with property::no_init (SYCL 1.2.1's discard_write, which
+     *  4.7.6.9.4.2 defines as exactly that): for axl_kernel_arg, which has
+     *  no flags field. Every call that takes a mode accepts it. */
+    AXL_ACCESS_WRITE_NO_INIT = 6,
+    /** read_write with property::no_init (discard_read_write). */
+    AXL_ACCESS_READ_WRITE_NO_INIT = 7
 } axl_access_mode;
 
 /** Accessor properties. */
 enum axl_access_flags {
-    /** property::no_init: the previous contents of the range are not needed,
-     *  so none are copied in. */
+    /** property::no_init (4.7.6.4): the previous contents of the range are
+     *  not needed, so none are copied in; elements the command does not
+     *  write are unspecified afterwards. Only with a mode that writes
+     *  (with AXL_ACCESS_READ it is AXL_ERR_INVALID). Without it, a write
+     *  accessor keeps every element it does not overwrite. */
     AXL_ACCESS_NO_INIT = 1u << 0
 };
 

@@ -76,8 +76,9 @@ axl_status axl_handler_copy_to_host(axl_handler *handler, axl_accessor src,
 axl_status axl_handler_copy_from_host(axl_handler *handler, const void *src,
                                       axl_accessor dst);
 
-/** handler::copy(accessor, accessor): element by element; both regions
- *  must hold as many bytes. */
+/** handler::copy(accessor, accessor): the source's bytes, packed, into
+ *  the destination's region, which must hold at least as many bytes
+ *  (4.9.4.3); the rest of it is left alone. */
 axl_status axl_handler_copy(axl_handler *handler, axl_accessor src,
                             axl_accessor dst);
 
@@ -120,8 +121,10 @@ axl_status axl_handler_single_task(axl_handler *handler, axl_kernel kernel);
 axl_status axl_handler_parallel_for(axl_handler *handler, axl_range range,
                                     axl_kernel kernel);
 
-/** handler::use_kernel_bundle(bundle) (4.9.4.4): the group's kernel must
- *  come from this bundle, else AXL_ERR_KERNEL_NOT_SUPPORTED at submit. */
+/** handler::use_kernel_bundle(bundle) (4.9.4.4): the bundle must be
+ *  executable and of the queue's context (else AXL_ERR_INVALID at
+ *  submit). Every axl kernel is a kernel object, and single_task(kernel)
+ *  ignores the bound bundle and uses the kernel's own (4.9.4.2). */
 axl_status axl_handler_use_kernel_bundle(axl_handler *handler,
                                          axl_kernel_bundle bundle);
 

@@ -62,8 +62,10 @@ axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order);
 
 /**
  * queue::submit(cgf): runs cgf(handler, user) on the calling thread to
- * describe one command, then schedules it. Anything wrong in the group
- * (no action, two actions, a bad accessor or argument) is a synchronous
+ * describe one command, then schedules it. A group with no action is a
+ * command that completes once what it depends on has (4.9.3: "no more
+ * than one" action; a barrier). Anything wrong in the group (two actions,
+ * a bad accessor or argument) is a synchronous
  * error returned here, and nothing is enqueued. event may be NULL when
  * the caller does not want the event.
  */

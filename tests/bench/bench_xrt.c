@@ -416,7 +416,7 @@ static result bench_axl_single_task(unsigned n, int timed)
             goto out;
         c.args[i] = (axl_kernel_arg){(uint32_t)i, NULL, 0, buf[i],
                                      i < 2 ? AXL_ACCESS_READ
-                                           : AXL_ACCESS_WRITE,
+                                           : AXL_ACCESS_WRITE_NO_INIT,
                                      NULL};
     }
     c.count = 1024;
