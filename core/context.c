@@ -121,7 +121,33 @@ axl_status axl_context_release(axl_context context)
         axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
     if (!c)
         return st;
+    /* 4.13.1.1: a context "that contains unconsumed asynchronous errors"
+     * says so when the application lets it go. axl keeps errors in the
+     * queues, which hold their context: the errors stay with the queue
+     * (its release or a throw reports them), and this release says where
+     * they are. */
+    const uint16_t slot = AXL__SLOT(CONTEXT, c);
+    unsigned n = 0;
+    axl_status first = AXL_SUCCESS;
+    const axl__pool *qp = AXL__POOL(QUEUE);
+    for (uint16_t i = 0; i < qp->capacity; i++) {
+        if (!axl__pool_is_live(qp, i))
+            continue;
+        const struct axl__queue *q = axl__pool_at(qp, i);
+        if (q->context != slot)
+            continue;
+        for (uint16_t r = q->err_head; r;
+             r = axl__error_at((uint16_t)(r - 1))->next, n++)
+            if (first == AXL_SUCCESS)
+                first = axl__error_at((uint16_t)(r - 1))->status;
+    }
     st = axl__context_drop(c);
+    if (st == AXL_SUCCESS && n)
+        st = axl__fail(fn, first,
+                       "released while its queues hold %u unconsumed "
+                       "asynchronous error%s: they stay with the queues "
+                       "(throw them there, or release the queues)",
+                       n, n == 1 ? "" : "s");
     axl__leave();
     return st;
 }

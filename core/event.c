@@ -90,6 +90,36 @@ static axl_status hold_list(const char *fn, const axl_event *events,
     return st;
 }
 
+/* wait_and_throw's delivery (Table 34): the errors of the event's queue,
+ * then of every queue of a context the event waited on. The first
+ * status a delivery without a handler gives is the result. A queue gone
+ * already reported its errors when it was released. */
+static axl_status deliver_waited(const char *fn, const struct axl__event *e)
+{
+    axl_status first = AXL_SUCCESS;
+    struct axl__queue *own = axl__pool_lookup_any(AXL__POOL(QUEUE), e->queue);
+    if (own) {
+        own->holds++;
+        first = axl__deliver_errors(fn, own);
+        axl__queue_unhold(own);
+    }
+    const axl__pool *qp = AXL__POOL(QUEUE);
+    for (uint16_t i = 0; i < qp->capacity; i++) {
+        if (!axl__pool_is_live(qp, i))
+            continue;
+        struct axl__queue *q = axl__pool_at(qp, i);
+        if (q == own || !(e->waited_ctx & AXL__CTX_BIT(q->context)) ||
+            !(q->err_head || q->dropped))
+            continue;
+        q->holds++;
+        axl_status st = axl__deliver_errors(fn, q);
+        axl__queue_unhold(q);
+        if (first == AXL_SUCCESS)
+            first = st;
+    }
+    return first;
+}
+
 /* Waits for events in chunks, so a list of any length needs only a small
  * array on the stack. */
 #define WAIT_CHUNK 16
@@ -132,17 +162,8 @@ static axl_status wait_list(const char *fn, const axl_event *events,
             break; /* the wait's own failure, not a command's */
         }
         for (uint32_t i = 0; i < n; i++) {
-            if (deliver) {
-                /* The queue may be gone; its errors went with it. */
-                struct axl__queue *q =
-                    axl__pool_lookup_any(AXL__POOL(QUEUE), evs[i]->queue);
-                st = AXL_SUCCESS;
-                if (q) {
-                    q->holds++;
-                    st = axl__deliver_errors(fn, q);
-                    axl__queue_unhold(q);
-                }
-            }
+            if (deliver)
+                st = deliver_waited(fn, evs[i]);
             if (st != AXL_SUCCESS && first == AXL_SUCCESS) {
                 first = st;
                 axl_format(first_msg, sizeof first_msg, "%s",

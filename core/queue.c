@@ -119,6 +119,17 @@ axl_status axl_queue_retain(axl_queue queue)
     return st;
 }
 
+/* How many unconsumed errors q holds, and the oldest. */
+static unsigned queue_errors(const struct axl__queue *q,
+                             const struct axl__error **first)
+{
+    unsigned n = 0;
+    *first = q->err_head ? axl__error_at((uint16_t)(q->err_head - 1)) : NULL;
+    for (uint16_t r = q->err_head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+        n++;
+    return n;
+}
+
 axl_status axl_queue_release(axl_queue queue)
 {
     static const char fn[] = "axl_queue_release";
@@ -127,26 +138,55 @@ axl_status axl_queue_release(axl_queue queue)
         axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
     if (!q)
         return st;
-    if (q->refs == 1 && q->err_head) {
-        /* 4.6.5.5: errors still unconsumed when a queue goes away reach its
-         * handler, if it has one. */
-        const struct axl__context *c = axl__context_at(q->context);
-        if (q->handler.fn || c->handler.fn)
-            axl__deliver_errors(fn, q);
+    if (--q->refs > 0) {
+        axl__leave();
+        return st;
     }
-    if (--q->refs == 0) {
-        if (q->holds) {
-            axl__pool_retire(AXL__POOL(QUEUE), q);
-            /* A context the queue made for itself, which the application
-             * does not hold, goes out of its hands with the queue: not
-             * "still held" at axl_shutdown (freed with the queue). */
-            struct axl__context *c = axl__context_at(q->context);
-            if (q->own_context && c->refs == 1)
-                axl__pool_retire(AXL__POOL(CONTEXT), c);
+    /* The last reference. The handle goes stale first, and the queue is
+     * held while its handler runs: a release from the handler is a second
+     * release (AXL_ERR_INVALID_OBJECT), and a queue the handler makes
+     * cannot take this slot (issue 18.3). */
+    q->holds++;
+    axl__pool_retire(AXL__POOL(QUEUE), q);
+    if (q->err_head || q->dropped) {
+        /* 4.13.1.1: unconsumed errors reach the handler on destruction.
+         * Without one they cannot stay anywhere the application can reach
+         * them: the release says so (the oldest error's status) and they
+         * go with the queue. */
+        const struct axl__context *c = axl__context_at(q->context);
+        if (q->handler.fn || c->handler.fn) {
+            axl__deliver_errors(fn, q);
         } else {
-            queue_destroy(q);
+            const struct axl__error *first;
+            unsigned n = queue_errors(q, &first);
+            if (first)
+                st = axl__fail(fn, first->status,
+                               "the queue was released holding %u "
+                               "unconsumed asynchronous error%s%s (and no "
+                               "handler): the first: %s",
+                               n, n == 1 ? "" : "s",
+                               q->dropped ? " and more the full error pool "
+                                            "dropped"
+                                          : "",
+                               first->message);
+            else
+                st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                               "the queue was released holding %u "
+                               "unconsumed asynchronous errors the full "
+                               "error pool dropped (and no handler)",
+                               (unsigned)q->dropped);
+            q->dropped = 0;
         }
     }
+    if (q->holds > 1) { /* commands still hold it: it lingers */
+        /* A context the queue made for itself, which the application
+         * does not hold, goes out of its hands with the queue: not
+         * "still held" at axl_shutdown (freed with the queue). */
+        struct axl__context *oc = axl__context_at(q->context);
+        if (q->own_context && oc->refs == 1)
+            axl__pool_retire(AXL__POOL(CONTEXT), oc);
+    }
+    axl__queue_unhold(q); /* destroys it unless commands still hold it */
     axl__leave();
     return st;
 }

@@ -100,6 +100,11 @@ struct axl__queue {
  * command: node id = command slot * AXL_MAX_COMMAND_DEPS + dep index + 1. */
 typedef uint32_t axl__node;
 
+/* A context slot's bit in an event's waited_ctx (slots past 31 share
+ * bits: wait_and_throw then also serves a context it did not wait on,
+ * never misses one). */
+#define AXL__CTX_BIT(slot) (1u << ((slot) & 31u))
+
 struct axl__event {
     uint16_t refs;              /* application references */
     uint16_t holds;             /* its command, a waiter, a dependency */
@@ -111,6 +116,8 @@ struct axl__event {
                                    (weak: the queue may be gone) */
     uint16_t command;           /* command slot + 1 while not complete */
     uint16_t error;             /* error record slot + 1, 0 if none */
+    uint32_t waited_ctx;        /* contexts its command and those it waited
+                                   on belong to (AXL__CTX_BIT), Table 34 */
     axl__node succ;             /* first dependent command's node */
     uint64_t t_submit, t_start, t_end;
 };
@@ -876,6 +883,8 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
+axl_status axl__error_take_one(const char *fn, struct axl__queue *q,
+                               const char *what);
 
 /* ---- Trace and logs (trace.c) ------------------------------------------------ */
 

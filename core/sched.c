@@ -129,6 +129,9 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
 {
     if (e == axl__event_at(c->event))
         return;
+    /* Table 34: wait_and_throw delivers errors of every context the event
+     * waited on, transitively. */
+    axl__event_at(c->event)->waited_ctx |= e->waited_ctx;
     if (event_complete(e)) {
         if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
             c->dep_status = e->status;
@@ -481,6 +484,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->host_access = kind == AXL__CMD_HOST_ACCESS;
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
+    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0;
     e->command = cref;
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
@@ -876,8 +880,19 @@ axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 
 /* ---- Async error delivery (4.6.5.5) ------------------------------------------------ */
 
+/* The queue's unconsumed errors to its handler, else its context's
+ * (4.13.1.1): all of them, with the count the full pool dropped. Without
+ * either handler (C's stand-in for the default handler, which must
+ * "report all errors passed to it", 4.13.1.2): the oldest one is the
+ * result, with its message, and the rest stay queued for the next call,
+ * which the message says; dropped ones are counted and said, never
+ * silently. The caller holds q (the handler may release it). */
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
 {
+    const struct axl__context *ctx = axl__context_at(q->context);
+    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
+    if (!h.fn)
+        return axl__error_take_one(fn, q, "asynchronous error: ");
     uint16_t taken[AXL_MAX_ERRORS];
     uint32_t n = 0;
     while (q->err_head && n < AXL_MAX_ERRORS) {
@@ -892,38 +907,65 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
     q->dropped = 0;
     if (n == 0 && dropped == 0)
         return AXL_SUCCESS;
-
-    const struct axl__context *ctx = axl__context_at(q->context);
-    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
-    axl_status st = AXL_SUCCESS;
-    if (!h.fn) {
-        /* No handler: the first error is the result (C's stand-in for the
-         * default handler, which would end the program). */
-        if (n)
-            st = axl__fail(fn, axl__error_at(taken[0])->status,
-                           "asynchronous error: %s%s",
-                           axl__error_at(taken[0])->message,
-                           n + dropped > 1 ? " (and more)" : "");
-        else
-            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                           "%u asynchronous errors were lost: the error pool "
-                           "was full (AXL_MAX_ERRORS)",
-                           (unsigned)dropped);
-    } else {
-        axl_async_error list[AXL_MAX_ERRORS];
-        for (uint32_t i = 0; i < n; i++) {
-            const struct axl__error *err = axl__error_at(taken[i]);
-            list[i].status = err->status;
-            list[i].event.id = err->event;
-            list[i].queue.id = err->queue;
-            list[i].message = err->message;
-        }
-        /* The records stay allocated (refs) while the handler reads them. */
-        axl_port_unlock();
-        h.fn(list, n, dropped, h.user);
-        axl_port_lock();
+    axl_async_error list[AXL_MAX_ERRORS];
+    for (uint32_t i = 0; i < n; i++) {
+        const struct axl__error *err = axl__error_at(taken[i]);
+        list[i].status = err->status;
+        list[i].event.id = err->event;
+        list[i].queue.id = err->queue;
+        list[i].message = err->message;
     }
+    /* The records stay allocated (refs) while the handler reads them. */
+    axl_port_unlock();
+    h.fn(list, n, dropped, h.user);
+    axl_port_lock();
     for (uint32_t i = 0; i < n; i++)
         axl__error_unref(axl__error_at(taken[i]));
+    return AXL_SUCCESS;
+}
+
+/* The oldest unconsumed error of q as the result (consumed), its message
+ * after `what`, saying how many stay queued and how many the full error
+ * pool dropped (reported once). AXL_SUCCESS when there is none. */
+axl_status axl__error_take_one(const char *fn, struct axl__queue *q,
+                               const char *what)
+{
+    uint32_t dropped = q->dropped;
+    if (!q->err_head) {
+        if (!dropped)
+            return AXL_SUCCESS;
+        q->dropped = 0;
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "%s%u asynchronous errors were dropped: the error "
+                         "pool (AXL_MAX_ERRORS) was full",
+                         what, (unsigned)dropped);
+    }
+    struct axl__error *err = axl__error_at((uint16_t)(q->err_head - 1));
+    q->err_head = err->next;
+    err->listed = false;
+    if (!q->err_head)
+        q->err_tail = NIL;
+    unsigned more = 0;
+    for (uint16_t r = q->err_head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+        more++;
+    /* The counts first: a long message may be cut at AXL_MESSAGE_MAX. */
+    char counts[128] = "";
+    if (more && dropped)
+        axl_format(counts, sizeof counts,
+                   "(%u more queued: throw again; %u more were dropped: the "
+                   "error pool, AXL_MAX_ERRORS, was full) ",
+                   more, (unsigned)dropped);
+    else if (more)
+        axl_format(counts, sizeof counts, "(%u more queued: throw again) ",
+                   more);
+    else if (dropped)
+        axl_format(counts, sizeof counts,
+                   "(%u more were dropped: the error pool, AXL_MAX_ERRORS, "
+                   "was full) ",
+                   (unsigned)dropped);
+    q->dropped = 0;
+    axl_status st =
+        axl__fail(fn, err->status, "%s%s%s", what, counts, err->message);
+    axl__error_unref(err);
     return st;
 }
