@@ -7,6 +7,7 @@
  * seed, and returns AXL_ERR_INVALID (errc::invalid) or AXL_ERR_BUILD
  * (errc::build) exactly where the seed says so.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "rt.h"
@@ -673,6 +674,34 @@ static void log_image(char *log, size_t size, const struct axl__image *img)
                "\n");
 }
 
+/* A failed build: the whole log into props->log (kernel_compiler: "a full
+ * build log", also on failure; the message, cut at AXL_MESSAGE_MAX, only
+ * begins it): the image's lines when it was read, then what failed. */
+static axl_status build_failed(const char *fn, const axl_build_props *props,
+                               const struct axl__image *img, const char *fmt,
+                               ...)
+{
+    char line[AXL_MESSAGE_MAX];
+    char *log = props && props->log && props->log_size ? props->log : NULL;
+    size_t size = log ? props->log_size : 0, len = 0;
+    if (log) {
+        log[0] = 0;
+        if (img)
+            log_image(log, size, img);
+        len = strlen(log);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    if (log && len < size)
+        axl_vformat(log + len, size - len, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    axl_vformat(line, sizeof line, fmt, ap);
+    va_end(ap);
+    return axl__fail(fn, AXL_ERR_BUILD, "build log: %s%s", line,
+                     log ? "" : " (pass axl_build_props.log for all of it)");
+}
+
 static axl_status build_source(const char *fn, struct axl__bundle *src,
                                const axl_device *devices, uint32_t ndevices,
                                const axl_build_props *props,
@@ -708,15 +737,25 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
     bool fresh = !img->parsed;
     axl_xclbin x = img->x;
     if (fresh) {
-        char why[AXL_MESSAGE_MAX - 48];
-        st = axl_xclbin_open(&x, img->x.data, img->x.size, why, sizeof why);
-        if (st != AXL_SUCCESS)
+        /* The reader's whole explanation: into the log when there is one. */
+        char local[AXL_MESSAGE_MAX];
+        const bool to_log = props && props->log && props->log_size > 8;
+        char *why = to_log ? props->log + 8 : local;
+        size_t cap = to_log ? props->log_size - 8 : sizeof local;
+        st = axl_xclbin_open(&x, img->x.data, img->x.size, why, cap);
+        if (st != AXL_SUCCESS) {
+            if (to_log)
+                memcpy(props->log, "xclbin: ", 8);
             return axl__fail(fn, AXL_ERR_BUILD, "build log: xclbin: %s", why);
+        }
     }
+    /* The log's image lines list kernel ids, which a fresh image has not
+     * got yet. */
+    const struct axl__image *logged = fresh ? NULL : img;
     if (o.want_uuid && memcmp(o.uuid, x.uuid, 16))
-        return axl__fail(fn, AXL_ERR_BUILD,
-                         "build log: the image's UUID is not the one "
-                         "--uuid asks for");
+        return build_failed(fn, props, logged,
+                            "error: the image's UUID is not the one --uuid "
+                            "asks for\n");
     for (uint32_t r = 0; r < o.nrequire; r++) {
         bool found = false;
         for (uint32_t k = 0; k < x.kernel_count && !found; k++) {
@@ -725,10 +764,10 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
                     axl_str_eq(ki.name, o.require[r]);
         }
         if (!found)
-            return axl__fail(fn, AXL_ERR_BUILD,
-                             "build log: the image has no kernel %s "
-                             "(--require-kernel)",
-                             o.require[r]);
+            return build_failed(fn, props, logged,
+                                "error: the image has no kernel %s "
+                                "(--require-kernel)\n",
+                                o.require[r]);
     }
     if (fresh) {
         img->x = x;
@@ -756,6 +795,9 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
     if (st != AXL_SUCCESS) {
         char why[AXL_MESSAGE_MAX];
         axl_format(why, sizeof why, "%s", axl_last_message());
+        size_t len = log_size ? strlen(log) : 0;
+        if (len < log_size) /* the log so far, then why it stopped */
+            axl_format(log + len, log_size - len, "error: %s\n", why);
         bundle_destroy(b);
         out->id = 0;
         return axl__fail(fn, AXL_ERR_BUILD, "build log: %s", why);

@@ -158,8 +158,9 @@ typedef struct axl_build_props {
      *  AXL_ERR_INVALID (an invalid option). */
     const char *const *options;
     uint32_t noptions;
-    /** save_log: on success, the build log (NUL-terminated, truncated to
-     *  log_size). May be NULL. */
+    /** save_log: the whole build log, on success and on failure
+     *  (NUL-terminated, truncated only by log_size; axl_last_message()
+     *  begins it, cut at AXL_MESSAGE_MAX). May be NULL. */
     char *log;
     size_t log_size;
 } axl_build_props;

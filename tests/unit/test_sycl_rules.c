@@ -622,6 +622,44 @@ static void messages_name_the_call_made_and_no_missing_queue(void **s)
     rig_down(&r);
 }
 
+
+/* kernel_compiler: "a full build log", on failure as on success, however
+ * long (it is not the AXL_MESSAGE_MAX-byte message). */
+static void kernel_compiler_build_log_is_complete_on_failure_and_success(void **s)
+{
+    (void)s;
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_kernel_bundle src, exe = {0};
+    AXL_OK(axl_kernel_bundle_create_from_source(c, AXL_SOURCE_XCLBIN,
+                                                axl_test_app_xclbin,
+                                                axl_test_app_xclbin_size,
+                                                &src));
+    char name[300], opt[320], log[1024];
+    memset(name, 'k', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    snprintf(opt, sizeof opt, "--require-kernel=%s", name);
+    const char *opts[1] = {opt};
+    axl_build_props props = {opts, 1, log, sizeof log};
+    strcpy(log, "untouched");
+    AXL_EXPECT(axl_kernel_bundle_build(src, NULL, 0, &props, &exe),
+               AXL_ERR_BUILD);
+    AXL_MESSAGE_HAS("build log");
+    assert_non_null(strstr(log, name)); /* all 299 characters of it */
+    assert_non_null(strstr(log, "--require-kernel"));
+    assert_int_equal(exe.id, 0);
+    /* Success: the whole log, whatever its length. */
+    const char *good[1] = {"--require-kernel=scale"};
+    props.options = good;
+    AXL_OK(axl_kernel_bundle_build(src, NULL, 0, &props, &exe));
+    assert_non_null(strstr(log, "scale"));
+    assert_non_null(strstr(log, "programmed"));
+    AXL_OK(axl_kernel_bundle_release(exe));
+    AXL_OK(axl_kernel_bundle_release(src));
+    AXL_OK(axl_context_release(c));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -645,6 +683,7 @@ int main(void)
         T(default_selector_scores_every_existing_device_table_14),
         T(none_handles_are_expressions_of_each_type),
         T(messages_name_the_call_made_and_no_missing_queue),
+        T(kernel_compiler_build_log_is_complete_on_failure_and_success),
     };
     /* AXL_TEST_ONLY=<name pattern>: one rule at a time. */
     if (getenv("AXL_TEST_ONLY"))
