@@ -205,12 +205,21 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              d->info.name);
         if (d->programming)
             axl__wait_until_pred(device_ready, d);
-        if (d->loaded != kid->image + 1u)
+        if (d->loaded != kid->image + 1u) {
+            if (d->loaded_by)
+                return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                                 "%s does not carry the design of kernel %s "
+                                 "now: kernel bundle 0x%08x programmed "
+                                 "another (get a bundle for %s to program "
+                                 "it back)",
+                                 d->info.name, kid->name,
+                                 (unsigned)d->loaded_by, kid->name);
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                             "%s does not carry the design of kernel %s now "
-                             "(get an executable bundle with it to program "
-                             "the device)",
-                             d->info.name, kid->name);
+                             "%s does not carry the design of kernel %s "
+                             "now: it carries the design it came with (get "
+                             "a bundle for %s to program it)",
+                             d->info.name, kid->name, kid->name);
+        }
 
         /* Arguments against the metadata. The names for messages come from
          * the XML, read only when there is something to say. */

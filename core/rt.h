@@ -64,6 +64,8 @@ struct axl__device {
     uint32_t compute_units;     /* of the loaded design */
     uint16_t builtin;           /* image slot + 1 of the design it came with */
     uint16_t loaded;            /* image slot + 1 of the design it carries */
+    uint32_t loaded_by;         /* handle of the bundle that programmed it
+                                   (weak; 0: the design it came with) */
     bool programming;           /* a new design is being loaded */
     uint32_t inflight;          /* commands on it not yet complete */
     uint8_t ncus;

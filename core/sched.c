@@ -130,8 +130,11 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
     if (e == axl__event_at(c->event))
         return;
     /* Table 34: wait_and_throw delivers errors of every context the event
-     * waited on, transitively. */
-    axl__event_at(c->event)->waited_ctx |= e->waited_ctx;
+     * waited on, transitively. An in-order edge (not strong) stays in the
+     * queue's context: nothing to add, and nothing done on the launch
+     * path. */
+    if (strong)
+        axl__event_at(c->event)->waited_ctx |= e->waited_ctx;
     if (event_complete(e)) {
         if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
             c->dep_status = e->status;

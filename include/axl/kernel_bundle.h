@@ -265,6 +265,12 @@ typedef struct axl_kernel_info {
     char name[64];
     uint32_t num_args;
     uint32_t compute_units; /**< instances of the IP in the image */
+    /** The kernel runs now: every device of its bundle carries its design.
+     *  False after a bundle obtained for other kernels programmed another
+     *  design (a launch then says which bundle), or for a bundle obtained
+     *  without ids, which displaces no design another bundle uses. Get a
+     *  bundle for the kernel (axl_get_kernel_bundle_for) to program it. */
+    bool runnable;
 } axl_kernel_info;
 
 typedef struct axl_kernel_arg_info {

@@ -957,19 +957,29 @@ static void obtaining_an_application_bundle_programs_the_device(void **s)
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
     axl_kernel vadd_nop = kernel(&r, "nop");
     AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    /* Without ids (listing kernels), the bundle does not displace the
+     * stock design the rig's bundle uses (issue 16.7; before, it did). */
+    axl_kernel_bundle listed;
+    AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE,
+                                 &listed));
+    uint32_t cus;
+    AXL_OK(axl_device_get_info(r.dev, AXL_DEVICE_INFO_MAX_COMPUTE_UNITS, &cus,
+                               sizeof cus, NULL));
+    assert_int_not_equal(cus, 2);
+    AXL_OK(axl_kernel_bundle_release(listed));
+    axl_kernel_id scale_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
     axl_kernel_bundle app;
-    AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, &app));
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &app));
     /* The device now carries app.xclbin: 2 compute units, and the built-in
      * kernels cannot run until the stock design is back. */
-    uint32_t cus;
     AXL_OK(axl_device_get_info(r.dev, AXL_DEVICE_INFO_MAX_COMPUTE_UNITS, &cus,
                                sizeof cus, NULL));
     assert_int_equal(cus, 2);
     AXL_EXPECT(axl_queue_single_task(r.q, vadd_nop, NULL, 0, NULL, 0, NULL),
                AXL_ERR_KERNEL_NOT_SUPPORTED);
     AXL_MESSAGE_HAS("does not carry the design");
-    axl_kernel_id scale_id;
-    AXL_OK(axl_get_kernel_id("scale", &scale_id));
     axl_kernel scale;
     AXL_OK(axl_kernel_bundle_get_kernel(app, scale_id, &scale));
     float data[64];

@@ -238,7 +238,9 @@ static void every_error_is_retrievable_without_a_handler_4_13_1_2(void **s)
 {
     (void)s;
     axl_queue q;
-    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, axl_test_emu_device(), 0, NULL,
+    /* in order: the errors arrive in submission order */
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, axl_test_emu_device(),
+                            AXL_QUEUE_IN_ORDER, NULL,
                             &q));
     uint32_t cap = axl_test_pool("error").capacity;
     int ids[16];
@@ -660,6 +662,56 @@ static void kernel_compiler_build_log_is_complete_on_failure_and_success(void **
     AXL_OK(axl_context_release(c));
 }
 
+/* Reprogramming (4.11.6 with one design per device): a bundle obtained for
+ * kernels programs their design, and the error of a kernel whose design it
+ * displaced names that bundle; axl_kernel_info.runnable agrees with what
+ * will run; the no-ids form (a firmware listing kernels) does not displace
+ * a design a live bundle uses. */
+static void reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    axl_kernel_info info;
+    AXL_OK(axl_kernel_get_info(r.vadd, &info));
+    assert_true(info.runnable);
+    /* Listing: the stock design stays, vadd still runs. */
+    axl_kernel_bundle all;
+    AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, &all));
+    AXL_OK(axl_kernel_get_info(r.vadd, &info));
+    assert_true(info.runnable);
+    axl_kernel nop;
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, builtin("nop"), &nop));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    axl_kernel_id scale_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    axl_kernel listed;
+    AXL_OK(axl_kernel_bundle_get_kernel(all, scale_id, &listed));
+    AXL_OK(axl_kernel_get_info(listed, &info));
+    assert_false(info.runnable); /* its design is not on the device */
+    /* Asking for scale programs its design, displacing the stock one. */
+    axl_kernel_bundle app;
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &app));
+    AXL_OK(axl_kernel_get_info(r.vadd, &info));
+    assert_false(info.runnable);
+    AXL_OK(axl_kernel_get_info(listed, &info));
+    assert_true(info.runnable);
+    AXL_EXPECT(axl_queue_single_task(r.q, nop, NULL, 0, NULL, 0, NULL),
+               AXL_ERR_KERNEL_NOT_SUPPORTED);
+    char handle[32];
+    snprintf(handle, sizeof handle, "kernel bundle 0x%08x", (unsigned)app.id);
+    AXL_MESSAGE_HAS(handle);
+    AXL_OK(axl_kernel_release(listed));
+    AXL_OK(axl_kernel_release(nop));
+    AXL_OK(axl_kernel_bundle_release(app));
+    AXL_OK(axl_kernel_bundle_release(all));
+    rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -684,6 +736,7 @@ int main(void)
         T(none_handles_are_expressions_of_each_type),
         T(messages_name_the_call_made_and_no_missing_queue),
         T(kernel_compiler_build_log_is_complete_on_failure_and_success),
+        T(reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6),
     };
     /* AXL_TEST_ONLY=<name pattern>: one rule at a time. */
     if (getenv("AXL_TEST_ONLY"))
