@@ -219,7 +219,7 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
                                          uint32_t *count);
 /** empty(): no device images. */
 axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty);
-/** has_kernel(id) and, with a device, has_kernel(id, dev); pass AXL_NONE
+/** has_kernel(id) and, with a device, has_kernel(id, dev); pass AXL_NO_DEVICE
  *  as device for the first. */
 axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
                                         axl_kernel_id id, axl_device device,
@@ -237,7 +237,7 @@ axl_status axl_kernel_bundle_get_images(axl_kernel_bundle bundle,
                                         axl_device_image *out, uint32_t cap,
                                         uint32_t *count);
 
-/** device_image::has_kernel(id [, dev]); AXL_NONE as device for the first. */
+/** device_image::has_kernel(id [, dev]); AXL_NO_DEVICE as device for the first. */
 axl_status axl_device_image_has_kernel(axl_device_image image,
                                        axl_kernel_id id, axl_device device,
                                        bool *has);
