@@ -510,6 +510,18 @@ axl_status axl_buffer_release(axl_buffer buffer)
         axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
     if (!b)
         return st;
+    if (b->refs == 1 && !(b->flags & AXL__BUF_SUB) &&
+        (b->flags & (AXL__BUF_WRITE_BACK | AXL__BUF_HOST_DATA)) &&
+        axl__held_by_caller(b)) {
+        /* The release would block for a host accessor this thread holds:
+         * a wait that can never end. Nothing changes. */
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the last release waits for the buffer's commands, "
+                       "and this thread holds a host accessor of it: "
+                       "release the accessor first");
+        axl__leave();
+        return st;
+    }
     if (--b->refs) {
         axl__leave();
         return st;

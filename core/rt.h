@@ -880,6 +880,7 @@ axl_status axl__wait_events_until(const char *fn,
                                   struct axl__event *const *evs, uint32_t n,
                                   uint64_t until);
 axl_status axl__wait_queue(const char *fn, struct axl__queue *q);
+bool axl__held_by_caller(const struct axl__buffer *b);
 void axl__wait_started(struct axl__event *e);
 typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);

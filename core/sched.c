@@ -696,6 +696,24 @@ static bool waits_for_own_accessor(const struct axl__command *start, char *why,
     return false;
 }
 
+/* Does the calling thread hold a host accessor of base buffer b (or of a
+ * sub-buffer of it)? */
+bool axl__held_by_caller(const struct axl__buffer *b)
+{
+    const void *me = axl_port_message_buffer();
+    const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+    for (uint16_t h = 0; h < p->capacity; h++) {
+        if (!axl__pool_is_live(p, h))
+            continue;
+        const struct axl__host_accessor *ha = axl__pool_at(p, h);
+        const struct axl__buffer *v = axl__pool_lookup_any(
+            AXL__POOL(BUFFER), ha->buffer);
+        if (ha->owner == me && v && axl__buffer_base(v) == b)
+            return true;
+    }
+    return false;
+}
+
 static bool event_stuck(const void *arg, char *why, size_t cap)
 {
     const struct axl__event *e = arg;

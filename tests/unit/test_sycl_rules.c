@@ -380,6 +380,24 @@ static void wait_blocked_by_own_host_accessor_is_a_deadlock_error_4_7_6_10(void 
     AXL_OK(axl_queue_release(q));
 }
 
+static void buffer_release_blocked_by_own_host_accessor_says_so_4_7_2_3(void **s)
+{
+    (void)s;
+    int data[8] = {0};
+    axl_buffer b;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(8), NULL, &b));
+    axl_host_accessor ha;
+    void *p;
+    AXL_OK(axl_host_accessor_create(b, AXL_ACCESS_WRITE, NULL, 0, &ha, &p));
+    ((int *)p)[0] = 5;
+    /* The last release would wait for the accessor forever. */
+    AXL_EXPECT(axl_buffer_release(b), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("host accessor");
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_buffer_release(b)); /* nothing changed: it still works */
+    assert_int_equal(data[0], 5);
+}
+
 static axl_status slow_task(void *user)
 {
     (void)user;
@@ -726,6 +744,7 @@ int main(void)
         T(event_wait_and_throw_delivers_errors_it_waited_on_table_34),
         T(queue_released_from_its_own_handler_stays_one_release_4_13_1_1),
         T(wait_blocked_by_own_host_accessor_is_a_deadlock_error_4_7_6_10),
+        T(buffer_release_blocked_by_own_host_accessor_says_so_4_7_2_3),
         T(event_wait_for_times_out_without_cancelling),
         T(command_group_with_only_dependencies_is_a_barrier_4_9_3),
         T(kernel_object_ignores_use_kernel_bundle_4_9_4_2),
