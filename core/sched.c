@@ -633,21 +633,34 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 
 /* ---- Waits that can never end (issue 16.5) ------------------------------------------ */
 
-/* Does command c (transitively) wait for a host accessor that the calling
- * thread holds? Then no other thread can release it, and a wait for c
- * would never end. The thread is told apart by its message buffer, which
- * is per thread on ports with threads (one on bare metal: one thread). A
- * breadth-first walk over the unfinished predecessors (bounded by the
- * command pool); *why names the accessor's buffer. */
-static bool waits_for_own_accessor(const struct axl__command *start, char *why,
-                                   size_t cap)
+/* Does the calling thread hold any host accessor? (The thread is told
+ * apart by its message buffer, which is per thread on ports with threads;
+ * one on bare metal: one thread.) Nearly always false: then no wait of
+ * this thread can be stuck on one, and nothing more is looked at. */
+static bool caller_holds_accessor(const void *me)
 {
-    const void *me = axl_port_message_buffer();
-    uint16_t todo[AXL_MAX_COMMANDS];
-    uint8_t seen[AXL_MAX_COMMANDS] = {0};
-    unsigned n = 0, at = 0;
-    todo[n++] = AXL__SLOT(COMMAND, start);
-    seen[todo[0]] = 1;
+    const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+    if (!p->ready)
+        return false;
+    for (uint16_t h = 0; h < p->capacity; h++)
+        if (axl__pool_is_live(p, h) &&
+            ((const struct axl__host_accessor *)axl__pool_at(p, h))->owner ==
+                me)
+            return true;
+    return false;
+}
+
+/* Do the commands in todo[0..n) (transitively) wait for a host accessor
+ * that the calling thread holds? Then no other thread can release it, and
+ * a wait for them would never end. A breadth-first walk over unfinished
+ * predecessors, each command once (seen: one bit per command slot);
+ * *why names the accessor's buffer. */
+static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
+                                   const void *me, char *why, size_t cap)
+{
+#define SEEN(x) (seen[(x) >> 3] >> ((x) & 7) & 1)
+#define MARK(x) (seen[(x) >> 3] |= (uint8_t)(1u << ((x) & 7)))
+    unsigned at = 0;
     while (at < n) {
         const uint16_t slot = todo[at++];
         const struct axl__command *c = axl__command_at(slot);
@@ -659,15 +672,14 @@ static bool waits_for_own_accessor(const struct axl__command *start, char *why,
             for (uint16_t h = 0; h < p->capacity; h++) {
                 if (!axl__pool_is_live(p, h))
                     continue;
-                const struct axl__host_accessor *ha =
-                    axl__pool_at(p, h);
+                const struct axl__host_accessor *ha = axl__pool_at(p, h);
                 if (ha->command != slot || ha->owner != me)
                     continue;
                 axl_format(why, cap,
-                           "it waits for a host accessor of buffer %u that "
-                           "this thread holds: release it first (nothing "
-                           "was cancelled)",
-                           (unsigned)AXL__HANDLE_SLOT(ha->buffer));
+                           "it waits for a host accessor of buffer 0x%08x "
+                           "that this thread holds: release it first "
+                           "(nothing was cancelled)",
+                           (unsigned)ha->buffer);
                 return true;
             }
             continue; /* another thread's: it may release it */
@@ -677,23 +689,26 @@ static bool waits_for_own_accessor(const struct axl__command *start, char *why,
                 continue;
             const struct axl__event *pe =
                 axl__event_at((uint16_t)(c->deps[j].pred - 1));
-            if (!pe->command || seen[pe->command - 1])
+            const uint16_t ps = (uint16_t)(pe->command - 1);
+            if (!pe->command || SEEN(ps))
                 continue;
-            seen[pe->command - 1] = 1;
-            todo[n++] = (uint16_t)(pe->command - 1);
+            MARK(ps);
+            todo[n++] = ps;
         }
         if (c->flags & AXL__CMD_BARRIER) /* every earlier command */
             for (uint16_t r = axl__rt.inflight_head; r;) {
                 const struct axl__command *x = cmd_deref(r);
                 const uint16_t xs = (uint16_t)(r - 1);
                 r = x->next_inflight;
-                if (x->seq < c->seq && !seen[xs]) {
-                    seen[xs] = 1;
+                if (x->seq < c->seq && !SEEN(xs)) {
+                    MARK(xs);
                     todo[n++] = xs;
                 }
             }
     }
     return false;
+#undef SEEN
+#undef MARK
 }
 
 /* Does the calling thread hold a host accessor of base buffer b (or of a
@@ -717,21 +732,35 @@ bool axl__held_by_caller(const struct axl__buffer *b)
 static bool event_stuck(const void *arg, char *why, size_t cap)
 {
     const struct axl__event *e = arg;
-    return e->command &&
-           waits_for_own_accessor(axl__command_at((uint16_t)(e->command - 1)),
-                                  why, cap);
+    const void *me = axl_port_message_buffer();
+    if (!e->command || !caller_holds_accessor(me))
+        return false;
+    uint16_t todo[AXL_MAX_COMMANDS];
+    uint8_t seen[(AXL_MAX_COMMANDS + 7) / 8] = {0};
+    todo[0] = (uint16_t)(e->command - 1);
+    seen[todo[0] >> 3] |= (uint8_t)(1u << (todo[0] & 7));
+    return waits_for_own_accessor(todo, 1, seen, me, why, cap);
 }
 
 static bool queue_stuck(const void *arg, char *why, size_t cap)
 {
+    const void *me = axl_port_message_buffer();
+    if (!caller_holds_accessor(me))
+        return false;
     const uint16_t q = AXL__SLOT(QUEUE, (const struct axl__queue *)arg);
+    uint16_t todo[AXL_MAX_COMMANDS];
+    uint8_t seen[(AXL_MAX_COMMANDS + 7) / 8] = {0};
+    unsigned n = 0;
     for (uint16_t r = axl__rt.inflight_head; r;) {
         const struct axl__command *c = cmd_deref(r);
+        const uint16_t cs = (uint16_t)(r - 1);
         r = c->next_inflight;
-        if (c->queue == q && waits_for_own_accessor(c, why, cap))
-            return true;
+        if (c->queue == q) {
+            seen[cs >> 3] |= (uint8_t)(1u << (cs & 7));
+            todo[n++] = cs;
+        }
     }
-    return false;
+    return waits_for_own_accessor(todo, n, seen, me, why, cap);
 }
 
 typedef bool (*stuck_fn)(const void *arg, char *why, size_t cap);
