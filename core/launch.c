@@ -486,10 +486,9 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
             continue;
         }
         const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
-        if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
-            (mode > AXL_ACCESS_READ_WRITE && mode != AXL_ACCESS_WRITE_NO_INIT &&
-             mode != AXL_ACCESS_READ_WRITE_NO_INIT) ||
-            nacc == AXL_MAX_ACCESSORS)
+        /* the modes 1, 2, 3, 6 and 7 (with no_init) */
+        if (!meta->is_mem || a->region || (unsigned)mode > 7u ||
+            !(0xCEu >> mode & 1u) || nacc == AXL_MAX_ACCESSORS)
             return false;
         struct axl__buffer *view =
             axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);

@@ -118,8 +118,8 @@ struct axl__event {
                                    (weak: the queue may be gone) */
     uint16_t command;           /* command slot + 1 while not complete */
     uint16_t error;             /* error record slot + 1, 0 if none */
-    uint32_t waited_ctx;        /* contexts its command and those it waited
-                                   on belong to (AXL__CTX_BIT), Table 34 */
+    uint32_t waited_ctx;        /* contexts of the commands its command
+                                   waited on (AXL__CTX_BIT), Table 34 */
     axl__node succ;             /* first dependent command's node */
     uint64_t t_submit, t_start, t_end;
 };

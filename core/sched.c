@@ -125,23 +125,34 @@ static inline bool event_complete(const struct axl__event *e)
 /* Makes c wait for e. strong: e's failure fails c. Edges to host
  * accessors may use every slot; others leave AXL_MAX_HOST_ACCESSORS free
  * for them, so those edges always fit. */
+/* Table 34: wait_and_throw delivers errors of every context the event
+ * waited on, transitively: c's event notes e's context and those e waited
+ * on. Only for strong edges to a command not done or failed: an in-order
+ * edge stays in the queue's context, and a success carries no error. */
+static void waited_on(struct axl__command *c, const struct axl__event *e)
+{
+    const struct axl__queue *q =
+        e->queue ? axl__pool_lookup_any(AXL__POOL(QUEUE), e->queue) : NULL;
+    axl__event_at(c->event)->waited_ctx |=
+        e->waited_ctx | (q ? AXL__CTX_BIT(q->context) : 0u);
+}
+
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
 {
     if (e == axl__event_at(c->event))
         return;
-    /* Table 34: wait_and_throw delivers errors of every context the event
-     * waited on, transitively. An in-order edge (not strong) stays in the
-     * queue's context: nothing to add, and nothing done on the launch
-     * path. */
-    if (strong)
-        axl__event_at(c->event)->waited_ctx |= e->waited_ctx;
     if (event_complete(e)) {
-        if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
-            c->dep_status = e->status;
-            c->dep_event = AXL__HANDLE(EVENT, e);
+        if (strong && e->status != AXL_SUCCESS) {
+            waited_on(c, e);
+            if (!c->dep_status) {
+                c->dep_status = e->status;
+                c->dep_event = AXL__HANDLE(EVENT, e);
+            }
         }
         return;
     }
+    if (strong)
+        waited_on(c, e);
     uint16_t pred = (uint16_t)(AXL__SLOT(EVENT, e) + 1);
     for (uint8_t j = 0; j < c->ndeps; j++) {
         if (c->deps[j].pred == pred) {
@@ -487,7 +498,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->host_access = kind == AXL__CMD_HOST_ACCESS;
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
-    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0;
+    e->waited_ctx = 0; /* its own queue's context is delivered apart */
     e->command = cref;
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
