@@ -234,6 +234,26 @@ static void release_of_queue_with_unconsumed_errors_says_so_4_13_1_1(void **s)
     assert_int_equal(axl_test_pool("error").in_use, 0);
 }
 
+static void release_of_context_whose_queues_hold_errors_says_so_4_13_1_1(void **s)
+{
+    (void)s;
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q));
+    int id = 6;
+    AXL_OK(axl_queue_host_task(q, fail_task, &id, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    /* Released all the same; the errors stay with the queue. */
+    AXL_EXPECT(axl_context_release(c), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("unconsumed");
+    AXL_EXPECT(axl_context_release(c), AXL_ERR_INVALID_OBJECT);
+    AXL_EXPECT(axl_queue_throw_asynchronous(q), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("sensor 6");
+    AXL_OK(axl_queue_release(q));
+}
+
 static void every_error_is_retrievable_without_a_handler_4_13_1_2(void **s)
 {
     (void)s;
@@ -740,6 +760,7 @@ int main(void)
         T(no_init_with_read_accessor_is_invalid_4_7_6_4),
         T(const_host_pointer_is_read_only_on_host_only_4_7_2_3_rule_2_2),
         T(release_of_queue_with_unconsumed_errors_says_so_4_13_1_1),
+        T(release_of_context_whose_queues_hold_errors_says_so_4_13_1_1),
         T(every_error_is_retrievable_without_a_handler_4_13_1_2),
         T(event_wait_and_throw_delivers_errors_it_waited_on_table_34),
         T(queue_released_from_its_own_handler_stays_one_release_4_13_1_1),
