@@ -122,9 +122,6 @@ static inline bool event_complete(const struct axl__event *e)
            AXL_EVENT_COMPLETE;
 }
 
-/* Makes c wait for e. strong: e's failure fails c. Edges to host
- * accessors may use every slot; others leave AXL_MAX_HOST_ACCESSORS free
- * for them, so those edges always fit. */
 /* Table 34: wait_and_throw delivers errors of every context the event
  * waited on, transitively: c's event notes e's context and those e waited
  * on. Only for strong edges to a command not done or failed: an in-order
@@ -137,6 +134,9 @@ static void waited_on(struct axl__command *c, const struct axl__event *e)
         e->waited_ctx | (q ? AXL__CTX_BIT(q->context) : 0u);
 }
 
+/* Makes c wait for e. strong: e's failure fails c. Edges to host
+ * accessors may use every slot; others leave AXL_MAX_HOST_ACCESSORS free
+ * for them, so those edges always fit. */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
 {
     if (e == axl__event_at(c->event))
@@ -644,6 +644,11 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 
 /* ---- Waits that can never end (issue 16.5) ------------------------------------------ */
 
+/* The walk's scratch: static (used under the lock), so its size, which
+ * grows with the command pool, is not on the waiting thread's stack. */
+static uint16_t walk_todo[AXL_MAX_COMMANDS];
+static uint8_t walk_seen[(AXL_MAX_COMMANDS + 7) / 8];
+
 /* Does the calling thread hold any host accessor? (The thread is told
  * apart by its message buffer, which is per thread on ports with threads;
  * one on bare metal: one thread.) Nearly always false: then no wait of
@@ -746,8 +751,9 @@ static bool event_stuck(const void *arg, char *why, size_t cap)
     const void *me = axl_port_message_buffer();
     if (!e->command || !caller_holds_accessor(me))
         return false;
-    uint16_t todo[AXL_MAX_COMMANDS];
-    uint8_t seen[(AXL_MAX_COMMANDS + 7) / 8] = {0};
+    uint16_t *todo = walk_todo;
+    uint8_t *seen = walk_seen;
+    memset(walk_seen, 0, sizeof walk_seen);
     todo[0] = (uint16_t)(e->command - 1);
     seen[todo[0] >> 3] |= (uint8_t)(1u << (todo[0] & 7));
     return waits_for_own_accessor(todo, 1, seen, me, why, cap);
@@ -759,8 +765,9 @@ static bool queue_stuck(const void *arg, char *why, size_t cap)
     if (!caller_holds_accessor(me))
         return false;
     const uint16_t q = AXL__SLOT(QUEUE, (const struct axl__queue *)arg);
-    uint16_t todo[AXL_MAX_COMMANDS];
-    uint8_t seen[(AXL_MAX_COMMANDS + 7) / 8] = {0};
+    uint16_t *todo = walk_todo;
+    uint8_t *seen = walk_seen;
+    memset(walk_seen, 0, sizeof walk_seen);
     unsigned n = 0;
     for (uint16_t r = axl__rt.inflight_head; r;) {
         const struct axl__command *c = cmd_deref(r);
