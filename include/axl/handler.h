@@ -2,7 +2,9 @@
  * axl/handler.h - command groups (spec 4.9.4 of full SYCL, in C).
  *
  * A command group is a function that receives an axl_handler and declares
- * one command: what it depends on and exactly one action. The handler lives
+ * one command: what it depends on and at most one action (4.9.3; with
+ * none, the command completes once its dependencies have: a barrier). The
+ * handler lives
  * on the stack of axl_queue_submit and is valid only during the call.
  *
  * Handler calls do not fail the program one by one: the first error is
