@@ -4,8 +4,8 @@
  * A command group is a function that receives an axl_handler and declares
  * one command: what it depends on and at most one action (4.9.3; with
  * none, the command completes once its dependencies have: a barrier). The
- * handler lives
- * on the stack of axl_queue_submit and is valid only during the call.
+ * handler lives on the stack of axl_queue_submit and is valid only during
+ * the call.
  *
  * Handler calls do not fail the program one by one: the first error is
  * kept in the handler, later calls do nothing, and axl_queue_submit returns
