@@ -80,6 +80,13 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
 
 static void context_destroy(struct axl__context *c)
 {
+    /* Released queues' late errors nobody can ask for any more. */
+    while (c->err_head) {
+        struct axl__error *e = axl__error_at((uint16_t)(c->err_head - 1));
+        c->err_head = e->next;
+        e->listed = false;
+        axl__error_unref(e);
+    }
     axl__pool_free(AXL__POOL(CONTEXT), c);
 }
 
@@ -141,12 +148,23 @@ axl_status axl_context_release(axl_context context)
             if (first == AXL_SUCCESS)
                 first = axl__error_at((uint16_t)(r - 1))->status;
     }
+    /* Late errors of its released queues: the context's own. */
+    unsigned late = 0;
+    axl_status late_first = AXL_SUCCESS;
+    for (uint16_t r = c->err_head; r;
+         r = axl__error_at((uint16_t)(r - 1))->next, late++)
+        if (late_first == AXL_SUCCESS)
+            late_first = axl__error_at((uint16_t)(r - 1))->status;
+    if (first == AXL_SUCCESS)
+        first = late_first;
+    n += late;
     st = axl__context_drop(c);
     if (st == AXL_SUCCESS && n)
         st = axl__fail(fn, first,
-                       "released while its queues hold %u unconsumed "
-                       "asynchronous error%s: they stay with the queues "
-                       "(throw them there, or release the queues)",
+                       "released while it and its queues hold %u "
+                       "unconsumed asynchronous error%s (a queue's throw "
+                       "delivers them while a queue lives; they go with "
+                       "the context)",
                        n, n == 1 ? "" : "s");
     axl__leave();
     return st;

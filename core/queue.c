@@ -85,14 +85,27 @@ axl_status axl_queue_create_selected(axl_selector_fn selector,
 
 static void queue_destroy(struct axl__queue *q)
 {
-    /* Errors nobody consumed go with the queue. */
+    struct axl__context *c = axl__context_at(q->context);
+    /* Errors of commands that finished after the last release: to the
+     * context while the application holds it (a throw on any of its
+     * queues delivers them, its release says so); otherwise nobody can
+     * ask for them any more. */
+    if (q->err_head && c->refs && !q->own_context) {
+        if (c->err_tail)
+            axl__error_at((uint16_t)(c->err_tail - 1))->next = q->err_head;
+        else
+            c->err_head = q->err_head;
+        c->err_tail = q->err_tail;
+        q->err_head = q->err_tail = 0;
+    }
+    if (c->refs && !q->own_context)
+        c->dropped += q->dropped;
     while (q->err_head) {
         struct axl__error *e = axl__error_at((uint16_t)(q->err_head - 1));
         q->err_head = e->next;
         e->listed = false;
         axl__error_unref(e);
     }
-    struct axl__context *c = axl__context_at(q->context);
     bool own = q->own_context;
     axl__pool_free(AXL__POOL(QUEUE), q);
     axl__context_unhold(c);

@@ -81,6 +81,9 @@ struct axl__context {
     uint8_t ndev;
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     axl_async_handler handler;
+    uint16_t err_head, err_tail; /* errors of commands that finished after
+                                    their queue's last release, slot + 1 */
+    uint32_t dropped;           /* such errors lost to a full error pool */
 };
 
 struct axl__queue {
@@ -886,8 +889,6 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
-axl_status axl__error_take_one(const char *fn, struct axl__queue *q,
-                               const char *what);
 
 /* ---- Trace and logs (trace.c) ------------------------------------------------ */
 

@@ -948,33 +948,32 @@ axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 
 /* ---- Async error delivery (4.6.5.5) ------------------------------------------------ */
 
-/* The queue's unconsumed errors to its handler, else its context's
- * (4.13.1.1): all of them, with the count the full pool dropped. Without
- * either handler (C's stand-in for the default handler, which must
- * "report all errors passed to it", 4.13.1.2): the oldest one is the
- * result, with its message, and the rest stay queued for the next call,
- * which the message says; dropped ones are counted and said, never
- * silently. The caller holds q (the handler may release it). */
-axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
+/* A list of unconsumed errors: a queue's, or a context's (the late errors
+ * of its released queues). */
+typedef struct err_list {
+    uint16_t *head, *tail;
+    uint32_t *dropped;
+} err_list;
+
+static axl_status take_one(const char *fn, err_list l, const char *what);
+
+/* All of l's errors (and its dropped count) to handler h. */
+static void give_all(err_list l, axl_async_handler h)
 {
-    const struct axl__context *ctx = axl__context_at(q->context);
-    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
-    if (!h.fn)
-        return axl__error_take_one(fn, q, "asynchronous error: ");
     uint16_t taken[AXL_MAX_ERRORS];
     uint32_t n = 0;
-    while (q->err_head && n < AXL_MAX_ERRORS) {
-        struct axl__error *err = axl__error_at((uint16_t)(q->err_head - 1));
-        q->err_head = err->next;
+    while (*l.head && n < AXL_MAX_ERRORS) {
+        struct axl__error *err = axl__error_at((uint16_t)(*l.head - 1));
+        *l.head = err->next;
         err->listed = false;
         taken[n++] = AXL__SLOT(ERROR, err);
     }
-    if (!q->err_head)
-        q->err_tail = NIL;
-    uint32_t dropped = q->dropped;
-    q->dropped = 0;
+    if (!*l.head)
+        *l.tail = NIL;
+    uint32_t dropped = *l.dropped;
+    *l.dropped = 0;
     if (n == 0 && dropped == 0)
-        return AXL_SUCCESS;
+        return;
     axl_async_error list[AXL_MAX_ERRORS];
     for (uint32_t i = 0; i < n; i++) {
         const struct axl__error *err = axl__error_at(taken[i]);
@@ -989,32 +988,60 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
     axl_port_lock();
     for (uint32_t i = 0; i < n; i++)
         axl__error_unref(axl__error_at(taken[i]));
-    return AXL_SUCCESS;
 }
 
-/* The oldest unconsumed error of q as the result (consumed), its message
+/* The queue's unconsumed errors to its handler, else its context's
+ * (4.13.1.1): all of them, with the count the full pool dropped; then the
+ * context's own (late errors of its released queues) to the context's
+ * handler. Without a handler (C's stand-in for the default handler, which
+ * must "report all errors passed to it", 4.13.1.2): the oldest one is the
+ * result, with its message, and the rest stay queued for the next call,
+ * which the message says; dropped ones are counted and said, never
+ * silently. The caller holds q (a handler may release it). */
+axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
+{
+    struct axl__context *ctx = axl__context_at(q->context);
+    err_list ql = {&q->err_head, &q->err_tail, &q->dropped};
+    err_list cl = {&ctx->err_head, &ctx->err_tail, &ctx->dropped};
+    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
+    axl_status st = AXL_SUCCESS;
+    if (h.fn)
+        give_all(ql, h);
+    else
+        st = take_one(fn, ql, "asynchronous error: ");
+    if (st != AXL_SUCCESS || !(ctx->err_head || ctx->dropped))
+        return st;
+    if (ctx->handler.fn) {
+        give_all(cl, ctx->handler);
+        return AXL_SUCCESS;
+    }
+    return take_one(fn, cl,
+                    "asynchronous error (of a queue released before its "
+                    "command finished): ");
+}
+
+/* The oldest unconsumed error of l as the result (consumed), its message
  * after `what`, saying how many stay queued and how many the full error
  * pool dropped (reported once). AXL_SUCCESS when there is none. */
-axl_status axl__error_take_one(const char *fn, struct axl__queue *q,
-                               const char *what)
+static axl_status take_one(const char *fn, err_list l, const char *what)
 {
-    uint32_t dropped = q->dropped;
-    if (!q->err_head) {
+    uint32_t dropped = *l.dropped;
+    if (!*l.head) {
         if (!dropped)
             return AXL_SUCCESS;
-        q->dropped = 0;
+        *l.dropped = 0;
         return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                          "%s%u asynchronous errors were dropped: the error "
                          "pool (AXL_MAX_ERRORS) was full",
                          what, (unsigned)dropped);
     }
-    struct axl__error *err = axl__error_at((uint16_t)(q->err_head - 1));
-    q->err_head = err->next;
+    struct axl__error *err = axl__error_at((uint16_t)(*l.head - 1));
+    *l.head = err->next;
     err->listed = false;
-    if (!q->err_head)
-        q->err_tail = NIL;
+    if (!*l.head)
+        *l.tail = NIL;
     unsigned more = 0;
-    for (uint16_t r = q->err_head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+    for (uint16_t r = *l.head; r; r = axl__error_at((uint16_t)(r - 1))->next)
         more++;
     /* The counts first: a long message may be cut at AXL_MESSAGE_MAX. */
     char counts[128] = "";
@@ -1031,7 +1058,7 @@ axl_status axl__error_take_one(const char *fn, struct axl__queue *q,
                    "(%u more were dropped: the error pool, AXL_MAX_ERRORS, "
                    "was full) ",
                    (unsigned)dropped);
-    q->dropped = 0;
+    *l.dropped = 0;
     axl_status st =
         axl__fail(fn, err->status, "%s%s%s", what, counts, err->message);
     axl__error_unref(err);

@@ -254,6 +254,53 @@ static void release_of_context_whose_queues_hold_errors_says_so_4_13_1_1(void **
     AXL_OK(axl_queue_release(q));
 }
 
+static axl_status slow_fail_task(void *user)
+{
+    sleep_ms(100);
+    return fail_task(user);
+}
+
+/* Throws on q until an error comes (at most 3 s). */
+static axl_status throw_until_error(axl_queue q)
+{
+    for (int i = 0; i < 300; i++) {
+        axl_status st = axl_queue_throw_asynchronous(q);
+        if (st != AXL_SUCCESS)
+            return st;
+        sleep_ms(10);
+    }
+    return AXL_SUCCESS;
+}
+
+static void late_errors_of_a_released_queue_reach_its_context_4_13_1_1(void **s)
+{
+    (void)s;
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q1, q2;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q1));
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q2));
+    int id = 8;
+    AXL_OK(axl_queue_host_task(q1, slow_fail_task, &id, NULL, 0, NULL));
+    AXL_OK(axl_queue_release(q1)); /* nothing has failed yet */
+    /* The failure comes later: a throw on the context's other queue gives
+     * it (no handler: as the status). */
+    AXL_EXPECT(throw_until_error(q2), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("released before its command finished");
+    AXL_MESSAGE_HAS("sensor 8");
+    AXL_OK(axl_queue_throw_asynchronous(q2));
+    /* Unconsumed, the context's release says so. */
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q1));
+    AXL_OK(axl_queue_host_task(q1, slow_fail_task, &id, NULL, 0, NULL));
+    AXL_OK(axl_queue_release(q1));
+    AXL_OK(axl_queue_wait(q2));
+    sleep_ms(300);
+    AXL_OK(axl_queue_release(q2));
+    AXL_EXPECT(axl_context_release(c), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("unconsumed");
+}
+
 static void every_error_is_retrievable_without_a_handler_4_13_1_2(void **s)
 {
     (void)s;
@@ -761,6 +808,7 @@ int main(void)
         T(const_host_pointer_is_read_only_on_host_only_4_7_2_3_rule_2_2),
         T(release_of_queue_with_unconsumed_errors_says_so_4_13_1_1),
         T(release_of_context_whose_queues_hold_errors_says_so_4_13_1_1),
+        T(late_errors_of_a_released_queue_reach_its_context_4_13_1_1),
         T(every_error_is_retrievable_without_a_handler_4_13_1_2),
         T(event_wait_and_throw_delivers_errors_it_waited_on_table_34),
         T(queue_released_from_its_own_handler_stays_one_release_4_13_1_1),
