@@ -83,6 +83,18 @@ axl_status axl_queue_create_selected(axl_selector_fn selector,
     return axl_queue_create(none, d, flags, handler, queue);
 }
 
+/* Frees q's listed errors. */
+static void drop_errors(struct axl__queue *q)
+{
+    while (q->err_head) {
+        struct axl__error *e = axl__error_at((uint16_t)(q->err_head - 1));
+        q->err_head = e->next;
+        e->listed = false;
+        axl__error_unref(e);
+    }
+    q->err_tail = 0;
+}
+
 static void queue_destroy(struct axl__queue *q)
 {
     struct axl__context *c = axl__context_at(q->context);
@@ -100,12 +112,7 @@ static void queue_destroy(struct axl__queue *q)
     }
     if (c->refs && !q->own_context)
         c->dropped += q->dropped;
-    while (q->err_head) {
-        struct axl__error *e = axl__error_at((uint16_t)(q->err_head - 1));
-        q->err_head = e->next;
-        e->listed = false;
-        axl__error_unref(e);
-    }
+    drop_errors(q);
     bool own = q->own_context;
     axl__pool_free(AXL__POOL(QUEUE), q);
     axl__context_unhold(c);
@@ -163,9 +170,8 @@ axl_status axl_queue_release(axl_queue queue)
     axl__pool_retire(AXL__POOL(QUEUE), q);
     if (q->err_head || q->dropped) {
         /* 4.13.1.1: unconsumed errors reach the handler on destruction.
-         * Without one they cannot stay anywhere the application can reach
-         * them: the release says so (the oldest error's status) and they
-         * go with the queue. */
+         * Without one, the release says so (the oldest error's status)
+         * and they go with the queue. */
         const struct axl__context *c = axl__context_at(q->context);
         if (q->handler.fn || c->handler.fn) {
             axl__deliver_errors(fn, q);
@@ -189,6 +195,7 @@ axl_status axl_queue_release(axl_queue queue)
                                "error pool dropped (and no handler)",
                                (unsigned)q->dropped);
             q->dropped = 0;
+            drop_errors(q); /* reported: not again through the context */
         }
     }
     if (q->holds > 1) { /* commands still hold it: it lingers */

@@ -229,9 +229,21 @@ static void release_of_queue_with_unconsumed_errors_says_so_4_13_1_1(void **s)
     AXL_EXPECT(axl_queue_release(q), AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("unconsumed");
     AXL_MESSAGE_HAS("sensor 4");
-    /* It is released all the same. */
+    /* It is released all the same, and reported once. */
     AXL_EXPECT(axl_queue_release(q), AXL_ERR_INVALID_OBJECT);
     assert_int_equal(axl_test_pool("error").in_use, 0);
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q2;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q));
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q2));
+    AXL_OK(axl_queue_host_task(q, fail_task, &id, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    AXL_EXPECT(axl_queue_release(q), AXL_ERR_RUNTIME);
+    AXL_OK(axl_queue_throw_asynchronous(q2));
+    AXL_OK(axl_queue_release(q2));
+    AXL_OK(axl_context_release(c));
 }
 
 static void release_of_context_whose_queues_hold_errors_says_so_4_13_1_1(void **s)
