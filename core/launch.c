@@ -372,25 +372,34 @@ static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
     return false;
 }
 
-/* Accessor nacc of a plan: the whole of view (at offset 0 in base b),
- * where the plan found it, for kernel argument m; as commit_one (access.c)
- * would fill it, but for what axl__access_commit_planned adds. */
+/* The flags of a plan's accessor of view (at offset 0 in base b) with
+ * mode: a no_init mode (AXL_ACCESS_WRITE_NO_INIT, ...) over the whole
+ * buffer needs none of its old contents; a plain write keeps them
+ * (4.7.6.4). Made once per plan; the launch cache keeps them. */
+static inline uint8_t plan_flags(axl_access_mode mode,
+                                 const struct axl__buffer *view,
+                                 const struct axl__buffer *b)
+{
+    if (mode <= AXL_ACCESS_READ_WRITE)
+        return 0;
+    return view->size == b->size ? AXL__ACC_NO_INIT | AXL__ACC_DISCARD
+                                 : AXL__ACC_NO_INIT;
+}
+
+/* Accessor nacc of a plan: the whole of view, where the plan found it,
+ * for kernel argument m, with mode (no_init taken out: flags has it); as
+ * commit_one (access.c) would fill it, but for what
+ * axl__access_commit_planned adds. */
 static inline void plan_take(struct axl__command *c, unsigned nacc,
                              uint32_t id, const struct axl__buffer *view,
-                             const struct axl__buffer *b, axl_access_mode mode,
-                             uint8_t loc, unsigned m)
+                             axl_access_mode mode, uint8_t flags, uint8_t loc,
+                             unsigned m)
 {
     struct axl__access *a = &c->acc[nacc];
-    /* A no_init mode (AXL_ACCESS_WRITE_NO_INIT, ...) over the whole buffer
-     * needs none of its old contents; a plain write keeps them (4.7.6.4). */
-    const bool no_init = mode > AXL_ACCESS_READ_WRITE;
     a->view = AXL__HANDLE_SLOT(id);
     a->base = view->base;
     a->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
-    a->flags = no_init ? (view->size == b->size
-                              ? AXL__ACC_NO_INIT | AXL__ACC_DISCARD
-                              : AXL__ACC_NO_INIT)
-                       : 0;
+    a->flags = flags;
     a->loc = loc;
     a->src = AXL__NO_LOC;
     a->offset = 0;
@@ -446,7 +455,7 @@ static bool plan_again(struct axl__command *c,
         struct axl__buffer *b = axl__buffer_base(view);
         if (!(b->host || b->loc[k->loc].ver == b->cur))
             return false;
-        plan_take(c, nacc, k->what, view, b, mode, k->loc, m);
+        plan_take(c, nacc, k->what, view, mode, k->flags, k->loc, m);
         nacc++;
     }
     *nacc_out = nacc;
@@ -495,12 +504,13 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
         uint8_t loc;
         if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
             return false;
-        plan_take(c, nacc, a->buffer.id, view, axl__buffer_base(view), mode,
-                  loc, m);
+        const uint8_t flags = plan_flags(mode, view, axl__buffer_base(view));
+        plan_take(c, nacc, a->buffer.id, view, mode, flags, loc, m);
         nacc++;
         k->what = a->buffer.id;
         k->mode = (uint8_t)mode;
         k->loc = loc;
+        k->flags = flags;
     }
     /* nargs ids, each below n and seen once: every argument is set. */
     *nacc_out = nacc;

@@ -203,6 +203,7 @@ struct axl__launch_arg {
     uint8_t index;              /* the argument */
     uint8_t mode;               /* buffer: its access mode; scalar: 0 */
     uint8_t loc;                /* buffer: its location on the device */
+    uint8_t flags;              /* buffer: its accessor's AXL__ACC_ flags */
 };
 
 struct axl__launch_cache {

@@ -656,7 +656,7 @@ static uint8_t walk_seen[(AXL_MAX_COMMANDS + 7) / 8];
 static bool caller_holds_accessor(const void *me)
 {
     const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
-    if (!p->ready)
+    if (!p->in_use)
         return false;
     for (uint16_t h = 0; h < p->capacity; h++)
         if (axl__pool_is_live(p, h) &&
@@ -748,8 +748,10 @@ bool axl__held_by_caller(const struct axl__buffer *b)
 static bool event_stuck(const void *arg, char *why, size_t cap)
 {
     const struct axl__event *e = arg;
+    if (!e->command || !AXL__POOL(HOST_ACCESSOR)->in_use)
+        return false;
     const void *me = axl_port_message_buffer();
-    if (!e->command || !caller_holds_accessor(me))
+    if (!caller_holds_accessor(me))
         return false;
     uint16_t *todo = walk_todo;
     uint8_t *seen = walk_seen;
@@ -761,6 +763,8 @@ static bool event_stuck(const void *arg, char *why, size_t cap)
 
 static bool queue_stuck(const void *arg, char *why, size_t cap)
 {
+    if (!AXL__POOL(HOST_ACCESSOR)->in_use)
+        return false;
     const void *me = axl_port_message_buffer();
     if (!caller_holds_accessor(me))
         return false;
@@ -781,44 +785,42 @@ static bool queue_stuck(const void *arg, char *why, size_t cap)
     return waits_for_own_accessor(todo, n, seen, me, why, cap);
 }
 
-typedef bool (*stuck_fn)(const void *arg, char *why, size_t cap);
-
-enum wait_end { WAIT_DONE, WAIT_TIMEOUT, WAIT_STUCK };
+/* AXL_ERR_BAD_STATE naming what blocks arg, when stuck says the wait for
+ * it can never end; else AXL_SUCCESS. Apart, so that the message buffer
+ * is on the stack only when there is a host accessor to look at. */
+static axl_status stuck_status(const char *fn,
+                               bool (*stuck)(const void *, char *, size_t),
+                               const void *arg, const char *what)
+{
+    char why[AXL_MESSAGE_MAX - 64];
+    if (!stuck(arg, why, sizeof why))
+        return AXL_SUCCESS;
+    return axl__fail(fn, AXL_ERR_BAD_STATE, "the wait can never end: %s%s",
+                     what, why);
+}
 
 /* Blocks (lock held) until done(arg): first dispatching whatever is ready,
  * then spinning briefly so a completion on another thread arrives without
  * a sleep, then sleeping on the DONE channel. Gives up at `until` (runtime
- * clock; UINT64_MAX: never) with WAIT_TIMEOUT, and, when stuck (may be
- * NULL) says the wait can never end, with WAIT_STUCK and why. */
-static enum wait_end wait_core(axl__done_fn done, const void *arg,
-                               stuck_fn stuck, char *why, size_t cap,
-                               uint64_t until)
+ * clock; UINT64_MAX: never): false. */
+static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
 {
     uint64_t spin_until = 0;
-    bool checked = false;
     while (!done(arg)) {
         if (axl__rt.ready_head) {
             axl__pump();
             continue;
         }
-        /* Kernels past their timeout are given up by whoever waits. */
+        /* Kernels past their timeout are given up by whoever waits; the
+         * wait itself ends at until. */
         uint64_t deadline = axl__next_deadline();
+        if (until < deadline)
+            deadline = until;
         if (deadline != UINT64_MAX && axl__now() >= deadline) {
+            if (deadline == until)
+                return false;
             axl__check_timeouts();
             continue;
-        }
-        /* Nothing to do here: can anything ever finish it? (Once: what
-         * this thread holds does not change while it waits.) */
-        if (stuck && !checked) {
-            checked = true;
-            if (stuck(arg, why, cap))
-                return WAIT_STUCK;
-        }
-        if (until != UINT64_MAX) {
-            if (axl__now() >= until)
-                return WAIT_TIMEOUT;
-            if (until < deadline)
-                deadline = until;
         }
         /* A port without its own completion thread or interrupt finishes
          * runs when a waiter lets it (it returns by the deadline given). */
@@ -854,12 +856,12 @@ static enum wait_end wait_core(axl__done_fn done, const void *arg,
         axl_port_wait(AXL_PORT_CHANNEL_DONE, wake);
         axl__rt.waiters--;
     }
-    return WAIT_DONE;
+    return true;
 }
 
 static void wait_until(axl__done_fn done, const void *arg)
 {
-    wait_core(done, arg, NULL, NULL, 0, UINT64_MAX);
+    wait_core(done, arg, UINT64_MAX);
 }
 
 void axl__wait_until_pred(axl__done_fn done, const void *arg)
@@ -911,13 +913,15 @@ axl_status axl__wait_events_until(const char *fn,
 {
     axl_status first = AXL_SUCCESS;
     for (uint32_t i = 0; i < n; i++) {
-        char why[AXL_MESSAGE_MAX - 64] = "";
-        enum wait_end end =
-            wait_core(event_done, evs[i], event_stuck, why, sizeof why, until);
-        if (end == WAIT_STUCK)
-            return axl__fail(fn, AXL_ERR_BAD_STATE,
-                             "the wait can never end: %s", why);
-        if (end == WAIT_TIMEOUT)
+        /* A wait that can never end, asked before waiting: only when some
+         * host accessor is alive (what this thread holds does not change
+         * while it waits). */
+        if (AXL__POOL(HOST_ACCESSOR)->in_use) {
+            axl_status st = stuck_status(fn, event_stuck, evs[i], "");
+            if (st != AXL_SUCCESS)
+                return st;
+        }
+        if (!wait_core(event_done, evs[i], until))
             return axl__fail(fn, AXL_ERR_TIMEOUT,
                              "the command is not complete after the time "
                              "given (it goes on: wait again or poll)");
@@ -935,12 +939,13 @@ void axl__wait_started(struct axl__event *e)
 
 axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 {
-    char why[AXL_MESSAGE_MAX - 64] = "";
-    if (wait_core(queue_idle, q, queue_stuck, why, sizeof why, UINT64_MAX) ==
-        WAIT_STUCK)
-        return axl__fail(fn, AXL_ERR_BAD_STATE,
-                         "the wait can never end: a command of the queue: %s",
-                         why);
+    if (AXL__POOL(HOST_ACCESSOR)->in_use) {
+        axl_status st =
+            stuck_status(fn, queue_stuck, q, "a command of the queue: ");
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    wait_until(queue_idle, q);
     if (axl__rt.zombie_head)
         axl__free_zombies();
     return AXL_SUCCESS;

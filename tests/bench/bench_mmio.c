@@ -68,7 +68,7 @@ static void up(rig *r)
     r->n = 16;
     axl_kernel_arg args[4] = {{0, NULL, 0, r->a, AXL_ACCESS_READ, NULL},
                               {1, NULL, 0, r->b, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, r->o, AXL_ACCESS_WRITE, NULL},
+                              {2, NULL, 0, r->o, AXL_ACCESS_WRITE_NO_INIT, NULL},
                               {3, &r->n, 4, AXL_NONE, 0, NULL}};
     memcpy(r->args, args, sizeof args);
 }

@@ -89,7 +89,7 @@ static void vadd_on_both_units(rig *r)
         OK(axl_buffer_create_from(o[u], 4, axl_range_1d(VN), NULL, &O[u]));
         axl_kernel_arg args[4] = {{0, NULL, 0, A[u], AXL_ACCESS_READ, NULL},
                                   {1, NULL, 0, B[u], AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, O[u], AXL_ACCESS_WRITE, NULL},
+                                  {2, NULL, 0, O[u], AXL_ACCESS_WRITE_NO_INIT, NULL},
                                   {3, &n, sizeof n, AXL_NONE, 0, NULL}};
         OK(axl_queue_single_task(r->q, k, args, 4, NULL, 0, &e[u]));
     }
@@ -143,7 +143,7 @@ static void fir(rig *r)
     uint32_t taps = FTAPS, len = FLEN;
     axl_kernel_arg args[5] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
                               {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE_NO_INIT, NULL},
                               {3, &taps, 4, AXL_NONE, 0, NULL},
                               {4, &len, 4, AXL_NONE, 0, NULL}};
     OK(axl_queue_single_task(r->q, k, args, 5, NULL, 0, NULL));
@@ -189,7 +189,7 @@ static void conv2d(rig *r)
     OK(axl_buffer_create_from(out, 1, axl_range_1d(CW * CH), NULL, &O));
     axl_kernel_arg args[6] = {{0, NULL, 0, I, AXL_ACCESS_READ, NULL},
                               {1, NULL, 0, C, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, O, AXL_ACCESS_WRITE, NULL},
+                              {2, NULL, 0, O, AXL_ACCESS_WRITE_NO_INIT, NULL},
                               {3, &w, 4, AXL_NONE, 0, NULL},
                               {4, &h, 4, AXL_NONE, 0, NULL},
                               {5, &shift, 4, AXL_NONE, 0, NULL}};
