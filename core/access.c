@@ -7,7 +7,8 @@
  * base buffer's list (location, byte span, mode). A new access depends on
  *  - records at the same location whose span overlaps it, when either
  *    writes (RAW, WAR, WAW; reads never order against reads, and disjoint
- *    sub-buffers do not order at all);
+ *    sub-buffers do not order at all). A record's span is its whole view,
+ *    not its accessor's range (4.7.6.8);
  *  - every record at its location, when it must first copy the whole
  *    buffer there (the copy overwrites what they use);
  *  - records that write at the location it copies from;
@@ -22,8 +23,11 @@
  * writes submitted so far; each location holds the version it will have
  * once submitted work is done, and the command still filling it, if any.
  * Moves happen in the command that needs the data, before its action, and
- * only when its location lags: none for no_init or write-only accesses of
- * the whole buffer, none back to the host unless something reads it there.
+ * only when its location lags: none for a no_init access of the whole
+ * buffer (or a fill or copy in that overwrites all of it), none back to the
+ * host unless something reads it there. A write-only access without
+ * no_init keeps the elements it does not overwrite (3.8.1, 4.7.6.4), so its
+ * location is made current first.
  */
 #include <string.h>
 
@@ -65,35 +69,61 @@ static axl_status region_make(const char *fn, const struct axl__buffer *view,
     return AXL_SUCCESS;
 }
 
-/* The checks of an accessor that need no lock: its mode and flags. */
-axl_status axl__access_args(const char *fn, axl_access_mode mode,
-                            uint32_t flags)
+/* The checks of an accessor that need no lock: its mode and flags. A
+ * mode with no_init in it (AXL_ACCESS_WRITE_NO_INIT, ...) becomes the plain
+ * mode and the flag. */
+axl_status axl__access_args(const char *fn, axl_access_mode *mode,
+                            uint32_t *flags)
 {
-    if (mode < AXL_ACCESS_READ || mode > AXL_ACCESS_READ_WRITE)
+    uint32_t m = (uint32_t)*mode;
+    if (m == AXL_ACCESS_WRITE_NO_INIT || m == AXL_ACCESS_READ_WRITE_NO_INIT) {
+        m &= AXL_ACCESS_READ_WRITE;
+        *flags |= AXL_ACCESS_NO_INIT;
+    }
+    if (m < AXL_ACCESS_READ || m > AXL_ACCESS_READ_WRITE)
         return axl__fail(fn, AXL_ERR_INVALID, "%d is not an access mode",
-                         (int)mode);
-    if (flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
+                         (int)*mode);
+    if (*flags & ~(uint32_t)AXL_ACCESS_NO_INIT)
         return axl__fail(fn, AXL_ERR_INVALID, "unknown accessor flags 0x%x",
-                         (unsigned)flags);
+                         (unsigned)*flags);
+    if ((*flags & AXL_ACCESS_NO_INIT) && m == AXL_ACCESS_READ)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "no_init with a read-only accessor (4.7.6.4: "
+                         "errc::invalid)");
+    *mode = (axl_access_mode)m;
     return AXL_SUCCESS;
 }
 
 static void region_span(const struct axl__region *r, uint64_t *off,
                         uint64_t *size);
 
-/* The checks against the buffer (lock held): no write to a buffer made
- * from const host memory, and the region, made in out->region with the
+/* The checks against the buffer (lock held): no host write to a buffer
+ * made from const host memory (host: a host accessor's), and the region, made in out->region with the
  * bytes it spans in out->off and out->size. The region of a whole view is
  * left to axl__required_region: only data commands and host_ptr read
  * regions, and a kernel's accessors are nearly always whole views. */
 axl_status axl__access_view(const char *fn, struct axl__buffer *view,
                             axl_access_mode mode, const axl_region *region,
-                            struct axl__required *out)
+                            bool host, struct axl__required *out)
 {
-    if ((mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY))
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "a write accessor on a buffer made from const host "
-                         "memory, which is read-only (4.7.2.3 rule 2.1)");
+    /* C's `const void *` is rule 2.2 of 4.7.2.3: the data is read-only on
+     * the host only; commands may write (Table 38), and nothing is written
+     * back unless set_final_data names a destination. One departure: with
+     * use_host_ptr the const memory itself is the host copy, so a command
+     * that writes would write into it. */
+    if ((mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY)) {
+        const struct axl__buffer *b = axl__buffer_base(view);
+        if (host)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "a write host accessor on a buffer made from "
+                             "const host memory, which is read-only on the "
+                             "host (4.7.2.3 rule 2.2)");
+        if (!(b->flags & AXL__BUF_HOST_OWNED))
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "a write accessor on a buffer made from const "
+                             "host memory with use_host_ptr: that memory is "
+                             "the buffer's host copy, and is read-only");
+    }
     out->buf = view;
     out->base = axl__buffer_base(view);
     out->whole = !region;
@@ -218,13 +248,24 @@ static uint8_t pick_source(const struct axl__buffer *b, uint8_t to)
     return best;
 }
 
+/* Are the old contents of the whole buffer not needed: no_init over all
+ * of it, or the action itself overwrites all of it (a fill or copy in of
+ * the whole buffer: the same bytes whether or not they came first)? A
+ * write-only accessor alone is not enough (3.8.1, 4.7.6.4). */
 static bool is_discard(const struct axl__required *r,
                        const struct axl__buffer *view,
-                       const struct axl__buffer *base)
+                       const struct axl__buffer *base, bool overwritten)
 {
-    if (!((r->flags & AXL_ACCESS_NO_INIT) || r->mode == AXL_ACCESS_WRITE))
+    if (!(r->flags & AXL_ACCESS_NO_INIT) && !overwritten)
         return false;
     return view->offset + r->off == 0 && r->size == base->size;
+}
+
+/* Does the group's action write every element of accessor i? */
+static bool action_overwrites(const axl_handler *h, unsigned i)
+{
+    return (h->kind == AXL__CMD_FILL || h->kind == AXL__CMD_COPY_FROM_HOST) &&
+           i + 1u == h->a0;
 }
 
 /* Where a command of this kind touches accessor i's buffer (view, in
@@ -256,7 +297,8 @@ static uint8_t choose_loc(const axl_handler *h, uint8_t i,
     case AXL__CMD_COPY_FROM_HOST:
     case AXL__CMD_FILL:
         if (dq != AXL__NO_LOC &&
-            (b->loc[dq].ver == b->cur || is_discard(r, view, b)))
+            (b->loc[dq].ver == b->cur ||
+             is_discard(r, view, b, action_overwrites(h, i))))
             return dq;
         return AXL__LOC_HOST;
     case AXL__CMD_COPY: {
@@ -548,7 +590,8 @@ static void link_one(struct axl__command *c, struct axl__access *a,
 
 /* Accessor i of command c, whose record id is id. */
 static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
-                       const struct axl__required *r, uint8_t loc)
+                       const struct axl__required *r, uint8_t loc,
+                       bool overwritten)
 {
     struct axl__access *a = &c->acc[i];
     const struct axl__buffer *view = r->buf;
@@ -560,9 +603,13 @@ static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
         a->flags |= AXL__ACC_NO_INIT;
     a->loc = loc;
     a->src = AXL__NO_LOC;
-    a->offset = view->offset + r->off;
-    a->size = r->size;
-    if (is_discard(r, view, r->base))
+    /* The requisite is the whole view, whatever range the accessor has
+     * (4.7.6.8: two ranged accessors of one buffer order "because the
+     * requisites for the two commands are on the entire buffer"); only
+     * disjoint sub-buffers, which are other buffers, do not order. */
+    a->offset = view->offset;
+    a->size = view->size;
+    if (is_discard(r, view, r->base, overwritten))
         a->flags |= AXL__ACC_DISCARD;
     link_one(c, a, r->base, id);
 }
@@ -573,7 +620,7 @@ void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
     const unsigned n = h->nacc;
     for (unsigned i = 0; i < n; i++)
         commit_one(c, (uint8_t)i, (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1,
-                   &h->acc[i], locs[i]);
+                   &h->acc[i], locs[i], action_overwrites(h, i));
     c->nacc = (uint8_t)n;
     h->nacc = 0;
 }

@@ -528,6 +528,18 @@ axl_status axl_buffer_release(axl_buffer buffer)
         axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
     if (!b)
         return st;
+    if (b->refs == 1 && !(b->flags & AXL__BUF_SUB) &&
+        (b->flags & (AXL__BUF_WRITE_BACK | AXL__BUF_HOST_DATA)) &&
+        axl__held_by_caller(b)) {
+        /* The release would block for a host accessor this thread holds:
+         * a wait that can never end. Nothing changes. */
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the last release waits for the buffer's commands, "
+                       "and this thread holds a host accessor of it: "
+                       "release the accessor first");
+        axl__leave();
+        return st;
+    }
     if (--b->refs) {
         axl__leave();
         return st;
@@ -661,7 +673,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
     static const char fn[] = "axl_host_accessor_create";
     axl_status st = axl__need_out(fn, AXL__OUT(ptr));
     if (st == AXL_SUCCESS)
-        st = axl__access_args(fn, mode, flags);
+        st = axl__access_args(fn, &mode, &flags);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__buffer *view = axl__enter_get_out(
@@ -670,7 +682,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         return st;
     axl_handler h;
     axl__handler_init(&h);
-    st = axl__access_view(fn, view, mode, region, &h.acc[0]);
+    st = axl__access_view(fn, view, mode, region, true, &h.acc[0]);
     struct axl__host_accessor *ha = NULL;
     if (st == AXL_SUCCESS) {
         ha = axl__pool_alloc(AXL__POOL(HOST_ACCESSOR));
@@ -699,6 +711,8 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
     struct axl__event *e = axl__event_at(c->event);
     ha->command = AXL__SLOT(COMMAND, c);
     ha->event = AXL__HANDLE(EVENT, e);
+    ha->buffer = buffer.id;
+    ha->owner = axl_port_message_buffer();
     e->holds++;
     axl__pump();
     axl__wait_until_pred(started_or_done, e);

@@ -7,6 +7,7 @@
  * seed, and returns AXL_ERR_INVALID (errc::invalid) or AXL_ERR_BUILD
  * (errc::build) exactly where the seed says so.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "rt.h"
@@ -204,32 +205,81 @@ static void bundle_unhold(struct axl__bundle *b)
         bundle_destroy(b);
 }
 
+/* How obtaining an executable bundle treats the design a device carries
+ * (one at a time). */
+enum program_mode {
+    PROGRAM_NONE = 0, /* nothing to program (joins, source bundles) */
+    PROGRAM_LIST,     /* get_kernel_bundle without ids, which a firmware
+                         calls to list kernels: displaces no design another
+                         live bundle uses */
+    PROGRAM_WANT      /* for given kernels or images: programs their
+                         design, displacing the one there */
+};
+
+/* Does a live executable bundle other than b use the design d carries? */
+static bool design_in_use(const struct axl__device *d,
+                          const struct axl__bundle *b)
+{
+    if (!d->loaded)
+        return false;
+    const uint16_t ds = AXL__SLOT(DEVICE, d);
+    const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__bundle *x = axl__bundle_at(s);
+        if (x == b || x->state != AXL_BUNDLE_EXECUTABLE)
+            continue;
+        bool on_d = false, has = false;
+        for (uint8_t i = 0; i < x->ndev; i++)
+            on_d |= x->dev[i] == ds;
+        for (uint8_t i = 0; i < x->nimg; i++)
+            has |= x->img[i] + 1u == d->loaded;
+        if (on_d && has)
+            return true;
+    }
+    return false;
+}
+
 /* An executable bundle programs each device with its first image
  * compatible with that device (DESIGN.md: the reconfiguration happens when
- * the bundle is obtained, not at a submit). */
+ * the bundle is obtained, not at a submit), unless the device carries one
+ * of its images already, or (PROGRAM_LIST) carries a design another live
+ * bundle uses. The device remembers which bundle programmed it, for the
+ * message of a kernel whose design this displaced. */
 static axl_status program_devices(const char *fn, struct axl__bundle *b,
-                                  axl_status fail_as, char *log,
-                                  size_t log_size)
+                                  enum program_mode mode, axl_status fail_as,
+                                  char *log, size_t log_size)
 {
     for (uint8_t d = 0; d < b->ndev; d++) {
         devlist one = {1, {b->dev[d]}};
+        struct axl__device *dev = axl__device_at(b->dev[d]);
+        struct axl__image *pick = NULL;
+        bool carried = false;
         for (uint8_t i = 0; i < b->nimg; i++) {
             struct axl__image *img = axl__image_at(b->img[i]);
             if (!image_fits(img, &one))
                 continue;
-            axl_status st = axl__device_program(fn, axl__device_at(b->dev[d]),
-                                                img, fail_as, log, log_size);
-            if (st != AXL_SUCCESS)
-                return st;
-            break;
+            if (b->img[i] + 1u == dev->loaded)
+                carried = true;
+            if (!pick)
+                pick = img;
         }
+        if (!pick || carried ||
+            (mode == PROGRAM_LIST && design_in_use(dev, b)))
+            continue;
+        axl_status st =
+            axl__device_program(fn, dev, pick, fail_as, log, log_size);
+        if (st != AXL_SUCCESS)
+            return st;
+        dev->loaded_by = AXL__HANDLE(KERNEL_BUNDLE, b);
     }
     return AXL_SUCCESS;
 }
 
 static axl_status make_bundle(const char *fn, struct axl__context *c,
                               uint8_t state, const devlist *devs,
-                              const imglist *imgs, bool program,
+                              const imglist *imgs, enum program_mode program,
                               bool from_source, axl_kernel_bundle *out)
 {
     struct axl__bundle *b = axl__pool_alloc(AXL__POOL(KERNEL_BUNDLE));
@@ -249,7 +299,8 @@ static axl_status make_bundle(const char *fn, struct axl__context *c,
     if (program && state == AXL_BUNDLE_EXECUTABLE) {
         /* Nobody else has the bundle yet, so dropping the lock while the
          * devices are programmed is safe. */
-        axl_status st = program_devices(fn, b, AXL_ERR_RUNTIME, NULL, 0);
+        axl_status st =
+            program_devices(fn, b, program, AXL_ERR_RUNTIME, NULL, 0);
         if (st != AXL_SUCCESS) {
             bundle_destroy(b);
             return st;
@@ -299,8 +350,8 @@ axl_status axl_get_kernel_bundle(axl_context context,
     if (st == AXL_SUCCESS)
         st = app_images(fn, &devs, &imgs);
     if (st == AXL_SUCCESS)
-        st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, true, false,
-                         bundle);
+        st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, PROGRAM_LIST,
+                         false, bundle);
     axl__leave();
     return st;
 }
@@ -334,7 +385,7 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
             st = imglist_add(fn, &imgs, k->image);
     }
     if (st == AXL_SUCCESS)
-        st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, true, false,
+        st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, PROGRAM_WANT, false,
                          bundle);
     axl__leave();
     return st;
@@ -378,7 +429,7 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
         st = axl__enter(fn);
         if (st != AXL_SUCCESS)
             return st;
-        st = make_bundle(fn, c, (uint8_t)state, &devs, &picked, true, false,
+        st = make_bundle(fn, c, (uint8_t)state, &devs, &picked, PROGRAM_WANT, false,
                          bundle);
         axl__context_unhold(c);
     }
@@ -474,7 +525,7 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
         devlist devs = devices_of(first->ndev, first->dev);
         /* A join makes no new device image: nothing to program. */
         st = make_bundle(fn, axl__context_at(first->context), first->state,
-                         &devs, &imgs, false, from_source, joined);
+                         &devs, &imgs, PROGRAM_NONE, from_source, joined);
     }
     axl__leave();
     return st;
@@ -600,7 +651,7 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
         img->x.size = size;
         devlist devs = devices_of(c->ndev, c->dev);
         imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
-        st = make_bundle(fn, c, AXL_BUNDLE_SOURCE, &devs, &imgs, false, false,
+        st = make_bundle(fn, c, AXL_BUNDLE_SOURCE, &devs, &imgs, PROGRAM_NONE, false,
                          bundle);
         if (st != AXL_SUCCESS)
             axl__pool_free(AXL__POOL(IMAGE), img);
@@ -688,6 +739,34 @@ static void log_image(char *log, size_t size, const struct axl__image *img)
                "\n");
 }
 
+/* A failed build: the whole log into props->log (kernel_compiler: "a full
+ * build log", also on failure; the message, cut at AXL_MESSAGE_MAX, only
+ * begins it): the image's lines when it was read, then what failed. */
+static axl_status build_failed(const char *fn, const axl_build_props *props,
+                               const struct axl__image *img, const char *fmt,
+                               ...)
+{
+    char line[AXL_MESSAGE_MAX];
+    char *log = props && props->log && props->log_size ? props->log : NULL;
+    size_t size = log ? props->log_size : 0, len = 0;
+    if (log) {
+        log[0] = 0;
+        if (img)
+            log_image(log, size, img);
+        len = strlen(log);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    if (log && len < size)
+        axl_vformat(log + len, size - len, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    axl_vformat(line, sizeof line, fmt, ap);
+    va_end(ap);
+    return axl__fail(fn, AXL_ERR_BUILD, "build log: %s%s", line,
+                     log ? "" : " (pass axl_build_props.log for all of it)");
+}
+
 static axl_status build_source(const char *fn, struct axl__bundle *src,
                                const axl_device *devices, uint32_t ndevices,
                                const axl_build_props *props,
@@ -723,15 +802,25 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
     bool fresh = !img->parsed;
     axl_xclbin x = img->x;
     if (fresh) {
-        char why[AXL_MESSAGE_MAX - 48];
-        st = axl_xclbin_open(&x, img->x.data, img->x.size, why, sizeof why);
-        if (st != AXL_SUCCESS)
+        /* The reader's whole explanation: into the log when there is one. */
+        char local[AXL_MESSAGE_MAX];
+        const bool to_log = props && props->log && props->log_size > 8;
+        char *why = to_log ? props->log + 8 : local;
+        size_t cap = to_log ? props->log_size - 8 : sizeof local;
+        st = axl_xclbin_open(&x, img->x.data, img->x.size, why, cap);
+        if (st != AXL_SUCCESS) {
+            if (to_log)
+                memcpy(props->log, "xclbin: ", 8);
             return axl__fail(fn, AXL_ERR_BUILD, "build log: xclbin: %s", why);
+        }
     }
+    /* The log's image lines list kernel ids, which a fresh image has not
+     * got yet. */
+    const struct axl__image *logged = fresh ? NULL : img;
     if (o.want_uuid && memcmp(o.uuid, x.uuid, 16))
-        return axl__fail(fn, AXL_ERR_BUILD,
-                         "build log: the image's UUID is not the one "
-                         "--uuid asks for");
+        return build_failed(fn, props, logged,
+                            "error: the image's UUID is not the one --uuid "
+                            "asks for\n");
     for (uint32_t r = 0; r < o.nrequire; r++) {
         bool found = false;
         for (uint32_t k = 0; k < x.kernel_count && !found; k++) {
@@ -740,10 +829,10 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
                     axl_str_eq(ki.name, o.require[r]);
         }
         if (!found)
-            return axl__fail(fn, AXL_ERR_BUILD,
-                             "build log: the image has no kernel %s "
-                             "(--require-kernel)",
-                             o.require[r]);
+            return build_failed(fn, props, logged,
+                                "error: the image has no kernel %s "
+                                "(--require-kernel)\n",
+                                o.require[r]);
     }
     if (fresh) {
         img->x = x;
@@ -762,15 +851,18 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
     if (log_size)
         log_image(log, log_size, img);
     imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
-    st = make_bundle(fn, c, AXL_BUNDLE_EXECUTABLE, &devs, &imgs, false, true,
+    st = make_bundle(fn, c, AXL_BUNDLE_EXECUTABLE, &devs, &imgs, PROGRAM_NONE, true,
                      out);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__bundle *b = get_bundle(fn, *out, &st);
-    st = program_devices(fn, b, AXL_ERR_BUILD, log, log_size);
+    st = program_devices(fn, b, PROGRAM_WANT, AXL_ERR_BUILD, log, log_size);
     if (st != AXL_SUCCESS) {
         char why[AXL_MESSAGE_MAX];
         axl_format(why, sizeof why, "%s", axl_last_message());
+        size_t len = log_size ? strlen(log) : 0;
+        if (len < log_size) /* the log so far, then why it stopped */
+            axl_format(log + len, log_size - len, "error: %s\n", why);
         bundle_destroy(b);
         out->id = 0;
         return axl__fail(fn, AXL_ERR_BUILD, "build log: %s", why);
@@ -1252,6 +1344,14 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
     axl_format(info->name, sizeof info->name, "%s", kid->name);
     info->num_args = kid->nargs;
     info->compute_units = ki.cu_count;
+    /* What a launch checks (axl__kernel_prepare): the design is there. */
+    const struct axl__bundle *kb = axl__bundle_at(k->bundle);
+    info->runnable = kb->ndev > 0;
+    for (uint8_t i = 0; i < kb->ndev; i++) {
+        const struct axl__device *d = axl__device_at(kb->dev[i]);
+        if (axl__kernel_compatible(kid, d))
+            info->runnable &= d->loaded == kid->image + 1u;
+    }
     axl__leave();
     return st;
 }

@@ -80,6 +80,13 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
 
 static void context_destroy(struct axl__context *c)
 {
+    /* Released queues' late errors nobody can ask for any more. */
+    while (c->err_head) {
+        struct axl__error *e = axl__error_at((uint16_t)(c->err_head - 1));
+        c->err_head = e->next;
+        e->listed = false;
+        axl__error_unref(e);
+    }
     axl__pool_free(AXL__POOL(CONTEXT), c);
 }
 
@@ -121,7 +128,44 @@ axl_status axl_context_release(axl_context context)
         axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
     if (!c)
         return st;
+    /* 4.13.1.1: a context "that contains unconsumed asynchronous errors"
+     * says so when the application lets it go. axl keeps errors in the
+     * queues, which hold their context: the errors stay with the queue
+     * (its release or a throw reports them), and this release says where
+     * they are. */
+    const uint16_t slot = AXL__SLOT(CONTEXT, c);
+    unsigned n = 0;
+    axl_status first = AXL_SUCCESS;
+    const axl__pool *qp = AXL__POOL(QUEUE);
+    for (uint16_t i = 0; i < qp->capacity; i++) {
+        if (!axl__pool_is_live(qp, i))
+            continue;
+        const struct axl__queue *q = axl__pool_at(qp, i);
+        if (q->context != slot)
+            continue;
+        for (uint16_t r = q->err_head; r;
+             r = axl__error_at((uint16_t)(r - 1))->next, n++)
+            if (first == AXL_SUCCESS)
+                first = axl__error_at((uint16_t)(r - 1))->status;
+    }
+    /* Late errors of its released queues: the context's own. */
+    unsigned late = 0;
+    axl_status late_first = AXL_SUCCESS;
+    for (uint16_t r = c->err_head; r;
+         r = axl__error_at((uint16_t)(r - 1))->next, late++)
+        if (late_first == AXL_SUCCESS)
+            late_first = axl__error_at((uint16_t)(r - 1))->status;
+    if (first == AXL_SUCCESS)
+        first = late_first;
+    n += late;
     st = axl__context_drop(c);
+    if (st == AXL_SUCCESS && n)
+        st = axl__fail(fn, first,
+                       "released while it and its queues hold %u "
+                       "unconsumed asynchronous error%s (a queue's throw "
+                       "delivers them while a queue lives; they go with "
+                       "the context)",
+                       n, n == 1 ? "" : "s");
     axl__leave();
     return st;
 }

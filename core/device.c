@@ -167,7 +167,9 @@ static axl_status device_info(const char *fn, const struct axl__device *d,
         return axl__info_str(fn, i->driver_version, value, value_size,
                              size_ret);
     case AXL_DEVICE_INFO_VERSION:
-        return axl__info_str(fn, "2020", value, value_size, size_ret);
+        /* <major>.<minor> (4.6.4.2): the version of the device model axl
+         * presents (SYCL 2020 itself is AXL_PLATFORM_INFO_VERSION's). */
+        return axl__info_str(fn, "1.0", value, value_size, size_ret);
     case AXL_DEVICE_INFO_BACKEND_VERSION:
         return axl__info_str(fn, i->backend_version, value, value_size,
                              size_ret);
@@ -346,11 +348,14 @@ static bool query_bool(axl_device d, axl_device_info what)
 int axl_default_selector(axl_device device, const void *user)
 {
     (void)user;
+    /* Table 14: default_selector_v selects a device whenever one exists,
+     * so every device scores 0 or more; available hardware first, then
+     * the emulated device (the fallback 4.6.1.1 allows), then a device
+     * that is not available (its queue creation then says why). */
     if (!query_bool(device, AXL_DEVICE_INFO_IS_AVAILABLE))
-        return -1;
+        return 0;
     bool emulated = false;
     axl_device_has(device, AXL_ASPECT_EMULATED, &emulated);
-    /* Hardware first; the emulated device is the fallback 4.6.1.1 allows. */
     return emulated ? 100 : 1000;
 }
 

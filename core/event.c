@@ -90,12 +90,42 @@ static axl_status hold_list(const char *fn, const axl_event *events,
     return st;
 }
 
+/* wait_and_throw's delivery (Table 34): the errors of the event's queue,
+ * then of every queue of a context the event waited on. The first
+ * status a delivery without a handler gives is the result. A queue gone
+ * already reported its errors when it was released. */
+static axl_status deliver_waited(const char *fn, const struct axl__event *e)
+{
+    axl_status first = AXL_SUCCESS;
+    struct axl__queue *own = axl__pool_lookup_any(AXL__POOL(QUEUE), e->queue);
+    if (own) {
+        own->holds++;
+        first = axl__deliver_errors(fn, own);
+        axl__queue_unhold(own);
+    }
+    const axl__pool *qp = AXL__POOL(QUEUE);
+    for (uint16_t i = 0; i < qp->capacity; i++) {
+        if (!axl__pool_is_live(qp, i))
+            continue;
+        struct axl__queue *q = axl__pool_at(qp, i);
+        if (q == own || !(e->waited_ctx & AXL__CTX_BIT(q->context)) ||
+            !(q->err_head || q->dropped))
+            continue;
+        q->holds++;
+        axl_status st = axl__deliver_errors(fn, q);
+        axl__queue_unhold(q);
+        if (first == AXL_SUCCESS)
+            first = st;
+    }
+    return first;
+}
+
 /* Waits for events in chunks, so a list of any length needs only a small
  * array on the stack. */
 #define WAIT_CHUNK 16
 
 static axl_status wait_list(const char *fn, const axl_event *events,
-                            uint32_t count, bool deliver)
+                            uint32_t count, bool deliver, uint64_t timeout_ns)
 {
     if (count && !events)
         return axl__fail(fn, AXL_ERR_INVALID, "events is NULL with count %u",
@@ -105,6 +135,12 @@ static axl_status wait_list(const char *fn, const axl_event *events,
         return st;
     axl_status first = AXL_SUCCESS;
     char first_msg[AXL_MESSAGE_MAX] = "";
+    uint64_t until = UINT64_MAX;
+    if (timeout_ns != UINT64_MAX) {
+        uint64_t now = axl__now();
+        until = timeout_ns < UINT64_MAX - now ? now + timeout_ns
+                                              : UINT64_MAX - 1;
+    }
     for (uint32_t base = 0; base < count; base += WAIT_CHUNK) {
         uint32_t n = count - base < WAIT_CHUNK ? count - base : WAIT_CHUNK;
         struct axl__event *evs[WAIT_CHUNK];
@@ -114,19 +150,20 @@ static axl_status wait_list(const char *fn, const axl_event *events,
         /* wait: the result is the commands' status. wait_and_throw: the
          * errors go to the handlers, and the result is what delivery gives
          * (the first error only when there is no handler), as for queues. */
-        st = axl__wait_events(fn, evs, n);
+        st = axl__wait_events_until(fn, evs, n, until);
+        bool all_done = true; /* else the wait gave up (time, deadlock) */
+        for (uint32_t i = 0; i < n; i++)
+            all_done &= atomic_load_explicit(&evs[i]->state,
+                                             memory_order_acquire) ==
+                        AXL_EVENT_COMPLETE;
+        if (!all_done) {
+            for (uint32_t i = 0; i < n; i++)
+                axl__event_unhold(evs[i]);
+            break; /* the wait's own failure, not a command's */
+        }
         for (uint32_t i = 0; i < n; i++) {
-            if (deliver) {
-                /* The queue may be gone; its errors went with it. */
-                struct axl__queue *q =
-                    axl__pool_lookup_any(AXL__POOL(QUEUE), evs[i]->queue);
-                st = AXL_SUCCESS;
-                if (q) {
-                    q->holds++;
-                    st = axl__deliver_errors(fn, q);
-                    axl__queue_unhold(q);
-                }
-            }
+            if (deliver)
+                st = deliver_waited(fn, evs[i]);
             if (st != AXL_SUCCESS && first == AXL_SUCCESS) {
                 first = st;
                 axl_format(first_msg, sizeof first_msg, "%s",
@@ -160,23 +197,31 @@ axl_status axl_event_wait(axl_event event)
         return AXL_SUCCESS;
     }
     axl__leave();
-    return e ? wait_list(fn, &event, 1, false) : st;
+    return e ? wait_list(fn, &event, 1, false, UINT64_MAX) : st;
+}
+
+axl_status axl_event_wait_for(axl_event event, uint64_t timeout_ns)
+{
+    /* UINT64_MAX - 1 at most: a limit, however far, is never "forever". */
+    return wait_list("axl_event_wait_for", &event, 1, false,
+                     timeout_ns == UINT64_MAX ? UINT64_MAX - 1 : timeout_ns);
 }
 
 axl_status axl_event_wait_list(const axl_event *events, uint32_t count)
 {
-    return wait_list("axl_event_wait_list", events, count, false);
+    return wait_list("axl_event_wait_list", events, count, false, UINT64_MAX);
 }
 
 axl_status axl_event_wait_and_throw(axl_event event)
 {
-    return wait_list("axl_event_wait_and_throw", &event, 1, true);
+    return wait_list("axl_event_wait_and_throw", &event, 1, true, UINT64_MAX);
 }
 
 axl_status axl_event_wait_and_throw_list(const axl_event *events,
                                          uint32_t count)
 {
-    return wait_list("axl_event_wait_and_throw_list", events, count, true);
+    return wait_list("axl_event_wait_and_throw_list", events, count, true,
+                     UINT64_MAX);
 }
 
 axl_status axl_event_get_status(axl_event event, axl_event_status *status,
@@ -208,10 +253,16 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
     if (!e)
         return st;
     if (!e->profiling) {
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "its queue was made without AXL_QUEUE_ENABLE_PROFILING "
-                       "(property::queue::enable_profiling; 4.6.6 makes "
-                       "this errc::invalid)");
+        st = e->queue
+                 ? axl__fail(fn, AXL_ERR_INVALID,
+                             "its queue was made without "
+                             "AXL_QUEUE_ENABLE_PROFILING "
+                             "(property::queue::enable_profiling; 4.6.6 "
+                             "makes this errc::invalid)")
+                 : axl__fail(fn, AXL_ERR_INVALID,
+                             "the event has no queue (made by "
+                             "axl_event_create_complete), so no profiling "
+                             "information (4.6.6: errc::invalid)");
     } else {
         e->holds++;
         switch (param) {

@@ -140,7 +140,7 @@ axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
         return st;
     if (!accessor)
         return axl__handler_fail(h, axl__null(fn, "accessor"));
-    st = axl__access_args(fn, mode, flags);
+    st = axl__access_args(fn, &mode, &flags);
     if (st != AXL_SUCCESS)
         return axl__handler_fail(h, st);
     if (h->nacc == AXL_MAX_ACCESSORS)
@@ -158,7 +158,7 @@ axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
         axl__lookup_fast(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
     struct axl__required *r = &h->acc[h->nacc];
     if (view)
-        st = axl__access_view(fn, view, mode, region, r);
+        st = axl__access_view(fn, view, mode, region, false, r);
     if (view && st == AXL_SUCCESS) {
         view->holds++;
         r->on_device = false;
@@ -294,10 +294,12 @@ axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
             h, axl__fail(fn, AXL_ERR_ACCESSOR,
                          "copy reads the source accessor and "
                          "writes the destination"));
-    if (region_bytes(&rs->region) != region_bytes(&rd->region))
+    /* 4.9.4.3: "dest must have at least this many bytes". */
+    if (region_bytes(&rd->region) < region_bytes(&rs->region))
         return axl__handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
-                         "the source has %llu bytes, the destination %llu",
+                         "the source has %llu bytes, and the destination "
+                         "must have at least as many: it has %llu",
                          (unsigned long long)region_bytes(&rs->region),
                          (unsigned long long)region_bytes(&rd->region)));
     st = axl__handler_action(h, fn, AXL__CMD_COPY);

@@ -245,11 +245,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 return axl__fail(fn, AXL_ERR_INVALID,
                                  "use_kernel_bundle: the bundle is not "
                                  "executable");
-            if (!axl__bundle_has_kernel(ub, kid, d))
-                return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                                 "kernel %s is not in the bundle given to "
-                                 "use_kernel_bundle for %s (4.9.4.4)",
-                                 kid->name, d->info.name);
+            /* Every axl kernel is a kernel object: single_task(kernel)
+             * "ignores any kernel_bundle that was bound" and uses the one
+             * that contains the kernel (4.9.4.2). */
         }
         if (!axl__kernel_compatible(kid, d))
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
@@ -257,12 +255,21 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              d->info.name);
         if (d->programming)
             axl__wait_until_pred(device_ready, d);
-        if (d->loaded != kid->image + 1u)
+        if (d->loaded != kid->image + 1u) {
+            if (d->loaded_by)
+                return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                                 "%s does not carry the design of kernel %s "
+                                 "now: kernel bundle 0x%08x programmed "
+                                 "another (get a bundle for %s to program "
+                                 "it back)",
+                                 d->info.name, kid->name,
+                                 (unsigned)d->loaded_by, kid->name);
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                             "%s does not carry the design of kernel %s now "
-                             "(get an executable bundle with it to program "
-                             "the device)",
-                             d->info.name, kid->name);
+                             "%s does not carry the design of kernel %s "
+                             "now: it carries the design it came with (get "
+                             "a bundle for %s to program it)",
+                             d->info.name, kid->name, kid->name);
+        }
 
         /* Arguments against the metadata. The names for messages come from
          * the XML, read only when there is something to say. */
@@ -415,18 +422,33 @@ static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
     return false;
 }
 
-/* Accessor nacc of a plan: the whole of view (at offset 0 in base b),
- * where the plan found it, for kernel argument m; as commit_one (access.c)
- * would fill it, but for what axl__access_commit_planned adds. */
+/* The flags of a plan's accessor of view (at offset 0 in base b) with
+ * mode: a no_init mode (AXL_ACCESS_WRITE_NO_INIT, ...) over the whole
+ * buffer needs none of its old contents; a plain write keeps them
+ * (4.7.6.4). Made once per plan; the launch cache keeps them. */
+static inline uint8_t plan_flags(axl_access_mode mode,
+                                 const struct axl__buffer *view,
+                                 const struct axl__buffer *b)
+{
+    if (mode <= AXL_ACCESS_READ_WRITE)
+        return 0;
+    return view->size == b->size ? AXL__ACC_NO_INIT | AXL__ACC_DISCARD
+                                 : AXL__ACC_NO_INIT;
+}
+
+/* Accessor nacc of a plan: the whole of view, where the plan found it,
+ * for kernel argument m, with mode (no_init taken out: flags has it); as
+ * commit_one (access.c) would fill it, but for what
+ * axl__access_commit_planned adds. */
 static inline void plan_take(struct axl__command *c, unsigned nacc,
                              uint32_t id, const struct axl__buffer *view,
-                             uint8_t mode, uint8_t flags, uint8_t loc,
+                             axl_access_mode mode, uint8_t flags, uint8_t loc,
                              unsigned m)
 {
     struct axl__access *a = &c->acc[nacc];
     a->view = AXL__HANDLE_SLOT(id);
     a->base = view->base;
-    a->mode = mode;
+    a->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
     a->flags = flags;
     a->loc = loc;
     a->src = AXL__NO_LOC;
@@ -434,23 +456,6 @@ static inline void plan_take(struct axl__command *c, unsigned nacc,
     a->size = view->size;
     c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1),
                                              0, 0};
-}
-
-/* The accessor flags commit_one would give a whole view (at offset 0) of
- * buffer b with mode, which may carry no_init (AXL_ACCESS_WRITE_NO_INIT,
- * AXL_ACCESS_READ_WRITE_NO_INIT: bit 2, as an axl_kernel_arg gives it):
- * they depend on nothing that changes while the handle lives, so a
- * kernel's launch cache keeps them. */
-static inline uint8_t plan_flags(const struct axl__buffer *view,
-                                 const struct axl__buffer *b,
-                                 axl_access_mode mode)
-{
-    const bool no_init = (mode & 4) != 0;
-    return (uint8_t)((no_init ? AXL__ACC_NO_INIT : 0) |
-                     ((no_init || mode == AXL_ACCESS_WRITE) &&
-                              view->size == b->size
-                          ? AXL__ACC_DISCARD
-                          : 0));
 }
 
 /* A scalar of a plan, for kernel argument m; used: the bytes so far. */
@@ -504,9 +509,7 @@ static bool plan_again(struct axl__command *c,
         struct axl__buffer *b = axl__buffer_base(view);
         if (!(b->host || b->loc[k->loc].ver == b->cur))
             return false;
-        plan_take(c, nacc, k->what, view,
-                  (uint8_t)(mode & AXL_ACCESS_READ_WRITE), k->flags, k->loc,
-                  m);
+        plan_take(c, nacc, k->what, view, mode, k->flags, k->loc, m);
         nacc++;
     }
     *nacc_out = nacc;
@@ -547,20 +550,17 @@ static bool plan_args(struct axl__command *c, const struct axl__queue *q,
             continue;
         }
         const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
-        if (!meta->is_mem || a->region || mode < AXL_ACCESS_READ ||
-            (mode > AXL_ACCESS_READ_WRITE &&
-             mode != AXL_ACCESS_WRITE_NO_INIT &&
-             mode != AXL_ACCESS_READ_WRITE_NO_INIT) ||
-            nacc == AXL_MAX_ACCESSORS)
+        /* the modes 1, 2, 3, 6 and 7 (with no_init) */
+        if (!meta->is_mem || a->region || (unsigned)mode > 7u ||
+            !(0xCEu >> mode & 1u) || nacc == AXL_MAX_ACCESSORS)
             return false;
         struct axl__buffer *view =
             axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);
         uint8_t loc;
         if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
             return false;
-        const uint8_t flags = plan_flags(view, axl__buffer_base(view), mode);
-        plan_take(c, nacc, a->buffer.id, view,
-                  (uint8_t)(mode & AXL_ACCESS_READ_WRITE), flags, loc, m);
+        const uint8_t flags = plan_flags(mode, view, axl__buffer_base(view));
+        plan_take(c, nacc, a->buffer.id, view, mode, flags, loc, m);
         nacc++;
         k->what = a->buffer.id;
         k->mode = (uint8_t)mode;

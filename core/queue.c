@@ -83,16 +83,36 @@ axl_status axl_queue_create_selected(axl_selector_fn selector,
     return axl_queue_create(none, d, flags, handler, queue);
 }
 
-static void queue_destroy(struct axl__queue *q)
+/* Frees q's listed errors. */
+static void drop_errors(struct axl__queue *q)
 {
-    /* Errors nobody consumed go with the queue. */
     while (q->err_head) {
         struct axl__error *e = axl__error_at((uint16_t)(q->err_head - 1));
         q->err_head = e->next;
         e->listed = false;
         axl__error_unref(e);
     }
+    q->err_tail = 0;
+}
+
+static void queue_destroy(struct axl__queue *q)
+{
     struct axl__context *c = axl__context_at(q->context);
+    /* Errors of commands that finished after the last release: to the
+     * context while the application holds it (a throw on any of its
+     * queues delivers them, its release says so); otherwise nobody can
+     * ask for them any more. */
+    if (q->err_head && c->refs && !q->own_context) {
+        if (c->err_tail)
+            axl__error_at((uint16_t)(c->err_tail - 1))->next = q->err_head;
+        else
+            c->err_head = q->err_head;
+        c->err_tail = q->err_tail;
+        q->err_head = q->err_tail = 0;
+    }
+    if (c->refs && !q->own_context)
+        c->dropped += q->dropped;
+    drop_errors(q);
     bool own = q->own_context;
     axl__pool_free(AXL__POOL(QUEUE), q);
     axl__context_unhold(c);
@@ -119,6 +139,17 @@ axl_status axl_queue_retain(axl_queue queue)
     return st;
 }
 
+/* How many unconsumed errors q holds, and the oldest. */
+static unsigned queue_errors(const struct axl__queue *q,
+                             const struct axl__error **first)
+{
+    unsigned n = 0;
+    *first = q->err_head ? axl__error_at((uint16_t)(q->err_head - 1)) : NULL;
+    for (uint16_t r = q->err_head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+        n++;
+    return n;
+}
+
 axl_status axl_queue_release(axl_queue queue)
 {
     static const char fn[] = "axl_queue_release";
@@ -127,26 +158,55 @@ axl_status axl_queue_release(axl_queue queue)
         axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
     if (!q)
         return st;
-    if (q->refs == 1 && q->err_head) {
-        /* 4.6.5.5: errors still unconsumed when a queue goes away reach its
-         * handler, if it has one. */
-        const struct axl__context *c = axl__context_at(q->context);
-        if (q->handler.fn || c->handler.fn)
-            axl__deliver_errors(fn, q);
+    if (--q->refs > 0) {
+        axl__leave();
+        return st;
     }
-    if (--q->refs == 0) {
-        if (q->holds) {
-            axl__pool_retire(AXL__POOL(QUEUE), q);
-            /* A context the queue made for itself, which the application
-             * does not hold, goes out of its hands with the queue: not
-             * "still held" at axl_shutdown (freed with the queue). */
-            struct axl__context *c = axl__context_at(q->context);
-            if (q->own_context && c->refs == 1)
-                axl__pool_retire(AXL__POOL(CONTEXT), c);
+    /* The last reference. The handle goes stale first, and the queue is
+     * held while its handler runs: a release from the handler is a second
+     * release (AXL_ERR_INVALID_OBJECT), and a queue the handler makes
+     * cannot take this slot (issue 18.3). */
+    q->holds++;
+    axl__pool_retire(AXL__POOL(QUEUE), q);
+    if (q->err_head || q->dropped) {
+        /* 4.13.1.1: unconsumed errors reach the handler on destruction.
+         * Without one, the release says so (the oldest error's status)
+         * and they go with the queue. */
+        const struct axl__context *c = axl__context_at(q->context);
+        if (q->handler.fn || c->handler.fn) {
+            axl__deliver_errors(fn, q);
         } else {
-            queue_destroy(q);
+            const struct axl__error *first;
+            unsigned n = queue_errors(q, &first);
+            if (first)
+                st = axl__fail(fn, first->status,
+                               "the queue was released holding %u "
+                               "unconsumed asynchronous error%s%s (and no "
+                               "handler): the first: %s",
+                               n, n == 1 ? "" : "s",
+                               q->dropped ? " and more the full error pool "
+                                            "dropped"
+                                          : "",
+                               first->message);
+            else
+                st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                               "the queue was released holding %u "
+                               "unconsumed asynchronous errors the full "
+                               "error pool dropped (and no handler)",
+                               (unsigned)q->dropped);
+            q->dropped = 0;
+            drop_errors(q); /* reported: not again through the context */
         }
     }
+    if (q->holds > 1) { /* commands still hold it: it lingers */
+        /* A context the queue made for itself, which the application
+         * does not hold, goes out of its hands with the queue: not
+         * "still held" at axl_shutdown (freed with the queue). */
+        struct axl__context *oc = axl__context_at(q->context);
+        if (q->own_context && oc->refs == 1)
+            axl__pool_retire(AXL__POOL(CONTEXT), oc);
+    }
+    axl__queue_unhold(q); /* destroys it unless commands still hold it */
     axl__leave();
     return st;
 }
@@ -225,10 +285,11 @@ static axl_status submit_locked(const char *fn, axl_queue queue, axl_handler *h,
     return st;
 }
 
-axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
-                            axl_event *event)
+/* axl_queue_submit under the name of the call the application made (the
+ * shortcuts are command groups too). */
+static axl_status submit_as(const char *fn, axl_queue queue, axl_cgf cgf,
+                            void *user, axl_event *event)
 {
-    static const char fn[] = "axl_queue_submit";
     if (!cgf)
         return axl__null(fn, "the command-group function");
     axl_handler h;
@@ -241,6 +302,12 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
     return submit_locked(fn, queue, &h, event);
 }
 
+axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
+                            axl_event *event)
+{
+    return submit_as("axl_queue_submit", queue, cgf, user, event);
+}
+
 static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
 {
     axl_status st;
@@ -249,7 +316,7 @@ static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
     if (!q)
         return st;
     q->holds++;
-    st = axl__wait_queue(q);
+    st = axl__wait_queue(fn, q);
     if (st == AXL_SUCCESS && deliver)
         st = axl__deliver_errors(fn, q);
     axl__queue_unhold(q);
@@ -303,7 +370,7 @@ axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
                                uint32_t ndeps, axl_event *event)
 {
     host_task_group g = {fn, user, deps, ndeps};
-    return axl_queue_submit(queue, host_task_cgf, &g, event);
+    return submit_as("axl_queue_host_task", queue, host_task_cgf, &g, event);
 }
 
 /* Shortcuts with buffers: one accessor or two, one action, dependencies. */
@@ -360,7 +427,7 @@ axl_status axl_queue_copy_to_host(axl_queue queue, axl_buffer src,
 {
     data_group g = {.kind = AXL__CMD_COPY_TO_HOST, .a = src, .ra = region,
                     .host = dst, .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_copy_to_host", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_copy_from_host(axl_queue queue, const void *src,
@@ -370,7 +437,7 @@ axl_status axl_queue_copy_from_host(axl_queue queue, const void *src,
 {
     data_group g = {.kind = AXL__CMD_COPY_FROM_HOST, .a = dst, .ra = region,
                     .chost = src, .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_copy_from_host", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_copy(axl_queue queue, axl_buffer src,
@@ -381,7 +448,7 @@ axl_status axl_queue_copy(axl_queue queue, axl_buffer src,
     data_group g = {.kind = AXL__CMD_COPY, .a = src, .b = dst,
                     .ra = src_region, .rb = dst_region, .deps = deps,
                     .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_copy", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
@@ -392,7 +459,7 @@ axl_status axl_queue_fill(axl_queue queue, axl_buffer dst,
     data_group g = {.kind = AXL__CMD_FILL, .a = dst, .ra = region,
                     .pattern = pattern, .pattern_size = pattern_size,
                     .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_fill", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
@@ -402,7 +469,7 @@ axl_status axl_queue_update_host(axl_queue queue, axl_buffer buffer,
 {
     data_group g = {.kind = AXL__CMD_UPDATE_HOST, .a = buffer, .ra = region,
                     .deps = deps, .ndeps = ndeps};
-    return axl_queue_submit(queue, data_cgf, &g, event);
+    return submit_as("axl_queue_update_host", queue, data_cgf, &g, event);
 }
 
 axl_status axl_queue_prefetch(axl_queue queue, axl_buffer buffer,
@@ -441,9 +508,9 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
                                  const axl_event *deps, uint32_t ndeps,
                                  axl_event *event)
 {
-    static const char fn[] = "axl_queue_submit";
+    static const char fn[] = "axl_queue_single_task";
     if (nargs && !args)
-        return axl__fail("axl_queue_single_task", AXL_ERR_INVALID,
+        return axl__fail(fn, AXL_ERR_INVALID,
                          "args is NULL with nargs %u", (unsigned)nargs);
     axl_handler h;
     axl__handler_init(&h);

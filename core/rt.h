@@ -64,6 +64,8 @@ struct axl__device {
     uint32_t compute_units;     /* of the loaded design */
     uint16_t builtin;           /* image slot + 1 of the design it came with */
     uint16_t loaded;            /* image slot + 1 of the design it carries */
+    uint32_t loaded_by;         /* handle of the bundle that programmed it
+                                   (weak; 0: the design it came with) */
     bool programming;           /* a new design is being loaded */
     uint32_t inflight;          /* commands on it not yet complete */
     uint8_t ncus;
@@ -79,6 +81,9 @@ struct axl__context {
     uint8_t ndev;
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     axl_async_handler handler;
+    uint16_t err_head, err_tail; /* errors of commands that finished after
+                                    their queue's last release, slot + 1 */
+    uint32_t dropped;           /* such errors lost to a full error pool */
 };
 
 struct axl__queue {
@@ -100,6 +105,11 @@ struct axl__queue {
  * command: node id = command slot * AXL_MAX_COMMAND_DEPS + dep index + 1. */
 typedef uint32_t axl__node;
 
+/* A context slot's bit in an event's waited_ctx (slots past 31 share
+ * bits: wait_and_throw then also serves a context it did not wait on,
+ * never misses one). */
+#define AXL__CTX_BIT(slot) (1u << ((slot) & 31u))
+
 struct axl__event {
     uint16_t refs;              /* application references */
     uint16_t holds;             /* its command, a waiter, a dependency */
@@ -111,6 +121,8 @@ struct axl__event {
                                    (weak: the queue may be gone) */
     uint16_t command;           /* command slot + 1 while not complete */
     uint16_t error;             /* error record slot + 1, 0 if none */
+    uint32_t waited_ctx;        /* contexts of the commands its command
+                                   waited on (AXL__CTX_BIT), Table 34 */
     axl__node succ;             /* first dependent command's node */
     uint64_t t_submit, t_start, t_end;
 };
@@ -124,6 +136,8 @@ enum axl__command_kind {
     AXL__CMD_FILL,
     AXL__CMD_UPDATE_HOST,
     AXL__CMD_PREFETCH,      /* accessor -> the queue's device */
+    AXL__CMD_EMPTY,         /* a group with no action (4.9.3): done once
+                               what it depends on is (a barrier) */
     AXL__CMD_KERNEL         /* single_task on a compute unit */
 };
 
@@ -321,6 +335,9 @@ struct axl__karg {
 struct axl__host_accessor {
     uint16_t command;           /* slot of its HOST_ACCESS command */
     uint32_t event;             /* that command's event */
+    uint32_t buffer;            /* the buffer's handle (for messages) */
+    const void *owner;          /* the creating thread's message buffer:
+                                   who can release it (issue 16.5) */
 };
 
 #define AXL__NO_QUEUE 0xFFFFu   /* host accessors run on no queue */
@@ -751,11 +768,11 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
 axl_status axl__write_back(const char *fn, struct axl__buffer *base);
 /* An accessor's checks (buffer accessors and host accessors alike): mode
  * and flags, then, lock held, the buffer and the region. */
-axl_status axl__access_args(const char *fn, axl_access_mode mode,
-                            uint32_t flags);
+axl_status axl__access_args(const char *fn, axl_access_mode *mode,
+                            uint32_t *flags);
 axl_status axl__access_view(const char *fn, struct axl__buffer *view,
                             axl_access_mode mode, const axl_region *region,
-                            struct axl__required *out);
+                            bool host, struct axl__required *out);
 const struct axl__region *axl__required_region(struct axl__required *r);
 /* The location of a base buffer's copy on a device, or AXL__NO_LOC. */
 static inline uint8_t axl__device_loc(const struct axl__buffer *b,
@@ -895,7 +912,11 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 void axl__pump(void);
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);
-axl_status axl__wait_queue(struct axl__queue *q);
+axl_status axl__wait_events_until(const char *fn,
+                                  struct axl__event *const *evs, uint32_t n,
+                                  uint64_t until);
+axl_status axl__wait_queue(const char *fn, struct axl__queue *q);
+bool axl__held_by_caller(const struct axl__buffer *b);
 void axl__wait_started(struct axl__event *e);
 typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);

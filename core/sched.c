@@ -122,6 +122,18 @@ static inline bool event_complete(const struct axl__event *e)
            AXL_EVENT_COMPLETE;
 }
 
+/* Table 34: wait_and_throw delivers errors of every context the event
+ * waited on, transitively: c's event notes e's context and those e waited
+ * on. Only for strong edges to a command not done or failed: an in-order
+ * edge stays in the queue's context, and a success carries no error. */
+static void waited_on(struct axl__command *c, const struct axl__event *e)
+{
+    const struct axl__queue *q =
+        e->queue ? axl__pool_lookup_any(AXL__POOL(QUEUE), e->queue) : NULL;
+    axl__event_at(c->event)->waited_ctx |=
+        e->waited_ctx | (q ? AXL__CTX_BIT(q->context) : 0u);
+}
+
 /* Makes c wait for e. strong: e's failure fails c. Edges to host
  * accessors may use every slot; others leave AXL_MAX_HOST_ACCESSORS free
  * for them, so those edges always fit. */
@@ -130,12 +142,17 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
     if (e == axl__event_at(c->event))
         return;
     if (event_complete(e)) {
-        if (strong && e->status != AXL_SUCCESS && !c->dep_status) {
-            c->dep_status = e->status;
-            c->dep_event = AXL__HANDLE(EVENT, e);
+        if (strong && e->status != AXL_SUCCESS) {
+            waited_on(c, e);
+            if (!c->dep_status) {
+                c->dep_status = e->status;
+                c->dep_event = AXL__HANDLE(EVENT, e);
+            }
         }
         return;
     }
+    if (strong)
+        waited_on(c, e);
     uint16_t pred = (uint16_t)(AXL__SLOT(EVENT, e) + 1);
     for (uint8_t j = 0; j < c->ndeps; j++) {
         if (c->deps[j].pred == pred) {
@@ -420,6 +437,7 @@ static void dispatch(struct axl__command *c)
     case AXL__CMD_FILL:
     case AXL__CMD_UPDATE_HOST:
     case AXL__CMD_PREFETCH:
+    case AXL__CMD_EMPTY:
         run_data_command(c);
         break;
     case AXL__CMD_KERNEL:
@@ -508,6 +526,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->host_access = kind == AXL__CMD_HOST_ACCESS;
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
+    e->waited_ctx = 0; /* its own queue's context is delivered apart */
     e->command = cref;
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
@@ -621,11 +640,9 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
 {
     if (h->error != AXL_SUCCESS)
         return axl__fail(fn, h->error, "%s", h->why);
-    if (h->nactions == 0)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "the command group chose no action (it needs "
-                         "exactly one: host_task, single_task, parallel_for, "
-                         "copy, fill, update_host or prefetch)");
+    if (h->nactions == 0) /* 4.9.3: "no more than one" command: none is a
+                             barrier on its dependencies and accessors */
+        h->kind = AXL__CMD_EMPTY;
     if (h->host_ptrs && h->kind != AXL__CMD_HOST_TASK)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "axl_handler_host_ptr is for host tasks, and this "
@@ -655,10 +672,168 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 
 /* ---- Waiting ------------------------------------------------------------------------ */
 
+/* ---- Waits that can never end (issue 16.5) ------------------------------------------ */
+
+/* The walk's scratch: static (used under the lock), so its size, which
+ * grows with the command pool, is not on the waiting thread's stack. */
+static uint16_t walk_todo[AXL_MAX_COMMANDS];
+static uint8_t walk_seen[(AXL_MAX_COMMANDS + 7) / 8];
+
+/* Does the calling thread hold any host accessor? (The thread is told
+ * apart by its message buffer, which is per thread on ports with threads;
+ * one on bare metal: one thread.) Nearly always false: then no wait of
+ * this thread can be stuck on one, and nothing more is looked at. */
+static bool caller_holds_accessor(const void *me)
+{
+    const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+    if (!p->in_use)
+        return false;
+    for (uint16_t h = 0; h < p->capacity; h++)
+        if (axl__pool_is_live(p, h) &&
+            ((const struct axl__host_accessor *)axl__pool_at(p, h))->owner ==
+                me)
+            return true;
+    return false;
+}
+
+/* Do the commands in todo[0..n) (transitively) wait for a host accessor
+ * that the calling thread holds? Then no other thread can release it, and
+ * a wait for them would never end. A breadth-first walk over unfinished
+ * predecessors, each command once (seen: one bit per command slot);
+ * *why names the accessor's buffer. */
+static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
+                                   const void *me, char *why, size_t cap)
+{
+#define SEEN(x) (seen[(x) >> 3] >> ((x) & 7) & 1)
+#define MARK(x) (seen[(x) >> 3] |= (uint8_t)(1u << ((x) & 7)))
+    unsigned at = 0;
+    while (at < n) {
+        const uint16_t slot = todo[at++];
+        const struct axl__command *c = axl__command_at(slot);
+        const struct axl__event *ce = axl__event_at(c->event);
+        if (c->kind == AXL__CMD_HOST_ACCESS &&
+            atomic_load_explicit(&ce->state, memory_order_acquire) !=
+                AXL_EVENT_SUBMITTED) {
+            const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+            for (uint16_t h = 0; h < p->capacity; h++) {
+                if (!axl__pool_is_live(p, h))
+                    continue;
+                const struct axl__host_accessor *ha = axl__pool_at(p, h);
+                if (ha->command != slot || ha->owner != me)
+                    continue;
+                axl_format(why, cap,
+                           "it waits for a host accessor of buffer 0x%08x "
+                           "that this thread holds: release it first "
+                           "(nothing was cancelled)",
+                           (unsigned)ha->buffer);
+                return true;
+            }
+            continue; /* another thread's: it may release it */
+        }
+        for (uint8_t j = 0; j < c->ndeps; j++) {
+            if (!c->deps[j].pred)
+                continue;
+            const struct axl__event *pe =
+                axl__event_at((uint16_t)(c->deps[j].pred - 1));
+            const uint16_t ps = (uint16_t)(pe->command - 1);
+            if (!pe->command || SEEN(ps))
+                continue;
+            MARK(ps);
+            todo[n++] = ps;
+        }
+        if (c->flags & AXL__CMD_BARRIER) /* every earlier command */
+            for (uint16_t r = axl__rt.inflight_head; r;) {
+                const struct axl__command *x = cmd_deref(r);
+                const uint16_t xs = (uint16_t)(r - 1);
+                r = x->next_inflight;
+                if (x->seq < c->seq && !SEEN(xs)) {
+                    MARK(xs);
+                    todo[n++] = xs;
+                }
+            }
+    }
+    return false;
+#undef SEEN
+#undef MARK
+}
+
+/* Does the calling thread hold a host accessor of base buffer b (or of a
+ * sub-buffer of it)? */
+bool axl__held_by_caller(const struct axl__buffer *b)
+{
+    const void *me = axl_port_message_buffer();
+    const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+    for (uint16_t h = 0; h < p->capacity; h++) {
+        if (!axl__pool_is_live(p, h))
+            continue;
+        const struct axl__host_accessor *ha = axl__pool_at(p, h);
+        const struct axl__buffer *v = axl__pool_lookup_any(
+            AXL__POOL(BUFFER), ha->buffer);
+        if (ha->owner == me && v && axl__buffer_base(v) == b)
+            return true;
+    }
+    return false;
+}
+
+static bool event_stuck(const void *arg, char *why, size_t cap)
+{
+    const struct axl__event *e = arg;
+    if (!e->command || !AXL__POOL(HOST_ACCESSOR)->in_use)
+        return false;
+    const void *me = axl_port_message_buffer();
+    if (!caller_holds_accessor(me))
+        return false;
+    uint16_t *todo = walk_todo;
+    uint8_t *seen = walk_seen;
+    memset(walk_seen, 0, sizeof walk_seen);
+    todo[0] = (uint16_t)(e->command - 1);
+    seen[todo[0] >> 3] |= (uint8_t)(1u << (todo[0] & 7));
+    return waits_for_own_accessor(todo, 1, seen, me, why, cap);
+}
+
+static bool queue_stuck(const void *arg, char *why, size_t cap)
+{
+    if (!AXL__POOL(HOST_ACCESSOR)->in_use)
+        return false;
+    const void *me = axl_port_message_buffer();
+    if (!caller_holds_accessor(me))
+        return false;
+    const uint16_t q = AXL__SLOT(QUEUE, (const struct axl__queue *)arg);
+    uint16_t *todo = walk_todo;
+    uint8_t *seen = walk_seen;
+    memset(walk_seen, 0, sizeof walk_seen);
+    unsigned n = 0;
+    for (uint16_t r = axl__rt.inflight_head; r;) {
+        const struct axl__command *c = cmd_deref(r);
+        const uint16_t cs = (uint16_t)(r - 1);
+        r = c->next_inflight;
+        if (c->queue == q) {
+            seen[cs >> 3] |= (uint8_t)(1u << (cs & 7));
+            todo[n++] = cs;
+        }
+    }
+    return waits_for_own_accessor(todo, n, seen, me, why, cap);
+}
+
+/* AXL_ERR_BAD_STATE naming what blocks arg, when stuck says the wait for
+ * it can never end; else AXL_SUCCESS. Apart, so that the message buffer
+ * is on the stack only when there is a host accessor to look at. */
+static axl_status stuck_status(const char *fn,
+                               bool (*stuck)(const void *, char *, size_t),
+                               const void *arg, const char *what)
+{
+    char why[AXL_MESSAGE_MAX - 64];
+    if (!stuck(arg, why, sizeof why))
+        return AXL_SUCCESS;
+    return axl__fail(fn, AXL_ERR_BAD_STATE, "the wait can never end: %s%s",
+                     what, why);
+}
+
 /* Blocks (lock held) until done(arg): first dispatching whatever is ready,
  * then spinning briefly so a completion on another thread arrives without
- * a sleep, then sleeping on the DONE channel. */
-static void wait_until(axl__done_fn done, const void *arg)
+ * a sleep, then sleeping on the DONE channel. Gives up at `until` (runtime
+ * clock; UINT64_MAX: never): false. */
+static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
 {
     uint64_t spin_until = 0;
     while (!done(arg)) {
@@ -666,9 +841,14 @@ static void wait_until(axl__done_fn done, const void *arg)
             axl__pump();
             continue;
         }
-        /* Kernels past their timeout are given up by whoever waits. */
+        /* Kernels past their timeout are given up by whoever waits; the
+         * wait itself ends at until. */
         uint64_t deadline = axl__next_deadline();
+        if (until < deadline)
+            deadline = until;
         if (deadline != UINT64_MAX && axl__now() >= deadline) {
+            if (deadline == until)
+                return false;
             axl__check_timeouts();
             continue;
         }
@@ -698,13 +878,20 @@ static void wait_until(axl__done_fn done, const void *arg)
         /* Sleep, until the next deadline at most (on the port's clock). */
         uint64_t wake = UINT64_MAX;
         if (deadline != UINT64_MAX) {
-            uint64_t left = deadline - axl__now();
+            uint64_t t = axl__now();
+            uint64_t left = deadline > t ? deadline - t : 0;
             wake = axl_port_now_ns() + (left < 1000000u ? left : 1000000u);
         }
         axl__rt.waiters++;
         axl_port_wait(AXL_PORT_CHANNEL_DONE, wake);
         axl__rt.waiters--;
     }
+    return true;
+}
+
+static void wait_until(axl__done_fn done, const void *arg)
+{
+    wait_core(done, arg, UINT64_MAX);
 }
 
 void axl__wait_until_pred(axl__done_fn done, const void *arg)
@@ -743,9 +930,31 @@ static axl_status event_result(const char *fn, const struct axl__event *e)
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n)
 {
+    return axl__wait_events_until(fn, evs, n, UINT64_MAX);
+}
+
+/* Waits for each event until `until` (runtime clock; UINT64_MAX: no
+ * limit). A wait that can never end is AXL_ERR_BAD_STATE, one past until
+ * AXL_ERR_TIMEOUT, both at once and with a message; neither cancels
+ * anything. */
+axl_status axl__wait_events_until(const char *fn,
+                                  struct axl__event *const *evs, uint32_t n,
+                                  uint64_t until)
+{
     axl_status first = AXL_SUCCESS;
     for (uint32_t i = 0; i < n; i++) {
-        wait_until(event_done, evs[i]);
+        /* A wait that can never end, asked before waiting: only when some
+         * host accessor is alive (what this thread holds does not change
+         * while it waits). */
+        if (AXL__POOL(HOST_ACCESSOR)->in_use) {
+            axl_status st = stuck_status(fn, event_stuck, evs[i], "");
+            if (st != AXL_SUCCESS)
+                return st;
+        }
+        if (!wait_core(event_done, evs[i], until))
+            return axl__fail(fn, AXL_ERR_TIMEOUT,
+                             "the command is not complete after the time "
+                             "given (it goes on: wait again or poll)");
         axl_status st = event_result(fn, evs[i]);
         if (first == AXL_SUCCESS)
             first = st;
@@ -758,8 +967,14 @@ void axl__wait_started(struct axl__event *e)
     wait_until(event_started, e);
 }
 
-axl_status axl__wait_queue(struct axl__queue *q)
+axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 {
+    if (AXL__POOL(HOST_ACCESSOR)->in_use) {
+        axl_status st =
+            stuck_status(fn, queue_stuck, q, "a command of the queue: ");
+        if (st != AXL_SUCCESS)
+            return st;
+    }
     wait_until(queue_idle, q);
     if (axl__rt.zombie_head)
         axl__free_zombies();
@@ -768,54 +983,119 @@ axl_status axl__wait_queue(struct axl__queue *q)
 
 /* ---- Async error delivery (4.6.5.5) ------------------------------------------------ */
 
-axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
+/* A list of unconsumed errors: a queue's, or a context's (the late errors
+ * of its released queues). */
+typedef struct err_list {
+    uint16_t *head, *tail;
+    uint32_t *dropped;
+} err_list;
+
+static axl_status take_one(const char *fn, err_list l, const char *what);
+
+/* All of l's errors (and its dropped count) to handler h. */
+static void give_all(err_list l, axl_async_handler h)
 {
     uint16_t taken[AXL_MAX_ERRORS];
     uint32_t n = 0;
-    while (q->err_head && n < AXL_MAX_ERRORS) {
-        struct axl__error *err = axl__error_at((uint16_t)(q->err_head - 1));
-        q->err_head = err->next;
+    while (*l.head && n < AXL_MAX_ERRORS) {
+        struct axl__error *err = axl__error_at((uint16_t)(*l.head - 1));
+        *l.head = err->next;
         err->listed = false;
         taken[n++] = AXL__SLOT(ERROR, err);
     }
-    if (!q->err_head)
-        q->err_tail = NIL;
-    uint32_t dropped = q->dropped;
-    q->dropped = 0;
+    if (!*l.head)
+        *l.tail = NIL;
+    uint32_t dropped = *l.dropped;
+    *l.dropped = 0;
     if (n == 0 && dropped == 0)
-        return AXL_SUCCESS;
-
-    const struct axl__context *ctx = axl__context_at(q->context);
-    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
-    axl_status st = AXL_SUCCESS;
-    if (!h.fn) {
-        /* No handler: the first error is the result (C's stand-in for the
-         * default handler, which would end the program). */
-        if (n)
-            st = axl__fail(fn, axl__error_at(taken[0])->status,
-                           "asynchronous error: %s%s",
-                           axl__error_at(taken[0])->message,
-                           n + dropped > 1 ? " (and more)" : "");
-        else
-            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                           "%u asynchronous errors were lost: the error pool "
-                           "was full (AXL_MAX_ERRORS)",
-                           (unsigned)dropped);
-    } else {
-        axl_async_error list[AXL_MAX_ERRORS];
-        for (uint32_t i = 0; i < n; i++) {
-            const struct axl__error *err = axl__error_at(taken[i]);
-            list[i].status = err->status;
-            list[i].event.id = err->event;
-            list[i].queue.id = err->queue;
-            list[i].message = err->message;
-        }
-        /* The records stay allocated (refs) while the handler reads them. */
-        axl_port_unlock();
-        h.fn(list, n, dropped, h.user);
-        axl_port_lock();
+        return;
+    axl_async_error list[AXL_MAX_ERRORS];
+    for (uint32_t i = 0; i < n; i++) {
+        const struct axl__error *err = axl__error_at(taken[i]);
+        list[i].status = err->status;
+        list[i].event.id = err->event;
+        list[i].queue.id = err->queue;
+        list[i].message = err->message;
     }
+    /* The records stay allocated (refs) while the handler reads them. */
+    axl_port_unlock();
+    h.fn(list, n, dropped, h.user);
+    axl_port_lock();
     for (uint32_t i = 0; i < n; i++)
         axl__error_unref(axl__error_at(taken[i]));
+}
+
+/* The queue's unconsumed errors to its handler, else its context's
+ * (4.13.1.1): all of them, with the count the full pool dropped; then the
+ * context's own (late errors of its released queues) to the context's
+ * handler. Without a handler (C's stand-in for the default handler, which
+ * must "report all errors passed to it", 4.13.1.2): the oldest one is the
+ * result, with its message, and the rest stay queued for the next call,
+ * which the message says; dropped ones are counted and said, never
+ * silently. The caller holds q (a handler may release it). */
+axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
+{
+    struct axl__context *ctx = axl__context_at(q->context);
+    err_list ql = {&q->err_head, &q->err_tail, &q->dropped};
+    err_list cl = {&ctx->err_head, &ctx->err_tail, &ctx->dropped};
+    axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
+    axl_status st = AXL_SUCCESS;
+    if (h.fn)
+        give_all(ql, h);
+    else
+        st = take_one(fn, ql, "asynchronous error: ");
+    if (st != AXL_SUCCESS || !(ctx->err_head || ctx->dropped))
+        return st;
+    if (ctx->handler.fn) {
+        give_all(cl, ctx->handler);
+        return AXL_SUCCESS;
+    }
+    return take_one(fn, cl,
+                    "asynchronous error (of a queue released before its "
+                    "command finished): ");
+}
+
+/* The oldest unconsumed error of l as the result (consumed), its message
+ * after `what`, saying how many stay queued and how many the full error
+ * pool dropped (reported once). AXL_SUCCESS when there is none. */
+static axl_status take_one(const char *fn, err_list l, const char *what)
+{
+    uint32_t dropped = *l.dropped;
+    if (!*l.head) {
+        if (!dropped)
+            return AXL_SUCCESS;
+        *l.dropped = 0;
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "%s%u asynchronous errors were dropped: the error "
+                         "pool (AXL_MAX_ERRORS) was full",
+                         what, (unsigned)dropped);
+    }
+    struct axl__error *err = axl__error_at((uint16_t)(*l.head - 1));
+    *l.head = err->next;
+    err->listed = false;
+    if (!*l.head)
+        *l.tail = NIL;
+    unsigned more = 0;
+    for (uint16_t r = *l.head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+        more++;
+    /* The counts first: a long message may be cut at AXL_MESSAGE_MAX. */
+    char counts[128] = "";
+    if (more && dropped)
+        axl_format(counts, sizeof counts,
+                   "(%u more queued: throw again; %u more were dropped: the "
+                   "error pool, AXL_MAX_ERRORS, was full) ",
+                   more, (unsigned)dropped);
+    else if (more)
+        axl_format(counts, sizeof counts, "(%u more queued: throw again) ",
+                   more);
+    else if (dropped)
+        axl_format(counts, sizeof counts,
+                   "(%u more were dropped: the error pool, AXL_MAX_ERRORS, "
+                   "was full) ",
+                   (unsigned)dropped);
+    *l.dropped = 0;
+    axl_status st =
+        axl__fail(fn, err->status, "%s%s%s", what, counts, err->message);
+    axl__error_unref(err);
     return st;
 }

@@ -16,14 +16,22 @@ _Atomic uint8_t axl__observe;
 _Atomic uint8_t axl__log_level;
 
 static const char *const kind_names[] = {
-    "?",           "host_task", "host_accessor", "copy_to_host",
-    "copy_from_host", "copy",   "fill",          "update_host",
-    "kernel"};
+    [AXL__CMD_HOST_TASK] = "host_task",
+    [AXL__CMD_HOST_ACCESS] = "host_accessor",
+    [AXL__CMD_COPY_TO_HOST] = "copy_to_host",
+    [AXL__CMD_COPY_FROM_HOST] = "copy_from_host",
+    [AXL__CMD_COPY] = "copy",
+    [AXL__CMD_FILL] = "fill",
+    [AXL__CMD_UPDATE_HOST] = "update_host",
+    [AXL__CMD_PREFETCH] = "prefetch",
+    [AXL__CMD_EMPTY] = "barrier",
+    [AXL__CMD_KERNEL] = "kernel"};
 
 const char *axl__command_kind_name(uint8_t kind)
 {
-    return kind < sizeof kind_names / sizeof kind_names[0] ? kind_names[kind]
-                                                           : "?";
+    return kind < sizeof kind_names / sizeof kind_names[0] && kind_names[kind]
+               ? kind_names[kind]
+               : "?";
 }
 
 const char *axl__command_label(const struct axl__command *c)

@@ -159,8 +159,11 @@ typedef enum axl_access_mode {
 
 /** Accessor properties. */
 enum axl_access_flags {
-    /** property::no_init: the previous contents of the range are not needed,
-     *  so none are copied in. */
+    /** property::no_init (4.7.6.4): the previous contents of the range are
+     *  not needed, so none are copied in; elements the command does not
+     *  write are unspecified afterwards. Only with a mode that writes
+     *  (with AXL_ACCESS_READ it is AXL_ERR_INVALID). Without it, a write
+     *  accessor keeps every element it does not overwrite. */
     AXL_ACCESS_NO_INIT = 1u << 0
 };
 

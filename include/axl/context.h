@@ -29,7 +29,9 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
                               axl_context *context);
 
 /** Common reference semantics (4.5.2): a new reference / drop one. The
- *  last release frees the context once its queues are gone. */
+ *  last release frees the context once its queues are gone; while they
+ *  hold unconsumed async errors it is released all the same and returns
+ *  the oldest one's status with a message saying where they are (4.13.1.1). */
 axl_status axl_context_retain(axl_context context);
 axl_status axl_context_release(axl_context context);
 

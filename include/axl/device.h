@@ -88,8 +88,9 @@ typedef int (*axl_selector_fn)(axl_device device, const void *user);
 axl_status axl_device_select(axl_selector_fn selector, const void *user,
                              axl_device *device);
 
-/** default_selector_v: any available device, real hardware before an
- *  emulated one. Always finds a device when there is one. */
+/** default_selector_v: any device (Table 14), available real hardware
+ *  first, then an emulated one, then one not available (score 0). Always
+ *  finds a device when there is one. */
 int axl_default_selector(axl_device device, const void *user);
 
 /** accelerator_selector_v: devices of type accelerator only. */

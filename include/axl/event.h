@@ -27,9 +27,24 @@ axl_status axl_event_release(axl_event event);
  * event::wait(): blocks until the command is complete. Returns AXL_SUCCESS
  * if it succeeded, or the command's error (with its message in
  * axl_last_message). The error also stays queued for the async handler,
- * as 4.6.5.5 requires.
+ * as 4.6.5.5 requires. A wait that can never end returns
+ * AXL_ERR_BAD_STATE with a message naming what blocks it instead of
+ * hanging: the command (or one it depends on) needs a host accessor that
+ * is still alive and nothing else can release (on a single-threaded port,
+ * or held by the waiting thread's own code path), or it waits for
+ * nothing that can complete.
  */
 axl_status axl_event_wait(axl_event event);
+
+/**
+ * event::wait() with a time limit (an axl extension, for firmware that must
+ * never block unbounded): waits at most timeout_ns nanoseconds on the
+ * runtime clock. Returns as axl_event_wait does if the command completes
+ * in time; otherwise AXL_ERR_TIMEOUT with a message, and the command is not
+ * cancelled (wait again, or poll axl_event_get_status). A wait that can
+ * never end (see axl_event_wait) returns AXL_ERR_BAD_STATE at once.
+ */
+axl_status axl_event_wait_for(axl_event event, uint64_t timeout_ns);
 
 /** event::wait(eventList): waits for all; returns the first failure. */
 axl_status axl_event_wait_list(const axl_event *events, uint32_t count);

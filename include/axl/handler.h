@@ -2,8 +2,10 @@
  * axl/handler.h - command groups (spec 4.9.4 of full SYCL, in C).
  *
  * A command group is a function that receives an axl_handler and declares
- * one command: what it depends on and exactly one action. The handler lives
- * on the stack of axl_queue_submit and is valid only during the call.
+ * one command: what it depends on and at most one action (4.9.3; with
+ * none, the command completes once its dependencies have: a barrier). The
+ * handler lives on the stack of axl_queue_submit and is valid only during
+ * the call.
  *
  * Handler calls do not fail the program one by one: the first error is
  * kept in the handler, later calls do nothing, and axl_queue_submit returns
@@ -76,8 +78,9 @@ axl_status axl_handler_copy_to_host(axl_handler *handler, axl_accessor src,
 axl_status axl_handler_copy_from_host(axl_handler *handler, const void *src,
                                       axl_accessor dst);
 
-/** handler::copy(accessor, accessor): element by element; both regions
- *  must hold as many bytes. */
+/** handler::copy(accessor, accessor): the source's bytes, packed, into
+ *  the destination's region, which must hold at least as many bytes
+ *  (4.9.4.3); the rest of it is left alone. */
 axl_status axl_handler_copy(axl_handler *handler, axl_accessor src,
                             axl_accessor dst);
 
@@ -257,8 +260,10 @@ static inline axl_kernel_arg axl_arg_at(uint32_t index, axl_kernel_arg a)
 axl_status axl_handler_set_args(axl_handler *handler,
                                 const axl_kernel_arg *args, uint32_t nargs);
 
-/** handler::use_kernel_bundle(bundle) (4.9.4.4): the group's kernel must
- *  come from this bundle, else AXL_ERR_KERNEL_NOT_SUPPORTED at submit. */
+/** handler::use_kernel_bundle(bundle) (4.9.4.4): the bundle must be
+ *  executable and of the queue's context (else AXL_ERR_INVALID at
+ *  submit). Every axl kernel is a kernel object, and single_task(kernel)
+ *  ignores the bound bundle and uses the kernel's own (4.9.4.2). */
 axl_status axl_handler_use_kernel_bundle(axl_handler *handler,
                                          axl_kernel_bundle bundle);
 

@@ -158,8 +158,9 @@ typedef struct axl_build_props {
      *  AXL_ERR_INVALID (an invalid option). */
     const char *const *options;
     uint32_t noptions;
-    /** save_log: on success, the build log (NUL-terminated, truncated to
-     *  log_size). May be NULL. */
+    /** save_log: the whole build log, on success and on failure
+     *  (NUL-terminated, truncated only by log_size; axl_last_message()
+     *  begins it, cut at AXL_MESSAGE_MAX). May be NULL. */
     char *log;
     size_t log_size;
 } axl_build_props;
@@ -218,7 +219,7 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
                                          uint32_t *count);
 /** empty(): no device images. */
 axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty);
-/** has_kernel(id) and, with a device, has_kernel(id, dev); pass AXL_NONE
+/** has_kernel(id) and, with a device, has_kernel(id, dev); pass AXL_NO_DEVICE
  *  as device for the first. */
 axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
                                         axl_kernel_id id, axl_device device,
@@ -236,7 +237,7 @@ axl_status axl_kernel_bundle_get_images(axl_kernel_bundle bundle,
                                         axl_device_image *out, uint32_t cap,
                                         uint32_t *count);
 
-/** device_image::has_kernel(id [, dev]); AXL_NONE as device for the first. */
+/** device_image::has_kernel(id [, dev]); AXL_NO_DEVICE as device for the first. */
 axl_status axl_device_image_has_kernel(axl_device_image image,
                                        axl_kernel_id id, axl_device device,
                                        bool *has);
@@ -264,6 +265,12 @@ typedef struct axl_kernel_info {
     char name[64];
     uint32_t num_args;
     uint32_t compute_units; /**< instances of the IP in the image */
+    /** The kernel runs now: every device of its bundle carries its design.
+     *  False after a bundle obtained for other kernels programmed another
+     *  design (a launch then says which bundle), or for a bundle obtained
+     *  without ids, which displaces no design another bundle uses. Get a
+     *  bundle for the kernel (axl_get_kernel_bundle_for) to program it. */
+    bool runnable;
 } axl_kernel_info;
 
 typedef struct axl_kernel_arg_info {

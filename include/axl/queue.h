@@ -31,7 +31,7 @@ typedef enum axl_queue_info {
 
 /**
  * queue(context, device, asyncHandler, {properties}).
- * - context may be AXL_NONE: the queue then makes a context of its own for
+ * - context may be AXL_NO_CONTEXT: the queue then makes a context of its own for
  *   the device (4.6.5: "implicitly construct ... context").
  * - device must be in the context, else AXL_ERR_INVALID (Table 27).
  * - AXL_QUEUE_ENABLE_PROFILING on a device without aspect::queue_profiling
@@ -50,7 +50,11 @@ axl_status axl_queue_create_selected(axl_selector_fn selector,
                                      axl_queue *queue);
 
 axl_status axl_queue_retain(axl_queue queue);
-/** The last release does not wait: commands in flight finish on their own. */
+/** The last release does not wait: commands in flight finish on their own.
+ *  Unconsumed async errors go to the handler (4.13.1.1); without one, the
+ *  release returns the oldest one's status with a message that counts them
+ *  (the queue is released all the same). A second release, also from the
+ *  handler, is AXL_ERR_INVALID_OBJECT. */
 axl_status axl_queue_release(axl_queue queue);
 
 axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
@@ -62,8 +66,10 @@ axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order);
 
 /**
  * queue::submit(cgf): runs cgf(handler, user) on the calling thread to
- * describe one command, then schedules it. Anything wrong in the group
- * (no action, two actions, a bad accessor or argument) is a synchronous
+ * describe one command, then schedules it. A group with no action is a
+ * command that completes once what it depends on has (4.9.3: "no more
+ * than one" action; a barrier). Anything wrong in the group (two actions,
+ * a bad accessor or argument) is a synchronous
  * error returned here, and nothing is enqueued. event may be NULL when
  * the caller does not want the event.
  */
@@ -82,9 +88,10 @@ axl_status axl_queue_wait_and_throw(axl_queue queue);
 /**
  * queue::throw_asynchronous() (4.6.5.5): passes every unconsumed async
  * error of the queue to the queue's handler, else the context's. Without
- * either, the first error's status is returned (its message in
- * axl_last_message) and the errors are consumed: C's stand-in for SYCL's
- * default handler, which ends the program.
+ * either (C's stand-in for SYCL's default handler, which must report all
+ * errors, 4.13.1.2): the oldest error is consumed and returned as the
+ * status, its message in axl_last_message with how many stay queued (call
+ * again for each) and how many the full error pool dropped.
  */
 axl_status axl_queue_throw_asynchronous(axl_queue queue);
 

@@ -38,9 +38,30 @@ AXL_DECLARE_HANDLE(axl_kernel_bundle);
 AXL_DECLARE_HANDLE(axl_kernel);
 AXL_DECLARE_HANDLE(axl_device_image);
 
-/** The value of a "no object" handle of any kind, as in
- *  `axl_context none = AXL_NONE;`. */
+/** The value of a "no object" handle of any kind, as an initializer:
+ *  `axl_context none = AXL_NONE;`. It is not an expression: where a call
+ *  takes a handle, pass the expression of that handle's type below, as in
+ *  `axl_queue_create(AXL_NO_CONTEXT, device, ...)`. */
 #define AXL_NONE {0}
+
+#ifdef __cplusplus
+#define AXL__NO(type) (type{0})
+#else
+#define AXL__NO(type) ((type){0})
+#endif
+/** "No object" of each handle type, as expressions (compound literals in
+ *  C, value-initialized temporaries in C++). */
+#define AXL_NO_PLATFORM AXL__NO(axl_platform)
+#define AXL_NO_DEVICE AXL__NO(axl_device)
+#define AXL_NO_CONTEXT AXL__NO(axl_context)
+#define AXL_NO_QUEUE AXL__NO(axl_queue)
+#define AXL_NO_EVENT AXL__NO(axl_event)
+#define AXL_NO_BUFFER AXL__NO(axl_buffer)
+#define AXL_NO_HOST_ACCESSOR AXL__NO(axl_host_accessor)
+#define AXL_NO_KERNEL_ID AXL__NO(axl_kernel_id)
+#define AXL_NO_KERNEL_BUNDLE AXL__NO(axl_kernel_bundle)
+#define AXL_NO_KERNEL AXL__NO(axl_kernel)
+#define AXL_NO_DEVICE_IMAGE AXL__NO(axl_device_image)
 
 /** Equality of common reference semantics (spec 4.5.2): two handles of one
  *  kind are equal when they name the same object. */

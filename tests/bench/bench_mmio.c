@@ -68,7 +68,7 @@ static void up(rig *r)
     r->n = 16;
     axl_kernel_arg args[4] = {{.index = 0, .buffer = r->a, .mode = AXL_ACCESS_READ},
                               {.index = 1, .buffer = r->b, .mode = AXL_ACCESS_READ},
-                              {.index = 2, .buffer = r->o, .mode = AXL_ACCESS_WRITE},
+                              {.index = 2, .buffer = r->o, .mode = AXL_ACCESS_WRITE_NO_INIT},
                               {.index = 3, .value = &r->n, .size = 4}};
     memcpy(r->args, args, sizeof args);
 }

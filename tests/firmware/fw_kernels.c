@@ -89,7 +89,7 @@ static void vadd_on_both_units(rig *r)
         OK(axl_buffer_create_from(o[u], 4, axl_range_1d(VN), NULL, &O[u]));
         axl_kernel_arg args[4] = {{.index = 0, .buffer = A[u], .mode = AXL_ACCESS_READ},
                                   {.index = 1, .buffer = B[u], .mode = AXL_ACCESS_READ},
-                                  {.index = 2, .buffer = O[u], .mode = AXL_ACCESS_WRITE},
+                                  {.index = 2, .buffer = O[u], .mode = AXL_ACCESS_WRITE_NO_INIT},
                                   {.index = 3, .value = &n, .size = sizeof n}};
         OK(axl_queue_single_task(r->q, k, args, 4, NULL, 0, &e[u]));
     }
@@ -143,7 +143,7 @@ static void fir(rig *r)
     uint32_t taps = FTAPS, len = FLEN;
     axl_kernel_arg args[5] = {{.index = 0, .buffer = I, .mode = AXL_ACCESS_READ},
                               {.index = 1, .buffer = C, .mode = AXL_ACCESS_READ},
-                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE_NO_INIT},
                               {.index = 3, .value = &taps, .size = 4},
                               {.index = 4, .value = &len, .size = 4}};
     OK(axl_queue_single_task(r->q, k, args, 5, NULL, 0, NULL));
@@ -189,7 +189,7 @@ static void conv2d(rig *r)
     OK(axl_buffer_create_from(out, 1, axl_range_1d(CW * CH), NULL, &O));
     axl_kernel_arg args[6] = {{.index = 0, .buffer = I, .mode = AXL_ACCESS_READ},
                               {.index = 1, .buffer = C, .mode = AXL_ACCESS_READ},
-                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE_NO_INIT},
                               {.index = 3, .value = &w, .size = 4},
                               {.index = 4, .value = &h, .size = 4},
                               {.index = 5, .value = &shift, .size = 4}};

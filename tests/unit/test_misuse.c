@@ -398,9 +398,12 @@ static void model_size_check_does_not_wrap_mmult(void **s)
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &C));
     uint32_t dims[] = {0x80000000u, 0xFFFFFFFFu, 0x40000000u};
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        /* C with no_init: each run fails on its own size check, not on the
+         * contents the previous failed run left (a plain write keeps them
+         * and so depends on them, 4.7.6.4). */
         axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
                                   {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
-                                  {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE},
+                                  {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE_NO_INIT},
                                   {.index = 3, .value = &dims[i], .size = 4}};
         axl_event ev;
         AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, &ev));
