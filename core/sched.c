@@ -251,7 +251,8 @@ static void complete(struct axl__command *c, axl_status status,
         q->inflight--;
         axl__device_at(c->device)->inflight--;
     }
-    axl__pool_free_slot(AXL__POOL(COMMAND), cs);
+    if (!(c->flags & AXL__CMD_KEEP_SLOT))
+        axl__pool_free_slot(AXL__POOL(COMMAND), cs);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
     if (axl__rt.barrier_head)
@@ -743,14 +744,14 @@ static axl_status event_result(const char *fn, const struct axl__event *e)
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n)
 {
-    axl_status first = AXL_SUCCESS;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i++)
         wait_until(event_done, evs[i]);
-        axl_status st = event_result(fn, evs[i]);
-        if (first == AXL_SUCCESS)
-            first = st;
-    }
-    return first;
+    /* The first failure's message, set last: what the waits dispatched
+     * (ports, models, host tasks) may have used the thread's message. */
+    for (uint32_t i = 0; i < n; i++)
+        if (evs[i]->status != AXL_SUCCESS)
+            return event_result(fn, evs[i]);
+    return AXL_SUCCESS;
 }
 
 void axl__wait_started(struct axl__event *e)
