@@ -782,6 +782,7 @@ static void cancel_run(struct axl__device *d, struct axl__cu *cu)
 {
     const axl_device_port *port = axl__platform_at(d->platform)->port;
     cu->cancel_asked = true;
+    cu->deadline = 0;
     if (!port->run_cancel)
         return;
     axl_port_unlock();
@@ -952,22 +953,10 @@ uint64_t axl__next_deadline(void)
         if (!axl__pool_is_live(p, s))
             continue;
         const struct axl__device *d = axl__device_at(s);
-        for (uint8_t i = 0; i < d->ncus; i++) {
-            const struct axl__cu *cu = &d->cus[i];
-            if (!cu->cmd)
-                continue;
-            if (cu->abandoned) {
-                /* Abandoned where run_cancel could not be called (from
-                 * an interrupt handler): the next check asks. */
-                if (!cu->cancel_asked &&
-                    atomic_load_explicit(&cu->phase,
-                                         memory_order_acquire) == 0)
-                    next = 0;
-                continue;
-            }
-            if (cu->deadline && cu->deadline < next)
-                next = cu->deadline;
-        }
+        for (uint8_t i = 0; i < d->ncus; i++)
+            if (d->cus[i].cmd && d->cus[i].deadline &&
+                d->cus[i].deadline < next)
+                next = d->cus[i].deadline;
     }
     return next;
 }
@@ -1007,6 +996,8 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
                    "kernel %s on compute unit %u of %s", cu->run.kernel_name,
                    (unsigned)cu->run.cu, d->info.name);
     cu->abandoned = true;
+    cu->deadline = 1; /* due at once: the next check asks the port to
+                         cancel (cancel_run clears it) */
     c->flags |= AXL__CMD_KEEP_SLOT;
     axl__complete(c, AXL_ERR_TIMEOUT, why);
 }
@@ -1029,6 +1020,7 @@ static bool overdue(const struct axl__cu *cu, uint64_t now)
 unsigned axl__check_timeouts(void)
 {
     unsigned n = 0;
+    const uint64_t now = axl__now();
     const bool may_call_out = !axl_port_in_isr();
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {
@@ -1039,13 +1031,12 @@ unsigned axl__check_timeouts(void)
             struct axl__cu *cu = &d->cus[i];
             if (!cu->cmd)
                 continue;
-            if (overdue(cu, axl__now())) {
+            if (overdue(cu, now)) {
                 abandon(d, cu);
                 n++;
             }
             if (cu->cmd && cu->abandoned && !cu->cancel_asked &&
-                may_call_out &&
-                atomic_load_explicit(&cu->phase, memory_order_acquire) == 0)
+                may_call_out)
                 cancel_run(d, cu);
         }
     }
@@ -1070,8 +1061,7 @@ bool axl__event_timed_out(struct axl__event *e)
         return false;
     abandon(d, cu);
     if (!axl_port_in_isr()) {
-        if (atomic_load_explicit(&cu->phase, memory_order_acquire) == 0)
-            cancel_run(d, cu);
+        cancel_run(d, cu);
         axl__pump();
     }
     return true;

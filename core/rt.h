@@ -79,7 +79,8 @@ struct axl__cu {
     uint64_t deadline;          /* ns; the run is given up after it; 0 or
                                    UINT64_MAX: never. Armed once run_start
                                    has returned, never while the
-                                   dispatcher holds the run */
+                                   dispatcher holds the run. Abandoned: 1
+                                   until the port is asked to cancel */
     bool abandoned;             /* past its deadline: the command has
                                    completed (AXL_ERR_TIMEOUT); the run
                                    has not come back yet */
