@@ -121,10 +121,10 @@ static void submit_returns_at_once_and_units_overlap_4_6_5(void **s)
     uint32_t n = 1;
     for (int i = 0; i < 2; i++) {
         AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &o[i]));
-        axl_kernel_arg args[4] = {{0, NULL, 0, a, AXL_ACCESS_READ, NULL},
-                                  {1, NULL, 0, a, AXL_ACCESS_READ, NULL},
-                                  {2, NULL, 0, o[i], AXL_ACCESS_WRITE, NULL},
-                                  {3, &n, 4, AXL_NONE, 0, NULL}};
+        axl_kernel_arg args[4] = {{.index = 0, .buffer = a, .mode = AXL_ACCESS_READ},
+                                  {.index = 1, .buffer = a, .mode = AXL_ACCESS_READ},
+                                  {.index = 2, .buffer = o[i], .mode = AXL_ACCESS_WRITE},
+                                  {.index = 3, .value = &n, .size = 4}};
         AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, &e[i]));
     }
     /* Both submits are back, and no model has finished. */
@@ -286,10 +286,10 @@ static void a_large_mmult_past_a_1ms_timeout_completes_once(void **s)
     pthread_t t;
     pthread_create(&t, NULL, keep_waiting, &w);
     uint32_t dim = DIM;
-    axl_kernel_arg args[4] = {{0, NULL, 0, A, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, B, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, C, AXL_ACCESS_WRITE, NULL},
-                              {3, &dim, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = C, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &dim, .size = 4}};
     for (int i = 0; i < 4; i++) {
         AXL_OK(axl_queue_set_timeout(r.q, 1000000u));
         axl_event e;
@@ -421,10 +421,10 @@ static void wait_list_timeout_has_a_message(bool deterministic)
     axl_buffer a;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &a));
     uint32_t n = 1;
-    axl_kernel_arg args[4] = {{0, NULL, 0, a, AXL_ACCESS_READ, NULL},
-                              {1, NULL, 0, a, AXL_ACCESS_READ, NULL},
-                              {2, NULL, 0, a, AXL_ACCESS_WRITE, NULL},
-                              {3, &n, 4, AXL_NONE, 0, NULL}};
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = a, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = a, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = a, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &n, .size = 4}};
     /* In order: it runs once the first has timed out, inside the wait. */
     AXL_OK(axl_queue_single_task(r.q, v, args, 4, NULL, 0, &e[1]));
     AXL_EXPECT(axl_event_wait_list(e, 2), AXL_ERR_TIMEOUT);
