@@ -236,6 +236,10 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
         return st;
     *status = (axl_event_status)atomic_load_explicit(&e->state,
                                                      memory_order_acquire);
+    /* A poll enforces its kernel's timeout as a wait would (without
+     * blocking: safe from an interrupt handler). */
+    if (*status == AXL_EVENT_RUNNING && axl__event_timed_out(e))
+        *status = AXL_EVENT_COMPLETE;
     if (error)
         *error = *status == AXL_EVENT_COMPLETE ? e->status : AXL_SUCCESS;
     axl__leave();

@@ -752,6 +752,44 @@ static void fill_args(struct axl__cu *cu, const struct axl__command *c)
     }
 }
 
+/* now + ns, saturating: a timeout too long to add is no timeout
+ * (UINT64_MAX is documented as "wait forever"). */
+static uint64_t deadline_after(uint64_t now, uint64_t ns)
+{
+    return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
+}
+
+/* The run of c on unit cu came back to this thread (lock held): the unit
+ * is free again, and the command completes, unless a timeout already
+ * completed it (then only its slot is left to free). */
+static inline void run_back(struct axl__cu *cu, struct axl__command *c,
+                     axl_status status, const char *why)
+{
+    if (cu->abandoned) {
+        cu->abandoned = cu->cancel_asked = false;
+        cu_release(cu);
+        axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
+    } else {
+        cu_release(cu);
+        axl__complete(c, status, why);
+    }
+}
+
+/* Asks the port to give up an abandoned run (lock held; dropped around
+ * the call). The run still comes back through axl_hal_run_done; a port
+ * with no run_cancel is waited for as it is. */
+static void cancel_run(struct axl__device *d, struct axl__cu *cu)
+{
+    const axl_device_port *port = axl__platform_at(d->platform)->port;
+    cu->cancel_asked = true;
+    cu->deadline = 0;
+    if (!port->run_cancel)
+        return;
+    axl_port_unlock();
+    port->run_cancel(d->data, &cu->run);
+    axl_port_lock();
+}
+
 void axl__run_kernel(struct axl__command *c)
 {
     struct axl__device *d = axl__device_at(c->device);
@@ -839,8 +877,9 @@ void axl__run_kernel(struct axl__command *c)
         axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
                           memory_order_release);
-    cu->deadline = c->u.kernel.timeout_ns ? axl__now() + c->u.kernel.timeout_ns
-                                          : 0;
+    /* No deadline while this thread moves the data and starts the run:
+     * a timeout must not abandon a run its dispatcher still holds. */
+    cu->deadline = 0;
     atomic_store_explicit(&cu->phase, 1, memory_order_relaxed);
     bool opened = cu->opened;
     axl_port_unlock();
@@ -869,13 +908,16 @@ void axl__run_kernel(struct axl__command *c)
     axl_port_lock();
     uint8_t phase = atomic_exchange_explicit(&cu->phase, 0, memory_order_acq_rel);
     if (st != AXL_SUCCESS) {
-        cu_release(cu);
-        axl__complete(c, st, why);
+        /* Never started: this thread has the run back. */
+        run_back(cu, c, st, why);
     } else if (phase == 2) {
         /* It ended inside run_start (see axl_hal_run_done). */
-        cu_release(cu);
-        axl__complete(c, cu->done_status,
-                      cu->done_status == AXL_SUCCESS ? NULL : cu->why);
+        run_back(cu, c, cu->done_status,
+                 cu->done_status == AXL_SUCCESS ? NULL : cu->why);
+    } else if (c->u.kernel.timeout_ns) {
+        /* It goes on: its timeout counts from here (one clock read, only
+         * for runs that did not end inside run_start). */
+        cu->deadline = deadline_after(axl__now(), c->u.kernel.timeout_ns);
     }
     /* else: the port reports the end with axl_hal_run_done. */
 }
@@ -895,12 +937,9 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
                                                 memory_order_acquire))
         return; /* still inside run_start: the dispatcher completes it */
     axl_port_lock();
-    if (!cu->cancelling) {
-        cu_release(cu);
-        axl__complete(c, status, why);
-        if (!axl_port_in_isr())
-            axl__pump();
-    }
+    run_back(cu, c, status, why);
+    if (!axl_port_in_isr())
+        axl__pump();
     axl_port_unlock();
 }
 
@@ -934,17 +973,55 @@ struct axl__device *axl__progress_device(void)
         if (!axl__platform_at(d->platform)->port->progress)
             continue;
         for (uint8_t i = 0; i < d->ncus; i++)
-            if (d->cus[i].cmd && !d->cus[i].cancelling)
+            if (d->cus[i].cmd)
                 return d;
     }
     return NULL;
 }
 
-/* Gives up runs past their deadline (lock held; dropped around the port's
- * run_cancel, after which the port must not report the run). */
-void axl__check_timeouts(void)
+/* Abandons the run on cu, past its deadline (lock held): its command
+ * completes with AXL_ERR_TIMEOUT now, once; the unit and the command's
+ * slot stay with the run until it comes back (run_back). */
+static void abandon(struct axl__device *d, struct axl__cu *cu)
 {
-    uint64_t now = axl__now();
+    struct axl__command *c = axl__command_at((uint16_t)(cu->cmd - 1));
+    char why[AXL_MESSAGE_MAX];
+    axl__why(why, sizeof why,
+             "kernel %s on compute unit %u of %s did not finish within "
+             "%llu ms: the run was abandoned",
+             cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
+             (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
+    if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)
+        axl_format(axl__rt.gave_up_what, sizeof axl__rt.gave_up_what,
+                   "kernel %s on compute unit %u of %s", cu->run.kernel_name,
+                   (unsigned)cu->run.cu, d->info.name);
+    cu->abandoned = true;
+    cu->deadline = 1; /* due at once: the next check asks the port to
+                         cancel (cancel_run clears it) */
+    c->flags |= AXL__CMD_KEEP_SLOT;
+    axl__complete(c, AXL_ERR_TIMEOUT, why);
+}
+
+/* Whether a unit's run is past its deadline and not yet abandoned. */
+static bool overdue(const struct axl__cu *cu, uint64_t now)
+{
+    return cu->cmd && !cu->abandoned && cu->deadline &&
+           cu->deadline != UINT64_MAX && now >= cu->deadline;
+}
+
+/*
+ * Gives up runs past their deadline, and asks the ports to cancel
+ * abandoned runs they hold (lock held; dropped around run_cancel, never
+ * from an interrupt handler). A run has no deadline while its dispatcher
+ * is still inside run_start (axl__run_kernel arms it after), so nothing
+ * here races the dispatcher. Returns how many runs it abandoned. Called
+ * wherever progress is made: waits, polls, shutdown.
+ */
+unsigned axl__check_timeouts(void)
+{
+    unsigned n = 0;
+    const uint64_t now = axl__now();
+    const bool may_call_out = !axl_port_in_isr();
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s))
@@ -952,28 +1029,63 @@ void axl__check_timeouts(void)
         struct axl__device *d = axl__device_at(s);
         for (uint8_t i = 0; i < d->ncus; i++) {
             struct axl__cu *cu = &d->cus[i];
-            if (!cu->cmd || !cu->deadline || now < cu->deadline ||
-                cu->cancelling)
+            if (!cu->cmd)
                 continue;
-            uint16_t ref = cu->cmd;
-            struct axl__command *c = axl__command_at((uint16_t)(ref - 1));
-            const axl_device_port *port = axl__platform_at(d->platform)->port;
-            cu->cancelling = true;
-            axl_port_unlock();
-            if (port->run_cancel)
-                port->run_cancel(d->data, &cu->run);
-            axl_port_lock();
-            cu->cancelling = false;
-            if (cu->cmd != ref)
-                continue; /* it ended by itself meanwhile */
-            char why[AXL_MESSAGE_MAX];
-            axl__why(why, sizeof why,
-                     "kernel %s on compute unit %u of %s did not finish "
-                     "within %llu ms: the run was abandoned",
-                     cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
-                     (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
-            cu_release(cu);
-            axl__complete(c, AXL_ERR_TIMEOUT, why);
+            if (overdue(cu, now)) {
+                abandon(d, cu);
+                n++;
+            }
+            if (cu->cmd && cu->abandoned && !cu->cancel_asked &&
+                may_call_out)
+                cancel_run(d, cu);
         }
     }
+    return n;
+}
+
+/* For a poll (lock held, any context, never blocks): abandons e's run if
+ * it is past its deadline, and outside an interrupt handler asks the port
+ * to cancel it (run_cancel must not block). Whether e completed so. */
+bool axl__event_timed_out(struct axl__event *e)
+{
+    if (!e->command)
+        return false;
+    const struct axl__command *c = axl__command_at((uint16_t)(e->command - 1));
+    if (c->kind != AXL__CMD_KERNEL ||
+        atomic_load_explicit(&e->state, memory_order_acquire) !=
+            AXL_EVENT_RUNNING)
+        return false;
+    struct axl__device *d = axl__device_at(c->device);
+    struct axl__cu *cu = &d->cus[c->u.kernel.cu];
+    if (cu->cmd != e->command || !overdue(cu, axl__now()))
+        return false;
+    abandon(d, cu);
+    if (!axl_port_in_isr()) {
+        cancel_run(d, cu);
+        axl__pump();
+    }
+    return true;
+}
+
+/* Runs still out on a unit (abandoned ones whose port has not given them
+ * back); the first is described in what. For axl_shutdown. */
+unsigned axl__runs_out(char *what, size_t size)
+{
+    unsigned n = 0;
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            const struct axl__cu *cu = &d->cus[i];
+            if (!cu->cmd)
+                continue;
+            if (n++ == 0)
+                axl_format(what, size, "kernel %s on compute unit %u of %s",
+                           cu->run.kernel_name, (unsigned)cu->run.cu,
+                           d->info.name);
+        }
+    }
+    return n;
 }

@@ -6,6 +6,31 @@
  * below. It is never held while the core calls a device-port op, a kernel
  * model or application code (selectors, command groups, host tasks, async
  * handlers).
+ *
+ * Who holds what during a call-out (the lock is dropped, so anything the
+ * call-out or another thread does may happen meanwhile):
+ *  - The caller keeps a hold (`holds`, not `refs`) on every object whose
+ *    memory the call-out reads or whose slot it must find again: an event
+ *    a waiter reads, a queue whose errors a handler receives, error
+ *    records a handler reads, the buffers of a command whose transfer
+ *    runs. A hold keeps the slot from being reused; the application's
+ *    release of the object still succeeds, and a second release is
+ *    AXL_ERR_INVALID_OBJECT. After the call-out the caller re-reads what
+ *    it needs through what it holds, never through a pointer it computed
+ *    before.
+ *  - A run belongs to its compute unit from dispatch to the port's one
+ *    axl_hal_run_done: the unit (struct axl__cu) keeps the command slot,
+ *    the hal run and its arguments, and only the thread that gets the run
+ *    back frees the unit (the dispatcher, when the run ended inside
+ *    run_start or never started; else axl_hal_run_done's caller). A
+ *    timeout only *abandons* the run: it completes the command's event
+ *    with AXL_ERR_TIMEOUT once (cu->abandoned), and asks the port to
+ *    cancel (cu->cancel_asked); a run has no deadline until its
+ *    dispatcher is out of run_start. The command slot and the unit return
+ *    when the run does.
+ *  - Device ports may take the lock for their own short sections
+ *    (allocators, the emulator's unit table), never across a model or a
+ *    call into the core.
  */
 #ifndef AXL_RT_H
 #define AXL_RT_H
@@ -39,7 +64,10 @@ struct axl__cu {
     uint8_t next_same;          /* the next unit of the same kernel (cyclic) */
     /* The hand-off with the port, without the lock: 1 while the dispatcher
      * is inside run_start; a run_done in that window turns it to 2 and the
-     * dispatcher completes the command (most emulated runs end so). */
+     * dispatcher completes the command (most emulated runs end so).
+     * done_status and why are written by run_done before that atomic and
+     * read by the dispatcher after it. Everything else here is under the
+     * runtime lock. */
     _Atomic uint8_t phase;
     axl_status done_status;
     uint16_t ip;                /* its IP_LAYOUT index */
@@ -48,8 +76,15 @@ struct axl__cu {
     bool prepared;              /* run's fixed fields are filled in */
     uint32_t plan;              /* the plan (axl__launch_cache id) whose
                                    buffer arguments args holds, or 0 */
-    uint64_t deadline;          /* ns; the run is given up after it */
-    bool cancelling;            /* past its deadline, being abandoned */
+    uint64_t deadline;          /* ns; the run is given up after it; 0 or
+                                   UINT64_MAX: never. Armed once run_start
+                                   has returned, never while the
+                                   dispatcher holds the run. Abandoned: 1
+                                   until the port is asked to cancel */
+    bool abandoned;             /* past its deadline: the command has
+                                   completed (AXL_ERR_TIMEOUT); the run
+                                   has not come back yet */
+    bool cancel_asked;          /* run_cancel called (or being called) */
     uint64_t banks[AXL_MAX_KERNEL_ARGS]; /* banks each argument reaches, in
                                    the order of the kernel id's args */
     char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
@@ -350,7 +385,9 @@ enum axl__command_flags {
     AXL__CMD_XFER = 1u << 4,     /* an accessor moves data first (XFER) */
     AXL__CMD_TRACED = 1u << 5,   /* tracing was on at submission: tr is
                                     filled and a record is made at the end */
-    AXL__CMD_LOGGED = 1u << 6    /* debug logs were on at submission */
+    AXL__CMD_LOGGED = 1u << 6,   /* debug logs were on at submission */
+    AXL__CMD_KEEP_SLOT = 1u << 7 /* abandoned run: completing the event
+                                    leaves the slot to the run's owner */
 };
 
 #if AXL_TRACE_EVENTS
@@ -487,6 +524,9 @@ struct axl__runtime {
     uint16_t inflight_head, inflight_tail; /* incomplete, in submit order */
     uint16_t barrier_head, barrier_tail;   /* barrier commands, in order */
     uint32_t waiters;                      /* threads blocked on DONE */
+    bool shutting_down;                    /* axl_shutdown is waiting */
+    uint32_t gave_up;                      /* runs it abandoned */
+    char gave_up_what[96];                 /* the first of them */
     unsigned workers;                      /* host-task threads running */
     unsigned worker_ids;                   /* numbers given to workers */
     axl_clock_fn clock;
@@ -862,7 +902,9 @@ bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
  * stale, or a buffer got a device copy (lock held). */
 void axl__launch_forget(void);
 void axl__run_kernel(struct axl__command *c);
-void axl__check_timeouts(void);
+unsigned axl__check_timeouts(void);
+bool axl__event_timed_out(struct axl__event *e);
+unsigned axl__runs_out(char *what, size_t size);
 uint64_t axl__next_deadline(void);
 struct axl__device *axl__progress_device(void);
 

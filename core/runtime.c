@@ -388,6 +388,12 @@ static bool user_pool(int kind)
            kind != AXL__POOL_IMAGE && kind != AXL__POOL_KERNEL_ID;
 }
 
+static bool nothing_in_flight(const void *arg)
+{
+    (void)arg;
+    return !axl__rt.inflight_head;
+}
+
 axl_status axl_shutdown(void)
 {
     static const char fn[] = "axl_shutdown";
@@ -417,15 +423,21 @@ axl_status axl_shutdown(void)
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "release these first (still held: %s)", list);
     }
-    /* Commands whose events were released may still run: let them end. */
-    while (axl__rt.inflight_head) {
-        axl__pump();
-        if (!axl__rt.inflight_head)
-            break;
-        axl__rt.waiters++;
-        axl_port_wait(AXL_PORT_CHANNEL_DONE, axl__now() + 1000000u);
-        axl__rt.waiters--;
-    }
+    /* Commands whose events were released may still run: let them end,
+     * as a wait would (dispatching, driving ports' progress, giving up
+     * runs past their timeout). Runs abandoned for their timeout that a
+     * port has not given back are left to it: its close forgets them. */
+    axl__rt.shutting_down = true;
+    axl__rt.gave_up = 0;
+    axl__wait_until_pred(nothing_in_flight, NULL);
+    axl__check_timeouts(); /* asks the ports to cancel what is abandoned */
+    char left_what[96] = "";
+    const unsigned left = axl__runs_out(left_what, sizeof left_what);
+    const unsigned gave_up = axl__rt.gave_up;
+    char gave_up_what[sizeof axl__rt.gave_up_what];
+    axl_format(gave_up_what, sizeof gave_up_what, "%s",
+               gave_up ? axl__rt.gave_up_what : left_what);
+    axl__rt.shutting_down = false;
     axl__free_zombies();
     axl__rt.stopping = true;
     axl_port_wake(AXL_PORT_CHANNEL_WORK);
@@ -465,6 +477,16 @@ axl_status axl_shutdown(void)
     axl_port_fini();
     axl_port_unlock();
     axl_port_stopped(); /* hosted: the AXL_TRACE file */
+    if (gave_up || left)
+        return axl__fail(fn, AXL_ERR_TIMEOUT,
+                         "stopped, giving up %u run%s past %s timeout "
+                         "(%s)%s; %u still on a device, which may go on "
+                         "running %s",
+                         gave_up ? gave_up : left,
+                         (gave_up ? gave_up : left) == 1 ? "" : "s",
+                         (gave_up ? gave_up : left) == 1 ? "its" : "their",
+                         gave_up_what, gave_up ? " at the end" : "", left,
+                         left == 1 ? "it" : "them");
     return AXL_SUCCESS;
 }
 

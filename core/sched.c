@@ -268,7 +268,8 @@ static void complete(struct axl__command *c, axl_status status,
         q->inflight--;
         axl__device_at(c->device)->inflight--;
     }
-    axl__pool_free_slot(AXL__POOL(COMMAND), cs);
+    if (!(c->flags & AXL__CMD_KEEP_SLOT))
+        axl__pool_free_slot(AXL__POOL(COMMAND), cs);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
     if (axl__rt.barrier_head)
@@ -941,7 +942,6 @@ axl_status axl__wait_events_until(const char *fn,
                                   struct axl__event *const *evs, uint32_t n,
                                   uint64_t until)
 {
-    axl_status first = AXL_SUCCESS;
     for (uint32_t i = 0; i < n; i++) {
         /* A wait that can never end, asked before waiting: only when some
          * host accessor is alive (what this thread holds does not change
@@ -955,11 +955,13 @@ axl_status axl__wait_events_until(const char *fn,
             return axl__fail(fn, AXL_ERR_TIMEOUT,
                              "the command is not complete after the time "
                              "given (it goes on: wait again or poll)");
-        axl_status st = event_result(fn, evs[i]);
-        if (first == AXL_SUCCESS)
-            first = st;
     }
-    return first;
+    /* The first failure's message, set last: what the waits dispatched
+     * (ports, models, host tasks) may have used the thread's message. */
+    for (uint32_t i = 0; i < n; i++)
+        if (evs[i]->status != AXL_SUCCESS)
+            return event_result(fn, evs[i]);
+    return AXL_SUCCESS;
 }
 
 void axl__wait_started(struct axl__event *e)

@@ -10,8 +10,15 @@
  * in, at the accessor's first byte, with the accessor's size. Scalars are
  * the bytes the host set, of the size the kernel metadata gives.
  *
- * Models run on the thread that dispatches the command, one at a time per
- * compute unit, with no runtime lock held: a debugger steps straight in.
+ * Models run one at a time per compute unit, with no runtime lock held.
+ * By default they run asynchronously, as kernels run on a board: on a
+ * hosted build each compute unit has a worker thread of its own, so units
+ * overlap and submit returns at once; on bare metal the waits run them
+ * (the port's progress op). In the deterministic mode
+ * (axl_emu_set_deterministic, or AXL_EMU_DETERMINISTIC=1) a model runs on
+ * the thread that dispatches its command, in submission order, and a
+ * debugger steps straight in. A model may call axl_fail(); the thread's
+ * message is given back when the model returns.
  */
 #ifndef AXL_EMU_H
 #define AXL_EMU_H
@@ -46,7 +53,10 @@ typedef struct axl_emu_call {
  * A model. Return AXL_SUCCESS, or a failure (axl_fail() adds a message),
  * which fails the command like a kernel that reported an error. Returning
  * AXL_EMU_HANG makes the compute unit never finish, as a hung accelerator
- * would: the runtime gives up after the queue's timeout.
+ * would: the runtime gives up after the queue's timeout. A model that is
+ * still running at its timeout keeps its unit busy until it returns; what
+ * it returns then is discarded (the command has failed with
+ * AXL_ERR_TIMEOUT).
  */
 typedef axl_status (*axl_emu_model_fn)(const axl_emu_call *call, void *user);
 
@@ -67,6 +77,18 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
  * starts; NULL gives a device with no design. The bytes are read in place.
  */
 axl_status axl_emu_set_builtin_image(const void *bytes, size_t size);
+
+/**
+ * Chooses how the emulated device runs models. Off (the default):
+ * asynchronously, as a board runs kernels: submit returns at once, each
+ * compute unit runs its model on a worker thread of its own (bare metal:
+ * from the waits, through the port's progress), and units overlap. On:
+ * deterministically, each model inside the submit (or wait) that
+ * dispatches its command, in submission order, on that thread. A hosted
+ * build reads AXL_EMU_DETERMINISTIC=1 from the environment at the first
+ * run unless this was called. Applies to runs started after the call.
+ */
+axl_status axl_emu_set_deterministic(bool on);
 
 /** A buffer argument's bytes, or NULL when id is not a buffer argument or
  *  has fewer than min_bytes. */

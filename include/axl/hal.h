@@ -16,7 +16,10 @@
  * never holds that lock while it calls a device-port op (except
  * kernel_compatible, see there), a kernel model or application code, so
  * ops may block and may call back into the core (axl_hal_run_done) from
- * any thread.
+ * any thread. A device port may take the same lock for short updates of
+ * its own state (never across a model, a blocking call or a call into
+ * axl). Who owns what during a call-out is written beside the runtime
+ * state in core/rt.h.
  */
 #ifndef AXL_HAL_H
 #define AXL_HAL_H
@@ -61,7 +64,9 @@ size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
 enum axl_port_channel {
     AXL_PORT_CHANNEL_DONE = 0, /**< a command finished */
     AXL_PORT_CHANNEL_WORK = 1, /**< a host task is ready for a worker */
-    AXL_PORT_CHANNEL_COUNT = 2
+    AXL_PORT_CHANNEL_DEVICE = 2, /**< for device ports' own threads
+                                      (axl_port_thread_start) */
+    AXL_PORT_CHANNEL_COUNT = 3
 };
 
 /** Called once by axl_init() before anything else, and by axl_shutdown(),
@@ -114,6 +119,20 @@ int axl_port_in_isr(void);
 unsigned axl_port_workers_start(unsigned n, void (*fn)(void *), void *arg);
 /** Joins the workers after fn has returned in each of them. */
 void axl_port_workers_join(void);
+
+/**
+ * Starts one thread running fn(arg) for a device port (the emulated device
+ * runs each compute unit's model on one). Returns its id, nonzero, or 0
+ * when the port has no threads (bare metal) or no room left: the device
+ * port then does the work on a thread of the core's (run_start or
+ * progress). A port has room for a fixed number (64 on POSIX).
+ */
+unsigned axl_port_thread_start(void (*fn)(void *), void *arg);
+/** Waits until thread `id`'s fn has returned, and frees its id. */
+void axl_port_thread_join(unsigned id);
+/** Frees thread `id` without waiting for it (its fn is stuck in a model
+ *  that never returns); it ends by itself when fn returns. */
+void axl_port_thread_detach(unsigned id);
 
 /** Data-cache maintenance for DMA on boards without coherency; no-ops on
  *  coherent systems. */
@@ -268,9 +287,16 @@ typedef struct axl_device_port {
      *  possibly before run_start returns. A failure returned here means the
      *  run never started (and run_done must not be called). */
     axl_status (*run_start)(void *dev, const axl_hal_run *run);
-    /** Optional: gives up on a run that passed its timeout. After it
-     *  returns the port must not touch the run's memory and must not call
-     *  run_done for it. */
+    /** Optional: gives up on a run that passed its timeout (the core
+     *  has already failed its command with AXL_ERR_TIMEOUT). The run
+     *  still ends with exactly one axl_hal_run_done, whose status is then
+     *  ignored: from inside run_cancel when the port can let go at once
+     *  (a hung unit it resets or forgets), else when the unit really stops
+     *  (an emulated model that returns late). Until then the run and its
+     *  memory stay valid and the unit takes no other run. Called without
+     *  the lock, never while run_start for the run is still inside the
+     *  port, at most once per run; it must not block. NULL: the core
+     *  waits for the run's axl_hal_run_done as it is. */
     void (*run_cancel)(void *dev, const axl_hal_run *run);
     /** Optional: drives completions for ports without their own thread or
      *  interrupt, or lets a waiting thread reap them sooner than such a
@@ -294,7 +320,9 @@ axl_status axl_device_port_register(const axl_device_port *port);
  * A device port reports the end of a run. status AXL_SUCCESS or a failure
  * with `why` (copied; may be NULL). Safe from any thread and, on bare metal,
  * from an interrupt handler (it then only records the completion; the next
- * wait dispatches what became ready).
+ * wait dispatches what became ready). Exactly once per run that run_start
+ * started, cancelled or not: the unit is free again only then. It never
+ * changes the calling thread's message (axl_last_message).
  */
 void axl_hal_run_done(void *token, axl_status status, const char *why);
 

@@ -29,6 +29,14 @@ axl_status axl_init(void);
  * contexts, queues, events or other objects it created (the message counts
  * them per pool). Platforms and devices need no release: they live from
  * the first call to axl_shutdown(). Handles from before stay stale after.
+ *
+ * Commands still in flight (their events released) are waited for, as
+ * axl_queue_wait would, and kernels past their timeout are given up. When
+ * it gave up a run, or a run given up earlier is still on a device (an
+ * accelerator, or an emulated model, that never stopped), axl_shutdown
+ * still stops the runtime, and returns AXL_ERR_TIMEOUT with a message
+ * naming the kernel: the one failure that does not leave things as they
+ * were. A kernel with no timeout that never ends is waited for forever.
  */
 axl_status axl_shutdown(void);
 

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,10 @@ void axl_port_stopped(void)
 
 static _Atomic int lock_word;
 static _Atomic unsigned channel_seq[AXL_PORT_CHANNEL_COUNT];
-static unsigned channel_waiting[AXL_PORT_CHANNEL_COUNT]; /* under the lock */
+/* Waiters per channel. Changed under the lock, but atomic: with a plain
+ * array a waiter could sleep through its wake (seen with the emulated
+ * device's unit workers, several threads on one channel). */
+static _Atomic unsigned channel_waiting[AXL_PORT_CHANNEL_COUNT];
 
 static long futex(volatile void *addr, int op, unsigned val,
                   const struct timespec *ts)
@@ -183,7 +187,8 @@ void axl_port_wait(unsigned channel, uint64_t deadline_ns)
 {
     unsigned seen = atomic_load_explicit(&channel_seq[channel],
                                          memory_order_relaxed);
-    channel_waiting[channel]++;
+    atomic_fetch_add_explicit(&channel_waiting[channel], 1,
+                              memory_order_relaxed);
     axl_port_unlock();
     if (deadline_ns == UINT64_MAX) {
         futex((volatile void *)&channel_seq[channel], FUTEX_WAIT_BITSET, seen, NULL);
@@ -194,13 +199,14 @@ void axl_port_wait(unsigned channel, uint64_t deadline_ns)
         futex((volatile void *)&channel_seq[channel], FUTEX_WAIT_BITSET, seen, &ts);
     }
     axl_port_lock();
-    channel_waiting[channel]--;
+    atomic_fetch_sub_explicit(&channel_waiting[channel], 1,
+                              memory_order_relaxed);
 }
 
 void axl_port_wake(unsigned channel)
 {
     atomic_fetch_add_explicit(&channel_seq[channel], 1, memory_order_release);
-    if (channel_waiting[channel])
+    if (atomic_load_explicit(&channel_waiting[channel], memory_order_relaxed))
         futex((volatile void *)&channel_seq[channel], FUTEX_WAKE, INT_MAX, NULL);
 }
 
@@ -333,6 +339,73 @@ void axl_port_workers_join(void)
     for (unsigned i = 0; i < worker_count; i++)
         pthread_join(workers[i], NULL);
     worker_count = 0;
+}
+
+/* Device ports' own threads: a fixed table, so ids are small and a
+ * joined or detached thread frees its entry. Guarded by its own mutex:
+ * device ports start and join threads without the runtime lock. */
+#define AXL_PORT_MAX_THREADS 64
+static struct {
+    pthread_t thread;
+    void (*fn)(void *);
+    void *arg;
+    int used;
+} threads[AXL_PORT_MAX_THREADS];
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *thread_entry(void *p)
+{
+    unsigned i = (unsigned)(uintptr_t)p;
+    pthread_mutex_lock(&threads_lock);
+    void (*fn)(void *) = threads[i].fn;
+    void *arg = threads[i].arg;
+    pthread_mutex_unlock(&threads_lock);
+    fn(arg);
+    return NULL;
+}
+
+unsigned axl_port_thread_start(void (*fn)(void *), void *arg)
+{
+    pthread_mutex_lock(&threads_lock);
+    unsigned i = 0;
+    while (i < AXL_PORT_MAX_THREADS && threads[i].used)
+        i++;
+    if (i == AXL_PORT_MAX_THREADS) {
+        pthread_mutex_unlock(&threads_lock);
+        return 0;
+    }
+    threads[i].fn = fn;
+    threads[i].arg = arg;
+    threads[i].used = 1;
+    if (pthread_create(&threads[i].thread, NULL, thread_entry,
+                       (void *)(uintptr_t)i) != 0) {
+        threads[i].used = 0;
+        pthread_mutex_unlock(&threads_lock);
+        return 0;
+    }
+    pthread_mutex_unlock(&threads_lock);
+    return i + 1;
+}
+
+static pthread_t thread_take(unsigned id)
+{
+    pthread_mutex_lock(&threads_lock);
+    pthread_t t = threads[id - 1].thread;
+    threads[id - 1].used = 0;
+    pthread_mutex_unlock(&threads_lock);
+    return t;
+}
+
+void axl_port_thread_join(unsigned id)
+{
+    if (id && id <= AXL_PORT_MAX_THREADS)
+        pthread_join(thread_take(id), NULL);
+}
+
+void axl_port_thread_detach(unsigned id)
+{
+    if (id && id <= AXL_PORT_MAX_THREADS)
+        pthread_detach(thread_take(id));
 }
 
 void axl_port_cache_flush(const void *addr, size_t size)

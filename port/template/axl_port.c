@@ -114,6 +114,26 @@ void axl_port_workers_join(void)
 {
 }
 
+/* Device ports' own threads (the emulated device's per-unit workers).
+ * 0: no threads here; the device port then works from run_start and
+ * progress on the core's threads. */
+unsigned axl_port_thread_start(void (*fn)(void *), void *arg)
+{
+    (void)fn;
+    (void)arg;
+    return 0;
+}
+
+void axl_port_thread_join(unsigned id)
+{
+    (void)id;
+}
+
+void axl_port_thread_detach(unsigned id)
+{
+    (void)id;
+}
+
 /* Data-cache maintenance around DMA, for non-coherent boards. */
 void axl_port_cache_flush(const void *addr, size_t size)
 {

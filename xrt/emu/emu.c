@@ -3,10 +3,24 @@
  *
  * Each device has AXL_EMU_BANKS static arenas as memory banks. It runs a
  * compute unit by calling the C model registered for the kernel's name
- * (include/axl/emu.h), on the thread that dispatches the command, so runs
- * are deterministic and a debugger steps straight into a model. The runtime
- * clock (axl_clock_set) times it, so a fixed clock gives fixed timelines.
+ * (include/axl/emu.h). Where that happens is the dispatch mode:
+ *
+ *  - asynchronous (the default), as a board runs kernels: on a hosted
+ *    build each compute unit has a worker thread of its own (started at
+ *    its first run, joined at shutdown), so run_start only hands the run
+ *    over, submit returns at once and units overlap; on bare metal
+ *    (AXL_EMU_HOSTED 0) the model runs from the port's progress op, which
+ *    waits call;
+ *  - deterministic (axl_emu_set_deterministic, or AXL_EMU_DETERMINISTIC=1
+ *    in the environment of a hosted build): the model runs inside
+ *    run_start on the dispatching thread, in submission order, and a
+ *    debugger steps straight into it.
+ *
+ * The runtime clock (axl_clock_set) times runs, so a fixed clock gives
+ * fixed timelines in the deterministic mode.
  */
+#include <stdatomic.h>
+#include <stdlib.h> /* getenv, on hosted builds */
 #include <string.h>
 
 #include "axl/emu.h"
@@ -24,9 +38,36 @@ typedef struct emu_bank {
     axl_arena_block blocks[AXL_EMU_BANK_ALLOCS];
 } emu_bank;
 
+/*
+ * A compute unit's run, as the emulator holds it between run_start and
+ * axl_hal_run_done. Every field is guarded by the runtime lock
+ * (axl_port_lock), taken by run_start, run_cancel, progress, close and the
+ * unit's worker; the model itself runs without it, on what the worker
+ * copied out under it. run points at the core's hal run, valid until the
+ * run is reported (hal.h); ptr holds the buffer arguments' bytes, found at
+ * run_start while the buffers are certainly alive.
+ */
+enum { UNIT_IDLE, UNIT_PENDING, UNIT_RUNNING, UNIT_HUNG };
+
+typedef struct emu_unit {
+    uint32_t ip;            /* the IP_LAYOUT index it serves; UINT32_MAX: free */
+    uint8_t state;          /* UNIT_* */
+    bool cancelled;         /* given up: what the model returns is discarded */
+    bool reporting;         /* its worker is inside axl_hal_run_done */
+    bool stop;              /* close: the worker ends */
+    unsigned thread;        /* its worker (axl_port_thread_start), 0: none */
+    struct emu_device *dev;
+    const axl_hal_run *run;
+    axl_emu_model_fn fn;
+    void *user;
+    void *ptr[AXL_EMU_MAX_ARGS];
+} emu_unit;
+
 typedef struct emu_device {
     uint32_t index;
     int open;
+    uint32_t epoch;             /* this open; a worker of an older one ends */
+    emu_unit units[AXL_EMU_UNITS];
     emu_bank banks[AXL_EMU_BANKS];
     /* What it keeps of the design it carries, copied at load_image: the
      * image's bytes are the application's and need not outlive the bundle
@@ -233,12 +274,20 @@ static void map_banks(emu_device *d, const axl_xclbin *image)
         d->bank_mem[b] = image ? UINT32_MAX : b;
 }
 
+static uint32_t epochs; /* opens so far, under the runtime lock */
+
 static axl_status emu_open(uint32_t index, void **dev)
 {
     emu_device *d = &devices[index];
+    /* Called with the runtime lock held (the core starts up under it). */
     memset(d, 0, sizeof *d);
     d->index = index;
     d->open = 1;
+    d->epoch = ++epochs;
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
+        d->units[u].ip = UINT32_MAX;
+        d->units[u].dev = d;
+    }
     map_banks(d, NULL);
     for (uint32_t b = 0; b < AXL_EMU_BANKS; b++)
         axl_arena_init(&d->banks[b].arena, storage[index][b],
@@ -251,7 +300,34 @@ static axl_status emu_open(uint32_t index, void **dev)
 static void emu_close(void *dev)
 {
     emu_device *d = dev;
+    unsigned join[AXL_EMU_UNITS], detach[AXL_EMU_UNITS], nj = 0, nd = 0;
+    axl_port_lock();
+    /* A worker inside axl_hal_run_done finishes that first. */
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++)
+        while (d->units[u].reporting)
+            axl_port_wait(AXL_PORT_CHANNEL_DEVICE, UINT64_MAX);
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
+        emu_unit *x = &d->units[u];
+        x->stop = true;
+        if (!x->thread)
+            continue;
+        /* A worker still in a model (a run given up for its timeout) is
+         * left to end by itself: it sees the new epoch and reports
+         * nothing. */
+        if (x->state == UNIT_RUNNING)
+            detach[nd++] = x->thread;
+        else
+            join[nj++] = x->thread;
+        x->thread = 0;
+    }
+    d->epoch = ++epochs;
     d->open = 0;
+    axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+    axl_port_unlock();
+    for (unsigned i = 0; i < nj; i++)
+        axl_port_thread_join(join[i]);
+    for (unsigned i = 0; i < nd; i++)
+        axl_port_thread_detach(detach[i]);
 }
 
 static axl_status emu_describe(void *dev, axl_hal_device_info *info)
@@ -328,6 +404,12 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
     }
     emu_device *d = dev;
     map_banks(d, image);
+    /* Idle units serve the new design's units from their next run. */
+    axl_port_lock();
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++)
+        if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
+            d->units[u].ip = UINT32_MAX;
+    axl_port_unlock();
     return AXL_SUCCESS;
 }
 
@@ -358,9 +440,183 @@ static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
     return AXL_SUCCESS;
 }
 
+/* ---- Dispatch -------------------------------------------------------------------- */
+
+/* -1: not chosen yet (the environment says, at the first run); atomic:
+ * read by every run_start, without the lock. */
+static _Atomic int deterministic = -1;
+
+axl_status axl_emu_set_deterministic(bool on)
+{
+    atomic_store_explicit(&deterministic, on, memory_order_relaxed);
+    return AXL_SUCCESS;
+}
+
+static bool is_deterministic(void)
+{
+    int mode = atomic_load_explicit(&deterministic, memory_order_relaxed);
+    if (mode < 0) {
+        const char *v = NULL;
+#if AXL_EMU_HOSTED
+        v = getenv("AXL_EMU_DETERMINISTIC");
+#endif
+        mode = v && v[0] && strcmp(v, "0") != 0;
+        int unset = -1;
+        atomic_compare_exchange_strong(&deterministic, &unset, mode);
+        mode = atomic_load_explicit(&deterministic, memory_order_relaxed);
+    }
+    return mode != 0;
+}
+
+/* Calls a model on a run (no lock held). The calling thread's message is
+ * the model's while it runs (axl_fail) and is given back afterwards: a
+ * port never changes it (hal.h). A failure's text goes to why. */
+static inline __attribute__((always_inline)) axl_status
+call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
+           void *const *ptr, char *why)
+{
+    axl_emu_arg args[AXL_EMU_MAX_ARGS];
+    const uint32_t n = run->arg_count;
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        args[i].id = a->id;
+        args[i].is_buffer = a->is_mem != 0;
+        args[i].ptr = ptr[i];
+        args[i].size = a->size;
+        args[i].value = a->is_mem ? NULL : a->value;
+    }
+    axl_emu_call call = {run->kernel_name, run->cu, n, args};
+    char *msg = axl_port_message_buffer();
+    char saved[AXL_MESSAGE_MAX];
+    const bool keep = msg[0] != '\0'; /* most launches have nothing to keep */
+    if (keep)
+        memcpy(saved, msg, AXL_MESSAGE_MAX);
+    msg[0] = '\0';
+    axl_status st = fn(&call, user);
+    if (st != AXL_SUCCESS)
+        axl_format(why, AXL_MESSAGE_MAX, "%s",
+                   msg[0] ? msg : "the kernel model failed");
+    if (keep)
+        memcpy(msg, saved, AXL_MESSAGE_MAX);
+    else
+        msg[0] = '\0';
+    return st;
+}
+
+/* The unit that serves IP ip on d, taking a free one for it (lock held). */
+static emu_unit *unit_for(emu_device *d, uint32_t ip)
+{
+    emu_unit *free_unit = NULL;
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
+        if (d->units[u].ip == ip)
+            return &d->units[u];
+        if (!free_unit && d->units[u].ip == UINT32_MAX)
+            free_unit = &d->units[u];
+    }
+    if (free_unit)
+        free_unit->ip = ip;
+    return free_unit;
+}
+
+/* A model on unit u returned st (lock held; dropped around the report). A
+ * hung model keeps the run until run_cancel; a given-up run is reported
+ * with its result discarded. */
+static void unit_finish(emu_unit *u, axl_status st, const char *why)
+{
+    if (st == AXL_EMU_HANG && !u->cancelled) {
+        u->state = UNIT_HUNG;
+        return;
+    }
+    void *token = u->run->token;
+    const bool cancelled = u->cancelled;
+    u->state = UNIT_IDLE;
+    u->cancelled = false;
+    u->run = NULL;
+    u->reporting = true;
+    axl_port_unlock();
+    axl_hal_run_done(token, cancelled ? AXL_ERR_TIMEOUT : st,
+                     st == AXL_SUCCESS ? NULL : why);
+    axl_port_lock();
+    u->reporting = false;
+    axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+}
+
+/* Takes u's pending run to run it (lock held): what the model needs. */
+static void unit_take(emu_unit *u, const axl_hal_run **run,
+                      axl_emu_model_fn *fn, void **user, void **ptr)
+{
+    u->state = UNIT_RUNNING;
+    *run = u->run;
+    *fn = u->fn;
+    *user = u->user;
+    memcpy(ptr, u->ptr, (*run)->arg_count * sizeof ptr[0]);
+}
+
+#if AXL_EMU_HOSTED
+/* A unit's worker: runs each run handed to the unit, until close. */
+static void unit_main(void *arg)
+{
+    emu_unit *u = arg;
+    axl_port_lock();
+    const uint32_t epoch = u->dev->epoch;
+    while (u->dev->epoch == epoch && !u->stop) {
+        if (u->state != UNIT_PENDING) {
+            axl_port_wait(AXL_PORT_CHANNEL_DEVICE, UINT64_MAX);
+            continue;
+        }
+        const axl_hal_run *run;
+        axl_emu_model_fn fn;
+        void *user;
+        void *ptr[AXL_EMU_MAX_ARGS];
+        unit_take(u, &run, &fn, &user, ptr);
+        axl_port_unlock();
+        char why[AXL_MESSAGE_MAX];
+        axl_status st = call_model(run, fn, user, ptr, why);
+        axl_port_lock();
+        if (u->dev->epoch != epoch)
+            break; /* closed meanwhile (shutdown gave the run up) */
+        unit_finish(u, st, why);
+    }
+    axl_port_unlock();
+}
+#else
+/* Bare metal: waits run the models of the device's pending runs here. */
+static void emu_progress(void *dev, uint64_t deadline_ns)
+{
+    (void)deadline_ns; /* a model, like a unit's work, runs to its end */
+    emu_device *d = dev;
+    axl_port_lock();
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
+        emu_unit *x = &d->units[u];
+        if (x->state != UNIT_PENDING)
+            continue;
+        const axl_hal_run *run;
+        axl_emu_model_fn fn;
+        void *user;
+        void *ptr[AXL_EMU_MAX_ARGS];
+        unit_take(x, &run, &fn, &user, ptr);
+        axl_port_unlock();
+        char why[AXL_MESSAGE_MAX];
+        axl_status st = call_model(run, fn, user, ptr, why);
+        axl_port_lock();
+        unit_finish(x, st, why);
+        u = (unsigned)-1; /* a report may have started another run */
+    }
+    axl_port_unlock();
+}
+#endif
+
+static axl_status too_many_units(const axl_hal_run *run)
+{
+    return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
+                    "%s: the design has more compute units than the "
+                    "emulator keeps runs for (AXL_EMU_UNITS, %u)",
+                    run->kernel_name, (unsigned)AXL_EMU_UNITS);
+}
+
 static axl_status emu_run_start(void *dev, const axl_hal_run *run)
 {
-    (void)dev;
+    emu_device *d = dev;
     const emu_model *m = (const emu_model *)run->cu_handle;
     if (!m)
         m = model_for(run->image, run->kernel_index);
@@ -368,42 +624,96 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
         return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
                         "the emulated device has no model for kernel %s",
                         run->kernel_name);
-    axl_emu_arg args[AXL_EMU_MAX_ARGS];
     if (run->arg_count > AXL_EMU_MAX_ARGS)
         return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
                         "%s has %u arguments; the emulator passes at most "
                         "AXL_EMU_MAX_ARGS (%u)",
                         run->kernel_name, (unsigned)run->arg_count,
                         (unsigned)AXL_EMU_MAX_ARGS);
-    uint32_t n = run->arg_count;
-    for (uint32_t i = 0; i < n; i++) {
+    void *ptr[AXL_EMU_MAX_ARGS];
+    for (uint32_t i = 0; i < run->arg_count; i++) {
         const axl_hal_arg *a = &run->args[i];
-        args[i].id = a->id;
-        args[i].is_buffer = a->is_mem != 0;
-        args[i].ptr = a->is_mem
-                          ? (unsigned char *)a->mem->host_ptr + a->offset
-                          : NULL;
-        args[i].size = a->size;
-        args[i].value = a->is_mem ? NULL : a->value;
+        ptr[i] = a->is_mem ? (unsigned char *)a->mem->host_ptr + a->offset
+                           : NULL;
     }
-    axl_emu_call call = {run->kernel_name, run->cu, n, args};
-    char *msg = axl_port_message_buffer();
-    msg[0] = '\0';
-    axl_status st = m->fn(&call, m->user);
-    if (st == AXL_EMU_HANG)
-        return AXL_SUCCESS; /* started, and will never finish */
-    axl_hal_run_done(run->token, st,
-                     st == AXL_SUCCESS ? NULL
-                     : msg[0]          ? msg
-                                       : "the kernel model failed");
+    const axl_emu_model_fn fn = m->fn;
+    void *const user = m->user;
+    char why[AXL_MESSAGE_MAX];
+
+    if (!is_deterministic()) {
+        axl_port_lock();
+        emu_unit *u = unit_for(d, run->ip_index);
+        if (!u) {
+            axl_port_unlock();
+            return too_many_units(run);
+        }
+        u->run = run;
+        u->fn = fn;
+        u->user = user;
+        memcpy(u->ptr, ptr, run->arg_count * sizeof ptr[0]);
+        u->cancelled = false;
+        u->state = UNIT_PENDING;
+#if AXL_EMU_HOSTED
+        if (!u->thread) {
+            u->stop = false;
+            u->thread = axl_port_thread_start(unit_main, u);
+        }
+        if (u->thread) {
+            axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+            axl_port_unlock();
+            return AXL_SUCCESS;
+        }
+        u->state = UNIT_IDLE; /* no thread to be had: run it here */
+        axl_port_unlock();
+#else
+        axl_port_unlock();
+        return AXL_SUCCESS; /* the next wait runs it (emu_progress) */
+#endif
+    }
+
+    /* Deterministic: here, now. */
+    axl_status st = call_model(run, fn, user, ptr, why);
+    if (st == AXL_EMU_HANG) {
+        /* Started, and will never finish: a unit holds the run until the
+         * core gives it up (run_cancel). */
+        axl_port_lock();
+        emu_unit *u = unit_for(d, run->ip_index);
+        if (u) {
+            u->run = run;
+            u->state = UNIT_HUNG;
+        }
+        axl_port_unlock();
+        return u ? AXL_SUCCESS : too_many_units(run);
+    }
+    axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
     return AXL_SUCCESS;
 }
 
 static void emu_run_cancel(void *dev, const axl_hal_run *run)
 {
-    /* A hung model already returned: nothing holds the run. */
-    (void)dev;
-    (void)run;
+    emu_device *d = dev;
+    void *token = NULL;
+    axl_port_lock();
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
+        emu_unit *x = &d->units[u];
+        if (x->run != run || x->state == UNIT_IDLE)
+            continue;
+        if (x->state == UNIT_RUNNING) {
+            /* The model runs on: its worker reports the run, result
+             * discarded, when it returns; until then the unit is busy. */
+            x->cancelled = true;
+        } else {
+            /* Not started, or hung after its model returned: given back
+             * now. */
+            token = run->token;
+            x->state = UNIT_IDLE;
+            x->run = NULL;
+        }
+        break;
+    }
+    axl_port_unlock();
+    if (token)
+        axl_hal_run_done(token, AXL_ERR_TIMEOUT, NULL);
 }
 
 /* ---- Model helpers --------------------------------------------------------------- */
@@ -535,4 +845,7 @@ const axl_device_port axl_emu_port = {
     .cu_open = emu_cu_open,
     .run_start = emu_run_start,
     .run_cancel = emu_run_cancel,
+#if !AXL_EMU_HOSTED
+    .progress = emu_progress,
+#endif
 };

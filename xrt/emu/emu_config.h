@@ -69,6 +69,31 @@
 #define AXL_EMU_MEM_ALIGN_BITS 4096
 #endif
 
+/** 1: the emulated device runs on an OS with threads: each compute unit
+ *  runs its model on a worker thread of its own (created at its first
+ *  run, joined at shutdown), and AXL_EMU_DETERMINISTIC in the environment
+ *  picks the deterministic mode. 0 (bare metal): models run from the
+ *  port's progress op, which waits call. */
+#ifndef AXL_EMU_HOSTED
+#if defined(__unix__) || defined(__APPLE__)
+#define AXL_EMU_HOSTED 1
+#else
+#define AXL_EMU_HOSTED 0
+#endif
+#endif
+
+/** Compute units per device the emulator keeps a run (and on a hosted
+ *  build a worker) for: the units of the loaded design. A run on a unit
+ *  past them is AXL_ERR_OUT_OF_RESOURCES. About 100 bytes each on a
+ *  32-bit board; 16 on hosted builds (as host-emu's AXL_MAX_DEVICE_CUS). */
+#ifndef AXL_EMU_UNITS
+#if AXL_EMU_HOSTED
+#define AXL_EMU_UNITS 16
+#else
+#define AXL_EMU_UNITS 8
+#endif
+#endif
+
 /* The port's failure messages follow the core's AXL_MESSAGES (see
  * core/axl_config.h, whose default this repeats): with 0 the message of a
  * failure is its status name. */
@@ -80,6 +105,8 @@ _Static_assert(AXL_EMU_DEVICES >= 1 && AXL_EMU_DEVICES <= 8,
                "AXL_EMU_DEVICES must be 1..8");
 _Static_assert(AXL_EMU_BANKS >= 1 && AXL_EMU_BANKS <= 64,
                "AXL_EMU_BANKS must be 1..64");
+_Static_assert(AXL_EMU_UNITS >= 1 && AXL_EMU_UNITS <= 64,
+               "AXL_EMU_UNITS must be 1..64");
 _Static_assert(AXL_EMU_BANK_ALLOCS >= 1, "AXL_EMU_BANK_ALLOCS must be >= 1");
 _Static_assert((AXL_EMU_MEM_ALIGN_BITS & (AXL_EMU_MEM_ALIGN_BITS - 1)) == 0 &&
                    AXL_EMU_MEM_ALIGN_BITS >= 8,

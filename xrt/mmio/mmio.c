@@ -797,6 +797,12 @@ static void mmio_run_cancel(void *dev, const axl_hal_run *run)
     u->hung = 1;
     if (u->sw_reset)
         (void)reset_unit(d, run->ip_index);
+    /* hal.h: the run ends with one run_done, here, since this call took
+     * it (its unit is reset or kept out of use). A port test that drives
+     * the port without the core passes no token. */
+    if (run->token)
+        axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
+                         "the run was given up after its timeout");
 }
 
 /* ---- Memory ------------------------------------------------------------- */

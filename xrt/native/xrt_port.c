@@ -1744,36 +1744,29 @@ static axl_status xn_run_start(void *dev, const axl_hal_run *run)
 
 static void xn_run_cancel(void *dev, const axl_hal_run *run)
 {
+    /* hal.h: the run ends with exactly one axl_hal_run_done. One still on
+     * the device is set aside (a zombie until XRT sees it end, its unit
+     * takes a fresh XRT run) and reported here, at once; one being
+     * reported already has its report under way, which is its end. */
     xn_device *d = dev;
+    void *token = NULL;
     pthread_mutex_lock(&d->lock);
-    for (;;) {
-        xn_run *r = d->inflight.next;
-        while (r != &d->inflight && r->hal != run)
-            r = r->next;
-        if (r != &d->inflight) {
-            list_del(r);
-            r->state = RUN_ZOMBIE;
-            r->cancelled = 1;
-            r->token = NULL;
-            list_push(&d->zombies, r);
-            break;
-        }
-        r = d->reporting.next;
-        while (r != &d->reporting && r->hal != run)
-            r = r->next;
-        if (r == &d->reporting)
-            break;
-        /* Being reported. From inside run_done on this thread, the rest of
-         * the batch skips it; elsewhere, wait until the batch is out. */
-        if (delivering_here == d) {
-            r->cancelled = 1;
-            break;
-        }
-        d->cancel_waiters++;
-        pthread_cond_wait(&d->reported, &d->lock);
-        d->cancel_waiters--;
+    xn_run *r = d->inflight.next;
+    while (r != &d->inflight && r->hal != run)
+        r = r->next;
+    if (r != &d->inflight) {
+        token = r->token;
+        list_del(r);
+        r->state = RUN_ZOMBIE;
+        r->cancelled = 1;
+        r->token = NULL;
+        list_push(&d->zombies, r);
     }
     pthread_mutex_unlock(&d->lock);
+    if (token)
+        report(token, AXL_ERR_TIMEOUT,
+               "the run was given up; it stays on the device until XRT "
+               "sees it end");
 }
 
 static void xn_progress(void *dev, uint64_t deadline_ns)
