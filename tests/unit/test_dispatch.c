@@ -432,7 +432,10 @@ static void wait_list_timeout_has_a_message(bool deterministic)
                               {.index = 1, .buffer = a, .mode = AXL_ACCESS_READ},
                               {.index = 2, .buffer = a, .mode = AXL_ACCESS_WRITE},
                               {.index = 3, .value = &n, .size = 4}};
-    /* In order: it runs once the first has timed out, inside the wait. */
+    /* In order: it runs once the first has timed out, inside the wait.
+     * With no timeout of its own (taken at submit), so a loaded machine
+     * cannot time it out too. */
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
     AXL_OK(axl_queue_single_task(r.q, v, args, 4, NULL, 0, &e[1]));
     AXL_EXPECT(axl_event_wait_list(e, 2), AXL_ERR_TIMEOUT);
     AXL_MESSAGE_HAS("did not finish within 2 ms");
