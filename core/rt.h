@@ -32,7 +32,8 @@
 struct axl__platform {
     const axl_device_port *port;
     uint16_t device_count;
-    char no_device_reason[96];
+    char no_device_reason[AXL_MESSAGE_MAX]; /* the cause first: a port's
+                                   message whole, then which device */
 };
 
 /* A compute unit of the design a device carries, and the run slot it uses:
