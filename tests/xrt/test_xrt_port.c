@@ -380,8 +380,10 @@ static void malformed_board_design_leaves_no_device_and_says_why(
     AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
                                  sizeof why, NULL));
     assert_non_null(strstr(why, "bad_magic.bin"));
-    /* The reader's reason, too. */
-    assert_non_null(strstr(why, "only xclbin2 (axlf) images are supported"));
+    /* The reader's reason, too (AXL_MESSAGES 0: its status name). */
+    assert_non_null(strstr(why, axl_test_messages()
+                                    ? "only xclbin2 (axlf) images are supported"
+                                    : "AXL_ERR_"));
 }
 
 /* A design in a folder deep enough that its path alone fills a message:
@@ -429,7 +431,9 @@ static void board_design_in_a_long_path_says_why_first(void **state)
                                  sizeof why, &len));
     assert_true(len <= AXL_MESSAGE_MAX);
     /* The reader's reason, whole, before the path; the file's name. */
-    char *cause = strstr(why, "only xclbin2 (axlf) images are supported");
+    char *cause = strstr(why, axl_test_messages()
+                                  ? "only xclbin2 (axlf) images are supported"
+                                  : "AXL_ERR_");
     char *name = strstr(why, "bad_magic.bin");
     assert_non_null(cause);
     assert_non_null(name);
