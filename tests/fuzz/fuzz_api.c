@@ -27,10 +27,16 @@
  * (2), releasing a queue from its handler (3), timeouts (4, 5, 11),
  * kernel arguments at unaligned offsets (6), builds that fail (7), large
  * mmult dims (9), buffers bound to a context (10), queues that make their
- * own context (12). AXL_FUZZ_ISSUE18 (CMake: -DAXL_FUZZ_ISSUE18=0xFFF,
- * a mask: bit n-1 for item n) aims the fuzzer at them, as their fixes
- * land. Items 2, 7, 8 and 11 have no path here yet (source bundles,
- * builds, a model that hangs).
+ * own context (12), source bytes freed or changed (2), builds that fail
+ * on --uuid or --require-kernel (7), a slow or hung model with a
+ * timeout, and shutdown while it runs (4, 11). AXL_FUZZ_ISSUE18 (CMake:
+ * -DAXL_FUZZ_ISSUE18=0xFFF, a mask: bit n-1 for item n) aims the fuzzer
+ * at them, as their fixes land. Item 8 (a launch clears the dispatching
+ * thread's message) is reached but not checked: the target does not
+ * require a message for a timeout.
+ *
+ * AXL_FUZZ_TRACE=1 in the environment prints each operation and status
+ * (replay_api FILE shows what a reproducer does).
  *
  * Not reached: several devices, the XRT port, calls from several
  * application threads (tests/unit/test_stress.c does that).
@@ -41,6 +47,9 @@
 #include <time.h>
 
 #include "axl/axl.h"
+#include "axl/emu.h"
+#include "axl_fuzz_app_xclbin.h"
+#include "axl_fuzz_stock_xclbin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -232,8 +241,13 @@ static void begin(void)
 {
     get_pools(&before);
 }
+static bool trace; /* AXL_FUZZ_TRACE set: each op and status on stderr */
 static axl_status end(axl_status st, enum hclass cls)
 {
+    if (trace)
+        fprintf(stderr, "  %s %s%s%s\n", axl_status_name(st),
+                cls == LIVE ? "" : "(not live) ", st ? ": " : "",
+                st ? axl_last_message() : "");
     if (cls != LIVE)
         need(st != AXL_SUCCESS);
     if (st != AXL_SUCCESS) {
@@ -1019,6 +1033,115 @@ static void op_exhaust(void)
         need(axl_event_release(evs[--n]) == AXL_SUCCESS);
 }
 
+/* A bundle from source (the stock or the app image, whole, cut short or
+ * with a byte changed), built with or without options; the source bundle
+ * and the executable are kept. */
+static void op_source(void)
+{
+    enum hclass cc;
+    int ca;
+    uint32_t c = pick(CTX, &cc, &ca);
+    uint8_t how = u8();
+    const unsigned char *img = (how & 1) ? axl_fuzz_app_xclbin
+                                         : axl_fuzz_stock_xclbin;
+    size_t size = (how & 1) ? axl_fuzz_app_xclbin_size
+                            : axl_fuzz_stock_xclbin_size;
+    const void *bytes = img; /* read in place: the image lives for good */
+    uint8_t *own = NULL;
+    if (how & 2) {
+        /* Cut short: always refused by the build, so nothing keeps it. */
+        size = u8() % 400;
+    } else if ((how & 4) && ITEM18(2)) {
+        /* Item 2: bytes the program frees once it released the bundles,
+         * while the device may still carry the design. */
+        own = malloc(size);
+        need(own != NULL);
+        memcpy(own, img, size);
+        own[u32() % size] ^= u8();
+        bytes = own;
+    }
+    axl_kernel_bundle src;
+    begin();
+    axl_status st = axl_kernel_bundle_create_from_source(
+        (axl_context){c}, AXL_SOURCE_XCLBIN, (u8() & 1) ? bytes : NULL, size,
+        &src);
+    if (end(st, cc) != AXL_SUCCESS) {
+        free(own);
+        return;
+    }
+    const char *opts[2];
+    uint32_t nopts = 0;
+    uint8_t o = u8();
+    if ((o & 3) == 1 && ITEM18(7))
+        opts[nopts++] = "--uuid=00000000000000000000000000000000"; /* item 7 */
+    else if ((o & 3) == 2 && ITEM18(7))
+        opts[nopts++] = "--require-kernel=none_such"; /* item 7 */
+    else if ((o & 3) == 3)
+        opts[nopts++] = "--no-such-option"; /* refused before anything */
+    axl_build_props props = {opts, nopts, NULL, 0};
+    axl_kernel_bundle exe;
+    begin();
+    st = axl_kernel_bundle_build(src, &dev, 1, (o & 4) ? &props : NULL, &exe);
+    end(st, LIVE);
+    if (st == AXL_SUCCESS) {
+        if (w.nlive[BUN] < MAXH && !own)
+            add_live(BUN, exe.id);
+        else
+            need(axl_kernel_bundle_release(exe) == AXL_SUCCESS);
+    }
+    if (w.nlive[BUN] < MAXH && !own)
+        add_live(BUN, src.id);
+    else
+        need(axl_kernel_bundle_release(src) == AXL_SUCCESS);
+    free(own); /* item 2 only: the bundles are gone */
+}
+
+/* Items 4 and 11: nop's model made slow or hung, launched with a queue
+ * timeout (a run the runtime must give up), then the stock model back. */
+static unsigned model_mode;
+static axl_status nop_model(const axl_emu_call *call, void *user)
+{
+    (void)call;
+    (void)user;
+    if (model_mode == 1) {
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+        return AXL_SUCCESS;
+    }
+    return AXL_EMU_HANG;
+}
+static void op_model(void)
+{
+    uint8_t b = u8();
+    if (!(ITEM18(4) || ITEM18(11)))
+        return;
+    model_mode = b & 1;
+    enum hclass qc, kc;
+    int qa, ka;
+    uint32_t q = pick(QUE, &qc, &qa);
+    uint32_t k = pick(KER, &kc, &ka);
+    if (qc != LIVE || kc != LIVE)
+        return;
+    need(axl_emu_register_model("nop", nop_model, NULL) == AXL_SUCCESS);
+    (void)axl_queue_set_timeout((axl_queue){q}, 1000000ull * (1 + (b >> 4)));
+    axl_event ev = {0};
+    axl_status st = axl_queue_single_task((axl_queue){q}, (axl_kernel){k},
+                                          NULL, 0, NULL, 0, &ev);
+    if (st == AXL_SUCCESS) {
+        if (b & 2) {
+            (void)axl_event_wait(ev);
+        } else if (ITEM18(11) && !(b & 4)) {
+            /* Item 11: shutdown while it is in flight (refused: the
+             * program holds objects; it must still return). */
+            (void)axl_shutdown();
+        }
+        need(axl_event_release(ev) == AXL_SUCCESS);
+    }
+    (void)axl_queue_wait((axl_queue){q});
+    (void)axl_queue_set_timeout((axl_queue){q}, 0);
+    need(axl_emu_register_model("nop", NULL, NULL) == AXL_SUCCESS);
+}
+
 static bool holds_anything(void)
 {
     for (int k = 0; k < NKINDS; k++)
@@ -1098,15 +1221,19 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     once();
-    if (!baseline.n)
+    if (!baseline.n) {
         get_pools(&baseline);
+        trace = getenv("AXL_FUZZ_TRACE") != NULL;
+    }
     in_p = data;
     in_end = data + size;
     /* Each input stands alone: no stale handle from an earlier one. */
     memset(w.ndead, 0, sizeof w.ndead);
     while (in_p < in_end) {
         uint8_t op = u8();
-        switch (op % 20) {
+        if (trace)
+            fprintf(stderr, "op %u\n", op % 22u);
+        switch (op % 22) {
         case 0: op_context_create(); break;
         case 1: op_queue_create(); break;
         case 2: op_buffer_create(); break;
@@ -1123,6 +1250,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 15: case 16: op_info(); break;
         case 17: op_exhaust(); break;
         case 18: op_shutdown(); break;
+        case 19: op_source(); break;
+        case 20: op_model(); break;
         default: cleanup(); break;
         }
     }
