@@ -281,6 +281,9 @@ static axl_status task_fails(void *user)
     return axl_fail(AXL_ERR_RUNTIME, "a host task failed on purpose");
 }
 
+static uint32_t releasing_queue;  /* the queue op_release is releasing */
+static axl_status inner_release = 1; /* what the handler's release gave */
+
 static void handler_fn(const axl_async_error *e, uint32_t n, uint32_t dropped,
                        void *user)
 {
@@ -292,9 +295,12 @@ static void handler_fn(const axl_async_error *e, uint32_t n, uint32_t dropped,
         sink += strlen(e[i].message);
     }
 #if ITEM18(3)
-    /* Item 3: releasing the queue from its own handler. */
-    if (n && user)
-        (void)axl_queue_release(e[0].queue);
+    /* Item 3: a handler that releases the queue being released (the
+     * handler runs inside axl_queue_release). */
+    if (n && user && releasing_queue && e[0].queue.id == releasing_queue) {
+        inner_release = axl_queue_release(e[0].queue);
+        releasing_queue = 0;
+    }
 #endif
 }
 static const axl_async_handler handler = {handler_fn, NULL};
@@ -356,6 +362,11 @@ static void op_release(int k)
     uint32_t id = pick(k, &cls, &at);
     begin();
     axl_status st;
+    int refs = 0; /* the program's references to it */
+    for (int j = 0; j < w.nlive[k]; j++)
+        refs += w.live[k][j] == id;
+    releasing_queue = k == QUE && cls == LIVE ? id : 0;
+    inner_release = 1;
     switch (k) {
     case CTX: st = axl_context_release((axl_context){id}); break;
     case QUE: st = axl_queue_release((axl_queue){id}); break;
@@ -369,8 +380,22 @@ static void op_release(int k)
     if (cls == LIVE)
         need(st == AXL_SUCCESS);
     end(st, cls);
+    releasing_queue = 0;
     if (cls == LIVE && st == AXL_SUCCESS)
         drop_live(k, at);
+    if (inner_release != 1) {
+        /* Item 3: the handler released it too. That is a release of a
+         * reference the program still held, or a double release, which
+         * must fail. */
+        if (refs < 2)
+            need(inner_release != AXL_SUCCESS);
+        else if (inner_release == AXL_SUCCESS)
+            for (int j = 0; j < w.nlive[k]; j++)
+                if (w.live[k][j] == id) {
+                    drop_live(k, j);
+                    break;
+                }
+    }
 }
 
 static void op_retain(int k)
