@@ -9,7 +9,7 @@
  *   - every view points inside the image, and bank masks name only
  *     existing banks.
  * Built as a libFuzzer target with -DAXL_FUZZ=ON and clang; always built
- * into the corpus replay driver (replay_xclbin.c).
+ * into the corpus replay driver (replay.c; see tests/fuzz/CMakeLists.txt).
  *
  * Compiled with AXL_FUZZ_XML, the input is the EMBEDDED_METADATA of an
  * otherwise valid image (banks, compute units and connections fixed), so

@@ -2,7 +2,7 @@
  * Feeds files to LLVMFuzzerTestOneInput without libFuzzer, so the corpus
  * (and any crash the fuzzer found) is replayed by every build's CTest.
  *
- * Usage: replay_xclbin PATH...   (a PATH may be a folder: its files)
+ * Usage: replay_<target> PATH...   (a PATH may be a folder: its files)
  * Exit status: 0 when every input ran (a broken promise aborts), 1 when a
  * path cannot be read or no input was found.
  */
