@@ -401,7 +401,7 @@ static void rec_unlink(struct axl__buffer *b, struct axl__access *a)
     else
         b->rec_tail = a->prev;
     a->prev = a->next = 0;
-    a->flags &= (uint8_t)~AXL__ACC_LINKED;
+    a->linked = 0;
     b->nrec--;
 }
 
@@ -415,7 +415,7 @@ static void rec_append(struct axl__buffer *b, struct axl__access *a, axl__rec r)
     else
         b->rec_head = r;
     b->rec_tail = r;
-    a->flags |= AXL__ACC_LINKED;
+    a->linked = 1;
     b->nrec++;
 }
 
@@ -459,11 +459,11 @@ static inline bool link_sole(struct axl__access *a, struct axl__buffer *b,
         return false;
     if (writes(a->mode)) {
         l->ver = ++b->cur;
-        b->flags |= AXL__BUF_WRITTEN;
+        b->written = true;
     }
     a->ver = l->ver;
     a->prev = a->next = 0;
-    a->flags |= AXL__ACC_LINKED;
+    a->linked = 1;
     b->rec_head = b->rec_tail = id;
     b->nrec = 1;
     b->busy++;
@@ -557,7 +557,7 @@ static void link_one(struct axl__command *c, struct axl__access *a,
     if (writes(a->mode)) {
         b->cur++;
         b->loc[loc].ver = b->cur;
-        b->flags |= AXL__BUF_WRITTEN;
+        b->written = true;
     }
     a->ver = b->loc[loc].ver;
 
@@ -651,12 +651,12 @@ void axl__access_finish(struct axl__command *c, bool failed)
     for (uint8_t i = 0; i < c->nacc; i++) {
         struct axl__access *a = &c->acc[i];
         struct axl__buffer *b = axl__buffer_at(a->base);
-        if (a->flags & AXL__ACC_LINKED) {
+        if (a->linked) {
             if (a->prev || a->next) {
                 rec_unlink(b, a);
             } else { /* the only record: rec_unlink, shorter */
                 b->rec_head = b->rec_tail = 0;
-                a->flags &= (uint8_t)~AXL__ACC_LINKED;
+                a->linked = 0;
                 b->nrec--;
             }
         }
@@ -709,15 +709,18 @@ static dev_ref dev_of(struct axl__buffer *b, uint8_t loc)
     return r;
 }
 
+/* Dispatching threads run these without the runtime lock: they read only
+ * b->mutex, fixed while the buffer lives (never b->flags, which the lock
+ * guards and submissions change). */
 static void host_lock(const struct axl__buffer *b)
 {
-    if (b->flags & AXL_BUFFER_USE_MUTEX)
+    if (b->mutex.lock)
         b->mutex.lock(b->mutex.user);
 }
 
 static void host_unlock(const struct axl__buffer *b)
 {
-    if (b->flags & AXL_BUFFER_USE_MUTEX)
+    if (b->mutex.unlock)
         b->mutex.unlock(b->mutex.user);
 }
 

@@ -302,8 +302,11 @@ static axl_status create(const char *fn, void *host, bool is_const,
             if (ctx)
                 ctx->holds++;
             b->alloc = alloc;
-            if (props->mutex)
-                b->mutex = *props->mutex;
+            /* Set only with use_mutex: host_lock goes by it alone. */
+            b->mutex = (props->flags & AXL_BUFFER_USE_MUTEX) && props->mutex
+                           ? *props->mutex
+                           : (axl_buffer_mutex){0};
+            b->written = false;
             b->user = host;
             b->cur = 0;
             for (uint32_t l = 0; l < AXL__LOCS; l++)
@@ -550,7 +553,7 @@ axl_status axl_buffer_release(axl_buffer buffer)
         /* 4.7.2.3: block if there is data to write back, or if the buffer
          * was made from host memory that commands still use. */
         bool write_back = (b->flags & AXL__BUF_WRITE_BACK) && b->final_dst &&
-                          (b->flags & AXL__BUF_WRITTEN);
+                          b->written;
         bool block = write_back || (b->flags & AXL__BUF_HOST_DATA);
         if (block) {
             b->holds++;

@@ -177,3 +177,37 @@ size_t axl_format(char *dst, size_t cap, const char *fmt, ...)
     va_end(ap);
     return n;
 }
+
+const char *axl_shorten(char *dst, size_t cap, const char *s)
+{
+    if (!cap)
+        return dst;
+    size_t n = 0;
+    while (s[n])
+        n++;
+    if (n < cap) {
+        for (size_t i = 0; i <= n; i++)
+            dst[i] = s[i];
+        return dst;
+    }
+    /* Too long: its head, "...", and its tail (a path's file name), the
+     * tail given the larger share. */
+    static const char dots[] = "...";
+    size_t keep = cap - 1;
+    if (keep <= sizeof dots - 1) {
+        for (size_t i = 0; i < keep; i++)
+            dst[i] = s[n - keep + i];
+        dst[keep] = '\0';
+        return dst;
+    }
+    keep -= sizeof dots - 1;
+    size_t head = keep / 3, tail = keep - head, o = 0;
+    for (size_t i = 0; i < head; i++)
+        dst[o++] = s[i];
+    for (size_t i = 0; i < sizeof dots - 1; i++)
+        dst[o++] = dots[i];
+    for (size_t i = n - tail; i < n; i++)
+        dst[o++] = s[i];
+    dst[o] = '\0';
+    return dst;
+}

@@ -889,12 +889,13 @@ void axl__run_kernel(struct axl__command *c)
     axl_status st = c->flags & AXL__CMD_XFER
                         ? axl__run_transfers(c, why, sizeof why)
                         : AXL_SUCCESS;
+    bool now_open = false; /* cu_open gave run->cu_handle: record it */
     if (st == AXL_SUCCESS && !opened && port->cu_open) {
         uintptr_t handle = 0;
         st = port->cu_open(d->data, &img->x, kid->index, cu->ip, &handle);
         if (st == AXL_SUCCESS) {
-            cu->handle = run->cu_handle = handle;
-            cu->opened = true;
+            run->cu_handle = handle;
+            now_open = true;
         } else {
             axl_format(why, sizeof why, "%s", axl_last_message());
         }
@@ -906,6 +907,15 @@ void axl__run_kernel(struct axl__command *c)
     }
 
     axl_port_lock();
+    if (now_open) {
+        /* cu->handle and cu->opened are the lock's (axl_hal_kernel_cu
+         * reads them): recorded here, not while the lock was dropped. The
+         * unit stays this command's until phase is taken below. */
+        cu->handle = run->cu_handle;
+        cu->opened = true;
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
     uint8_t phase = atomic_exchange_explicit(&cu->phase, 0, memory_order_acq_rel);
     if (st != AXL_SUCCESS) {
         /* Never started: this thread has the run back. */

@@ -5,7 +5,13 @@
  * Locking: one runtime lock (axl_port_lock) guards every object and list
  * below. It is never held while the core calls a device-port op, a kernel
  * model or application code (selectors, command groups, host tasks, async
- * handlers).
+ * handlers). A field read without it says so beside the field, with what
+ * makes that safe: it is fixed while anyone can read it unlocked (a
+ * buffer's mutex and host storage, an access record's flags, loc and src
+ * once committed, a running unit's run and args), or it is atomic (an
+ * event's state, a unit's phase). Everything else is the lock's, read and
+ * written only with it held; `tsan` (CMakePresets.json) checks this over
+ * the host suite.
  *
  * Who holds what during a call-out (the lock is dropped, so anything the
  * call-out or another thread does may happen meanwhile):
@@ -51,7 +57,8 @@
 struct axl__platform {
     const axl_device_port *port;
     uint16_t device_count;
-    char no_device_reason[96];
+    char no_device_reason[AXL_MESSAGE_MAX]; /* the cause first: a port's
+                                   message whole, then which device */
 };
 
 /* A compute unit of the design a device carries, and the run slot it uses:
@@ -69,9 +76,13 @@ struct axl__cu {
      * read by the dispatcher after it. Everything else here is under the
      * runtime lock. */
     _Atomic uint8_t phase;
-    axl_status done_status;
+    axl_status done_status;     /* with why: written by run_done before it
+                                   moves phase to 2, read by the dispatcher
+                                   after it takes phase (acq_rel) */
     uint16_t ip;                /* its IP_LAYOUT index */
-    uintptr_t handle;           /* from the port's cu_open, or 0 */
+    uintptr_t handle;           /* from the port's cu_open, or 0; with
+                                   opened: the lock's (axl__run_kernel
+                                   records them after it takes it back) */
     bool opened;
     bool prepared;              /* run's fixed fields are filled in */
     uint32_t plan;              /* the plan (axl__launch_cache id) whose
@@ -286,7 +297,6 @@ struct axl__loc {
 enum axl__buffer_flags {
     AXL__BUF_READ_ONLY = 1u << 8,   /* made from const host memory */
     AXL__BUF_HOST_DATA = 1u << 9,   /* made from host memory */
-    AXL__BUF_WRITTEN = 1u << 10,    /* a write accessor was created */
     AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
     AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
     AXL__BUF_SUB = 1u << 13,
@@ -315,7 +325,9 @@ struct axl__buffer {
     void *user;                 /* host memory given at creation */
     void *final_dst;            /* where the last release writes back */
     axl_allocator alloc;        /* .allocate NULL: the static arena */
-    axl_buffer_mutex mutex;
+    axl_buffer_mutex mutex;     /* fixed at creation; zero unless
+                                   use_mutex (dispatchers read it alone) */
+    bool written;               /* a write accessor was created */
     uint32_t cur;               /* current version */
     axl_status lost_status;     /* a failed command left the contents
                                    unknown: later users fail the same way */
@@ -330,7 +342,6 @@ struct axl__buffer {
 
 enum axl__access_flags {
     AXL__ACC_NO_INIT = 1u << 0,
-    AXL__ACC_LINKED = 1u << 1,  /* in its buffer's record list */
     AXL__ACC_FENCE = 1u << 2,   /* stands for the whole buffer, as a write */
     AXL__ACC_XFER = 1u << 3,    /* fills loc from src before the action */
     AXL__ACC_DISCARD = 1u << 4, /* old contents not needed at all */
@@ -341,7 +352,10 @@ struct axl__access {
     uint16_t view;              /* buffer slot as required (maybe a sub) */
     uint16_t base;              /* base buffer slot */
     uint8_t mode;               /* axl_access_mode */
-    uint8_t flags;              /* axl__access_flags */
+    uint8_t flags;              /* axl__access_flags: fixed at commit, so
+                                   the dispatcher reads them unlocked */
+    uint8_t linked;             /* in its buffer's record list: changes
+                                   while the command runs (lock only) */
     uint8_t loc;                /* where the command touches the buffer */
     uint8_t src;                /* transfer source location, or NO_LOC */
     uint32_t ver;               /* version it reads or makes at loc */

@@ -288,11 +288,12 @@ static void open_port(const axl_device_port *port)
         return; /* impossible: checked against AXL_MAX_PLATFORMS */
     p->port = port;
     uint32_t n = 0;
-    char why[sizeof p->no_device_reason] = "";
+    char why[AXL_MESSAGE_MAX] = "";
     axl_status st = port->probe(&n, why, sizeof why);
     if (st != AXL_SUCCESS) {
         axl_format(p->no_device_reason, sizeof p->no_device_reason,
-                   "probe failed (%s): %s", axl_status_name(st), why);
+                   "%s (the port's probe failed: %s)", why,
+                   axl_status_name(st));
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -311,9 +312,11 @@ static void open_port(const axl_device_port *port)
         if (st == AXL_SUCCESS)
             axl__device_builtin(d);
         if (st != AXL_SUCCESS) {
+            /* The port's reason first and whole (it fits: a message is
+             * AXL_MESSAGE_MAX), then which device. */
             axl_format(p->no_device_reason, sizeof p->no_device_reason,
-                       "device %u did not open: %s", (unsigned)i,
-                       axl_last_message());
+                       "%s (device %u did not open)", axl_last_message(),
+                       (unsigned)i);
             if (d->data)
                 port->close(d->data);
             axl__pool_free(AXL__POOL(DEVICE), d);

@@ -51,6 +51,11 @@ size_t axl_format(char *dst, size_t cap, const char *fmt, ...)
 #endif
     ;
 size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+/** Copies s (a path, say) into dst, cap bytes with the NUL; when it does
+ *  not fit, keeps its beginning and its end with "..." between, so a
+ *  message that names a long path keeps its file name and its room for
+ *  the reason. Returns dst. */
+const char *axl_shorten(char *dst, size_t cap, const char *s);
 
 /* ------------------------------------------------------------------------ */
 /* The OS port: implemented once per OS in port/<os>/axl_port.c              */

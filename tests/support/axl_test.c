@@ -1,6 +1,7 @@
 #include "axl_test.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,18 +90,22 @@ int axl_test_teardown(void **state)
     return leaks ? -1 : 0;
 }
 
-static uint64_t clock_now, clock_step;
+/* Read by whatever thread asks the runtime the time (dispatchers, a
+ * port's own threads, progress), with or without the runtime lock:
+ * atomic. */
+static _Atomic uint64_t clock_now, clock_step;
 
 static uint64_t test_clock(void *user)
 {
     (void)user;
-    return clock_now += clock_step;
+    uint64_t step = atomic_load(&clock_step);
+    return atomic_fetch_add(&clock_now, step) + step;
 }
 
 void axl_test_clock_install(uint64_t start, uint64_t step)
 {
-    clock_now = start;
-    clock_step = step;
+    atomic_store(&clock_now, start);
+    atomic_store(&clock_step, step);
     axl_clock_set(test_clock, NULL);
 }
 

@@ -2,6 +2,7 @@
  * Platforms, devices, their info descriptors and device selection
  * (spec 4.6.1, 4.6.2, 4.6.4).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "axl_test.h"
@@ -342,12 +343,43 @@ static void port_registration_checks_required_ops(void **state)
     AXL_EXPECT(axl_device_port_register(&fake_port), AXL_ERR_BAD_STATE);
 }
 
+/* Messages that name a path keep their reason: axl_shorten keeps a long
+ * path's beginning and its file name, in the room it is given. */
+static void shortened_path_keeps_its_beginning_and_file_name(void **state)
+{
+    (void)state;
+    char path[400], out[48];
+    snprintf(path, sizeof path, "/home/someone");
+    for (int i = 0; i < 12; i++)
+        strcat(path, "/a_rather_long_folder");
+    strcat(path, "/design.xclbin");
+    assert_ptr_equal(axl_shorten(out, sizeof out, path), out);
+    assert_int_equal(strlen(out), sizeof out - 1);
+    assert_memory_equal(out, "/home/some", 10);
+    assert_non_null(strstr(out, "..."));
+    assert_string_equal(out + strlen(out) - 14, "/design.xclbin");
+}
+
+static void short_text_is_copied_whole(void **state)
+{
+    (void)state;
+    char out[16];
+    assert_string_equal(axl_shorten(out, sizeof out, "a/b.xclbin"),
+                        "a/b.xclbin");
+    assert_string_equal(axl_shorten(out, sizeof out, "exactly_15_char"),
+                        "exactly_15_char");
+    char tiny[3];
+    assert_string_equal(axl_shorten(tiny, sizeof tiny, "abcdef"), "ef");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(platforms_one_per_device_port_with_names_4_6_2_2),
+        T(shortened_path_keeps_its_beginning_and_file_name),
+        T(short_text_is_copied_whole),
         T(info_buffer_too_small_is_invalid_and_untouched),
         T(list_too_short_is_invalid_and_untouched),
         T(emulated_device_info_4_6_4_2),

@@ -51,7 +51,7 @@ static void expect(uint32_t devices, const char *reason)
     uint32_t n = 99;
     AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
     assert_int_equal(n, devices);
-    char why[128] = "";
+    char why[AXL_MESSAGE_MAX] = ""; /* a reason is at most a message */
     AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
                                  sizeof why, NULL));
     print_message("reason: \"%s\"\n", why);
@@ -166,7 +166,7 @@ static void xrt_core_already_loaded(void **state)
     axl_platform p = xt_platform();
     uint32_t n = 0;
     AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
-    char why[128] = "";
+    char why[AXL_MESSAGE_MAX] = ""; /* a reason is at most a message */
     AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
                                  sizeof why, NULL));
     print_message("%u devices, reason: \"%s\"\n", (unsigned)n, why);

@@ -15,6 +15,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include <sys/stat.h>
+
 #include "xrt_test.h"
 
 static const axl_device_port *const P = &axl_native_port;
@@ -374,10 +376,87 @@ static void malformed_board_design_leaves_no_device_and_says_why(
     uint32_t n = 9;
     AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
     assert_int_equal(n, 0);
-    char why[128];
+    char why[AXL_MESSAGE_MAX]; /* a reason is at most a message */
     AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
                                  sizeof why, NULL));
     assert_non_null(strstr(why, "bad_magic.bin"));
+    /* The reader's reason, too (AXL_MESSAGES 0: its status name). */
+    assert_non_null(strstr(why, axl_test_messages()
+                                    ? "only xclbin2 (axlf) images are supported"
+                                    : "AXL_ERR_"));
+}
+
+/* A design in a folder deep enough that its path alone fills a message:
+ * the reason still comes first and whole, and the path keeps its file
+ * name (shortened in the middle). */
+static const char *deep_copy(const char *src, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s", AXL_TEST_SCRATCH);
+    mkdir(path, 0755);
+    for (int i = 0; i < 8; i++) {
+        size_t n = strlen(path);
+        snprintf(path + n, cap - n,
+                 "/a_folder_name_long_enough_to_push_the_reason_out_%d", i);
+        mkdir(path, 0755);
+    }
+    size_t n = strlen(path);
+    snprintf(path + n, cap - n, "/%s", strrchr(src, '/') + 1);
+    FILE *in = fopen(src, "rb"), *out = fopen(path, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, got, out), got);
+    fclose(in);
+    fclose(out);
+    assert_true(strlen(path) > 2 * AXL_MESSAGE_MAX);
+    return path;
+}
+
+static void board_design_in_a_long_path_says_why_first(void **state)
+{
+    (void)state;
+    char path[1024];
+    setenv("AXL_XRT_BUILTIN_XCLBIN",
+           deep_copy(AXL_XCLBIN_CORPUS "/bad_magic.bin", path, sizeof path),
+           1);
+    axl_platform p = xt_platform();
+    uint32_t n = 9;
+    AXL_OK(axl_platform_get_devices(p, AXL_DEVICE_TYPE_ALL, NULL, 0, &n));
+    assert_int_equal(n, 0);
+    char why[1024];
+    size_t len = 0;
+    AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
+                                 sizeof why, &len));
+    assert_true(len <= AXL_MESSAGE_MAX);
+    /* The reader's reason, whole, before the path; the file's name. */
+    char *cause = strstr(why, axl_test_messages()
+                                  ? "only xclbin2 (axlf) images are supported"
+                                  : "AXL_ERR_");
+    char *name = strstr(why, "bad_magic.bin");
+    assert_non_null(cause);
+    assert_non_null(name);
+    assert_true(cause < name);
+}
+
+static void unreadable_board_design_in_a_long_path_says_why_first(
+    void **state)
+{
+    (void)state;
+    char path[1024];
+    deep_copy(AXL_XCLBIN_CORPUS "/bad_magic.bin", path, sizeof path);
+    snprintf(strrchr(path, '/'), 32, "/missing.xclbin");
+    setenv("AXL_XRT_BUILTIN_XCLBIN", path, 1);
+    axl_platform p = xt_platform();
+    char why[1024];
+    AXL_OK(axl_platform_get_info(p, AXL_PLATFORM_INFO_NO_DEVICE_REASON, why,
+                                 sizeof why, NULL));
+    char *cause = strstr(why, "cannot read the board's design");
+    char *name = strstr(why, "missing.xclbin");
+    assert_non_null(cause);
+    assert_non_null(name);
+    assert_true(cause < name);
 }
 
 static void native_device_handle_is_the_open_xrt_device(void **state)
@@ -1654,6 +1733,8 @@ int main(int argc, char **argv)
         TEST(a_device_running_another_design_has_no_builtin_kernels),
         TEST(unreadable_board_design_leaves_no_device_and_says_why),
         TEST(malformed_board_design_leaves_no_device_and_says_why),
+        TEST(board_design_in_a_long_path_says_why_first),
+        TEST(unreadable_board_design_in_a_long_path_says_why_first),
         TEST(native_device_handle_is_the_open_xrt_device),
         TEST(port_state_over_an_application_xrt_handle),
     };

@@ -31,6 +31,27 @@ static void perr(parser *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(p->err, p->err_size, fmt, ap);
     va_end(ap);
+    /* Names and values from the input may hold line breaks: the reason
+     * stays one line. */
+    for (char *c = p->err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7F)
+            *c = '?';
+}
+
+/* A character of the input as a message shows it: itself when printable,
+ * else \xNN, so a reason stays one line whatever the input holds. */
+typedef struct shown_char {
+    char s[8];
+} shown_char;
+static shown_char shown(int c)
+{
+    shown_char r;
+    unsigned char u = (unsigned char)c;
+    if (u >= 0x20 && u < 0x7F)
+        snprintf(r.s, sizeof r.s, "%c", (char)u);
+    else
+        snprintf(r.s, sizeof r.s, "\\x%02X", (unsigned)u);
+    return r;
 }
 
 static void skip_ws(parser *p)
@@ -190,7 +211,7 @@ static char *string(parser *p)
             len += put_utf8(o + len, cp);
             break;
         default:
-            perr(p, "bad escape '\\%c'", e);
+            perr(p, "bad escape '\\%s'", shown(e).s);
             free(o);
             return NULL;
         }
@@ -318,7 +339,7 @@ static json *value(parser *p, int depth)
         }
         return j;
     }
-    perr(p, "unexpected '%c'", c);
+    perr(p, "unexpected '%s'", shown(c).s);
     return NULL;
 }
 

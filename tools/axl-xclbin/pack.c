@@ -93,6 +93,11 @@ static int fail(ctx *c, unsigned line, const char *fmt, ...)
         vsnprintf(c->err + k, c->err_size - (size_t)k, fmt, ap);
         va_end(ap);
     }
+    /* Text from the files may hold line breaks: the reason stays one
+     * line. */
+    for (char *p = c->err; c->err_size && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
     return -1;
 }
 

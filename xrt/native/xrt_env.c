@@ -137,16 +137,20 @@ int axl__xrt_env_check(axl__xrt_env *env, char *why, size_t why_size)
     axl_format(env->shim_name, sizeof env->shim_name, "lib%s.so.%u", name,
                (unsigned)XRT_MAJOR(XRT_VERSION_CODE));
 
+    /* The folder after the cause, shortened in the middle: a deep
+     * XILINX_XRT leaves the reason whole. */
+    char shown[64];
+    axl_shorten(shown, sizeof shown, root);
     struct stat st;
     if (stat(env->shim_path, &st) != 0) {
         axl_format(why, why_size, "XRT would abort: no %s (in %s/lib)",
-                   env->shim_name, root);
+                   env->shim_name, shown);
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
         axl_format(why, why_size,
                    "XRT would abort: %s is not a file (in %s/lib)",
-                   env->shim_name, root);
+                   env->shim_name, shown);
         return -1;
     }
 

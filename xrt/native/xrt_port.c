@@ -43,6 +43,7 @@
  * without axl_shutdown().
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -387,6 +388,31 @@ static unsigned char *read_file(const char *path, size_t *size)
     return p;
 }
 
+/* A failure about the board's design: the cause first, whole, then the
+ * design's path, shortened in the middle to the room left (the core adds
+ * which device after it, in a message of AXL_MESSAGE_MAX). */
+static axl_status design_fail(axl_status st, const char *path,
+                              const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static axl_status design_fail(axl_status st, const char *path,
+                              const char *fmt, ...)
+{
+    char cause[AXL_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    axl_vformat(cause, sizeof cause, fmt, ap);
+    va_end(ap);
+    static const char around[] = " (AXL_XRT_BUILTIN_XCLBIN=)";
+    size_t used = strlen(cause) + sizeof around + 32; /* 32: the core's */
+    size_t room = used + 40 < AXL_MESSAGE_MAX ? AXL_MESSAGE_MAX - used : 40;
+    char shown[AXL_MESSAGE_MAX];
+    axl_shorten(shown, room, path);
+    return axl_fail(st, "%s (AXL_XRT_BUILTIN_XCLBIN=%s)", cause, shown);
+}
+
 /* The design the board names: AXL_XRT_BUILTIN_XCLBIN. */
 static axl_status open_builtin(xn_device *d)
 {
@@ -398,17 +424,16 @@ static axl_status open_builtin(xn_device *d)
     size_t size = 0;
     d->builtin_bytes = read_file(path, &size);
     if (!d->builtin_bytes)
-        return axl_fail(AXL_ERR_INVALID,
-                        "cannot read the board's design %s "
-                        "(AXL_XRT_BUILTIN_XCLBIN)",
-                        path);
-    char why[128];
+        return design_fail(AXL_ERR_INVALID, path,
+                           "cannot read the board's design");
+    char why[AXL_MESSAGE_MAX];
     axl_status st = axl_xclbin_open(&d->builtin, d->builtin_bytes, size, why,
                                     sizeof why);
     if (st != AXL_SUCCESS) {
         free(d->builtin_bytes);
         d->builtin_bytes = NULL;
-        return axl_fail(st, "the board's design %s: %s", path, why);
+        return design_fail(st, path, "the board's design is not usable: %s",
+                           why);
     }
     xuid_t cur;
     memset(cur, 0, sizeof cur);
@@ -434,10 +459,10 @@ static axl_status open_builtin(xn_device *d)
             int e = errno;
             free(d->builtin_bytes);
             d->builtin_bytes = NULL;
-            return axl_fail(AXL_ERR_BUILD,
-                            "XRT refused the board's design %s: "
-                            "xrtDeviceLoadXclbin returned %d%s",
-                            path, rc, errno_name(e));
+            return design_fail(AXL_ERR_BUILD, path,
+                               "XRT refused the board's design: "
+                               "xrtDeviceLoadXclbin returned %d%s",
+                               rc, errno_name(e));
         }
     } else {
         /* It carries a design axl was not told about: no built-in
@@ -449,9 +474,8 @@ static axl_status open_builtin(xn_device *d)
     if (rc != 0) {
         free(d->builtin_bytes);
         d->builtin_bytes = NULL;
-        return axl_fail(AXL_ERR_BUILD,
-                        "XRT would not attach the board's design %s",
-                        path);
+        return design_fail(AXL_ERR_BUILD, path,
+                           "XRT would not attach the board's design");
     }
     set_image(d, &d->builtin);
     return AXL_SUCCESS;
