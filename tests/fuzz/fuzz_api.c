@@ -43,6 +43,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -267,12 +268,13 @@ static axl_kernel_id kid_vadd, kid_fir, kid_nop, kid_mmult;
 static pools baseline;
 static int32_t host_mem[MAXH][1024]; /* create_from memory, per slot */
 static uint8_t scratch[1 << 16];     /* copy targets and sources */
-static volatile unsigned long sink;
+/* Host tasks on several workers touch it: atomic (tsan). */
+static _Atomic unsigned long sink;
 
 static axl_status task_ok(void *user)
 {
     (void)user;
-    sink++;
+    atomic_fetch_add(&sink, 1);
     return AXL_SUCCESS;
 }
 static axl_status task_fails(void *user)
@@ -292,7 +294,7 @@ static void handler_fn(const axl_async_error *e, uint32_t n, uint32_t dropped,
     for (uint32_t i = 0; i < n; i++) {
         need(e[i].status != AXL_SUCCESS);
         need(e[i].message != NULL);
-        sink += strlen(e[i].message);
+        atomic_fetch_add(&sink, strlen(e[i].message));
     }
 #if ITEM18(3)
     /* Item 3: a handler that releases the queue being released (the
