@@ -345,7 +345,8 @@ static void once(void)
 /* A queue's or context's last release that finds unconsumed
  * asynchronous errors releases all the same and says so (4.13.1.1,
  * issue 16): for the program's bookkeeping that is a release that
- * succeeded. A queue's errors are taken first, one per throw. */
+ * succeeded. (Its errors are not thrown first: a throw runs the
+ * queue's handler, which may release the queue itself, item 3's path.) */
 static bool says_unconsumed(axl_status st)
 {
     return st != AXL_SUCCESS &&
@@ -354,11 +355,6 @@ static bool says_unconsumed(axl_status st)
 
 static axl_status rel_queue(axl_queue q)
 {
-    for (int n = 0; n < 4096; n++) {
-        axl_status t = axl_queue_throw_asynchronous(q);
-        if (t == AXL_SUCCESS || t == AXL_ERR_INVALID_OBJECT)
-            break;
-    }
     axl_status st = axl_queue_release(q);
     return says_unconsumed(st) ? AXL_SUCCESS : st;
 }
