@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 /* ---- Regions ------------------------------------------------------------------ */
 
@@ -695,8 +696,7 @@ void axl__access_started(struct axl__command *c)
 /* ---- Moving bytes (outside the lock) ------------------------------------------------ */
 
 typedef struct dev_ref {
-    const axl_device_port *port;
-    void *data;
+    const struct axl__device *dev;
     axl_hal_mem *mem;
 } dev_ref;
 
@@ -704,8 +704,7 @@ static dev_ref dev_of(struct axl__buffer *b, uint8_t loc)
 {
     const struct axl__device *d =
         axl__device_at((uint16_t)(b->loc[loc].device - 1));
-    dev_ref r = {axl__platform_at(d->platform)->port, d->data,
-                 &b->loc[loc].mem};
+    dev_ref r = {d, &b->loc[loc].mem};
     return r;
 }
 
@@ -727,7 +726,7 @@ static void host_unlock(const struct axl__buffer *b)
 static axl_status port_failed(char *why, size_t cap, const char *what,
                               const dev_ref *d, axl_status st)
 {
-    axl__why(why, cap, "%s on %s failed (%s): %s", what, d->port->name,
+    axl__why(why, cap, "%s on %s failed (%s): %s", what, d->dev->port->name,
              axl_status_name(st), axl_last_message());
     return st == AXL_ERR_MEMORY_ALLOCATION ? st : AXL_ERR_RUNTIME;
 }
@@ -771,7 +770,7 @@ static axl_status transfers(struct axl__command *c, char *why, size_t cap)
             if (aliased(b, a->src))
                 axl_port_cache_invalidate(b->host, (size_t)b->size);
             else
-                st = s.port->mem_read(s.data, s.mem, 0, b->host, b->size);
+                st = axl__dev_mem_read(s.dev, s.mem, 0, b->host, b->size);
             host_unlock(b);
             if (st != AXL_SUCCESS)
                 return port_failed(why, cap, "reading the buffer back", &s, st);
@@ -782,7 +781,7 @@ static axl_status transfers(struct axl__command *c, char *why, size_t cap)
             if (aliased(b, a->loc))
                 axl_port_cache_flush(b->host, (size_t)b->size);
             else
-                st = d.port->mem_write(d.data, d.mem, 0, b->host, b->size);
+                st = axl__dev_mem_write(d.dev, d.mem, 0, b->host, b->size);
             host_unlock(b);
             if (st != AXL_SUCCESS)
                 return port_failed(why, cap, "copying the buffer in", &d, st);
@@ -813,7 +812,7 @@ static axl_status place_read(const place *p, uint64_t off, void *dst,
         return AXL_SUCCESS;
     }
     dev_ref d = dev_of(p->base, p->loc);
-    axl_status st = d.port->mem_read(d.data, d.mem, p->view_off + off, dst, len);
+    axl_status st = axl__dev_mem_read(d.dev, d.mem, p->view_off + off, dst, len);
     return st == AXL_SUCCESS ? st : port_failed(why, cap, "a read", &d, st);
 }
 
@@ -826,7 +825,7 @@ static axl_status place_write(const place *p, uint64_t off, const void *src,
     }
     dev_ref d = dev_of(p->base, p->loc);
     axl_status st =
-        d.port->mem_write(d.data, d.mem, p->view_off + off, src, len);
+        axl__dev_mem_write(d.dev, d.mem, p->view_off + off, src, len);
     return st == AXL_SUCCESS ? st : port_failed(why, cap, "a write", &d, st);
 }
 
@@ -866,13 +865,11 @@ axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap)
     uint64_t so = 0, sl = 0, doff = 0, dl = 0;
     axl_status st = AXL_SUCCESS;
     unsigned char chunk[512];
-    const axl_device_port *port = NULL;
     dev_ref sr = {0}, dr = {0};
     bool on_device = s.loc != AXL__LOC_HOST;
     if (on_device) {
         sr = dev_of(s.base, s.loc);
         dr = dev_of(d.base, d.loc);
-        port = sr.port;
     } else {
         host_lock(s.base);
         if (d.base != s.base)
@@ -887,9 +884,9 @@ axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap)
         if (!on_device) {
             memmove((unsigned char *)d.base->host + d.view_off + doff,
                     (unsigned char *)s.base->host + s.view_off + so, n);
-        } else if (port->mem_copy) {
-            st = port->mem_copy(dr.data, dr.mem, d.view_off + doff, sr.mem,
-                                s.view_off + so, n);
+        } else if (axl__dev_can_copy(dr.dev)) {
+            st = axl__dev_mem_copy(dr.dev, dr.mem, d.view_off + doff, sr.mem,
+                                   s.view_off + so, n);
             if (st != AXL_SUCCESS)
                 return port_failed(why, cap, "a device copy", &dr, st);
         } else {
@@ -963,7 +960,7 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
             memcpy(dst, b->host, (size_t)b->size);
     } else {
         dev_ref d = dev_of(b, src);
-        st = d.port->mem_read(d.data, d.mem, 0, dst, b->size);
+        st = axl__dev_mem_read(d.dev, d.mem, 0, dst, b->size);
         if (st != AXL_SUCCESS)
             st = port_failed(why, sizeof why, "writing the buffer back", &d, st);
     }

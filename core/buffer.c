@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 /* ---- Host storage: the buffer's allocator or the static arena --------------- */
 
@@ -94,7 +95,6 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             uint8_t *loc)
 {
     uint16_t ds = AXL__SLOT(DEVICE, d);
-    const axl_device_port *port = axl__platform_at(d->platform)->port;
     for (int attempt = 0; attempt < 2; attempt++) {
         uint8_t l = axl__device_loc(b, ds);
         if (l != AXL__NO_LOC) {
@@ -116,9 +116,9 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                              "the buffer already has storage on %u devices "
                              "(AXL_BUFFER_DEVICE_COPIES)",
                              (unsigned)AXL_BUFFER_DEVICE_COPIES);
-        if (!port->mem_alloc || !port->mem_read || !port->mem_write)
+        if (!axl__dev_has_memory(d))
             return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                             "the %s port has no device memory", port->name);
+                             "the %s port has no device memory", d->port->name);
         if (bank >= d->info.bank_count)
             return axl__fail(fn, AXL_ERR_INVALID,
                              "%s has %u memory banks; there is no bank %u",
@@ -129,9 +129,9 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         axl_hal_mem mem = {0};
         b->holds++;
         axl_port_unlock();
-        axl_status st = port->mem_alloc(d->data, bank, b->size, user, &mem);
+        axl_status st = axl__dev_mem_alloc(d, bank, b->size, user, &mem);
         if (st == AXL_ERR_FEATURE_NOT_SUPPORTED && user)
-            st = port->mem_alloc(d->data, bank, b->size, NULL, &mem);
+            st = axl__dev_mem_alloc(d, bank, b->size, NULL, &mem);
         axl_port_lock();
         b->holds--;
         if (st != AXL_SUCCESS)
@@ -146,7 +146,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
             /* Another thread placed it meanwhile: use theirs. */
             b->holds++;
             axl_port_unlock();
-            port->mem_free(d->data, &mem);
+            axl__dev_mem_free(d, &mem);
             axl_port_lock();
             b->holds--;
             continue;
@@ -471,11 +471,8 @@ static void destroy_base(struct axl__buffer *b)
     }
     axl__pool_free(AXL__POOL(BUFFER), b);
     axl_port_unlock();
-    for (uint32_t i = 0; i < n; i++) {
-        const axl_device_port *port = axl__platform_at(devs[i]->platform)->port;
-        if (port->mem_free)
-            port->mem_free(devs[i]->data, &mems[i]);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        axl__dev_mem_free(devs[i], &mems[i]);
     host_free(&alloc, host, size);
     axl_port_lock();
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 static bool type_matches(const struct axl__device *d, axl_device_type type)
 {
@@ -248,7 +249,7 @@ axl_status axl_device_get_backend(axl_device device, axl_backend *backend)
                            AXL__OUT(backend));
     if (!d)
         return st;
-    *backend = axl__platform_at(d->platform)->port->backend;
+    *backend = d->port->backend;
     axl__leave();
     return st;
 }
@@ -269,7 +270,7 @@ axl_status axl_device_get_bank(axl_device device, uint32_t index,
                        "bank %u does not exist: the device has %u",
                        (unsigned)index, (unsigned)d->info.bank_count);
     else
-        st = axl__platform_at(d->platform)->port->bank(d->data, index, &b);
+        st = axl__dev_bank(d, index, &b);
     if (st == AXL_SUCCESS) {
         memcpy(bank->tag, b.tag, sizeof bank->tag);
         bank->tag[sizeof bank->tag - 1] = '\0';
@@ -290,10 +291,10 @@ axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
                            AXL__OUT(data));
     if (!d)
         return st;
-    if (axl__platform_at(d->platform)->port != port)
+    if (d->port != port)
         st = axl__fail(fn, AXL_ERR_BACKEND_MISMATCH,
                        "the device belongs to the %s port, not to %s",
-                       axl__platform_at(d->platform)->port->name,
+                       d->port->name,
                        port ? port->name : "(none)");
     else
         *data = d->data;

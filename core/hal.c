@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 static struct axl__device *port_device(const char *fn, axl_device device,
                                        const axl_device_port *port,
@@ -13,10 +14,10 @@ static struct axl__device *port_device(const char *fn, axl_device device,
 {
     struct axl__device *d =
         axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, st);
-    if (d && axl__platform_at(d->platform)->port != port) {
+    if (d && d->port != port) {
         *st = axl__fail(fn, AXL_ERR_BACKEND_MISMATCH,
                         "the device belongs to the %s port, not to %s",
-                        axl__platform_at(d->platform)->port->name,
+                        d->port->name,
                         port ? port->name : "(none)");
         return NULL;
     }
@@ -119,8 +120,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
                 break;
             }
             axl_port_unlock();
-            if (port->cu_close)
-                port->cu_close(d->data, mine);
+            axl__dev_cu_close(d, mine);
             axl_port_lock();
             continue;
         }
@@ -141,7 +141,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
                            kid->name, (unsigned)cu, d->info.name);
             break;
         }
-        if (unit->opened || !port->cu_open) {
+        if (unit->opened || !axl__dev_has_cu_open(d)) {
             *cu_handle = unit->handle;
             break;
         }
@@ -152,7 +152,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
         uint32_t ip = unit->ip;
         d->programming = true;
         axl_port_unlock();
-        st = port->cu_open(d->data, &img->x, kid->index, ip, &mine);
+        st = axl__dev_cu_open(d, &img->x, kid->index, ip, &mine);
         axl_port_lock();
         d->programming = false;
         if (axl__rt.waiters)
@@ -221,7 +221,7 @@ axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
                 return axl__pool_full(fn, AXL__POOL_DEVICE);
             }
             d->platform = AXL__SLOT(PLATFORM, p);
-            d->port_index = p->device_count;
+            d->port = port;
             d->data = data;
             d->info = info;
             axl__device_builtin(d);

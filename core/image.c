@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 /* ---- Kernel ids from an image's metadata --------------------------------------- */
 
@@ -350,8 +351,7 @@ axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
 /* Can the device run images of this kind at all? */
 bool axl__device_loads_images(const struct axl__device *d)
 {
-    const axl_device_port *port = axl__platform_at(d->platform)->port;
-    return port->load_image && port->run_start &&
+    return axl__dev_can_load(d) && axl__dev_runs_kernels(d) &&
            (d->info.flags & AXL_HAL_DEVICE_REPROGRAMMABLE);
 }
 
@@ -360,15 +360,13 @@ bool axl__kernel_compatible(const struct axl__kernel_id *k,
 {
     const struct axl__image *img = axl__image_at(k->image);
     if (img->kind == AXL__IMAGE_BUILTIN)
-        return img->device == AXL__SLOT(DEVICE, d);
+        return img->device == AXL__SLOT(DEVICE, d) && axl__dev_runs_kernels(d);
     for (uint8_t a = 0; a < k->nargs; a++)
         if (k->args[a].is_mem > 1)
             return false; /* streams and local memory: not from a host */
     if (!axl__device_loads_images(d))
         return false;
-    const axl_device_port *port = axl__platform_at(d->platform)->port;
-    return !port->kernel_compatible ||
-           port->kernel_compatible(d->data, &img->x, k->index);
+    return axl__dev_kernel_compatible(d, &img->x, k->index);
 }
 
 const char *axl__kernel_fix(const struct axl__kernel_id *k,
@@ -377,11 +375,10 @@ const char *axl__kernel_fix(const struct axl__kernel_id *k,
 {
     for (uint8_t i = 0; i < n; i++) {
         const struct axl__device *d = axl__device_at(devices[i]);
-        const axl_device_port *port = axl__platform_at(d->platform)->port;
-        if (port->kernel_fix && axl__device_loads_images(d) &&
+        if (d->port->kernel_fix && axl__device_loads_images(d) &&
             !axl__kernel_compatible(k, d)) {
             *device_name = d->info.name;
-            return port->kernel_fix;
+            return d->port->kernel_fix;
         }
     }
     return NULL;
@@ -504,11 +501,10 @@ static void link_units(struct axl__device *d)
 
 static void adopt_design(struct axl__device *d, const struct axl__image *img)
 {
-    const axl_device_port *port = axl__platform_at(d->platform)->port;
     memset(d->bank_of_mem, 0xFF, sizeof d->bank_of_mem);
     for (uint32_t b = 0; b < d->info.bank_count; b++) {
         axl_hal_bank bank;
-        if (port->bank(d->data, b, &bank) == AXL_SUCCESS &&
+        if (axl__dev_bank(d, b, &bank) == AXL_SUCCESS &&
             bank.image_index < sizeof d->bank_of_mem)
             d->bank_of_mem[bank.image_index] = (uint8_t)b;
     }
@@ -584,8 +580,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         axl__wait_until_pred(device_quiet, d);
         if (d->loaded == want)
             break;
-        const axl_device_port *port = axl__platform_at(d->platform)->port;
-        if (!port->load_image)
+        if (!axl__dev_can_load(d))
             return axl__fail(fn, fail_as,
                              "%s cannot be programmed (its port has no "
                              "load_image)",
@@ -600,13 +595,13 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
                 old[nold++] = d->cus[c].handle;
         img->refs++; /* keep a source image while unlocked */
         axl_port_unlock();
-        for (uint8_t c = 0; c < nold && port->cu_close; c++)
-            port->cu_close(d->data, old[c]);
+        for (uint8_t c = 0; c < nold; c++)
+            axl__dev_cu_close(d, old[c]);
         char why[AXL_MESSAGE_MAX] = "";
-        axl_status st = port->load_image(d->data, &img->x, why, sizeof why);
+        axl_status st = axl__dev_load_image(d, &img->x, why, sizeof why);
         axl_hal_device_info info;
         if (st == AXL_SUCCESS)
-            st = port->describe(d->data, &info);
+            st = axl__dev_describe(d, &info);
         axl_port_lock();
         img->refs--;
         d->programming = false;

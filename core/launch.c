@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 /* ---- The handler's kernel calls -------------------------------------------------- */
 
@@ -350,8 +351,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 uint32_t bank = b->loc[loc].mem.bank;
                 if (!(any >> bank & 1)) {
                     axl_hal_bank hb;
-                    axl__platform_at(d->platform)
-                        ->port->bank(d->data, bank, &hb);
+                    axl__dev_bank(d, bank, &hb);
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                      "argument %u (%s) of %s: the buffer is "
                                      "in bank %s, which no compute unit of "
@@ -780,13 +780,12 @@ static inline void run_back(struct axl__cu *cu, struct axl__command *c,
  * with no run_cancel is waited for as it is. */
 static void cancel_run(struct axl__device *d, struct axl__cu *cu)
 {
-    const axl_device_port *port = axl__platform_at(d->platform)->port;
     cu->cancel_asked = true;
     cu->deadline = 0;
-    if (!port->run_cancel)
+    if (!axl__dev_can_cancel(d))
         return;
     axl_port_unlock();
-    port->run_cancel(d->data, &cu->run);
+    axl__dev_run_cancel(d, &cu->run);
     axl_port_lock();
 }
 
@@ -795,7 +794,6 @@ void axl__run_kernel(struct axl__command *c)
     struct axl__device *d = axl__device_at(c->device);
     const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
     const struct axl__image *img = axl__image_at(kid->image);
-    const axl_device_port *port = axl__platform_at(d->platform)->port;
     if (d->loaded != kid->image + 1u) {
         axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
                       AXL__TEXT("the device was programmed with another "
@@ -890,9 +888,9 @@ void axl__run_kernel(struct axl__command *c)
                         ? axl__run_transfers(c, why, sizeof why)
                         : AXL_SUCCESS;
     bool now_open = false; /* cu_open gave run->cu_handle: record it */
-    if (st == AXL_SUCCESS && !opened && port->cu_open) {
+    if (st == AXL_SUCCESS && !opened && axl__dev_has_cu_open(d)) {
         uintptr_t handle = 0;
-        st = port->cu_open(d->data, &img->x, kid->index, cu->ip, &handle);
+        st = axl__dev_cu_open(d, &img->x, kid->index, cu->ip, &handle);
         if (st == AXL_SUCCESS) {
             run->cu_handle = handle;
             now_open = true;
@@ -901,7 +899,7 @@ void axl__run_kernel(struct axl__command *c)
         }
     }
     if (st == AXL_SUCCESS) {
-        st = port->run_start(d->data, run);
+        st = axl__dev_run_start(d, run);
         if (st != AXL_SUCCESS)
             axl_format(why, sizeof why, "%s", axl_last_message());
     }
@@ -980,7 +978,7 @@ struct axl__device *axl__progress_device(void)
         if (!axl__pool_is_live(p, s))
             continue;
         struct axl__device *d = axl__device_at(s);
-        if (!axl__platform_at(d->platform)->port->progress)
+        if (!axl__dev_polled(d))
             continue;
         for (uint8_t i = 0; i < d->ncus; i++)
             if (d->cus[i].cmd)

@@ -105,16 +105,16 @@ struct axl__cu {
 
 struct axl__device {
     uint16_t platform;          /* slot */
-    uint16_t port_index;        /* index within its port */
+    bool programming;           /* a new design is being loaded */
+    uint8_t ncus;
+    const axl_device_port *port; /* its platform's; called via devops.h */
     void *data;                 /* the port's state */
     uint32_t compute_units;     /* of the loaded design */
     uint16_t builtin;           /* image slot + 1 of the design it came with */
     uint16_t loaded;            /* image slot + 1 of the design it carries */
     uint32_t loaded_by;         /* handle of the bundle that programmed it
                                    (weak; 0: the design it came with) */
-    bool programming;           /* a new design is being loaded */
     uint32_t inflight;          /* commands on it not yet complete */
-    uint8_t ncus;
     struct axl__cu cus[AXL_MAX_DEVICE_CUS];
     uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
     axl_hal_device_info info;

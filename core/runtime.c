@@ -6,6 +6,7 @@
 
 #define AXL__RUNTIME_IMPL /* defines axl__enter, which rt.h declares, for -Os */
 #include "rt.h"
+#include "devops.h"
 
 struct axl__runtime axl__rt;
 
@@ -256,15 +257,40 @@ axl_status axl_clock_set(axl_clock_fn fn, void *user)
 
 /* ---- Start-up and shut-down ------------------------------------------------- */
 
+/* One message for every op a port lacks. */
+AXL__MESSAGE_ONLY static const char lacks_fmt[] = "the %s port lacks %s (hal.h)";
+
+/* The contract of hal.h, checked once per port (devops.h lists it): the
+ * required ops are there, and the device-memory ops come all or none. NULL,
+ * or the name of the op the port lacks ("mem_..." for the memory group). */
+static const char *port_lacks(const axl_device_port *port)
+{
+    if (!port->probe)
+        return "probe";
+    if (!port->open)
+        return "open";
+    if (!port->close)
+        return "close";
+    if (!port->describe)
+        return "describe";
+    if (!port->bank)
+        return "bank";
+    if (!port->mem_alloc && !port->mem_write && !port->mem_read &&
+        !port->mem_copy)
+        return NULL; /* no device memory at all */
+    return !port->mem_alloc   ? "mem_alloc"
+           : !port->mem_write ? "mem_write"
+           : !port->mem_read  ? "mem_read"
+                              : NULL;
+}
+
 axl_status axl_device_port_register(const axl_device_port *port)
 {
     static const char fn[] = "axl_device_port_register";
-    if (!port || !port->name || !port->probe || !port->open || !port->close ||
-        !port->describe || !port->bank)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "a device port needs a name and the ops probe, open, "
-                         "close, describe and bank (%s lacks one)",
-                         port && port->name ? port->name : "this port");
+    const char *op = port && port->name ? port_lacks(port) : "a name";
+    if (op)
+        return axl__fail(fn, AXL_ERR_INVALID, lacks_fmt,
+                         port && port->name ? port->name : "(unnamed)", op);
     axl_status st = AXL_SUCCESS;
     axl_port_lock();
     if (axl__rt.started)
@@ -289,6 +315,12 @@ static void open_port(const axl_device_port *port)
     p->port = port;
     uint32_t n = 0;
     char why[AXL_MESSAGE_MAX] = "";
+    const char *op = port->name ? port_lacks(port) : "a name";
+    if (op) { /* a board port that breaks the contract: no devices */
+        axl_format(p->no_device_reason, sizeof p->no_device_reason, lacks_fmt,
+                   port->name ? port->name : "(unnamed)", op);
+        return;
+    }
     axl_status st = port->probe(&n, why, sizeof why);
     if (st != AXL_SUCCESS) {
         axl_format(p->no_device_reason, sizeof p->no_device_reason,
@@ -305,10 +337,10 @@ static void open_port(const axl_device_port *port)
             break;
         }
         d->platform = AXL__SLOT(PLATFORM, p);
-        d->port_index = (uint16_t)i;
+        d->port = port;
         st = port->open(i, &d->data);
         if (st == AXL_SUCCESS)
-            st = port->describe(d->data, &d->info);
+            st = axl__dev_describe(d, &d->info);
         if (st == AXL_SUCCESS)
             axl__device_builtin(d);
         if (st != AXL_SUCCESS) {
@@ -318,7 +350,7 @@ static void open_port(const axl_device_port *port)
                        "%s (device %u did not open)", axl_last_message(),
                        (unsigned)i);
             if (d->data)
-                port->close(d->data);
+                axl__dev_close(d);
             axl__pool_free(AXL__POOL(DEVICE), d);
             continue;
         }
@@ -448,22 +480,19 @@ axl_status axl_shutdown(void)
     axl_port_workers_join();
     /* Close the devices without the lock: a port's close may wait for its
      * own threads, which report through axl_hal_run_done. */
-    struct {
-        const axl_device_port *port;
-        void *data;
-    } open[AXL_MAX_DEVICES];
+    /* = {0}: at one device, GCC cannot see that only open[< nopen] is
+     * read (-Wmaybe-uninitialized). */
+    const struct axl__device *open[AXL_MAX_DEVICES] = {0};
     unsigned nopen = 0;
     axl_port_lock();
     for (uint16_t s = 0; s < AXL__POOL(DEVICE)->capacity; s++) {
         if (!axl__pool_is_live(AXL__POOL(DEVICE), s))
             continue;
-        struct axl__device *d = axl__device_at(s);
-        open[nopen].port = axl__platform_at(d->platform)->port;
-        open[nopen++].data = d->data;
+        open[nopen++] = axl__device_at(s); /* port and data never change */
     }
     axl_port_unlock();
     for (unsigned i = 0; i < nopen; i++)
-        open[i].port->close(open[i].data);
+        axl__dev_close(open[i]);
     axl_port_lock();
     for (int k = 0; k < AXL__POOL_COUNT; k++) {
         axl__pool *p = &axl__pools[k];

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "devops.h"
 
 #define NIL 0u
 
@@ -857,10 +858,8 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
          * runs when a waiter lets it (it returns by the deadline given). */
         struct axl__device *pd = axl__progress_device();
         if (pd) {
-            const axl_device_port *port =
-                axl__platform_at(pd->platform)->port;
             axl_port_unlock();
-            port->progress(pd->data, deadline);
+            axl__dev_progress(pd, deadline);
             axl_port_lock();
             if (!done(arg) && !axl__rt.ready_head)
                 axl_port_relax();

@@ -250,6 +250,8 @@ static axl_status fake_describe(void *dev, axl_hal_device_info *info)
     info->global_mem_size = 1u << 20;
     info->max_mem_alloc_size = 1u << 20;
     info->timer_resolution_ns = 1;
+    info->builtin_image = fake_config.builtin_image;
+    info->builtin_image_size = fake_config.builtin_image_size;
     return AXL_SUCCESS;
 }
 

@@ -58,6 +58,8 @@ typedef struct fake_port_config {
     uint32_t program_mask; /* bit i: device i can be programmed (and runs
                               kernels, each finishing at once) */
     bool polled;        /* runs finish only when a wait calls progress() */
+    const void *builtin_image; /* the design every device carries, or NULL */
+    size_t builtin_image_size;
 } fake_port_config;
 extern fake_port_config fake_config;
 

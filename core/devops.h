@@ -1,0 +1,206 @@
+/*
+ * devops.h - the one place the core calls a device port (include/axl/hal.h).
+ *
+ * Each op of axl_device_port has one inline wrapper here, and the core calls
+ * a port through these only. The contract is held here and in
+ * axl__port_check() (runtime.c), which every port passes before it becomes a
+ * platform (axl_device_port_register, and board start-up for the board's own
+ * ports):
+ *
+ *   required           name, probe, open, close, describe, bank: checked at
+ *                      registration, called without a test.
+ *   device memory      mem_alloc, mem_write and mem_read: all three or none
+ *                      (checked at registration). None: buffers cannot be
+ *                      placed on the device (axl__device_copy tests
+ *                      axl__dev_has_memory and says so), so the core reads
+ *                      and writes only memory that mem_alloc gave, and the
+ *                      three are called without a test. mem_free may be
+ *                      NULL (a port that never gives memory back).
+ *   runs kernels       run_start. NULL: the device runs no kernel, its
+ *                      built-in design included (axl__dev_runs_kernels; the
+ *                      wrapper answers AXL_ERR_FEATURE_NOT_SUPPORTED).
+ *   the rest           load_image (NULL: AXL_ERR_FEATURE_NOT_SUPPORTED; the
+ *                      device is not reprogrammable), kernel_compatible
+ *                      (NULL: every kernel of a loadable image), mem_copy
+ *                      (NULL: the caller bounces through host memory; it
+ *                      needs device memory; tested by axl__dev_can_copy),
+ *                      cu_open (NULL: handle 0) with cu_close (NULL:
+ *                      nothing to close), run_cancel (NULL: an abandoned
+ *                      run is waited for as it is; it still ends through
+ *                      axl_hal_run_done), progress (NULL: the port finishes
+ *                      runs by itself; a wait sleeps).
+ *
+ * So no port, however incomplete, makes the core call through NULL (STYLE:
+ * "a missing op is never undefined behaviour"). The wrappers are inline: the
+ * launch path pays no call for them.
+ */
+#ifndef AXL_DEVOPS_H
+#define AXL_DEVOPS_H
+
+#include "rt.h"
+
+/* A NULL optional op's answer; the message names the op. */
+#define axl__dev_lacks(d, op)                                                  \
+    axl__fail(op, AXL_ERR_FEATURE_NOT_SUPPORTED, "the %s port lacks it",      \
+              (d)->port->name)
+
+/* ---- Required ------------------------------------------------------------- */
+
+static inline void axl__dev_close(const struct axl__device *d)
+{
+    d->port->close(d->data);
+}
+
+static inline axl_status axl__dev_describe(const struct axl__device *d,
+                                           axl_hal_device_info *info)
+{
+    return d->port->describe(d->data, info);
+}
+
+static inline axl_status axl__dev_bank(const struct axl__device *d,
+                                       uint32_t index, axl_hal_bank *out)
+{
+    return d->port->bank(d->data, index, out);
+}
+
+/* ---- Designs ---------------------------------------------------------------- */
+
+static inline bool axl__dev_can_load(const struct axl__device *d)
+{
+    return d->port->load_image != NULL;
+}
+
+static inline axl_status axl__dev_load_image(const struct axl__device *d,
+                                             const axl_xclbin *image,
+                                             char *why, size_t why_size)
+{
+    if (!d->port->load_image)
+        return axl__dev_lacks(d, "load_image");
+    return d->port->load_image(d->data, image, why, why_size);
+}
+
+/* Called with the runtime lock held (hal.h allows it for this op only). */
+static inline bool axl__dev_kernel_compatible(const struct axl__device *d,
+                                              const axl_xclbin *image,
+                                              uint32_t kernel_index)
+{
+    return !d->port->kernel_compatible ||
+           d->port->kernel_compatible(d->data, image, kernel_index);
+}
+
+/* ---- Device memory (mem_alloc, mem_write, mem_read: all or none) ------------------------------------ */
+
+static inline bool axl__dev_has_memory(const struct axl__device *d)
+{
+    return d->port->mem_alloc != NULL;
+}
+
+static inline axl_status axl__dev_mem_alloc(const struct axl__device *d,
+                                            uint32_t bank, uint64_t size,
+                                            void *user_ptr, axl_hal_mem *out)
+{
+    return d->port->mem_alloc(d->data, bank, size, user_ptr, out);
+}
+
+static inline void axl__dev_mem_free(const struct axl__device *d,
+                                     axl_hal_mem *mem)
+{
+    if (d->port->mem_free)
+        d->port->mem_free(d->data, mem);
+}
+
+static inline axl_status axl__dev_mem_write(const struct axl__device *d,
+                                            axl_hal_mem *mem, uint64_t offset,
+                                            const void *src, uint64_t size)
+{
+    return d->port->mem_write(d->data, mem, offset, src, size);
+}
+
+static inline axl_status axl__dev_mem_read(const struct axl__device *d,
+                                           axl_hal_mem *mem, uint64_t offset,
+                                           void *dst, uint64_t size)
+{
+    return d->port->mem_read(d->data, mem, offset, dst, size);
+}
+
+/* Whether mem_copy exists; without it the caller bounces through the host.
+ * axl__dev_mem_copy is called only when it does. */
+static inline bool axl__dev_can_copy(const struct axl__device *d)
+{
+    return d->port->mem_copy != NULL;
+}
+
+static inline axl_status axl__dev_mem_copy(const struct axl__device *d,
+                                           axl_hal_mem *dst, uint64_t dst_offset,
+                                           axl_hal_mem *src, uint64_t src_offset,
+                                           uint64_t size)
+{
+    return d->port->mem_copy(d->data, dst, dst_offset, src, src_offset, size);
+}
+
+/* ---- Compute units and runs ------------------------------------------------- */
+
+/* A port without cu_open needs no per-unit handle: 0. */
+static inline axl_status axl__dev_cu_open(const struct axl__device *d,
+                                          const axl_xclbin *image,
+                                          uint32_t kernel_index,
+                                          uint32_t ip_index, uintptr_t *handle)
+{
+    if (!d->port->cu_open) {
+        *handle = 0;
+        return AXL_SUCCESS;
+    }
+    return d->port->cu_open(d->data, image, kernel_index, ip_index, handle);
+}
+
+static inline bool axl__dev_has_cu_open(const struct axl__device *d)
+{
+    return d->port->cu_open != NULL;
+}
+
+static inline void axl__dev_cu_close(const struct axl__device *d,
+                                     uintptr_t handle)
+{
+    if (d->port->cu_close)
+        d->port->cu_close(d->data, handle);
+}
+
+static inline bool axl__dev_runs_kernels(const struct axl__device *d)
+{
+    return d->port->run_start != NULL;
+}
+
+static inline axl_status axl__dev_run_start(const struct axl__device *d,
+                                            const axl_hal_run *run)
+{
+    if (!d->port->run_start)
+        return axl__dev_lacks(d, "run_start");
+    return d->port->run_start(d->data, run);
+}
+
+static inline bool axl__dev_can_cancel(const struct axl__device *d)
+{
+    return d->port->run_cancel != NULL;
+}
+
+static inline void axl__dev_run_cancel(const struct axl__device *d,
+                                       const axl_hal_run *run)
+{
+    if (d->port->run_cancel)
+        d->port->run_cancel(d->data, run);
+}
+
+/* Whether waits must drive this device's completions (progress). */
+static inline bool axl__dev_polled(const struct axl__device *d)
+{
+    return d->port->progress != NULL;
+}
+
+static inline void axl__dev_progress(const struct axl__device *d,
+                                     uint64_t deadline_ns)
+{
+    if (d->port->progress)
+        d->port->progress(d->data, deadline_ns);
+}
+
+#endif /* AXL_DEVOPS_H */
