@@ -145,6 +145,14 @@
 #define AXL_MAX_KERNELS 4
 #endif
 
+/** Events one command group's depends_on (4.9.4.1) keeps by handle; past
+ *  them the group waits for every earlier command instead, which is correct
+ *  and only less concurrent. On the stack of axl_queue_submit: 4 bytes
+ *  each. */
+#ifndef AXL_MAX_HANDLER_DEPS
+#define AXL_MAX_HANDLER_DEPS 16
+#endif
+
 /** Arguments one kernel may take. */
 #ifndef AXL_MAX_KERNEL_ARGS
 #define AXL_MAX_KERNEL_ARGS 6
@@ -262,6 +270,8 @@ _Static_assert(AXL_MAX_COMMAND_DEPS >= 1 && AXL_MAX_COMMAND_DEPS <= 64,
 _Static_assert(AXL_MAX_EVENTS >= AXL_MAX_COMMANDS,
                "every command in flight needs an event: "
                "AXL_MAX_EVENTS must be >= AXL_MAX_COMMANDS");
+_Static_assert(AXL_MAX_HANDLER_DEPS >= 1 && AXL_MAX_HANDLER_DEPS <= 255,
+               "AXL_MAX_HANDLER_DEPS must be 1..255");
 _Static_assert(AXL_MAX_ACCESSORS >= 1 && AXL_MAX_ACCESSORS <= 32,
                "AXL_MAX_ACCESSORS must be 1..32");
 _Static_assert(AXL_MAX_BUFFER_RECORDS >= 2 && AXL_MAX_BUFFER_RECORDS <= 255,

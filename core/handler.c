@@ -79,7 +79,7 @@ axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
             dup |= h->deps[j] == events[i].id;
         if (dup)
             continue;
-        if (h->ndeps < AXL__HANDLER_DEPS)
+        if (h->ndeps < AXL_MAX_HANDLER_DEPS)
             h->deps[h->ndeps++] = events[i].id;
         else
             h->deps_overflow = true;

@@ -878,7 +878,7 @@ void axl__run_kernel(struct axl__command *c)
     /* No deadline while this thread moves the data and starts the run:
      * a timeout must not abandon a run its dispatcher still holds. */
     cu->deadline = 0;
-    atomic_store_explicit(&cu->phase, 1, memory_order_relaxed);
+    atomic_store_explicit(&cu->phase, AXL__CU_STARTING, memory_order_relaxed);
     bool opened = cu->opened;
     axl_port_unlock();
 
@@ -914,11 +914,12 @@ void axl__run_kernel(struct axl__command *c)
         if (axl__rt.waiters)
             axl_port_wake(AXL_PORT_CHANNEL_DONE);
     }
-    uint8_t phase = atomic_exchange_explicit(&cu->phase, 0, memory_order_acq_rel);
+    uint8_t phase = atomic_exchange_explicit(&cu->phase, AXL__CU_IDLE,
+                                             memory_order_acq_rel);
     if (st != AXL_SUCCESS) {
         /* Never started: this thread has the run back. */
         run_back(cu, c, st, why);
-    } else if (phase == 2) {
+    } else if (phase == AXL__CU_ENDED_INSIDE) {
         /* It ended inside run_start (see axl_hal_run_done). */
         run_back(cu, c, cu->done_status,
                  cu->done_status == AXL_SUCCESS ? NULL : cu->why);
@@ -939,8 +940,9 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
     cu->done_status = status;
     if (status != AXL_SUCCESS)
         axl_format(cu->why, sizeof cu->why, "%s", why ? why : "");
-    uint8_t inside = 1;
-    if (atomic_compare_exchange_strong_explicit(&cu->phase, &inside, 2,
+    uint8_t inside = AXL__CU_STARTING;
+    if (atomic_compare_exchange_strong_explicit(&cu->phase, &inside,
+                                                AXL__CU_ENDED_INSIDE,
                                                 memory_order_acq_rel,
                                                 memory_order_acquire))
         return; /* still inside run_start: the dispatcher completes it */

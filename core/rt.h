@@ -61,6 +61,16 @@ struct axl__platform {
                                    message whole, then which device */
 };
 
+/* Where a unit's run is in its hand-off with the port: STARTING while the
+ * dispatcher is inside run_start; a run_done in that window turns it to
+ * ENDED_INSIDE and the dispatcher completes the command (most emulated runs
+ * end so); IDLE otherwise. */
+enum axl__cu_phase {
+    AXL__CU_IDLE = 0,
+    AXL__CU_STARTING = 1,
+    AXL__CU_ENDED_INSIDE = 2
+};
+
 /* A compute unit of the design a device carries, and the run slot it uses:
  * the hal run and its arguments live here while the unit runs, so nothing
  * is allocated per launch. */
@@ -69,9 +79,7 @@ struct axl__cu {
     uint16_t kernel_index;      /* the kernel's index in the image */
     uint8_t ordinal;            /* which unit of its kernel it is */
     uint8_t next_same;          /* the next unit of the same kernel (cyclic) */
-    /* The hand-off with the port, without the lock: 1 while the dispatcher
-     * is inside run_start; a run_done in that window turns it to 2 and the
-     * dispatcher completes the command (most emulated runs end so).
+    /* The hand-off with the port, without the lock (enum axl__cu_phase).
      * done_status and why are written by run_done before that atomic and
      * read by the dispatcher after it. Everything else here is under the
      * runtime lock. */
@@ -393,14 +401,12 @@ struct axl__host_accessor {
 
 enum axl__command_flags {
     AXL__CMD_BARRIER = 1u << 0,  /* waits for every earlier command */
-    AXL__CMD_INFLIGHT = 1u << 3, /* in the submission-order list */
-    AXL__CMD_INLINE = 1u << 1,   /* inside run_start: done() only records */
-    AXL__CMD_DONE_EARLY = 1u << 2,
-    AXL__CMD_XFER = 1u << 4,     /* an accessor moves data first (XFER) */
-    AXL__CMD_TRACED = 1u << 5,   /* tracing was on at submission: tr is
+    AXL__CMD_INFLIGHT = 1u << 1, /* in the submission-order list */
+    AXL__CMD_XFER = 1u << 2,     /* an accessor moves data first (XFER) */
+    AXL__CMD_TRACED = 1u << 3,   /* tracing was on at submission: tr is
                                     filled and a record is made at the end */
-    AXL__CMD_LOGGED = 1u << 6,   /* debug logs were on at submission */
-    AXL__CMD_KEEP_SLOT = 1u << 7 /* abandoned run: completing the event
+    AXL__CMD_LOGGED = 1u << 4,   /* debug logs were on at submission */
+    AXL__CMD_KEEP_SLOT = 1u << 5 /* abandoned run: completing the event
                                     leaves the slot to the run's owner */
 };
 
@@ -503,7 +509,6 @@ struct axl__required {
 };
 
 /* The handler a command group fills, on the stack of axl_queue_submit. */
-#define AXL__HANDLER_DEPS 16
 struct axl_handler {
     axl_status error;           /* first error; sticky */
     char why[AXL_MESSAGE_MAX];
@@ -512,7 +517,7 @@ struct axl_handler {
     uint8_t nacc;
     bool host_ptrs;             /* host_ptr was asked: host tasks only */
     uint16_t ndeps;
-    uint32_t deps[AXL__HANDLER_DEPS]; /* event handles */
+    uint32_t deps[AXL_MAX_HANDLER_DEPS]; /* event handles */
     bool deps_overflow;         /* more than fit: wait for all earlier */
     struct axl__required acc[AXL_MAX_ACCESSORS];
     uint8_t a0, a1;             /* accessors the action names (1-based) */
@@ -619,8 +624,6 @@ static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
 #define AXL__HANDLE(KIND, obj) axl__pool_handle(AXL__POOL(KIND), (obj))
 
 /* ---- Entry, messages, handles ---------------------------------------------- */
-
-extern axl__pool axl__pools[AXL__POOL_COUNT];
 
 /* Starts the runtime, lock held; on failure lets the lock go. */
 axl_status axl__start(const char *fn);
