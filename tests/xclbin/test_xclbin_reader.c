@@ -1,5 +1,5 @@
 /*
- * The xclbin reader (xrt/xclbin.c): the stock images read back with the
+ * The xclbin reader (core/xclbin.c): the stock images read back with the
  * exact values their sources give, and every kind of malformed image is
  * refused with AXL_ERR_INVALID (or FEATURE_NOT_SUPPORTED) and a one-line
  * reason naming what is wrong. Run under ASan to prove no out-of-bounds

@@ -1,6 +1,6 @@
 /*
  * `axl-xclbin info`: prints what axl reads from an image, through the
- * same reader the runtime uses (xrt/xclbin.c).
+ * same reader the runtime uses (core/xclbin.c).
  */
 #include "info.h"
 
