@@ -62,18 +62,7 @@
 #include <string.h>
 
 #include "axl/hal.h"
-
-/* The library is built with core/ and the board folder on the include
- * path: the board's AXL_MESSAGES applies. Built alone (fuzzers), the
- * reader keeps its messages. */
-#if defined(__has_include)
-#if __has_include("axl_config.h")
-#include "axl_config.h"
-#endif
-#endif
-#ifndef AXL_MESSAGES
-#define AXL_MESSAGES 1
-#endif
+#include "axl_config.h" /* AXL_MESSAGES, as every core file */
 
 /* ---- the axlf layout (XRT's xclbin.h, struct axlf and friends) ---- */
 
