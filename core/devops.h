@@ -30,6 +30,9 @@
  *                      axl_hal_run_done), progress (NULL: the port finishes
  *                      runs by itself; a wait sleeps).
  *
+ * probe and open, and describe for a device a port adopts, run before there
+ * is a device: runtime.c and hal.c call them on the port (they are required).
+ *
  * So no port, however incomplete, makes the core call through NULL (STYLE:
  * "a missing op is never undefined behaviour"). The wrappers are inline: the
  * launch path pays no call for them.
