@@ -54,144 +54,17 @@
 
 #include "axl/runtime.h"
 #include "xrt/version.h"
-#include "xrt_native.h"
-
-#define MAX_BANKS 64
-#define MS 1000000ull
-
-/* ---- Records ---------------------------------------------------------------- */
-
-typedef struct xn_device xn_device;
-typedef struct xn_cu xn_cu;
-
-enum run_state {
-    RUN_FREE = 0,   /* in its compute unit's pool */
-    RUN_BUSY,       /* started: in the device's inflight list */
-    RUN_DELIVERING, /* finished: being reported */
-    RUN_ZOMBIE      /* given up (timeout or cancel), still on the device */
-};
-
-/* What one argument of an XRT run holds: XRT keeps each value in the run's
- * command packet from one start to the next, so a launch that gives the
- * run the value it already holds skips xrtRunSetArg (four of them are most
- * of the XRT cost of a launch). */
-typedef struct xn_argval {
-    uint64_t bits;           /* the BO handle, or the scalar's bytes */
-    uint8_t known;           /* the run holds `bits` */
-} xn_argval;
-
-typedef struct xn_run {
-    xn_cu *cu;
-    xrtRunHandle handle;
-    int state;
-    int ert;                 /* the XRT state it ended in */
-    int timed_out;
-    int cancelled;
-    void *token;
-    const axl_hal_run *hal;
-    uint64_t deadline;       /* monotonic ns; 0: none */
-    uint64_t timeout_ns;
-    struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
-    struct xn_run *batch_next;  /* the batch being reported */
-    unsigned bo_epoch;       /* the device's bo_epoch `vals` is from */
-    xn_argval *vals;         /* per argument id (its unit's nargs), in the
-                                run's own allocation, after it */
-} xn_run;
-
-typedef struct xn_arg {
-    uint8_t kind;            /* axl__xrt_kind, or NO_ARG */
-    uint32_t xml_size;       /* bytes in the register map */
-} xn_arg;
-
-#define NO_ARG 0xff
-
-struct xn_cu {
-    xn_device *dev;
-    xrtKernelHandle kernel;
-    uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
-    uint32_t ip_index;
-    uint32_t refs;
-    uint32_t busy;           /* runs started and not back in the pool */
-    int closing;
-    int lazy;                /* opened by run_start, not by the core */
-    char name[80];           /* "vadd:{vadd_1}" */
-    uint32_t nargs;          /* highest argument id + 1 */
-    xn_arg *args;
-    xn_run *free;            /* the pool (singly linked) */
-    xn_cu *next;
-};
-
-typedef struct xn_sub {
-    uint64_t offset;
-    uint64_t size;
-    xrtBufferHandle bo;
-    struct xn_sub *next;
-} xn_sub;
-
-typedef struct xn_bo {
-    xn_device *dev;
-    xrtBufferHandle bo;
-    void *user_ptr;          /* xrtBOAllocUserPtr memory, or NULL */
-    uint64_t size;
-    xn_sub *subs;
-    struct xn_bo *prev, *next;
-} xn_bo;
-
-struct xn_device {
-    int open;
-    int owned;               /* axl opened the XRT device (not make_device) */
-    uint32_t index;
-    xrtDeviceHandle dh;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;     /* wakes the completion thread */
-    pthread_cond_t reported; /* a batch was reported (run_cancel waits) */
-    uint32_t cancel_waiters;
-    pthread_t thread;
-    atomic_int thread_running;
-    int stop;
-    int sleeping;            /* the thread waits for a launch to wake it */
-    uint32_t delivering;     /* batches being reported */
-    xn_run inflight;         /* list heads (sentinels) */
-    xn_run zombies;
-    xn_run reporting;
-    xn_cu *cus;
-    xn_cu *dead;             /* closed while busy, destroyed when idle */
-    xn_bo *bos;
-    /* Counts BOs freed: a handle XRT gives a new BO may be a freed one's,
-     * so runs forget the BO arguments they hold when it changes. */
-    atomic_uint bo_epoch;
-    /* The design. */
-    int has_image;
-    /* image's bytes are the core's (or builtin_bytes) only while it loads
-     * the image: an application's source bytes need not outlive their
-     * bundle (hal.h, load_image). What is read later is copied here. */
-    axl_xclbin image;
-    unsigned char *builtin_bytes;
-    axl_xclbin builtin;
-    int builtin_on;          /* the device still carries it */
-    uint32_t nbanks;
-    uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index */
-    axl_xclbin_mem bank_info[MAX_BANKS]; /* its entry, tag in bank_tag */
-    char bank_tag[MAX_BANKS][24];
-    /* What describe() says. */
-    char name[64];
-    char driver_version[32];
-    uint32_t vendor_id;
-    uint32_t clock_mhz;      /* the image's kernel clock */
-    uint32_t device_clock_mhz; /* what the shim says, if anything */
-};
+#include "xrt_port.h"
 
 static xn_device devices[AXL_XRT_DEVICES];
 /* Guards taking and searching slots of `devices` (open and open_native);
  * a slot is given back by close, which the core calls once. */
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
-static axl__xrt_env env;
+axl__xrt_env axl__xn_env;
 static axl__xrt_run_done_fn run_done_hook;
 static _Thread_local xn_device *delivering_here;
 
-static struct {
-    atomic_uint devices, kernels, runs, bos, sub_bos, threads;
-} counts;
+xn_counts axl__xn_counts;
 
 static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
 static int exit_registered;
@@ -205,34 +78,7 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-static void count(atomic_uint *c, int delta)
-{
-    if (delta > 0)
-        atomic_fetch_add_explicit(c, (unsigned)delta, memory_order_relaxed);
-    else
-        atomic_fetch_sub_explicit(c, (unsigned)-delta, memory_order_relaxed);
-}
 
-static const char *errno_name(int e)
-{
-    switch (e < 0 ? -e : e) {
-    case 0: return "";
-    case EPERM: return " (errno EPERM)";
-    case ENOENT: return " (errno ENOENT)";
-    case EIO: return " (errno EIO)";
-    case ENOMEM: return " (errno ENOMEM)";
-    case EACCES: return " (errno EACCES)";
-    case EFAULT: return " (errno EFAULT)";
-    case EBUSY: return " (errno EBUSY)";
-    case ENODEV: return " (errno ENODEV)";
-    case EINVAL: return " (errno EINVAL)";
-    case ENOSPC: return " (errno ENOSPC)";
-    case ENOSYS: return " (errno ENOSYS)";
-    case ENOTSUP: return " (errno ENOTSUP)";
-    case ETIMEDOUT: return " (errno ETIMEDOUT)";
-    default: return " (errno set)";
-    }
-}
 
 static int is_busy_errno(int e)
 {
@@ -299,11 +145,6 @@ static void copy_str(char *dst, size_t cap, axl_str s)
     dst[n] = 0;
 }
 
-static size_t page_size(void)
-{
-    long p = sysconf(_SC_PAGESIZE);
-    return p > 0 ? (size_t)p : 4096;
-}
 
 /* ---- The design a device carries --------------------------------------------- */
 
@@ -524,12 +365,12 @@ static void destroy_cu(xn_cu *cu)
         xn_run *r = cu->free;
         cu->free = r->next;
         axl__xrt.run_close(r->handle);
-        count(&counts.runs, -1);
+        count(&axl__xn_counts.runs, -1);
         free(r);
     }
     if (cu->kernel) {
         axl__xrt.kernel_close(cu->kernel);
-        count(&counts.kernels, -1);
+        count(&axl__xn_counts.kernels, -1);
     }
     free(cu->args);
     free(cu);
@@ -621,7 +462,7 @@ static axl_status open_cu(xn_device *d, const axl_xclbin *image,
                         (int)k.name.len, k.name.ptr, (int)ip.instance.len,
                         ip.instance.ptr, errno_name(e));
     }
-    count(&counts.kernels, 1);
+    count(&axl__xn_counts.kernels, 1);
     pthread_mutex_lock(&d->lock);
     cu->next = d->cus;
     d->cus = cu;
@@ -858,7 +699,7 @@ static axl_status start_thread(xn_device *d)
         } else {
             atomic_store_explicit(&d->thread_running, 1,
                                   memory_order_release);
-            count(&counts.threads, 1);
+            count(&axl__xn_counts.threads, 1);
         }
     }
     pthread_mutex_unlock(&d->lock);
@@ -878,7 +719,7 @@ static void stop_thread(xn_device *d)
     else
         pthread_detach(d->thread);
     d->thread_running = 0;
-    count(&counts.threads, -1);
+    count(&axl__xn_counts.threads, -1);
 }
 
 /* ---- Opening and closing ------------------------------------------------------ */
@@ -925,16 +766,16 @@ static void close_device(xn_device *d)
             xn_sub *s = b->subs;
             b->subs = s->next;
             axl__xrt.bo_free(s->bo);
-            count(&counts.sub_bos, -1);
+            count(&axl__xn_counts.sub_bos, -1);
             free(s);
         }
         axl__xrt.bo_free(b->bo);
-        count(&counts.bos, -1);
+        count(&axl__xn_counts.bos, -1);
         free(b);
     }
     if (d->owned)
         axl__xrt.device_close(d->dh);
-    count(&counts.devices, -1);
+    count(&axl__xn_counts.devices, -1);
     free(d->builtin_bytes);
     d->builtin_bytes = NULL;
     pthread_cond_destroy(&d->cond);
@@ -978,18 +819,18 @@ static axl_status init_device(xn_device *d, uint32_t index, xrtDeviceHandle dh,
     d->dh = dh;
     d->owned = owned;
     d->open = 1;
-    count(&counts.devices, 1);
+    count(&axl__xn_counts.devices, 1);
     register_exit_handler();
 
     struct xclDeviceInfo2 info;
     memset(&info, 0, sizeof info);
     int have_info =
-        env.device_info &&
-        env.device_info(axl__xrt.device_to_xcl(dh), &info) == 0;
-    const char *suffix = env.mode == AXL__XRT_NOOP
+        axl__xn_env.device_info &&
+        axl__xn_env.device_info(axl__xrt.device_to_xcl(dh), &info) == 0;
+    const char *suffix = axl__xn_env.mode == AXL__XRT_NOOP
                              ? " (XRT noop shim: nothing executes)"
-                         : env.mode == AXL__XRT_SW_EMU ? " (XRT sw_emu)"
-                         : env.mode == AXL__XRT_HW_EMU ? " (XRT hw_emu)"
+                         : axl__xn_env.mode == AXL__XRT_SW_EMU ? " (XRT sw_emu)"
+                         : axl__xn_env.mode == AXL__XRT_HW_EMU ? " (XRT hw_emu)"
                                                         : "";
     info.mName[sizeof info.mName - 1] = 0;
     if (have_info && info.mName[0])
@@ -1024,7 +865,7 @@ static axl_status xn_probe(uint32_t *count_out, char *why, size_t why_size)
     axl__xrt_env e;
     if (axl__xrt_env_check(&e, why, why_size) != 0)
         return AXL_SUCCESS;
-    env = e;
+    axl__xn_env = e;
     unsigned n = e.probe ? e.probe() : 0;
     if (!e.probe) {
         /* No xclProbe in the shim: count what opens. */
@@ -1095,14 +936,14 @@ static axl_status xn_describe(void *dev, axl_hal_device_info *info)
                d->driver_version);
     axl_format(info->backend_version, sizeof info->backend_version,
                "XRT %s (%s)", xrt_build_version,
-               env.shim_name[0] ? env.shim_name : "libxrt");
+               axl__xn_env.shim_name[0] ? axl__xn_env.shim_name : "libxrt");
     info->vendor_id = d->vendor_id;
     info->type = AXL_DEVICE_TYPE_ACCELERATOR;
     info->flags = AXL_HAL_DEVICE_AVAILABLE | AXL_HAL_DEVICE_PROFILING |
                   AXL_HAL_DEVICE_REPROGRAMMABLE;
     /* Every XCL_EMULATION_MODE, noop included, is "somehow emulated": a
      * selector that wants hardware must not pick a shim that runs nothing. */
-    if (env.mode != AXL__XRT_HW)
+    if (axl__xn_env.mode != AXL__XRT_HW)
         info->flags |= AXL_HAL_DEVICE_EMULATED;
     info->mem_base_addr_align = AXL_XRT_MEM_ALIGN_BITS;
     info->timer_resolution_ns = 1;
@@ -1191,243 +1032,6 @@ static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
     return AXL_SUCCESS;
 }
 
-/* ---- Memory ------------------------------------------------------------------- */
-
-static xn_bo *bo_of(const axl_hal_mem *mem)
-{
-    return mem ? (xn_bo *)mem->handle : NULL;
-}
-
-static axl_status xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
-                               void *user_ptr, axl_hal_mem *out)
-{
-    xn_device *d = dev;
-    pthread_mutex_lock(&d->lock);
-    uint32_t nbanks = d->nbanks;
-    uint32_t group = bank < nbanks ? d->bank_mem[bank] : 0;
-    axl_xclbin_mem m = {0};
-    if (bank < nbanks)
-        m = d->bank_info[bank];
-    pthread_mutex_unlock(&d->lock);
-    if (bank >= nbanks)
-        return axl_fail(AXL_ERR_INVALID, "%s has %u memory banks; no bank %u",
-                        d->name, (unsigned)nbanks, (unsigned)bank);
-    if (size == 0 || size > SIZE_MAX)
-        return axl_fail(AXL_ERR_INVALID, "cannot allocate %llu bytes",
-                        (unsigned long long)size);
-    if (size > m.size)
-        return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
-                        "%llu bytes do not fit bank %u (%llu bytes)",
-                        (unsigned long long)size, (unsigned)bank,
-                        (unsigned long long)m.size);
-    xrtBufferFlags flags =
-        m.type == AXL_XCLBIN_MEM_HOST ? XCL_BO_FLAGS_HOST_ONLY : XCL_BO_FLAGS_NONE;
-
-    xn_bo *b = calloc(1, sizeof *b);
-    if (!b)
-        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a buffer record");
-    errno = 0;
-    if (user_ptr) {
-        /* XRT pins page-aligned memory only (xrt_bo.cpp alloc_ubuf); the
-         * core copies otherwise. */
-        if ((uintptr_t)user_ptr % page_size()) {
-            free(b);
-            return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
-                            "host memory at %p is not page aligned: XRT "
-                            "cannot use it in place",
-                            user_ptr);
-        }
-        b->bo = axl__xrt.bo_alloc_user_ptr(d->dh, user_ptr, (size_t)size,
-                                           flags, group);
-        if (!b->bo) {
-            int e = errno;
-            free(b);
-            return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
-                            "xrtBOAllocUserPtr failed%s: XRT cannot use "
-                            "this host memory in place",
-                            errno_name(e));
-        }
-        b->user_ptr = user_ptr;
-    } else {
-        /* Whole pages: XRT backs a BO with aligned_alloc(page, size), which
-         * C11 defines only for sizes that are a multiple of the alignment
-         * (ASan aborts on the others), and the driver allocates pages. */
-        size_t page = page_size();
-        size_t bytes = ((size_t)size + page - 1) / page * page;
-        b->bo = axl__xrt.bo_alloc(d->dh, bytes, flags, group);
-        if (!b->bo) {
-            int e = errno;
-            free(b);
-            return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
-                            "xrtBOAlloc of %llu bytes in bank %u failed%s",
-                            (unsigned long long)size, (unsigned)bank,
-                            errno_name(e));
-        }
-    }
-    count(&counts.bos, 1);
-    b->dev = d;
-    b->size = size;
-    pthread_mutex_lock(&d->lock);
-    b->next = d->bos;
-    if (d->bos)
-        d->bos->prev = b;
-    d->bos = b;
-    pthread_mutex_unlock(&d->lock);
-    out->handle = (uintptr_t)b;
-    /* Never the host's view, even over user memory: on a card the device
-     * copy is across PCIe and only xrtBOSync moves it, so the core must go
-     * through mem_write/mem_read (which skip the copy and only sync when
-     * the bytes are the user memory itself). */
-    out->host_ptr = NULL;
-    out->device_address = axl__xrt.bo_address(b->bo);
-    out->size = size;
-    out->bank = bank;
-    return AXL_SUCCESS;
-}
-
-static void xn_mem_free(void *dev, axl_hal_mem *mem)
-{
-    xn_device *d = dev;
-    xn_bo *b = bo_of(mem);
-    if (!b)
-        return;
-    pthread_mutex_lock(&d->lock);
-    if (b->prev)
-        b->prev->next = b->next;
-    else
-        d->bos = b->next;
-    if (b->next)
-        b->next->prev = b->prev;
-    pthread_mutex_unlock(&d->lock);
-    while (b->subs) {
-        xn_sub *s = b->subs;
-        b->subs = s->next;
-        axl__xrt.bo_free(s->bo);
-        count(&counts.sub_bos, -1);
-        free(s);
-    }
-    axl__xrt.bo_free(b->bo);
-    count(&counts.bos, -1);
-    free(b);
-    atomic_fetch_add_explicit(&d->bo_epoch, 1, memory_order_relaxed);
-    mem->handle = 0;
-}
-
-static axl_status range_check(const xn_bo *b, uint64_t offset, uint64_t size,
-                              const char *what)
-{
-    if (!b)
-        return axl_fail(AXL_ERR_INVALID, "%s: not an XRT allocation", what);
-    if (offset > b->size || size > b->size - offset)
-        return axl_fail(AXL_ERR_INVALID,
-                        "%s of %llu bytes at %llu: the allocation has %llu",
-                        what, (unsigned long long)size,
-                        (unsigned long long)offset,
-                        (unsigned long long)b->size);
-    return AXL_SUCCESS;
-}
-
-static axl_status xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
-                               const void *src, uint64_t size)
-{
-    (void)dev;
-    xn_bo *b = bo_of(mem);
-    axl_status st = range_check(b, offset, size, "write");
-    if (st != AXL_SUCCESS || !size)
-        return st;
-    errno = 0;
-    if (src != (const unsigned char *)b->user_ptr + offset &&
-        axl__xrt.bo_write(b->bo, src, (size_t)size, (size_t)offset) != 0)
-        return axl_fail(AXL_ERR_RUNTIME, "xrtBOWrite of %llu bytes failed%s",
-                        (unsigned long long)size, errno_name(errno));
-    if (axl__xrt.bo_sync(b->bo, XCL_BO_SYNC_BO_TO_DEVICE, (size_t)size,
-                         (size_t)offset) != 0)
-        return axl_fail(AXL_ERR_RUNTIME,
-                        "xrtBOSync to the device of %llu bytes failed%s",
-                        (unsigned long long)size, errno_name(errno));
-    return AXL_SUCCESS;
-}
-
-static axl_status xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
-                              void *dst, uint64_t size)
-{
-    (void)dev;
-    xn_bo *b = bo_of(mem);
-    axl_status st = range_check(b, offset, size, "read");
-    if (st != AXL_SUCCESS || !size)
-        return st;
-    errno = 0;
-    if (axl__xrt.bo_sync(b->bo, XCL_BO_SYNC_BO_FROM_DEVICE, (size_t)size,
-                         (size_t)offset) != 0)
-        return axl_fail(AXL_ERR_RUNTIME,
-                        "xrtBOSync from the device of %llu bytes failed%s",
-                        (unsigned long long)size, errno_name(errno));
-    if (dst != (unsigned char *)b->user_ptr + offset &&
-        axl__xrt.bo_read(b->bo, dst, (size_t)size, (size_t)offset) != 0)
-        return axl_fail(AXL_ERR_RUNTIME, "xrtBORead of %llu bytes failed%s",
-                        (unsigned long long)size, errno_name(errno));
-    return AXL_SUCCESS;
-}
-
-/* Device to device through host memory, in chunks (backwards when the
- * ranges overlap in one BO with the destination after the source). */
-static axl_status copy_through_host(xn_bo *db, uint64_t dst_offset, xn_bo *sb,
-                                    uint64_t src_offset, uint64_t size)
-{
-    enum { CHUNK = 64 * 1024 };
-    unsigned char *tmp = malloc(size < CHUNK ? (size_t)size : CHUNK);
-    if (!tmp)
-        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory to copy through");
-    int backwards = db == sb && dst_offset > src_offset;
-    axl_status st = AXL_SUCCESS;
-    for (uint64_t done = 0; done < size && st == AXL_SUCCESS;) {
-        uint64_t n = size - done < CHUNK ? size - done : CHUNK;
-        uint64_t at = backwards ? size - done - n : done;
-        errno = 0;
-        if (axl__xrt.bo_sync(sb->bo, XCL_BO_SYNC_BO_FROM_DEVICE, (size_t)n,
-                             (size_t)(src_offset + at)) != 0 ||
-            axl__xrt.bo_read(sb->bo, tmp, (size_t)n,
-                             (size_t)(src_offset + at)) != 0 ||
-            axl__xrt.bo_write(db->bo, tmp, (size_t)n,
-                              (size_t)(dst_offset + at)) != 0 ||
-            axl__xrt.bo_sync(db->bo, XCL_BO_SYNC_BO_TO_DEVICE, (size_t)n,
-                             (size_t)(dst_offset + at)) != 0)
-            st = axl_fail(AXL_ERR_RUNTIME,
-                          "copying %llu bytes through host memory failed%s",
-                          (unsigned long long)size, errno_name(errno));
-        done += n;
-    }
-    free(tmp);
-    return st;
-}
-
-static axl_status xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
-                              axl_hal_mem *src, uint64_t src_offset,
-                              uint64_t size)
-{
-    (void)dev;
-    xn_bo *db = bo_of(dst), *sb = bo_of(src);
-    axl_status st = range_check(db, dst_offset, size, "copy destination");
-    if (st == AXL_SUCCESS)
-        st = range_check(sb, src_offset, size, "copy source");
-    if (st != AXL_SUCCESS || !size)
-        return st;
-    /* The noop shim runs xrtBOCopy as a KDMA command it never executes:
-     * the copy would succeed and move nothing. */
-    if (env.mode == AXL__XRT_NOOP)
-        return copy_through_host(db, dst_offset, sb, src_offset, size);
-    errno = 0;
-    /* XRT uses the device's copy engine when it has one and otherwise
-     * syncs, copies through host memory and syncs back. */
-    int rc = axl__xrt.bo_copy(db->bo, sb->bo, (size_t)size,
-                              (size_t)dst_offset, (size_t)src_offset);
-    if (rc != 0)
-        return axl_fail(AXL_ERR_RUNTIME,
-                        "xrtBOCopy of %llu bytes returned %d%s",
-                        (unsigned long long)size, rc, errno_name(errno));
-    return AXL_SUCCESS;
-}
-
 /* ---- Runs ---------------------------------------------------------------------- */
 
 static axl_status xn_cu_open(void *dev, const axl_xclbin *image,
@@ -1492,7 +1096,7 @@ static axl_status arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
     }
     s->offset = offset;
     s->size = size;
-    count(&counts.sub_bos, 1);
+    count(&axl__xn_counts.sub_bos, 1);
     pthread_mutex_lock(&d->lock);
     xn_sub *other = b->subs;
     while (other && (other->offset != offset || other->size != size))
@@ -1504,7 +1108,7 @@ static axl_status arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
     pthread_mutex_unlock(&d->lock);
     if (other) { /* another thread made the same one meanwhile */
         axl__xrt.bo_free(s->bo);
-        count(&counts.sub_bos, -1);
+        count(&axl__xn_counts.sub_bos, -1);
         free(s);
         s = other;
     }
@@ -1658,7 +1262,7 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
         }
         r->cu = cu;
         r->bo_epoch = atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
-        count(&counts.runs, 1);
+        count(&axl__xn_counts.runs, 1);
     } else {
         unsigned epoch =
             atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
@@ -1691,7 +1295,7 @@ static void give_back(xn_device *d, xn_run *r, int wedged)
     unlink_if_done(d, r->cu);
     pthread_mutex_unlock(&d->lock);
     axl__xrt.run_close(r->handle);
-    count(&counts.runs, -1);
+    count(&axl__xn_counts.runs, -1);
     free(r);
     destroy_dead(d);
 }
@@ -1824,11 +1428,11 @@ const axl_device_port axl_native_port = {
     .describe = xn_describe,
     .bank = xn_bank,
     .load_image = xn_load_image,
-    .mem_alloc = xn_mem_alloc,
-    .mem_free = xn_mem_free,
-    .mem_write = xn_mem_write,
-    .mem_read = xn_mem_read,
-    .mem_copy = xn_mem_copy,
+    .mem_alloc = axl__xn_mem_alloc,
+    .mem_free = axl__xn_mem_free,
+    .mem_write = axl__xn_mem_write,
+    .mem_read = axl__xn_mem_read,
+    .mem_copy = axl__xn_mem_copy,
     .cu_open = xn_cu_open,
     .cu_close = xn_cu_close,
     .run_start = xn_run_start,
@@ -1840,11 +1444,11 @@ const axl_device_port axl_native_port = {
 
 void axl__xrt_get_counts(axl__xrt_counts *out)
 {
-    out->devices = atomic_load(&counts.devices);
-    out->kernels = atomic_load(&counts.kernels);
-    out->runs = atomic_load(&counts.runs);
-    out->bos = atomic_load(&counts.bos);
-    out->sub_bos = atomic_load(&counts.sub_bos);
+    out->devices = atomic_load(&axl__xn_counts.devices);
+    out->kernels = atomic_load(&axl__xn_counts.kernels);
+    out->runs = atomic_load(&axl__xn_counts.runs);
+    out->bos = atomic_load(&axl__xn_counts.bos);
+    out->sub_bos = atomic_load(&axl__xn_counts.sub_bos);
     out->busy_runs = 0; /* summed here, not counted per launch */
     for (uint32_t i = 0; i < AXL_XRT_DEVICES; i++) {
         xn_device *d = &devices[i];
@@ -1857,7 +1461,7 @@ void axl__xrt_get_counts(axl__xrt_counts *out)
             out->busy_runs += cu->busy;
         pthread_mutex_unlock(&d->lock);
     }
-    out->threads = atomic_load(&counts.threads);
+    out->threads = atomic_load(&axl__xn_counts.threads);
 }
 
 void axl__xrt_set_run_done(axl__xrt_run_done_fn fn)
@@ -1871,12 +1475,12 @@ axl_status axl__xrt_open_native(xrtDeviceHandle dh, void **dev, int *created)
     if (!dh)
         return axl_fail(AXL_ERR_INVALID, "no XRT device handle");
     pthread_mutex_lock(&devices_lock);
-    if (!env.shim_name[0]) {
+    if (!axl__xn_env.shim_name[0]) {
         /* XRT is loaded (the caller has a device): learn which shim. */
         axl__xrt_env e;
         char why[96];
         if (axl__xrt_env_check(&e, why, sizeof why) == 0)
-            env = e;
+            axl__xn_env = e;
     }
     axl_status st = AXL_SUCCESS;
     xn_device *d = NULL;

@@ -1,0 +1,204 @@
+/*
+ * xrt_port.h - private to the XRT device port's files: xrt_port.c (devices,
+ * designs, compute units, runs and the ops table) and xrt_mem.c (BOs and
+ * sub-BOs). The records below are the port's state; the lists and their
+ * locking are described at the top of xrt_port.c.
+ */
+#ifndef AXL_XRT_PORT_H
+#define AXL_XRT_PORT_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "xrt_native.h"
+
+#define MAX_BANKS 64
+#define MS 1000000ull
+
+/* ---- Records ---------------------------------------------------------------- */
+
+typedef struct xn_device xn_device;
+typedef struct xn_cu xn_cu;
+
+enum run_state {
+    RUN_FREE = 0,   /* in its compute unit's pool */
+    RUN_BUSY,       /* started: in the device's inflight list */
+    RUN_DELIVERING, /* finished: being reported */
+    RUN_ZOMBIE      /* given up (timeout or cancel), still on the device */
+};
+
+/* What one argument of an XRT run holds: XRT keeps each value in the run's
+ * command packet from one start to the next, so a launch that gives the
+ * run the value it already holds skips xrtRunSetArg (four of them are most
+ * of the XRT cost of a launch). */
+typedef struct xn_argval {
+    uint64_t bits;           /* the BO handle, or the scalar's bytes */
+    uint8_t known;           /* the run holds `bits` */
+} xn_argval;
+
+typedef struct xn_run {
+    xn_cu *cu;
+    xrtRunHandle handle;
+    int state;
+    int ert;                 /* the XRT state it ended in */
+    int timed_out;
+    int cancelled;
+    void *token;
+    const axl_hal_run *hal;
+    uint64_t deadline;       /* monotonic ns; 0: none */
+    uint64_t timeout_ns;
+    struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
+    struct xn_run *batch_next;  /* the batch being reported */
+    unsigned bo_epoch;       /* the device's bo_epoch `vals` is from */
+    xn_argval *vals;         /* per argument id (its unit's nargs), in the
+                                run's own allocation, after it */
+} xn_run;
+
+typedef struct xn_arg {
+    uint8_t kind;            /* axl__xrt_kind, or NO_ARG */
+    uint32_t xml_size;       /* bytes in the register map */
+} xn_arg;
+
+#define NO_ARG 0xff
+
+struct xn_cu {
+    xn_device *dev;
+    xrtKernelHandle kernel;
+    uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
+    uint32_t ip_index;
+    uint32_t refs;
+    uint32_t busy;           /* runs started and not back in the pool */
+    int closing;
+    int lazy;                /* opened by run_start, not by the core */
+    char name[80];           /* "vadd:{vadd_1}" */
+    uint32_t nargs;          /* highest argument id + 1 */
+    xn_arg *args;
+    xn_run *free;            /* the pool (singly linked) */
+    xn_cu *next;
+};
+
+typedef struct xn_sub {
+    uint64_t offset;
+    uint64_t size;
+    xrtBufferHandle bo;
+    struct xn_sub *next;
+} xn_sub;
+
+typedef struct xn_bo {
+    xn_device *dev;
+    xrtBufferHandle bo;
+    void *user_ptr;          /* xrtBOAllocUserPtr memory, or NULL */
+    uint64_t size;
+    xn_sub *subs;
+    struct xn_bo *prev, *next;
+} xn_bo;
+
+struct xn_device {
+    int open;
+    int owned;               /* axl opened the XRT device (not make_device) */
+    uint32_t index;
+    xrtDeviceHandle dh;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;     /* wakes the completion thread */
+    pthread_cond_t reported; /* a batch was reported (run_cancel waits) */
+    uint32_t cancel_waiters;
+    pthread_t thread;
+    atomic_int thread_running;
+    int stop;
+    int sleeping;            /* the thread waits for a launch to wake it */
+    uint32_t delivering;     /* batches being reported */
+    xn_run inflight;         /* list heads (sentinels) */
+    xn_run zombies;
+    xn_run reporting;
+    xn_cu *cus;
+    xn_cu *dead;             /* closed while busy, destroyed when idle */
+    xn_bo *bos;
+    /* Counts BOs freed: a handle XRT gives a new BO may be a freed one's,
+     * so runs forget the BO arguments they hold when it changes. */
+    atomic_uint bo_epoch;
+    /* The design. */
+    int has_image;
+    /* image's bytes are the core's (or builtin_bytes) only while it loads
+     * the image: an application's source bytes need not outlive their
+     * bundle (hal.h, load_image). What is read later is copied here. */
+    axl_xclbin image;
+    unsigned char *builtin_bytes;
+    axl_xclbin builtin;
+    int builtin_on;          /* the device still carries it */
+    uint32_t nbanks;
+    uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index */
+    axl_xclbin_mem bank_info[MAX_BANKS]; /* its entry, tag in bank_tag */
+    char bank_tag[MAX_BANKS][24];
+    /* What describe() says. */
+    char name[64];
+    char driver_version[32];
+    uint32_t vendor_id;
+    uint32_t clock_mhz;      /* the image's kernel clock */
+    uint32_t device_clock_mhz; /* what the shim says, if anything */
+};
+
+/* Live XRT objects, for the tests' leak checks (axl__xrt_get_counts). */
+typedef struct xn_counts {
+    atomic_uint devices, kernels, runs, bos, sub_bos, threads;
+} xn_counts;
+extern xn_counts axl__xn_counts;
+/* How XRT was found (xrt_env.c): the shim, sw_emu, hw_emu or hardware. */
+extern axl__xrt_env axl__xn_env;
+
+static inline void count(atomic_uint *c, int delta)
+{
+    if (delta > 0)
+        atomic_fetch_add_explicit(c, (unsigned)delta, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(c, (unsigned)-delta, memory_order_relaxed);
+}
+
+static inline const char *errno_name(int e)
+{
+    switch (e < 0 ? -e : e) {
+    case 0: return "";
+    case EPERM: return " (errno EPERM)";
+    case ENOENT: return " (errno ENOENT)";
+    case EIO: return " (errno EIO)";
+    case ENOMEM: return " (errno ENOMEM)";
+    case EACCES: return " (errno EACCES)";
+    case EFAULT: return " (errno EFAULT)";
+    case EBUSY: return " (errno EBUSY)";
+    case ENODEV: return " (errno ENODEV)";
+    case EINVAL: return " (errno EINVAL)";
+    case ENOSPC: return " (errno ENOSPC)";
+    case ENOSYS: return " (errno ENOSYS)";
+    case ENOTSUP: return " (errno ENOTSUP)";
+    case ETIMEDOUT: return " (errno ETIMEDOUT)";
+    default: return " (errno set)";
+    }
+}
+
+static inline size_t page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+static inline xn_bo *bo_of(const axl_hal_mem *mem)
+{
+    return mem ? (xn_bo *)mem->handle : NULL;
+}
+
+/* ---- Memory (xrt_mem.c) ---- */
+
+axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
+                             void *user_ptr, axl_hal_mem *out);
+void axl__xn_mem_free(void *dev, axl_hal_mem *mem);
+axl_status axl__xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
+                             const void *src, uint64_t size);
+axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
+                            void *dst, uint64_t size);
+axl_status axl__xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
+                            axl_hal_mem *src, uint64_t src_offset,
+                            uint64_t size);
+
+#endif /* AXL_XRT_PORT_H */
