@@ -803,7 +803,7 @@ axl_status axl__builtin_kernel_names(const char *fn,
                                      const struct axl__device *d, void *value,
                                      size_t value_size, size_t *size_ret);
 
-/* Buffers (buffer.c, access.c). */
+/* Buffers (buffer.c, access.c, transfer.c). */
 static inline struct axl__buffer *axl__buffer_base(const struct axl__buffer *b)
 {
     return axl__buffer_at(b->base);
@@ -852,6 +852,7 @@ void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
 void axl__access_commit_planned(struct axl__command *c, uint16_t slot);
 void axl__access_finish(struct axl__command *c, bool failed);
 void axl__access_started(struct axl__command *c);
+/* Moving bytes, outside the lock (transfer.c). */
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
 axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
                                size_t cap);

@@ -1,0 +1,28 @@
+/*
+ * access.h - what access.c offers transfer.c: walking a region row by
+ * row, and where a location's current contents come from.
+ */
+#ifndef AXL_ACCESS_H
+#define AXL_ACCESS_H
+
+#include "rt.h"
+
+/* Walks a region row by row (runs of the last dimension, merged when the
+ * region is contiguous). */
+typedef struct row_cursor {
+    const struct axl__region *r;
+    size_t i, j;
+    bool done;
+    bool whole;
+} row_cursor;
+
+void axl__rows_begin(row_cursor *c, const struct axl__region *r);
+/* The next run: byte offset in the view and length. False at the end. */
+bool axl__rows_next(row_cursor *c, uint64_t *off, uint64_t *len);
+
+/* Where to copy from so that `to` holds the current version: a location
+ * that holds it (host first), else the newest surviving one (after a
+ * failure), else nowhere (the contents are unspecified). */
+uint8_t axl__pick_source(const struct axl__buffer *b, uint8_t to);
+
+#endif /* AXL_ACCESS_H */
