@@ -886,7 +886,11 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
                                char *log, size_t log_size);
 
-/* Kernels (bundle.c, launch.c). */
+/* A bundle one of its kernels no longer needs: freed with the last hold
+ * once the application has released it (bundle.c). */
+void axl__bundle_unhold(struct axl__bundle *b);
+
+/* Kernels (kernel.c, launch.c). */
 bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__kernel_id *k,
                             const struct axl__device *d);
