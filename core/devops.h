@@ -17,8 +17,8 @@
  *                      three are called without a test. mem_free may be
  *                      NULL (a port that never gives memory back).
  *   runs kernels       run_start. NULL: the device runs no kernel, its
- *                      built-in design included (axl__dev_runs_kernels; the
- *                      wrapper answers AXL_ERR_FEATURE_NOT_SUPPORTED).
+ *                      built-in design included (axl__dev_runs_kernels, in
+ *                      axl__kernel_compatible), so no launch reaches it.
  *   the rest           load_image (NULL: AXL_ERR_FEATURE_NOT_SUPPORTED; the
  *                      device is not reprogrammable), kernel_compatible
  *                      (NULL: every kernel of a loadable image), mem_copy
@@ -173,11 +173,13 @@ static inline bool axl__dev_runs_kernels(const struct axl__device *d)
     return d->port->run_start != NULL;
 }
 
+/* Called without a test, on the launch path: a kernel reaches dispatch only
+ * on a device it is compatible with (its bundle's), and
+ * axl__kernel_compatible refuses every kernel, built-in ones included, on a
+ * device whose port has no run_start (test_port_contract). */
 static inline axl_status axl__dev_run_start(const struct axl__device *d,
                                             const axl_hal_run *run)
 {
-    if (!d->port->run_start)
-        return axl__dev_lacks(d, "run_start");
     return d->port->run_start(d->data, run);
 }
 
