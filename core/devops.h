@@ -3,9 +3,10 @@
  *
  * Each op of axl_device_port has one inline wrapper here, and the core calls
  * a port through these only. The contract is held here and in
- * axl__port_check() (runtime.c), which every port passes before it becomes a
- * platform (axl_device_port_register, and board start-up for the board's own
- * ports):
+ * port_lacks() (runtime.c), which every port an application or test brings
+ * passes at axl_device_port_register; the board's own ports, built with the
+ * library, are checked by test_port_contract (the_board_ports_keep_the_
+ * contract) rather than by code every firmware would carry:
  *
  *   required           name, probe, open, close, describe, bank: checked at
  *                      registration, called without a test.

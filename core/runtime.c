@@ -315,12 +315,6 @@ static void open_port(const axl_device_port *port)
     p->port = port;
     uint32_t n = 0;
     char why[AXL_MESSAGE_MAX] = "";
-    const char *op = port->name ? port_lacks(port) : "a name";
-    if (op) { /* a board port that breaks the contract: no devices */
-        axl_format(p->no_device_reason, sizeof p->no_device_reason, lacks_fmt,
-                   port->name ? port->name : "(unnamed)", op);
-        return;
-    }
     axl_status st = port->probe(&n, why, sizeof why);
     if (st != AXL_SUCCESS) {
         axl_format(p->no_device_reason, sizeof p->no_device_reason,

@@ -226,9 +226,10 @@ typedef struct axl_hal_run {
  * AXL_ERR_FEATURE_NOT_SUPPORTED (or uses the documented fallback).
  * Device memory is mem_alloc, mem_write and mem_read, all three or none
  * (mem_copy needs them; mem_free may be NULL). Without run_start the device
- * runs no kernel, its built-in design included. Registration (and board
- * start-up) checks this once and refuses a port that breaks it, naming the
- * op; the core calls ports through core/devops.h only.
+ * runs no kernel, its built-in design included. Registration checks this
+ * once and refuses a port that breaks it, naming the op (the board's own
+ * ports are checked by a test); the core calls ports through core/devops.h
+ * only.
  */
 typedef struct axl_device_port {
     const char *name;             /**< short, for messages: "emu", "xrt" */

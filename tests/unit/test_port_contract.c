@@ -144,6 +144,22 @@ static void device_memory_ops_come_together_or_not_at_all(void **s)
     assert_non_null(strstr(axl_last_message(), "mem_alloc"));
 }
 
+/* The board's own ports are not checked at start-up (that code would be in
+ * every firmware): each passes the registration check here instead. */
+extern const axl_device_port *const axl__board_ports[];
+extern const uint32_t axl__board_port_count;
+
+static void the_board_ports_keep_the_contract(void **s)
+{
+    (void)s;
+    assert_true(axl__board_port_count >= 1);
+    for (uint32_t i = 0; i < axl__board_port_count; i++) {
+        AXL_OK(axl_shutdown()); /* forgets the ports registered before */
+        AXL_OK(axl_device_port_register(axl__board_ports[i]));
+    }
+    AXL_OK(axl_shutdown());
+}
+
 /* ---- Optional ops: NULL, and the kernels still run -------------------------- */
 
 /* Launches the built-in nop and vadd (single_task, 4.9.4.2), copies between
@@ -321,6 +337,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(a_port_missing_a_required_op_is_refused_naming_it),
         T(device_memory_ops_come_together_or_not_at_all),
+        T(the_board_ports_keep_the_contract),
         T(kernels_run_with_every_optional_op_present),
         T(kernels_run_without_kernel_compatible),
         T(kernels_run_without_mem_free),
