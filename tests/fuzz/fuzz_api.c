@@ -359,6 +359,18 @@ static axl_status rel_queue(axl_queue q)
     return says_unconsumed(st) ? AXL_SUCCESS : st;
 }
 
+/* A buffer's last release always releases; when a failed command left
+ * its contents lost, there is nothing to write back and it says so
+ * (4.7.2.3, the data the application gave is not silently replaced). */
+static axl_status rel_buffer(axl_buffer b)
+{
+    axl_status st = axl_buffer_release(b);
+    return st != AXL_SUCCESS &&
+                   strstr(axl_last_message(), "nothing written back")
+               ? AXL_SUCCESS
+               : st;
+}
+
 static axl_status rel_context(axl_context c)
 {
     axl_status st = axl_context_release(c);
@@ -395,7 +407,7 @@ static void op_release(int k)
     switch (k) {
     case CTX: st = rel_context((axl_context){id}); break;
     case QUE: st = rel_queue((axl_queue){id}); break;
-    case BUF: st = axl_buffer_release((axl_buffer){id}); break;
+    case BUF: st = rel_buffer((axl_buffer){id}); break;
     case EVT: st = axl_event_release((axl_event){id}); break;
     case BUN: st = axl_kernel_bundle_release((axl_kernel_bundle){id}); break;
     default: st = axl_kernel_release((axl_kernel){id}); break;
@@ -454,7 +466,7 @@ static void op_retain(int k)
             switch (k) {
             case CTX: r = rel_context((axl_context){id}); break;
             case QUE: r = rel_queue((axl_queue){id}); break;
-            case BUF: r = axl_buffer_release((axl_buffer){id}); break;
+            case BUF: r = rel_buffer((axl_buffer){id}); break;
             case EVT: r = axl_event_release((axl_event){id}); break;
             case BUN:
                 r = axl_kernel_bundle_release((axl_kernel_bundle){id});
@@ -484,7 +496,7 @@ static void op_double_release(void)
             switch (k) {
             case CTX: st = rel_context((axl_context){id}); break;
             case QUE: st = rel_queue((axl_queue){id}); break;
-            case BUF: st = axl_buffer_release((axl_buffer){id}); break;
+            case BUF: st = rel_buffer((axl_buffer){id}); break;
             case EVT: st = axl_event_release((axl_event){id}); break;
             case BUN:
                 st = axl_kernel_bundle_release((axl_kernel_bundle){id});
@@ -1241,7 +1253,7 @@ static void cleanup(void)
             switch (k) {
             case CTX: st = rel_context((axl_context){id}); break;
             case QUE: st = rel_queue((axl_queue){id}); break;
-            case BUF: st = axl_buffer_release((axl_buffer){id}); break;
+            case BUF: st = rel_buffer((axl_buffer){id}); break;
             case EVT: st = axl_event_release((axl_event){id}); break;
             case BUN:
                 st = axl_kernel_bundle_release((axl_kernel_bundle){id});
