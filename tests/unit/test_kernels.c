@@ -465,7 +465,7 @@ static void both_ways(axl_queue q, axl_kernel k, const axl_kernel_arg *args,
     AXL_EXPECT(axl_queue_single_task(q, k, args, n, NULL, 0, NULL), want);
     /* Each names the call made (issue 16.7); the rest is the same. */
     const char *m = axl_last_message();
-    if (want != AXL_SUCCESS && axl_test_messages()) {
+    if (want != AXL_SUCCESS) { /* terse: "axl_queue_single_task: STATUS" */
         assert_int_equal(strncmp(m, "axl_queue_single_task: ", 23), 0);
         snprintf(first, sizeof first, "axl_queue_submit: %s", m + 23);
     } else {

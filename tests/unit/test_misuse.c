@@ -246,8 +246,12 @@ static const null_row null_rows[] = {
 
 static void fixture_up(fixture *f)
 {
+    /* The first platform (the emulated device's), of however many the
+     * board lists. */
+    axl_platform all[AXL_TEST_BOARD_PORTS];
     uint32_t n = 0;
-    AXL_OK(axl_platform_get_all(&f->plat, 1, &n));
+    AXL_OK(axl_platform_get_all(all, AXL_TEST_BOARD_PORTS, &n));
+    f->plat = all[0];
     f->dev = axl_test_emu_device();
     AXL_OK(axl_context_create(&f->dev, 1, NULL, &f->ctx));
     AXL_OK(axl_queue_create(f->ctx, f->dev, 0, NULL, &f->q));

@@ -107,14 +107,16 @@ static void a_port_missing_a_required_op_is_refused_naming_it(void **s)
         default: p.bank = NULL; break;
         }
         assert_int_equal(axl_device_port_register(&p), AXL_ERR_INVALID);
-        assert_non_null(strstr(axl_last_message(), names[i]));
-        assert_non_null(strstr(axl_last_message(), "fake"));
+        if (axl_test_messages())
+            assert_non_null(strstr(axl_last_message(), names[i]));
+        if (axl_test_messages())
+            assert_non_null(strstr(axl_last_message(), "fake"));
     }
     /* Refused ports are not platforms: only the board's remain. */
-    axl_platform ps[4];
+    axl_platform ps[AXL_TEST_BOARD_PORTS + 1];
     uint32_t n = 0;
-    AXL_OK(axl_platform_get_all(ps, 4, &n));
-    assert_int_equal(n, 1);
+    AXL_OK(axl_platform_get_all(ps, AXL_TEST_BOARD_PORTS + 1, &n));
+    assert_int_equal(n, AXL_TEST_BOARD_PORTS);
 }
 
 static void device_memory_ops_come_together_or_not_at_all(void **s)
@@ -130,7 +132,8 @@ static void device_memory_ops_come_together_or_not_at_all(void **s)
         default: p.mem_read = NULL; break;
         }
         assert_int_equal(axl_device_port_register(&p), AXL_ERR_INVALID);
-        assert_non_null(strstr(axl_last_message(), names[i]));
+        if (axl_test_messages())
+            assert_non_null(strstr(axl_last_message(), names[i]));
     }
     /* mem_copy without device memory has nothing to copy. */
     static axl_device_port copy_only;
@@ -141,7 +144,8 @@ static void device_memory_ops_come_together_or_not_at_all(void **s)
     copy_only.mem_read = NULL;
     copy_only.mem_copy = full_mem_copy;
     assert_int_equal(axl_device_port_register(&copy_only), AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "mem_alloc"));
+    if (axl_test_messages())
+        assert_non_null(strstr(axl_last_message(), "mem_alloc"));
 }
 
 /* The board's own ports are not checked at start-up (that code would be in
@@ -153,9 +157,19 @@ static void the_board_ports_keep_the_contract(void **s)
 {
     (void)s;
     assert_true(axl__board_port_count >= 1);
+    /* With the runtime started, a registration passes the contract check
+     * (a port lacking an op is AXL_ERR_INVALID, first) and is then refused
+     * for its timing (AXL_ERR_BAD_STATE): the check runs and nothing is
+     * left registered. (A registration before the start would stay, as
+     * axl_shutdown of a runtime never started forgets nothing, and the
+     * board's ports would be opened twice by the next test.) */
+    uint32_t n = 0;
+    AXL_OK(axl_platform_get_all(NULL, 0, &n));
     for (uint32_t i = 0; i < axl__board_port_count; i++) {
-        AXL_OK(axl_shutdown()); /* forgets the ports registered before */
-        AXL_OK(axl_device_port_register(axl__board_ports[i]));
+        assert_int_equal(axl_device_port_register(axl__board_ports[i]),
+                         AXL_ERR_BAD_STATE);
+        if (axl_test_messages())
+            assert_non_null(strstr(axl_last_message(), "has started"));
     }
     AXL_OK(axl_shutdown());
 }
@@ -214,7 +228,8 @@ static void run_kernels(bool memory, bool loads)
         assert_true(fake_mem.writes > 0);
     } else {
         assert_int_equal(st, AXL_ERR_FEATURE_NOT_SUPPORTED);
-        assert_non_null(strstr(axl_last_message(), "device memory"));
+        if (axl_test_messages())
+            assert_non_null(strstr(axl_last_message(), "device memory"));
     }
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_buffer_release(A));
