@@ -22,6 +22,16 @@ void fw_printf(const char *fmt, ...)
  *  otherwise); over the UART, the last line says it and the core sleeps. */
 _Noreturn void fw_exit(int status);
 
+/** Checks the firmwares share: a failed one is counted in fw_failures and
+ *  reported with its line, the call and axl_last_message(). */
+#include "axl/axl.h"
+#include <stdbool.h>
+extern unsigned fw_failures;
+bool fw_check_ok(axl_status st, const char *call, int line);
+bool fw_check(bool cond, const char *what, int line);
+#define OK(call) fw_check_ok((call), #call, __LINE__)
+#define EXPECT(cond) fw_check((cond), #cond, __LINE__)
+
 /** Called by the startup code for an unexpected exception. */
 _Noreturn void fw_fault(unsigned vector, unsigned long address);
 

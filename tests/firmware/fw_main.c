@@ -23,29 +23,6 @@
 /* The default capacities of core/axl_config.h, as the board sets them. */
 #include "axl_config.h"
 
-static unsigned failures;
-
-static bool ok(axl_status st, const char *call, int line)
-{
-    if (st == AXL_SUCCESS)
-        return true;
-    failures++;
-    fw_printf("fw: FAIL line %d: %s: %s\n    %s\n", line, call,
-              axl_status_name(st), axl_last_message());
-    return false;
-}
-
-static bool expect(bool cond, const char *what, int line)
-{
-    if (!cond) {
-        failures++;
-        fw_printf("fw: FAIL line %d: %s\n", line, what);
-    }
-    return cond;
-}
-
-#define OK(call) ok((call), #call, __LINE__)
-#define EXPECT(cond) expect((cond), #cond, __LINE__)
 
 /* ---- Enumeration --------------------------------------------------------- */
 
@@ -309,7 +286,7 @@ static void check_pools(bool after_shutdown)
         /* Platforms and devices live from start-up to shut-down. */
         bool static_pool = s->name[0] == 'p' || s->name[0] == 'd';
         if (after_shutdown || !static_pool)
-            if (!expect(s->in_use == 0, "pool back to empty", __LINE__))
+            if (!fw_check(s->in_use == 0, "pool back to empty", __LINE__))
                 fw_printf("fw:   %s: %u in use\n", s->name,
                           (unsigned)s->in_use);
         if (after_shutdown) {
@@ -353,8 +330,8 @@ int main(void)
     check_pools(false);
     OK(axl_shutdown());
     check_pools(true);
-    if (failures) {
-        fw_printf("fw: FAIL (%u checks)\n", failures);
+    if (fw_failures) {
+        fw_printf("fw: FAIL (%u checks)\n", fw_failures);
         return 1;
     }
     fw_puts("fw: PASS\n");
