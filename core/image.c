@@ -562,10 +562,19 @@ void axl__device_builtin(struct axl__device *d)
     adopt_design(d, img);
 }
 
+/* No command in flight on d, no run out on any of its units (a run given
+ * up at its timeout has completed its command, but its unit, and the run
+ * the port will report, stay until the port gives it back: programming
+ * replaces the unit table), and no other thread programming it. */
 static bool device_quiet(const void *arg)
 {
     const struct axl__device *d = arg;
-    return d->inflight == 0 && !d->programming;
+    if (d->inflight != 0 || d->programming)
+        return false;
+    for (uint8_t i = 0; i < d->ncus; i++)
+        if (d->cus[i].cmd)
+            return false;
+    return true;
 }
 
 /* Programs device d with an image unless it carries it (lock held; waits

@@ -769,6 +769,10 @@ static inline void run_back(struct axl__cu *cu, struct axl__command *c,
         cu->abandoned = cu->cancel_asked = false;
         cu_release(cu);
         axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
+        /* Nothing completes here, yet a wait may be for this unit (a
+         * device to program, shutdown's runs out). */
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
     } else {
         cu_release(cu);
         axl__complete(c, status, why);

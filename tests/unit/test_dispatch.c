@@ -563,6 +563,73 @@ static void shutdown_gives_up_a_running_model_past_its_timeout(void **s)
     rig_down(&r);
 }
 
+/* ---- A run given up at its timeout is the unit's until it comes back ---- */
+
+static void *release_later(void *p)
+{
+    (void)p;
+    sleep_ms(20);
+    atomic_store(&released, 1);
+    return NULL;
+}
+
+/* The fuzzer's find: a run abandoned at its timeout completes its command
+ * (so the device has no command in flight) while its model is still
+ * running. Programming the device with another design then replaced the
+ * unit table the emulated unit would report to, and the model's return
+ * called axl_hal_run_done with a token that was gone (a NULL command).
+ * Programming waits until every unit's run is back, abandoned ones too;
+ * the model has returned by the time the build does. */
+static void programming_waits_for_an_abandoned_run_to_come_back(void **s)
+{
+    (void)s;
+    reset_flags();
+    AXL_OK(axl_emu_register_model("nop", held_model, NULL));
+    rig r = rig_up(0);
+    axl_kernel k = kernel(&r, "nop");
+    AXL_OK(axl_queue_set_timeout(r.q, 1000000u)); /* 1 ms */
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e));
+    assert_true(wait_flag(&entered, 1));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    assert_int_equal(atomic_load(&finished), 0); /* the model runs on */
+    pthread_t t;
+    pthread_create(&t, NULL, release_later, NULL);
+    axl_kernel_bundle src, exe;
+    AXL_OK(axl_kernel_bundle_create_from_source(r.ctx, AXL_SOURCE_XCLBIN,
+                                                axl_test_app_xclbin,
+                                                axl_test_app_xclbin_size,
+                                                &src));
+    AXL_OK(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe));
+    /* The build programmed the device only once the run was back. */
+    assert_int_equal(atomic_load(&finished), 1);
+    pthread_join(t, NULL);
+    axl_kernel sk;
+    AXL_OK(axl_kernel_bundle_ext_get_kernel(exe, "scale", &sk));
+    float v[4] = {1, 2, 3, 4};
+    axl_buffer B;
+    AXL_OK(axl_buffer_create_from(v, 4, axl_range_1d(4), NULL, &B));
+    float f = 2.0f;
+    uint32_t n = 4;
+    axl_kernel_arg args[3] = {
+        {.index = 0, .buffer = B, .mode = AXL_ACCESS_READ_WRITE},
+        {.index = 1, .value = &f, .size = 4},
+        {.index = 2, .value = &n, .size = 4}};
+    AXL_OK(axl_queue_single_task(r.q, sk, args, 3, NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(B));
+    assert_true(v[3] == 8.0f);
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    AXL_OK(axl_kernel_release(sk));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(exe));
+    AXL_OK(axl_kernel_bundle_release(src));
+    rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -580,6 +647,7 @@ int main(void)
         T(a_successful_launch_keeps_the_callers_message),
         T(shutdown_gives_up_a_hung_run_past_its_timeout),
         T(shutdown_gives_up_a_running_model_past_its_timeout),
+        T(programming_waits_for_an_abandoned_run_to_come_back),
     };
     /* AXL_TEST_FILTER=name (or a pattern with *) runs some of them. */
     const char *filter = getenv("AXL_TEST_FILTER");
