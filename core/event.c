@@ -246,6 +246,26 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
     return st;
 }
 
+axl_status axl_event_get_compute_unit(axl_event event, uint32_t *cu)
+{
+    static const char fn[] = "axl_event_get_compute_unit";
+    axl_status st;
+    struct axl__event *e =
+        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
+                           AXL__OUT(cu));
+    if (!e)
+        return st;
+    /* Set under the lock when the command is dispatched to a unit. */
+    if (e->cu)
+        *cu = e->cu - 1u;
+    else
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the event's command ran on no compute unit (not a "
+                       "kernel's, not dispatched yet, or failed before)");
+    axl__leave();
+    return st;
+}
+
 axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
                                    uint64_t *ns)
 {

@@ -341,7 +341,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             struct axl__buffer *b = r->base;
             uint64_t any = 0, all = ~(uint64_t)0;
             for (uint8_t c = 0; c < d->ncus; c++) {
-                if (d->cus[c].kernel_index != kid->index)
+                if (d->cus[c].kernel_index != kid->index ||
+                    !axl__kernel_may_use(kn, &d->cus[c]))
                     continue;
                 any |= d->cus[c].banks[m];
                 all &= d->cus[c].banks[m];
@@ -639,6 +640,8 @@ bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
         plan_again(c, lc, args, nargs, &nacc))
         goto planned;
     lc->stamp = 0; /* remade below, if the launch is plain */
+    if (kn->cus)
+        return false; /* some units only: the general path picks one */
     if (nargs != kid->nargs ||
         axl__bundle_at(kn->bundle)->context != q->context ||
         !axl__kernel_compatible(kid, d))
@@ -819,7 +822,8 @@ void axl__run_kernel(struct axl__command *c)
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        if ((plan && x->plan == plan) || cu_reaches(x, c)) {
+        if (axl__kernel_may_use(kn, x) &&
+            ((plan && x->plan == plan) || cu_reaches(x, c))) {
             any = true;
             if (!x->cmd) {
                 cu = x;
@@ -844,6 +848,7 @@ void axl__run_kernel(struct axl__command *c)
     struct axl__event *e = axl__event_at(c->event);
     cu->cmd = e->command; /* the command's slot + 1 */
     c->u.kernel.cu = (uint8_t)(cu - d->cus);
+    e->cu = (uint8_t)(cu->ordinal + 1u);
 
     axl_hal_run *run = &cu->run;
     if (!cu->prepared) {

@@ -170,6 +170,9 @@ struct axl__event {
     _Atomic uint8_t state;      /* axl_event_status; read without the lock */
     bool profiling;
     bool host_access;           /* a host accessor's: edges to it are kept */
+    uint8_t cu;                 /* a kernel's: the unit that ran it (its
+                                   ordinal within the kernel) + 1, set at
+                                   dispatch; 0: none (yet) */
     axl_status status;          /* the command's result once complete */
     uint32_t queue;             /* handle of the queue it was submitted to
                                    (weak: the queue may be gone) */
@@ -281,8 +284,19 @@ struct axl__kernel {
     uint16_t bundle;            /* slot; held */
     uint16_t kid;               /* slot */
     uint8_t cu_hint;            /* the unit to try first (round robin) */
+    uint32_t cus;               /* the units it may run on, bit = ordinal
+                                   within the kernel; 0: all of them
+                                   (axl_kernel_select_units) */
     struct axl__launch_cache last; /* see axl__launch_cache */
 };
+
+/* Whether kernel object k may run on unit cu (of its kernel): a kernel
+ * restricted to some units (axl_kernel_select_units) runs only there. */
+static inline bool axl__kernel_may_use(const struct axl__kernel *k,
+                                       const struct axl__cu *cu)
+{
+    return !k->cus || (k->cus >> cu->ordinal & 1u);
+}
 
 /* ---- Buffers and accesses ------------------------------------------------- */
 

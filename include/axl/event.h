@@ -73,6 +73,16 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
                                    uint64_t *ns);
 
 /**
+ * The compute unit that ran a kernel's command (an axl extension; XRT's
+ * run objects do not say): its number within the kernel, as
+ * axl_kernel_get_cu_info numbers units (that call gives its name). Known
+ * once the command has been dispatched (its status is running or
+ * complete). AXL_ERR_INVALID for a command that is not a kernel's, or that
+ * has not been dispatched to a unit (still waiting, or failed before).
+ */
+axl_status axl_event_get_compute_unit(axl_event event, uint32_t *cu);
+
+/**
  * event::get_wait_list(): the events this one's command still waits for
  * (completed ones are left out). Each returned event is retained: release
  * it.

@@ -271,6 +271,10 @@ typedef struct axl_kernel_info {
      *  without ids, which displaces no design another bundle uses. Get a
      *  bundle for the kernel (axl_get_kernel_bundle_for) to program it. */
     bool runnable;
+    /** The units this kernel object runs on: bit cu for unit cu (as
+     *  axl_kernel_get_cu_info numbers them); all of them unless it was
+     *  made by axl_kernel_select_units. */
+    uint32_t cu_mask;
 } axl_kernel_info;
 
 typedef struct axl_kernel_arg_info {
@@ -306,6 +310,34 @@ axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
                                        char *tag, size_t tag_size);
 axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
                                    axl_kernel_arg_info *info);
+
+/**
+ * A kernel object of the same kernel that runs only on the named units,
+ * as XRT's `xrt::kernel(device, uuid, "vadd:{vadd_1,vadd_2}")`. units is
+ * "vadd:{vadd_1,vadd_2}", "{vadd_1,vadd_2}" or "vadd_1,vadd_2" (instance
+ * names from the image's IP_LAYOUT, see axl_kernel_get_cu_info; spaces
+ * around names are ignored). Every launch of the new object, by either
+ * path, runs on one of those units: the unit chosen at dispatch is a free
+ * one of the set that reaches the command's buffers, and a buffer must be
+ * in a bank one of them reaches (else AXL_ERR_KERNEL_ARGUMENT at submit).
+ * A name that is not a unit of the kernel (or, for a kernel object that
+ * is itself restricted, not one of its units), a kernel name that is not
+ * this kernel's, or an empty list is AXL_ERR_INVALID with a message
+ * listing the units there are, and nothing is made. Release the new
+ * object; the original is unchanged.
+ */
+axl_status axl_kernel_select_units(axl_kernel kernel, const char *units,
+                                   axl_kernel *selected);
+
+/**
+ * get_kernel by name from an executable bundle: "vadd" for the kernel on
+ * all its units, "vadd:{vadd_1,vadd_2}" for some of them (as
+ * axl_kernel_select_units). A name no kernel of the bundle has is
+ * AXL_ERR_INVALID naming the bundle's kernels. Release the kernel.
+ */
+axl_status axl_kernel_bundle_get_kernel_by_name(axl_kernel_bundle bundle,
+                                                const char *name,
+                                                axl_kernel *kernel);
 
 #ifdef __cplusplus
 }
