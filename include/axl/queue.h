@@ -118,6 +118,78 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
                                  const axl_event *deps, uint32_t ndeps,
                                  axl_event *event);
 
+/**
+ * How axl_queue_parallel_for splits its range over a kernel's compute
+ * units. Zero what you do not set (`(axl_split){.count_arg = "size"}`).
+ */
+typedef struct axl_split {
+    /** The scalar argument (by its name in the kernel's metadata) that
+     *  receives each chunk's first work-item, or NULL. */
+    const char *offset_arg;
+    /** The scalar argument that receives each chunk's number of
+     *  work-items, or NULL. */
+    const char *count_arg;
+    /** Bit i: args[i], a buffer, is not split: every chunk is given all of
+     *  it, as it is (a table every chunk reads, say). */
+    uint64_t whole;
+    /** 0: one chunk per compute unit of the kernel object on the queue's
+     *  device; n: n chunks (more than units: units run several in turn). */
+    uint32_t chunks;
+    /** NULL, or room for one event per chunk (as many as `chunks`, or as
+     *  the kernel object has units): each chunk's event, to release. */
+    axl_event *chunk_events;
+    /** NULL, or where the number of chunks submitted goes. */
+    uint32_t *chunk_count;
+} axl_split;
+
+/**
+ * parallel_for(range, kernel) over compute units (SYCL 2020 3.7.2.1 and
+ * 3.9.3 run one work-item per point of a range; a hardware IP runs a
+ * whole loop per launch, so the range is cut into chunks, one launch
+ * each). The rule:
+ *
+ * - The range (items 0..range-1) is cut into contiguous chunks, one per
+ *   unit of the kernel object (axl_kernel_select_units limits them) on the
+ *   queue's device, or split->chunks; never more chunks than items, nor
+ *   than AXL_MAX_HANDLER_DEPS. Each chunk is one single_task of the kernel
+ *   with `args`, where the scalars named by split->offset_arg and
+ *   split->count_arg hold the chunk's first item and its count (the list
+ *   must have an entry for each; its value is replaced), and each buffer
+ *   argument not marked in split->whole is replaced by a sub-buffer of
+ *   the chunk's part: a buffer of range[0] = k * range rows gives item i
+ *   rows k*i .. k*i+k-1 (all of its other dimensions), so a split buffer
+ *   must be a base buffer whose first dimension is a multiple of the
+ *   range, given with no region.
+ * - Chunks start on item boundaries where every split buffer's part starts
+ *   at a multiple of the device's mem_base_addr_align (a sub-buffer's
+ *   origin must be, 4.7.2.1 Table 38) and of the kernel's element
+ *   alignment: the range is dealt out in such granules, as evenly as they
+ *   go (the first chunks take one more granule when they do not divide;
+ *   the last ends at the range's end). A range smaller than the units
+ *   gives fewer chunks; one smaller than a granule gives one chunk.
+ * - Each chunk depends on deps, and on what its accessors conflict with
+ *   (its part of each split buffer; the whole of each whole one), so
+ *   chunks on disjoint parts run at once on an out-of-order queue (an
+ *   in-order queue runs them one after another). A whole buffer written by
+ *   the kernel makes the chunks run in turn.
+ * - The unit of a chunk is chosen at dispatch as for any launch: a free
+ *   unit of the kernel object reaching the buffers (axl_event_get_compute_
+ *   unit on a chunk's event says which).
+ * - *event (may be NULL) completes when every chunk has, with the first
+ *   failure among them. A range of 0 runs nothing; *event then completes
+ *   once deps have.
+ *
+ * All or nothing: a failed check, too few free buffers for the sub-buffers
+ * (AXL_MAX_BUFFERS), or too few commands or events for every chunk and
+ * *event (AXL_ERR_OUT_OF_RESOURCES) submits no chunk, and the message
+ * says why.
+ */
+axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
+                                  size_t range, const axl_kernel_arg *args,
+                                  uint32_t nargs, const axl_split *split,
+                                  const axl_event *deps, uint32_t ndeps,
+                                  axl_event *event);
+
 /** How long a kernel of this queue may run before it is given up with
  *  AXL_ERR_TIMEOUT (default AXL_KERNEL_TIMEOUT_MS; 0: forever). */
 axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns);

@@ -1,0 +1,445 @@
+/*
+ * parallel.c - parallel_for over compute units (axl_queue_parallel_for).
+ *
+ * SYCL's parallel_for(range, kernel) (3.7.2.1, 3.9.3) runs one work-item
+ * per point of a range, and leaves to the device how the items are spread
+ * over its compute units. A hardware IP has no work-items: one run of a
+ * unit does a whole loop. So axl makes the spreading explicit: the range
+ * is cut into contiguous chunks, one per unit of the kernel object (or as
+ * many as asked), and each chunk is an ordinary launch (single_task) of
+ * the kernel, told its first item and its count through scalar arguments
+ * the application names, and given its part of each split buffer as a
+ * sub-buffer (4.7.2.1, Table 38) made here. The unit that runs a chunk is
+ * chosen at dispatch as for any launch (a free unit of the kernel object
+ * that reaches the buffers), so with as many chunks as units and the units
+ * idle, each runs one.
+ *
+ * All or nothing: the sub-buffers are made first (and released on any
+ * failure), then, under one hold of the runtime lock, the first chunk is
+ * checked and placed as a launch would be (which may wait, or allocate
+ * device or host storage, with the lock dropped), the command and event
+ * pools are checked for every chunk (and the one event), and every chunk
+ * is committed before any is dispatched. Once the first chunk's checks
+ * pass, the others (the same kernel, arguments of the same kinds, buffers
+ * already placed) pass them too, so nothing can fail half-way.
+ */
+#include <string.h>
+
+#include "rt.h"
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The id of kernel argument `name` (kid's metadata), or -1. */
+static int arg_by_name(const struct axl__kernel_id *kid, const char *name)
+{
+    const axl_xclbin *x = &axl__image_at(kid->image)->x;
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(x, kid->index, &ki);
+    const size_t n = strlen(name);
+    for (uint32_t a = 0; a < ki.arg_count; a++) {
+        axl_xclbin_arg arg;
+        if (axl_xclbin_get_kernel_arg(x, &ki, a, &arg) == AXL_SUCCESS &&
+            arg.name.len == n && memcmp(arg.name.ptr, name, n) == 0)
+            return (int)arg.index;
+    }
+    return -1;
+}
+
+/* kid's metadata for argument id, or NULL. */
+static const struct axl__karg_meta *meta_of(const struct axl__kernel_id *kid,
+                                            uint32_t id)
+{
+    for (uint8_t m = 0; m < kid->nargs; m++)
+        if (kid->args[m].id == id)
+            return &kid->args[m];
+    return NULL;
+}
+
+/* What the checks before the sub-buffers found. */
+struct plan {
+    uint32_t nsplit;                     /* split buffer arguments */
+    uint8_t split_at[AXL_MAX_KERNEL_ARGS]; /* their positions in args */
+    size_t rows[AXL_MAX_KERNEL_ARGS];    /* per split buffer: rows (dim 0)
+                                            per work-item */
+    axl_range shape[AXL_MAX_KERNEL_ARGS]; /* per split buffer: its range */
+    int offset_at, count_at;             /* positions in args, or -1 */
+    uint32_t offset_size, count_size;    /* 4 or 8 */
+    size_t granule;                      /* items: every chunk but the
+                                            last is a multiple of it */
+    uint32_t chunks;
+};
+
+/* A named scalar argument of the chunks: its position in args. */
+static axl_status named_scalar(const char *fn, const struct axl__kernel_id *kid,
+                               const char *name, const char *role,
+                               const axl_kernel_arg *args, uint32_t nargs,
+                               int *at, uint32_t *size)
+{
+    *at = -1;
+    if (!name)
+        return AXL_SUCCESS;
+    int id = arg_by_name(kid, name);
+    const struct axl__karg_meta *meta = id < 0 ? NULL : meta_of(kid, (uint32_t)id);
+    if (!meta)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the %s argument \"%s\" is not an argument of "
+                         "kernel %s",
+                         role, name, kid->name);
+    if (meta->is_mem || (meta->size != 4 && meta->size != 8))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the %s argument \"%s\" of %s must be a 4- or "
+                         "8-byte integer scalar",
+                         role, name, kid->name);
+    for (uint32_t i = 0; i < nargs; i++)
+        if (axl__arg_index(&args[i], i) == (uint32_t)id) {
+            if (!axl__arg_is_scalar(&args[i]))
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "the %s argument \"%s\" is given a buffer",
+                                 role, name);
+            *at = (int)i;
+            *size = meta->size;
+            return AXL_SUCCESS;
+        }
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "the argument list has no entry for the %s argument "
+                     "\"%s\" (give it any value: each chunk gets its own)",
+                     role, name);
+}
+
+/* The checks that need no sub-buffer, and the cut (lock held). */
+static axl_status plan_split(const char *fn, const struct axl__queue *q,
+                             const struct axl__kernel *kn, size_t range,
+                             const axl_kernel_arg *args, uint32_t nargs,
+                             const axl_split *split, struct plan *p)
+{
+    const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+    const struct axl__device *d = axl__device_at(q->device);
+    axl_status st = named_scalar(fn, kid, split->offset_arg, "offset", args,
+                                 nargs, &p->offset_at, &p->offset_size);
+    if (st == AXL_SUCCESS)
+        st = named_scalar(fn, kid, split->count_arg, "count", args, nargs,
+                          &p->count_at, &p->count_size);
+    if (st != AXL_SUCCESS)
+        return st;
+    if ((p->offset_at >= 0 && p->offset_size == 4 && range > UINT32_MAX) ||
+        (p->count_at >= 0 && p->count_size == 4 && range > UINT32_MAX))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "a range of %llu items does not fit the kernel's "
+                         "4-byte offset or count argument",
+                         (unsigned long long)range);
+    /* Alignment of a chunk's start in each split buffer: the device's
+     * mem_base_addr_align for a sub-buffer's origin (4.7.2.1, Table 38),
+     * and the kernel's element alignment for its pointer. */
+    const uint64_t dev_align =
+        d->info.mem_base_addr_align >= 8 ? d->info.mem_base_addr_align / 8 : 1;
+    uint64_t granule = 1;
+    p->nsplit = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &args[i];
+        if (axl__arg_is_scalar(a) || (split->whole >> i & 1u))
+            continue;
+        const uint32_t id = axl__arg_index(a, i);
+        const struct axl__karg_meta *meta = meta_of(kid, id);
+        if (!meta || !meta->is_mem)
+            continue; /* the launch's own checks say what is wrong */
+        if (a->region)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "argument %u: a buffer split over the chunks "
+                             "takes no region (mark it whole in "
+                             "axl_split.whole to pass it as it is)",
+                             (unsigned)id);
+        struct axl__buffer *b =
+            axl__lookup(fn, "a buffer argument", AXL__POOL_BUFFER,
+                        a->buffer.id, &st);
+        if (!b)
+            return st;
+        if (b->flags & AXL__BUF_SUB)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "argument %u: a split buffer must be a base "
+                             "buffer (a sub-buffer of a sub-buffer cannot "
+                             "be made, 4.7.2.1); mark it whole or pass its "
+                             "base",
+                             (unsigned)id);
+        if (b->range[0] % range)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "argument %u: a split buffer's first dimension "
+                             "(%llu) must be a multiple of the range (%llu), "
+                             "each work-item owning as many rows; mark it "
+                             "whole in axl_split.whole if every chunk reads "
+                             "all of it",
+                             (unsigned)id, (unsigned long long)b->range[0],
+                             (unsigned long long)range);
+        const size_t rows = b->range[0] / range;
+        const uint64_t bytes = (uint64_t)(b->size / range); /* per item */
+        uint64_t align = dev_align > meta->align ? dev_align : meta->align;
+        uint64_t g = align / gcd(align, bytes ? bytes : align);
+        granule = granule / gcd(granule, g) * g;
+        if (granule > range)
+            granule = range; /* one chunk: the whole range */
+        p->split_at[p->nsplit] = (uint8_t)i;
+        p->rows[p->nsplit] = rows;
+        p->shape[p->nsplit] =
+            (axl_range){b->dims, {b->range[0], b->range[1], b->range[2]}};
+        p->nsplit++;
+    }
+    p->granule = (size_t)granule;
+    /* One chunk per unit of the kernel object on the device, or as many
+     * as asked; no more than there are granules, nor than one event can
+     * depend on. */
+    uint32_t units = 0;
+    for (uint8_t c = 0; c < d->ncus; c++)
+        units += d->cus[c].kernel_index == kid->index &&
+                 axl__kernel_may_use(kn, &d->cus[c]);
+    uint64_t chunks = split->chunks ? split->chunks : (units ? units : 1);
+    const uint64_t blocks = (range + p->granule - 1) / p->granule;
+    if (chunks > blocks)
+        chunks = blocks;
+    if (chunks > AXL_MAX_HANDLER_DEPS)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "%llu chunks: at most AXL_MAX_HANDLER_DEPS (%u), the "
+                         "events one event can wait for",
+                         (unsigned long long)chunks,
+                         (unsigned)AXL_MAX_HANDLER_DEPS);
+    p->chunks = (uint32_t)chunks;
+    return AXL_SUCCESS;
+}
+
+/* Chunk j's first item and count: the range in granules, dealt out as
+ * evenly as they go (the first chunks take one more when they do not
+ * divide), the last chunk cut at the range's end. */
+static void chunk_span(const struct plan *p, size_t range, uint32_t j,
+                       size_t *first, size_t *count)
+{
+    const size_t blocks = (range + p->granule - 1) / p->granule;
+    const size_t base = blocks / p->chunks, extra = blocks % p->chunks;
+    const size_t b0 = j * base + (j < extra ? j : extra);
+    const size_t b1 = b0 + base + (j < extra ? 1 : 0);
+    const size_t end = b1 * p->granule < range ? b1 * p->granule : range;
+    *first = b0 * p->granule;
+    *count = end - *first;
+}
+
+static void set_scalar(axl_kernel_arg *a, uint32_t size, uint64_t v)
+{
+    a->value = NULL;
+    a->size = size;
+    a->scalar.u64 = 0;
+    if (size == 4)
+        a->scalar.u32 = (uint32_t)v;
+    else
+        a->scalar.u64 = v;
+}
+
+/* The arguments of chunk j. */
+static void chunk_args(const struct plan *p, size_t range, uint32_t j,
+                       const axl_kernel_arg *args, uint32_t nargs,
+                       const axl_buffer *subs, axl_kernel_arg *out)
+{
+    memcpy(out, args, nargs * sizeof *args);
+    size_t first, count;
+    chunk_span(p, range, j, &first, &count);
+    if (p->offset_at >= 0)
+        set_scalar(&out[p->offset_at], p->offset_size, first);
+    if (p->count_at >= 0)
+        set_scalar(&out[p->count_at], p->count_size, count);
+    for (uint32_t s = 0; s < p->nsplit; s++)
+        out[p->split_at[s]].buffer = subs[j * p->nsplit + s];
+}
+
+static void release_all(axl_buffer *subs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        axl_buffer_release(subs[i]);
+}
+
+/* The handler of chunk j (lock held): filled as axl_queue_single_task
+ * fills its general path's. */
+static void chunk_handler(axl_handler *h, axl_kernel kernel,
+                          const axl_event *deps, uint32_t ndeps,
+                          const axl_kernel_arg *args, uint32_t nargs)
+{
+    axl__handler_init(h);
+    if (ndeps)
+        axl__handler_depends_on(h, deps, ndeps, true);
+    axl__handler_set_args(h, args, nargs, true);
+    axl_handler_single_task(h, kernel);
+}
+
+/* A chunk's group checked as axl_queue_submit checks it (lock held). */
+static axl_status chunk_check(const char *fn, struct axl__queue *q,
+                              axl_handler *h)
+{
+    if (h->error != AXL_SUCCESS)
+        return axl__fail(fn, h->error, "%s", h->why);
+    return axl__kernel_prepare(fn, q, h);
+}
+
+static axl_status pools_hold(const char *fn, uint32_t need)
+{
+    const axl__pool *c = AXL__POOL(COMMAND), *e = AXL__POOL(EVENT);
+    const uint32_t fc = (uint32_t)(c->capacity - c->in_use);
+    const uint32_t fe = (uint32_t)(e->capacity - e->in_use);
+    if (fc >= need && fe >= need)
+        return AXL_SUCCESS;
+    return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                     "parallel_for needs %u commands and events at once, "
+                     "and %u commands (AXL_MAX_COMMANDS %u) and %u events "
+                     "(AXL_MAX_EVENTS %u) are free: nothing was submitted",
+                     (unsigned)need, (unsigned)fc, (unsigned)c->capacity,
+                     (unsigned)fe, (unsigned)e->capacity);
+}
+
+axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
+                                  size_t range, const axl_kernel_arg *args,
+                                  uint32_t nargs, const axl_split *split,
+                                  const axl_event *deps, uint32_t ndeps,
+                                  axl_event *event)
+{
+    static const char fn[] = "axl_queue_parallel_for";
+    if (!split)
+        return axl__null(fn, "split");
+    if ((nargs && !args) || (ndeps && !deps))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "args or deps is NULL with a count");
+    if (nargs > AXL_MAX_KERNEL_ARGS)
+        return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                         "%u arguments: a kernel takes at most "
+                         "AXL_MAX_KERNEL_ARGS (%u)",
+                         (unsigned)nargs, (unsigned)AXL_MAX_KERNEL_ARGS);
+    if (split->chunk_count)
+        *split->chunk_count = 0;
+
+    /* 1. What can be checked before anything is made. */
+    struct plan p;
+    axl_status st;
+    struct axl__queue *q =
+        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (!q)
+        return st;
+    struct axl__kernel *kn =
+        axl__lookup(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    if (kn && range)
+        st = plan_split(fn, q, kn, range, args, nargs, split, &p);
+    axl__leave();
+    if (st != AXL_SUCCESS)
+        return st;
+    if (!range) {
+        /* No work-items: nothing runs; the event completes once what it
+         * depends on has (an empty group, 4.9.3). */
+        if (!event)
+            return AXL_SUCCESS;
+        axl_handler h;
+        axl__handler_init(&h);
+        st = axl__enter(fn);
+        if (st != AXL_SUCCESS)
+            return st;
+        if (ndeps)
+            axl__handler_depends_on(&h, deps, ndeps, true);
+        q = axl__lookup(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+        if (q)
+            st = axl__submit(fn, q, &h, false, event);
+        else
+            axl__handler_drop(&h);
+        axl__leave();
+        return st;
+    }
+
+    /* 2. The sub-buffers: each chunk's part of each split buffer. */
+    axl_buffer subs[AXL_MAX_HANDLER_DEPS * AXL_MAX_KERNEL_ARGS];
+    uint32_t nsubs = 0;
+    for (uint32_t j = 0; j < p.chunks; j++) {
+        size_t first, count;
+        chunk_span(&p, range, j, &first, &count);
+        for (uint32_t s = 0; s < p.nsplit; s++) {
+            const size_t off[3] = {first * p.rows[s], 0, 0};
+            axl_range r = p.shape[s];
+            r.size[0] = count * p.rows[s];
+            st = axl_buffer_create_sub(args[p.split_at[s]].buffer, off, r,
+                                       &subs[nsubs]);
+            if (st != AXL_SUCCESS) {
+                release_all(subs, nsubs);
+                return st; /* create_sub's message names the pool */
+            }
+            nsubs++;
+        }
+    }
+
+    /* 3. Every chunk, under one hold of the lock. */
+    axl_kernel_arg a[AXL_MAX_KERNEL_ARGS];
+    axl_event ev[AXL_MAX_HANDLER_DEPS];
+    axl_handler h;
+    uint32_t made = 0;
+    st = axl__enter(fn);
+    if (st != AXL_SUCCESS) {
+        release_all(subs, nsubs);
+        return st;
+    }
+    q = axl__lookup(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    if (q) {
+        /* The first chunk checked and placed as a launch would be (the
+         * lock may be dropped here: storage made, a design awaited). */
+        chunk_args(&p, range, 0, args, nargs, subs, a);
+        chunk_handler(&h, kernel, deps, ndeps, a, nargs);
+        st = chunk_check(fn, q, &h);
+        if (st == AXL_SUCCESS && h.nacc) {
+            uint8_t locs[AXL_MAX_ACCESSORS];
+            st = axl__access_prepare(fn, &h, q, locs);
+        }
+        axl__handler_drop(&h);
+    }
+    if (st == AXL_SUCCESS)
+        st = pools_hold(fn, p.chunks + (event ? 1u : 0u));
+    /* From here the lock is not dropped until every chunk is in: nothing
+     * is dispatched (axl__pump) before the last. */
+    for (uint32_t j = 0; st == AXL_SUCCESS && j < p.chunks; j++) {
+        chunk_args(&p, range, j, args, nargs, subs, a);
+        chunk_handler(&h, kernel, deps, ndeps, a, nargs);
+        st = chunk_check(fn, q, &h);
+        if (st == AXL_SUCCESS)
+            st = axl__commit(fn, q, &h, false, NULL, &ev[j]);
+        axl__handler_drop(&h);
+        if (st == AXL_SUCCESS)
+            made++;
+    }
+    if (st == AXL_SUCCESS && event) {
+        /* The one event: an empty group on every chunk's event. */
+        axl__handler_init(&h);
+        axl__handler_depends_on(&h, ev, made, true);
+        h.kind = AXL__CMD_EMPTY;
+        st = h.error != AXL_SUCCESS
+                 ? axl__fail(fn, h.error, "%s", h.why)
+                 : axl__commit(fn, q, &h, false, NULL, event);
+        axl__handler_drop(&h);
+    }
+    if (made) {
+        if (st != AXL_SUCCESS) /* cannot happen: see the top of the file */
+            st = axl__fail(fn, AXL_ERR_RUNTIME,
+                           "internal: chunk %u of %u failed after the "
+                           "first passed its checks (%s)",
+                           (unsigned)made, (unsigned)p.chunks,
+                           axl_last_message());
+        axl__pump();
+    }
+    axl__leave();
+
+    /* The chunks hold their sub-buffers; the events go to the caller or
+     * back. */
+    release_all(subs, nsubs);
+    for (uint32_t j = 0; j < made; j++) {
+        if (split->chunk_events)
+            split->chunk_events[j] = ev[j];
+        else
+            axl_event_release(ev[j]);
+    }
+    if (split->chunk_count)
+        *split->chunk_count = made;
+    return st;
+}
