@@ -18,8 +18,10 @@
  * failure), then, under one hold of the runtime lock, the first chunk is
  * checked and placed as a launch would be (which may wait, or allocate
  * device or host storage, with the lock dropped), the command and event
- * pools are checked for every chunk (and the one event), and every chunk
- * is committed before any is dispatched. Once the first chunk's checks
+ * pools are checked for every chunk (and the one event, and a prefetch of
+ * each buffer whose contents are not on the device yet, which the chunks
+ * then wait for instead of waiting for the first chunk that would move
+ * them), and every chunk is committed before any is dispatched. Once the first chunk's checks
  * pass, the others (the same kernel, arguments of the same kinds, buffers
  * already placed) pass them too, so nothing can fail half-way.
  */
@@ -282,6 +284,37 @@ static axl_status chunk_check(const char *fn, struct axl__queue *q,
     return axl__kernel_prepare(fn, q, h);
 }
 
+/* The buffer arguments whose contents are not current on the queue's
+ * device (lock held), once each, as base buffer handles: their transfer
+ * would go into the first chunk that uses them, and every other chunk
+ * would wait for that whole chunk (a location has one version), so each
+ * gets a prefetch command of its own that all chunks wait for instead. */
+static uint32_t stale_buffers(const struct axl__queue *q,
+                              const axl_kernel_arg *args, uint32_t nargs,
+                              axl_buffer *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        if (axl__arg_is_scalar(&args[i]))
+            continue;
+        const struct axl__buffer *v =
+            axl__pool_get(AXL__POOL(BUFFER), args[i].buffer.id);
+        if (!v)
+            continue;
+        const struct axl__buffer *b = axl__buffer_base(v);
+        const uint8_t l = axl__device_loc(b, q->device);
+        if (l != AXL__NO_LOC && b->loc[l].ver == b->cur)
+            continue;
+        const uint32_t id = AXL__HANDLE(BUFFER, b);
+        bool dup = false;
+        for (uint32_t k = 0; k < n; k++)
+            dup |= out[k].id == id;
+        if (!dup)
+            out[n++].id = id;
+    }
+    return n;
+}
+
 static axl_status pools_hold(const char *fn, uint32_t need)
 {
     const axl__pool *c = AXL__POOL(COMMAND), *e = AXL__POOL(EVENT);
@@ -395,10 +428,32 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         }
         axl__handler_drop(&h);
     }
+    axl_buffer stale[AXL_MAX_KERNEL_ARGS];
+    uint32_t nstale = st == AXL_SUCCESS ? stale_buffers(q, args, nargs, stale)
+                                        : 0;
     if (st == AXL_SUCCESS)
-        st = pools_hold(fn, p.chunks + (event ? 1u : 0u));
+        st = pools_hold(fn, nstale + p.chunks + (event ? 1u : 0u));
     /* From here the lock is not dropped until every chunk is in: nothing
-     * is dispatched (axl__pump) before the last. */
+     * is dispatched (axl__pump) before the last. The first chunk made the
+     * buffers' device copies, so the prefetches find them. */
+    for (uint32_t i = 0; st == AXL_SUCCESS && i < nstale; i++) {
+        axl_accessor acc;
+        axl__handler_init(&h);
+        if (ndeps)
+            axl__handler_depends_on(&h, deps, ndeps, true);
+        axl__handler_require(&h, stale[i], AXL_ACCESS_READ, NULL, 0, &acc,
+                             true);
+        axl_handler_prefetch(&h, acc);
+        st = h.error != AXL_SUCCESS ? axl__fail(fn, h.error, "%s", h.why)
+                                    : axl__prefetch_prepare(fn, q, &h);
+        if (st == AXL_SUCCESS)
+            st = axl__commit(fn, q, &h, false, NULL, NULL);
+        axl__handler_drop(&h);
+        if (st == AXL_SUCCESS)
+            made++; /* counted apart below */
+    }
+    const uint32_t prefetched = made;
+    made = 0;
     for (uint32_t j = 0; st == AXL_SUCCESS && j < p.chunks; j++) {
         chunk_args(&p, range, j, args, nargs, subs, a);
         chunk_handler(&h, kernel, deps, ndeps, a, nargs);
@@ -419,7 +474,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
                  : axl__commit(fn, q, &h, false, NULL, event);
         axl__handler_drop(&h);
     }
-    if (made) {
+    if (made || prefetched) {
         if (st != AXL_SUCCESS) /* cannot happen: see the top of the file */
             st = axl__fail(fn, AXL_ERR_RUNTIME,
                            "internal: chunk %u of %u failed after the "
