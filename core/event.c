@@ -256,8 +256,8 @@ axl_status axl_event_get_compute_unit(axl_event event, uint32_t *cu)
     if (!e)
         return st;
     /* Set under the lock when the command is dispatched to a unit. */
-    if (e->cu)
-        *cu = e->cu - 1u;
+    if (e->role >= AXL__EV_CU)
+        *cu = e->role - AXL__EV_CU;
     else
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the event's command ran on no compute unit (not a "

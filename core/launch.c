@@ -822,8 +822,10 @@ void axl__run_kernel(struct axl__command *c)
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        if (axl__kernel_may_use(kn, x) &&
-            ((plan && x->plan == plan) || cu_reaches(x, c))) {
+        /* A restricted kernel has no plan (axl__kernel_plan refuses it):
+         * a unit that ran the plan is one it may use. */
+        if ((plan && x->plan == plan) ||
+            (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
             any = true;
             if (!x->cmd) {
                 cu = x;
@@ -848,7 +850,7 @@ void axl__run_kernel(struct axl__command *c)
     struct axl__event *e = axl__event_at(c->event);
     cu->cmd = e->command; /* the command's slot + 1 */
     c->u.kernel.cu = (uint8_t)(cu - d->cus);
-    e->cu = (uint8_t)(cu->ordinal + 1u);
+    e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
 
     axl_hal_run *run = &cu->run;
     if (!cu->prepared) {

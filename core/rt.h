@@ -164,15 +164,19 @@ typedef uint32_t axl__node;
  * never misses one). */
 #define AXL__CTX_BIT(slot) (1u << ((slot) & 31u))
 
+enum { AXL__EV_HOST_ACCESS = 1, AXL__EV_CU = 2 };
+
 struct axl__event {
     uint16_t refs;              /* application references */
     uint16_t holds;             /* its command, a waiter, a dependency */
     _Atomic uint8_t state;      /* axl_event_status; read without the lock */
     bool profiling;
-    bool host_access;           /* a host accessor's: edges to it are kept */
-    uint8_t cu;                 /* a kernel's: the unit that ran it (its
-                                   ordinal within the kernel) + 1, set at
-                                   dispatch; 0: none (yet) */
+    uint8_t role;               /* AXL__EV_HOST_ACCESS: a host accessor's
+                                   (edges to it are kept); AXL__EV_CU + n:
+                                   a kernel's command that unit n (its
+                                   ordinal within the kernel) ran, set at
+                                   dispatch; 0: neither (yet). One byte
+                                   set at submission for both. */
     axl_status status;          /* the command's result once complete */
     uint32_t queue;             /* handle of the queue it was submitted to
                                    (weak: the queue may be gone) */

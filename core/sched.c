@@ -161,7 +161,7 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
             return;
         }
     }
-    unsigned limit = e->host_access
+    unsigned limit = e->role == AXL__EV_HOST_ACCESS
                          ? AXL_MAX_COMMAND_DEPS
                          : AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS;
     if (c->ndeps >= limit) {
@@ -526,8 +526,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->succ = 0;
     e->t_submit = e->t_start = e->t_end = 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
-    e->host_access = kind == AXL__CMD_HOST_ACCESS;
-    e->cu = 0;
+    e->role = kind == AXL__CMD_HOST_ACCESS ? AXL__EV_HOST_ACCESS : 0;
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
     e->waited_ctx = 0; /* its own queue's context is delivered apart */
     e->command = cref;
