@@ -220,7 +220,7 @@ struct trace_rec {
  * draw only nested ones), and commands of an out-of-order queue, or
  * transfers of a device, may run at once: each gets a few tracks, and a
  * record takes the first whose last slice ended before it began. */
-#define LANES 4u
+#define LANES 8u
 
 /* The ring: guarded by the runtime lock (axl_port_lock), written by
  * axl__trace_end (lock held) and read one record at a time under it. head

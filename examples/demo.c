@@ -7,7 +7,8 @@
  *    buffers on a profiling queue:
  *      signal --fir (Q15 low-pass)--> filtered
  *      image  --conv2d (blur)--> blurred --conv2d (sharpen)--> sharp
- *      a + b  --vadd on both compute units, one half each (sub-buffers)
+ *      a + b  --vadd: parallel_for over its two compute units, one half
+ *             each (axl_queue_parallel_for)
  *      host task: statistics over all three results
  *    The dependencies come from the accessors: the sharpen waits for the
  *    blur, the host task for everything it reads.
@@ -214,7 +215,7 @@ int main(int argc, char **argv)
         find_kernel(dev, bundle, "vadd", &vadd))
         return 1;
 
-    axl_buffer sig, tap, filt, img, blurred, out, bk, sk, a, b, sum, half[2];
+    axl_buffer sig, tap, filt, img, blurred, out, bk, sk, a, b, sum;
     CHECK(axl_buffer_create_from_const(signal_in, 2, axl_range_1d(SAMPLES),
                                        NULL, &sig));
     CHECK(axl_buffer_create_from_const(taps, 2, axl_range_1d(TAPS), NULL,
@@ -230,13 +231,6 @@ int main(int argc, char **argv)
     CHECK(axl_buffer_create_from_const(va, 4, axl_range_1d(N), NULL, &a));
     CHECK(axl_buffer_create_from_const(vb, 4, axl_range_1d(N), NULL, &b));
     CHECK(axl_buffer_create_from(vsum, 4, axl_range_1d(N), NULL, &sum));
-    axl_buffer a_half[2], b_half[2];
-    for (int i = 0; i < 2; i++) {
-        size_t off[3] = {(size_t)i * N / 2, 0, 0};
-        CHECK(axl_buffer_create_sub(a, off, axl_range_1d(N / 2), &a_half[i]));
-        CHECK(axl_buffer_create_sub(b, off, axl_range_1d(N / 2), &b_half[i]));
-        CHECK(axl_buffer_create_sub(sum, off, axl_range_1d(N / 2), &half[i]));
-    }
 
     axl_event ev[6];
     const char *what[6] = {"fir low-pass", "conv2d blur", "conv2d sharpen",
@@ -256,11 +250,19 @@ int main(int argc, char **argv)
         AXL_ARGS(AXL_ARG_IN(blurred), AXL_ARG_IN(sk), AXL_ARG_OUT(out),
                  AXL_ARG_U32(W), AXL_ARG_U32(H), AXL_ARG_U32(0)),
         NULL, 0, &ev[2]));
-    for (int i = 0; i < 2; i++)
-        CHECK(axl_queue_single_task(
-            q, vadd, AXL_ARGS(AXL_ARG_IN(a_half[i]), AXL_ARG_IN(b_half[i]),
-                              AXL_ARG_OUT(half[i]), AXL_ARG_U32(N / 2)),
-            NULL, 0, &ev[3 + i]));
+    /* parallel_for over vadd's compute units: one chunk per unit, each
+     * with its part of a, b and sum and its count in `size`. */
+    uint32_t chunks = 0;
+    CHECK(axl_queue_parallel_for(
+        q, vadd, N,
+        AXL_ARGS(AXL_ARG_IN(a), AXL_ARG_IN(b), AXL_ARG_OUT(sum), AXL_ARG_U32(0)),
+        &(axl_split){.count_arg = "size", .chunk_events = &ev[3],
+                     .chunk_count = &chunks},
+        NULL, 0, NULL));
+    if (chunks != 2) {
+        fprintf(stderr, "vadd ran in %u chunks, not 2\n", (unsigned)chunks);
+        return 1;
+    }
     stats st;
     stats_group sg = {filt, out, sum, &st};
     CHECK(axl_queue_submit(q, stats_cgf, &sg, &ev[5]));
@@ -282,6 +284,13 @@ int main(int argc, char **argv)
             t0 = s;
         printf("  %-16s %10.1f %10.1f %10.1f\n", what[i], (s - t0) / 1e3,
                (b0 - t0) / 1e3, (e - t0) / 1e3);
+        if (i == 3 || i == 4) { /* which unit ran the chunk */
+            uint32_t cu;
+            axl_kernel_cu_info ci;
+            CHECK(axl_event_get_compute_unit(ev[i], &cu));
+            CHECK(axl_kernel_get_cu_info(vadd, cu, &ci));
+            printf("  %-16s ran on compute unit %s\n", "", ci.name);
+        }
         prof[i][0] = s;
         prof[i][1] = b0;
         prof[i][2] = e;
@@ -289,10 +298,7 @@ int main(int argc, char **argv)
     }
 
     /* Release: results are written back to filtered, sharp and vsum. */
-    axl_buffer all[] = {a_half[0], a_half[1], b_half[0], b_half[1], half[0],
-                        half[1],   sig,       tap,       filt,      img,
-                        blurred,   out,       bk,        sk,        a,
-                        b,         sum};
+    axl_buffer all[] = {sig, tap, filt, img, blurred, out, bk, sk, a, b, sum};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK(axl_buffer_release(all[i]));
 

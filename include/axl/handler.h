@@ -129,9 +129,11 @@ axl_status axl_handler_single_task(axl_handler *handler, axl_kernel kernel);
 
 /**
  * handler::parallel_for(range, kernel): a compute unit runs whole
- * invocations, not work-items, so this is AXL_ERR_FEATURE_NOT_SUPPORTED
- * for every kernel axl knows (they are all hardware IPs). Pass the size as
- * an argument and use single_task.
+ * invocations, not work-items, and a command group is one command, so
+ * this is AXL_ERR_FEATURE_NOT_SUPPORTED for every kernel axl knows (they
+ * are all hardware IPs). Use axl_queue_parallel_for (axl/queue.h), which
+ * cuts the range into one launch per compute unit, or pass the size as an
+ * argument and use single_task.
  */
 axl_status axl_handler_parallel_for(axl_handler *handler, axl_range range,
                                     axl_kernel kernel);

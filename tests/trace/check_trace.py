@@ -80,10 +80,16 @@ def main():
             if b[0] < a[1] - 1e-3:
                 fail("overlapping slices on %r: %r %r" % (names[track], a, b))
 
-    commands = [e for e in slices if e["cat"] == "command"]
-    by_seq = {e["args"]["seq"]: e for e in commands}
-    if len(commands) != 6 or len(by_seq) != 6:
-        fail("expected 6 command slices, got %d" % len(commands))
+    # The demo's six commands, and the prefetches parallel_for adds for
+    # the vadd inputs and output not yet on the device (a, b, sum), which
+    # the two vadd chunks wait for instead of for each other.
+    everything = [e for e in slices if e["cat"] == "command"]
+    by_seq = {e["args"]["seq"]: e for e in everything}
+    commands = [e for e in everything if e["args"]["kind"] != "prefetch"]
+    prefetches = [e for e in everything if e["args"]["kind"] == "prefetch"]
+    if len(commands) != 6 or len(by_seq) != 9 or len(prefetches) != 3:
+        fail("expected 6 command and 3 prefetch slices, got %d and %d" %
+             (len(commands), len(prefetches)))
 
     # Every profiled command is a slice with exactly its times.
     seq_of = {}
@@ -160,6 +166,12 @@ def main():
 
     # Dependencies and their arrows.
     deps = {i: by_seq[seq_of[i]]["args"]["deps"] for i in range(6)}
+    for p in prefetches:
+        if p["args"]["seq"] not in deps[3] + deps[4]:
+            fail("no vadd chunk waits for prefetch %r" % p["args"]["seq"])
+    if seq_of[3] in deps[4] or seq_of[4] in deps[3]:
+        fail("the vadd chunks wait for each other: %r %r" % (deps[3], deps[4]))
+
     if seq_of[1] not in deps[2]:
         fail("sharpen does not list blur: %r" % deps[2])
     for i in (0, 2):
@@ -170,7 +182,8 @@ def main():
     if set(starts) != set(ends) or not starts:
         fail("flow starts %r and ends %r do not pair" %
              (sorted(starts), sorted(ends)))
-    want_arrows = sum(len(v) for v in deps.values())
+    want_arrows = sum(len(v) for v in deps.values()) + \
+        sum(len(p["args"]["deps"]) for p in prefetches)
     if len(starts) != want_arrows:
         fail("%d arrows for %d dependencies" % (len(starts), want_arrows))
 
