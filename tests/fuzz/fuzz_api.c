@@ -778,11 +778,25 @@ static void op_single_task(void)
     axl_event deps[3], ev = {0};
     uint32_t nd = deps_arg(deps, &dc);
     cls = WORST(cls, dc);
-    bool want_ev = u8() & 1;
+    const uint8_t evb = u8();
+    bool want_ev = evb & 1;
     begin();
-    axl_status st = axl_queue_single_task((axl_queue){q}, (axl_kernel){k},
-                                          args, nargs, deps, nd,
-                                          want_ev ? &ev : NULL);
+    axl_status st;
+    if (evb & 0x80) {
+        /* parallel_for over the kernel's units: the same arguments, a
+         * range from the byte, the count in "size" or none, some buffers
+         * whole; a failure leaves the pools as they were (all or none). */
+        axl_split split = {.count_arg = (evb & 2) ? "size" : NULL,
+                           .offset_arg = (evb & 4) ? "size" : NULL,
+                           .whole = (uint64_t)(evb >> 3 & 3)};
+        st = axl_queue_parallel_for((axl_queue){q}, (axl_kernel){k},
+                                    (size_t)(evb >> 5 & 3) * 256u, args,
+                                    nargs, &split, deps, nd,
+                                    want_ev ? &ev : NULL);
+    } else {
+        st = axl_queue_single_task((axl_queue){q}, (axl_kernel){k}, args,
+                                   nargs, deps, nd, want_ev ? &ev : NULL);
+    }
     end(st, cls);
     keep_event(st, ev, want_ev);
 }
@@ -1029,6 +1043,10 @@ static void op_info(void)
                                      (axl_profiling_info)(param % 4), &ns);
         if (cls == LIVE)
             return; /* profiling may be off: either answer is right */
+        end(st, cls);
+        uint32_t cu;
+        begin();
+        st = axl_event_get_compute_unit((axl_event){e}, &cu);
         break;
     }
     case 7: {
@@ -1036,8 +1054,24 @@ static void op_info(void)
         axl_kernel_info ki;
         begin();
         st = axl_kernel_get_info((axl_kernel){k}, (u8() & 1) ? &ki : NULL);
-        if (cls == LIVE)
+        if (cls == LIVE) {
+            /* The kernel on some of its units, by a name from param
+             * (some are no unit of it: AXL_ERR_INVALID, nothing made). */
+            static const char *const units[] = {
+                "vadd_1", "vadd:{vadd_2}", "{vadd_1,vadd_2}", "{nosuch}",
+                "fir_1", "mmult:{mmult_1", "", "nop:{nop_1}"};
+            axl_kernel k2;
+            begin();
+            st = axl_kernel_select_units((axl_kernel){k}, units[param % 8],
+                                         &k2);
+            if (end(st, LIVE) == AXL_SUCCESS) {
+                if (w.nlive[KER] < MAXH)
+                    add_live(KER, k2.id);
+                else
+                    need(axl_kernel_release(k2) == AXL_SUCCESS);
+            }
             return;
+        }
         break;
     }
     case 8: {
