@@ -365,22 +365,25 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
     if (st != AXL_SUCCESS)
         return st;
     if (!range) {
-        /* No work-items: nothing runs; the event completes once what it
-         * depends on has (an empty group, 4.9.3). */
-        if (!event)
-            return AXL_SUCCESS;
+        /* No work-items: nothing runs. The arguments and dependencies are
+         * checked as a launch's would be; the event (if asked) completes
+         * once what it depends on has (an empty group, 4.9.3). */
         axl_handler h;
-        axl__handler_init(&h);
         st = axl__enter(fn);
         if (st != AXL_SUCCESS)
             return st;
-        if (ndeps)
-            axl__handler_depends_on(&h, deps, ndeps, true);
         q = axl__lookup(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-        if (q)
-            st = axl__submit(fn, q, &h, false, event);
-        else
+        if (q) {
+            chunk_handler(&h, kernel, deps, ndeps, args, nargs);
+            st = chunk_check(fn, q, &h);
             axl__handler_drop(&h);
+        }
+        if (st == AXL_SUCCESS && event) {
+            axl__handler_init(&h);
+            if (ndeps)
+                axl__handler_depends_on(&h, deps, ndeps, true);
+            st = axl__submit(fn, q, &h, false, event);
+        }
         axl__leave();
         return st;
     }

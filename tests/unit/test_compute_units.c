@@ -507,6 +507,14 @@ static void parallel_for_a_range_smaller_than_the_units_makes_fewer_chunks(void 
     AXL_OK(axl_event_wait_and_throw(e));
     AXL_OK(axl_event_release(e));
     assert_int_equal(ncalls, 1);
+    /* ... and its arguments are still checked as a launch's. */
+    axl_buffer gone = {0};
+    AXL_EXPECT(axl_queue_parallel_for(
+                   r.q, r.vadd, 0,
+                   AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(gone), AXL_ARG_OUT(O),
+                            AXL_ARG_U32(0)),
+                   &(axl_split){.count_arg = "size"}, NULL, 0, NULL),
+               AXL_ERR_INVALID_OBJECT);
     record_off();
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
