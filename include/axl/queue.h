@@ -175,14 +175,17 @@ typedef struct axl_split {
  * - The unit of a chunk is chosen at dispatch as for any launch: a free
  *   unit of the kernel object reaching the buffers (axl_event_get_compute_
  *   unit on a chunk's event says which).
+ * - A buffer whose contents are not on the device yet gets a prefetch
+ *   command of its own (axl_handler_prefetch) before the chunks, which
+ *   wait for it rather than for each other.
  * - *event (may be NULL) completes when every chunk has, with the first
- *   failure among them. A range of 0 runs nothing; *event then completes
- *   once deps have.
+ *   failure among them. A range of 0 runs nothing (its arguments are still
+ *   checked as a launch's); *event then completes once deps have.
  *
- * All or nothing: a failed check, too few free buffers for the sub-buffers
- * (AXL_MAX_BUFFERS), or too few commands or events for every chunk and
- * *event (AXL_ERR_OUT_OF_RESOURCES) submits no chunk, and the message
- * says why.
+ * All or nothing: a failed check (the first chunk's, as single_task's),
+ * too few free buffers for the sub-buffers (AXL_MAX_BUFFERS), or too few
+ * commands or events for the prefetches, every chunk and *event
+ * (AXL_ERR_OUT_OF_RESOURCES) submits nothing, and the message says why.
  */
 axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
                                   size_t range, const axl_kernel_arg *args,
