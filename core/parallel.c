@@ -146,7 +146,7 @@ static axl_status plan_split(const char *fn, const struct axl__queue *q,
     p->nsplit = 0;
     for (uint32_t i = 0; i < nargs; i++) {
         const axl_kernel_arg *a = &args[i];
-        if (axl__arg_is_scalar(a) || (split->whole >> i & 1u))
+        if (axl__arg_is_scalar(a) || (i < 64 && (split->whole >> i & 1u)))
             continue;
         const uint32_t id = axl__arg_index(a, i);
         const struct axl__karg_meta *meta = meta_of(kid, id);
