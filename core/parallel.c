@@ -478,12 +478,14 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         axl__handler_drop(&h);
     }
     if (made || prefetched) {
-        if (st != AXL_SUCCESS) /* cannot happen: see the top of the file */
+        if (st != AXL_SUCCESS) { /* cannot happen: see the top of the file */
+            char why[AXL_MESSAGE_MAX];
+            axl_format(why, sizeof why, "%s", axl_last_message());
             st = axl__fail(fn, AXL_ERR_RUNTIME,
                            "internal: chunk %u of %u failed after the "
                            "first passed its checks (%s)",
-                           (unsigned)made, (unsigned)p.chunks,
-                           axl_last_message());
+                           (unsigned)made + 1u, (unsigned)p.chunks, why);
+        }
         axl__pump();
     }
     axl__leave();
