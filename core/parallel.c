@@ -482,9 +482,11 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
             char why[AXL_MESSAGE_MAX];
             axl_format(why, sizeof why, "%s", axl_last_message());
             st = axl__fail(fn, AXL_ERR_RUNTIME,
-                           "internal: chunk %u of %u failed after the "
-                           "first passed its checks (%s)",
-                           (unsigned)made + 1u, (unsigned)p.chunks, why);
+                           "internal: %s %u of %u failed after the first "
+                           "chunk passed its checks (%s)",
+                           made < p.chunks ? "chunk" : "the event's group after chunk",
+                           (unsigned)(made < p.chunks ? made + 1u : made),
+                           (unsigned)p.chunks, why);
         }
         axl__pump();
     }
