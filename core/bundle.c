@@ -1,7 +1,7 @@
 /*
- * bundle.c - kernel bundles (spec 4.11, seed 000) and the kernel_compiler
- * extension with xclbin as a binary source language (seed 003). Kernel
- * objects are kernel.c's.
+ * bundle.c - kernel bundles (spec 4.11, seed 000): getting, joining and
+ * querying them. The kernel_compiler extension's source bundles are
+ * source.c's; kernel objects are kernel.c's.
  *
  * Each call checks its arguments in the order of its Throws list in the
  * seed, and returns AXL_ERR_INVALID (errc::invalid) or AXL_ERR_BUILD
@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "rt.h"
+#include "bundle.h"
 
 static struct axl__bundle *get_bundle(const char *fn, axl_kernel_bundle h,
                                       axl_status *st)
@@ -26,14 +26,14 @@ AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 }
 
 /* A call the bundle's state does not allow: "<what>; this one is <state>". */
-static axl_status wrong_state(const char *fn, const char *what, uint8_t state)
+axl_status axl__wrong_state(const char *fn, const char *what, uint8_t state)
 {
     return axl__fail(fn, AXL_ERR_INVALID, "%s; this one is %s", what,
                      state_name(state));
 }
 
 /* A query a source bundle does not answer yet (seed 003). */
-static axl_status not_on_source(const char *fn, const char *call)
+axl_status axl__not_on_source(const char *fn, const char *call)
 {
     return axl__fail(fn, AXL_ERR_INVALID,
                      "%s is not available on a source bundle (seed 003)",
@@ -41,11 +41,6 @@ static axl_status not_on_source(const char *fn, const char *call)
 }
 
 /* ---- Arguments shared by the free functions ---------------------------------- */
-
-typedef struct devlist {
-    uint8_t n;
-    uint16_t slot[AXL_MAX_CONTEXT_DEVICES];
-} devlist;
 
 static bool devlist_has(const devlist *l, uint16_t s)
 {
@@ -89,17 +84,9 @@ static axl_status pick_devices(const char *fn, const devlist *all,
     return AXL_SUCCESS;
 }
 
-/* A device list of a context's or a bundle's devices. */
-static devlist devices_of(uint8_t n, const uint16_t *slot)
-{
-    devlist l = {n, {0}};
-    memcpy(l.slot, slot, n * sizeof slot[0]);
-    return l;
-}
-
-static axl_status resolve_devices(const char *fn, const struct axl__context *c,
-                                  const axl_device *devs, uint32_t n,
-                                  devlist *out)
+axl_status axl__resolve_devices(const char *fn, const struct axl__context *c,
+                                const axl_device *devs, uint32_t n,
+                                devlist *out)
 {
     devlist all = devices_of(c->ndev, c->dev);
     return pick_devices(fn, &all, "context", devs, n, out);
@@ -145,7 +132,7 @@ static bool image_fits(const struct axl__image *img, const devlist *l)
     return false;
 }
 
-static bool kernel_fits(const struct axl__kernel_id *k, const devlist *l)
+bool axl__kernel_fits(const struct axl__kernel_id *k, const devlist *l)
 {
     for (uint8_t i = 0; i < l->n; i++)
         if (axl__kernel_compatible(k, axl__device_at(l->slot[i])))
@@ -172,11 +159,6 @@ static axl_status unfit(const char *fn, const struct axl__kernel_id *k,
 
 /* ---- Making bundles ---------------------------------------------------------------- */
 
-typedef struct imglist {
-    uint8_t n;
-    uint16_t slot[AXL_MAX_BUNDLE_IMAGES];
-} imglist;
-
 static axl_status imglist_add(const char *fn, imglist *l, uint16_t s)
 {
     for (uint8_t i = 0; i < l->n; i++)
@@ -191,7 +173,7 @@ static axl_status imglist_add(const char *fn, imglist *l, uint16_t s)
     return AXL_SUCCESS;
 }
 
-static void bundle_destroy(struct axl__bundle *b)
+void axl__bundle_destroy(struct axl__bundle *b)
 {
     axl__context_unhold(axl__context_at(b->context));
     for (uint8_t i = 0; i < b->nimg; i++)
@@ -202,19 +184,8 @@ static void bundle_destroy(struct axl__bundle *b)
 void axl__bundle_unhold(struct axl__bundle *b)
 {
     if (--b->holds == 0 && b->refs == 0)
-        bundle_destroy(b);
+        axl__bundle_destroy(b);
 }
-
-/* How obtaining an executable bundle treats the design a device carries
- * (one at a time). */
-enum program_mode {
-    PROGRAM_NONE = 0, /* nothing to program (joins, source bundles) */
-    PROGRAM_LIST,     /* get_kernel_bundle without ids, which a firmware
-                         calls to list kernels: displaces no design another
-                         live bundle uses */
-    PROGRAM_WANT      /* for given kernels or images: programs their
-                         design, displacing the one there */
-};
 
 /* Does a live executable bundle other than b use the design d carries? */
 static bool design_in_use(const struct axl__device *d,
@@ -247,9 +218,9 @@ static bool design_in_use(const struct axl__device *d,
  * of its images already, or (PROGRAM_LIST) carries a design another live
  * bundle uses. The device remembers which bundle programmed it, for the
  * message of a kernel whose design this displaced. */
-static axl_status program_devices(const char *fn, struct axl__bundle *b,
-                                  enum program_mode mode, axl_status fail_as,
-                                  char *log, size_t log_size)
+axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
+                                enum program_mode mode, axl_status fail_as,
+                                char *log, size_t log_size)
 {
     for (uint8_t d = 0; d < b->ndev; d++) {
         devlist one = {1, {b->dev[d]}};
@@ -277,10 +248,10 @@ static axl_status program_devices(const char *fn, struct axl__bundle *b,
     return AXL_SUCCESS;
 }
 
-static axl_status make_bundle(const char *fn, struct axl__context *c,
-                              uint8_t state, const devlist *devs,
-                              const imglist *imgs, enum program_mode program,
-                              bool from_source, axl_kernel_bundle *out)
+axl_status axl__make_bundle(const char *fn, struct axl__context *c,
+                            uint8_t state, const devlist *devs,
+                            const imglist *imgs, enum program_mode program,
+                            bool from_source, axl_kernel_bundle *out)
 {
     struct axl__bundle *b = axl__pool_alloc(AXL__POOL(KERNEL_BUNDLE));
     if (!b)
@@ -300,9 +271,9 @@ static axl_status make_bundle(const char *fn, struct axl__context *c,
         /* Nobody else has the bundle yet, so dropping the lock while the
          * devices are programmed is safe. */
         axl_status st =
-            program_devices(fn, b, program, AXL_ERR_RUNTIME, NULL, 0);
+            axl__program_devices(fn, b, program, AXL_ERR_RUNTIME, NULL, 0);
         if (st != AXL_SUCCESS) {
-            bundle_destroy(b);
+            axl__bundle_destroy(b);
             return st;
         }
     }
@@ -344,13 +315,13 @@ axl_status axl_get_kernel_bundle(axl_context context,
         return st;
     devlist devs;
     imglist imgs;
-    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
     if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
     if (st == AXL_SUCCESS)
         st = app_images(fn, &devs, &imgs);
     if (st == AXL_SUCCESS)
-        st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, PROGRAM_LIST,
+        st = axl__make_bundle(fn, c, (uint8_t)state, &devs, &imgs, PROGRAM_LIST,
                          false, bundle);
     axl__leave();
     return st;
@@ -374,18 +345,18 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
         return st;
     devlist devs;
     imglist imgs = {0, {0}};
-    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
     if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
     for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
         struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
-        if (k && !kernel_fits(k, &devs))
+        if (k && !axl__kernel_fits(k, &devs))
             st = unfit(fn, k, &devs);
         else if (k)
             st = imglist_add(fn, &imgs, k->image);
     }
     if (st == AXL_SUCCESS)
-        st = make_bundle(fn, c, (uint8_t)state, &devs, &imgs, PROGRAM_WANT, false,
+        st = axl__make_bundle(fn, c, (uint8_t)state, &devs, &imgs, PROGRAM_WANT, false,
                          bundle);
     axl__leave();
     return st;
@@ -410,7 +381,7 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
         return st;
     devlist devs;
     imglist all, picked = {0, {0}};
-    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
     if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
     if (st == AXL_SUCCESS)
@@ -429,7 +400,7 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
         st = axl__enter(fn);
         if (st != AXL_SUCCESS)
             return st;
-        st = make_bundle(fn, c, (uint8_t)state, &devs, &picked, PROGRAM_WANT, false,
+        st = axl__make_bundle(fn, c, (uint8_t)state, &devs, &picked, PROGRAM_WANT, false,
                          bundle);
         axl__context_unhold(c);
     }
@@ -452,7 +423,7 @@ axl_status axl_has_kernel_bundle(axl_context context,
     if (!c)
         return st;
     devlist devs;
-    st = resolve_devices(fn, c, devices, ndevices, &devs);
+    st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
     bool yes = st == AXL_SUCCESS;
     /* Only executable bundles exist here: input and object need an online
      * compiler and linker (false, not an error, for has_kernel_bundle). */
@@ -465,7 +436,7 @@ axl_status axl_has_kernel_bundle(axl_context context,
     }
     for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
         struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
-        if (k && !kernel_fits(k, &devs))
+        if (k && !axl__kernel_fits(k, &devs))
             yes = false;
     }
     if (st == AXL_SUCCESS)
@@ -524,7 +495,7 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
     if (first && st == AXL_SUCCESS) {
         devlist devs = devices_of(first->ndev, first->dev);
         /* A join makes no new device image: nothing to program. */
-        st = make_bundle(fn, axl__context_at(first->context), first->state,
+        st = axl__make_bundle(fn, axl__context_at(first->context), first->state,
                          &devs, &imgs, PROGRAM_NONE, from_source, joined);
     }
     axl__leave();
@@ -532,9 +503,9 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
 }
 
 /* The devices of compile/link/build: a subset of the bundle's devices. */
-static axl_status subset_devices(const char *fn, const struct axl__bundle *b,
-                                 const axl_device *devs, uint32_t n,
-                                 devlist *out)
+axl_status axl__subset_devices(const char *fn, const struct axl__bundle *b,
+                               const axl_device *devs, uint32_t n,
+                               devlist *out)
 {
     devlist all = devices_of(b->ndev, b->dev);
     return pick_devices(fn, &all, "bundle", devs, n, out);
@@ -554,10 +525,10 @@ axl_status axl_kernel_bundle_compile(axl_kernel_bundle input,
         return st;
     devlist devs;
     if (b->state != AXL_BUNDLE_INPUT)
-        st = wrong_state(fn, "compile takes a bundle in the input state",
+        st = axl__wrong_state(fn, "compile takes a bundle in the input state",
                          b->state);
     else
-        st = subset_devices(fn, b, devices, ndevices, &devs);
+        st = axl__subset_devices(fn, b, devices, ndevices, &devs);
     if (st == AXL_SUCCESS) /* an input bundle cannot exist here */
         st = axl__fail(fn, AXL_ERR_BUILD, "no online compiler");
     axl__leave();
@@ -584,319 +555,10 @@ axl_status axl_kernel_bundle_link(const axl_kernel_bundle *objects,
                            "is %s",
                            (unsigned)i, state_name(b->state));
         else if (b)
-            st = subset_devices(fn, b, devices, ndevices, &devs);
+            st = axl__subset_devices(fn, b, devices, ndevices, &devs);
     }
     if (st == AXL_SUCCESS) /* an object bundle cannot exist here */
         st = axl__fail(fn, AXL_ERR_BUILD, "no online linker");
-    axl__leave();
-    return st;
-}
-
-/* ---- The kernel_compiler extension (seed 003) ------------------------------------------ */
-
-static bool device_can_compile(const struct axl__device *d,
-                               axl_source_language lang)
-{
-    return lang == AXL_SOURCE_XCLBIN && axl__device_loads_images(d);
-}
-
-axl_status axl_device_can_compile(axl_device device, axl_source_language lang,
-                                  bool *can)
-{
-    static const char fn[] = "axl_device_can_compile";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(can));
-    if (!d)
-        return st;
-    *can = device_can_compile(d, lang);
-    axl__leave();
-    return st;
-}
-
-axl_status axl_kernel_bundle_create_from_source(axl_context context,
-                                                axl_source_language lang,
-                                                const void *bytes, size_t size,
-                                                axl_kernel_bundle *bundle)
-{
-    static const char fn[] = "axl_kernel_bundle_create_from_source";
-    if (!bytes)
-        return axl__null(fn, "bytes");
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(bundle));
-    if (!c)
-        return st;
-    bool any = false;
-    for (uint8_t i = 0; i < c->ndev; i++)
-        any |= device_can_compile(axl__device_at(c->dev[i]), lang);
-    if (!any)
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       lang == AXL_SOURCE_XCLBIN
-                           ? "no device of the context can load xclbin images"
-                           : "%d is not a source language axl knows",
-                       (int)lang);
-    struct axl__image *img = NULL;
-    if (st == AXL_SUCCESS) {
-        img = axl__pool_alloc(AXL__POOL(IMAGE));
-        if (!img)
-            st = axl__pool_full(fn, AXL__POOL_IMAGE);
-    }
-    if (img) {
-        /* Not checked until build (seed 003). */
-        img->kind = AXL__IMAGE_SOURCE;
-        img->x.data = bytes;
-        img->x.size = size;
-        devlist devs = devices_of(c->ndev, c->dev);
-        imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
-        st = make_bundle(fn, c, AXL_BUNDLE_SOURCE, &devs, &imgs, PROGRAM_NONE, false,
-                         bundle);
-        if (st != AXL_SUCCESS)
-            axl__pool_free(AXL__POOL(IMAGE), img);
-    }
-    axl__leave();
-    return st;
-}
-
-/* Parses "--uuid=..." and "--require-kernel=..." (lock held). */
-typedef struct build_opts {
-    bool want_uuid;
-    uint8_t uuid[16];
-    const char *require[8];
-    uint32_t nrequire;
-} build_opts;
-
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-static axl_status parse_options(const char *fn, const axl_build_props *p,
-                                build_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    if (!p)
-        return AXL_SUCCESS;
-    if (p->noptions && !p->options)
-        return axl__null(fn, "options");
-    for (uint32_t i = 0; i < p->noptions; i++) {
-        const char *opt = p->options[i] ? p->options[i] : "(null)";
-        if (!strncmp(opt, "--uuid=", 7)) {
-            unsigned n = 0;
-            for (const char *h = opt + 7; *h && n < 32; h++) {
-                if (*h == '-')
-                    continue;
-                int v = hexval(*h);
-                if (v < 0)
-                    return axl__fail(fn, AXL_ERR_INVALID,
-                                     "invalid build option %s: not hex", opt);
-                o->uuid[n / 2] = (uint8_t)(o->uuid[n / 2] << 4 | v);
-                n++;
-            }
-            if (n != 32)
-                return axl__fail(fn, AXL_ERR_INVALID,
-                                 "invalid build option %s: a UUID has 32 hex "
-                                 "digits",
-                                 opt);
-            o->want_uuid = true;
-        } else if (!strncmp(opt, "--require-kernel=", 17) && opt[17] &&
-                   o->nrequire < 8) {
-            o->require[o->nrequire++] = opt + 17;
-        } else {
-            return axl__fail(fn, AXL_ERR_INVALID,
-                             "invalid build option \"%s\" (xclbin builds take "
-                             "--uuid=<hex> and --require-kernel=<name>)",
-                             opt);
-        }
-    }
-    return AXL_SUCCESS;
-}
-
-/* The first lines of a build log: the image and its kernels. */
-static void log_image(char *log, size_t size, const struct axl__image *img)
-{
-    size_t len = axl_format(log, size, "xclbin ");
-    for (int i = 0; i < 16; i++)
-        len += axl_format(log + (len < size ? len : size),
-                          len < size ? size - len : 0, "%02x%s",
-                          (unsigned)img->x.uuid[i],
-                          i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
-    len += axl_format(log + (len < size ? len : size), len < size ? size - len : 0,
-                      ": %u kernels:", (unsigned)img->x.kernel_count);
-    const axl__pool *p = AXL__POOL(KERNEL_ID);
-    for (uint16_t s = 0; s < p->capacity; s++)
-        if (axl__pool_is_live(p, s) &&
-            axl__kernel_id_at(s)->image == AXL__SLOT(IMAGE, img))
-            len += axl_format(log + (len < size ? len : size),
-                              len < size ? size - len : 0, " %s",
-                              axl__kernel_id_at(s)->name);
-    axl_format(log + (len < size ? len : size), len < size ? size - len : 0,
-               "\n");
-}
-
-/* A failed build: the whole log into props->log (kernel_compiler: "a full
- * build log", also on failure; the message, cut at AXL_MESSAGE_MAX, only
- * begins it): the image's lines when it was read, then what failed. */
-static axl_status build_failed(const char *fn, const axl_build_props *props,
-                               const struct axl__image *img, const char *fmt,
-                               ...)
-{
-    char line[AXL_MESSAGE_MAX];
-    char *log = props && props->log && props->log_size ? props->log : NULL;
-    size_t size = log ? props->log_size : 0, len = 0;
-    if (log) {
-        log[0] = 0;
-        if (img)
-            log_image(log, size, img);
-        len = strlen(log);
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    if (log && len < size)
-        axl_vformat(log + len, size - len, fmt, ap);
-    va_end(ap);
-    va_start(ap, fmt);
-    axl_vformat(line, sizeof line, fmt, ap);
-    va_end(ap);
-    return axl__fail(fn, AXL_ERR_BUILD, "build log: %s%s", line,
-                     log ? "" : " (pass axl_build_props.log for all of it)");
-}
-
-static axl_status build_source(const char *fn, struct axl__bundle *src,
-                               const axl_device *devices, uint32_t ndevices,
-                               const axl_build_props *props,
-                               axl_kernel_bundle *out)
-{
-    devlist devs;
-    struct axl__context *c = axl__context_at(src->context);
-    axl_status st = AXL_SUCCESS;
-    if (devices || ndevices)
-        st = resolve_devices(fn, c, devices, ndevices, &devs);
-    else
-        st = subset_devices(fn, src, NULL, 0, &devs);
-    if (st != AXL_SUCCESS)
-        return st;
-    for (uint8_t i = 0; i < devs.n; i++) {
-        const struct axl__device *d = axl__device_at(devs.slot[i]);
-        if (!device_can_compile(d, AXL_SOURCE_XCLBIN))
-            return axl__fail(fn, AXL_ERR_INVALID,
-                             "%s cannot build xclbin images (it cannot be "
-                             "programmed)",
-                             d->info.name);
-    }
-    build_opts o;
-    st = parse_options(fn, props, &o);
-    if (st != AXL_SUCCESS)
-        return st;
-
-    /* "Compile": check the image, and the options against it, before
-     * anything is made from it: a failed build changes nothing (its
-     * kernel ids are made only once every check has passed). A checked
-     * image stays checked. */
-    struct axl__image *img = axl__image_at(src->img[0]);
-    bool fresh = !img->parsed;
-    axl_xclbin x = img->x;
-    if (fresh) {
-        /* The reader's whole explanation: into the log when there is one. */
-        char local[AXL_MESSAGE_MAX];
-        const bool to_log = props && props->log && props->log_size > 8;
-        char *why = to_log ? props->log + 8 : local;
-        size_t cap = to_log ? props->log_size - 8 : sizeof local;
-        st = axl_xclbin_open(&x, img->x.data, img->x.size, why, cap);
-        if (st != AXL_SUCCESS) {
-            if (to_log)
-                memcpy(props->log, "xclbin: ", 8);
-            return axl__fail(fn, AXL_ERR_BUILD, "build log: xclbin: %s", why);
-        }
-    }
-    /* The log's image lines list kernel ids, which a fresh image has not
-     * got yet. */
-    const struct axl__image *logged = fresh ? NULL : img;
-    if (o.want_uuid && memcmp(o.uuid, x.uuid, 16))
-        return build_failed(fn, props, logged,
-                            "error: the image's UUID is not the one --uuid "
-                            "asks for\n");
-    for (uint32_t r = 0; r < o.nrequire; r++) {
-        bool found = false;
-        for (uint32_t k = 0; k < x.kernel_count && !found; k++) {
-            axl_xclbin_kernel ki;
-            found = axl_xclbin_get_kernel(&x, k, &ki) == AXL_SUCCESS &&
-                    axl_str_eq(ki.name, o.require[r]);
-        }
-        if (!found)
-            return build_failed(fn, props, logged,
-                                "error: the image has no kernel %s "
-                                "(--require-kernel)\n",
-                                o.require[r]);
-    }
-    if (fresh) {
-        img->x = x;
-        img->parsed = true;
-        st = axl__image_kernels(fn, img);
-        if (st != AXL_SUCCESS) {
-            img->parsed = false;
-            return st;
-        }
-    }
-
-    /* "Link": program the devices. */
-    char scratch[AXL_MESSAGE_MAX];
-    char *log = props && props->log ? props->log : scratch;
-    size_t log_size = props && props->log ? props->log_size : sizeof scratch;
-    if (log_size)
-        log_image(log, log_size, img);
-    imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
-    st = make_bundle(fn, c, AXL_BUNDLE_EXECUTABLE, &devs, &imgs, PROGRAM_NONE, true,
-                     out);
-    if (st != AXL_SUCCESS)
-        return st;
-    struct axl__bundle *b = get_bundle(fn, *out, &st);
-    st = program_devices(fn, b, PROGRAM_WANT, AXL_ERR_BUILD, log, log_size);
-    if (st != AXL_SUCCESS) {
-        char why[AXL_MESSAGE_MAX];
-        axl_format(why, sizeof why, "%s", axl_last_message());
-        size_t len = log_size ? strlen(log) : 0;
-        if (len < log_size) /* the log so far, then why it stopped */
-            axl_format(log + len, log_size - len, "error: %s\n", why);
-        bundle_destroy(b);
-        out->id = 0;
-        return axl__fail(fn, AXL_ERR_BUILD, "build log: %s", why);
-    }
-    return AXL_SUCCESS;
-}
-
-axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
-                                   const axl_device *devices,
-                                   uint32_t ndevices,
-                                   const axl_build_props *props,
-                                   axl_kernel_bundle *executable)
-{
-    static const char fn[] = "axl_kernel_bundle_build";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(executable));
-    if (!b)
-        return st;
-    devlist devs;
-    if (b->state == AXL_BUNDLE_SOURCE) {
-        b->holds++;
-        st = build_source(fn, b, devices, ndevices, props, executable);
-        axl__bundle_unhold(b);
-    } else if (b->state != AXL_BUNDLE_INPUT) {
-        st = wrong_state(fn,
-                         "build takes a bundle in the input or source state",
-                         b->state);
-    } else {
-        st = subset_devices(fn, b, devices, ndevices, &devs);
-        if (st == AXL_SUCCESS) /* an input bundle cannot exist here */
-            st = axl__fail(fn, AXL_ERR_BUILD, "no online compiler");
-    }
     axl__leave();
     return st;
 }
@@ -930,7 +592,7 @@ axl_status axl_kernel_bundle_release(axl_kernel_bundle bundle)
         if (b->holds)
             axl__pool_retire(AXL__POOL(KERNEL_BUNDLE), b);
         else
-            bundle_destroy(b);
+            axl__bundle_destroy(b);
     }
     axl__leave();
     return st;
@@ -997,14 +659,14 @@ axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty)
     if (!b)
         return st;
     if (b->state == AXL_BUNDLE_SOURCE)
-        st = not_on_source(fn, "empty()");
+        st = axl__not_on_source(fn, "empty()");
     else
         *empty = b->nimg == 0;
     axl__leave();
     return st;
 }
 
-static bool bundle_has_image(const struct axl__bundle *b, uint16_t img)
+bool axl__bundle_has_image(const struct axl__bundle *b, uint16_t img)
 {
     for (uint8_t i = 0; i < b->nimg; i++)
         if (b->img[i] == img)
@@ -1017,11 +679,11 @@ bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__kernel_id *k,
                             const struct axl__device *d)
 {
-    if (!bundle_has_image(b, k->image))
+    if (!axl__bundle_has_image(b, k->image))
         return false;
     devlist devs = devices_of(b->ndev, b->dev);
     if (!d)
-        return kernel_fits(k, &devs);
+        return axl__kernel_fits(k, &devs);
     return devlist_has(&devs, AXL__SLOT(DEVICE, d)) &&
            axl__kernel_compatible(k, d);
 }
@@ -1042,7 +704,7 @@ axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
     if (k && !AXL_IS_NONE(device))
         d = axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
     if (k && st == AXL_SUCCESS && b->state == AXL_BUNDLE_SOURCE)
-        st = not_on_source(fn, "has_kernel");
+        st = axl__not_on_source(fn, "has_kernel");
     if (k && st == AXL_SUCCESS)
         *has = axl__bundle_has_kernel(b, k, d);
     axl__leave();
@@ -1061,7 +723,7 @@ axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,
     if (!b)
         return st;
     if (b->state == AXL_BUNDLE_SOURCE)
-        st = not_on_source(fn, "get_kernel_ids");
+        st = axl__not_on_source(fn, "get_kernel_ids");
     if (st == AXL_SUCCESS) {
         /* Kernels built from source have no kernel_id (seed 003). */
         uint32_t n = 0;
@@ -1080,8 +742,8 @@ axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,
     return st;
 }
 
-static axl_status new_kernel(const char *fn, struct axl__bundle *b,
-                             const struct axl__kernel_id *k, axl_kernel *out)
+axl_status axl__new_kernel(const char *fn, struct axl__bundle *b,
+                           const struct axl__kernel_id *k, axl_kernel *out)
 {
     struct axl__kernel *kn = axl__pool_alloc(AXL__POOL(KERNEL));
     if (!kn)
@@ -1106,13 +768,13 @@ axl_status axl_kernel_bundle_get_kernel(axl_kernel_bundle bundle,
         return st;
     struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
     if (k && b->state != AXL_BUNDLE_EXECUTABLE)
-        st = wrong_state(fn, "get_kernel needs an executable bundle",
+        st = axl__wrong_state(fn, "get_kernel needs an executable bundle",
                          b->state);
     else if (k && !axl__bundle_has_kernel(b, k, NULL))
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the bundle does not have kernel %s", k->name);
     else if (k)
-        st = new_kernel(fn, b, k, kernel);
+        st = axl__new_kernel(fn, b, k, kernel);
     axl__leave();
     return st;
 }
@@ -1173,93 +835,6 @@ axl_status axl_device_image_get_uuid(axl_device_image image, uint8_t uuid[16])
     if (!img)
         return st;
     memcpy(uuid, img->x.uuid, 16);
-    axl__leave();
-    return st;
-}
-
-/* ext_oneapi_has_kernel(name): only bundles built from source (seed 003). */
-static struct axl__kernel_id *source_kernel_any(const struct axl__bundle *b,
-                                                const char *name, bool fit)
-{
-    if (!b->built_from_source || !name)
-        return NULL;
-    devlist devs = devices_of(b->ndev, b->dev);
-    const axl__pool *p = AXL__POOL(KERNEL_ID);
-    for (uint16_t s = 0; s < p->capacity; s++) {
-        struct axl__kernel_id *k = axl__kernel_id_at(s);
-        if (axl__pool_is_live(p, s) && bundle_has_image(b, k->image) &&
-            !strcmp(k->name, name) && (!fit || kernel_fits(k, &devs)))
-            return k;
-    }
-    return NULL;
-}
-
-static struct axl__kernel_id *source_kernel(const struct axl__bundle *b,
-                                            const char *name)
-{
-    return source_kernel_any(b, name, true);
-}
-
-/* ext_oneapi_has_kernel(name) is false: say whether the image has the
- * kernel but no device can run it, and what would make one. */
-static axl_status no_source_kernel(const char *fn,
-                                   const struct axl__bundle *b,
-                                   const char *name)
-{
-    const struct axl__kernel_id *k = source_kernel_any(b, name, false);
-    if (!k)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "ext_oneapi_has_kernel(\"%s\") is false for this "
-                         "bundle",
-                         name ? name : "(null)");
-    devlist devs = devices_of(b->ndev, b->dev);
-    const char *dev = NULL;
-    const char *fix = axl__kernel_fix(k, devs.slot, devs.n, &dev);
-    return axl__fail(fn, AXL_ERR_INVALID,
-                     "ext_oneapi_has_kernel(\"%s\") is false: no device of "
-                     "the bundle can run it%s%s%s%s%s",
-                     name, fix ? " (" : "", fix ? dev : "", fix ? ": " : "",
-                     fix ? fix : "", fix ? ")" : "");
-}
-
-axl_status axl_kernel_bundle_ext_has_kernel(axl_kernel_bundle bundle,
-                                            const char *name, bool *has)
-{
-    static const char fn[] = "axl_kernel_bundle_ext_has_kernel";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(has));
-    if (!b)
-        return st;
-    if (b->state == AXL_BUNDLE_SOURCE)
-        st = not_on_source(fn, "ext_oneapi_has_kernel");
-    else
-        *has = source_kernel(b, name) != NULL;
-    axl__leave();
-    return st;
-}
-
-axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
-                                            const char *name,
-                                            axl_kernel *kernel)
-{
-    static const char fn[] = "axl_kernel_bundle_ext_get_kernel";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(kernel));
-    if (!b)
-        return st;
-    struct axl__kernel_id *k = source_kernel(b, name);
-    if (b->state != AXL_BUNDLE_EXECUTABLE)
-        st = wrong_state(fn,
-                         "ext_oneapi_get_kernel needs an executable bundle",
-                         b->state);
-    else if (!k)
-        st = no_source_kernel(fn, b, name);
-    else
-        st = new_kernel(fn, b, k, kernel);
     axl__leave();
     return st;
 }

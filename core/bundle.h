@@ -1,0 +1,71 @@
+/*
+ * bundle.h - what bundle.c offers source.c (the kernel_compiler path):
+ * device and image lists, making and programming a bundle, and the
+ * checks and messages both files give.
+ */
+#ifndef AXL_BUNDLE_H
+#define AXL_BUNDLE_H
+
+#include <string.h>
+
+#include "rt.h"
+
+typedef struct devlist {
+    uint8_t n;
+    uint16_t slot[AXL_MAX_CONTEXT_DEVICES];
+} devlist;
+
+/* A device list of a context's or a bundle's devices. */
+static inline devlist devices_of(uint8_t n, const uint16_t *slot)
+{
+    devlist l = {n, {0}};
+    memcpy(l.slot, slot, n * sizeof slot[0]);
+    return l;
+}
+
+typedef struct imglist {
+    uint8_t n;
+    uint16_t slot[AXL_MAX_BUNDLE_IMAGES];
+} imglist;
+
+/* How obtaining an executable bundle treats the design a device carries
+ * (one at a time). */
+enum program_mode {
+    PROGRAM_NONE = 0, /* nothing to program (joins, source bundles) */
+    PROGRAM_LIST,     /* get_kernel_bundle without ids, which a firmware
+                         calls to list kernels: displaces no design another
+                         live bundle uses */
+    PROGRAM_WANT      /* for given kernels or images: programs their
+                         design, displacing the one there */
+};
+
+/* A call the bundle's state does not allow: "<what>; this one is <state>". */
+axl_status axl__wrong_state(const char *fn, const char *what, uint8_t state);
+/* A query a source bundle does not answer yet (seed 003). */
+axl_status axl__not_on_source(const char *fn, const char *call);
+/* The devices of a call: out of a context's (resolve) or, for compile,
+ * link and build, a bundle's (subset); NULL and 0 mean all of them. */
+axl_status axl__resolve_devices(const char *fn, const struct axl__context *c,
+                                const axl_device *devs, uint32_t n,
+                                devlist *out);
+axl_status axl__subset_devices(const char *fn, const struct axl__bundle *b,
+                               const axl_device *devs, uint32_t n,
+                               devlist *out);
+/* Is kernel k compatible with one of the devices? */
+bool axl__kernel_fits(const struct axl__kernel_id *k, const devlist *l);
+bool axl__bundle_has_image(const struct axl__bundle *b, uint16_t img);
+/* A new bundle of context c holding the images, its devices programmed
+ * as `program` says (executable bundles only). */
+axl_status axl__make_bundle(const char *fn, struct axl__context *c,
+                            uint8_t state, const devlist *devs,
+                            const imglist *imgs, enum program_mode program,
+                            bool from_source, axl_kernel_bundle *out);
+axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
+                                enum program_mode mode, axl_status fail_as,
+                                char *log, size_t log_size);
+void axl__bundle_destroy(struct axl__bundle *b);
+/* A kernel object of kernel id k, taken from bundle b (which it holds). */
+axl_status axl__new_kernel(const char *fn, struct axl__bundle *b,
+                           const struct axl__kernel_id *k, axl_kernel *out);
+
+#endif /* AXL_BUNDLE_H */
