@@ -877,12 +877,16 @@ axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
 axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
 axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
 
-/* Images and kernel ids (image.c). */
+/* Images (image.c). */
 axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
                           uint16_t device, struct axl__image **out);
 void axl__image_unref(struct axl__image *img);
-axl_status axl__image_kernels(const char *fn, struct axl__image *img);
 void axl__kernel_unhold(struct axl__kernel *k);
+
+/* Kernel ids (kernel_id.c): an image's, made from its metadata (lock
+ * held; on failure none are left) and freed with it. */
+axl_status axl__image_kernels(const char *fn, struct axl__image *img);
+void axl__image_kernels_free(struct axl__image *img);
 struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
                                           axl_status *st);
 uint32_t axl__image_kernel_ids(const struct axl__image *img,
