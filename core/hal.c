@@ -54,18 +54,6 @@ axl_status axl_hal_buffer_mem(axl_buffer buffer, axl_device device,
     return st;
 }
 
-/* Unit `ordinal` of kernel `kernel_index` of the design d carries (lock
- * held; programming rewrites d->cus, so look again after any wait). */
-static struct axl__cu *find_unit(struct axl__device *d, uint16_t kernel_index,
-                                 uint32_t ordinal)
-{
-    for (uint8_t i = 0; i < d->ncus; i++)
-        if (d->cus[i].kernel_index == kernel_index &&
-            d->cus[i].ordinal == ordinal)
-            return &d->cus[i];
-    return NULL;
-}
-
 struct unit_wait {
     struct axl__device *d;
     uint32_t loaded;        /* the kernel's image slot + 1 */
@@ -83,7 +71,7 @@ static bool unit_settled(const void *arg)
         return false;
     if (w->d->loaded != w->loaded)
         return true;
-    const struct axl__cu *u = find_unit(w->d, w->kernel_index, w->ordinal);
+    const struct axl__cu *u = axl__cu_find(w->d, w->kernel_index, w->ordinal);
     return !u || u->opened || !u->cmd;
 }
 
@@ -110,7 +98,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
              * too and records its own handle), then give this one back
              * before waiting for anything. */
             struct axl__cu *u = d->loaded == w.loaded
-                                    ? find_unit(d, kid->index, cu)
+                                    ? axl__cu_find(d, kid->index, cu)
                                     : NULL;
             have = false;
             if (u && !u->opened && !u->cmd) {
@@ -134,7 +122,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
                            d->info.name, kid->name);
             break;
         }
-        struct axl__cu *unit = find_unit(d, kid->index, cu);
+        struct axl__cu *unit = axl__cu_find(d, kid->index, cu);
         if (!unit) {
             st = axl__fail(fn, AXL_ERR_INVALID,
                            "kernel %s has no compute unit %u on %s",

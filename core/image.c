@@ -1,7 +1,8 @@
 /*
  * image.c - xclbin images: application images, each device's built-in
  * design, compatibility (4.11.8), and programming a device with a design.
- * The kernel ids an image's metadata gives are kernel_id.c's.
+ * The kernel ids an image's metadata gives are kernel_id.c's; the unit
+ * table a design gives a device is cu.c's.
  */
 #include <string.h>
 
@@ -141,93 +142,6 @@ axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
 
 /* ---- The design a device carries ------------------------------------------------- */
 
-/* Run slots and bank map for the design now on the device (lock held). */
-/* Banks of the device an argument of a unit reaches (all of them when the
- * image says nothing about connectivity). */
-uint64_t axl__arg_banks(const struct axl__device *d,
-                        const struct axl__image *img, uint32_t ip,
-                        uint32_t arg)
-{
-    if (img->x.connection_count == 0)
-        return ~(uint64_t)0;
-    uint64_t mem = axl_xclbin_arg_banks(&img->x, ip, arg), banks = 0;
-    for (uint32_t m = 0; m < 64; m++)
-        if ((mem >> m & 1) && d->bank_of_mem[m] != 0xFF)
-            banks |= (uint64_t)1 << d->bank_of_mem[m];
-    return banks;
-}
-
-/* Each unit's banks per argument, in the kernel id's argument order
- * (sorted by id), so launches never walk CONNECTIVITY. */
-static void unit_banks(struct axl__device *d, const struct axl__image *img,
-                       struct axl__cu *cu)
-{
-    axl_xclbin_kernel ki;
-    axl_xclbin_get_kernel(&img->x, cu->kernel_index, &ki);
-    uint32_t ids[AXL_MAX_KERNEL_ARGS], n = 0;
-    for (uint32_t a = 0; a < ki.arg_count && n < AXL_MAX_KERNEL_ARGS; a++) {
-        axl_xclbin_arg arg;
-        axl_xclbin_get_kernel_arg(&img->x, &ki, a, &arg);
-        uint32_t at = n++;
-        while (at && ids[at - 1] > arg.index) {
-            ids[at] = ids[at - 1];
-            at--;
-        }
-        ids[at] = arg.index;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        cu->banks[i] = axl__arg_banks(d, img, cu->ip, ids[i]);
-}
-
-static void link_units(struct axl__device *d)
-{
-    for (uint8_t i = 0; i < d->ncus; i++) {
-        uint8_t j = i;
-        do
-            j = (uint8_t)(j + 1 == d->ncus ? 0 : j + 1);
-        while (d->cus[j].kernel_index != d->cus[i].kernel_index);
-        d->cus[i].next_same = j;
-    }
-}
-
-static void adopt_design(struct axl__device *d, const struct axl__image *img)
-{
-    memset(d->bank_of_mem, 0xFF, sizeof d->bank_of_mem);
-    for (uint32_t b = 0; b < d->info.bank_count; b++) {
-        axl_hal_bank bank;
-        if (axl__dev_bank(d, b, &bank) == AXL_SUCCESS &&
-            bank.image_index < sizeof d->bank_of_mem)
-            d->bank_of_mem[bank.image_index] = (uint8_t)b;
-    }
-    d->ncus = 0;
-    d->compute_units = 0;
-    for (uint32_t i = 0; img && i < img->x.ip_count; i++) {
-        axl_xclbin_ip ip;
-        axl_xclbin_get_ip(&img->x, i, &ip);
-        if (ip.type != AXL_XCLBIN_IP_KERNEL)
-            continue;
-        d->compute_units++;
-        if (d->ncus == AXL_MAX_DEVICE_CUS)
-            continue;
-        for (uint32_t k = 0; k < img->x.kernel_count; k++) {
-            axl_xclbin_kernel ki;
-            axl_xclbin_get_kernel(&img->x, k, &ki);
-            if (ki.name.len == ip.kernel.len &&
-                !memcmp(ki.name.ptr, ip.kernel.ptr, ip.kernel.len)) {
-                struct axl__cu *cu = &d->cus[d->ncus++];
-                memset(cu, 0, sizeof *cu);
-                cu->kernel_index = (uint16_t)k;
-                cu->ip = (uint16_t)i;
-                for (uint8_t o = 0; o + 1u < d->ncus; o++)
-                    cu->ordinal += d->cus[o].kernel_index == k;
-                unit_banks(d, img, cu);
-                break;
-            }
-        }
-    }
-    link_units(d);
-}
-
 /* At start-up: the design the device came with (lock held). A design the
  * reader rejects leaves the device without built-in kernels, and says why
  * in its name. */
@@ -250,7 +164,7 @@ void axl__device_builtin(struct axl__device *d)
         if (img)
             d->builtin = d->loaded = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
     }
-    adopt_design(d, img);
+    axl__cu_adopt(d, img);
 }
 
 /* No command in flight on d, no run out on any of its units (a run given
@@ -307,7 +221,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         d->programming = false;
         if (st != AXL_SUCCESS) {
             d->loaded = 0; /* what it carries now is unknown */
-            adopt_design(d, NULL);
+            axl__cu_adopt(d, NULL);
             if (axl__rt.waiters)
                 axl_port_wake(AXL_PORT_CHANNEL_DONE);
             return axl__fail(fn, fail_as, "programming %s failed (%s): %s",
@@ -318,7 +232,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         info.builtin_image_size = d->info.builtin_image_size;
         d->info = info;
         d->loaded = want;
-        adopt_design(d, img);
+        axl__cu_adopt(d, img);
         AXL__LOG(AXL__LOG_INFO, "device programmed: %s, %u compute units",
                  d->info.name, (unsigned)d->compute_units);
         if (log && log_size)

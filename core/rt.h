@@ -901,9 +901,17 @@ const char *axl__kernel_fix(const struct axl__kernel_id *k,
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);
 void axl__device_builtin(struct axl__device *d);
+
+/* Compute units (cu.c): the table a design gives device d (img NULL:
+ * none; lock held), the banks an argument of unit ip reaches, and unit
+ * `ordinal` of kernel `kernel_index` (NULL if none; programming rewrites
+ * the table, so look again after any wait). */
+void axl__cu_adopt(struct axl__device *d, const struct axl__image *img);
 uint64_t axl__arg_banks(const struct axl__device *d,
                         const struct axl__image *img, uint32_t ip,
                         uint32_t arg);
+struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
+                             uint32_t ordinal);
 axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
                                char *log, size_t log_size);
