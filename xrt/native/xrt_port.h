@@ -1,8 +1,9 @@
 /*
  * xrt_port.h - private to the XRT device port's files: xrt_port.c (devices,
- * designs, compute units, runs and the ops table) and xrt_mem.c (BOs and
- * sub-BOs). The records below are the port's state; the lists and their
- * locking are described at the top of xrt_port.c.
+ * designs and the ops table), xrt_run.c (compute units, runs, reaping and
+ * the completion thread) and xrt_mem.c (BOs and sub-BOs). The records
+ * below are the port's state; the lists and their locking are described
+ * at the top of xrt_port.c.
  */
 #ifndef AXL_XRT_PORT_H
 #define AXL_XRT_PORT_H
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xrt_native.h"
@@ -188,6 +190,55 @@ static inline xn_bo *bo_of(const axl_hal_mem *mem)
     return mem ? (xn_bo *)mem->handle : NULL;
 }
 
+/* ---- Small helpers (xrt_port.c and xrt_run.c) ---- */
+
+static inline uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static inline int is_busy_errno(int e)
+{
+    return e == EBUSY || e == -EBUSY;
+}
+
+/* States after which XRT will not touch the run again. SUBMITTED (7) is
+ * numerically above COMPLETED but means on its way to the unit. */
+static inline int ert_final(int s)
+{
+    return s == ERT_CMD_STATE_COMPLETED || s == ERT_CMD_STATE_ERROR ||
+           s == ERT_CMD_STATE_ABORT || s == ERT_CMD_STATE_TIMEOUT ||
+           s == ERT_CMD_STATE_NORESPONSE || s == ERT_CMD_STATE_SKERROR ||
+           s == ERT_CMD_STATE_SKCRASHED;
+}
+
+static inline void list_init(xn_run *head)
+{
+    head->prev = head->next = head;
+}
+
+static inline int list_empty(const xn_run *head)
+{
+    return head->next == head;
+}
+
+static inline void list_push(xn_run *head, xn_run *r)
+{
+    r->prev = head->prev;
+    r->next = head;
+    head->prev->next = r;
+    head->prev = r;
+}
+
+static inline void list_del(xn_run *r)
+{
+    r->prev->next = r->next;
+    r->next->prev = r->prev;
+    r->prev = r->next = NULL;
+}
+
 /* ---- Memory (xrt_mem.c) ---- */
 
 axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
@@ -200,5 +251,32 @@ axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
 axl_status axl__xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
                             axl_hal_mem *src, uint64_t src_offset,
                             uint64_t size);
+
+/* ---- Runs (xrt_run.c) ---- */
+
+/* The hook the tests set in place of axl_hal_run_done (or NULL). */
+extern axl__xrt_run_done_fn axl__xn_run_done_hook;
+/* Closing a unit (lock held): destroy_cu frees a unit and its runs; a
+ * unit closed while busy waits on the device's dead list until its runs
+ * are back (unlink_if_done, destroy_dead). */
+void axl__xn_destroy_cu(xn_cu *cu);
+void axl__xn_unlink_if_done(xn_device *d, xn_cu *cu);
+void axl__xn_destroy_dead(xn_device *d);
+void axl__xn_run_to_pool(xn_device *d, xn_run *r);
+/* Reports the finished runs of d (known: a run whose state the caller
+ * read already, as known_state); returns how many. */
+unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state);
+void axl__xn_stop_thread(xn_device *d);
+/* The BO (or sub-BO) for size bytes at offset of b. */
+axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
+                          uint64_t size, xrtBufferHandle *bo);
+/* The ops. */
+axl_status axl__xn_cu_open(void *dev, const axl_xclbin *image,
+                           uint32_t kernel_index, uint32_t ip_index,
+                           uintptr_t *cu_handle);
+void axl__xn_cu_close(void *dev, uintptr_t cu_handle);
+axl_status axl__xn_run_start(void *dev, const axl_hal_run *run);
+void axl__xn_run_cancel(void *dev, const axl_hal_run *run);
+void axl__xn_progress(void *dev, uint64_t deadline_ns);
 
 #endif /* AXL_XRT_PORT_H */

@@ -1,0 +1,825 @@
+/*
+ * xrt_run.c - the XRT port's runs: compute units opened as XRT kernels
+ * with their pools of XRT runs, setting arguments (skipping the values a
+ * run holds already), starting, cancelling, reaping finished runs and
+ * reporting them, and the completion thread that waits in XRT and
+ * enforces deadlines. Why a run returns to its pool only when XRT sees it
+ * complete, and how completion is found cheapest first, is said at the top
+ * of xrt_port.c; the records are xrt_port.h's.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "axl/runtime.h"
+#include "xrt_port.h"
+
+/* The device whose batch this thread is reporting (a report that
+ * re-enters the port on it must not take its lock again). */
+static _Thread_local xn_device *delivering_here;
+
+static const char *ert_name(int s)
+{
+    static const char *const names[] = {
+        "0",       "NEW",     "QUEUED",    "RUNNING",    "COMPLETED", "ERROR",
+        "ABORT",   "SUBMITTED", "TIMEOUT", "NORESPONSE", "SKERROR",   "SKCRASHED"};
+    return s >= 0 && s < (int)(sizeof names / sizeof names[0]) ? names[s]
+                                                                : "unknown";
+}
+
+static void report(void *token, axl_status st, const char *why)
+{
+    axl__xrt_run_done_fn fn = axl__xn_run_done_hook;
+    if (fn)
+        fn(token, st, why);
+    else
+        axl_hal_run_done(token, st, why);
+}
+
+/* ---- Compute units -------------------------------------------------------- */
+
+/* How xrtRunSetArg reads an argument of this XML type (xrt_kernel.cpp,
+ * argument::argument). */
+static uint8_t arg_kind(const axl_xclbin_arg *a)
+{
+    switch (a->address_qualifier) {
+    case AXL_XCLBIN_ARG_GLOBAL:
+    case AXL_XCLBIN_ARG_CONSTANT:
+        return AXL__XRT_BO;
+    case AXL_XCLBIN_ARG_LOCAL:
+    case AXL_XCLBIN_ARG_STREAM:
+        return AXL__XRT_SKIP;
+    default:
+        break;
+    }
+    if (axl_str_eq(a->type, "int"))
+        return AXL__XRT_INT;
+    if (axl_str_eq(a->type, "uint"))
+        return AXL__XRT_UINT;
+    if (axl_str_eq(a->type, "float"))
+        return AXL__XRT_FLOAT;
+    if (axl_str_eq(a->type, "double"))
+        return AXL__XRT_DOUBLE;
+    if (axl_str_eq(a->type, "int*") || axl_str_eq(a->type, "uint*"))
+        return a->size <= 64 ? AXL__XRT_PTR : AXL__XRT_UNSUPPORTED;
+    if (axl_str_eq(a->type, "float*"))
+        return AXL__XRT_UNSUPPORTED; /* XRT refuses the kernel */
+    if (a->size == 4)
+        return AXL__XRT_U32;
+    if (a->size == 8)
+        return AXL__XRT_U64;
+    /* XRT reads a size_t and copies min(size, 8) bytes: wider scalars
+     * cannot pass through the C API. */
+    return a->size < 8 ? AXL__XRT_SIZE : AXL__XRT_UNSUPPORTED;
+}
+
+void axl__xn_destroy_cu(xn_cu *cu)
+{
+    while (cu->free) {
+        xn_run *r = cu->free;
+        cu->free = r->next;
+        axl__xrt.run_close(r->handle);
+        count(&axl__xn_counts.runs, -1);
+        free(r);
+    }
+    if (cu->kernel) {
+        axl__xrt.kernel_close(cu->kernel);
+        count(&axl__xn_counts.kernels, -1);
+    }
+    free(cu->args);
+    free(cu);
+}
+
+static axl_status open_cu(xn_device *d, const axl_xclbin *image,
+                          uint32_t kernel_index, uint32_t ip_index,
+                          xn_cu **out)
+{
+    pthread_mutex_lock(&d->lock);
+    int loaded = d->has_image &&
+                 !memcmp(image->uuid, d->image.uuid, sizeof image->uuid);
+    xn_cu *cu = d->cus;
+    while (cu && !(cu->ip_index == ip_index && !cu->closing &&
+                   !memcmp(cu->uuid, image->uuid, sizeof cu->uuid)))
+        cu = cu->next;
+    if (cu && loaded) {
+        cu->refs++;
+        pthread_mutex_unlock(&d->lock);
+        *out = cu;
+        return AXL_SUCCESS;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (!loaded)
+        return axl_fail(AXL_ERR_BAD_STATE,
+                        "%s does not carry this image: load it first",
+                        d->name);
+
+    axl_xclbin_kernel k;
+    axl_xclbin_ip ip;
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) != AXL_SUCCESS)
+        return axl_fail(AXL_ERR_INVALID, "the image has no kernel %u",
+                        (unsigned)kernel_index);
+    if (axl_xclbin_get_ip(image, ip_index, &ip) != AXL_SUCCESS ||
+        ip.type != AXL_XCLBIN_IP_KERNEL || ip.kernel.len != k.name.len ||
+        memcmp(ip.kernel.ptr, k.name.ptr, k.name.len))
+        return axl_fail(AXL_ERR_INVALID,
+                        "IP %u of the image is not a compute unit of %.*s",
+                        (unsigned)ip_index, (int)k.name.len, k.name.ptr);
+
+    cu = calloc(1, sizeof *cu);
+    if (!cu)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a compute unit");
+    cu->dev = d;
+    cu->ip_index = ip_index;
+    cu->refs = 1;
+    memcpy(cu->uuid, image->uuid, sizeof cu->uuid);
+    /* XRT names one unit "kernel:{instance}" (an IP without an instance
+     * part is a whole kernel). */
+    if (ip.instance.len)
+        axl_format(cu->name, sizeof cu->name, "%.*s:{%.*s}", (int)k.name.len,
+                   k.name.ptr, (int)ip.instance.len, ip.instance.ptr);
+    else
+        axl_format(cu->name, sizeof cu->name, "%.*s", (int)k.name.len,
+                   k.name.ptr);
+
+    for (uint32_t i = 0; i < k.arg_count; i++) {
+        axl_xclbin_arg a;
+        if (axl_xclbin_get_kernel_arg(image, &k, i, &a) == AXL_SUCCESS &&
+            a.index >= cu->nargs && a.index < 1024)
+            cu->nargs = a.index + 1;
+    }
+    cu->args = malloc((cu->nargs ? cu->nargs : 1) * sizeof *cu->args);
+    if (!cu->args) {
+        free(cu);
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a compute unit");
+    }
+    for (uint32_t i = 0; i < cu->nargs; i++)
+        cu->args[i].kind = NO_ARG;
+    for (uint32_t i = 0; i < k.arg_count; i++) {
+        axl_xclbin_arg a;
+        if (axl_xclbin_get_kernel_arg(image, &k, i, &a) != AXL_SUCCESS ||
+            a.index >= cu->nargs)
+            continue;
+        cu->args[a.index].kind = arg_kind(&a);
+        cu->args[a.index].xml_size = (uint32_t)a.size;
+    }
+
+    errno = 0;
+    cu->kernel = axl__xrt.kernel_open(d->dh, image->uuid, cu->name);
+    if (!cu->kernel) {
+        int e = errno;
+        free(cu->args);
+        free(cu);
+        return axl_fail(is_busy_errno(e) ? AXL_ERR_BAD_STATE
+                                         : AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "XRT cannot open compute unit %.*s:%.*s: "
+                        "xrtPLKernelOpen failed%s",
+                        (int)k.name.len, k.name.ptr, (int)ip.instance.len,
+                        ip.instance.ptr, errno_name(e));
+    }
+    count(&axl__xn_counts.kernels, 1);
+    pthread_mutex_lock(&d->lock);
+    cu->next = d->cus;
+    d->cus = cu;
+    pthread_mutex_unlock(&d->lock);
+    *out = cu;
+    return AXL_SUCCESS;
+}
+
+/* A run whose compute unit was closed while it ran: the unit goes when its
+ * last run is back (lock held). */
+void axl__xn_unlink_if_done(xn_device *d, xn_cu *cu)
+{
+    if (!cu->closing || cu->busy)
+        return;
+    xn_cu **p = &d->cus;
+    while (*p && *p != cu)
+        p = &(*p)->next;
+    if (*p)
+        *p = cu->next;
+    cu->next = d->dead;
+    d->dead = cu;
+}
+
+void axl__xn_destroy_dead(xn_device *d)
+{
+    pthread_mutex_lock(&d->lock);
+    xn_cu *dead = d->dead;
+    d->dead = NULL;
+    pthread_mutex_unlock(&d->lock);
+    while (dead) {
+        xn_cu *next = dead->next;
+        axl__xn_destroy_cu(dead);
+        dead = next;
+    }
+}
+
+/* A run back in its pool (lock held). */
+void axl__xn_run_to_pool(xn_device *d, xn_run *r)
+{
+    xn_cu *cu = r->cu;
+    r->state = RUN_FREE;
+    r->token = NULL;
+    r->hal = NULL;
+    r->next = cu->free;
+    cu->free = r;
+    cu->busy--;
+    axl__xn_unlink_if_done(d, cu);
+}
+
+/* ---- Reaping --------------------------------------------------------------- */
+
+static axl_status run_status(const xn_run *r, char *why, size_t cap)
+{
+    if (r->timed_out) {
+        axl_format(why, cap,
+                   "%s did not finish within %llu ms (XRT state %s); the "
+                   "compute unit stays busy until it does",
+                   r->cu->name, (unsigned long long)(r->timeout_ns / MS),
+                   ert_name(r->ert));
+        return AXL_ERR_TIMEOUT;
+    }
+    if (r->ert == ERT_CMD_STATE_COMPLETED)
+        return AXL_SUCCESS;
+    axl_format(why, cap, "%s ended in XRT state %s", r->cu->name,
+               ert_name(r->ert));
+    return AXL_ERR_RUNTIME;
+}
+
+/*
+ * Reports a batch of finished runs (already in `reporting`, with
+ * d->delivering counted) with no lock held: the core may start the next
+ * run from inside run_done. A run the core cancels from inside run_done is
+ * skipped. Then returns them to their pools (or keeps timed-out ones that
+ * are still on the device).
+ */
+static void deliver(xn_device *d, xn_run *batch)
+{
+    xn_device *outer = delivering_here;
+    delivering_here = d;
+    for (xn_run *r = batch; r; r = r->batch_next) {
+        if (r->cancelled)
+            continue;
+        char why[AXL_MESSAGE_MAX];
+        why[0] = 0;
+        axl_status st = run_status(r, why, sizeof why);
+        report(r->token, st, why[0] ? why : NULL);
+    }
+    delivering_here = outer;
+
+    pthread_mutex_lock(&d->lock);
+    for (xn_run *r = batch, *next; r; r = next) {
+        next = r->batch_next;
+        list_del(r);
+        if (r->timed_out && !ert_final(r->ert)) {
+            r->state = RUN_ZOMBIE;
+            list_push(&d->zombies, r);
+        } else {
+            axl__xn_run_to_pool(d, r);
+        }
+    }
+    d->delivering--;
+    if (d->cancel_waiters)
+        pthread_cond_broadcast(&d->reported);
+    int dead = d->dead != NULL;
+    pthread_mutex_unlock(&d->lock);
+    if (dead)
+        axl__xn_destroy_dead(d);
+}
+
+/*
+ * Reports every run that has finished or passed its deadline, and returns
+ * zombies that finished to their pools. `known` is a run handle whose
+ * state the caller just got from XRT (COMPLETED saves a second query).
+ * Returns how many runs it reported.
+ */
+unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state)
+{
+    xn_run *batch = NULL, **tail = &batch;
+    unsigned n = 0;
+    pthread_mutex_lock(&d->lock);
+    uint64_t now = 0;
+    for (xn_run *r = d->inflight.next, *next; r != &d->inflight; r = next) {
+        next = r->next;
+        int s = r->handle == known && known_state == ERT_CMD_STATE_COMPLETED
+                    ? known_state
+                    : (int)axl__xrt.run_state(r->handle);
+        if (!ert_final(s)) {
+            if (!r->deadline)
+                continue;
+            if (!now)
+                now = now_ns();
+            if (now < r->deadline)
+                continue;
+            r->timed_out = 1;
+        }
+        r->ert = s;
+        list_del(r);
+        r->state = RUN_DELIVERING;
+        list_push(&d->reporting, r); /* where run_cancel finds it */
+        r->batch_next = NULL;
+        *tail = r;
+        tail = &r->batch_next;
+        n++;
+    }
+    for (xn_run *z = d->zombies.next, *next; z != &d->zombies; z = next) {
+        next = z->next;
+        if (ert_final((int)axl__xrt.run_state(z->handle))) {
+            list_del(z);
+            axl__xn_run_to_pool(d, z);
+        }
+    }
+    if (n)
+        d->delivering++;
+    int dead = d->dead != NULL;
+    pthread_mutex_unlock(&d->lock);
+    if (n)
+        deliver(d, batch);
+    else if (dead)
+        axl__xn_destroy_dead(d);
+    return n;
+}
+
+/* ---- The completion thread -------------------------------------------------- */
+
+static void deadline_after(struct timespec *ts, uint64_t ns)
+{
+    uint64_t t = now_ns() + ns;
+    ts->tv_sec = (time_t)(t / 1000000000ull);
+    ts->tv_nsec = (long)(t % 1000000000ull);
+}
+
+static void *completion_main(void *arg)
+{
+    xn_device *d = arg;
+    pthread_mutex_lock(&d->lock);
+    while (!d->stop) {
+        if (list_empty(&d->inflight)) {
+            /* Nothing running: sleep until a launch wakes us, or poll the
+             * runs given up on until XRT sees them end. */
+            int zombies = !list_empty(&d->zombies);
+            if (zombies) {
+                pthread_mutex_unlock(&d->lock);
+                axl__xn_reap(d, NULL, 0);
+                pthread_mutex_lock(&d->lock);
+                zombies = !list_empty(&d->zombies);
+            }
+            if (d->stop || !list_empty(&d->inflight))
+                continue;
+            d->sleeping = 1;
+            if (zombies) {
+                struct timespec ts;
+                deadline_after(&ts, AXL_XRT_POLL_MS * MS);
+                pthread_cond_timedwait(&d->cond, &d->lock, &ts);
+            } else {
+                pthread_cond_wait(&d->cond, &d->lock);
+            }
+            d->sleeping = 0;
+            continue;
+        }
+        xrtRunHandle h = d->inflight.next->handle;
+        uint64_t slice = AXL_XRT_WAIT_SLICE_MS * MS, t0 = now_ns();
+        for (xn_run *r = d->inflight.next; r != &d->inflight; r = r->next)
+            if (r->deadline && r->deadline > t0 && r->deadline - t0 < slice)
+                slice = r->deadline - t0;
+        pthread_mutex_unlock(&d->lock);
+        unsigned ms = (unsigned)((slice + MS - 1) / MS);
+        int s = (int)axl__xrt.run_wait_for(h, ms ? ms : 1);
+        unsigned reaped = axl__xn_reap(d, h, s);
+        pthread_mutex_lock(&d->lock);
+        if (!reaped && now_ns() - t0 < AXL_XRT_POLL_MS * MS && !d->stop) {
+            /* XRT returned at once with nothing done: do not spin. */
+            struct timespec ts;
+            deadline_after(&ts, AXL_XRT_POLL_MS * MS);
+            pthread_cond_timedwait(&d->cond, &d->lock, &ts);
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+    return NULL;
+}
+
+/* Started by the first launch (a device nobody runs on has no thread). */
+static axl_status start_thread(xn_device *d)
+{
+    if (atomic_load_explicit(&d->thread_running, memory_order_acquire))
+        return AXL_SUCCESS;
+    axl_status st = AXL_SUCCESS;
+    pthread_mutex_lock(&d->lock);
+    if (!d->thread_running) {
+        d->stop = 0;
+        if (pthread_create(&d->thread, NULL, completion_main, d) != 0) {
+            st = axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                          "cannot start the completion thread of %s",
+                          d->name);
+        } else {
+            atomic_store_explicit(&d->thread_running, 1,
+                                  memory_order_release);
+            count(&axl__xn_counts.threads, 1);
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+    return st;
+}
+
+void axl__xn_stop_thread(xn_device *d)
+{
+    if (!d->thread_running)
+        return;
+    pthread_mutex_lock(&d->lock);
+    d->stop = 1;
+    pthread_cond_broadcast(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+    if (!pthread_equal(pthread_self(), d->thread))
+        pthread_join(d->thread, NULL);
+    else
+        pthread_detach(d->thread);
+    d->thread_running = 0;
+    count(&axl__xn_counts.threads, -1);
+}
+
+/* ---- Runs ---------------------------------------------------------------------- */
+
+axl_status axl__xn_cu_open(void *dev, const axl_xclbin *image,
+                           uint32_t kernel_index, uint32_t ip_index,
+                           uintptr_t *cu_handle)
+{
+    xn_cu *cu = NULL;
+    axl_status st = open_cu(dev, image, kernel_index, ip_index, &cu);
+    if (st == AXL_SUCCESS)
+        *cu_handle = (uintptr_t)cu;
+    return st;
+}
+
+void axl__xn_cu_close(void *dev, uintptr_t cu_handle)
+{
+    xn_device *d = dev;
+    xn_cu *cu = (xn_cu *)cu_handle;
+    if (!cu)
+        return;
+    pthread_mutex_lock(&d->lock);
+    if (--cu->refs == 0) {
+        cu->closing = 1;
+        axl__xn_unlink_if_done(d, cu);
+    }
+    pthread_mutex_unlock(&d->lock);
+    axl__xn_destroy_dead(d);
+}
+
+/* The BO of `size` bytes at `offset` in an allocation (offset < b->size,
+ * size <= b->size - offset): the allocation itself when that is all of it,
+ * or a sub-BO made once and kept with the allocation. An accessor at an
+ * offset gives the kernel the range from there to the end; interop asks
+ * for a sub-buffer's own range. */
+axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
+                          uint64_t size, xrtBufferHandle *out)
+{
+    if (!offset && size >= b->size) {
+        *out = b->bo;
+        return AXL_SUCCESS;
+    }
+    pthread_mutex_lock(&d->lock);
+    xn_sub *s = b->subs;
+    while (s && (s->offset != offset || s->size != size))
+        s = s->next;
+    pthread_mutex_unlock(&d->lock);
+    if (s) {
+        *out = s->bo;
+        return AXL_SUCCESS;
+    }
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a sub-buffer");
+    errno = 0;
+    s->bo = axl__xrt.bo_sub_alloc(b->bo, (size_t)size, (size_t)offset);
+    if (!s->bo) {
+        int e = errno;
+        free(s);
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                        "xrtBOSubAlloc of %llu bytes at offset %llu failed%s",
+                        (unsigned long long)size, (unsigned long long)offset,
+                        errno_name(e));
+    }
+    s->offset = offset;
+    s->size = size;
+    count(&axl__xn_counts.sub_bos, 1);
+    pthread_mutex_lock(&d->lock);
+    xn_sub *other = b->subs;
+    while (other && (other->offset != offset || other->size != size))
+        other = other->next;
+    if (!other) {
+        s->next = b->subs;
+        b->subs = s;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (other) { /* another thread made the same one meanwhile */
+        axl__xrt.bo_free(s->bo);
+        count(&axl__xn_counts.sub_bos, -1);
+        free(s);
+        s = other;
+    }
+    *out = s->bo;
+    return AXL_SUCCESS;
+}
+
+static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
+                          const axl_hal_arg *a)
+{
+    if (a->id >= cu->nargs || cu->args[a->id].kind == NO_ARG)
+        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                        "%s has no argument %u", cu->name, (unsigned)a->id);
+    const xn_arg *m = &cu->args[a->id];
+    axl__xrt_value v;
+    memset(&v, 0, sizeof v);
+    v.kind = (axl__xrt_kind)m->kind;
+    unsigned char pad[64];
+    uint64_t bits = 0;
+    if (a->is_mem) {
+        xn_bo *b = bo_of(a->mem);
+        if (m->kind != AXL__XRT_BO)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s is a scalar, not a buffer",
+                            (unsigned)a->id, cu->name);
+        if (!b || b->dev != d)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s: the buffer is not on %s",
+                            (unsigned)a->id, cu->name, d->name);
+        if (a->offset >= b->size)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s: offset %llu is past the "
+                            "%llu-byte allocation",
+                            (unsigned)a->id, cu->name,
+                            (unsigned long long)a->offset,
+                            (unsigned long long)b->size);
+        axl_status st = AXL_SUCCESS;
+        if (a->offset)
+            st = axl__xn_arg_bo(d, b, a->offset, b->size - a->offset, &v.v.bo);
+        else
+            v.v.bo = b->bo;
+        if (st != AXL_SUCCESS)
+            return st;
+        bits = (uintptr_t)v.v.bo;
+    } else {
+        uint64_t raw = 0;
+        size_t n = a->size < sizeof raw ? (size_t)a->size : sizeof raw;
+        if (m->kind == AXL__XRT_BO)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s is a buffer, not a scalar",
+                            (unsigned)a->id, cu->name);
+        if (!a->value || !a->size)
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s has no value", (unsigned)a->id,
+                            cu->name);
+        memcpy(&raw, a->value, n); /* little-endian, as XRT copies it */
+        bits = raw;
+        switch (m->kind) {
+        case AXL__XRT_INT: {
+            uint32_t u = (uint32_t)raw;
+            memcpy(&v.v.i, &u, sizeof u);
+            break;
+        }
+        case AXL__XRT_UINT:
+            v.v.u = (unsigned int)raw;
+            break;
+        case AXL__XRT_FLOAT: {
+            float f;
+            uint32_t u = (uint32_t)raw;
+            memcpy(&f, &u, sizeof f);
+            v.v.d = f;
+            break;
+        }
+        case AXL__XRT_DOUBLE:
+            memcpy(&v.v.d, &raw, sizeof v.v.d);
+            break;
+        case AXL__XRT_PTR:
+            memset(pad, 0, sizeof pad);
+            memcpy(pad, a->value,
+                   a->size < sizeof pad ? (size_t)a->size : sizeof pad);
+            v.v.p = pad;
+            break;
+        case AXL__XRT_U32:
+            v.v.u32 = (uint32_t)raw;
+            break;
+        case AXL__XRT_U64:
+            v.v.u64 = raw;
+            break;
+        case AXL__XRT_SIZE:
+            v.v.z = (size_t)raw;
+            break;
+        case AXL__XRT_SKIP:
+            break;
+        default:
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s (%u bytes) cannot pass "
+                            "through XRT 2.13's C API",
+                            (unsigned)a->id, cu->name,
+                            (unsigned)m->xml_size);
+        }
+    }
+    /* Wider pointed-to scalars are not remembered: always set. */
+    xn_argval *held = &r->vals[a->id];
+    int keep = AXL_XRT_KEEP_RUN_ARGS && m->kind != AXL__XRT_PTR;
+    if (keep && held->known && held->bits == bits)
+        return AXL_SUCCESS;
+    held->known = 0;
+    errno = 0;
+    if (axl__xrt.run_set_arg(r->handle, (int)a->id, &v) != 0)
+        return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                        "xrtRunSetArg(%s, %u) failed%s", cu->name,
+                        (unsigned)a->id, errno_name(errno));
+    held->bits = bits;
+    held->known = (uint8_t)keep;
+    return AXL_SUCCESS;
+}
+
+/* A run from the unit's pool, or a new XRT run (the pool grows to the
+ * number of runs in flight on the unit at once). */
+static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
+{
+    pthread_mutex_lock(&d->lock);
+    xn_run *r = cu->free;
+    if (r)
+        cu->free = r->next;
+    cu->busy++;
+    pthread_mutex_unlock(&d->lock);
+    if (!r) {
+        r = calloc(1, sizeof *r + cu->nargs * sizeof r->vals[0]);
+        if (r) {
+            _Static_assert(sizeof(xn_run) % _Alignof(xn_argval) == 0,
+                           "the values follow the run");
+            r->vals = (xn_argval *)(r + 1);
+            errno = 0;
+            r->handle = axl__xrt.run_open(cu->kernel);
+            if (!r->handle) {
+                int e = errno;
+                free(r);
+                r = NULL;
+                errno = e;
+            }
+        }
+        if (!r) {
+            int e = errno;
+            pthread_mutex_lock(&d->lock);
+            cu->busy--;
+            pthread_mutex_unlock(&d->lock);
+            return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                            "xrtRunOpen(%s) failed%s", cu->name,
+                            errno_name(e));
+        }
+        r->cu = cu;
+        r->bo_epoch = atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
+        count(&axl__xn_counts.runs, 1);
+    } else {
+        unsigned epoch =
+            atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
+        if (r->bo_epoch != epoch) {
+            for (uint32_t i = 0; i < cu->nargs; i++)
+                if (cu->args[i].kind == AXL__XRT_BO)
+                    r->vals[i].known = 0;
+            r->bo_epoch = epoch;
+        }
+    }
+    r->state = RUN_BUSY;
+    r->timed_out = 0;
+    r->cancelled = 0;
+    r->ert = 0;
+    *out = r;
+    return AXL_SUCCESS;
+}
+
+/* A run that never started (lock not held). `wedged`: XRT may have reset
+ * it without starting it, so it cannot be started again: close it. */
+static void give_back(xn_device *d, xn_run *r, int wedged)
+{
+    pthread_mutex_lock(&d->lock);
+    if (!wedged) {
+        axl__xn_run_to_pool(d, r);
+        pthread_mutex_unlock(&d->lock);
+        return;
+    }
+    r->cu->busy--;
+    axl__xn_unlink_if_done(d, r->cu);
+    pthread_mutex_unlock(&d->lock);
+    axl__xrt.run_close(r->handle);
+    count(&axl__xn_counts.runs, -1);
+    free(r);
+    axl__xn_destroy_dead(d);
+}
+
+axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
+{
+    xn_device *d = dev;
+    xn_cu *cu = (xn_cu *)run->cu_handle;
+    axl_status st;
+    if (!cu) {
+        /* No cu_open from the core: open (and keep) the unit now. */
+        st = open_cu(d, run->image, run->kernel_index, run->ip_index, &cu);
+        if (st != AXL_SUCCESS)
+            return st;
+        pthread_mutex_lock(&d->lock);
+        if (cu->refs > 1)
+            cu->refs--; /* one reference for all the lazy opens */
+        else
+            cu->lazy = 1;
+        pthread_mutex_unlock(&d->lock);
+    } else if (cu->dev != d || cu->closing) {
+        return axl_fail(AXL_ERR_INVALID,
+                        "compute unit handle of another device or closed");
+    }
+    st = start_thread(d);
+    if (st != AXL_SUCCESS)
+        return st;
+    xn_run *r = NULL;
+    st = take_run(d, cu, &r);
+    if (st != AXL_SUCCESS)
+        return st;
+    for (uint32_t i = 0; i < run->arg_count; i++) {
+        st = set_arg(d, cu, r, &run->args[i]);
+        if (st != AXL_SUCCESS) {
+            give_back(d, r, 0);
+            return st;
+        }
+    }
+    r->token = run->token;
+    r->hal = run;
+    r->timeout_ns = run->timeout_ns;
+    r->deadline = 0;
+    errno = 0;
+    if (axl__xrt.run_start(r->handle) != 0) {
+        int e = errno;
+        give_back(d, r, 1);
+        return axl_fail(AXL_ERR_RUNTIME, "xrtRunStart(%s) failed%s",
+                        cu->name, errno_name(e));
+    }
+    /* A run XRT already sees complete (the noop shim, or a unit faster
+     * than this call) is reported now, before run_start returns, as the
+     * hal allows: no thread needs to wake for it. */
+    pthread_mutex_lock(&d->lock);
+    int s = (int)axl__xrt.run_state(r->handle);
+    if (ert_final(s)) {
+        r->ert = s;
+        r->state = RUN_DELIVERING;
+        r->batch_next = NULL;
+        list_push(&d->reporting, r);
+        d->delivering++;
+        pthread_mutex_unlock(&d->lock);
+        deliver(d, r);
+        return AXL_SUCCESS;
+    }
+    /* Only a run that goes on running needs its deadline (and the clock
+     * read), counted from here: a few XRT calls after its start. */
+    r->deadline = run->timeout_ns ? now_ns() + run->timeout_ns : 0;
+    list_push(&d->inflight, r);
+    if (d->sleeping)
+        pthread_cond_signal(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+    return AXL_SUCCESS;
+}
+
+void axl__xn_run_cancel(void *dev, const axl_hal_run *run)
+{
+    /* hal.h: the run ends with exactly one axl_hal_run_done. One still on
+     * the device is set aside (a zombie until XRT sees it end, its unit
+     * takes a fresh XRT run) and reported here, at once; one being
+     * reported already has its report under way, which is its end. */
+    xn_device *d = dev;
+    void *token = NULL;
+    pthread_mutex_lock(&d->lock);
+    xn_run *r = d->inflight.next;
+    while (r != &d->inflight && r->hal != run)
+        r = r->next;
+    if (r != &d->inflight) {
+        token = r->token;
+        list_del(r);
+        r->state = RUN_ZOMBIE;
+        r->cancelled = 1;
+        r->token = NULL;
+        list_push(&d->zombies, r);
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (token)
+        report(token, AXL_ERR_TIMEOUT,
+               "the run was given up; it stays on the device until XRT "
+               "sees it end");
+}
+
+void axl__xn_progress(void *dev, uint64_t deadline_ns)
+{
+    xn_device *d = dev;
+    pthread_mutex_lock(&d->lock);
+    xrtRunHandle h = list_empty(&d->inflight) ? NULL : d->inflight.next->handle;
+    pthread_mutex_unlock(&d->lock);
+    if (!h)
+        return;
+    unsigned ms = AXL_XRT_WAIT_SLICE_MS;
+    if (deadline_ns != UINT64_MAX) {
+        uint64_t now = axl_hal_now();
+        uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+        if (left / MS < ms)
+            ms = (unsigned)(left / MS);
+    }
+    int s = ms ? (int)axl__xrt.run_wait_for(h, ms) : (int)axl__xrt.run_state(h);
+    axl__xn_reap(d, h, s);
+}
