@@ -8,6 +8,7 @@
  * pools show up by themselves.
  */
 #include "rt.h"
+#include "image.h" /* the layouts of its pools */
 
 #define AXL_FP_POOL(KIND, name, type, cap)                                     \
     char axl_fp_pool__##name##__object[sizeof(type)];                          \

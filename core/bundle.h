@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "rt.h"
+#include "image.h"
 
 typedef struct devlist {
     uint8_t n;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
 #include "devops.h"
 
 /* Banks of the device an argument of a unit reaches (all of them when the

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
 #include "devops.h"
 
 static bool type_matches(const struct axl__device *d, axl_device_type type)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
 #include "devops.h"
 
 static struct axl__device *port_device(const char *fn, axl_device device,

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
+#include "observe.h"
 #include "devops.h"
 
 /* A checked image with its kernel ids (lock held). */

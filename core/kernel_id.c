@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
 
 /* ---- Kernel ids from an image's metadata --------------------------------------- */
 

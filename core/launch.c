@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
+#include "observe.h"
 #include "devops.h"
 
 /* ---- The handler's kernel calls -------------------------------------------------- */

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "image.h"
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {

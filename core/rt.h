@@ -1,6 +1,10 @@
 /*
  * rt.h - the core's private state: object layouts, the runtime singleton,
- * and the helpers every core file shares. Nothing here is public.
+ * and the helpers every core file shares. Nothing here is public. What
+ * only some files need has its own header: image.h (images, kernel ids,
+ * compute-unit tables, bundles), observe.h (trace hooks and logs),
+ * bundle.h (bundle.c for source.c), access.h (access.c for transfer.c),
+ * devops.h (calling a device port's ops).
  *
  * Locking: one runtime lock (axl_port_lock) guards every object and list
  * below. It is never held while the core calls a device-port op, a kernel
@@ -202,53 +206,7 @@ enum axl__command_kind {
     AXL__CMD_KERNEL         /* single_task on a compute unit */
 };
 
-/* ---- Images, kernel ids, bundles, kernels ----------------------------------------- */
-
-enum axl__image_kind {
-    AXL__IMAGE_APP = 1,     /* registered by the application */
-    AXL__IMAGE_BUILTIN,     /* the design a device came with */
-    AXL__IMAGE_SOURCE       /* bytes given to create_kernel_bundle_from_source */
-};
-
-struct axl__image {
-    uint16_t refs;              /* bundles holding it (source images) */
-    uint8_t kind;
-    bool parsed;                /* x is checked (source images: once built) */
-    uint16_t device;            /* built-in: its device slot */
-    uint16_t nkids;             /* its kernel ids (kernel_id.image == it) */
-    axl_xclbin x;
-};
-
-struct axl__karg_meta {
-    uint16_t id;                /* the XML id */
-    uint8_t is_mem;
-    uint8_t align;              /* buffer: the bytes its pointer type's
-                                   elements align to (int*: 4), 1 if the
-                                   type is not one axl knows */
-    uint32_t size;              /* scalar hostSize */
-};
-
-struct axl__kernel_id {
-    uint16_t image;             /* slot */
-    uint16_t index;             /* kernel index in the image */
-    uint8_t nargs;
-    uint8_t ncu;
-    struct axl__karg_meta args[AXL_MAX_KERNEL_ARGS]; /* sorted by id */
-    uint16_t cu_ip[AXL_MAX_KERNEL_CUS];              /* IP_LAYOUT indexes */
-    char name[AXL_KERNEL_NAME_MAX];
-};
-
-struct axl__bundle {
-    uint16_t refs;
-    uint16_t holds;             /* kernels taken from it */
-    uint8_t state;              /* axl_bundle_state */
-    bool built_from_source;
-    uint16_t context;           /* slot; held */
-    uint8_t ndev;
-    uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
-    uint8_t nimg;
-    uint16_t img[AXL_MAX_BUNDLE_IMAGES];
-};
+/* ---- Kernels (images, kernel ids and bundles: image.h) ---------------------- */
 
 /* What axl__kernel_plan found for a kernel's last plain launch, so the
  * next launch with the same arguments, on a queue of the same device and
@@ -813,14 +771,6 @@ axl_status axl__list_devices(const char *fn,
                              uint32_t cap, uint32_t *count);
 bool axl__device_has(const struct axl__device *d, axl_aspect aspect);
 
-/* Built-in kernels of a device's design (kernel ids, ';'-separated names). */
-axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
-                                   void *value, size_t value_size,
-                                   size_t *size_ret);
-axl_status axl__builtin_kernel_names(const char *fn,
-                                     const struct axl__device *d, void *value,
-                                     size_t value_size, size_t *size_ret);
-
 /* Buffers (buffer.c, access.c, transfer.c). */
 static inline struct axl__buffer *axl__buffer_base(const struct axl__buffer *b)
 {
@@ -877,50 +827,8 @@ axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
 axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
 axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
 
-/* Images (image.c). */
-axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
-                          uint16_t device, struct axl__image **out);
-void axl__image_unref(struct axl__image *img);
-void axl__kernel_unhold(struct axl__kernel *k);
-
-/* Kernel ids (kernel_id.c): an image's, made from its metadata (lock
- * held; on failure none are left) and freed with it. */
-axl_status axl__image_kernels(const char *fn, struct axl__image *img);
-void axl__image_kernels_free(struct axl__image *img);
-struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
-                                          axl_status *st);
-uint32_t axl__image_kernel_ids(const struct axl__image *img,
-                               axl_kernel_id *out, uint32_t cap);
-bool axl__device_loads_images(const struct axl__device *d);
-/* What would make kernel k run on one of these devices (slots), as the
- * first device whose port says it (kernel_fix), for messages; NULL when
- * none does. */
-const char *axl__kernel_fix(const struct axl__kernel_id *k,
-                            const uint16_t *devices, uint8_t n,
-                            const char **device_name);
-bool axl__kernel_compatible(const struct axl__kernel_id *k,
-                            const struct axl__device *d);
-void axl__device_builtin(struct axl__device *d);
-
-/* Compute units (cu.c): the table a design gives device d (img NULL:
- * none; lock held), the banks an argument of unit ip reaches, and unit
- * `ordinal` of kernel `kernel_index` (NULL if none; programming rewrites
- * the table, so look again after any wait). */
-void axl__cu_adopt(struct axl__device *d, const struct axl__image *img);
-uint64_t axl__arg_banks(const struct axl__device *d,
-                        const struct axl__image *img, uint32_t ip,
-                        uint32_t arg);
-struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
-                             uint32_t ordinal);
-axl_status axl__device_program(const char *fn, struct axl__device *d,
-                               struct axl__image *img, axl_status fail_as,
-                               char *log, size_t log_size);
-
-/* A bundle one of its kernels no longer needs: freed with the last hold
- * once the application has released it (bundle.c). */
-void axl__bundle_unhold(struct axl__bundle *b);
-
 /* Kernels (kernel.c, launch.c). */
+void axl__kernel_unhold(struct axl__kernel *k);
 bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__kernel_id *k,
                             const struct axl__device *d);
@@ -1016,88 +924,5 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
-
-/* ---- Trace and logs (trace.c) ------------------------------------------------ */
-
-/* What is watched, read once per submission: bit 0 tracing, bit 1 debug
- * logs. An atomic, so axl_trace_enable and axl_log_set need no lock (ports
- * call them while the runtime starts, lock held). A command submitted while
- * it is not 0 carries AXL__CMD_TRACED and/or AXL__CMD_LOGGED, and the hooks
- * where it changes state test those bits of its flags: off, each hook is
- * one test and branch. */
-extern _Atomic uint8_t axl__observe;
-#define AXL__OBSERVE_TRACE 1u
-#define AXL__OBSERVE_DEBUG 2u
-static inline bool axl__observing(void)
-{
-    return atomic_load_explicit(&axl__observe, memory_order_relaxed) != 0;
-}
-#define AXL__OBSERVED(c) (((c)->flags & (AXL__CMD_TRACED | AXL__CMD_LOGGED)) != 0)
-#define AXL__TRACED(c) (((c)->flags & AXL__CMD_TRACED) != 0)
-
-/* Lock held, at the end of c's submission (e: its event, h: its group,
- * in_order_prev: the in-order queue's previous event handle or 0): marks
- * c; when tracing, stamps its submission (and readiness, if it is ready
- * now) and notes the commands it depends on that are complete already
- * (those still running note themselves as they complete: axl__trace_dep). */
-void axl__observe_submit(struct axl__command *c, const struct axl__event *e,
-                         const axl_handler *h, uint32_t in_order_prev);
-/* Lock held: c starts (its event's profiling start is set, if any). */
-void axl__observe_start(struct axl__command *c, const struct axl__event *e);
-/* Lock held: c completes with status; its trace record, written first so
- * its dependents' arrows can point at it: returns the record's ring
- * position + 1, or 0. */
-uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
-                          axl_status status);
-
-#if AXL_TRACE_EVENTS
-/* A time stamp of a traced command: t when not 0 (an event's profiling
- * time, so trace and profiling agree), else now. */
-static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
-{
-    *field = t ? t : axl__now();
-}
-#define AXL__TRACE_STAMP(c, field, t)                                          \
-    do {                                                                       \
-        if (AXL__TRACED(c))                                                    \
-            axl__trace_stamp(&(c)->tr.field, (t));                            \
-    } while (0)
-#define AXL__TRACE_SET(c, field, v)                                            \
-    do {                                                                       \
-        if (AXL__TRACED(c))                                                    \
-            (c)->tr.field = (v);                                               \
-    } while (0)
-#else
-#define AXL__TRACE_STAMP(c, field, t) ((void)(c), (void)(t))
-#define AXL__TRACE_SET(c, field, v) ((void)(c)) /* v is not evaluated */
-#endif
-/* Lock held: s waited for the command whose record is at ring position
- * rec - 1. */
-void axl__trace_dep(struct axl__command *s, uint32_t rec);
-
-/* Logs: the level is an atomic read without the lock; a line below it
- * costs that one load and branch. axl__log formats and calls the sink. */
-extern _Atomic uint8_t axl__log_level;
-#if AXL_LOGS
-void axl__log(int level, const char *fmt, ...) AXL__PRINTF(2, 3);
-#define AXL__LOG(level, ...)                                                   \
-    do {                                                                       \
-        if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) >=    \
-            (level))                                                           \
-            axl__log((level), __VA_ARGS__);                                    \
-    } while (0)
-#else
-int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
-#define AXL__LOG(level, ...)                                                   \
-    ((void)(level), (void)sizeof axl__unformatted(__VA_ARGS__))
-#endif
-#define AXL__LOG_ERROR 1
-#define AXL__LOG_WARN 2
-#define AXL__LOG_INFO 3
-#define AXL__LOG_DEBUG 4
-/* The name of a command kind ("kernel", "copy", ...). */
-const char *axl__command_kind_name(uint8_t kind);
-/* For logs: a kernel's name, else the kind's. */
-const char *axl__command_label(const struct axl__command *c);
 
 #endif /* AXL_RT_H */

@@ -6,6 +6,8 @@
 
 #define AXL__RUNTIME_IMPL /* defines axl__enter, which rt.h declares, for -Os */
 #include "rt.h"
+#include "image.h"
+#include "observe.h"
 #include "devops.h"
 
 struct axl__runtime axl__rt;

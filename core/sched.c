@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "observe.h"
 #include "devops.h"
 
 #define NIL 0u

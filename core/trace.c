@@ -11,6 +11,8 @@
 
 #include "axl/trace.h"
 #include "rt.h"
+#include "image.h"
+#include "observe.h"
 
 _Atomic uint8_t axl__observe;
 _Atomic uint8_t axl__log_level;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "observe.h"
 #include "devops.h"
 #include "access.h"
 

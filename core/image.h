@@ -1,0 +1,110 @@
+/*
+ * image.h - the design side of the core: images (image.c), the kernel ids
+ * their metadata gives (kernel_id.c), the compute-unit table a design
+ * gives a device (cu.c) and kernel bundles (bundle.c, source.c). Kernel
+ * objects and launches are rt.h's.
+ */
+#ifndef AXL_IMAGE_H
+#define AXL_IMAGE_H
+
+#include "rt.h"
+
+enum axl__image_kind {
+    AXL__IMAGE_APP = 1,     /* registered by the application */
+    AXL__IMAGE_BUILTIN,     /* the design a device came with */
+    AXL__IMAGE_SOURCE       /* bytes given to create_kernel_bundle_from_source */
+};
+
+struct axl__image {
+    uint16_t refs;              /* bundles holding it (source images) */
+    uint8_t kind;
+    bool parsed;                /* x is checked (source images: once built) */
+    uint16_t device;            /* built-in: its device slot */
+    uint16_t nkids;             /* its kernel ids (kernel_id.image == it) */
+    axl_xclbin x;
+};
+
+struct axl__karg_meta {
+    uint16_t id;                /* the XML id */
+    uint8_t is_mem;
+    uint8_t align;              /* buffer: the bytes its pointer type's
+                                   elements align to (int*: 4), 1 if the
+                                   type is not one axl knows */
+    uint32_t size;              /* scalar hostSize */
+};
+
+struct axl__kernel_id {
+    uint16_t image;             /* slot */
+    uint16_t index;             /* kernel index in the image */
+    uint8_t nargs;
+    uint8_t ncu;
+    struct axl__karg_meta args[AXL_MAX_KERNEL_ARGS]; /* sorted by id */
+    uint16_t cu_ip[AXL_MAX_KERNEL_CUS];              /* IP_LAYOUT indexes */
+    char name[AXL_KERNEL_NAME_MAX];
+};
+
+struct axl__bundle {
+    uint16_t refs;
+    uint16_t holds;             /* kernels taken from it */
+    uint8_t state;              /* axl_bundle_state */
+    bool built_from_source;
+    uint16_t context;           /* slot; held */
+    uint8_t ndev;
+    uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
+    uint8_t nimg;
+    uint16_t img[AXL_MAX_BUNDLE_IMAGES];
+};
+
+/* Images (image.c). */
+axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
+                          uint16_t device, struct axl__image **out);
+void axl__image_unref(struct axl__image *img);
+
+/* Kernel ids (kernel_id.c): an image's, made from its metadata (lock
+ * held; on failure none are left) and freed with it. */
+axl_status axl__image_kernels(const char *fn, struct axl__image *img);
+void axl__image_kernels_free(struct axl__image *img);
+struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
+                                          axl_status *st);
+uint32_t axl__image_kernel_ids(const struct axl__image *img,
+                               axl_kernel_id *out, uint32_t cap);
+bool axl__device_loads_images(const struct axl__device *d);
+/* What would make kernel k run on one of these devices (slots), as the
+ * first device whose port says it (kernel_fix), for messages; NULL when
+ * none does. */
+const char *axl__kernel_fix(const struct axl__kernel_id *k,
+                            const uint16_t *devices, uint8_t n,
+                            const char **device_name);
+bool axl__kernel_compatible(const struct axl__kernel_id *k,
+                            const struct axl__device *d);
+void axl__device_builtin(struct axl__device *d);
+/* Programs device d with img unless it carries it (lock held; waits for
+ * the commands on it, drops the lock while the port works). */
+axl_status axl__device_program(const char *fn, struct axl__device *d,
+                               struct axl__image *img, axl_status fail_as,
+                               char *log, size_t log_size);
+
+/* Compute units (cu.c): the table a design gives device d (img NULL:
+ * none; lock held), the banks an argument of unit ip reaches, and unit
+ * `ordinal` of kernel `kernel_index` (NULL if none; programming rewrites
+ * the table, so look again after any wait). */
+void axl__cu_adopt(struct axl__device *d, const struct axl__image *img);
+uint64_t axl__arg_banks(const struct axl__device *d,
+                        const struct axl__image *img, uint32_t ip,
+                        uint32_t arg);
+struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
+                             uint32_t ordinal);
+
+/* A bundle one of its kernels no longer needs: freed with the last hold
+ * once the application has released it (bundle.c). */
+void axl__bundle_unhold(struct axl__bundle *b);
+
+/* Built-in kernels of a device's design (kernel ids, ';'-separated names). */
+axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
+                                   void *value, size_t value_size,
+                                   size_t *size_ret);
+axl_status axl__builtin_kernel_names(const char *fn,
+                                     const struct axl__device *d, void *value,
+                                     size_t value_size, size_t *size_ret);
+
+#endif /* AXL_IMAGE_H */

@@ -1,0 +1,91 @@
+/*
+ * observe.h - what trace.c offers the files that watch commands: the
+ * trace hooks a command passes as it changes state, and debug logs.
+ */
+#ifndef AXL_OBSERVE_H
+#define AXL_OBSERVE_H
+
+#include "rt.h"
+
+/* What is watched, read once per submission: bit 0 tracing, bit 1 debug
+ * logs. An atomic, so axl_trace_enable and axl_log_set need no lock (ports
+ * call them while the runtime starts, lock held). A command submitted while
+ * it is not 0 carries AXL__CMD_TRACED and/or AXL__CMD_LOGGED, and the hooks
+ * where it changes state test those bits of its flags: off, each hook is
+ * one test and branch. */
+extern _Atomic uint8_t axl__observe;
+#define AXL__OBSERVE_TRACE 1u
+#define AXL__OBSERVE_DEBUG 2u
+static inline bool axl__observing(void)
+{
+    return atomic_load_explicit(&axl__observe, memory_order_relaxed) != 0;
+}
+#define AXL__OBSERVED(c) (((c)->flags & (AXL__CMD_TRACED | AXL__CMD_LOGGED)) != 0)
+#define AXL__TRACED(c) (((c)->flags & AXL__CMD_TRACED) != 0)
+
+/* Lock held, at the end of c's submission (e: its event, h: its group,
+ * in_order_prev: the in-order queue's previous event handle or 0): marks
+ * c; when tracing, stamps its submission (and readiness, if it is ready
+ * now) and notes the commands it depends on that are complete already
+ * (those still running note themselves as they complete: axl__trace_dep). */
+void axl__observe_submit(struct axl__command *c, const struct axl__event *e,
+                         const axl_handler *h, uint32_t in_order_prev);
+/* Lock held: c starts (its event's profiling start is set, if any). */
+void axl__observe_start(struct axl__command *c, const struct axl__event *e);
+/* Lock held: c completes with status; its trace record, written first so
+ * its dependents' arrows can point at it: returns the record's ring
+ * position + 1, or 0. */
+uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status);
+
+#if AXL_TRACE_EVENTS
+/* A time stamp of a traced command: t when not 0 (an event's profiling
+ * time, so trace and profiling agree), else now. */
+static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
+{
+    *field = t ? t : axl__now();
+}
+#define AXL__TRACE_STAMP(c, field, t)                                          \
+    do {                                                                       \
+        if (AXL__TRACED(c))                                                    \
+            axl__trace_stamp(&(c)->tr.field, (t));                            \
+    } while (0)
+#define AXL__TRACE_SET(c, field, v)                                            \
+    do {                                                                       \
+        if (AXL__TRACED(c))                                                    \
+            (c)->tr.field = (v);                                               \
+    } while (0)
+#else
+#define AXL__TRACE_STAMP(c, field, t) ((void)(c), (void)(t))
+#define AXL__TRACE_SET(c, field, v) ((void)(c)) /* v is not evaluated */
+#endif
+/* Lock held: s waited for the command whose record is at ring position
+ * rec - 1. */
+void axl__trace_dep(struct axl__command *s, uint32_t rec);
+
+/* Logs: the level is an atomic read without the lock; a line below it
+ * costs that one load and branch. axl__log formats and calls the sink. */
+extern _Atomic uint8_t axl__log_level;
+#if AXL_LOGS
+void axl__log(int level, const char *fmt, ...) AXL__PRINTF(2, 3);
+#define AXL__LOG(level, ...)                                                   \
+    do {                                                                       \
+        if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) >=    \
+            (level))                                                           \
+            axl__log((level), __VA_ARGS__);                                    \
+    } while (0)
+#else
+int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
+#define AXL__LOG(level, ...)                                                   \
+    ((void)(level), (void)sizeof axl__unformatted(__VA_ARGS__))
+#endif
+#define AXL__LOG_ERROR 1
+#define AXL__LOG_WARN 2
+#define AXL__LOG_INFO 3
+#define AXL__LOG_DEBUG 4
+/* The name of a command kind ("kernel", "copy", ...). */
+const char *axl__command_kind_name(uint8_t kind);
+/* For logs: a kernel's name, else the kind's. */
+const char *axl__command_label(const struct axl__command *c);
+
+#endif /* AXL_OBSERVE_H */
