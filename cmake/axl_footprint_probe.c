@@ -10,7 +10,7 @@
 #include "rt.h"
 #include "image.h" /* the layouts of its pools */
 
-#define AXL_FP_POOL(KIND, name, type, cap)                                     \
+#define AXL_FP_POOL(KIND, name, type, cap, ...)                                \
     char axl_fp_pool__##name##__object[sizeof(type)];                          \
     char axl_fp_pool__##name##__capacity[(cap)];                               \
     char axl_fp_pool__##name##__order[AXL__POOL_##KIND + 1];

@@ -186,13 +186,9 @@ axl_status axl_buffer_place(axl_buffer buffer, axl_device device,
                             uint32_t bank)
 {
     static const char fn[] = "axl_buffer_place";
-    axl_status st;
-    struct axl__buffer *view =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
-    if (!view)
-        return st;
+    AXL__ENTER(buffer, view, buffer);
     struct axl__device *d =
-        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        axl__device_get(fn, device, &st);
     if (d) {
         uint8_t loc;
         st = axl__device_copy(fn, axl__buffer_base(view), d, bank, &loc);
@@ -381,11 +377,7 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
     static const char fn[] = "axl_buffer_create_sub";
     if (!offset)
         return axl__null(fn, "offset");
-    axl_status st;
-    struct axl__buffer *b = axl__enter_get_out(
-        fn, "buffer", AXL__POOL_BUFFER, base.id, &st, AXL__OUT(sub));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(buffer, b, base, sub);
     if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "sub-buffers are made from a base buffer, not from a "
@@ -504,11 +496,7 @@ void axl__free_zombies(void)
 axl_status axl_buffer_retain(axl_buffer buffer)
 {
     static const char fn[] = "axl_buffer_retain";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
-    if (!b)
-        return st;
+    AXL__ENTER(buffer, b, buffer);
     b->refs++;
     axl__leave();
     return st;
@@ -523,11 +511,7 @@ static bool buffer_idle(const void *arg)
 axl_status axl_buffer_release(axl_buffer buffer)
 {
     static const char fn[] = "axl_buffer_release";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
-    if (!b)
-        return st;
+    AXL__ENTER(buffer, b, buffer);
     if (b->refs == 1 && !(b->flags & AXL__BUF_SUB) &&
         (b->flags & (AXL__BUF_WRITE_BACK | AXL__BUF_HOST_DATA)) &&
         axl__held_by_caller(b)) {
@@ -572,11 +556,7 @@ axl_status axl_buffer_release(axl_buffer buffer)
 axl_status axl_buffer_set_final_data(axl_buffer buffer, void *dst)
 {
     static const char fn[] = "axl_buffer_set_final_data";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
-    if (!b)
-        return st;
+    AXL__ENTER(buffer, b, buffer);
     if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "a sub-buffer shares its base's final data; set it on "
@@ -595,11 +575,7 @@ axl_status axl_buffer_set_final_data(axl_buffer buffer, void *dst)
 axl_status axl_buffer_set_write_back(axl_buffer buffer, bool write_back)
 {
     static const char fn[] = "axl_buffer_set_write_back";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
-    if (!b)
-        return st;
+    AXL__ENTER(buffer, b, buffer);
     if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "write-back belongs to the base buffer");
@@ -616,12 +592,7 @@ axl_status axl_buffer_set_write_back(axl_buffer buffer, bool write_back)
 axl_status axl_buffer_get_range(axl_buffer buffer, axl_range *range)
 {
     static const char fn[] = "axl_buffer_get_range";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get_out(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st,
-                           AXL__OUT(range));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(buffer, b, buffer, range);
     range->dims = b->dims;
     for (uint32_t i = 0; i < 3; i++)
         range->size[i] = b->range[i];
@@ -632,12 +603,7 @@ axl_status axl_buffer_get_range(axl_buffer buffer, axl_range *range)
 axl_status axl_buffer_get_byte_size(axl_buffer buffer, size_t *bytes)
 {
     static const char fn[] = "axl_buffer_get_byte_size";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get_out(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st,
-                           AXL__OUT(bytes));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(buffer, b, buffer, bytes);
     *bytes = (size_t)b->size;
     axl__leave();
     return st;
@@ -646,12 +612,7 @@ axl_status axl_buffer_get_byte_size(axl_buffer buffer, size_t *bytes)
 axl_status axl_buffer_is_sub_buffer(axl_buffer buffer, bool *is_sub)
 {
     static const char fn[] = "axl_buffer_is_sub_buffer";
-    axl_status st;
-    struct axl__buffer *b =
-        axl__enter_get_out(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st,
-                           AXL__OUT(is_sub));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(buffer, b, buffer, is_sub);
     *is_sub = (b->flags & AXL__BUF_SUB) != 0;
     axl__leave();
     return st;
@@ -676,8 +637,8 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         st = axl__access_args(fn, &mode, &flags);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__buffer *view = axl__enter_get_out(
-        fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st, AXL__OUT(accessor));
+    struct axl__buffer *view =
+        axl__buffer_enter_out(fn, buffer, &st, AXL__OUT(accessor));
     if (!view)
         return st;
     axl_handler h;
@@ -741,12 +702,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
 axl_status axl_host_accessor_release(axl_host_accessor accessor)
 {
     static const char fn[] = "axl_host_accessor_release";
-    axl_status st;
-    struct axl__host_accessor *ha =
-        axl__enter_get(fn, "host accessor", AXL__POOL_HOST_ACCESSOR,
-                       accessor.id, &st);
-    if (!ha)
-        return st;
+    AXL__ENTER(host_accessor, ha, accessor);
     struct axl__command *c = axl__command_at(ha->command);
     axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
     /* Its end releases the commands that waited for it. */

@@ -12,12 +12,6 @@
 
 #include "bundle.h"
 
-static struct axl__bundle *get_bundle(const char *fn, axl_kernel_bundle h,
-                                      axl_status *st)
-{
-    return axl__lookup(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, h.id, st);
-}
-
 AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {
     static const char *names[] = {"input", "object", "executable",
@@ -307,12 +301,7 @@ axl_status axl_get_kernel_bundle(axl_context context,
                                  axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_get_kernel_bundle";
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(bundle));
-    if (!c)
-        return st;
+    AXL__ENTER_OUT(context, c, context, bundle);
     devlist devs;
     imglist imgs;
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
@@ -337,19 +326,14 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
     static const char fn[] = "axl_get_kernel_bundle_for";
     if (nids && !ids)
         return axl__null(fn, "ids");
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(bundle));
-    if (!c)
-        return st;
+    AXL__ENTER_OUT(context, c, context, bundle);
     devlist devs;
     imglist imgs = {0, {0}};
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
     if (st == AXL_SUCCESS)
         st = state_allowed(fn, state, &devs);
     for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
-        struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
+        struct axl__kernel_id *k = axl__kernel_id_get(fn, ids[i], &st);
         if (k && !axl__kernel_fits(k, &devs))
             st = unfit(fn, k, &devs);
         else if (k)
@@ -373,12 +357,7 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
     static const char fn[] = "axl_get_kernel_bundle_selected";
     if (!selector)
         return axl__null(fn, "selector");
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(bundle));
-    if (!c)
-        return st;
+    AXL__ENTER_OUT(context, c, context, bundle);
     devlist devs;
     imglist all, picked = {0, {0}};
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
@@ -416,12 +395,7 @@ axl_status axl_has_kernel_bundle(axl_context context,
     static const char fn[] = "axl_has_kernel_bundle";
     if (nids && !ids)
         return axl__null(fn, "ids");
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(has));
-    if (!c)
-        return st;
+    AXL__ENTER_OUT(context, c, context, has);
     devlist devs;
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
     bool yes = st == AXL_SUCCESS;
@@ -435,7 +409,7 @@ axl_status axl_has_kernel_bundle(axl_context context,
         yes = yes && st == AXL_SUCCESS && imgs.n > 0;
     }
     for (uint32_t i = 0; st == AXL_SUCCESS && i < nids; i++) {
-        struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
+        struct axl__kernel_id *k = axl__kernel_id_get(fn, ids[i], &st);
         if (k && !axl__kernel_fits(k, &devs))
             yes = false;
     }
@@ -468,11 +442,11 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
     axl_status st = axl__enter_out(fn, AXL__OUT(joined));
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__bundle *first = get_bundle(fn, bundles[0], &st);
+    struct axl__bundle *first = axl__kernel_bundle_get(fn, bundles[0], &st);
     imglist imgs = {0, {0}};
     bool from_source = false;
     for (uint32_t i = 0; first && st == AXL_SUCCESS && i < count; i++) {
-        struct axl__bundle *b = get_bundle(fn, bundles[i], &st);
+        struct axl__bundle *b = axl__kernel_bundle_get(fn, bundles[i], &st);
         if (!b)
             break;
         if (b->state != first->state)
@@ -517,12 +491,7 @@ axl_status axl_kernel_bundle_compile(axl_kernel_bundle input,
                                      axl_kernel_bundle *object)
 {
     static const char fn[] = "axl_kernel_bundle_compile";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           input.id, &st, AXL__OUT(object));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, input, object);
     devlist devs;
     if (b->state != AXL_BUNDLE_INPUT)
         st = axl__wrong_state(fn, "compile takes a bundle in the input state",
@@ -547,7 +516,7 @@ axl_status axl_kernel_bundle_link(const axl_kernel_bundle *objects,
     if (st != AXL_SUCCESS)
         return st;
     for (uint32_t i = 0; st == AXL_SUCCESS && i < count; i++) {
-        struct axl__bundle *b = get_bundle(fn, objects[i], &st);
+        struct axl__bundle *b = axl__kernel_bundle_get(fn, objects[i], &st);
         devlist devs;
         if (b && b->state != AXL_BUNDLE_OBJECT)
             st = axl__fail(fn, AXL_ERR_INVALID,
@@ -568,12 +537,7 @@ axl_status axl_kernel_bundle_link(const axl_kernel_bundle *objects,
 axl_status axl_kernel_bundle_retain(axl_kernel_bundle bundle)
 {
     static const char fn[] = "axl_kernel_bundle_retain";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
-    if (!b)
-        return st;
+    AXL__ENTER(kernel_bundle, b, bundle);
     b->refs++;
     axl__leave();
     return st;
@@ -582,12 +546,7 @@ axl_status axl_kernel_bundle_retain(axl_kernel_bundle bundle)
 axl_status axl_kernel_bundle_release(axl_kernel_bundle bundle)
 {
     static const char fn[] = "axl_kernel_bundle_release";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE, bundle.id,
-                       &st);
-    if (!b)
-        return st;
+    AXL__ENTER(kernel_bundle, b, bundle);
     if (--b->refs == 0) {
         if (b->holds)
             axl__pool_retire(AXL__POOL(KERNEL_BUNDLE), b);
@@ -602,12 +561,7 @@ axl_status axl_kernel_bundle_get_state(axl_kernel_bundle bundle,
                                        axl_bundle_state *state)
 {
     static const char fn[] = "axl_kernel_bundle_get_state";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(state));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, state);
     *state = (axl_bundle_state)b->state;
     axl__leave();
     return st;
@@ -617,12 +571,7 @@ axl_status axl_kernel_bundle_get_context(axl_kernel_bundle bundle,
                                          axl_context *context)
 {
     static const char fn[] = "axl_kernel_bundle_get_context";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(context));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, context);
     context->id =
         axl__pool_handle(AXL__POOL(CONTEXT), axl__context_at(b->context));
     axl__leave();
@@ -634,12 +583,7 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
                                          uint32_t *count)
 {
     static const char fn[] = "axl_kernel_bundle_get_devices";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(count));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, count);
     st = axl__list_check(fn, b->ndev, out, cap, count);
     if (st == AXL_SUCCESS && out)
         for (uint8_t i = 0; i < b->ndev; i++)
@@ -652,12 +596,7 @@ axl_status axl_kernel_bundle_get_devices(axl_kernel_bundle bundle,
 axl_status axl_kernel_bundle_is_empty(axl_kernel_bundle bundle, bool *empty)
 {
     static const char fn[] = "axl_kernel_bundle_is_empty";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(empty));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, empty);
     if (b->state == AXL_BUNDLE_SOURCE)
         st = axl__not_on_source(fn, "empty()");
     else
@@ -693,16 +632,11 @@ axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
                                         bool *has)
 {
     static const char fn[] = "axl_kernel_bundle_has_kernel";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(has));
-    if (!b)
-        return st;
-    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, has);
+    struct axl__kernel_id *k = axl__kernel_id_get(fn, id, &st);
     struct axl__device *d = NULL;
     if (k && !AXL_IS_NONE(device))
-        d = axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        d = axl__device_get(fn, device, &st);
     if (k && st == AXL_SUCCESS && b->state == AXL_BUNDLE_SOURCE)
         st = axl__not_on_source(fn, "has_kernel");
     if (k && st == AXL_SUCCESS)
@@ -716,12 +650,7 @@ axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,
                                             uint32_t *count)
 {
     static const char fn[] = "axl_kernel_bundle_get_kernel_ids";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(count));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, count);
     if (b->state == AXL_BUNDLE_SOURCE)
         st = axl__not_on_source(fn, "get_kernel_ids");
     if (st == AXL_SUCCESS) {
@@ -760,13 +689,8 @@ axl_status axl_kernel_bundle_get_kernel(axl_kernel_bundle bundle,
                                         axl_kernel_id id, axl_kernel *kernel)
 {
     static const char fn[] = "axl_kernel_bundle_get_kernel";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(kernel));
-    if (!b)
-        return st;
-    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, kernel);
+    struct axl__kernel_id *k = axl__kernel_id_get(fn, id, &st);
     if (k && b->state != AXL_BUNDLE_EXECUTABLE)
         st = axl__wrong_state(fn, "get_kernel needs an executable bundle",
                          b->state);
@@ -784,12 +708,7 @@ axl_status axl_kernel_bundle_get_images(axl_kernel_bundle bundle,
                                         uint32_t *count)
 {
     static const char fn[] = "axl_kernel_bundle_get_images";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(count));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, count);
     if (b->state == AXL_BUNDLE_SOURCE)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "a source bundle has no device images yet (seed 003)");
@@ -808,16 +727,11 @@ axl_status axl_device_image_has_kernel(axl_device_image image,
                                        bool *has)
 {
     static const char fn[] = "axl_device_image_has_kernel";
-    axl_status st;
-    struct axl__image *img =
-        axl__enter_get_out(fn, "device image", AXL__POOL_IMAGE, image.id, &st,
-                           AXL__OUT(has));
-    if (!img)
-        return st;
-    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
+    AXL__ENTER_OUT(image, img, image, has);
+    struct axl__kernel_id *k = axl__kernel_id_get(fn, id, &st);
     struct axl__device *d = NULL;
     if (k && !AXL_IS_NONE(device))
-        d = axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+        d = axl__device_get(fn, device, &st);
     if (k && st == AXL_SUCCESS)
         *has = k->image == AXL__SLOT(IMAGE, img) &&
                (!d || axl__kernel_compatible(k, d));
@@ -828,12 +742,7 @@ axl_status axl_device_image_has_kernel(axl_device_image image,
 axl_status axl_device_image_get_uuid(axl_device_image image, uint8_t uuid[16])
 {
     static const char fn[] = "axl_device_image_get_uuid";
-    axl_status st;
-    struct axl__image *img =
-        axl__enter_get_out(fn, "device image", AXL__POOL_IMAGE, image.id, &st,
-                           AXL__OUT(uuid));
-    if (!img)
-        return st;
+    AXL__ENTER_OUT(image, img, image, uuid);
     memcpy(uuid, img->x.uuid, 16);
     axl__leave();
     return st;

@@ -99,11 +99,7 @@ void axl__context_unhold(struct axl__context *c)
 axl_status axl_context_retain(axl_context context)
 {
     static const char fn[] = "axl_context_retain";
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
-    if (!c)
-        return st;
+    AXL__ENTER(context, c, context);
     c->refs++;
     axl__leave();
     return st;
@@ -123,11 +119,7 @@ axl_status axl__context_drop(struct axl__context *c)
 axl_status axl_context_release(axl_context context)
 {
     static const char fn[] = "axl_context_release";
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
-    if (!c)
-        return st;
+    AXL__ENTER(context, c, context);
     /* 4.13.1.1: a context "that contains unconsumed asynchronous errors"
      * says so when the application lets it go. axl keeps errors in the
      * queues, which hold their context: the errors stay with the queue
@@ -187,11 +179,7 @@ axl_status axl_context_get_info(axl_context context, axl_context_info param,
                                 size_t *size_ret)
 {
     static const char fn[] = "axl_context_get_info";
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
-    if (!c)
-        return st;
+    AXL__ENTER(context, c, context);
     if (param == AXL_CONTEXT_INFO_PLATFORM) {
         axl_platform p = {axl__pool_handle(AXL__POOL(PLATFORM),
                                            axl__platform_at(c->platform))};
@@ -225,12 +213,7 @@ axl_status axl_context_get_devices(axl_context context, axl_device *out,
                                    uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_context_get_devices";
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(count));
-    if (!c)
-        return st;
+    AXL__ENTER_OUT(context, c, context, count);
     st = context_devices(fn, c, out, cap, count);
     axl__leave();
     return st;

@@ -199,11 +199,7 @@ axl_status axl_device_get_info(axl_device device, axl_device_info param,
                                size_t *size_ret)
 {
     static const char fn[] = "axl_device_get_info";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
-    if (!d)
-        return st;
+    AXL__ENTER(device, d, device);
     st = device_info(fn, d, param, value, value_size, size_ret);
     axl__leave();
     return st;
@@ -212,12 +208,7 @@ axl_status axl_device_get_info(axl_device device, axl_device_info param,
 axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has)
 {
     static const char fn[] = "axl_device_has";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(has));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, has);
     if ((unsigned)aspect >= AXL_ASPECT_COUNT)
         st = axl__fail(fn, AXL_ERR_INVALID, "%d is not an aspect", (int)aspect);
     else
@@ -229,12 +220,7 @@ axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has)
 axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
 {
     static const char fn[] = "axl_device_get_platform";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(platform));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, platform);
     platform->id = axl__pool_handle(AXL__POOL(PLATFORM),
                                     axl__platform_at(d->platform));
     axl__leave();
@@ -244,12 +230,7 @@ axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
 axl_status axl_device_get_backend(axl_device device, axl_backend *backend)
 {
     static const char fn[] = "axl_device_get_backend";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(backend));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, backend);
     *backend = d->port->backend;
     axl__leave();
     return st;
@@ -259,12 +240,7 @@ axl_status axl_device_get_bank(axl_device device, uint32_t index,
                                axl_device_bank *bank)
 {
     static const char fn[] = "axl_device_get_bank";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(bank));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, bank);
     axl_hal_bank b;
     if (index >= d->info.bank_count)
         st = axl__fail(fn, AXL_ERR_INVALID,
@@ -286,12 +262,7 @@ axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
                                void **data)
 {
     static const char fn[] = "axl_hal_device_data";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(data));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, data);
     if (d->port != port)
         st = axl__fail(fn, AXL_ERR_BACKEND_MISMATCH,
                        "the device belongs to the %s port, not to %s",

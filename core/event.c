@@ -46,11 +46,7 @@ axl_status axl_event_create_complete(axl_event *event)
 axl_status axl_event_retain(axl_event event)
 {
     static const char fn[] = "axl_event_retain";
-    axl_status st;
-    struct axl__event *e =
-        axl__enter_get(fn, "event", AXL__POOL_EVENT, event.id, &st);
-    if (!e)
-        return st;
+    AXL__ENTER(event, e, event);
     e->refs++;
     axl__leave();
     return st;
@@ -228,12 +224,7 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
                                 axl_status *error)
 {
     static const char fn[] = "axl_event_get_status";
-    axl_status st;
-    struct axl__event *e =
-        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
-                           AXL__OUT(status));
-    if (!e)
-        return st;
+    AXL__ENTER_OUT(event, e, event, status);
     *status = (axl_event_status)atomic_load_explicit(&e->state,
                                                      memory_order_acquire);
     /* A poll enforces its kernel's timeout as a wait would (without
@@ -270,12 +261,7 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
                                    uint64_t *ns)
 {
     static const char fn[] = "axl_event_get_profiling";
-    axl_status st;
-    struct axl__event *e =
-        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
-                           AXL__OUT(ns));
-    if (!e)
-        return st;
+    AXL__ENTER_OUT(event, e, event, ns);
     if (!e->profiling) {
         st = e->queue
                  ? axl__fail(fn, AXL_ERR_INVALID,
@@ -324,12 +310,7 @@ axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
                                    uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_event_get_wait_list";
-    axl_status st;
-    struct axl__event *e =
-        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
-                           AXL__OUT(count));
-    if (!e)
-        return st;
+    AXL__ENTER_OUT(event, e, event, count);
     const struct axl__command *c =
         e->command ? axl__command_at((uint16_t)(e->command - 1)) : NULL;
     uint32_t n = 0;

@@ -14,7 +14,7 @@ static struct axl__device *port_device(const char *fn, axl_device device,
                                        axl_status *st)
 {
     struct axl__device *d =
-        axl__lookup(fn, "device", AXL__POOL_DEVICE, device.id, st);
+        axl__device_get(fn, device, st);
     if (d && d->port != port) {
         *st = axl__fail(fn, AXL_ERR_BACKEND_MISMATCH,
                         "the device belongs to the %s port, not to %s",
@@ -36,7 +36,7 @@ axl_status axl_hal_buffer_mem(axl_buffer buffer, axl_device device,
     if (st != AXL_SUCCESS)
         return st;
     struct axl__buffer *view =
-        axl__lookup(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
+        axl__buffer_get(fn, buffer, &st);
     struct axl__device *d = view ? port_device(fn, device, port, &st) : NULL;
     if (d) {
         struct axl__buffer *b = axl__buffer_base(view);
@@ -85,7 +85,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
     if (st != AXL_SUCCESS)
         return st;
     struct axl__kernel *k =
-        axl__lookup(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+        axl__kernel_get(fn, kernel, &st);
     struct axl__device *d = k ? port_device(fn, device, port, &st) : NULL;
     const struct axl__kernel_id *kid = d ? axl__kernel_id_at(k->kid) : NULL;
     struct unit_wait w = {d, kid ? kid->image + 1u : 0,

@@ -124,15 +124,10 @@ axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
     static const char fn[] = "axl_is_compatible";
     if (count && !ids)
         return axl__null(fn, "ids");
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(compatible));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, compatible);
     bool all = true;
     for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
-        struct axl__kernel_id *k = axl__get_kernel_id(fn, ids[i], &st);
+        struct axl__kernel_id *k = axl__kernel_id_get(fn, ids[i], &st);
         if (k && !axl__kernel_compatible(k, d))
             all = false;
     }

@@ -64,8 +64,6 @@ void axl__image_unref(struct axl__image *img);
  * held; on failure none are left) and freed with it. */
 axl_status axl__image_kernels(const char *fn, struct axl__image *img);
 void axl__image_kernels_free(struct axl__image *img);
-struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
-                                          axl_status *st);
 uint32_t axl__image_kernel_ids(const struct axl__image *img,
                                axl_kernel_id *out, uint32_t cap);
 bool axl__device_loads_images(const struct axl__device *d);

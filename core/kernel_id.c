@@ -147,12 +147,6 @@ axl_status axl__image_kernels(const char *fn, struct axl__image *img)
 
 /* ---- Kernel ids ----------------------------------------------------------------- */
 
-struct axl__kernel_id *axl__get_kernel_id(const char *fn, axl_kernel_id h,
-                                          axl_status *st)
-{
-    return axl__lookup(fn, "kernel id", AXL__POOL_KERNEL_ID, h.id, st);
-}
-
 /* Kernel ids of one image, in kernel order, or all application ones. */
 uint32_t axl__image_kernel_ids(const struct axl__image *img,
                                axl_kernel_id *out, uint32_t cap)
@@ -204,7 +198,7 @@ axl_status axl_kernel_id_get_name(axl_kernel_id id, const char **name)
     axl_status st = axl__enter_out(fn, AXL__OUT(name));
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__kernel_id *k = axl__get_kernel_id(fn, id, &st);
+    struct axl__kernel_id *k = axl__kernel_id_get(fn, id, &st);
     if (k)
         *name = k->name;
     axl__leave();
@@ -255,12 +249,7 @@ axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
     static const char fn[] = "axl_get_built_in_kernel_id";
     if (!name)
         return axl__null(fn, "name");
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(id));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, id);
     if (!d->builtin ||
         !kernel_id_named(name, (uint16_t)(d->builtin - 1), id))
         st = axl__fail(fn, AXL_ERR_INVALID,

@@ -30,12 +30,7 @@ axl_status axl_platform_get_devices(axl_platform platform,
                                     uint32_t cap, uint32_t *count)
 {
     static const char fn[] = "axl_platform_get_devices";
-    axl_status st;
-    struct axl__platform *p =
-        axl__enter_get_out(fn, "platform", AXL__POOL_PLATFORM, platform.id,
-                           &st, AXL__OUT(count));
-    if (!p)
-        return st;
+    AXL__ENTER_OUT(platform, p, platform, count);
     if (!count)
         st = axl__null(fn, "count");
     else
@@ -49,11 +44,7 @@ axl_status axl_platform_get_info(axl_platform platform,
                                  size_t value_size, size_t *size_ret)
 {
     static const char fn[] = "axl_platform_get_info";
-    axl_status st;
-    struct axl__platform *p =
-        axl__enter_get(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st);
-    if (!p)
-        return st;
+    AXL__ENTER(platform, p, platform);
     const char *s = NULL;
     switch (param) {
     case AXL_PLATFORM_INFO_VERSION:
@@ -82,12 +73,7 @@ axl_status axl_platform_get_backend(axl_platform platform,
                                     axl_backend *backend)
 {
     static const char fn[] = "axl_platform_get_backend";
-    axl_status st;
-    struct axl__platform *p =
-        axl__enter_get_out(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st,
-                           AXL__OUT(backend));
-    if (!p)
-        return st;
+    AXL__ENTER_OUT(platform, p, platform, backend);
     *backend = p->port->backend;
     axl__leave();
     return st;
@@ -97,12 +83,7 @@ axl_status axl_platform_has(axl_platform platform, axl_aspect aspect,
                             bool *has)
 {
     static const char fn[] = "axl_platform_has";
-    axl_status st;
-    struct axl__platform *p =
-        axl__enter_get_out(fn, "platform", AXL__POOL_PLATFORM, platform.id, &st,
-                           AXL__OUT(has));
-    if (!p)
-        return st;
+    AXL__ENTER_OUT(platform, p, platform, has);
     if ((unsigned)aspect >= AXL_ASPECT_COUNT)
         st = axl__fail(fn, AXL_ERR_INVALID, "%d is not an aspect", (int)aspect);
     else {

@@ -1,33 +1,50 @@
 /*
  * pools.h - the one list of object pools (the lwIP memp_std.h pattern).
  *
- * X(KIND, name, type, capacity) declares a pool. The list expands into the
- * pool-kind enum (which is also the kind field of handles), the static
- * storage, the pool descriptors and the statistics. Add a pool here and
- * nowhere else.
+ * X(KIND, name, type, capacity, handle, what, owner) declares a pool:
+ * its kind, its name (in messages and statistics, and the stem of the
+ * typed helpers rt.h generates: axl__<name>_at, _get, _enter), the object
+ * type, the capacity setting, the public handle type (axl__no_handle for
+ * the runtime's own objects, which the application never names), what a
+ * message calls one of its handles, and who creates its objects (APP: the
+ * application, whose live ones axl_shutdown reports; RT: the runtime).
+ * The list expands into the pool-kind enum (which is also the kind field
+ * of handles), the static storage, the pool descriptors, the statistics
+ * and those helpers. Add a pool here and nowhere else.
  */
 #ifndef AXL_POOLS_H
 #define AXL_POOLS_H
 
 #define AXL__POOL_LIST(X)                                                      \
-    X(PLATFORM, platform, struct axl__platform, AXL_MAX_PLATFORMS)             \
-    X(DEVICE, device, struct axl__device, AXL_MAX_DEVICES)                     \
-    X(CONTEXT, context, struct axl__context, AXL_MAX_CONTEXTS)                 \
-    X(QUEUE, queue, struct axl__queue, AXL_MAX_QUEUES)                         \
-    X(EVENT, event, struct axl__event, AXL_MAX_EVENTS)                         \
-    X(COMMAND, command, struct axl__command, AXL_MAX_COMMANDS)                 \
-    X(ERROR, error, struct axl__error, AXL_MAX_ERRORS)                         \
-    X(BUFFER, buffer, struct axl__buffer, AXL_MAX_BUFFERS)                     \
+    X(PLATFORM, platform, struct axl__platform, AXL_MAX_PLATFORMS,             \
+      axl_platform, "platform", RT)                                            \
+    X(DEVICE, device, struct axl__device, AXL_MAX_DEVICES, axl_device,         \
+      "device", RT)                                                            \
+    X(CONTEXT, context, struct axl__context, AXL_MAX_CONTEXTS, axl_context,    \
+      "context", APP)                                                          \
+    X(QUEUE, queue, struct axl__queue, AXL_MAX_QUEUES, axl_queue, "queue",     \
+      APP)                                                                     \
+    X(EVENT, event, struct axl__event, AXL_MAX_EVENTS, axl_event, "event",     \
+      APP)                                                                     \
+    X(COMMAND, command, struct axl__command, AXL_MAX_COMMANDS,                 \
+      axl__no_handle, "command", RT)                                           \
+    X(ERROR, error, struct axl__error, AXL_MAX_ERRORS, axl__no_handle,         \
+      "error", RT)                                                             \
+    X(BUFFER, buffer, struct axl__buffer, AXL_MAX_BUFFERS, axl_buffer,         \
+      "buffer", APP)                                                           \
     X(HOST_ACCESSOR, host_accessor, struct axl__host_accessor,                 \
-      AXL_MAX_HOST_ACCESSORS)                                                  \
-    X(IMAGE, image, struct axl__image, AXL_MAX_IMAGES)                         \
-    X(KERNEL_ID, kernel_id, struct axl__kernel_id, AXL_MAX_KERNEL_IDS)         \
+      AXL_MAX_HOST_ACCESSORS, axl_host_accessor, "host accessor", APP)         \
+    X(IMAGE, image, struct axl__image, AXL_MAX_IMAGES, axl_device_image,       \
+      "device image", RT)                                                      \
+    X(KERNEL_ID, kernel_id, struct axl__kernel_id, AXL_MAX_KERNEL_IDS,         \
+      axl_kernel_id, "kernel id", RT)                                          \
     X(KERNEL_BUNDLE, kernel_bundle, struct axl__bundle,                        \
-      AXL_MAX_KERNEL_BUNDLES)                                                  \
-    X(KERNEL, kernel, struct axl__kernel, AXL_MAX_KERNELS)
+      AXL_MAX_KERNEL_BUNDLES, axl_kernel_bundle, "kernel bundle", APP)         \
+    X(KERNEL, kernel, struct axl__kernel, AXL_MAX_KERNELS, axl_kernel,         \
+      "kernel", APP)
 
 enum axl__pool_kind {
-#define AXL__POOL_ENUM(KIND, name, type, cap) AXL__POOL_##KIND,
+#define AXL__POOL_ENUM(KIND, ...) AXL__POOL_##KIND,
     AXL__POOL_LIST(AXL__POOL_ENUM)
 #undef AXL__POOL_ENUM
     AXL__POOL_COUNT

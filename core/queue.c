@@ -19,14 +19,13 @@ axl_status axl_queue_create(axl_context context, axl_device device,
                          "unknown queue flags 0x%x (4.6.5.4 has in_order and "
                          "enable_profiling)",
                          (unsigned)(flags & ~(uint32_t)QUEUE_FLAGS));
-    struct axl__device *d =
-        axl__enter_get(fn, "device", AXL__POOL_DEVICE, device.id, &st);
+    struct axl__device *d = axl__device_enter(fn, device, &st);
     if (!d)
         return st;
     struct axl__context *c = NULL;
     bool own = AXL_IS_NONE(context);
     if (!own) {
-        c = axl__lookup(fn, "context", AXL__POOL_CONTEXT, context.id, &st);
+        c = axl__context_get(fn, context, &st);
         if (c && !axl__context_has_device(c, AXL__SLOT(DEVICE, d)))
             st = axl__fail(fn, AXL_ERR_INVALID,
                            "the device is not one of the context's devices "
@@ -129,11 +128,7 @@ void axl__queue_unhold(struct axl__queue *q)
 axl_status axl_queue_retain(axl_queue queue)
 {
     static const char fn[] = "axl_queue_retain";
-    axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-    if (!q)
-        return st;
+    AXL__ENTER(queue, q, queue);
     q->refs++;
     axl__leave();
     return st;
@@ -153,11 +148,7 @@ static unsigned queue_errors(const struct axl__queue *q,
 axl_status axl_queue_release(axl_queue queue)
 {
     static const char fn[] = "axl_queue_release";
-    axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-    if (!q)
-        return st;
+    AXL__ENTER(queue, q, queue);
     if (--q->refs > 0) {
         axl__leave();
         return st;
@@ -216,11 +207,7 @@ axl_status axl_queue_get_info(axl_queue queue, axl_queue_info param,
                               size_t *size_ret)
 {
     static const char fn[] = "axl_queue_get_info";
-    axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-    if (!q)
-        return st;
+    AXL__ENTER(queue, q, queue);
     uint32_t id;
     if (param == AXL_QUEUE_INFO_CONTEXT) {
         id = axl__pool_handle(AXL__POOL(CONTEXT),
@@ -260,11 +247,7 @@ axl_status axl_queue_get_device(axl_queue queue, axl_device *device)
 axl_status axl_queue_is_in_order(axl_queue queue, bool *in_order)
 {
     static const char fn[] = "axl_queue_is_in_order";
-    axl_status st;
-    struct axl__queue *q = axl__enter_get_out(
-        fn, "queue", AXL__POOL_QUEUE, queue.id, &st, AXL__OUT(in_order));
-    if (!q)
-        return st;
+    AXL__ENTER_OUT(queue, q, queue, in_order);
     *in_order = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
     axl__leave();
     return st;
@@ -310,11 +293,7 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
 
 static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
 {
-    axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-    if (!q)
-        return st;
+    AXL__ENTER(queue, q, queue);
     q->holds++;
     st = axl__wait_queue(fn, q);
     if (st == AXL_SUCCESS && deliver)
@@ -337,11 +316,7 @@ axl_status axl_queue_wait_and_throw(axl_queue queue)
 axl_status axl_queue_throw_asynchronous(axl_queue queue)
 {
     static const char fn[] = "axl_queue_throw_asynchronous";
-    axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-    if (!q)
-        return st;
+    AXL__ENTER(queue, q, queue);
     q->holds++;
     st = axl__deliver_errors(fn, q);
     axl__queue_unhold(q);
@@ -484,11 +459,7 @@ axl_status axl_queue_prefetch(axl_queue queue, axl_buffer buffer,
 axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns)
 {
     static const char fn[] = "axl_queue_set_timeout";
-    axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
-    if (!q)
-        return st;
+    AXL__ENTER(queue, q, queue);
     q->timeout_ns = ns;
     axl__leave();
     return st;

@@ -540,59 +540,24 @@ extern axl__pool axl__pools[AXL__POOL_COUNT];
 
 #define AXL__POOL(KIND) (&axl__pools[AXL__POOL_##KIND])
 
-/* Typed slot access. */
-static inline struct axl__platform *axl__platform_at(uint16_t s)
-{
-    return (struct axl__platform *)axl__pool_at(AXL__POOL(PLATFORM), s);
-}
-static inline struct axl__device *axl__device_at(uint16_t s)
-{
-    return (struct axl__device *)axl__pool_at(AXL__POOL(DEVICE), s);
-}
-static inline struct axl__context *axl__context_at(uint16_t s)
-{
-    return (struct axl__context *)axl__pool_at(AXL__POOL(CONTEXT), s);
-}
-static inline struct axl__queue *axl__queue_at(uint16_t s)
-{
-    return (struct axl__queue *)axl__pool_at(AXL__POOL(QUEUE), s);
-}
-static inline struct axl__event *axl__event_at(uint16_t s)
-{
-    return (struct axl__event *)axl__pool_at(AXL__POOL(EVENT), s);
-}
-static inline struct axl__command *axl__command_at(uint16_t s)
-{
-    return (struct axl__command *)axl__pool_at(AXL__POOL(COMMAND), s);
-}
-static inline struct axl__error *axl__error_at(uint16_t s)
-{
-    return (struct axl__error *)axl__pool_at(AXL__POOL(ERROR), s);
-}
-static inline struct axl__buffer *axl__buffer_at(uint16_t s)
-{
-    return (struct axl__buffer *)axl__pool_at(AXL__POOL(BUFFER), s);
-}
-static inline struct axl__image *axl__image_at(uint16_t s)
-{
-    return (struct axl__image *)axl__pool_at(AXL__POOL(IMAGE), s);
-}
-static inline struct axl__kernel_id *axl__kernel_id_at(uint16_t s)
-{
-    return (struct axl__kernel_id *)axl__pool_at(AXL__POOL(KERNEL_ID), s);
-}
+/* What a runtime-only pool's objects are named by: nothing outside the
+ * core, so nothing can pass one where a public handle is expected. */
+typedef struct axl__no_handle {
+    uint32_t id;
+} axl__no_handle;
+
+/* Typed slot access, one per pool (pools.h): axl__<name>_at(slot). */
+#define AXL__POOL_AT(KIND, name, type, ...)                                    \
+    static inline type *axl__##name##_at(uint16_t s)                           \
+    {                                                                          \
+        return (type *)axl__pool_at(AXL__POOL(KIND), s);                       \
+    }
+AXL__POOL_LIST(AXL__POOL_AT)
+#undef AXL__POOL_AT
+/* The bundle pool's objects are struct axl__bundle. */
 static inline struct axl__bundle *axl__bundle_at(uint16_t s)
 {
-    return (struct axl__bundle *)axl__pool_at(AXL__POOL(KERNEL_BUNDLE), s);
-}
-static inline struct axl__kernel *axl__kernel_at(uint16_t s)
-{
-    return (struct axl__kernel *)axl__pool_at(AXL__POOL(KERNEL), s);
-}
-static inline struct axl__host_accessor *axl__host_accessor_at(uint16_t s)
-{
-    return (struct axl__host_accessor *)axl__pool_at(AXL__POOL(HOST_ACCESSOR),
-                                                     s);
+    return axl__kernel_bundle_at(s);
 }
 #define AXL__SLOT(KIND, obj) axl__pool_slot(AXL__POOL(KIND), (obj))
 /* The slot a handle that resolved names (no division, unlike AXL__SLOT). */
@@ -739,6 +704,56 @@ axl_status axl__pool_full(const char *fn, int kind);
     axl__lookup_fast(fn, NULL, kind, id, st)
 #endif
 #endif
+
+/* Typed, checked lookups and entries, one set per pool (pools.h), so
+ * that a queue passed where a buffer is expected does not compile:
+ *  - axl__<name>_get(fn, handle, &st): the object, or NULL with *st and
+ *    the message (axl__lookup, "what" from the pool list);
+ *  - axl__<name>_enter(fn, handle, &st): the same with the lock taken
+ *    first (axl__enter_get); on failure the lock is not held;
+ *  - axl__<name>_enter_out(fn, handle, &st, AXL__OUT(out)): the same
+ *    after checking the call's out-parameter (axl__enter_get_out). */
+#define AXL__POOL_GET(KIND, name, type, cap, handle, what, owner)              \
+    static inline type *axl__##name##_get(const char *fn, handle h,            \
+                                          axl_status *st)                      \
+    {                                                                          \
+        return (type *)axl__lookup(fn, what, AXL__POOL_##KIND, h.id, st);      \
+    }                                                                          \
+    static inline type *axl__##name##_enter(const char *fn, handle h,          \
+                                            axl_status *st)                    \
+    {                                                                          \
+        return (type *)axl__enter_get(fn, what, AXL__POOL_##KIND, h.id, st);   \
+    }                                                                          \
+    static inline type *axl__##name##_enter_out(                               \
+        const char *fn, handle h, axl_status *st, const void *out,             \
+        const char *out_what)                                                  \
+    {                                                                          \
+        return (type *)axl__enter_get_out(fn, what, AXL__POOL_##KIND, h.id,    \
+                                          st, out, out_what);                  \
+    }
+AXL__POOL_LIST(AXL__POOL_GET)
+#undef AXL__POOL_GET
+
+/* axl__<name>_obj: the object type of pool <name>. */
+#define AXL__POOL_TYPE(KIND, name, type, ...) typedef type axl__##name##_obj;
+AXL__POOL_LIST(AXL__POOL_TYPE)
+#undef AXL__POOL_TYPE
+/* The entry sequence of a public call on one object, in one line: declares
+ * `axl_status st` and `var`, the object of pool `name` behind handle h
+ * with the lock held, and returns st from the call when the lock could
+ * not be had or h does not resolve (nothing held then). The call's `fn`
+ * must be in scope. AXL__ENTER_OUT checks the out-parameter `out` first. */
+#define AXL__ENTER(name, var, h)                                               \
+    axl_status st;                                                             \
+    axl__##name##_obj *var = axl__##name##_enter(fn, (h), &st);        \
+    if (!var)                                                                  \
+    return st
+#define AXL__ENTER_OUT(name, var, h, out)                                      \
+    axl_status st;                                                             \
+    axl__##name##_obj *var =                                           \
+        axl__##name##_enter_out(fn, (h), &st, AXL__OUT(out));                  \
+    if (!var)                                                                  \
+    return st
 
 /* Copies a value into the caller's buffer under the size-in/size-out
  * rules of get_info. */

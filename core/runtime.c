@@ -13,7 +13,7 @@
 struct axl__runtime axl__rt;
 
 /* Storage for every pool, expanded from the one list in pools.h. */
-#define AXL__POOL_STORAGE(KIND, name, type, cap)                               \
+#define AXL__POOL_STORAGE(KIND, name, type, cap, ...)                          \
     static type axl__##name##_slots[cap];                                      \
     static uint16_t axl__##name##_gen[cap];                                    \
     static uint16_t axl__##name##_link[cap];
@@ -21,7 +21,7 @@ AXL__POOL_LIST(AXL__POOL_STORAGE)
 #undef AXL__POOL_STORAGE
 
 axl__pool axl__pools[AXL__POOL_COUNT] = {
-#define AXL__POOL_DESC(KIND, name, type, cap)                                  \
+#define AXL__POOL_DESC(KIND, name, type, cap, ...)                             \
     [AXL__POOL_##KIND] = {#name,                                               \
                           #cap,                                                \
                           (unsigned char *)axl__##name##_slots,                \
@@ -412,11 +412,16 @@ axl_status axl_init(void)
 /* Pools whose objects the application creates and must release (the
  * others hold what the runtime owns: devices, registered images and their
  * kernel ids, commands in flight, error records). */
+/* Whether the application creates a pool's objects (pools.h's owner). */
 static bool user_pool(int kind)
 {
-    return kind != AXL__POOL_PLATFORM && kind != AXL__POOL_DEVICE &&
-           kind != AXL__POOL_COMMAND && kind != AXL__POOL_ERROR &&
-           kind != AXL__POOL_IMAGE && kind != AXL__POOL_KERNEL_ID;
+#define AXL__POOL_OWNER_APP 1
+#define AXL__POOL_OWNER_RT 0
+#define AXL__POOL_USER(KIND, name, type, cap, handle, what, owner)             \
+    | ((uint32_t)AXL__POOL_OWNER_##owner << AXL__POOL_##KIND)
+    const uint32_t app = 0 AXL__POOL_LIST(AXL__POOL_USER);
+#undef AXL__POOL_USER
+    return (app >> kind) & 1u;
 }
 
 static bool nothing_in_flight(const void *arg)

@@ -25,12 +25,7 @@ axl_status axl_device_can_compile(axl_device device, axl_source_language lang,
                                   bool *can)
 {
     static const char fn[] = "axl_device_can_compile";
-    axl_status st;
-    struct axl__device *d =
-        axl__enter_get_out(fn, "device", AXL__POOL_DEVICE, device.id, &st,
-                           AXL__OUT(can));
-    if (!d)
-        return st;
+    AXL__ENTER_OUT(device, d, device, can);
     *can = device_can_compile(d, lang);
     axl__leave();
     return st;
@@ -44,12 +39,7 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
     static const char fn[] = "axl_kernel_bundle_create_from_source";
     if (!bytes)
         return axl__null(fn, "bytes");
-    axl_status st;
-    struct axl__context *c =
-        axl__enter_get_out(fn, "context", AXL__POOL_CONTEXT, context.id, &st,
-                           AXL__OUT(bundle));
-    if (!c)
-        return st;
+    AXL__ENTER_OUT(context, c, context, bundle);
     bool any = false;
     for (uint8_t i = 0; i < c->ndev; i++)
         any |= device_can_compile(axl__device_at(c->dev[i]), lang);
@@ -276,8 +266,7 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
                      out);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__bundle *b = axl__lookup(fn, "kernel bundle",
-                                         AXL__POOL_KERNEL_BUNDLE, out->id, &st);
+    struct axl__bundle *b = axl__kernel_bundle_get(fn, *out, &st);
     st = axl__program_devices(fn, b, PROGRAM_WANT, AXL_ERR_BUILD, log, log_size);
     if (st != AXL_SUCCESS) {
         char why[AXL_MESSAGE_MAX];
@@ -299,12 +288,7 @@ axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
                                    axl_kernel_bundle *executable)
 {
     static const char fn[] = "axl_kernel_bundle_build";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(executable));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, executable);
     devlist devs;
     if (b->state == AXL_BUNDLE_SOURCE) {
         b->holds++;
@@ -372,12 +356,7 @@ axl_status axl_kernel_bundle_ext_has_kernel(axl_kernel_bundle bundle,
                                             const char *name, bool *has)
 {
     static const char fn[] = "axl_kernel_bundle_ext_has_kernel";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(has));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, has);
     if (b->state == AXL_BUNDLE_SOURCE)
         st = axl__not_on_source(fn, "ext_oneapi_has_kernel");
     else
@@ -391,12 +370,7 @@ axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
                                             axl_kernel *kernel)
 {
     static const char fn[] = "axl_kernel_bundle_ext_get_kernel";
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(kernel));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, kernel);
     struct axl__kernel_id *k = source_kernel(b, name);
     if (b->state != AXL_BUNDLE_EXECUTABLE)
         st = axl__wrong_state(fn,
