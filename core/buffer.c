@@ -681,7 +681,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         AXL_EVENT_COMPLETE) {
         /* The data could not be brought to the host. */
         const struct axl__error *err =
-            e->error ? axl__error_at((uint16_t)(e->error - 1)) : NULL;
+            AXL__IS_REF(e->error) ? axl__error_deref(e->error) : NULL;
         st = axl__fail(fn, e->status, "%s",
                        err ? err->message : axl_status_name(e->status));
         axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);

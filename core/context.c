@@ -81,8 +81,8 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
 static void context_destroy(struct axl__context *c)
 {
     /* Released queues' late errors nobody can ask for any more. */
-    while (c->err_head) {
-        struct axl__error *e = axl__error_at((uint16_t)(c->err_head - 1));
+    while (AXL__IS_REF(c->err_head)) {
+        struct axl__error *e = axl__error_deref(c->err_head);
         c->err_head = e->next;
         e->listed = false;
         axl__error_unref(e);
@@ -135,18 +135,18 @@ axl_status axl_context_release(axl_context context)
         const struct axl__queue *q = axl__pool_at(qp, i);
         if (q->context != slot)
             continue;
-        for (uint16_t r = q->err_head; r;
-             r = axl__error_at((uint16_t)(r - 1))->next, n++)
+        for (axl__error_ref r = q->err_head; AXL__IS_REF(r);
+             r = axl__error_deref(r)->next, n++)
             if (first == AXL_SUCCESS)
-                first = axl__error_at((uint16_t)(r - 1))->status;
+                first = axl__error_deref(r)->status;
     }
     /* Late errors of its released queues: the context's own. */
     unsigned late = 0;
     axl_status late_first = AXL_SUCCESS;
-    for (uint16_t r = c->err_head; r;
-         r = axl__error_at((uint16_t)(r - 1))->next, late++)
+    for (axl__error_ref r = c->err_head; AXL__IS_REF(r);
+         r = axl__error_deref(r)->next, late++)
         if (late_first == AXL_SUCCESS)
-            late_first = axl__error_at((uint16_t)(r - 1))->status;
+            late_first = axl__error_deref(r)->status;
     if (first == AXL_SUCCESS)
         first = late_first;
     n += late;

@@ -13,8 +13,8 @@ static struct axl__event *get_event(const char *fn, axl_event h,
 /* e, in slot s, goes. */
 static void event_destroy(struct axl__event *e, uint16_t s)
 {
-    if (e->error)
-        axl__error_unref(axl__error_at((uint16_t)(e->error - 1)));
+    if (AXL__IS_REF(e->error))
+        axl__error_unref(axl__error_deref(e->error));
     axl__pool_free_slot(AXL__POOL(EVENT), s);
 }
 
@@ -105,7 +105,7 @@ static axl_status deliver_waited(const char *fn, const struct axl__event *e)
             continue;
         struct axl__queue *q = axl__pool_at(qp, i);
         if (q == own || !(e->waited_ctx & AXL__CTX_BIT(q->context)) ||
-            !(q->err_head || q->dropped))
+            !(AXL__IS_REF(q->err_head) || q->dropped))
             continue;
         q->holds++;
         axl_status st = axl__deliver_errors(fn, q);

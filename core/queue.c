@@ -85,13 +85,13 @@ axl_status axl_queue_create_selected(axl_selector_fn selector,
 /* Frees q's listed errors. */
 static void drop_errors(struct axl__queue *q)
 {
-    while (q->err_head) {
-        struct axl__error *e = axl__error_at((uint16_t)(q->err_head - 1));
+    while (AXL__IS_REF(q->err_head)) {
+        struct axl__error *e = axl__error_deref(q->err_head);
         q->err_head = e->next;
         e->listed = false;
         axl__error_unref(e);
     }
-    q->err_tail = 0;
+    q->err_tail = AXL__NONE(error);
 }
 
 static void queue_destroy(struct axl__queue *q)
@@ -101,13 +101,13 @@ static void queue_destroy(struct axl__queue *q)
      * context while the application holds it (a throw on any of its
      * queues delivers them, its release says so); otherwise nobody can
      * ask for them any more. */
-    if (q->err_head && c->refs && !q->own_context) {
-        if (c->err_tail)
-            axl__error_at((uint16_t)(c->err_tail - 1))->next = q->err_head;
+    if (AXL__IS_REF(q->err_head) && c->refs && !q->own_context) {
+        if (AXL__IS_REF(c->err_tail))
+            axl__error_deref(c->err_tail)->next = q->err_head;
         else
             c->err_head = q->err_head;
         c->err_tail = q->err_tail;
-        q->err_head = q->err_tail = 0;
+        q->err_head = q->err_tail = AXL__NONE(error);
     }
     if (c->refs && !q->own_context)
         c->dropped += q->dropped;
@@ -139,8 +139,8 @@ static unsigned queue_errors(const struct axl__queue *q,
                              const struct axl__error **first)
 {
     unsigned n = 0;
-    *first = q->err_head ? axl__error_at((uint16_t)(q->err_head - 1)) : NULL;
-    for (uint16_t r = q->err_head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+    *first = AXL__IS_REF(q->err_head) ? axl__error_deref(q->err_head) : NULL;
+    for (axl__error_ref r = q->err_head; AXL__IS_REF(r); r = axl__error_deref(r)->next)
         n++;
     return n;
 }
@@ -159,7 +159,7 @@ axl_status axl_queue_release(axl_queue queue)
      * cannot take this slot (issue 18.3). */
     q->holds++;
     axl__pool_retire(AXL__POOL(QUEUE), q);
-    if (q->err_head || q->dropped) {
+    if (AXL__IS_REF(q->err_head) || q->dropped) {
         /* 4.13.1.1: unconsumed errors reach the handler on destruction.
          * Without one, the release says so (the oldest error's status)
          * and they go with the queue. */

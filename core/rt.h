@@ -56,6 +56,27 @@
 #include "pool.h"
 #include "pools.h"
 
+/* ---- References ---------------------------------------------------------- */
+
+/* A reference inside the core to an object of pool <name> (pools.h):
+ * axl__<name>_ref, its slot + 1, 0 = none. One struct per pool, the size
+ * of the uint16_t it replaces (no slot is reserved: slot 0 is a pool's
+ * first object), so a reference to a queue cannot stand where one to a
+ * buffer is expected, and no "+ 1" / "- 1" is written by hand. Made by
+ * axl__<name>_ref_of(obj) (NULL: none), read by axl__<name>_deref(r)
+ * (NULL for none); AXL__NO_REF initialises one to none, AXL__IS_REF(r)
+ * tests it. */
+#define AXL__POOL_REF_TYPE(KIND, name, ...)                                    \
+    typedef struct axl__##name##_ref {                                         \
+        uint16_t slot1;                                                        \
+    } axl__##name##_ref;
+AXL__POOL_LIST(AXL__POOL_REF_TYPE)
+#undef AXL__POOL_REF_TYPE
+#define AXL__NO_REF {0}
+#define AXL__IS_REF(r) ((r).slot1 != 0)
+/* The none reference of pool <name>, as a value. */
+#define AXL__NONE(name) ((axl__##name##_ref)AXL__NO_REF)
+
 /* ---- Objects ------------------------------------------------------------- */
 
 struct axl__platform {
@@ -139,8 +160,8 @@ struct axl__context {
     uint8_t ndev;
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     axl_async_handler handler;
-    uint16_t err_head, err_tail; /* errors of commands that finished after
-                                    their queue's last release, slot + 1 */
+    axl__error_ref err_head, err_tail; /* errors of commands that finished
+                                    after their queue's last release */
     uint32_t dropped;           /* such errors lost to a full error pool */
 };
 
@@ -155,7 +176,7 @@ struct axl__queue {
     uint32_t last_event;        /* in-order: handle of the last command */
     uint32_t inflight;          /* commands not yet complete */
     uint64_t timeout_ns;        /* for kernels */
-    uint16_t err_head, err_tail; /* unconsumed async errors, slot + 1 */
+    axl__error_ref err_head, err_tail; /* unconsumed async errors */
     uint32_t dropped;           /* errors lost to a full error pool */
 };
 
@@ -185,7 +206,7 @@ struct axl__event {
     uint32_t queue;             /* handle of the queue it was submitted to
                                    (weak: the queue may be gone) */
     uint16_t command;           /* command slot + 1 while not complete */
-    uint16_t error;             /* error record slot + 1, 0 if none */
+    axl__error_ref error;       /* its error record, if any */
     uint32_t waited_ctx;        /* contexts of the commands its command
                                    waited on (AXL__CTX_BIT), Table 34 */
     axl__node succ;             /* first dependent command's node */
@@ -463,7 +484,7 @@ struct axl__error {
     axl_status status;
     uint32_t event;             /* event handle at the time of the failure */
     uint32_t queue;             /* queue handle */
-    uint16_t next;              /* in the queue's list, slot + 1 */
+    axl__error_ref next;        /* in the queue's list */
     uint8_t refs;               /* the queue's list and the event */
     bool listed;                /* still unconsumed in the queue's list */
     char message[AXL_MESSAGE_MAX];
@@ -554,6 +575,28 @@ typedef struct axl__no_handle {
     }
 AXL__POOL_LIST(AXL__POOL_AT)
 #undef AXL__POOL_AT
+/* References (see "References" above): axl__<name>_ref_of(obj),
+ * axl__<name>_ref_at(slot) when the slot is known (no division), and
+ * axl__<name>_deref(r). */
+#define AXL__POOL_REF_FN(KIND, name, type, ...)                                \
+    static inline axl__##name##_ref axl__##name##_ref_at(uint16_t s)           \
+    {                                                                          \
+        axl__##name##_ref r = {(uint16_t)(s + 1u)};                            \
+        return r;                                                              \
+    }                                                                          \
+    static inline axl__##name##_ref axl__##name##_ref_of(const type *o)        \
+    {                                                                          \
+        axl__##name##_ref r = AXL__NO_REF;                                     \
+        if (o)                                                                 \
+            r.slot1 = (uint16_t)(axl__pool_slot(AXL__POOL(KIND), o) + 1u);     \
+        return r;                                                              \
+    }                                                                          \
+    static inline type *axl__##name##_deref(axl__##name##_ref r)               \
+    {                                                                          \
+        return r.slot1 ? axl__##name##_at((uint16_t)(r.slot1 - 1u)) : NULL;    \
+    }
+AXL__POOL_LIST(AXL__POOL_REF_FN)
+#undef AXL__POOL_REF_FN
 /* The bundle pool's objects are struct axl__bundle. */
 static inline struct axl__bundle *axl__bundle_at(uint16_t s)
 {

@@ -200,7 +200,7 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
     err->event = AXL__HANDLE(EVENT, e);
     axl_format(err->message, sizeof err->message, "%s",
                why && why[0] ? why : axl_status_name(status));
-    uint16_t r = (uint16_t)(AXL__SLOT(ERROR, err) + 1);
+    axl__error_ref r = axl__error_ref_of(err);
     e->error = r;
     err->refs = 1; /* the event */
     if (!q)
@@ -208,8 +208,8 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
     err->queue = AXL__HANDLE(QUEUE, q);
     err->refs = 2; /* and the queue's list */
     err->listed = true;
-    if (q->err_tail)
-        axl__error_at((uint16_t)(q->err_tail - 1))->next = r;
+    if (AXL__IS_REF(q->err_tail))
+        axl__error_deref(q->err_tail)->next = r;
     else
         q->err_head = r;
     q->err_tail = r;
@@ -332,7 +332,7 @@ static void fail_unrun(struct axl__command *c)
     const struct axl__event *pe =
         axl__pool_lookup_any(AXL__POOL(EVENT), c->dep_event);
     const struct axl__error *perr =
-        pe && pe->error ? axl__error_at((uint16_t)(pe->error - 1)) : NULL;
+        pe && AXL__IS_REF(pe->error) ? axl__error_deref(pe->error) : NULL;
     static const char prefix[] = "not run: a command it depends on failed";
     lost_buffer(c, buf, sizeof buf);
     if (perr && strncmp(perr->message, prefix, sizeof prefix - 1) == 0)
@@ -523,7 +523,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->refs = out ? 1 : 0;
     e->holds = 1; /* the command */
     e->status = AXL_SUCCESS;
-    e->error = 0;
+    e->error = AXL__NONE(error);
     e->succ = 0;
     e->t_submit = e->t_start = e->t_end = 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
@@ -922,7 +922,7 @@ static axl_status event_result(const char *fn, const struct axl__event *e)
     if (e->status == AXL_SUCCESS)
         return AXL_SUCCESS;
     const struct axl__error *err =
-        e->error ? axl__error_at((uint16_t)(e->error - 1)) : NULL;
+        AXL__IS_REF(e->error) ? axl__error_deref(e->error) : NULL;
     return axl__fail(fn, e->status, "the command failed: %s",
                      err ? err->message
                          : "(its message was lost: the error pool was full)");
@@ -988,7 +988,7 @@ axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 /* A list of unconsumed errors: a queue's, or a context's (the late errors
  * of its released queues). */
 typedef struct err_list {
-    uint16_t *head, *tail;
+    axl__error_ref *head, *tail;
     uint32_t *dropped;
 } err_list;
 
@@ -999,14 +999,14 @@ static void give_all(err_list l, axl_async_handler h)
 {
     uint16_t taken[AXL_MAX_ERRORS];
     uint32_t n = 0;
-    while (*l.head && n < AXL_MAX_ERRORS) {
-        struct axl__error *err = axl__error_at((uint16_t)(*l.head - 1));
+    while (AXL__IS_REF(*l.head) && n < AXL_MAX_ERRORS) {
+        struct axl__error *err = axl__error_deref(*l.head);
         *l.head = err->next;
         err->listed = false;
         taken[n++] = AXL__SLOT(ERROR, err);
     }
-    if (!*l.head)
-        *l.tail = NIL;
+    if (!AXL__IS_REF(*l.head))
+        *l.tail = AXL__NONE(error);
     uint32_t dropped = *l.dropped;
     *l.dropped = 0;
     if (n == 0 && dropped == 0)
@@ -1046,7 +1046,7 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
         give_all(ql, h);
     else
         st = take_one(fn, ql, "asynchronous error: ");
-    if (st != AXL_SUCCESS || !(ctx->err_head || ctx->dropped))
+    if (st != AXL_SUCCESS || !(AXL__IS_REF(ctx->err_head) || ctx->dropped))
         return st;
     if (ctx->handler.fn) {
         give_all(cl, ctx->handler);
@@ -1063,7 +1063,7 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
 static axl_status take_one(const char *fn, err_list l, const char *what)
 {
     uint32_t dropped = *l.dropped;
-    if (!*l.head) {
+    if (!AXL__IS_REF(*l.head)) {
         if (!dropped)
             return AXL_SUCCESS;
         *l.dropped = 0;
@@ -1072,13 +1072,13 @@ static axl_status take_one(const char *fn, err_list l, const char *what)
                          "pool (AXL_MAX_ERRORS) was full",
                          what, (unsigned)dropped);
     }
-    struct axl__error *err = axl__error_at((uint16_t)(*l.head - 1));
+    struct axl__error *err = axl__error_deref(*l.head);
     *l.head = err->next;
     err->listed = false;
-    if (!*l.head)
-        *l.tail = NIL;
+    if (!AXL__IS_REF(*l.head))
+        *l.tail = AXL__NONE(error);
     unsigned more = 0;
-    for (uint16_t r = *l.head; r; r = axl__error_at((uint16_t)(r - 1))->next)
+    for (axl__error_ref r = *l.head; AXL__IS_REF(r); r = axl__error_deref(r)->next)
         more++;
     /* The counts first: a long message may be cut at AXL_MESSAGE_MAX. */
     char counts[128] = "";
