@@ -474,13 +474,13 @@ static void destroy_base(struct axl__buffer *b)
 void axl__buffer_zombie(struct axl__buffer *b)
 {
     b->next_zombie = axl__rt.zombie_head;
-    axl__rt.zombie_head = (uint16_t)(AXL__SLOT(BUFFER, b) + 1);
+    axl__rt.zombie_head = axl__buffer_ref_of(b);
 }
 
 void axl__free_zombies(void)
 {
-    while (axl__rt.zombie_head) {
-        struct axl__buffer *b = axl__buffer_at((uint16_t)(axl__rt.zombie_head - 1));
+    while (AXL__IS_REF(axl__rt.zombie_head)) {
+        struct axl__buffer *b = axl__buffer_deref(axl__rt.zombie_head);
         axl__rt.zombie_head = b->next_zombie;
         axl__launch_forget(); /* released already; the slot is reused next */
         if (b->flags & AXL__BUF_SUB) {

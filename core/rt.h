@@ -137,7 +137,7 @@ struct axl__cu {
 };
 
 struct axl__device {
-    uint16_t platform;          /* slot */
+    axl__platform_ref platform;
     bool programming;           /* a new design is being loaded */
     uint8_t ncus;
     const axl_device_port *port; /* its platform's; called via devops.h */
@@ -156,7 +156,7 @@ struct axl__device {
 struct axl__context {
     uint16_t refs;              /* application references */
     uint16_t holds;             /* queues using it */
-    uint16_t platform;
+    axl__platform_ref platform;
     uint8_t ndev;
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     axl_async_handler handler;
@@ -340,7 +340,7 @@ struct axl__buffer {
     struct axl__loc loc[AXL__LOCS];
     axl__rec rec_head, rec_tail;
     uint8_t nrec;
-    uint16_t next_zombie;       /* slot + 1 */
+    axl__buffer_ref next_zombie;
     uint32_t trace_writer;      /* base: event handle of the last traced
                                    command that wrote it (trace arrows) */
 };
@@ -549,7 +549,7 @@ struct axl__runtime {
     void *clock_user;
     uint32_t nports;
     const axl_device_port *ports[AXL_MAX_PLATFORMS];
-    uint16_t zombie_head;                  /* buffers to free, outside the lock */
+    axl__buffer_ref zombie_head;           /* buffers to free, outside the lock */
     uint16_t cu_wait_head, cu_wait_tail;   /* kernels waiting for a free unit */
     uint32_t launch_epoch;                 /* see axl__launch_cache */
     uint32_t plan_seq;                     /* last axl__launch_cache id */
@@ -576,8 +576,8 @@ typedef struct axl__no_handle {
 AXL__POOL_LIST(AXL__POOL_AT)
 #undef AXL__POOL_AT
 /* References (see "References" above): axl__<name>_ref_of(obj),
- * axl__<name>_ref_at(slot) when the slot is known (no division), and
- * axl__<name>_deref(r). */
+ * axl__<name>_ref_at(slot) when the slot is known (no division),
+ * axl__<name>_deref(r) and axl__<name>_ref_eq(a, b). */
 #define AXL__POOL_REF_FN(KIND, name, type, ...)                                \
     static inline axl__##name##_ref axl__##name##_ref_at(uint16_t s)           \
     {                                                                          \
@@ -594,6 +594,11 @@ AXL__POOL_LIST(AXL__POOL_AT)
     static inline type *axl__##name##_deref(axl__##name##_ref r)               \
     {                                                                          \
         return r.slot1 ? axl__##name##_at((uint16_t)(r.slot1 - 1u)) : NULL;    \
+    }                                                                          \
+    static inline bool axl__##name##_ref_eq(axl__##name##_ref a,               \
+                                            axl__##name##_ref b)               \
+    {                                                                          \
+        return a.slot1 == b.slot1;                                             \
     }
 AXL__POOL_LIST(AXL__POOL_REF_FN)
 #undef AXL__POOL_REF_FN

@@ -458,7 +458,7 @@ void axl__pump(void)
     struct axl__command *c;
     while ((c = fifo_pop(&axl__rt.ready_head, &axl__rt.ready_tail)))
         dispatch(c);
-    if (axl__rt.zombie_head)
+    if (AXL__IS_REF(axl__rt.zombie_head))
         axl__free_zombies();
 }
 
@@ -978,7 +978,7 @@ axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
             return st;
     }
     wait_until(queue_idle, q);
-    if (axl__rt.zombie_head)
+    if (AXL__IS_REF(axl__rt.zombie_head))
         axl__free_zombies();
     return AXL_SUCCESS;
 }
