@@ -20,14 +20,14 @@ AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 }
 
 /* A call the bundle's state does not allow: "<what>; this one is <state>". */
-axl_status axl__wrong_state(const char *fn, const char *what, uint8_t state)
+axl_status(axl__wrong_state)(const char *fn, const char *what, uint8_t state)
 {
     return axl__fail(fn, AXL_ERR_INVALID, "%s; this one is %s", what,
                      state_name(state));
 }
 
 /* A query a source bundle does not answer yet (seed 003). */
-axl_status axl__not_on_source(const char *fn, const char *call)
+axl_status(axl__not_on_source)(const char *fn, const char *call)
 {
     return axl__fail(fn, AXL_ERR_INVALID,
                      "%s is not available on a source bundle (seed 003)",
@@ -78,11 +78,18 @@ static axl_status pick_devices(const char *fn, const devlist *all,
     return AXL_SUCCESS;
 }
 
+devlist axl__devices_of(uint8_t n, const uint16_t *slot)
+{
+    devlist l = {n, {0}};
+    memcpy(l.slot, slot, n * sizeof slot[0]);
+    return l;
+}
+
 axl_status axl__resolve_devices(const char *fn, const struct axl__context *c,
                                 const axl_device *devs, uint32_t n,
                                 devlist *out)
 {
-    devlist all = devices_of(c->ndev, c->dev);
+    devlist all = axl__devices_of(c->ndev, c->dev);
     return pick_devices(fn, &all, "context", devs, n, out);
 }
 
@@ -426,7 +433,7 @@ static bool same_devices(const struct axl__bundle *a,
 {
     if (a->ndev != b->ndev)
         return false;
-    devlist l = devices_of(a->ndev, a->dev);
+    devlist l = axl__devices_of(a->ndev, a->dev);
     for (uint8_t i = 0; i < b->ndev; i++)
         if (!devlist_has(&l, b->dev[i]))
             return false;
@@ -467,7 +474,7 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
         from_source |= b->built_from_source;
     }
     if (first && st == AXL_SUCCESS) {
-        devlist devs = devices_of(first->ndev, first->dev);
+        devlist devs = axl__devices_of(first->ndev, first->dev);
         /* A join makes no new device image: nothing to program. */
         st = axl__make_bundle(fn, axl__context_at(first->context), first->state,
                          &devs, &imgs, PROGRAM_NONE, from_source, joined);
@@ -481,7 +488,7 @@ axl_status axl__subset_devices(const char *fn, const struct axl__bundle *b,
                                const axl_device *devs, uint32_t n,
                                devlist *out)
 {
-    devlist all = devices_of(b->ndev, b->dev);
+    devlist all = axl__devices_of(b->ndev, b->dev);
     return pick_devices(fn, &all, "bundle", devs, n, out);
 }
 
@@ -620,7 +627,7 @@ bool axl__bundle_has_kernel(const struct axl__bundle *b,
 {
     if (!axl__bundle_has_image(b, k->image))
         return false;
-    devlist devs = devices_of(b->ndev, b->dev);
+    devlist devs = axl__devices_of(b->ndev, b->dev);
     if (!d)
         return axl__kernel_fits(k, &devs);
     return devlist_has(&devs, AXL__SLOT(DEVICE, d)) &&

@@ -16,12 +16,7 @@ typedef struct devlist {
 } devlist;
 
 /* A device list of a context's or a bundle's devices. */
-static inline devlist devices_of(uint8_t n, const uint16_t *slot)
-{
-    devlist l = {n, {0}};
-    memcpy(l.slot, slot, n * sizeof slot[0]);
-    return l;
-}
+devlist axl__devices_of(uint8_t n, const uint16_t *slot);
 
 typedef struct imglist {
     uint8_t n;
@@ -43,6 +38,13 @@ enum program_mode {
 axl_status axl__wrong_state(const char *fn, const char *what, uint8_t state);
 /* A query a source bundle does not answer yet (seed 003). */
 axl_status axl__not_on_source(const char *fn, const char *call);
+/* Without messages the text they would say is not compiled in: the
+ * callers pass NULL (bundle.c defines them with their names in
+ * parentheses, which these leave alone). */
+#if !AXL_MESSAGES
+#define axl__wrong_state(fn, what, state) axl__wrong_state(fn, NULL, state)
+#define axl__not_on_source(fn, call) axl__not_on_source(fn, NULL)
+#endif
 /* The devices of a call: out of a context's (resolve) or, for compile,
  * link and build, a bundle's (subset); NULL and 0 mean all of them. */
 axl_status axl__resolve_devices(const char *fn, const struct axl__context *c,

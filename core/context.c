@@ -21,7 +21,7 @@ axl_status axl__context_make(const char *fn, const axl_device *devices,
                          "a context needs at least one device");
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     uint8_t ndev = 0;
-    axl__platform_ref platform = AXL__NO_REF;
+    uint16_t platform = 0;
     for (uint32_t i = 0; i < count; i++) {
         axl_status st;
         struct axl__device *d =
@@ -32,7 +32,7 @@ axl_status axl__context_make(const char *fn, const axl_device *devices,
         uint16_t s = AXL__SLOT(DEVICE, d);
         if (i == 0)
             platform = d->platform;
-        else if (!axl__platform_ref_eq(d->platform, platform))
+        else if (d->platform != platform)
             return axl__fail(fn, AXL_ERR_INVALID,
                              "device %u is of another platform than device 0 "
                              "(4.6.3.1: all devices of a context share one)",
@@ -182,7 +182,7 @@ axl_status axl_context_get_info(axl_context context, axl_context_info param,
     AXL__ENTER(context, c, context);
     if (param == AXL_CONTEXT_INFO_PLATFORM) {
         axl_platform p = {axl__pool_handle(AXL__POOL(PLATFORM),
-                                           axl__platform_deref(c->platform))};
+                                           axl__platform_at(c->platform))};
         st = axl__info_out(fn, &p, sizeof p, value, value_size, size_ret);
     } else if (param == AXL_CONTEXT_INFO_DEVICES) {
         axl_device d[AXL_MAX_CONTEXT_DEVICES];

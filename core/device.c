@@ -22,7 +22,7 @@ axl_status axl__list_devices(const char *fn,
         return axl__fail(fn, AXL_ERR_INVALID, "%d is not a device type",
                          (int)type);
     const axl__pool *p = AXL__POOL(DEVICE);
-    axl__platform_ref want = axl__platform_ref_of(platform);
+    uint16_t want = platform ? AXL__SLOT(PLATFORM, platform) : 0;
     /* Two passes so a short array is refused before anything is written. */
     for (int fill = 0; fill < 2; fill++) {
         uint32_t n = 0;
@@ -30,7 +30,7 @@ axl_status axl__list_devices(const char *fn,
             if (!axl__pool_is_live(p, s))
                 continue;
             const struct axl__device *d = axl__device_at(s);
-            if ((platform && !axl__platform_ref_eq(d->platform, want)) || !type_matches(d, type))
+            if ((platform && d->platform != want) || !type_matches(d, type))
                 continue;
             if (fill)
                 out[n].id = axl__pool_handle(p, d);
@@ -158,7 +158,7 @@ static axl_status device_info(const char *fn, const struct axl__device *d,
         return axl__builtin_kernel_names(fn, d, value, value_size, size_ret);
     case AXL_DEVICE_INFO_PLATFORM:
         v.platform.id = axl__pool_handle(AXL__POOL(PLATFORM),
-                                         axl__platform_deref(d->platform));
+                                         axl__platform_at(d->platform));
         size = sizeof v.platform;
         break;
     case AXL_DEVICE_INFO_NAME:
@@ -222,7 +222,7 @@ axl_status axl_device_get_platform(axl_device device, axl_platform *platform)
     static const char fn[] = "axl_device_get_platform";
     AXL__ENTER_OUT(device, d, device, platform);
     platform->id = axl__pool_handle(AXL__POOL(PLATFORM),
-                                    axl__platform_deref(d->platform));
+                                    axl__platform_at(d->platform));
     axl__leave();
     return st;
 }

@@ -209,7 +209,7 @@ axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
                 axl__leave();
                 return axl__pool_full(fn, AXL__POOL_DEVICE);
             }
-            d->platform = axl__platform_ref_of(p);
+            d->platform = AXL__SLOT(PLATFORM, p);
             d->port = port;
             d->data = data;
             d->info = info;

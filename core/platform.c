@@ -90,10 +90,10 @@ axl_status axl_platform_has(axl_platform platform, axl_aspect aspect,
         /* 4.6.2.1: true when all devices of the platform have it. */
         bool all = true;
         const axl__pool *dp = AXL__POOL(DEVICE);
-        axl__platform_ref want = axl__platform_ref_of(p);
+        uint16_t want = AXL__SLOT(PLATFORM, p);
         for (uint16_t s = 0; s < dp->capacity; s++)
             if (axl__pool_is_live(dp, s) &&
-                axl__platform_ref_eq(axl__device_at(s)->platform, want) &&
+                axl__device_at(s)->platform == want &&
                 !axl__device_has(axl__device_at(s), aspect))
                 all = false;
         *has = all;

@@ -64,8 +64,8 @@
  * first object), so a reference to a queue cannot stand where one to a
  * buffer is expected, and no "+ 1" / "- 1" is written by hand. Made by
  * axl__<name>_ref_of(obj) (NULL: none), read by axl__<name>_deref(r)
- * (NULL for none); AXL__NO_REF initialises one to none, AXL__IS_REF(r)
- * tests it. */
+ * (a reference that is set); AXL__NO_REF initialises one to none,
+ * AXL__IS_REF(r) tests it. */
 #define AXL__POOL_REF_TYPE(KIND, name, ...)                                    \
     typedef struct axl__##name##_ref {                                         \
         uint16_t slot1;                                                        \
@@ -73,6 +73,13 @@
 AXL__POOL_LIST(AXL__POOL_REF_TYPE)
 #undef AXL__POOL_REF_TYPE
 #define AXL__NO_REF {0}
+/* What a reference costs is what the "± 1" it replaces cost: its helpers
+ * are inlined even where -Os would keep one copy per file and call it. */
+#if defined(__GNUC__)
+#define AXL__REF_INLINE static inline __attribute__((always_inline))
+#else
+#define AXL__REF_INLINE static inline
+#endif
 #define AXL__IS_REF(r) ((r).slot1 != 0)
 /* The none reference of pool <name>, as a value. */
 #define AXL__NONE(name) ((axl__##name##_ref)AXL__NO_REF)
@@ -137,7 +144,7 @@ struct axl__cu {
 };
 
 struct axl__device {
-    axl__platform_ref platform;
+    uint16_t platform;          /* slot */
     bool programming;           /* a new design is being loaded */
     uint8_t ncus;
     const axl_device_port *port; /* its platform's; called via devops.h */
@@ -156,7 +163,7 @@ struct axl__device {
 struct axl__context {
     uint16_t refs;              /* application references */
     uint16_t holds;             /* queues using it */
-    axl__platform_ref platform;
+    uint16_t platform;
     uint8_t ndev;
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     axl_async_handler handler;
@@ -577,9 +584,10 @@ AXL__POOL_LIST(AXL__POOL_AT)
 #undef AXL__POOL_AT
 /* References (see "References" above): axl__<name>_ref_of(obj),
  * axl__<name>_ref_at(slot) when the slot is known (no division),
- * axl__<name>_deref(r) and axl__<name>_ref_eq(a, b). */
+ * axl__<name>_deref(r), the object of a reference that is set (test
+ * AXL__IS_REF first where it may be none), and axl__<name>_ref_eq(a, b). */
 #define AXL__POOL_REF_FN(KIND, name, type, ...)                                \
-    static inline axl__##name##_ref axl__##name##_ref_at(uint16_t s)           \
+    AXL__REF_INLINE axl__##name##_ref axl__##name##_ref_at(uint16_t s)         \
     {                                                                          \
         axl__##name##_ref r = {(uint16_t)(s + 1u)};                            \
         return r;                                                              \
@@ -591,12 +599,12 @@ AXL__POOL_LIST(AXL__POOL_AT)
             r.slot1 = (uint16_t)(axl__pool_slot(AXL__POOL(KIND), o) + 1u);     \
         return r;                                                              \
     }                                                                          \
-    static inline type *axl__##name##_deref(axl__##name##_ref r)               \
+    AXL__REF_INLINE type *axl__##name##_deref(axl__##name##_ref r)             \
     {                                                                          \
-        return r.slot1 ? axl__##name##_at((uint16_t)(r.slot1 - 1u)) : NULL;    \
+        return axl__##name##_at((uint16_t)(r.slot1 - 1u));                     \
     }                                                                          \
-    static inline bool axl__##name##_ref_eq(axl__##name##_ref a,               \
-                                            axl__##name##_ref b)               \
+    AXL__REF_INLINE bool axl__##name##_ref_eq(axl__##name##_ref a,             \
+                                              axl__##name##_ref b)             \
     {                                                                          \
         return a.slot1 == b.slot1;                                             \
     }

@@ -332,7 +332,7 @@ static void open_port(const axl_device_port *port)
                        (unsigned)n, (unsigned)AXL_MAX_DEVICES);
             break;
         }
-        d->platform = axl__platform_ref_of(p);
+        d->platform = AXL__SLOT(PLATFORM, p);
         d->port = port;
         st = port->open(i, &d->data);
         if (st == AXL_SUCCESS)

@@ -60,7 +60,7 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
         img->kind = AXL__IMAGE_SOURCE;
         img->x.data = bytes;
         img->x.size = size;
-        devlist devs = devices_of(c->ndev, c->dev);
+        devlist devs = axl__devices_of(c->ndev, c->dev);
         imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
         st = axl__make_bundle(fn, c, AXL_BUNDLE_SOURCE, &devs, &imgs, PROGRAM_NONE, false,
                          bundle);
@@ -313,7 +313,7 @@ static struct axl__kernel_id *source_kernel_any(const struct axl__bundle *b,
 {
     if (!b->built_from_source || !name)
         return NULL;
-    devlist devs = devices_of(b->ndev, b->dev);
+    devlist devs = axl__devices_of(b->ndev, b->dev);
     const axl__pool *p = AXL__POOL(KERNEL_ID);
     for (uint16_t s = 0; s < p->capacity; s++) {
         struct axl__kernel_id *k = axl__kernel_id_at(s);
@@ -342,7 +342,7 @@ static axl_status no_source_kernel(const char *fn,
                          "ext_oneapi_has_kernel(\"%s\") is false for this "
                          "bundle",
                          name ? name : "(null)");
-    devlist devs = devices_of(b->ndev, b->dev);
+    devlist devs = axl__devices_of(b->ndev, b->dev);
     const char *dev = NULL;
     const char *fix = axl__kernel_fix(k, devs.slot, devs.n, &dev);
     return axl__fail(fn, AXL_ERR_INVALID,
