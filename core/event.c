@@ -315,15 +315,14 @@ axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
         e->command ? axl__command_at((uint16_t)(e->command - 1)) : NULL;
     uint32_t n = 0;
     for (uint8_t j = 0; c && j < c->ndeps; j++)
-        n += c->deps[j].pred != 0;
+        n += AXL__IS_REF(c->deps[j].pred);
     st = axl__list_check(fn, n, out, cap, count);
     if (st == AXL_SUCCESS && out) {
         uint32_t i = 0;
         for (uint8_t j = 0; c && j < c->ndeps; j++) {
-            if (!c->deps[j].pred)
+            if (!AXL__IS_REF(c->deps[j].pred))
                 continue;
-            struct axl__event *p =
-                axl__event_at((uint16_t)(c->deps[j].pred - 1));
+            struct axl__event *p = axl__event_deref(c->deps[j].pred);
             if (p->refs++ == 0)
                 axl__pool_revive(AXL__POOL(EVENT), p);
             out[i++].id = AXL__HANDLE(EVENT, p);

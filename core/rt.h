@@ -433,7 +433,7 @@ struct axl__cmd_trace {
 
 struct axl__dep {
     axl__node next;             /* next node in the predecessor's list */
-    uint16_t pred;              /* predecessor event slot + 1; 0 if unused */
+    axl__event_ref pred;        /* predecessor event; none if unused */
     bool strong;                /* a data or explicit dependency: its
                                    failure fails this command (an in-order
                                    edge only orders) */

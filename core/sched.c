@@ -155,9 +155,9 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
     }
     if (strong)
         waited_on(c, e);
-    uint16_t pred = (uint16_t)(AXL__SLOT(EVENT, e) + 1);
+    axl__event_ref pred = axl__event_ref_of(e);
     for (uint8_t j = 0; j < c->ndeps; j++) {
-        if (c->deps[j].pred == pred) {
+        if (axl__event_ref_eq(c->deps[j].pred, pred)) {
             c->deps[j].strong |= strong;
             return;
         }
@@ -247,7 +247,7 @@ static void complete(struct axl__command *c, axl_status status,
             axl__command_at((uint16_t)((n - 1) / AXL_MAX_COMMAND_DEPS));
         struct axl__dep *d = &s->deps[(n - 1) % AXL_MAX_COMMAND_DEPS];
         n = d->next;
-        d->pred = 0;
+        d->pred = AXL__NONE(event);
         if (status != AXL_SUCCESS && d->strong && !s->dep_status) {
             s->dep_status = status;
             s->dep_event = AXL__HANDLE(EVENT, e);
@@ -734,10 +734,9 @@ static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
             continue; /* another thread's: it may release it */
         }
         for (uint8_t j = 0; j < c->ndeps; j++) {
-            if (!c->deps[j].pred)
+            if (!AXL__IS_REF(c->deps[j].pred))
                 continue;
-            const struct axl__event *pe =
-                axl__event_at((uint16_t)(c->deps[j].pred - 1));
+            const struct axl__event *pe = axl__event_deref(c->deps[j].pred);
             const uint16_t ps = (uint16_t)(pe->command - 1);
             if (!pe->command || SEEN(ps))
                 continue;
