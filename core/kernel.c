@@ -2,8 +2,8 @@
  * kernel.c - kernel objects (SYCL's kernel class): got from an executable
  * bundle, they hold it (and so its images and context) while the
  * application or a command in flight references them; their info and
- * argument descriptions come from the kernel id's metadata (kernel_id.c
- * reads it).
+ * argument descriptions come from the kernel id's metadata (image.c reads
+ * it).
  */
 #include <string.h>
 
