@@ -354,12 +354,10 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
     /* 1. What can be checked before anything is made. */
     struct plan p;
     axl_status st;
-    struct axl__queue *q =
-        axl__enter_get(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    struct axl__queue *q = axl__queue_enter(fn, queue, &st);
     if (!q)
         return st;
-    struct axl__kernel *kn =
-        axl__lookup(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
+    struct axl__kernel *kn = axl__kernel_get(fn, kernel, &st);
     if (kn && range)
         st = plan_split(fn, q, kn, range, args, nargs, split, &p);
     axl__leave();
@@ -373,7 +371,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         st = axl__enter(fn);
         if (st != AXL_SUCCESS)
             return st;
-        q = axl__lookup(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+        q = axl__queue_get(fn, queue, &st);
         if (q) {
             chunk_handler(&h, kernel, deps, ndeps, args, nargs);
             st = chunk_check(fn, q, &h);
@@ -419,7 +417,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         release_all(subs, nsubs);
         return st;
     }
-    q = axl__lookup(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
+    q = axl__queue_get(fn, queue, &st);
     if (q) {
         /* The first chunk checked and placed as a launch would be (the
          * lock may be dropped here: storage made, a design awaited). */
