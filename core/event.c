@@ -240,12 +240,7 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
 axl_status axl_event_get_compute_unit(axl_event event, uint32_t *cu)
 {
     static const char fn[] = "axl_event_get_compute_unit";
-    axl_status st;
-    struct axl__event *e =
-        axl__enter_get_out(fn, "event", AXL__POOL_EVENT, event.id, &st,
-                           AXL__OUT(cu));
-    if (!e)
-        return st;
+    AXL__ENTER_OUT(event, e, event, cu);
     /* Set under the lock when the command is dispatched to a unit. */
     if (e->role >= AXL__EV_CU)
         *cu = e->role - AXL__EV_CU;
