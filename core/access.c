@@ -322,10 +322,15 @@ static bool needs_host(const struct axl__buffer *b, uint8_t l)
 }
 
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
-                               struct axl__queue *q, uint8_t *locs)
+                               struct axl__queue *q)
 {
-    /* Lock held; dropped while storage is allocated, after which the plan
-     * is made again from the new state. */
+    /* A kernel's memo made these checks when it was made, and found each
+     * accessor's location (axl__launch_recall has checked since that
+     * nothing needs host storage). */
+    if (h->memo)
+        return AXL_SUCCESS;
+    /* Lock held; dropped while storage is allocated, after which the
+     * checks are made again from the new state. */
     for (int round = 0;; round++) {
         struct axl__buffer *need = NULL; /* the first lacking host storage */
         for (uint8_t i = 0; i < h->nacc; i++) {
@@ -337,7 +342,7 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                  "context (property::buffer::context_bound)",
                                  (unsigned)i + 1);
             uint8_t l = choose_loc(h, i, q, view, b);
-            locs[i] = l;
+            h->acc[i].loc = l;
             /* A base buffer starts at 0, which every alignment divides. */
             if (l != AXL__LOC_HOST && view->offset) {
                 const struct axl__device *d =
@@ -579,8 +584,7 @@ static void link_one(struct axl__command *c, struct axl__access *a,
 
 /* Accessor i of command c, whose record id is id. */
 static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
-                       const struct axl__required *r, uint8_t loc,
-                       bool overwritten)
+                       const struct axl__required *r, bool overwritten)
 {
     struct axl__access *a = &c->acc[i];
     const struct axl__buffer *view = r->buf;
@@ -590,7 +594,7 @@ static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
     a->flags = c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
     if (r->flags & AXL_ACCESS_NO_INIT)
         a->flags |= AXL__ACC_NO_INIT;
-    a->loc = loc;
+    a->loc = r->loc;
     a->src = AXL__NO_LOC;
     /* The requisite is the whole view, whatever range the accessor has
      * (4.7.6.8: two ranged accessors of one buffer order "because the
@@ -603,27 +607,14 @@ static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
     link_one(c, a, r->base, id);
 }
 
-void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
-                        const uint8_t *locs)
+void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h)
 {
     const unsigned n = h->nacc;
     for (unsigned i = 0; i < n; i++)
         commit_one(c, (uint8_t)i, (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1,
-                   &h->acc[i], locs[i], action_overwrites(h, i));
+                   &h->acc[i], action_overwrites(h, i));
     c->nacc = (uint8_t)n;
     h->nacc = 0;
-}
-
-void axl__access_commit_planned(struct axl__command *c, uint16_t slot)
-{
-    const unsigned n = c->nacc;
-    for (unsigned i = 0; i < n; i++) {
-        struct axl__access *a = &c->acc[i];
-        struct axl__buffer *b = axl__buffer_at(a->base);
-        const axl__rec id = (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1;
-        axl__buffer_at(a->view)->holds++;
-        link_one(c, a, b, id);
-    }
 }
 
 /* A command is done with its accesses (lock held). A failed command may

@@ -153,7 +153,6 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         }
         b->loc[k].device = (uint16_t)(ds + 1);
         b->loc[k].mem = mem;
-        axl__launch_forget(); /* a launch may find it here now */
         b->loc[k].xfer = 0;
         /* Never written and made without data: nothing to bring in. */
         b->loc[k].ver =
@@ -482,7 +481,9 @@ void axl__free_zombies(void)
     while (AXL__IS_REF(axl__rt.zombie_head)) {
         struct axl__buffer *b = axl__buffer_deref(axl__rt.zombie_head);
         axl__rt.zombie_head = b->next_zombie;
-        axl__launch_forget(); /* released already; the slot is reused next */
+        /* Released already; the slot is reused next: no kernel's memo may
+         * name it (its handle's generation could wrap back). */
+        axl__launch_memo_drop(AXL__SLOT(BUFFER, b), UINT16_MAX);
         if (b->flags & AXL__BUF_SUB) {
             struct axl__buffer *base = axl__buffer_at(b->base);
             axl__pool_free(AXL__POOL(BUFFER), b);
@@ -528,8 +529,7 @@ axl_status axl_buffer_release(axl_buffer buffer)
         axl__leave();
         return st;
     }
-    axl__pool_retire(AXL__POOL(BUFFER), b);
-    axl__launch_forget(); /* launches must find the handle stale */
+    axl__pool_retire(AXL__POOL(BUFFER), b); /* its handle is stale now */
     if (!(b->flags & AXL__BUF_SUB)) {
         /* 4.7.2.3: block if there is data to write back, or if the buffer
          * was made from host memory that commands still use. */
@@ -660,7 +660,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         h.acc[0].mode = (uint8_t)mode;
         h.acc[0].flags = (uint8_t)flags;
         h.acc[0].on_device = false;
-        st = axl__commit(fn, NULL, &h, false, &c, NULL);
+        st = axl__commit(fn, NULL, &h, &c, NULL);
         axl__handler_drop(&h);
     }
     if (st != AXL_SUCCESS) {

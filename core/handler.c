@@ -9,24 +9,6 @@
 
 #include "rt.h"
 
-void axl__handler_init(axl_handler *h)
-{
-    h->error = AXL_SUCCESS;
-    h->why[0] = '\0';
-    h->kind = 0;
-    h->nactions = 0;
-    h->ndeps = 0;
-    h->deps_overflow = false;
-    h->nacc = 0;
-    h->host_ptrs = false;
-    h->a0 = h->a1 = 0;
-    h->bundle = 0;
-    h->kernel = 0;
-    h->timeout_ns = 0;
-    h->nkargs = 0;
-    h->kbytes_used = 0;
-}
-
 /* Keeps the first error of the group, with its message. */
 axl_status axl__handler_fail(axl_handler *h, axl_status st)
 {

@@ -12,12 +12,20 @@
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
 
+/* The kernel's slot is freed; units holding its memos' arguments forget
+ * them, as its next object starts its memos' seqs again. */
+static void kernel_free(struct axl__kernel *k)
+{
+    axl__launch_memo_drop(UINT16_MAX, AXL__SLOT(KERNEL, k));
+    axl__bundle_unhold(axl__bundle_at(k->bundle));
+    axl__pool_free(AXL__POOL(KERNEL), k);
+}
+
 void axl__kernel_unhold(struct axl__kernel *k)
 {
     if (--k->holds || k->refs)
         return;
-    axl__bundle_unhold(axl__bundle_at(k->bundle));
-    axl__pool_free(AXL__POOL(KERNEL), k);
+    kernel_free(k);
 }
 
 axl_status axl_kernel_retain(axl_kernel kernel)
@@ -45,8 +53,7 @@ axl_status axl_kernel_release(axl_kernel kernel)
         if (k->holds) {
             axl__pool_retire(AXL__POOL(KERNEL), k);
         } else {
-            axl__bundle_unhold(axl__bundle_at(k->bundle));
-            axl__pool_free(AXL__POOL(KERNEL), k);
+            kernel_free(k);
         }
     }
     axl__leave();

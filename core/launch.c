@@ -1,10 +1,10 @@
 /*
- * launch.c - running kernels: the handler's kernel calls, the checks at
- * submit (arguments against the metadata, memory reachable per
- * CONNECTIVITY, the design on the device), the same checks made in one
- * pass for a plain single_task (axl__kernel_plan, the launch path),
- * compute-unit selection, the hand-off to the device port, completions and
- * timeouts.
+ * launch.c - running kernels: the handler's kernel calls, the one checker
+ * at submit (arguments against the metadata, memory reachable per
+ * CONNECTIVITY, the design on the device), the kernel's memo of its last
+ * launch (which lets a launch like it skip the checks whose inputs cannot
+ * have changed), compute-unit selection, the hand-off to the device port,
+ * completions and timeouts.
  *
  * Each device has a run slot per compute unit of its design; a command
  * takes a free slot reachable from all its buffers, and the hal run and
@@ -324,7 +324,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             if (!meta->is_mem)
                 continue;
             /* The address must be one the kernel's master can use for
-             * its pointer type (a plan's whole views start at 0). */
+             * its pointer type. */
             struct axl__required *r = &h->acc[set->acc - 1];
             uint64_t at = r->buf->offset + r->off;
             if (at % meta->align)
@@ -387,119 +387,66 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         h->u.kernel.kid = kn->kid;
         h->u.kernel.kernel = AXL__HANDLE_SLOT(h->kernel);
         h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
-        h->u.kernel.plan = 0;
+        h->u.kernel.memo = 0;
         return AXL_SUCCESS;
     }
     return axl__fail(fn, AXL_ERR_RUNTIME,
                      "internal: kernel argument placement did not settle");
 }
 
-/* Whether a kernel can take buffer view, for axl__kernel_plan, as it is:
- * writable if written, at offset 0 (which meets every alignment), usable in
- * the queue's context, with its contents on the queue's device (current
- * there, or with host storage to come from) in a bank one of the kernel's
- * units (the ring from cus[first]) reaches for argument m; *loc: where. */
-static bool plan_buffer(const struct axl__buffer *view, axl_access_mode mode,
-                        const struct axl__queue *q, const struct axl__cu *cus,
-                        unsigned ncus, unsigned first, unsigned m,
-                        uint8_t *loc)
+/* ---- The kernel's memo of its last launch ---------------------------------------- */
+
+/*
+ * axl_queue_single_task's group filled from its kernel's memo, when the
+ * arguments are the memo's (axl__launch_memo): what the handler calls
+ * would record for them (one accessor per buffer argument, in the order
+ * given, at the location the memo found; the arguments in the kernel's
+ * order, as axl__kernel_prepare orders them), marked with the memo's seq so
+ * that the checker skips what the memo vouches for. False, the handler
+ * untouched and no buffer held: the handler calls fill it, and the checker
+ * checks it all (and finds and says what is wrong).
+ */
+bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
+                        axl_kernel kernel, const axl_kernel_arg *args,
+                        uint32_t nargs)
 {
-    if (((mode & AXL_ACCESS_WRITE) && (view->flags & AXL__BUF_READ_ONLY)) ||
-        view->offset)
+    struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
+    if (!kn)
         return false;
-    const struct axl__buffer *b = axl__buffer_base(view);
-    const uint8_t l = axl__device_loc(b, q->device);
-    if ((b->context && b->context != q->context + 1u) || l == AXL__NO_LOC ||
-        !(b->host || b->loc[l].ver == b->cur))
+    const struct axl__launch_memo *mm = &kn->memo;
+    _Static_assert(offsetof(struct axl__queue, device) ==
+                       offsetof(struct axl__queue, context) + 2,
+                   "the memo compares a queue's context and device at once");
+    /* A kernel restricted to some units (axl_kernel_select_units, maybe
+     * since the memo was made) is checked in full. */
+    if (!mm->holds || kn->cus || mm->nargs != nargs ||
+        memcmp(&mm->context, &q->context, 4) != 0)
         return false;
-    const uint32_t bank = b->loc[l].mem.bank;
-    for (unsigned c = first; c < ncus;) {
-        if (cus[c].banks[m] >> bank & 1) {
-            *loc = l;
-            return true;
-        }
-        c = cus[c].next_same;
-        if (c == first)
-            break;
-    }
-    return false;
-}
-
-/* The flags of a plan's accessor of view (at offset 0 in base b) with
- * mode: a no_init mode (AXL_ACCESS_WRITE_NO_INIT, ...) over the whole
- * buffer needs none of its old contents; a plain write keeps them
- * (4.7.6.4). Made once per plan; the launch cache keeps them. */
-static inline uint8_t plan_flags(axl_access_mode mode,
-                                 const struct axl__buffer *view,
-                                 const struct axl__buffer *b)
-{
-    if (mode <= AXL_ACCESS_READ_WRITE)
-        return 0;
-    return view->size == b->size ? AXL__ACC_NO_INIT | AXL__ACC_DISCARD
-                                 : AXL__ACC_NO_INIT;
-}
-
-/* Accessor nacc of a plan: the whole of view, where the plan found it,
- * for kernel argument m, with mode (no_init taken out: flags has it); as
- * commit_one (access.c) would fill it, but for what
- * axl__access_commit_planned adds. */
-static inline void plan_take(struct axl__command *c, unsigned nacc,
-                             uint32_t id, const struct axl__buffer *view,
-                             axl_access_mode mode, uint8_t flags, uint8_t loc,
-                             unsigned m)
-{
-    struct axl__access *a = &c->acc[nacc];
-    a->view = AXL__HANDLE_SLOT(id);
-    a->base = view->base;
-    a->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
-    a->flags = flags;
-    a->loc = loc;
-    a->src = AXL__NO_LOC;
-    a->offset = 0;
-    a->size = view->size;
-    c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1),
-                                             0, 0};
-}
-
-/* A scalar of a plan, for kernel argument m; used: the bytes so far. */
-static inline void plan_scalar(struct axl__command *c,
-                               const axl_kernel_arg *a, unsigned m,
-                               unsigned used)
-{
-    const void *v = axl__arg_bytes(a);
-    if (a->size == 4) /* most scalars: a few moves, not a call */
-        memcpy(c->u.kernel.bytes + used, v, 4);
-    else
-        memcpy(c->u.kernel.bytes + used, v, a->size);
-    c->u.kernel.args[m] = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
-                                             (uint16_t)a->size};
-}
-
-/* The arguments against the kernel's last plain launch (lc, which holds):
- * the same ids, kinds and scalar sizes, the same buffers with the same
- * modes and no region, so every check of the full plan that depends on
- * nothing else went the same way; what can change since is checked here
- * (each buffer's contents still current on the device, or host storage
- * to come from). Fills c as the full plan would, or returns false (what
- * it wrote into c does not matter then; no buffer is held yet). */
-static bool plan_again(struct axl__command *c,
-                       const struct axl__launch_cache *lc,
-                       const axl_kernel_arg *args, uint32_t nargs,
-                       unsigned *nacc_out)
-{
+    /* The design the memo's launch found on the device, not being
+     * replaced (the checker waits, or says what is wrong). */
+    const struct axl__device *d = axl__device_at(q->device);
+    if (d->programming || d->loaded != mm->image + 1u)
+        return false;
     unsigned nacc = 0, used = 0;
     for (uint32_t i = 0; i < nargs; i++) {
         const axl_kernel_arg *a = &args[i];
-        const struct axl__launch_arg *k = &lc->arg[i];
+        const struct axl__memo_arg *k = &mm->arg[i];
         const int g = k->given; /* the id as given; -1: the position */
         if (a->index != (uint32_t)g)
             return false;
         const unsigned m = g < 0 ? i : (unsigned)g;
+        struct axl__karg *ka = &h->u.kernel.args[m];
         if (!k->mode) { /* a scalar: of the same size (so not a buffer) */
             if (a->size != k->what ||
                 (k->what > sizeof a->scalar && !a->value))
                 return false;
-            plan_scalar(c, a, m, used);
+            const void *v = axl__arg_bytes(a);
+            if (k->what == 4) /* most scalars: a few moves, not a call */
+                memcpy(h->kbytes + used, v, 4);
+            else
+                memcpy(h->kbytes + used, v, k->what);
+            *ka = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
+                                     (uint16_t)k->what};
             used += k->what;
             continue;
         }
@@ -507,184 +454,126 @@ static bool plan_again(struct axl__command *c,
         if (a->buffer.id != k->what || mode != k->mode || a->region ||
             axl__arg_is_scalar(a))
             return false;
-        /* The handle is live: it would have moved the epoch otherwise. */
-        struct axl__buffer *view = axl__buffer_at(AXL__HANDLE_SLOT(k->what));
+        /* Validated by the handle's generation: a released buffer's handle
+         * is stale at once. */
+        struct axl__buffer *view = axl__pool_get(AXL__POOL(BUFFER), k->what);
+        if (!view)
+            return false;
         struct axl__buffer *b = axl__buffer_base(view);
+        /* Nothing to make host storage for (axl__access_prepare would). */
         if (!(b->host || b->loc[k->loc].ver == b->cur))
             return false;
-        plan_take(c, nacc, k->what, view, mode, k->flags, k->loc, m);
+        struct axl__required *r = &h->acc[nacc];
+        r->view = AXL__HANDLE_SLOT(k->what);
+        r->buf = view;
+        r->base = b;
+        r->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
+        r->flags = mode > AXL_ACCESS_READ_WRITE ? AXL_ACCESS_NO_INIT : 0;
+        r->on_device = true;
+        r->whole = true;
+        r->off = 0;
+        r->size = view->size;
+        r->loc = k->loc;
+        *ka = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1), 0, 0};
         nacc++;
     }
-    *nacc_out = nacc;
-    return true;
-}
-
-/* The arguments checked one by one (the full plan), written into c and
- * remembered in lc as they pass; see axl__kernel_plan. */
-static bool plan_args(struct axl__command *c, const struct axl__queue *q,
-                      const struct axl__kernel_id *kid,
-                      const struct axl__cu *cus, unsigned ncus,
-                      unsigned first, const axl_kernel_arg *args,
-                      uint32_t nargs, struct axl__launch_cache *lc,
-                      unsigned *nacc_out)
-{
-    const unsigned n = kid->nargs;
-    uint64_t seen = 0;
-    unsigned nacc = 0, used = 0;
-    for (uint32_t i = 0; i < nargs; i++) {
-        const axl_kernel_arg *a = &args[i];
-        struct axl__launch_arg *k = &lc->arg[i];
-        const uint32_t m = axl__arg_index(a, i); /* argument m has id m */
-        if (m >= n || kid->args[m].id != m || (seen >> m & 1))
-            return false;
-        seen |= (uint64_t)1 << m;
-        const struct axl__karg_meta *meta = &kid->args[m];
-        k->given = a->index == AXL_ARG_POS ? -1 : (int8_t)m;
-        if (axl__arg_is_scalar(a)) {
-            const size_t size = a->size;
-            if (meta->is_mem || size == 0 || size != meta->size ||
-                (!a->value && size > sizeof a->scalar) ||
-                size > AXL_MAX_ARG_BYTES - used)
-                return false;
-            plan_scalar(c, a, m, used);
-            used += (unsigned)size;
-            k->what = (uint32_t)size;
-            k->mode = 0;
-            continue;
-        }
-        const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
-        /* the modes 1, 2, 3, 6 and 7 (with no_init) */
-        if (!meta->is_mem || a->region || (unsigned)mode > 7u ||
-            !(0xCEu >> mode & 1u) || nacc == AXL_MAX_ACCESSORS)
-            return false;
-        struct axl__buffer *view =
-            axl__pool_get(AXL__POOL(BUFFER), a->buffer.id);
-        uint8_t loc;
-        if (!view || !plan_buffer(view, mode, q, cus, ncus, first, m, &loc))
-            return false;
-        const uint8_t flags = plan_flags(mode, view, axl__buffer_base(view));
-        plan_take(c, nacc, a->buffer.id, view, mode, flags, loc, m);
-        nacc++;
-        k->what = a->buffer.id;
-        k->mode = (uint8_t)mode;
-        k->loc = loc;
-        k->flags = flags;
-    }
-    /* nargs ids, each below n and seen once: every argument is set. */
-    *nacc_out = nacc;
-    return true;
-}
-
-/* A new plan id (never 0). When the count wraps, no unit, command or
- * kernel may keep an old one, which could come again. */
-static uint32_t plan_id(void)
-{
-    if (++axl__rt.plan_seq)
-        return axl__rt.plan_seq;
-    for (uint16_t r = axl__rt.inflight_head; r;) {
-        struct axl__command *c = axl__command_at((uint16_t)(r - 1));
-        if (c->kind == AXL__CMD_KERNEL)
-            c->u.kernel.plan = 0;
-        r = c->next_inflight;
-    }
-    const axl__pool *p = AXL__POOL(DEVICE);
-    for (uint16_t s = 0; s < p->capacity; s++)
-        for (uint8_t i = 0; i < AXL_MAX_DEVICE_CUS; i++)
-            axl__device_at(s)->cus[i].plan = 0;
-    p = AXL__POOL(KERNEL);
-    for (uint16_t s = 0; s < p->capacity; s++)
-        axl__kernel_at(s)->last.stamp = 0;
-    return axl__rt.plan_seq = 1;
-}
-
-/*
- * axl_queue_single_task's group in one pass (lock held), when it is plain:
- * checked against the kernel as the handler calls and axl__kernel_prepare
- * would check it, and written straight into c, the command pool's next
- * free slot (not taken yet: axl__commit takes it), as axl__commit would
- * fill it from that handler: the kernel part, and the accessors where
- * axl__access_prepare would put them (c->nacc; axl__access_commit_planned
- * completes them). The handler gets only its action.
- *
- * Plain means: one argument per kernel argument, of its kind, with the ids
- * 0..n-1 HLS kernels have; scalars of the metadata's
- * size; accessors of whole live buffers, default flags, whose contents are
- * in a bank of the queue's device that a unit of the kernel reaches (and
- * are current there, or have host storage to come from); the kernel from
- * the queue's context, on the design the device carries.
- *
- * Anything else returns false, the handler untouched and no buffer held
- * (what the plan wrote into the free slot does not matter): the caller then
- * takes the general path, the handler calls and axl__kernel_prepare, which
- * find and say what is wrong, wait for a device being programmed, or
- * allocate device memory. A group the plan accepts passes every check of
- * that path too (the plan makes the same ones, or stricter), and that path
- * would build the same command from it (test_kernels checks both ways).
- *
- * A launch like the kernel's last plain one is checked against what that
- * one found (plan_again, axl__launch_cache) instead of from scratch.
- */
-bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
-                      const struct axl__queue *q, axl_kernel kernel,
-                      const axl_kernel_arg *args, uint32_t nargs)
-{
-    struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
-    if (!kn)
-        return false;
-    const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
-    const struct axl__device *d = axl__device_at(q->device);
-    if (d->programming || d->loaded != kid->image + 1u)
-        return false;
-    struct axl__launch_cache *lc = &kn->last;
-    unsigned nacc;
-    if (lc->stamp == axl__rt.launch_epoch + 1u && lc->nargs == nargs &&
-        lc->device == q->device && lc->context == q->context &&
-        plan_again(c, lc, args, nargs, &nacc))
-        goto planned;
-    lc->stamp = 0; /* remade below, if the launch is plain */
-    if (kn->cus)
-        return false; /* some units only: the general path picks one */
-    if (nargs != kid->nargs ||
-        axl__bundle_at(kn->bundle)->context != q->context ||
-        !axl__kernel_compatible(kid, d))
-        return false;
-    const struct axl__cu *cus = d->cus;
-    const unsigned ncus = d->ncus, kindex = kid->index;
-    unsigned first = kn->cu_hint;
-    if (first >= ncus || cus[first].kernel_index != kindex) {
-        first = 0;
-        while (first < ncus && cus[first].kernel_index != kindex)
-            first++;
-    }
-    if (!plan_args(c, q, kid, cus, ncus, first, args, nargs, lc, &nacc))
-        return false;
-    lc->nargs = (uint8_t)nargs;
-    lc->device = q->device;
-    lc->context = q->context;
-    lc->id = plan_id();
-    lc->stamp = axl__rt.launch_epoch + 1u;
-planned:
-    /* The buffers are held once the command is made (axl__commit). */
-    c->nacc = (uint8_t)nacc;
-    c->u.kernel.nargs = (uint8_t)nargs;
-    c->u.kernel.kid = kn->kid;
-    c->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
-    c->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
-    c->u.kernel.plan = lc->id;
+    /* The buffers are the handler's now, as the handler calls hold them. */
+    for (unsigned i = 0; i < nacc; i++)
+        h->acc[i].buf->holds++;
+    h->nacc = (uint8_t)nacc;
+    h->kbytes_used = (uint16_t)used;
+    h->u.kernel.nargs = (uint8_t)nargs;
+    h->memo = mm->seq;
+    h->kernel = kernel.id;
+    h->u.kernel.kid = kn->kid;
+    h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
+    h->u.kernel.timeout_ns = q->timeout_ns; /* single_task sets none */
+    h->u.kernel.memo = mm->seq;
     h->kind = AXL__CMD_KERNEL;
     h->nactions = 1;
     return true;
 }
 
-void axl__launch_forget(void)
+/* The units holding the hal arguments of kernel slot ks's memos forget
+ * them (a memo seq can come again once the kernel slot is reused, or its
+ * seq wraps). */
+static void units_forget(uint16_t ks)
 {
-    if (++axl__rt.launch_epoch != UINT32_MAX)
-        return;
-    /* Wrapped: stamps made long ago would hold again. */
-    const axl__pool *p = AXL__POOL(KERNEL);
+    const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++)
-        axl__kernel_at(s)->last.stamp = 0;
-    axl__rt.launch_epoch = 0;
+        for (uint8_t i = 0; i < AXL_MAX_DEVICE_CUS; i++)
+            if (axl__device_at(s)->cus[i].memo >> 32 == ks + 1u)
+                axl__device_at(s)->cus[i].memo = 0;
+}
+
+/*
+ * The kernel of a single_task group the checker passed remembers it
+ * (axl__launch_memo), when it is plain: one argument per kernel argument
+ * (so each id once), buffers without a region that the checker placed on
+ * the queue's device. Called while command c, made from h, is not yet
+ * dispatched: c takes the new memo's seq, so the unit it runs on keeps its
+ * arguments for the next launch like it.
+ */
+void axl__launch_remember(const struct axl__queue *q, const axl_handler *h,
+                          struct axl__command *c)
+{
+    struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    struct axl__launch_memo *mm = &kn->memo;
+    const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+    const uint32_t nargs = h->nargs;
+    mm->holds = false;
+    if (nargs != kid->nargs || kn->cus)
+        return;
+    unsigned nacc = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &h->args[i];
+        struct axl__memo_arg *k = &mm->arg[i];
+        const uint32_t m = axl__arg_index(a, i);
+        /* the ids 0..n-1 HLS kernels have: argument m is the command's
+         * argument m (axl__kernel_prepare orders them so) */
+        if (m >= nargs || kid->args[m].id != m)
+            return;
+        k->given = a->index == AXL_ARG_POS ? -1 : (int8_t)m;
+        if (axl__arg_is_scalar(a)) {
+            k->what = (uint32_t)a->size;
+            k->mode = 0;
+            continue;
+        }
+        const struct axl__required *r = &h->acc[nacc++];
+        if (a->region || !r->on_device || r->loc == AXL__LOC_HOST)
+            return;
+        k->what = a->buffer.id;
+        k->mode = (uint8_t)(a->mode ? a->mode : AXL_ACCESS_READ_WRITE);
+        k->loc = r->loc;
+    }
+    uint32_t seq = mm->seq + 1;
+    if (seq == 0) { /* wrapped: old seqs come again */
+        units_forget(c->u.kernel.kernel);
+        seq = 1;
+    }
+    mm->seq = seq;
+    mm->holds = true;
+    mm->nargs = (uint8_t)nargs;
+    mm->device = q->device;
+    mm->context = q->context;
+    mm->image = kid->image;
+    c->u.kernel.memo = seq;
+}
+
+void axl__launch_memo_drop(uint16_t buffer, uint16_t kernel)
+{
+    if (kernel != UINT16_MAX) {
+        units_forget(kernel);
+        return;
+    }
+    const axl__pool *p = AXL__POOL(KERNEL);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        struct axl__launch_memo *mm = &axl__kernel_at(s)->memo;
+        for (uint8_t i = 0; mm->holds && i < mm->nargs; i++)
+            if (mm->arg[i].mode &&
+                (mm->arg[i].what & AXL__HANDLE_INDEX_MASK) == buffer + 1u)
+                mm->holds = false;
+    }
 }
 
 /* ---- Dispatch onto a compute unit ------------------------------------------------- */
@@ -818,19 +707,24 @@ void axl__run_kernel(struct axl__command *c)
         while (first < d->ncus && d->cus[first].kernel_index != kid->index)
             first++;
     }
-    /* A unit that ran the same plan reaches the same buffers. */
-    const uint32_t plan = c->u.kernel.plan;
+    /* A unit that holds the arguments of the kernel's memo the command
+     * was made from reaches the same buffers. */
+    const uint64_t memo =
+        c->u.kernel.memo
+            ? (uint64_t)(c->u.kernel.kernel + 1u) << 32 | c->u.kernel.memo
+            : 0;
     struct axl__cu *cu = NULL;
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        /* A restricted kernel has no plan (axl__kernel_plan refuses it):
-         * a unit that ran the plan is one it may use. */
-        if ((plan && x->plan == plan) ||
+        /* A restricted kernel has no memo (axl__launch_recall refuses
+         * it): a unit that holds a memo's arguments is one it may use. */
+        if ((memo && x->memo == memo) ||
             (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
             any = true;
             if (!x->cmd) {
                 cu = x;
+                c->u.kernel.cu = i;
                 kn->cu_hint = x->next_same;
                 break;
             }
@@ -870,8 +764,8 @@ void axl__run_kernel(struct axl__command *c)
     run->cu_handle = cu->handle;
     run->arg_count = c->u.kernel.nargs;
     run->timeout_ns = c->u.kernel.timeout_ns;
-    if (plan && cu->plan == plan) {
-        /* The unit's last run was of the same plan: the same ids and
+    if (memo && cu->memo == memo) {
+        /* The unit's last run was of the same memo: the same ids and
          * buffers; only the scalars' bytes are this command's. */
         for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
             const struct axl__karg *a = &c->u.kernel.args[i];
@@ -880,7 +774,9 @@ void axl__run_kernel(struct axl__command *c)
         }
     } else {
         fill_args(cu, c);
-        cu->plan = plan;
+        cu->memo = memo;
+        /* The port may keep what it sets for an id (hal.h). */
+        run->args_id = memo ? ++d->args_ids : 0;
     }
     if (e->profiling)
         e->t_start = axl__now();

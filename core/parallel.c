@@ -381,7 +381,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
             axl__handler_init(&h);
             if (ndeps)
                 axl__handler_depends_on(&h, deps, ndeps, true);
-            st = axl__submit(fn, q, &h, false, event);
+            st = axl__submit(fn, q, &h, event);
         }
         axl__leave();
         return st;
@@ -424,10 +424,8 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         chunk_args(&p, range, 0, args, nargs, subs, a);
         chunk_handler(&h, kernel, deps, ndeps, a, nargs);
         st = chunk_check(fn, q, &h);
-        if (st == AXL_SUCCESS && h.nacc) {
-            uint8_t locs[AXL_MAX_ACCESSORS];
-            st = axl__access_prepare(fn, &h, q, locs);
-        }
+        if (st == AXL_SUCCESS && h.nacc)
+            st = axl__access_prepare(fn, &h, q);
         axl__handler_drop(&h);
     }
     axl_buffer stale[AXL_MAX_KERNEL_ARGS];
@@ -449,7 +447,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         st = h.error != AXL_SUCCESS ? axl__fail(fn, h.error, "%s", h.why)
                                     : axl__prefetch_prepare(fn, q, &h);
         if (st == AXL_SUCCESS)
-            st = axl__commit(fn, q, &h, false, NULL, NULL);
+            st = axl__commit(fn, q, &h, NULL, NULL);
         axl__handler_drop(&h);
         if (st == AXL_SUCCESS)
             made++; /* counted apart below */
@@ -461,7 +459,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         chunk_handler(&h, kernel, deps, ndeps, a, nargs);
         st = chunk_check(fn, q, &h);
         if (st == AXL_SUCCESS)
-            st = axl__commit(fn, q, &h, false, NULL, &ev[j]);
+            st = axl__commit(fn, q, &h, NULL, &ev[j]);
         axl__handler_drop(&h);
         if (st == AXL_SUCCESS)
             made++;
@@ -473,7 +471,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         h.kind = AXL__CMD_EMPTY;
         st = h.error != AXL_SUCCESS
                  ? axl__fail(fn, h.error, "%s", h.why)
-                 : axl__commit(fn, q, &h, false, NULL, event);
+                 : axl__commit(fn, q, &h, NULL, event);
         axl__handler_drop(&h);
     }
     if (made || prefetched) {

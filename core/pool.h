@@ -77,15 +77,6 @@ bool axl__pool_has_free(axl__pool *p);
  * in the log (trace.c), when logs are on. */
 void axl__pool_near_full(const axl__pool *p);
 
-/* The object the next take returns, not taken; NULL when there is none
- * or the free list is not built yet. */
-static inline void *axl__pool_next(const axl__pool *p)
-{
-    if (!p->ready || !p->free_head)
-        return NULL;
-    return p->slots + (size_t)(p->free_head - 1) * p->object_size;
-}
-
 static inline uint16_t axl__pool_slot(const axl__pool *p, const void *obj)
 {
     return (uint16_t)(((const unsigned char *)obj - p->slots) / p->object_size);

@@ -261,7 +261,7 @@ static axl_status submit_locked(const char *fn, axl_queue queue, axl_handler *h,
     struct axl__queue *q =
         axl__lookup_fast(fn, "queue", AXL__POOL_QUEUE, queue.id, &st);
     if (q)
-        st = axl__submit(fn, q, h, false, event);
+        st = axl__submit(fn, q, h, event);
     else
         axl__handler_drop(h);
     axl__leave();
@@ -469,10 +469,11 @@ axl_status axl_queue_set_timeout(axl_queue queue, uint64_t ns)
  * single_task with its arguments: the command group axl_queue_submit would
  * get, under the one lock that submits it (no application code runs in
  * between, so nothing can tell the difference but the time saved: a launch
- * takes the lock once, not once per accessor). A plain group is checked
- * and planned in one pass (axl__kernel_plan, the launch path); any other
- * is filled by the same handler calls, in the same order, with their
- * messages, and submitted as axl_queue_submit does.
+ * takes the lock once, not once per accessor). The group is filled from the
+ * kernel's memo of its last launch when the arguments are the memo's
+ * (axl__launch_recall), otherwise by the same handler calls, in the same
+ * order, with their messages; either way it passes the one checker and is
+ * submitted as axl_queue_submit does.
  */
 axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
                                  const axl_kernel_arg *args, uint32_t nargs,
@@ -490,17 +491,17 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
         return st;
     if (ndeps)
         axl__handler_depends_on(&h, deps, ndeps, true);
-    /* A plain group in one pass; otherwise the handler calls, one by one,
-     * which keep the first error with its message, and the submission's
-     * own checks. */
     struct axl__queue *q = axl__pool_get(AXL__POOL(QUEUE), queue.id);
-    struct axl__command *c = axl__pool_next(AXL__POOL(COMMAND));
-    if (q && c && h.error == AXL_SUCCESS &&
-        axl__kernel_plan(&h, c, q, kernel, args, nargs)) {
-        st = axl__submit(fn, q, &h, true, event);
+    if (q && h.error == AXL_SUCCESS &&
+        axl__launch_recall(&h, q, kernel, args, nargs)) {
+        st = axl__submit(fn, q, &h, event);
         axl__leave();
         return st;
     }
+    /* Checked in full: the kernel remembers the group if it can. */
+    h.args_given = true;
+    h.args = args;
+    h.nargs = nargs;
     axl__handler_set_args(&h, args, nargs, true);
     axl_handler_single_task(&h, kernel);
     return submit_locked(fn, queue, &h, event);

@@ -125,8 +125,10 @@ struct axl__cu {
                                    records them after it takes it back) */
     bool opened;
     bool prepared;              /* run's fixed fields are filled in */
-    uint32_t plan;              /* the plan (axl__launch_cache id) whose
-                                   buffer arguments args holds, or 0 */
+    uint64_t memo;              /* the kernel memo whose buffer arguments
+                                   args holds (and run.args_id names): kernel
+                                   slot + 1 above bit 32, axl__launch_memo
+                                   seq below; 0: none */
     uint64_t deadline;          /* ns; the run is given up after it; 0 or
                                    UINT64_MAX: never. Armed once run_start
                                    has returned, never while the
@@ -155,6 +157,8 @@ struct axl__device {
     uint32_t loaded_by;         /* handle of the bundle that programmed it
                                    (weak; 0: the design it came with) */
     uint32_t inflight;          /* commands on it not yet complete */
+    uint64_t args_ids;          /* the last axl_hal_run.args_id given out
+                                   on it (never reused while it is open) */
     struct axl__cu cus[AXL_MAX_DEVICE_CUS];
     uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
     axl_hal_device_info info;
@@ -236,17 +240,30 @@ enum axl__command_kind {
 
 /* ---- Kernels (images, kernel ids and bundles: image.h) ---------------------- */
 
-/* What axl__kernel_plan found for a kernel's last plain launch, so the
- * next launch with the same arguments, on a queue of the same device and
- * context, need not check again what cannot have changed: the argument
- * ids, kinds and sizes against the metadata, and each buffer's handle,
- * mode, context, offset, location and bank against the units. It holds
- * while axl__rt.launch_epoch is what it was when made (stamp - 1): the
- * epoch moves whenever a buffer handle turns stale or a buffer gets a
- * device copy (axl__launch_forget). What can change between launches is
- * checked each time: the design on the device, whether a buffer's
- * contents are current there, the timeout. */
-struct axl__launch_arg {
+/*
+ * A kernel's memo of its last launch by axl_queue_single_task whose
+ * arguments were plain (one per kernel argument, buffers without a region,
+ * placed on the queue's device), made when the one checker
+ * (axl__kernel_prepare, axl__access_prepare) passed it. A later launch with
+ * the same arguments on a queue of the same device and context skips the
+ * rules whose inputs the memo holds: the argument ids, kinds and sizes
+ * against the metadata, and for each buffer its handle, mode, context,
+ * alignment, location and bank against the units.
+ *
+ * It needs no global counter to stay true: each remembered buffer is its
+ * handle, whose generation changes when the buffer is released (the
+ * handle turns stale at once) and its slot reused, and a live buffer's
+ * view, flags, context and device copies never change (copies are freed
+ * only with the buffer; axl__launch_memo_drop also clears memos naming a
+ * slot being freed, so a generation that wraps cannot bring one back).
+ * What can change between launches is checked each time: the design on
+ * the device, whether each buffer's contents are current there (or have
+ * host storage to come from), the timeout.
+ *
+ * seq names the memo; a unit that ran it keeps its hal
+ * arguments (axl__cu.memo), and the port is told so (axl_hal_run.args_id).
+ */
+struct axl__memo_arg {
     uint32_t what;              /* buffer: its handle; scalar: its size */
     int8_t given;               /* axl_kernel_arg.index as given: the
                                    argument's id, or -1 for AXL_ARG_POS
@@ -255,17 +272,16 @@ struct axl__launch_arg {
     uint8_t mode;               /* buffer: its access mode, as given (no_init
                                    in bit 2); scalar: 0 */
     uint8_t loc;                /* buffer: its location on the device */
-    uint8_t flags;              /* buffer: its accessor's AXL__ACC_ flags */
 };
 
-struct axl__launch_cache {
-    uint32_t stamp;             /* launch_epoch + 1 when made; 0: none */
-    uint32_t id;                /* this plan's, unique (axl__rt.plan_seq):
-                                   its commands carry it, and a unit that
-                                   ran one keeps its buffer arguments */
-    uint16_t device, context;   /* slots: the queue's */
+struct axl__launch_memo {
+    uint32_t seq;               /* this memo's number for its kernel (the
+                                   last one given; never 0 once made) */
+    uint16_t context, device;   /* slots: the queue's (in its order) */
+    bool holds;                 /* false: no memo, or one forgotten */
     uint8_t nargs;
-    struct axl__launch_arg arg[AXL_MAX_KERNEL_ARGS];
+    uint16_t image;             /* slot of the design it ran on */
+    struct axl__memo_arg arg[AXL_MAX_KERNEL_ARGS];
 };
 
 struct axl__kernel {
@@ -277,7 +293,7 @@ struct axl__kernel {
     uint32_t cus;               /* the units it may run on, bit = ordinal
                                    within the kernel; 0: all of them
                                    (axl_kernel_select_units) */
-    struct axl__launch_cache last; /* see axl__launch_cache */
+    struct axl__launch_memo memo; /* see axl__launch_memo */
 };
 
 /* Whether kernel object k may run on unit cu (of its kernel): a kernel
@@ -479,7 +495,8 @@ struct axl__command {
             uint16_t kid;
             uint8_t nargs;
             uint8_t cu;         /* the run slot, once dispatched */
-            uint32_t plan;      /* axl__launch_cache id, or 0 */
+            uint32_t memo;      /* the kernel's axl__launch_memo seq it was
+                                   made from, or 0 */
             struct axl__karg args[AXL_MAX_KERNEL_ARGS];
             uint8_t bytes[AXL_MAX_ARG_BYTES];
             uint64_t timeout_ns;
@@ -506,6 +523,8 @@ struct axl__required {
     uint8_t flags;              /* axl_access_flags */
     bool on_device;             /* a kernel's buffer argument */
     bool whole;                 /* the whole view: region not made yet */
+    uint8_t loc;                /* where the command touches it
+                                   (axl__access_prepare, or the memo) */
     uint64_t off, size;         /* the bytes of the view the region spans,
                                    from its first element to the end of
                                    its last */
@@ -529,6 +548,12 @@ struct axl_handler {
     uint32_t bundle;            /* use_kernel_bundle, a handle, or 0 */
     uint32_t kernel;            /* the kernel handle of single_task */
     uint64_t timeout_ns;        /* 0: the queue's */
+    uint32_t memo;              /* the kernel's memo seq that filled the
+                                   kernel part (axl__launch_recall), or 0 */
+    bool args_given;            /* by axl_queue_single_task, to be checked
+                                   in full (so remembered): args, nargs */
+    const axl_kernel_arg *args;
+    uint32_t nargs;
     uint8_t nkargs;
     struct axl__karg kargs[AXL_MAX_KERNEL_ARGS];
     uint16_t kbytes_used;
@@ -558,8 +583,6 @@ struct axl__runtime {
     const axl_device_port *ports[AXL_MAX_PLATFORMS];
     axl__buffer_ref zombie_head;           /* buffers to free, outside the lock */
     uint16_t cu_wait_head, cu_wait_tail;   /* kernels waiting for a free unit */
-    uint32_t launch_epoch;                 /* see axl__launch_cache */
-    uint32_t plan_seq;                     /* last axl__launch_cache id */
     axl_arena host_arena;                  /* the default host allocator */
 };
 
@@ -879,16 +902,15 @@ static inline uint8_t axl__device_loc(const struct axl__buffer *b,
             return l;
     return AXL__NO_LOC;
 }
+/* The checks of the group's accessors against their buffers, and where
+ * each is touched (h->acc[i].loc); a kernel's memo has made them already
+ * (h->memo). */
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
-                               struct axl__queue *q, uint8_t *locs);
+                               struct axl__queue *q);
 /* The handler's accessors become command c's (its slot: record ids), with
  * their edges, versions and records; the handler's buffer holds pass to
- * the command. locs: where each is (axl__access_prepare). */
-void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h,
-                        const uint8_t *locs);
-/* The same for a command axl__kernel_plan filled: its c->nacc accessors,
- * filled but for ver, prev and next, take their buffer holds here. */
-void axl__access_commit_planned(struct axl__command *c, uint16_t slot);
+ * the command. */
+void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h);
 void axl__access_finish(struct axl__command *c, bool failed);
 void axl__access_started(struct axl__command *c);
 /* Moving bytes, outside the lock (transfer.c). */
@@ -926,12 +948,19 @@ axl_status axl__prefetch_prepare(const char *fn, struct axl__queue *q,
                                  axl_handler *h);
 axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
                                  uint32_t nargs, bool locked);
-bool axl__kernel_plan(axl_handler *h, struct axl__command *c,
-                      const struct axl__queue *q, axl_kernel kernel,
-                      const axl_kernel_arg *args, uint32_t nargs);
-/* Kernels' remembered launches no longer hold: a buffer handle turned
- * stale, or a buffer got a device copy (lock held). */
-void axl__launch_forget(void);
+/* axl_queue_single_task's group from its kernel's memo (lock held), or
+ * false: the handler calls fill it. */
+bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
+                        axl_kernel kernel, const axl_kernel_arg *args,
+                        uint32_t nargs);
+/* A single_task group the checker passed and command c was made from:
+ * its kernel remembers it if it is plain (lock held). */
+void axl__launch_remember(const struct axl__queue *q, const axl_handler *h,
+                          struct axl__command *c);
+/* Memos naming buffer slot `buffer`, or units holding the arguments of a
+ * memo of kernel slot `kernel` (each UINT16_MAX when not asked), are
+ * forgotten: the slot is being freed (lock held). */
+void axl__launch_memo_drop(uint16_t buffer, uint16_t kernel);
 void axl__run_kernel(struct axl__command *c);
 unsigned axl__check_timeouts(void);
 bool axl__event_timed_out(struct axl__event *e);
@@ -940,7 +969,25 @@ uint64_t axl__next_deadline(void);
 struct axl__device *axl__progress_device(void);
 
 /* Handler (handler.c). */
-void axl__handler_init(axl_handler *h);
+/* An empty group (inline: every launch starts one). */
+static inline void axl__handler_init(axl_handler *h)
+{
+    h->error = AXL_SUCCESS;
+    h->kind = 0;
+    h->nactions = 0;
+    h->ndeps = 0;
+    h->deps_overflow = false;
+    h->nacc = 0;
+    h->host_ptrs = false;
+    h->a0 = h->a1 = 0;
+    h->bundle = 0;
+    h->kernel = 0;
+    h->timeout_ns = 0;
+    h->memo = 0;
+    h->args_given = false;
+    h->nkargs = 0;
+    h->kbytes_used = 0;
+}
 /* False, with *st, for a NULL handler or one that has failed already
  * (inline: every handler call starts with it, single_task on the launch
  * path). */
@@ -971,17 +1018,14 @@ axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
 void axl__handler_drop(axl_handler *h);
-/* planned: the command pool's next free slot holds what axl__kernel_plan
- * wrote for the handler; otherwise the accessors are placed here
+/* Builds the command of a checked group; its accessors are placed here
  * (axl__access_prepare). */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       bool planned, struct axl__command **out_cmd,
-                       axl_event *out);
+                       struct axl__command **out_cmd, axl_event *out);
 void axl__complete(struct axl__command *c, axl_status status, const char *why);
-/* planned: axl__kernel_plan accepted the group, checked already (see
- * axl__commit); false for any other group. */
+/* Checks a filled group and makes its command. */
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       bool planned, axl_event *out);
+                       axl_event *out);
 void axl__pump(void);
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);

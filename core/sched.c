@@ -495,12 +495,10 @@ void axl__handler_drop(axl_handler *h)
 /* Builds the command for a checked group (lock held; may be dropped while
  * storage is allocated). q is NULL for a host accessor. */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       bool planned, struct axl__command **out_cmd,
-                       axl_event *out)
+                       struct axl__command **out_cmd, axl_event *out)
 {
-    uint8_t locs[AXL_MAX_ACCESSORS];
-    if (!planned && h->nacc) {
-        axl_status st = axl__access_prepare(fn, h, q, locs);
+    if (h->nacc) {
+        axl_status st = axl__access_prepare(fn, h, q);
         if (st != AXL_SUCCESS)
             return st;
     }
@@ -542,7 +540,6 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->kind = kind;
     c->flags = 0;
     c->ndeps = 0;
-    const uint8_t nplanned = planned ? c->nacc : 0;
     c->nacc = 0;
     c->event = es;
     c->queue = qs;
@@ -553,21 +550,25 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->dep_event = 0;
     c->a0 = h->a0;
     c->a1 = h->a1;
-    if (planned) {
-        /* axl__kernel_plan wrote the kernel part in place. */
-        axl__kernel_at(c->u.kernel.kernel)->holds++;
-    } else if (kind == AXL__CMD_KERNEL) {
+    if (kind == AXL__CMD_KERNEL) {
         /* Only what the launch uses of the action; the scalars' bytes are
          * still where axl_handler_set_arg put them. */
         c->u.kernel.kernel = h->u.kernel.kernel;
         c->u.kernel.kid = h->u.kernel.kid;
         c->u.kernel.nargs = h->u.kernel.nargs;
         c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
-        c->u.kernel.plan = h->u.kernel.plan;
-        /* Whole arrays: a fixed size copies in a few moves, where the
-         * counts would call memcpy (bytes past them are never read). */
-        memcpy(c->u.kernel.args, h->u.kernel.args, sizeof c->u.kernel.args);
-        memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
+        c->u.kernel.memo = h->u.kernel.memo;
+        /* What is set, in words: a few moves, where memcpy would be a
+         * call (bytes past them are never read). */
+        for (uint8_t i = 0; i < h->u.kernel.nargs; i++)
+            c->u.kernel.args[i] = h->u.kernel.args[i];
+        if (h->kbytes_used) {
+            unsigned i = 0;
+            for (; i + 8 <= h->kbytes_used; i += 8)
+                memcpy(c->u.kernel.bytes + i, h->kbytes + i, 8);
+            for (; i < h->kbytes_used; i++)
+                c->u.kernel.bytes[i] = h->kbytes[i];
+        }
         axl__kernel_at(h->u.kernel.kernel)->holds++;
     } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;
@@ -583,12 +584,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     /* Data edges first (they must not fail the command), then the explicit
      * ones, then the in-order edge, which only orders: a barrier covers it
      * if it does not fit. The handler's buffer holds pass to the command. */
-    if (nplanned) {
-        c->nacc = nplanned;
-        axl__access_commit_planned(c, cs);
-    } else if (h->nacc) {
-        axl__access_commit(c, cs, h, locs);
-    }
+    if (h->nacc)
+        axl__access_commit(c, cs, h);
     for (uint16_t i = 0; i < h->ndeps; i++) {
         struct axl__event *p =
             axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
@@ -635,12 +632,17 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     return AXL_SUCCESS;
 }
 
-/* The checks of a group the handler calls filled (a plan made them as it
- * was made): its first error, exactly one action, and what the action
- * takes. */
+/* The checks of a group: its first error, exactly one action, and what
+ * the action takes (a kernel: the one checker, axl__kernel_prepare). */
 static axl_status group_check(const char *fn, struct axl__queue *q,
                               axl_handler *h)
 {
+    /* Filled from a kernel's memo (axl__launch_recall): its launch passed
+     * every check here, and nothing they depend on has changed since but
+     * what the recall checked under this same hold of the lock (the
+     * design on the device, the buffers' contents). */
+    if (h->memo)
+        return AXL_SUCCESS;
     if (h->error != AXL_SUCCESS)
         return axl__fail(fn, h->error, "%s", h->why);
     if (h->nactions == 0) /* 4.9.3: "no more than one" command: none is a
@@ -662,11 +664,16 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
 }
 
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
-                       bool planned, axl_event *out)
+                       axl_event *out)
 {
-    axl_status st = planned ? AXL_SUCCESS : group_check(fn, q, h);
+    struct axl__command *c;
+    axl_status st = group_check(fn, q, h);
     if (st == AXL_SUCCESS)
-        st = axl__commit(fn, q, h, planned, NULL, out);
+        st = axl__commit(fn, q, h, &c, out);
+    /* A single_task group checked in full: its kernel remembers it (the
+     * command is not dispatched before the pump below). */
+    if (st == AXL_SUCCESS && h->args_given)
+        axl__launch_remember(q, h, c);
     axl__handler_drop(h);
     if (st == AXL_SUCCESS)
         axl__pump();

@@ -218,6 +218,19 @@ typedef struct axl_hal_run {
     const axl_hal_arg *args;  /**< sorted by id */
     axl_range range;          /**< parallel_for range; {1,{1,1,1}} for single_task */
     uint64_t timeout_ns;      /**< 0: none */
+    /** A hint a port may use and may ignore: "the same memory arguments as
+     *  an earlier run with this id". 0 promises nothing. Two runs on the
+     *  same device with the same nonzero args_id have the same arg_count,
+     *  the same ids in the same order, the same is_mem, and for each
+     *  memory argument the same mem, offset and size (the same
+     *  allocation, still allocated); only scalars' values may differ. The
+     *  core gives out a new id whenever that could change (another
+     *  buffer, a kernel relaunched from other arguments), and never gives
+     *  an id again while the device is open, so a port may keep what it
+     *  set for an id (per run object, per unit) and skip setting and
+     *  comparing memory arguments when it sees the id again. A port that
+     *  keeps nothing reads args as always. */
+    uint64_t args_id;
 } axl_hal_run;
 
 /**
