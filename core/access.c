@@ -250,11 +250,13 @@ static bool is_discard(const struct axl__required *r,
     return view->offset + r->off == 0 && r->size == base->size;
 }
 
-/* Does the group's action write every element of accessor i? */
-static bool action_overwrites(const axl_handler *h, unsigned i)
+/* The accessor (1-based) the group's action writes every element of, or
+ * 0: a fill's, or a copy in's. */
+static unsigned overwritten(const axl_handler *h)
 {
-    return (h->kind == AXL__CMD_FILL || h->kind == AXL__CMD_COPY_FROM_HOST) &&
-           i + 1u == h->a0;
+    return h->kind == AXL__CMD_FILL || h->kind == AXL__CMD_COPY_FROM_HOST
+               ? h->a0
+               : 0;
 }
 
 /* Where a command of this kind touches accessor i's buffer (view, in
@@ -287,7 +289,7 @@ static uint8_t choose_loc(const axl_handler *h, uint8_t i,
     case AXL__CMD_FILL:
         if (dq != AXL__NO_LOC &&
             (b->loc[dq].ver == b->cur ||
-             is_discard(r, view, b, action_overwrites(h, i))))
+             is_discard(r, view, b, i + 1u == overwritten(h))))
             return dq;
         return AXL__LOC_HOST;
     case AXL__CMD_COPY: {
@@ -324,11 +326,6 @@ static bool needs_host(const struct axl__buffer *b, uint8_t l)
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                struct axl__queue *q)
 {
-    /* A kernel's memo made these checks when it was made, and found each
-     * accessor's location (axl__launch_recall has checked since that
-     * nothing needs host storage). */
-    if (h->memo)
-        return AXL_SUCCESS;
     /* Lock held; dropped while storage is allocated, after which the
      * checks are made again from the new state. */
     for (int round = 0;; round++) {
@@ -582,18 +579,23 @@ static void link_one(struct axl__command *c, struct axl__access *a,
     b->busy++;
 }
 
-/* Accessor i of command c, whose record id is id. */
-static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
-                       const struct axl__required *r, bool overwritten)
+/* Accessor i of command c, whose record id is id; kind_flags: what every
+ * accessor of a command of its kind has (a host accessor's). */
+static inline void commit_one(struct axl__command *c, unsigned i, axl__rec id,
+                              const struct axl__required *r,
+                              uint8_t kind_flags, bool overwritten)
 {
     struct axl__access *a = &c->acc[i];
     const struct axl__buffer *view = r->buf;
+    uint8_t flags = kind_flags;
+    if (r->flags & AXL_ACCESS_NO_INIT)
+        flags |= AXL__ACC_NO_INIT;
+    if (is_discard(r, view, r->base, overwritten))
+        flags |= AXL__ACC_DISCARD;
     a->view = r->view;
     a->base = view->base;
     a->mode = r->mode;
-    a->flags = c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
-    if (r->flags & AXL_ACCESS_NO_INIT)
-        a->flags |= AXL__ACC_NO_INIT;
+    a->flags = flags;
     a->loc = r->loc;
     a->src = AXL__NO_LOC;
     /* The requisite is the whole view, whatever range the accessor has
@@ -602,17 +604,18 @@ static void commit_one(struct axl__command *c, uint8_t i, axl__rec id,
      * disjoint sub-buffers, which are other buffers, do not order. */
     a->offset = view->offset;
     a->size = view->size;
-    if (is_discard(r, view, r->base, overwritten))
-        a->flags |= AXL__ACC_DISCARD;
     link_one(c, a, r->base, id);
 }
 
 void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h)
 {
     const unsigned n = h->nacc;
+    const uint8_t kind_flags =
+        c->kind == AXL__CMD_HOST_ACCESS ? AXL__ACC_HOST_ACCESS : 0;
+    const unsigned over = overwritten(h);
+    const axl__rec first = (axl__rec)slot * AXL_MAX_ACCESSORS + 1;
     for (unsigned i = 0; i < n; i++)
-        commit_one(c, (uint8_t)i, (axl__rec)slot * AXL_MAX_ACCESSORS + i + 1,
-                   &h->acc[i], action_overwrites(h, i));
+        commit_one(c, i, first + i, &h->acc[i], kind_flags, i + 1u == over);
     c->nacc = (uint8_t)n;
     h->nacc = 0;
 }

@@ -414,6 +414,7 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
     if (!kn)
         return false;
     const struct axl__launch_memo *mm = &kn->memo;
+    const axl__pool *bp = AXL__POOL(BUFFER);
     _Static_assert(offsetof(struct axl__queue, device) ==
                        offsetof(struct axl__queue, context) + 2,
                    "the memo compares a queue's context and device at once");
@@ -428,58 +429,64 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
     if (d->programming || d->loaded != mm->image + 1u)
         return false;
     unsigned nacc = 0, used = 0;
+    struct axl__required *r = h->acc; /* the next accessor */
     for (uint32_t i = 0; i < nargs; i++) {
         const axl_kernel_arg *a = &args[i];
         const struct axl__memo_arg *k = &mm->arg[i];
         const int g = k->given; /* the id as given; -1: the position */
         if (a->index != (uint32_t)g)
-            return false;
+            goto miss;
         const unsigned m = g < 0 ? i : (unsigned)g;
         struct axl__karg *ka = &h->u.kernel.args[m];
         if (!k->mode) { /* a scalar: of the same size (so not a buffer) */
             if (a->size != k->what ||
                 (k->what > sizeof a->scalar && !a->value))
-                return false;
+                goto miss;
             const void *v = axl__arg_bytes(a);
             if (k->what == 4) /* most scalars: a few moves, not a call */
                 memcpy(h->kbytes + used, v, 4);
             else
                 memcpy(h->kbytes + used, v, k->what);
-            *ka = (struct axl__karg){(uint16_t)m, 0, (uint16_t)used,
-                                     (uint16_t)k->what};
+            ka->id = (uint16_t)m;
+            ka->acc = 0;
+            ka->off = (uint16_t)used;
+            ka->size = (uint16_t)k->what;
             used += k->what;
             continue;
         }
-        const axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
-        if (a->buffer.id != k->what || mode != k->mode || a->region ||
-            axl__arg_is_scalar(a))
-            return false;
+        if (a->buffer.id != k->what || a->mode != k->given_mode ||
+            a->region || axl__arg_is_scalar(a))
+            goto miss;
         /* Validated by the handle's generation: a released buffer's handle
-         * is stale at once. */
-        struct axl__buffer *view = axl__pool_get(AXL__POOL(BUFFER), k->what);
-        if (!view)
-            return false;
+         * is stale at once (its kind and slot were checked when the memo
+         * was made). */
+        const uint16_t vs = AXL__HANDLE_SLOT(k->what);
+        if (bp->link[vs] != AXL__SLOT_LIVE ||
+            bp->gen[vs] != (uint16_t)(k->what >> AXL__HANDLE_GEN_SHIFT))
+            goto miss;
+        struct axl__buffer *view = axl__buffer_at(vs);
         struct axl__buffer *b = axl__buffer_base(view);
         /* Nothing to make host storage for (axl__access_prepare would). */
         if (!(b->host || b->loc[k->loc].ver == b->cur))
-            return false;
-        struct axl__required *r = &h->acc[nacc];
-        r->view = AXL__HANDLE_SLOT(k->what);
+            goto miss;
+        view->holds++; /* the handler's, as the handler calls hold it */
+        r->view = vs;
         r->buf = view;
         r->base = b;
-        r->mode = (uint8_t)(mode & AXL_ACCESS_READ_WRITE);
-        r->flags = mode > AXL_ACCESS_READ_WRITE ? AXL_ACCESS_NO_INIT : 0;
-        r->on_device = true;
-        r->whole = true;
-        r->off = 0;
+        /* no_init in the mode (6, 7) is the accessor's flag */
+        r->mode = k->mode & AXL_ACCESS_READ_WRITE;
+        r->flags = k->mode >> 2 ? AXL_ACCESS_NO_INIT : 0;
+        r->off = 0; /* (on_device and whole are read by the checks the
+                       memo skips, and region by data commands only) */
         r->size = view->size;
         r->loc = k->loc;
-        *ka = (struct axl__karg){(uint16_t)m, (uint8_t)(nacc + 1), 0, 0};
+        ka->id = (uint16_t)m;
+        ka->acc = (uint8_t)(nacc + 1);
+        ka->off = 0;
+        ka->size = 0;
         nacc++;
+        r++;
     }
-    /* The buffers are the handler's now, as the handler calls hold them. */
-    for (unsigned i = 0; i < nacc; i++)
-        h->acc[i].buf->holds++;
     h->nacc = (uint8_t)nacc;
     h->kbytes_used = (uint16_t)used;
     h->u.kernel.nargs = (uint8_t)nargs;
@@ -492,6 +499,10 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
     h->kind = AXL__CMD_KERNEL;
     h->nactions = 1;
     return true;
+miss:
+    for (unsigned i = 0; i < nacc; i++)
+        h->acc[i].buf->holds--;
+    return false;
 }
 
 /* The units holding the hal arguments of kernel slot ks's memos forget
@@ -502,8 +513,8 @@ static void units_forget(uint16_t ks)
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++)
         for (uint8_t i = 0; i < AXL_MAX_DEVICE_CUS; i++)
-            if (axl__device_at(s)->cus[i].memo >> 32 == ks + 1u)
-                axl__device_at(s)->cus[i].memo = 0;
+            if (axl__device_at(s)->cus[i].memo_kernel == ks + 1u)
+                axl__device_at(s)->cus[i].memo_kernel = 0;
 }
 
 /*
@@ -544,6 +555,7 @@ void axl__launch_remember(const struct axl__queue *q, const axl_handler *h,
             return;
         k->what = a->buffer.id;
         k->mode = (uint8_t)(a->mode ? a->mode : AXL_ACCESS_READ_WRITE);
+        k->given_mode = (uint8_t)a->mode;
         k->loc = r->loc;
     }
     uint32_t seq = mm->seq + 1;
@@ -709,17 +721,15 @@ void axl__run_kernel(struct axl__command *c)
     }
     /* A unit that holds the arguments of the kernel's memo the command
      * was made from reaches the same buffers. */
-    const uint64_t memo =
-        c->u.kernel.memo
-            ? (uint64_t)(c->u.kernel.kernel + 1u) << 32 | c->u.kernel.memo
-            : 0;
+    const uint32_t memo = c->u.kernel.memo;
+    const uint16_t mk = (uint16_t)(c->u.kernel.kernel + 1u);
     struct axl__cu *cu = NULL;
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
         /* A restricted kernel has no memo (axl__launch_recall refuses
          * it): a unit that holds a memo's arguments is one it may use. */
-        if ((memo && x->memo == memo) ||
+        if ((memo && x->memo == memo && x->memo_kernel == mk) ||
             (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
             any = true;
             if (!x->cmd) {
@@ -745,7 +755,6 @@ void axl__run_kernel(struct axl__command *c)
     }
     struct axl__event *e = axl__event_at(c->event);
     cu->cmd = e->command; /* the command's slot + 1 */
-    c->u.kernel.cu = (uint8_t)(cu - d->cus);
     e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
 
     axl_hal_run *run = &cu->run;
@@ -764,7 +773,7 @@ void axl__run_kernel(struct axl__command *c)
     run->cu_handle = cu->handle;
     run->arg_count = c->u.kernel.nargs;
     run->timeout_ns = c->u.kernel.timeout_ns;
-    if (memo && cu->memo == memo) {
+    if (memo && cu->memo == memo && cu->memo_kernel == mk) {
         /* The unit's last run was of the same memo: the same ids and
          * buffers; only the scalars' bytes are this command's. */
         for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
@@ -775,8 +784,9 @@ void axl__run_kernel(struct axl__command *c)
     } else {
         fill_args(cu, c);
         cu->memo = memo;
+        cu->memo_kernel = memo ? mk : 0;
         /* The port may keep what it sets for an id (hal.h). */
-        run->args_id = memo ? ++d->args_ids : 0;
+        run->args_id = memo && d->args_ids != UINT32_MAX ? ++d->args_ids : 0;
     }
     if (e->profiling)
         e->t_start = axl__now();

@@ -120,15 +120,16 @@ struct axl__cu {
                                    moves phase to 2, read by the dispatcher
                                    after it takes phase (acq_rel) */
     uint16_t ip;                /* its IP_LAYOUT index */
+    uint16_t memo_kernel;       /* with memo: the kernel memo whose buffer
+                                   arguments args holds (and run.args_id
+                                   names): kernel slot + 1 (0: none) and
+                                   axl__launch_memo seq */
     uintptr_t handle;           /* from the port's cu_open, or 0; with
                                    opened: the lock's (axl__run_kernel
                                    records them after it takes it back) */
+    uint32_t memo;
     bool opened;
     bool prepared;              /* run's fixed fields are filled in */
-    uint64_t memo;              /* the kernel memo whose buffer arguments
-                                   args holds (and run.args_id names): kernel
-                                   slot + 1 above bit 32, axl__launch_memo
-                                   seq below; 0: none */
     uint64_t deadline;          /* ns; the run is given up after it; 0 or
                                    UINT64_MAX: never. Armed once run_start
                                    has returned, never while the
@@ -157,8 +158,9 @@ struct axl__device {
     uint32_t loaded_by;         /* handle of the bundle that programmed it
                                    (weak; 0: the design it came with) */
     uint32_t inflight;          /* commands on it not yet complete */
-    uint64_t args_ids;          /* the last axl_hal_run.args_id given out
-                                   on it (never reused while it is open) */
+    uint32_t args_ids;          /* the last axl_hal_run.args_id given out
+                                   on it (never reused while it is open;
+                                   at UINT32_MAX no more are given) */
     struct axl__cu cus[AXL_MAX_DEVICE_CUS];
     uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
     axl_hal_device_info info;
@@ -269,8 +271,9 @@ struct axl__memo_arg {
                                    argument's id, or -1 for AXL_ARG_POS
                                    (then the id is the position; ids are
                                    below 64), so one compare checks it */
-    uint8_t mode;               /* buffer: its access mode, as given (no_init
-                                   in bit 2); scalar: 0 */
+    uint8_t mode;               /* buffer: its access mode (no_init in bit
+                                   2; the default made READ_WRITE); scalar: 0 */
+    uint8_t given_mode;         /* buffer: axl_kernel_arg.mode as given */
     uint8_t loc;                /* buffer: its location on the device */
 };
 
@@ -903,8 +906,8 @@ static inline uint8_t axl__device_loc(const struct axl__buffer *b,
     return AXL__NO_LOC;
 }
 /* The checks of the group's accessors against their buffers, and where
- * each is touched (h->acc[i].loc); a kernel's memo has made them already
- * (h->memo). */
+ * each is touched (h->acc[i].loc). Not for a group a kernel's memo filled
+ * (h->memo): the memo's launch passed them, and the memo knows where. */
 axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                struct axl__queue *q);
 /* The handler's accessors become command c's (its slot: record ids), with

@@ -497,7 +497,9 @@ void axl__handler_drop(axl_handler *h)
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                        struct axl__command **out_cmd, axl_event *out)
 {
-    if (h->nacc) {
+    /* A group a kernel's memo filled has passed these checks (see
+     * group_check), and each accessor's location is the memo's. */
+    if (h->nacc && !h->memo) {
         axl_status st = axl__access_prepare(fn, h, q);
         if (st != AXL_SUCCESS)
             return st;
@@ -558,17 +560,14 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         c->u.kernel.nargs = h->u.kernel.nargs;
         c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
         c->u.kernel.memo = h->u.kernel.memo;
-        /* What is set, in words: a few moves, where memcpy would be a
-         * call (bytes past them are never read). */
-        for (uint8_t i = 0; i < h->u.kernel.nargs; i++)
-            c->u.kernel.args[i] = h->u.kernel.args[i];
-        if (h->kbytes_used) {
-            unsigned i = 0;
-            for (; i + 8 <= h->kbytes_used; i += 8)
-                memcpy(c->u.kernel.bytes + i, h->kbytes + i, 8);
-            for (; i < h->kbytes_used; i++)
-                c->u.kernel.bytes[i] = h->kbytes[i];
-        }
+        /* Whole arrays, when there is anything in them: a fixed size
+         * copies in a few moves, where the counts would call memcpy (bytes
+         * past them are never read). */
+        if (h->u.kernel.nargs)
+            memcpy(c->u.kernel.args, h->u.kernel.args,
+                   sizeof c->u.kernel.args);
+        if (h->kbytes_used)
+            memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
         axl__kernel_at(h->u.kernel.kernel)->holds++;
     } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;

@@ -215,9 +215,6 @@ typedef struct axl_hal_run {
     uint32_t ip_index;        /**< that unit's IP_LAYOUT index */
     uintptr_t cu_handle;      /**< from cu_open(), or 0 */
     uint32_t arg_count;
-    const axl_hal_arg *args;  /**< sorted by id */
-    axl_range range;          /**< parallel_for range; {1,{1,1,1}} for single_task */
-    uint64_t timeout_ns;      /**< 0: none */
     /** A hint a port may use and may ignore: "the same memory arguments as
      *  an earlier run with this id". 0 promises nothing. Two runs on the
      *  same device with the same nonzero args_id have the same arg_count,
@@ -230,7 +227,10 @@ typedef struct axl_hal_run {
      *  set for an id (per run object, per unit) and skip setting and
      *  comparing memory arguments when it sees the id again. A port that
      *  keeps nothing reads args as always. */
-    uint64_t args_id;
+    uint32_t args_id;
+    const axl_hal_arg *args;  /**< sorted by id */
+    axl_range range;          /**< parallel_for range; {1,{1,1,1}} for single_task */
+    uint64_t timeout_ns;      /**< 0: none */
 } axl_hal_run;
 
 /**

@@ -313,8 +313,8 @@ static result bench_port(const axl_xclbin *img, unsigned n, int timed)
         for (uint32_t i = 0; i < 3; i++)
             c.args[i] = (axl_hal_arg){i, 1, 4096, &m[i], 0, NULL};
         c.args[3] = (axl_hal_arg){3, 0, 4, NULL, 0, &c.count};
-        c.run = (axl_hal_run){&c, img, 0, "vadd", 0, 0, cu, 4, c.args,
-                              {1, {1, 1, 1}}, 0, 0};
+        c.run = (axl_hal_run){&c, img, 0, "vadd", 0, 0, cu, 4, 0, c.args,
+                              {1, {1, 1, 1}}, 0};
         if (timed)
             r = measure("xrt_port", port_launches, &c, n);
         else {

@@ -57,8 +57,8 @@ int main(void)
                            {1, 1, 8192, &m[1], 0, NULL},
                            {2, 1, 8192, &m[2], 0, NULL},
                            {3, 0, 4, NULL, 0, &count}};
-    axl_hal_run run = {&result, &x, 0, "vadd", 0, 0, cu, 4, args,
-                       {1, {1, 1, 1}}, 0, 0};
+    axl_hal_run run = {&result, &x, 0, "vadd", 0, 0, cu, 4, 0, args,
+                       {1, {1, 1, 1}}, 0};
     if (P->run_start(dev, &run))
         return 16;
     for (int i = 0; i < 1000 && result != AXL_SUCCESS; i++)

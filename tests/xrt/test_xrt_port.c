@@ -790,8 +790,8 @@ static int set_arg_counted(xrtRunHandle run, int index,
 #if AXL_XRT_KEEP_RUN_ARGS
 /* XRT keeps a run's arguments from one start to the next: a launch gives
  * XRT only the values the run does not hold yet. A freed BO's handle may
- * come back for a new BO, so freeing one makes runs set their buffers
- * again. */
+ * come back for a new BO, so a run knows the BOs it holds by their numbers
+ * (never another BO's), not by their handles. */
 static void a_run_is_given_only_the_arguments_it_does_not_hold(void **state)
 {
     (void)state;
@@ -823,12 +823,21 @@ static void a_run_is_given_only_the_arguments_it_does_not_hold(void **state)
     v.args[1].offset = 0;
     run_ok(dev, &v);
     assert_int_equal(calls, 8);
-    /* Any BO freed: the buffers are set again, the scalar is still held. */
+    /* Another BO freed: the run still holds its own (until issue 17 any
+     * BO freed made runs set all their buffers again, 3 calls here; each
+     * BO is now known by its number, so nothing needs setting). */
     axl_hal_mem spare;
     AXL_OK(P->mem_alloc(dev, 1, 4096, NULL, &spare));
     P->mem_free(dev, &spare);
     run_ok(dev, &v);
-    assert_int_equal(calls, 11);
+    assert_int_equal(calls, 8);
+    /* A BO the run holds freed and a new one made in its place (XRT may
+     * give it the freed one's handle): the new one is set, the others and
+     * the scalar are still held. */
+    P->mem_free(dev, &other);
+    AXL_OK(P->mem_alloc(dev, 0, 8192, NULL, &other));
+    run_ok(dev, &v);
+    assert_int_equal(calls, 9);
     /* A failed set is not taken as held. */
     fail_at = 4;
     axl__xrt.run_set_arg = set_arg_fails_at;
@@ -836,6 +845,65 @@ static void a_run_is_given_only_the_arguments_it_does_not_hold(void **state)
     AXL_EXPECT(P->run_start(dev, &v.run), AXL_ERR_KERNEL_ARGUMENT);
     fail_at = 0;
     calls = 0;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 1);
+    assert_int_equal(counts().runs, 1);
+    axl__xrt = axl__xrt_real;
+    free3(dev, m);
+    P->mem_free(dev, &other);
+    P->cu_close(dev, cu);
+}
+
+/* axl_hal_run.args_id (hal.h): a start with the nonzero id of the run's
+ * last start holds its buffer arguments without looking at them, and
+ * compares only its scalars; a new id, or a start that failed, looks at
+ * every argument again. */
+static void a_run_with_the_args_id_of_its_last_start_sets_only_scalars(
+    void **state)
+{
+    (void)state;
+    void *dev = device_with(&stock);
+    uint32_t k, ip;
+    xt_kernel(&stock.x, "vadd", 0, &k, &ip);
+    uintptr_t cu;
+    AXL_OK(P->cu_open(dev, &stock.x, k, ip, &cu));
+    axl_hal_mem m[3], other;
+    alloc3(dev, m, 8192);
+    AXL_OK(P->mem_alloc(dev, 0, 8192, NULL, &other));
+    faults_reset();
+    axl__xrt.run_set_arg = set_arg_counted;
+    vadd_run v;
+    vadd_setup(&v, &stock, 0, cu, &m[0], &m[1], &m[2], 16);
+    v.run.args_id = 5;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 4);
+    run_ok(dev, &v);
+    assert_int_equal(calls, 4); /* all held */
+    /* The port does not even look at them: a memory argument it could not
+     * use (no allocation) under the same id is not noticed. */
+    axl_hal_mem none = {0};
+    v.args[0].mem = &none;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 4);
+    v.args[0].mem = &m[0];
+    v.n = 17;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 5); /* the scalar, compared */
+    /* Another buffer comes with another id: it is set, the rest held. */
+    v.args[1].mem = &other;
+    v.run.args_id = 6;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 6);
+    /* A start that fails at the scalar: the run forgets the id, and the
+     * next start with it sets the scalar again. */
+    fail_at = 4;
+    axl__xrt.run_set_arg = set_arg_fails_at;
+    v.n = 18;
+    AXL_EXPECT(P->run_start(dev, &v.run), AXL_ERR_KERNEL_ARGUMENT);
+    fail_at = 0;
+    calls = 0;
+    run_ok(dev, &v);
+    assert_int_equal(calls, 1);
     run_ok(dev, &v);
     assert_int_equal(calls, 1);
     assert_int_equal(counts().runs, 1);
@@ -1755,6 +1823,7 @@ int main(int argc, char **argv)
         TEST(sequential_runs_reuse_one_xrt_run),
 #if AXL_XRT_KEEP_RUN_ARGS
         TEST(a_run_is_given_only_the_arguments_it_does_not_hold),
+        TEST(a_run_with_the_args_id_of_its_last_start_sets_only_scalars),
 #else
         TEST(a_run_is_given_every_argument_when_runs_keep_none),
 #endif

@@ -42,6 +42,7 @@ axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     xn_bo *b = calloc(1, sizeof *b);
     if (!b)
         return axl_fail(AXL_ERR_MEMORY_ALLOCATION, "no memory for a buffer record");
+    b->serial = xn_bo_serial(d);
     errno = 0;
     if (user_ptr) {
         /* XRT pins page-aligned memory only (xrt_bo.cpp alloc_ubuf); the
@@ -125,7 +126,6 @@ void axl__xn_mem_free(void *dev, axl_hal_mem *mem)
     axl__xrt.bo_free(b->bo);
     count(&axl__xn_counts.bos, -1);
     free(b);
-    atomic_fetch_add_explicit(&d->bo_epoch, 1, memory_order_relaxed);
     mem->handle = 0;
 }
 

@@ -685,5 +685,5 @@ axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
                         "%llu bytes at %llu: the allocation has %llu",
                         (unsigned long long)size, (unsigned long long)offset,
                         (unsigned long long)b->size);
-    return axl__xn_arg_bo(d, b, offset, size, bo);
+    return axl__xn_arg_bo(d, b, offset, size, bo, NULL);
 }

@@ -35,9 +35,11 @@ enum run_state {
 /* What one argument of an XRT run holds: XRT keeps each value in the run's
  * command packet from one start to the next, so a launch that gives the
  * run the value it already holds skips xrtRunSetArg (four of them are most
- * of the XRT cost of a launch). */
+ * of the XRT cost of a launch). A run started with the core's args_id of
+ * its last start holds its buffer arguments without looking (xn_run.args_id). */
 typedef struct xn_argval {
-    uint64_t bits;           /* the BO handle, or the scalar's bytes */
+    uint64_t bits;           /* the BO's number (xn_bo_serial), or the
+                                scalar's bytes */
     uint8_t known;           /* the run holds `bits` */
 } xn_argval;
 
@@ -54,7 +56,8 @@ typedef struct xn_run {
     uint64_t timeout_ns;
     struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
     struct xn_run *batch_next;  /* the batch being reported */
-    unsigned bo_epoch;       /* the device's bo_epoch `vals` is from */
+    uint32_t args_id;        /* axl_hal_run.args_id whose buffer
+                                arguments the run holds, or 0 (hal.h) */
     xn_argval *vals;         /* per argument id (its unit's nargs), in the
                                 run's own allocation, after it */
 } xn_run;
@@ -86,12 +89,14 @@ typedef struct xn_sub {
     uint64_t offset;
     uint64_t size;
     xrtBufferHandle bo;
+    uint64_t serial;         /* xn_bo_serial: never another BO's */
     struct xn_sub *next;
 } xn_sub;
 
 typedef struct xn_bo {
     xn_device *dev;
     xrtBufferHandle bo;
+    uint64_t serial;         /* xn_bo_serial: never another BO's */
     void *user_ptr;          /* xrtBOAllocUserPtr memory, or NULL */
     uint64_t size;
     xn_sub *subs;
@@ -118,9 +123,10 @@ struct xn_device {
     xn_cu *cus;
     xn_cu *dead;             /* closed while busy, destroyed when idle */
     xn_bo *bos;
-    /* Counts BOs freed: a handle XRT gives a new BO may be a freed one's,
-     * so runs forget the BO arguments they hold when it changes. */
-    atomic_uint bo_epoch;
+    /* Numbers BOs and sub-BOs as they are made: a run that held a BO
+     * argument knows it by its number, never by its handle, whose value a
+     * new BO may take once the old one is freed. */
+    _Atomic uint64_t bo_serials;
     /* The design. */
     int has_image;
     /* image's bytes are the core's (or builtin_bytes) only while it loads
@@ -269,7 +275,8 @@ unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state);
 void axl__xn_stop_thread(xn_device *d);
 /* The BO (or sub-BO) for size bytes at offset of b. */
 axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
-                          uint64_t size, xrtBufferHandle *bo);
+                          uint64_t size, xrtBufferHandle *bo,
+                          uint64_t *serial);
 /* The ops. */
 axl_status axl__xn_cu_open(void *dev, const axl_xclbin *image,
                            uint32_t kernel_index, uint32_t ip_index,
@@ -278,5 +285,12 @@ void axl__xn_cu_close(void *dev, uintptr_t cu_handle);
 axl_status axl__xn_run_start(void *dev, const axl_hal_run *run);
 void axl__xn_run_cancel(void *dev, const axl_hal_run *run);
 void axl__xn_progress(void *dev, uint64_t deadline_ns);
+
+/* A new BO's number on d (see xn_device.bo_serials). */
+static inline uint64_t xn_bo_serial(xn_device *d)
+{
+    return atomic_fetch_add_explicit(&d->bo_serials, 1,
+                                     memory_order_relaxed) + 1;
+}
 
 #endif /* AXL_XRT_PORT_H */

@@ -474,10 +474,13 @@ void axl__xn_cu_close(void *dev, uintptr_t cu_handle)
  * offset gives the kernel the range from there to the end; interop asks
  * for a sub-buffer's own range. */
 axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
-                          uint64_t size, xrtBufferHandle *out)
+                          uint64_t size, xrtBufferHandle *out,
+                          uint64_t *serial)
 {
     if (!offset && size >= b->size) {
         *out = b->bo;
+        if (serial)
+            *serial = b->serial;
         return AXL_SUCCESS;
     }
     pthread_mutex_lock(&d->lock);
@@ -487,6 +490,8 @@ axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
     pthread_mutex_unlock(&d->lock);
     if (s) {
         *out = s->bo;
+        if (serial)
+            *serial = s->serial;
         return AXL_SUCCESS;
     }
     s = calloc(1, sizeof *s);
@@ -504,6 +509,7 @@ axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
     }
     s->offset = offset;
     s->size = size;
+    s->serial = xn_bo_serial(d);
     count(&axl__xn_counts.sub_bos, 1);
     pthread_mutex_lock(&d->lock);
     xn_sub *other = b->subs;
@@ -521,6 +527,8 @@ axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
         s = other;
     }
     *out = s->bo;
+    if (serial)
+        *serial = s->serial;
     return AXL_SUCCESS;
 }
 
@@ -554,13 +562,15 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
                             (unsigned long long)a->offset,
                             (unsigned long long)b->size);
         axl_status st = AXL_SUCCESS;
-        if (a->offset)
-            st = axl__xn_arg_bo(d, b, a->offset, b->size - a->offset, &v.v.bo);
-        else
+        if (a->offset) {
+            st = axl__xn_arg_bo(d, b, a->offset, b->size - a->offset,
+                                &v.v.bo, &bits);
+        } else {
             v.v.bo = b->bo;
+            bits = b->serial;
+        }
         if (st != AXL_SUCCESS)
             return st;
-        bits = (uintptr_t)v.v.bo;
     } else {
         uint64_t raw = 0;
         size_t n = a->size < sizeof raw ? (size_t)a->size : sizeof raw;
@@ -618,7 +628,8 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
                             (unsigned)m->xml_size);
         }
     }
-    /* Wider pointed-to scalars are not remembered: always set. */
+    /* Wider pointed-to scalars are not remembered: always set. A BO is
+     * known by its number (xn_device.bo_serials), not its handle. */
     xn_argval *held = &r->vals[a->id];
     int keep = AXL_XRT_KEEP_RUN_ARGS && m->kind != AXL__XRT_PTR;
     if (keep && held->known && held->bits == bits)
@@ -669,17 +680,7 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
                             errno_name(e));
         }
         r->cu = cu;
-        r->bo_epoch = atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
         count(&axl__xn_counts.runs, 1);
-    } else {
-        unsigned epoch =
-            atomic_load_explicit(&d->bo_epoch, memory_order_relaxed);
-        if (r->bo_epoch != epoch) {
-            for (uint32_t i = 0; i < cu->nargs; i++)
-                if (cu->args[i].kind == AXL__XRT_BO)
-                    r->vals[i].known = 0;
-            r->bo_epoch = epoch;
-        }
     }
     r->state = RUN_BUSY;
     r->timed_out = 0;
@@ -735,13 +736,36 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
     st = take_run(d, cu, &r);
     if (st != AXL_SUCCESS)
         return st;
-    for (uint32_t i = 0; i < run->arg_count; i++) {
-        st = set_arg(d, cu, r, &run->args[i]);
+    /* The same nonzero args_id as the run's last start: the run holds
+     * these buffer arguments already (hal.h), so only scalars are set. */
+    const int same = AXL_XRT_KEEP_RUN_ARGS && run->args_id &&
+                     r->args_id == run->args_id;
+    r->args_id = 0;
+    for (const axl_hal_arg *a = run->args, *end = a + run->arg_count;
+         a != end; a++) {
+        if (same) {
+            if (a->is_mem)
+                continue;
+            /* The ids and kinds set_arg checked at the last start: a
+             * scalar the run holds needs only its value compared. */
+            const xn_argval *held = &r->vals[a->id];
+            if (held->known && a->size <= sizeof held->bits) {
+                uint64_t raw = 0;
+                if (a->size == 4)
+                    memcpy(&raw, a->value, 4);
+                else
+                    memcpy(&raw, a->value, (size_t)a->size);
+                if (raw == held->bits)
+                    continue;
+            }
+        }
+        st = set_arg(d, cu, r, a);
         if (st != AXL_SUCCESS) {
             give_back(d, r, 0);
             return st;
         }
     }
+    r->args_id = run->args_id;
     r->token = run->token;
     r->hal = run;
     r->timeout_ns = run->timeout_ns;
