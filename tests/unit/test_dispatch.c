@@ -486,7 +486,7 @@ static void a_successful_launch_keeps_the_callers_message(void **s)
     char before[AXL_MESSAGE_MAX];
     strncpy(before, axl_last_message(), sizeof before - 1);
     before[sizeof before - 1] = '\0';
-    for (int i = 0; i < 2; i++) /* the general path, then the plan */
+    for (int i = 0; i < 2; i++) /* checked in full, then from the memo */
         AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, NULL));
     AXL_OK(axl_queue_wait(r.q));
     assert_string_equal(axl_last_message(), before);

@@ -429,10 +429,11 @@ static void bad_arguments_are_kernel_argument_errors_and_nothing_runs(void **s)
     rig_down(&r);
 }
 
-/* ---- axl_queue_single_task's one-pass plan against the general path ---------------- */
+/* ---- axl_queue_single_task against its command group ------------------------------ */
 
 /* The command group axl_queue_single_task stands for, made with the handler
- * calls: the general path, which the one-pass plan must match. */
+ * calls, which single_task must match, whether the handler calls or the
+ * kernel's memo of its last launch fill its group. */
 typedef struct st_group {
     axl_kernel k;
     const axl_kernel_arg *args;
@@ -497,7 +498,7 @@ static void single_task_says_what_its_command_group_says(void **s)
     uint32_t n = 16;
     uint64_t wide = 16;
     axl_region all = {{0}, {16}}, outside = {{12}, {8}};
-    /* Every buffer but N on the device already, as the plan wants them. */
+    /* Every buffer but N on the device already, as the memo remembers them. */
     axl_kernel_arg ok[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
                             {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
                             {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
@@ -624,7 +625,7 @@ static void single_task_says_what_its_command_group_says(void **s)
     rig_down(&r);
 }
 
-/* Launches whose buffers are already on the device (the one-pass plan)
+/* Launches whose buffers are already on the device (filled from the memo)
  * keep their order through the buffers on an out-of-order queue too, and
  * see what the host wrote in between. */
 static void repeated_launches_keep_their_data_order(void **s)
@@ -709,11 +710,11 @@ static axl_status wait_for_gate(void *user)
     return AXL_SUCCESS;
 }
 
-/* A launch the one-pass plan accepts writes its command into the command
- * pool's next free slot before taking it: a full event or command pool
- * must still say so as the general path does, count one failure, and
+/* A launch filled from the kernel's memo (before issue 17: planned into the
+ * command pool's next free slot before taking it): a full event or command
+ * pool must still say so as the general path does, count one failure, and
  * leave no command, buffer hold or data behind. */
-static void a_planned_launch_into_full_pools_changes_nothing(void **s)
+static void a_launch_from_the_memo_into_full_pools_changes_nothing(void **s)
 {
     (void)s;
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
@@ -736,11 +737,11 @@ static void a_planned_launch_into_full_pools_changes_nothing(void **s)
                               {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
                               {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
                               {.index = 3, .value = &n, .size = sizeof n}};
-    for (int i = 0; i < 3; i++) /* placed, planned, planned again */
+    for (int i = 0; i < 3; i++) /* placed and remembered, recalled twice */
         AXL_OK(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
 
-    /* Every event slot held: the plan is made, the event is not. */
+    /* Every event slot held: the group is filled, the event is not made. */
     uint32_t ecap = axl_test_pool("event").capacity;
     static axl_event held[4096];
     for (uint32_t i = 0; i < ecap; i++)
@@ -759,8 +760,8 @@ static void a_planned_launch_into_full_pools_changes_nothing(void **s)
         AXL_OK(axl_event_release(held[i]));
 
     /* Every command slot taken by launches waiting behind a host task:
-     * the plan has no slot to write into, and the general path says so,
-     * one failure. */
+     * the launch from the memo finds none, and says so as the general path
+     * does, one failure. */
     atomic_store(&gate_open, 0);
     axl_event gate;
     AXL_OK(axl_queue_host_task(r.q, wait_for_gate, NULL, NULL, 0, &gate));
@@ -805,7 +806,8 @@ static void expect_sum(rig *r, axl_buffer O, const int32_t *a,
 }
 
 /* A launch like the kernel's last plain one is checked against what that
- * one found (axl__launch_cache): what may differ since must still be
+ * one found (the kernel's memo, axl__launch_memo): what may differ since
+ * must still be
  * seen, each time the same way as the general path sees it. */
 static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
 {
@@ -857,7 +859,7 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
     AXL_OK(axl_queue_single_task(r.q, k, ok, 4, NULL, 0, NULL));
     expect_sum(&r, O, a, b2, N);
 
-    /* Units that ran the plan keep its buffer arguments; a run of other
+    /* Units that ran the memo's launch keep its buffer arguments; a run of other
      * buffers on them in between (a group made with the handler calls,
      * on both of vadd's units) must not leave its own behind. */
     axl_buffer O2;
@@ -1397,6 +1399,231 @@ static void kernel_profiling_orders_submit_start_end(void **s)
 }
 
 
+/* ---- The kernel's memo of its last launch (issue 17) ------------------------------- */
+
+/* What the memo does is seen from a port: axl_hal_run.args_id (hal.h) is
+ * the same while launches are filled from the same memo, and new once
+ * anything the memo remembers could have changed. A fake port records it;
+ * the application design's scale (one buffer, two scalars, one compute
+ * unit) runs on two fake devices. These restate against the memo what
+ * the tests of axl_queue_single_task's one-pass plan checked of its cache
+ * (axl__launch_cache, before issue 17). */
+static uint32_t memo_id;
+
+static axl_status memo_run_start(void *dev, const axl_hal_run *run)
+{
+    memo_id = run->args_id;
+    return fake_port.run_start(dev, run);
+}
+
+typedef struct memo_rig {
+    axl_device dev[2];
+    axl_context ctx;
+    axl_queue q, q2;
+    axl_kernel_bundle bundle;
+    axl_kernel k;
+} memo_rig;
+
+static axl_kernel memo_scale(axl_kernel_bundle b)
+{
+    axl_kernel_id ids[8];
+    uint32_t n = 0;
+    AXL_OK(axl_kernel_bundle_get_kernel_ids(b, ids, 8, &n));
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name;
+        AXL_OK(axl_kernel_id_get_name(ids[i], &name));
+        if (!strcmp(name, "scale")) {
+            axl_kernel k;
+            AXL_OK(axl_kernel_bundle_get_kernel(b, ids[i], &k));
+            return k;
+        }
+    }
+    fail_msg("no scale");
+    return (axl_kernel){0};
+}
+
+static memo_rig memo_up(void)
+{
+    static axl_device_port p;
+    p = fake_port;
+    p.run_start = memo_run_start;
+    fake_config = (fake_port_config){.devices = 2,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE,
+                                     .program_mask = 3};
+    AXL_OK(axl_device_port_register(&p));
+    memo_rig r;
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list hw = {NULL, 0, &emulated, 1};
+    AXL_OK(axl_device_select(axl_aspect_selector, &hw, &r.dev[0]));
+    axl_platform pf;
+    AXL_OK(axl_device_get_platform(r.dev[0], &pf));
+    uint32_t n = 0;
+    AXL_OK(axl_platform_get_devices(pf, AXL_DEVICE_TYPE_ALL, r.dev, 2, &n));
+    assert_int_equal(n, 2);
+    AXL_OK(axl_context_create(r.dev, 2, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev[0], AXL_QUEUE_IN_ORDER, NULL, &r.q));
+    AXL_OK(axl_queue_create(r.ctx, r.dev[1], AXL_QUEUE_IN_ORDER, NULL, &r.q2));
+    /* One application design on both devices: one kernel for both. */
+    AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    AXL_OK(axl_get_kernel_bundle(r.ctx, r.dev, 2, AXL_BUNDLE_EXECUTABLE,
+                                 &r.bundle));
+    r.k = memo_scale(r.bundle);
+    return r;
+}
+
+static void memo_down(memo_rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_queue_wait(r->q2));
+    AXL_OK(axl_kernel_release(r->k));
+    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_queue_release(r->q2));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+/* One launch; the id its run had. */
+static uint32_t memo_launch(axl_queue q, axl_kernel k,
+                            const axl_kernel_arg *args)
+{
+    memo_id = 0xFFFFFFFFu;
+    AXL_OK(axl_queue_single_task(q, k, args, 3, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+    assert_int_not_equal(memo_id, 0xFFFFFFFFu);
+    return memo_id;
+}
+
+/* A launch whose memo (or the unit's hold of it) was made again: a new
+ * nonzero id; *id becomes it. */
+static void memo_new(axl_queue q, axl_kernel k, const axl_kernel_arg *args,
+                     uint32_t *id)
+{
+    uint32_t now = memo_launch(q, k, args);
+    assert_int_not_equal(now, 0);
+    assert_int_not_equal(now, *id);
+    *id = now;
+}
+
+static void memo_same(axl_queue q, axl_kernel k, const axl_kernel_arg *args,
+                      uint32_t id)
+{
+    assert_int_equal(memo_launch(q, k, args), id);
+}
+
+static void the_memo_of_a_launch_is_dropped_when_anything_it_holds_changes(
+    void **s)
+{
+    (void)s;
+    memo_rig r = memo_up();
+    enum { N = 64 };
+    axl_buffer D, D2;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &D));
+    float factor = 2.0f;
+    uint32_t n = N;
+    axl_kernel_arg args[3] = {
+        {.index = 0, .buffer = D, .mode = AXL_ACCESS_READ_WRITE},
+        {.index = 1, .value = &factor, .size = sizeof factor},
+        {.index = 2, .value = &n, .size = sizeof n}};
+    uint32_t id = memo_launch(r.q, r.k, args); /* placed and remembered */
+    assert_int_not_equal(id, 0);
+    memo_same(r.q, r.k, args, id);
+
+    /* A scalar's value is not remembered: the memo holds. */
+    n = 17;
+    factor = 3.0f;
+    memo_same(r.q, r.k, args, id);
+    /* Another queue of the same device and context: it holds. */
+    axl_queue q3;
+    AXL_OK(axl_queue_create(r.ctx, r.dev[0], AXL_QUEUE_IN_ORDER, NULL, &q3));
+    memo_same(q3, r.k, args, id);
+    AXL_OK(axl_queue_release(q3));
+
+    /* The accessor's mode changes. */
+    args[0].mode = AXL_ACCESS_READ;
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+    args[0].mode = AXL_ACCESS_WRITE_NO_INIT;
+    memo_new(r.q, r.k, args, &id);
+    /* The same accessor with the default mode: the memo compares the mode
+     * as given, so it is made again. */
+    args[0].mode = AXL_ACCESS_READ_WRITE;
+    memo_new(r.q, r.k, args, &id);
+    args[0].mode = 0;
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+
+    /* An argument's id given by position instead of by number. */
+    args[1].index = AXL_ARG_POS;
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+
+    /* A sub-buffer of D in D's place, then D again. */
+    axl_buffer sub;
+    const size_t zero[3] = {0, 0, 0};
+    AXL_OK(axl_buffer_create_sub(D, zero, axl_range_1d(N / 2), &sub));
+    args[0].buffer = sub;
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+    args[0].buffer = D;
+    memo_new(r.q, r.k, args, &id);
+    AXL_OK(axl_buffer_release(sub));
+    memo_same(r.q, r.k, args, id);
+
+    /* The buffer released and a new one made, which takes its slot with a
+     * new generation: its handle is not the one remembered. */
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &D2));
+    assert_int_equal(D2.id & 0xFFFu, D.id & 0xFFFu); /* the same slot */
+    args[0].buffer = D2;
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+
+    /* The other device: the buffer placed there too, the memo made for it;
+     * back on the first, the memo is made again (it holds one device's
+     * placement), and the unit there takes a new id for it. */
+    uint32_t other = memo_launch(r.q2, r.k, args);
+    assert_int_not_equal(other, 0);
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+
+    /* A command group of the same arguments: its run carries no id and the
+     * unit gives up its hold, so the next launch gets a new one. */
+    args[1].index = 1; /* (st_cgf takes ids) */
+    memo_new(r.q, r.k, args, &id);
+    memo_id = 0xFFFFFFFFu;
+    st_group g = {r.k, args, 3};
+    AXL_OK(axl_queue_submit(r.q, st_cgf, &g, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(memo_id, 0);
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+
+    /* The kernel object released and taken again in its slot (its memos
+     * start afresh): the unit does not take the new object's memo for the
+     * old one's. */
+    AXL_OK(axl_kernel_release(r.k));
+    r.k = memo_scale(r.bundle);
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+    /* Once more right after its first memo, whose number the next object's
+     * first memo has too, and with another buffer: the unit must not take
+     * that memo for the one its arguments came from. */
+    const uint32_t slot = r.k.id & 0xFFFu;
+    AXL_OK(axl_kernel_release(r.k));
+    r.k = memo_scale(r.bundle);
+    assert_int_equal(r.k.id & 0xFFFu, slot);
+    axl_buffer D3;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &D3));
+    args[0].buffer = D3;
+    memo_new(r.q, r.k, args, &id);
+    memo_same(r.q, r.k, args, id);
+
+    AXL_OK(axl_buffer_release(D2));
+    AXL_OK(axl_buffer_release(D3));
+    memo_down(&r);
+}
+
 /* A port with no completion thread or interrupt (a polled driver) finishes
  * runs only when a wait lets it: waits call its progress() instead of
  * sleeping (event::wait, 4.6.6, must return once the command is done). */
@@ -1476,7 +1703,8 @@ int main(void)
         T(kernel_args_by_value_check_like_set_arg_4_9_4),
         T(repeated_launches_keep_their_data_order),
         T(a_launch_like_the_last_one_still_sees_what_changed),
-        T(a_planned_launch_into_full_pools_changes_nothing),
+        T(a_launch_from_the_memo_into_full_pools_changes_nothing),
+        T(the_memo_of_a_launch_is_dropped_when_anything_it_holds_changes),
         T(memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error),
         T(parallel_for_on_a_built_in_kernel_is_feature_not_supported),
         T(use_kernel_bundle_is_ignored_by_a_kernel_object_4_9_4_2),

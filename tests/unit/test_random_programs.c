@@ -10,10 +10,10 @@
  * accessors, explicit dependencies, two queues (in order and out of order),
  * sub-buffers, and buffers placed on the device, so data moves between
  * host and device banks. They launch the emulated device's vadd (two
- * compute units) both ways: axl_queue_single_task (the planned launch
- * path, often with exactly the arguments of the launch before, so the
- * kernel's last-launch cache and the units' argument caches are used,
- * or with one buffer, mode, size or queue changed) and a command group
+ * compute units) both ways: axl_queue_single_task (often with exactly the
+ * arguments of the launch before, so the kernel's memo of its last launch
+ * and the units' hold of its arguments are used, or with one buffer, mode,
+ * size or queue changed) and a command group
  * (the general path, with no_init and regions). Two buffers are released
  * and made again as the programs run, so new buffers land in freed slots.
  *
