@@ -3,7 +3,8 @@
  * bundle, they hold it (and so its images and context) while the
  * application or a command in flight references them; their info and
  * argument descriptions come from the kernel id's metadata (image.c reads
- * it).
+ * it). Each keeps the memo of its last launch by axl_queue_single_task
+ * (axl__launch_memo in rt.h): launch.c's checker skips what it vouches for.
  */
 #include <string.h>
 
@@ -449,4 +450,198 @@ axl_status axl_kernel_bundle_get_kernel_by_name(axl_kernel_bundle bundle,
     }
     axl__leave();
     return st;
+}
+
+/* ---- The kernel's memo of its last launch ---------------------------------------- */
+
+/*
+ * axl_queue_single_task's group filled from its kernel's memo, when the
+ * arguments are the memo's (axl__launch_memo): what the handler calls
+ * would record for them (one accessor per buffer argument, in the order
+ * given, at the location the memo found; the arguments in the kernel's
+ * order, as axl__kernel_prepare orders them), marked with the memo's seq so
+ * that the checker skips what the memo vouches for. False, the handler
+ * untouched and no buffer held: the handler calls fill it, and the checker
+ * checks it all (and finds and says what is wrong).
+ */
+bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
+                        axl_kernel kernel, const axl_kernel_arg *args,
+                        uint32_t nargs)
+{
+    struct axl__kernel *kn = axl__pool_get(AXL__POOL(KERNEL), kernel.id);
+    if (!kn)
+        return false;
+    const struct axl__launch_memo *mm = &kn->memo;
+    const axl__pool *bp = AXL__POOL(BUFFER);
+    _Static_assert(offsetof(struct axl__queue, device) ==
+                       offsetof(struct axl__queue, context) + 2,
+                   "the memo compares a queue's context and device at once");
+    /* A kernel restricted to some units (axl_kernel_select_units, maybe
+     * since the memo was made) is checked in full. */
+    if (!mm->holds || kn->cus || mm->nargs != nargs ||
+        memcmp(&mm->context, &q->context, 4) != 0)
+        return false;
+    /* The design the memo's launch found on the device, not being
+     * replaced (the checker waits, or says what is wrong). */
+    const struct axl__device *d = axl__device_at(q->device);
+    if (d->programming || d->loaded != mm->image + 1u)
+        return false;
+    unsigned nacc = 0, used = 0;
+    struct axl__required *r = h->acc; /* the next accessor */
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &args[i];
+        const struct axl__memo_arg *k = &mm->arg[i];
+        const int g = k->given; /* the id as given; -1: the position */
+        if (a->index != (uint32_t)g)
+            goto miss;
+        const unsigned m = g < 0 ? i : (unsigned)g;
+        struct axl__karg *ka = &h->u.kernel.args[m];
+        if (!k->mode) { /* a scalar: of the same size (so not a buffer) */
+            if (a->size != k->what ||
+                (k->what > sizeof a->scalar && !a->value))
+                goto miss;
+            const void *v = axl__arg_bytes(a);
+            if (k->what == 4) /* most scalars: a few moves, not a call */
+                memcpy(h->kbytes + used, v, 4);
+            else
+                memcpy(h->kbytes + used, v, k->what);
+            ka->id = (uint16_t)m;
+            ka->acc = 0;
+            ka->off = (uint16_t)used;
+            ka->size = (uint16_t)k->what;
+            used += k->what;
+            continue;
+        }
+        if (a->buffer.id != k->what || a->mode != k->given_mode ||
+            a->region || axl__arg_is_scalar(a))
+            goto miss;
+        /* Validated by the handle's generation: a released buffer's handle
+         * is stale at once (its kind and slot were checked when the memo
+         * was made). */
+        const uint16_t vs = AXL__HANDLE_SLOT(k->what);
+        if (bp->link[vs] != AXL__SLOT_LIVE ||
+            bp->gen[vs] != (uint16_t)(k->what >> AXL__HANDLE_GEN_SHIFT))
+            goto miss;
+        struct axl__buffer *view = axl__buffer_at(vs);
+        struct axl__buffer *b = axl__buffer_base(view);
+        /* Nothing to make host storage for (axl__access_prepare would). */
+        if (!(b->host || b->loc[k->loc].ver == b->cur))
+            goto miss;
+        view->holds++; /* the handler's, as the handler calls hold it */
+        r->view = vs;
+        r->buf = view;
+        r->base = b;
+        /* no_init in the mode (6, 7) is the accessor's flag */
+        r->mode = k->mode & AXL_ACCESS_READ_WRITE;
+        r->flags = k->mode >> 2 ? AXL_ACCESS_NO_INIT : 0;
+        r->off = 0; /* (on_device and whole are read by the checks the
+                       memo skips, and region by data commands only) */
+        r->size = view->size;
+        r->loc = k->loc;
+        ka->id = (uint16_t)m;
+        ka->acc = (uint8_t)(nacc + 1);
+        ka->off = 0;
+        ka->size = 0;
+        nacc++;
+        r++;
+    }
+    h->nacc = (uint8_t)nacc;
+    h->kbytes_used = (uint16_t)used;
+    h->u.kernel.nargs = (uint8_t)nargs;
+    h->memo = mm->seq;
+    h->kernel = kernel.id;
+    h->u.kernel.kid = kn->kid;
+    h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
+    h->u.kernel.timeout_ns = q->timeout_ns; /* single_task sets none */
+    h->u.kernel.memo = mm->seq;
+    h->kind = AXL__CMD_KERNEL;
+    h->nactions = 1;
+    return true;
+miss:
+    for (unsigned i = 0; i < nacc; i++)
+        h->acc[i].buf->holds--;
+    return false;
+}
+
+/* The units holding the hal arguments of kernel slot ks's memos forget
+ * them (a memo seq can come again once the kernel slot is reused, or its
+ * seq wraps). */
+static void units_forget(uint16_t ks)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++)
+        for (uint8_t i = 0; i < AXL_MAX_DEVICE_CUS; i++)
+            if (axl__device_at(s)->cus[i].memo_kernel == ks + 1u)
+                axl__device_at(s)->cus[i].memo_kernel = 0;
+}
+
+/*
+ * The kernel of a single_task group the checker passed remembers it
+ * (axl__launch_memo), when it is plain: one argument per kernel argument
+ * (so each id once), buffers without a region that the checker placed on
+ * the queue's device. Called while command c, made from h, is not yet
+ * dispatched: c takes the new memo's seq, so the unit it runs on keeps its
+ * arguments for the next launch like it.
+ */
+void axl__launch_remember(const struct axl__queue *q, const axl_handler *h,
+                          struct axl__command *c)
+{
+    struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    struct axl__launch_memo *mm = &kn->memo;
+    const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+    const uint32_t nargs = h->nargs;
+    mm->holds = false;
+    if (nargs != kid->nargs || kn->cus)
+        return;
+    unsigned nacc = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        const axl_kernel_arg *a = &h->args[i];
+        struct axl__memo_arg *k = &mm->arg[i];
+        const uint32_t m = axl__arg_index(a, i);
+        /* the ids 0..n-1 HLS kernels have: argument m is the command's
+         * argument m (axl__kernel_prepare orders them so) */
+        if (m >= nargs || kid->args[m].id != m)
+            return;
+        k->given = a->index == AXL_ARG_POS ? -1 : (int8_t)m;
+        if (axl__arg_is_scalar(a)) {
+            k->what = (uint32_t)a->size;
+            k->mode = 0;
+            continue;
+        }
+        const struct axl__required *r = &h->acc[nacc++];
+        if (a->region || !r->on_device || r->loc == AXL__LOC_HOST)
+            return;
+        k->what = a->buffer.id;
+        k->mode = (uint8_t)(a->mode ? a->mode : AXL_ACCESS_READ_WRITE);
+        k->given_mode = (uint8_t)a->mode;
+        k->loc = r->loc;
+    }
+    uint32_t seq = mm->seq + 1;
+    if (seq == 0) { /* wrapped: old seqs come again */
+        units_forget(c->u.kernel.kernel);
+        seq = 1;
+    }
+    mm->seq = seq;
+    mm->holds = true;
+    mm->nargs = (uint8_t)nargs;
+    mm->device = q->device;
+    mm->context = q->context;
+    mm->image = kid->image;
+    c->u.kernel.memo = seq;
+}
+
+void axl__launch_memo_drop(uint16_t buffer, uint16_t kernel)
+{
+    if (kernel != UINT16_MAX) {
+        units_forget(kernel);
+        return;
+    }
+    const axl__pool *p = AXL__POOL(KERNEL);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        struct axl__launch_memo *mm = &axl__kernel_at(s)->memo;
+        for (uint8_t i = 0; mm->holds && i < mm->nargs; i++)
+            if (mm->arg[i].mode &&
+                (mm->arg[i].what & AXL__HANDLE_INDEX_MASK) == buffer + 1u)
+                mm->holds = false;
+    }
 }

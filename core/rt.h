@@ -951,8 +951,8 @@ axl_status axl__prefetch_prepare(const char *fn, struct axl__queue *q,
                                  axl_handler *h);
 axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
                                  uint32_t nargs, bool locked);
-/* axl_queue_single_task's group from its kernel's memo (lock held), or
- * false: the handler calls fill it. */
+/* axl_queue_single_task's group from its kernel's memo (kernel.c; lock
+ * held), or false: the handler calls fill it. */
 bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
                         axl_kernel kernel, const axl_kernel_arg *args,
                         uint32_t nargs);
