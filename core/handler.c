@@ -3,7 +3,8 @@
  *
  * The handler is a plain struct on the stack of axl_queue_submit; the calls
  * below only record. Nothing is scheduled until the group returns, so an
- * error leaves nothing behind.
+ * error leaves nothing behind. A kernel's calls (its arguments, single_task)
+ * are at the end; launch.c checks what they recorded.
  */
 #include <string.h>
 
@@ -363,4 +364,175 @@ axl_status axl_handler_update_host(axl_handler *h, axl_accessor acc)
     if (st == AXL_SUCCESS)
         h->a0 = (uint8_t)acc.index;
     return st;
+}
+
+/* ---- The handler's kernel calls -------------------------------------------------- */
+
+static struct axl__karg *karg_slot(axl_handler *h, const char *fn,
+                                   uint32_t index, axl_status *st)
+{
+    for (uint8_t i = 0; i < h->nkargs; i++)
+        if (h->kargs[i].id == index)
+            return &h->kargs[i];
+    if (h->nkargs == AXL_MAX_KERNEL_ARGS || index > 0xFFFF) {
+        *st = axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                         "argument %u: a kernel takes at most "
+                         "AXL_MAX_KERNEL_ARGS (%u) arguments",
+                         (unsigned)index,
+                         (unsigned)AXL_MAX_KERNEL_ARGS));
+        return NULL;
+    }
+    struct axl__karg *a = &h->kargs[h->nkargs++];
+    memset(a, 0, sizeof *a);
+    a->id = (uint16_t)index;
+    return a;
+}
+
+axl_status axl_handler_set_arg(axl_handler *h, uint32_t index,
+                               const void *value, size_t size)
+{
+    static const char fn[] = "axl_handler_set_arg";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    if (!value || size == 0)
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                         "argument %u: no bytes given",
+                         (unsigned)index));
+    if (size > (size_t)(AXL_MAX_ARG_BYTES - h->kbytes_used))
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "argument %u: the group's scalars take "
+                         "more than AXL_MAX_ARG_BYTES (%u)",
+                         (unsigned)index,
+                         (unsigned)AXL_MAX_ARG_BYTES));
+    struct axl__karg *a = karg_slot(h, fn, index, &st);
+    if (!a)
+        return st;
+    a->acc = 0;
+    a->off = h->kbytes_used;
+    a->size = (uint16_t)size;
+    memcpy(h->kbytes + h->kbytes_used, value, size);
+    h->kbytes_used = (uint16_t)(h->kbytes_used + size);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_set_arg_accessor(axl_handler *h, uint32_t index,
+                                        axl_accessor accessor)
+{
+    static const char fn[] = "axl_handler_set_arg_accessor";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    if (accessor.index == 0 || accessor.index > h->nacc)
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_ACCESSOR,
+                         "argument %u: accessor %u was not "
+                         "required in this command group",
+                         (unsigned)index, (unsigned)accessor.index));
+    struct axl__karg *a = karg_slot(h, fn, index, &st);
+    if (!a)
+        return st;
+    a->acc = (uint8_t)accessor.index;
+    a->size = 0;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_set_args(axl_handler *h, const axl_kernel_arg *args,
+                                uint32_t nargs)
+{
+    return axl__handler_set_args(h, args, nargs, false);
+}
+
+/* The handler calls an argument list stands for, in its order (the first
+ * error stays in h with its message); locked: the caller holds the lock
+ * (axl_queue_single_task's general path). */
+axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
+                                 uint32_t nargs, bool locked)
+{
+    static const char fn[] = "axl_handler_set_args";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    if (nargs && !args)
+        return axl__handler_fail(
+            h, axl__fail(fn, AXL_ERR_INVALID, "args is NULL with nargs %u",
+                         (unsigned)nargs));
+    for (uint32_t i = 0; i < nargs && h->error == AXL_SUCCESS; i++) {
+        const axl_kernel_arg *a = &args[i];
+        const uint32_t index = axl__arg_index(a, i);
+        if (axl__arg_is_scalar(a)) {
+            if (!a->value && a->size > sizeof a->scalar)
+                return axl__handler_fail(
+                    h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                 "argument %u: a scalar of %u bytes with "
+                                 "value NULL (its own bytes hold 8 at most)",
+                                 (unsigned)index, (unsigned)a->size));
+            axl_handler_set_arg(h, index, axl__arg_bytes(a), a->size);
+            continue;
+        }
+        /* no_init in the mode (AXL_ACCESS_WRITE_NO_INIT, ..._READ_WRITE_
+         * NO_INIT) becomes the accessor's flag. */
+        axl_access_mode mode = a->mode ? a->mode : AXL_ACCESS_READ_WRITE;
+        uint32_t flags = 0;
+        if (mode == AXL_ACCESS_WRITE_NO_INIT ||
+            mode == AXL_ACCESS_READ_WRITE_NO_INIT) {
+            mode = (axl_access_mode)(mode & AXL_ACCESS_READ_WRITE);
+            flags = AXL_ACCESS_NO_INIT;
+        }
+        axl_accessor acc;
+        if (axl__handler_require(h, a->buffer, mode, a->region, flags, &acc,
+                                 locked) == AXL_SUCCESS)
+            axl_handler_set_arg_accessor(h, index, acc);
+    }
+    return h->error;
+}
+
+axl_status axl_handler_single_task(axl_handler *h, axl_kernel kernel)
+{
+    static const char fn[] = "axl_handler_single_task";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    st = axl__handler_action(h, fn, AXL__CMD_KERNEL);
+    if (st == AXL_SUCCESS)
+        h->kernel = kernel.id;
+    return st;
+}
+
+axl_status axl_handler_parallel_for(axl_handler *h, axl_range range,
+                                    axl_kernel kernel)
+{
+    static const char fn[] = "axl_handler_parallel_for";
+    (void)range;
+    (void)kernel;
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    return axl__handler_fail(
+        h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                     "a compute unit runs whole invocations, not "
+                     "work-items: pass the size as an argument and "
+                     "use single_task"));
+}
+
+axl_status axl_handler_use_kernel_bundle(axl_handler *h,
+                                         axl_kernel_bundle bundle)
+{
+    static const char fn[] = "axl_handler_use_kernel_bundle";
+    axl_status st;
+    if (!axl__handler_usable(h, fn, &st))
+        return st;
+    h->bundle = bundle.id;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_handler_set_timeout(axl_handler *h, uint64_t ns)
+{
+    if (!h)
+        return axl__null("axl_handler_set_timeout", "handler");
+    h->timeout_ns = ns;
+    return AXL_SUCCESS;
 }
