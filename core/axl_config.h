@@ -227,6 +227,63 @@
 #define AXL_LOGS 1
 #endif
 
+/* ---- Feature switches --------------------------------------------------------- */
+
+/* Optional parts of the API. Each is on by default; a board (or the
+ * application's config header, or -D) sets one to 0 to compile that part
+ * out of a firmware short of code memory. A switched-off call still links:
+ * it returns AXL_ERR_FEATURE_NOT_SUPPORTED and changes nothing, and its
+ * message names the switch ("axl_buffer_create_sub: switched off in this
+ * build (AXL_FEATURE_SUB_BUFFERS 0)"). The footprint report
+ * (axl-footprint) links the R5 kernel firmware with every switch it does
+ * not need off. The trace ring's switch is AXL_TRACE_EVENTS 0 (below). */
+
+/** axl_buffer_create_sub (4.7.2.1 sub-buffers). */
+#ifndef AXL_FEATURE_SUB_BUFFERS
+#define AXL_FEATURE_SUB_BUFFERS 1
+#endif
+
+/** axl_host_accessor_create (4.7.6.10 host accessors). */
+#ifndef AXL_FEATURE_HOST_ACCESSORS
+#define AXL_FEATURE_HOST_ACCESSORS 1
+#endif
+
+/** axl_handler_host_task and axl_queue_host_task (4.10 host tasks). */
+#ifndef AXL_FEATURE_HOST_TASKS
+#define AXL_FEATURE_HOST_TASKS 1
+#endif
+
+/** axl_event_get_profiling (4.6.6.1, queue profiling). */
+#ifndef AXL_FEATURE_PROFILING
+#define AXL_FEATURE_PROFILING 1
+#endif
+
+/** The kernel_compiler extension: axl_device_can_compile,
+ *  axl_kernel_bundle_create_from_source and axl_kernel_bundle_build
+ *  (images that arrive at run time as source bundles). */
+#ifndef AXL_FEATURE_SOURCE_BUNDLES
+#define AXL_FEATURE_SOURCE_BUNDLES 1
+#endif
+
+/** axl_kernel_bundle_join (4.11.12). */
+#ifndef AXL_FEATURE_JOIN
+#define AXL_FEATURE_JOIN 1
+#endif
+
+/** Application images (axl_image_register): 0 keeps the device built-in
+ *  kernels of each device's design only, and no device is reprogrammed. */
+#ifndef AXL_FEATURE_APP_IMAGES
+#define AXL_FEATURE_APP_IMAGES 1
+#endif
+
+/** The xclbin reader (axl_xclbin_open, core/xclbin.c's parser): 0 reads
+ *  designs only in their pre-digested form, a const axl_xclbin_design that
+ *  axl-xclbin writes as C source (axl-xclbin design), which a board links
+ *  instead of the image bytes. */
+#ifndef AXL_FEATURE_XCLBIN_READER
+#define AXL_FEATURE_XCLBIN_READER 1
+#endif
+
 /* ---- Messages ------------------------------------------------------------- */
 
 /** What a failure leaves in axl_last_message() (and in asynchronous errors).
@@ -305,5 +362,22 @@ _Static_assert(AXL_TRACE_DEPS >= 1 && AXL_TRACE_DEPS <= 16,
                "AXL_TRACE_DEPS must be 1..16");
 _Static_assert(AXL_TRACE_NAME_MAX >= 8, "AXL_TRACE_NAME_MAX must be >= 8");
 _Static_assert(AXL_LOGS == 0 || AXL_LOGS == 1, "AXL_LOGS must be 0 or 1");
+
+#define AXL__CHECK_SWITCH(s) _Static_assert((s) == 0 || (s) == 1, #s " must be 0 or 1")
+AXL__CHECK_SWITCH(AXL_FEATURE_SUB_BUFFERS);
+AXL__CHECK_SWITCH(AXL_FEATURE_HOST_ACCESSORS);
+AXL__CHECK_SWITCH(AXL_FEATURE_HOST_TASKS);
+AXL__CHECK_SWITCH(AXL_FEATURE_PROFILING);
+AXL__CHECK_SWITCH(AXL_FEATURE_SOURCE_BUNDLES);
+AXL__CHECK_SWITCH(AXL_FEATURE_JOIN);
+AXL__CHECK_SWITCH(AXL_FEATURE_APP_IMAGES);
+AXL__CHECK_SWITCH(AXL_FEATURE_XCLBIN_READER);
+/* Images that arrive at run time are xclbin bytes loaded onto a device. */
+#if AXL_FEATURE_SOURCE_BUNDLES && !AXL_FEATURE_APP_IMAGES
+#error "AXL_FEATURE_SOURCE_BUNDLES needs AXL_FEATURE_APP_IMAGES: a source bundle's image is an application image built at run time"
+#endif
+#if AXL_FEATURE_APP_IMAGES && !AXL_FEATURE_XCLBIN_READER
+#error "AXL_FEATURE_APP_IMAGES needs AXL_FEATURE_XCLBIN_READER: application images are xclbin bytes (only a board's built-in design comes pre-digested)"
+#endif
 
 #endif /* AXL_CONFIG_H */

@@ -374,6 +374,7 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                  axl_range range, axl_buffer *sub)
 {
     static const char fn[] = "axl_buffer_create_sub";
+    AXL__SWITCH(AXL_FEATURE_SUB_BUFFERS, fn);
     if (!offset)
         return axl__null(fn, "offset");
     AXL__ENTER_OUT(buffer, b, base, sub);
@@ -632,6 +633,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
                                     axl_host_accessor *accessor, void **ptr)
 {
     static const char fn[] = "axl_host_accessor_create";
+    AXL__SWITCH(AXL_FEATURE_HOST_ACCESSORS, fn);
     axl_status st = axl__need_out(fn, AXL__OUT(ptr));
     if (st == AXL_SUCCESS)
         st = axl__access_args(fn, &mode, &flags);
@@ -702,6 +704,7 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
 axl_status axl_host_accessor_release(axl_host_accessor accessor)
 {
     static const char fn[] = "axl_host_accessor_release";
+    AXL__SWITCH(AXL_FEATURE_HOST_ACCESSORS, fn);
     AXL__ENTER(host_accessor, ha, accessor);
     struct axl__command *c = axl__command_at(ha->command);
     axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);

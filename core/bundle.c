@@ -444,6 +444,7 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
                                   uint32_t count, axl_kernel_bundle *joined)
 {
     static const char fn[] = "axl_kernel_bundle_join";
+    AXL__SWITCH(AXL_FEATURE_JOIN, fn);
     if (!bundles || !count)
         return axl__fail(fn, AXL_ERR_INVALID, "join needs at least one bundle");
     axl_status st = axl__enter_out(fn, AXL__OUT(joined));

@@ -256,6 +256,7 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
                                    uint64_t *ns)
 {
     static const char fn[] = "axl_event_get_profiling";
+    AXL__SWITCH(AXL_FEATURE_PROFILING, fn);
     AXL__ENTER_OUT(event, e, event, ns);
     if (!e->profiling) {
         st = e->queue

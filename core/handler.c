@@ -92,6 +92,9 @@ axl_status axl_handler_host_task(axl_handler *h, axl_host_task_fn fn_,
     axl_status st;
     if (!axl__handler_usable(h, fn, &st))
         return st;
+    if (!AXL_FEATURE_HOST_TASKS)
+        return axl__handler_fail(
+            h, axl__switched_off(fn, "AXL_FEATURE_HOST_TASKS"));
     if (!fn_)
         return axl__handler_fail(h, axl__null(fn, "the host task function"));
     st = axl__handler_action(h, fn, AXL__CMD_HOST_TASK);

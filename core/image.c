@@ -56,6 +56,7 @@ void axl__image_unref(struct axl__image *img)
 axl_status axl_image_register(const void *bytes, size_t size)
 {
     static const char fn[] = "axl_image_register";
+    AXL__SWITCH(AXL_FEATURE_APP_IMAGES, fn);
     axl_xclbin x;
     char why[AXL_MESSAGE_MAX - 32];
     /* The reader needs no lock: it only reads the caller's bytes. */
@@ -146,11 +147,16 @@ void axl__device_builtin(struct axl__device *d)
 {
     const axl_hal_device_info *i = &d->info;
     struct axl__image *img = NULL;
-    if (i->builtin_image) {
+    if (i->builtin_image || i->builtin_design) {
         axl_xclbin x;
         char why[96];
-        axl_status st = axl_xclbin_open(&x, i->builtin_image,
-                                        i->builtin_image_size, why, sizeof why);
+        /* A pre-digested design (axl-xclbin design) needs no reader. */
+        axl_status st =
+            i->builtin_design
+                ? axl_xclbin_open_design(&x, i->builtin_design, why,
+                                         sizeof why)
+                : axl_xclbin_open(&x, i->builtin_image, i->builtin_image_size,
+                                  why, sizeof why);
         if (st == AXL_SUCCESS)
             st = axl__image_add("axl_init", &x, AXL__IMAGE_BUILTIN,
                                 AXL__SLOT(DEVICE, d), &img);
@@ -227,6 +233,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         }
         info.builtin_image = d->info.builtin_image;
         info.builtin_image_size = d->info.builtin_image_size;
+        info.builtin_design = d->info.builtin_design;
         d->info = info;
         d->loaded = want;
         axl__cu_adopt(d, img);

@@ -344,6 +344,7 @@ axl_status axl_queue_host_task(axl_queue queue, axl_host_task_fn fn,
                                void *user, const axl_event *deps,
                                uint32_t ndeps, axl_event *event)
 {
+    AXL__SWITCH(AXL_FEATURE_HOST_TASKS, "axl_queue_host_task");
     host_task_group g = {fn, user, deps, ndeps};
     return submit_as("axl_queue_host_task", queue, host_task_cgf, &g, event);
 }

@@ -714,6 +714,24 @@ int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
 #define AXL__TEXT(s) ""
 #endif
 
+/* A call of a part of the API the build switched off (the feature
+ * switches of core/axl_config.h): AXL_ERR_FEATURE_NOT_SUPPORTED with
+ * "fn: switched off in this build (<setting> 0)", nothing changed.
+ * AXL__SWITCH(AXL_FEATURE_X, fn) at the top of a public function returns
+ * it when the switch is 0; the compiler then drops the rest of the
+ * function and every static helper only it calls. */
+#if AXL_MESSAGES
+axl_status axl__switched_off(const char *fn, const char *setting);
+#else
+#define axl__switched_off(fn, setting)                                         \
+    axl__fail_status(fn, AXL_ERR_FEATURE_NOT_SUPPORTED)
+#endif
+#define AXL__SWITCH(on, fn)                                                    \
+    do {                                                                       \
+        if (!(on))                                                             \
+            return axl__switched_off(fn, #on);                                 \
+    } while (0)
+
 /* AXL_ERR_INVALID with "fn: <what> must not be NULL". */
 axl_status axl__null(const char *fn, const char *what);
 

@@ -91,6 +91,12 @@ axl_status axl__null(const char *fn, const char *what)
 {
     return axl__fail(fn, AXL_ERR_INVALID, "%s must not be NULL", what);
 }
+
+axl_status axl__switched_off(const char *fn, const char *setting)
+{
+    return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                     "switched off in this build (%s 0)", setting);
+}
 #endif
 
 /* ---- Handles ---------------------------------------------------------------- */

@@ -25,6 +25,7 @@ axl_status axl_device_can_compile(axl_device device, axl_source_language lang,
                                   bool *can)
 {
     static const char fn[] = "axl_device_can_compile";
+    AXL__SWITCH(AXL_FEATURE_SOURCE_BUNDLES, fn);
     AXL__ENTER_OUT(device, d, device, can);
     *can = device_can_compile(d, lang);
     axl__leave();
@@ -37,6 +38,7 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
                                                 axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_kernel_bundle_create_from_source";
+    AXL__SWITCH(AXL_FEATURE_SOURCE_BUNDLES, fn);
     if (!bytes)
         return axl__null(fn, "bytes");
     AXL__ENTER_OUT(context, c, context, bundle);
@@ -288,6 +290,7 @@ axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
                                    axl_kernel_bundle *executable)
 {
     static const char fn[] = "axl_kernel_bundle_build";
+    AXL__SWITCH(AXL_FEATURE_SOURCE_BUNDLES, fn);
     AXL__ENTER_OUT(kernel_bundle, b, bundle, executable);
     devlist devs;
     if (b->state == AXL_BUNDLE_SOURCE) {

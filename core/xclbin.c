@@ -1140,24 +1140,117 @@ axl_status axl_xclbin_open(axl_xclbin *x, const void *data, size_t size,
     if (!x)
         return fail(&e, "no axl_xclbin to fill (NULL)");
     memset(x, 0, sizeof *x);
+    /* Switched off, the reader's code is dead below and not linked. */
+    if (!AXL_FEATURE_XCLBIN_READER)
+        return unsupported(&e, "this build reads no xclbin image, only "
+                               "pre-digested designs "
+                               "(AXL_FEATURE_XCLBIN_READER 0)");
     axl_status st = open_image(x, data, size, &e);
     if (st)
         memset(x, 0, sizeof *x);
     return st;
 }
 
+/* ---- pre-digested designs ---- */
+
+static int str_ok(axl_str v)
+{
+    return v.ptr || !v.len;
+}
+
+axl_status axl_xclbin_open_design(axl_xclbin *x, const axl_xclbin_design *d,
+                                  char *why, size_t why_size)
+{
+    err e = {why, why_size};
+    if (why && why_size)
+        why[0] = '\0';
+    if (!x)
+        return fail(&e, "no axl_xclbin to fill (NULL)");
+    memset(x, 0, sizeof *x);
+    if (!d)
+        return fail(&e, "no design (NULL)");
+    if ((d->mem_count && !d->mems) || (d->ip_count && !d->ips) ||
+        (d->connection_count && !d->connections) ||
+        (d->clock_count && !d->clocks) || (d->kernel_count && !d->kernels))
+        return fail(&e, "design: a count without its array");
+    if (d->mem_count > 64)
+        return fail(&e, "design: %u banks, at most 64", (unsigned)d->mem_count);
+    for (uint32_t i = 0; i < d->mem_count; i++)
+        if (!str_ok(d->mems[i].tag))
+            return fail(&e, "design: bank %u: tag without characters",
+                        (unsigned)i);
+    for (uint32_t i = 0; i < d->ip_count; i++) {
+        const axl_xclbin_ip *ip = &d->ips[i];
+        if (!str_ok(ip->name) || !str_ok(ip->kernel) || !str_ok(ip->instance))
+            return fail(&e, "design: IP %u: name without characters",
+                        (unsigned)i);
+    }
+    for (uint32_t i = 0; i < d->connection_count; i++) {
+        const axl_xclbin_connection *c = &d->connections[i];
+        if (c->ip_index >= d->ip_count || c->mem_index >= d->mem_count)
+            return fail(&e, "design: connection %u: IP %u or bank %u out of "
+                            "range", (unsigned)i, (unsigned)c->ip_index,
+                        (unsigned)c->mem_index);
+    }
+    for (uint32_t i = 0; i < d->clock_count; i++)
+        if (!str_ok(d->clocks[i].name))
+            return fail(&e, "design: clock %u: name without characters",
+                        (unsigned)i);
+    for (uint32_t k = 0; k < d->kernel_count; k++) {
+        const axl_xclbin_design_kernel *dk = &d->kernels[k];
+        if (!str_ok(dk->kernel.name) || dk->kernel.xml_offset != k ||
+            (dk->kernel.arg_count && !dk->args))
+            return fail(&e, "design: kernel %u: no name, arguments or "
+                            "index", (unsigned)k);
+        uint32_t cus = 0;
+        for (uint32_t i = 0; i < d->ip_count; i++)
+            cus += d->ips[i].type == AXL_XCLBIN_IP_KERNEL &&
+                   str_eq(d->ips[i].kernel, dk->kernel.name);
+        if (cus != dk->kernel.cu_count)
+            return fail(&e, "design: kernel %u: %u compute units, IP_LAYOUT "
+                            "has %u", (unsigned)k,
+                        (unsigned)dk->kernel.cu_count, (unsigned)cus);
+        for (uint32_t a = 0; a < dk->kernel.arg_count; a++)
+            if (!str_ok(dk->args[a].name) || !str_ok(dk->args[a].type))
+                return fail(&e, "design: kernel %u: argument %u without a "
+                                "name", (unsigned)k, (unsigned)a);
+    }
+    memcpy(x->uuid, d->uuid, sizeof x->uuid);
+    x->mem_count = d->mem_count;
+    x->ip_count = d->ip_count;
+    x->connection_count = d->connection_count;
+    x->clock_count = d->clock_count;
+    x->kernel_count = d->kernel_count;
+    x->design = d;
+    return AXL_SUCCESS;
+}
+
 /* ---- getters ---- */
 
+/* A getter reads the design when x has one; else the image's bytes, which
+ * a build without the reader never has (the byte paths below are then
+ * dead code, and not linked). */
 static int usable(const axl_xclbin *x)
 {
-    return x && x->data;
+    return x && (x->design || (AXL_FEATURE_XCLBIN_READER && x->data));
 }
+
+#define FROM_DESIGN(x, array, count, index, out)                               \
+    do {                                                                       \
+        if ((x)->design) {                                                     \
+            if ((index) >= (x)->design->count)                                 \
+                return AXL_ERR_INVALID;                                        \
+            *(out) = (x)->design->array[index];                                \
+            return AXL_SUCCESS;                                                \
+        }                                                                      \
+    } while (0)
 
 axl_status axl_xclbin_get_mem(const axl_xclbin *x, uint32_t index,
                               axl_xclbin_mem *out)
 {
     if (!usable(x) || !out || index >= x->mem_count)
         return AXL_ERR_INVALID;
+    FROM_DESIGN(x, mems, mem_count, index, out);
     const uint8_t *p = x->data + x->mem_topology.offset + MEM_DATA_OFF +
                        (size_t)index * MEM_DATA_SIZE;
     memset(out, 0, sizeof *out);
@@ -1177,6 +1270,7 @@ axl_status axl_xclbin_get_ip(const axl_xclbin *x, uint32_t index,
 {
     if (!usable(x) || !out || index >= x->ip_count)
         return AXL_ERR_INVALID;
+    FROM_DESIGN(x, ips, ip_count, index, out);
     const uint8_t *p = x->data + x->ip_layout.offset + IP_DATA_OFF +
                        (size_t)index * IP_DATA_SIZE;
     memset(out, 0, sizeof *out);
@@ -1206,6 +1300,7 @@ axl_status axl_xclbin_get_connection(const axl_xclbin *x, uint32_t index,
 {
     if (!usable(x) || !out || index >= x->connection_count)
         return AXL_ERR_INVALID;
+    FROM_DESIGN(x, connections, connection_count, index, out);
     const uint8_t *p = x->data + x->connectivity.offset + CONNECTION_OFF +
                        (size_t)index * CONNECTION_SIZE;
     out->arg_index = ld32(p);
@@ -1219,6 +1314,7 @@ axl_status axl_xclbin_get_clock(const axl_xclbin *x, uint32_t index,
 {
     if (!usable(x) || !out || index >= x->clock_count)
         return AXL_ERR_INVALID;
+    FROM_DESIGN(x, clocks, clock_count, index, out);
     const uint8_t *p = x->data + x->clocks.offset + CLOCK_OFF +
                        (size_t)index * CLOCK_SIZE;
     memset(out, 0, sizeof *out);
@@ -1254,6 +1350,10 @@ axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,
 {
     if (!usable(x) || !out || index >= x->kernel_count)
         return AXL_ERR_INVALID;
+    if (x->design) {
+        *out = x->design->kernels[index].kernel;
+        return AXL_SUCCESS;
+    }
     doc d;
     tag t;
     make_doc(x, &d, NULL, 0);
@@ -1297,7 +1397,19 @@ axl_status axl_xclbin_get_kernel_arg(const axl_xclbin *x,
                                      const axl_xclbin_kernel *k,
                                      uint32_t index, axl_xclbin_arg *out)
 {
-    if (!usable(x) || !out || !kernel_in(x, k))
+    if (!usable(x) || !out || !k)
+        return AXL_ERR_INVALID;
+    if (x->design) {
+        const axl_xclbin_design_kernel *dk;
+        if (k->xml_offset >= x->design->kernel_count)
+            return AXL_ERR_INVALID;
+        dk = &x->design->kernels[k->xml_offset];
+        if (index >= dk->kernel.arg_count)
+            return AXL_ERR_INVALID;
+        *out = dk->args[index];
+        return AXL_SUCCESS;
+    }
+    if (!kernel_in(x, k))
         return AXL_ERR_INVALID;
     doc d;
     make_doc(x, &d, NULL, 0);

@@ -28,6 +28,8 @@
 
 #include "axl/types.h"
 
+struct axl_xclbin_design;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,6 +79,14 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
  * starts; NULL gives a device with no design. The bytes are read in place.
  */
 axl_status axl_emu_set_builtin_image(const void *bytes, size_t size);
+
+/**
+ * The same with a pre-digested design (axl-xclbin design): the device
+ * carries it from start-up, with the same kernel ids, names and answers
+ * as the image it was written from. Call before the runtime starts; it
+ * replaces a design set by axl_emu_set_builtin_image, and the reverse.
+ */
+axl_status axl_emu_set_builtin_design(const struct axl_xclbin_design *design);
 
 /**
  * Chooses how the emulated device runs models. Off (the default):

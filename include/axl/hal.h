@@ -176,6 +176,10 @@ typedef struct axl_hal_device_info {
      *  must stay valid while the device is open. */
     const void *builtin_image;
     size_t builtin_image_size;
+    /** The same design pre-digested (axl-xclbin design), used instead of
+     *  builtin_image when not NULL: the kernel ids, names and every query
+     *  are the same. It must stay valid while the device is open. */
+    const struct axl_xclbin_design *builtin_design;
 } axl_hal_device_info;
 
 /** One memory bank of a device. */

@@ -67,6 +67,11 @@ typedef struct axl_mmio_board {
      *  coherent interconnect): the port then does no cache maintenance. */
     int coherent;
     void *user;
+    /** The design programmed at boot, pre-digested (axl-xclbin design):
+     *  used instead of design/design_size when not NULL, and the only form
+     *  a build without the xclbin reader (AXL_FEATURE_XCLBIN_READER 0)
+     *  reads. */
+    const struct axl_xclbin_design *predigested;
 } axl_mmio_board;
 
 /**

@@ -64,6 +64,9 @@ typedef struct axl_xclbin {
     uint32_t connection_count;
     uint32_t clock_count;
     uint32_t kernel_count;        /* <kernel> elements in the XML */
+    /** A pre-digested design (axl_xclbin_open_design): the getters answer
+     *  from it, and data is NULL. */
+    const struct axl_xclbin_design *design;
 } axl_xclbin;
 
 /** Memory types of MEM_TOPOLOGY (enum MEM_TYPE in XRT's xclbin.h). */
@@ -167,12 +170,58 @@ typedef struct axl_xclbin_arg {
     axl_str type;               /**< "int*", "float", "unsigned int", ... */
 } axl_xclbin_arg;
 
+/* ---- Pre-digested designs ------------------------------------------------------ */
+
+/** One kernel of a pre-digested design: what axl_xclbin_get_kernel gives
+ *  (xml_offset holds the kernel's index, xml_size 0) and its arguments in
+ *  document order. */
+typedef struct axl_xclbin_design_kernel {
+    axl_xclbin_kernel kernel;
+    const axl_xclbin_arg *args; /**< kernel.arg_count of them */
+} axl_xclbin_design_kernel;
+
+/**
+ * A design as const data: every answer the getters give for an image,
+ * already read. `axl-xclbin design FILE SYMBOL` writes one as C source
+ * from an xclbin; a board whose design is known when its firmware is
+ * built links it instead of the image's bytes (and, with
+ * AXL_FEATURE_XCLBIN_READER 0, without the reader). Its strings are
+ * axl_str views into the C source's own constants.
+ */
+typedef struct axl_xclbin_design {
+    uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
+    uint32_t mem_count;
+    uint32_t ip_count;
+    uint32_t connection_count;
+    uint32_t clock_count;
+    uint32_t kernel_count;
+    const axl_xclbin_mem *mems;
+    const axl_xclbin_ip *ips;
+    const axl_xclbin_connection *connections;
+    const axl_xclbin_clock *clocks;
+    const axl_xclbin_design_kernel *kernels;
+} axl_xclbin_design;
+
+/**
+ * Fills x from a pre-digested design, after checking it as axl_xclbin_open
+ * checks an image: every count has its array, every index (a connection's
+ * IP and bank, an argument's id) is in range, and each kernel's compute
+ * unit count matches IP_LAYOUT. The design must stay valid while x is in
+ * use. On failure x is zeroed, the status is AXL_ERR_INVALID and why (if
+ * not NULL) says what is wrong.
+ */
+axl_status axl_xclbin_open_design(axl_xclbin *x, const axl_xclbin_design *d,
+                                  char *why, size_t why_size);
+
 /**
  * Checks a whole image and fills x. On failure x is zeroed, the status is
  * AXL_ERR_INVALID (or AXL_ERR_FEATURE_NOT_SUPPORTED for a well-formed image
  * of a kind axl does not read) and why (if not NULL) holds one line naming
  * what is wrong, such as "section 2 (IP_LAYOUT): m_count 1000000 needs
- * 80000008 bytes, the section has 88".
+ * 80000008 bytes, the section has 88". In a build with the reader
+ * switched off (AXL_FEATURE_XCLBIN_READER 0) it is
+ * AXL_ERR_FEATURE_NOT_SUPPORTED for every image: such a build reads
+ * designs only with axl_xclbin_open_design.
  */
 axl_status axl_xclbin_open(axl_xclbin *x, const void *data, size_t size,
                            char *why, size_t why_size);

@@ -4,6 +4,10 @@
  *   axl-xclbin info FILE              print what axl reads from FILE
  *   axl-xclbin info --json FILE       the same as one JSON object
  *   axl-xclbin pack MANIFEST -o FILE  build an image (pack.h: the format)
+ *   axl-xclbin design FILE SYMBOL -o OUT.c
+ *                                     write FILE's design as C source, a
+ *                                     const axl_xclbin_design SYMBOL that a
+ *                                     board links instead of the bytes
  *   axl-xclbin link [--config CFG]... [--banks N] [--uuid U]
  *                   [--platform NAME] KERNEL_XML... -o FILE
  *                                     build an image from a v++ link config
@@ -13,11 +17,14 @@
  * manifest and its files (pack) are invalid. Failures print one line on
  * stderr.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "axl/xclbin.h"
+#include "design.h"
 #include "info.h"
 #include "link.h"
 #include "pack.h"
@@ -26,6 +33,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: axl-xclbin info [--json] FILE\n"
                     "       axl-xclbin pack MANIFEST -o FILE\n"
+                    "       axl-xclbin design FILE SYMBOL -o OUT.c\n"
                     "       axl-xclbin link [--config CFG]... [--banks N] "
                     "[--uuid U] [--platform NAME]\n"
                     "                       KERNEL_XML... -o FILE\n");
@@ -95,6 +103,61 @@ static int finish(const char *what, unsigned char *img, size_t size,
         return 1;
     }
     free(img);
+    return 0;
+}
+
+static int is_identifier(const char *s)
+{
+    if (!*s || (*s >= '0' && *s <= '9'))
+        return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+              (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+/* The design of an image as C source, written through a temporary file. */
+static int design(int argc, char **argv)
+{
+    if (argc != 6 || strcmp(argv[4], "-o") != 0 || !is_identifier(argv[3]))
+        return usage();
+    const char *path = argv[2], *symbol = argv[3], *out = argv[5];
+    unsigned char *data;
+    size_t size;
+    if (axl_read_file(path, &data, &size)) {
+        fprintf(stderr, "axl-xclbin: %s: cannot read the file\n", path);
+        return 1;
+    }
+    axl_xclbin x;
+    char why[256];
+    if (axl_xclbin_open(&x, data, size, why, sizeof why) != AXL_SUCCESS) {
+        fprintf(stderr, "axl-xclbin: %s: %s\n", path, why);
+        free(data);
+        return 2;
+    }
+    char *text = NULL;
+    size_t text_size = 0;
+    FILE *f = open_memstream(&text, &text_size);
+    const char *base = strrchr(path, '/');
+    char err[512] = "out of memory";
+    int r = f ? axl_design_write(f, base ? base + 1 : path, symbol, &x, err,
+                                 sizeof err)
+              : 1;
+    if (f && fclose(f) != 0 && r == 0)
+        r = 1;
+    free(data);
+    if (r) {
+        fprintf(stderr, "axl-xclbin: %s\n", err);
+        free(text);
+        return r;
+    }
+    r = write_file(out, (const unsigned char *)text, text_size);
+    free(text);
+    if (r) {
+        fprintf(stderr, "axl-xclbin: %s: cannot write the source\n", out);
+        return 1;
+    }
     return 0;
 }
 
@@ -192,6 +255,8 @@ int main(int argc, char **argv)
         return info(argv[3], 1);
     if (argc >= 2 && strcmp(argv[1], "pack") == 0)
         return pack(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "design") == 0)
+        return design(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "link") == 0)
         return link_cmd(argc, argv);
     return usage();

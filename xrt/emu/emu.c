@@ -32,6 +32,10 @@
 #if defined(AXL_EMU_BUILTIN)
 #include "axl_emu_builtin.h"
 #endif
+#if defined(AXL_EMU_BUILTIN_DESIGN)
+/* The board's design pre-digested (boards/designs/, axl-xclbin design). */
+extern const axl_xclbin_design AXL_EMU_BUILTIN_DESIGN;
+#endif
 
 typedef struct emu_bank {
     axl_arena arena;
@@ -220,12 +224,23 @@ int axl__emu_has_model_locked(const char *name, size_t len)
 
 static const void *builtin_bytes;
 static size_t builtin_size;
+static const axl_xclbin_design *builtin_design;
 static int builtin_set;
 
 axl_status axl_emu_set_builtin_image(const void *bytes, size_t size)
 {
     builtin_bytes = bytes;
     builtin_size = bytes ? size : 0;
+    builtin_design = NULL;
+    builtin_set = 1;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_emu_set_builtin_design(const axl_xclbin_design *design)
+{
+    builtin_bytes = NULL;
+    builtin_size = 0;
+    builtin_design = design;
     builtin_set = 1;
     return AXL_SUCCESS;
 }
@@ -353,6 +368,13 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
     info->max_mem_alloc_size = AXL_EMU_BANK_SIZE;
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
     builtin_image(&info->builtin_image, &info->builtin_image_size);
+    info->builtin_design = NULL;
+    if (builtin_set)
+        info->builtin_design = builtin_design;
+#if defined(AXL_EMU_BUILTIN_DESIGN)
+    else
+        info->builtin_design = &AXL_EMU_BUILTIN_DESIGN;
+#endif
     return AXL_SUCCESS;
 }
 

@@ -273,12 +273,16 @@ static axl_status mmio_open(uint32_t index, void **dev)
     if (!d->board)
         return mmio_fail(AXL_ERR_PLATFORM, "mmio: no board data");
     char why[96];
-    if (d->board->design &&
-        axl_xclbin_open(&d->design, d->board->design, d->board->design_size,
-                        why, sizeof why) == AXL_SUCCESS)
+    if (d->board->predigested
+            ? axl_xclbin_open_design(&d->design, d->board->predigested, why,
+                                     sizeof why) == AXL_SUCCESS
+            : d->board->design &&
+                  axl_xclbin_open(&d->design, d->board->design,
+                                  d->board->design_size, why,
+                                  sizeof why) == AXL_SUCCESS)
         d->has_design = 1;
 #if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    if (d->has_design) {
+    if (d->has_design && d->board->design) {
         axl_status st = axl_mmio_sim_attach(d->board->design,
                                             d->board->design_size);
         if (st != AXL_SUCCESS)
@@ -342,6 +346,7 @@ static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
     info->builtin_image = d->board->design;
     info->builtin_image_size = d->board->design_size;
+    info->builtin_design = d->board->predigested;
     return AXL_SUCCESS;
 }
 
