@@ -48,10 +48,35 @@ axl_pool_stats axl_test_pool(const char *name)
     return s[0];
 }
 
+#if defined(AXL_TEST_PREDIGESTED)
+/* The same tests over the same images with every built-in design in its
+ * pre-digested form (tests/CMakeLists.txt builds them this way as
+ * <test>_predigested): the emulated device carries the design of its
+ * board's image, and the fake port hands over the design of whichever
+ * test image a test gives it. */
+extern const axl_xclbin_design axl_design_stock;
+extern const axl_xclbin_design axl_design_app;
+extern const axl_xclbin_design axl_design_amd_style;
+
+static const axl_xclbin_design *design_of(const void *image)
+{
+    if (image == axl_test_stock_xclbin)
+        return &axl_design_stock;
+    if (image == axl_test_app_xclbin)
+        return &axl_design_app;
+    if (image == axl_test_amd_style_xclbin)
+        return &axl_design_amd_style;
+    return NULL;
+}
+#endif
+
 int axl_test_setup(void **state)
 {
     (void)state;
     AXL_OK(axl_shutdown());
+#if defined(AXL_TEST_PREDIGESTED)
+    AXL_OK(axl_emu_set_builtin_design(&AXL_TEST_EMU_DESIGN));
+#endif
     return 0;
 }
 
@@ -252,6 +277,13 @@ static axl_status fake_describe(void *dev, axl_hal_device_info *info)
     info->timer_resolution_ns = 1;
     info->builtin_image = fake_config.builtin_image;
     info->builtin_image_size = fake_config.builtin_image_size;
+#if defined(AXL_TEST_PREDIGESTED)
+    info->builtin_design = design_of(fake_config.builtin_image);
+    if (info->builtin_design) {
+        info->builtin_image = NULL;
+        info->builtin_image_size = 0;
+    }
+#endif
     return AXL_SUCCESS;
 }
 
