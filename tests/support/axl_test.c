@@ -70,6 +70,15 @@ static const axl_xclbin_design *design_of(const void *image)
 }
 #endif
 
+void axl_test_switched_off(const char *setting, axl_status got,
+                           const char *file, int line)
+{
+    axl_test_expect(got, AXL_ERR_FEATURE_NOT_SUPPORTED, setting, file, line);
+    axl_test_message_has(setting, file, line);
+    print_message("switched off: %s (%s:%d)\n", setting, file, line);
+    skip();
+}
+
 int axl_test_setup(void **state)
 {
     (void)state;

@@ -28,6 +28,21 @@ void axl_test_expect(axl_status got, axl_status want, const char *call,
 #define AXL_MESSAGE_HAS(text) axl_test_message_has((text), __FILE__, __LINE__)
 void axl_test_message_has(const char *text, const char *file, int line);
 
+/* Feature switches (core/axl_config.h). A test that needs a part of the
+ * API a build may switch off starts with AXL_TEST_NEEDS(switch, call):
+ * with the switch on it goes on; off, it checks that `call` (a call of
+ * the switched-off part) answers AXL_ERR_FEATURE_NOT_SUPPORTED with a
+ * message naming the switch, then skips the rest of the test (cmocka
+ * prints "[  SKIPPED ]", after "switched off: <switch>"). The switches
+ * are in "axl_config.h" (core/, on every test's include path). */
+#define AXL_TEST_NEEDS(on, call)                                               \
+    do {                                                                       \
+        if (!(on))                                                             \
+            axl_test_switched_off(#on, (call), __FILE__, __LINE__);            \
+    } while (0)
+void axl_test_switched_off(const char *setting, axl_status got,
+                           const char *file, int line);
+
 /* Whether the library was built with AXL_MESSAGES 1 (asked of the xclbin
  * reader, which leaves the last message alone). */
 bool axl_test_messages(void);
