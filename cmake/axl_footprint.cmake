@@ -45,7 +45,12 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
 
   # The same objects without messages: each library object target again,
   # with its sources, include folders and definitions, and AXL_MESSAGES=0.
+  # The same objects with other settings (a list of NAME=VALUE
+  # definitions): _fp_terse_copy is AXL_MESSAGES=0.
   function(_fp_terse_copy name from)
+    _fp_settings_copy(${name} ${from} AXL_MESSAGES=0)
+  endfunction()
+  function(_fp_settings_copy name from)
     get_target_property(srcs ${from} SOURCES)
     get_target_property(dir ${from} SOURCE_DIR)
     set(abs "")
@@ -74,7 +79,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
     if(libs)
       target_link_libraries(${name} PRIVATE ${libs})
     endif()
-    target_compile_definitions(${name} PRIVATE AXL_MESSAGES=0)
+    target_compile_definitions(${name} PRIVATE ${ARGN})
     add_dependencies(${name} ${from}) # its generated sources first
   endfunction()
   _fp_terse_copy(axl_fp_terse_core axl_core_obj)
@@ -163,13 +168,14 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
     endif()
     if(TARGET axl_fp_kernel_firmware)
       # A firmware that runs a built-in kernel through the mmio port
-      # (tests/firmware/fw_kernels.c with fw_board_zcu102.c).
-      add_dependencies(axl-footprint axl_fp_kernel_firmware
-                       axl_fp_kernel_firmware_terse)
-      string(APPEND _fp_content "linkmap kernel_firmware "
-             "${CMAKE_BINARY_DIR}/axl_fp_kernel_firmware.map\n"
-             "linkmap kernel_firmware_terse "
-             "${CMAKE_BINARY_DIR}/axl_fp_kernel_firmware_terse.map\n")
+      # (tests/firmware/fw_kernels.c with fw_board_zcu102.c), as the board
+      # builds the library and with the switches it does not need off and
+      # a pre-digested design (the _min ones).
+      foreach(v "" _terse _min _min_terse)
+        add_dependencies(axl-footprint axl_fp_kernel_firmware${v})
+        string(APPEND _fp_content "linkmap kernel_firmware${v} "
+               "${CMAKE_BINARY_DIR}/axl_fp_kernel_firmware${v}.map\n")
+      endforeach()
     endif()
     file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/axl-footprint.txt
          CONTENT "${_fp_content}")
@@ -417,7 +423,11 @@ function(linked_size map t d b)
       set(pending "")
       continue()
     endif()
-    if(NOT file MATCHES "lib(axl|axl_fp_terse|axl_mmio_board|axl_mmio_board_terse)\\.a\\(")
+    # libaxl.a's members; and a pre-digested design's const data
+    # (boards/designs), which stands in for the image's bytes and the
+    # reader, so a row with it counts it.
+    if(NOT file MATCHES "lib(axl|axl_fp_terse|axl_mmio_board[a-z_]*)\\.a\\(" AND
+       NOT file MATCHES "designs/[a-z_]+\\.c\\.(o|obj)$")
       continue()
     endif()
     math(EXPR size "0x${size}" OUTPUT_FORMAT DECIMAL)
@@ -511,7 +521,49 @@ if(DEFINED linkmap_full)
     pad("${kram}" 7 c3)
     out("| ${c0} | ${c1} | ${c2} | ${c3} |")
   endif()
+  if(DEFINED linkmap_kernel_firmware_min AND
+     EXISTS "${linkmap_kernel_firmware_min}")
+    linked_size(${linkmap_kernel_firmware_min} kt kd kb)
+    math(EXPR kcode "${kt} + ${kd}")
+    math(EXPR kram "${kd} + ${kb}")
+    set(kterse "")
+    if(EXISTS "${linkmap_kernel_firmware_min_terse}")
+      linked_size(${linkmap_kernel_firmware_min_terse} ktt ktd ktb)
+      math(EXPR kterse "${ktt} + ${ktd}")
+    endif()
+    padr("the same, minimal switches, pre-digested" 46 c0)
+    pad("${kcode}" 7 c1)
+    pad("${kterse}" 11 c2)
+    pad("${kram}" 7 c3)
+    out("| ${c0} | ${c1} | ${c2} | ${c3} |")
+    set(min_verdict "")
+    foreach(pair "${kcode};32768;code" "${kterse};24576;code, terse"
+                 "${kram};24576;RAM")
+      list(GET pair 0 v)
+      list(GET pair 1 lim)
+      list(GET pair 2 what)
+      if(v STREQUAL "")
+        continue()
+      endif()
+      if(v GREATER lim)
+        set(w "OVER")
+      else()
+        set(w "within")
+      endif()
+      kib(${lim} lim_k)
+      list(APPEND min_verdict "${what} ${w} ${lim_k} KiB")
+    endforeach()
+    list(JOIN min_verdict ", " min_verdict)
+    set(min_note "${min_verdict}")
+  endif()
   out("")
+  if(DEFINED min_note)
+    out("The minimal kernel firmware (issue 11's targets: code 32 KiB,")
+    out("24 KiB without messages, RAM 24 KiB): ${min_note}. Its rows count")
+    out("the pre-digested design's const data; the rows above leave out the")
+    out("image's bytes (8 KiB), which are the firmware's own.")
+    out("")
+  endif()
 endif()
 
 # ---- Pools: capacity x object size, from the probe ---------------------------

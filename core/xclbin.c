@@ -1243,6 +1243,8 @@ static int usable(const axl_xclbin *x)
             *(out) = (x)->design->array[index];                                \
             return AXL_SUCCESS;                                                \
         }                                                                      \
+        if (!AXL_FEATURE_XCLBIN_READER)                                        \
+            return AXL_ERR_INVALID;                                            \
     } while (0)
 
 axl_status axl_xclbin_get_mem(const axl_xclbin *x, uint32_t index,
@@ -1354,6 +1356,8 @@ axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,
         *out = x->design->kernels[index].kernel;
         return AXL_SUCCESS;
     }
+    if (!AXL_FEATURE_XCLBIN_READER)
+        return AXL_ERR_INVALID;
     doc d;
     tag t;
     make_doc(x, &d, NULL, 0);
@@ -1409,6 +1413,8 @@ axl_status axl_xclbin_get_kernel_arg(const axl_xclbin *x,
         *out = dk->args[index];
         return AXL_SUCCESS;
     }
+    if (!AXL_FEATURE_XCLBIN_READER)
+        return AXL_ERR_INVALID;
     if (!kernel_in(x, k))
         return AXL_ERR_INVALID;
     doc d;

@@ -10,8 +10,15 @@
  * addresses below are the board's, not QEMU's).
  */
 #include "axl/mmio.h"
-#include "axl_fw_stock_xclbin.h"
 #include "fw_board.h"
+#if AXL_FW_PREDIGESTED
+/* The design pre-digested (boards/designs/stock.c, axl-xclbin design):
+ * const data in place of the image's bytes and the xclbin reader. */
+#include "axl/xclbin.h"
+extern const axl_xclbin_design axl_design_stock;
+#else
+#include "axl_fw_stock_xclbin.h"
+#endif
 
 /* Banks: the design's MEM_TOPOLOGY addresses are a card's; on the ZCU102
  * the kernels' AXI masters reach PS DDR through the S_AXI_HP ports, so the
@@ -38,7 +45,11 @@ static const axl_mmio_unit_wiring units[] = {
 };
 
 static const axl_mmio_board zcu102 = {
+#if AXL_FW_PREDIGESTED
+    .predigested = &axl_design_stock,
+#else
     .design = axl_fw_stock_xclbin,
+#endif
     .banks = banks,
     .bank_count = 2,
     .units = units,
@@ -50,7 +61,9 @@ axl_status fw_board(void)
 {
     static axl_mmio_board b;
     b = zcu102;
+#if !AXL_FW_PREDIGESTED
     b.design_size = axl_fw_stock_xclbin_size;
+#endif
     return axl_mmio_set_board(&b);
 }
 

@@ -252,6 +252,17 @@ void axl__emu_builtin_image(const void **bytes, size_t *size)
     builtin_image(bytes, size);
 }
 
+const axl_xclbin_design *axl__emu_builtin_design(void)
+{
+    if (builtin_set)
+        return builtin_design;
+#if defined(AXL_EMU_BUILTIN_DESIGN)
+    return &AXL_EMU_BUILTIN_DESIGN;
+#else
+    return NULL;
+#endif
+}
+
 static void builtin_image(const void **bytes, size_t *size)
 {
     if (builtin_set) {
@@ -368,13 +379,7 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
     info->max_mem_alloc_size = AXL_EMU_BANK_SIZE;
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
     builtin_image(&info->builtin_image, &info->builtin_image_size);
-    info->builtin_design = NULL;
-    if (builtin_set)
-        info->builtin_design = builtin_design;
-#if defined(AXL_EMU_BUILTIN_DESIGN)
-    else
-        info->builtin_design = &AXL_EMU_BUILTIN_DESIGN;
-#endif
+    info->builtin_design = axl__emu_builtin_design();
     return AXL_SUCCESS;
 }
 

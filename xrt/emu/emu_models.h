@@ -34,6 +34,8 @@ typedef struct axl_emu_stock_model {
 int axl__emu_model_find(const char *name, size_t len, axl_emu_model_fn *fn,
                         void **user);
 void axl__emu_builtin_image(const void **bytes, size_t *size);
+/* The same design pre-digested, or NULL (then the bytes above). */
+const struct axl_xclbin_design *axl__emu_builtin_design(void);
 int axl__emu_has_model_locked(const char *name, size_t len);
 
 /** Ends with {NULL, NULL}. */

@@ -282,9 +282,12 @@ static axl_status mmio_open(uint32_t index, void **dev)
                                   sizeof why) == AXL_SUCCESS)
         d->has_design = 1;
 #if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    if (d->has_design && d->board->design) {
-        axl_status st = axl_mmio_sim_attach(d->board->design,
-                                            d->board->design_size);
+    if (d->has_design) {
+        axl_status st =
+            d->board->predigested
+                ? axl_mmio_sim_attach_design(d->board->predigested)
+                : axl_mmio_sim_attach(d->board->design,
+                                      d->board->design_size);
         if (st != AXL_SUCCESS)
             return st;
     }

@@ -53,6 +53,8 @@ void axl_mmio_sim_defaults(void);
  *  IP_LAYOUT) and down again. The port does this when it opens and closes
  *  its device; protocol tests do it themselves. */
 axl_status axl_mmio_sim_attach(const void *design, size_t size);
+/** The same with a pre-digested design (axl-xclbin design). */
+axl_status axl_mmio_sim_attach_design(const struct axl_xclbin_design *digest);
 void axl_mmio_sim_detach(void);
 
 /** A unit's control space as the seam addresses it (0: no such unit). */

@@ -478,12 +478,29 @@ void axl_mmio_sim_settle(uint32_t ip_index)
 
 /* ---- Power ---------------------------------------------------------------- */
 
+static axl_status attach(const void *bytes, size_t size,
+                         const axl_xclbin_design *digest);
+
 axl_status axl_mmio_sim_attach(const void *bytes, size_t size)
+{
+    return attach(bytes, size, NULL);
+}
+
+axl_status axl_mmio_sim_attach_design(const axl_xclbin_design *digest)
+{
+    return attach(NULL, 0, digest);
+}
+
+/* The design's bytes, or the same design pre-digested. */
+static axl_status attach(const void *bytes, size_t size,
+                         const axl_xclbin_design *digest)
 {
     if (attached)
         axl_mmio_sim_detach();
     char why[96];
-    axl_status st = axl_xclbin_open(&design, bytes, size, why, sizeof why);
+    axl_status st =
+        digest ? axl_xclbin_open_design(&design, digest, why, sizeof why)
+               : axl_xclbin_open(&design, bytes, size, why, sizeof why);
     if (st != AXL_SUCCESS)
         return axl_fail(st, "mmio simulator: %s", why);
     LOCK();
@@ -578,7 +595,8 @@ void axl_mmio_sim_detach(void)
 static axl_status sim_program(void *user, const axl_xclbin *image)
 {
     (void)user;
-    return axl_mmio_sim_attach(image->data, image->size);
+    return image->design ? axl_mmio_sim_attach_design(image->design)
+                         : axl_mmio_sim_attach(image->data, image->size);
 }
 
 static axl_status sim_reset_unit(void *user, uint32_t ip_index)
@@ -614,12 +632,15 @@ const axl_mmio_board *axl_mmio_sim_board(void)
     const void *bytes;
     size_t size;
     axl__emu_builtin_image(&bytes, &size);
+    const axl_xclbin_design *digest = axl__emu_builtin_design();
     axl_xclbin x;
     char why[64];
     uint32_t nb = 0;
     memset(regions, 0, sizeof regions);
-    if (bytes && axl_xclbin_open(&x, bytes, size, why, sizeof why) ==
-                     AXL_SUCCESS) {
+    if (digest ? axl_xclbin_open_design(&x, digest, why, sizeof why) ==
+                     AXL_SUCCESS
+               : bytes && axl_xclbin_open(&x, bytes, size, why, sizeof why) ==
+                              AXL_SUCCESS) {
         for (uint32_t m = 0; m < x.mem_count && nb < AXL_MMIO_SIM_BANKS; m++) {
             axl_xclbin_mem mem;
             if (axl_xclbin_get_mem(&x, m, &mem) != AXL_SUCCESS || !mem.used)
@@ -639,6 +660,7 @@ const axl_mmio_board *axl_mmio_sim_board(void)
     board = (axl_mmio_board){
         .design = bytes,
         .design_size = size,
+        .predigested = digest,
         .banks = regions,
         .bank_count = nb,
         .units = wiring,
