@@ -842,10 +842,13 @@ axl_status axl_trace_clear(void)
 axl_status axl_trace_format(axl_text_sink sink, void *user, uint32_t flags)
 {
     (void)user;
-    (void)flags;
     if (!sink)
         return axl_fail(AXL_ERR_INVALID,
                         "axl_trace_format: sink must not be NULL");
+    if (flags & ~(uint32_t)AXL_TRACE_CONSUME)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_trace_format: unknown flags 0x%x",
+                        (unsigned)flags);
     static const char doc[] = "{\"traceEvents\":[]}\n";
     sink(doc, sizeof doc - 1, user);
     return AXL_SUCCESS;

@@ -49,6 +49,14 @@ static bool names(const char *text, const char *fn)
     return false;
 }
 
+const char *axl_test_switch_of(const char *fn)
+{
+    for (size_t i = 0; i < sizeof switched / sizeof switched[0]; i++)
+        if (!switched[i].on && strcmp(switched[i].fn, fn) == 0)
+            return switched[i].setting;
+    return NULL;
+}
+
 /* The switch that made a call fail with FEATURE_NOT_SUPPORTED, when the
  * call (or the call the message names) is one this build switched off;
  * NULL when it is not (then the failure is a failure). */
@@ -148,7 +156,16 @@ REL(axl_host_accessor, axl_host_accessor_release)
 REL(axl_kernel, axl_kernel_release)
 REL(axl_kernel_bundle, axl_kernel_bundle_release)
 REL(axl_event, axl_event_release)
-REL(axl_buffer, axl_buffer_release)
+/* The skipped test's frame is gone: a buffer over its stack must not be
+ * written back into it. */
+static axl_status rel_axl_buffer(uint32_t id)
+{
+    axl_buffer h;
+    h.id = id;
+    axl_buffer_set_write_back(h, false);
+    axl_buffer_set_final_data(h, NULL);
+    return axl_buffer_release(h);
+}
 REL(axl_queue, axl_queue_release)
 REL(axl_context, axl_context_release)
 #undef REL
@@ -212,7 +229,11 @@ int axl_test_setup(void **state)
 int axl_test_teardown(void **state)
 {
     (void)state;
-    if (skipped_halfway) {
+    /* A test skipped halfway: what it left is released, and what may
+     * still be in flight ends in the shutdown below, which must then
+     * leave every pool empty. */
+    bool skipped = skipped_halfway;
+    if (skipped) {
         skipped_halfway = false;
         release_what_was_left();
     }
@@ -226,7 +247,7 @@ int axl_test_teardown(void **state)
         if (!strcmp(s[i].name, "platform") || !strcmp(s[i].name, "device") ||
             !strcmp(s[i].name, "image") || !strcmp(s[i].name, "kernel_id"))
             continue;
-        if (s[i].in_use) {
+        if (s[i].in_use && !skipped) {
             print_error("leak: %u %s still in use\n", (unsigned)s[i].in_use,
                         s[i].name);
             leaks++;

@@ -42,6 +42,9 @@ void axl_test_message_has(const char *text, const char *file, int line);
     } while (0)
 void axl_test_switched_off(const char *setting, axl_status got,
                            const char *file, int line);
+/* The switch that turns off public function fn in this build, or NULL
+ * when fn is there. */
+const char *axl_test_switch_of(const char *fn);
 
 /* Whether the library was built with AXL_MESSAGES 1 (asked of the xclbin
  * reader, which leaves the last message alone). */

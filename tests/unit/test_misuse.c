@@ -269,6 +269,9 @@ static int null_row_child(const null_row *r, const fixture *f)
 {
     axl_fail(AXL_SUCCESS, "untouched");
     axl_status st = r->fn(f);
+    /* A call this build switched off answers that first. */
+    if (st == AXL_ERR_FEATURE_NOT_SUPPORTED && axl_test_switch_of(r->call))
+        return 0;
     if (st != AXL_ERR_INVALID) {
         fprintf(stderr, "  %s(%s = NULL): %s (%s)\n", r->call, r->param,
                 axl_status_name(st), axl_last_message());

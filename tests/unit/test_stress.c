@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "axl_test.h"
+#include "axl_config.h"
 
 enum { N = 256, HALF = N / 2, MAXT = 8, ITERS_DEFAULT = 1000 };
 
@@ -277,6 +278,20 @@ static void threads_submit_kernels_copies_and_host_tasks_match_sequential_model_
     void **state)
 {
     (void)state;
+    /* Each thread's program takes sub-buffers, host accessors and host
+     * tasks. */
+    axl_buffer no_buffer = AXL_NONE;
+    axl_host_accessor ha0;
+    void *p0;
+    AXL_TEST_NEEDS(AXL_FEATURE_SUB_BUFFERS,
+                   axl_buffer_create_sub(no_buffer, (size_t[3]){0, 0, 0},
+                                         axl_range_1d(1), &no_buffer));
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_ACCESSORS,
+                   axl_host_accessor_create(no_buffer, AXL_ACCESS_READ, NULL,
+                                            0, &ha0, &p0));
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task((axl_queue)AXL_NONE, add_run, NULL,
+                                       NULL, 0, NULL));
     nthreads = env_int("AXL_STRESS_THREADS", 6, 4, MAXT);
     iters = env_int("AXL_STRESS_ITERS", ITERS_DEFAULT, 1, 100000);
     axl_device dev = axl_test_emu_device();

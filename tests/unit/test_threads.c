@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "axl_test.h"
+#include "axl_config.h"
 
 static atomic_int counter;
 
@@ -47,6 +48,9 @@ static void *thread_main(void *p)
 static void four_threads_submit_wait_and_release_concurrently(void **state)
 {
     (void)state;
+    axl_queue no_queue = AXL_NONE;
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task(no_queue, bump, NULL, NULL, 0, NULL));
     atomic_store(&counter, 0);
     axl_context none = AXL_NONE;
     worker w = {{0}, 300};
