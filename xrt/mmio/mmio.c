@@ -257,7 +257,7 @@ static axl_status map_units(mmio_device *d)
 static axl_status mmio_probe(uint32_t *count, char *why, size_t why_size)
 {
     const axl_mmio_board *bd = the_board();
-    *count = bd && bd->design ? 1 : 0;
+    *count = bd && (bd->design || bd->predigested) ? 1 : 0;
     if (!*count)
         axl_format(why, why_size,
                    "no board data names a design (axl_mmio_set_board)");
