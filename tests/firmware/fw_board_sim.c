@@ -9,15 +9,24 @@
 
 #include "axl/emu.h"
 #include "axl/mmio.h"
-#include "axl_fw_stock_xclbin.h"
 #include "fw_board.h"
+#if AXL_FW_PREDIGESTED
+#include "axl/xclbin.h" /* the design pre-digested (boards/designs/stock.c) */
+extern const axl_xclbin_design axl_design_stock;
+#else
+#include "axl_fw_stock_xclbin.h"
+#endif
 #include "mmio_sim.h"
 
 axl_status fw_board(void)
 {
     /* The simulator's board carries the emulated device's design. */
+#if AXL_FW_PREDIGESTED
+    axl_status st = axl_emu_set_builtin_design(&axl_design_stock);
+#else
     axl_status st = axl_emu_set_builtin_image(axl_fw_stock_xclbin,
                                               axl_fw_stock_xclbin_size);
+#endif
     /* Units in several of the generated RTL's variants: vadd's two with
      * their interrupt wired (toggle-on-write and clear-on-read ISR), fir
      * with the 2022.1 control word (clear-on-read ap_ready, pulse
