@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "axl_test.h"
+#include "axl_config.h"
 #include "axl/emu.h"
 
 enum { CAP_MS = 10000 };
@@ -583,6 +584,12 @@ static void *release_later(void *p)
 static void programming_waits_for_an_abandoned_run_to_come_back(void **s)
 {
     (void)s;
+    /* Asked first: a skip halfway would leave the held model running. */
+    axl_kernel_bundle none;
+    AXL_TEST_NEEDS(AXL_FEATURE_SOURCE_BUNDLES,
+                   axl_kernel_bundle_create_from_source(
+                       AXL_NO_CONTEXT, AXL_SOURCE_XCLBIN, axl_test_app_xclbin,
+                       axl_test_app_xclbin_size, &none));
     reset_flags();
     AXL_OK(axl_emu_register_model("nop", held_model, NULL));
     rig r = rig_up(0);
