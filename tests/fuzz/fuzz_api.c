@@ -1316,14 +1316,20 @@ static void cleanup(void)
         }
     }
     /* Host tasks still running hold commands, events and buffers for a
-     * moment after their queue's wait returned their events. */
+     * moment after their queue's wait returned their events, and a model
+     * that outlived its timeout holds its command until it returns. On a
+     * loaded machine (a long -fork run beside builds) that moment can pass
+     * 200 ms, so the bound is 10 s of the clock, not a count of naps. */
     pools now;
-    for (int tries = 0;; tries++) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
         get_pools(&now);
         bool same = now.n == baseline.n;
         for (uint32_t i = 0; same && i < now.n; i++)
             same = now.s[i].in_use == baseline.s[i].in_use;
-        if (same || tries == 2000)
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (same || t.tv_sec - t0.tv_sec >= 10)
             break;
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
