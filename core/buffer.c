@@ -634,15 +634,12 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
 {
     static const char fn[] = "axl_host_accessor_create";
     AXL__SWITCH(AXL_FEATURE_HOST_ACCESSORS, fn);
-    axl_status st = axl__need_out(fn, AXL__OUT(ptr));
-    if (st == AXL_SUCCESS)
-        st = axl__access_args(fn, &mode, &flags);
-    if (st != AXL_SUCCESS)
-        return st;
-    struct axl__buffer *view =
-        axl__buffer_enter_out(fn, buffer, &st, AXL__OUT(accessor));
-    if (!view)
-        return st;
+    if (!ptr)
+        return axl__null(fn, "ptr");
+    const axl_status args = axl__access_args(fn, &mode, &flags);
+    if (args != AXL_SUCCESS)
+        return args;
+    AXL__ENTER_OUT(buffer, view, buffer, accessor);
     axl_handler h;
     axl__handler_init(&h);
     st = axl__access_view(fn, view, mode, region, true, &h.acc[0]);

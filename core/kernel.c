@@ -32,11 +32,7 @@ void axl__kernel_unhold(struct axl__kernel *k)
 axl_status axl_kernel_retain(axl_kernel kernel)
 {
     static const char fn[] = "axl_kernel_retain";
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
-    if (!k)
-        return st;
+    AXL__ENTER(kernel, k, kernel);
     k->refs++;
     axl__leave();
     return st;
@@ -45,11 +41,7 @@ axl_status axl_kernel_retain(axl_kernel kernel)
 axl_status axl_kernel_release(axl_kernel kernel)
 {
     static const char fn[] = "axl_kernel_release";
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
-    if (!k)
-        return st;
+    AXL__ENTER(kernel, k, kernel);
     if (--k->refs == 0) {
         if (k->holds) {
             axl__pool_retire(AXL__POOL(KERNEL), k);
@@ -64,12 +56,7 @@ axl_status axl_kernel_release(axl_kernel kernel)
 axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id)
 {
     static const char fn[] = "axl_kernel_get_id";
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
-                           AXL__OUT(id));
-    if (!k)
-        return st;
+    AXL__ENTER_OUT(kernel, k, kernel, id);
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
     if (axl__image_at(kid->image)->kind == AXL__IMAGE_SOURCE)
         st = axl__fail(fn, AXL_ERR_INVALID,
@@ -85,12 +72,7 @@ axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id)
 axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
 {
     static const char fn[] = "axl_kernel_get_info";
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
-                           AXL__OUT(info));
-    if (!k)
-        return st;
+    AXL__ENTER_OUT(kernel, k, kernel, info);
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
     axl_xclbin_kernel ki;
     axl_xclbin_get_kernel(&axl__image_at(kid->image)->x, kid->index, &ki);
@@ -136,11 +118,7 @@ axl_status axl_kernel_get_cu_info(axl_kernel kernel, uint32_t cu,
     static const char fn[] = "axl_kernel_get_cu_info";
     if (!info)
         return axl__null(fn, "info");
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
-    if (!k)
-        return st;
+    AXL__ENTER(kernel, k, kernel);
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
     axl_xclbin_kernel ki;
     uint32_t ip;
@@ -165,11 +143,7 @@ axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
     static const char fn[] = "axl_kernel_get_arg_memories";
     if (!memories || (tag_size && !tag))
         return axl__null(fn, "memories or tag");
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st);
-    if (!k)
-        return st;
+    AXL__ENTER(kernel, k, kernel);
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
     const axl_xclbin *x = &axl__image_at(kid->image)->x;
     axl_xclbin_kernel ki;
@@ -200,12 +174,7 @@ axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
                                    axl_kernel_arg_info *info)
 {
     static const char fn[] = "axl_kernel_get_arg_info";
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
-                           AXL__OUT(info));
-    if (!k)
-        return st;
+    AXL__ENTER_OUT(kernel, k, kernel, info);
     const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
     if (index >= kid->nargs) {
         st = axl__fail(fn, AXL_ERR_INVALID,
@@ -384,12 +353,7 @@ axl_status axl_kernel_select_units(axl_kernel kernel, const char *units,
     static const char fn[] = "axl_kernel_select_units";
     if (!units)
         return axl__null(fn, "units");
-    axl_status st;
-    struct axl__kernel *k =
-        axl__enter_get_out(fn, "kernel", AXL__POOL_KERNEL, kernel.id, &st,
-                           AXL__OUT(selected));
-    if (!k)
-        return st;
+    AXL__ENTER_OUT(kernel, k, kernel, selected);
     uint32_t mask;
     st = parse_units(fn, axl__kernel_id_at(k->kid), k->cus, units, &mask);
     if (st == AXL_SUCCESS)
@@ -405,12 +369,7 @@ axl_status axl_kernel_bundle_get_kernel_by_name(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_kernel_by_name";
     if (!name)
         return axl__null(fn, "name");
-    axl_status st;
-    struct axl__bundle *b =
-        axl__enter_get_out(fn, "kernel bundle", AXL__POOL_KERNEL_BUNDLE,
-                           bundle.id, &st, AXL__OUT(kernel));
-    if (!b)
-        return st;
+    AXL__ENTER_OUT(kernel_bundle, b, bundle, kernel);
     const char *colon = strchr(name, ':');
     const size_t n = colon ? (size_t)(colon - name) : strlen(name);
     const axl__pool *p = AXL__POOL(KERNEL_ID);

@@ -11,17 +11,14 @@ axl_status axl_queue_create(axl_context context, axl_device device,
                             axl_queue *queue)
 {
     static const char fn[] = "axl_queue_create";
-    axl_status st = axl__need_out(fn, AXL__OUT(queue));
-    if (st != AXL_SUCCESS)
-        return st;
+    if (!queue)
+        return axl__null(fn, "queue");
     if (flags & ~(uint32_t)QUEUE_FLAGS)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "unknown queue flags 0x%x (4.6.5.4 has in_order and "
                          "enable_profiling)",
                          (unsigned)(flags & ~(uint32_t)QUEUE_FLAGS));
-    struct axl__device *d = axl__device_enter(fn, device, &st);
-    if (!d)
-        return st;
+    AXL__ENTER(device, d, device);
     struct axl__context *c = NULL;
     bool own = AXL_IS_NONE(context);
     if (!own) {
