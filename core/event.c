@@ -308,7 +308,7 @@ axl_status axl_event_get_wait_list(axl_event event, axl_event *out,
     static const char fn[] = "axl_event_get_wait_list";
     AXL__ENTER_OUT(event, e, event, count);
     const struct axl__command *c =
-        e->command ? axl__command_at((uint16_t)(e->command - 1)) : NULL;
+        AXL__IS_REF(e->command) ? axl__command_deref(e->command) : NULL;
     uint32_t n = 0;
     for (uint8_t j = 0; c && j < c->ndeps; j++)
         n += AXL__IS_REF(c->deps[j].pred);

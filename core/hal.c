@@ -73,7 +73,7 @@ static bool unit_settled(const void *arg)
     if (w->d->loaded != w->loaded)
         return true;
     const struct axl__cu *u = axl__cu_find(w->d, w->kernel_index, w->ordinal);
-    return !u || u->opened || !u->cmd;
+    return !u || u->opened || !AXL__IS_REF(u->cmd);
 }
 
 axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
@@ -102,7 +102,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
                                     ? axl__cu_find(d, kid->index, cu)
                                     : NULL;
             have = false;
-            if (u && !u->opened && !u->cmd) {
+            if (u && !u->opened && !AXL__IS_REF(u->cmd)) {
                 u->handle = mine;
                 u->opened = true;
                 *cu_handle = mine;

@@ -180,7 +180,7 @@ static bool device_quiet(const void *arg)
     if (d->inflight != 0 || d->programming)
         return false;
     for (uint8_t i = 0; i < d->ncus; i++)
-        if (d->cus[i].cmd)
+        if (AXL__IS_REF(d->cus[i].cmd))
             return false;
     return true;
 }

@@ -239,7 +239,7 @@ static void cu_wait(struct axl__command *c)
 /* A unit is free again: the kernels waiting for one try again. */
 static void cu_release(struct axl__cu *cu)
 {
-    cu->cmd = 0;
+    cu->cmd = AXL__NONE(command);
     cu->deadline = 0;
     if (!axl__rt.cu_wait_head)
         return;
@@ -367,7 +367,7 @@ void axl__run_kernel(struct axl__command *c)
         if ((memo && x->memo == memo && x->memo_kernel == mk) ||
             (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
             any = true;
-            if (!x->cmd) {
+            if (!AXL__IS_REF(x->cmd)) {
                 cu = x;
                 c->u.kernel.cu = i;
                 kn->cu_hint = x->next_same;
@@ -389,7 +389,7 @@ void axl__run_kernel(struct axl__command *c)
         return;
     }
     struct axl__event *e = axl__event_at(c->event);
-    cu->cmd = e->command; /* the command's slot + 1 */
+    cu->cmd = e->command;
     e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
 
     axl_hal_run *run = &cu->run;
@@ -518,7 +518,7 @@ uint64_t axl__next_deadline(void)
             continue;
         const struct axl__device *d = axl__device_at(s);
         for (uint8_t i = 0; i < d->ncus; i++)
-            if (d->cus[i].cmd && d->cus[i].deadline &&
+            if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
                 d->cus[i].deadline < next)
                 next = d->cus[i].deadline;
     }
@@ -537,7 +537,7 @@ struct axl__device *axl__progress_device(void)
         if (!axl__dev_polled(d))
             continue;
         for (uint8_t i = 0; i < d->ncus; i++)
-            if (d->cus[i].cmd)
+            if (AXL__IS_REF(d->cus[i].cmd))
                 return d;
     }
     return NULL;
@@ -548,7 +548,7 @@ struct axl__device *axl__progress_device(void)
  * slot stay with the run until it comes back (run_back). */
 static void abandon(struct axl__device *d, struct axl__cu *cu)
 {
-    struct axl__command *c = axl__command_at((uint16_t)(cu->cmd - 1));
+    struct axl__command *c = axl__command_deref(cu->cmd);
     char why[AXL_MESSAGE_MAX];
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
@@ -569,7 +569,7 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
 /* Whether a unit's run is past its deadline and not yet abandoned. */
 static bool overdue(const struct axl__cu *cu, uint64_t now)
 {
-    return cu->cmd && !cu->abandoned && cu->deadline &&
+    return AXL__IS_REF(cu->cmd) && !cu->abandoned && cu->deadline &&
            cu->deadline != UINT64_MAX && now >= cu->deadline;
 }
 
@@ -593,13 +593,13 @@ unsigned axl__check_timeouts(void)
         struct axl__device *d = axl__device_at(s);
         for (uint8_t i = 0; i < d->ncus; i++) {
             struct axl__cu *cu = &d->cus[i];
-            if (!cu->cmd)
+            if (!AXL__IS_REF(cu->cmd))
                 continue;
             if (overdue(cu, now)) {
                 abandon(d, cu);
                 n++;
             }
-            if (cu->cmd && cu->abandoned && !cu->cancel_asked &&
+            if (AXL__IS_REF(cu->cmd) && cu->abandoned && !cu->cancel_asked &&
                 may_call_out)
                 cancel_run(d, cu);
         }
@@ -612,16 +612,16 @@ unsigned axl__check_timeouts(void)
  * to cancel it (run_cancel must not block). Whether e completed so. */
 bool axl__event_timed_out(struct axl__event *e)
 {
-    if (!e->command)
+    if (!AXL__IS_REF(e->command))
         return false;
-    const struct axl__command *c = axl__command_at((uint16_t)(e->command - 1));
+    const struct axl__command *c = axl__command_deref(e->command);
     if (c->kind != AXL__CMD_KERNEL ||
         atomic_load_explicit(&e->state, memory_order_acquire) !=
             AXL_EVENT_RUNNING)
         return false;
     struct axl__device *d = axl__device_at(c->device);
     struct axl__cu *cu = &d->cus[c->u.kernel.cu];
-    if (cu->cmd != e->command || !overdue(cu, axl__now()))
+    if (!axl__command_ref_eq(cu->cmd, e->command) || !overdue(cu, axl__now()))
         return false;
     abandon(d, cu);
     if (!axl_port_in_isr()) {
@@ -643,7 +643,7 @@ unsigned axl__runs_out(char *what, size_t size)
         const struct axl__device *d = axl__device_at(s);
         for (uint8_t i = 0; i < d->ncus; i++) {
             const struct axl__cu *cu = &d->cus[i];
-            if (!cu->cmd)
+            if (!AXL__IS_REF(cu->cmd))
                 continue;
             if (n++ == 0)
                 axl_format(what, size, "kernel %s on compute unit %u of %s",

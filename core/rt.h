@@ -107,7 +107,7 @@ enum axl__cu_phase {
  * the hal run and its arguments live here while the unit runs, so nothing
  * is allocated per launch. */
 struct axl__cu {
-    uint16_t cmd;               /* command slot + 1 running here, or 0 */
+    axl__command_ref cmd;       /* the command running here, or none */
     uint16_t kernel_index;      /* the kernel's index in the image */
     uint8_t ordinal;            /* which unit of its kernel it is */
     uint8_t next_same;          /* the next unit of the same kernel (cyclic) */
@@ -218,7 +218,7 @@ struct axl__event {
     axl_status status;          /* the command's result once complete */
     uint32_t queue;             /* handle of the queue it was submitted to
                                    (weak: the queue may be gone) */
-    uint16_t command;           /* command slot + 1 while not complete */
+    axl__command_ref command;   /* its command while not complete */
     axl__error_ref error;       /* its error record, if any */
     uint32_t waited_ctx;        /* contexts of the commands its command
                                    waited on (AXL__CTX_BIT), Table 34 */
@@ -611,7 +611,8 @@ AXL__POOL_LIST(AXL__POOL_AT)
 /* References (see "References" above): axl__<name>_ref_of(obj),
  * axl__<name>_ref_at(slot) when the slot is known (no division),
  * axl__<name>_deref(r), the object of a reference that is set (test
- * AXL__IS_REF first where it may be none), and axl__<name>_ref_eq(a, b). */
+ * AXL__IS_REF first where it may be none), axl__<name>_ref_slot(r), its
+ * slot, and axl__<name>_ref_eq(a, b). */
 #define AXL__POOL_REF_FN(KIND, name, type, ...)                                \
     AXL__REF_INLINE axl__##name##_ref axl__##name##_ref_at(uint16_t s)         \
     {                                                                          \
@@ -628,6 +629,10 @@ AXL__POOL_LIST(AXL__POOL_AT)
     AXL__REF_INLINE type *axl__##name##_deref(axl__##name##_ref r)             \
     {                                                                          \
         return axl__##name##_at((uint16_t)(r.slot1 - 1u));                     \
+    }                                                                          \
+    AXL__REF_INLINE uint16_t axl__##name##_ref_slot(axl__##name##_ref r)       \
+    {                                                                          \
+        return (uint16_t)(r.slot1 - 1u);                                       \
     }                                                                          \
     AXL__REF_INLINE bool axl__##name##_ref_eq(axl__##name##_ref a,             \
                                               axl__##name##_ref b)             \

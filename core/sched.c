@@ -264,8 +264,8 @@ static void complete(struct axl__command *c, axl_status status,
         axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
-    const uint16_t cs = (uint16_t)(e->command - 1); /* c's slot */
-    e->command = 0;
+    const uint16_t cs = axl__command_ref_slot(e->command); /* c's slot */
+    e->command = AXL__NONE(command);
     if (q) {
         q->inflight--;
         axl__device_at(c->device)->inflight--;
@@ -530,7 +530,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->role = kind == AXL__CMD_HOST_ACCESS ? AXL__EV_HOST_ACCESS : 0;
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
     e->waited_ctx = 0; /* its own queue's context is delivered apart */
-    e->command = cref;
+    e->command = axl__command_ref_at(cs);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
     if (!out)
@@ -743,8 +743,8 @@ static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
             if (!AXL__IS_REF(c->deps[j].pred))
                 continue;
             const struct axl__event *pe = axl__event_deref(c->deps[j].pred);
-            const uint16_t ps = (uint16_t)(pe->command - 1);
-            if (!pe->command || SEEN(ps))
+            const uint16_t ps = axl__command_ref_slot(pe->command);
+            if (!AXL__IS_REF(pe->command) || SEEN(ps))
                 continue;
             MARK(ps);
             todo[n++] = ps;
@@ -786,7 +786,7 @@ bool axl__held_by_caller(const struct axl__buffer *b)
 static bool event_stuck(const void *arg, char *why, size_t cap)
 {
     const struct axl__event *e = arg;
-    if (!e->command || !AXL__POOL(HOST_ACCESSOR)->in_use)
+    if (!AXL__IS_REF(e->command) || !AXL__POOL(HOST_ACCESSOR)->in_use)
         return false;
     const void *me = axl_port_message_buffer();
     if (!caller_holds_accessor(me))
@@ -794,7 +794,7 @@ static bool event_stuck(const void *arg, char *why, size_t cap)
     uint16_t *todo = walk_todo;
     uint8_t *seen = walk_seen;
     memset(walk_seen, 0, sizeof walk_seen);
-    todo[0] = (uint16_t)(e->command - 1);
+    todo[0] = axl__command_ref_slot(e->command);
     seen[todo[0] >> 3] |= (uint8_t)(1u << (todo[0] & 7));
     return waits_for_own_accessor(todo, 1, seen, me, why, cap);
 }
