@@ -192,7 +192,7 @@ void axl__bundle_unhold(struct axl__bundle *b)
 static bool design_in_use(const struct axl__device *d,
                           const struct axl__bundle *b)
 {
-    if (!d->loaded)
+    if (!AXL__IS_REF(d->loaded))
         return false;
     const uint16_t ds = AXL__SLOT(DEVICE, d);
     const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
@@ -206,7 +206,7 @@ static bool design_in_use(const struct axl__device *d,
         for (uint8_t i = 0; i < x->ndev; i++)
             on_d |= x->dev[i] == ds;
         for (uint8_t i = 0; i < x->nimg; i++)
-            has |= x->img[i] + 1u == d->loaded;
+            has |= axl__device_carries(d, x->img[i]);
         if (on_d && has)
             return true;
     }
@@ -232,7 +232,7 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
             struct axl__image *img = axl__image_at(b->img[i]);
             if (!image_fits(img, &one))
                 continue;
-            if (b->img[i] + 1u == dev->loaded)
+            if (axl__device_carries(dev, b->img[i]))
                 carried = true;
             if (!pick)
                 pick = img;

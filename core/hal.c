@@ -57,7 +57,7 @@ axl_status axl_hal_buffer_mem(axl_buffer buffer, axl_device device,
 
 struct unit_wait {
     struct axl__device *d;
-    uint32_t loaded;        /* the kernel's image slot + 1 */
+    axl__image_ref loaded;  /* the kernel's image, or none */
     uint16_t kernel_index;
     uint32_t ordinal;
 };
@@ -70,7 +70,7 @@ static bool unit_settled(const void *arg)
     const struct unit_wait *w = arg;
     if (w->d->programming)
         return false;
-    if (w->d->loaded != w->loaded)
+    if (!axl__image_ref_eq(w->d->loaded, w->loaded))
         return true;
     const struct axl__cu *u = axl__cu_find(w->d, w->kernel_index, w->ordinal);
     return !u || u->opened || !AXL__IS_REF(u->cmd);
@@ -88,7 +88,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
         axl__kernel_get(fn, kernel, &st);
     struct axl__device *d = k ? port_device(fn, device, port, &st) : NULL;
     const struct axl__kernel_id *kid = d ? axl__kernel_id_at(k->kid) : NULL;
-    struct unit_wait w = {d, kid ? kid->image + 1u : 0,
+    struct unit_wait w = {d, kid ? axl__image_ref_at(kid->image) : AXL__NONE(image),
                           kid ? kid->index : 0, cu};
     uintptr_t mine = 0; /* a handle this call opened and has not recorded */
     bool have = false;
@@ -98,7 +98,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
              * a command took the unit meanwhile (its launch opens the unit
              * too and records its own handle), then give this one back
              * before waiting for anything. */
-            struct axl__cu *u = d->loaded == w.loaded
+            struct axl__cu *u = axl__image_ref_eq(d->loaded, w.loaded)
                                     ? axl__cu_find(d, kid->index, cu)
                                     : NULL;
             have = false;
@@ -117,7 +117,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
             axl__wait_until_pred(unit_settled, &w);
             continue;
         }
-        if (d->loaded != w.loaded) {
+        if (!axl__image_ref_eq(d->loaded, w.loaded)) {
             st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                            "%s does not carry the design of kernel %s",
                            d->info.name, kid->name);

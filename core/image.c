@@ -44,11 +44,11 @@ void axl__image_unref(struct axl__image *img)
      * from them lives: from here on the runtime does not know the design a
      * device it programmed carries (the next build programs it again; the
      * port kept what it reports, hal.h load_image). */
-    uint16_t was = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
+    const axl__image_ref was = axl__image_ref_of(img);
     const axl__pool *dp = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < dp->capacity; s++)
-        if (axl__pool_is_live(dp, s) && axl__device_at(s)->loaded == was)
-            axl__device_at(s)->loaded = 0;
+        if (axl__pool_is_live(dp, s) && axl__image_ref_eq(axl__device_at(s)->loaded, was))
+            axl__device_at(s)->loaded = AXL__NONE(image);
     axl__image_kernels_free(img);
     axl__pool_free(AXL__POOL(IMAGE), img);
 }
@@ -165,7 +165,7 @@ void axl__device_builtin(struct axl__device *d)
                        sizeof d->info.name - strlen(d->info.name),
                        " (design rejected: %s)", why);
         if (img)
-            d->builtin = d->loaded = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
+            d->builtin = d->loaded = axl__image_ref_of(img);
     }
     axl__cu_adopt(d, img);
 }
@@ -192,10 +192,10 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
                                char *log, size_t log_size)
 {
-    uint16_t want = (uint16_t)(AXL__SLOT(IMAGE, img) + 1);
-    while (d->loaded != want) {
+    const axl__image_ref want = axl__image_ref_of(img);
+    while (!axl__image_ref_eq(d->loaded, want)) {
         axl__wait_until_pred(device_quiet, d);
-        if (d->loaded == want)
+        if (axl__image_ref_eq(d->loaded, want))
             break;
         if (!axl__dev_can_load(d))
             return axl__fail(fn, fail_as,
@@ -223,7 +223,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         img->refs--;
         d->programming = false;
         if (st != AXL_SUCCESS) {
-            d->loaded = 0; /* what it carries now is unknown */
+            d->loaded = AXL__NONE(image); /* what it carries now is unknown */
             axl__cu_adopt(d, NULL);
             if (axl__rt.waiters)
                 axl_port_wake(AXL_PORT_CHANNEL_DONE);

@@ -90,7 +90,7 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
     for (uint8_t i = 0; i < kb->ndev; i++) {
         const struct axl__device *d = axl__device_at(kb->dev[i]);
         if (axl__kernel_compatible(kid, d))
-            info->runnable &= d->loaded == kid->image + 1u;
+            info->runnable &= axl__device_carries(d, kid->image);
     }
     axl__leave();
     return st;
@@ -443,7 +443,7 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
     /* The design the memo's launch found on the device, not being
      * replaced (the checker waits, or says what is wrong). */
     const struct axl__device *d = axl__device_at(q->device);
-    if (d->programming || d->loaded != mm->image + 1u)
+    if (d->programming || !axl__device_carries(d, mm->image))
         return false;
     unsigned nacc = 0, used = 0;
     struct axl__required *r = h->acc; /* the next accessor */

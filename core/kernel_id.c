@@ -250,10 +250,10 @@ axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
     if (!name)
         return axl__null(fn, "name");
     AXL__ENTER_OUT(device, d, device, id);
-    if (!d->builtin ||
-        !kernel_id_named(name, (uint16_t)(d->builtin - 1), id))
+    if (!AXL__IS_REF(d->builtin) ||
+        !kernel_id_named(name, axl__image_ref_slot(d->builtin), id))
         st = axl__fail(fn, AXL_ERR_INVALID,
-                       d->builtin ? "%s has no built-in kernel named %s "
+                       AXL__IS_REF(d->builtin) ? "%s has no built-in kernel named %s "
                                     "(AXL_DEVICE_INFO_BUILT_IN_KERNELS "
                                     "lists them)"
                                   : "%s carries no design, so no built-in "
@@ -271,8 +271,8 @@ axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
 {
     axl_kernel_id ids[AXL_MAX_KERNEL_IDS];
     uint32_t n = 0;
-    if (d->builtin)
-        n = axl__image_kernel_ids(axl__image_at((uint16_t)(d->builtin - 1)),
+    if (AXL__IS_REF(d->builtin))
+        n = axl__image_kernel_ids(axl__image_deref(d->builtin),
                                   ids, AXL_MAX_KERNEL_IDS);
     return axl__info_out(fn, ids, n * sizeof ids[0], value, value_size,
                          size_ret);
@@ -287,9 +287,9 @@ axl_status axl__builtin_kernel_names(const char *fn,
     size_t len = 0;
     names[0] = '\0';
     const axl__pool *p = AXL__POOL(KERNEL_ID);
-    for (uint16_t s = 0; d->builtin && s < p->capacity; s++) {
+    for (uint16_t s = 0; AXL__IS_REF(d->builtin) && s < p->capacity; s++) {
         const struct axl__kernel_id *k = axl__kernel_id_at(s);
-        if (!axl__pool_is_live(p, s) || k->image != d->builtin - 1u)
+        if (!axl__pool_is_live(p, s) || k->image != axl__image_ref_slot(d->builtin))
             continue;
         len += axl_format(names + (len < sizeof names ? len : sizeof names),
                           len < sizeof names ? sizeof names - len : 0, "%s%s",

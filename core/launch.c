@@ -87,7 +87,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              d->info.name);
         if (d->programming)
             axl__wait_until_pred(device_ready, d);
-        if (d->loaded != kid->image + 1u) {
+        if (!axl__device_carries(d, kid->image)) {
             if (d->loaded_by)
                 return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                                  "%s does not carry the design of kernel %s "
@@ -339,7 +339,7 @@ void axl__run_kernel(struct axl__command *c)
     struct axl__device *d = axl__device_at(c->device);
     const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
     const struct axl__image *img = axl__image_at(kid->image);
-    if (d->loaded != kid->image + 1u) {
+    if (!axl__device_carries(d, kid->image)) {
         axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
                       AXL__TEXT("the device was programmed with another "
                                 "design before the kernel could run"));

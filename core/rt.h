@@ -153,8 +153,8 @@ struct axl__device {
     const axl_device_port *port; /* its platform's; called via devops.h */
     void *data;                 /* the port's state */
     uint32_t compute_units;     /* of the loaded design */
-    uint16_t builtin;           /* image slot + 1 of the design it came with */
-    uint16_t loaded;            /* image slot + 1 of the design it carries */
+    axl__image_ref builtin;     /* the design it came with, or none */
+    axl__image_ref loaded;      /* the design it carries, or none */
     uint32_t loaded_by;         /* handle of the bundle that programmed it
                                    (weak; 0: the design it came with) */
     uint32_t inflight;          /* commands on it not yet complete */
@@ -641,6 +641,12 @@ AXL__POOL_LIST(AXL__POOL_AT)
     }
 AXL__POOL_LIST(AXL__POOL_REF_FN)
 #undef AXL__POOL_REF_FN
+/* Whether device d carries the design in image slot s. */
+AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
+                                         uint16_t s)
+{
+    return axl__image_ref_eq(d->loaded, axl__image_ref_at(s));
+}
 /* The bundle pool's objects are struct axl__bundle. */
 static inline struct axl__bundle *axl__bundle_at(uint16_t s)
 {

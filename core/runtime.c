@@ -361,7 +361,7 @@ static void open_port(const axl_device_port *port)
                  "device found: %s (port %s, device %u), %u compute units%s",
                  d->info.name, port->name, (unsigned)i,
                  (unsigned)d->compute_units,
-                 d->builtin ? ", with a built-in design" : "");
+                 AXL__IS_REF(d->builtin) ? ", with a built-in design" : "");
     }
     if (p->device_count == 0 && !p->no_device_reason[0])
         axl_format(p->no_device_reason, sizeof p->no_device_reason, "%s",
