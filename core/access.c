@@ -333,7 +333,9 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
         for (uint8_t i = 0; i < h->nacc; i++) {
             const struct axl__buffer *view = h->acc[i].buf;
             struct axl__buffer *b = h->acc[i].base;
-            if (q && b->context && b->context != q->context + 1u)
+            if (q && AXL__IS_REF(b->context) &&
+                !axl__context_ref_eq(b->context,
+                                     axl__context_ref_at(q->context)))
                 return axl__fail(fn, AXL_ERR_INVALID,
                                  "accessor %u: the buffer is bound to another "
                                  "context (property::buffer::context_bound)",

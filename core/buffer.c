@@ -293,7 +293,7 @@ static axl_status create(const char *fn, void *host, bool is_const,
             b->size = bytes;
             /* A bound buffer holds its context while it lives, so the
              * slot is never another context's under it. */
-            b->context = ctx ? (uint16_t)(AXL__SLOT(CONTEXT, ctx) + 1) : 0;
+            b->context = axl__context_ref_of(ctx);
             if (ctx)
                 ctx->holds++;
             b->alloc = alloc;
@@ -453,8 +453,8 @@ static void destroy_base(struct axl__buffer *b)
     axl_hal_mem mems[AXL__LOCS];
     struct axl__device *devs[AXL__LOCS];
     uint32_t n = 0;
-    if (b->context)
-        axl__context_unhold(axl__context_at((uint16_t)(b->context - 1)));
+    if (AXL__IS_REF(b->context))
+        axl__context_unhold(axl__context_deref(b->context));
     for (uint32_t l = 1; l < AXL__LOCS; l++) {
         if (!b->loc[l].device)
             continue;

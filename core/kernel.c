@@ -528,10 +528,11 @@ miss:
 static void units_forget(uint16_t ks)
 {
     const axl__pool *p = AXL__POOL(DEVICE);
+    const axl__kernel_ref k = axl__kernel_ref_at(ks);
     for (uint16_t s = 0; s < p->capacity; s++)
         for (uint8_t i = 0; i < AXL_MAX_DEVICE_CUS; i++)
-            if (axl__device_at(s)->cus[i].memo_kernel == ks + 1u)
-                axl__device_at(s)->cus[i].memo_kernel = 0;
+            if (axl__kernel_ref_eq(axl__device_at(s)->cus[i].memo_kernel, k))
+                axl__device_at(s)->cus[i].memo_kernel = AXL__NONE(kernel);
 }
 
 /*

@@ -357,14 +357,15 @@ void axl__run_kernel(struct axl__command *c)
     /* A unit that holds the arguments of the kernel's memo the command
      * was made from reaches the same buffers. */
     const uint32_t memo = c->u.kernel.memo;
-    const uint16_t mk = (uint16_t)(c->u.kernel.kernel + 1u);
+    const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
     struct axl__cu *cu = NULL;
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
         /* A restricted kernel has no memo (axl__launch_recall refuses
          * it): a unit that holds a memo's arguments is one it may use. */
-        if ((memo && x->memo == memo && x->memo_kernel == mk) ||
+        if ((memo && x->memo == memo &&
+             axl__kernel_ref_eq(x->memo_kernel, mk)) ||
             (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
             any = true;
             if (!AXL__IS_REF(x->cmd)) {
@@ -408,7 +409,8 @@ void axl__run_kernel(struct axl__command *c)
     run->cu_handle = cu->handle;
     run->arg_count = c->u.kernel.nargs;
     run->timeout_ns = c->u.kernel.timeout_ns;
-    if (memo && cu->memo == memo && cu->memo_kernel == mk) {
+    if (memo && cu->memo == memo &&
+        axl__kernel_ref_eq(cu->memo_kernel, mk)) {
         /* The unit's last run was of the same memo: the same ids and
          * buffers; only the scalars' bytes are this command's. */
         for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
@@ -419,7 +421,7 @@ void axl__run_kernel(struct axl__command *c)
     } else {
         fill_args(cu, c);
         cu->memo = memo;
-        cu->memo_kernel = memo ? mk : 0;
+        cu->memo_kernel = memo ? mk : AXL__NONE(kernel);
         /* The port may keep what it sets for an id (hal.h). */
         run->args_id = memo && d->args_ids != UINT32_MAX ? ++d->args_ids : 0;
     }

@@ -120,9 +120,9 @@ struct axl__cu {
                                    moves phase to 2, read by the dispatcher
                                    after it takes phase (acq_rel) */
     uint16_t ip;                /* its IP_LAYOUT index */
-    uint16_t memo_kernel;       /* with memo: the kernel memo whose buffer
+    axl__kernel_ref memo_kernel; /* with memo: the kernel memo whose buffer
                                    arguments args holds (and run.args_id
-                                   names): kernel slot + 1 (0: none) and
+                                   names): the kernel (or none) and
                                    axl__launch_memo seq */
     uintptr_t handle;           /* from the port's cu_open, or 0; with
                                    opened: the lock's (axl__run_kernel
@@ -351,7 +351,7 @@ struct axl__buffer {
     uint64_t offset;            /* byte offset in the base */
     uint64_t size;              /* bytes */
     /* Base buffers only: */
-    uint16_t context;           /* context_bound: context slot + 1 */
+    axl__context_ref context;   /* context_bound: its context, or none */
     void *host;                 /* host storage, or NULL */
     void *user;                 /* host memory given at creation */
     void *final_dst;            /* where the last release writes back */
