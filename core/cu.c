@@ -1,13 +1,22 @@
 /*
- * cu.c - compute units: the table of units a device's design gives it
- * (which kernel, which IP, the banks each argument reaches, the next unit
- * of the same kernel), made when the design is adopted so a launch never
- * walks the image's sections, and finding a unit of a kernel.
+ * cu.c - compute units, the whole of a unit's life: the table of units a
+ * device's design gives it (which kernel, which IP, the banks each
+ * argument reaches, the next unit of the same kernel), made when the
+ * design is adopted so a launch never walks the image's sections; finding
+ * a unit of a kernel; dispatching a checked kernel command onto a free
+ * unit (launch.c checks it at submit), the hand-off to the device port and
+ * its run_done; and the runs' deadlines and timeouts.
+ *
+ * Each device has a run slot per compute unit of its design; a command
+ * takes a free slot reachable from all its buffers, and the hal run and
+ * its arguments live in that slot until the port reports the end. Nothing
+ * is allocated per launch.
  */
 #include <string.h>
 
 #include "rt.h"
 #include "image.h"
+#include "observe.h"
 #include "devops.h"
 
 /* Banks of the device an argument of a unit reaches (all of them when the
@@ -108,4 +117,437 @@ struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
             d->cus[i].ordinal == ordinal)
             return &d->cus[i];
     return NULL;
+}
+
+/* ---- Dispatch onto a compute unit ------------------------------------------------- */
+
+static void cu_wait(struct axl__command *c)
+{
+    uint16_t r = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
+    c->next = 0;
+    if (axl__rt.cu_wait_tail)
+        axl__command_at((uint16_t)(axl__rt.cu_wait_tail - 1))->next = r;
+    else
+        axl__rt.cu_wait_head = r;
+    axl__rt.cu_wait_tail = r;
+}
+
+/* A unit is free again: the kernels waiting for one try again. */
+static void cu_release(struct axl__cu *cu)
+{
+    cu->cmd = AXL__NONE(command);
+    cu->deadline = 0;
+    if (!axl__rt.cu_wait_head)
+        return;
+    uint16_t head = axl__rt.cu_wait_head, tail = axl__rt.cu_wait_tail;
+    axl__rt.cu_wait_head = axl__rt.cu_wait_tail = 0;
+    if (axl__rt.ready_tail)
+        axl__command_at((uint16_t)(axl__rt.ready_tail - 1))->next = head;
+    else
+        axl__rt.ready_head = head;
+    axl__rt.ready_tail = tail;
+}
+
+/* Does unit `cu` reach the bank of every buffer argument of c? */
+static bool cu_reaches(const struct axl__cu *cu, const struct axl__command *c)
+{
+    /* The command's arguments are in the kernel id's order, as cu->banks. */
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+        const struct axl__karg *a = &c->u.kernel.args[i];
+        if (!a->acc)
+            continue;
+        const struct axl__access *acc = &c->acc[a->acc - 1];
+        const struct axl__buffer *b = axl__buffer_at(acc->base);
+        if (!(cu->banks[i] >> b->loc[acc->loc].mem.bank & 1))
+            return false;
+    }
+    return true;
+}
+
+/* The hal arguments of command c on unit cu. */
+static void fill_args(struct axl__cu *cu, const struct axl__command *c)
+{
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+        const struct axl__karg *a = &c->u.kernel.args[i];
+        axl_hal_arg *h = &cu->args[i];
+        h->id = a->id;
+        if (a->acc) {
+            const struct axl__access *acc = &c->acc[a->acc - 1];
+            struct axl__buffer *b = axl__buffer_at(acc->base);
+            h->is_mem = 1;
+            h->mem = &b->loc[acc->loc].mem;
+            h->offset = acc->offset;
+            h->size = acc->size;
+            h->value = NULL;
+        } else {
+            h->is_mem = 0;
+            h->mem = NULL;
+            h->offset = 0;
+            h->size = a->size;
+            h->value = c->u.kernel.bytes + a->off;
+        }
+    }
+}
+
+/* now + ns, saturating: a timeout too long to add is no timeout
+ * (UINT64_MAX is documented as "wait forever"). */
+static uint64_t deadline_after(uint64_t now, uint64_t ns)
+{
+    return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
+}
+
+/* The run of c on unit cu came back to this thread (lock held): the unit
+ * is free again, and the command completes, unless a timeout already
+ * completed it (then only its slot is left to free). */
+static inline void run_back(struct axl__cu *cu, struct axl__command *c,
+                     axl_status status, const char *why)
+{
+    if (cu->abandoned) {
+        cu->abandoned = cu->cancel_asked = false;
+        cu_release(cu);
+        axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
+        /* Nothing completes here, yet a wait may be for this unit (a
+         * device to program, shutdown's runs out). */
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    } else {
+        cu_release(cu);
+        axl__complete(c, status, why);
+    }
+}
+
+/* Asks the port to give up an abandoned run (lock held; dropped around
+ * the call). The run still comes back through axl_hal_run_done; a port
+ * with no run_cancel is waited for as it is. */
+static void cancel_run(struct axl__device *d, struct axl__cu *cu)
+{
+    cu->cancel_asked = true;
+    cu->deadline = 0;
+    if (!axl__dev_can_cancel(d))
+        return;
+    axl_port_unlock();
+    axl__dev_run_cancel(d, &cu->run);
+    axl_port_lock();
+}
+
+void axl__run_kernel(struct axl__command *c)
+{
+    struct axl__device *d = axl__device_at(c->device);
+    const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
+    const struct axl__image *img = axl__image_at(kid->image);
+    if (!axl__device_carries(d, kid->image)) {
+        axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                      AXL__TEXT("the device was programmed with another "
+                                "design before the kernel could run"));
+        return;
+    }
+    /* A free unit of this kernel that reaches its buffers, going round its
+     * units from the one after the last used, so runs spread over them. */
+    struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    uint8_t first = kn->cu_hint;
+    if (first >= d->ncus || d->cus[first].kernel_index != kid->index) {
+        first = 0;
+        while (first < d->ncus && d->cus[first].kernel_index != kid->index)
+            first++;
+    }
+    /* A unit that holds the arguments of the kernel's memo the command
+     * was made from reaches the same buffers. */
+    const uint32_t memo = c->u.kernel.memo;
+    const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
+    struct axl__cu *cu = NULL;
+    bool any = false;
+    for (uint8_t i = first; first < d->ncus;) {
+        struct axl__cu *x = &d->cus[i];
+        /* A restricted kernel has no memo (axl__launch_recall refuses
+         * it): a unit that holds a memo's arguments is one it may use. */
+        if ((memo && x->memo == memo &&
+             axl__kernel_ref_eq(x->memo_kernel, mk)) ||
+            (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
+            any = true;
+            if (!AXL__IS_REF(x->cmd)) {
+                cu = x;
+                c->u.kernel.cu = i;
+                kn->cu_hint = x->next_same;
+                break;
+            }
+        }
+        i = x->next_same;
+        if (i == first)
+            break;
+    }
+    if (!cu) {
+        if (any)
+            cu_wait(c);
+        else
+            axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                          AXL__TEXT("no compute unit of the kernel on the "
+                                    "device (past AXL_MAX_DEVICE_CUS?) "
+                                    "reaches its buffers"));
+        return;
+    }
+    struct axl__event *e = axl__event_at(c->event);
+    cu->cmd = e->command;
+    e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
+
+    axl_hal_run *run = &cu->run;
+    if (!cu->prepared) {
+        /* What stays the same from run to run on this unit. */
+        run->image = &img->x;
+        run->kernel_index = kid->index;
+        run->kernel_name = kid->name;
+        run->cu = cu->ordinal;
+        run->ip_index = cu->ip;
+        run->args = cu->args;
+        run->range = (axl_range){1, {1, 1, 1}};
+        cu->prepared = true;
+    }
+    run->token = c;
+    run->cu_handle = cu->handle;
+    run->arg_count = c->u.kernel.nargs;
+    run->timeout_ns = c->u.kernel.timeout_ns;
+    if (memo && cu->memo == memo &&
+        axl__kernel_ref_eq(cu->memo_kernel, mk)) {
+        /* The unit's last run was of the same memo: the same ids and
+         * buffers; only the scalars' bytes are this command's. */
+        for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
+            const struct axl__karg *a = &c->u.kernel.args[i];
+            if (!a->acc)
+                cu->args[i].value = c->u.kernel.bytes + a->off;
+        }
+    } else {
+        fill_args(cu, c);
+        cu->memo = memo;
+        cu->memo_kernel = memo ? mk : AXL__NONE(kernel);
+        /* The port may keep what it sets for an id (hal.h). */
+        run->args_id = memo && d->args_ids != UINT32_MAX ? ++d->args_ids : 0;
+    }
+    if (e->profiling)
+        e->t_start = axl__now();
+    if (AXL__OBSERVED(c))
+        axl__observe_start(c, e);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
+                          memory_order_release);
+    /* No deadline while this thread moves the data and starts the run:
+     * a timeout must not abandon a run its dispatcher still holds. */
+    cu->deadline = 0;
+    atomic_store_explicit(&cu->phase, AXL__CU_STARTING, memory_order_relaxed);
+    bool opened = cu->opened;
+    axl_port_unlock();
+
+    char why[AXL_MESSAGE_MAX];
+    why[0] = '\0';
+    axl_status st = c->flags & AXL__CMD_XFER
+                        ? axl__run_transfers(c, why, sizeof why)
+                        : AXL_SUCCESS;
+    bool now_open = false; /* cu_open gave run->cu_handle: record it */
+    if (st == AXL_SUCCESS && !opened && axl__dev_has_cu_open(d)) {
+        uintptr_t handle = 0;
+        st = axl__dev_cu_open(d, &img->x, kid->index, cu->ip, &handle);
+        if (st == AXL_SUCCESS) {
+            run->cu_handle = handle;
+            now_open = true;
+        } else {
+            axl_format(why, sizeof why, "%s", axl_last_message());
+        }
+    }
+    if (st == AXL_SUCCESS) {
+        st = axl__dev_run_start(d, run);
+        if (st != AXL_SUCCESS)
+            axl_format(why, sizeof why, "%s", axl_last_message());
+    }
+
+    axl_port_lock();
+    if (now_open) {
+        /* cu->handle and cu->opened are the lock's (axl_hal_kernel_cu
+         * reads them): recorded here, not while the lock was dropped. The
+         * unit stays this command's until phase is taken below. */
+        cu->handle = run->cu_handle;
+        cu->opened = true;
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
+    uint8_t phase = atomic_exchange_explicit(&cu->phase, AXL__CU_IDLE,
+                                             memory_order_acq_rel);
+    if (st != AXL_SUCCESS) {
+        /* Never started: this thread has the run back. */
+        run_back(cu, c, st, why);
+    } else if (phase == AXL__CU_ENDED_INSIDE) {
+        /* It ended inside run_start (see axl_hal_run_done). */
+        run_back(cu, c, cu->done_status,
+                 cu->done_status == AXL_SUCCESS ? NULL : cu->why);
+    } else if (c->u.kernel.timeout_ns) {
+        /* It goes on: its timeout counts from here (one clock read, only
+         * for runs that did not end inside run_start). */
+        cu->deadline = deadline_after(axl__now(), c->u.kernel.timeout_ns);
+    }
+    /* else: the port reports the end with axl_hal_run_done. */
+}
+
+void axl_hal_run_done(void *token, axl_status status, const char *why)
+{
+    struct axl__command *c = token;
+    /* The unit and device of a running command do not change: reading
+     * them needs no lock. */
+    struct axl__cu *cu = &axl__device_at(c->device)->cus[c->u.kernel.cu];
+    cu->done_status = status;
+    if (status != AXL_SUCCESS)
+        axl_format(cu->why, sizeof cu->why, "%s", why ? why : "");
+    uint8_t inside = AXL__CU_STARTING;
+    if (atomic_compare_exchange_strong_explicit(&cu->phase, &inside,
+                                                AXL__CU_ENDED_INSIDE,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire))
+        return; /* still inside run_start: the dispatcher completes it */
+    axl_port_lock();
+    run_back(cu, c, status, why);
+    if (!axl_port_in_isr())
+        axl__pump();
+    axl_port_unlock();
+}
+
+/* ---- Timeouts ------------------------------------------------------------------------- */
+
+uint64_t axl__next_deadline(void)
+{
+    uint64_t next = UINT64_MAX;
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++)
+            if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
+                d->cus[i].deadline < next)
+                next = d->cus[i].deadline;
+    }
+    return next;
+}
+
+/* A device whose port drives completions from waits (progress op) and
+ * which has a run out, or NULL. */
+struct axl__device *axl__progress_device(void)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        struct axl__device *d = axl__device_at(s);
+        if (!axl__dev_polled(d))
+            continue;
+        for (uint8_t i = 0; i < d->ncus; i++)
+            if (AXL__IS_REF(d->cus[i].cmd))
+                return d;
+    }
+    return NULL;
+}
+
+/* Abandons the run on cu, past its deadline (lock held): its command
+ * completes with AXL_ERR_TIMEOUT now, once; the unit and the command's
+ * slot stay with the run until it comes back (run_back). */
+static void abandon(struct axl__device *d, struct axl__cu *cu)
+{
+    struct axl__command *c = axl__command_deref(cu->cmd);
+    char why[AXL_MESSAGE_MAX];
+    axl__why(why, sizeof why,
+             "kernel %s on compute unit %u of %s did not finish within "
+             "%llu ms: the run was abandoned",
+             cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
+             (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
+    if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)
+        axl_format(axl__rt.gave_up_what, sizeof axl__rt.gave_up_what,
+                   "kernel %s on compute unit %u of %s", cu->run.kernel_name,
+                   (unsigned)cu->run.cu, d->info.name);
+    cu->abandoned = true;
+    cu->deadline = 1; /* due at once: the next check asks the port to
+                         cancel (cancel_run clears it) */
+    c->flags |= AXL__CMD_KEEP_SLOT;
+    axl__complete(c, AXL_ERR_TIMEOUT, why);
+}
+
+/* Whether a unit's run is past its deadline and not yet abandoned. */
+static bool overdue(const struct axl__cu *cu, uint64_t now)
+{
+    return AXL__IS_REF(cu->cmd) && !cu->abandoned && cu->deadline &&
+           cu->deadline != UINT64_MAX && now >= cu->deadline;
+}
+
+/*
+ * Gives up runs past their deadline, and asks the ports to cancel
+ * abandoned runs they hold (lock held; dropped around run_cancel, never
+ * from an interrupt handler). A run has no deadline while its dispatcher
+ * is still inside run_start (axl__run_kernel arms it after), so nothing
+ * here races the dispatcher. Returns how many runs it abandoned. Called
+ * wherever progress is made: waits, polls, shutdown.
+ */
+unsigned axl__check_timeouts(void)
+{
+    unsigned n = 0;
+    const uint64_t now = axl__now();
+    const bool may_call_out = !axl_port_in_isr();
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            struct axl__cu *cu = &d->cus[i];
+            if (!AXL__IS_REF(cu->cmd))
+                continue;
+            if (overdue(cu, now)) {
+                abandon(d, cu);
+                n++;
+            }
+            if (AXL__IS_REF(cu->cmd) && cu->abandoned && !cu->cancel_asked &&
+                may_call_out)
+                cancel_run(d, cu);
+        }
+    }
+    return n;
+}
+
+/* For a poll (lock held, any context, never blocks): abandons e's run if
+ * it is past its deadline, and outside an interrupt handler asks the port
+ * to cancel it (run_cancel must not block). Whether e completed so. */
+bool axl__event_timed_out(struct axl__event *e)
+{
+    if (!AXL__IS_REF(e->command))
+        return false;
+    const struct axl__command *c = axl__command_deref(e->command);
+    if (c->kind != AXL__CMD_KERNEL ||
+        atomic_load_explicit(&e->state, memory_order_acquire) !=
+            AXL_EVENT_RUNNING)
+        return false;
+    struct axl__device *d = axl__device_at(c->device);
+    struct axl__cu *cu = &d->cus[c->u.kernel.cu];
+    if (!axl__command_ref_eq(cu->cmd, e->command) || !overdue(cu, axl__now()))
+        return false;
+    abandon(d, cu);
+    if (!axl_port_in_isr()) {
+        cancel_run(d, cu);
+        axl__pump();
+    }
+    return true;
+}
+
+/* Runs still out on a unit (abandoned ones whose port has not given them
+ * back); the first is described in what. For axl_shutdown. */
+unsigned axl__runs_out(char *what, size_t size)
+{
+    unsigned n = 0;
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            const struct axl__cu *cu = &d->cus[i];
+            if (!AXL__IS_REF(cu->cmd))
+                continue;
+            if (n++ == 0)
+                axl_format(what, size, "kernel %s on compute unit %u of %s",
+                           cu->run.kernel_name, (unsigned)cu->run.cu,
+                           d->info.name);
+        }
+    }
+    return n;
 }

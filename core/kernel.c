@@ -2,8 +2,8 @@
  * kernel.c - kernel objects (SYCL's kernel class): got from an executable
  * bundle, they hold it (and so its images and context) while the
  * application or a command in flight references them; their info and
- * argument descriptions come from the kernel id's metadata (image.c reads
- * it). Each keeps the memo of its last launch by axl_queue_single_task
+ * argument descriptions come from the kernel id's metadata (kernel_id.c
+ * reads it). Each keeps the memo of its last launch by axl_queue_single_task
  * (axl__launch_memo in rt.h): launch.c's checker skips what it vouches for.
  */
 #include <string.h>

@@ -952,7 +952,7 @@ axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
 axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
 axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
 
-/* Kernels (kernel.c, launch.c). */
+/* Kernels (kernel.c; the checker at submit, launch.c). */
 void axl__kernel_unhold(struct axl__kernel *k);
 bool axl__bundle_has_kernel(const struct axl__bundle *b,
                             const struct axl__kernel_id *k,
@@ -993,6 +993,8 @@ void axl__launch_remember(const struct axl__queue *q, const axl_handler *h,
  * memo of kernel slot `kernel` (each UINT16_MAX when not asked), are
  * forgotten: the slot is being freed (lock held). */
 void axl__launch_memo_drop(uint16_t buffer, uint16_t kernel);
+/* Runs on compute units (cu.c): dispatch of a checked kernel command,
+ * deadlines and timeouts (lock held). */
 void axl__run_kernel(struct axl__command *c);
 unsigned axl__check_timeouts(void);
 bool axl__event_timed_out(struct axl__event *e);
