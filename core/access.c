@@ -224,7 +224,8 @@ uint8_t axl__pick_source(const struct axl__buffer *b, uint8_t to)
 {
     uint8_t best = AXL__NO_LOC;
     for (uint8_t l = 0; l < AXL__LOCS; l++) {
-        if (l == to || (l == AXL__LOC_HOST ? !b->host : !b->loc[l].device))
+        if (l == to || (l == AXL__LOC_HOST ? !b->host
+                                           : !AXL__IS_REF(b->loc[l].device)))
             continue;
         uint32_t v = b->loc[l].ver;
         if (v == AXL__VER_NONE)
@@ -282,7 +283,7 @@ static uint8_t choose_loc(const axl_handler *h, uint8_t i,
         if (b->loc[AXL__LOC_HOST].ver == b->cur)
             return AXL__LOC_HOST;
         for (uint8_t l = 1; l < AXL__LOCS; l++)
-            if (b->loc[l].device && b->loc[l].ver == b->cur)
+            if (AXL__IS_REF(b->loc[l].device) && b->loc[l].ver == b->cur)
                 return l;
         return AXL__LOC_HOST;
     case AXL__CMD_COPY_FROM_HOST:
@@ -345,7 +346,7 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
             /* A base buffer starts at 0, which every alignment divides. */
             if (l != AXL__LOC_HOST && view->offset) {
                 const struct axl__device *d =
-                    axl__device_at((uint16_t)(b->loc[l].device - 1));
+                    axl__device_deref(b->loc[l].device);
                 uint32_t align = d->info.mem_base_addr_align / 8;
                 if (align > 1 && view->offset % align)
                     return axl__fail(fn, AXL_ERR_INVALID,

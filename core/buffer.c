@@ -109,7 +109,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         }
         uint8_t k = AXL__NO_LOC;
         for (uint8_t i = 1; i < AXL__LOCS && k == AXL__NO_LOC; i++)
-            if (!b->loc[i].device)
+            if (!AXL__IS_REF(b->loc[i].device))
                 k = i;
         if (k == AXL__NO_LOC)
             return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
@@ -142,7 +142,8 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                              st == AXL_ERR_MEMORY_ALLOCATION
                                  ? "out of device memory"
                                  : axl_status_name(st));
-        if (axl__device_loc(b, ds) != AXL__NO_LOC || b->loc[k].device) {
+        if (axl__device_loc(b, ds) != AXL__NO_LOC ||
+            AXL__IS_REF(b->loc[k].device)) {
             /* Another thread placed it meanwhile: use theirs. */
             b->holds++;
             axl_port_unlock();
@@ -151,7 +152,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
             b->holds--;
             continue;
         }
-        b->loc[k].device = (uint16_t)(ds + 1);
+        b->loc[k].device = axl__device_ref_at(ds);
         b->loc[k].mem = mem;
         b->loc[k].xfer = 0;
         /* Never written and made without data: nothing to bring in. */
@@ -456,9 +457,9 @@ static void destroy_base(struct axl__buffer *b)
     if (AXL__IS_REF(b->context))
         axl__context_unhold(axl__context_deref(b->context));
     for (uint32_t l = 1; l < AXL__LOCS; l++) {
-        if (!b->loc[l].device)
+        if (!AXL__IS_REF(b->loc[l].device))
             continue;
-        devs[n] = axl__device_at((uint16_t)(b->loc[l].device - 1));
+        devs[n] = axl__device_deref(b->loc[l].device);
         mems[n++] = b->loc[l].mem;
     }
     axl__pool_free(AXL__POOL(BUFFER), b);

@@ -123,13 +123,7 @@ struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
 
 static void cu_wait(struct axl__command *c)
 {
-    uint16_t r = (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
-    c->next = 0;
-    if (axl__rt.cu_wait_tail)
-        axl__command_at((uint16_t)(axl__rt.cu_wait_tail - 1))->next = r;
-    else
-        axl__rt.cu_wait_head = r;
-    axl__rt.cu_wait_tail = r;
+    axl__fifo_push(&axl__rt.cu_wait, c, axl__command_ref_of(c));
 }
 
 /* A unit is free again: the kernels waiting for one try again. */
@@ -137,15 +131,7 @@ static void cu_release(struct axl__cu *cu)
 {
     cu->cmd = AXL__NONE(command);
     cu->deadline = 0;
-    if (!axl__rt.cu_wait_head)
-        return;
-    uint16_t head = axl__rt.cu_wait_head, tail = axl__rt.cu_wait_tail;
-    axl__rt.cu_wait_head = axl__rt.cu_wait_tail = 0;
-    if (axl__rt.ready_tail)
-        axl__command_at((uint16_t)(axl__rt.ready_tail - 1))->next = head;
-    else
-        axl__rt.ready_head = head;
-    axl__rt.ready_tail = tail;
+    axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
 }
 
 /* Does unit `cu` reach the bank of every buffer argument of c? */

@@ -319,7 +319,7 @@ static inline bool axl__kernel_may_use(const struct axl__kernel *k,
 #define AXL__NO_LOC 0xFFu
 
 struct axl__loc {
-    uint16_t device;            /* device slot + 1 (0 for host / unused) */
+    axl__device_ref device;     /* its device; none for host / unused */
     uint32_t ver;               /* version held once submitted work is done */
     uint32_t xfer;              /* event of the command filling it, or 0 */
     axl_hal_mem mem;            /* device copies */
@@ -466,10 +466,8 @@ struct axl__command {
     uint16_t event;             /* slot */
     uint16_t queue;             /* slot */
     uint16_t pending;           /* unfinished predecessors (+1 for a barrier) */
-    uint16_t next;              /* ready list / host-task FIFO, slot + 1 */
-    uint16_t prev_inflight;     /* submission-order list, slot + 1 */
-    uint16_t next_inflight;
-    uint16_t next_barrier;      /* barrier FIFO, slot + 1 */
+    axl__command_ref next;      /* in its FIFO (struct axl__cmd_fifo) */
+    axl__command_ref prev_inflight, next_inflight; /* submission order */
     axl_status dep_status;      /* first failure among predecessors */
     uint32_t dep_event;         /* the failed predecessor's event handle */
     uint8_t nacc;
@@ -564,16 +562,26 @@ struct axl_handler {
     union axl__action u;
 };
 
+/* A FIFO of commands, linked through their `next`. A command is in at most
+ * one at a time, so one link serves them all: the barrier FIFO until no
+ * earlier command is in flight, then the ready FIFO, then the host-task
+ * FIFO or, while every unit it may run on is busy, the unit wait FIFO,
+ * which goes back to the ready FIFO when a unit comes free. */
+struct axl__cmd_fifo {
+    axl__command_ref head, tail;
+};
+
 /* ---- The runtime ----------------------------------------------------------- */
 
 struct axl__runtime {
     bool started;
     bool stopping;
     uint32_t seq;                          /* last submission number */
-    uint16_t ready_head, ready_tail;       /* commands ready to dispatch */
-    uint16_t host_head, host_tail;         /* host tasks waiting for a worker */
-    uint16_t inflight_head, inflight_tail; /* incomplete, in submit order */
-    uint16_t barrier_head, barrier_tail;   /* barrier commands, in order */
+    struct axl__cmd_fifo ready;            /* commands ready to dispatch */
+    struct axl__cmd_fifo host;             /* host tasks waiting for a worker */
+    struct axl__cmd_fifo barriers;         /* barrier commands, in order */
+    axl__command_ref inflight_head, inflight_tail; /* incomplete, in
+                                              submission order */
     uint32_t waiters;                      /* threads blocked on DONE */
     bool shutting_down;                    /* axl_shutdown is waiting */
     uint32_t gave_up;                      /* runs it abandoned */
@@ -585,7 +593,7 @@ struct axl__runtime {
     uint32_t nports;
     const axl_device_port *ports[AXL_MAX_PLATFORMS];
     axl__buffer_ref zombie_head;           /* buffers to free, outside the lock */
-    uint16_t cu_wait_head, cu_wait_tail;   /* kernels waiting for a free unit */
+    struct axl__cmd_fifo cu_wait;          /* kernels waiting for a free unit */
     axl_arena host_arena;                  /* the default host allocator */
 };
 
@@ -641,6 +649,46 @@ AXL__POOL_LIST(AXL__POOL_AT)
     }
 AXL__POOL_LIST(AXL__POOL_REF_FN)
 #undef AXL__POOL_REF_FN
+
+/* The FIFOs of commands (struct axl__cmd_fifo): push c, whose reference
+ * is r, at the tail; pop the head (NULL if empty); move all of `from` to
+ * the tail of `to`. */
+AXL__REF_INLINE void axl__fifo_push(struct axl__cmd_fifo *f,
+                                    struct axl__command *c,
+                                    axl__command_ref r)
+{
+    c->next = AXL__NONE(command);
+    if (AXL__IS_REF(f->tail))
+        axl__command_deref(f->tail)->next = r;
+    else
+        f->head = r;
+    f->tail = r;
+}
+
+static inline struct axl__command *axl__fifo_pop(struct axl__cmd_fifo *f)
+{
+    if (!AXL__IS_REF(f->head))
+        return NULL;
+    struct axl__command *c = axl__command_deref(f->head);
+    f->head = c->next;
+    if (!AXL__IS_REF(f->head))
+        f->tail = AXL__NONE(command);
+    c->next = AXL__NONE(command);
+    return c;
+}
+
+static inline void axl__fifo_move(struct axl__cmd_fifo *to,
+                                  struct axl__cmd_fifo *from)
+{
+    if (!AXL__IS_REF(from->head))
+        return;
+    if (AXL__IS_REF(to->tail))
+        axl__command_deref(to->tail)->next = from->head;
+    else
+        to->head = from->head;
+    to->tail = from->tail;
+    from->head = from->tail = AXL__NONE(command);
+}
 /* Whether device d carries the design in image slot s. */
 AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
                                          uint16_t s)
@@ -930,7 +978,7 @@ static inline uint8_t axl__device_loc(const struct axl__buffer *b,
                                       uint16_t device)
 {
     for (uint8_t l = 1; l < AXL__LOCS; l++)
-        if (b->loc[l].device == device + 1u)
+        if (axl__device_ref_eq(b->loc[l].device, axl__device_ref_at(device)))
             return l;
     return AXL__NO_LOC;
 }

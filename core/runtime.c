@@ -433,7 +433,7 @@ static bool user_pool(int kind)
 static bool nothing_in_flight(const void *arg)
 {
     (void)arg;
-    return !axl__rt.inflight_head;
+    return !AXL__IS_REF(axl__rt.inflight_head);
 }
 
 axl_status axl_shutdown(void)

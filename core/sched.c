@@ -24,61 +24,20 @@
 #include "observe.h"
 #include "devops.h"
 
-#define NIL 0u
-
-static inline uint16_t cmd_ref(const struct axl__command *c)
-{
-    return (uint16_t)(AXL__SLOT(COMMAND, c) + 1);
-}
-
-static inline struct axl__command *cmd_deref(uint16_t ref)
-{
-    return ref ? axl__command_at((uint16_t)(ref - 1)) : NULL;
-}
-
-/* Appends c, whose ref is r, to a FIFO. */
-static void fifo_push_ref(uint16_t *head, uint16_t *tail,
-                          struct axl__command *c, uint16_t r)
-{
-    c->next = NIL;
-    if (*tail)
-        cmd_deref(*tail)->next = r;
-    else
-        *head = r;
-    *tail = r;
-}
-
-static void fifo_push(uint16_t *head, uint16_t *tail, struct axl__command *c)
-{
-    fifo_push_ref(head, tail, c, cmd_ref(c));
-}
-
-static struct axl__command *fifo_pop(uint16_t *head, uint16_t *tail)
-{
-    struct axl__command *c = cmd_deref(*head);
-    if (c) {
-        *head = c->next;
-        if (!*head)
-            *tail = NIL;
-        c->next = NIL;
-    }
-    return c;
-}
-
 static void make_ready(struct axl__command *c)
 {
     AXL__TRACE_STAMP(c, ready, 0);
-    fifo_push(&axl__rt.ready_head, &axl__rt.ready_tail, c);
+    axl__fifo_push(&axl__rt.ready, c, axl__command_ref_of(c));
 }
 
 /* ---- Submission order and barriers ---------------------------------------- */
 
-static void inflight_append(struct axl__command *c, uint16_t r)
+static void inflight_append(struct axl__command *c, axl__command_ref r)
 {
     c->prev_inflight = axl__rt.inflight_tail;
-    c->next_inflight = NIL;
-    if (axl__rt.inflight_tail)
-        cmd_deref(axl__rt.inflight_tail)->next_inflight = r;
+    c->next_inflight = AXL__NONE(command);
+    if (AXL__IS_REF(axl__rt.inflight_tail))
+        axl__command_deref(axl__rt.inflight_tail)->next_inflight = r;
     else
         axl__rt.inflight_head = r;
     axl__rt.inflight_tail = r;
@@ -86,12 +45,12 @@ static void inflight_append(struct axl__command *c, uint16_t r)
 
 static void inflight_unlink(struct axl__command *c)
 {
-    if (c->prev_inflight)
-        cmd_deref(c->prev_inflight)->next_inflight = c->next_inflight;
+    if (AXL__IS_REF(c->prev_inflight))
+        axl__command_deref(c->prev_inflight)->next_inflight = c->next_inflight;
     else
         axl__rt.inflight_head = c->next_inflight;
-    if (c->next_inflight)
-        cmd_deref(c->next_inflight)->prev_inflight = c->prev_inflight;
+    if (AXL__IS_REF(c->next_inflight))
+        axl__command_deref(c->next_inflight)->prev_inflight = c->prev_inflight;
     else
         axl__rt.inflight_tail = c->prev_inflight;
 }
@@ -103,16 +62,15 @@ static void inflight_unlink(struct axl__command *c)
  * always kept instead. Barriers are released in order. */
 static void barrier_check(void)
 {
-    while (axl__rt.barrier_head) {
-        struct axl__command *c = cmd_deref(axl__rt.barrier_head);
-        const struct axl__command *oldest = cmd_deref(axl__rt.inflight_head);
-        if (oldest && oldest->seq < c->seq)
+    while (AXL__IS_REF(axl__rt.barriers.head)) {
+        const struct axl__command *c =
+            axl__command_deref(axl__rt.barriers.head);
+        if (AXL__IS_REF(axl__rt.inflight_head) &&
+            axl__command_deref(axl__rt.inflight_head)->seq < c->seq)
             break;
-        axl__rt.barrier_head = c->next_barrier;
-        if (!axl__rt.barrier_head)
-            axl__rt.barrier_tail = NIL;
-        if (--c->pending == 0)
-            make_ready(c);
+        struct axl__command *b = axl__fifo_pop(&axl__rt.barriers);
+        if (--b->pending == 0)
+            make_ready(b);
     }
 }
 
@@ -274,7 +232,7 @@ static void complete(struct axl__command *c, axl_status status,
         axl__pool_free_slot(AXL__POOL(COMMAND), cs);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_COMPLETE,
                           memory_order_release);
-    if (axl__rt.barrier_head)
+    if (AXL__IS_REF(axl__rt.barriers.head))
         barrier_check();
     axl__event_unhold(e);
     if (q)
@@ -425,7 +383,7 @@ static void dispatch(struct axl__command *c)
     switch (c->kind) {
     case AXL__CMD_HOST_TASK:
         if (axl__rt.workers) {
-            fifo_push(&axl__rt.host_head, &axl__rt.host_tail, c);
+            axl__fifo_push(&axl__rt.host, c, axl__command_ref_of(c));
             axl_port_wake(AXL_PORT_CHANNEL_WORK);
         } else {
             run_host_task(c, 0);
@@ -456,7 +414,7 @@ static void dispatch(struct axl__command *c)
 void axl__pump(void)
 {
     struct axl__command *c;
-    while ((c = fifo_pop(&axl__rt.ready_head, &axl__rt.ready_tail)))
+    while ((c = axl__fifo_pop(&axl__rt.ready)))
         dispatch(c);
     if (AXL__IS_REF(axl__rt.zombie_head))
         axl__free_zombies();
@@ -469,7 +427,7 @@ void axl__workers_main(void *arg)
     const unsigned me = ++axl__rt.worker_ids; /* 1, 2, ... */
     for (;;) {
         struct axl__command *c =
-            fifo_pop(&axl__rt.host_head, &axl__rt.host_tail);
+            axl__fifo_pop(&axl__rt.host);
         if (!c) {
             if (axl__rt.stopping)
                 break;
@@ -516,7 +474,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         return axl__pool_full(fn, AXL__POOL_COMMAND);
     }
     /* The slots are known: no handle below needs a division. */
-    const uint16_t cref = (uint16_t)(cs + 1);
+    const axl__command_ref cref = axl__command_ref_at(cs);
     const uint32_t ehandle = axl__pool_slot_handle(AXL__POOL(EVENT), es);
     const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
     const uint8_t kind = h->kind;
@@ -547,7 +505,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     c->queue = qs;
     c->device = q ? q->device : 0;
     c->pending = 1; /* held until the end of submission */
-    c->next = c->prev_inflight = c->next_inflight = c->next_barrier = NIL;
+    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
     c->dep_status = AXL_SUCCESS;
     c->dep_event = 0;
     c->a0 = h->a0;
@@ -609,12 +567,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     }
     if (c->flags & AXL__CMD_BARRIER) {
         c->pending++;
-        c->next_barrier = NIL;
-        if (axl__rt.barrier_tail)
-            cmd_deref(axl__rt.barrier_tail)->next_barrier = cref;
-        else
-            axl__rt.barrier_head = cref;
-        axl__rt.barrier_tail = cref;
+        axl__fifo_push(&axl__rt.barriers, c, cref);
         barrier_check();
     }
     if (out)
@@ -627,7 +580,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     if (axl__observing())
         axl__observe_submit(c, e, h, in_order_prev);
     if (--c->pending == 0)
-        fifo_push_ref(&axl__rt.ready_head, &axl__rt.ready_tail, c, cref);
+        axl__fifo_push(&axl__rt.ready, c, cref);
     return AXL_SUCCESS;
 }
 
@@ -750,9 +703,9 @@ static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
             todo[n++] = ps;
         }
         if (c->flags & AXL__CMD_BARRIER) /* every earlier command */
-            for (uint16_t r = axl__rt.inflight_head; r;) {
-                const struct axl__command *x = cmd_deref(r);
-                const uint16_t xs = (uint16_t)(r - 1);
+            for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
+                const struct axl__command *x = axl__command_deref(r);
+                const uint16_t xs = axl__command_ref_slot(r);
                 r = x->next_inflight;
                 if (x->seq < c->seq && !SEEN(xs)) {
                     MARK(xs);
@@ -811,9 +764,9 @@ static bool queue_stuck(const void *arg, char *why, size_t cap)
     uint8_t *seen = walk_seen;
     memset(walk_seen, 0, sizeof walk_seen);
     unsigned n = 0;
-    for (uint16_t r = axl__rt.inflight_head; r;) {
-        const struct axl__command *c = cmd_deref(r);
-        const uint16_t cs = (uint16_t)(r - 1);
+    for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
+        const struct axl__command *c = axl__command_deref(r);
+        const uint16_t cs = axl__command_ref_slot(r);
         r = c->next_inflight;
         if (c->queue == q) {
             seen[cs >> 3] |= (uint8_t)(1u << (cs & 7));
@@ -845,7 +798,7 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
 {
     uint64_t spin_until = 0;
     while (!done(arg)) {
-        if (axl__rt.ready_head) {
+        if (AXL__IS_REF(axl__rt.ready.head)) {
             axl__pump();
             continue;
         }
@@ -867,7 +820,7 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
             axl_port_unlock();
             axl__dev_progress(pd, deadline);
             axl_port_lock();
-            if (!done(arg) && !axl__rt.ready_head)
+            if (!done(arg) && !AXL__IS_REF(axl__rt.ready.head))
                 axl_port_relax();
             continue;
         }

@@ -23,7 +23,7 @@ typedef struct dev_ref {
 static dev_ref dev_of(struct axl__buffer *b, uint8_t loc)
 {
     const struct axl__device *d =
-        axl__device_at((uint16_t)(b->loc[loc].device - 1));
+        axl__device_deref(b->loc[loc].device);
     dev_ref r = {d, &b->loc[loc].mem};
     return r;
 }
