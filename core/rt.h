@@ -653,9 +653,9 @@ AXL__POOL_LIST(AXL__POOL_REF_FN)
 /* The FIFOs of commands (struct axl__cmd_fifo): push c, whose reference
  * is r, at the tail; pop the head (NULL if empty); move all of `from` to
  * the tail of `to`. */
-AXL__REF_INLINE void axl__fifo_push(struct axl__cmd_fifo *f,
-                                    struct axl__command *c,
-                                    axl__command_ref r)
+static inline void axl__fifo_push(struct axl__cmd_fifo *f,
+                                  struct axl__command *c,
+                                  axl__command_ref r)
 {
     c->next = AXL__NONE(command);
     if (AXL__IS_REF(f->tail))
