@@ -1,6 +1,7 @@
 /*
- * access.h - what access.c offers transfer.c: walking a region row by
- * row, and where a location's current contents come from.
+ * access.h - between region.c, access.c and transfer.c: walking a region
+ * row by row and whether it is one run (region.c), and where a location's
+ * current contents come from (access.c).
  */
 #ifndef AXL_ACCESS_H
 #define AXL_ACCESS_H
@@ -19,6 +20,9 @@ typedef struct row_cursor {
 void axl__rows_begin(row_cursor *c, const struct axl__region *r);
 /* The next run: byte offset in the view and length. False at the end. */
 bool axl__rows_next(row_cursor *c, uint64_t *off, uint64_t *len);
+
+/* True when the region is one run of bytes in its view. */
+bool axl__region_contiguous(const struct axl__region *r);
 
 /* Where to copy from so that `to` holds the current version: a location
  * that holds it (host first), else the newest surviving one (after a
