@@ -122,19 +122,38 @@ function(axl_embed_xclbin target file symbol)
   endif()
   get_filename_component(file "${file}" ABSOLUTE)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/axl_embed")
-  file(MAKE_DIRECTORY "${dir}")
-  add_custom_command(
-    OUTPUT "${dir}/${symbol}.c" "${dir}/${symbol}.h"
-    COMMAND ${CMAKE_COMMAND} -DAXL_EMBED_IN=${file} -DAXL_EMBED_OUT=${dir}
-            -DAXL_EMBED_SYMBOL=${symbol} -P ${AXL_EMBED_SCRIPT}
-    DEPENDS "${file}" "${AXL_EMBED_SCRIPT}"
-    COMMENT "Embedding ${file} as ${symbol}"
-    VERBATIM)
-  target_sources(${target} PRIVATE "${dir}/${symbol}.c" "${dir}/${symbol}.h")
-  target_include_directories(${target} PRIVATE "${dir}")
-  # A stock image is packed by a custom command in bitstreams/; another
-  # folder's rule only waits for it through a target-level dependency.
-  if(TARGET axl-bitstreams)
-    add_dependencies(${target} axl-bitstreams)
+  set(out "${dir}/${symbol}.c" "${dir}/${symbol}.h")
+  # One rule per folder and symbol, driven by one custom target that every
+  # target embedding it waits for: two targets that each ran the rule could
+  # run it at once in a parallel build, one writing the file the other
+  # compiles (CMake's add_custom_command: "do not list the output in more
+  # than one independent target").
+  string(MD5 key "${dir}/${symbol}")
+  string(SUBSTRING "${key}" 0 8 key)
+  set(driver axl_embed_${symbol}_${key})
+  get_property(embedded GLOBAL PROPERTY ${driver}_FILE)
+  if(NOT TARGET ${driver})
+    file(MAKE_DIRECTORY "${dir}")
+    add_custom_command(
+      OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -DAXL_EMBED_IN=${file} -DAXL_EMBED_OUT=${dir}
+              -DAXL_EMBED_SYMBOL=${symbol} -P ${AXL_EMBED_SCRIPT}
+      DEPENDS "${file}" "${AXL_EMBED_SCRIPT}"
+      COMMENT "Embedding ${file} as ${symbol}"
+      VERBATIM)
+    add_custom_target(${driver} DEPENDS ${out})
+    set_property(GLOBAL PROPERTY ${driver}_FILE "${file}")
+    # A stock image is packed by a custom command in bitstreams/; another
+    # folder's rule only waits for it through a target-level dependency.
+    if(TARGET axl-bitstreams)
+      add_dependencies(${driver} axl-bitstreams)
+    endif()
+  elseif(NOT embedded STREQUAL file)
+    message(FATAL_ERROR "axl_embed_xclbin: ${symbol} is already ${embedded} "
+                        "in ${CMAKE_CURRENT_SOURCE_DIR}; give ${file} "
+                        "another symbol")
   endif()
+  target_sources(${target} PRIVATE ${out})
+  target_include_directories(${target} PRIVATE "${dir}")
+  add_dependencies(${target} ${driver})
 endfunction()
