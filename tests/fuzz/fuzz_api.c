@@ -1109,20 +1109,30 @@ static void op_exhaust(void)
     uint32_t n = 0;
     if (u8() >= 32) /* thousands of calls: not too often */
         return;
+    const uint32_t cap = sizeof evs / sizeof evs[0];
     axl_status st = AXL_SUCCESS;
-    while (n < sizeof evs / sizeof evs[0] &&
-           axl_event_create_complete(&evs[n]) == AXL_SUCCESS)
-        n++;
-    if (n < sizeof evs / sizeof evs[0]) {
-        /* Full: one more is refused, names the setting, changes nothing. */
+    while (n < cap) {
+        while (n < cap && axl_event_create_complete(&evs[n]) == AXL_SUCCESS)
+            n++;
+        if (n == cap)
+            break;
+        /* Full: one more is refused, names the setting, changes nothing.
+         * Unless a command finished on another thread meanwhile and its
+         * event's last hold freed a slot (a slow model's run coming back):
+         * then that one is taken too, and the pool filled again. */
         axl_event extra;
         begin();
         st = axl_event_create_complete(&extra);
+        if (st == AXL_SUCCESS) {
+            evs[n++] = extra;
+            continue;
+        }
         need(st == AXL_ERR_OUT_OF_RESOURCES);
         /* (AXL_MESSAGES 0: the message is the status name.) */
         need(strstr(axl_last_message(), "AXL_MAX_EVENTS") != NULL ||
              strstr(axl_last_message(), "AXL_ERR_OUT_OF_RESOURCES") != NULL);
         end(st, LIVE);
+        break;
     }
     while (n)
         need(axl_event_release(evs[--n]) == AXL_SUCCESS);
