@@ -211,56 +211,49 @@ static uint64_t region_bytes(const struct axl__region *r)
     return (uint64_t)r->len[0] * r->len[1] * r->len[2] * r->elem;
 }
 
-axl_status axl_handler_copy_to_host(axl_handler *h, axl_accessor src, void *dst)
+/* copy_to_host (to_host: the accessor is read into host) and
+ * copy_from_host (host is written through the accessor): the same checks
+ * on one accessor and one host pointer. */
+static axl_status host_copy(axl_handler *h, const char *fn, axl_accessor acc,
+                            const void *host, bool to_host)
 {
-    static const char fn[] = "axl_handler_copy_to_host";
     axl_status st;
     if (!axl__handler_usable(h, fn, &st))
         return st;
-    struct axl__required *r = named(h, fn, src, &st);
+    struct axl__required *r = named(h, fn, acc, &st);
     if (!r)
         return st;
-    if (!dst)
-        return axl__handler_fail(h, axl__null(fn, "dst"));
-    if (!(r->mode & AXL_ACCESS_READ))
+    if (!host)
+        return axl__handler_fail(h, axl__null(fn, to_host ? "dst" : "src"));
+    if (!(r->mode & (to_host ? AXL_ACCESS_READ : AXL_ACCESS_WRITE)))
         return axl__handler_fail(
-            h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                         "the source accessor must read"));
-    st = axl__handler_action(h, fn, AXL__CMD_COPY_TO_HOST);
+            h, axl__fail(fn, AXL_ERR_ACCESSOR, "the %s accessor must %s",
+                         to_host ? "source" : "destination",
+                         to_host ? "read" : "write"));
+    st = axl__handler_action(h, fn, to_host ? AXL__CMD_COPY_TO_HOST
+                                            : AXL__CMD_COPY_FROM_HOST);
     if (st == AXL_SUCCESS) {
-        h->a0 = (uint8_t)src.index;
-        h->u.copy.host = dst;
-        h->u.copy.src = r->region;
+        h->a0 = (uint8_t)acc.index;
+        /* copy_from_host only reads it: the pointer is kept without its
+         * const, in the one field both copies use. */
+        h->u.copy.host = (void *)(uintptr_t)host;
+        if (to_host)
+            h->u.copy.src = r->region;
+        else
+            h->u.copy.dst = r->region;
     }
     return st;
+}
+
+axl_status axl_handler_copy_to_host(axl_handler *h, axl_accessor src, void *dst)
+{
+    return host_copy(h, "axl_handler_copy_to_host", src, dst, true);
 }
 
 axl_status axl_handler_copy_from_host(axl_handler *h, const void *src,
                                       axl_accessor dst)
 {
-    static const char fn[] = "axl_handler_copy_from_host";
-    axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
-        return st;
-    struct axl__required *r = named(h, fn, dst, &st);
-    if (!r)
-        return st;
-    if (!src)
-        return axl__handler_fail(h, axl__null(fn, "src"));
-    if (!(r->mode & AXL_ACCESS_WRITE))
-        return axl__handler_fail(
-            h, axl__fail(fn, AXL_ERR_ACCESSOR,
-                         "the destination accessor must "
-                         "write"));
-    st = axl__handler_action(h, fn, AXL__CMD_COPY_FROM_HOST);
-    if (st == AXL_SUCCESS) {
-        h->a0 = (uint8_t)dst.index;
-        /* Only read: the pointer is kept without its const in a union it
-         * shares with copy_to_host's destination. */
-        h->u.copy.host = (void *)(uintptr_t)src;
-        h->u.copy.dst = r->region;
-    }
-    return st;
+    return host_copy(h, "axl_handler_copy_from_host", dst, src, false);
 }
 
 axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
