@@ -209,8 +209,8 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
 
     /* "Compile": check the image, and the options against it, before
      * anything is made from it: a failed build changes nothing (its
-     * kernel ids are made only once every check has passed). A checked
-     * image stays checked. */
+     * kernel ids are made only once every check has passed, and go again
+     * if programming fails). A built image stays checked. */
     struct axl__image *img = axl__image_at(src->img[0]);
     bool fresh = !img->parsed;
     axl_xclbin x = img->x;
@@ -264,11 +264,12 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
     if (log_size)
         log_image(log, log_size, img);
     imglist imgs = {1, {AXL__SLOT(IMAGE, img)}};
-    st = axl__make_bundle(fn, c, AXL_BUNDLE_EXECUTABLE, &devs, &imgs, PROGRAM_NONE, true,
-                     out);
+    axl_kernel_bundle made; /* *out only once the build has succeeded */
+    st = axl__make_bundle(fn, c, AXL_BUNDLE_EXECUTABLE, &devs, &imgs,
+                          PROGRAM_NONE, true, &made);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__bundle *b = axl__kernel_bundle_get(fn, *out, &st);
+    struct axl__bundle *b = axl__kernel_bundle_get(fn, made, &st);
     st = axl__program_devices(fn, b, PROGRAM_WANT, AXL_ERR_BUILD, log, log_size);
     if (st != AXL_SUCCESS) {
         char why[AXL_MESSAGE_MAX];
@@ -277,9 +278,15 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
         if (len < log_size) /* the log so far, then why it stopped */
             axl_format(log + len, log_size - len, "error: %s\n", why);
         axl__bundle_destroy(b);
-        out->id = 0;
+        if (fresh) {
+            /* A failed build makes nothing: the kernel ids this build made
+             * go, and the image is checked again at the next one. */
+            axl__image_kernels_free(img);
+            img->parsed = false;
+        }
         return axl__fail(fn, AXL_ERR_BUILD, "build log: %s", why);
     }
+    *out = made;
     return AXL_SUCCESS;
 }
 

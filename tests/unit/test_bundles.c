@@ -869,6 +869,37 @@ static void build_throws_build_with_a_log_for_a_bad_image(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+/* A build whose image passes every check but cannot be programmed (more
+ * banks than the emulated device has) fails with its log and makes
+ * nothing: no bundle, and none of the image's kernel ids, which a build
+ * makes before it programs (found by fuzz_api: the ids stayed). Built
+ * again, it fails the same way. */
+static void a_build_that_fails_to_program_leaves_no_kernel_ids(void **s)
+{
+    (void)s;
+#ifdef AXL_TEST_LINKED_IMAGES
+    axl_context c = emu_context();
+    axl_kernel_bundle src, exe = {6};
+    AXL_OK(axl_kernel_bundle_create_from_source(
+        c, AXL_SOURCE_XCLBIN, axl_test_vadd_4banks_xclbin,
+        axl_test_vadd_4banks_xclbin_size, &src));
+    const uint32_t ids = axl_test_pool("kernel_id").in_use;
+    const uint32_t bundles = axl_test_pool("kernel_bundle").in_use;
+    for (int round = 0; round < 2; round++) {
+        AXL_EXPECT(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe),
+                   AXL_ERR_BUILD);
+        AXL_MESSAGE_HAS("AXL_EMU_BANKS is 2");
+        assert_int_equal(exe.id, 6);
+        assert_int_equal(axl_test_pool("kernel_id").in_use, ids);
+        assert_int_equal(axl_test_pool("kernel_bundle").in_use, bundles);
+    }
+    AXL_OK(axl_kernel_bundle_release(src));
+    AXL_OK(axl_context_release(c));
+#else
+    skip();
+#endif
+}
+
 /* ---- Handles of the new kinds --------------------------------------------------------- */
 
 static void stale_and_foreign_bundle_kernel_and_id_handles_are_refused(void **s)
@@ -936,6 +967,7 @@ int main(void)
         T(build_throws_invalid_for_a_device_that_cannot_build_the_language),
         T(build_throws_invalid_for_an_invalid_option),
         T(build_throws_build_with_a_log_for_a_bad_image),
+    T(a_build_that_fails_to_program_leaves_no_kernel_ids),
         T(stale_and_foreign_bundle_kernel_and_id_handles_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
