@@ -66,6 +66,31 @@
 #define AXL_MAX_COMMAND_DEPS 4
 #endif
 
+/** Modifiable command graphs (axl_graph) alive at once. */
+#ifndef AXL_MAX_GRAPHS
+#define AXL_MAX_GRAPHS 2
+#endif
+
+/** Executable graphs (axl_graph_exec) alive at once. */
+#ifndef AXL_MAX_GRAPH_EXECS
+#define AXL_MAX_GRAPH_EXECS 2
+#endif
+
+/** Graph nodes, shared by every graph and executable graph (finalizing
+ *  a graph of n nodes takes n more). Each holds a checked command group
+ *  (about the size of a handler). */
+#ifndef AXL_MAX_GRAPH_NODES
+#define AXL_MAX_GRAPH_NODES 16
+#endif
+
+/** Explicit edges one graph node keeps (to earlier nodes: the events it
+ *  was recorded depending on, and an in-order queue's previous command).
+ *  Data edges between nodes are not stored: a replay finds them from the
+ *  accessors, as any submission does. */
+#ifndef AXL_MAX_GRAPH_NODE_DEPS
+#define AXL_MAX_GRAPH_NODE_DEPS 4
+#endif
+
 /** Asynchronous errors kept until a handler consumes them; more are counted
  *  and reported as dropped. */
 #ifndef AXL_MAX_ERRORS
@@ -284,6 +309,13 @@
 #define AXL_FEATURE_XCLBIN_READER 1
 #endif
 
+/** Recorded command graphs (axl/graph.h): axl_graph_*, axl_queue_submit_graph
+ *  and recording on queues. 0 compiles them out with their pools (the
+ *  launch path then keeps no recording check either). */
+#ifndef AXL_FEATURE_GRAPHS
+#define AXL_FEATURE_GRAPHS 1
+#endif
+
 /* ---- Messages ------------------------------------------------------------- */
 
 /** What a failure leaves in axl_last_message() (and in asynchronous errors).
@@ -372,6 +404,12 @@ AXL__CHECK_SWITCH(AXL_FEATURE_SOURCE_BUNDLES);
 AXL__CHECK_SWITCH(AXL_FEATURE_JOIN);
 AXL__CHECK_SWITCH(AXL_FEATURE_APP_IMAGES);
 AXL__CHECK_SWITCH(AXL_FEATURE_XCLBIN_READER);
+AXL__CHECK_SWITCH(AXL_FEATURE_GRAPHS);
+_Static_assert(AXL_MAX_GRAPHS >= 1 && AXL_MAX_GRAPH_EXECS >= 1 &&
+                   AXL_MAX_GRAPH_NODES >= 1,
+               "the graph pools need at least one object each");
+_Static_assert(AXL_MAX_GRAPH_NODE_DEPS >= 1 && AXL_MAX_GRAPH_NODE_DEPS <= 16,
+               "AXL_MAX_GRAPH_NODE_DEPS must be 1..16");
 /* Images that arrive at run time are xclbin bytes loaded onto a device. */
 #if AXL_FEATURE_SOURCE_BUNDLES && !AXL_FEATURE_APP_IMAGES
 #error "AXL_FEATURE_SOURCE_BUNDLES needs AXL_FEATURE_APP_IMAGES: a source bundle's image is an application image built at run time"

@@ -50,6 +50,22 @@ axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
             return axl__handler_fail(h, st);
     }
     for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
+#if AXL_FEATURE_GRAPHS
+        /* A recorded command's event is its graph node's handle: an edge
+         * of the graph, checked when the group is recorded (graph.c). */
+        if ((events[i].id >> AXL__HANDLE_KIND_SHIFT) ==
+            AXL__POOL_GRAPH_NODE) {
+            h->node_deps = true;
+            bool dup = false;
+            for (uint16_t j = 0; j < h->ndeps; j++)
+                dup |= h->deps[j] == events[i].id;
+            if (!dup && h->ndeps < AXL_MAX_HANDLER_DEPS)
+                h->deps[h->ndeps++] = events[i].id;
+            else if (!dup)
+                h->deps_overflow = true;
+            continue;
+        }
+#endif
         struct axl__event *e =
             axl__lookup(fn, "a dependency event", AXL__POOL_EVENT,
                         events[i].id, &st);

@@ -357,6 +357,16 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
     struct axl__queue *q = axl__queue_enter(fn, queue, &st);
     if (!q)
         return st;
+#if AXL_FEATURE_GRAPHS
+    /* Its chunks are several commands made under one lock, each its own
+     * plan of sub-buffers: not a group a graph node can keep. */
+    if (AXL__IS_REF(q->graph)) {
+        axl__leave();
+        return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                         "the queue records a graph, and parallel_for is "
+                         "not recorded (record single_task per chunk)");
+    }
+#endif
     struct axl__kernel *kn = axl__kernel_get(fn, kernel, &st);
     if (kn && range)
         st = plan_split(fn, q, kn, range, args, nargs, split, &p);

@@ -15,6 +15,25 @@
 #ifndef AXL_POOLS_H
 #define AXL_POOLS_H
 
+#include "axl_config.h"
+
+/* The graph pools (axl/graph.h) exist only with AXL_FEATURE_GRAPHS: a
+ * firmware that switches graphs off keeps neither their storage nor their
+ * handle kinds. Nodes are named by axl_graph_node handles (a recorded
+ * command's event is its node's handle) and belong to a graph or an
+ * executable graph, which frees them: the runtime's (RT). */
+#if AXL_FEATURE_GRAPHS
+#define AXL__GRAPH_POOLS(X)                                                    \
+    X(GRAPH, graph, struct axl__graph, AXL_MAX_GRAPHS, axl_graph, "graph",     \
+      APP)                                                                     \
+    X(GRAPH_EXEC, graph_exec, struct axl__graph_exec, AXL_MAX_GRAPH_EXECS,     \
+      axl_graph_exec, "executable graph", APP)                                 \
+    X(GRAPH_NODE, graph_node, struct axl__graph_node, AXL_MAX_GRAPH_NODES,     \
+      axl_graph_node, "graph node", RT)
+#else
+#define AXL__GRAPH_POOLS(X)
+#endif
+
 #define AXL__POOL_LIST(X)                                                      \
     X(PLATFORM, platform, struct axl__platform, AXL_MAX_PLATFORMS,             \
       axl_platform, "platform", RT)                                            \
@@ -41,7 +60,8 @@
     X(KERNEL_BUNDLE, kernel_bundle, struct axl__bundle,                        \
       AXL_MAX_KERNEL_BUNDLES, axl_kernel_bundle, "kernel bundle", APP)         \
     X(KERNEL, kernel, struct axl__kernel, AXL_MAX_KERNELS, axl_kernel,         \
-      "kernel", APP)
+      "kernel", APP)                                                           \
+    AXL__GRAPH_POOLS(X)
 
 enum axl__pool_kind {
 #define AXL__POOL_ENUM(KIND, ...) AXL__POOL_##KIND,

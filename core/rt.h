@@ -191,6 +191,11 @@ struct axl__queue {
     uint64_t timeout_ns;        /* for kernels */
     axl__error_ref err_head, err_tail; /* unconsumed async errors */
     uint32_t dropped;           /* errors lost to a full error pool */
+#if AXL_FEATURE_GRAPHS
+    axl__graph_ref graph;       /* the graph it records into, or none */
+    uint32_t graph_last;        /* in-order: handle of the node it recorded
+                                   last, or 0 */
+#endif
 };
 
 /* Successor lists link "dependency nodes" that live inside the successor
@@ -543,6 +548,10 @@ struct axl_handler {
     uint16_t ndeps;
     uint32_t deps[AXL_MAX_HANDLER_DEPS]; /* event handles */
     bool deps_overflow;         /* more than fit: wait for all earlier */
+#if AXL_FEATURE_GRAPHS
+    bool node_deps;             /* deps holds graph node handles (a
+                                   recorded command's "events") */
+#endif
     struct axl__required acc[AXL_MAX_ACCESSORS];
     uint8_t a0, a1;             /* accessors the action names (1-based) */
     size_t fill_size;
@@ -1059,6 +1068,9 @@ static inline void axl__handler_init(axl_handler *h)
     h->nactions = 0;
     h->ndeps = 0;
     h->deps_overflow = false;
+#if AXL_FEATURE_GRAPHS
+    h->node_deps = false;
+#endif
     h->nacc = 0;
     h->host_ptrs = false;
     h->a0 = h->a1 = 0;
@@ -1106,6 +1118,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                        struct axl__command **out_cmd, axl_event *out);
 void axl__complete(struct axl__command *c, axl_status status, const char *why);
 /* Checks a filled group and makes its command. */
+/* The checks of a group before its command is built (its first error, one
+ * action, the kernel's one checker); graph.c runs them on recorded groups. */
+axl_status axl__group_check(const char *fn, struct axl__queue *q,
+                            axl_handler *h);
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out);
 void axl__pump(void);
@@ -1121,5 +1137,10 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
+
+/* Graphs' objects (graph.c): after the handler, which their nodes keep. */
+#if AXL_FEATURE_GRAPHS
+#include "graph_priv.h"
+#endif
 
 #endif /* AXL_RT_H */

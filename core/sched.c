@@ -615,9 +615,21 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
+axl_status axl__group_check(const char *fn, struct axl__queue *q,
+                            axl_handler *h)
+{
+    return group_check(fn, q, h);
+}
+
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out)
 {
+#if AXL_FEATURE_GRAPHS
+    /* A queue that records, or a group that names a recorded command:
+     * graph.c (one test of two bytes on the launch path). */
+    if (AXL__IS_REF(q->graph) | h->node_deps)
+        return axl__graph_submit(fn, q, h, out);
+#endif
     struct axl__command *c;
     axl_status st = group_check(fn, q, h);
     if (st == AXL_SUCCESS)

@@ -24,6 +24,7 @@
 #include "axl/kernel_bundle.h"
 #include "axl/handler.h"
 #include "axl/queue.h"
+#include "axl/graph.h"
 #include "axl/trace.h"
 #include "axl/kernels.h"
 

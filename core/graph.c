@@ -1,0 +1,932 @@
+/*
+ * graph.c - recorded command graphs (axl/graph.h): recording, building
+ * node by node, finalize, submission and updates.
+ *
+ * A node is a command group that passed the one checker (axl__group_check
+ * and axl__access_prepare, as a submission does), kept as its handler
+ * (graph_priv.h). Finalize runs the checker again on each node; a
+ * submission copies each node's handler and commits it (axl__commit), so
+ * it skips the checker, not the rules that depend on the moment: its data
+ * edges to the queue's other commands, the data movement, in-order order.
+ * The graph's one event is the event of an empty command that waits for
+ * every node no other node waits for (the failure of a node reaches it
+ * through the edges, which carry failures).
+ */
+#include <string.h>
+
+#include "rt.h"
+#include "image.h"
+#include "devops.h"
+
+#if AXL_FEATURE_GRAPHS
+
+/* ---- Nodes ------------------------------------------------------------------------ */
+
+static inline struct axl__graph_node *node_of(axl__graph_node_ref r)
+{
+    return AXL__IS_REF(r) ? axl__graph_node_deref(r) : NULL;
+}
+
+/* A queue of the graph's context and device, for the checks of a node
+ * built by hand and of finalize (nothing is submitted to it). */
+static void check_queue(struct axl__queue *tq, uint16_t context,
+                        uint16_t device)
+{
+    memset(tq, 0, sizeof *tq);
+    tq->context = context;
+    tq->device = device;
+    tq->refs = 1;
+}
+
+/* st's message said again with the node it is about. */
+static axl_status at_node(const char *fn, axl_status st, unsigned pos)
+{
+#if AXL_MESSAGES
+    char was[AXL_MESSAGE_MAX];
+    const char *m = axl_last_message();
+    const char *colon = strstr(m, ": ");
+    axl_format(was, sizeof was, "%s", colon ? colon + 2 : m);
+    return axl__fail(fn, st, "node %u: %s", pos, was);
+#else
+    (void)pos;
+    return axl__fail_status(fn, st);
+#endif
+}
+
+/*
+ * The node's group in h, with its pointers set to its buffers, each held
+ * (as the handler calls hold them; axl__handler_drop lets them go). With
+ * swap_acc (1-based), that accessor names swap instead. A released kernel
+ * or buffer: AXL_ERR_INVALID_OBJECT, nothing held.
+ */
+static axl_status node_resolve(const char *fn,
+                               const struct axl__graph_node *n,
+                               axl_handler *h, unsigned swap_acc,
+                               uint32_t swap)
+{
+    if (n->kernel && !axl__pool_get(AXL__POOL(KERNEL), n->kernel))
+        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                         "node %u: its kernel 0x%08x was released",
+                         (unsigned)n->index, (unsigned)n->kernel);
+    struct axl__buffer *v[AXL_MAX_ACCESSORS];
+    for (uint8_t i = 0; i < n->h.nacc; i++) {
+        uint32_t id = i + 1u == swap_acc ? swap : n->bufs[i];
+        v[i] = axl__pool_get(AXL__POOL(BUFFER), id);
+        if (!v[i])
+            return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                             "node %u: buffer 0x%08x (accessor %u) was "
+                             "released",
+                             (unsigned)n->index, (unsigned)id,
+                             (unsigned)i + 1);
+    }
+    memcpy(h, &n->h, sizeof *h);
+    for (uint8_t i = 0; i < h->nacc; i++) {
+        v[i]->holds++;
+        h->acc[i].view = AXL__SLOT(BUFFER, v[i]);
+        h->acc[i].buf = v[i];
+        h->acc[i].base = axl__buffer_base(v[i]);
+    }
+    return AXL_SUCCESS;
+}
+
+/* Accessor i of h as the node keeps it (span). */
+static void span_of(struct axl__graph_span *s, const axl_handler *h,
+                    unsigned i)
+{
+    const struct axl__required *r = &h->acc[i];
+    s->base = AXL__SLOT(BUFFER, r->base);
+    s->lo = r->buf->offset + r->off;
+    s->hi = s->lo + r->size;
+    s->writes = (r->mode & AXL_ACCESS_WRITE) != 0;
+    s->dims = (uint8_t)r->buf->dims;
+    s->elem = r->buf->elem;
+    memcpy(s->range, r->buf->range, sizeof s->range);
+}
+
+/* Whether node b (later) waits for node a: an explicit edge, or accessors
+ * of the same bytes of which one writes (as axl__access_commit finds). */
+static bool waits_for(const struct axl__graph_node *b,
+                      const struct axl__graph_node *a)
+{
+    for (uint8_t k = 0; k < b->ndeps; k++)
+        if (b->deps[k] == a->index)
+            return true;
+    for (uint8_t i = 0; i < b->h.nacc; i++)
+        for (uint8_t j = 0; j < a->h.nacc; j++) {
+            const struct axl__graph_span *x = &b->span[i], *y = &a->span[j];
+            if (x->base == y->base && (x->writes || y->writes) &&
+                x->lo < y->hi && y->lo < x->hi)
+                return true;
+        }
+    return false;
+}
+
+/* Edges a join command may take and still carry failures (axl__add_dep
+ * keeps AXL_MAX_HOST_ACCESSORS of a command's edges for host accessors). */
+#define JOIN_FAN (AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS)
+
+/* The sinks of an executable graph, and the join commands they need. */
+static void find_sinks(struct axl__graph_exec *x)
+{
+    x->nsinks = 0;
+    for (struct axl__graph_node *a = node_of(x->head); a;
+         a = node_of(a->next)) {
+        a->has_succ = false;
+        for (struct axl__graph_node *b = node_of(a->next); b && !a->has_succ;
+             b = node_of(b->next))
+            a->has_succ = waits_for(b, a);
+        x->nsinks += !a->has_succ;
+    }
+    uint16_t n = x->nsinks, j = 1;
+    while (n > JOIN_FAN) {
+        n = (uint16_t)((n + JOIN_FAN - 1) / JOIN_FAN);
+        j = (uint16_t)(j + n);
+    }
+    x->njoins = j;
+}
+
+/* A memo-filled single_task group (axl__launch_recall) as the handler
+ * calls would have filled it, for the checker to check in full. */
+static void unmemo(axl_handler *h)
+{
+    for (uint8_t m = 0; m < h->u.kernel.nargs; m++)
+        h->kargs[m] = h->u.kernel.args[m];
+    h->nkargs = h->u.kernel.nargs;
+    h->memo = 0;
+}
+
+/*
+ * Adds the checked group h to g as a node (lock held; h's holds stay h's).
+ * q: the recording queue, or a check queue of the graph's context and
+ * device. last: an in-order queue's last recorded node, or 0.
+ */
+static axl_status record(const char *fn, struct axl__graph *g,
+                         struct axl__queue *q, axl_handler *h, uint32_t last,
+                         uint32_t *out)
+{
+    const uint32_t gh = AXL__HANDLE(GRAPH, g);
+    if (h->memo)
+        unmemo(h);
+    axl_status st = axl__group_check(fn, q, h);
+    if (st == AXL_SUCCESS && h->nacc)
+        st = axl__access_prepare(fn, h, q);
+    if (st != AXL_SUCCESS)
+        return st;
+    if (h->deps_overflow)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "more dependencies than a group keeps "
+                         "(AXL_MAX_HANDLER_DEPS)");
+    uint16_t deps[AXL_MAX_HANDLER_DEPS + 1];
+    unsigned nd = 0;
+    for (uint16_t i = 0; i <= h->ndeps; i++) {
+        uint32_t id = i < h->ndeps ? h->deps[i] : last;
+        if (!id)
+            continue;
+        const struct axl__graph_node *p =
+            axl__pool_get(AXL__POOL(GRAPH_NODE), id);
+        if (!p || p->owner != gh) {
+            if (i == h->ndeps)
+                continue; /* the in-order node of a graph since released */
+            if ((id >> AXL__HANDLE_KIND_SHIFT) == AXL__POOL_GRAPH_NODE)
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "dependency 0x%08x is not a node of this "
+                                 "graph (another graph's, or released)",
+                                 (unsigned)id);
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "a recorded command may depend only on "
+                             "commands of its graph, and event 0x%08x was "
+                             "submitted outside it",
+                             (unsigned)id);
+        }
+        bool dup = false;
+        for (unsigned k = 0; k < nd; k++)
+            dup |= deps[k] == p->index;
+        if (!dup)
+            deps[nd++] = p->index;
+    }
+    if (nd > AXL_MAX_GRAPH_NODE_DEPS)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "the command depends on %u nodes, and a node keeps "
+                         "%u edges (AXL_MAX_GRAPH_NODE_DEPS)",
+                         nd, (unsigned)AXL_MAX_GRAPH_NODE_DEPS);
+    struct axl__graph_node *n = axl__pool_alloc(AXL__POOL(GRAPH_NODE));
+    if (!n)
+        return axl__pool_full(fn, AXL__POOL_GRAPH_NODE);
+    n->owner = gh;
+    n->next = AXL__NONE(graph_node);
+    n->index = g->nnodes;
+    n->ndeps = (uint8_t)nd;
+    memcpy(n->deps, deps, nd * sizeof deps[0]);
+    n->kernel = h->kind == AXL__CMD_KERNEL ? h->kernel : 0;
+    for (uint8_t i = 0; i < h->nacc; i++) {
+        n->bufs[i] = AXL__HANDLE(BUFFER, h->acc[i].buf);
+        span_of(&n->span[i], h, i);
+    }
+    memcpy(&n->h, h, sizeof *h);
+    n->h.ndeps = 0;
+    n->h.node_deps = false;
+    n->h.args_given = false;
+    n->h.args = NULL;
+    n->h.nargs = 0;
+    if (n->h.kind == AXL__CMD_KERNEL)
+        n->h.u.kernel.memo = 0;
+    if (AXL__IS_REF(g->tail))
+        axl__graph_node_deref(g->tail)->next = axl__graph_node_ref_of(n);
+    else
+        g->head = axl__graph_node_ref_of(n);
+    g->tail = axl__graph_node_ref_of(n);
+    g->nnodes++;
+    *out = AXL__HANDLE(GRAPH_NODE, n);
+    return AXL_SUCCESS;
+}
+
+axl_status axl__graph_submit(const char *fn, struct axl__queue *q,
+                             axl_handler *h, axl_event *out)
+{
+    axl_status st;
+    uint32_t id = 0;
+    if (!AXL__IS_REF(q->graph)) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the group depends on a recorded command (a graph "
+                       "node's event), and the queue does not record a "
+                       "graph: submit the executable graph instead");
+    } else {
+        struct axl__graph *g = axl__graph_deref(q->graph);
+        st = record(fn, g, q, h,
+                    q->flags & AXL_QUEUE_IN_ORDER ? q->graph_last : 0, &id);
+    }
+    axl__handler_drop(h);
+    if (st != AXL_SUCCESS)
+        return st;
+    if (q->flags & AXL_QUEUE_IN_ORDER)
+        q->graph_last = id;
+    if (out)
+        out->id = id;
+    return AXL_SUCCESS;
+}
+
+static void free_nodes(axl__graph_node_ref r)
+{
+    while (AXL__IS_REF(r)) {
+        struct axl__graph_node *n = axl__graph_node_deref(r);
+        r = n->next;
+        axl__pool_free(AXL__POOL(GRAPH_NODE), n);
+    }
+}
+
+/* ---- Graphs ------------------------------------------------------------------------- */
+
+axl_status axl_graph_create(axl_context context, axl_device device,
+                            axl_graph *graph)
+{
+    static const char fn[] = "axl_graph_create";
+    AXL__ENTER_OUT(context, c, context, graph);
+    struct axl__device *d = axl__device_get(fn, device, &st);
+    if (d && !axl__context_has_device(c, AXL__SLOT(DEVICE, d)))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the device is not one of the context's devices");
+    struct axl__graph *g = NULL;
+    if (st == AXL_SUCCESS) {
+        g = axl__pool_alloc(AXL__POOL(GRAPH));
+        if (!g)
+            st = axl__pool_full(fn, AXL__POOL_GRAPH);
+    }
+    if (g) {
+        g->refs = 1;
+        g->context = AXL__SLOT(CONTEXT, c);
+        g->device = AXL__SLOT(DEVICE, d);
+        c->holds++;
+        graph->id = AXL__HANDLE(GRAPH, g);
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_release(axl_graph graph)
+{
+    static const char fn[] = "axl_graph_release";
+    AXL__ENTER(graph, g, graph);
+    const axl__graph_ref me = axl__graph_ref_of(g);
+    for (uint16_t s = 0; s < AXL_MAX_QUEUES; s++) {
+        if (!axl__pool_is_live(AXL__POOL(QUEUE), s))
+            continue;
+        struct axl__queue *q = axl__queue_at(s);
+        if (axl__graph_ref_eq(q->graph, me)) {
+            q->graph = AXL__NONE(graph);
+            q->graph_last = 0;
+        }
+    }
+    free_nodes(g->head);
+    axl__context_unhold(axl__context_at(g->context));
+    axl__pool_free(AXL__POOL(GRAPH), g);
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_begin_recording(axl_graph graph, axl_queue queue)
+{
+    static const char fn[] = "axl_graph_begin_recording";
+    AXL__ENTER(graph, g, graph);
+    struct axl__queue *q = axl__queue_get(fn, queue, &st);
+    if (q && (q->context != g->context || q->device != g->device))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the queue is not of the graph's context and device");
+    else if (q && AXL__IS_REF(q->graph))
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the queue records a graph already (graph 0x%08x)",
+                       (unsigned)AXL__HANDLE(GRAPH,
+                                             axl__graph_deref(q->graph)));
+    if (st == AXL_SUCCESS) {
+        q->graph = axl__graph_ref_of(g);
+        q->graph_last = 0;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_end_recording(axl_graph graph, axl_queue queue)
+{
+    static const char fn[] = "axl_graph_end_recording";
+    AXL__ENTER(graph, g, graph);
+    struct axl__queue *q = axl__queue_get(fn, queue, &st);
+    if (q && !axl__graph_ref_eq(q->graph, axl__graph_ref_of(g)))
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the queue does not record into this graph");
+    if (st == AXL_SUCCESS) {
+        q->graph = AXL__NONE(graph);
+        q->graph_last = 0;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_add(axl_graph graph, axl_cgf cgf, void *user,
+                         const axl_graph_node *deps, uint32_t ndeps,
+                         axl_graph_node *node)
+{
+    static const char fn[] = "axl_graph_add";
+    if (!cgf)
+        return axl__null(fn, "the command-group function");
+    if (ndeps && !deps)
+        return axl__fail(fn, AXL_ERR_INVALID, "deps is NULL with ndeps %u",
+                         (unsigned)ndeps);
+    axl_handler h;
+    axl__handler_init(&h);
+    /* The group runs without the lock: it may call back into axl. */
+    cgf(&h, user);
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__graph *g = axl__graph_get(fn, graph, &st);
+    for (uint32_t i = 0; g && i < ndeps; i++) {
+        bool dup = false;
+        for (uint16_t j = 0; j < h.ndeps; j++)
+            dup |= h.deps[j] == deps[i].id;
+        if (dup)
+            continue;
+        if (h.ndeps < AXL_MAX_HANDLER_DEPS)
+            h.deps[h.ndeps++] = deps[i].id;
+        else
+            h.deps_overflow = true;
+    }
+    uint32_t id = 0;
+    if (g) {
+        struct axl__queue tq;
+        check_queue(&tq, g->context, g->device);
+        st = record(fn, g, &tq, &h, 0, &id);
+    }
+    axl__handler_drop(&h);
+    axl__leave();
+    if (st == AXL_SUCCESS && node)
+        node->id = id;
+    return st;
+}
+
+axl_status axl_graph_node_from_event(axl_event event, axl_graph_node *node)
+{
+    static const char fn[] = "axl_graph_node_from_event";
+    axl_status st = axl__enter_out(fn, AXL__OUT(node));
+    if (st != AXL_SUCCESS)
+        return st;
+    if (!axl__pool_get(AXL__POOL(GRAPH_NODE), event.id))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "event 0x%08x is not a recorded command's (or its "
+                       "graph was released)",
+                       (unsigned)event.id);
+    else
+        node->id = event.id;
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_node_count(axl_graph graph, uint32_t *count)
+{
+    static const char fn[] = "axl_graph_node_count";
+    AXL__ENTER_OUT(graph, g, graph, count);
+    *count = g->nnodes;
+    axl__leave();
+    return st;
+}
+
+/* ---- Executable graphs -------------------------------------------------------------- */
+
+static void exec_free(struct axl__graph_exec *x)
+{
+    free_nodes(x->head);
+    axl__context_unhold(axl__context_at(x->context));
+    axl__pool_free(AXL__POOL(GRAPH_EXEC), x);
+}
+
+/* The bank of h's accessor i on device dev, if it has a copy there. */
+static uint32_t bank_on(const axl_handler *h, unsigned i, uint16_t dev)
+{
+    const struct axl__buffer *b = h->acc[i].base;
+    uint8_t l = axl__device_loc(b, dev);
+    return l == AXL__NO_LOC ? UINT32_MAX : b->loc[l].mem.bank;
+}
+
+axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
+{
+    static const char fn[] = "axl_graph_finalize";
+    AXL__ENTER_OUT(graph, g, graph, exec);
+    const axl__pool *np = AXL__POOL(GRAPH_NODE);
+    if ((unsigned)np->capacity - np->in_use < g->nnodes) {
+        st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                       "the graph node pool is full (%u in use, the graph "
+                       "has %u nodes; raise AXL_MAX_GRAPH_NODES in the board "
+                       "header)",
+                       (unsigned)np->in_use, (unsigned)g->nnodes);
+        axl__leave();
+        return st;
+    }
+    struct axl__graph_exec *x = axl__pool_alloc(AXL__POOL(GRAPH_EXEC));
+    if (!x) {
+        st = axl__pool_full(fn, AXL__POOL_GRAPH_EXEC);
+        axl__leave();
+        return st;
+    }
+    x->refs = 1;
+    x->context = g->context;
+    x->device = g->device;
+    x->graph = AXL__HANDLE(GRAPH, g);
+    axl__context_at(x->context)->holds++;
+    const uint32_t xh = AXL__HANDLE(GRAPH_EXEC, x);
+    struct axl__queue tq;
+    check_queue(&tq, g->context, g->device);
+    struct axl__graph_node *tail = NULL;
+    for (struct axl__graph_node *n = node_of(g->head); n;
+         n = node_of(n->next)) {
+        axl_handler h;
+        st = node_resolve(fn, n, &h, 0, 0);
+        if (st != AXL_SUCCESS)
+            break;
+        /* The one checker, against the state of now (the lock may be
+         * dropped in it: device memory for a buffer argument). */
+        st = axl__group_check(fn, &tq, &h);
+        if (st == AXL_SUCCESS && h.nacc)
+            st = axl__access_prepare(fn, &h, &tq);
+        if (st != AXL_SUCCESS) {
+            st = at_node(fn, st, n->index);
+            axl__handler_drop(&h);
+            break;
+        }
+        struct axl__graph_node *m = axl__pool_alloc(AXL__POOL(GRAPH_NODE));
+        if (!m) { /* only if another thread took them meanwhile */
+            axl__handler_drop(&h);
+            st = axl__pool_full(fn, AXL__POOL_GRAPH_NODE);
+            break;
+        }
+        memcpy(m, n, sizeof *m);
+        memcpy(&m->h, &h, sizeof h);
+        m->owner = xh;
+        m->next = AXL__NONE(graph_node);
+        for (uint8_t i = 0; i < h.nacc; i++) {
+            span_of(&m->span[i], &h, i);
+            m->span[i].bank = bank_on(&h, i, g->device);
+        }
+        axl__handler_drop(&h);
+        if (tail)
+            tail->next = axl__graph_node_ref_of(m);
+        else
+            x->head = axl__graph_node_ref_of(m);
+        tail = m;
+        x->nnodes++;
+    }
+    if (st != AXL_SUCCESS) {
+        exec_free(x);
+    } else {
+        find_sinks(x);
+        exec->id = xh;
+    }
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_exec_release(axl_graph_exec exec)
+{
+    static const char fn[] = "axl_graph_exec_release";
+    AXL__ENTER(graph_exec, x, exec);
+    exec_free(x);
+    axl__leave();
+    return st;
+}
+
+static bool device_ready(const void *arg)
+{
+    return !((const struct axl__device *)arg)->programming;
+}
+
+/* Adds event handle id to h's dependencies (as axl_handler_depends_on). */
+static void add_dep(axl_handler *h, uint32_t id)
+{
+    for (uint16_t j = 0; j < h->ndeps; j++)
+        if (h->deps[j] == id)
+            return;
+    if (h->ndeps < AXL_MAX_HANDLER_DEPS)
+        h->deps[h->ndeps++] = id;
+    else
+        h->deps_overflow = true;
+}
+
+/* An empty command waiting for evs[0..n) (lock held; room checked). */
+static axl_status join(const char *fn, struct axl__queue *q,
+                       const uint32_t *evs, unsigned n, uint32_t *ev,
+                       axl_event *out)
+{
+    axl_handler h;
+    axl__handler_init(&h);
+    h.kind = AXL__CMD_EMPTY;
+    for (unsigned i = 0; i < n; i++)
+        add_dep(&h, evs[i]);
+    struct axl__command *c;
+    axl_status st = axl__commit(fn, q, &h, &c, out);
+    if (st == AXL_SUCCESS)
+        *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    return st;
+}
+
+axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
+                                  const axl_event *deps, uint32_t ndeps,
+                                  axl_event *event)
+{
+    static const char fn[] = "axl_queue_submit_graph";
+    if (ndeps && !deps)
+        return axl__fail(fn, AXL_ERR_INVALID, "deps is NULL with ndeps %u",
+                         (unsigned)ndeps);
+    AXL__ENTER(queue, q, queue);
+    struct axl__graph_exec *x = axl__graph_exec_get(fn, exec, &st);
+    if (!x)
+        goto out;
+    if (x->context != q->context || x->device != q->device) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the queue is not of the graph's context and device");
+        goto out;
+    }
+    if (AXL__IS_REF(q->graph)) {
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the queue records a graph: an executable graph is "
+                       "not recorded into another");
+        goto out;
+    }
+    /* 1. What can have changed since finalize: the kernels and buffers
+     * alive, the design on the device. */
+    struct axl__device *d = axl__device_at(q->device);
+    if (d->programming)
+        axl__wait_until_pred(device_ready, d);
+    for (const struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next)) {
+        if (n->kernel) {
+            const struct axl__kernel *kn =
+                axl__pool_get(AXL__POOL(KERNEL), n->kernel);
+            if (!kn) {
+                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                               "node %u: its kernel 0x%08x was released",
+                               (unsigned)n->index, (unsigned)n->kernel);
+                goto out;
+            }
+            const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+            if (!axl__device_carries(d, kid->image)) {
+                st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                               "node %u: %s does not carry the design of "
+                               "kernel %s now",
+                               (unsigned)n->index, d->info.name, kid->name);
+                goto out;
+            }
+        }
+        for (uint8_t i = 0; i < n->h.nacc; i++)
+            if (!axl__pool_get(AXL__POOL(BUFFER), n->bufs[i])) {
+                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                               "node %u: buffer 0x%08x (accessor %u) was "
+                               "released",
+                               (unsigned)n->index, (unsigned)n->bufs[i],
+                               (unsigned)i + 1);
+                goto out;
+            }
+    }
+    /* The submission's own dependencies (complete ones order nothing). */
+    uint32_t udeps[AXL_MAX_HANDLER_DEPS];
+    unsigned nu = 0;
+    bool overflow = false;
+    for (uint32_t i = 0; i < ndeps; i++) {
+        struct axl__event *e = axl__lookup(fn, "a dependency event",
+                                           AXL__POOL_EVENT, deps[i].id, &st);
+        if (!e)
+            goto out;
+        if (atomic_load_explicit(&e->state, memory_order_acquire) ==
+                AXL_EVENT_COMPLETE &&
+            e->status == AXL_SUCCESS)
+            continue;
+        if (nu < AXL_MAX_HANDLER_DEPS)
+            udeps[nu++] = deps[i].id;
+        else
+            overflow = true;
+    }
+    /* 2. Room for every command at once: all or nothing. */
+    const unsigned need = (unsigned)x->nnodes + x->njoins;
+    static const int kinds[2] = {AXL__POOL_COMMAND, AXL__POOL_EVENT};
+    for (unsigned k = 0; k < 2; k++) {
+        const axl__pool *p = &axl__pools[kinds[k]];
+        if ((unsigned)p->capacity - p->in_use < need) {
+            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                           "the graph needs %u %ss at once, and the %s pool "
+                           "has %u free (raise %s in the board header)",
+                           need, p->name, p->name,
+                           (unsigned)(p->capacity - p->in_use), p->setting);
+            goto out;
+        }
+    }
+    /* 3. The nodes, in order, each a checked group committed as a
+     * submission commits one. */
+    struct axl__graph_node *by_index[AXL_MAX_GRAPH_NODES];
+    uint32_t sinks[AXL_MAX_GRAPH_NODES];
+    unsigned ns = 0;
+    for (struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next)) {
+        by_index[n->index] = n;
+        axl_handler h;
+        st = node_resolve(fn, n, &h, 0, 0);
+        if (st != AXL_SUCCESS)
+            goto out;
+        for (uint8_t k = 0; k < n->ndeps; k++)
+            add_dep(&h, by_index[n->deps[k]]->ev);
+        for (unsigned k = 0; k < nu; k++)
+            add_dep(&h, udeps[k]);
+        h.deps_overflow |= overflow;
+        if (h.kind == AXL__CMD_KERNEL)
+            h.u.kernel.timeout_ns = h.timeout_ns ? h.timeout_ns
+                                                 : q->timeout_ns;
+        struct axl__command *c;
+        st = axl__commit(fn, q, &h, &c, NULL);
+        axl__handler_drop(&h);
+        if (st != AXL_SUCCESS) /* host storage could not be had: the
+                                  nodes before run, the event is not made */
+            goto out;
+        n->ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+        if (!n->has_succ)
+            sinks[ns++] = n->ev;
+    }
+    /* 4. The one event: joins of the sinks, JOIN_FAN at a time (a join
+     * keeps each edge, so each carries its node's failure). */
+    if (x->nnodes == 0)
+        for (unsigned k = 0; k < nu; k++)
+            sinks[ns++] = udeps[k]; /* an empty graph waits for deps */
+    while (ns > JOIN_FAN) {
+        unsigned m = 0;
+        for (unsigned k = 0; k < ns && st == AXL_SUCCESS; k += JOIN_FAN)
+            st = join(fn, q, sinks + k, ns - k < JOIN_FAN ? ns - k : JOIN_FAN,
+                      &sinks[m++], NULL);
+        if (st != AXL_SUCCESS)
+            goto out;
+        ns = m;
+    }
+    uint32_t last;
+    st = join(fn, q, sinks, ns, &last, event);
+out:
+    if (st == AXL_SUCCESS)
+        axl__pump();
+    axl__leave();
+    return st;
+}
+
+/* ---- Updates ------------------------------------------------------------------------ */
+
+/* The node of x that node names (a node of x, or of the graph x was made
+ * from), a kernel node, and its argument arg_index. */
+static struct axl__graph_node *update_target(const char *fn,
+                                             struct axl__graph_exec *x,
+                                             axl_graph_node node,
+                                             uint32_t arg_index,
+                                             struct axl__karg **karg,
+                                             axl_status *st)
+{
+    const struct axl__graph_node *given =
+        axl__pool_get(AXL__POOL(GRAPH_NODE), node.id);
+    struct axl__graph_node *n = NULL;
+    if (given && (given->owner == AXL__HANDLE(GRAPH_EXEC, x) ||
+                  given->owner == x->graph))
+        for (n = node_of(x->head); n && n->index != given->index;
+             n = node_of(n->next)) {
+        }
+    if (!n) {
+        *st = axl__fail(fn, AXL_ERR_INVALID,
+                        "node 0x%08x is not a node of the executable graph "
+                        "(nor of the graph it was made from)",
+                        (unsigned)node.id);
+        return NULL;
+    }
+    if (n->h.kind != AXL__CMD_KERNEL) {
+        *st = axl__fail(fn, AXL_ERR_INVALID,
+                        "node %u is not a kernel: it has no arguments",
+                        (unsigned)n->index);
+        return NULL;
+    }
+    for (uint8_t m = 0; m < n->h.u.kernel.nargs; m++)
+        if (n->h.u.kernel.args[m].id == arg_index) {
+            *karg = &n->h.u.kernel.args[m];
+            *st = AXL_SUCCESS;
+            return n;
+        }
+    *st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                    "node %u: the kernel has no argument %u",
+                    (unsigned)n->index, (unsigned)arg_index);
+    return NULL;
+}
+
+axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
+                                        axl_graph_node node,
+                                        uint32_t arg_index, const void *value,
+                                        size_t size)
+{
+    static const char fn[] = "axl_graph_exec_update_scalar";
+    if (!value)
+        return axl__null(fn, "value");
+    AXL__ENTER(graph_exec, x, exec);
+    struct axl__karg *ka = NULL;
+    struct axl__graph_node *n =
+        update_target(fn, x, node, arg_index, &ka, &st);
+    if (n && ka->acc)
+        st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                       "node %u: argument %u is a buffer "
+                       "(axl_graph_exec_update_buffer swaps it)",
+                       (unsigned)n->index, (unsigned)arg_index);
+    else if (n && size != ka->size)
+        st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                       "node %u: argument %u takes %u bytes; %zu were given",
+                       (unsigned)n->index, (unsigned)arg_index,
+                       (unsigned)ka->size, size);
+    else if (n)
+        memcpy(n->h.kbytes + ka->off, value, size);
+    axl__leave();
+    return st;
+}
+
+axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
+                                        axl_graph_node node,
+                                        uint32_t arg_index, axl_buffer buffer)
+{
+    static const char fn[] = "axl_graph_exec_update_buffer";
+    AXL__ENTER(graph_exec, x, exec);
+    struct axl__karg *ka = NULL;
+    struct axl__graph_node *n =
+        update_target(fn, x, node, arg_index, &ka, &st);
+    struct axl__buffer *nb = NULL;
+    if (n && !ka->acc)
+        st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                       "node %u: argument %u is a scalar "
+                       "(axl_graph_exec_update_scalar sets it)",
+                       (unsigned)n->index, (unsigned)arg_index);
+    else if (n)
+        nb = axl__buffer_get(fn, buffer, &st);
+    if (!nb) {
+        axl__leave();
+        return st;
+    }
+    const unsigned a = ka->acc - 1u;
+    const struct axl__graph_span *old = &n->span[a];
+    if (nb->elem != old->elem || nb->dims != old->dims ||
+        memcmp(nb->range, old->range, sizeof nb->range) != 0) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "node %u: the buffer of argument %u has %zu-byte "
+                       "elements over range %zu x %zu x %zu, and the new one "
+                       "%zu-byte elements over %zu x %zu x %zu: a swap keeps "
+                       "the size",
+                       (unsigned)n->index, (unsigned)arg_index, old->elem,
+                       old->range[0], old->range[1], old->range[2], nb->elem,
+                       nb->range[0], nb->range[1], nb->range[2]);
+        axl__leave();
+        return st;
+    }
+    /* The node with the new buffer, through the one checker (it finds or
+     * makes the buffer's copy on the device in a bank the kernel reaches),
+     * on a copy: the node changes only if every check passes. */
+    axl_handler h;
+    st = node_resolve(fn, n, &h, a + 1u, buffer.id);
+    if (st != AXL_SUCCESS) {
+        axl__leave();
+        return st;
+    }
+    struct axl__queue tq;
+    check_queue(&tq, x->context, x->device);
+    st = axl__group_check(fn, &tq, &h);
+    if (st == AXL_SUCCESS)
+        st = axl__access_prepare(fn, &h, &tq);
+    uint32_t bank = st == AXL_SUCCESS ? bank_on(&h, a, x->device) : 0;
+    if (st == AXL_SUCCESS && bank != old->bank) {
+        axl_hal_bank was, now;
+        const struct axl__device *d = axl__device_at(x->device);
+        axl__dev_bank(d, old->bank, &was);
+        axl__dev_bank(d, bank, &now);
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "node %u: the new buffer of argument %u is in bank %s, "
+                       "and the node's is in bank %s (a swap keeps the bank)",
+                       (unsigned)n->index, (unsigned)arg_index, now.tag,
+                       was.tag);
+    }
+    if (st == AXL_SUCCESS) {
+        memcpy(&n->h, &h, sizeof h);
+        n->bufs[a] = buffer.id;
+        span_of(&n->span[a], &h, a);
+        n->span[a].bank = bank;
+        find_sinks(x);
+    }
+    axl__handler_drop(&h);
+    axl__leave();
+    return st;
+}
+
+#else /* !AXL_FEATURE_GRAPHS: every call answers that it is switched off */
+
+#define OFF(name) return axl__switched_off(#name, "AXL_FEATURE_GRAPHS")
+
+axl_status axl_graph_create(axl_context context, axl_device device,
+                            axl_graph *graph)
+{
+    (void)context, (void)device, (void)graph;
+    OFF(axl_graph_create);
+}
+axl_status axl_graph_release(axl_graph graph)
+{
+    (void)graph;
+    OFF(axl_graph_release);
+}
+axl_status axl_graph_begin_recording(axl_graph graph, axl_queue queue)
+{
+    (void)graph, (void)queue;
+    OFF(axl_graph_begin_recording);
+}
+axl_status axl_graph_end_recording(axl_graph graph, axl_queue queue)
+{
+    (void)graph, (void)queue;
+    OFF(axl_graph_end_recording);
+}
+axl_status axl_graph_add(axl_graph graph, axl_cgf cgf, void *user,
+                         const axl_graph_node *deps, uint32_t ndeps,
+                         axl_graph_node *node)
+{
+    (void)graph, (void)cgf, (void)user, (void)deps, (void)ndeps, (void)node;
+    OFF(axl_graph_add);
+}
+axl_status axl_graph_node_from_event(axl_event event, axl_graph_node *node)
+{
+    (void)event, (void)node;
+    OFF(axl_graph_node_from_event);
+}
+axl_status axl_graph_node_count(axl_graph graph, uint32_t *count)
+{
+    (void)graph, (void)count;
+    OFF(axl_graph_node_count);
+}
+axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
+{
+    (void)graph, (void)exec;
+    OFF(axl_graph_finalize);
+}
+axl_status axl_graph_exec_release(axl_graph_exec exec)
+{
+    (void)exec;
+    OFF(axl_graph_exec_release);
+}
+axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
+                                  const axl_event *deps, uint32_t ndeps,
+                                  axl_event *event)
+{
+    (void)queue, (void)exec, (void)deps, (void)ndeps, (void)event;
+    OFF(axl_queue_submit_graph);
+}
+axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
+                                        axl_graph_node node,
+                                        uint32_t arg_index, const void *value,
+                                        size_t size)
+{
+    (void)exec, (void)node, (void)arg_index, (void)value, (void)size;
+    OFF(axl_graph_exec_update_scalar);
+}
+axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
+                                        axl_graph_node node,
+                                        uint32_t arg_index, axl_buffer buffer)
+{
+    (void)exec, (void)node, (void)arg_index, (void)buffer;
+    OFF(axl_graph_exec_update_buffer);
+}
+
+#endif /* AXL_FEATURE_GRAPHS */

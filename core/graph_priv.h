@@ -1,0 +1,69 @@
+/*
+ * graph_priv.h - the objects of recorded command graphs (graph.c), kept
+ * in the pools of pools.h. Included by rt.h (for the pool storage and the
+ * footprint probe) when AXL_FEATURE_GRAPHS is on.
+ *
+ * A node is a command group that passed the one checker, kept as the
+ * handler that described it, holding nothing: its buffers and its kernel
+ * are remembered by handle (so a released one is seen, by its stale
+ * generation, at finalize and at submission), and the handler's pointers
+ * to them are set again each time the node is used. A replay copies each
+ * node's handler and commits it as axl_queue_submit commits a checked
+ * group (axl__commit): the checker is skipped, the rules that depend on
+ * the moment (data edges, data movement, in-order edges) are not.
+ */
+#ifndef AXL_GRAPH_PRIV_H
+#define AXL_GRAPH_PRIV_H
+
+struct axl__graph_node {
+    uint32_t owner;             /* handle of its graph or executable graph */
+    axl__graph_node_ref next;   /* the owner's next node, in order */
+    uint16_t index;             /* its position in the owner (0 first) */
+    uint8_t ndeps;
+    bool has_succ;              /* a later node depends on it (an edge or
+                                   conflicting accessors) */
+    uint16_t deps[AXL_MAX_GRAPH_NODE_DEPS]; /* explicit edges: positions of
+                                   earlier nodes */
+    uint32_t kernel;            /* kernel nodes: the kernel's handle */
+    uint32_t bufs[AXL_MAX_ACCESSORS]; /* each accessor's buffer handle */
+    /* Each accessor as the node was recorded: the bytes of its base
+     * buffer it spans (for the edges to other nodes) and its buffer's
+     * shape (what an update must keep). */
+    struct axl__graph_span {
+        uint64_t lo, hi;        /* bytes of the base buffer */
+        uint16_t base;          /* base buffer slot */
+        bool writes;
+        uint8_t dims;
+        uint32_t bank;          /* executable kernel nodes: the bank of a
+                                   buffer argument at finalize */
+        size_t elem, range[3];
+    } span[AXL_MAX_ACCESSORS];
+    uint32_t ev;                /* executable nodes: its command's event
+                                   in the submission being made */
+    axl_handler h;              /* the checked group (holds nothing) */
+};
+
+struct axl__graph {
+    uint16_t refs;
+    uint16_t context, device;   /* slots; the graph holds its context */
+    uint16_t nnodes;
+    axl__graph_node_ref head, tail;
+};
+
+struct axl__graph_exec {
+    uint16_t refs;
+    uint16_t context, device;   /* slots; it holds its context */
+    uint16_t nnodes;
+    uint16_t nsinks;            /* nodes no other node depends on */
+    uint16_t njoins;            /* commands that join the sinks' events */
+    uint32_t graph;             /* handle of the graph it was made from
+                                   (weak: names the nodes updates take) */
+    axl__graph_node_ref head;
+};
+
+/* axl__submit's branch for a queue that records (or a group that names
+ * graph nodes): lock held, the handler's holds dropped before it returns. */
+axl_status axl__graph_submit(const char *fn, struct axl__queue *q,
+                             axl_handler *h, axl_event *out);
+
+#endif /* AXL_GRAPH_PRIV_H */
