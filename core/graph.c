@@ -122,8 +122,13 @@ static bool waits_for(const struct axl__graph_node *b,
 }
 
 /* Edges a join command may take and still carry failures (axl__add_dep
- * keeps AXL_MAX_HOST_ACCESSORS of a command's edges for host accessors). */
-#define JOIN_FAN (AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS)
+ * keeps AXL_MAX_HOST_ACCESSORS of a command's edges for host accessors),
+ * and events it can hold (in its unused kernel arguments). */
+#define JOIN_FAN_EDGES (AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS)
+#define JOIN_FAN                                                               \
+    (JOIN_FAN_EDGES < AXL_MAX_KERNEL_ARGS ? JOIN_FAN_EDGES                     \
+                                          : AXL_MAX_KERNEL_ARGS)
+_Static_assert(JOIN_FAN >= 1, "a join waits for one event at least");
 
 /* The sinks of an executable graph, and the join commands they need. */
 static void find_sinks(struct axl__graph_exec *x)
@@ -499,6 +504,7 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
         memcpy(m, n, sizeof *m);
         memcpy(&m->h, &h, sizeof h);
         m->owner = xh;
+        m->from = AXL__HANDLE(GRAPH_NODE, n);
         m->next = AXL__NONE(graph_node);
         for (uint8_t i = 0; i < h.nacc; i++) {
             span_of(&m->span[i], &h, i);
@@ -512,12 +518,24 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
         tail = m;
         x->nnodes++;
     }
-    if (st != AXL_SUCCESS) {
-        exec_free(x);
-    } else {
+    if (st == AXL_SUCCESS) {
         find_sinks(x);
-        exec->id = xh;
+        /* A submission takes a command and an event per node and join at
+         * once: a graph that can never have them is refused now. */
+        const unsigned need = (unsigned)x->nnodes + x->njoins;
+        if (need > AXL_MAX_COMMANDS || need > AXL_MAX_EVENTS)
+            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                           "a submission of the graph takes %u commands and "
+                           "events at once (its %u nodes and %u joins), more "
+                           "than AXL_MAX_COMMANDS (%u) or AXL_MAX_EVENTS (%u)",
+                           need, (unsigned)x->nnodes, (unsigned)x->njoins,
+                           (unsigned)AXL_MAX_COMMANDS,
+                           (unsigned)AXL_MAX_EVENTS);
     }
+    if (st != AXL_SUCCESS)
+        exec_free(x);
+    else
+        exec->id = xh;
     axl__leave();
     return st;
 }
@@ -548,7 +566,13 @@ static void add_dep(axl_handler *h, uint32_t id)
         h->deps_overflow = true;
 }
 
-/* An empty command waiting for evs[0..n) (lock held; room checked). */
+/*
+ * An empty command waiting for evs[0..n) (lock held; room checked). It
+ * holds those events until it completes, so that when one of them failed
+ * its message is there to be quoted in its own (fail_unrun), and its own
+ * failure goes to its event only (AXL__CMD_JOIN): the node's error is in
+ * the queue's list already.
+ */
 static axl_status join(const char *fn, struct axl__queue *q,
                        const uint32_t *evs, unsigned n, uint32_t *ev,
                        axl_event *out)
@@ -560,9 +584,35 @@ static axl_status join(const char *fn, struct axl__queue *q,
         add_dep(&h, evs[i]);
     struct axl__command *c;
     axl_status st = axl__commit(fn, q, &h, &c, out);
-    if (st == AXL_SUCCESS)
-        *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-    return st;
+    if (st != AXL_SUCCESS)
+        return st;
+    *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    c->flags |= AXL__CMD_JOIN;
+    c->u.kernel.nargs = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct axl__event *e = axl__pool_lookup_any(AXL__POOL(EVENT), evs[i]);
+        if (!e)
+            continue;
+        e->holds++;
+        c->u.kernel.args[c->u.kernel.nargs++].id = AXL__SLOT(EVENT, e);
+    }
+    return AXL_SUCCESS;
+}
+
+void axl__graph_join_done(struct axl__command *c)
+{
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++)
+        axl__event_unhold(axl__event_at(c->u.kernel.args[i].id));
+    c->u.kernel.nargs = 0;
+}
+
+/* Lets go of the holds submit_graph took on the events of the nodes it
+ * committed (the first `count`). */
+static void unhold_nodes(struct axl__graph_exec *x, unsigned count)
+{
+    struct axl__graph_node *n = node_of(x->head);
+    for (unsigned i = 0; i < count && n; i++, n = node_of(n->next))
+        axl__event_unhold(axl__event_at(AXL__HANDLE_SLOT(n->ev)));
 }
 
 axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
@@ -574,6 +624,7 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         return axl__fail(fn, AXL_ERR_INVALID, "deps is NULL with ndeps %u",
                          (unsigned)ndeps);
     AXL__ENTER(queue, q, queue);
+    unsigned committed = 0; /* nodes submitted (and their events held) */
     struct axl__graph_exec *x = axl__graph_exec_get(fn, exec, &st);
     if (!x)
         goto out;
@@ -681,6 +732,11 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         if (st != AXL_SUCCESS) /* host storage could not be had: the
                                   nodes before run, the event is not made */
             goto out;
+        /* Held until the joins are made: the lock may be dropped in a
+         * later node's commit (host storage), and a node that ran and
+         * failed meanwhile must still be found by its dependents. */
+        axl__event_at(c->event)->holds++;
+        committed++;
         n->ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
         if (!n->has_succ)
             sinks[ns++] = n->ev;
@@ -702,7 +758,9 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     uint32_t last;
     st = join(fn, q, sinks, ns, &last, event);
 out:
-    if (st == AXL_SUCCESS)
+    if (committed)
+        unhold_nodes(x, committed);
+    if (st == AXL_SUCCESS || committed)
         axl__pump();
     axl__leave();
     return st;
@@ -710,8 +768,9 @@ out:
 
 /* ---- Updates ------------------------------------------------------------------------ */
 
-/* The node of x that node names (a node of x, or of the graph x was made
- * from), a kernel node, and its argument arg_index. */
+/* The node of x that node names (a node of x, or the graph's node it was
+ * made from, even once that graph is released), a kernel node, and its
+ * argument arg_index. */
 static struct axl__graph_node *update_target(const char *fn,
                                              struct axl__graph_exec *x,
                                              axl_graph_node node,
@@ -719,14 +778,10 @@ static struct axl__graph_node *update_target(const char *fn,
                                              struct axl__karg **karg,
                                              axl_status *st)
 {
-    const struct axl__graph_node *given =
-        axl__pool_get(AXL__POOL(GRAPH_NODE), node.id);
-    struct axl__graph_node *n = NULL;
-    if (given && (given->owner == AXL__HANDLE(GRAPH_EXEC, x) ||
-                  given->owner == x->graph))
-        for (n = node_of(x->head); n && n->index != given->index;
-             n = node_of(n->next)) {
-        }
+    struct axl__graph_node *n = node_of(x->head);
+    while (n && n->from != node.id &&
+           (!node.id || AXL__HANDLE(GRAPH_NODE, n) != node.id))
+        n = node_of(n->next);
     if (!n) {
         *st = axl__fail(fn, AXL_ERR_INVALID,
                         "node 0x%08x is not a node of the executable graph "

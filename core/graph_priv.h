@@ -38,6 +38,9 @@ struct axl__graph_node {
                                    buffer argument at finalize */
         size_t elem, range[3];
     } span[AXL_MAX_ACCESSORS];
+    uint32_t from;              /* executable nodes: the handle of the
+                                   graph's node it was made from (updates
+                                   name it; it may be released since) */
     uint32_t ev;                /* executable nodes: its command's event
                                    in the submission being made */
     axl_handler h;              /* the checked group (holds nothing) */
@@ -65,5 +68,8 @@ struct axl__graph_exec {
  * graph nodes): lock held, the handler's holds dropped before it returns. */
 axl_status axl__graph_submit(const char *fn, struct axl__queue *q,
                              axl_handler *h, axl_event *out);
+
+/* A join command completes (lock held): lets go of the events it held. */
+void axl__graph_join_done(struct axl__command *c);
 
 #endif /* AXL_GRAPH_PRIV_H */

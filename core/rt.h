@@ -434,8 +434,11 @@ enum axl__command_flags {
     AXL__CMD_TRACED = 1u << 3,   /* tracing was on at submission: tr is
                                     filled and a record is made at the end */
     AXL__CMD_LOGGED = 1u << 4,   /* debug logs were on at submission */
-    AXL__CMD_KEEP_SLOT = 1u << 5 /* abandoned run: completing the event
+    AXL__CMD_KEEP_SLOT = 1u << 5, /* abandoned run: completing the event
                                     leaves the slot to the run's owner */
+    AXL__CMD_JOIN = 1u << 6      /* a graph's join (graph.c): holds the
+                                    events it waits for (in u.kernel.args),
+                                    its failure is its event's only */
 };
 
 #if AXL_TRACE_EVENTS

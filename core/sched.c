@@ -188,7 +188,9 @@ static void complete(struct axl__command *c, axl_status status,
     }
     e->status = status;
     if (status != AXL_SUCCESS) {
-        record_error(q, e, status, why);
+        /* A graph's join fails with a node whose error the queue has
+         * already: its own goes to its event only. */
+        record_error(c->flags & AXL__CMD_JOIN ? NULL : q, e, status, why);
         AXL__LOG(AXL__LOG_ERROR, "command #%u (%s) failed: %s: %s",
                  (unsigned)c->seq, axl__command_label(c),
                  axl_status_name(status), why && why[0] ? why : "");
@@ -220,6 +222,10 @@ static void complete(struct axl__command *c, axl_status status,
         axl__access_finish(c, status != AXL_SUCCESS);
     if (c->kind == AXL__CMD_KERNEL)
         axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
+#if AXL_FEATURE_GRAPHS
+    else if (c->flags & AXL__CMD_JOIN)
+        axl__graph_join_done(c);
+#endif
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
     const uint16_t cs = axl__command_ref_slot(e->command); /* c's slot */

@@ -36,6 +36,15 @@
 #ifndef AXL_MAX_ERRORS
 #define AXL_MAX_ERRORS 16
 #endif
+#ifndef AXL_MAX_GRAPHS
+#define AXL_MAX_GRAPHS 8
+#endif
+#ifndef AXL_MAX_GRAPH_EXECS
+#define AXL_MAX_GRAPH_EXECS 8
+#endif
+#ifndef AXL_MAX_GRAPH_NODES
+#define AXL_MAX_GRAPH_NODES 128
+#endif
 #ifndef AXL_MAX_BUFFERS
 #define AXL_MAX_BUFFERS 256
 #endif

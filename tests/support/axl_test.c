@@ -171,6 +171,10 @@ static axl_status rel_axl_buffer(uint32_t id)
     return axl_buffer_release(h);
 }
 REL(axl_queue, axl_queue_release)
+#if AXL_FEATURE_GRAPHS
+REL(axl_graph_exec, axl_graph_exec_release)
+REL(axl_graph, axl_graph_release)
+#endif
 REL(axl_context, axl_context_release)
 #undef REL
 
@@ -185,6 +189,10 @@ static void release_what_was_left(void)
         {AXL__POOL_KERNEL_BUNDLE, rel_axl_kernel_bundle},
         {AXL__POOL_EVENT, rel_axl_event},
         {AXL__POOL_BUFFER, rel_axl_buffer},
+#if AXL_FEATURE_GRAPHS
+        {AXL__POOL_GRAPH_EXEC, rel_axl_graph_exec},
+        {AXL__POOL_GRAPH, rel_axl_graph},
+#endif
         {AXL__POOL_QUEUE, rel_axl_queue},
         {AXL__POOL_CONTEXT, rel_axl_context},
     };

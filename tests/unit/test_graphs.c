@@ -1,0 +1,777 @@
+/*
+ * Recorded command graphs (axl/graph.h; the shape of DPC++'s
+ * sycl_ext_oneapi_graph): recording makes nodes and runs nothing, a replay
+ * does what the same commands submitted one by one do, updates reach the
+ * next replay only, a bad update changes nothing, released buffers are
+ * refused, a failed node fails the graph's one event and the queue goes
+ * on, full pools say which setting to raise.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "axl_test.h"
+#include "axl_config.h"
+#include "axl/emu.h"
+
+enum { N = 64 };
+
+typedef struct rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+    axl_kernel vadd;
+} rig;
+
+static rig rig_up(uint32_t flags)
+{
+    rig r;
+    r.dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
+    axl_kernel_id vadd;
+    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &vadd));
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, vadd, &r.vadd));
+    return r;
+}
+
+static void rig_down(rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_kernel_release(r->vadd));
+    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+/* vadd(a, b -> o, n) on q (recording or not). */
+static axl_status vadd(rig *r, axl_buffer a, axl_buffer b, axl_buffer o,
+                       uint32_t n, axl_event *e)
+{
+    return axl_queue_single_task(
+        r->q, r->vadd,
+        AXL_ARGS(AXL_ARG_IN(a), AXL_ARG_IN(b), AXL_ARG_WRITE(o),
+                 AXL_ARG_U32(n)),
+        NULL, 0, e);
+}
+
+static atomic_int task_runs;
+static axl_status count_task(void *user)
+{
+    (void)user;
+    atomic_fetch_add(&task_runs, 1);
+    return AXL_SUCCESS;
+}
+
+static axl_status fail_task(void *user)
+{
+    (void)user;
+    return axl_fail(AXL_ERR_RUNTIME, "the sensor did not answer");
+}
+
+static void fail_cgf(axl_handler *h, void *user)
+{
+    axl_handler_host_task(h, fail_task, user);
+}
+
+static void count_cgf(axl_handler *h, void *user)
+{
+    axl_handler_host_task(h, count_task, user);
+}
+
+static axl_status doubling_task(void *user)
+{
+    int32_t *v = user;
+    for (int i = 0; i < N; i++)
+        v[i] *= 2;
+    return AXL_SUCCESS;
+}
+
+static void fill_ramp(int32_t *v, int32_t k)
+{
+    for (int i = 0; i < N; i++)
+        v[i] = i * k + 1;
+}
+
+/* The program both ways: vadd(A, B -> C); vadd(C, B -> D); fill E with 7;
+ * copy E's first elements into D's host copy... as commands, then D and E
+ * to host memory, then a host task on the host copy. */
+typedef struct program {
+    axl_buffer A, B, C, D, E;
+    int32_t d[N], e[N];
+} program;
+
+static void program_make(program *p)
+{
+    int32_t a[N], b[N];
+    fill_ramp(a, 3);
+    fill_ramp(b, -2);
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &p->A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &p->B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &p->C));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &p->D));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &p->E));
+    axl_queue q;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, axl_test_emu_device(), 0, NULL,
+                            &q));
+    AXL_OK(axl_queue_copy_from_host(q, a, p->A, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(q, b, p->B, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+    AXL_OK(axl_queue_release(q));
+    memset(p->d, 0, sizeof p->d);
+    memset(p->e, 0, sizeof p->e);
+}
+
+static void program_free(program *p)
+{
+    AXL_OK(axl_buffer_release(p->A));
+    AXL_OK(axl_buffer_release(p->B));
+    AXL_OK(axl_buffer_release(p->C));
+    AXL_OK(axl_buffer_release(p->D));
+    AXL_OK(axl_buffer_release(p->E));
+}
+
+/* recording: the events are nodes' stand-ins, not released. */
+static void program_submit(rig *r, program *p, bool recording)
+{
+    int32_t seven = 7;
+    AXL_OK(vadd(r, p->A, p->B, p->C, N, NULL));
+    AXL_OK(vadd(r, p->C, p->B, p->D, N, NULL));
+    AXL_OK(axl_queue_fill(r->q, p->E, NULL, &seven, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r->q, p->D, NULL, p->d, NULL, 0, NULL));
+    axl_event copied;
+    AXL_OK(axl_queue_copy_to_host(r->q, p->E, NULL, p->e, NULL, 0, &copied));
+    AXL_OK(axl_queue_host_task(r->q, doubling_task, p->e, &copied, 1, NULL));
+    if (!recording)
+        AXL_OK(axl_event_release(copied));
+}
+
+/* ---- Recording ---------------------------------------------------------------------- */
+
+static void recording_queue_submissions_return_without_running_anything(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    program p;
+    program_make(&p);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    atomic_store(&task_runs, 0);
+    program_submit(&r, &p, true);
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
+    /* Nothing ran, nothing is in flight: the queue is idle at once. */
+    AXL_OK(axl_queue_wait(r.q));
+    assert_int_equal(atomic_load(&task_runs), 0);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(p.d[i], 0);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 7);
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    /* After end_recording the queue runs what it is given again. */
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    assert_int_equal(atomic_load(&task_runs), 1);
+    AXL_OK(axl_graph_release(g));
+    program_free(&p);
+    rig_down(&r);
+}
+
+/* A recorded command's event stands for its node: a dependency of later
+ * recorded commands, nothing else. */
+static void a_recorded_event_is_a_node_and_outside_events_are_refused(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    /* An event from before the recording, not complete yet. */
+    axl_host_accessor ha;
+    axl_buffer B;
+    void *ptr;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_host_accessor_create(B, AXL_ACCESS_READ_WRITE, NULL, 0, &ha,
+                                    &ptr));
+    axl_event outside;
+    AXL_OK(axl_queue_fill(r.q, B, NULL, &(int32_t){1}, 4, NULL, 0, &outside));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_event first;
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, &first));
+    axl_graph_node node;
+    AXL_OK(axl_graph_node_from_event(first, &node));
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &first, 1, NULL));
+    AXL_EXPECT(axl_queue_host_task(r.q, count_task, NULL, &outside, 1, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("submitted outside");
+    /* Waiting on a node's stand-in is not waiting on a command. */
+    AXL_EXPECT(axl_event_wait(first), AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("graph_node handle, not an event");
+    /* A second graph cannot start on a recording queue. */
+    axl_graph g2;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g2));
+    AXL_EXPECT(axl_graph_begin_recording(g2, r.q), AXL_ERR_BAD_STATE);
+    AXL_EXPECT(axl_graph_end_recording(g2, r.q), AXL_ERR_BAD_STATE);
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    /* Outside the recording the stand-in is refused. */
+    AXL_EXPECT(axl_queue_host_task(r.q, count_task, NULL, &first, 1, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("does not record");
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 2);
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_event_wait(outside));
+    AXL_OK(axl_event_release(outside));
+    AXL_OK(axl_graph_release(g2));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(B));
+    rig_down(&r);
+}
+
+static void parallel_for_is_not_recorded(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_buffer A;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    axl_split split = {.count_arg = "size"};
+    AXL_EXPECT(axl_queue_parallel_for(
+                   r.q, r.vadd, N,
+                   AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A), AXL_ARG_WRITE(A),
+                            AXL_ARG_U32(0)),
+                   &split, NULL, 0, NULL),
+               AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("not recorded");
+    AXL_OK(axl_graph_release(g)); /* ends the recording too */
+    AXL_OK(vadd(&r, A, A, A, N, NULL)); /* the queue runs again */
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_buffer_release(A));
+    rig_down(&r);
+}
+
+/* ---- Replay ----------------------------------------------------------------------- */
+
+static void replay_equals_the_same_commands_submitted_one_by_one(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    program direct, replay;
+    program_make(&direct);
+    program_make(&replay);
+    program_submit(&r, &direct, false);
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    program_submit(&r, &replay, true);
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g)); /* the executable graph stands alone */
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_OK(axl_event_wait(done));
+    AXL_OK(axl_event_release(done));
+    assert_memory_equal(replay.d, direct.d, sizeof direct.d);
+    assert_memory_equal(replay.e, direct.e, sizeof direct.e);
+    /* The values themselves: d = a + 2b, e = 2 * 7. */
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(direct.d[i], (i * 3 + 1) + 2 * (i * -2 + 1));
+        assert_int_equal(direct.e[i], 14);
+    }
+    /* As often as wanted: each replay copies e afresh and doubles it
+     * (the host task's memory is no accessor: one replay at a time). */
+    for (int k = 0; k < 3; k++) {
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(r.q));
+        assert_memory_equal(replay.e, direct.e, sizeof direct.e);
+    }
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    AXL_OK(axl_graph_exec_release(x));
+    program_free(&direct);
+    program_free(&replay);
+    rig_down(&r);
+}
+
+static atomic_int order[8];
+static atomic_int order_n;
+static axl_status note_task(void *user)
+{
+    atomic_store(&order[atomic_fetch_add(&order_n, 1) & 7],
+                 (int)(intptr_t)user);
+    return AXL_SUCCESS;
+}
+
+static void note_cgf(axl_handler *h, void *user)
+{
+    axl_handler_host_task(h, note_task, user);
+}
+
+/* Nodes built one by one (command_graph::add) run after the nodes they
+ * name, and the graph's event waits for all of them (three sinks: more
+ * than one join command takes with the default AXL_MAX_COMMAND_DEPS). */
+static void added_nodes_run_after_their_dependencies(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    axl_graph_node a, b, c, d;
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)1, NULL, 0, &a));
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)2, &a, 1, &b));
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)3, &a, 1, &c));
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)4, NULL, 0, &d));
+    /* A node of another graph is no edge of this one. */
+    axl_graph other;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &other));
+    AXL_EXPECT(axl_graph_add(other, note_cgf, (void *)5, &a, 1, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("not a node of this graph");
+    AXL_OK(axl_graph_release(other));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    for (int k = 0; k < 2; k++) {
+        atomic_store(&order_n, 0);
+        axl_event done;
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+        AXL_OK(axl_event_wait(done));
+        /* Complete means every node has run. */
+        assert_int_equal(atomic_load(&order_n), 4);
+        int pos[5] = {0};
+        for (int i = 0; i < 4; i++)
+            pos[atomic_load(&order[i])] = i;
+        assert_true(pos[1] < pos[2]);
+        assert_true(pos[1] < pos[3]);
+        AXL_OK(axl_event_release(done));
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    rig_down(&r);
+}
+
+/* The graph's one event waits for every node no other node waits for,
+ * through as many join commands as that takes (a command keeps
+ * AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS edges that carry
+ * failures), and fails with a failing one, quoting its message. */
+static void the_graph_event_waits_for_every_sink_and_fails_with_one(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    int fan = AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS;
+    int n = 2 * fan + 1; /* two levels of joins */
+    if (n > AXL_MAX_GRAPH_NODES / 2)
+        n = AXL_MAX_GRAPH_NODES / 2;
+    if (n > AXL_MAX_COMMANDS - 4)
+        n = AXL_MAX_COMMANDS - 4;
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    for (int i = 0; i < n; i++)
+        AXL_OK(axl_graph_add(g, count_cgf, NULL, NULL, 0, NULL));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    atomic_store(&task_runs, 0);
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_OK(axl_event_wait(done));
+    assert_int_equal(atomic_load(&task_runs), n);
+    AXL_OK(axl_event_release(done));
+    AXL_OK(axl_graph_exec_release(x));
+    /* The last sink fails: the event fails with its status and message,
+     * and the queue's async errors hold that failure once (the joins'
+     * failures are their events' only). */
+    AXL_OK(axl_graph_add(g, fail_cgf, NULL, NULL, 0, NULL));
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_EXPECT(axl_event_wait(done), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("the sensor did not answer");
+    AXL_OK(axl_event_release(done));
+    AXL_EXPECT(axl_queue_throw_asynchronous(r.q), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("the sensor did not answer");
+    AXL_OK(axl_queue_throw_asynchronous(r.q));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    rig_down(&r);
+}
+
+/* An in-order queue records a chain: each node after the one before. */
+static void an_in_order_recording_is_a_chain(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_queue ooo;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &ooo));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    for (intptr_t v = 1; v <= 4; v++)
+        AXL_OK(axl_queue_host_task(r.q, note_task, (void *)v, NULL, 0, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    atomic_store(&order_n, 0);
+    /* Submitted to an out-of-order queue: the chain's edges order it. */
+    AXL_OK(axl_queue_submit_graph(ooo, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(ooo));
+    assert_int_equal(atomic_load(&order_n), 4);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(atomic_load(&order[i]), i + 1);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_queue_release(ooo));
+    rig_down(&r);
+}
+
+/* ---- Updates -------------------------------------------------------------------------- */
+
+/* One vadd node over A, B -> O with n, recorded; its node in *node. */
+static axl_graph_exec one_vadd(rig *r, axl_buffer A, axl_buffer B,
+                               axl_buffer O, uint32_t n, axl_graph_node *node)
+{
+    axl_graph g;
+    AXL_OK(axl_graph_create(r->ctx, r->dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r->q));
+    axl_event e;
+    AXL_OK(vadd(r, A, B, O, n, &e));
+    AXL_OK(axl_graph_end_recording(g, r->q));
+    AXL_OK(axl_graph_node_from_event(e, node));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    return x;
+}
+
+static axl_buffer ramp_buffer(int32_t k)
+{
+    int32_t v[N];
+    fill_ramp(v, k);
+    axl_buffer b;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &b));
+    axl_queue q;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, axl_test_emu_device(), 0, NULL,
+                            &q));
+    AXL_OK(axl_queue_copy_from_host(q, v, b, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+    AXL_OK(axl_queue_release(q));
+    return b;
+}
+
+static void read_back(rig *r, axl_buffer b, int32_t *out)
+{
+    AXL_OK(axl_queue_copy_to_host(r->q, b, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+}
+
+static void an_update_is_seen_by_the_next_replay_only(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O = ramp_buffer(0),
+               O2 = ramp_buffer(0);
+    axl_graph_node node;
+    axl_graph_exec x = one_vadd(&r, A, B, O, 8, &node);
+    /* The first replay waits behind a host accessor on A... */
+    axl_host_accessor ha;
+    void *ptr;
+    AXL_OK(axl_host_accessor_create(A, AXL_ACCESS_READ_WRITE, NULL, 0, &ha,
+                                    &ptr));
+    axl_event first;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &first));
+    /* ...while the node is given n = 16 and another output. */
+    uint32_t sixteen = 16;
+    AXL_OK(axl_graph_exec_update_scalar(x, node, 3, &sixteen, 4));
+    AXL_OK(axl_graph_exec_update_buffer(x, node, 2, O2));
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_event_wait(first));
+    AXL_OK(axl_event_release(first));
+    int32_t o[N], o2[N];
+    read_back(&r, O, o);
+    read_back(&r, O2, o2);
+    /* The first replay: n = 8 into O, O2 untouched. */
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(o[i], i < 8 ? (i + 1) + (10 * i + 1) : 1);
+        assert_int_equal(o2[i], 1);
+    }
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    read_back(&r, O, o);
+    read_back(&r, O2, o2);
+    /* The second: n = 16 into O2, O as the first left it. */
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(o[i], i < 8 ? (i + 1) + (10 * i + 1) : 1);
+        assert_int_equal(o2[i], i < 16 ? (i + 1) + (10 * i + 1) : 1);
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_buffer_release(O2));
+    rig_down(&r);
+}
+
+static void a_bad_update_changes_nothing(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O = ramp_buffer(0);
+    axl_buffer small, gone, other_ctx;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N / 2), NULL, &small));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &gone));
+    AXL_OK(axl_buffer_release(gone));
+    axl_graph_node node;
+    axl_graph_exec x = one_vadd(&r, A, B, O, 8, &node);
+    uint64_t wide = 99;
+    uint32_t n = 99;
+    /* A scalar of the wrong size, a buffer given bytes, an argument the
+     * kernel does not have. */
+    AXL_EXPECT(axl_graph_exec_update_scalar(x, node, 3, &wide, 8),
+               AXL_ERR_KERNEL_ARGUMENT);
+    AXL_MESSAGE_HAS("takes 4 bytes");
+    AXL_EXPECT(axl_graph_exec_update_scalar(x, node, 2, &n, 4),
+               AXL_ERR_KERNEL_ARGUMENT);
+    AXL_MESSAGE_HAS("is a buffer");
+    AXL_EXPECT(axl_graph_exec_update_scalar(x, node, 9, &n, 4),
+               AXL_ERR_KERNEL_ARGUMENT);
+    /* A buffer of another size, a released one, one for a scalar. */
+    AXL_EXPECT(axl_graph_exec_update_buffer(x, node, 2, small),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("keeps the size");
+    AXL_EXPECT(axl_graph_exec_update_buffer(x, node, 2, gone),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_EXPECT(axl_graph_exec_update_buffer(x, node, 3, A),
+               AXL_ERR_KERNEL_ARGUMENT);
+    /* A buffer bound to another context. */
+    axl_context ctx2;
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &ctx2));
+    axl_buffer_props props = {.flags = AXL_BUFFER_CONTEXT_BOUND,
+                             .context = ctx2};
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &other_ctx));
+    AXL_EXPECT(axl_graph_exec_update_buffer(x, node, 2, other_ctx),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("another context");
+    /* A node that is not the executable graph's. */
+    axl_graph_node stranger = {node.id ^ 1u};
+    AXL_EXPECT(axl_graph_exec_update_scalar(x, stranger, 3, &n, 4),
+               AXL_ERR_INVALID);
+    /* Nothing changed: the replay still adds 8 elements into O. */
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    int32_t o[N];
+    read_back(&r, O, o);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], i < 8 ? (i + 1) + (10 * i + 1) : 1);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(other_ctx));
+    AXL_OK(axl_context_release(ctx2));
+    AXL_OK(axl_buffer_release(small));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    rig_down(&r);
+}
+
+/* ---- Refusals ------------------------------------------------------------------------- */
+
+static void a_graph_over_a_released_buffer_is_refused_at_finalize(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(vadd(&r, A, A, O, N, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_buffer_release(A));
+    axl_graph_exec x = {0};
+    AXL_EXPECT(axl_graph_finalize(g, &x), AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("was released");
+    assert_int_equal(x.id, 0);
+    assert_int_equal(axl_test_pool("graph_exec").in_use, 0);
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(O));
+    rig_down(&r);
+}
+
+static void a_graph_over_a_released_buffer_is_refused_at_submit(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
+    axl_graph_node node;
+    axl_graph_exec x = one_vadd(&r, A, A, O, N, &node);
+    AXL_OK(axl_buffer_release(O));
+    axl_event e = {0};
+    AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, &e),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("was released");
+    assert_int_equal(e.id, 0);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    /* A swap for a live buffer makes it whole again. */
+    axl_buffer O2 = ramp_buffer(0);
+    AXL_OK(axl_graph_exec_update_buffer(x, node, 2, O2));
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    int32_t o[N];
+    read_back(&r, O2, o);
+    assert_int_equal(o[5], 2 * (5 + 1));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O2));
+    rig_down(&r);
+}
+
+static void a_failed_node_fails_the_graph_event_and_the_queue_keeps_working(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    /* vadd's model fails a size past the buffers (the emulated device's
+     * model returning an error). */
+    axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
+    axl_graph_node node;
+    axl_graph_exec x = one_vadd(&r, A, A, O, N, &node);
+    uint32_t too_many = 4 * N;
+    AXL_OK(axl_graph_exec_update_scalar(x, node, 3, &too_many, 4));
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_EXPECT(axl_event_wait(done), AXL_ERR_KERNEL);
+    AXL_OK(axl_event_release(done));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_KERNEL);
+    while (axl_queue_throw_asynchronous(r.q) != AXL_SUCCESS) {
+    }
+    /* The queue goes on: the same graph with a good size, and a plain
+     * command. */
+    uint32_t n = N;
+    AXL_OK(axl_graph_exec_update_scalar(x, node, 3, &n, 4));
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_OK(axl_event_wait(done));
+    AXL_OK(axl_event_release(done));
+    int32_t o[N];
+    read_back(&r, O, o);
+    assert_int_equal(o[N - 1], 2 * (N - 1 + 1));
+
+    /* A failed host task among independent nodes: the event fails with
+     * the task's status, whichever join it went through. */
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)1, NULL, 0, NULL));
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)2, NULL, 0, NULL));
+    axl_graph_node bad;
+    AXL_OK(axl_graph_add(g, note_cgf, (void *)3, NULL, 0, NULL));
+    AXL_OK(axl_graph_add(g, fail_cgf, NULL, NULL, 0, &bad));
+    axl_graph_exec y;
+    AXL_OK(axl_graph_finalize(g, &y));
+    AXL_OK(axl_queue_submit_graph(r.q, y, NULL, 0, &done));
+    AXL_EXPECT(axl_event_wait(done), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("the sensor did not answer");
+    AXL_OK(axl_event_release(done));
+    AXL_EXPECT(axl_queue_throw_asynchronous(r.q), AXL_ERR_RUNTIME);
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, &done));
+    AXL_OK(axl_event_wait(done));
+    AXL_OK(axl_event_release(done));
+    AXL_OK(axl_graph_exec_release(y));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
+    rig_down(&r);
+}
+
+static void full_graph_pools_are_out_of_resources_naming_the_setting(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_graph g[AXL_MAX_GRAPHS + 1];
+    for (int i = 0; i < AXL_MAX_GRAPHS; i++)
+        AXL_OK(axl_graph_create(r.ctx, r.dev, &g[i]));
+    AXL_EXPECT(axl_graph_create(r.ctx, r.dev, &g[AXL_MAX_GRAPHS]),
+               AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("AXL_MAX_GRAPHS");
+    /* Nodes: the pool is shared; the node past it is refused and the
+     * graph keeps what it had. */
+    for (int i = 0; i < AXL_MAX_GRAPH_NODES; i++)
+        AXL_OK(axl_graph_add(g[0], note_cgf, (void *)1, NULL, 0, NULL));
+    AXL_EXPECT(axl_graph_add(g[0], note_cgf, (void *)1, NULL, 0, NULL),
+               AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("AXL_MAX_GRAPH_NODES");
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g[0], &count));
+    assert_int_equal(count, AXL_MAX_GRAPH_NODES);
+    /* Finalize needs a node per node: none is made. */
+    axl_graph_exec x;
+    AXL_EXPECT(axl_graph_finalize(g[0], &x), AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("AXL_MAX_GRAPH_NODES");
+    AXL_OK(axl_graph_release(g[0]));
+    /* A graph whose submission needs more commands than the pool has:
+     * refused at finalize (where the pools allow such a graph). */
+    if (AXL_MAX_COMMANDS < AXL_MAX_GRAPH_NODES / 2) {
+        for (int i = 0; i < AXL_MAX_COMMANDS; i++)
+            AXL_OK(axl_graph_add(g[1], note_cgf, (void *)1, NULL, 0, NULL));
+        AXL_EXPECT(axl_graph_finalize(g[1], &x), AXL_ERR_OUT_OF_RESOURCES);
+        AXL_MESSAGE_HAS("AXL_MAX_COMMANDS");
+        assert_int_equal(axl_test_pool("graph_exec").in_use, 0);
+    }
+    for (int i = 1; i < AXL_MAX_GRAPHS; i++)
+        AXL_OK(axl_graph_release(g[i]));
+    rig_down(&r);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(recording_queue_submissions_return_without_running_anything),
+        T(a_recorded_event_is_a_node_and_outside_events_are_refused),
+        T(parallel_for_is_not_recorded),
+        T(replay_equals_the_same_commands_submitted_one_by_one),
+        T(added_nodes_run_after_their_dependencies),
+        T(the_graph_event_waits_for_every_sink_and_fails_with_one),
+        T(an_in_order_recording_is_a_chain),
+        T(an_update_is_seen_by_the_next_replay_only),
+        T(a_bad_update_changes_nothing),
+        T(a_graph_over_a_released_buffer_is_refused_at_finalize),
+        T(a_graph_over_a_released_buffer_is_refused_at_submit),
+        T(a_failed_node_fails_the_graph_event_and_the_queue_keeps_working),
+        T(full_graph_pools_are_out_of_resources_naming_the_setting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
