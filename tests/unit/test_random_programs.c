@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "axl_test.h"
+#include "axl_config.h"
 
 enum { NBUF = 7, NBASE = 5, LEN = 512, NOPS_DEFAULT = 400, SEEDS_DEFAULT = 48 };
 
@@ -752,6 +753,242 @@ static void many_readers_then_a_writer_match_the_model(void **state)
     AXL_OK(axl_queue_release(q));
 }
 
+/* ---- Graph replay (axl/graph.h): the same random program submitted one
+ * command at a time and recorded once then replayed gives the same bytes.
+ * Its commands are those a graph records: fills, copies between buffers
+ * and from and to the host, vadd both ways, host tasks over accessors,
+ * with accessor and explicit edges, on an in-order or out-of-order queue.
+ * Each program runs twice both ways (replayed twice): what a run leaves is
+ * the next one's input. */
+
+enum { GBUF = 4, GLEN = 96, GOPS_MAX = 40, GSEEDS = 24 };
+
+typedef struct gop {
+    int kind;
+    int a, b, o;           /* buffers */
+    uint32_t n;            /* elements (vadd, host task) */
+    int value;             /* fill value, host task addend */
+    int dep;               /* an earlier op this one names, or -1 */
+    bool group;            /* vadd through a command group */
+    int src[GLEN];         /* copy from the host */
+    int dst[2][GLEN];      /* copy to the host: per world */
+} gop;
+
+typedef struct gtask {
+    const gop *op;
+    int *ptr;
+} gtask;
+
+typedef struct gctx {
+    const gop *op;
+    const axl_buffer *buf;
+    axl_kernel k;
+    gtask *task;
+    const axl_event *deps;
+    uint32_t ndeps;
+} gctx;
+
+static gop gops[GOPS_MAX];
+static gtask gtasks[2][GOPS_MAX];
+
+static axl_status gtask_fn(void *user)
+{
+    const gtask *t = user;
+    for (uint32_t i = 0; i < t->op->n; i++)
+        t->ptr[i] = t->ptr[i] * 3 + t->op->value;
+    return AXL_SUCCESS;
+}
+
+static void gtask_cgf(axl_handler *h, void *user)
+{
+    const gctx *c = user;
+    axl_accessor acc;
+    axl_region r = {{0, 0, 0}, {c->op->n, 1, 1}};
+    axl_handler_depends_on_list(h, c->deps, c->ndeps);
+    axl_handler_require(h, c->buf[c->op->a], AXL_ACCESS_READ_WRITE, &r, 0,
+                        &acc);
+    c->task->op = c->op;
+    axl_handler_host_ptr(h, acc, (void **)&c->task->ptr);
+    axl_handler_host_task(h, gtask_fn, c->task);
+}
+
+static void gvadd_cgf(axl_handler *h, void *user)
+{
+    const gctx *c = user;
+    axl_handler_depends_on_list(h, c->deps, c->ndeps);
+    axl_kernel_arg args[4] = {
+        axl_arg_buffer(0, c->buf[c->op->a], AXL_ACCESS_READ),
+        axl_arg_buffer(1, c->buf[c->op->b], AXL_ACCESS_READ),
+        axl_arg_buffer(2, c->buf[c->op->o], AXL_ACCESS_READ_WRITE),
+        axl_arg_u32(3, c->op->n)};
+    axl_handler_set_args(h, args, 4);
+    axl_handler_single_task(h, c->k);
+}
+
+/* Submits op i of world w on q (recording or not); its event in ev[i]. */
+static void gop_submit(axl_queue q, axl_kernel k, const axl_buffer *buf,
+                       int w, int i, axl_event *ev)
+{
+    const gop *op = &gops[i];
+    const axl_event *deps = op->dep >= 0 ? &ev[op->dep] : NULL;
+    uint32_t nd = op->dep >= 0 ? 1 : 0;
+    gctx c = {op, buf, k, &gtasks[w][i], deps, nd};
+    switch (op->kind) {
+    case 0:
+        AXL_OK(axl_queue_fill(q, buf[op->o], NULL, &op->value, sizeof(int),
+                              deps, nd, &ev[i]));
+        break;
+    case 1:
+        AXL_OK(axl_queue_copy(q, buf[op->a], NULL, buf[op->o], NULL, deps, nd,
+                              &ev[i]));
+        break;
+    case 2:
+        AXL_OK(axl_queue_copy_from_host(q, op->src, buf[op->o], NULL, deps,
+                                        nd, &ev[i]));
+        break;
+    case 3:
+        AXL_OK(axl_queue_copy_to_host(q, buf[op->a], NULL,
+                                      (void *)gops[i].dst[w], deps, nd,
+                                      &ev[i]));
+        break;
+    case 4:
+        if (op->group) {
+            AXL_OK(axl_queue_submit(q, gvadd_cgf, &c, &ev[i]));
+        } else {
+            AXL_OK(axl_queue_single_task(
+                q, k,
+                AXL_ARGS(AXL_ARG_IN(buf[op->a]), AXL_ARG_IN(buf[op->b]),
+                         AXL_ARG_INOUT(buf[op->o]), AXL_ARG_U32(op->n)),
+                deps, nd, &ev[i]));
+        }
+        break;
+    default:
+        AXL_OK(axl_queue_submit(q, gtask_cgf, &c, &ev[i]));
+        break;
+    }
+}
+
+static void graph_program(uint64_t seed)
+{
+    world rw = {.rng = seed * 0x9E3779B97F4A7C15ull + 1};
+    world *r = &rw; /* rnd() */
+    const uint32_t flags = seed % 2 ? AXL_QUEUE_IN_ORDER : 0;
+    const int nops = 8 + (int)rnd(r, GOPS_MAX - 8);
+    for (int i = 0; i < nops; i++) {
+        gop *op = &gops[i];
+        op->kind = (int)rnd(r, 6);
+        op->a = (int)rnd(r, GBUF);
+        op->b = (int)rnd(r, GBUF);
+        do
+            op->o = (int)rnd(r, GBUF);
+        while (op->kind == 1 && op->o == op->a);
+        op->n = 1 + rnd(r, GLEN);
+        op->value = (int)rnd(r, 1000) - 500;
+        op->group = rnd(r, 2);
+        op->dep = i && rnd(r, 4) == 0 ? (int)rnd(r, (uint32_t)i) : -1;
+        for (int k = 0; k < GLEN; k++)
+            op->src[k] = (int)rnd(r, 100000);
+        memset(op->dst, 0, sizeof op->dst);
+    }
+    axl_device dev = axl_test_emu_device();
+    axl_context ctx;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &ctx));
+    axl_queue q;
+    AXL_OK(axl_queue_create(ctx, dev, flags, NULL, &q));
+    axl_kernel_id vid;
+    axl_kernel_bundle bundle;
+    axl_kernel k;
+    AXL_OK(axl_get_built_in_kernel_id(dev, "vadd", &vid));
+    AXL_OK(axl_get_kernel_bundle_for(ctx, NULL, 0, &vid, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bundle));
+    AXL_OK(axl_kernel_bundle_get_kernel(bundle, vid, &k));
+    /* Two worlds of buffers with the same contents. */
+    axl_buffer buf[2][GBUF];
+    static int init[GBUF][GLEN];
+    for (int b = 0; b < GBUF; b++)
+        for (int i = 0; i < GLEN; i++)
+            init[b][i] = (int)rnd(r, 1000);
+    for (int w = 0; w < 2; w++)
+        for (int b = 0; b < GBUF; b++) {
+            AXL_OK(axl_buffer_create(sizeof(int), axl_range_1d(GLEN), NULL,
+                                     &buf[w][b]));
+            AXL_OK(axl_queue_copy_from_host(q, init[b], buf[w][b], NULL, NULL,
+                                            0, NULL));
+        }
+    AXL_OK(axl_queue_wait_and_throw(q));
+    /* Recorded once over world 1. */
+    axl_graph g;
+    axl_event rec[GOPS_MAX];
+    AXL_OK(axl_graph_create(ctx, dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, q));
+    for (int i = 0; i < nops; i++)
+        gop_submit(q, k, buf[1], 1, i, rec);
+    AXL_OK(axl_graph_end_recording(g, q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    for (int run = 0; run < 2; run++) {
+        axl_event ev[GOPS_MAX];
+        for (int i = 0; i < nops; i++)
+            gop_submit(q, k, buf[0], 0, i, ev);
+        AXL_OK(axl_queue_wait_and_throw(q));
+        for (int i = 0; i < nops; i++)
+            AXL_OK(axl_event_release(ev[i]));
+        axl_event done;
+        AXL_OK(axl_queue_submit_graph(q, x, NULL, 0, &done));
+        AXL_OK(axl_event_wait(done));
+        AXL_OK(axl_event_release(done));
+        AXL_OK(axl_queue_wait_and_throw(q));
+        for (int b = 0; b < GBUF; b++) {
+            int got[2][GLEN];
+            for (int w = 0; w < 2; w++)
+                AXL_OK(axl_queue_copy_to_host(q, buf[w][b], NULL, got[w],
+                                              NULL, 0, NULL));
+            AXL_OK(axl_queue_wait_and_throw(q));
+            if (memcmp(got[0], got[1], sizeof got[0]) != 0) {
+                print_error("seed %llu run %d: buffer %d differs after replay "
+                            "(%d ops)\n",
+                            (unsigned long long)seed, run, b, nops);
+                fail();
+            }
+        }
+        for (int i = 0; i < nops; i++)
+            if (gops[i].kind == 3 &&
+                memcmp(gops[i].dst[0], gops[i].dst[1], sizeof gops[i].dst[0]))
+            {
+                print_error("seed %llu run %d: op %d's copy to the host "
+                            "differs after replay\n",
+                            (unsigned long long)seed, run, i);
+                fail();
+            }
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    for (int w = 0; w < 2; w++)
+        for (int b = 0; b < GBUF; b++)
+            AXL_OK(axl_buffer_release(buf[w][b]));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(bundle));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(ctx));
+}
+
+static void random_programs_replayed_from_a_graph_give_the_same_bytes(
+    void **state)
+{
+    (void)state;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    if (AXL_MAX_GRAPH_NODES < 2 * GOPS_MAX) {
+        print_message("AXL_MAX_GRAPH_NODES %d: too few for these programs\n",
+                      AXL_MAX_GRAPH_NODES);
+        skip();
+    }
+    int seeds = env_int("AXL_RANDOM_SEEDS", GSEEDS);
+    int first = env_int("AXL_RANDOM_FIRST", 1);
+    for (int s = first; s < first + seeds; s++)
+        graph_program((uint64_t)s);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -759,6 +996,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(random_programs_match_the_sequential_model),
         T(many_readers_then_a_writer_match_the_model),
+        T(random_programs_replayed_from_a_graph_give_the_same_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
