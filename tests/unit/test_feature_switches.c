@@ -224,6 +224,34 @@ static void xclbin_reader_switch(void **state)
     print_message("AXL_FEATURE_XCLBIN_READER 0: %s\n", why);
 }
 
+/* Recorded graphs: off, no graph is made and a queue records nothing
+ * (its submissions run, as they do without the switch). */
+static void graph_switch(void **state)
+{
+    (void)state;
+    axl_context ctx;
+    axl_device dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&dev, 1, NULL, &ctx));
+    axl_graph g = {0};
+    axl_status st = axl_graph_create(ctx, dev, &g);
+    answers_as_switched(AXL_FEATURE_GRAPHS, "AXL_FEATURE_GRAPHS", st);
+    if (st == AXL_SUCCESS) {
+        AXL_OK(axl_graph_release(g));
+    } else {
+        assert_int_equal(g.id, 0);
+        axl_graph_exec x = {0};
+        assert_int_equal(axl_graph_finalize(g, &x),
+                         AXL_ERR_FEATURE_NOT_SUPPORTED);
+        assert_int_equal(x.id, 0);
+        axl_queue q;
+        AXL_OK(axl_queue_create(ctx, dev, 0, NULL, &q));
+        assert_int_equal(axl_queue_submit_graph(q, x, NULL, 0, NULL),
+                         AXL_ERR_FEATURE_NOT_SUPPORTED);
+        AXL_OK(axl_queue_release(q));
+    }
+    AXL_OK(axl_context_release(ctx));
+}
+
 static void trace_switch(void **state)
 {
     (void)state;
@@ -237,6 +265,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(sub_buffer_switch_4_7_2,
                                         axl_test_setup, axl_test_teardown),
+        cmocka_unit_test_setup_teardown(graph_switch, axl_test_setup,
+                                        axl_test_teardown),
         cmocka_unit_test_setup_teardown(host_accessor_switch_4_7_6_10,
                                         axl_test_setup, axl_test_teardown),
         cmocka_unit_test_setup_teardown(host_task_switch_4_10,
