@@ -142,7 +142,10 @@ static void find_sinks(struct axl__graph_exec *x)
             a->has_succ = waits_for(b, a);
         x->nsinks += !a->has_succ;
     }
-    uint16_t n = x->nsinks, j = 1;
+    /* One sink: every other node reaches it through edges that carry
+     * failures, so its event is the graph's (no join). The last node is
+     * always a sink. */
+    uint16_t n = x->nsinks, j = n == 1 ? 0 : 1;
     while (n > JOIN_FAN) {
         n = (uint16_t)((n + JOIN_FAN - 1) / JOIN_FAN);
         j = (uint16_t)(j + n);
@@ -158,6 +161,25 @@ static void unmemo(axl_handler *h)
         h->kargs[m] = h->u.kernel.args[m];
     h->nkargs = h->u.kernel.nargs;
     h->memo = 0;
+}
+
+/*
+ * A launch-memo number of kernel slot ks for a kernel node of an
+ * executable graph: compute units that ran the node keep its arguments
+ * under it, so the next replay on the same unit sets only the scalars and
+ * the port is told the arguments are the ones it had (axl_hal_run.args_id),
+ * as for a repeated single_task (rt.h, axl__launch_memo). The number is
+ * taken from the kernel's own count, and the kernel's memo is forgotten,
+ * so no launch can name this number with other arguments. 0 (no memo)
+ * when the count would wrap.
+ */
+static uint32_t node_memo(uint16_t ks)
+{
+    struct axl__launch_memo *mm = &axl__kernel_at(ks)->memo;
+    if (mm->seq == UINT32_MAX)
+        return 0;
+    mm->holds = false;
+    return ++mm->seq;
 }
 
 /*
@@ -435,6 +457,11 @@ axl_status axl_graph_node_count(axl_graph graph, uint32_t *count)
 
 /* ---- Executable graphs -------------------------------------------------------------- */
 
+static bool exec_idle(const void *arg)
+{
+    return !((const struct axl__graph_exec *)arg)->busy;
+}
+
 static void exec_free(struct axl__graph_exec *x)
 {
     free_nodes(x->head);
@@ -510,6 +537,8 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
             span_of(&m->span[i], &h, i);
             m->span[i].bank = bank_on(&h, i, g->device);
         }
+        if (m->h.kind == AXL__CMD_KERNEL)
+            m->h.u.kernel.memo = node_memo(m->h.u.kernel.kernel);
         axl__handler_drop(&h);
         if (tail)
             tail->next = axl__graph_node_ref_of(m);
@@ -544,6 +573,8 @@ axl_status axl_graph_exec_release(axl_graph_exec exec)
 {
     static const char fn[] = "axl_graph_exec_release";
     AXL__ENTER(graph_exec, x, exec);
+    if (x->busy)
+        axl__wait_until_pred(exec_idle, x);
     exec_free(x);
     axl__leave();
     return st;
@@ -625,6 +656,7 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                          (unsigned)ndeps);
     AXL__ENTER(queue, q, queue);
     unsigned committed = 0; /* nodes submitted (and their events held) */
+    bool in_place = false;  /* x->busy is this submission's */
     struct axl__graph_exec *x = axl__graph_exec_get(fn, exec, &st);
     if (!x)
         goto out;
@@ -707,28 +739,56 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         }
     }
     /* 3. The nodes, in order, each a checked group committed as a
-     * submission commits one. */
+     * submission commits one: from the node's own handler, its pointers
+     * set and its buffers held (unless another submission of x is using
+     * them, having dropped the lock: then from a copy). */
+    in_place = !x->busy;
+    if (in_place)
+        x->busy = true;
     struct axl__graph_node *by_index[AXL_MAX_GRAPH_NODES];
     uint32_t sinks[AXL_MAX_GRAPH_NODES];
     unsigned ns = 0;
     for (struct axl__graph_node *n = node_of(x->head); n;
          n = node_of(n->next)) {
         by_index[n->index] = n;
-        axl_handler h;
-        st = node_resolve(fn, n, &h, 0, 0);
-        if (st != AXL_SUCCESS)
-            goto out;
+        axl_handler copy, *h = &n->h;
+        const uint8_t nacc = n->h.nacc;
+        if (in_place) {
+            for (uint8_t i = 0; i < nacc; i++) {
+                struct axl__buffer *v =
+                    axl__buffer_at(AXL__HANDLE_SLOT(n->bufs[i]));
+                v->holds++;
+                h->acc[i].buf = v;
+                h->acc[i].base = axl__buffer_base(v);
+            }
+        } else {
+            h = &copy;
+            st = node_resolve(fn, n, h, 0, 0);
+            if (st != AXL_SUCCESS)
+                goto out;
+        }
         for (uint8_t k = 0; k < n->ndeps; k++)
-            add_dep(&h, by_index[n->deps[k]]->ev);
+            add_dep(h, by_index[n->deps[k]]->ev);
         for (unsigned k = 0; k < nu; k++)
-            add_dep(&h, udeps[k]);
-        h.deps_overflow |= overflow;
-        if (h.kind == AXL__CMD_KERNEL)
-            h.u.kernel.timeout_ns = h.timeout_ns ? h.timeout_ns
-                                                 : q->timeout_ns;
+            add_dep(h, udeps[k]);
+        h->deps_overflow |= overflow;
+        if (h->kind == AXL__CMD_KERNEL) {
+            h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns
+                                                   : q->timeout_ns;
+            /* A kernel restricted to some units since has no memo. */
+            if (axl__kernel_at(h->u.kernel.kernel)->cus)
+                h->u.kernel.memo = 0;
+        }
+        /* With one sink (the last node), its event is the graph's. */
+        const bool last = x->njoins == 0 && !AXL__IS_REF(n->next);
         struct axl__command *c;
-        st = axl__commit(fn, q, &h, &c, NULL);
-        axl__handler_drop(&h);
+        st = axl__commit(fn, q, h, &c, last ? event : NULL);
+        axl__handler_drop(h); /* the holds, if the commit failed */
+        if (in_place) {
+            h->nacc = nacc;
+            h->ndeps = 0;
+            h->deps_overflow = false;
+        }
         if (st != AXL_SUCCESS) /* host storage could not be had: the
                                   nodes before run, the event is not made */
             goto out;
@@ -743,23 +803,31 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     }
     /* 4. The one event: joins of the sinks, JOIN_FAN at a time (a join
      * keeps each edge, so each carries its node's failure). */
-    if (x->nnodes == 0)
-        for (unsigned k = 0; k < nu; k++)
-            sinks[ns++] = udeps[k]; /* an empty graph waits for deps */
-    while (ns > JOIN_FAN) {
-        unsigned m = 0;
-        for (unsigned k = 0; k < ns && st == AXL_SUCCESS; k += JOIN_FAN)
-            st = join(fn, q, sinks + k, ns - k < JOIN_FAN ? ns - k : JOIN_FAN,
-                      &sinks[m++], NULL);
-        if (st != AXL_SUCCESS)
-            goto out;
-        ns = m;
+    if (x->njoins) {
+        if (x->nnodes == 0)
+            for (unsigned k = 0; k < nu; k++)
+                sinks[ns++] = udeps[k]; /* an empty graph waits for deps */
+        while (ns > JOIN_FAN) {
+            unsigned m = 0;
+            for (unsigned k = 0; k < ns && st == AXL_SUCCESS; k += JOIN_FAN)
+                st = join(fn, q, sinks + k,
+                          ns - k < JOIN_FAN ? ns - k : JOIN_FAN, &sinks[m++],
+                          NULL);
+            if (st != AXL_SUCCESS)
+                goto out;
+            ns = m;
+        }
+        uint32_t ev;
+        st = join(fn, q, sinks, ns, &ev, event);
     }
-    uint32_t last;
-    st = join(fn, q, sinks, ns, &last, event);
 out:
     if (committed)
         unhold_nodes(x, committed);
+    if (in_place) {
+        x->busy = false;
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
     if (st == AXL_SUCCESS || committed)
         axl__pump();
     axl__leave();
@@ -816,6 +884,8 @@ axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
     if (!value)
         return axl__null(fn, "value");
     AXL__ENTER(graph_exec, x, exec);
+    if (x->busy)
+        axl__wait_until_pred(exec_idle, x);
     struct axl__karg *ka = NULL;
     struct axl__graph_node *n =
         update_target(fn, x, node, arg_index, &ka, &st);
@@ -841,6 +911,8 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
 {
     static const char fn[] = "axl_graph_exec_update_buffer";
     AXL__ENTER(graph_exec, x, exec);
+    if (x->busy)
+        axl__wait_until_pred(exec_idle, x);
     struct axl__karg *ka = NULL;
     struct axl__graph_node *n =
         update_target(fn, x, node, arg_index, &ka, &st);
@@ -899,6 +971,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
     }
     if (st == AXL_SUCCESS) {
         memcpy(&n->h, &h, sizeof h);
+        n->h.u.kernel.memo = node_memo(n->h.u.kernel.kernel);
         n->bufs[a] = buffer.id;
         span_of(&n->span[a], &h, a);
         n->span[a].bank = bank;

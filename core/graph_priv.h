@@ -58,7 +58,13 @@ struct axl__graph_exec {
     uint16_t context, device;   /* slots; it holds its context */
     uint16_t nnodes;
     uint16_t nsinks;            /* nodes no other node depends on */
-    uint16_t njoins;            /* commands that join the sinks' events */
+    uint16_t njoins;            /* commands that join the sinks' events
+                                   (0: one sink, whose event is the
+                                   graph's) */
+    bool busy;                  /* a submission is using the nodes'
+                                   handlers in place (it may drop the lock
+                                   for host storage): another submits from
+                                   copies, updates wait for it to end */
     uint32_t graph;             /* handle of the graph it was made from
                                    (weak: names the nodes updates take) */
     axl__graph_node_ref head;

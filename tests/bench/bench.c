@@ -5,6 +5,8 @@
  *   bench chain N            one scenario only (for callgrind; see
  *   bench independent N      tests/bench/instructions.sh)
  *   bench launch N
+ *   bench graph1 N           N replays of a recorded graph of 1 nop launch
+ *   bench graph4 N           ... of a chain of 4 nop launches
  *
  * Figures:
  *   host_task_chain_N         ns per command: N host tasks on an in-order
@@ -14,6 +16,10 @@
  *   empty_kernel_launch       ns per launch: single_task of the stock nop
  *                             kernel on an in-order queue, from submit to
  *                             the end of the wait (event released)
+ *   graph_replay_1_node      ns per kernel: axl_queue_submit_graph of a
+ *                             recorded graph of one nop launch, its wait
+ *                             and its event's release
+ *   graph_replay_4_chain     ns per kernel: the same for a chain of four
  *   copy_to_device_bandwidth  GB/s: whole-buffer copies from host memory
  *                             into a buffer on the emulated device's bank
  *   memcpy_bandwidth          GB/s: memcpy of the same bytes, same run
@@ -147,6 +153,52 @@ static void launch_figure(void)
     launch_down(&r);
 }
 
+/* A graph of `nodes` nop launches, each after the one before (recorded
+ * from the rig's in-order queue), finalized. */
+static axl_graph_exec graph_up(launch_rig *r, int nodes)
+{
+    axl_device d;
+    CHECK(axl_queue_get_device(r->q, &d));
+    axl_graph g;
+    CHECK(axl_graph_create(r->ctx, d, &g));
+    CHECK(axl_graph_begin_recording(g, r->q));
+    for (int i = 0; i < nodes; i++)
+        CHECK(axl_queue_single_task(r->q, r->nop, NULL, 0, NULL, 0, NULL));
+    CHECK(axl_graph_end_recording(g, r->q));
+    axl_graph_exec x;
+    CHECK(axl_graph_finalize(g, &x));
+    CHECK(axl_graph_release(g));
+    return x;
+}
+
+/* One replay: submit, wait, release the event. */
+static void replay_once(launch_rig *r, axl_graph_exec x)
+{
+    axl_event e;
+    CHECK(axl_queue_submit_graph(r->q, x, NULL, 0, &e));
+    CHECK(axl_event_wait(e));
+    CHECK(axl_event_release(e));
+}
+
+static void graph_figure(const char *name, int nodes)
+{
+    launch_rig r = launch_up();
+    axl_graph_exec x = graph_up(&r, nodes);
+    enum { N = 1000 };
+    for (int i = 0; i < N; i++)
+        replay_once(&r, x);
+    double runs[7];
+    for (int k = 0; k < 7; k++) {
+        double t0 = now_ns();
+        for (int i = 0; i < N; i++)
+            replay_once(&r, x);
+        runs[k] = (now_ns() - t0) / N / nodes;
+    }
+    printf("%s %.0f ns/kernel\n", name, median(runs, 7));
+    CHECK(axl_graph_exec_release(x));
+    launch_down(&r);
+}
+
 static void bandwidth(void)
 {
     enum { BYTES = 64 << 20 };
@@ -197,6 +249,18 @@ int main(int argc, char **argv)
         CHECK(axl_shutdown());
         return 0;
     }
+    if (argc == 3 && !strncmp(argv[1], "graph", 5)) {
+        launch_rig r = launch_up();
+        launch_once(&r); /* first-run work (opening the unit) out of the way */
+        axl_graph_exec x = graph_up(&r, atoi(argv[1] + 5));
+        replay_once(&r, x);
+        for (int i = 0, n = atoi(argv[2]); i < n; i++)
+            replay_once(&r, x);
+        CHECK(axl_graph_exec_release(x));
+        launch_down(&r);
+        CHECK(axl_shutdown());
+        return 0;
+    }
     if (argc == 3) {
         /* One scenario, once, for instruction counts. */
         int n = atoi(argv[2]);
@@ -212,6 +276,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         tasks_figure("host_task_independent", 0, ns[i]);
     launch_figure();
+    graph_figure("graph_replay_1_node", 1);
+    graph_figure("graph_replay_4_chain", 4);
     bandwidth();
     CHECK(axl_shutdown());
     return 0;

@@ -26,6 +26,14 @@ export AXL_EMU_DETERMINISTIC=1
 base=$(ir launch 0)
 total=$(ir launch 1000)
 echo "empty_kernel_launch $(( (total - base) / 1000 )) instructions/launch"
+# Graph replay per kernel (axl/graph.h): a recorded graph of one nop
+# launch, and a chain of four, each submitted, waited for and its event
+# released N times; divided by the kernels run.
+for g in 1 4; do
+  base=$(ir "graph$g" 0)
+  total=$(ir "graph$g" 1000)
+  echo "graph_replay_${g}_per_kernel $(( (total - base) / (1000 * g) )) instructions/kernel"
+done
 # The default, asynchronous mode: the same launch plus the hand-off to the
 # unit's worker thread and back (callgrind counts every thread).
 export AXL_EMU_DETERMINISTIC=0
