@@ -182,6 +182,44 @@ static uint32_t node_memo(uint16_t ks)
     return ++mm->seq;
 }
 
+/* Whether kernel nodes a and b hand a compute unit the same arguments
+ * (the same ids, scalar sizes and buffers: only scalars' bytes differ),
+ * so they may share a launch-memo number. */
+static bool same_args(const struct axl__graph_node *a,
+                      const struct axl__graph_node *b)
+{
+    if (a->h.kind != AXL__CMD_KERNEL ||
+        a->h.u.kernel.kernel != b->h.u.kernel.kernel ||
+        a->h.u.kernel.nargs != b->h.u.kernel.nargs)
+        return false;
+    for (uint8_t m = 0; m < a->h.u.kernel.nargs; m++) {
+        const struct axl__karg *x = &a->h.u.kernel.args[m],
+                               *y = &b->h.u.kernel.args[m];
+        if (x->id != y->id || !x->acc != !y->acc || x->size != y->size ||
+            (x->acc && (a->bufs[x->acc - 1] != b->bufs[y->acc - 1] ||
+                        a->h.acc[x->acc - 1].loc != b->h.acc[y->acc - 1].loc)))
+            return false;
+    }
+    return true;
+}
+
+/* Whether a kernel node's buffers are where its last check put them, with
+ * nothing to make host storage for: axl__access_prepare would change
+ * nothing, and the commit may skip it (as for a launch filled from its
+ * kernel's memo, axl__launch_recall). */
+static bool placed(const axl_handler *h, uint16_t device)
+{
+    for (uint8_t i = 0; i < h->nacc; i++) {
+        const struct axl__required *r = &h->acc[i];
+        const struct axl__buffer *b = r->base;
+        if (!r->on_device || r->loc == AXL__LOC_HOST ||
+            b->loc[r->loc].device != device + 1u ||
+            !(b->host || b->loc[r->loc].ver == b->cur))
+            return false;
+    }
+    return true;
+}
+
 /*
  * Adds the checked group h to g as a node (lock held; h's holds stay h's).
  * q: the recording queue, or a check queue of the graph's context and
@@ -537,8 +575,18 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
             span_of(&m->span[i], &h, i);
             m->span[i].bank = bank_on(&h, i, g->device);
         }
-        if (m->h.kind == AXL__CMD_KERNEL)
-            m->h.u.kernel.memo = node_memo(m->h.u.kernel.kernel);
+        if (m->h.kind == AXL__CMD_KERNEL) {
+            /* Nodes that give a unit the same arguments share a number,
+             * so a unit that ran one runs the next without setting them
+             * again (a chain over the same buffers). */
+            m->h.u.kernel.memo = 0;
+            for (struct axl__graph_node *p = node_of(x->head);
+                 p && !m->h.u.kernel.memo; p = node_of(p->next))
+                if (same_args(p, m))
+                    m->h.u.kernel.memo = p->h.u.kernel.memo;
+            if (!m->h.u.kernel.memo)
+                m->h.u.kernel.memo = node_memo(m->h.u.kernel.kernel);
+        }
         axl__handler_drop(&h);
         if (tail)
             tail->next = axl__graph_node_ref_of(m);
@@ -753,6 +801,7 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         by_index[n->index] = n;
         axl_handler copy, *h = &n->h;
         const uint8_t nacc = n->h.nacc;
+        const uint32_t kmemo = n->h.u.kernel.memo;
         if (in_place) {
             for (uint8_t i = 0; i < nacc; i++) {
                 struct axl__buffer *v =
@@ -778,6 +827,7 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
             /* A kernel restricted to some units since has no memo. */
             if (axl__kernel_at(h->u.kernel.kernel)->cus)
                 h->u.kernel.memo = 0;
+            h->memo = placed(h, q->device);
         }
         /* With one sink (the last node), its event is the graph's. */
         const bool last = x->njoins == 0 && !AXL__IS_REF(n->next);
@@ -788,6 +838,9 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
             h->nacc = nacc;
             h->ndeps = 0;
             h->deps_overflow = false;
+            h->memo = 0;
+            if (h->kind == AXL__CMD_KERNEL)
+                h->u.kernel.memo = kmemo;
         }
         if (st != AXL_SUCCESS) /* host storage could not be had: the
                                   nodes before run, the event is not made */

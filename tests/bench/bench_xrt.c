@@ -11,6 +11,10 @@
  *             what the port adds
  *   axl       axl_queue_single_task + axl_event_wait + axl_event_release
  *             (bench_axl_single_task below)
+ *   axl_graph1, axl_graph4
+ *             axl_queue_submit_graph of a recorded graph of that vadd
+ *             launch (1 node), or of a chain of four, + wait + release:
+ *             figures per kernel (bench_graph1_loop, bench_graph4_loop)
  *
  * Prints one "name value unit" line per number: the median ns per launch
  * (each launch timed alone), the mean over the loop, instructions per
@@ -339,6 +343,7 @@ typedef struct axl_ctx {
     axl_kernel kernel;
     axl_kernel_arg args[4];
     unsigned bad;
+    axl_graph_exec exec; /* the graph paths */
 } axl_ctx;
 
 static NOINLINE void axl_launches(void *ctx, unsigned n,
@@ -369,6 +374,80 @@ NOINLINE void bench_axl_loop(void *ctx, unsigned n, uint64_t *samples)
     axl_launches(ctx, n, samples);
 }
 
+static NOINLINE void graph_replays(void *ctx, unsigned n, uint64_t *samples)
+{
+    axl_ctx *c = ctx;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t0 = samples ? now_ns() : 0;
+        axl_event e;
+        if (axl_queue_submit_graph(c->queue, c->exec, NULL, 0, &e) !=
+            AXL_SUCCESS) {
+            c->bad++;
+            continue;
+        }
+        if (axl_event_wait(e) != AXL_SUCCESS)
+            c->bad++;
+        axl_event_release(e);
+        if (samples)
+            samples[i] = now_ns() - t0;
+    }
+}
+
+NOINLINE void bench_graph1_loop(void *ctx, unsigned n, uint64_t *samples)
+{
+    graph_replays(ctx, n, samples);
+}
+
+NOINLINE void bench_graph4_loop(void *ctx, unsigned n, uint64_t *samples)
+{
+    graph_replays(ctx, n, samples);
+}
+
+/* The graph of `nodes` launches of c's single_task (each after the one
+ * before: recorded from the in-order queue), replayed n times: figures
+ * per kernel. */
+static result bench_axl_graph(axl_ctx *c, axl_device dev, unsigned nodes,
+                              unsigned n, int timed)
+{
+    result r = {nodes == 1 ? "axl_graph1" : "axl_graph4", 0, 0, 0, -1};
+    axl_graph g;
+    axl_context ctx;
+    if (axl_queue_get_context(c->queue, &ctx) != AXL_SUCCESS ||
+        axl_graph_create(ctx, dev, &g) != AXL_SUCCESS)
+        goto fail;
+    axl_status st = axl_graph_begin_recording(g, c->queue);
+    for (unsigned i = 0; i < nodes && st == AXL_SUCCESS; i++)
+        st = axl_queue_single_task(c->queue, c->kernel, c->args, 4, NULL, 0,
+                                   NULL);
+    if (st == AXL_SUCCESS)
+        st = axl_graph_end_recording(g, c->queue);
+    if (st == AXL_SUCCESS)
+        st = axl_graph_finalize(g, &c->exec);
+    axl_graph_release(g);
+    if (st != AXL_SUCCESS)
+        goto fail;
+    loop_fn loop = nodes == 1 ? bench_graph1_loop : bench_graph4_loop;
+    c->bad = 0;
+    if (timed) {
+        r = measure(r.name, loop, c, n);
+        r.median_ns /= nodes;
+        r.mean_ns /= nodes;
+        if (r.instructions >= 0)
+            r.instructions /= nodes;
+    } else {
+        graph_replays(c, WARM_UP, NULL);
+        loop(c, n, NULL);
+        r.ok = 1;
+    }
+    r.ok = r.ok && !c->bad;
+    axl_graph_exec_release(c->exec);
+    return r;
+fail:
+    fprintf(stderr, "bench_xrt: graph path unavailable: %s\n",
+            axl_last_message());
+    return r;
+}
+
 /*
  * The axl path: the device carries stock.xclbin as its built-in design
  * (AXL_XRT_BUILTIN_XCLBIN), vadd comes from its built-in kernel ids, and
@@ -376,7 +455,8 @@ NOINLINE void bench_axl_loop(void *ctx, unsigned n, uint64_t *samples)
  * moves no data. Returns a result with ok = 0 and a reason on stderr when
  * this core cannot do it yet.
  */
-static result bench_axl_single_task(unsigned n, int timed)
+static result bench_axl_single_task(unsigned n, int timed, result *g1,
+                                    result *g4)
 {
     result r = {"axl", 0, 0, 0, -1};
     static axl_ctx c;
@@ -432,6 +512,8 @@ static result bench_axl_single_task(unsigned n, int timed)
         bench_axl_loop(&c, n, NULL);
     }
     r.ok = r.ok && !c.bad;
+    *g1 = bench_axl_graph(&c, dev, 1, n, timed);
+    *g4 = bench_axl_graph(&c, dev, 4, n, timed);
 out:
     if (step)
         fprintf(stderr, "bench_xrt: axl path unavailable at %s: %s\n", step,
@@ -540,9 +622,10 @@ int main(int argc, char **argv)
     axl_device_port_register(&axl_native_port);
 #endif
     result port = {"xrt_port", 0, 0, 0, -1}, axl = {"axl", 0, 0, 0, -1};
+    result g1 = {"axl_graph1", 0, 0, 0, -1}, g4 = {"axl_graph4", 0, 0, 0, -1};
     if (axl_init() == AXL_SUCCESS) {
         port = bench_port(&img, n, !callgrind);
-        axl = bench_axl_single_task(n, !callgrind);
+        axl = bench_axl_single_task(n, !callgrind, &g1, &g4);
     }
     if (axl_shutdown() != AXL_SUCCESS)
         fprintf(stderr, "bench_xrt: axl_shutdown: %s\n", axl_last_message());
@@ -558,11 +641,19 @@ int main(int argc, char **argv)
         print_result(&raw);
         print_result(&port);
         print_result(&axl);
+        print_result(&g1);
+        print_result(&g4);
         if (raw.ok && port.ok)
             printf("xrt_port_over_raw %.3f ratio\n",
                    port.median_ns / raw.median_ns);
         if (raw.ok && axl.ok)
             printf("axl_over_raw %.3f ratio\n", axl.median_ns / raw.median_ns);
+        if (raw.ok && g1.ok)
+            printf("axl_graph1_over_raw %.3f ratio\n",
+                   g1.median_ns / raw.median_ns);
+        if (raw.ok && g4.ok)
+            printf("axl_graph4_over_raw %.3f ratio\n",
+                   g4.median_ns / raw.median_ns);
     }
     free(bytes);
     return raw.ok ? 0 : 1;

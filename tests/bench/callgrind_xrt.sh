@@ -5,13 +5,14 @@
 # that path's loop function, and divides the total by the launches.
 #
 # Usage: tests/bench/callgrind_xrt.sh BUILD/tests/xrt/bench_xrt
-# Prints: xrt_raw_callgrind_instructions <n> instructions (and the others)
+# Prints: xrt_raw_callgrind_instructions <n> instructions (and the others;
+# the graph paths per kernel: a replay of the 4-chain counts 4)
 set -eu
 bench=${1:?usage: $0 path/to/bench_xrt}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 launches=1000
-for path in raw port axl; do
+for path in raw port axl graph1 graph4; do
   valgrind --tool=callgrind --collect-atstart=no \
     --toggle-collect="bench_${path}_loop" \
     --callgrind-out-file="$out/cg.$path" "$bench" --callgrind \
@@ -19,11 +20,14 @@ for path in raw port axl; do
   total=$(callgrind_annotate "$out/cg.$path" 2>/dev/null |
           awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
   name=$path
+  per=$launches
+  [ "$path" = graph1 ] && name=axl_graph1_per_kernel
+  [ "$path" = graph4 ] && name=axl_graph4_per_kernel && per=$((launches * 4))
   [ "$path" = raw ] && name=xrt_raw
   [ "$path" = port ] && name=xrt_port
   if [ -n "${total:-}" ] && [ "$total" -gt 0 ]; then
-    echo "${name}_callgrind_instructions $((total / launches)) instructions"
-    eval "per_$path=$((total / launches))"
+    echo "${name}_callgrind_instructions $((total / per)) instructions"
+    eval "per_$path=$((total / per))"
   else
     echo "${name}_callgrind_instructions n/a -"
   fi
