@@ -68,19 +68,20 @@
 
 /** Modifiable command graphs (axl_graph) alive at once. */
 #ifndef AXL_MAX_GRAPHS
-#define AXL_MAX_GRAPHS 2
+#define AXL_MAX_GRAPHS 1
 #endif
 
 /** Executable graphs (axl_graph_exec) alive at once. */
 #ifndef AXL_MAX_GRAPH_EXECS
-#define AXL_MAX_GRAPH_EXECS 2
+#define AXL_MAX_GRAPH_EXECS 1
 #endif
 
 /** Graph nodes, shared by every graph and executable graph (finalizing
  *  a graph of n nodes takes n more). Each holds a checked command group
- *  (about the size of a handler). */
+ *  (about the size of a handler: 1 KiB on the R5 with the defaults), so
+ *  the default is small; a board that records graphs raises it. */
 #ifndef AXL_MAX_GRAPH_NODES
-#define AXL_MAX_GRAPH_NODES 16
+#define AXL_MAX_GRAPH_NODES 4
 #endif
 
 /** Explicit edges one graph node keeps (to earlier nodes: the events it

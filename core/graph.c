@@ -305,8 +305,8 @@ static axl_status record(const char *fn, struct axl__graph *g,
     return AXL_SUCCESS;
 }
 
-axl_status axl__graph_submit(const char *fn, struct axl__queue *q,
-                             axl_handler *h, axl_event *out)
+static axl_status graph_submit(const char *fn, struct axl__queue *q,
+                               axl_handler *h, axl_event *out)
 {
     axl_status st;
     uint32_t id = 0;
@@ -357,6 +357,7 @@ axl_status axl_graph_create(axl_context context, axl_device device,
             st = axl__pool_full(fn, AXL__POOL_GRAPH);
     }
     if (g) {
+        axl__graph_submit_fn = graph_submit;
         g->refs = 1;
         g->context = AXL__SLOT(CONTEXT, c);
         g->device = AXL__SLOT(DEVICE, d);
@@ -676,13 +677,6 @@ static axl_status join(const char *fn, struct axl__queue *q,
         c->u.kernel.args[c->u.kernel.nargs++].id = AXL__SLOT(EVENT, e);
     }
     return AXL_SUCCESS;
-}
-
-void axl__graph_join_done(struct axl__command *c)
-{
-    for (uint8_t i = 0; i < c->u.kernel.nargs; i++)
-        axl__event_unhold(axl__event_at(c->u.kernel.args[i].id));
-    c->u.kernel.nargs = 0;
 }
 
 /* Lets go of the holds submit_graph took on the events of the nodes it

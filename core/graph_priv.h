@@ -71,11 +71,14 @@ struct axl__graph_exec {
 };
 
 /* axl__submit's branch for a queue that records (or a group that names
- * graph nodes): lock held, the handler's holds dropped before it returns. */
-axl_status axl__graph_submit(const char *fn, struct axl__queue *q,
-                             axl_handler *h, axl_event *out);
-
-/* A join command completes (lock held): lets go of the events it held. */
-void axl__graph_join_done(struct axl__command *c);
+ * graph nodes): lock held, the handler's holds dropped before it returns.
+ * Reached through axl__graph_submit_fn (sched.c), which axl_graph_create
+ * sets: a firmware that makes no graph links none of graph.c. A join
+ * command (AXL__CMD_JOIN) holds the events of u.kernel.args[0..nargs)'s
+ * ids (slots), which sched.c lets go of when it completes. */
+typedef axl_status (*axl__graph_submit_t)(const char *fn,
+                                          struct axl__queue *q,
+                                          axl_handler *h, axl_event *out);
+extern axl__graph_submit_t axl__graph_submit_fn;
 
 #endif /* AXL_GRAPH_PRIV_H */

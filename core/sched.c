@@ -175,6 +175,18 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
 
 /* ---- Completion ------------------------------------------------------------------ */
 
+#if AXL_FEATURE_GRAPHS
+axl__graph_submit_t axl__graph_submit_fn;
+
+/* A graph's join command (graph.c) lets go of the events it held. */
+static void join_done(struct axl__command *c)
+{
+    for (uint8_t i = 0; i < c->u.kernel.nargs; i++)
+        axl__event_unhold(axl__event_at(c->u.kernel.args[i].id));
+    c->u.kernel.nargs = 0;
+}
+#endif
+
 static void complete(struct axl__command *c, axl_status status,
                      const char *why)
 {
@@ -224,7 +236,7 @@ static void complete(struct axl__command *c, axl_status status,
         axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
 #if AXL_FEATURE_GRAPHS
     else if (c->flags & AXL__CMD_JOIN)
-        axl__graph_join_done(c);
+        join_done(c);
 #endif
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
@@ -632,9 +644,17 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 {
 #if AXL_FEATURE_GRAPHS
     /* A queue that records, or a group that names a recorded command:
-     * graph.c (one test of two bytes on the launch path). */
-    if (AXL__IS_REF(q->graph) | h->node_deps)
-        return axl__graph_submit(fn, q, h, out);
+     * graph.c (one test of two bytes on the launch path), through a
+     * pointer the first graph sets, so a firmware that never makes one
+     * does not link the recording code. */
+    if (AXL__IS_REF(q->graph) | h->node_deps) {
+        if (axl__graph_submit_fn)
+            return axl__graph_submit_fn(fn, q, h, out);
+        axl__handler_drop(h);
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the group depends on a graph node's handle, and "
+                         "no graph was made");
+    }
 #endif
     struct axl__command *c;
     axl_status st = group_check(fn, q, h);
