@@ -435,11 +435,27 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
     _Static_assert(offsetof(struct axl__queue, device) ==
                        offsetof(struct axl__queue, context) + 2,
                    "the memo compares a queue's context and device at once");
+#if AXL_FEATURE_GRAPHS
+    /* With the queue's graph (none: no_graph's 0) in the same compare: a
+     * queue that records is never given a memo's group (axl__submit's
+     * check of a group filled by the handler calls records it). */
+    _Static_assert(offsetof(struct axl__queue, graph) ==
+                           offsetof(struct axl__queue, context) + 4 &&
+                       offsetof(struct axl__queue, graph_pad) ==
+                           offsetof(struct axl__queue, context) + 6 &&
+                       offsetof(struct axl__launch_memo, no_graph) ==
+                           offsetof(struct axl__launch_memo, context) + 4,
+                   "the memo compares a queue's graph with them");
+#define MEMO_QUEUE_BYTES 8
+#else
+#define MEMO_QUEUE_BYTES 4
+#endif
     /* A kernel restricted to some units (axl_kernel_select_units, maybe
      * since the memo was made) is checked in full. */
     if (!mm->holds || kn->cus || mm->nargs != nargs ||
-        memcmp(&mm->context, &q->context, 4) != 0)
+        memcmp(&mm->context, &q->context, MEMO_QUEUE_BYTES) != 0)
         return false;
+#undef MEMO_QUEUE_BYTES
     /* The design the memo's launch found on the device, not being
      * replaced (the checker waits, or says what is wrong). */
     const struct axl__device *d = axl__device_at(q->device);

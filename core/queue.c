@@ -487,8 +487,13 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
-    if (ndeps)
+    if (ndeps) {
         axl__handler_depends_on(&h, deps, ndeps, true);
+#if AXL_FEATURE_GRAPHS
+        if (h.node_deps) /* a recorded command's: checked where it */
+            goto full;   /* is recorded, or refused */
+#endif
+    }
     struct axl__queue *q = axl__pool_get(AXL__POOL(QUEUE), queue.id);
     if (q && h.error == AXL_SUCCESS &&
         axl__launch_recall(&h, q, kernel, args, nargs)) {
@@ -496,6 +501,9 @@ axl_status axl_queue_single_task(axl_queue queue, axl_kernel kernel,
         axl__leave();
         return st;
     }
+#if AXL_FEATURE_GRAPHS
+full:
+#endif
     /* Checked in full: the kernel remembers the group if it can. */
     h.args_given = true;
     h.args = args;

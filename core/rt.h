@@ -183,6 +183,13 @@ struct axl__queue {
     uint16_t holds;             /* commands in flight */
     uint16_t context;           /* slot; the queue holds it */
     uint16_t device;            /* slot */
+#if AXL_FEATURE_GRAPHS
+    axl__graph_ref graph;       /* the graph it records into, or none */
+    uint16_t graph_pad;         /* 0. With graph, compared (with context
+                                   and device, 8 bytes at once) against a
+                                   launch memo's no_graph: a recording
+                                   queue never recalls a memo */
+#endif
     uint32_t flags;             /* axl_queue_flags */
     bool own_context;           /* made by the queue; released with it */
     axl_async_handler handler;
@@ -192,7 +199,6 @@ struct axl__queue {
     axl__error_ref err_head, err_tail; /* unconsumed async errors */
     uint32_t dropped;           /* errors lost to a full error pool */
 #if AXL_FEATURE_GRAPHS
-    axl__graph_ref graph;       /* the graph it records into, or none */
     uint32_t graph_last;        /* in-order: handle of the node it recorded
                                    last, or 0 */
 #endif
@@ -286,6 +292,11 @@ struct axl__launch_memo {
     uint32_t seq;               /* this memo's number for its kernel (the
                                    last one given; never 0 once made) */
     uint16_t context, device;   /* slots: the queue's (in its order) */
+#if AXL_FEATURE_GRAPHS
+    uint16_t no_graph[2];       /* 0 (the kernel is zeroed at creation):
+                                   a queue that records into no graph, as
+                                   its graph and graph_pad read */
+#endif
     bool holds;                 /* false: no memo, or one forgotten */
     uint8_t nargs;
     uint16_t image;             /* slot of the design it ran on */

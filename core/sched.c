@@ -148,6 +148,12 @@ void axl__error_unref(struct axl__error *err)
 static void record_error(struct axl__queue *q, struct axl__event *e,
                          axl_status status, const char *why)
 {
+#if AXL_FEATURE_GRAPHS
+    /* A graph's join (graph.c) fails with a node whose error the queue has
+     * already: its own goes to its event only. (Its command is e's still.) */
+    if (q && (axl__command_deref(e->command)->flags & AXL__CMD_JOIN))
+        q = NULL;
+#endif
     struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
     if (!err) {
         if (q)
@@ -200,9 +206,7 @@ static void complete(struct axl__command *c, axl_status status,
     }
     e->status = status;
     if (status != AXL_SUCCESS) {
-        /* A graph's join fails with a node whose error the queue has
-         * already: its own goes to its event only. */
-        record_error(c->flags & AXL__CMD_JOIN ? NULL : q, e, status, why);
+        record_error(q, e, status, why);
         AXL__LOG(AXL__LOG_ERROR, "command #%u (%s) failed: %s: %s",
                  (unsigned)c->seq, axl__command_label(c),
                  axl_status_name(status), why && why[0] ? why : "");
@@ -234,10 +238,6 @@ static void complete(struct axl__command *c, axl_status status,
         axl__access_finish(c, status != AXL_SUCCESS);
     if (c->kind == AXL__CMD_KERNEL)
         axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
-#if AXL_FEATURE_GRAPHS
-    else if (c->flags & AXL__CMD_JOIN)
-        join_done(c);
-#endif
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
     const uint16_t cs = axl__command_ref_slot(e->command); /* c's slot */
@@ -317,6 +317,10 @@ static void fail_unrun(struct axl__command *c)
         axl__why(why, sizeof why, "%s%s (%s%s%s)", prefix, buf,
                  axl_status_name(c->dep_status), perr ? ": " : "",
                  perr ? perr->message : "");
+#if AXL_FEATURE_GRAPHS
+    if (c->flags & AXL__CMD_JOIN) /* its predecessors' messages are read */
+        join_done(c);
+#endif
     complete(c, c->dep_status, why);
 }
 
@@ -349,6 +353,10 @@ static void run_host_task(struct axl__command *c, unsigned worker)
 static void run_data_command(struct axl__command *c)
 {
     char why[AXL_MESSAGE_MAX] = "";
+#if AXL_FEATURE_GRAPHS
+    if (c->flags & AXL__CMD_JOIN) /* a graph's join, about to succeed */
+        join_done(c);
+#endif
     start(c);
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
@@ -639,25 +647,51 @@ axl_status axl__group_check(const char *fn, struct axl__queue *q,
     return group_check(fn, q, h);
 }
 
+#if AXL_FEATURE_GRAPHS
+/* What submit_check returns for a group it recorded into a graph (not a
+ * status the API returns: axl__submit makes it AXL_SUCCESS). */
+#define RECORDED ((axl_status)1)
+
+/* A queue that records, or a group that names a recorded command: to
+ * graph.c, through a pointer the first graph sets, so a firmware that
+ * makes none does not link the recording code. */
+static axl_status record(const char *fn, struct axl__queue *q,
+                         axl_handler *h, axl_event *out)
+{
+    axl_status st;
+    if (axl__graph_submit_fn)
+        st = axl__graph_submit_fn(fn, q, h, out);
+    else
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the group depends on a graph node's handle, and no "
+                       "graph was made");
+    return st == AXL_SUCCESS ? RECORDED : st;
+}
+#endif
+
+/* group_check for a submission. A group filled from a kernel's memo
+ * never reaches the recording test: the memo is recalled only for a queue
+ * that does not record (axl__launch_recall compares the queue's graph)
+ * and a group with no node dependency. */
+static inline axl_status submit_check(const char *fn, struct axl__queue *q,
+                                      axl_handler *h, axl_event *out)
+{
+    if (h->memo)
+        return AXL_SUCCESS;
+#if AXL_FEATURE_GRAPHS
+    if (AXL__IS_REF(q->graph) | h->node_deps)
+        return record(fn, q, h, out);
+#else
+    (void)out;
+#endif
+    return group_check(fn, q, h);
+}
+
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out)
 {
-#if AXL_FEATURE_GRAPHS
-    /* A queue that records, or a group that names a recorded command:
-     * graph.c (one test of two bytes on the launch path), through a
-     * pointer the first graph sets, so a firmware that never makes one
-     * does not link the recording code. */
-    if (AXL__IS_REF(q->graph) | h->node_deps) {
-        if (axl__graph_submit_fn)
-            return axl__graph_submit_fn(fn, q, h, out);
-        axl__handler_drop(h);
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "the group depends on a graph node's handle, and "
-                         "no graph was made");
-    }
-#endif
     struct axl__command *c;
-    axl_status st = group_check(fn, q, h);
+    axl_status st = submit_check(fn, q, h, out);
     if (st == AXL_SUCCESS)
         st = axl__commit(fn, q, h, &c, out);
     /* A single_task group checked in full: its kernel remembers it (the
@@ -665,8 +699,14 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     if (st == AXL_SUCCESS && h->args_given)
         axl__launch_remember(q, h, c);
     axl__handler_drop(h);
-    if (st == AXL_SUCCESS)
+    if (st == AXL_SUCCESS) {
         axl__pump();
+        return st;
+    }
+#if AXL_FEATURE_GRAPHS
+    if (st == RECORDED)
+        return AXL_SUCCESS;
+#endif
     return st;
 }
 
