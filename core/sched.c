@@ -641,13 +641,13 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
+#if AXL_FEATURE_GRAPHS
 axl_status axl__group_check(const char *fn, struct axl__queue *q,
                             axl_handler *h)
 {
     return group_check(fn, q, h);
 }
 
-#if AXL_FEATURE_GRAPHS
 /* What submit_check returns for a group it recorded into a graph (not a
  * status the API returns: axl__submit makes it AXL_SUCCESS). */
 #define RECORDED ((axl_status)1)
@@ -699,13 +699,16 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     if (st == AXL_SUCCESS && h->args_given)
         axl__launch_remember(q, h, c);
     axl__handler_drop(h);
+#if AXL_FEATURE_GRAPHS
     if (st == AXL_SUCCESS) {
         axl__pump();
         return st;
     }
-#if AXL_FEATURE_GRAPHS
     if (st == RECORDED)
         return AXL_SUCCESS;
+#else
+    if (st == AXL_SUCCESS)
+        axl__pump();
 #endif
     return st;
 }
