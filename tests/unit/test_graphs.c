@@ -416,6 +416,43 @@ static void the_graph_event_waits_for_every_sink_and_fails_with_one(
     rig_down(&r);
 }
 
+/* An empty graph is a barrier on its submission's dependencies: its
+ * event completes once they have (4.9.3, a group with no action). */
+static void an_empty_graph_completes_after_its_dependencies(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    axl_buffer B;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    axl_host_accessor ha;
+    void *ptr;
+    AXL_OK(axl_host_accessor_create(B, AXL_ACCESS_READ_WRITE, NULL, 0, &ha,
+                                    &ptr));
+    axl_event filled, done;
+    AXL_OK(axl_queue_fill(r.q, B, NULL, &(int32_t){3}, 4, NULL, 0, &filled));
+    AXL_OK(axl_queue_submit_graph(r.q, x, &filled, 1, &done));
+    axl_event_status st;
+    axl_status err;
+    AXL_OK(axl_event_get_status(done, &st, &err));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE); /* the fill waits */
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_event_wait(done));
+    AXL_OK(axl_event_get_status(filled, &st, &err));
+    assert_int_equal(st, AXL_EVENT_COMPLETE);
+    AXL_OK(axl_event_release(done));
+    AXL_OK(axl_event_release(filled));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    rig_down(&r);
+}
+
 /* An in-order queue records a chain: each node after the one before. */
 static void an_in_order_recording_is_a_chain(void **s)
 {
@@ -765,6 +802,7 @@ int main(void)
         T(replay_equals_the_same_commands_submitted_one_by_one),
         T(added_nodes_run_after_their_dependencies),
         T(the_graph_event_waits_for_every_sink_and_fails_with_one),
+        T(an_empty_graph_completes_after_its_dependencies),
         T(an_in_order_recording_is_a_chain),
         T(an_update_is_seen_by_the_next_replay_only),
         T(a_bad_update_changes_nothing),
