@@ -368,10 +368,17 @@ axl_status axl_graph_create(axl_context context, axl_device device,
     return st;
 }
 
+static bool graph_idle(const void *arg)
+{
+    return ((const struct axl__graph *)arg)->refs == 1;
+}
+
 axl_status axl_graph_release(axl_graph graph)
 {
     static const char fn[] = "axl_graph_release";
     AXL__ENTER(graph, g, graph);
+    if (g->refs > 1) /* being finalized on another thread */
+        axl__wait_until_pred(graph_idle, g);
     const axl__graph_ref me = axl__graph_ref_of(g);
     for (uint16_t s = 0; s < AXL_MAX_QUEUES; s++) {
         if (!axl__pool_is_live(AXL__POOL(QUEUE), s))
@@ -545,6 +552,7 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
     struct axl__queue tq;
     check_queue(&tq, g->context, g->device);
     struct axl__graph_node *tail = NULL;
+    g->refs++; /* its nodes stay while the checker drops the lock */
     for (struct axl__graph_node *n = node_of(g->head); n;
          n = node_of(n->next)) {
         axl_handler h;
@@ -610,6 +618,8 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
                            (unsigned)AXL_MAX_COMMANDS,
                            (unsigned)AXL_MAX_EVENTS);
     }
+    if (--g->refs == 1 && axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
     if (st != AXL_SUCCESS)
         exec_free(x);
     else

@@ -47,7 +47,8 @@ struct axl__graph_node {
 };
 
 struct axl__graph {
-    uint16_t refs;
+    uint16_t refs;              /* 1, +1 while finalize (which may drop the
+                                   lock) reads its nodes */
     uint16_t context, device;   /* slots; the graph holds its context */
     uint16_t nnodes;
     axl__graph_node_ref head, tail;
