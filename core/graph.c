@@ -213,7 +213,8 @@ static bool placed(const axl_handler *h, uint16_t device)
         const struct axl__required *r = &h->acc[i];
         const struct axl__buffer *b = r->base;
         if (!r->on_device || r->loc == AXL__LOC_HOST ||
-            b->loc[r->loc].device != device + 1u ||
+            !axl__device_ref_eq(b->loc[r->loc].device,
+                                axl__device_ref_at(device)) ||
             !(b->host || b->loc[r->loc].ver == b->cur))
             return false;
     }
