@@ -707,12 +707,22 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     if (ndeps && !deps)
         return axl__fail(fn, AXL_ERR_INVALID, "deps is NULL with ndeps %u",
                          (unsigned)ndeps);
-    AXL__ENTER(queue, q, queue);
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
     unsigned committed = 0; /* nodes submitted (and their events held) */
     bool in_place = false;  /* x->busy is this submission's */
-    struct axl__graph_exec *x = axl__graph_exec_get(fn, exec, &st);
-    if (!x)
-        goto out;
+    /* The handles as the launch path resolves them (inline; the checked
+     * lookup says what is wrong). */
+    struct axl__queue *q = axl__pool_get(AXL__POOL(QUEUE), queue.id);
+    struct axl__graph_exec *x =
+        axl__pool_get(AXL__POOL(GRAPH_EXEC), exec.id);
+    if (!q || !x) {
+        if ((q = axl__queue_get(fn, queue, &st)) != NULL)
+            x = axl__graph_exec_get(fn, exec, &st);
+        axl__leave();
+        return st;
+    }
     if (x->context != q->context || x->device != q->device) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the queue is not of the graph's context and device");
