@@ -146,10 +146,13 @@ static void find_sinks(struct axl__graph_exec *x)
      * failures, so its event is the graph's (no join). The last node is
      * always a sink. */
     uint16_t n = x->nsinks, j = n == 1 ? 0 : 1;
-    while (n > JOIN_FAN) {
-        n = (uint16_t)((n + JOIN_FAN - 1) / JOIN_FAN);
-        j = (uint16_t)(j + n);
-    }
+    if (JOIN_FAN < 2 && n > 1)
+        j = UINT16_MAX; /* no join can take two: finalize refuses it */
+    else
+        while (n > JOIN_FAN) {
+            n = (uint16_t)((n + JOIN_FAN - 1) / JOIN_FAN);
+            j = (uint16_t)(j + n);
+        }
     x->njoins = j;
 }
 
@@ -1038,12 +1041,28 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
                        was.tag);
     }
     if (st == AXL_SUCCESS) {
+        /* The node changes; its edges may, and with them the joins a
+         * submission needs: kept only if a submission can still fit. */
+        struct axl__graph_node was;
+        memcpy(&was, n, sizeof was);
         memcpy(&n->h, &h, sizeof h);
         n->h.u.kernel.memo = node_memo(n->h.u.kernel.kernel);
         n->bufs[a] = buffer.id;
         span_of(&n->span[a], &h, a);
         n->span[a].bank = bank;
         find_sinks(x);
+        const unsigned need = (unsigned)x->nnodes + x->njoins;
+        if (need > AXL_MAX_COMMANDS || need > AXL_MAX_EVENTS) {
+            memcpy(n, &was, sizeof was);
+            find_sinks(x);
+            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                           "node %u: with the new buffer a submission would "
+                           "take %u commands and events at once, more than "
+                           "AXL_MAX_COMMANDS (%u) or AXL_MAX_EVENTS (%u)",
+                           (unsigned)n->index, need,
+                           (unsigned)AXL_MAX_COMMANDS,
+                           (unsigned)AXL_MAX_EVENTS);
+        }
     }
     axl__handler_drop(&h);
     axl__leave();
