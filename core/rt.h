@@ -1131,13 +1131,13 @@ void axl__handler_drop(axl_handler *h);
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                        struct axl__command **out_cmd, axl_event *out);
 void axl__complete(struct axl__command *c, axl_status status, const char *why);
-/* Checks a filled group and makes its command. */
 /* The checks of a group before its command is built (its first error, one
  * action, the kernel's one checker); graph.c runs them on recorded groups. */
 #if AXL_FEATURE_GRAPHS
 axl_status axl__group_check(const char *fn, struct axl__queue *q,
                             axl_handler *h);
 #endif
+/* Checks a filled group and makes its command. */
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out);
 void axl__pump(void);
