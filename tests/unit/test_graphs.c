@@ -453,6 +453,46 @@ static void an_empty_graph_completes_after_its_dependencies(void **s)
     rig_down(&r);
 }
 
+/* Several queues record into one graph (begin_recording on each): an
+ * event of one queue's recorded command orders another queue's. */
+static void two_queues_record_into_one_graph(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(0);
+    axl_queue q2;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q2));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_graph_begin_recording(g, q2));
+    axl_event first, second;
+    AXL_OK(axl_queue_host_task(q2, note_task, (void *)1, NULL, 0, &first));
+    AXL_OK(axl_queue_host_task(r.q, note_task, (void *)2, &first, 1,
+                               &second));
+    AXL_OK(axl_queue_host_task(q2, note_task, (void *)3, &second, 1, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_graph_end_recording(g, q2));
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 3);
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    for (int k = 0; k < 3; k++) {
+        atomic_store(&order_n, 0);
+        AXL_OK(axl_queue_submit_graph(k % 2 ? q2 : r.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(k % 2 ? q2 : r.q));
+        assert_int_equal(atomic_load(&order_n), 3);
+        for (int i = 0; i < 3; i++)
+            assert_int_equal(atomic_load(&order[i]), i + 1);
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_queue_release(q2));
+    rig_down(&r);
+}
+
 /* An in-order queue records a chain: each node after the one before. */
 static void an_in_order_recording_is_a_chain(void **s)
 {
@@ -803,6 +843,7 @@ int main(void)
         T(added_nodes_run_after_their_dependencies),
         T(the_graph_event_waits_for_every_sink_and_fails_with_one),
         T(an_empty_graph_completes_after_its_dependencies),
+        T(two_queues_record_into_one_graph),
         T(an_in_order_recording_is_a_chain),
         T(an_update_is_seen_by_the_next_replay_only),
         T(a_bad_update_changes_nothing),
