@@ -36,6 +36,15 @@
 #define AXL_MAX_CONTEXT_DEVICES 1
 #endif
 
+/* No recorded graphs: a node holds a whole command group (about 1 KiB
+ * here), so the default pools (4 nodes) would take 4.4 KiB of the TCM from
+ * every firmware, graphs or not, and a replay costs what a plain launch
+ * does today (docs/design.md, "Graphs"). A firmware that records graphs
+ * sets this to 1 and sizes AXL_MAX_GRAPH_NODES to its pipeline. */
+#ifndef AXL_FEATURE_GRAPHS
+#define AXL_FEATURE_GRAPHS 0
+#endif
+
 /* Full messages (AXL_MESSAGES 1, the default): a firmware team debugging on
  * the board reads what was wrong, not only the status. A firmware short of
  * code memory sets 0 here; the footprint report (axl-footprint) gives the
