@@ -669,13 +669,14 @@ static void add_dep(axl_handler *h, uint32_t id)
  */
 static axl_status join(const char *fn, struct axl__queue *q,
                        const uint32_t *evs, unsigned n, uint32_t *ev,
-                       axl_event *out)
+                       axl_event *out, bool barrier)
 {
     axl_handler h;
     axl__handler_init(&h);
     h.kind = AXL__CMD_EMPTY;
     for (unsigned i = 0; i < n; i++)
         add_dep(&h, evs[i]);
+    h.deps_overflow = barrier; /* waits for every earlier command */
     struct axl__command *c;
     axl_status st = axl__commit(fn, q, &h, &c, out);
     if (st != AXL_SUCCESS)
@@ -812,7 +813,10 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     if (in_place)
         x->busy = true;
     struct axl__graph_node *by_index[AXL_MAX_GRAPH_NODES];
-    uint32_t sinks[AXL_MAX_GRAPH_NODES];
+    /* The sinks: the nodes', or an empty graph's dependencies. */
+    uint32_t sinks[AXL_MAX_GRAPH_NODES > AXL_MAX_HANDLER_DEPS
+                       ? AXL_MAX_GRAPH_NODES
+                       : AXL_MAX_HANDLER_DEPS];
     unsigned ns = 0;
     for (struct axl__graph_node *n = node_of(x->head); n;
          n = node_of(n->next)) {
@@ -883,13 +887,15 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
             for (unsigned k = 0; k < ns && st == AXL_SUCCESS; k += JOIN_FAN)
                 st = join(fn, q, sinks + k,
                           ns - k < JOIN_FAN ? ns - k : JOIN_FAN, &sinks[m++],
-                          NULL);
+                          NULL, false);
             if (st != AXL_SUCCESS)
                 goto out;
             ns = m;
         }
+        /* An empty graph given more dependencies than a group holds
+         * waits for every earlier command, as such a group does. */
         uint32_t ev;
-        st = join(fn, q, sinks, ns, &ev, event);
+        st = join(fn, q, sinks, ns, &ev, event, x->nnodes == 0 && overflow);
     }
 out:
     if (committed)

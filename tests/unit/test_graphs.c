@@ -7,6 +7,7 @@
  * on, full pools say which setting to raise.
  */
 #include <stdatomic.h>
+#include <time.h>
 #include <string.h>
 
 #include "axl_test.h"
@@ -453,6 +454,60 @@ static void an_empty_graph_completes_after_its_dependencies(void **s)
     rig_down(&r);
 }
 
+/* An empty graph given more dependencies than a command group holds
+ * (AXL_MAX_HANDLER_DEPS) waits for all of them, as such a group does
+ * (it becomes a barrier): here the last two are fills held back by a host
+ * accessor the test still holds after the first ones have run. */
+static void an_empty_graph_waits_for_more_dependencies_than_a_group_holds(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    enum { FIRST = AXL_MAX_HANDLER_DEPS, ALL = AXL_MAX_HANDLER_DEPS + 2 };
+    rig r = rig_up(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    axl_buffer A, C;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &C));
+    axl_host_accessor ha, hc;
+    void *ptr;
+    AXL_OK(axl_host_accessor_create(A, AXL_ACCESS_READ_WRITE, NULL, 0, &ha,
+                                    &ptr));
+    AXL_OK(axl_host_accessor_create(C, AXL_ACCESS_READ_WRITE, NULL, 0, &hc,
+                                    &ptr));
+    axl_event fills[ALL], done;
+    for (int i = 0; i < ALL; i++)
+        AXL_OK(axl_queue_fill(r.q, i < FIRST ? A : C, NULL, &(int32_t){i}, 4,
+                              NULL, 0, &fills[i]));
+    AXL_OK(axl_queue_submit_graph(r.q, x, fills, ALL, &done));
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_event_wait_list(fills, FIRST));
+    /* Time for a join that waited only for the first ones to complete. */
+    struct timespec t = {0, 50 * 1000000};
+    nanosleep(&t, NULL);
+    axl_event_status st;
+    axl_status err;
+    AXL_OK(axl_event_get_status(done, &st, &err));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE); /* C's fills hold it */
+    AXL_OK(axl_host_accessor_release(hc));
+    AXL_OK(axl_event_wait(done));
+    for (int i = 0; i < ALL; i++) {
+        AXL_OK(axl_event_get_status(fills[i], &st, &err));
+        assert_int_equal(st, AXL_EVENT_COMPLETE);
+        AXL_OK(axl_event_release(fills[i]));
+    }
+    AXL_OK(axl_event_release(done));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    rig_down(&r);
+}
+
 /* Several queues record into one graph (begin_recording on each): an
  * event of one queue's recorded command orders another queue's. */
 static void two_queues_record_into_one_graph(void **s)
@@ -843,6 +898,7 @@ int main(void)
         T(added_nodes_run_after_their_dependencies),
         T(the_graph_event_waits_for_every_sink_and_fails_with_one),
         T(an_empty_graph_completes_after_its_dependencies),
+        T(an_empty_graph_waits_for_more_dependencies_than_a_group_holds),
         T(two_queues_record_into_one_graph),
         T(an_in_order_recording_is_a_chain),
         T(an_update_is_seen_by_the_next_replay_only),
