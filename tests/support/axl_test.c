@@ -332,6 +332,29 @@ axl_device axl_test_emu_device(void)
     return d[0];
 }
 
+axl_test_rig axl_test_rig_up(uint32_t flags)
+{
+    axl_test_rig r;
+    r.dev = axl_test_emu_device();
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
+    axl_kernel_id vadd;
+    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &vadd));
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, vadd, &r.vadd));
+    return r;
+}
+
+void axl_test_rig_down(axl_test_rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_kernel_release(r->vadd));
+    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
 /* ---- The fake port ----------------------------------------------------------- */
 
 fake_port_config fake_config;

@@ -66,6 +66,19 @@ axl_pool_stats axl_test_pool(const char *name);
 /* The emulated device (the board's first device). */
 axl_device axl_test_emu_device(void);
 
+/* A queue (flags: axl_queue_create's) in its own context on the emulated
+ * device, with the built-in vadd as a kernel; down waits for the queue
+ * and releases them all. */
+typedef struct axl_test_rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+    axl_kernel vadd;
+} axl_test_rig;
+axl_test_rig axl_test_rig_up(uint32_t flags);
+void axl_test_rig_down(axl_test_rig *r);
+
 /* A fake device port: devices that are real hardware to the runtime.
  * Register before the runtime starts (setup shuts it down first). */
 typedef struct fake_port_config {

@@ -19,36 +19,7 @@
 #include "axl_test_vadd_2banks_xclbin.h"
 #endif
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd;
-} rig;
-
-static rig rig_up(uint32_t flags)
-{
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &id));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &r.vadd));
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
+typedef axl_test_rig rig;
 
 /* ---- A recording vadd: what each run was given ---------------------------------- */
 
@@ -144,7 +115,7 @@ static void st_cgf(axl_handler *h, void *user)
 static void a_kernel_on_named_units_runs_only_there(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_kernel only2;
     AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.bundle, "vadd:{vadd_2}",
                                                 &only2));
@@ -191,7 +162,7 @@ static void a_kernel_on_named_units_runs_only_there(void **s)
     record_off();
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_kernel_release(only2));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The unit list in the three spellings, and what is not a list of the
@@ -200,7 +171,7 @@ static void a_kernel_on_named_units_runs_only_there(void **s)
 static void a_unit_name_the_kernel_lacks_is_invalid_and_names_its_units(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     const uint16_t kernels = axl_test_pool("kernel").in_use;
     axl_kernel k = {77};
     AXL_EXPECT(axl_kernel_select_units(r.vadd, "vadd:{vadd_9}", &k),
@@ -245,7 +216,7 @@ static void a_unit_name_the_kernel_lacks_is_invalid_and_names_its_units(void **s
     AXL_OK(axl_kernel_get_info(k, &info));
     assert_int_equal(info.cu_mask, 0x3);
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A restricted kernel's buffers must be in a bank one of *its* units
@@ -320,7 +291,7 @@ static axl_status nothing(void *user)
 static void the_event_names_the_unit_that_ran_its_command(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     record_on();
     axl_buffer A;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
@@ -350,7 +321,7 @@ static void the_event_names_the_unit_that_ran_its_command(void **s)
     AXL_EXPECT(axl_event_get_compute_unit(h, NULL), AXL_ERR_INVALID);
     AXL_OK(axl_event_release(h));
     AXL_OK(axl_buffer_release(A));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- parallel_for over compute units ---------------------------------------------- */
@@ -373,7 +344,7 @@ static void vectors(void)
 static void parallel_for_runs_one_chunk_per_compute_unit_3_9_3(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     vectors();
     record_on();
     atomic_store(&want_overlap, 1);
@@ -414,7 +385,7 @@ static void parallel_for_runs_one_chunk_per_compute_unit_3_9_3(void **s)
     for (int i = 0; i < N; i++)
         assert_int_equal(vo[i], va[i] + vb[i]);
     record_off();
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A range the units do not divide: chunks start on granules where each
@@ -424,7 +395,7 @@ static void parallel_for_runs_one_chunk_per_compute_unit_3_9_3(void **s)
 static void parallel_for_chunks_start_on_mem_base_addr_align_4_7_2_1(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     uint32_t align_bits = 0;
     AXL_OK(axl_device_get_info(r.dev, AXL_DEVICE_INFO_MEM_BASE_ADDR_ALIGN,
                                &align_bits, sizeof align_bits, NULL));
@@ -469,7 +440,7 @@ static void parallel_for_chunks_start_on_mem_base_addr_align_4_7_2_1(void **s)
     record_off();
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A range smaller than the units gives fewer chunks (one work-item each
@@ -478,7 +449,7 @@ static void parallel_for_chunks_start_on_mem_base_addr_align_4_7_2_1(void **s)
 static void parallel_for_a_range_smaller_than_the_units_makes_fewer_chunks(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     record_on();
     /* One item of 128 int32s (512 bytes, a whole granule each). */
     axl_buffer A, O;
@@ -518,7 +489,7 @@ static void parallel_for_a_range_smaller_than_the_units_makes_fewer_chunks(void 
     record_off();
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A buffer marked whole is given to every chunk as it is: each chunk
@@ -526,7 +497,7 @@ static void parallel_for_a_range_smaller_than_the_units_makes_fewer_chunks(void 
 static void parallel_for_a_whole_buffer_is_read_whole_by_every_chunk(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     vectors();
     axl_buffer A, B, O;
     AXL_OK(axl_buffer_create_from_const(va, 4, axl_range_1d(N), NULL, &A));
@@ -543,14 +514,14 @@ static void parallel_for_a_whole_buffer_is_read_whole_by_every_chunk(void **s)
     AXL_OK(axl_buffer_release(O));
     for (int i = 0; i < N; i++)
         assert_int_equal(vo[i], va[i] + vb[i % (N / 2)]);
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* On a kernel object restricted to one unit: one chunk, on that unit. */
 static void parallel_for_on_a_restricted_kernel_uses_only_its_units(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     vectors();
     axl_kernel only1;
     AXL_OK(axl_kernel_select_units(r.vadd, "vadd_1", &only1));
@@ -576,7 +547,7 @@ static void parallel_for_on_a_restricted_kernel_uses_only_its_units(void **s)
     for (int i = 0; i < N; i++)
         assert_int_equal(vo[i], 2 * va[i]);
     AXL_OK(axl_kernel_release(only1));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* What the rule cannot split, or names wrong, is AXL_ERR_INVALID with
@@ -584,7 +555,7 @@ static void parallel_for_on_a_restricted_kernel_uses_only_its_units(void **s)
 static void parallel_for_bad_splits_are_invalid_and_submit_nothing(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     record_on();
     axl_buffer A, O, odd, sub;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
@@ -648,7 +619,7 @@ static void parallel_for_bad_splits_are_invalid_and_submit_nothing(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_buffer_release(odd));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* Pools too small for every chunk: AXL_ERR_OUT_OF_RESOURCES, and no
@@ -657,7 +628,7 @@ static void parallel_for_bad_splits_are_invalid_and_submit_nothing(void **s)
 static void parallel_for_into_too_small_pools_submits_no_chunk(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     vectors();
     record_on();
     axl_buffer A, O;
@@ -716,7 +687,7 @@ static void parallel_for_into_too_small_pools_submits_no_chunk(void **s)
     AXL_OK(axl_buffer_release(O));
     for (int i = 0; i < N; i++)
         assert_int_equal(vo[i], 2 * va[i]);
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)

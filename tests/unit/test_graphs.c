@@ -16,36 +16,7 @@
 
 enum { N = 64 };
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd;
-} rig;
-
-static rig rig_up(uint32_t flags)
-{
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id vadd;
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &vadd));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, vadd, &r.vadd));
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
+typedef axl_test_rig rig;
 
 /* vadd(a, b -> o, n) on q (recording or not). */
 static axl_status vadd(rig *r, axl_buffer a, axl_buffer b, axl_buffer o,
@@ -157,7 +128,7 @@ static void recording_queue_submissions_return_without_running_anything(
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     program p;
     program_make(&p);
     axl_graph g;
@@ -182,7 +153,7 @@ static void recording_queue_submissions_return_without_running_anything(
     assert_int_equal(atomic_load(&task_runs), 1);
     AXL_OK(axl_graph_release(g));
     program_free(&p);
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A recorded command's event stands for its node: a dependency of later
@@ -193,7 +164,7 @@ static void a_recorded_event_is_a_node_and_outside_events_are_refused(
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     /* An event from before the recording, not complete yet. */
@@ -236,7 +207,7 @@ static void a_recorded_event_is_a_node_and_outside_events_are_refused(
     AXL_OK(axl_graph_release(g2));
     AXL_OK(axl_graph_release(g));
     AXL_OK(axl_buffer_release(B));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void parallel_for_is_not_recorded(void **s)
@@ -244,7 +215,7 @@ static void parallel_for_is_not_recorded(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     AXL_OK(axl_graph_begin_recording(g, r.q));
@@ -262,7 +233,7 @@ static void parallel_for_is_not_recorded(void **s)
     AXL_OK(vadd(&r, A, A, A, N, NULL)); /* the queue runs again */
     AXL_OK(axl_queue_wait_and_throw(r.q));
     AXL_OK(axl_buffer_release(A));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Replay ----------------------------------------------------------------------- */
@@ -272,7 +243,7 @@ static void replay_equals_the_same_commands_submitted_one_by_one(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     program direct, replay;
     program_make(&direct);
     program_make(&replay);
@@ -309,7 +280,7 @@ static void replay_equals_the_same_commands_submitted_one_by_one(void **s)
     AXL_OK(axl_graph_exec_release(x));
     program_free(&direct);
     program_free(&replay);
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static atomic_int order[8];
@@ -334,7 +305,7 @@ static void added_nodes_run_after_their_dependencies(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     axl_graph_node a, b, c, d;
@@ -367,7 +338,7 @@ static void added_nodes_run_after_their_dependencies(void **s)
     }
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The graph's one event waits for every node no other node waits for,
@@ -380,7 +351,7 @@ static void the_graph_event_waits_for_every_sink_and_fails_with_one(
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     int fan = AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS;
     int n = 2 * fan + 1; /* two levels of joins */
     if (n > AXL_MAX_GRAPH_NODES / 2)
@@ -414,7 +385,7 @@ static void the_graph_event_waits_for_every_sink_and_fails_with_one(
     AXL_OK(axl_queue_throw_asynchronous(r.q));
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* An empty graph is a barrier on its submission's dependencies: its
@@ -424,7 +395,7 @@ static void an_empty_graph_completes_after_its_dependencies(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     axl_graph_exec x;
@@ -451,7 +422,7 @@ static void an_empty_graph_completes_after_its_dependencies(void **s)
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* An empty graph given more dependencies than a command group holds
@@ -465,7 +436,7 @@ static void an_empty_graph_waits_for_more_dependencies_than_a_group_holds(
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     enum { FIRST = AXL_MAX_HANDLER_DEPS, ALL = AXL_MAX_HANDLER_DEPS + 2 };
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     axl_graph_exec x;
@@ -505,7 +476,7 @@ static void an_empty_graph_waits_for_more_dependencies_than_a_group_holds(
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* Several queues record into one graph (begin_recording on each): an
@@ -515,7 +486,7 @@ static void two_queues_record_into_one_graph(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_queue q2;
     AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q2));
     axl_graph g;
@@ -545,7 +516,7 @@ static void two_queues_record_into_one_graph(void **s)
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
     AXL_OK(axl_queue_release(q2));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* An in-order queue records a chain: each node after the one before. */
@@ -554,7 +525,7 @@ static void an_in_order_recording_is_a_chain(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     axl_queue ooo;
     AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &ooo));
     axl_graph g;
@@ -575,7 +546,7 @@ static void an_in_order_recording_is_a_chain(void **s)
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
     AXL_OK(axl_queue_release(ooo));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Updates -------------------------------------------------------------------------- */
@@ -623,7 +594,7 @@ static void an_update_is_seen_by_the_next_replay_only(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O = ramp_buffer(0),
                O2 = ramp_buffer(0);
     axl_graph_node node;
@@ -664,7 +635,7 @@ static void an_update_is_seen_by_the_next_replay_only(void **s)
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_buffer_release(O2));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void a_bad_update_changes_nothing(void **s)
@@ -672,7 +643,7 @@ static void a_bad_update_changes_nothing(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O = ramp_buffer(0);
     axl_buffer small, gone, other_ctx;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N / 2), NULL, &small));
@@ -727,7 +698,7 @@ static void a_bad_update_changes_nothing(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(O));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Refusals ------------------------------------------------------------------------- */
@@ -737,7 +708,7 @@ static void a_graph_over_a_released_buffer_is_refused_at_finalize(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
@@ -752,7 +723,7 @@ static void a_graph_over_a_released_buffer_is_refused_at_finalize(void **s)
     assert_int_equal(axl_test_pool("graph_exec").in_use, 0);
     AXL_OK(axl_graph_release(g));
     AXL_OK(axl_buffer_release(O));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void a_graph_over_a_released_buffer_is_refused_at_submit(void **s)
@@ -760,7 +731,7 @@ static void a_graph_over_a_released_buffer_is_refused_at_submit(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
     axl_graph_node node;
     axl_graph_exec x = one_vadd(&r, A, A, O, N, &node);
@@ -782,7 +753,7 @@ static void a_graph_over_a_released_buffer_is_refused_at_submit(void **s)
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O2));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void a_failed_node_fails_the_graph_event_and_the_queue_keeps_working(
@@ -791,7 +762,7 @@ static void a_failed_node_fails_the_graph_event_and_the_queue_keeps_working(
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     /* vadd's model fails a size past the buffers (the emulated device's
      * model returning an error). */
     axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
@@ -841,7 +812,7 @@ static void a_failed_node_fails_the_graph_event_and_the_queue_keeps_working(
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void full_graph_pools_are_out_of_resources_naming_the_setting(
@@ -850,7 +821,7 @@ static void full_graph_pools_are_out_of_resources_naming_the_setting(
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    rig r = rig_up(0);
+    rig r = axl_test_rig_up(0);
     axl_graph g[AXL_MAX_GRAPHS + 1];
     for (int i = 0; i < AXL_MAX_GRAPHS; i++)
         AXL_OK(axl_graph_create(r.ctx, r.dev, &g[i]));
@@ -883,7 +854,7 @@ static void full_graph_pools_are_out_of_resources_naming_the_setting(
     }
     for (int i = 1; i < AXL_MAX_GRAPHS; i++)
         AXL_OK(axl_graph_release(g[i]));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)

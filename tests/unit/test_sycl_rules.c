@@ -21,35 +21,7 @@ static axl_kernel_id builtin(const char *name)
     return id;
 }
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd;
-} rig;
-
-static rig rig_up(uint32_t flags)
-{
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id vadd = builtin("vadd");
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, vadd, &r.vadd));
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
+typedef axl_test_rig rig;
 
 static void sleep_ms(int ms)
 {
@@ -62,7 +34,7 @@ static void sleep_ms(int ms)
 /* vadd of n = 4 into an output of 8 elements with `mode`. */
 static void vadd_four_into_eight(axl_access_mode mode, int32_t out[8])
 {
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     int32_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     int32_t b[8] = {0, 10, 20, 30, 40, 50, 60, 70};
     for (int i = 0; i < 8; i++)
@@ -82,7 +54,7 @@ static void vadd_four_into_eight(axl_access_mode mode, int32_t out[8])
     AXL_OK(axl_buffer_release(S));
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(B));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void write_accessor_keeps_unwritten_elements_4_7_6_4(void **s)
@@ -542,7 +514,7 @@ static void ukb_cgf(axl_handler *h, void *user)
 static void kernel_object_ignores_use_kernel_bundle_4_9_4_2(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     axl_kernel_id nop_id = builtin("nop");
     axl_kernel_bundle nb;
     AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &nop_id, 1,
@@ -560,7 +532,7 @@ static void kernel_object_ignores_use_kernel_bundle_4_9_4_2(void **s)
     AXL_OK(axl_kernel_bundle_release(empty));
     AXL_OK(axl_kernel_release(nop));
     AXL_OK(axl_kernel_bundle_release(nb));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void copy_destination_may_be_larger_than_source_4_9_4_3(void **s)
@@ -697,7 +669,7 @@ static void none_handles_are_expressions_of_each_type(void **s)
 static void messages_name_the_call_made_and_no_missing_queue(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     uint32_t n = 4;
     axl_kernel_arg bad[1] = {{.index = 3, .value = &n, .size = sizeof n}};
     AXL_EXPECT(axl_queue_single_task(r.q, r.vadd, bad, 1, NULL, 0, NULL),
@@ -718,7 +690,7 @@ static void messages_name_the_call_made_and_no_missing_queue(void **s)
         assert_null(strstr(axl_last_message(), "its queue"));
     AXL_MESSAGE_HAS("no queue");
     AXL_OK(axl_event_release(e));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 
@@ -767,7 +739,7 @@ static void kernel_compiler_build_log_is_complete_on_failure_and_success(void **
 static void reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
     axl_kernel_info info;
     AXL_OK(axl_kernel_get_info(r.vadd, &info));
@@ -806,7 +778,7 @@ static void reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6(voi
     AXL_OK(axl_kernel_release(nop));
     AXL_OK(axl_kernel_bundle_release(app));
     AXL_OK(axl_kernel_bundle_release(all));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
