@@ -1101,6 +1101,99 @@ static void op_info(void)
     end(st, cls);
 }
 
+/* Recorded graphs (issue 13), whole inside the op: a live queue records
+ * a few fills and copies of the program's buffers (independent ones make
+ * the one event a join), the graph is finalized, submitted a few times,
+ * given an update that does not fit a fill node, and released. Handles
+ * that are not live must be refused. */
+static void op_graph(void)
+{
+    enum hclass qc;
+    int qa;
+    uint32_t q = pick(QUE, &qc, &qa);
+    axl_status st;
+    axl_graph g = {0};
+    if (qc != LIVE) {
+        axl_context c0 = {0};
+        axl_device d0 = {0};
+        begin();
+        st = axl_graph_create(c0, d0, &g);
+        end(st, NONE);
+        begin();
+        st = axl_graph_begin_recording((axl_graph){u32() | 1u},
+                                       (axl_queue){q});
+        end(st, qc);
+        return;
+    }
+    axl_context ctx;
+    axl_device dev;
+    need(axl_queue_get_context((axl_queue){q}, &ctx) == AXL_SUCCESS);
+    need(axl_queue_get_device((axl_queue){q}, &dev) == AXL_SUCCESS);
+    begin();
+    st = axl_graph_create(ctx, dev, &g);
+    if (end(st, LIVE) != AXL_SUCCESS)
+        return; /* switched off, or the pool is full */
+    begin();
+    st = axl_graph_begin_recording(g, (axl_queue){q});
+    if (end(st, LIVE) == AXL_SUCCESS) {
+        unsigned n = u8() % 5;
+        for (unsigned i = 0; i < n; i++) {
+            enum hclass bc, oc;
+            int ba, oa;
+            uint32_t b = pick(BUF, &bc, &ba);
+            uint8_t how = u8();
+            begin();
+            if (how & 1) {
+                uint32_t o = pick(BUF, &oc, &oa);
+                st = axl_queue_copy((axl_queue){q}, (axl_buffer){b}, NULL,
+                                    (axl_buffer){o}, NULL, NULL, 0, NULL);
+                end(st, WORST(bc, oc));
+            } else {
+                size_t elem = ba >= 0 ? w.buf_elem[ba] : 4;
+                st = axl_queue_fill((axl_queue){q}, (axl_buffer){b}, NULL,
+                                    scratch, (how & 2) ? elem : size_arg(),
+                                    NULL, 0, NULL);
+                end(st, bc);
+            }
+        }
+        need(axl_graph_end_recording(g, (axl_queue){q}) == AXL_SUCCESS);
+    }
+    axl_graph_exec x;
+    begin();
+    st = axl_graph_finalize(g, &x);
+    end(st, LIVE);
+    if (u8() & 1) { /* the executable graph does not need it */
+        need(axl_graph_release(g) == AXL_SUCCESS);
+        g.id = 0;
+    }
+    if (st == AXL_SUCCESS) {
+        for (unsigned k = u8() % 4; k; k--) {
+            axl_event done = {0};
+            const bool want = u8() & 1;
+            begin();
+            st = axl_queue_submit_graph((axl_queue){q}, x, NULL, 0,
+                                        want ? &done : NULL);
+            if (end(st, LIVE) == AXL_SUCCESS && want) {
+                (void)axl_event_wait(done); /* a node may fail */
+                need(axl_event_release(done) == AXL_SUCCESS);
+            }
+        }
+        /* No kernel node takes a scalar: refused, nothing changed. */
+        axl_graph_node node = {u32()};
+        uint32_t v = u32();
+        begin();
+        st = axl_graph_exec_update_scalar(x, node, u8(), &v, sizeof v);
+        need(st != AXL_SUCCESS);
+        end(st, LIVE);
+        need(axl_graph_exec_release(x) == AXL_SUCCESS);
+        begin();
+        st = axl_graph_exec_release(x);
+        end(st, DEAD);
+    }
+    if (g.id)
+        need(axl_graph_release(g) == AXL_SUCCESS);
+}
+
 /* Takes events until the pool is full: the refusal names the pool and
  * changes nothing; then gives them back. */
 static void op_exhaust(void)
@@ -1361,7 +1454,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (in_p < in_end) {
         uint8_t op = u8();
         if (trace)
-            fprintf(stderr, "op %u\n", op % 22u);
+            fprintf(stderr, "op %u\n", op == 0xFF ? 22u : op % 22u);
+        if (op == 0xFF) { /* taken from op_wait (0xFF % 22 is 13) */
+            op_graph();
+            continue;
+        }
         switch (op % 22) {
         case 0: op_context_create(); break;
         case 1: op_queue_create(); break;
