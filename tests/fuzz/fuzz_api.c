@@ -832,7 +832,8 @@ static void cgf(axl_handler *h, void *user)
         }
         case 2:
             if (nacc) {
-                uint32_t pat = u32();
+                /* Sizes up to 8 bytes are read from it: 8 bytes. */
+                uint64_t pat = u32() | (uint64_t)u32() << 32;
                 (void)axl_handler_fill(h, acc[u8() % nacc], &pat,
                                        1u << (u8() % 4));
             }
