@@ -799,7 +799,7 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         if ((unsigned)p->capacity - p->in_use < need) {
             st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                            "the graph needs %u %ss at once, and the %s pool "
-                           "has %u free (raise %s in the board header)",
+                           "has %u left (raise %s in the board header)",
                            need, p->name, p->name,
                            (unsigned)(p->capacity - p->in_use), p->setting);
             goto out;
