@@ -6,6 +6,8 @@
  * unsigned int, its buffers already on the device.
  *
  *   xrt_raw   xrtRunSetArg x4 + xrtRunStart + xrtRunWait, one xrtRunHandle
+ *   xrt_bare  xrtRunStart + xrtRunWait alone, the arguments set once
+ *             before the loop: XRT's own floor for a launch
  *   xrt_port  the port's run_start until its run_done (it sets only the
  *             arguments the XRT run does not already hold, then starts):
  *             what the port adds
@@ -28,7 +30,8 @@
  *
  * Instructions with callgrind (exact, no counter needed): --callgrind runs
  * 1000 launches per path with no timing calls, in the functions
- * bench_raw_loop, bench_port_loop and bench_axl_loop, after WARM_UP
+ * bench_raw_loop, bench_bare_loop, bench_port_loop, bench_axl_loop and
+ * the graph loops, after WARM_UP
  * launches outside them (so one-time costs are not counted); count one:
  *
  *   valgrind --tool=callgrind --collect-atstart=no \
@@ -176,16 +179,36 @@ typedef struct raw_ctx {
     unsigned bad;
 } raw_ctx;
 
+static void raw_set_args(raw_ctx *c)
+{
+    xrtRunSetArg(c->run, 0, c->bo[0]);
+    xrtRunSetArg(c->run, 1, c->bo[1]);
+    xrtRunSetArg(c->run, 2, c->bo[2]);
+    xrtRunSetArg(c->run, 3, 1024u);
+}
+
 static NOINLINE void raw_launches(void *ctx, unsigned n,
                                   uint64_t *samples)
 {
     raw_ctx *c = ctx;
     for (unsigned i = 0; i < n; i++) {
         uint64_t t0 = samples ? now_ns() : 0;
-        xrtRunSetArg(c->run, 0, c->bo[0]);
-        xrtRunSetArg(c->run, 1, c->bo[1]);
-        xrtRunSetArg(c->run, 2, c->bo[2]);
-        xrtRunSetArg(c->run, 3, 1024u);
+        raw_set_args(c);
+        xrtRunStart(c->run);
+        if (xrtRunWait(c->run) != ERT_CMD_STATE_COMPLETED)
+            c->bad++;
+        if (samples)
+            samples[i] = now_ns() - t0;
+    }
+}
+
+/* The floor: the run already holds its arguments. */
+static NOINLINE void bare_launches(void *ctx, unsigned n,
+                                   uint64_t *samples)
+{
+    raw_ctx *c = ctx;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t0 = samples ? now_ns() : 0;
         xrtRunStart(c->run);
         if (xrtRunWait(c->run) != ERT_CMD_STATE_COMPLETED)
             c->bad++;
@@ -202,9 +225,19 @@ NOINLINE void bench_raw_loop(void *ctx, unsigned n, uint64_t *samples)
     raw_launches(ctx, n, samples);
 }
 
-static result bench_raw(const axl_xclbin *img, unsigned n, int timed)
+NOINLINE void bench_bare_loop(void *ctx, unsigned n, uint64_t *samples)
 {
-    result r = {"xrt_raw", 0, 0, 0, -1};
+    bare_launches(ctx, n, samples);
+}
+
+/* The raw path (bare = 0) or the bare one (bare = 1) on a device of its
+ * own. */
+static result bench_raw(const axl_xclbin *img, unsigned n, int timed,
+                        int bare)
+{
+    const char *name = bare ? "xrt_bare" : "xrt_raw";
+    loop_fn launches = bare ? bare_launches : raw_launches;
+    result r = {name, 0, 0, 0, -1};
     raw_ctx c = {0};
     c.dev = xrtDeviceOpen(0);
     if (!c.dev || xrtDeviceLoadXclbin(c.dev, (const struct axlf *)img->data))
@@ -215,11 +248,12 @@ static result bench_raw(const axl_xclbin *img, unsigned n, int timed)
     if (c.kernel)
         c.run = xrtRunOpen(c.kernel);
     if (c.run && c.bo[0] && c.bo[1] && c.bo[2]) {
+        raw_set_args(&c);
         if (timed)
-            r = measure("xrt_raw", raw_launches, &c, n);
+            r = measure(name, launches, &c, n);
         else {
-            raw_launches(&c, WARM_UP, NULL);
-            bench_raw_loop(&c, n, NULL);
+            launches(&c, WARM_UP, NULL);
+            (bare ? bench_bare_loop : bench_raw_loop)(&c, n, NULL);
         }
         r.ok = r.ok && !c.bad;
     }
@@ -617,7 +651,8 @@ int main(int argc, char **argv)
     setenv("AXL_XRT_BUILTIN_XCLBIN", image_path, 1);
     counter_open();
 
-    result raw = bench_raw(&img, n, !callgrind);
+    result raw = bench_raw(&img, n, !callgrind, 0);
+    result bare = bench_raw(&img, n, !callgrind, 1);
 #if !AXL_TEST_XRT_IN_BOARD
     axl_device_port_register(&axl_native_port);
 #endif
@@ -639,10 +674,14 @@ int main(int argc, char **argv)
                             "tests/bench/callgrind_xrt.sh\n");
         printf("launches %u launches\n", n);
         print_result(&raw);
+        print_result(&bare);
         print_result(&port);
         print_result(&axl);
         print_result(&g1);
         print_result(&g4);
+        if (raw.ok && bare.ok)
+            printf("xrt_bare_over_raw %.3f ratio\n",
+                   bare.median_ns / raw.median_ns);
         if (raw.ok && port.ok)
             printf("xrt_port_over_raw %.3f ratio\n",
                    port.median_ns / raw.median_ns);
@@ -656,5 +695,5 @@ int main(int argc, char **argv)
                    g4.median_ns / raw.median_ns);
     }
     free(bytes);
-    return raw.ok ? 0 : 1;
+    return raw.ok && bare.ok ? 0 : 1;
 }

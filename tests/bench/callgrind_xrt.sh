@@ -12,7 +12,7 @@ bench=${1:?usage: $0 path/to/bench_xrt}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 launches=1000
-for path in raw port axl graph1 graph4; do
+for path in raw bare port axl graph1 graph4; do
   valgrind --tool=callgrind --collect-atstart=no \
     --toggle-collect="bench_${path}_loop" \
     --callgrind-out-file="$out/cg.$path" "$bench" --callgrind \
@@ -24,6 +24,7 @@ for path in raw port axl graph1 graph4; do
   [ "$path" = graph1 ] && name=axl_graph1_per_kernel
   [ "$path" = graph4 ] && name=axl_graph4_per_kernel && per=$((launches * 4))
   [ "$path" = raw ] && name=xrt_raw
+  [ "$path" = bare ] && name=xrt_bare
   [ "$path" = port ] && name=xrt_port
   if [ -n "${total:-}" ] && [ "$total" -gt 0 ]; then
     echo "${name}_callgrind_instructions $((total / per)) instructions"
@@ -36,4 +37,12 @@ if [ -n "${per_raw:-}" ] && [ -n "${per_axl:-}" ]; then
   awk -v a="$per_axl" -v r="$per_raw" -v p="${per_port:-0}" 'BEGIN {
     printf "xrt_port_over_raw_callgrind %.3f ratio\n", p / r
     printf "axl_over_raw_callgrind %.3f ratio\n", a / r }'
+fi
+# Graph replay against XRT's floor (issue 13's target: 1.25x).
+if [ -n "${per_bare:-}" ]; then
+  for g in graph1 graph4; do
+    eval "v=\${per_$g:-}"
+    [ -n "$v" ] && awk -v v="$v" -v b="$per_bare" -v g="$g" \
+      'BEGIN { printf "axl_%s_over_bare_callgrind %.3f ratio\n", g, v / b }'
+  done
 fi
