@@ -282,6 +282,16 @@ static axl_status chunk_check(const char *fn, struct axl__queue *q,
 {
     if (h->error != AXL_SUCCESS)
         return axl__fail(fn, h->error, "%s", h->why);
+#if AXL_FEATURE_GRAPHS
+    /* A graph node's handle as a dependency is an edge only in a
+     * recording (refused above): axl__submit would refuse it, and a range
+     * of 0 without an event submits nothing, so it is refused here. */
+    if (h->node_deps)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "a dependency is a recorded command (a graph "
+                         "node's handle), and the queue does not record a "
+                         "graph");
+#endif
     return axl__kernel_prepare(fn, q, h);
 }
 

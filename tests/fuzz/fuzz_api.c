@@ -780,6 +780,20 @@ static void op_single_task(void)
     cls = WORST(cls, dc);
     const uint8_t evb = u8();
     bool want_ev = evb & 1;
+    if (trace) {
+        fprintf(stderr, "  %s queue %08x (%d) kernel %08x (%d), %u deps (%d)\n",
+                evb & 0x80 ? "parallel_for" : "single_task", (unsigned)q,
+                (int)qc, (unsigned)k, (int)kc, (unsigned)nd, (int)dc);
+        for (uint32_t i = 0; i < nargs; i++)
+            fprintf(stderr, "    arg %u: index %u %s %08x size %zu mode %d%s\n",
+                    (unsigned)i, (unsigned)args[i].index,
+                    args[i].value ? "scalar" : "buffer",
+                    (unsigned)args[i].buffer.id, args[i].size,
+                    (int)args[i].mode, args[i].region ? " region" : "");
+        for (uint32_t i = 0; i < nd; i++)
+            fprintf(stderr, "    dep %u: %08x\n", (unsigned)i,
+                    (unsigned)deps[i].id);
+    }
     begin();
     axl_status st;
     if (evb & 0x80) {

@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "axl_test.h"
+#include "axl_config.h"
+#include "axl/graph.h"
 #include "axl/emu.h"
 #ifdef AXL_TEST_VADD_2BANKS
 #include "axl_test_vadd_2banks_xclbin.h"
@@ -108,6 +110,19 @@ static void st_cgf(axl_handler *h, void *user)
     axl_handler_set_arg(h, 3, &n, sizeof n);
     axl_handler_single_task(h, g->k);
 }
+
+#if AXL_FEATURE_GRAPHS
+static axl_status nothing_task(void *user)
+{
+    (void)user;
+    return AXL_SUCCESS;
+}
+
+static void nothing_cgf(axl_handler *h, void *user)
+{
+    axl_handler_host_task(h, nothing_task, user);
+}
+#endif
 
 /* XRT's xrt::kernel(dev, uuid, "vadd:{vadd_2}"): every launch of the
  * object runs on vadd_2, by either launch path, however many are out at
@@ -486,6 +501,27 @@ static void parallel_for_a_range_smaller_than_the_units_makes_fewer_chunks(void 
                             AXL_ARG_U32(0)),
                    &(axl_split){.count_arg = "size"}, NULL, 0, NULL),
                AXL_ERR_INVALID_OBJECT);
+    /* ... and so are its dependencies, with or without an event: a graph
+     * node's handle, an edge only inside a recording, is refused (found
+     * by fuzz_api: a range of 0 and no event accepted it). */
+#if AXL_FEATURE_GRAPHS
+    axl_graph g;
+    axl_graph_node node;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_add(g, nothing_cgf, NULL, NULL, 0, &node));
+    const axl_event recorded = {node.id};
+    for (int with_event = 0; with_event < 2; with_event++) {
+        AXL_EXPECT(axl_queue_parallel_for(
+                       r.q, r.vadd, 0,
+                       AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A), AXL_ARG_OUT(O),
+                                AXL_ARG_U32(0)),
+                       &(axl_split){.count_arg = "size"}, &recorded, 1,
+                       with_event ? &e : NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS("does not record a graph");
+    }
+    AXL_OK(axl_graph_release(g));
+#endif
     record_off();
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
