@@ -69,7 +69,7 @@ static axl_status node_resolve(const char *fn,
                          "node %u: its kernel 0x%08x was released",
                          (unsigned)n->index, (unsigned)n->kernel);
     struct axl__buffer *v[AXL_MAX_ACCESSORS];
-    for (uint8_t i = 0; i < n->h.nacc; i++) {
+    for (uint8_t i = 0; i < n->nacc; i++) {
         uint32_t id = i + 1u == swap_acc ? swap : n->bufs[i];
         v[i] = axl__pool_get(AXL__POOL(BUFFER), id);
         if (!v[i])
@@ -285,6 +285,7 @@ static axl_status record(const char *fn, struct axl__graph *g,
     n->next = AXL__NONE(graph_node);
     n->index = g->nnodes;
     n->ndeps = (uint8_t)nd;
+    n->nacc = h->nacc;
     memcpy(n->deps, deps, nd * sizeof deps[0]);
     n->kernel = h->kind == AXL__CMD_KERNEL ? h->kernel : 0;
     for (uint8_t i = 0; i < h->nacc; i++) {
@@ -512,6 +513,28 @@ static bool exec_idle(const void *arg)
     return !((const struct axl__graph_exec *)arg)->busy;
 }
 
+/* exec's graph once no other call owns its nodes (a submission or a
+ * buffer swap, which may drop the lock while it uses them): NULL with *st
+ * when exec is not, or after a wait no longer, a live executable graph.
+ * Lock held. */
+static struct axl__graph_exec *exec_unowned(const char *fn,
+                                            axl_graph_exec exec,
+                                            axl_status *st)
+{
+    struct axl__graph_exec *x;
+    while ((x = axl__graph_exec_get(fn, exec, st)) != NULL && x->busy)
+        axl__wait_until_pred(exec_idle, x);
+    return x;
+}
+
+/* Ends a call's ownership of x's nodes (x->busy), waking who waits. */
+static void exec_disown(struct axl__graph_exec *x)
+{
+    x->busy = false;
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
 static void exec_free(struct axl__graph_exec *x)
 {
     free_nodes(x->head);
@@ -548,6 +571,7 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
         return st;
     }
     x->refs = 1;
+    x->checked = false;
     x->context = g->context;
     x->device = g->device;
     x->graph = AXL__HANDLE(GRAPH, g);
@@ -636,8 +660,10 @@ axl_status axl_graph_exec_release(axl_graph_exec exec)
 {
     static const char fn[] = "axl_graph_exec_release";
     AXL__ENTER(graph_exec, x, exec);
-    if (x->busy)
-        axl__wait_until_pred(exec_idle, x);
+    if (x->busy && !(x = exec_unowned(fn, exec, &st))) {
+        axl__leave();
+        return st;
+    }
     exec_free(x);
     axl__leave();
     return st;
@@ -694,13 +720,25 @@ static axl_status join(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
-/* Lets go of the holds submit_graph took on the events of the nodes it
- * committed (the first `count`). */
-static void unhold_nodes(struct axl__graph_exec *x, unsigned count)
+/* Lets go of what submit_graph took on the first `resolved` nodes of x:
+ * each kernel's hold; the events of the nodes it committed (the first
+ * `committed`); the buffers of the others (resolved in place, not
+ * submitted), leaving their handlers as finalize left them. */
+static void unresolve(struct axl__graph_exec *x, unsigned committed,
+                      unsigned resolved)
 {
     struct axl__graph_node *n = node_of(x->head);
-    for (unsigned i = 0; i < count && n; i++, n = node_of(n->next))
-        axl__event_unhold(axl__event_at(AXL__HANDLE_SLOT(n->ev)));
+    for (unsigned i = 0; i < resolved; i++, n = node_of(n->next)) {
+        if (i < committed) {
+            axl__event_unhold(axl__event_at(AXL__HANDLE_SLOT(n->ev)));
+        } else {
+            axl__handler_drop(&n->h);
+            n->h.nacc = n->nacc;
+            n->h.memo = 0;
+        }
+        if (n->kernel)
+            axl__kernel_unhold(axl__kernel_at(AXL__HANDLE_SLOT(n->kernel)));
+    }
 }
 
 axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
@@ -714,65 +752,50 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
+    unsigned resolved = 0;  /* nodes whose handlers hold their buffers */
+    bool prepared = false;  /* axl__access_prepare was called: the lock
+                               may have been dropped */
     unsigned committed = 0; /* nodes submitted (and their events held) */
-    bool in_place = false;  /* x->busy is this submission's */
+    struct axl__queue *q;
+    struct axl__graph_exec *x;
+    struct axl__device *d;
     /* The handles as the launch path resolves them (inline; the checked
-     * lookup says what is wrong). */
-    struct axl__queue *q = axl__pool_get(AXL__POOL(QUEUE), queue.id);
-    struct axl__graph_exec *x =
-        axl__pool_get(AXL__POOL(GRAPH_EXEC), exec.id);
-    if (!q || !x) {
-        if ((q = axl__queue_get(fn, queue, &st)) != NULL)
-            x = axl__graph_exec_get(fn, exec, &st);
+     * lookup says what is wrong), once no other call owns x's nodes and
+     * the device is not being programmed. A wait drops the lock, so the
+     * handles are looked up again after it. */
+    for (;;) {
+        q = axl__pool_get(AXL__POOL(QUEUE), queue.id);
+        x = axl__pool_get(AXL__POOL(GRAPH_EXEC), exec.id);
+        if (!q || !x) {
+            if ((q = axl__queue_get(fn, queue, &st)) != NULL)
+                x = axl__graph_exec_get(fn, exec, &st);
+            axl__leave();
+            return st;
+        }
+        d = axl__device_at(q->device);
+        if (x->busy)
+            axl__wait_until_pred(exec_idle, x);
+        else if (d->programming)
+            axl__wait_until_pred(device_ready, d);
+        else
+            break;
+    }
+    if (x->context != q->context || x->device != q->device)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the queue is not of the graph's context and device");
+    else if (AXL__IS_REF(q->graph))
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the queue is recording a graph: an executable graph "
+                       "is not recorded into another");
+    if (st != AXL_SUCCESS) {
         axl__leave();
         return st;
     }
-    if (x->context != q->context || x->device != q->device) {
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "the queue is not of the graph's context and device");
-        goto out;
-    }
-    if (AXL__IS_REF(q->graph)) {
-        st = axl__fail(fn, AXL_ERR_BAD_STATE,
-                       "the queue records a graph: an executable graph is "
-                       "not recorded into another");
-        goto out;
-    }
-    /* 1. What can have changed since finalize: the kernels and buffers
-     * alive, the design on the device. */
-    struct axl__device *d = axl__device_at(q->device);
-    if (d->programming)
-        axl__wait_until_pred(device_ready, d);
-    for (const struct axl__graph_node *n = node_of(x->head); n;
-         n = node_of(n->next)) {
-        if (n->kernel) {
-            const struct axl__kernel *kn =
-                axl__pool_get(AXL__POOL(KERNEL), n->kernel);
-            if (!kn) {
-                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                               "node %u: its kernel 0x%08x was released",
-                               (unsigned)n->index, (unsigned)n->kernel);
-                goto out;
-            }
-            const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
-            if (!axl__device_carries(d, kid->image)) {
-                st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                               "node %u: %s does not carry the design of "
-                               "kernel %s now",
-                               (unsigned)n->index, d->info.name, kid->name);
-                goto out;
-            }
-        }
-        for (uint8_t i = 0; i < n->h.nacc; i++)
-            if (!axl__pool_get(AXL__POOL(BUFFER), n->bufs[i])) {
-                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                               "node %u: buffer 0x%08x (accessor %u) was "
-                               "released",
-                               (unsigned)n->index, (unsigned)n->bufs[i],
-                               (unsigned)i + 1);
-                goto out;
-            }
-    }
+    /* From here the lock may be dropped (host storage): x is this call's
+     * (updates, releases and other submissions of it wait), the queue and
+     * each node's kernel are held. */
+    x->busy = true;
+    q->holds++;
     /* The submission's own dependencies (complete ones order nothing). */
     uint32_t udeps[AXL_MAX_HANDLER_DEPS];
     unsigned nu = 0;
@@ -791,7 +814,82 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         else
             overflow = true;
     }
-    /* 2. Room for every command at once: all or nothing. */
+    /* 1. Before anything is submitted, all that may fail, node by node:
+     * what can have changed since finalize (the kernel and the buffers
+     * alive, the design on the device), then the handler in place with
+     * its pointers set and its buffers and kernel held (the holds of the
+     * handler calls, which the commit takes over), then host storage for
+     * the buffers that need it (the lock is dropped while it is made;
+     * what the nodes use is held). A graph runs whole or not at all. */
+    const uint32_t kernels_gone = AXL__POOL(KERNEL)->gone,
+                   buffers_gone = AXL__POOL(BUFFER)->gone;
+    const bool live = x->checked && x->kernels_gone == kernels_gone &&
+                      x->buffers_gone == buffers_gone &&
+                      axl__image_ref_eq(x->loaded, d->loaded);
+    for (struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next)) {
+        axl_handler *h = &n->h;
+        struct axl__kernel *kn = NULL;
+        struct axl__buffer *v[AXL_MAX_ACCESSORS];
+        if (live) { /* as the last submission found them */
+            if (n->kernel)
+                kn = axl__kernel_at(AXL__HANDLE_SLOT(n->kernel));
+            for (uint8_t i = 0; i < n->nacc; i++)
+                v[i] = axl__buffer_at(AXL__HANDLE_SLOT(n->bufs[i]));
+            goto hold;
+        }
+        if (n->kernel) {
+            kn = axl__pool_get(AXL__POOL(KERNEL), n->kernel);
+            if (!kn) {
+                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                               "node %u: its kernel 0x%08x was released",
+                               (unsigned)n->index, (unsigned)n->kernel);
+                goto out;
+            }
+            const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+            if (!axl__device_carries(d, kid->image)) {
+                st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                               "node %u: %s does not carry the design of "
+                               "kernel %s now",
+                               (unsigned)n->index, d->info.name, kid->name);
+                goto out;
+            }
+        }
+        for (uint8_t i = 0; i < n->nacc; i++)
+            if (!(v[i] = axl__pool_get(AXL__POOL(BUFFER), n->bufs[i]))) {
+                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                               "node %u: buffer 0x%08x (accessor %u) was "
+                               "released",
+                               (unsigned)n->index, (unsigned)n->bufs[i],
+                               (unsigned)i + 1);
+                goto out;
+            }
+    hold:
+        for (uint8_t i = 0; i < n->nacc; i++) {
+            v[i]->holds++;
+            h->acc[i].buf = v[i];
+            h->acc[i].base = axl__buffer_base(v[i]);
+        }
+        if (kn)
+            kn->holds++;
+        resolved++;
+        if (h->kind == AXL__CMD_KERNEL)
+            h->memo = placed(h, q->device);
+        if (n->nacc && !h->memo) {
+            prepared = true;
+            if ((st = axl__access_prepare(fn, h, q)) != AXL_SUCCESS) {
+                st = at_node(fn, st, n->index);
+                goto out;
+            }
+        }
+    }
+    /* Every node was found live when step 1 began: the next submission
+     * need not look again while nothing is retired or freed. */
+    x->checked = true;
+    x->kernels_gone = kernels_gone;
+    x->buffers_gone = buffers_gone;
+    x->loaded = d->loaded;
+    /* Room for every command at once (after the lock was last dropped). */
     const unsigned need = (unsigned)x->nnodes + x->njoins;
     static const int kinds[2] = {AXL__POOL_COMMAND, AXL__POOL_EVENT};
     for (unsigned k = 0; k < 2; k++) {
@@ -805,13 +903,8 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
             goto out;
         }
     }
-    /* 3. The nodes, in order, each a checked group committed as a
-     * submission commits one: from the node's own handler, its pointers
-     * set and its buffers held (unless another submission of x is using
-     * them, having dropped the lock: then from a copy). */
-    in_place = !x->busy;
-    if (in_place)
-        x->busy = true;
+    /* 2. The nodes, in order, each a checked group committed as a
+     * submission commits one, from the node's own handler. */
     struct axl__graph_node *by_index[AXL_MAX_GRAPH_NODES];
     /* The sinks: the nodes', or an empty graph's dependencies. */
     uint32_t sinks[AXL_MAX_GRAPH_NODES > AXL_MAX_HANDLER_DEPS
@@ -821,23 +914,8 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     for (struct axl__graph_node *n = node_of(x->head); n;
          n = node_of(n->next)) {
         by_index[n->index] = n;
-        axl_handler copy, *h = &n->h;
-        const uint8_t nacc = n->h.nacc;
-        const uint32_t kmemo = n->h.u.kernel.memo;
-        if (in_place) {
-            for (uint8_t i = 0; i < nacc; i++) {
-                struct axl__buffer *v =
-                    axl__buffer_at(AXL__HANDLE_SLOT(n->bufs[i]));
-                v->holds++;
-                h->acc[i].buf = v;
-                h->acc[i].base = axl__buffer_base(v);
-            }
-        } else {
-            h = &copy;
-            st = node_resolve(fn, n, h, 0, 0);
-            if (st != AXL_SUCCESS)
-                goto out;
-        }
+        axl_handler *h = &n->h;
+        const uint32_t kmemo = h->u.kernel.memo;
         for (uint8_t k = 0; k < n->ndeps; k++)
             add_dep(h, by_index[n->deps[k]]->ev);
         for (unsigned k = 0; k < nu; k++)
@@ -849,24 +927,29 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
             /* A kernel restricted to some units since has no memo. */
             if (axl__kernel_at(h->u.kernel.kernel)->cus)
                 h->u.kernel.memo = 0;
-            h->memo = placed(h, q->device);
+            /* Its buffers are where step 1 found them unless the lock
+             * was dropped since (host storage, which only a prepare
+             * makes): the nodes before run on this device or the host,
+             * and a buffer the host wrote has host storage. */
+            if (h->memo && prepared)
+                h->memo = placed(h, q->device);
         }
+        prepared |= h->nacc && !h->memo;
         /* With one sink (the last node), its event is the graph's. */
         const bool last = x->njoins == 0 && !AXL__IS_REF(n->next);
         struct axl__command *c;
         st = axl__commit(fn, q, h, &c, last ? event : NULL);
-        axl__handler_drop(h); /* the holds, if the commit failed */
-        if (in_place) {
-            h->nacc = nacc;
-            h->ndeps = 0;
-            h->deps_overflow = false;
-            h->memo = 0;
-            if (h->kind == AXL__CMD_KERNEL)
-                h->u.kernel.memo = kmemo;
-        }
-        if (st != AXL_SUCCESS) /* host storage could not be had: the
-                                  nodes before run, the event is not made */
+        h->ndeps = 0;
+        h->deps_overflow = false;
+        if (h->kind == AXL__CMD_KERNEL)
+            h->u.kernel.memo = kmemo;
+        if (st != AXL_SUCCESS) /* host storage step 1 could not foresee
+                                  (a copy between devices an earlier
+                                  node made necessary): the nodes before
+                                  run, the event is not made */
             goto out;
+        h->nacc = n->nacc;
+        h->memo = 0;
         /* Held until the joins are made: the lock may be dropped in a
          * later node's commit (host storage), and a node that ran and
          * failed meanwhile must still be found by its dependents. */
@@ -876,7 +959,7 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         if (!n->has_succ)
             sinks[ns++] = n->ev;
     }
-    /* 4. The one event: joins of the sinks, JOIN_FAN at a time (a join
+    /* 3. The one event: joins of the sinks, JOIN_FAN at a time (a join
      * keeps each edge, so each carries its node's failure). */
     if (x->njoins) {
         if (x->nnodes == 0)
@@ -898,13 +981,9 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         st = join(fn, q, sinks, ns, &ev, event, x->nnodes == 0 && overflow);
     }
 out:
-    if (committed)
-        unhold_nodes(x, committed);
-    if (in_place) {
-        x->busy = false;
-        if (axl__rt.waiters)
-            axl_port_wake(AXL_PORT_CHANNEL_DONE);
-    }
+    unresolve(x, committed, resolved);
+    exec_disown(x);
+    axl__queue_unhold(q);
     if (st == AXL_SUCCESS || committed)
         axl__pump();
     axl__leave();
@@ -961,8 +1040,10 @@ axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
     if (!value)
         return axl__null(fn, "value");
     AXL__ENTER(graph_exec, x, exec);
-    if (x->busy)
-        axl__wait_until_pred(exec_idle, x);
+    if (x->busy && !(x = exec_unowned(fn, exec, &st))) {
+        axl__leave();
+        return st;
+    }
     struct axl__karg *ka = NULL;
     struct axl__graph_node *n =
         update_target(fn, x, node, arg_index, &ka, &st);
@@ -988,8 +1069,13 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
 {
     static const char fn[] = "axl_graph_exec_update_buffer";
     AXL__ENTER(graph_exec, x, exec);
-    if (x->busy)
-        axl__wait_until_pred(exec_idle, x);
+    if (x->busy && !(x = exec_unowned(fn, exec, &st))) {
+        axl__leave();
+        return st;
+    }
+    /* Owned while the checker may drop the lock (device memory for the
+     * new buffer): a submission meanwhile would use the node in place. */
+    x->busy = true;
     struct axl__karg *ka = NULL;
     struct axl__graph_node *n =
         update_target(fn, x, node, arg_index, &ka, &st);
@@ -1002,6 +1088,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
     else if (n)
         nb = axl__buffer_get(fn, buffer, &st);
     if (!nb) {
+        exec_disown(x);
         axl__leave();
         return st;
     }
@@ -1017,6 +1104,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
                        (unsigned)n->index, (unsigned)arg_index, old->elem,
                        old->range[0], old->range[1], old->range[2], nb->elem,
                        nb->range[0], nb->range[1], nb->range[2]);
+        exec_disown(x);
         axl__leave();
         return st;
     }
@@ -1026,6 +1114,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
     axl_handler h;
     st = node_resolve(fn, n, &h, a + 1u, buffer.id);
     if (st != AXL_SUCCESS) {
+        exec_disown(x);
         axl__leave();
         return st;
     }
@@ -1054,6 +1143,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
         memcpy(&n->h, &h, sizeof h);
         n->h.u.kernel.memo = node_memo(n->h.u.kernel.kernel);
         n->bufs[a] = buffer.id;
+        x->checked = false;
         span_of(&n->span[a], &h, a);
         n->span[a].bank = bank;
         find_sinks(x);
@@ -1071,6 +1161,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
         }
     }
     axl__handler_drop(&h);
+    exec_disown(x);
     axl__leave();
     return st;
 }

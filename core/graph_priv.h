@@ -20,6 +20,8 @@ struct axl__graph_node {
     axl__graph_node_ref next;   /* the owner's next node, in order */
     uint16_t index;             /* its position in the owner (0 first) */
     uint8_t ndeps;
+    uint8_t nacc;               /* its accessors (h.nacc, which a
+                                   submission's commit zeroes) */
     bool has_succ;              /* a later node depends on it (an edge or
                                    conflicting accessors) */
     uint16_t deps[AXL_MAX_GRAPH_NODE_DEPS]; /* explicit edges: positions of
@@ -68,6 +70,12 @@ struct axl__graph_exec {
                                    copies, updates wait for it to end */
     uint32_t graph;             /* handle of the graph it was made from
                                    (weak: names the nodes updates take) */
+    /* What the last submission found live (its step 1): while no kernel
+     * or buffer was retired or freed and the device carries the same
+     * design, every node's kernel and buffers still are. */
+    bool checked;
+    axl__image_ref loaded;
+    uint32_t kernels_gone, buffers_gone;
     axl__graph_node_ref head;
 };
 

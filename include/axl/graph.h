@@ -51,9 +51,15 @@
  *   accessors, as any command does; the checks made at finalize are not
  *   made again, but what can have changed since is: every buffer and
  *   kernel must still be alive (a released one is AXL_ERR_INVALID_OBJECT,
- *   nothing submitted), the design still on the device, and the queue's
+ *   nothing submitted), the design still on the device, host memory
+ *   must be had for a buffer whose data must pass through the host (the
+ *   buffer's allocator's failure, nothing submitted), and the queue's
  *   pools must have a command and an event for every node
- *   (AXL_ERR_OUT_OF_RESOURCES, nothing submitted).
+ *   (AXL_ERR_OUT_OF_RESOURCES, nothing submitted). The error names the
+ *   node. A graph runs whole or not at all, with one exception: host
+ *   memory that a buffer changed on another device during this very call
+ *   makes necessary (the nodes before it then run; the call fails with no
+ *   event).
  * - Between submissions, axl_graph_exec_update_scalar and
  *   axl_graph_exec_update_buffer change one kernel argument of one node of
  *   the executable graph; the next submission sees it, the ones already

@@ -7,6 +7,8 @@
  * on, full pools say which setting to raise.
  */
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <string.h>
 
@@ -735,6 +737,10 @@ static void a_graph_over_a_released_buffer_is_refused_at_submit(void **s)
     axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
     axl_graph_node node;
     axl_graph_exec x = one_vadd(&r, A, A, O, N, &node);
+    /* Once after a submission that found everything live (the next one
+     * looks again only when some kernel or buffer is gone). */
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
     AXL_OK(axl_buffer_release(O));
     axl_event e = {0};
     AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, &e),
@@ -857,6 +863,106 @@ static void full_graph_pools_are_out_of_resources_naming_the_setting(
     axl_test_rig_down(&r);
 }
 
+/* Host memory for X that can be refused (a firmware's allocator that is
+ * out of room). */
+static atomic_bool refuse_host;
+static atomic_int host_allocs;
+static void *picky_allocate(size_t size, size_t align, void *user)
+{
+    (void)user;
+    if (atomic_load(&refuse_host))
+        return NULL;
+    atomic_fetch_add(&host_allocs, 1);
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void picky_deallocate(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+/* Everything a replay may fail on is settled before any node is
+ * submitted: here a kernel node's buffer whose data moved to another
+ * device since finalize, so the replay must copy it through host memory
+ * the buffer's allocator refuses. Before, the host task node ahead of it
+ * had already run when the error came back. */
+static void a_replay_that_cannot_start_every_node_runs_none(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    fake_config = (fake_port_config){.devices = 1,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
+    axl_device fake;
+    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    rig r = axl_test_rig_up(0);
+    const axl_allocator picky = {picky_allocate, picky_deallocate, NULL};
+    const axl_buffer_props props = {.allocator = &picky};
+    atomic_store(&refuse_host, false);
+    atomic_store(&host_allocs, 0);
+    axl_buffer X, B = ramp_buffer(0), O = ramp_buffer(0);
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
+    AXL_OK(axl_buffer_place(X, r.dev, 0));
+    AXL_OK(axl_buffer_place(X, fake, 0));
+
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
+    AXL_OK(vadd(&r, X, B, O, N, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+
+    /* X's data now lives on the other device only. */
+    int32_t v[N];
+    fill_ramp(v, 5);
+    axl_queue qf;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
+    AXL_OK(axl_queue_copy_from_host(qf, v, X, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(qf));
+    assert_int_equal(atomic_load(&host_allocs), 0);
+
+    atomic_store(&refuse_host, true);
+    atomic_store(&task_runs, 0);
+    const uint32_t commands = axl_test_pool("command").in_use,
+                   events = axl_test_pool("event").in_use;
+    axl_event done;
+    AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, &done),
+               AXL_ERR_MEMORY_ALLOCATION);
+    char why[AXL_MESSAGE_MAX];
+    snprintf(why, sizeof why, "%s", axl_last_message());
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(atomic_load(&task_runs), 0);
+    assert_non_null(strstr(why, "node 1: "));
+    assert_int_equal(axl_test_pool("command").in_use, commands);
+    assert_int_equal(axl_test_pool("event").in_use, events);
+
+    /* With the memory, the same executable graph runs whole. */
+    atomic_store(&refuse_host, false);
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_OK(axl_event_wait(done));
+    AXL_OK(axl_event_release(done));
+    assert_int_equal(atomic_load(&task_runs), 1);
+    int32_t o[N];
+    read_back(&r, O, o);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], (i * 5 + 1) + 1);
+
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_queue_release(qf));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    axl_test_rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -878,6 +984,7 @@ int main(void)
         T(a_graph_over_a_released_buffer_is_refused_at_submit),
         T(a_failed_node_fails_the_graph_event_and_the_queue_keeps_working),
         T(full_graph_pools_are_out_of_resources_naming_the_setting),
+        T(a_replay_that_cannot_start_every_node_runs_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
