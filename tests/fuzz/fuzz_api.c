@@ -1150,6 +1150,7 @@ static void op_graph(void)
         return; /* switched off, or the pool is full */
     begin();
     st = axl_graph_begin_recording(g, (axl_queue){q});
+    axl_event kev = {0}; /* a recorded launch's node, for updates */
     if (end(st, LIVE) == AXL_SUCCESS) {
         unsigned n = u8() % 5;
         for (unsigned i = 0; i < n; i++) {
@@ -1158,7 +1159,29 @@ static void op_graph(void)
             uint32_t b = pick(BUF, &bc, &ba);
             uint8_t how = u8();
             begin();
-            if (how & 1) {
+            if ((how & 0xC0) == 0xC0) {
+                /* A launch: vadd's shape (two in, one out, a count) on
+                 * whichever kernel is picked; a mismatch is refused. */
+                enum hclass kc, c2, c3;
+                int ka, a2, a3;
+                uint32_t k = pick(KER, &kc, &ka);
+                uint32_t b2 = pick(BUF, &c2, &a2), b3 = pick(BUF, &c3, &a3);
+                axl_event ev = {0};
+                st = axl_queue_single_task(
+                    (axl_queue){q}, (axl_kernel){k},
+                    AXL_ARGS(AXL_ARG_IN((axl_buffer){b}),
+                             AXL_ARG_IN((axl_buffer){b2}),
+                             AXL_ARG_OUT((axl_buffer){b3}),
+                             AXL_ARG_U32((uint32_t)(how & 0x3F))),
+                    NULL, 0, &ev);
+                end(st, WORST(kc, WORST(bc, WORST(c2, c3))));
+                if (st == AXL_SUCCESS)
+                    kev = ev; /* a node's stand-in: not released */
+            } else if ((how & 0xC0) == 0x80) {
+                st = axl_queue_host_task((axl_queue){q}, task_ok, NULL, NULL,
+                                         0, NULL);
+                end(st, LIVE);
+            } else if (how & 1) {
                 uint32_t o = pick(BUF, &oc, &oa);
                 st = axl_queue_copy((axl_queue){q}, (axl_buffer){b}, NULL,
                                     (axl_buffer){o}, NULL, NULL, 0, NULL);
@@ -1177,6 +1200,11 @@ static void op_graph(void)
     begin();
     st = axl_graph_finalize(g, &x);
     end(st, LIVE);
+    /* The launch's node, named while its graph lives (updates take it
+     * even once the graph is released). */
+    axl_graph_node knode = {0};
+    if (kev.id)
+        need(axl_graph_node_from_event(kev, &knode) == AXL_SUCCESS);
     if (u8() & 1) { /* the executable graph does not need it */
         need(axl_graph_release(g) == AXL_SUCCESS);
         g.id = 0;
@@ -1193,13 +1221,39 @@ static void op_graph(void)
                 need(axl_event_release(done) == AXL_SUCCESS);
             }
         }
-        /* No kernel node takes a scalar: refused, nothing changed. */
+        /* Updates between submissions: a forged node is refused; the
+         * launch's node takes its count and a swap of any buffer (checked:
+         * a wrong shape or bank, or a dead buffer, changes nothing). */
         axl_graph_node node = {u32()};
         uint32_t v = u32();
         begin();
         st = axl_graph_exec_update_scalar(x, node, u8(), &v, sizeof v);
-        need(st != AXL_SUCCESS);
+        need(st != AXL_SUCCESS || node.id == knode.id);
         end(st, LIVE);
+        if (knode.id) {
+            node = knode;
+            v &= 0x3F;
+            begin();
+            st = axl_graph_exec_update_scalar(x, node, 3, &v, sizeof v);
+            end(st, LIVE);
+            enum hclass bc;
+            int ba;
+            uint32_t b = pick(BUF, &bc, &ba);
+            begin();
+            st = axl_graph_exec_update_buffer(x, node, u8() % 3,
+                                              (axl_buffer){b});
+            end(st, bc);
+            for (unsigned k = u8() % 3; k; k--) {
+                axl_event done = {0};
+                begin();
+                st = axl_queue_submit_graph((axl_queue){q}, x, NULL, 0,
+                                            &done);
+                if (end(st, LIVE) == AXL_SUCCESS) {
+                    (void)axl_event_wait(done);
+                    need(axl_event_release(done) == AXL_SUCCESS);
+                }
+            }
+        }
         need(axl_graph_exec_release(x) == AXL_SUCCESS);
         begin();
         st = axl_graph_exec_release(x);
