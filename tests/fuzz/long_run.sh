@@ -7,11 +7,11 @@
 # independent fuzz_api processes sharing DIR/corpus, each restarted every
 # 30 minutes to pick up what the others found, at nice 10, until --stop.
 # The harness waits for slow models and timeouts, so one process keeps a
-# core about 30% busy: 6 fill 2 cores. Build the binary first:
-#   cmake --preset fuzz-api && cmake --build --preset fuzz-api -j2
-# (the fuzz preset with the xclbin reader left out of coverage tracing:
-# twice the programs a second). It is copied to DIR, so rebuilding does
-# not change a running run. Each process writes DIR/logs/w<worker>-<n>.log
+# core about 30% busy: 6 fill 2 cores. It builds the binary first (the
+# fuzz-api preset: the fuzz preset with the xclbin reader left out of
+# coverage tracing, twice the programs a second) and stops if that
+# fails; the binary is copied to DIR, so rebuilding does not change a
+# running run, and DIR/commit.txt says which commit it is of. Each process writes DIR/logs/w<worker>-<n>.log
 # and crash inputs to DIR/art/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +29,7 @@ case $arg in
     total=$((total + ${n:-0}))
   done
   echo "programs: $total in $(ls "$dir/logs" | wc -l) process runs"
+  [ -f "$dir/commit.txt" ] && sed 's/^/of: /' "$dir/commit.txt"
   grep -l "ERROR\|deadly signal\|runtime error\|broken:" "$dir"/logs/*.log \
     2>/dev/null | sed 's/^/found: /' || true
   ls "$dir/art" | sed 's/^/crash input: /'
@@ -38,9 +39,20 @@ case $arg in
   pkill -f "$dir/fuzz_api" || true
   exit 0 ;;
 esac
-exe=$here/../../build/fuzz-api/tests/fuzz/fuzz_api
-[ -x "$exe" ] || { echo "long_run.sh: no $exe (build the fuzz-api preset)" >&2; exit 1; }
+# The binary of the sources as they are: built here, so a build that
+# fails stops the run instead of leaving an older binary to be copied.
+root=$(cd "$here/../.." && pwd)
+exe=$root/build/fuzz-api/tests/fuzz/fuzz_api
+[ -d "$root/build/fuzz-api" ] || cmake --preset fuzz-api -S "$root" >/dev/null
+cmake --build "$root/build/fuzz-api" -j2 --target fuzz_api >/dev/null ||
+  { echo "long_run.sh: the fuzz-api build failed" >&2; exit 1; }
 cp "$exe" "$dir/fuzz_api"
+# Which code the counts are of (runs are counted per commit).
+{ git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown
+  git -C "$root" status --porcelain -- core xrt port include tests/fuzz \
+    2>/dev/null | grep -q . && echo "(with uncommitted changes)"
+  date -u +"started %Y-%m-%d %H:%M:%S UTC"
+} >"$dir/commit.txt"
 rm -f "$dir/STOP"
 for w in $(seq 1 "$arg"); do
   (
