@@ -821,8 +821,8 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
      * handler calls, which the commit takes over), then host storage for
      * the buffers that need it (the lock is dropped while it is made;
      * what the nodes use is held). A graph runs whole or not at all. */
-    const uint32_t kernels_gone = AXL__POOL(KERNEL)->gone,
-                   buffers_gone = AXL__POOL(BUFFER)->gone;
+    const uint32_t kernels_gone = axl__rt.kernels_gone,
+                   buffers_gone = axl__rt.buffers_gone;
     const bool live = x->checked && x->kernels_gone == kernels_gone &&
                       x->buffers_gone == buffers_gone &&
                       axl__image_ref_eq(x->loaded, d->loaded);

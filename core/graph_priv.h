@@ -71,8 +71,9 @@ struct axl__graph_exec {
     uint32_t graph;             /* handle of the graph it was made from
                                    (weak: names the nodes updates take) */
     /* What the last submission found live (its step 1): while no kernel
-     * or buffer was retired or freed and the device carries the same
-     * design, every node's kernel and buffers still are. */
+     * or buffer was released or freed since (axl__rt's counts) and the
+     * device carries the same design, every node's kernel and buffers
+     * still are. */
     bool checked;
     axl__image_ref loaded;
     uint32_t kernels_gone, buffers_gone;

@@ -20,6 +20,7 @@ static void kernel_free(struct axl__kernel *k)
     axl__launch_memo_drop(UINT16_MAX, AXL__SLOT(KERNEL, k));
     axl__bundle_unhold(axl__bundle_at(k->bundle));
     axl__pool_free(AXL__POOL(KERNEL), k);
+    axl__rt.kernels_gone++;
 }
 
 void axl__kernel_unhold(struct axl__kernel *k)
@@ -45,6 +46,7 @@ axl_status axl_kernel_release(axl_kernel kernel)
     if (--k->refs == 0) {
         if (k->holds) {
             axl__pool_retire(AXL__POOL(KERNEL), k);
+            axl__rt.kernels_gone++;
         } else {
             kernel_free(k);
         }

@@ -50,7 +50,6 @@ void *axl__pool_alloc(axl__pool *p)
 void axl__pool_retire(axl__pool *p, void *obj)
 {
     p->link[axl__pool_slot(p, obj)] = AXL__SLOT_RETIRED;
-    p->gone++;
 }
 
 void axl__pool_free(axl__pool *p, void *obj)
@@ -67,7 +66,6 @@ void axl__pool_free_slot(axl__pool *p, uint16_t slot)
     p->link[slot] = p->free_head;
     p->free_head = (uint16_t)(slot + 1);
     p->in_use--;
-    p->gone++;
 }
 
 void *axl__pool_lookup(const axl__pool *p, uint32_t id,

@@ -42,9 +42,6 @@ typedef struct axl__pool {
     uint16_t in_use;
     uint16_t high_water;
     uint32_t failures;
-    uint32_t gone;         /* objects retired or freed so far: a caller
-                              that saw the same count knows every handle
-                              it checked is still live */
     int ready;             /* free list built */
 } axl__pool;
 

@@ -34,7 +34,6 @@ axl__pool axl__pools[AXL__POOL_COUNT] = {
                           0,                                                   \
                           0,                                                   \
                           0,                                                   \
-                          0,                                                   \
                           0},
     AXL__POOL_LIST(AXL__POOL_DESC)
 #undef AXL__POOL_DESC

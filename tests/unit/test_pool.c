@@ -22,7 +22,7 @@ static int setup(void **state)
 {
     (void)state;
     pool = (axl__pool){"thing", "AXL_MAX_THINGS", (unsigned char *)slots,
-                       gens, links, sizeof(obj), 3, 5, 0, 0, 0, 0, 0, 0};
+                       gens, links, sizeof(obj), 3, 5, 0, 0, 0, 0, 0};
     for (int i = 0; i < 3; i++)
         gens[i] = 0;
     axl__pool_reset(&pool);
