@@ -831,7 +831,9 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         axl_handler *h = &n->h;
         struct axl__kernel *kn = NULL;
         struct axl__buffer *v[AXL_MAX_ACCESSORS];
-        if (live) { /* as the last submission found them */
+        /* As the last submission found them, unless the lock may have
+         * been dropped since (another thread may have released one). */
+        if (live && !prepared) {
             if (n->kernel)
                 kn = axl__kernel_at(AXL__HANDLE_SLOT(n->kernel));
             for (uint8_t i = 0; i < n->nacc; i++)

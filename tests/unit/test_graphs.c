@@ -867,9 +867,18 @@ static void full_graph_pools_are_out_of_resources_naming_the_setting(
  * out of room). */
 static atomic_bool refuse_host;
 static atomic_int host_allocs;
+static axl_buffer release_while_allocating; /* once, from the allocator */
 static void *picky_allocate(size_t size, size_t align, void *user)
 {
     (void)user;
+    if (release_while_allocating.id) {
+        /* Another part of the application, while the runtime has the
+         * lock dropped for this allocation. */
+        axl_buffer b = release_while_allocating;
+        release_while_allocating.id = 0;
+        if (axl_buffer_release(b) != AXL_SUCCESS)
+            return NULL;
+    }
     if (atomic_load(&refuse_host))
         return NULL;
     atomic_fetch_add(&host_allocs, 1);
@@ -963,6 +972,72 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     axl_test_rig_down(&r);
 }
 
+/* A replay binds the nodes of an executable graph that nothing was
+ * released since the last replay by slot, without looking their handles
+ * up; but once the lock has been dropped (host memory for a node) it
+ * looks them up again: here the allocator itself releases a later node's
+ * buffer. */
+static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    fake_config = (fake_port_config){.devices = 1,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
+    axl_device fake;
+    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    rig r = axl_test_rig_up(0);
+    const axl_allocator picky = {picky_allocate, picky_deallocate, NULL};
+    const axl_buffer_props props = {.allocator = &picky};
+    atomic_store(&refuse_host, false);
+    axl_buffer X, Y, B = ramp_buffer(0), O = ramp_buffer(0);
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &Y));
+    AXL_OK(axl_buffer_place(X, r.dev, 0));
+    AXL_OK(axl_buffer_place(X, fake, 0));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(vadd(&r, X, B, O, N, NULL));
+    int32_t seven = 7;
+    AXL_OK(axl_queue_fill(r.q, Y, NULL, &seven, 4, NULL, 0, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+
+    /* X's data moves to the other device: the next replay copies it
+     * through host memory, and Y goes while that is allocated. */
+    int32_t v[N];
+    fill_ramp(v, 5);
+    axl_queue qf;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
+    AXL_OK(axl_queue_copy_from_host(qf, v, X, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(qf));
+    const uint32_t buffers = axl_test_pool("buffer").in_use;
+    release_while_allocating = Y;
+    AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, NULL),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("node 1: buffer");
+    assert_int_equal(release_while_allocating.id, 0);
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers - 1);
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers - 1);
+
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_queue_release(qf));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    axl_test_rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -985,6 +1060,7 @@ int main(void)
         T(a_failed_node_fails_the_graph_event_and_the_queue_keeps_working),
         T(full_graph_pools_are_out_of_resources_naming_the_setting),
         T(a_replay_that_cannot_start_every_node_runs_none),
+        T(a_buffer_released_while_a_replay_makes_host_memory_is_seen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
