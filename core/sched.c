@@ -476,28 +476,45 @@ void axl__handler_drop(axl_handler *h)
     h->nacc = 0;
 }
 
+/* A failed commit's end: the hold it took on the kernel (kn may be NULL)
+ * let go, st returned. */
+static axl_status kernel_let_go(struct axl__kernel *kn, axl_status st)
+{
+    if (kn)
+        axl__kernel_unhold(kn);
+    return st;
+}
+
 /* Builds the command for a checked group (lock held; may be dropped while
  * storage is allocated). q is NULL for a host accessor. */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                        struct axl__command **out_cmd, axl_event *out)
 {
     /* A group a kernel's memo filled has passed these checks (see
-     * group_check), and each accessor's location is the memo's. */
+     * group_check), and each accessor's location is the memo's. The
+     * checks may drop the lock (host storage): a kernel launch takes its
+     * command's hold on the kernel first, so that a kernel another thread
+     * releases meanwhile stays (retired) for the command. */
+    struct axl__kernel *kn = NULL; /* held already */
     if (h->nacc && !h->memo) {
+        if (h->kind == AXL__CMD_KERNEL) {
+            kn = axl__kernel_at(h->u.kernel.kernel);
+            kn->holds++;
+        }
         axl_status st = axl__access_prepare(fn, h, q);
         if (st != AXL_SUCCESS)
-            return st;
+            return kernel_let_go(kn, st);
     }
     uint16_t es, cs;
     struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
     if (!e)
-        return axl__pool_full(fn, AXL__POOL_EVENT);
+        return kernel_let_go(kn, axl__pool_full(fn, AXL__POOL_EVENT));
     /* Not zeroed: a command is large, and launches should not pay for
      * clearing what they never read. Every field read is set below. */
     struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
     if (!c) {
         axl__pool_free(AXL__POOL(EVENT), e);
-        return axl__pool_full(fn, AXL__POOL_COMMAND);
+        return kernel_let_go(kn, axl__pool_full(fn, AXL__POOL_COMMAND));
     }
     /* The slots are known: no handle below needs a division. */
     const axl__command_ref cref = axl__command_ref_at(cs);
@@ -552,7 +569,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                    sizeof c->u.kernel.args);
         if (h->kbytes_used)
             memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
-        axl__kernel_at(h->u.kernel.kernel)->holds++;
+        if (!kn)
+            axl__kernel_at(h->u.kernel.kernel)->holds++;
     } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;
     } else {

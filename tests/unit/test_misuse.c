@@ -758,6 +758,104 @@ static void shutdown_succeeds_when_only_a_queues_own_context_is_left(void **s)
     assert_int_equal(axl_test_pool("queue").in_use, 0);
 }
 
+/* ---- Who holds what while the lock is dropped ------------------------------ */
+
+/* Host memory for a buffer whose allocator lets another part of the
+ * application release a kernel meanwhile (the runtime has dropped its
+ * lock for the allocation, as the allocator's contract says). */
+static axl_kernel release_in_allocator;
+static void *releasing_allocate(size_t size, size_t align, void *user)
+{
+    (void)user;
+    if (release_in_allocator.id) {
+        axl_kernel k = release_in_allocator;
+        release_in_allocator.id = 0;
+        if (axl_kernel_release(k) != AXL_SUCCESS)
+            return NULL;
+    }
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void releasing_deallocate(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+/* A launch whose buffer must be copied from another device through host
+ * memory drops the lock while that memory is made; a kernel released by
+ * another thread then stays (retired) for the launch, which runs, and is
+ * freed after it. Before, the launch's command took its hold on the
+ * kernel only after that point, on a slot already freed. */
+static void a_kernel_released_while_its_launch_makes_host_memory_stays(
+    void **s)
+{
+    (void)s;
+    fake_config = (fake_port_config){.devices = 1,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
+    axl_device fake;
+    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel_id id;
+    AXL_OK(axl_kernel_get_id(r.vadd, &id));
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &k));
+    const axl_allocator releasing = {releasing_allocate, releasing_deallocate,
+                                     NULL};
+    const axl_buffer_props props = {.allocator = &releasing};
+    enum { n = 64 };
+    int32_t x[n], b[n], o[n];
+    for (int i = 0; i < n; i++) {
+        x[i] = 3 * i;
+        b[i] = 1;
+    }
+    axl_buffer X, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), &props, &X));
+    AXL_OK(axl_buffer_create_from(b, 4, axl_range_1d(n), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &O));
+    AXL_OK(axl_buffer_place(X, r.dev, 0));
+    AXL_OK(axl_buffer_place(X, fake, 0));
+    axl_queue qf;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
+    AXL_OK(axl_queue_copy_from_host(qf, x, X, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(qf));
+    const uint32_t kernels = axl_test_pool("kernel").in_use;
+
+    release_in_allocator = k;
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        r.q, k,
+        AXL_ARGS(AXL_ARG_IN(X), AXL_ARG_IN(B), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(n)),
+        NULL, 0, &e));
+    assert_int_equal(release_in_allocator.id, 0); /* it was released */
+    AXL_OK(axl_event_wait_and_throw(e));
+    AXL_OK(axl_event_release(e));
+    assert_int_equal(axl_test_pool("kernel").in_use, kernels - 1);
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, o, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(o[i], 3 * i + 1);
+    /* The rig's own kernel is untouched. */
+    AXL_OK(axl_queue_single_task(
+        r.q, r.vadd,
+        AXL_ARGS(AXL_ARG_IN(B), AXL_ARG_IN(B), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(n)),
+        NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(axl_test_pool("kernel").in_use, kernels - 1);
+
+    AXL_OK(axl_queue_release(qf));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    axl_test_rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -773,6 +871,7 @@ int main(void)
         T(source_bytes_are_not_read_after_the_last_bundle_seed_003),
         T(context_bound_buffer_holds_its_context_4_7_2_2),
         T(shutdown_succeeds_when_only_a_queues_own_context_is_left),
+        T(a_kernel_released_while_its_launch_makes_host_memory_stays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
