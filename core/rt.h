@@ -23,11 +23,14 @@
  *    memory the call-out reads or whose slot it must find again: an event
  *    a waiter reads, a queue whose errors a handler receives, error
  *    records a handler reads, the buffers of a command whose transfer
- *    runs. A hold keeps the slot from being reused; the application's
- *    release of the object still succeeds, and a second release is
- *    AXL_ERR_INVALID_OBJECT. After the call-out the caller re-reads what
- *    it needs through what it holds, never through a pointer it computed
- *    before.
+ *    runs, and around a buffer allocator (host storage: axl__commit,
+ *    axl_queue_submit_graph) the group's buffers, its kernel and, for a
+ *    graph, its queue. A hold keeps the slot from being reused; the
+ *    application's release of the object still succeeds, and a second
+ *    release is AXL_ERR_INVALID_OBJECT. After the call-out the caller
+ *    re-reads what it needs through what it holds, never through a
+ *    pointer it computed before, and looks up again by handle what it
+ *    does not hold.
  *  - A run belongs to its compute unit from dispatch to the port's one
  *    axl_hal_run_done: the unit (struct axl__cu) keeps the command slot,
  *    the hal run and its arguments, and only the thread that gets the run
