@@ -949,7 +949,8 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     snprintf(why, sizeof why, "%s", axl_last_message());
     AXL_OK(axl_queue_wait_and_throw(r.q));
     assert_int_equal(atomic_load(&task_runs), 0);
-    assert_non_null(strstr(why, "node 1: "));
+    if (axl_test_messages()) /* AXL_MESSAGES=0: the status name */
+        assert_non_null(strstr(why, "node 1: "));
     assert_int_equal(axl_test_pool("command").in_use, commands);
     assert_int_equal(axl_test_pool("event").in_use, events);
 
