@@ -632,6 +632,9 @@ static void a_hung_unit_without_sw_reset_stays_unusable_until_reset(void **s)
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
     AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
     AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
+    /* The runs below have no deadline: under load (sanitizers, a busy
+     * machine) a nop may take longer than 20 ms. */
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
     /* It would finish now, but nothing has told it to stop the run it
      * hung in: the port keeps it out of use. */
     axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_OK, 0);
@@ -658,6 +661,7 @@ static void a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out(void **s)
     axl_mmio_counters_get(&after);
     assert_int_equal(after.resets - before.resets, 1);
     axl_mmio_sim_set_unit(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    AXL_OK(axl_queue_set_timeout(r.q, 0)); /* see above */
     AXL_OK(nop_once(&r));
     rig_down(&r);
 }
