@@ -463,7 +463,6 @@ static void destroy_base(struct axl__buffer *b)
         mems[n++] = b->loc[l].mem;
     }
     axl__pool_free(AXL__POOL(BUFFER), b);
-    axl__rt.buffers_gone++;
     axl_port_unlock();
     for (uint32_t i = 0; i < n; i++)
         axl__dev_mem_free(devs[i], &mems[i]);
@@ -489,7 +488,7 @@ void axl__free_zombies(void)
         axl__launch_memo_drop(AXL__SLOT(BUFFER, b), UINT16_MAX);
         if (b->flags & AXL__BUF_SUB) {
             struct axl__buffer *base = axl__buffer_at(b->base);
-            axl__pool_free(AXL__POOL(BUFFER), b); /* counted at release */
+            axl__pool_free(AXL__POOL(BUFFER), b);
             axl__buffer_unhold(base);
         } else {
             destroy_base(b);

@@ -20,7 +20,6 @@ static void kernel_free(struct axl__kernel *k)
     axl__launch_memo_drop(UINT16_MAX, AXL__SLOT(KERNEL, k));
     axl__bundle_unhold(axl__bundle_at(k->bundle));
     axl__pool_free(AXL__POOL(KERNEL), k);
-    axl__rt.kernels_gone++;
 }
 
 void axl__kernel_unhold(struct axl__kernel *k)
@@ -44,9 +43,9 @@ axl_status axl_kernel_release(axl_kernel kernel)
     static const char fn[] = "axl_kernel_release";
     AXL__ENTER(kernel, k, kernel);
     if (--k->refs == 0) {
+        axl__rt.kernels_gone++; /* its handle stops working */
         if (k->holds) {
             axl__pool_retire(AXL__POOL(KERNEL), k);
-            axl__rt.kernels_gone++;
         } else {
             kernel_free(k);
         }

@@ -609,12 +609,13 @@ struct axl__runtime {
     axl__command_ref inflight_head, inflight_tail; /* incomplete, in
                                               submission order */
     uint32_t waiters;                      /* threads blocked on DONE */
-    uint32_t kernels_gone, buffers_gone;   /* kernels and buffers whose
-                                              handles stopped working
-                                              (released or freed): one
-                                              that saw the same counts
-                                              knows every handle it
-                                              checked still works */
+    uint32_t kernels_gone, buffers_gone;   /* kernels and buffers the
+                                              application released (the
+                                              only way their handles stop
+                                              working): one that saw the
+                                              same counts knows every
+                                              handle it checked still
+                                              works */
     bool shutting_down;                    /* axl_shutdown is waiting */
     uint32_t gave_up;                      /* runs it abandoned */
     char gave_up_what[96];                 /* the first of them */
