@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "axl/emu.h"
@@ -288,6 +289,9 @@ int axl_test_teardown(void **state)
         }
     }
     fake_config = (fake_port_config){0};
+    axl_test_alloc_hook = NULL;
+    axl_test_alloc_refuse = false;
+    axl_test_allocs = 0;
     memset(&fake_mem, 0, sizeof fake_mem);
     memset(&fake_runs, 0, sizeof fake_runs);
     return leaks ? -1 : 0;
@@ -331,6 +335,45 @@ axl_device axl_test_emu_device(void)
     fail_msg("no emulated device");
     return d[0];
 }
+
+axl_device axl_test_fake_device(void)
+{
+    fake_config = (fake_port_config){.devices = 1,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
+    axl_device fake;
+    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    return fake;
+}
+
+void (*axl_test_alloc_hook)(void);
+bool axl_test_alloc_refuse;
+int axl_test_allocs;
+
+static void *test_allocate(size_t size, size_t align, void *user)
+{
+    (void)user;
+    void (*hook)(void) = axl_test_alloc_hook;
+    axl_test_alloc_hook = NULL;
+    if (hook)
+        hook();
+    if (axl_test_alloc_refuse)
+        return NULL;
+    axl_test_allocs++;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void test_deallocate(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+const axl_allocator axl_test_allocator = {test_allocate, test_deallocate,
+                                          NULL};
 
 axl_test_rig axl_test_rig_up(uint32_t flags)
 {

@@ -122,4 +122,19 @@ axl_status axl_test_vadd_model(const struct axl_emu_call *call, void *user);
 extern const axl_device_port fake_port;
 extern const axl_device_port fake_port_b; /* a second platform */
 
+/* fake_port registered with one available device, which has memory: a
+ * second device, for data that moves between devices. */
+axl_device axl_test_fake_device(void);
+
+/* A host allocator (axl_buffer_props.allocator) a test steers (reset by
+ * the teardown): before each allocation it calls axl_test_alloc_hook
+ * once, if set, as another part of the application acting while the
+ * runtime has its lock dropped for the allocation; then it refuses while
+ * axl_test_alloc_refuse is set, and counts what it gives in
+ * axl_test_allocs. */
+extern const axl_allocator axl_test_allocator;
+extern void (*axl_test_alloc_hook)(void);
+extern bool axl_test_alloc_refuse;
+extern int axl_test_allocs;
+
 #endif /* AXL_TEST_H */

@@ -863,33 +863,11 @@ static void full_graph_pools_are_out_of_resources_naming_the_setting(
     axl_test_rig_down(&r);
 }
 
-/* Host memory for X that can be refused (a firmware's allocator that is
- * out of room). */
-static atomic_bool refuse_host;
-static atomic_int host_allocs;
-static axl_buffer release_while_allocating; /* once, from the allocator */
-static void *picky_allocate(size_t size, size_t align, void *user)
+/* A later node's buffer, released by the allocator's hook. */
+static axl_buffer release_while_allocating;
+static void release_the_buffer(void)
 {
-    (void)user;
-    if (release_while_allocating.id) {
-        /* Another part of the application, while the runtime has the
-         * lock dropped for this allocation. */
-        axl_buffer b = release_while_allocating;
-        release_while_allocating.id = 0;
-        if (axl_buffer_release(b) != AXL_SUCCESS)
-            return NULL;
-    }
-    if (atomic_load(&refuse_host))
-        return NULL;
-    atomic_fetch_add(&host_allocs, 1);
-    return aligned_alloc(align, (size + align - 1) / align * align);
-}
-
-static void picky_deallocate(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
+    AXL_OK(axl_buffer_release(release_while_allocating));
 }
 
 /* Everything a replay may fail on is settled before any node is
@@ -902,18 +880,9 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    fake_config = (fake_port_config){.devices = 1,
-                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
-    AXL_OK(axl_device_port_register(&fake_port));
-    axl_aspect emulated = AXL_ASPECT_EMULATED;
-    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
-    axl_device fake;
-    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    axl_device fake = axl_test_fake_device();
     rig r = axl_test_rig_up(0);
-    const axl_allocator picky = {picky_allocate, picky_deallocate, NULL};
-    const axl_buffer_props props = {.allocator = &picky};
-    atomic_store(&refuse_host, false);
-    atomic_store(&host_allocs, 0);
+    const axl_buffer_props props = {.allocator = &axl_test_allocator};
     axl_buffer X, B = ramp_buffer(0), O = ramp_buffer(0);
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
     AXL_OK(axl_buffer_place(X, r.dev, 0));
@@ -936,9 +905,9 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
     AXL_OK(axl_queue_copy_from_host(qf, v, X, NULL, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(qf));
-    assert_int_equal(atomic_load(&host_allocs), 0);
+    assert_int_equal(axl_test_allocs, 0);
 
-    atomic_store(&refuse_host, true);
+    axl_test_alloc_refuse = true;
     atomic_store(&task_runs, 0);
     const uint32_t commands = axl_test_pool("command").in_use,
                    events = axl_test_pool("event").in_use;
@@ -955,7 +924,7 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     assert_int_equal(axl_test_pool("event").in_use, events);
 
     /* With the memory, the same executable graph runs whole. */
-    atomic_store(&refuse_host, false);
+    axl_test_alloc_refuse = false;
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
     AXL_OK(axl_event_wait(done));
     AXL_OK(axl_event_release(done));
@@ -984,17 +953,9 @@ static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    fake_config = (fake_port_config){.devices = 1,
-                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
-    AXL_OK(axl_device_port_register(&fake_port));
-    axl_aspect emulated = AXL_ASPECT_EMULATED;
-    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
-    axl_device fake;
-    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    axl_device fake = axl_test_fake_device();
     rig r = axl_test_rig_up(0);
-    const axl_allocator picky = {picky_allocate, picky_deallocate, NULL};
-    const axl_buffer_props props = {.allocator = &picky};
-    atomic_store(&refuse_host, false);
+    const axl_buffer_props props = {.allocator = &axl_test_allocator};
     axl_buffer X, Y, B = ramp_buffer(0), O = ramp_buffer(0);
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &Y));
@@ -1023,10 +984,11 @@ static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
     AXL_OK(axl_queue_wait_and_throw(qf));
     const uint32_t buffers = axl_test_pool("buffer").in_use;
     release_while_allocating = Y;
+    axl_test_alloc_hook = release_the_buffer;
     AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, NULL),
                AXL_ERR_INVALID_OBJECT);
     AXL_MESSAGE_HAS("node 1: buffer");
-    assert_int_equal(release_while_allocating.id, 0);
+    assert_null(axl_test_alloc_hook); /* it was released */
     assert_int_equal(axl_test_pool("buffer").in_use, buffers - 1);
     AXL_OK(axl_queue_wait_and_throw(r.q));
     assert_int_equal(axl_test_pool("buffer").in_use, buffers - 1);

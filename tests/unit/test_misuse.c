@@ -760,27 +760,12 @@ static void shutdown_succeeds_when_only_a_queues_own_context_is_left(void **s)
 
 /* ---- Who holds what while the lock is dropped ------------------------------ */
 
-/* Host memory for a buffer whose allocator lets another part of the
- * application release a kernel meanwhile (the runtime has dropped its
- * lock for the allocation, as the allocator's contract says). */
+/* A kernel, released by the allocator's hook (another part of the
+ * application, while the runtime has its lock dropped). */
 static axl_kernel release_in_allocator;
-static void *releasing_allocate(size_t size, size_t align, void *user)
+static void release_the_kernel(void)
 {
-    (void)user;
-    if (release_in_allocator.id) {
-        axl_kernel k = release_in_allocator;
-        release_in_allocator.id = 0;
-        if (axl_kernel_release(k) != AXL_SUCCESS)
-            return NULL;
-    }
-    return aligned_alloc(align, (size + align - 1) / align * align);
-}
-
-static void releasing_deallocate(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
+    AXL_OK(axl_kernel_release(release_in_allocator));
 }
 
 /* A launch whose buffer must be copied from another device through host
@@ -792,21 +777,13 @@ static void a_kernel_released_while_its_launch_makes_host_memory_stays(
     void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){.devices = 1,
-                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
-    AXL_OK(axl_device_port_register(&fake_port));
-    axl_aspect emulated = AXL_ASPECT_EMULATED;
-    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
-    axl_device fake;
-    AXL_OK(axl_device_select(axl_aspect_selector, &not_emulated, &fake));
+    axl_device fake = axl_test_fake_device();
     axl_test_rig r = axl_test_rig_up(0);
     axl_kernel_id id;
     AXL_OK(axl_kernel_get_id(r.vadd, &id));
     axl_kernel k;
     AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &k));
-    const axl_allocator releasing = {releasing_allocate, releasing_deallocate,
-                                     NULL};
-    const axl_buffer_props props = {.allocator = &releasing};
+    const axl_buffer_props props = {.allocator = &axl_test_allocator};
     enum { n = 64 };
     int32_t x[n], b[n], o[n];
     for (int i = 0; i < n; i++) {
@@ -826,13 +803,14 @@ static void a_kernel_released_while_its_launch_makes_host_memory_stays(
     const uint32_t kernels = axl_test_pool("kernel").in_use;
 
     release_in_allocator = k;
+    axl_test_alloc_hook = release_the_kernel;
     axl_event e;
     AXL_OK(axl_queue_single_task(
         r.q, k,
         AXL_ARGS(AXL_ARG_IN(X), AXL_ARG_IN(B), AXL_ARG_OUT(O),
                  AXL_ARG_U32(n)),
         NULL, 0, &e));
-    assert_int_equal(release_in_allocator.id, 0); /* it was released */
+    assert_null(axl_test_alloc_hook); /* it was released */
     AXL_OK(axl_event_wait_and_throw(e));
     AXL_OK(axl_event_release(e));
     assert_int_equal(axl_test_pool("kernel").in_use, kernels - 1);
