@@ -863,6 +863,32 @@ static void full_graph_pools_are_out_of_resources_naming_the_setting(
     axl_test_rig_down(&r);
 }
 
+/* X: a buffer with copies on the rig's device and on fake, its host
+ * memory from the test allocator (none made yet). */
+static axl_buffer two_device_buffer(rig *r, axl_device fake)
+{
+    const axl_buffer_props props = {.allocator = &axl_test_allocator};
+    axl_buffer X;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
+    AXL_OK(axl_buffer_place(X, r->dev, 0));
+    AXL_OK(axl_buffer_place(X, fake, 0));
+    return X;
+}
+
+/* X's contents (a ramp of 5) written on fake only, by a queue of its own
+ * (returned, for the test to release): a replay on the rig's device then
+ * copies them through host memory. */
+static axl_queue move_to_fake(axl_device fake, axl_buffer X)
+{
+    int32_t v[N];
+    fill_ramp(v, 5);
+    axl_queue qf;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
+    AXL_OK(axl_queue_copy_from_host(qf, v, X, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(qf));
+    return qf;
+}
+
 /* A later node's buffer, released by the allocator's hook. */
 static axl_buffer release_while_allocating;
 static void release_the_buffer(void)
@@ -882,11 +908,8 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     axl_device fake = axl_test_fake_device();
     rig r = axl_test_rig_up(0);
-    const axl_buffer_props props = {.allocator = &axl_test_allocator};
-    axl_buffer X, B = ramp_buffer(0), O = ramp_buffer(0);
-    AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
-    AXL_OK(axl_buffer_place(X, r.dev, 0));
-    AXL_OK(axl_buffer_place(X, fake, 0));
+    axl_buffer X = two_device_buffer(&r, fake), B = ramp_buffer(0),
+               O = ramp_buffer(0);
 
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
@@ -899,12 +922,7 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     AXL_OK(axl_graph_release(g));
 
     /* X's data now lives on the other device only. */
-    int32_t v[N];
-    fill_ramp(v, 5);
-    axl_queue qf;
-    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
-    AXL_OK(axl_queue_copy_from_host(qf, v, X, NULL, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(qf));
+    axl_queue qf = move_to_fake(fake, X);
     assert_int_equal(axl_test_allocs, 0);
 
     axl_test_alloc_refuse = true;
@@ -955,12 +973,9 @@ static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     axl_device fake = axl_test_fake_device();
     rig r = axl_test_rig_up(0);
-    const axl_buffer_props props = {.allocator = &axl_test_allocator};
-    axl_buffer X, Y, B = ramp_buffer(0), O = ramp_buffer(0);
-    AXL_OK(axl_buffer_create(4, axl_range_1d(N), &props, &X));
+    axl_buffer X = two_device_buffer(&r, fake), Y, B = ramp_buffer(0),
+               O = ramp_buffer(0);
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &Y));
-    AXL_OK(axl_buffer_place(X, r.dev, 0));
-    AXL_OK(axl_buffer_place(X, fake, 0));
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     AXL_OK(axl_graph_begin_recording(g, r.q));
@@ -976,12 +991,7 @@ static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
 
     /* X's data moves to the other device: the next replay copies it
      * through host memory, and Y goes while that is allocated. */
-    int32_t v[N];
-    fill_ramp(v, 5);
-    axl_queue qf;
-    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, fake, 0, NULL, &qf));
-    AXL_OK(axl_queue_copy_from_host(qf, v, X, NULL, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(qf));
+    axl_queue qf = move_to_fake(fake, X);
     const uint32_t buffers = axl_test_pool("buffer").in_use;
     release_while_allocating = Y;
     axl_test_alloc_hook = release_the_buffer;
