@@ -88,6 +88,27 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
 
 /* ---- Device storage ------------------------------------------------------------ */
 
+/* Whether a new buffer would find its pool full. */
+static bool buffers_full(void)
+{
+    const axl__pool *p = AXL__POOL(BUFFER);
+    return p->in_use >= p->capacity;
+}
+
+/* A pool or device memory found full while released buffers wait to be
+ * freed (zombies): frees them now and says whether there were any, so the
+ * caller tries again (lock held; dropped while storage is freed). The next
+ * dispatch or queue wait would free them, but a completion reported from
+ * an interrupt leaves them until then, and a slot or bytes the application
+ * has given back must not make a call fail. */
+static bool reclaim(void)
+{
+    if (!AXL__IS_REF(axl__rt.zombie_head))
+        return false;
+    axl__free_zombies();
+    return true;
+}
+
 /* The location of b's copy on device d in bank `bank`, allocating it if the
  * buffer has none there (lock held; dropped around the port). */
 axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
@@ -95,6 +116,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             uint8_t *loc)
 {
     uint16_t ds = AXL__SLOT(DEVICE, d);
+    bool reclaimed = false;
     for (int attempt = 0; attempt < 2; attempt++) {
         uint8_t l = axl__device_loc(b, ds);
         if (l != AXL__NO_LOC) {
@@ -133,6 +155,15 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         if (st == AXL_ERR_FEATURE_NOT_SUPPORTED && user)
             st = axl__dev_mem_alloc(d, bank, b->size, NULL, &mem);
         axl_port_lock();
+        if (st == AXL_ERR_MEMORY_ALLOCATION && !reclaimed) {
+            /* Bytes held by released buffers: freed, then placed again. */
+            reclaimed = true;
+            if (reclaim()) {
+                b->holds--;
+                attempt--;
+                continue;
+            }
+        }
         b->holds--;
         if (st != AXL_SUCCESS)
             return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
@@ -273,6 +304,8 @@ static axl_status create(const char *fn, void *host, bool is_const,
 
     st = axl__enter(fn);
     if (st == AXL_SUCCESS) {
+        if (buffers_full())
+            (void)reclaim(); /* before any lookup: the lock is dropped */
         struct axl__context *ctx = NULL;
         if (props->flags & AXL_BUFFER_CONTEXT_BOUND)
             ctx = axl__lookup(fn, "the bound context", AXL__POOL_CONTEXT,
@@ -412,6 +445,15 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                "(dimension %u must cover all %zu elements "
                                "from 0)",
                                (unsigned)i, b->range[i]);
+    }
+    if (st == AXL_SUCCESS && buffers_full() &&
+        AXL__IS_REF(axl__rt.zombie_head)) {
+        /* The lock is dropped: b is held, and found again by its handle
+         * (another thread may have released it meanwhile). */
+        b->holds++;
+        (void)reclaim();
+        axl__buffer_unhold(b);
+        b = axl__lookup(fn, "base", AXL__POOL_BUFFER, base.id, &st);
     }
     struct axl__buffer *s = NULL;
     if (st == AXL_SUCCESS) {

@@ -538,6 +538,11 @@ axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
     if (st != AXL_SUCCESS || !out)
         return st;
     axl_port_lock();
+    /* Released buffers no command uses any more are freed first: they
+     * are not in use, though they wait for the next dispatch or queue
+     * wait to be freed (the lock is dropped meanwhile). */
+    if (AXL__IS_REF(axl__rt.zombie_head))
+        axl__free_zombies();
     for (int k = 0; k < AXL__POOL_COUNT; k++) {
         const axl__pool *p = &axl__pools[k];
         out[k] = (axl_pool_stats){p->name,       p->setting,   p->object_size,

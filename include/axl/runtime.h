@@ -54,7 +54,11 @@ typedef struct axl_pool_stats {
 /**
  * Statistics of every pool. With out == NULL, *count is set to the number
  * of pools. Otherwise cap must be at least that (else AXL_ERR_INVALID and
- * nothing is written). Safe before axl_init (shows empty pools).
+ * nothing is written). Safe before axl_init (shows empty pools). A
+ * buffer released while commands used it is counted until the last of
+ * them ends, not after: this call frees such buffers before it counts
+ * (axl_buffer_create and device placement do the same when they find a
+ * pool or memory full).
  */
 axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count);
 

@@ -290,6 +290,7 @@ int axl_test_teardown(void **state)
     }
     fake_config = (fake_port_config){0};
     axl_test_alloc_hook = NULL;
+    axl_test_free_hook = NULL;
     axl_test_alloc_refuse = false;
     axl_test_allocs = 0;
     memset(&fake_mem, 0, sizeof fake_mem);
@@ -349,6 +350,7 @@ axl_device axl_test_fake_device(void)
 }
 
 void (*axl_test_alloc_hook)(void);
+void (*axl_test_free_hook)(void);
 bool axl_test_alloc_refuse;
 int axl_test_allocs;
 
@@ -369,6 +371,10 @@ static void test_deallocate(void *p, size_t size, void *user)
 {
     (void)size;
     (void)user;
+    void (*hook)(void) = axl_test_free_hook;
+    axl_test_free_hook = NULL;
+    if (hook)
+        hook();
     free(p);
 }
 

@@ -131,9 +131,12 @@ axl_device axl_test_fake_device(void);
  * once, if set, as another part of the application acting while the
  * runtime has its lock dropped for the allocation; then it refuses while
  * axl_test_alloc_refuse is set, and counts what it gives in
- * axl_test_allocs. */
+ * axl_test_allocs. Before each deallocation it calls axl_test_free_hook
+ * once, if set, the same way (the runtime frees storage with its lock
+ * dropped). */
 extern const axl_allocator axl_test_allocator;
 extern void (*axl_test_alloc_hook)(void);
+extern void (*axl_test_free_hook)(void);
 extern bool axl_test_alloc_refuse;
 extern int axl_test_allocs;
 

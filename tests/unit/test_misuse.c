@@ -4,6 +4,7 @@
  * message, and changes nothing.
  */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -834,6 +835,155 @@ static void a_kernel_released_while_its_launch_makes_host_memory_stays(
     axl_test_rig_down(&r);
 }
 
+/* Two buffers the application released while one command used them both
+ * are freed when the command ends, one after the other, the runtime's
+ * lock dropped while each one's storage goes back to its allocator. The
+ * hook runs in that gap (on whichever thread frees them), as another part
+ * of the application would: it counts the buffer pool, or fills it. */
+enum gap_act { COUNT, FILL, PLACE };
+static struct {
+    enum gap_act act;        /* count the pools, fill the buffer pool, or
+                                place a buffer as large as the bank less
+                                one of the two */
+    axl_device dev;
+    size_t place_size;
+    axl_status placed;
+    uint32_t commands;       /* the command pool's use the hook saw */
+    uint32_t buffers;        /* the buffer pool's use it saw */
+    uint32_t created;        /* buffers it created */
+    axl_buffer made[256];
+    atomic_int done;
+} gap;
+
+static void in_the_gap(void)
+{
+    if (gap.act == FILL) {
+        while (gap.created < 256 &&
+               axl_buffer_create(4, axl_range_1d(1), NULL,
+                                 &gap.made[gap.created]) == AXL_SUCCESS)
+            gap.created++;
+    } else if (gap.act == PLACE &&
+               axl_buffer_create(1, axl_range_1d(gap.place_size), NULL,
+                                 &gap.made[0]) == AXL_SUCCESS) {
+        gap.created = 1;
+        gap.placed = axl_buffer_place(gap.made[0], gap.dev, 0);
+    }
+    gap.commands = axl_test_pool("command").in_use;
+    gap.buffers = axl_test_pool("buffer").in_use;
+    atomic_store(&gap.done, 1);
+}
+
+/* Returns how many buffers the test holds while the hook runs. */
+static uint32_t free_two_buffers_with_a_gap(enum gap_act act)
+{
+    axl_test_rig r = axl_test_rig_up(0);
+    memset(&gap, 0, sizeof gap);
+    gap.act = act;
+    gap.dev = r.dev;
+    const axl_buffer_props props = {.allocator = &axl_test_allocator};
+    enum { n = 1024 }; /* 4 KiB: a multiple of the bank's alignment */
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &O));
+    AXL_OK(axl_buffer_place(O, r.dev, 0));
+    /* In bank 0: O first, then A and B (the launch places them in its
+     * argument order), then free space. A buffer of the bank's size less
+     * O's fits now, and again only once both A and B are freed. */
+    axl_device_bank bank;
+    AXL_OK(axl_device_get_bank(r.dev, 0, &bank));
+    gap.place_size = (size_t)bank.size - 4 * n;
+    axl_buffer probe;
+    AXL_OK(axl_buffer_create(1, axl_range_1d(gap.place_size), NULL, &probe));
+    AXL_OK(axl_buffer_place(probe, r.dev, 0));
+    AXL_OK(axl_buffer_release(probe));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), &props, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), &props, &B));
+    /* Host storage from the allocator for both; B is written now, A by a
+     * host accessor the launch then waits for, so both buffers are
+     * released while it still holds them. */
+    void *p;
+    axl_host_accessor held;
+    AXL_OK(axl_host_accessor_create(B, AXL_ACCESS_WRITE, NULL, 0, &held,
+                                    &p));
+    for (int i = 0; i < n; i++)
+        ((int32_t *)p)[i] = 2 * i;
+    AXL_OK(axl_host_accessor_release(held));
+    AXL_OK(axl_host_accessor_create(A, AXL_ACCESS_WRITE, NULL, 0, &held,
+                                    &p));
+    AXL_OK(axl_queue_single_task(
+        r.q, r.vadd,
+        AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(n)),
+        NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    const uint32_t held_buffers = axl_test_pool("buffer").in_use - 2;
+    for (int i = 0; i < n; i++)
+        ((int32_t *)p)[i] = i;
+    axl_test_free_hook = in_the_gap;
+    AXL_OK(axl_host_accessor_release(held));
+    /* Nothing else may free the second buffer before the hook has run. */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!atomic_load(&gap.done)) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        assert_true(t.tv_sec - t0.tv_sec < 10);
+        struct timespec nap = {0, 100000};
+        nanosleep(&nap, NULL);
+    }
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    void *o;
+    axl_host_accessor h;
+    AXL_OK(axl_host_accessor_create(O, AXL_ACCESS_READ, NULL, 0, &h, &o));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(((int32_t *)o)[i], 3 * i);
+    AXL_OK(axl_host_accessor_release(h));
+    AXL_OK(axl_buffer_release(O));
+    for (uint32_t i = 0; i < gap.created; i++)
+        AXL_OK(axl_buffer_release(gap.made[i]));
+    axl_test_rig_down(&r);
+    return held_buffers;
+}
+
+/* Pool statistics count what is in use: a released buffer whose last
+ * command has ended is not. Before, the second of two such buffers was
+ * counted until the dispatcher got to it, after the command had gone
+ * (fuzz_api saw a failed call seem to change the buffer pool). */
+static void stats_do_not_count_a_released_buffer_its_command_let_go(
+    void **s)
+{
+    (void)s;
+    const uint32_t held = free_two_buffers_with_a_gap(COUNT);
+    assert_int_equal(gap.commands, 0);
+    assert_int_equal(gap.buffers, held);
+}
+
+/* A pool is full only when it is: a buffer slot given back by the
+ * application and let go by its last command is there for the next
+ * axl_buffer_create. Before, the create found the pool full while the
+ * second released buffer waited for the dispatcher (on a board, for the
+ * next dispatch or queue wait, after a completion from an interrupt). */
+static void buffer_create_reuses_a_released_buffer_its_command_let_go(
+    void **s)
+{
+    (void)s;
+    const uint32_t cap = axl_test_pool("buffer").capacity;
+    const uint32_t held = free_two_buffers_with_a_gap(FILL);
+    assert_int_equal(gap.created, cap - held);
+}
+
+/* Device memory is full only when it is: the bytes of a released buffer
+ * its last command let go are there for the next placement. Before, a
+ * buffer that needed them failed with AXL_ERR_MEMORY_ALLOCATION while the
+ * second released buffer waited for the dispatcher. */
+static void placement_reuses_the_memory_of_a_released_buffer_let_go(
+    void **s)
+{
+    (void)s;
+    (void)free_two_buffers_with_a_gap(PLACE);
+    assert_int_equal(gap.created, 1);
+    assert_int_equal(gap.placed, AXL_SUCCESS);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -850,6 +1000,9 @@ int main(void)
         T(context_bound_buffer_holds_its_context_4_7_2_2),
         T(shutdown_succeeds_when_only_a_queues_own_context_is_left),
         T(a_kernel_released_while_its_launch_makes_host_memory_stays),
+        T(stats_do_not_count_a_released_buffer_its_command_let_go),
+        T(buffer_create_reuses_a_released_buffer_its_command_let_go),
+        T(placement_reuses_the_memory_of_a_released_buffer_let_go),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
