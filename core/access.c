@@ -166,10 +166,13 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
                                  (unsigned)i + 1);
             uint8_t l = choose_loc(h, i, q, view, b);
             h->acc[i].loc = l;
-            /* A base buffer starts at 0, which every alignment divides. */
-            if (l != AXL__LOC_HOST && view->offset) {
-                const struct axl__device *d =
-                    axl__device_deref(b->loc[l].device);
+            /* 4.7.2.1: a sub-buffer's origin is a multiple of the
+             * mem_base_addr_align of the device whose queue the group is
+             * on, whether the command then runs there or on the host
+             * (where the data happens to be must not decide). A base
+             * buffer starts at 0, which every alignment divides. */
+            if (q && view->offset) {
+                const struct axl__device *d = axl__device_at(q->device);
                 uint32_t align = d->info.mem_base_addr_align / 8;
                 if (align > 1 && view->offset % align)
                     return axl__fail(fn, AXL_ERR_INVALID,

@@ -104,7 +104,9 @@ axl_status axl_buffer_create_from_const(const void *host, size_t elem_size,
  * buffer (not of a sub-buffer), in the base's dimensions. Out of bounds,
  * not contiguous, or from a sub-buffer is AXL_ERR_INVALID. Its origin must
  * be a multiple of each device's mem_base_addr_align; that is checked when
- * a device command uses it.
+ * a command on a device's queue uses it (AXL_ERR_INVALID), wherever the
+ * data is and whether the runtime does the command there or on the host.
+ * Host accessors take any origin.
  */
 axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                  axl_range range, axl_buffer *sub);

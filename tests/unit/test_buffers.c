@@ -1029,6 +1029,58 @@ static void misaligned_sub_buffer_on_a_device_is_invalid_4_7_2_1(void **state)
     AXL_OK(axl_queue_release(q));
 }
 
+/* The same rule holds wherever the data is (4.7.2.1: the origin must suit
+ * each device that accesses the buffer, and the accessor's command group
+ * is on the queue's device): a base buffer only the host holds gives a
+ * sub-buffer at byte 100 that no command on the device's queue takes,
+ * though the runtime would do such a transfer on the host. Before, these
+ * were refused only once the data was on the device, so a recorded graph
+ * could pass its check and be refused halfway (issue 18, stop 13). A
+ * refused command changes nothing. */
+static void misaligned_sub_buffer_is_invalid_wherever_its_data_is_4_7_2_1(
+    void **state)
+{
+    (void)state;
+    unsigned char data[4096];
+    for (int i = 0; i < 4096; i++)
+        data[i] = (unsigned char)i;
+    axl_buffer base, sub, other;
+    AXL_OK(axl_buffer_create(1, axl_range_1d(4096), NULL, &base));
+    AXL_OK(axl_buffer_create(1, axl_range_1d(200), NULL, &other));
+    size_t off[3] = {100};
+    AXL_OK(axl_buffer_create_sub(base, off, axl_range_1d(200), &sub));
+    axl_queue q = make_queue(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_copy_from_host(q, data, other, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+    const uint32_t commands = axl_test_pool("command").in_use;
+    unsigned char v = 7, out[200];
+    memset(out, 0, sizeof out);
+    AXL_EXPECT(axl_queue_fill(q, sub, NULL, &v, 1, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("mem_base_addr_align");
+    AXL_EXPECT(axl_queue_copy_from_host(q, data, sub, NULL, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_EXPECT(axl_queue_copy_to_host(q, sub, NULL, out, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_EXPECT(axl_queue_copy(q, other, NULL, sub, NULL, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("mem_base_addr_align");
+    assert_int_equal(axl_test_pool("command").in_use, commands);
+    for (int i = 0; i < 200; i++)
+        assert_int_equal(out[i], 0);
+    /* On the host it stays usable. */
+    axl_host_accessor ha;
+    unsigned char *p;
+    AXL_OK(axl_host_accessor_create(sub, AXL_ACCESS_WRITE, NULL, 0, &ha,
+                                    (void **)&p));
+    p[0] = 9;
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_buffer_release(sub));
+    AXL_OK(axl_buffer_release(other));
+    AXL_OK(axl_buffer_release(base));
+}
+
 static void emulated_device_round_trip(void **state)
 {
     (void)state;
@@ -1088,6 +1140,7 @@ int main(void)
         T(prefetch_moves_contents_to_the_device_ahead_of_use),
         T(out_of_device_memory_is_memory_allocation_and_loses_nothing),
         T(misaligned_sub_buffer_on_a_device_is_invalid_4_7_2_1),
+        T(misaligned_sub_buffer_is_invalid_wherever_its_data_is_4_7_2_1),
         T(emulated_device_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

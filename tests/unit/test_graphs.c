@@ -960,6 +960,61 @@ static void a_replay_that_cannot_start_every_node_runs_none(void **s)
     axl_test_rig_down(&r);
 }
 
+/* A replay runs whole or not at all, so what a submission would refuse is
+ * refused before any node runs: a copy from a sub-buffer whose origin the
+ * device cannot address (4.7.2.1) is refused when it is recorded, and the
+ * graph holds and runs the launch alone. (fuzz_api found a replay whose
+ * copy node passed the check at recording and at the replay's first step,
+ * where the data was on the host, and was refused after an earlier node
+ * had run: the check went by where the data was. It goes by the queue's
+ * device now; corpus_api/graph-copy-of-a-misaligned-sub-buffer, and
+ * test_buffers' misaligned_sub_buffer_is_invalid_wherever_its_data_is.) */
+static void a_copy_of_a_misaligned_sub_buffer_is_refused_when_recorded(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    int32_t a[N];
+    fill_ramp(a, 1);
+    axl_buffer A, S, B = ramp_buffer(10), O = ramp_buffer(0);
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_sub(A, (size_t[3]){16, 0, 0}, axl_range_1d(16),
+                                 &S));
+
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(vadd(&r, A, B, O, N, NULL));
+    const uint32_t commands = axl_test_pool("command").in_use;
+    AXL_EXPECT(axl_queue_copy(r.q, S, NULL, O, NULL, NULL, 0, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("mem_base_addr_align");
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    assert_int_equal(axl_test_pool("command").in_use, commands);
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    /* The graph holds the launch alone, and runs it. */
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    AXL_OK(axl_event_wait_and_throw(done));
+    AXL_OK(axl_event_release(done));
+    int32_t o[N], b[N];
+    fill_ramp(b, 10);
+    read_back(&r, O, o);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], a[i] + b[i]);
+
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    axl_test_rig_down(&r);
+}
+
 /* A replay binds the nodes of an executable graph that nothing was
  * released since the last replay by slot, without looking their handles
  * up; but once the lock has been dropped (host memory for a node) it
@@ -1033,6 +1088,7 @@ int main(void)
         T(a_failed_node_fails_the_graph_event_and_the_queue_keeps_working),
         T(full_graph_pools_are_out_of_resources_naming_the_setting),
         T(a_replay_that_cannot_start_every_node_runs_none),
+        T(a_copy_of_a_misaligned_sub_buffer_is_refused_when_recorded),
         T(a_buffer_released_while_a_replay_makes_host_memory_is_seen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
