@@ -339,8 +339,13 @@ axl_device axl_test_emu_device(void)
 
 axl_device axl_test_fake_device(void)
 {
-    fake_config = (fake_port_config){.devices = 1,
-                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
+    return axl_test_fake_device_as((fake_port_config){
+        .devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE});
+}
+
+axl_device axl_test_fake_device_as(fake_port_config config)
+{
+    fake_config = config;
     AXL_OK(axl_device_port_register(&fake_port));
     axl_aspect emulated = AXL_ASPECT_EMULATED;
     axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};

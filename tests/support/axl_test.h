@@ -125,6 +125,8 @@ extern const axl_device_port fake_port_b; /* a second platform */
 /* fake_port registered with one available device, which has memory: a
  * second device, for data that moves between devices. */
 axl_device axl_test_fake_device(void);
+/* The same with another configuration: its first device. */
+axl_device axl_test_fake_device_as(fake_port_config config);
 
 /* A host allocator (axl_buffer_props.allocator) a test steers (reset by
  * the teardown): before each allocation it calls axl_test_alloc_hook

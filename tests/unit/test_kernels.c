@@ -1632,14 +1632,9 @@ static void the_memo_of_a_launch_is_dropped_when_anything_it_holds_changes(
 static void a_polled_port_finishes_runs_when_a_wait_calls_progress(void **s)
 {
     (void)s;
-    fake_config = (fake_port_config){.devices = 1,
-                                     .flags = AXL_HAL_DEVICE_AVAILABLE,
-                                     .program_mask = 1, .polled = true};
-    AXL_OK(axl_device_port_register(&fake_port));
-    axl_aspect emulated = AXL_ASPECT_EMULATED;
-    axl_aspect_list hw = {NULL, 0, &emulated, 1};
-    axl_device dev;
-    AXL_OK(axl_device_select(axl_aspect_selector, &hw, &dev));
+    axl_device dev = axl_test_fake_device_as((fake_port_config){
+        .devices = 1, .flags = AXL_HAL_DEVICE_AVAILABLE, .program_mask = 1,
+        .polled = true});
     axl_context ctx;
     axl_queue q;
     AXL_OK(axl_context_create(&dev, 1, NULL, &ctx));
