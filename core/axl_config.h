@@ -236,8 +236,11 @@
 #define AXL_TRACE_EVENTS 12
 #endif
 
-/** Dependencies a trace record keeps as flow arrows (edges beyond these
- *  are still honoured, only not drawn). */
+/** Dependencies a trace record keeps as flow arrows (host-emu and the
+ *  boards that include its header keep 8). Edges beyond these are still
+ *  honoured, only not drawn: the arrows kept are those of the
+ *  predecessors that finished last, and the record's deps_not_shown
+ *  counts the others. */
 #ifndef AXL_TRACE_DEPS
 #define AXL_TRACE_DEPS 4
 #endif

@@ -468,6 +468,7 @@ struct axl__cmd_trace {
     uint32_t dep_rec[AXL_TRACE_DEPS]; /* ring position + 1 of the records
                                    of the commands it waited for */
     uint8_t ndeps;
+    uint8_t deps_hidden;        /* waited for, but past AXL_TRACE_DEPS */
     uint8_t worker;             /* host tasks: worker + 1, 0: inline */
 };
 #endif

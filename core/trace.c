@@ -213,6 +213,7 @@ struct trace_rec {
     uint8_t cu_ordinal;         /* the unit's number within its kernel */
     uint8_t worker;             /* host tasks: worker + 1, 0: inline */
     uint8_t ndeps;
+    uint8_t deps_hidden;        /* predecessors past AXL_TRACE_DEPS */
     uint8_t queue_lane;         /* which of its queue's tracks (overlaps) */
     uint8_t xfer_lane;          /* which of its device's transfer tracks */
     char name[AXL_TRACE_NAME_MAX]; /* kernels: the kernel's name */
@@ -274,13 +275,34 @@ static void trace_submit(struct axl__command *c, const struct axl__event *e,
     data_deps(c);
 }
 
+/* Past AXL_TRACE_DEPS the arrows kept are those of the predecessors that
+ * finished last, the very last being the one that let s start: the one
+ * that finished first gives way, and is counted. Records are written as
+ * commands complete, so a lower ring position finished earlier (compared
+ * as a difference: positions wrap); the list stays in that order. */
 void axl__trace_dep(struct axl__command *s, uint32_t rec)
 {
-    for (uint8_t j = 0; j < s->tr.ndeps; j++)
+    uint8_t n = s->tr.ndeps, at = n; /* where rec goes, in finishing order */
+    for (uint8_t j = n; j-- > 0;) {
         if (s->tr.dep_rec[j] == rec)
             return;
-    if (s->tr.ndeps < AXL_TRACE_DEPS)
-        s->tr.dep_rec[s->tr.ndeps++] = rec;
+        if ((int32_t)(rec - s->tr.dep_rec[j]) < 0)
+            at = j;
+    }
+    if (n == AXL_TRACE_DEPS) {
+        if (s->tr.deps_hidden < UINT8_MAX)
+            s->tr.deps_hidden++;
+        if (at == 0) /* it finished before every one kept */
+            return;
+        memmove(&s->tr.dep_rec[0], &s->tr.dep_rec[1],
+                (size_t)(at - 1u) * sizeof s->tr.dep_rec[0]);
+        s->tr.dep_rec[at - 1u] = rec;
+        return;
+    }
+    memmove(&s->tr.dep_rec[at + 1u], &s->tr.dep_rec[at],
+            (size_t)(n - at) * sizeof s->tr.dep_rec[0]);
+    s->tr.dep_rec[at] = rec;
+    s->tr.ndeps = (uint8_t)(n + 1u);
 }
 
 /* How far back a dependency on a command complete before its dependent
@@ -353,6 +375,7 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     r->event = AXL__HANDLE(EVENT, e);
     r->status = status;
     r->ndeps = c->tr.ndeps;
+    r->deps_hidden = c->tr.deps_hidden;
     memcpy(r->dep_rec, c->tr.dep_rec, sizeof r->dep_rec);
     r->queue = c->queue;
     r->device = c->device;
@@ -693,7 +716,10 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
     put(w, ",\"deps\":[");
     for (unsigned j = 0; j < npreds; j++)
         put(w, "%s%u", j ? "," : "", (unsigned)preds[j].seq);
-    put(w, "]}}");
+    put(w, "]");
+    if (r->deps_hidden) /* waited for, no arrow: past AXL_TRACE_DEPS */
+        put(w, ",\"deps_not_shown\":%u", (unsigned)r->deps_hidden);
+    put(w, "}}");
 }
 
 /* Copies the record at position pos if it is still in the ring. */

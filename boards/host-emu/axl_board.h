@@ -102,6 +102,12 @@
 #ifndef AXL_TRACE_EVENTS
 #define AXL_TRACE_EVENTS 4096
 #endif
+/* Arrows per record: a command that reads several results waits for more
+ * than the default 4 (the demo's statistics, for up to five commands when
+ * it is submitted while they run). */
+#ifndef AXL_TRACE_DEPS
+#define AXL_TRACE_DEPS 8
+#endif
 
 /* Two banks of 256 MiB: enough for info::device::max_mem_alloc_size to meet
  * the SYCL minimum of 128 MiB. The arenas are bss, so untouched pages cost

@@ -164,7 +164,13 @@ def main():
         fail("fir moved %r bytes, not %d" %
              (by_seq[seq_of[0]]["args"]["transfer_bytes"], fir_in))
 
-    # Dependencies and their arrows.
+    # Dependencies and their arrows: every one drawn (a record keeps
+    # AXL_TRACE_DEPS, 8 on the host boards; the statistics wait for up to
+    # five commands when they are submitted while those still run).
+    for e in everything:
+        if e["args"].get("deps_not_shown"):
+            fail("command %r: %d dependencies not drawn" %
+                 (e["args"]["seq"], e["args"]["deps_not_shown"]))
     deps = {i: by_seq[seq_of[i]]["args"]["deps"] for i in range(6)}
     for p in prefetches:
         if p["args"]["seq"] not in deps[3] + deps[4]:

@@ -271,6 +271,97 @@ static void trace_puts_overlapping_commands_of_a_queue_on_two_tracks(void **stat
     AXL_OK(axl_queue_release(q));
 }
 
+/* A gate: a host task that holds its worker until the test opens it (two
+ * seconds at most). */
+static atomic_int gate_open;
+
+static axl_status gate(void *user)
+{
+    (void)user;
+    for (int i = 0; i < 20000 && !atomic_load(&gate_open); i++) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    return AXL_SUCCESS;
+}
+
+/* Reads two buffers and waits for a list of events. */
+typedef struct reader {
+    axl_buffer b1, b2;
+    const axl_event *deps;
+    uint32_t ndeps;
+} reader;
+
+static void read_both(axl_handler *h, void *user)
+{
+    const reader *r = user;
+    axl_accessor a;
+    AXL_OK(axl_handler_require(h, r->b1, AXL_ACCESS_READ, NULL, 0, &a));
+    AXL_OK(axl_handler_require(h, r->b2, AXL_ACCESS_READ, NULL, 0, &a));
+    AXL_OK(axl_handler_depends_on_list(h, r->deps, r->ndeps));
+    AXL_OK(axl_handler_host_task(h, nothing, NULL));
+}
+
+static void trace_keeps_the_arrows_of_the_predecessors_that_finished_last(void **state)
+{
+    (void)state;
+    /* A command may wait for AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS
+     * running commands (past that, as a barrier); with data edges met
+     * before it is submitted it has more predecessors than that. */
+    enum { LINKED = AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS };
+    if (LINKED < AXL_TRACE_DEPS || LINKED + 2 <= AXL_TRACE_DEPS ||
+        LINKED > AXL_MAX_HANDLER_DEPS || AXL_MAX_ACCESSORS < 2)
+        skip();
+    atomic_store(&gate_open, 0);
+    AXL_OK(axl_trace_enable(true));
+    axl_queue q = make_queue(0);
+    /* #1 and #2 write a buffer each and are done; #3 is a gate and
+     * #4..#LINKED+3 a chain behind it, so they finish in that order; the
+     * reader waits for the chain and reads both buffers: LINKED + 2
+     * predecessors, the two writers found among the records when it is
+     * submitted and the chain noting itself as each one completes. */
+    axl_buffer b1, b2;
+    AXL_OK(axl_buffer_create(1, (axl_range){1, {64, 1, 1}}, NULL, &b1));
+    AXL_OK(axl_buffer_create(1, (axl_range){1, {64, 1, 1}}, NULL, &b2));
+    const uint8_t zero = 0;
+    AXL_OK(axl_queue_fill(q, b1, NULL, &zero, 1, NULL, 0, NULL));
+    AXL_OK(axl_queue_fill(q, b2, NULL, &zero, 1, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    axl_event g, p[LINKED], d;
+    AXL_OK(axl_queue_host_task(q, gate, NULL, NULL, 0, &g));
+    for (int i = 0; i < LINKED; i++)
+        AXL_OK(axl_queue_host_task(q, nothing, NULL, i ? &p[i - 1] : &g, 1,
+                                   &p[i]));
+    reader r = {b1, b2, p, LINKED};
+    AXL_OK(axl_queue_submit(q, read_both, &r, &d));
+    atomic_store(&gate_open, 1);
+    AXL_OK(axl_event_wait(d));
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    /* It draws the last AXL_TRACE_DEPS to finish (the very last is the
+     * one that let it start), in the order they finished, and counts the
+     * ones it does not draw: the two writers and the first of the chain
+     * past AXL_TRACE_DEPS. */
+    const int first = LINKED + 4 - AXL_TRACE_DEPS;
+    const int hidden = LINKED + 2 - AXL_TRACE_DEPS;
+    char want[256];
+    int n = snprintf(want, sizeof want, "\"deps\":[");
+    for (int seq = first; seq <= LINKED + 3; seq++)
+        n += snprintf(want + n, sizeof want - (size_t)n, "%s%d",
+                      seq > first ? "," : "", seq);
+    snprintf(want + n, sizeof want - (size_t)n, "],\"deps_not_shown\":%d}",
+             hidden);
+    /* On its queue's track and its worker's. */
+    assert_int_equal(count(doc, want), 2);
+    assert_int_equal(count(doc, "\"deps_not_shown\""), 2);
+    AXL_OK(axl_event_release(g));
+    for (int i = 0; i < LINKED; i++)
+        AXL_OK(axl_event_release(p[i]));
+    AXL_OK(axl_event_release(d));
+    AXL_OK(axl_buffer_release(b1));
+    AXL_OK(axl_buffer_release(b2));
+    AXL_OK(axl_queue_release(q));
+}
+
 static void trace_format_checks_its_arguments(void **state)
 {
     (void)state;
@@ -419,6 +510,7 @@ int main(void)
         T(trace_consume_drains_what_was_written),
         T(trace_keeps_failures_and_unrun_dependents),
         T(trace_puts_overlapping_commands_of_a_queue_on_two_tracks),
+        T(trace_keeps_the_arrows_of_the_predecessors_that_finished_last),
         T(trace_format_checks_its_arguments),
         T(log_debug_reports_each_dispatch_and_completion),
         T(log_below_its_level_calls_no_sink),
