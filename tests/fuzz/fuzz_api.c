@@ -750,6 +750,16 @@ static void op_single_task(void)
         args[i].index = (b & 0x80) ? u8() : i;
         if (b & 1) {
             scal[i] = (b & 2) ? u32() : u8();
+            /* The stock models' work grows with their sizes (fir: taps x
+             * len, mmult: dim^3), and a model still running at its
+             * timeout keeps its command until it returns (emu.h): a fir
+             * of 131,071 taps over as many samples ran 20 s under ASan,
+             * past the cleanup's wait. A size a buffer could hold stays
+             * small; a large one becomes one no buffer holds (2^28 and up,
+             * past a 256 MiB bank), which a model refuses at once. */
+            if (scal[i] > 256 && scal[i] < (1u << 28))
+                scal[i] = (scal[i] & 1) ? scal[i] % 257
+                                        : scal[i] | (1u << 28);
 #if !ITEM18(9)
             /* Item 9: mmult reads out of bounds for dims whose square
              * wraps; keep the scalars small. */
