@@ -1407,7 +1407,6 @@ static void op_model(void)
     uint8_t b = u8();
     if (!(ITEM18(4) || ITEM18(11)))
         return;
-    model_mode = b & 1;
     enum hclass qc, kc;
     int qa, ka;
     uint32_t q = pick(QUE, &qc, &qa);
@@ -1426,6 +1425,9 @@ static void op_model(void)
             return;
     if (commands_in_use() != 0)
         return;
+    /* Set only now: a run of an earlier op's model may still have been
+     * reading it (a data race under TSan) until the drain above. */
+    model_mode = b & 1;
     need(axl_emu_register_model("nop", nop_model, NULL) == AXL_SUCCESS);
     (void)axl_queue_set_timeout((axl_queue){q}, 100000ull * (1 + (b >> 4)));
     axl_event ev = {0};
