@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "axl/emu.h"
 #include "axl_config.h" /* the feature switches */
@@ -335,6 +336,15 @@ axl_device axl_test_emu_device(void)
     }
     fail_msg("no emulated device");
     return d[0];
+}
+
+axl_status axl_test_gate(void *flag)
+{
+    for (int i = 0; i < 100000 && !atomic_load((atomic_int *)flag); i++) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    return AXL_SUCCESS;
 }
 
 axl_device axl_test_fake_device(void)

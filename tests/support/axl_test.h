@@ -128,6 +128,11 @@ axl_device axl_test_fake_device(void);
 /* The same with another configuration: its first device. */
 axl_device axl_test_fake_device_as(fake_port_config config);
 
+/* A host task that holds its worker until the atomic_int flag points at
+ * is set (10 s at most, so a test that fails before it opens the gate
+ * does not hang its teardown). */
+axl_status axl_test_gate(void *flag);
+
 /* A host allocator (axl_buffer_props.allocator) a test steers (reset by
  * the teardown): before each allocation it calls axl_test_alloc_hook
  * once, if set, as another part of the application acting while the

@@ -101,24 +101,17 @@ static void out_of_order_queue_runs_independent_tasks_at_once(void **state)
     AXL_OK(axl_queue_release(q));
 }
 
-static int blocker_released;
-
-static axl_status block_until_released(void *user)
-{
-    (void)user;
-    while (!__atomic_load_n(&blocker_released, __ATOMIC_ACQUIRE))
-        sleep_us(100);
-    return AXL_SUCCESS;
-}
+static atomic_int blocker_released; /* axl_test_gate */
 
 static void event_status_goes_submitted_running_complete_4_6_6_1(void **state)
 {
     (void)state;
     axl_queue q = make_queue(0);
-    blocker_released = 0;
+    atomic_store(&blocker_released, 0);
     axl_event first, second;
-    AXL_OK(axl_queue_host_task(q, block_until_released, NULL, NULL, 0, &first));
-    AXL_OK(axl_queue_host_task(q, block_until_released, NULL, &first, 1,
+    AXL_OK(axl_queue_host_task(q, axl_test_gate, &blocker_released, NULL, 0,
+                               &first));
+    AXL_OK(axl_queue_host_task(q, axl_test_gate, &blocker_released, &first, 1,
                                &second));
     axl_event_status s1, s2;
     /* The first runs on a worker; give it time to start. */
@@ -128,7 +121,7 @@ static void event_status_goes_submitted_running_complete_4_6_6_1(void **state)
     assert_int_equal(s1, AXL_EVENT_RUNNING);
     AXL_OK(axl_event_get_status(second, &s2, NULL));
     assert_int_equal(s2, AXL_EVENT_SUBMITTED);
-    __atomic_store_n(&blocker_released, 1, __ATOMIC_RELEASE);
+    atomic_store(&blocker_released, 1);
     AXL_OK(axl_event_wait(second));
     axl_status err = AXL_ERR_RUNTIME;
     AXL_OK(axl_event_get_status(second, &s2, &err));
@@ -232,18 +225,21 @@ static void get_wait_list_returns_pending_direct_dependencies_4_6_6(void **state
 {
     (void)state;
     axl_queue q = make_queue(0);
-    blocker_released = 0;
+    atomic_store(&blocker_released, 0);
     axl_event a, b, c;
-    AXL_OK(axl_queue_host_task(q, block_until_released, NULL, NULL, 0, &a));
-    AXL_OK(axl_queue_host_task(q, block_until_released, NULL, &a, 1, &b));
-    AXL_OK(axl_queue_host_task(q, block_until_released, NULL, &b, 1, &c));
+    AXL_OK(
+        axl_queue_host_task(q, axl_test_gate, &blocker_released, NULL, 0, &a));
+    AXL_OK(
+        axl_queue_host_task(q, axl_test_gate, &blocker_released, &a, 1, &b));
+    AXL_OK(
+        axl_queue_host_task(q, axl_test_gate, &blocker_released, &b, 1, &c));
     axl_event list[4];
     uint32_t n = 0;
     AXL_OK(axl_event_get_wait_list(c, list, 4, &n));
     assert_int_equal(n, 1); /* direct only: b, not a */
     assert_true(AXL_SAME(list[0], b));
     AXL_OK(axl_event_release(list[0]));
-    __atomic_store_n(&blocker_released, 1, __ATOMIC_RELEASE);
+    atomic_store(&blocker_released, 1);
     AXL_OK(axl_event_wait(c));
     AXL_OK(axl_event_get_wait_list(c, list, 4, &n));
     assert_int_equal(n, 0);
@@ -343,10 +339,11 @@ static void command_and_event_pools_full_change_nothing(void **state)
 {
     (void)state;
     axl_queue q = make_queue(0);
-    blocker_released = 0;
+    atomic_store(&blocker_released, 0);
     uint32_t cap = axl_test_pool("command").capacity;
     axl_event gate;
-    AXL_OK(axl_queue_host_task(q, block_until_released, NULL, NULL, 0, &gate));
+    AXL_OK(axl_queue_host_task(q, axl_test_gate, &blocker_released, NULL, 0,
+                               &gate));
     run_log log = {0};
     for (uint32_t i = 1; i < cap; i++)
         AXL_OK(axl_queue_host_task(q, count_only, &log, &gate, 1, NULL));
@@ -355,7 +352,7 @@ static void command_and_event_pools_full_change_nothing(void **state)
     AXL_MESSAGE_HAS("command pool is full");
     AXL_MESSAGE_HAS("AXL_MAX_COMMANDS");
     assert_int_equal(axl_test_pool("command").failures, 1);
-    __atomic_store_n(&blocker_released, 1, __ATOMIC_RELEASE);
+    atomic_store(&blocker_released, 1);
     AXL_OK(axl_queue_wait(q));
     assert_int_equal(atomic_load(&log.n), (int)cap - 1);
     AXL_OK(axl_event_release(gate));

@@ -700,16 +700,6 @@ static void repeated_launches_keep_their_data_order(void **s)
 
 static atomic_int gate_open;
 
-static axl_status wait_for_gate(void *user)
-{
-    (void)user;
-    while (!atomic_load(&gate_open)) {
-        struct timespec t = {0, 100000};
-        nanosleep(&t, NULL);
-    }
-    return AXL_SUCCESS;
-}
-
 /* A launch filled from the kernel's memo (before issue 17: planned into the
  * command pool's next free slot before taking it): a full event or command
  * pool must still say so as the general path does, count one failure, and
@@ -764,7 +754,8 @@ static void a_launch_from_the_memo_into_full_pools_changes_nothing(void **s)
      * does, one failure. */
     atomic_store(&gate_open, 0);
     axl_event gate;
-    AXL_OK(axl_queue_host_task(r.q, wait_for_gate, NULL, NULL, 0, &gate));
+    AXL_OK(
+        axl_queue_host_task(r.q, axl_test_gate, &gate_open, NULL, 0, &gate));
     uint32_t ccap = axl_test_pool("command").capacity;
     for (uint32_t i = 1; i < ccap; i++)
         AXL_OK(axl_queue_single_task(r.q, k, args, 4, &gate, 1, NULL));

@@ -271,19 +271,7 @@ static void trace_puts_overlapping_commands_of_a_queue_on_two_tracks(void **stat
     AXL_OK(axl_queue_release(q));
 }
 
-/* A gate: a host task that holds its worker until the test opens it (two
- * seconds at most). */
-static atomic_int gate_open;
-
-static axl_status gate(void *user)
-{
-    (void)user;
-    for (int i = 0; i < 20000 && !atomic_load(&gate_open); i++) {
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, NULL);
-    }
-    return AXL_SUCCESS;
-}
+static atomic_int gate_open; /* axl_test_gate */
 
 /* Reads two buffers and waits for a list of events. */
 typedef struct reader {
@@ -328,7 +316,7 @@ static void trace_keeps_the_arrows_of_the_predecessors_that_finished_last(void *
     AXL_OK(axl_queue_fill(q, b2, NULL, &zero, 1, NULL, 0, NULL));
     AXL_OK(axl_queue_wait(q));
     axl_event g, p[LINKED], d;
-    AXL_OK(axl_queue_host_task(q, gate, NULL, NULL, 0, &g));
+    AXL_OK(axl_queue_host_task(q, axl_test_gate, &gate_open, NULL, 0, &g));
     for (int i = 0; i < LINKED; i++)
         AXL_OK(axl_queue_host_task(q, nothing, NULL, i ? &p[i - 1] : &g, 1,
                                    &p[i]));
