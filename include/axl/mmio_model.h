@@ -1,0 +1,145 @@
+/*
+ * axl/mmio_model.h - what stands behind the mmio port's seam in a build
+ * without hardware: a model of the fabric's compute units, handed to the
+ * port as data (axl_mmio_board.model).
+ *
+ * For people who write a model or a test board, not for applications. On
+ * a board the seam is a volatile load or store, inline (xrt/mmio/mmio_io.h)
+ * and this header plays no part. In a model build (AXL_MMIO_MODEL) every
+ * access the port makes to a unit's control space goes through the model
+ * the board names, and nothing in the port knows which model it is.
+ *
+ * Two models exist: the C-model register simulator (xrt/mmio/sim.c: a
+ * register file per unit that runs the kernel's C model when started) and
+ * the kernel's own RTL under Verilator (xrt/mmio/rtl: an AXI4-Lite master
+ * on the control port, an AXI4 memory model per m_axi bundle on the banks).
+ *
+ * Units are named by their IP_LAYOUT index in the design, as everywhere in
+ * the mmio port. Offsets are bytes in the unit's control space (0x00
+ * control, 0x04 GIE, 0x08 IER, 0x0C ISR, 0x10+ arguments, as the kernel XML
+ * gives them).
+ *
+ * Time. A model either has a clock of its own (now_ns not NULL: an RTL
+ * model, whose time moves only inside advance() and inside the register
+ * accesses that take bus cycles) or runs in real time (now_ns NULL: the C
+ * model, with a thread per unit on a host). When the device's model has a
+ * clock, the runtime's timeouts, profiling timestamps and trace times for
+ * that device count the model's nanoseconds, so a timeout is the same
+ * number of cycles on any machine.
+ *
+ * Interrupts. When a unit's interrupt line rises, the model calls the
+ * entry it was given at attach (the board's vector table: axl_mmio_isr by
+ * default), from its own thread or from inside advance(), never with
+ * the runtime lock held by the caller of advance. irq_line() reads the
+ * line without side effects (for checks and tests).
+ *
+ * Threading: calls come from any thread, not concurrently for one model
+ * unless the model says so in its documentation (the C model takes its own
+ * lock; the RTL model is single-threaded and the port serialises calls).
+ * No call is made with axl_port_lock held except can_run.
+ */
+#ifndef AXL_MMIO_MODEL_H
+#define AXL_MMIO_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct axl_xclbin;
+struct axl_mmio_bank_region;
+
+/** advance(): no deadline. */
+#define AXL_MMIO_MODEL_FOREVER UINT64_MAX
+/** advance(): any unit. */
+#define AXL_MMIO_MODEL_ANY_UNIT UINT32_MAX
+
+/** Why advance() returned. */
+enum axl_mmio_model_event {
+    AXL_MMIO_MODEL_DEADLINE = 0, /**< time reached until_ns (or the model
+                                      runs in real time and had no work) */
+    AXL_MMIO_MODEL_DONE = 1,     /**< a unit raised ap_done */
+    AXL_MMIO_MODEL_IRQ = 2,      /**< a unit's interrupt line rose (its
+                                      entry has been called) */
+    AXL_MMIO_MODEL_ERROR = 3     /**< the model stopped: protocol error,
+                                      $finish, a failed C model (see
+                                      last_error) */
+};
+
+typedef struct axl_mmio_model {
+    /** For device info and messages: "C-model register simulator",
+     *  "RTL simulation (Verilator)". */
+    const char *name;
+    /** What an application does so that a kernel the model cannot run
+     *  can run: "register a C model with axl_emu_register_model()", "add
+     *  its RTL with axl_add_rtl_kernel() in CMake". */
+    const char *kernel_fix;
+    void *user;
+
+    /** Powers the fabric up with a design: its units (IP_LAYOUT), and the
+     *  banks' memory (physical base, size and the host storage behind
+     *  it) that the units' masters reach. isr is what the model calls when
+     *  a unit's interrupt line rises. Called when the port opens its
+     *  device and after the board reprograms it. */
+    axl_status (*attach)(void *user, const struct axl_xclbin *design,
+                         const struct axl_mmio_bank_region *banks,
+                         uint32_t bank_count, void (*isr)(uint32_t ip_index));
+    /** Powers it down (stops every unit; a later attach starts afresh). */
+    void (*detach)(void *user);
+
+    /** 32-bit reads and writes of a unit's control space: one AXI4-Lite
+     *  transaction each (a model with a clock advances by its cycles). */
+    uint32_t (*rd32)(void *user, uint32_t ip_index, uint32_t offset);
+    void (*wr32)(void *user, uint32_t ip_index, uint32_t offset,
+                 uint32_t value);
+
+    /** Gives the model time: runs until unit ip_index (or any unit, with
+     *  AXL_MMIO_MODEL_ANY_UNIT) raises ap_done or its interrupt line, or
+     *  until the model's clock reaches until_ns (AXL_MMIO_MODEL_FOREVER:
+     *  no deadline; a model in real time returns once it has run what is
+     *  pending). Returns an axl_mmio_model_event. */
+    int (*advance)(void *user, uint32_t ip_index, uint64_t until_ns);
+
+    /** The model's clock in nanoseconds since attach, or NULL when the
+     *  model runs in real time (the runtime keeps the port's clock). */
+    uint64_t (*now_ns)(void *user);
+
+    /** The unit's interrupt line (1 high), read without side effects.
+     *  Optional. */
+    int (*irq_line)(void *user, uint32_t ip_index);
+
+    /** Drives the unit's reset line (ap_rst_n low for the cycles the
+     *  kernel needs, then high): what a board's PL reset or GPIO does.
+     *  Optional: NULL means the board has no reset line for units. */
+    axl_status (*reset)(void *user, uint32_t ip_index);
+
+    /** Whether the model can run kernel_index of image (the C model: a C
+     *  model is registered; RTL: the kernel's RTL was built in). Called
+     *  with axl_port_lock held: answer from memory. Optional: NULL runs
+     *  every kernel the port can drive. */
+    bool (*can_run)(void *user, const struct axl_xclbin *image,
+                    uint32_t kernel_index);
+
+    /** Test side channels no IP has (both optional). run_status: the
+     *  status and message of the unit's last run as the model saw it (a C
+     *  model's argument check, the RTL's protocol errors: a burst across
+     *  4 KiB, WLAST misplaced, an address outside every bank), so that
+     *  they fail the command. note_alloc/note_free: the port's
+     *  allocations, so a model can bound each buffer as the emulated
+     *  device does. */
+    axl_status (*run_status)(void *user, uint32_t ip_index, char *why,
+                             size_t why_size);
+    void (*note_alloc)(void *user, uint64_t phys, uint64_t size);
+    void (*note_free)(void *user, uint64_t phys);
+} axl_mmio_model;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_MMIO_MODEL_H */
