@@ -45,19 +45,24 @@ endif()
 set(AXL_RTL_TESTBENCH_DIR ${AXL_RTL_TESTBENCH_DIR} CACHE INTERNAL
     "Sources of the RTL testbench (testbench.cpp, axl_rtl_glue.hpp, glue.cmake)")
 
-# The Verilog files of a folder: .v and .sv, those under a folder named
-# verilog first (an IP's hdl/verilog, beside its VHDL).
+# The Verilog files of a folder: .v and .sv, and of an unpacked IP only
+# those under hdl/verilog (else under a folder named verilog), so that its
+# VHDL and simulation copies stay out.
 function(_axl_rtl_verilog_of dir out)
   file(GLOB_RECURSE all CONFIGURE_DEPENDS ${dir}/*.v ${dir}/*.sv)
-  set(preferred "")
-  foreach(f IN LISTS all)
-    if(f MATCHES "/verilog/")
-      list(APPEND preferred ${f})
+  foreach(pattern "/hdl/verilog/" "/verilog/")
+    set(preferred "")
+    foreach(f IN LISTS all)
+      file(RELATIVE_PATH rel ${dir} ${f})
+      if("/${rel}" MATCHES "${pattern}")
+        list(APPEND preferred ${f})
+      endif()
+    endforeach()
+    if(preferred)
+      set(all ${preferred})
+      break()
     endif()
   endforeach()
-  if(preferred)
-    set(all ${preferred})
-  endif()
   list(SORT all)
   set(${out} ${all} PARENT_SCOPE)
 endfunction()
