@@ -582,26 +582,149 @@ static void the_watchdog_stops_a_wait_for_a_run_that_never_ends(void **s)
 
 /* ---- What is built in ------------------------------------------------------------- */
 
+static void attach_stock(void)
+{
+    m->detach(m->user);
+    assert_int_equal(attach(axl_rtl_test_stock, axl_rtl_test_stock_size), 0);
+}
+
 /* can_run answers from the kernels linked in; a unit of a kernel without
- * RTL has nothing at its address (reads all ones) while the others run. */
+ * RTL (mmult: floating point) has nothing at its address (reads all ones)
+ * while the others run. */
 static void can_run_names_the_kernels_built_in(void **s)
 {
     (void)s;
-    m->detach(m->user);
-    assert_int_equal(attach(axl_rtl_test_stock, axl_rtl_test_stock_size), 0);
+    attach_stock();
     int seen = 0;
     for (uint32_t k = 0; k < design.kernel_count; k++) {
         axl_xclbin_kernel kk;
         assert_int_equal(axl_xclbin_get_kernel(&design, k, &kk), AXL_SUCCESS);
-        int is_vadd = kk.name.len == 4 && memcmp(kk.name.ptr, "vadd", 4) == 0;
-        assert_int_equal(m->can_run(m->user, &design, k), is_vadd);
-        seen += is_vadd;
+        int is_mmult = kk.name.len == 5 && memcmp(kk.name.ptr, "mmult", 5) == 0;
+        assert_int_equal(m->can_run(m->user, &design, k), !is_mmult);
+        seen += is_mmult;
     }
     assert_int_equal(seen, 1);
     assert_int_equal(rd(unit("mmult:mmult_1"), CTRL), 0xFFFFFFFFu);
     uint32_t ip = unit("vadd:vadd_1");
     assert_true(rd(ip, CTRL) & AP_IDLE);
     assert_string_equal(m->name, "RTL simulation (Verilator)");
+}
+
+/* ---- The other stock kernels, against the C models' formulas ------------------ */
+
+/* The stock nop (ap_ctrl_hs, no arguments) starts and finishes. */
+static void stock_nop_starts_and_finishes(void **s)
+{
+    (void)s;
+    attach_stock();
+    uint32_t ip = unit("nop:nop_1");
+    wr(ip, CTRL, AP_START);
+    assert_int_equal(advance(ip, FOREVER), AXL_MMIO_MODEL_DONE);
+    uint32_t c = rd(ip, CTRL);
+    assert_true(c & AP_DONE);
+    assert_true(c & AP_IDLE);
+}
+
+static int16_t sat16(int64_t v)
+{
+    return (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+}
+
+/* fir as xrt/emu/models.c computes it (Q15, zero history, round half up,
+ * saturate), with its samples at odd 16-bit positions: the RTL moves them
+ * as 16-bit narrow transfers. */
+static void stock_fir_filters_as_the_c_model_does(void **s)
+{
+    (void)s;
+    attach_stock();
+    uint32_t ip = unit("fir:fir_1");
+    enum { LEN = 300, TAPS = 21 };
+    int16_t *in = (int16_t *)(void *)(bank_mem[0] + 0x102);
+    int16_t *coeff = (int16_t *)(void *)(bank_mem[0] + 0x1002);
+    int16_t *out = (int16_t *)(void *)(bank_mem[1] + 0x22);
+    uint32_t x = 12345;
+    for (int i = 0; i < LEN; i++) {
+        x = x * 1103515245u + 12345u;
+        in[i] = (int16_t)(x >> 16);
+    }
+    for (int k = 0; k < TAPS; k++)
+        coeff[k] = (int16_t)(k == 3 ? 32767 : k == 4 ? -32768 : 900 * k - 7000);
+    memset(bank_mem[1], 0xEE, 0x400);
+    wr64(ip, 0x10, phys(0, 0x102));
+    wr64(ip, 0x1C, phys(0, 0x1002));
+    wr64(ip, 0x28, phys(1, 0x22));
+    wr(ip, 0x34, TAPS);
+    wr(ip, 0x3C, LEN);
+    wr(ip, CTRL, AP_START);
+    assert_int_equal(advance(ip, FOREVER), AXL_MMIO_MODEL_DONE);
+    assert_true(rd(ip, CTRL) & AP_DONE);
+    wr(ip, CTRL, AP_CONTINUE);
+    int saturated = 0;
+    for (int i = 0; i < LEN; i++) {
+        int64_t acc = 0;
+        for (int k = 0; k < TAPS && k <= i; k++)
+            acc += (int32_t)coeff[k] * in[i - k];
+        int64_t r = acc + (1 << 14);
+        int16_t want = sat16(r >= 0 ? r / 32768 : -((-r + 32767) / 32768));
+        saturated += want == 32767 || want == -32768;
+        if (out[i] != want)
+            fail_msg("out[%d] = %d, want %d", i, out[i], want);
+    }
+    assert_true(saturated > 0);
+    assert_int_equal((uint16_t)out[LEN], 0xEEEE);
+    assert_int_equal(bank_mem[1][0x21], 0xEE);
+    char why[256];
+    assert_int_equal(status_of(ip, why, sizeof why), AXL_SUCCESS);
+}
+
+/* conv2d as xrt/emu/models.c computes it (3x3, zero padding, negative
+ * sums 0, clamp to 255), on an image at an odd address. */
+static void stock_conv2d_convolves_as_the_c_model_does(void **s)
+{
+    (void)s;
+    attach_stock();
+    uint32_t ip = unit("conv2d:conv2d_1");
+    enum { W = 37, H = 23, SHIFT = 3 };
+    uint8_t *in = bank_mem[0] + 0x201;
+    int8_t *k = (int8_t *)(bank_mem[0] + 0x4001);
+    uint8_t *out = bank_mem[1] + 0x103;
+    for (int i = 0; i < W * H; i++)
+        in[i] = (uint8_t)(i * 37 + (i >> 3));
+    static const int8_t coeff[9] = {-1, 2, -1, 3, 8, 3, -1, 2, -12};
+    memcpy(k, coeff, 9);
+    memset(bank_mem[1], 0xEE, 0x1000);
+    wr64(ip, 0x10, phys(0, 0x201));
+    wr64(ip, 0x1C, phys(0, 0x4001));
+    wr64(ip, 0x28, phys(1, 0x103));
+    wr(ip, 0x34, W);
+    wr(ip, 0x3C, H);
+    wr(ip, 0x44, SHIFT);
+    wr(ip, CTRL, AP_START);
+    assert_int_equal(advance(ip, FOREVER), AXL_MMIO_MODEL_DONE);
+    assert_true(rd(ip, CTRL) & AP_DONE);
+    wr(ip, CTRL, AP_CONTINUE);
+    int zeros = 0, clamped = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int32_t acc = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int yy = y + dy, xx = x + dx;
+                    if (yy < 0 || xx < 0 || yy >= H || xx >= W)
+                        continue;
+                    acc += coeff[(dy + 1) * 3 + dx + 1] * in[yy * W + xx];
+                }
+            int32_t v = acc < 0 ? 0 : acc >> SHIFT;
+            uint8_t want = (uint8_t)(v > 255 ? 255 : v);
+            zeros += want == 0;
+            clamped += want == 255;
+            if (out[y * W + x] != want)
+                fail_msg("out[%d,%d] = %u, want %u", x, y, out[y * W + x],
+                         want);
+        }
+    assert_true(zeros > 0 && clamped > 0);
+    assert_int_equal(out[W * H], 0xEE);
+    assert_int_equal(out[-1], 0xEE);
 }
 
 /* ---- The memory's protocol checks ---------------------------------------------------- */
@@ -722,6 +845,9 @@ int main(void)
         T(an_idle_fabric_skips_to_the_deadline),
         T(the_watchdog_stops_a_wait_for_a_run_that_never_ends),
         T(can_run_names_the_kernels_built_in),
+        T(stock_nop_starts_and_finishes),
+        T(stock_fir_filters_as_the_c_model_does),
+        T(stock_conv2d_convolves_as_the_c_model_does),
         T(a_well_formed_master_passes_the_checks),
         T(a_write_burst_across_4_kib_fails_the_run),
         T(a_read_burst_across_4_kib_fails_the_run),

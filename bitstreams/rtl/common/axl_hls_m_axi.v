@@ -2,9 +2,13 @@
 // axl's tests: a read engine and a write engine that turn "n beats from
 // this address" into AXI4 INCR bursts as the m_axi adapter Vitis HLS
 // generates does (bursts of at most MAX_BURST beats, never across a 4 KiB
-// boundary, up to OUTSTANDING bursts in flight per direction, AxSIZE the
-// full data width, AxCACHE 0011, IDs and user bits 0). Addresses are bytes
-// and must be aligned to the data width.
+// boundary, up to OUTSTANDING bursts in flight per direction, AxCACHE 0011,
+// IDs and user bits 0). A beat carries one element of EB bytes: the full
+// data width by default; narrower elements go as narrow transfers (AxSIZE
+// of EB bytes, on the byte lanes their address gives), so a kernel of
+// 8- or 16-bit elements takes buffers at any element boundary. Addresses
+// are bytes, aligned to EB; rd_data and wr_data hold the element in their
+// low EB bytes.
 //
 // abort (ap_sw_reset) ends both engines' work without breaking the bus:
 // no more addresses go out, the beats still due are read and dropped, the
@@ -18,6 +22,7 @@
 // boundary it crosses.
 module axl_hls_m_axi #(
     parameter DW = 32,
+    parameter EB = DW / 8,
     parameter MAX_BURST = 16,
     parameter OUTSTANDING = 8
 ) (
@@ -93,11 +98,14 @@ module axl_hls_m_axi #(
     input  wire [0:0]      BUSER
     /* verilator lint_on UNUSEDSIGNAL */
 );
-    localparam BYTES = DW / 8;
+    localparam BYTES = EB;       // bytes a beat
+    localparam LANES = DW / 8;   // byte lanes of the bus
+    localparam LB = LANES == 1 ? 1 : $clog2(LANES);
     localparam [2:0] SIZE = BYTES == 1 ? 3'd0 : BYTES == 2 ? 3'd1 :
                             BYTES == 4 ? 3'd2 : BYTES == 8 ? 3'd3 :
                             BYTES == 16 ? 3'd4 : BYTES == 32 ? 3'd5 :
                             BYTES == 64 ? 3'd6 : 3'd7;
+    localparam [DW/8-1:0] ELEM_STRB = {{(LANES - EB){1'b0}}, {EB{1'b1}}};
     // The data side keeps the lengths of up to 16 addressed bursts.
     initial if (OUTSTANDING > 16) $fatal(1, "axl_hls_m_axi: OUTSTANDING > 16");
     localparam FAULT_WLAST_EARLY = 2'd1, FAULT_WLAST_NONE = 2'd2,
@@ -155,9 +163,12 @@ module axl_hls_m_axi #(
                     r_outstanding < OUTSTANDING && !(rd_req && rd_idle);
 
     reg r_drain;
+    reg [63:0] r_addr; // address of the next beat due
     assign rd_idle = ar_left == 0 && r_left == 0 && !ARVALID;
     assign rd_valid = RVALID && r_left != 0 && !r_drain;
-    assign rd_data = RDATA;
+    /* verilator lint_off WIDTH */
+    assign rd_data = EB == LANES ? RDATA : RDATA >> (8 * r_addr[LB-1:0]);
+    /* verilator lint_on WIDTH */
     assign RREADY = (rd_ready || r_drain) && r_left != 0;
 
     always @(posedge clk) begin
@@ -180,6 +191,7 @@ module axl_hls_m_axi #(
             if (rd_idle)
                 r_drain <= 1'b0;
             if (rd_req && rd_idle) begin
+                r_addr <= rd_addr;
                 ar_next <= rd_addr;
                 ar_left <= rd_beats;
                 r_left <= rd_beats;
@@ -193,8 +205,10 @@ module axl_hls_m_axi #(
             end else if (ar_hs) begin
                 ARVALID <= 1'b0;
             end
-            if (r_hs)
+            if (r_hs) begin
                 r_left <= r_left - 32'd1;
+                r_addr <= r_addr + BYTES;
+            end
             // a burst counts from its address until its last beat
             r_outstanding <= r_outstanding + (ar_issue ? 8'd1 : 8'd0) -
                              (r_hs && RLAST ? 8'd1 : 8'd0);
@@ -224,11 +238,15 @@ module axl_hls_m_axi #(
     assign wr_idle = aw_left == 0 && w_left == 0 && b_outstanding == 0 &&
                      !AWVALID;
     reg w_drain;
+    reg [63:0] w_addr; // address of the next beat to send
     assign WVALID = w_active && (wr_valid || w_drain);
     assign wr_ready = w_active && WREADY && !w_drain;
-    assign WDATA = wr_data;
+    /* verilator lint_off WIDTH */
+    assign WDATA = EB == LANES ? wr_data : wr_data << (8 * w_addr[LB-1:0]);
     assign WSTRB = w_drain ? {(DW/8){1'b0}} :
+                   EB != LANES ? ELEM_STRB << w_addr[LB-1:0] :
                    w_left == 1 ? last_strb : {(DW/8){1'b1}};
+    /* verilator lint_on WIDTH */
     assign WLAST = w_first && w_fault == FAULT_WLAST_EARLY ?
                        {1'b0, w_len} != 9'd0 && w_beat == {1'b0, w_len} - 9'd1 :
                    w_first && w_fault == FAULT_WLAST_NONE ? 1'b0 :
@@ -267,6 +285,7 @@ module axl_hls_m_axi #(
             if (wr_idle)
                 w_drain <= 1'b0;
             if (wr_req && wr_idle) begin
+                w_addr <= wr_addr;
                 aw_next <= wr_addr;
                 aw_left <= wr_beats;
                 w_left <= wr_beats;
@@ -292,6 +311,7 @@ module axl_hls_m_axi #(
                 w_beat <= 9'd0;
             end else if (w_hs) begin
                 w_left <= w_left - 32'd1;
+                w_addr <= w_addr + BYTES;
                 w_beat <= w_beat + 9'd1;
                 if (w_beat == {1'b0, w_len}) begin
                     w_active <= 1'b0;
