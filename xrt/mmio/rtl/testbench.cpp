@@ -380,12 +380,12 @@ void testbench::sample_lite(unit &u)
     }
     if (!l.done)
         return;
-    bool peek = l.peek;
+    bool peek = l.peek, read = l.op == lite_master::reading;
     l.op = lite_master::idle;
     l.peek = false;
     if (l.resp != 0)
         error(u, "%s: s_axi_control answered %s at 0x%x with %s",
-              u.name.c_str(), l.op == lite_master::reading ? "a read" : "an access",
+              u.name.c_str(), read ? "a read" : "a write",
               static_cast<unsigned>(l.offset),
               l.resp == 2 ? "SLVERR" : l.resp == 3 ? "DECERR" : "EXOKAY");
     if (peek)
@@ -512,8 +512,8 @@ void testbench::take_address(unit &u, mem_slave &s, bool write)
               type == 0 ? "FIXED" : type == 2 ? "WRAP" : "of reserved type 3");
         b.bad = true;
     }
-    uint64_t end = b.beat_addr(b.beats - 1) + b.size;
-    end -= end & (b.size - 1) ? 0 : 0;
+    // One past the last byte (a beat ends at its size's alignment).
+    uint64_t end = (b.beat_addr(b.beats - 1) & ~uint64_t{b.size - 1}) + b.size;
     if ((b.addr >> 12) != ((end - 1) >> 12) && !b.bad) {
         error(u, "%s %s: %s burst of %u beats at 0x%llx crosses a 4 KiB "
               "boundary (AXI4 forbids it)", u.name.c_str(), p.name, what,
