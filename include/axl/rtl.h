@@ -25,8 +25,11 @@
  *    allocated, VALID dropped before READY, a burst type other than INCR,
  *    AxSIZE wider than the bus. Each is counted, and fails the unit's run
  *    (run_status), naming the bundle and the address;
- *  - the interrupt pin: a rising edge calls the isr given at attach, from
- *    inside advance(); ap_rst_n: reset() holds it low for 16 cycles.
+ *  - the interrupt pin: a rising edge calls the isr given at attach at the
+ *    end of its cycle, inside whichever call ran it (rd32, wr32, advance,
+ *    reset), and advance() returns IRQ for that unit until the port reads
+ *    its ISR (DONE likewise until it reads 0x00); the isr must not call
+ *    the model (mmio_model.h); ap_rst_n: reset() holds it low 16 cycles.
  *  - Time is the simulated clock: it moves only inside advance(), rd32,
  *    wr32 and reset(). While every unit is idle (no run, no bus traffic,
  *    the testbench's last look saw ap_idle), advance() skips ahead to its
@@ -83,9 +86,11 @@ axl_status axl_rtl_unit_stats_get(uint32_t ip_index, axl_rtl_unit_stats *out);
  *  beat to its response (default 4). One beat a cycle each way. */
 void axl_rtl_set_latency(uint32_t read_cycles, uint32_t write_cycles);
 
-/** advance() without a deadline gives up after this many cycles with no
- *  unit finishing (AXL_MMIO_MODEL_ERROR, run_status says so), so that a
- *  hung RTL fails a test instead of hanging it. Default 2^30 cycles, or
+/** advance() stops the model (AXL_MMIO_MODEL_ERROR, and run_status says
+ *  why) once this many cycles have run in which no unit started,
+ *  finished, raised its interrupt or was reset, so that a hung RTL fails
+ *  a test instead of hanging it, whatever deadlines the port waits with.
+ *  Default 2^30 cycles (3.6 s of a 300 MHz clock), or
  *  AXL_RTL_WATCHDOG_CYCLES from the environment; 0 turns it off. */
 void axl_rtl_set_watchdog(uint64_t cycles);
 

@@ -51,10 +51,11 @@ int main(void)
         m->wr32(m->user, ip, 0x34, 512);
         m->wr32(m->user, ip, 0x00, 1);
     }
-    for (int done = 0; done < 2;)
-        if (m->advance(m->user, AXL_MMIO_MODEL_ANY_UNIT,
-                       AXL_MMIO_MODEL_FOREVER) == AXL_MMIO_MODEL_DONE)
-            done++;
+    for (uint32_t d0 = 0, d1 = 0; !d0 || !d1;) {
+        m->advance(m->user, AXL_MMIO_MODEL_ANY_UNIT, AXL_MMIO_MODEL_FOREVER);
+        d0 |= m->rd32(m->user, 0, 0x00) & 2u; /* ap_done, a level here */
+        d1 |= m->rd32(m->user, 1, 0x00) & 2u;
+    }
     for (uint32_t i = 0; i < 1024; i++)
         if (s[i] != 1001u * i) {
             printf("rtl: sum[%u] = %u\n", i, s[i]);

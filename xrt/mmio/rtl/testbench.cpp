@@ -162,7 +162,11 @@ struct unit {
     lite_master lite;
     std::vector<mem_slave> mem;
     bool in_reset = false;
-    bool irq = false, irq_pending = false, done_pending = false;
+    bool irq = false;          // the pin after the last edge
+    bool irq_edge = false;     // rose in this cycle: the isr is due
+    // Raised since the port last read 0x0C (irq) or 0x00 (done): what
+    // advance() returns at once (mmio_model.h).
+    bool irq_pending = false, done_pending = false;
     bool running = false, restart = false;
     uint64_t started_at = 0, next_peek = 0, last_activity = 0;
     uint32_t shadow = 0;   // what peeks cleared, for the port's next read
@@ -225,6 +229,7 @@ class testbench {
     uint32_t clock_mhz = 300;
     bool attached = false;
     bool failed = false; // the RTL ran $finish, or the watchdog fired
+    uint64_t progress = 0; // cycle of the last start, end, edge or reset
     std::string failure;
 };
 
@@ -276,6 +281,7 @@ bool testbench::quiet(const unit &u) const
 
 void testbench::step()
 {
+    bool edges = false;
     for (unit &u : units) {
         if (quiet(u))
             continue;
@@ -283,8 +289,20 @@ void testbench::step()
             cycle >= u.next_peek)
             begin(u, false, 0, 0, true);
         cycle_unit(u);
+        edges |= u.irq_edge;
     }
     cycle++;
+    // The board's vector table, for every unit whose line rose, whatever
+    // call of the port's the cycle ran in (mmio_model.h: the isr does not
+    // call back; the port runs its entry once that call has returned).
+    if (edges)
+        for (unit &u : units)
+            if (u.irq_edge) {
+                u.irq_edge = false;
+                progress = cycle;
+                if (isr)
+                    isr(u.ip);
+            }
 }
 
 void testbench::cycle_unit(unit &u)
@@ -311,7 +329,7 @@ void testbench::cycle_unit(unit &u)
         drive_mem(s);
     bool line = high(d.interrupt);
     if (line && !u.irq) {
-        u.irq_pending = true;
+        u.irq_pending = u.irq_edge = true;
         u.stats.irqs++;
     }
     if (line != u.irq)
@@ -403,6 +421,7 @@ void testbench::peeked(unit &u, uint32_t v)
     u.next_peek = cycle + peek_gap;
     if (v & ap_done) {
         u.done_pending = true;
+        progress = cycle;
         u.running = u.restart;
     } else if ((v & ap_idle) && !(v & ap_start) && !u.restart &&
                cycle - u.started_at > 2 * settle_cycles) {
@@ -451,10 +470,11 @@ uint32_t testbench::rd32(uint32_t ip, uint32_t off)
     if (off == 0) {
         v |= u->shadow;
         u->shadow = 0;
-        if (v & ap_done) {
-            u->done_pending = false; // the port has seen it
+        u->done_pending = false; // the port has looked
+        if (v & ap_done)
             u->running = u->restart;
-        }
+    } else if (off == 0x0C) {
+        u->irq_pending = false;
     }
     return v;
 }
@@ -476,6 +496,7 @@ void testbench::wr32(uint32_t ip, uint32_t off, uint32_t v)
         // held clears at a start.
         u->running = true;
         u->started_at = cycle;
+        progress = cycle;
         u->next_peek = cycle + peek_gap;
         u->done_pending = false;
         u->shadow &= ~ap_ready;
@@ -704,11 +725,12 @@ void testbench::hold_reset(std::vector<unit *> which)
     }
     for (uint32_t i = 0; i < reset_cycles && !failed; i++)
         step();
+    progress = cycle;
     for (unit *u : which) {
         u->in_reset = false;
         put(u->d->rst_n, 1);
         u->running = u->restart = false;
-        u->irq_pending = u->done_pending = false;
+        u->irq_pending = u->done_pending = u->irq_edge = false;
         u->shadow = 0;
         u->last_activity = cycle;
         for (mem_slave &s : u->mem) {
@@ -846,45 +868,33 @@ int testbench::advance(uint32_t ip, uint64_t until_ns)
 {
     uint64_t until = until_ns == AXL_MMIO_MODEL_FOREVER ? UINT64_MAX
                                                          : to_cycles(until_ns);
-    uint64_t start = cycle;
     for (;;) {
         if (failed)
             return AXL_MMIO_MODEL_ERROR;
-        // The board's vector table fires for any unit, whichever the port
-        // waits for.
-        for (size_t i = 0; i < units.size(); i++) {
-            unit &u = units[i];
-            if (!u.irq_pending)
-                continue;
-            u.irq_pending = false;
-            uint32_t which = u.ip;
-            if (isr)
-                isr(which);
-            if (ip == AXL_MMIO_MODEL_ANY_UNIT || ip == which)
+        bool all_quiet = true;
+        for (unit &u : units) {
+            bool mine = ip == AXL_MMIO_MODEL_ANY_UNIT || ip == u.ip;
+            if (mine && u.irq_pending)
                 return AXL_MMIO_MODEL_IRQ;
-        }
-        for (unit &u : units)
-            if (u.done_pending && (ip == AXL_MMIO_MODEL_ANY_UNIT || ip == u.ip)) {
-                u.done_pending = false;
+            if (mine && u.done_pending)
                 return AXL_MMIO_MODEL_DONE;
-            }
+            all_quiet &= quiet(u);
+        }
         if (cycle >= until)
             return AXL_MMIO_MODEL_DEADLINE;
-        bool all_quiet = true;
-        for (const unit &u : units)
-            all_quiet &= quiet(u);
         if (all_quiet) {
             // Nothing can happen: a gated clock until the deadline.
             if (until != UINT64_MAX)
                 cycle = until;
             return AXL_MMIO_MODEL_DEADLINE;
         }
-        if (until == UINT64_MAX && watchdog && cycle - start >= watchdog) {
+        if (watchdog && cycle - progress >= watchdog) {
             failed = true;
-            char buf[160];
+            char buf[192];
             std::snprintf(buf, sizeof buf,
-                          "the watchdog stopped the RTL after %llu cycles "
-                          "with no unit finishing (axl_rtl_set_watchdog)",
+                          "the watchdog stopped the RTL after %llu cycles in "
+                          "which no unit started, finished or interrupted "
+                          "(axl_rtl_set_watchdog)",
                           static_cast<unsigned long long>(watchdog));
             failure = buf;
             return AXL_MMIO_MODEL_ERROR;
