@@ -140,6 +140,9 @@ struct mem_slave {
          bvalid = false;
     // a VALID seen without its READY, which must stay (AXI4 A3.2.1)
     bool ar_wait = false, aw_wait = false, w_wait = false;
+    // What is driven needs no rewriting: the idle pattern, the read data
+    // of the beat due.
+    bool idle_driven = false, rdata_fresh = false;
     uint64_t ar_wait_addr = 0, aw_wait_addr = 0;
 };
 
@@ -151,6 +154,7 @@ struct lite_master {
     bool done = false;
     uint32_t offset = 0, value = 0, result = 0, resp = 0;
     uint64_t since = 0;
+    bool dirty = true;   // the signals must be driven again
 };
 
 struct unit {
@@ -198,7 +202,7 @@ class testbench {
     uint64_t watchdog = uint64_t{1} << 30;
 
   private:
-    void step();
+    bool step();
     void cycle_unit(unit &u);
     void sample_lite(unit &u);
     void drive_lite(unit &u);
@@ -271,20 +275,19 @@ uint64_t testbench::to_cycles(uint64_t ns) const
 // move, so a gated clock changes nothing it could show.
 bool testbench::quiet(const unit &u) const
 {
-    if (u.running || u.in_reset || u.lite.op != lite_master::idle)
-        return false;
-    for (const mem_slave &s : u.mem)
-        if (!s.ar.empty() || !s.aw.empty() || !s.b.empty())
-            return false;
-    return cycle - u.last_activity > settle_cycles;
+    // (A burst in flight keeps last_activity at the last cycle.)
+    return !u.running && !u.in_reset && u.lite.op == lite_master::idle &&
+           cycle - u.last_activity > settle_cycles;
 }
 
-void testbench::step()
+// One cycle of every unit that is not gated; false when all were.
+bool testbench::step()
 {
-    bool edges = false;
+    bool edges = false, clocked = false;
     for (unit &u : units) {
         if (quiet(u))
             continue;
+        clocked = true;
         if (u.running && u.lite.op == lite_master::idle && !u.in_reset &&
             cycle >= u.next_peek)
             begin(u, false, 0, 0, true);
@@ -303,6 +306,7 @@ void testbench::step()
                 if (isr)
                     isr(u.ip);
             }
+    return clocked;
 }
 
 void testbench::cycle_unit(unit &u)
@@ -354,13 +358,17 @@ void testbench::begin(unit &u, bool write, uint32_t off, uint32_t v, bool peek)
     l.offset = off;
     l.value = v;
     l.since = cycle;
+    l.dirty = true;
     drive_lite(u);
 }
 
 void testbench::drive_lite(unit &u)
 {
     const axl_rtl::lite_port &c = u.d->ctrl;
-    const lite_master &l = u.lite;
+    lite_master &l = u.lite;
+    if (!l.dirty)
+        return;
+    l.dirty = false;
     bool w = l.op == lite_master::writing && !u.in_reset;
     bool r = l.op == lite_master::reading && !u.in_reset;
     put(c.awvalid, w && l.addr);
@@ -378,11 +386,13 @@ void testbench::sample_lite(unit &u)
 {
     const axl_rtl::lite_port &c = u.d->ctrl;
     lite_master &l = u.lite;
+    if (l.op == lite_master::idle)
+        return;
     if (l.op == lite_master::writing) {
         if (l.addr && high(c.awready))
-            l.addr = false;
+            l.addr = false, l.dirty = true;
         if (l.data && high(c.wready))
-            l.data = false;
+            l.data = false, l.dirty = true;
         if (high(c.bvalid)) {
             l.resp = static_cast<uint32_t>(get(c.bresp));
             l.done = true;
@@ -390,6 +400,7 @@ void testbench::sample_lite(unit &u)
     } else if (l.op == lite_master::reading) {
         if (l.addr && high(c.arready)) {
             l.addr = false;
+            l.dirty = true;
         } else if (!l.addr && high(c.rvalid)) {
             l.result = static_cast<uint32_t>(get(c.rdata));
             l.resp = static_cast<uint32_t>(get(c.rresp));
@@ -401,6 +412,7 @@ void testbench::sample_lite(unit &u)
     bool peek = l.peek, read = l.op == lite_master::reading;
     l.op = lite_master::idle;
     l.peek = false;
+    l.dirty = true;
     if (l.resp != 0)
         error(u, "%s: s_axi_control answered %s at 0x%x with %s",
               u.name.c_str(), read ? "a read" : "a write",
@@ -442,6 +454,7 @@ bool testbench::run_lite(unit &u)
                       u.lite.op == lite_master::reading ? "a read" : "a write",
                       static_cast<unsigned>(u.lite.offset), lite_timeout);
             u.lite.op = lite_master::idle;
+            u.lite.dirty = true;
             drive_lite(u);
             return false;
         }
@@ -566,6 +579,8 @@ void testbench::take_address(unit &u, mem_slave &s, bool write)
     } else {
         b.ready_at = cycle + read_latency;
         u.stats.read_bursts++;
+        if (s.ar.empty())
+            s.rdata_fresh = false; // a new beat at the head
         s.ar.push_back(b);
     }
 }
@@ -659,6 +674,7 @@ void testbench::sample_mem(unit &u, mem_slave &s)
     if (s.rvalid && high(p.rready)) {
         burst &r = s.ar.front();
         u.stats.read_beats++;
+        s.rdata_fresh = false;
         if (++r.beat == r.beats)
             s.ar.pop_front();
     }
@@ -679,6 +695,10 @@ void testbench::sample_mem(unit &u, mem_slave &s)
 void testbench::drive_mem(mem_slave &s)
 {
     const axl_rtl::mm_port &p = *s.p;
+    bool idle = s.ar.empty() && s.aw.empty() && s.b.empty();
+    if (idle && s.idle_driven)
+        return;
+    s.idle_driven = idle;
     uint64_t next = cycle + 1;
     s.arready = s.ar.size() < queue_depth;
     s.awready = s.aw.size() < queue_depth;
@@ -690,14 +710,13 @@ void testbench::drive_mem(mem_slave &s)
     put(p.wready, s.wready);
     put(p.rvalid, s.rvalid);
     put(p.bvalid, s.bvalid);
-    if (s.rvalid) {
+    if (s.rvalid && !s.rdata_fresh) {
         const burst &r = s.ar.front();
         fill_read(s, r);
         put(p.rlast, r.beat + 1 == r.beats);
         put(p.rresp, r.decerr ? 3 : 0);
         put(p.rid, r.id);
-    } else {
-        put(p.rlast, 0);
+        s.rdata_fresh = true;
     }
     if (s.bvalid) {
         put(p.bresp, s.b.front().resp);
@@ -720,6 +739,7 @@ void testbench::hold_reset(std::vector<unit *> which)
             s.ar.clear();
             s.aw.clear();
             s.b.clear();
+            s.idle_driven = s.rdata_fresh = false;
             drive_mem(s);
         }
     }
@@ -738,6 +758,7 @@ void testbench::hold_reset(std::vector<unit *> which)
             s.aw.clear();
             s.b.clear();
             s.ar_wait = s.aw_wait = s.w_wait = false;
+            s.idle_driven = s.rdata_fresh = false;
             drive_mem(s);
         }
     }
@@ -871,23 +892,15 @@ int testbench::advance(uint32_t ip, uint64_t until_ns)
     for (;;) {
         if (failed)
             return AXL_MMIO_MODEL_ERROR;
-        bool all_quiet = true;
         for (unit &u : units) {
             bool mine = ip == AXL_MMIO_MODEL_ANY_UNIT || ip == u.ip;
             if (mine && u.irq_pending)
                 return AXL_MMIO_MODEL_IRQ;
             if (mine && u.done_pending)
                 return AXL_MMIO_MODEL_DONE;
-            all_quiet &= quiet(u);
         }
         if (cycle >= until)
             return AXL_MMIO_MODEL_DEADLINE;
-        if (all_quiet) {
-            // Nothing can happen: a gated clock until the deadline.
-            if (until != UINT64_MAX)
-                cycle = until;
-            return AXL_MMIO_MODEL_DEADLINE;
-        }
         if (watchdog && cycle - progress >= watchdog) {
             failed = true;
             char buf[192];
@@ -899,7 +912,12 @@ int testbench::advance(uint32_t ip, uint64_t until_ns)
             failure = buf;
             return AXL_MMIO_MODEL_ERROR;
         }
-        step();
+        if (!step()) {
+            // Every unit gated: nothing can happen until the deadline.
+            if (until != UINT64_MAX && until > cycle)
+                cycle = until;
+            return AXL_MMIO_MODEL_DEADLINE;
+        }
     }
 }
 
