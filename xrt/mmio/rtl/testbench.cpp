@@ -811,6 +811,9 @@ axl_status testbench::attach(const axl_xclbin *design,
         clock_mhz = 300;
     ctx.reset(new VerilatedContext);
     ctx->fatalOnError(false);
+    // The models are single-threaded (Verilator's default --threads 1); a
+    // context otherwise starts a worker thread per CPU it never uses.
+    ctx->threads(1);
     units.clear();
     units.reserve(design->ip_count);
     for (uint32_t i = 0; i < design->ip_count; i++) {
