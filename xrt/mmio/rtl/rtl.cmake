@@ -237,7 +237,6 @@ function(axl_add_rtl_kernel target)
     COMMENT "Binding ${kernel}'s ports to the testbench"
     VERBATIM)
   # ROM contents HLS RTL loads with $readmemh("./x.dat") at start-up.
-  get_filename_component(vdir ${xml} DIRECTORY)
   foreach(d IN LISTS incdirs)
     file(GLOB dats ${d}/*.dat)
     if(dats)
