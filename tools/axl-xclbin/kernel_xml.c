@@ -27,6 +27,7 @@
 #define TYPE_MAX 160
 #define MAX_DEPTH 16      /* #include nesting, alias chains */
 #define FIRST_OFFSET 0x10 /* after ap_ctrl, GIE, IER, ISR */
+#define EXPAND_MAX 65536  /* bytes a macro expansion may grow to */
 
 typedef struct line_rec {
     const char *file;
@@ -79,6 +80,7 @@ typedef struct kx {
     char **files;         /* every file read, kept for line_rec.file */
     size_t nfiles, capfiles;
     char missing[256];    /* #include "..." it could not find */
+    int overflow;         /* a macro expansion outgrew EXPAND_MAX */
     param p[MAX_PARAMS];
     unsigned np;
     char *err;
@@ -241,7 +243,8 @@ static int add_code(kx *k, const char *file, unsigned line, const char *s,
     return 0;
 }
 
-static int load(kx *k, const char *path, int depth);
+static int load_text(kx *k, const char *path, unsigned char *data,
+                     size_t size, int depth);
 
 static int include(kx *k, const char *file, unsigned line, const char *arg,
                    int depth)
@@ -285,15 +288,34 @@ static int include(kx *k, const char *file, unsigned line, const char *arg,
     if (depth >= MAX_DEPTH)
         return fail(k, file, line, "#include nesting deeper than %d",
                     MAX_DEPTH);
-    return load(k, path, depth + 1);
+    unsigned char *data;
+    size_t size;
+    if (axl_read_file(path, &data, &size))
+        return fail(k, file, line, "#include \"%s\": %s cannot be read",
+                    name, path);
+    return load_text(k, path, data, size, depth + 1);
 }
 
 static int load(kx *k, const char *path, int depth)
 {
     unsigned char *data;
     size_t size;
-    if (axl_read_file(path, &data, &size))
+    if (depth == 0 && k->o->text) {
+        data = (unsigned char *)dup_n(k->o->text, k->o->text_size);
+        size = k->o->text_size;
+        if (!data)
+            return fail(k, path, 0, "out of memory");
+    } else if (axl_read_file(path, &data, &size)) {
         return fail(k, path, 0, "cannot read the file");
+    }
+    return load_text(k, path, data, size, depth);
+}
+
+/* Reads one file's text (data, freed here) into the code, the pragmas and
+ * the macros. */
+static int load_text(kx *k, const char *path, unsigned char *data,
+                     size_t size, int depth)
+{
     if (grow(&k->files, &k->capfiles, k->nfiles, sizeof(char *))) {
         free(data);
         return fail(k, path, 0, "out of memory");
@@ -305,6 +327,9 @@ static int load(kx *k, const char *path, int depth)
     }
     k->files[k->nfiles++] = name;
     char *s = (char *)data;
+    for (size_t i = 0; i < size; i++) /* no NUL in a source text */
+        if (!s[i])
+            s[i] = ' ';
     strip_comments(s, size);
     int r = 0;
     unsigned line = 1;
@@ -390,7 +415,9 @@ static int append(char **out, size_t *len, size_t *cap, const char *s,
 
 /* s with object-like macros replaced (to a fixed point, at most 32
  * rounds; a replacement is set off by spaces so it cannot join its
- * neighbours); a malloc'd text, NULL when out of memory. */
+ * neighbours); a malloc'd text, NULL when out of memory or when it grows
+ * past EXPAND_MAX (k->overflow: a macro that contains itself twice, which
+ * a C preprocessor would not expand again). */
 static char *expand(kx *k, const char *s)
 {
     char *cur = dup_n(s, strlen(s));
@@ -413,7 +440,7 @@ static char *expand(kx *k, const char *s)
                     j++;
                 an = j - i;
                 const macro *m = macro_named(k, cur + i, an);
-                if (m && !m->fn) {
+                if (m && !m->fn && len <= EXPAND_MAX) {
                     bad = append(&out, &len, &cap, " ", 1) ||
                           append(&out, &len, &cap, m->body,
                                  strlen(m->body)) ||
@@ -426,6 +453,8 @@ static char *expand(kx *k, const char *s)
             bad = append(&out, &len, &cap, cur + i, an);
             i += an;
         }
+        if (!bad && len > EXPAND_MAX)
+            bad = k->overflow = 1;
         free(cur);
         if (bad) {
             free(out);
@@ -491,8 +520,9 @@ static int read_aliases(kx *k)
                 b--;
             int fnptr = memchr(s + i, '(', j - i) != NULL;
             int structy = memchr(s + i, '{', j - i) != NULL;
-            if (!fnptr && add_alias(k, s + b, e - b, s + i + 7, b - i - 7,
-                                    structy))
+            /* "typedef;" names nothing: b is back at the keyword */
+            if (!fnptr && b > i + 7 &&
+                add_alias(k, s + b, e - b, s + i + 7, b - i - 7, structy))
                 return -1;
             i = j;
         } else if (word_at(s, i, "using")) {
@@ -815,7 +845,9 @@ static int type_bits(const kx *k, const char *t, unsigned *bits, int depth,
         char inner[TYPE_MAX];
         char *x = expand((kx *)k, a->type);
         if (!x) {
-            snprintf(why, why_size, "out of memory");
+            snprintf(why, why_size, "%s", k->overflow
+                     ? "its macros expand past 64 KiB (one contains itself?)"
+                     : "out of memory");
             return -1;
         }
         drop_word(x, "const");
@@ -1058,7 +1090,9 @@ static int read_params(kx *k, const top *t)
     char *list = raw ? expand(k, raw) : NULL;
     free(raw);
     if (!list)
-        return fail(k, L->file, L->line, "out of memory");
+        return fail(k, L->file, L->line, "%s", k->overflow
+                    ? "the parameters' macros expand past 64 KiB (one "
+                      "contains itself?)" : "out of memory");
     if (strcmp(trim(list), "void") == 0 || !trim(list)[0]) {
         free(list);
         return 0;
@@ -1287,7 +1321,9 @@ static int read_pragmas(kx *k, const top *t, iface *f)
             continue; /* outside the top's body */
         char *text = expand(k, pr->text);
         if (!text)
-            return fail(k, pr->file, pr->line, "out of memory");
+            return fail(k, pr->file, pr->line, "%s", k->overflow
+                        ? "the pragma's macros expand past 64 KiB (one "
+                          "contains itself?)" : "out of memory");
         char *w[32];
         unsigned n = words(text, w, 32);
         int r = 0;

@@ -23,6 +23,8 @@ typedef struct axl_kernel_xml_options {
     unsigned nincludes;
     const char *const *defines;        /* -D NAME or NAME=VALUE */
     unsigned ndefines;
+    const char *text;                  /* NULL: read source; else its text */
+    size_t text_size;
 } axl_kernel_xml_options;
 
 /** The XML; 0 and a malloc'd NUL-terminated text, or -1 and a reason. */

@@ -219,7 +219,7 @@ static int kernel_xml_cmd(int argc, char **argv)
 {
     const char **inc = calloc((size_t)argc, sizeof *inc);
     const char **def = calloc((size_t)argc, sizeof *def);
-    axl_kernel_xml_options o = {NULL, NULL, inc, 0, def, 0};
+    axl_kernel_xml_options o = {NULL, NULL, inc, 0, def, 0, NULL, 0};
     const char *out = NULL;
     int bad = !inc || !def;
     for (int i = 2; !bad && i < argc; i++) {
