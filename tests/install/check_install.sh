@@ -14,6 +14,8 @@ cmake --build "$scratch/cmake" >/dev/null
 if [ -x "$scratch/prefix/bin/axl-xclbin" ]; then
   "$scratch/prefix/bin/axl-xclbin" info "$scratch/prefix/share/axl/xclbin/stock.xclbin" >/dev/null
   "$scratch/prefix/bin/axl-ls" >/dev/null
+  "$scratch/prefix/bin/axl-xclbin" info "$scratch/cmake/vadd4_u250.xclbin" |
+    grep -q "DDR\[1\] .* used"
 fi
 PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --exists axl
 cc -std=c11 $cflags -o "$scratch/pc-consumer" "$src/consumer.c" \
