@@ -209,4 +209,19 @@ static inline void axl__dev_progress(const struct axl__device *d,
         d->port->progress(d->data, deadline_ns);
 }
 
+/* ---- Time (hal.h: now, AXL_HAL_DEVICE_OWN_CLOCK) ----------------------------- */
+
+/* Whether the device's time is its own: a model's simulated clock. */
+static inline bool axl__dev_clocked(const struct axl__device *d)
+{
+    return (d->info.flags & AXL_HAL_DEVICE_OWN_CLOCK) && d->port->now;
+}
+
+/* The device's clock: its own, else the runtime's. Its commands' times
+ * and its kernels' deadlines count it. Lock held or not. */
+static inline uint64_t axl__dev_now(const struct axl__device *d)
+{
+    return axl__dev_clocked(d) ? d->port->now(d->data) : axl__now();
+}
+
 #endif /* AXL_DEVOPS_H */
