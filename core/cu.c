@@ -394,6 +394,7 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
 
 /* ---- Timeouts ------------------------------------------------------------------------- */
 
+#if AXL_DEVICE_CLOCKS
 /* The earliest deadline of a run on d, on d's clock (UINT64_MAX: none). */
 uint64_t axl__device_deadline(const struct axl__device *d)
 {
@@ -404,6 +405,7 @@ uint64_t axl__device_deadline(const struct axl__device *d)
             next = d->cus[i].deadline;
     return next;
 }
+#endif
 
 /* The earliest deadline of a run on a device whose clock is the runtime's
  * (UINT64_MAX: none), or 0 when a run on a device with a clock of its own
@@ -416,15 +418,17 @@ uint64_t axl__next_deadline(void)
         if (!axl__pool_is_live(p, s))
             continue;
         const struct axl__device *d = axl__device_at(s);
-        uint64_t t = axl__device_deadline(d);
-        if (t == UINT64_MAX)
-            continue;
+#if AXL_DEVICE_CLOCKS
         if (axl__dev_clocked(d)) {
-            if (axl__dev_now(d) >= t)
+            if (axl__dev_now(d) >= axl__device_deadline(d))
                 return 0;
-        } else if (t < next) {
-            next = t;
+            continue;
         }
+#endif
+        for (uint8_t i = 0; i < d->ncus; i++)
+            if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
+                d->cus[i].deadline < next)
+                next = d->cus[i].deadline;
     }
     return next;
 }
@@ -454,15 +458,16 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
 {
     struct axl__command *c = axl__command_deref(cu->cmd);
     char why[AXL_MESSAGE_MAX];
-    /* In us below a ms: a model's simulated time makes such timeouts
-     * ordinary. */
+    /* In us below a ms (a model's simulated time makes such timeouts
+     * ordinary), not "0 ms". */
     const uint64_t t = c->u.kernel.timeout_ns;
+    const bool us = t < 1000000u;
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
-             "%llu %s: the run was abandoned",
+             "%llu %cs: the run was abandoned",
              cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
-             (unsigned long long)(t < 1000000u ? t / 1000u : t / 1000000u),
-             t < 1000000u ? "us" : "ms");
+             (unsigned long long)(t / (us ? 1000u : 1000000u)),
+             us ? 'u' : 'm');
     if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)
         axl_format(axl__rt.gave_up_what, sizeof axl__rt.gave_up_what,
                    "kernel %s on compute unit %u of %s", cu->run.kernel_name,

@@ -6,6 +6,7 @@
 #define AXL_OBSERVE_H
 
 #include "rt.h"
+#include "devops.h"
 
 /* What is watched, read once per submission: bit 0 tracing, bit 1 debug
  * logs. An atomic, so axl_trace_enable and axl_log_set need no lock (ports

@@ -460,7 +460,8 @@ enum axl__command_flags {
  * completes (trace.c). Set only while AXL__CMD_TRACED is in its flags, by
  * whoever owns the command at that moment: the lock holder, or between
  * dispatch and completion the thread running it (the lock hand-off orders
- * those). Times are axl__command_now(), the profiling clock (its device's). */
+ * those). Times are axl__command_now() (devops.h), the profiling clock:
+ * its device's. */
 struct axl__cmd_trace {
     uint64_t submit, ready, start;
     uint64_t xfer_start, xfer_end;  /* data moved before the action */
@@ -959,10 +960,6 @@ axl_status axl__list_check(const char *fn, uint32_t n, const void *out,
                            uint32_t cap, uint32_t *count);
 
 uint64_t axl__now(void);
-/* The clock of a command's queue's device (devops.h, axl__dev_now; the
- * runtime's for a command without a queue): what its profiling and trace
- * times count. Lock held. */
-uint64_t axl__command_now(const struct axl__command *c);
 
 /* ---- Object internals shared between files --------------------------------- */
 
@@ -1086,7 +1083,9 @@ unsigned axl__check_timeouts(void);
 bool axl__event_timed_out(struct axl__event *e);
 unsigned axl__runs_out(char *what, size_t size);
 uint64_t axl__next_deadline(void);
+#if AXL_DEVICE_CLOCKS
 uint64_t axl__device_deadline(const struct axl__device *d);
+#endif
 struct axl__device *axl__progress_device(void);
 
 /* Handler (handler.c). */

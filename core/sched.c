@@ -193,12 +193,6 @@ static void join_done(struct axl__command *c)
 }
 #endif
 
-uint64_t axl__command_now(const struct axl__command *c)
-{
-    return c->queue != AXL__NO_QUEUE ? axl__dev_now(axl__device_at(c->device))
-                                     : axl__now();
-}
-
 static void complete(struct axl__command *c, axl_status status,
                      const char *why)
 {
@@ -927,8 +921,11 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
             /* A device with its own clock runs to its own deadline, a slice
              * of its time at most (hal.h, now), then this loop looks at
              * the host's clock and the other devices again. */
-            uint64_t pdl =
-                axl__dev_clocked(pd) ? axl__device_deadline(pd) : deadline;
+            uint64_t pdl = deadline;
+#if AXL_DEVICE_CLOCKS
+            if (axl__dev_clocked(pd))
+                pdl = axl__device_deadline(pd);
+#endif
             axl_port_unlock();
             axl__dev_progress(pd, pdl);
             axl_port_lock();

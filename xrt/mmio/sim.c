@@ -112,6 +112,9 @@ typedef struct sim_unit {
 } sim_unit;
 
 static sim_unit units[AXL_MMIO_SIM_UNITS];
+/* The present units by IP_LAYOUT index (NULL: none there), for the seam's
+ * one lookup per access. */
+static sim_unit *unit_ptr[AXL_MMIO_SIM_UNITS];
 static struct {
     uint32_t variant, fault, n;
     int set;
@@ -520,7 +523,7 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
         sim_detach(NULL);
     LOCK();
     memset(units, 0, sizeof units);
-    memset(allocs, 0, sizeof allocs);
+    memset(unit_ptr, 0, sizeof unit_ptr);
     nbanks = given_count < AXL_MMIO_BANKS ? given_count : AXL_MMIO_BANKS;
     memcpy(banks, given, nbanks * sizeof *banks);
     attach_isr = isr;
@@ -573,6 +576,7 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
                 u->cu++;
         apply_config(u);
         u->state = SIM_IDLE;
+        unit_ptr[i] = u;
     }
     attached = 1;
     UNLOCK();
@@ -581,6 +585,7 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
         if (units[i].present &&
             pthread_create(&units[i].thread, NULL, unit_thread, &units[i])) {
             units[i].present = 0;
+            unit_ptr[i] = NULL;
             sim_detach(NULL);
             return axl_fail(AXL_ERR_RUNTIME,
                             "mmio simulator: no thread for unit %u",
@@ -607,6 +612,7 @@ static void sim_detach(void *user)
 #endif
     LOCK();
     memset(units, 0, sizeof units);
+    memset(unit_ptr, 0, sizeof unit_ptr);
     attached = 0;
     UNLOCK();
 }
@@ -729,9 +735,7 @@ void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out)
 
 static sim_unit *unit_at(uint32_t ip_index)
 {
-    if (ip_index >= AXL_MMIO_SIM_UNITS || !units[ip_index].present)
-        return NULL;
-    return &units[ip_index];
+    return ip_index < AXL_MMIO_SIM_UNITS ? unit_ptr[ip_index] : NULL;
 }
 
 /* A read of the control word; sets *rose when the interrupt line rose. */
