@@ -125,8 +125,10 @@ typedef struct axl_mmio_model {
 
     /** The model's clock in nanoseconds since attach, or NULL when the
      *  model runs in real time (the device then keeps the runtime's
-     *  clock). The port reads it after each of its calls; it adds what
-     *  earlier attaches counted, so the device's clock never goes back. */
+     *  clock). The port reads it after each of its calls and adds an
+     *  origin of its own (where the runtime's clock stood when the device
+     *  first opened, and what earlier attaches counted), so the device's
+     *  clock never goes back; its differences are the model's. */
     uint64_t (*now_ns)(void *user);
 
     /** The unit's interrupt line (1 high), read without side effects.

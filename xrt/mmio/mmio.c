@@ -177,8 +177,12 @@ static _Thread_local int in_model; /* this thread is inside a model call */
 #define PENDING_WORDS ((AXL_MMIO_UNITS + 31) / 32)
 static _Atomic uint32_t irq_pending[PENDING_WORDS];
 static _Atomic uint32_t irq_any;    /* some bit of irq_pending is set */
-static _Atomic uint64_t model_ns;   /* the device's clock */
-static uint64_t clock_base;         /* what earlier attaches counted */
+/* The device's clock: the model's, from where the runtime's clock stood
+ * when the device first opened (never 0, which the core reads as "no
+ * time", and near the host's times in a trace), going on from one attach
+ * to the next. */
+static _Atomic uint64_t model_ns;
+static uint64_t clock_base;
 
 static void deliver_pending(void)
 {
@@ -253,6 +257,8 @@ static axl_status model_attach(mmio_device *d)
         d->regions[b] = d->banks[b].region;
         d->regions[b].host = d->banks[b].host;
     }
+    if (!clock_base && d->model->now_ns)
+        clock_base = axl_hal_now() | 1u;
     const axl_mmio_model *m = model_enter();
     axl_status st = m->attach(m->user, &d->design, d->regions, d->nbanks,
                               model_isr);
