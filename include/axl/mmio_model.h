@@ -119,7 +119,7 @@ typedef struct axl_mmio_model {
      *  since the port last read its 0x00 or 0x0C (so a done that rose
      *  during a register access is not slept through). The port calls it
      *  while a unit it started has not ended, with until_ns at most a
-     *  slice (AXL_MMIO_MODEL_SLICE_NS) ahead. Returns an
+     *  slice (AXL_MMIO_MODEL_SLICE_NS, mmio_config.h) ahead. Returns an
      *  axl_mmio_model_event. */
     int (*advance)(void *user, uint32_t ip_index, uint64_t until_ns);
 

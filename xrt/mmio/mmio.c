@@ -121,7 +121,7 @@ axl_status axl_mmio_set_board(const axl_mmio_board *board)
     return AXL_SUCCESS;
 }
 
-/* Counted from the poll, the interrupt entry and the simulator's threads. */
+/* Counted from the poll, the interrupt entry and a model's threads. */
 static void count(uint32_t *c)
 {
     __atomic_fetch_add(c, 1u, __ATOMIC_RELAXED);
@@ -920,7 +920,7 @@ static void model_stopped(mmio_device *d)
 /* Gives the model time while a unit runs: with a clock, one slice of it
  * (up to the deadline), after which progress returns so the waiter can
  * look at the host's clock and other devices (hal.h, now); in real time,
- * whatever is pending (a stepped C model runs its units here). Nonzero
+ * whatever is pending (a model without threads runs its units here). Nonzero
  * when progress should return after its next look at the units. */
 static int model_advance(mmio_device *d, uint64_t deadline_ns)
 {
