@@ -9,6 +9,9 @@ cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
   -DCMAKE_C_FLAGS="$cflags" >/dev/null
 cmake --build "$scratch/cmake" >/dev/null
 "$scratch/cmake/consumer"
+if [ -x "$scratch/cmake/model_consumer" ]; then
+  "$scratch/cmake/model_consumer"
+fi
 # The installed tools and images, from outside the source tree (a build
 # with AXL_BUILD_TOOLS=OFF installs none).
 if [ -x "$scratch/prefix/bin/axl-xclbin" ]; then
