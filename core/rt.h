@@ -460,7 +460,8 @@ enum axl__command_flags {
  * completes (trace.c). Set only while AXL__CMD_TRACED is in its flags, by
  * whoever owns the command at that moment: the lock holder, or between
  * dispatch and completion the thread running it (the lock hand-off orders
- * those). Times are axl__now(), the profiling clock. */
+ * those). Times are axl__command_now() (devops.h), the profiling clock:
+ * its device's. */
 struct axl__cmd_trace {
     uint64_t submit, ready, start;
     uint64_t xfer_start, xfer_end;  /* data moved before the action */
@@ -1082,6 +1083,9 @@ unsigned axl__check_timeouts(void);
 bool axl__event_timed_out(struct axl__event *e);
 unsigned axl__runs_out(char *what, size_t size);
 uint64_t axl__next_deadline(void);
+#if AXL_DEVICE_CLOCKS
+uint64_t axl__device_deadline(const struct axl__device *d);
+#endif
 struct axl__device *axl__progress_device(void);
 
 /* Handler (handler.c). */

@@ -200,7 +200,7 @@ static void complete(struct axl__command *c, axl_status status,
     struct axl__queue *q =
         c->queue != AXL__NO_QUEUE ? axl__queue_at(c->queue) : NULL;
     if (e->profiling) {
-        e->t_end = axl__now();
+        e->t_end = axl__command_now(c);
         if (!e->t_start)
             e->t_start = e->t_end; /* never ran: failed dependency */
     }
@@ -268,7 +268,7 @@ static void start(struct axl__command *c)
 {
     struct axl__event *e = axl__event_at(c->event);
     if (e->profiling)
-        e->t_start = axl__now();
+        e->t_start = axl__command_now(c);
     if (AXL__OBSERVED(c))
         axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
@@ -536,8 +536,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                           memory_order_relaxed);
     if (!out)
         axl__pool_retire(AXL__POOL(EVENT), e);
-    if (e->profiling)
-        e->t_submit = axl__now();
+    if (e->profiling) /* on the clock of the queue's device */
+        e->t_submit = q ? axl__dev_now(axl__device_at(q->device)) : axl__now();
 
     c->seq = ++axl__rt.seq;
     c->kind = kind;
@@ -902,7 +902,9 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
             continue;
         }
         /* Kernels past their timeout are given up by whoever waits; the
-         * wait itself ends at until. */
+         * wait itself ends at until. Deadlines here are the runtime's
+         * clock's: a device with a clock of its own is given its own
+         * (progress below), and 0 says one of its runs is past its. */
         uint64_t deadline = axl__next_deadline();
         if (until < deadline)
             deadline = until;
@@ -916,8 +918,16 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
          * runs when a waiter lets it (it returns by the deadline given). */
         struct axl__device *pd = axl__progress_device();
         if (pd) {
+            /* A device with its own clock runs to its own deadline, a slice
+             * of its time at most (hal.h, now), then this loop looks at
+             * the host's clock and the other devices again. */
+            uint64_t pdl = deadline;
+#if AXL_DEVICE_CLOCKS
+            if (axl__dev_clocked(pd))
+                pdl = axl__device_deadline(pd);
+#endif
             axl_port_unlock();
-            axl__dev_progress(pd, deadline);
+            axl__dev_progress(pd, pdl);
             axl_port_lock();
             if (!done(arg) && !AXL__IS_REF(axl__rt.ready.head))
                 axl_port_relax();

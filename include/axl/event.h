@@ -64,7 +64,9 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
                                 axl_status *error);
 
 /**
- * event::get_profiling_info (Table 36): nanoseconds on the runtime clock.
+ * event::get_profiling_info (Table 36): nanoseconds on the clock of the
+ * queue's device, which is the runtime clock unless the device has one of
+ * its own (a model's simulated time: axl/mmio_model.h).
  * Blocks until the value exists (command_end waits for the end). Fails with
  * AXL_ERR_INVALID if the queue had no AXL_QUEUE_ENABLE_PROFILING, as the
  * specification requires.
