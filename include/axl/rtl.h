@@ -6,8 +6,11 @@
  * For test programs and boards of test builds, not for firmware: a
  * program gets it by linking a target made by the CMake call
  * axl_add_rtl_kernel() (docs/rtl-in-ci.md), which builds the testbench
- * (C++, xrt/mmio/rtl) around the Verilated kernels. Nothing of it reaches
- * a board build.
+ * (C++, xrt/mmio/rtl) around the Verilated kernels, and axl with the mmio
+ * port on that model (axl_mmio_model_library), whose default board is
+ * axl_rtl_board(). Such a program uses the plain axl API: its one device,
+ * "RTL simulation (Verilator)", runs the kernels' RTL. Nothing of it
+ * reaches a board build.
  *
  * What the model is (the axl_mmio_model contract, axl/mmio_model.h):
  *  - one instance of a kernel's RTL per compute unit of the design
@@ -63,6 +66,26 @@ const axl_mmio_model *axl_rtl_model(void);
 /** The design linked beside the kernels (axl_add_rtl_kernel's CONFIG, or
  *  its DESIGN image): its bytes and size, or NULL and 0. */
 const void *axl_rtl_design(size_t *size);
+
+/**
+ * The board of the RTL device, the default board of the runtime that
+ * axl_add_rtl_kernel links (axl_mmio_model_board() with this model):
+ *  - the design above;
+ *  - one bank of host memory for each used MEM_TOPOLOGY bank, at the
+ *    bank's device address, as large as the design says up to 256 MiB
+ *    (AXL_RTL_BANK_MIB in the environment sets the cap), zeroed, taking
+ *    host memory only where it is written;
+ *  - each unit of a kernel with RTL wired for interrupts where IP_LAYOUT
+ *    enables its interrupt and its RTL has the pin (AXL_RTL_IRQ=0 in the
+ *    environment leaves every unit polled), and built with ap_sw_reset
+ *    where its kernel was added with SW_RESET; the board's reset hook
+ *    drives the unit's ap_rst_n (the model's reset).
+ * Made at the first call, read from the environment then; it outlives
+ * the runtime. A program may hand another board over instead
+ * (axl_mmio_set_board(), before the runtime starts), built with
+ * axl_mmio_model_board() on axl_rtl_model().
+ */
+const axl_mmio_board *axl_rtl_board(void);
 
 /** The clock: cycles since attach, and its frequency. */
 uint64_t axl_rtl_cycles(void);

@@ -68,11 +68,15 @@ class dut {
 };
 
 // A kernel built in: its name in the kernel XML (what IP_LAYOUT entries
-// name), its Verilog top, and how to make an instance.
+// name), its Verilog top, how to make an instance, whether its RTL has an
+// interrupt pin, and whether it was built with ap_sw_reset (what
+// axl_add_rtl_kernel's SW_RESET says: no port shows it).
 struct kernel {
     const char *name;
     const char *top;
     dut *(*make)(VerilatedContext *ctx, const char *instance);
+    bool has_interrupt;
+    bool sw_reset;
 };
 
 // What a target links: its kernels and the design linked beside them.

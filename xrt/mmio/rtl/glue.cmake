@@ -3,7 +3,11 @@
 #
 #   cmake -DXML=<kernel.xml> -DHEADER=<Verilated V<name>.h> -DCLASS=V<name>
 #         -DKERNEL=<name> -DTOP=<module> -DSYMBOL=<c name> -DOUT=<file.cpp>
-#         -P glue.cmake
+#         [-DSW_RESET=1] -P glue.cmake
+#
+# SW_RESET: the kernel was built with ap_sw_reset (bit 8 of its control
+# word), which nothing in the RTL's ports shows; axl_add_rtl_kernel's
+# keyword of that name says so, and the RTL board tells the port.
 #
 # The bundles and the control port come from the kernel XML: its slave port
 # (S_AXI_CONTROL) and each master port (M_AXI_<BUNDLE>, with its
@@ -71,6 +75,14 @@ set(body "")
 glue_bind(body "clk" "ap_clk" REQUIRED)
 glue_bind(body "rst_n" "ap_rst_n" OPTIONAL)
 glue_bind(body "interrupt" "interrupt" OPTIONAL)
+set(has_interrupt false)
+if(DEFINED port_interrupt)
+  set(has_interrupt true)
+endif()
+set(sw_reset false)
+if(SW_RESET)
+  set(sw_reset true)
+endif()
 
 set(lite_signals AWVALID AWREADY AWADDR WVALID WREADY WDATA WSTRB BVALID
     BREADY ARVALID ARREADY ARADDR RVALID RREADY RDATA)
@@ -179,7 +191,8 @@ axl_rtl::dut *make(VerilatedContext *ctx, const char *name)
 } // namespace
 
 extern const axl_rtl::kernel ${SYMBOL};
-const axl_rtl::kernel ${SYMBOL} = {\"${KERNEL}\", \"${TOP}\", make};
+const axl_rtl::kernel ${SYMBOL} = {\"${KERNEL}\", \"${TOP}\", make,
+                                   ${has_interrupt}, ${sw_reset}};
 ")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

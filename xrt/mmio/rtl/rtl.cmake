@@ -7,16 +7,27 @@
 #       [TOP <module>]            the Verilog top (default: the kernel's name)
 #       [KERNEL <name>]           which <kernel> of the XML (default: its first)
 #       [VERILATOR_ARGS <arg>...] more Verilator options (-G parameters...)
+#       [SW_RESET]                the kernel was built with ap_sw_reset
+#                                 (Vitis HLS: config_interface
+#                                 -s_axilite_sw_reset)
 #       [CONFIG <v++.cfg>...]     the design: a v++ link config
-#       [DESIGN <file.xclbin>])   or an image (instead of CONFIG)
+#       [DESIGN <file.xclbin>]    or an image (instead of CONFIG)
+#       [STEPPED])                the runtime for a program of one thread
 #
 # Calling it again with the same <target> adds another kernel to the same
-# device. <target> is a static library: a program that links it gets the
-# RTL model of every kernel added (axl/rtl.h: axl_rtl_model()) and the
-# design, linked by axl_link_xclbin from the kernels' XML and the CONFIG
-# files (one unit of each kernel without CONFIG), or the DESIGN image
-# (axl_rtl_design()). At the end of the folder's CMakeLists.txt the design
-# is linked and the kernel list written; a program links one such target.
+# device. <target> is a static library that stands for axl in a program:
+# the runtime whose one device is the mmio port on a model of the fabric
+# (axl_mmio_model_library), whose board is the RTL's (axl/rtl.h:
+# axl_rtl_board()): the design, linked by axl_link_xclbin from the
+# kernels' XML and the CONFIG files (one unit of each kernel without
+# CONFIG), or the DESIGN image; every compute unit of a kernel added is an
+# instance of its RTL. So a program that links <target> (and not axl
+# itself) runs those kernels through the plain axl API. It may also drive
+# the model itself (axl_rtl_model()). At the end of the folder's
+# CMakeLists.txt the design is linked and the kernel list written; a
+# program links one such target. STEPPED (on any of the calls) builds
+# the runtime as axl_mmio_model_library's STEPPED does, without the lock
+# around the model, for programs that call axl from one thread.
 #
 # What runs at build time, per kernel: Verilator (--cc --build, through
 # verilate.cmake, which shows its output only when it fails) on the
@@ -87,7 +98,7 @@ function(_axl_rtl_verilated root)
 endfunction()
 
 function(axl_add_rtl_kernel target)
-  cmake_parse_arguments(R "" "KERNEL_XML;XO;TOP;KERNEL;DESIGN"
+  cmake_parse_arguments(R "SW_RESET;STEPPED" "KERNEL_XML;XO;TOP;KERNEL;DESIGN"
                         "VERILOG;VERILATOR_ARGS;CONFIG" ${ARGN})
   set(where "axl_add_rtl_kernel(${target})")
   if(R_UNPARSED_ARGUMENTS)
@@ -229,11 +240,21 @@ function(axl_add_rtl_kernel target)
     VERBATIM)
   set(symbol axl_rtl_kernel_${kernel})
   set(glue ${base}/${kernel}_glue.cpp)
+  # What the glue is told beyond the XML and the header, in a file so that
+  # a change reruns it.
+  set(sw_reset 0)
+  if(R_SW_RESET)
+    set(sw_reset 1)
+  endif()
+  set(glue_opts ${mdir}.glue)
+  file(CONFIGURE OUTPUT ${glue_opts} CONTENT "SW_RESET=${sw_reset}\n")
   add_custom_command(OUTPUT ${glue}
     COMMAND ${CMAKE_COMMAND} -DXML=${xml} -DHEADER=${mdir}/${cls}.h
             -DCLASS=${cls} -DKERNEL=${kernel} -DTOP=${top} -DSYMBOL=${symbol}
-            -DOUT=${glue} -P ${AXL_RTL_TESTBENCH_DIR}/glue.cmake
-    DEPENDS ${mdir}/${cls}.h ${xml} ${AXL_RTL_TESTBENCH_DIR}/glue.cmake
+            -DSW_RESET=${sw_reset} -DOUT=${glue}
+            -P ${AXL_RTL_TESTBENCH_DIR}/glue.cmake
+    DEPENDS ${mdir}/${cls}.h ${xml} ${glue_opts}
+            ${AXL_RTL_TESTBENCH_DIR}/glue.cmake
     COMMENT "Binding ${kernel}'s ports to the testbench"
     VERBATIM)
   # ROM contents HLS RTL loads with $readmemh("./x.dat") at start-up.
@@ -252,15 +273,18 @@ function(axl_add_rtl_kernel target)
     set_target_properties(${target} PROPERTIES CXX_STANDARD 17
       CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
       POSITION_INDEPENDENT_CODE ON)
-    if(TARGET axl::axl)
-      target_link_libraries(${target} PUBLIC axl::axl)
-    endif()
+    # axl's headers; the runtime comes at the end of the folder.
+    target_include_directories(${target} PRIVATE
+      $<TARGET_PROPERTY:axl::axl,INTERFACE_INCLUDE_DIRECTORIES>)
     set_property(TARGET ${target} PROPERTY AXL_RTL_BASE ${base})
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _axl_rtl_finish [[${target}]])")
   endif()
   target_sources(${target} PRIVATE ${glue})
   set_source_files_properties(${glue} PROPERTIES INCLUDE_DIRECTORIES ${mdir})
   target_link_libraries(${target} PUBLIC ${mdir}/${cls}__ALL.a axl_verilated)
+  if(R_STEPPED)
+    set_property(TARGET ${target} PROPERTY AXL_RTL_STEPPED STEPPED)
+  endif()
   set_property(TARGET ${target} APPEND PROPERTY AXL_RTL_KERNELS ${kernel})
   set_property(TARGET ${target} APPEND PROPERTY AXL_RTL_XMLS ${xml})
   foreach(c IN LISTS R_CONFIG)
@@ -273,8 +297,24 @@ function(axl_add_rtl_kernel target)
   endif()
 endfunction()
 
-# At the end of the folder: the design and the list of kernels.
+# At the end of the folder: the design, the list of kernels, the runtime.
 function(_axl_rtl_finish target)
+  get_target_property(stepped ${target} AXL_RTL_STEPPED)
+  if(NOT stepped)
+    set(stepped "")
+  endif()
+  # axl with the mmio port on this target's RTL, whose default board is
+  # axl_rtl_board() (in the testbench). In the source tree that is a
+  # static library which needs the testbench back: the two are linked both
+  # ways, which CMake resolves by repeating them. From the package it
+  # compiles the board's port list into each program.
+  set(runtime ${target}_axl)
+  axl_mmio_model_library(${runtime} ${stepped} BOARD axl_rtl_board)
+  target_link_libraries(${target} INTERFACE ${runtime})
+  get_target_property(type ${runtime} TYPE)
+  if(type STREQUAL "STATIC_LIBRARY")
+    target_link_libraries(${runtime} INTERFACE ${target})
+  endif()
   get_target_property(base ${target} AXL_RTL_BASE)
   get_target_property(kernels ${target} AXL_RTL_KERNELS)
   get_target_property(xmls ${target} AXL_RTL_XMLS)

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "verilated.h"
 
 #include "axl/mmio.h"
@@ -1012,6 +1014,92 @@ const axl_mmio_model model = {
     m_note_free,
 };
 
+// ---- The board -----------------------------------------------------------------------
+//
+// What axl_rtl_board() hands the port: the design linked beside the
+// kernels, a bank of host memory for each used MEM_TOPOLOGY bank (as large
+// as the design says, up to AXL_RTL_BANK_MIB), and each unit's wiring: its
+// interrupt where IP_LAYOUT enables it and its RTL has the pin (unless
+// AXL_RTL_IRQ=0 in the environment: every unit polled), ap_sw_reset where
+// its kernel was added with SW_RESET. Built once; it outlives the runtime.
+
+constexpr uint64_t default_bank_mib = 256;
+
+struct rtl_board {
+    axl_mmio_board board{};
+    std::vector<axl_mmio_bank_region> regions;
+    std::vector<axl_mmio_unit_wiring> wiring;
+    bool made = false;
+} the_board;
+
+uint64_t env_number(const char *name, uint64_t fallback)
+{
+    const char *v = std::getenv(name);
+    if (!v || !*v)
+        return fallback;
+    char *end = nullptr;
+    unsigned long long n = std::strtoull(v, &end, 0);
+    return end && *end == '\0' ? n : fallback;
+}
+
+// Zeroed host memory that costs nothing until touched (the banks are
+// large and tests touch little of them).
+void *bank_storage(uint64_t size)
+{
+    void *p = mmap(nullptr, static_cast<size_t>(size), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
+void make_board(rtl_board &b)
+{
+    size_t size = 0;
+    const void *bytes = axl_rtl_design(&size);
+    b.made = true;
+    axl_xclbin x;
+    char why[96];
+    // Without a design, or a reader, the board names what it has; the
+    // port then says what is missing when it opens the device.
+    if (!bytes ||
+        axl_xclbin_open(&x, bytes, size, why, sizeof why) != AXL_SUCCESS) {
+        axl_mmio_model_board(&b.board, axl_rtl_model(), bytes, size, nullptr,
+                             0);
+        return;
+    }
+    uint64_t cap = env_number("AXL_RTL_BANK_MIB", default_bank_mib) << 20;
+    for (uint32_t m = 0; m < x.mem_count; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(&x, m, &mem) != AXL_SUCCESS || !mem.used ||
+            !mem.size)
+            continue;
+        uint64_t n = mem.size < cap ? mem.size : cap;
+        void *host = bank_storage(n);
+        if (!host)
+            continue; // the port refuses a design whose bank it cannot back
+        b.regions.push_back({m, mem.base_address, n, host});
+    }
+    bool irq = env_number("AXL_RTL_IRQ", 1) != 0;
+    for (uint32_t i = 0; i < x.ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(&x, i, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        const axl_rtl::kernel *k = kernel_named(ip.kernel.ptr, ip.kernel.len);
+        if (!k)
+            continue;
+        b.wiring.push_back(
+            {i, 0,
+             static_cast<uint8_t>(irq && ip.interrupt_enabled &&
+                                  k->has_interrupt),
+             static_cast<uint8_t>(k->sw_reset)});
+    }
+    axl_mmio_model_board(&b.board, axl_rtl_model(), bytes, size,
+                         b.regions.data(),
+                         static_cast<uint32_t>(b.regions.size()));
+    b.board.units = b.wiring.data();
+    b.board.unit_count = static_cast<uint32_t>(b.wiring.size());
+}
+
 struct watchdog_from_env {
     watchdog_from_env()
     {
@@ -1034,6 +1122,13 @@ const void *axl_rtl_design(size_t *size)
     const axl_rtl::registry &r = axl__rtl_registry;
     *size = r.design ? *r.design_size : 0;
     return r.design;
+}
+
+const axl_mmio_board *axl_rtl_board(void)
+{
+    if (!the_board.made)
+        make_board(the_board);
+    return &the_board.board;
 }
 
 uint64_t axl_rtl_cycles(void)
