@@ -569,6 +569,9 @@ struct axl_handler {
 #if AXL_FEATURE_GRAPHS
     bool node_deps;             /* deps holds graph node handles (a
                                    recorded command's "events") */
+    uint32_t done_dep;          /* the first dependency left out of deps
+                                   as complete, or 0: a recording refuses
+                                   it as it refuses a pending one */
 #endif
     struct axl__required acc[AXL_MAX_ACCESSORS];
     uint8_t a0, a1;             /* accessors the action names (1-based) */
@@ -1095,6 +1098,7 @@ static inline void axl__handler_init(axl_handler *h)
     h->deps_overflow = false;
 #if AXL_FEATURE_GRAPHS
     h->node_deps = false;
+    h->done_dep = 0;
 #endif
     h->nacc = 0;
     h->host_ptrs = false;

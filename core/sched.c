@@ -679,6 +679,8 @@ static axl_status record(const char *fn, struct axl__queue *q,
     axl_status st;
     if (axl__graph_submit_fn)
         st = axl__graph_submit_fn(fn, q, h, out);
+    else if (h->error != AXL_SUCCESS) /* its own first error (handler.h) */
+        st = axl__fail(fn, h->error, "%s", h->why);
     else
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the group depends on a graph node's handle, and no "
