@@ -445,6 +445,18 @@ void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h)
     const axl__rec first = (axl__rec)slot * AXL_MAX_ACCESSORS + 1;
     for (unsigned i = 0; i < n; i++)
         commit_one(c, i, first + i, &h->acc[i], kind_flags, i + 1u == over);
+    /* 4.7.2.3: an error of a buffer's destruction is reported through
+     * "the associated queue": its last command's (a host accessor's
+     * command has no queue, and changes nothing). */
+    if (c->queue != AXL__NO_QUEUE) {
+        const uint32_t qh = event_of(c)->queue;
+        const uint32_t ch = axl__pool_slot_handle(
+            AXL__POOL(CONTEXT), axl__queue_at(c->queue)->context);
+        for (unsigned i = 0; i < n; i++) {
+            h->acc[i].base->last_queue = qh;
+            h->acc[i].base->last_context = ch;
+        }
+    }
     c->nacc = (uint8_t)n;
     h->nacc = 0;
 }

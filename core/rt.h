@@ -382,6 +382,10 @@ struct axl__buffer {
     axl_status lost_status;     /* a failed command left the contents
                                    unknown: later users fail the same way */
     uint32_t lost_event;        /* that command's event */
+    uint32_t last_queue;        /* handles of the queue of the last
+                                   command submitted that used it, and of */
+    uint32_t last_context;      /* that queue's context (4.7.2.3: where an
+                                   error of its destruction goes) */
     struct axl__loc loc[AXL__LOCS];
     axl__rec rec_head, rec_tail;
     uint8_t nrec;
@@ -1002,6 +1006,10 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             struct axl__device *d, uint32_t bank,
                             uint8_t *loc);
 axl_status axl__write_back(const char *fn, struct axl__buffer *base);
+/* An error found while base buffer b (handle id) was destroyed, with the
+ * caller's message: also an asynchronous error (sched.c). */
+void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
+                               axl_status st);
 /* An accessor's checks (buffer accessors and host accessors alike): mode
  * and flags, then, lock held, the buffer and the region. */
 axl_status axl__access_args(const char *fn, axl_access_mode *mode,
@@ -1168,6 +1176,11 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
+/* The context's own unconsumed errors (late errors of its released
+ * queues): to its handler, else the oldest as the result. */
+axl_status axl__deliver_context_errors(const char *fn,
+                                       struct axl__context *ctx);
+void axl__give_context_errors(struct axl__context *ctx);
 
 /* Graphs' objects (graph.c): after the handler, which their nodes keep. */
 #if AXL_FEATURE_GRAPHS
