@@ -224,7 +224,7 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
     const axl__pool *kp = AXL__POOL(KERNEL);
     for (uint16_t s = 0; s < p->capacity; s++) {
         const bool live = axl__pool_is_live(p, s);
-        if ((!live && p->link[s] != AXL__SLOT_RETIRED))
+        if (!live && p->link[s] != AXL__SLOT_RETIRED) /* free */
             continue;
         const struct axl__bundle *x = axl__bundle_at(s);
         if (x == b || !runs_from(x, d))

@@ -1180,6 +1180,8 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
  * queues): to its handler, else the oldest as the result. */
 axl_status axl__deliver_context_errors(const char *fn,
                                        struct axl__context *ctx);
+/* A context's last release, with a handler: every error that would reach
+ * that handler, given to it (4.13.1.1; the caller holds ctx). */
 void axl__give_context_errors(struct axl__context *ctx);
 
 /* Graphs' objects (graph.c): after the handler, which their nodes keep. */
