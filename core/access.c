@@ -445,18 +445,6 @@ void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h)
     const axl__rec first = (axl__rec)slot * AXL_MAX_ACCESSORS + 1;
     for (unsigned i = 0; i < n; i++)
         commit_one(c, i, first + i, &h->acc[i], kind_flags, i + 1u == over);
-    /* 4.7.2.3: an error of a buffer's destruction is reported through
-     * "the associated queue": its last command's (a host accessor's
-     * command has no queue, and changes nothing). */
-    if (c->queue != AXL__NO_QUEUE) {
-        const uint32_t qh = event_of(c)->queue;
-        const uint32_t ch = axl__pool_slot_handle(
-            AXL__POOL(CONTEXT), axl__queue_at(c->queue)->context);
-        for (unsigned i = 0; i < n; i++) {
-            h->acc[i].base->last_queue = qh;
-            h->acc[i].base->last_context = ch;
-        }
-    }
     c->nacc = (uint8_t)n;
     h->nacc = 0;
 }
@@ -496,6 +484,15 @@ void axl__access_finish(struct axl__command *c, bool failed)
             b->loc[a->loc].ver = AXL__VER_NONE;
             b->lost_status = event_of(c)->status;
             b->lost_event = AXL__HANDLE(EVENT, event_of(c));
+            /* Its queue and context: where the buffer's release reports
+             * that nothing could be written back (4.7.2.3). Kept here, on
+             * the failure path, not at every commit. */
+            b->lost_queue = event_of(c)->queue;
+            b->lost_context =
+                c->queue == AXL__NO_QUEUE
+                    ? 0
+                    : axl__pool_slot_handle(AXL__POOL(CONTEXT),
+                                            axl__queue_at(c->queue)->context);
         }
         b->busy--;
         axl__buffer_unhold(axl__buffer_at(a->view));

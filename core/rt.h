@@ -381,11 +381,10 @@ struct axl__buffer {
     uint32_t cur;               /* current version */
     axl_status lost_status;     /* a failed command left the contents
                                    unknown: later users fail the same way */
-    uint32_t lost_event;        /* that command's event */
-    uint32_t last_queue;        /* handles of the queue of the last
-                                   command submitted that used it, and of */
-    uint32_t last_context;      /* that queue's context (4.7.2.3: where an
-                                   error of its destruction goes) */
+    uint32_t lost_event;        /* that command's event, and the handles */
+    uint32_t lost_queue;        /* of its queue and of that queue's */
+    uint32_t lost_context;      /* context (0: none; 4.7.2.3: where its
+                                   release reports the loss) */
     struct axl__loc loc[AXL__LOCS];
     axl__rec rec_head, rec_tail;
     uint8_t nrec;

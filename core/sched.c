@@ -181,19 +181,26 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
 
 /* 4.7.2.3: "If any error occurs on buffer destruction, it is reported via
  * the associated queue's asynchronous error handling mechanism". A buffer
- * is used by commands of any queue: the associated one is the queue of
- * the last command that used it, while it lives (a handler or a throw of
- * its own takes it); once that queue is gone, its context while the
- * application holds it, as a released queue's late errors go. Otherwise
- * nobody can ask for it, and the release's status is its one report. */
+ * is used by commands of any queue; the queue associated with a failed
+ * write-back is that of the command whose failure lost the contents
+ * (axl__access_finish keeps it: a cost on the failure path only), while
+ * it lives, else its context while the application holds it (as a
+ * released queue's late errors go). A port that fails to read the device
+ * copy back names no command: the buffer's own context then
+ * (context_bound) while the application holds it. Otherwise nobody can
+ * ask for the error, and the release's status is its one report. */
 void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
                                axl_status st)
 {
+    const bool lost = b->lost_status != AXL_SUCCESS;
     struct axl__queue *q =
-        axl__pool_lookup_any(AXL__POOL(QUEUE), b->last_queue);
-    struct axl__context *c =
-        q ? NULL : axl__pool_get(AXL__POOL(CONTEXT), b->last_context);
-    if (!q && !c)
+        lost ? axl__pool_lookup_any(AXL__POOL(QUEUE), b->lost_queue) : NULL;
+    struct axl__context *c = NULL;
+    if (!q && lost)
+        c = axl__pool_get(AXL__POOL(CONTEXT), b->lost_context);
+    else if (!q && AXL__IS_REF(b->context))
+        c = axl__context_deref(b->context);
+    if (!q && (!c || !c->refs))
         return;
     struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
     if (!err) {
@@ -204,8 +211,8 @@ void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
         return;
     }
     err->status = st;
-    err->event = b->lost_status ? b->lost_event : 0;
-    err->queue = b->last_queue;
+    err->event = lost ? b->lost_event : 0;
+    err->queue = q ? b->lost_queue : 0;
     err->refs = 1; /* the list's: no event holds it */
     err->listed = true;
     (void)id; /* not compiled in without messages */

@@ -1006,9 +1006,9 @@ static void fail_writer_cgf(axl_handler *h, void *user)
 /* 4.7.2.3: "If any error occurs on buffer destruction, it is reported
  * via the associated queue's asynchronous error handling mechanism": a
  * write-back that fails is the release's status, and also an
- * asynchronous error of the queue of the last command that used the
- * buffer (its handler gets it at the next throw, or its context's when it
- * has none). */
+ * asynchronous error of the queue whose failed command lost the contents
+ * (its handler gets it at the next throw, or its context's when it has
+ * none); once that queue is gone, of its context. */
 static void error_on_buffer_destruction_reaches_the_async_handler_4_7_2_3(
     void **s)
 {
