@@ -283,7 +283,9 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                                 enum program_mode mode, axl_status fail_as,
                                 char *log, size_t log_size)
 {
-    struct axl__image *pick[AXL_MAX_CONTEXT_DEVICES];
+    /* = {0}: at one device per context GCC cannot see that only
+     * pick[< b->ndev] is read (-Wmaybe-uninitialized, -Os). */
+    struct axl__image *pick[AXL_MAX_CONTEXT_DEVICES] = {0};
     const bool list = mode == PROGRAM_LIST;
     for (uint8_t d = 0; d < b->ndev; d++) {
         devlist one = {1, {b->dev[d]}};
