@@ -821,8 +821,10 @@ static void release_of_context_gives_its_errors_to_its_handler_4_13_1_1(void **s
     /* The plain queue's error and the late one; the queue with a handler
      * of its own keeps its error for that handler. */
     assert_int_equal(ctx_seen.count, 2);
-    assert_non_null(strstr(ctx_seen.message[0], "sensor"));
-    assert_non_null(strstr(ctx_seen.message[1], "sensor 9"));
+    if (axl_test_messages()) { /* AXL_MESSAGES 0: the status names */
+        assert_non_null(strstr(ctx_seen.message[0], "sensor"));
+        assert_non_null(strstr(ctx_seen.message[1], "sensor 9"));
+    }
     assert_int_equal(q_seen.count, 0);
     AXL_OK(axl_queue_throw_asynchronous(plain)); /* delivered once */
     assert_int_equal(ctx_seen.count, 2);
@@ -1028,8 +1030,10 @@ static void error_on_buffer_destruction_reaches_the_async_handler_4_7_2_3(
     AXL_MESSAGE_HAS("nothing written back");
     AXL_OK(axl_queue_throw_asynchronous(q));
     assert_int_equal(sq.count, 2);
-    assert_non_null(strstr(sq.message[0], "sensor 7"));
-    assert_non_null(strstr(sq.message[1], "nothing written back"));
+    if (axl_test_messages()) { /* AXL_MESSAGES 0: the status names */
+        assert_non_null(strstr(sq.message[0], "sensor 7"));
+        assert_non_null(strstr(sq.message[1], "nothing written back"));
+    }
     assert_true(AXL_SAME(sq.queue[1], q));
     /* Its queue gone, the buffer's context's handler gets it. */
     seen sc = {0};
@@ -1048,7 +1052,8 @@ static void error_on_buffer_destruction_reaches_the_async_handler_4_7_2_3(
     AXL_EXPECT(axl_buffer_release(b), AXL_ERR_RUNTIME);
     AXL_OK(axl_queue_throw_asynchronous(q3));
     assert_int_equal(sc.count, 2);
-    assert_non_null(strstr(sc.message[1], "nothing written back"));
+    if (axl_test_messages())
+        assert_non_null(strstr(sc.message[1], "nothing written back"));
     AXL_OK(axl_queue_release(q3));
     AXL_OK(axl_context_release(c));
     AXL_OK(axl_queue_release(q));
