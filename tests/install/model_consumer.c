@@ -107,6 +107,13 @@ int main(void)
     axl_kernel k;
     axl_event e;
     uint64_t t0, t1;
+    axl_xclbin x;
+    /* A build that reads no xclbin (AXL_FEATURE_XCLBIN_READER 0) has no
+     * design to give the model. */
+    if (axl_xclbin_open(&x, "", 0, NULL, 0) == AXL_ERR_FEATURE_NOT_SUPPORTED) {
+        printf("model: skipped, this build reads no xclbin\n");
+        return axl_shutdown() ? 1 : 0;
+    }
     if (axl_device_select(axl_default_selector, NULL, &d) ||
         axl_device_get_info(d, AXL_DEVICE_INFO_NAME, name, sizeof name,
                             NULL) ||

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "axl_reader_skip.h"
 #include "axl_test.h"
 #include "axl/mmio.h"
 #include "axl/mmio_model.h"
@@ -399,6 +400,8 @@ static void the_device_and_its_messages_name_the_model(void **s)
 
 int main(void)
 {
+    if (axl_test_without_reader())
+        return 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(
             a_kernel_timeout_counts_the_models_time_not_the_hosts, setup,
