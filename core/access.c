@@ -347,7 +347,10 @@ static void link_one(struct axl__command *c, struct axl__access *a,
             c->dep_event = b->lost_event;
         }
     }
-    if (discard && writes(a->mode))
+    /* Not while a run given up at its timeout may still write the
+     * buffer's device memory (cu.c): what it holds stays unknown until
+     * that unit is back. */
+    if (discard && writes(a->mode) && !b->reserved)
         b->lost_status = AXL_SUCCESS;
 
     /* Data: make `loc` hold the current version before the action. */

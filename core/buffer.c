@@ -88,19 +88,12 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
 
 /* ---- Device storage ------------------------------------------------------------ */
 
-/* Whether a new buffer would find its pool full. */
-static bool buffers_full(void)
-{
-    const axl__pool *p = AXL__POOL(BUFFER);
-    return p->in_use >= p->capacity;
-}
-
-/* A pool or device memory found full while released buffers wait to be
- * freed (zombies): frees them now and says whether there were any, so the
+/* Device memory found full while released buffers wait to be freed
+ * (zombies): frees them now and says whether there were any, so the
  * caller tries again (lock held; dropped while storage is freed). The next
  * dispatch or queue wait would free them, but a completion reported from
- * an interrupt leaves them until then, and a slot or bytes the application
- * has given back must not make a call fail. */
+ * an interrupt leaves them until then, and bytes the application has
+ * given back must not make a call fail. (A full buffer pool: room.c.) */
 static bool reclaim(void)
 {
     if (!AXL__IS_REF(axl__rt.zombie_head))
@@ -304,10 +297,10 @@ static axl_status create(const char *fn, void *host, bool is_const,
 
     st = axl__enter(fn);
     if (st == AXL_SUCCESS) {
-        if (buffers_full())
-            (void)reclaim(); /* before any lookup: the lock is dropped */
+        /* Before any lookup: making room may drop the lock. */
+        st = axl__room_for(fn, AXL__POOL_BUFFER);
         struct axl__context *ctx = NULL;
-        if (props->flags & AXL_BUFFER_CONTEXT_BOUND)
+        if (st == AXL_SUCCESS && (props->flags & AXL_BUFFER_CONTEXT_BOUND))
             ctx = axl__lookup(fn, "the bound context", AXL__POOL_CONTEXT,
                               props->context.id, &st);
         struct axl__buffer *b = NULL;
@@ -411,7 +404,7 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
     AXL__SWITCH(AXL_FEATURE_SUB_BUFFERS, fn);
     if (!offset)
         return axl__null(fn, "offset");
-    AXL__ENTER_OUT(buffer, b, base, sub);
+    AXL__ENTER_OUT_ROOM(buffer, b, base, sub, BUFFER);
     if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "sub-buffers are made from a base buffer, not from a "
@@ -445,15 +438,6 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                "(dimension %u must cover all %zu elements "
                                "from 0)",
                                (unsigned)i, b->range[i]);
-    }
-    if (st == AXL_SUCCESS && buffers_full() &&
-        AXL__IS_REF(axl__rt.zombie_head)) {
-        /* The lock is dropped: b is held, and found again by its handle
-         * (another thread may have released it meanwhile). */
-        b->holds++;
-        (void)reclaim();
-        axl__buffer_unhold(b);
-        b = axl__lookup(fn, "base", AXL__POOL_BUFFER, base.id, &st);
     }
     struct axl__buffer *s = NULL;
     if (st == AXL_SUCCESS) {
@@ -575,6 +559,8 @@ axl_status axl_buffer_release(axl_buffer buffer)
     }
     axl__pool_retire(AXL__POOL(BUFFER), b); /* its handle is stale now */
     axl__rt.buffers_gone++;
+    if (b->reserved) /* a run given up at its timeout may still write it */
+        axl__buffer_reserved(b);
     if (!(b->flags & AXL__BUF_SUB)) {
         /* 4.7.2.3: block if there is data to write back, or if the buffer
          * was made from host memory that commands still use. */

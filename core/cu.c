@@ -182,14 +182,151 @@ static uint64_t deadline_after(uint64_t now, uint64_t ns)
     return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
 }
 
+/* ---- What a run given up at its timeout keeps ---------------------------------- */
+
+_Static_assert((uint32_t)AXL_MAX_DEVICES * AXL_MAX_DEVICE_CUS *
+                       AXL_MAX_KERNEL_ARGS <= UINT16_MAX,
+               "axl__buffer.reserved counts the given-up runs holding a "
+               "buffer");
+
+/* The bytes of device memory base buffer b has (its copies). */
+static uint64_t device_bytes(const struct axl__buffer *b)
+{
+    uint64_t n = 0;
+    for (uint32_t l = 1; l < AXL__LOCS; l++)
+        if (AXL__IS_REF(b->loc[l].device))
+            n += b->loc[l].mem.size;
+    return n;
+}
+
+static void reserved_add(uint64_t bytes)
+{
+    axl__rt.reserved_bytes += bytes;
+    if (axl__rt.reserved_bytes > axl__rt.reserved_high)
+        axl__rt.reserved_high = axl__rt.reserved_bytes;
+}
+
+/* The base buffer of kernel argument m of command c, or NULL for a
+ * scalar. */
+static struct axl__buffer *arg_base(const struct axl__command *c, uint8_t m)
+{
+    const struct axl__karg *a = &c->u.kernel.args[m];
+    return a->acc ? axl__buffer_at(c->acc[a->acc - 1].base) : NULL;
+}
+
+/* A run given up at its timeout keeps, until it comes back, what the
+ * hardware may still touch: each base buffer it was given (so its device
+ * memory is not freed, however the application releases it) and its
+ * kernel (whose image the port's run names). Lock held; before the
+ * command completes, which lets go of its own holds. */
+static void keep_for_given_up(struct axl__command *c)
+{
+    for (uint8_t m = 0; m < c->u.kernel.nargs; m++) {
+        struct axl__buffer *b = arg_base(c, m);
+        if (!b)
+            continue;
+        b->holds++;
+        if (b->reserved++ == 0 && b->refs == 0)
+            reserved_add(device_bytes(b)); /* released already */
+    }
+    axl__kernel_at(c->u.kernel.kernel)->holds++;
+}
+
+/* The given-up run of c came back: what keep_for_given_up kept goes. */
+static void let_go_of_given_up(struct axl__command *c)
+{
+    for (uint8_t m = 0; m < c->u.kernel.nargs; m++) {
+        struct axl__buffer *b = arg_base(c, m);
+        if (!b)
+            continue;
+        if (--b->reserved == 0 && b->refs == 0)
+            axl__rt.reserved_bytes -= device_bytes(b);
+        axl__buffer_unhold(b);
+    }
+    axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
+}
+
+/* Whether command c (a run given up at its timeout, not back) was given
+ * base buffer b. */
+static bool given(const struct axl__command *c, const struct axl__buffer *b)
+{
+    for (uint8_t m = 0; m < c->u.kernel.nargs; m++)
+        if (arg_base(c, m) == b)
+            return true;
+    return false;
+}
+
+/* Which unit holds a run given up at its timeout, and the way back: the
+ * port's phrase for a hung unit, else that the run is waited for. Short:
+ * it ends messages that say what it blocks first. */
+void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
+                    char *out, size_t size)
+{
+    (void)d; /* not compiled in without messages */
+    (void)cu;
+    axl__why(out, size, "%s unit %u (IP_LAYOUT %u) on %s %s: %s",
+             cu->run.kernel_name, (unsigned)cu->run.cu, (unsigned)cu->ip,
+             d->info.name,
+             cu->hung ? "is hung (a run given up at its timeout)"
+                      : "runs a run given up at its timeout",
+             cu->hung ? d->port->unit_fix : "back once the run ends");
+}
+
+/* The unit whose given-up run keeps base buffer b, or NULL (lock held). */
+struct axl__cu *axl__unit_keeping(const struct axl__buffer *b,
+                                  struct axl__device **dev)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; b->reserved && s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            struct axl__cu *cu = &d->cus[i];
+            if (AXL__IS_REF(cu->cmd) && cu->abandoned &&
+                given(axl__command_deref(cu->cmd), b)) {
+                *dev = d;
+                return cu;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* The application's last reference to base buffer b went while given-up
+ * runs keep it (b->reserved): its device memory stays reserved until
+ * they come back, which the statistics count and the log says. */
+void axl__buffer_reserved(struct axl__buffer *b)
+{
+    const uint64_t bytes = device_bytes(b);
+    reserved_add(bytes);
+#if AXL_LOGS
+    if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) <
+        AXL__LOG_WARN)
+        return;
+    struct axl__device *d = NULL;
+    const struct axl__cu *cu = axl__unit_keeping(b, &d);
+    char what[AXL_MESSAGE_MAX];
+    what[0] = '\0';
+    if (cu)
+        axl__unit_what(d, cu, what, sizeof what);
+    AXL__LOG(AXL__LOG_WARN,
+             "buffer 0x%08x released; its %llu bytes of device memory stay "
+             "reserved until the run given them comes back: %s",
+             (unsigned)AXL__HANDLE(BUFFER, b), (unsigned long long)bytes,
+             what);
+#endif
+}
+
 /* The run of c on unit cu came back to this thread (lock held): the unit
  * is free again, and the command completes, unless a timeout already
- * completed it (then only its slot is left to free). */
+ * completed it (then what the run kept, and its slot, are left to free). */
 static inline void run_back(struct axl__cu *cu, struct axl__command *c,
                      axl_status status, const char *why)
 {
     if (cu->abandoned) {
-        cu->abandoned = cu->cancel_asked = false;
+        cu->abandoned = cu->cancel_asked = cu->hung = false;
+        let_go_of_given_up(c);
         cu_release(cu);
         axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
         /* Nothing completes here, yet a wait may be for this unit (a
@@ -211,9 +348,55 @@ static void cancel_run(struct axl__device *d, struct axl__cu *cu)
     cu->deadline = 0;
     if (!axl__dev_can_cancel(d))
         return;
+    const axl__command_ref given_up = cu->cmd;
     axl_port_unlock();
     axl__dev_run_cancel(d, &cu->run);
     axl_port_lock();
+    /* Not given back, and the port says such a run may never end: the
+     * unit is hung. Nothing waits for it: launches only it could take
+     * fail (the ones waiting for a unit look again), and so do creations
+     * whose slots only it keeps. */
+    if (d->port->unit_fix && cu->abandoned &&
+        axl__command_ref_eq(cu->cmd, given_up)) {
+        cu->hung = true;
+        axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
+}
+
+/* Every unit command c may run on is taken (lock held): it waits for one,
+ * unless each is hung (a run given up at its timeout that may never end,
+ * cancel_run): then nothing would ever free one, and it fails, naming the
+ * unit and the way back. The same walk as axl__run_kernel's, from its
+ * first unit. */
+static void no_free_unit(struct axl__command *c, struct axl__device *d,
+                         const struct axl__kernel *kn, uint8_t first)
+{
+    const struct axl__cu *hung = NULL;
+    for (uint8_t i = first; first < d->ncus;) {
+        const struct axl__cu *x = &d->cus[i];
+        const uint32_t memo = c->u.kernel.memo;
+        if ((memo && x->memo == memo &&
+             axl__kernel_ref_eq(x->memo_kernel,
+                                axl__kernel_ref_at(c->u.kernel.kernel))) ||
+            (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
+            if (!x->hung) {
+                cu_wait(c);
+                return;
+            }
+            hung = x;
+        }
+        i = x->next_same;
+        if (i == first)
+            break;
+    }
+    char why[AXL_MESSAGE_MAX], what[AXL_MESSAGE_MAX - 48];
+    what[0] = '\0';
+    if (hung)
+        axl__unit_what(d, hung, what, sizeof what);
+    axl__why(why, sizeof why, "no free unit: %s", what);
+    axl__complete(c, AXL_ERR_RUNTIME, why);
 }
 
 void axl__run_kernel(struct axl__command *c)
@@ -263,7 +446,7 @@ void axl__run_kernel(struct axl__command *c)
     }
     if (!cu) {
         if (any)
-            cu_wait(c);
+            no_free_unit(c, d, kn, first);
         else
             axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
                           AXL__TEXT("no compute unit of the kernel on the "
@@ -420,8 +603,9 @@ struct axl__device *axl__progress_device(void)
         struct axl__device *d = axl__device_at(s);
         if (!axl__dev_polled(d))
             continue;
+        /* A hung unit's run is not waited for (cancel_run). */
         for (uint8_t i = 0; i < d->ncus; i++)
-            if (AXL__IS_REF(d->cus[i].cmd))
+            if (AXL__IS_REF(d->cus[i].cmd) && !d->cus[i].hung)
                 return d;
     }
     return NULL;
@@ -436,7 +620,9 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
     char why[AXL_MESSAGE_MAX];
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
-             "%llu ms: the run was abandoned",
+             "%llu ms: the run was abandoned (the buffers it was given keep "
+             "their device memory, and what it writes stays unknown, until "
+             "the unit is back)",
              cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
              (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
     if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)
@@ -447,6 +633,7 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
     cu->deadline = 1; /* due at once: the next check asks the port to
                          cancel (cancel_run clears it) */
     c->flags |= AXL__CMD_KEEP_SLOT;
+    keep_for_given_up(c);
     axl__complete(c, AXL_ERR_TIMEOUT, why);
 }
 

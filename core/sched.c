@@ -705,6 +705,43 @@ static inline axl_status submit_check(const char *fn, struct axl__queue *q,
     return group_check(fn, q, h);
 }
 
+/* A submission found the event pool full (axl__commit failed, changing
+ * nothing): when released events that commands in flight still hold fill
+ * it, the submission waits for room as a creation does (room.c) and goes
+ * again; else it fails as it did. Lock held, dropped while it waits: the
+ * handler holds its buffers, the queue is held, and the group is checked
+ * again in full (a group the kernel's memo filled is made a plain one
+ * first), since what the checks found may have changed. Host accessors,
+ * graphs and parallel_for, which need their slots at once, do not wait. */
+static axl_status submit_after_room(const char *fn, struct axl__queue *q,
+                                    axl_handler *h, axl_event *out,
+                                    struct axl__command **c)
+{
+    axl_status st = AXL_ERR_OUT_OF_RESOURCES;
+    axl__pool *ep = AXL__POOL(EVENT);
+    /* The queue may be released meanwhile: held until the command, if
+     * any, holds it; the callers do not look at it after a failure. */
+    q->holds++;
+    while (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
+        st = axl__room(fn, AXL__POOL_EVENT);
+        if (st != AXL_SUCCESS)
+            break;
+        if (!ep->free_head) { /* the application holds them: as it was */
+            st = axl__pool_full(fn, AXL__POOL_EVENT);
+            break;
+        }
+        if (ep->failures)
+            ep->failures--; /* commit's allocation: not refused after all */
+        if (h->memo)
+            axl__launch_unrecall(h);
+        st = submit_check(fn, q, h, out);
+        if (st == AXL_SUCCESS)
+            st = axl__commit(fn, q, h, c, out);
+    }
+    axl__queue_unhold(q);
+    return st;
+}
+
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out)
 {
@@ -712,22 +749,36 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     axl_status st = submit_check(fn, q, h, out);
     if (st == AXL_SUCCESS)
         st = axl__commit(fn, q, h, &c, out);
-    /* A single_task group checked in full: its kernel remembers it (the
-     * command is not dispatched before the pump below). */
-    if (st == AXL_SUCCESS && h->args_given)
-        axl__launch_remember(q, h, c);
-    axl__handler_drop(h);
-#if AXL_FEATURE_GRAPHS
     if (st == AXL_SUCCESS) {
+        /* A single_task group checked in full: its kernel remembers it
+         * (the command is not dispatched before the pump below). */
+        if (h->args_given)
+            axl__launch_remember(q, h, c);
+        axl__handler_drop(h);
         axl__pump();
         return st;
     }
-    if (st == RECORDED)
+#if AXL_FEATURE_GRAPHS
+    if (st == RECORDED) {
+        axl__handler_drop(h);
         return AXL_SUCCESS;
-#else
-    if (st == AXL_SUCCESS)
-        axl__pump();
+    }
 #endif
+    if (st == AXL_ERR_OUT_OF_RESOURCES && !AXL__POOL(EVENT)->free_head) {
+        st = submit_after_room(fn, q, h, out, &c);
+        if (st == AXL_SUCCESS) {
+            if (h->args_given)
+                axl__launch_remember(q, h, c);
+            axl__handler_drop(h);
+            axl__pump();
+            return st;
+        }
+#if AXL_FEATURE_GRAPHS
+        if (st == RECORDED)
+            st = AXL_SUCCESS;
+#endif
+    }
+    axl__handler_drop(h);
     return st;
 }
 
@@ -1018,6 +1069,19 @@ axl_status axl__wait_events_until(const char *fn,
     for (uint32_t i = 0; i < n; i++)
         if (evs[i]->status != AXL_SUCCESS)
             return event_result(fn, evs[i]);
+    return AXL_SUCCESS;
+}
+
+axl_status axl__wait_for_room(struct axl__event *e)
+{
+    if (AXL__POOL(HOST_ACCESSOR)->in_use) {
+        char why[AXL_MESSAGE_MAX];
+        if (event_stuck(e, why, sizeof why))
+            return AXL_ERR_BAD_STATE;
+    }
+    e->holds++;
+    wait_until(event_done, e);
+    axl__event_unhold(e);
     return AXL_SUCCESS;
 }
 

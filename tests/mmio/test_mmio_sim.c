@@ -636,11 +636,13 @@ static void a_hung_unit_without_sw_reset_stays_unusable_until_reset(void **s)
      * machine) a nop may take longer than 20 ms. */
     AXL_OK(axl_queue_set_timeout(r.q, 0));
     /* It would finish now, but nothing has told it to stop the run it
-     * hung in: the port keeps it out of use. */
+     * hung in: the unit keeps the given-up run, and a launch only it
+     * could take fails at once, naming it and the way back. */
     axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_OK, 0);
     AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
-    AXL_MESSAGE_HAS("nop:nop_1");
+    AXL_MESSAGE_HAS("nop unit 0 (IP_LAYOUT 5)");
     AXL_MESSAGE_HAS("hung");
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit");
     AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
     /* The board's reset hook (the simulator's reset line) brings it back. */
     AXL_OK(axl_mmio_reset_unit(NOP));

@@ -67,7 +67,11 @@ typedef struct mmio_unit {
     uint8_t chain;
     uint8_t irq;
     uint8_t sw_reset;
-    uint8_t hung;        /* a run timed out and it was not brought back */
+    _Atomic uint8_t hung; /* its run was given up (run_cancel) and it was
+                            not brought back: out of use until a reset or
+                            the run's end gives the run back */
+    uint32_t reset_ctrl; /* the control word an ap_sw_reset at the
+                            timeout left (it did not read idle), or 0 */
     uint32_t kernel_index;
     uint32_t nargs;
     mmio_arg args[AXL_MMIO_MAX_ARGS];
@@ -550,6 +554,7 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
     if (!run)
         return;
+    atomic_store(&u->hung, 0); /* a given-up run ended after all */
     if (u->chain)
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
     invalidate_outputs(d, run);
@@ -572,14 +577,15 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
     if (!u)
         return mmio_fail(AXL_ERR_RUNTIME, "mmio: %s was not opened",
                          run->kernel_name);
-    if (u->hung)
+    if (atomic_load_explicit(&u->hung, memory_order_relaxed))
         return mmio_fail(AXL_ERR_RUNTIME,
                          "mmio: compute unit %s at 0x%llx hung (a run "
-                         "timed out) and an HLS IP cannot be aborted; it "
+                         "timed out%s) and an HLS IP cannot be aborted; it "
                          "stays unusable until axl_mmio_reset_unit(%u) "
                          "brings it back (ap_sw_reset or the board's reset "
                          "hook)",
                          u->name, (unsigned long long)u->phys,
+                         u->reset_ctrl ? "; ap_sw_reset left it busy" : "",
                          (unsigned)run->ip_index);
     /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
      * that a run the interrupt ended left behind. */
@@ -670,7 +676,10 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
         for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
             if (!atomic_load(&d->units[i].run))
                 continue;
-            running = 1;
+            /* A hung unit is looked at (its IP may end after all), not
+             * waited for. */
+            running |= !atomic_load_explicit(&d->units[i].hung,
+                                             memory_order_relaxed);
             ended |= poll_unit(d, &d->units[i]);
         }
         if (!running || ended)
@@ -719,6 +728,7 @@ void axl_mmio_isr(uint32_t ip_index)
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
     if (!run)
         return; /* a cancel or a reset took it */
+    atomic_store(&u->hung, 0); /* a given-up run ended after all */
     count(&counters.irq_done);
     invalidate_outputs(d, run);
     axl_status st = AXL_SUCCESS;
@@ -731,25 +741,20 @@ void axl_mmio_isr(uint32_t ip_index)
     axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
 }
 
-/* ap_sw_reset, then the board's hook; the unit is back when it reads
- * idle. */
-static axl_status reset_unit(mmio_device *d, uint32_t ip_index)
+/* ---- Resets and given-up runs ------------------------------------------- */
+
+/* After a reset: polls the control word until the unit reads idle with
+ * ap_sw_reset clear (AXL_MMIO_RESET_POLLS reads), then clears what the
+ * core may have left (ap_done of ap_ctrl_chain, the ISR) and enables its
+ * interrupt again. 1 when it came back; *ctrl: the last word read. */
+static int back_idle(mmio_unit *u, uint32_t *ctrl)
 {
-    mmio_unit *u = &d->units[ip_index];
-    axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
-    if (u->sw_reset) {
-        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
-        st = AXL_SUCCESS;
-    } else if (d->board->reset_unit) {
-        st = d->board->reset_unit(d->board->user, ip_index);
-    }
-    if (st != AXL_SUCCESS)
-        return st;
     for (unsigned i = 0; i < AXL_MMIO_RESET_POLLS; i++) {
-        uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
-        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_IDLE) &&
-            !(ctrl & MMIO_AP_SW_RESET)) {
-            if (u->chain && (ctrl & MMIO_AP_DONE))
+        uint32_t c = mmio_rd32(u->regs, MMIO_CTRL);
+        *ctrl = c;
+        if (c != MMIO_ALL_ONES && (c & MMIO_AP_IDLE) &&
+            !(c & MMIO_AP_SW_RESET)) {
+            if (u->chain && (c & MMIO_AP_DONE))
                 mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
             if (u->irq) {
                 uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
@@ -758,12 +763,71 @@ static axl_status reset_unit(mmio_device *d, uint32_t ip_index)
                 mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
                 mmio_wr32(u->regs, MMIO_GIE, 1);
             }
-            u->hung = 0;
-            count(&counters.resets);
-            return AXL_SUCCESS;
+            return 1;
         }
         axl_port_relax();
     }
+    return 0;
+}
+
+/* The unit is back after a reset: the run it held, given up or not, is
+ * over and goes back to the core (its one run_done; a given-up run's
+ * status is ignored there). */
+static void back_after_reset(mmio_unit *u)
+{
+    count(&counters.resets);
+    u->reset_ctrl = 0;
+    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
+    atomic_store(&u->hung, 0);
+    /* A port test that drives the port without the core passes no
+     * token. */
+    if (run && run->token)
+        axl_hal_run_done(run->token, AXL_ERR_RUNTIME,
+                         "mmio: the compute unit was reset before its run "
+                         "ended");
+}
+
+/* ap_sw_reset where the board says the unit has it, then the board's
+ * hook; the unit is back when it reads idle, and its run (if any) ends
+ * then. Else why says what each attempt did. */
+static axl_status reset_unit(mmio_device *d, uint32_t ip_index, char *why,
+                             size_t why_size)
+{
+    mmio_unit *u = &d->units[ip_index];
+    uint32_t ctrl = 0;
+    char sw[96] = "";
+    if (u->sw_reset) {
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
+        if (back_idle(u, &ctrl)) {
+            back_after_reset(u);
+            return AXL_SUCCESS;
+        }
+        /* The board says the core has ap_sw_reset; the core does not act
+         * on it: the hook may still bring it back. */
+        axl_format(sw, sizeof sw,
+                   "ap_sw_reset left it busy (control word 0x%x)",
+                   (unsigned)ctrl);
+    }
+    if (!d->board->reset_unit) {
+        if (!u->sw_reset)
+            return AXL_ERR_FEATURE_NOT_SUPPORTED;
+        axl_format(why, why_size, "%s, and the board has no reset hook", sw);
+        return AXL_ERR_RUNTIME;
+    }
+    axl_status st = d->board->reset_unit(d->board->user, ip_index);
+    if (st == AXL_SUCCESS && back_idle(u, &ctrl)) {
+        back_after_reset(u);
+        return AXL_SUCCESS;
+    }
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size, "%s%sthe board's reset hook failed (%s: %s)",
+                   sw, sw[0] ? "; " : "", axl_status_name(st),
+                   axl_last_message());
+    else
+        axl_format(why, why_size,
+                   "%s%sthe board's reset hook left it busy (control word "
+                   "0x%x)",
+                   sw, sw[0] ? "; " : "", (unsigned)ctrl);
     return AXL_ERR_RUNTIME;
 }
 
@@ -776,7 +840,9 @@ axl_status axl_mmio_reset_unit(uint32_t ip_index)
                          "index %u",
                          (unsigned)ip_index);
     mmio_unit *u = &d->units[ip_index];
-    axl_status st = reset_unit(d, ip_index);
+    char why[AXL_MESSAGE_MAX - 48];
+    why[0] = '\0';
+    axl_status st = reset_unit(d, ip_index, why, sizeof why);
     if (st == AXL_ERR_FEATURE_NOT_SUPPORTED)
         return mmio_fail(st,
                          "axl_mmio_reset_unit: compute unit %s has no "
@@ -784,33 +850,54 @@ axl_status axl_mmio_reset_unit(uint32_t ip_index)
                          "reset of the fabric brings it back",
                          u->name);
     if (st != AXL_SUCCESS)
-        return mmio_fail(st,
-                         "axl_mmio_reset_unit: compute unit %s did not come "
-                         "back idle",
-                         u->name);
+        return mmio_fail(st, "axl_mmio_reset_unit: %s did not come back: %s",
+                         u->name, why);
     return AXL_SUCCESS;
 }
 
+/*
+ * An HLS IP cannot be aborted, and a hung one may still be mastering the
+ * memory it was given. So the run stays the unit's (hal.h: its memory
+ * stays valid) until the unit is really stopped: by ap_sw_reset here,
+ * when the board says the unit has it and the unit then reads idle; else
+ * by axl_mmio_reset_unit (ap_sw_reset, then the board's hook), or when the
+ * IP raises ap_done after all (a poll, or its interrupt). Each gives the
+ * run back with its one run_done. Meanwhile the unit is hung: run_start
+ * refuses it, and the core, told by unit_fix that such a run may never
+ * end, does not wait for it.
+ */
 static void mmio_run_cancel(void *dev, const axl_hal_run *run)
 {
-    mmio_device *d = dev;
+    (void)dev;
     mmio_unit *u = (mmio_unit *)run->cu_handle;
     if (!u)
         return;
+    /* Hung first: a poll or the interrupt that claims the run after all
+     * clears it, before or after this. */
+    atomic_store(&u->hung, 1);
+    if (atomic_load(&u->run) != run) {
+        atomic_store(&u->hung, 0); /* it ended meanwhile: the core sees
+                                      its run_done */
+        return;
+    }
+    if (!u->sw_reset)
+        return;
+    uint32_t ctrl = 0;
+    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
+    if (!back_idle(u, &ctrl)) {
+        /* Not discarded: axl_mmio_reset_unit and run_start say it. */
+        u->reset_ctrl = ctrl ? ctrl : MMIO_AP_SW_RESET;
+        return;
+    }
     const axl_hal_run *mine = run;
-    if (!atomic_compare_exchange_strong(&u->run, &mine, NULL))
-        return; /* it ended meanwhile; the core sees its run_done */
-    /* An HLS IP cannot be aborted: reset it where it can be, else it
-     * stays out of use (see run_start). */
-    u->hung = 1;
-    if (u->sw_reset)
-        (void)reset_unit(d, run->ip_index);
-    /* hal.h: the run ends with one run_done, here, since this call took
-     * it (its unit is reset or kept out of use). A port test that drives
-     * the port without the core passes no token. */
-    if (run->token)
-        axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
-                         "the run was given up after its timeout");
+    if (atomic_compare_exchange_strong(&u->run, &mine, NULL)) {
+        count(&counters.resets);
+        atomic_store(&u->hung, 0);
+        if (run->token)
+            axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
+                             "the run was given up after its timeout; "
+                             "ap_sw_reset stopped its unit");
+    }
 }
 
 /* ---- Memory ------------------------------------------------------------- */
@@ -929,5 +1016,6 @@ const axl_device_port axl_mmio_port = {
     .cu_close = mmio_cu_close,
     .run_start = mmio_run_start,
     .run_cancel = mmio_run_cancel,
+    .unit_fix = "axl_mmio_reset_unit() brings it back",
     .progress = mmio_progress,
 };
