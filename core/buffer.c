@@ -88,20 +88,6 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
 
 /* ---- Device storage ------------------------------------------------------------ */
 
-/* Device memory found full while released buffers wait to be freed
- * (zombies): frees them now and says whether there were any, so the
- * caller tries again (lock held; dropped while storage is freed). The next
- * dispatch or queue wait would free them, but a completion reported from
- * an interrupt leaves them until then, and bytes the application has
- * given back must not make a call fail. (A full buffer pool: room.c.) */
-static bool reclaim(void)
-{
-    if (!AXL__IS_REF(axl__rt.zombie_head))
-        return false;
-    axl__free_zombies();
-    return true;
-}
-
 /* The location of b's copy on device d in bank `bank`, allocating it if the
  * buffer has none there (lock held; dropped around the port). */
 axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
@@ -109,7 +95,6 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             uint8_t *loc)
 {
     uint16_t ds = AXL__SLOT(DEVICE, d);
-    bool reclaimed = false;
     for (int attempt = 0; attempt < 2; attempt++) {
         uint8_t l = axl__device_loc(b, ds);
         if (l != AXL__NO_LOC) {
@@ -148,24 +133,26 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         if (st == AXL_ERR_FEATURE_NOT_SUPPORTED && user)
             st = axl__dev_mem_alloc(d, bank, b->size, NULL, &mem);
         axl_port_lock();
-        if (st == AXL_ERR_MEMORY_ALLOCATION && !reclaimed) {
-            /* Bytes held by released buffers: freed, then placed again. */
-            reclaimed = true;
-            if (reclaim()) {
-                b->holds--;
-                attempt--;
-                continue;
-            }
+        if (st == AXL_ERR_MEMORY_ALLOCATION && axl__memory_room()) {
+            /* Bytes released buffers held (freed now, or once the
+             * command that kept them ended): placed again. */
+            b->holds--;
+            attempt--;
+            continue;
         }
         b->holds--;
         if (st != AXL_SUCCESS)
             return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
-                             "%llu bytes in bank %u of %s: %s",
+                             "%llu bytes in bank %u of %s: %s%s",
                              (unsigned long long)b->size, (unsigned)bank,
                              d->info.name,
                              st == AXL_ERR_MEMORY_ALLOCATION
                                  ? "out of device memory"
-                                 : axl_status_name(st));
+                                 : axl_status_name(st),
+                             axl__rt.reserved_bytes
+                                 ? " (some is reserved for runs given up at "
+                                   "their timeout: reset their units)"
+                                 : "");
         if (axl__device_loc(b, ds) != AXL__NO_LOC ||
             AXL__IS_REF(b->loc[k].device)) {
             /* Another thread placed it meanwhile: use theirs. */

@@ -264,12 +264,11 @@ void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
 {
     (void)d; /* not compiled in without messages */
     (void)cu;
-    axl__why(out, size, "%s unit %u (IP_LAYOUT %u) on %s %s: %s",
+    axl__why(out, size,
+             "%s unit %u (IP_LAYOUT %u) on %s, %s at its timeout: %s",
              cu->run.kernel_name, (unsigned)cu->run.cu, (unsigned)cu->ip,
-             d->info.name,
-             cu->hung ? "is hung (a run given up at its timeout)"
-                      : "runs a run given up at its timeout",
-             cu->hung ? d->port->unit_fix : "back once the run ends");
+             d->info.name, cu->hung ? "hung" : "given up",
+             cu->hung ? d->port->unit_fix : "back once its run ends");
 }
 
 /* The unit whose given-up run keeps base buffer b, or NULL (lock held). */
@@ -311,8 +310,8 @@ void axl__buffer_reserved(struct axl__buffer *b)
     if (cu)
         axl__unit_what(d, cu, what, sizeof what);
     AXL__LOG(AXL__LOG_WARN,
-             "buffer 0x%08x released; its %llu bytes of device memory stay "
-             "reserved until the run given them comes back: %s",
+             "buffer 0x%08x released; its %llu device bytes stay reserved: "
+             "%s",
              (unsigned)AXL__HANDLE(BUFFER, b), (unsigned long long)bytes,
              what);
 #endif

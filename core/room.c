@@ -17,8 +17,12 @@
  * timeout keeps, until its unit comes back (cu.c), the base buffers it was
  * given and its kernel, with what they keep.
  *
+ * Device memory is the same: a released buffer's copies stay allocated
+ * while commands in flight use it, and a placement that finds a bank full
+ * waits for them too (axl__memory_room, buffer.c).
+ *
  * Walks are bounded by the command pool and the units; this runs only
- * when a pool is full.
+ * when a pool or a bank is full.
  */
 #include "rt.h"
 #include "image.h"
@@ -177,8 +181,17 @@ axl_status axl__room(const char *fn, int kind)
         axl__unit_what(d, cu, what, sizeof what);
         p->failures++;
         return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                         "the %s pool is full (%u in use): released ones "
-                         "stay for %s",
+                         "the %s pool is full (%u in use), some kept for %s",
                          p->name, (unsigned)p->in_use, what);
     }
+}
+
+bool axl__memory_room(void)
+{
+    if (AXL__IS_REF(axl__rt.zombie_head)) {
+        axl__free_zombies();
+        return true;
+    }
+    struct axl__command *c = oldest_keeping(AXL__POOL_BUFFER);
+    return c && axl__wait_for_room(axl__event_at(c->event)) == AXL_SUCCESS;
 }

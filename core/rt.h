@@ -1158,6 +1158,11 @@ static inline axl_status axl__room_for(const char *fn, int kind)
         return AXL_SUCCESS;
     return axl__room(fn, kind);
 }
+/* Device memory found full (buffer.c): frees released buffers nothing
+ * uses, else waits for the oldest command in flight that keeps a released
+ * buffer (with its device memory); whether it did either, so the caller
+ * tries again. Lock held, dropped while it waits. */
+bool axl__memory_room(void);
 /* For room.c: waits until e completes (held meanwhile), unless that can
  * never happen (a host accessor this thread holds): AXL_ERR_BAD_STATE. */
 axl_status axl__wait_for_room(struct axl__event *e);

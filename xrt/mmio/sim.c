@@ -40,6 +40,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 #define SIM_THREADS 1
 #else
 #define SIM_THREADS 0
@@ -70,7 +71,8 @@ enum sim_state {
     SIM_PENDING,   /* started; the model has not run */
     SIM_RUNNING,   /* the model runs (on the unit's thread) */
     SIM_COMPUTED,  /* the model returned; done not raised yet */
-    SIM_HUNG       /* never finishes */
+    SIM_HUNG,      /* never finishes */
+    SIM_WRITING    /* never finishes, and writes its buffer (KEEPS_WRITING) */
 };
 
 typedef struct sim_unit {
@@ -100,6 +102,8 @@ typedef struct sim_unit {
     uint32_t polls;      /* reads of 0x00 since start */
     axl_status result;
     char why[AXL_MESSAGE_MAX];
+    unsigned char *scribble;  /* SIM_WRITING: what it writes, as it was */
+    uint64_t scribble_size;   /* given at the start */
     axl_mmio_sim_stats stats;
 #if SIM_THREADS
     pthread_t thread;
@@ -246,6 +250,32 @@ static void chain_isr(sim_unit *u)
 
 /* ---- The core ------------------------------------------------------------- */
 
+static void *bank_ptr(uint64_t addr, uint64_t *room);
+
+/* A KEEPS_WRITING unit's target: the allocation its argument fault_n
+ * points to when it starts (lock held). */
+static void scribble_target(sim_unit *u)
+{
+    u->scribble = NULL;
+    u->scribble_size = 0;
+    for (uint32_t a = 0; a < u->nargs; a++) {
+        if (u->arg[a].id != u->fault_n || !u->arg[a].is_mem)
+            continue;
+        const uint32_t *w = &u->args[(u->arg[a].offset - MMIO_ARGS) / 4];
+        uint64_t addr =
+            w[0] | (u->arg[a].size >= 8 ? (uint64_t)w[1] << 32 : 0);
+        u->scribble = bank_ptr(addr, &u->scribble_size);
+    }
+}
+
+/* One write of a KEEPS_WRITING unit (lock held). */
+static void scribble_once(sim_unit *u)
+{
+    if (u->scribble)
+        memset(u->scribble, 0xEE, (size_t)u->scribble_size);
+    u->stats.writes++;
+}
+
 static void begin(sim_unit *u)
 {
     u->state = SIM_PENDING;
@@ -255,6 +285,10 @@ static void begin(sim_unit *u)
     u->stats.t_start = axl_port_now_ns();
     if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
         u->state = SIM_HUNG;
+    if (u->fault == AXL_MMIO_SIM_KEEPS_WRITING) {
+        scribble_target(u);
+        u->state = SIM_WRITING;
+    }
 }
 
 /* Done and ready together, as a non-pipelined HLS core raises them. Under
@@ -407,10 +441,21 @@ static void *unit_thread(void *arg)
     sim_unit *u = arg;
     LOCK();
     for (;;) {
-        while (!u->quit && u->state != SIM_PENDING)
+        while (!u->quit && u->state != SIM_PENDING &&
+               u->state != SIM_WRITING)
             pthread_cond_wait(&sim_cond, &sim_lock);
         if (u->quit)
             break;
+        if (u->state == SIM_WRITING) {
+            /* Until a reset (or detach) moves it out of this state. */
+            scribble_once(u);
+            SIGNAL();
+            UNLOCK();
+            struct timespec t = {0, 20000};
+            nanosleep(&t, NULL);
+            LOCK();
+            continue;
+        }
         u->state = SIM_RUNNING;
         uint32_t gen = u->generation;
         uint32_t argw[SIM_ARG_WORDS];
@@ -737,8 +782,11 @@ uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off)
     if (!u)
         return MMIO_ALL_ONES; /* nothing decodes the address */
 #if !SIM_THREADS
-    if (off == MMIO_CTRL)
+    if (off == MMIO_CTRL) {
         step(u);
+        if (u->state == SIM_WRITING)
+            scribble_once(u);
+    }
 #endif
     LOCK();
     uint32_t v = 0;
