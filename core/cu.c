@@ -619,9 +619,8 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
     char why[AXL_MESSAGE_MAX];
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
-             "%llu ms: the run was abandoned (the buffers it was given keep "
-             "their device memory, and what it writes stays unknown, until "
-             "the unit is back)",
+             "%llu ms: given up; its buffers stay reserved until the unit "
+             "is back",
              cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
              (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
     if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)

@@ -117,6 +117,18 @@ axl_status axl_buffer_retain(axl_buffer buffer);
  * The last release applies 4.7.2.3: it may block until the commands on the
  * buffer finish and then write the contents back (see the top of this
  * file). A failed write-back is returned here.
+ *
+ * A buffer given to a kernel run that was given up at its timeout (the
+ * accelerator may still write it) keeps its device memory until that
+ * run's unit is back (reset, or the run seen to end): the release
+ * succeeds all the same and does not wait for it; a warning in the log
+ * says the memory stays reserved (the thread's message is left alone, as
+ * on every success), and axl_stats_get's reserved_memory row counts it.
+ * The memory is never handed to another buffer meanwhile. While such a
+ * run holds a buffer the application still holds, contents the run was
+ * to write stay unknown: commands that read the buffer fail with the
+ * timeout's error, even after a write of the whole buffer, until the unit
+ * is back.
  */
 axl_status axl_buffer_release(axl_buffer buffer);
 

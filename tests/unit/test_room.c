@@ -632,7 +632,7 @@ static void a_given_up_run_writes_nothing_a_new_buffer_holds(void **s)
     axl_event e;
     launch(r.q, r.vadd, r.in, out, &e);
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
-    AXL_MESSAGE_HAS("keep their device memory");
+    AXL_MESSAGE_HAS("its buffers stay reserved");
     AXL_OK(axl_event_release(e));
     (void)axl_queue_throw_asynchronous(r.q);
     AXL_OK(axl_queue_set_timeout(r.q, 0));
