@@ -12,9 +12,9 @@
  * (axl_stats_get, and the reserved device memory row) back where it
  * started. Runs last long enough that the loop fills the pool: a C model
  * that sleeps (the emulated device, and the mmio port's register-level
- * simulator, which runs the same models: label mmio), or XRT reporting a
- * run RUNNING for a while after its start (the noop shim: label xrt,
- * built with AXL_TEST_ROOM_XRT). The same program runs in the emulated
+ * simulator, which runs the same models: label mmio), or the noop shim
+ * completing each run a while after its start (label xrt, built with
+ * AXL_TEST_ROOM_XRT). The same program runs in the emulated
  * device's deterministic mode, where nothing stays in flight.
  *
  * On the emulated device, runs given up at their timeout (issue 27 item
@@ -49,7 +49,8 @@ static void sleep_us(unsigned us)
     nanosleep(&t, NULL);
 }
 
-/* How long a run lasts, in microseconds. */
+/* How long a run lasts, in microseconds (the C model's; XRT's is the
+ * noop shim's). */
 static atomic_uint run_us;
 
 static bool deterministic(void)
@@ -60,71 +61,39 @@ static bool deterministic(void)
 
 #if defined(AXL_TEST_ROOM_XRT)
 
-/* XRT says RUNNING for run_us after a run's start, then what the noop
- * shim says (it completes every run at once). */
-enum { SLOTS = 64 };
-static pthread_mutex_t slow_lock = PTHREAD_MUTEX_INITIALIZER;
-static xrtRunHandle slow_h[SLOTS];
-static uint64_t slow_until[SLOTS];
-
-static uint64_t now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
-}
-
-/* A hung accelerator: the next run started stays RUNNING until
+/* Runs last: the noop shim completes each one 100 us after its start
+ * (Runtime.noop_completion_delay_us in the xrt.ini the test's XRT_INI_PATH
+ * names, tests/xrt/noop_root.cmake). A hung accelerator: the next run
+ * started stays RUNNING, through the port's call table, until
  * hang_released. */
 static atomic_int hang_next, hang_released;
 static _Atomic(xrtRunHandle) hung_run;
 
-static int slow_start(xrtRunHandle h)
+static bool hanging(xrtRunHandle h)
+{
+    return h == atomic_load(&hung_run) && !atomic_load(&hang_released);
+}
+
+static int start_marking(xrtRunHandle h)
 {
     if (atomic_exchange(&hang_next, 0)) {
         atomic_store(&hang_released, 0);
         atomic_store(&hung_run, h);
     }
-    pthread_mutex_lock(&slow_lock);
-    int at = -1;
-    for (int i = 0; i < SLOTS && at < 0; i++)
-        if (slow_h[i] == h || !slow_h[i])
-            at = i;
-    if (at >= 0) {
-        slow_h[at] = h;
-        slow_until[at] = now_us() + atomic_load(&run_us);
-    }
-    pthread_mutex_unlock(&slow_lock);
     return axl__xrt_real.run_start(h);
 }
 
-static uint64_t left_us(xrtRunHandle h)
+static enum ert_cmd_state state_faked(xrtRunHandle h)
 {
-    if (h == atomic_load(&hung_run) && !atomic_load(&hang_released))
-        return UINT32_MAX;
-    uint64_t left = 0, now = now_us();
-    pthread_mutex_lock(&slow_lock);
-    for (int i = 0; i < SLOTS; i++)
-        if (slow_h[i] == h && slow_until[i] > now)
-            left = slow_until[i] - now;
-    pthread_mutex_unlock(&slow_lock);
-    return left;
+    return hanging(h) ? ERT_CMD_STATE_RUNNING : axl__xrt_real.run_state(h);
 }
 
-static enum ert_cmd_state slow_state(xrtRunHandle h)
+static enum ert_cmd_state wait_faked(xrtRunHandle h, unsigned ms)
 {
-    return left_us(h) ? ERT_CMD_STATE_RUNNING : axl__xrt_real.run_state(h);
-}
-
-static enum ert_cmd_state slow_wait(xrtRunHandle h, unsigned ms)
-{
-    uint64_t left = left_us(h);
-    if (left > (uint64_t)ms * 1000u) {
+    if (hanging(h)) {
         sleep_us(ms * 1000u);
-        return ERT_CMD_STATE_TIMEOUT;
+        return ERT_CMD_STATE_TIMEOUT; /* XRT's answer when the wait times out */
     }
-    if (left)
-        sleep_us((unsigned)left);
     return axl__xrt_real.run_wait_for(h, ms);
 }
 
@@ -133,13 +102,11 @@ static int setup(void **state)
     xt_setup(state);
     axl__xrt_set_run_done(NULL); /* runs end in the core */
     setenv("AXL_XRT_BUILTIN_XCLBIN", AXL_XCLBIN_DIR "/stock.xclbin", 1);
-    memset(slow_h, 0, sizeof slow_h);
     atomic_store(&hung_run, NULL);
     atomic_store(&hang_next, 0);
-    atomic_store(&run_us, 200);
-    axl__xrt.run_start = slow_start;
-    axl__xrt.run_state = slow_state;
-    axl__xrt.run_wait_for = slow_wait;
+    axl__xrt.run_start = start_marking;
+    axl__xrt.run_state = state_faked;
+    axl__xrt.run_wait_for = wait_faked;
     return 0;
 }
 
