@@ -121,7 +121,7 @@ struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
 
 /* ---- Dispatch onto a compute unit ------------------------------------------------- */
 
-static void cu_wait(struct axl__command *c)
+AXL__HOT_INLINE void cu_wait(struct axl__command *c)
 {
     axl__fifo_push(&axl__rt.cu_wait, c, axl__command_ref_of(c));
 }
@@ -135,7 +135,8 @@ static void cu_release(struct axl__cu *cu)
 }
 
 /* Does unit `cu` reach the bank of every buffer argument of c? */
-static bool cu_reaches(const struct axl__cu *cu, const struct axl__command *c)
+AXL__HOT_INLINE bool cu_reaches(const struct axl__cu *cu,
+                                 const struct axl__command *c)
 {
     /* The command's arguments are in the kernel id's order, as cu->banks. */
     for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
@@ -320,18 +321,26 @@ void axl__buffer_reserved(struct axl__buffer *b)
 /* The run of c on unit cu came back to this thread (lock held): the unit
  * is free again, and the command completes, unless a timeout already
  * completed it (then what the run kept, and its slot, are left to free). */
+AXL__COLD static void given_up_back(struct axl__cu *cu,
+                                    struct axl__command *c)
+{
+    if (cu->hung)
+        axl__rt.hung_units--;
+    cu->abandoned = cu->cancel_asked = cu->hung = false;
+    let_go_of_given_up(c);
+    cu_release(cu);
+    axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
+    /* Nothing completes here, yet a wait may be for this unit (a device
+     * to program, shutdown's runs out, a creation). */
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
 static inline void run_back(struct axl__cu *cu, struct axl__command *c,
                      axl_status status, const char *why)
 {
     if (cu->abandoned) {
-        cu->abandoned = cu->cancel_asked = cu->hung = false;
-        let_go_of_given_up(c);
-        cu_release(cu);
-        axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
-        /* Nothing completes here, yet a wait may be for this unit (a
-         * device to program, shutdown's runs out). */
-        if (axl__rt.waiters)
-            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+        given_up_back(cu, c);
     } else {
         cu_release(cu);
         axl__complete(c, status, why);
@@ -358,44 +367,54 @@ static void cancel_run(struct axl__device *d, struct axl__cu *cu)
     if (d->port->unit_fix && cu->abandoned &&
         axl__command_ref_eq(cu->cmd, given_up)) {
         cu->hung = true;
-        axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
+        axl__rt.hung_units++;
+        axl__fail_stranded();
         if (axl__rt.waiters)
             axl_port_wake(AXL_PORT_CHANNEL_DONE);
     }
 }
 
-/* Every unit command c may run on is taken (lock held): it waits for one,
- * unless each is hung (a run given up at its timeout that may never end,
- * cancel_run): then nothing would ever free one, and it fails, naming the
- * unit and the way back. The same walk as axl__run_kernel's, from its
- * first unit. */
-static void no_free_unit(struct axl__command *c, struct axl__device *d,
-                         const struct axl__kernel *kn, uint8_t first)
+/* The hung unit that is all kernel command c (waiting for a unit) could
+ * run on, or NULL when a unit that is not hung could take it: the units
+ * axl__run_kernel would choose from. */
+static const struct axl__cu *stranded(const struct axl__command *c)
 {
+    const struct axl__device *d = axl__device_at(c->device);
+    const struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    const uint16_t kernel_index = axl__kernel_id_at(c->u.kernel.kid)->index;
+    const uint32_t memo = c->u.kernel.memo;
     const struct axl__cu *hung = NULL;
-    for (uint8_t i = first; first < d->ncus;) {
+    for (uint8_t i = 0; i < d->ncus; i++) {
         const struct axl__cu *x = &d->cus[i];
-        const uint32_t memo = c->u.kernel.memo;
-        if ((memo && x->memo == memo &&
-             axl__kernel_ref_eq(x->memo_kernel,
-                                axl__kernel_ref_at(c->u.kernel.kernel))) ||
-            (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
-            if (!x->hung) {
-                cu_wait(c);
-                return;
-            }
-            hung = x;
-        }
-        i = x->next_same;
-        if (i == first)
-            break;
+        if (x->kernel_index != kernel_index ||
+            !((memo && x->memo == memo &&
+               axl__kernel_ref_eq(x->memo_kernel,
+                                  axl__kernel_ref_at(c->u.kernel.kernel))) ||
+              (axl__kernel_may_use(kn, x) && cu_reaches(x, c))))
+            continue;
+        if (!x->hung)
+            return NULL;
+        hung = x;
     }
-    char why[AXL_MESSAGE_MAX], what[AXL_MESSAGE_MAX - 48];
-    what[0] = '\0';
-    if (hung)
-        axl__unit_what(d, hung, what, sizeof what);
-    axl__why(why, sizeof why, "no free unit: %s", what);
-    axl__complete(c, AXL_ERR_RUNTIME, why);
+    return hung;
+}
+
+void axl__fail_stranded(void)
+{
+    struct axl__cmd_fifo all = axl__rt.cu_wait;
+    axl__rt.cu_wait.head = axl__rt.cu_wait.tail = AXL__NONE(command);
+    struct axl__command *c;
+    while ((c = axl__fifo_pop(&all))) {
+        const struct axl__cu *hung = stranded(c);
+        if (!hung) {
+            cu_wait(c);
+            continue;
+        }
+        char why[AXL_MESSAGE_MAX], what[AXL_MESSAGE_MAX - 48];
+        axl__unit_what(axl__device_at(c->device), hung, what, sizeof what);
+        axl__why(why, sizeof why, "no free unit: %s", what);
+        axl__complete(c, AXL_ERR_RUNTIME, why);
+    }
 }
 
 void axl__run_kernel(struct axl__command *c)
@@ -444,9 +463,11 @@ void axl__run_kernel(struct axl__command *c)
             break;
     }
     if (!cu) {
-        if (any)
-            no_free_unit(c, d, kn, first);
-        else
+        if (any) {
+            cu_wait(c);
+            if (axl__rt.hung_units) /* it may wait for hung units only */
+                axl__fail_stranded();
+        } else
             axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
                           AXL__TEXT("no compute unit of the kernel on the "
                                     "device (past AXL_MAX_DEVICE_CUS?) "

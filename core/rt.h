@@ -644,6 +644,7 @@ struct axl__runtime {
                                               their timeout keep (the
                                               statistics' last row) */
     uint64_t reserved_high;                /* its high-water mark */
+    uint16_t hung_units;                   /* units cu.c calls hung */
 };
 
 extern struct axl__runtime axl__rt;
@@ -791,6 +792,17 @@ static inline void axl__leave(void)
 #define AXL__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define AXL__PRINTF(f, a)
+#endif
+/* A function off the launch path that a hot caller must not inline (its
+ * frame and registers would be the caller's on every launch); and a small
+ * helper of the launch path that stays inline there when a cold function
+ * calls it too (else the compiler may keep one copy and call it). */
+#if defined(__GNUC__)
+#define AXL__COLD __attribute__((noinline, cold))
+#define AXL__HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define AXL__COLD
+#define AXL__HOT_INLINE static inline
 #endif
 /* Marks a static function that only messages use: with AXL_MESSAGES 0 it
  * is named only inside a sizeof, which clang reports as not needed. */
@@ -1137,6 +1149,10 @@ void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
 struct axl__cu *axl__unit_keeping(const struct axl__buffer *b,
                                   struct axl__device **dev);
 void axl__buffer_reserved(struct axl__buffer *b);
+/* Kernel commands waiting for a unit (the cu_wait FIFO) that only hung
+ * units could take fail, naming one and the way back: nothing would ever
+ * free those units (lock held). */
+void axl__fail_stranded(void);
 
 /* Room in a full pool (room.c, issue 26.1). A slot a released object
  * keeps only because a command in flight still uses it is the runtime's

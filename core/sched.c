@@ -705,40 +705,53 @@ static inline axl_status submit_check(const char *fn, struct axl__queue *q,
     return group_check(fn, q, h);
 }
 
-/* A submission found the event pool full (axl__commit failed, changing
- * nothing): when released events that commands in flight still hold fill
- * it, the submission waits for room as a creation does (room.c) and goes
- * again; else it fails as it did. Lock held, dropped while it waits: the
- * handler holds its buffers, the queue is held, and the group is checked
- * again in full (a group the kernel's memo filled is made a plain one
- * first), since what the checks found may have changed. Host accessors,
- * graphs and parallel_for, which need their slots at once, do not wait. */
-static axl_status submit_after_room(const char *fn, struct axl__queue *q,
-                                    axl_handler *h, axl_event *out,
-                                    struct axl__command **c)
+/* A submission that failed (lock held; cold, off the launch path). When
+ * axl__commit found the event pool full of released events that commands
+ * in flight still hold, the submission waits for room as a creation does
+ * (room.c) and goes again, while the handler holds its buffers and the
+ * queue is held; the group is checked again in full (a group the kernel's
+ * memo filled is made a plain one first), since what the checks found may
+ * have changed with the lock dropped. Else, and when room cannot be made,
+ * it fails as it did. Host accessors, graphs and parallel_for, which need
+ * their slots at once, do not wait. */
+AXL__COLD static axl_status submit_failed(const char *fn,
+                                          struct axl__queue *q,
+                                          axl_handler *h, axl_event *out,
+                                          axl_status st)
 {
-    axl_status st = AXL_ERR_OUT_OF_RESOURCES;
+    struct axl__command *c = NULL;
     axl__pool *ep = AXL__POOL(EVENT);
-    /* The queue may be released meanwhile: held until the command, if
-     * any, holds it; the callers do not look at it after a failure. */
-    q->holds++;
-    while (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
-        st = axl__room(fn, AXL__POOL_EVENT);
-        if (st != AXL_SUCCESS)
-            break;
-        if (!ep->free_head) { /* the application holds them: as it was */
-            st = axl__pool_full(fn, AXL__POOL_EVENT);
-            break;
+    if (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
+        /* The queue may be released meanwhile: held until the command, if
+         * any, holds it; the callers do not look at it after a failure. */
+        q->holds++;
+        while (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
+            st = axl__room(fn, AXL__POOL_EVENT);
+            if (st != AXL_SUCCESS)
+                break;
+            if (!ep->free_head) { /* the application holds them */
+                st = axl__pool_full(fn, AXL__POOL_EVENT);
+                break;
+            }
+            if (ep->failures)
+                ep->failures--; /* commit's allocation: not refused */
+            if (h->memo)
+                axl__launch_unrecall(h);
+            st = submit_check(fn, q, h, out);
+            if (st == AXL_SUCCESS)
+                st = axl__commit(fn, q, h, &c, out);
         }
-        if (ep->failures)
-            ep->failures--; /* commit's allocation: not refused after all */
-        if (h->memo)
-            axl__launch_unrecall(h);
-        st = submit_check(fn, q, h, out);
-        if (st == AXL_SUCCESS)
-            st = axl__commit(fn, q, h, c, out);
+        if (st == AXL_SUCCESS && h->args_given)
+            axl__launch_remember(q, h, c);
+        axl__queue_unhold(q);
     }
-    axl__queue_unhold(q);
+    axl__handler_drop(h);
+#if AXL_FEATURE_GRAPHS
+    if (st == RECORDED)
+        return AXL_SUCCESS;
+#endif
+    if (st == AXL_SUCCESS)
+        axl__pump();
     return st;
 }
 
@@ -749,36 +762,14 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     axl_status st = submit_check(fn, q, h, out);
     if (st == AXL_SUCCESS)
         st = axl__commit(fn, q, h, &c, out);
-    if (st == AXL_SUCCESS) {
-        /* A single_task group checked in full: its kernel remembers it
-         * (the command is not dispatched before the pump below). */
-        if (h->args_given)
-            axl__launch_remember(q, h, c);
-        axl__handler_drop(h);
-        axl__pump();
-        return st;
-    }
-#if AXL_FEATURE_GRAPHS
-    if (st == RECORDED) {
-        axl__handler_drop(h);
-        return AXL_SUCCESS;
-    }
-#endif
-    if (st == AXL_ERR_OUT_OF_RESOURCES && !AXL__POOL(EVENT)->free_head) {
-        st = submit_after_room(fn, q, h, out, &c);
-        if (st == AXL_SUCCESS) {
-            if (h->args_given)
-                axl__launch_remember(q, h, c);
-            axl__handler_drop(h);
-            axl__pump();
-            return st;
-        }
-#if AXL_FEATURE_GRAPHS
-        if (st == RECORDED)
-            st = AXL_SUCCESS;
-#endif
-    }
+    if (st != AXL_SUCCESS)
+        return submit_failed(fn, q, h, out, st);
+    /* A single_task group checked in full: its kernel remembers it (the
+     * command is not dispatched before the pump below). */
+    if (h->args_given)
+        axl__launch_remember(q, h, c);
     axl__handler_drop(h);
+    axl__pump();
     return st;
 }
 

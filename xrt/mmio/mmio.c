@@ -70,8 +70,8 @@ typedef struct mmio_unit {
     _Atomic uint8_t hung; /* its run was given up (run_cancel) and it was
                             not brought back: out of use until a reset or
                             the run's end gives the run back */
-    uint32_t reset_ctrl; /* the control word an ap_sw_reset at the
-                            timeout left (it did not read idle), or 0 */
+    _Atomic uint32_t reset_ctrl; /* the control word an ap_sw_reset at
+                            the timeout left (it did not read idle), or 0 */
     uint32_t kernel_index;
     uint32_t nargs;
     mmio_arg args[AXL_MMIO_MAX_ARGS];
@@ -585,7 +585,10 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
                          "brings it back (ap_sw_reset or the board's reset "
                          "hook)",
                          u->name, (unsigned long long)u->phys,
-                         u->reset_ctrl ? "; ap_sw_reset left it busy" : "",
+                         atomic_load_explicit(&u->reset_ctrl,
+                                              memory_order_relaxed)
+                             ? "; ap_sw_reset left it busy"
+                             : "",
                          (unsigned)run->ip_index);
     /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
      * that a run the interrupt ended left behind. */
@@ -776,7 +779,7 @@ static int back_idle(mmio_unit *u, uint32_t *ctrl)
 static void back_after_reset(mmio_unit *u)
 {
     count(&counters.resets);
-    u->reset_ctrl = 0;
+    atomic_store_explicit(&u->reset_ctrl, 0, memory_order_relaxed);
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
     atomic_store(&u->hung, 0);
     /* A port test that drives the port without the core passes no
@@ -886,7 +889,8 @@ static void mmio_run_cancel(void *dev, const axl_hal_run *run)
     mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
     if (!back_idle(u, &ctrl)) {
         /* Not discarded: axl_mmio_reset_unit and run_start say it. */
-        u->reset_ctrl = ctrl ? ctrl : MMIO_AP_SW_RESET;
+        atomic_store_explicit(&u->reset_ctrl, ctrl ? ctrl : MMIO_AP_SW_RESET,
+                              memory_order_relaxed);
         return;
     }
     const axl_hal_run *mine = run;
