@@ -151,6 +151,21 @@ AXL__HOT_INLINE bool cu_reaches(const struct axl__cu *cu,
     return true;
 }
 
+/* Whether kernel command c may run on unit x (of its kernel): x holds the
+ * arguments of the kernel memo c was made from (so it reaches the same
+ * buffers; a restricted kernel has no memo, axl__launch_recall refuses
+ * it), or c's kernel may use x and x reaches c's buffers. */
+AXL__HOT_INLINE bool may_take(const struct axl__cu *x,
+                              const struct axl__command *c,
+                              const struct axl__kernel *kn)
+{
+    const uint32_t memo = c->u.kernel.memo;
+    return (memo && x->memo == memo &&
+            axl__kernel_ref_eq(x->memo_kernel,
+                               axl__kernel_ref_at(c->u.kernel.kernel))) ||
+           (axl__kernel_may_use(kn, x) && cu_reaches(x, c));
+}
+
 /* The hal arguments of command c on unit cu. */
 static void fill_args(struct axl__cu *cu, const struct axl__command *c)
 {
@@ -247,16 +262,6 @@ static void let_go_of_given_up(struct axl__command *c)
     axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
 }
 
-/* Whether command c (a run given up at its timeout, not back) was given
- * base buffer b. */
-static bool given(const struct axl__command *c, const struct axl__buffer *b)
-{
-    for (uint8_t m = 0; m < c->u.kernel.nargs; m++)
-        if (arg_base(c, m) == b)
-            return true;
-    return false;
-}
-
 /* Which unit holds a run given up at its timeout, and the way back: the
  * port's phrase for a hung unit, else that the run is waited for. Short:
  * it ends messages that say what it blocks first. */
@@ -272,27 +277,6 @@ void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
              cu->hung ? d->port->unit_fix : "back once its run ends");
 }
 
-/* The unit whose given-up run keeps base buffer b, or NULL (lock held). */
-struct axl__cu *axl__unit_keeping(const struct axl__buffer *b,
-                                  struct axl__device **dev)
-{
-    const axl__pool *p = AXL__POOL(DEVICE);
-    for (uint16_t s = 0; b->reserved && s < p->capacity; s++) {
-        if (!axl__pool_is_live(p, s))
-            continue;
-        struct axl__device *d = axl__device_at(s);
-        for (uint8_t i = 0; i < d->ncus; i++) {
-            struct axl__cu *cu = &d->cus[i];
-            if (AXL__IS_REF(cu->cmd) && cu->abandoned &&
-                given(axl__command_deref(cu->cmd), b)) {
-                *dev = d;
-                return cu;
-            }
-        }
-    }
-    return NULL;
-}
-
 /* The application's last reference to base buffer b went while given-up
  * runs keep it (b->reserved): its device memory stays reserved until
  * they come back, which the statistics count and the log says. */
@@ -300,22 +284,10 @@ void axl__buffer_reserved(struct axl__buffer *b)
 {
     const uint64_t bytes = device_bytes(b);
     reserved_add(bytes);
-#if AXL_LOGS
-    if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) <
-        AXL__LOG_WARN)
-        return;
-    struct axl__device *d = NULL;
-    const struct axl__cu *cu = axl__unit_keeping(b, &d);
-    char what[AXL_MESSAGE_MAX];
-    what[0] = '\0';
-    if (cu)
-        axl__unit_what(d, cu, what, sizeof what);
     AXL__LOG(AXL__LOG_WARN,
-             "buffer 0x%08x released; its %llu device bytes stay reserved: "
-             "%s",
-             (unsigned)AXL__HANDLE(BUFFER, b), (unsigned long long)bytes,
-             what);
-#endif
+             "buffer 0x%08x released; its %llu device bytes stay reserved "
+             "until the unit of the run given up at its timeout is back",
+             (unsigned)AXL__HANDLE(BUFFER, b), (unsigned long long)bytes);
 }
 
 /* The run of c on unit cu came back to this thread (lock held): the unit
@@ -382,15 +354,10 @@ static const struct axl__cu *stranded(const struct axl__command *c)
     const struct axl__device *d = axl__device_at(c->device);
     const struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
     const uint16_t kernel_index = axl__kernel_id_at(c->u.kernel.kid)->index;
-    const uint32_t memo = c->u.kernel.memo;
     const struct axl__cu *hung = NULL;
     for (uint8_t i = 0; i < d->ncus; i++) {
         const struct axl__cu *x = &d->cus[i];
-        if (x->kernel_index != kernel_index ||
-            !((memo && x->memo == memo &&
-               axl__kernel_ref_eq(x->memo_kernel,
-                                  axl__kernel_ref_at(c->u.kernel.kernel))) ||
-              (axl__kernel_may_use(kn, x) && cu_reaches(x, c))))
+        if (x->kernel_index != kernel_index || !may_take(x, c, kn))
             continue;
         if (!x->hung)
             return NULL;
@@ -437,19 +404,13 @@ void axl__run_kernel(struct axl__command *c)
         while (first < d->ncus && d->cus[first].kernel_index != kid->index)
             first++;
     }
-    /* A unit that holds the arguments of the kernel's memo the command
-     * was made from reaches the same buffers. */
     const uint32_t memo = c->u.kernel.memo;
     const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
     struct axl__cu *cu = NULL;
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        /* A restricted kernel has no memo (axl__launch_recall refuses
-         * it): a unit that holds a memo's arguments is one it may use. */
-        if ((memo && x->memo == memo &&
-             axl__kernel_ref_eq(x->memo_kernel, mk)) ||
-            (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
+        if (may_take(x, c, kn)) {
             any = true;
             if (!AXL__IS_REF(x->cmd)) {
                 cu = x;
@@ -640,8 +601,8 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
     char why[AXL_MESSAGE_MAX];
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
-             "%llu ms: given up; its buffers stay reserved until the unit "
-             "is back",
+             "%llu ms: given up (its buffers stay reserved until the unit "
+             "is back)",
              cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
              (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
     if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)

@@ -797,9 +797,12 @@ static inline void axl__leave(void)
  * frame and registers would be the caller's on every launch); and a small
  * helper of the launch path that stays inline there when a cold function
  * calls it too (else the compiler may keep one copy and call it). */
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
 #define AXL__COLD __attribute__((noinline, cold))
 #define AXL__HOT_INLINE static inline __attribute__((always_inline))
+#elif defined(__GNUC__) /* for size: one copy, called */
+#define AXL__COLD __attribute__((noinline, cold))
+#define AXL__HOT_INLINE static inline
 #else
 #define AXL__COLD
 #define AXL__HOT_INLINE static inline
@@ -1141,13 +1144,10 @@ unsigned axl__runs_out(char *what, size_t size);
 uint64_t axl__next_deadline(void);
 struct axl__device *axl__progress_device(void);
 /* Runs given up at their timeout (cu.c): which unit holds one, with the
- * way back, for messages; the unit whose given-up run keeps base buffer b
- * (NULL: none); and b's last release while such runs keep it (its device
- * memory counted as reserved, and logged). */
+ * way back, for messages; and base buffer b's last release while such
+ * runs keep it (its device memory counted as reserved, and logged). */
 void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
                     char *out, size_t size);
-struct axl__cu *axl__unit_keeping(const struct axl__buffer *b,
-                                  struct axl__device **dev);
 void axl__buffer_reserved(struct axl__buffer *b);
 /* Kernel commands waiting for a unit (the cu_wait FIFO) that only hung
  * units could take fail, naming one and the way back: nothing would ever

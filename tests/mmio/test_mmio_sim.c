@@ -754,7 +754,6 @@ static void a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds(
     const uint32_t ip = vadd_given_up(&r, A, B, O);
     AXL_OK(axl_buffer_release(O));
     assert_true(logged_has("stay reserved"));
-    assert_true(logged_has("axl_mmio_reset_unit"));
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 4 * N);
     /* A new buffer the size of the output, filled on the device (its
      * only current copy): first fit would put it where the output was. */
