@@ -708,7 +708,7 @@ static inline axl_status submit_check(const char *fn, struct axl__queue *q,
 /* A submission that failed (lock held; cold, off the launch path). When
  * axl__commit found the event pool full of released events that commands
  * in flight still hold, the submission waits for room as a creation does
- * (room.c) and goes again, while the handler holds its buffers and the
+ * (room.c) and is made again, while the handler holds its buffers and the
  * queue is held; the group is checked again in full (a group the kernel's
  * memo filled is made a plain one first), since what the checks found may
  * have changed with the lock dropped. Else, and when room cannot be made,
@@ -719,30 +719,23 @@ AXL__COLD static axl_status submit_failed(const char *fn,
                                           axl_handler *h, axl_event *out,
                                           axl_status st)
 {
-    struct axl__command *c = NULL;
     axl__pool *ep = AXL__POOL(EVENT);
     if (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
         /* The queue may be released meanwhile: held until the command, if
          * any, holds it; the callers do not look at it after a failure. */
         q->holds++;
-        while (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
-            st = axl__room(fn, AXL__POOL_EVENT);
-            if (st != AXL_SUCCESS)
-                break;
-            if (!ep->free_head) { /* the application holds them */
-                st = axl__pool_full(fn, AXL__POOL_EVENT);
-                break;
-            }
+        st = axl__room(fn, AXL__POOL_EVENT);
+        if (st == AXL_SUCCESS && !ep->free_head) {
+            st = axl__pool_full(fn, AXL__POOL_EVENT); /* the application's */
+        } else if (st == AXL_SUCCESS) {
             if (ep->failures)
                 ep->failures--; /* commit's allocation: not refused */
             if (h->memo)
                 axl__launch_unrecall(h);
-            st = submit_check(fn, q, h, out);
-            if (st == AXL_SUCCESS)
-                st = axl__commit(fn, q, h, &c, out);
+            st = axl__submit(fn, q, h, out); /* lets go of the handler */
+            axl__queue_unhold(q);
+            return st;
         }
-        if (st == AXL_SUCCESS && h->args_given)
-            axl__launch_remember(q, h, c);
         axl__queue_unhold(q);
     }
     axl__handler_drop(h);
@@ -750,8 +743,6 @@ AXL__COLD static axl_status submit_failed(const char *fn,
     if (st == RECORDED)
         return AXL_SUCCESS;
 #endif
-    if (st == AXL_SUCCESS)
-        axl__pump();
     return st;
 }
 
