@@ -554,7 +554,8 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
     if (!run)
         return;
-    atomic_store(&u->hung, 0); /* a given-up run ended after all */
+    /* A given-up run ended after all. */
+    atomic_store_explicit(&u->hung, 0, memory_order_relaxed);
     if (u->chain)
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
     invalidate_outputs(d, run);
@@ -570,6 +571,26 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
     axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
 }
 
+/* run_start on a hung unit (the core sends none; a port test may). Apart,
+ * so that the launch path does not carry its message. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static axl_status refuse_hung(const mmio_unit *u, const axl_hal_run *run)
+{
+    return mmio_fail(AXL_ERR_RUNTIME,
+                     "mmio: compute unit %s at 0x%llx hung (a run timed "
+                     "out%s) and an HLS IP cannot be aborted; it stays "
+                     "unusable until axl_mmio_reset_unit(%u) brings it back "
+                     "(ap_sw_reset or the board's reset hook)",
+                     u->name, (unsigned long long)u->phys,
+                     atomic_load_explicit(&u->reset_ctrl,
+                                          memory_order_relaxed)
+                         ? "; ap_sw_reset left it busy"
+                         : "",
+                     (unsigned)run->ip_index);
+}
+
 static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
 {
     mmio_device *d = dev;
@@ -578,18 +599,7 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
         return mmio_fail(AXL_ERR_RUNTIME, "mmio: %s was not opened",
                          run->kernel_name);
     if (atomic_load_explicit(&u->hung, memory_order_relaxed))
-        return mmio_fail(AXL_ERR_RUNTIME,
-                         "mmio: compute unit %s at 0x%llx hung (a run "
-                         "timed out%s) and an HLS IP cannot be aborted; it "
-                         "stays unusable until axl_mmio_reset_unit(%u) "
-                         "brings it back (ap_sw_reset or the board's reset "
-                         "hook)",
-                         u->name, (unsigned long long)u->phys,
-                         atomic_load_explicit(&u->reset_ctrl,
-                                              memory_order_relaxed)
-                             ? "; ap_sw_reset left it busy"
-                             : "",
-                         (unsigned)run->ip_index);
+        return refuse_hung(u, run);
     /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
      * that a run the interrupt ended left behind. */
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
@@ -671,6 +681,16 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
     return 0;
 }
 
+/* Whether every unit with a run out is hung (run_cancel). */
+static int only_hung(const mmio_device *d)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
+        if (atomic_load(&d->units[i].run) &&
+            !atomic_load_explicit(&d->units[i].hung, memory_order_relaxed))
+            return 0;
+    return 1;
+}
+
 static void mmio_progress(void *dev, uint64_t deadline_ns)
 {
     mmio_device *d = dev;
@@ -679,13 +699,12 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
         for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
             if (!atomic_load(&d->units[i].run))
                 continue;
-            /* A hung unit is looked at (its IP may end after all), not
-             * waited for. */
-            running |= !atomic_load_explicit(&d->units[i].hung,
-                                             memory_order_relaxed);
+            running = 1;
             ended |= poll_unit(d, &d->units[i]);
         }
-        if (!running || ended)
+        /* A hung unit is looked at (its IP may end after all), not waited
+         * for: only hung ones out is nothing to wait for. */
+        if (!running || ended || only_hung(d))
             return;
         if (deadline_ns != UINT64_MAX && axl_hal_now() >= deadline_ns)
             return;
@@ -731,7 +750,8 @@ void axl_mmio_isr(uint32_t ip_index)
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
     if (!run)
         return; /* a cancel or a reset took it */
-    atomic_store(&u->hung, 0); /* a given-up run ended after all */
+    /* A given-up run ended after all. */
+    atomic_store_explicit(&u->hung, 0, memory_order_relaxed);
     count(&counters.irq_done);
     invalidate_outputs(d, run);
     axl_status st = AXL_SUCCESS;
