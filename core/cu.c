@@ -262,6 +262,26 @@ static void let_go_of_given_up(struct axl__command *c)
     axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
 }
 
+bool axl__held_by_hung(const struct axl__buffer *b)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            const struct axl__cu *cu = &d->cus[i];
+            if (!cu->hung)
+                continue;
+            const struct axl__command *c = axl__command_deref(cu->cmd);
+            for (uint8_t m = 0; m < c->u.kernel.nargs; m++)
+                if (arg_base(c, m) == b)
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* Which unit holds a run given up at its timeout, and the way back: the
  * port's phrase for a hung unit, else that the run is waited for. Short:
  * it ends messages that say what it blocks first. */

@@ -378,7 +378,8 @@ struct axl__buffer {
     uint16_t reserved;          /* runs given up at their timeout that were
                                    given it as an argument and have not
                                    come back (each holds it): its device
-                                   memory stays reserved, and a whole write
+                                   memory stays reserved, and while one of
+                                   them is on a hung unit a whole write
                                    does not clear lost_status (the IP may
                                    still write it) */
     void *host;                 /* host storage, or NULL */
@@ -1149,6 +1150,8 @@ struct axl__device *axl__progress_device(void);
 void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
                     char *out, size_t size);
 void axl__buffer_reserved(struct axl__buffer *b);
+/* Whether a hung unit's given-up run holds base buffer b (lock held). */
+bool axl__held_by_hung(const struct axl__buffer *b);
 /* Kernel commands waiting for a unit (the cu_wait FIFO) that only hung
  * units could take fail, naming one and the way back: nothing would ever
  * free those units (lock held). */

@@ -124,11 +124,12 @@ axl_status axl_buffer_retain(axl_buffer buffer);
  * succeeds all the same and does not wait for it; a warning in the log
  * says the memory stays reserved (the thread's message is left alone, as
  * on every success), and axl_stats_get's reserved_memory row counts it.
- * The memory is never handed to another buffer meanwhile. While such a
- * run holds a buffer the application still holds, contents the run was
- * to write stay unknown: commands that read the buffer fail with the
- * timeout's error, even after a write of the whole buffer, until the unit
- * is back.
+ * The memory is never handed to another buffer meanwhile. A buffer the
+ * application still holds, which the run was to write, holds unknown
+ * contents: commands that read it fail with the timeout's error until a
+ * write of the whole buffer, and while the run is on a unit that hung
+ * (its port says it may never end: a hung HLS IP, a run XRT never sees
+ * end) not even then, until the unit is back (axl_mmio_reset_unit).
  */
 axl_status axl_buffer_release(axl_buffer buffer);
 

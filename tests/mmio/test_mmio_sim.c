@@ -866,6 +866,39 @@ static void shutdown_with_a_hung_unit_says_it_may_still_run(void **s)
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
 }
 
+/* A buffer the application holds, which a hung unit was to write: its
+ * contents stay unknown (commands that read it fail with the timeout's
+ * error) even after a write of all of it, since the IP may write it
+ * afterwards; once the unit is reset, a whole write makes it sound. */
+static void a_buffer_a_hung_unit_may_write_stays_unknown_until_reset(void **s)
+{
+    (void)s;
+    vadd_keeps_writing();
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    const uint32_t ip = vadd_given_up(&r, A, B, O);
+    const uint32_t pattern = 0x2468ACE0u;
+    static uint32_t v[N];
+    AXL_OK(axl_queue_fill(r.q, O, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, v, NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("a command it depends on failed");
+    (void)axl_queue_throw_asynchronous(r.q);
+    AXL_OK(axl_mmio_reset_unit(ip));
+    AXL_OK(axl_queue_fill(r.q, O, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(v[i], pattern);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    rig_down(&r);
+}
+
 /* ---- axl_mmio_reset_unit: ap_sw_reset, then the board's hook ------------------ */
 
 static axl_mmio_board lying_board;
@@ -1037,6 +1070,7 @@ int main(void)
         T(a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds),
         T(creation_does_not_wait_for_slots_a_hung_unit_keeps),
         T(shutdown_with_a_hung_unit_says_it_may_still_run),
+        T(a_buffer_a_hung_unit_may_write_stays_unknown_until_reset),
         T(reset_tries_the_board_hook_when_ap_sw_reset_does_nothing),
         T(reset_says_which_attempt_failed),
         T(a_full_bank_table_is_out_of_resources_naming_the_setting),
