@@ -67,9 +67,11 @@ typedef struct mmio_unit {
     uint8_t chain;
     uint8_t irq;
     uint8_t sw_reset;
-    _Atomic uint8_t hung; /* its run was given up (run_cancel) and it was
-                            not brought back: out of use until a reset or
-                            the run's end gives the run back */
+    /* A run given up (run_cancel) that the unit did not stop: out of use
+     * until a reset or the run's late end gives the run back. Apart from
+     * `run`, so that a poll or the interrupt entry, which claim `run`,
+     * pay nothing for it. */
+    const axl_hal_run *_Atomic hung_run;
     _Atomic uint32_t reset_ctrl; /* the control word an ap_sw_reset at
                             the timeout left (it did not read idle), or 0 */
     uint32_t kernel_index;
@@ -380,7 +382,8 @@ static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
         return AXL_ERR_FEATURE_NOT_SUPPORTED;
     }
     for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
-        if (atomic_load(&d->units[i].run)) {
+        if (atomic_load(&d->units[i].run) ||
+            atomic_load(&d->units[i].hung_run)) {
             axl_format(why, why_size, "compute unit %s is running",
                        d->units[i].name);
             return AXL_ERR_RUNTIME;
@@ -554,8 +557,6 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
     if (!run)
         return;
-    /* A given-up run ended after all. */
-    atomic_store_explicit(&u->hung, 0, memory_order_relaxed);
     if (u->chain)
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
     invalidate_outputs(d, run);
@@ -598,7 +599,7 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
     if (!u)
         return mmio_fail(AXL_ERR_RUNTIME, "mmio: %s was not opened",
                          run->kernel_name);
-    if (atomic_load_explicit(&u->hung, memory_order_relaxed))
+    if (atomic_load_explicit(&u->hung_run, memory_order_relaxed))
         return refuse_hung(u, run);
     /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
      * that a run the interrupt ended left behind. */
@@ -681,14 +682,26 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
     return 0;
 }
 
-/* Whether every unit with a run out is hung (run_cancel). */
-static int only_hung(const mmio_device *d)
+/* Hung units (run_cancel) are looked at, never waited for: one whose IP
+ * raised ap_done after all gives its run back. From progress while it
+ * waits for other units (the core does not wait for hung ones). */
+static void poll_hung(mmio_device *d)
 {
-    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
-        if (atomic_load(&d->units[i].run) &&
-            !atomic_load_explicit(&d->units[i].hung, memory_order_relaxed))
-            return 0;
-    return 1;
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+        mmio_unit *u = &d->units[i];
+        if (!atomic_load(&u->hung_run) || u->irq)
+            continue; /* a wired unit's late end is its interrupt's */
+        uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+        if (ctrl == MMIO_ALL_ONES || !(ctrl & MMIO_AP_DONE))
+            continue;
+        if (u->chain)
+            mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+        const axl_hal_run *run = atomic_exchange(&u->hung_run, NULL);
+        if (run && run->token)
+            axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
+                             "the run was given up at its timeout; its unit "
+                             "raised ap_done later");
+    }
 }
 
 static void mmio_progress(void *dev, uint64_t deadline_ns)
@@ -702,12 +715,11 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
             running = 1;
             ended |= poll_unit(d, &d->units[i]);
         }
-        /* A hung unit is looked at (its IP may end after all), not waited
-         * for: only hung ones out is nothing to wait for. */
-        if (!running || ended || only_hung(d))
+        if (!running || ended)
             return;
         if (deadline_ns != UINT64_MAX && axl_hal_now() >= deadline_ns)
             return;
+        poll_hung(d); /* while it waits anyway */
         axl_port_relax();
     }
 }
@@ -748,10 +760,13 @@ void axl_mmio_isr(uint32_t ip_index)
         return;
     }
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
-    if (!run)
-        return; /* a cancel or a reset took it */
-    /* A given-up run ended after all. */
-    atomic_store_explicit(&u->hung, 0, memory_order_relaxed);
+    if (!run) {
+        /* A run given up at its timeout that ended after all, or none (a
+         * cancel or a reset took it). */
+        run = atomic_exchange(&u->hung_run, NULL);
+        if (!run)
+            return;
+    }
     count(&counters.irq_done);
     invalidate_outputs(d, run);
     axl_status st = AXL_SUCCESS;
@@ -800,8 +815,9 @@ static void back_after_reset(mmio_unit *u)
 {
     count(&counters.resets);
     atomic_store_explicit(&u->reset_ctrl, 0, memory_order_relaxed);
-    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
-    atomic_store(&u->hung, 0);
+    const axl_hal_run *run = atomic_exchange(&u->hung_run, NULL);
+    if (!run)
+        run = atomic_exchange(&u->run, NULL);
     /* A port test that drives the port without the core passes no
      * token. */
     if (run && run->token)
@@ -895,33 +911,27 @@ static void mmio_run_cancel(void *dev, const axl_hal_run *run)
     mmio_unit *u = (mmio_unit *)run->cu_handle;
     if (!u)
         return;
-    /* Hung first: a poll or the interrupt that claims the run after all
-     * clears it, before or after this. */
-    atomic_store(&u->hung, 1);
-    if (atomic_load(&u->run) != run) {
-        atomic_store(&u->hung, 0); /* it ended meanwhile: the core sees
-                                      its run_done */
-        return;
-    }
-    if (!u->sw_reset)
-        return;
-    uint32_t ctrl = 0;
-    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
-    if (!back_idle(u, &ctrl)) {
+    const axl_hal_run *mine = run;
+    if (!atomic_compare_exchange_strong(&u->run, &mine, NULL))
+        return; /* it ended meanwhile; the core sees its run_done */
+    /* This call has the run. A done the interrupt sees between here and
+     * hung_run below finds no run: the unit then waits for a reset. */
+    if (u->sw_reset) {
+        uint32_t ctrl = 0;
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
+        if (back_idle(u, &ctrl)) {
+            count(&counters.resets);
+            if (run->token)
+                axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
+                                 "the run was given up after its timeout; "
+                                 "ap_sw_reset stopped its unit");
+            return;
+        }
         /* Not discarded: axl_mmio_reset_unit and run_start say it. */
         atomic_store_explicit(&u->reset_ctrl, ctrl ? ctrl : MMIO_AP_SW_RESET,
                               memory_order_relaxed);
-        return;
     }
-    const axl_hal_run *mine = run;
-    if (atomic_compare_exchange_strong(&u->run, &mine, NULL)) {
-        count(&counters.resets);
-        atomic_store(&u->hung, 0);
-        if (run->token)
-            axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
-                             "the run was given up after its timeout; "
-                             "ap_sw_reset stopped its unit");
-    }
+    atomic_store(&u->hung_run, run);
 }
 
 /* ---- Memory ------------------------------------------------------------- */

@@ -279,6 +279,17 @@ static void scribble_once(sim_unit *u)
     u->stats.writes++;
 }
 
+/* The start of a unit set to a fault that acts at the start. */
+__attribute__((noinline)) static void begin_faulty(sim_unit *u)
+{
+    if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
+        u->state = SIM_HUNG;
+    if (u->fault == AXL_MMIO_SIM_KEEPS_WRITING) {
+        scribble_target(u);
+        u->state = SIM_WRITING;
+    }
+}
+
 static void begin(sim_unit *u)
 {
     u->state = SIM_PENDING;
@@ -286,12 +297,8 @@ static void begin(sim_unit *u)
     u->result = AXL_SUCCESS;
     u->why[0] = '\0';
     u->stats.t_start = axl_port_now_ns();
-    if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
-        u->state = SIM_HUNG;
-    if (u->fault == AXL_MMIO_SIM_KEEPS_WRITING) {
-        scribble_target(u);
-        u->state = SIM_WRITING;
-    }
+    if (u->fault) /* one test on every start: the faults are rare */
+        begin_faulty(u);
 }
 
 /* Done and ready together, as a non-pipelined HLS core raises them. Under
@@ -786,18 +793,22 @@ uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off)
     if (!u)
         return MMIO_ALL_ONES; /* nothing decodes the address */
 #if !SIM_THREADS
-    if (off == MMIO_CTRL) {
+    if (off == MMIO_CTRL)
         step(u);
-        if (u->state == SIM_WRITING)
-            scribble_once(u);
-    }
 #endif
     LOCK();
     uint32_t v = 0;
     int rose = 0;
-    if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
-        UNLOCK();
-        return MMIO_ALL_ONES;
+    if (u->fault) { /* one test on every read: the faults are rare */
+        if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
+            UNLOCK();
+            return MMIO_ALL_ONES;
+        }
+#if !SIM_THREADS
+        /* No thread writes for it: each read of 0x00 does. */
+        if (off == MMIO_CTRL && u->state == SIM_WRITING)
+            scribble_once(u);
+#endif
     }
     switch (off) {
     case MMIO_CTRL:
