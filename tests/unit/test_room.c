@@ -122,9 +122,16 @@ static axl_device test_device(void)
 
 #else
 
-/* vadd as the stock model computes it, after run_us. */
+/* Runs are held (their models wait) from the start of a loop until it
+ * finds its pool full (release_when_full), so that every loop meets a
+ * full pool however fast the machine is. */
+static atomic_int runs_held;
+
+/* vadd as the stock model computes it, once let go, after run_us. */
 static axl_status slow_vadd(const axl_emu_call *c, void *user)
 {
+    for (int i = 0; i < 200000 && atomic_load(&runs_held); i++)
+        sleep_us(50);
     sleep_us(atomic_load(&run_us));
     return axl_test_vadd_model(c, user);
 }
@@ -257,6 +264,33 @@ static void assert_back(const pools *before)
                      (unsigned)before->s[i].in_use);
 }
 
+/* The start of a loop: runs wait, where a model runs them on its own
+ * thread (not in the deterministic mode, where a model runs inside the
+ * submission; the noop shim's runs just last). */
+static void hold_runs(void)
+{
+#if EMULATED_DEVICE || defined(AXL_TEST_MMIO)
+    atomic_store(&runs_held, !deterministic());
+#endif
+}
+
+/* Each round of a loop: once a pool it fills is full, the runs go (the
+ * creation that follows waits for the oldest of them). */
+static void release_when_full(const char *pool, const char *other)
+{
+#if EMULATED_DEVICE || defined(AXL_TEST_MMIO)
+    if (!atomic_load(&runs_held))
+        return;
+    axl_pool_stats p = axl_test_pool(pool);
+    axl_pool_stats o = axl_test_pool(other ? other : pool);
+    if (p.in_use >= p.capacity || o.in_use >= o.capacity)
+        atomic_store(&runs_held, 0);
+#else
+    (void)pool;
+    (void)other;
+#endif
+}
+
 /* The loop filled the pool (so creation did wait), where runs last. */
 static void assert_filled(const char *pool)
 {
@@ -275,7 +309,9 @@ static void released_buffers_commands_still_use_come_back_to_buffer_create(
     rig r = rig_up();
     const pools before = snapshot();
     const uint32_t cap = axl_test_pool("buffer").capacity;
+    hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
+        release_when_full("buffer", NULL);
         axl_buffer out;
         AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
         launch(r.q, r.vadd, r.in, out, NULL);
@@ -296,7 +332,9 @@ static void released_kernels_commands_still_use_come_back_to_get_kernel(
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
     const pools before = snapshot();
     const uint32_t cap = axl_test_pool("kernel").capacity;
+    hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
+        release_when_full("kernel", NULL);
         axl_kernel k;
         AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, r.id, &k));
         launch(r.q, k, r.in, out, NULL);
@@ -319,7 +357,9 @@ static void released_bundles_released_kernels_keep_come_back_to_get_bundle(
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
     const pools before = snapshot();
     const uint32_t cap = axl_test_pool("kernel_bundle").capacity;
+    hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
+        release_when_full("kernel_bundle", "kernel");
         axl_kernel_bundle b = bundle_of(r.ctx, r.id);
         axl_kernel k;
         AXL_OK(axl_kernel_bundle_get_kernel(b, r.id, &k));
@@ -344,7 +384,9 @@ static void released_queues_with_commands_in_flight_come_back_to_queue_create(
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
     const pools before = snapshot();
     const uint32_t cap = axl_test_pool("queue").capacity;
+    hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
+        release_when_full("queue", NULL);
         axl_queue q;
         AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q));
         launch(q, r.vadd, r.in, out, NULL);
@@ -368,7 +410,9 @@ static void released_contexts_their_queues_keep_come_back_to_context_create(
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
     const pools before = snapshot();
     const uint32_t cap = axl_test_pool("context").capacity;
+    hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
+        release_when_full("context", "queue");
         axl_context c;
         axl_queue q;
         AXL_OK(axl_context_create(&r.dev, 1, NULL, &c));
@@ -424,7 +468,9 @@ static void released_events_of_commands_in_flight_come_back_to_a_launch(
         AXL_OK(axl_event_create_complete(&held[i]));
     const pools before = snapshot();
     group g = {r.vadd, r.in, out};
+    hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
+        release_when_full("event", NULL);
         axl_event e;
         if (i % 2)
             AXL_OK(axl_queue_submit(r.q, vadd_group, &g, &e));
@@ -598,6 +644,11 @@ static void a_given_up_run_writes_nothing_a_new_buffer_holds(void **s)
     AXL_OK(axl_queue_set_timeout(r.q, 2000000u)); /* 2 ms */
     axl_event e;
     launch(r.q, r.vadd, r.in, out, &e);
+    /* The model runs (and is held) before a wait can give it up: a run
+     * given up before its model started is given back at once. */
+    for (int i = 0; i < 100000 && !atomic_load(&model_entered); i++)
+        sleep_us(100);
+    assert_int_equal(atomic_load(&model_entered), 1);
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
     AXL_MESSAGE_HAS("its buffers stay reserved");
     AXL_OK(axl_event_release(e));
