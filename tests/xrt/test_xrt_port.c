@@ -1611,6 +1611,11 @@ static void progress_reports_a_late_run_when_xrt_sees_it_end(void **state)
     assert_int_equal(d.status, AXL_SUCCESS);
     for (int i = 0; i < 200 && counts().busy_runs; i++)
         xt_sleep_ms(5);
+    /* The completion thread may still be in its wait on the run progress
+     * reported: let it go back to sleep under the device's lock (counts()
+     * takes it) before the teardown puts the real table back. */
+    xt_sleep_ms(20);
+    (void)counts();
     free3(dev, m);
 }
 
