@@ -201,7 +201,9 @@ static const struct axl__cu *hung_unit(const struct axl__device *d)
  * works). */
 axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
-                               char *log, size_t log_size)
+                               char *log, size_t log_size,
+                               axl__replace_check may_replace,
+                               const void *arg)
 {
     const axl__image_ref want = axl__image_ref_of(img);
     while (!axl__image_ref_eq(d->loaded, want)) {
@@ -214,6 +216,11 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
             axl__unit_what(d, hung, what, sizeof what);
             return axl__fail(fn, fail_as, "%s cannot be programmed now: %s",
                              d->info.name, what);
+        }
+        if (may_replace) {
+            axl_status st = may_replace(fn, d, arg);
+            if (st != AXL_SUCCESS)
+                return st;
         }
         if (!axl__dev_can_load(d))
             return axl__fail(fn, fail_as,

@@ -9,11 +9,16 @@ cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
   -DCMAKE_C_FLAGS="$cflags" >/dev/null
 cmake --build "$scratch/cmake" >/dev/null
 "$scratch/cmake/consumer"
+if [ -x "$scratch/cmake/model_consumer" ]; then
+  "$scratch/cmake/model_consumer"
+fi
 # The installed tools and images, from outside the source tree (a build
 # with AXL_BUILD_TOOLS=OFF installs none).
 if [ -x "$scratch/prefix/bin/axl-xclbin" ]; then
   "$scratch/prefix/bin/axl-xclbin" info "$scratch/prefix/share/axl/xclbin/stock.xclbin" >/dev/null
   "$scratch/prefix/bin/axl-ls" >/dev/null
+  "$scratch/prefix/bin/axl-xclbin" info "$scratch/cmake/vadd4_u250.xclbin" |
+    grep -q "DDR\[1\] .* used"
 fi
 PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --exists axl
 cc -std=c11 $cflags -o "$scratch/pc-consumer" "$src/consumer.c" \
