@@ -21,7 +21,12 @@ axl_status axl_queue_create(axl_context context, axl_device device,
     AXL__ENTER(device, d, device);
     struct axl__context *c = NULL;
     bool own = AXL_IS_NONE(context);
-    if (!own) {
+    /* Room first, before the context is looked up (it may drop the lock;
+     * a device lives until axl_shutdown). */
+    st = axl__room_for(fn, AXL__POOL_QUEUE);
+    if (st == AXL_SUCCESS && own)
+        st = axl__room_for(fn, AXL__POOL_CONTEXT);
+    if (st == AXL_SUCCESS && !own) {
         c = axl__context_get(fn, context, &st);
         if (c && !axl__context_has_device(c, AXL__SLOT(DEVICE, d)))
             st = axl__fail(fn, AXL_ERR_INVALID,
