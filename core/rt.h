@@ -354,7 +354,10 @@ enum axl__buffer_flags {
     AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
     AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
     AXL__BUF_SUB = 1u << 13,
-    AXL__BUF_ZOMBIE = 1u << 14      /* released; freed once idle */
+    AXL__BUF_ZOMBIE = 1u << 14,     /* released; freed once idle */
+    AXL__BUF_GRAPH = 1u << 15       /* a chunk's sub-buffer a recorded
+                                       parallel_for made: its references
+                                       are the graph nodes naming it */
 };
 
 /* Dependency records: the accessors of unfinished commands, linked into
