@@ -590,6 +590,12 @@ const axl_device_port axl_native_port = {
     .run_start = axl__xn_run_start,
     .run_cancel = axl__xn_run_cancel,
     .progress = axl__xn_progress,
+    /* No ip_wait: XRT 2.13 waits for an IP's interrupt in C++ only
+     * (xrt::ip::interrupt). */
+    .ip_open = axl__xn_ip_open,
+    .ip_close = axl__xn_ip_close,
+    .ip_read32 = axl__xn_ip_read32,
+    .ip_write32 = axl__xn_ip_write32,
 };
 
 /* ---- Test hooks and interop ----------------------------------------------------- */
