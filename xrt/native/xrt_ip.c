@@ -55,7 +55,8 @@ axl_status axl__xn_ip_read32(void *dev, uintptr_t handle, uint32_t offset,
                                           value);
     if (e)
         return axl_fail(AXL_ERR_RUNTIME,
-                        "xrtKernelReadRegister at 0x%x failed (%d)",
+                        "xrtKernelReadRegister at 0x%x failed (%d; XRT's "
+                        "log says why)",
                         (unsigned)offset, e);
     return AXL_SUCCESS;
 }
@@ -68,7 +69,8 @@ axl_status axl__xn_ip_write32(void *dev, uintptr_t handle, uint32_t offset,
                                            value);
     if (e)
         return axl_fail(AXL_ERR_RUNTIME,
-                        "xrtKernelWriteRegister at 0x%x failed (%d)",
+                        "xrtKernelWriteRegister at 0x%x failed (%d; XRT's "
+                        "log says why)",
                         (unsigned)offset, e);
     return AXL_SUCCESS;
 }
