@@ -64,8 +64,8 @@ extern "C" {
  * @param[in] dev the device
  * @param[in] name the IP's IP_LAYOUT name, or a compute unit's instance
  * @param[out] out the IP's handle
- * @return AXL_ERR_INVALID (unknown name, bundle not for dev),
- *         AXL_ERR_BAD_STATE (not executable, design not on dev),
+ * @return AXL_ERR_INVALID (unknown name, a bundle that is not executable
+ *         or not for dev), AXL_ERR_BAD_STATE (dev carries another design),
  *         AXL_ERR_FEATURE_NOT_SUPPORTED (the device gives no register
  *         access), AXL_ERR_OUT_OF_RESOURCES (AXL_MAX_IPS), or the port's
  *         failure to open it.
