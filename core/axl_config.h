@@ -329,6 +329,19 @@
 #define AXL_FEATURE_GRAPHS 1
 #endif
 
+/** Register access to the IPs of a design (axl/ip.h): axl_ip_open,
+ *  axl_ip_read32, axl_ip_write32, axl_ip_wait_interrupt, axl_ip_release,
+ *  with their pool (AXL_MAX_IPS). 0 compiles them out; the launch path
+ *  does not use them either way. */
+#ifndef AXL_FEATURE_IP_ACCESS
+#define AXL_FEATURE_IP_ACCESS 1
+#endif
+
+/** IP handles (axl_ip) alive at once. */
+#ifndef AXL_MAX_IPS
+#define AXL_MAX_IPS 2
+#endif
+
 /* ---- Messages ------------------------------------------------------------- */
 
 /** What a failure leaves in axl_last_message() (and in asynchronous errors).
@@ -418,6 +431,8 @@ AXL__CHECK_SWITCH(AXL_FEATURE_JOIN);
 AXL__CHECK_SWITCH(AXL_FEATURE_APP_IMAGES);
 AXL__CHECK_SWITCH(AXL_FEATURE_XCLBIN_READER);
 AXL__CHECK_SWITCH(AXL_FEATURE_GRAPHS);
+AXL__CHECK_SWITCH(AXL_FEATURE_IP_ACCESS);
+AXL__CHECK_POOL(AXL_MAX_IPS);
 _Static_assert(AXL_MAX_GRAPHS >= 1 && AXL_MAX_GRAPH_EXECS >= 1 &&
                    AXL_MAX_GRAPH_NODES >= 1,
                "the graph pools need at least one object each");

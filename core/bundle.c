@@ -239,6 +239,17 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
                              d->info.name,
                              (unsigned)axl__pool_slot_handle(p, s));
         }
+        const char *ip_name;
+        uint32_t ip_handle;
+        if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
+            if (!say)
+                return AXL_ERR_BAD_STATE;
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "%s carries the design of IP %s (0x%08x), "
+                             "which another would take away: release the "
+                             "IP first",
+                             d->info.name, ip_name, (unsigned)ip_handle);
+        }
         for (uint16_t k = 0; k < kp->capacity; k++) {
             if (!axl__pool_is_live(kp, k) || axl__kernel_at(k)->bundle != s)
                 continue;

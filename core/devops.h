@@ -29,7 +29,11 @@
  *                      nothing to close), run_cancel (NULL: an abandoned
  *                      run is waited for as it is; it still ends through
  *                      axl_hal_run_done), progress (NULL: the port finishes
- *                      runs by itself; a wait sleeps).
+ *                      runs by itself; a wait sleeps), ip_open with
+ *                      ip_close, ip_read32 and ip_write32 (all four or
+ *                      none, checked at registration; NULL: no register
+ *                      access, axl/ip.h), ip_wait (NULL: cannot wait for
+ *                      an IP's interrupt).
  *
  * probe and open, and describe for a device a port adopts, run before there
  * is a device: runtime.c and hal.c call them on the port (they are required).
@@ -241,6 +245,56 @@ static inline uint64_t axl__command_now(const struct axl__command *c)
     (void)c;
 #endif
     return axl__now();
+}
+
+/* ---- IP registers (ip_open, ip_close, ip_read32, ip_write32: all or none;
+ * ip_wait on its own), called without the lock (ip.c) ------------------------- */
+
+static inline bool axl__dev_has_ip_access(const struct axl__device *d)
+{
+    return d->port->ip_open != NULL;
+}
+
+static inline axl_status axl__dev_ip_open(const struct axl__device *d,
+                                          const axl_xclbin *image,
+                                          uint32_t ip_index,
+                                          const axl_xclbin_ip *ip,
+                                          uintptr_t *handle)
+{
+    return d->port->ip_open(d->data, image, ip_index, ip, handle);
+}
+
+static inline void axl__dev_ip_close(const struct axl__device *d,
+                                     uintptr_t handle)
+{
+    d->port->ip_close(d->data, handle);
+}
+
+static inline axl_status axl__dev_ip_read32(const struct axl__device *d,
+                                            uintptr_t handle, uint32_t offset,
+                                            uint32_t *value)
+{
+    return d->port->ip_read32(d->data, handle, offset, value);
+}
+
+static inline axl_status axl__dev_ip_write32(const struct axl__device *d,
+                                             uintptr_t handle, uint32_t offset,
+                                             uint32_t value)
+{
+    return d->port->ip_write32(d->data, handle, offset, value);
+}
+
+/* NULL ip_wait: the port cannot wait; the caller says so. */
+static inline bool axl__dev_can_ip_wait(const struct axl__device *d)
+{
+    return d->port->ip_wait != NULL;
+}
+
+static inline axl_status axl__dev_ip_wait(const struct axl__device *d,
+                                          uintptr_t handle,
+                                          uint64_t timeout_ns)
+{
+    return d->port->ip_wait(d->data, handle, timeout_ns);
 }
 
 #endif /* AXL_DEVOPS_H */

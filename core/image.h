@@ -55,6 +55,32 @@ struct axl__bundle {
     uint16_t img[AXL_MAX_BUNDLE_IMAGES];
 };
 
+/* An open IP (ip.c, axl/ip.h): a design's IP whose registers the
+ * application reaches through the device's port. */
+struct axl__ip {
+    uint16_t holds;             /* calls inside the port with it */
+    uint16_t bundle;            /* slot; held (keeps the design on device) */
+    uint16_t device;            /* slot */
+    uint16_t image;             /* slot of the design it is an IP of */
+    uint32_t ip_index;          /* its IP_LAYOUT index */
+    uintptr_t handle;           /* the port's, from ip_open */
+    char name[48];              /* IP_LAYOUT's m_name, for messages */
+};
+
+/* Whether an IP handle (live, or released while a call used it) holds
+ * bundle slot b on device d: the design stays (bundle.c). */
+#if AXL_FEATURE_IP_ACCESS
+bool axl__ip_holds(uint16_t b, const struct axl__device *d,
+                   const char **name, uint32_t *handle);
+#else
+static inline bool axl__ip_holds(uint16_t b, const struct axl__device *d,
+                                 const char **name, uint32_t *handle)
+{
+    (void)b, (void)d, (void)name, (void)handle;
+    return false;
+}
+#endif
+
 /* Images (image.c). */
 axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
                           uint16_t device, struct axl__image **out);

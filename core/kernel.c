@@ -496,7 +496,8 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
          * was made). */
         const uint16_t vs = AXL__HANDLE_SLOT(k->what);
         if (bp->link[vs] != AXL__SLOT_LIVE ||
-            bp->gen[vs] != (uint16_t)(k->what >> AXL__HANDLE_GEN_SHIFT))
+            bp->gen[vs] != ((k->what >> AXL__HANDLE_GEN_SHIFT) &
+                             AXL__HANDLE_GEN_MASK))
             goto miss;
         struct axl__buffer *view = axl__buffer_at(vs);
         struct axl__buffer *b = axl__buffer_base(view);

@@ -60,8 +60,8 @@ void axl__pool_free(axl__pool *p, void *obj)
 void axl__pool_free_slot(axl__pool *p, uint16_t slot)
 {
     /* Generation 0 is skipped so that no live handle is all-zero in its
-     * generation bits; wrap-around after 65535 lives is expected. */
-    uint16_t g = (uint16_t)(p->gen[slot] + 1);
+     * generation bits; wrap-around after 32767 lives is expected. */
+    uint16_t g = (uint16_t)((p->gen[slot] + 1u) & AXL__HANDLE_GEN_MASK);
     p->gen[slot] = g ? g : 1;
     p->link[slot] = p->free_head;
     p->free_head = (uint16_t)(slot + 1);
@@ -73,7 +73,7 @@ void *axl__pool_lookup(const axl__pool *p, uint32_t id,
 {
     axl__handle_problem w = AXL__HANDLE_OK;
     uint32_t index = id & AXL__HANDLE_INDEX_MASK;
-    uint32_t gen = (id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu;
+    uint32_t gen = (id >> AXL__HANDLE_GEN_SHIFT) & AXL__HANDLE_GEN_MASK;
     uint32_t kind = id >> AXL__HANDLE_KIND_SHIFT;
     void *obj = NULL;
     if (id == 0)

@@ -17,10 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Handle layout: kind (4 bits) | generation (16 bits) | slot + 1 (12 bits). */
+/* Handle layout: kind (5 bits) | generation (15 bits) | slot + 1 (12 bits).
+ * Generations count 1..32767 and wrap (0 is never one); kinds are the
+ * pools of pools.h, more than 16 with graphs and IP handles. */
 #define AXL__HANDLE_INDEX_BITS 12u
-#define AXL__HANDLE_GEN_BITS 16u
+#define AXL__HANDLE_GEN_BITS 15u
 #define AXL__HANDLE_INDEX_MASK ((1u << AXL__HANDLE_INDEX_BITS) - 1u)
+#define AXL__HANDLE_GEN_MASK ((1u << AXL__HANDLE_GEN_BITS) - 1u)
 #define AXL__HANDLE_GEN_SHIFT AXL__HANDLE_INDEX_BITS
 #define AXL__HANDLE_KIND_SHIFT (AXL__HANDLE_INDEX_BITS + AXL__HANDLE_GEN_BITS)
 
@@ -148,7 +151,7 @@ AXL__POOL_FN void *axl__pool_lookup_any(const axl__pool *p, uint32_t id)
         return NULL;
     uint16_t link = p->link[index - 1];
     if ((link != AXL__SLOT_LIVE && link != AXL__SLOT_RETIRED) ||
-        p->gen[index - 1] != ((id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu))
+        p->gen[index - 1] != ((id >> AXL__HANDLE_GEN_SHIFT) & AXL__HANDLE_GEN_MASK))
         return NULL;
     return p->slots + (size_t)(index - 1) * p->object_size;
 }
@@ -161,7 +164,7 @@ static inline void *axl__pool_get(const axl__pool *p, uint32_t id)
     uint32_t index = id & AXL__HANDLE_INDEX_MASK;
     if ((id >> AXL__HANDLE_KIND_SHIFT) != p->kind || index == 0 ||
         index > p->capacity || p->link[index - 1] != AXL__SLOT_LIVE ||
-        p->gen[index - 1] != ((id >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu))
+        p->gen[index - 1] != ((id >> AXL__HANDLE_GEN_SHIFT) & AXL__HANDLE_GEN_MASK))
         return NULL;
     return p->slots + (size_t)(index - 1) * p->object_size;
 }

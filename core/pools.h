@@ -34,6 +34,13 @@
 #define AXL__GRAPH_POOLS(X)
 #endif
 
+/* IP handles (axl/ip.h) exist only with AXL_FEATURE_IP_ACCESS. */
+#if AXL_FEATURE_IP_ACCESS
+#define AXL__IP_POOLS(X) X(IP, ip, struct axl__ip, AXL_MAX_IPS, axl_ip, "IP", APP)
+#else
+#define AXL__IP_POOLS(X)
+#endif
+
 #define AXL__POOL_LIST(X)                                                      \
     X(PLATFORM, platform, struct axl__platform, AXL_MAX_PLATFORMS,             \
       axl_platform, "platform", RT)                                            \
@@ -61,7 +68,8 @@
       AXL_MAX_KERNEL_BUNDLES, axl_kernel_bundle, "kernel bundle", APP)         \
     X(KERNEL, kernel, struct axl__kernel, AXL_MAX_KERNELS, axl_kernel,         \
       "kernel", APP)                                                           \
-    AXL__GRAPH_POOLS(X)
+    AXL__GRAPH_POOLS(X)                                                        \
+    AXL__IP_POOLS(X)
 
 enum axl__pool_kind {
 #define AXL__POOL_ENUM(KIND, ...) AXL__POOL_##KIND,
@@ -70,6 +78,6 @@ enum axl__pool_kind {
     AXL__POOL_COUNT
 };
 
-_Static_assert(AXL__POOL_COUNT <= 16, "handle kinds have 4 bits");
+_Static_assert(AXL__POOL_COUNT <= 32, "handle kinds have 5 bits");
 
 #endif /* AXL_POOLS_H */

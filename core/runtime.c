@@ -357,6 +357,13 @@ static const char *port_lacks(const axl_device_port *port)
         return "describe";
     if (!port->bank)
         return "bank";
+    const int ip_ops = !!port->ip_open + !!port->ip_close +
+                       !!port->ip_read32 + !!port->ip_write32;
+    if (ip_ops && ip_ops < 4)
+        return !port->ip_open    ? "ip_open"
+               : !port->ip_close ? "ip_close"
+               : !port->ip_read32 ? "ip_read32"
+                                  : "ip_write32";
     if (!port->mem_alloc && !port->mem_write && !port->mem_read &&
         !port->mem_copy)
         return NULL; /* no device memory at all */

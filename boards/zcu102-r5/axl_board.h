@@ -45,6 +45,14 @@
 #define AXL_FEATURE_GRAPHS 0
 #endif
 
+/* No register access to IPs (axl/ip.h): the R5's footprint rows stay as
+ * they were. A firmware that drives an IP of its own by registers (a
+ * DMA, a GPIO, an RTL block) sets this to 1 (about the IP pool and
+ * ip.c's code). */
+#ifndef AXL_FEATURE_IP_ACCESS
+#define AXL_FEATURE_IP_ACCESS 0
+#endif
+
 /* No device with a clock of its own: the R5 drives real units (or, under
  * QEMU, the C-model simulator, which runs in real time); only a model
  * that simulates time (the mmio port's RTL model, on a host) has one. */

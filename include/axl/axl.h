@@ -25,6 +25,7 @@
 #include "axl/handler.h"
 #include "axl/queue.h"
 #include "axl/graph.h"
+#include "axl/ip.h"
 #include "axl/trace.h"
 #include "axl/kernels.h"
 

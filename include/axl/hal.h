@@ -361,6 +361,33 @@ typedef struct axl_device_port {
      *  waiter can look at the host's clock and other devices. Called with
      *  the runtime lock held: it answers from memory, without blocking. */
     uint64_t (*now)(void *dev);
+
+    /** Optional: register
+     *  access to any IP of the design the device carries (axl/ip.h).
+     *  ip_open readies IP `ip_index` of image (its IP_LAYOUT entry `ip`)
+     *  for access, *handle the port's (0 allowed); a failure says why
+     *  with axl_fail. ip_close undoes it. ip_read32 and ip_write32 reach
+     *  one 32-bit register at byte `offset` of the IP's control space:
+     *  the core has checked that it is 4-aligned and inside the IP's
+     *  range. ip_wait returns AXL_SUCCESS once the IP has raised its
+     *  interrupt since it was opened or since the last ip_wait returned
+     *  (and acknowledges it), AXL_ERR_TIMEOUT when timeout_ns pass first
+     *  (UINT64_MAX: none); it may block and must return by the deadline;
+     *  AXL_ERR_FEATURE_NOT_SUPPORTED with a message where the port cannot
+     *  wait. Called without the runtime lock; the core keeps the design
+     *  on the device while an IP is open. ip_open, ip_close, ip_read32
+     *  and ip_write32 come all four or none (registration checks it);
+     *  ip_wait may be NULL on its own. NULL: the device gives no access
+     *  to registers (AXL_ERR_FEATURE_NOT_SUPPORTED). */
+    axl_status (*ip_open)(void *dev, const axl_xclbin *image,
+                          uint32_t ip_index, const axl_xclbin_ip *ip,
+                          uintptr_t *handle);
+    void (*ip_close)(void *dev, uintptr_t handle);
+    axl_status (*ip_read32)(void *dev, uintptr_t handle, uint32_t offset,
+                            uint32_t *value);
+    axl_status (*ip_write32)(void *dev, uintptr_t handle, uint32_t offset,
+                             uint32_t value);
+    axl_status (*ip_wait)(void *dev, uintptr_t handle, uint64_t timeout_ns);
 } axl_device_port;
 
 /**

@@ -45,6 +45,12 @@ static const switched_call switched[] = {
     SW("axl_graph_finalize", AXL_FEATURE_GRAPHS),
     SW("axl_graph_exec_release", AXL_FEATURE_GRAPHS),
     SW("axl_queue_submit_graph", AXL_FEATURE_GRAPHS),
+    SW("axl_ip_open", AXL_FEATURE_IP_ACCESS),
+    SW("axl_ip_read32", AXL_FEATURE_IP_ACCESS),
+    SW("axl_ip_write32", AXL_FEATURE_IP_ACCESS),
+    SW("axl_ip_wait_interrupt", AXL_FEATURE_IP_ACCESS),
+    SW("axl_ip_release", AXL_FEATURE_IP_ACCESS),
+    SW("axl_ip_get_info", AXL_FEATURE_IP_ACCESS),
     SW("axl_graph_exec_update_scalar", AXL_FEATURE_GRAPHS),
     SW("axl_graph_exec_update_buffer", AXL_FEATURE_GRAPHS),
     /* Calls that take a design's bytes. */
@@ -172,6 +178,9 @@ static bool skipped_halfway;
     }
 REL(axl_host_accessor, axl_host_accessor_release)
 REL(axl_kernel, axl_kernel_release)
+#if AXL_FEATURE_IP_ACCESS
+REL(axl_ip, axl_ip_release)
+#endif
 REL(axl_kernel_bundle, axl_kernel_bundle_release)
 REL(axl_event, axl_event_release)
 /* The skipped test's frame is gone: a buffer over its stack must not be
@@ -199,6 +208,9 @@ static void release_what_was_left(void)
         axl_status (*release)(uint32_t id);
     } order[] = {
         {AXL__POOL_HOST_ACCESSOR, rel_axl_host_accessor},
+#if AXL_FEATURE_IP_ACCESS
+        {AXL__POOL_IP, rel_axl_ip},
+#endif
         {AXL__POOL_KERNEL, rel_axl_kernel},
         {AXL__POOL_KERNEL_BUNDLE, rel_axl_kernel_bundle},
         {AXL__POOL_EVENT, rel_axl_event},

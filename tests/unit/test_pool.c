@@ -95,7 +95,7 @@ static void handle_of_other_kind_is_refused(void **state)
     (void)state;
     obj *a = axl__pool_alloc(&pool);
     uint32_t h = axl__pool_handle(&pool, a);
-    uint32_t other = (h & ~(0xFu << AXL__HANDLE_KIND_SHIFT)) |
+    uint32_t other = (h & ~(0x1Fu << AXL__HANDLE_KIND_SHIFT)) |
                      (6u << AXL__HANDLE_KIND_SHIFT);
     axl__handle_problem why;
     assert_null(axl__pool_lookup(&pool, other, &why));
@@ -118,20 +118,20 @@ static void generation_wraps_around_and_skips_zero(void **state)
     obj *a = axl__pool_alloc(&pool);
     uint32_t first = axl__pool_handle(&pool, a);
     uint16_t slot = axl__pool_slot(&pool, a);
-    /* 65535 lives use every nonzero generation once. */
-    for (int i = 0; i < 65535; i++) {
+    /* 32767 lives use every nonzero 15-bit generation once. */
+    for (int i = 0; i < 32767; i++) {
         axl__pool_free(&pool, a);
         obj *b = axl__pool_alloc(&pool);
         assert_ptr_equal(a, b);
         uint32_t gen = (axl__pool_handle(&pool, b) >> AXL__HANDLE_GEN_SHIFT) &
-                       0xFFFFu;
+                       AXL__HANDLE_GEN_MASK;
         assert_int_not_equal(gen, 0);
-        if (i < 65534)
+        if (i < 32766)
             assert_null(axl__pool_lookup(&pool, first, NULL));
     }
     /* After the wrap the first generation is back: a handle that old is the
-     * documented blind spot of 16-bit generations. */
-    assert_int_equal(gens[slot], (first >> AXL__HANDLE_GEN_SHIFT) & 0xFFFFu);
+     * documented blind spot of 15-bit generations. */
+    assert_int_equal(gens[slot], (first >> AXL__HANDLE_GEN_SHIFT) & AXL__HANDLE_GEN_MASK);
     assert_ptr_equal(axl__pool_lookup(&pool, first, NULL), a);
 }
 

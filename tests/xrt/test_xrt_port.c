@@ -711,6 +711,37 @@ static void cu_open_opens_one_xrt_kernel_per_compute_unit(void **state)
     assert_int_equal(counts().kernels, 0);
 }
 
+/* axl/ip.h on XRT: a compute unit's registers through the C API, on an
+ * exclusive kernel, and no interrupt wait (xrt::ip::interrupt is C++
+ * only). */
+static void ip_registers_of_a_unit_go_through_an_exclusive_xrt_kernel(
+    void **state)
+{
+    (void)state;
+    void *dev = device_with(&stock);
+    uint32_t k, ip0;
+    xt_kernel(&stock.x, "vadd", 0, &k, &ip0);
+    axl_xclbin_ip ip;
+    AXL_OK(axl_xclbin_get_ip(&stock.x, ip0, &ip));
+    uintptr_t h = 0;
+    AXL_OK(P->ip_open(dev, &stock.x, ip0, &ip, &h));
+    assert_true(h != 0);
+    /* The noop shim has no register space: XRT refuses each access
+     * (EPERM, "failed to read ip(0)"), which the port reports naming
+     * the call. */
+    uint32_t v = 0xDEAD;
+    AXL_EXPECT(P->ip_read32(dev, h, 0x34, &v), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("xrtKernelReadRegister at 0x34 failed");
+    AXL_EXPECT(P->ip_write32(dev, h, 0x34, 5), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("xrtKernelWriteRegister at 0x34 failed");
+    P->ip_close(dev, h);
+    assert_null(P->ip_wait);
+    ip.type = AXL_XCLBIN_IP_MEM_DDR4; /* not a unit: out of the C API's reach */
+    AXL_EXPECT(P->ip_open(dev, &stock.x, ip0, &ip, &h),
+               AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("compute units only");
+}
+
 static void cu_open_refuses_wrong_indexes_and_images_not_loaded(void **state)
 {
     (void)state;
@@ -1810,6 +1841,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest runs[] = {
         TEST(cu_open_opens_one_xrt_kernel_per_compute_unit),
         TEST(cu_open_refuses_wrong_indexes_and_images_not_loaded),
+        TEST(ip_registers_of_a_unit_go_through_an_exclusive_xrt_kernel),
         TEST(vadd_with_three_buffers_and_a_scalar_completes),
         TEST(sequential_runs_reuse_one_xrt_run),
 #if AXL_XRT_KEEP_RUN_ARGS

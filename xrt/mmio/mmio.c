@@ -41,6 +41,14 @@
 #include "mmio_io.h"
 #include "mmio_regs.h"
 
+/* Register access to any IP (axl/ip.h), unless the board switches it off
+ * (AXL_FEATURE_IP_ACCESS 0 in its axl_board.h). */
+#if !defined(AXL_FEATURE_IP_ACCESS) || AXL_FEATURE_IP_ACCESS
+#define MMIO_IP 1
+#else
+#define MMIO_IP 0
+#endif
+
 #if defined(AXL_MMIO_MODEL) && AXL_MMIO_MODEL
 #define MMIO_MODEL 1
 #include "axl/mmio_model.h"
@@ -90,6 +98,11 @@ typedef struct mmio_unit {
     uint32_t nargs;
     mmio_arg args[AXL_MMIO_MAX_ARGS];
     const axl_hal_run *_Atomic run; /* the run in flight, or NULL */
+#if MMIO_IP
+    uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
+    uint32_t irqs_seen;  /* irqs when the last ip_wait returned */
+    _Atomic uint32_t irqs; /* interrupts the entry acknowledged */
+#endif
     char name[40];       /* IP_LAYOUT's m_name, for messages */
 } mmio_unit;
 
@@ -1038,9 +1051,23 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
 void axl_mmio_isr(uint32_t ip_index)
 {
     mmio_device *d = &device;
-    if (!d->open || ip_index >= AXL_MMIO_UNITS || !d->units[ip_index].known)
+    if (!d->open || ip_index >= AXL_MMIO_UNITS)
         return;
     mmio_unit *u = &d->units[ip_index];
+#if MMIO_IP
+    if (!u->known && u->ip_opens) {
+        /* An IP the application opened (not a compute unit): acknowledge
+         * its ISR as an HLS one is (toggle on write or clear on read). */
+        uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+        if (s && s != MMIO_ALL_ONES) {
+            mmio_wr32(u->regs, MMIO_ISR, s);
+            atomic_fetch_add(&u->irqs, 1u);
+        }
+        return;
+    }
+#endif
+    if (!u->known)
+        return;
     int done;
     if (u->chain) {
         /* ap_done is a level here, and reading it clears nothing. While it
@@ -1057,6 +1084,10 @@ void axl_mmio_isr(uint32_t ip_index)
         uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
         if (s)
             mmio_wr32(u->regs, MMIO_ISR, s);
+#if MMIO_IP
+        if (s && s != MMIO_ALL_ONES)
+            atomic_fetch_add(&u->irqs, 1u);
+#endif
     } else {
         /* ap_done is clear on read in ap_ctrl_hs: the ISR says it. */
         uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
@@ -1064,6 +1095,10 @@ void axl_mmio_isr(uint32_t ip_index)
             return;
         if (s)
             mmio_wr32(u->regs, MMIO_ISR, s);
+#if MMIO_IP
+        if (s)
+            atomic_fetch_add(&u->irqs, 1u);
+#endif
         done = (s & MMIO_IRQ_DONE) != 0;
     }
     if (!done) {
@@ -1343,6 +1378,124 @@ static axl_status mmio_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_off,
     return AXL_SUCCESS;
 }
 
+#if MMIO_IP
+/* ---- Registers of any IP (axl/ip.h) ---------------------------------------
+ *
+ * The handle is the IP's IP_LAYOUT index + 1. A compute unit is reached
+ * where the port drives it; any other IP is mapped here, at its IP_LAYOUT
+ * base (or the board's wiring), AXL_IP_RANGE bytes as for a unit. */
+
+static axl_status mmio_ip_open(void *dev, const axl_xclbin *image,
+                               uint32_t ip_index, const axl_xclbin_ip *ip,
+                               uintptr_t *handle)
+{
+    mmio_device *d = dev;
+    (void)image;
+    if (ip_index >= AXL_MMIO_UNITS)
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "mmio: it is IP_LAYOUT entry %u; the port reaches "
+                         "entries below AXL_MMIO_UNITS (%u)",
+                         (unsigned)ip_index, (unsigned)AXL_MMIO_UNITS);
+    mmio_unit *u = &d->units[ip_index];
+    if (!u->known && !u->ip_opens) {
+        const axl_mmio_board *bd = d->board;
+        u->phys = ip->base_address;
+        u->irq = 0;
+        for (uint32_t w = 0; bd->units && w < bd->unit_count; w++)
+            if (bd->units[w].ip_index == ip_index) {
+                if (bd->units[w].base)
+                    u->phys = bd->units[w].base;
+                u->irq = bd->units[w].irq;
+            }
+        axl_format(u->name, sizeof u->name, "%.*s", (int)ip->name.len,
+                   ip->name.ptr);
+        if (MMIO_MODEL)
+            u->regs = (uintptr_t)ip_index + 1u;
+        else if (bd->map_ctrl)
+            u->regs = bd->map_ctrl(bd->user, u->phys, 0x10000);
+        else
+            u->regs = u->phys <= UINTPTR_MAX ? (uintptr_t)u->phys : 0;
+        if (!u->regs)
+            return mmio_fail(AXL_ERR_PLATFORM,
+                             "mmio: the board could not map it at 0x%llx "
+                             "(axl_mmio_board.map_ctrl)",
+                             (unsigned long long)u->phys);
+    }
+    if (u->ip_opens == UINT8_MAX)
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "mmio: %u handles are open on it already",
+                         (unsigned)UINT8_MAX);
+    if (!u->ip_opens)
+        u->irqs_seen = atomic_load(&u->irqs);
+    u->ip_opens++;
+    *handle = (uintptr_t)ip_index + 1u;
+    return AXL_SUCCESS;
+}
+
+static void mmio_ip_close(void *dev, uintptr_t handle)
+{
+    mmio_device *d = dev;
+    d->units[handle - 1u].ip_opens--;
+}
+
+static axl_status mmio_ip_read32(void *dev, uintptr_t handle, uint32_t offset,
+                                 uint32_t *value)
+{
+    mmio_device *d = dev;
+    *value = mmio_rd32(d->units[handle - 1u].regs, offset);
+    return AXL_SUCCESS;
+}
+
+static axl_status mmio_ip_write32(void *dev, uintptr_t handle,
+                                  uint32_t offset, uint32_t value)
+{
+    mmio_device *d = dev;
+    mmio_wr32(d->units[handle - 1u].regs, offset, value);
+    return AXL_SUCCESS;
+}
+
+/* An interrupt wired to the CPU is the entry's (axl_mmio_isr counts what
+ * it acknowledges); one that is not is seen in the IP's ISR, which this
+ * acknowledges the same way (read it, write it back). */
+static axl_status mmio_ip_wait(void *dev, uintptr_t handle,
+                               uint64_t timeout_ns)
+{
+    mmio_device *d = dev;
+    mmio_unit *u = &d->units[handle - 1u];
+#if MMIO_MODEL
+    const uint64_t now = device_now(d);
+#else
+    const uint64_t now = axl_hal_now();
+#endif
+    uint64_t deadline = UINT64_MAX;
+    if (timeout_ns != UINT64_MAX)
+        (void)axl__add_size(now, timeout_ns, &deadline);
+    for (;;) {
+        const uint32_t n = atomic_load(&u->irqs);
+        if (n != u->irqs_seen) {
+            u->irqs_seen = n;
+            return AXL_SUCCESS;
+        }
+        if (!u->irq) {
+            const uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+            if (s && s != MMIO_ALL_ONES) {
+                mmio_wr32(u->regs, MMIO_ISR, s);
+                return AXL_SUCCESS;
+            }
+        }
+#if MMIO_MODEL
+        if (device_now(d) >= deadline)
+            return AXL_ERR_TIMEOUT;
+        (void)model_advance(d, deadline);
+#else
+        if (axl_hal_now() >= deadline)
+            return AXL_ERR_TIMEOUT;
+#endif
+        axl_port_relax();
+    }
+}
+#endif /* MMIO_IP */
+
 const axl_device_port axl_mmio_port = {
     .name = "mmio",
     .platform_name = "axl mmio",
@@ -1372,5 +1525,12 @@ const axl_device_port axl_mmio_port = {
     .progress = mmio_progress,
 #if MMIO_MODEL
     .now = mmio_now,
+#endif
+#if MMIO_IP
+    .ip_open = mmio_ip_open,
+    .ip_close = mmio_ip_close,
+    .ip_read32 = mmio_ip_read32,
+    .ip_write32 = mmio_ip_write32,
+    .ip_wait = mmio_ip_wait,
 #endif
 };

@@ -55,6 +55,7 @@ function(axl_add_xrt_port target kind)
     ${AXL_XRT_PORT_DIR}/xrt_api.c
     ${AXL_XRT_PORT_DIR}/xrt_env.c
     ${AXL_XRT_PORT_DIR}/xrt_interop.c
+    ${AXL_XRT_PORT_DIR}/xrt_ip.c
     ${AXL_XRT_PORT_DIR}/xrt_mem.c
     ${AXL_XRT_PORT_DIR}/xrt_run.c
     ${AXL_XRT_PORT_DIR}/xrt_port.c)

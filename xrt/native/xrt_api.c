@@ -42,6 +42,9 @@ static int run_set_arg(xrtRunHandle run, int index, const axl__xrt_value *v)
         .device_to_xcl = xrtDeviceToXclDevice,                                 \
         .kernel_open = xrtPLKernelOpen,                                        \
         .kernel_close = xrtKernelClose,                                        \
+        .kernel_open_exclusive = xrtPLKernelOpenExclusive,                     \
+        .kernel_read_register = xrtKernelReadRegister,                         \
+        .kernel_write_register = xrtKernelWriteRegister,                       \
         .run_open = xrtRunOpen,                                                \
         .run_set_arg = run_set_arg,                                            \
         .run_start = xrtRunStart,                                              \

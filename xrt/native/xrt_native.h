@@ -75,6 +75,15 @@ typedef struct axl__xrt_api {
     xrtKernelHandle (*kernel_open)(xrtDeviceHandle dev, const xuid_t uuid,
                                    const char *name);
     int (*kernel_close)(xrtKernelHandle kernel);
+    /* Register access to a compute unit (axl/ip.h), on a kernel opened
+     * exclusively, as XRT requires for it. */
+    xrtKernelHandle (*kernel_open_exclusive)(xrtDeviceHandle dev,
+                                             const xuid_t uuid,
+                                             const char *name);
+    int (*kernel_read_register)(xrtKernelHandle kernel, uint32_t offset,
+                                uint32_t *value);
+    int (*kernel_write_register)(xrtKernelHandle kernel, uint32_t offset,
+                                 uint32_t value);
     xrtRunHandle (*run_open)(xrtKernelHandle kernel);
     /* Not XRT's signature: one typed value instead of C varargs, so a test
      * stub can fail one call and pass the others through. */

@@ -594,6 +594,12 @@ const axl_device_port axl_native_port = {
     .unit_fix = "it is back when XRT sees the run end (a card reset, "
                 "xbutil reset, ends it)",
     .progress = axl__xn_progress,
+    /* No ip_wait: XRT 2.13 waits for an IP's interrupt in C++ only
+     * (xrt::ip::interrupt). */
+    .ip_open = axl__xn_ip_open,
+    .ip_close = axl__xn_ip_close,
+    .ip_read32 = axl__xn_ip_read32,
+    .ip_write32 = axl__xn_ip_write32,
 };
 
 /* ---- Test hooks and interop ----------------------------------------------------- */

@@ -275,6 +275,16 @@ axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
                           uint64_t size, xrtBufferHandle *bo,
                           uint64_t *serial);
 /* The ops. */
+/* Registers of compute units (xrt_ip.c, axl/ip.h). */
+axl_status axl__xn_ip_open(void *dev, const axl_xclbin *image,
+                           uint32_t ip_index, const axl_xclbin_ip *ip,
+                           uintptr_t *handle);
+void axl__xn_ip_close(void *dev, uintptr_t handle);
+axl_status axl__xn_ip_read32(void *dev, uintptr_t handle, uint32_t offset,
+                             uint32_t *value);
+axl_status axl__xn_ip_write32(void *dev, uintptr_t handle, uint32_t offset,
+                              uint32_t value);
+
 axl_status axl__xn_cu_open(void *dev, const axl_xclbin *image,
                            uint32_t kernel_index, uint32_t ip_index,
                            uintptr_t *cu_handle);
