@@ -31,8 +31,10 @@
  *  - the interrupt pin: a rising edge calls the isr given at attach at the
  *    end of its cycle, inside whichever call ran it (rd32, wr32, advance,
  *    reset), and advance() returns IRQ for that unit until the port reads
- *    its ISR (DONE likewise until it reads 0x00); the isr must not call
- *    the model (mmio_model.h); ap_rst_n: reset() holds it low 16 cycles.
+ *    its ISR (DONE likewise until it reads 0x00, or an ISR that says
+ *    done: an interrupt-driven ap_ctrl_hs driver reads nothing else); the
+ *    isr must not call the model (mmio_model.h); ap_rst_n: reset() holds
+ *    it low 16 cycles.
  *  - Time is the simulated clock: it moves only inside advance(), rd32,
  *    wr32 and reset(). While every unit is idle (no run, no bus traffic,
  *    the testbench's last look saw ap_idle), advance() skips ahead to its

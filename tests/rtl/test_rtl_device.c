@@ -14,8 +14,11 @@
  * unit with it comes back by itself; two units run at once in simulated
  * time; runs end by interrupt where the board wires it and by polling
  * where not (AXL_RTL_IRQ=0: ctest runs the file both ways); a kernel of
- * the design without RTL is refused naming what would run it.
+ * the design without RTL is refused naming what would run it; memory a
+ * run given up at its timeout still writes is not handed out again until
+ * the run ends or its unit is reset (item 7).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,6 +350,201 @@ static void runs_end_by_interrupt_where_the_board_wires_it(void **s)
     rig_down(&r);
 }
 
+/* ---- Memory an abandoned run still writes (issue 27 item 7) ------------------- */
+
+static char logged[4][AXL_MESSAGE_MAX];
+static atomic_int nlogged;
+
+static void keep_line(const char *text, size_t len, void *user)
+{
+    (void)user;
+    int i = atomic_fetch_add(&nlogged, 1);
+    if (i < 4)
+        snprintf(logged[i], sizeof logged[i], "%.*s", (int)len, text);
+}
+
+static bool logged_has(const char *text)
+{
+    for (int i = 0; i < atomic_load(&nlogged) && i < 4; i++)
+        if (strstr(logged[i], text))
+            return true;
+    return false;
+}
+
+static uint64_t busy_write_beats(uint32_t ip)
+{
+    axl_rtl_unit_stats st;
+    AXL_OK(axl_rtl_unit_stats_get(ip, &st));
+    return st.write_beats;
+}
+
+/* Simulated time runs only while the port waits for a unit: one vadd of
+ * 2^13 elements on a vadd unit, about 20,000 cycles of it, during which
+ * every unit (the hung one too) is clocked. */
+static void let_time_run(rig *r, axl_kernel vadd, axl_buffer A, axl_buffer O)
+{
+    AXL_OK(axl_queue_single_task(r->q, vadd,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O),
+                                          AXL_ARG_U32(1u << 13)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+}
+
+/* The busy kernel over W words (4 KiB), `rounds` rounds (0: until reset),
+ * 16 cycles before each single-beat write: a round is about 27,000
+ * cycles, so its writes go on long after a timeout of 20 us (6,000
+ * cycles) gives it up. It has no ap_sw_reset: the port cannot stop it,
+ * its unit is hung, and the run keeps its output buffer. The application
+ * releases that buffer (the release succeeds, and says its device memory
+ * stays reserved; the reserved_memory row counts it), makes a new buffer
+ * of the same size (first fit would place it where the output was) and
+ * fills it on the device, then lets simulated time run on while busy
+ * writes: every byte of the new buffer, read back from the device, is
+ * still the fill. Returns the unit's IP_LAYOUT index, its write beats
+ * when the new buffer was checked, and leaves the reserved bytes
+ * counted. */
+enum { W = 1024 };
+
+typedef struct given_up {
+    axl_kernel busy, vadd;
+    axl_buffer A, O, X;
+    uint32_t ip;
+    uint64_t beats_before;     /* the unit's write beats before the run */
+    uint64_t beats_at_timeout; /* the run's, when it was given up */
+} given_up;
+
+static given_up busy_given_up_beside_a_new_buffer(rig *r, uint32_t rounds,
+                                                  uint64_t beats_to_see)
+{
+    given_up g;
+    g.busy = kernel(r, "busy");
+    g.vadd = kernel(r, "vadd");
+    g.ip = ip_of("busy:busy_1");
+    g.beats_before = busy_write_beats(g.ip); /* counted since attach */
+    AXL_OK(axl_buffer_create(4, axl_range_1d(1u << 13), NULL, &g.A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(1u << 13), NULL, &g.O));
+    axl_log_set(AXL_LOG_WARN, keep_line, NULL);
+    atomic_store(&nlogged, 0);
+
+    axl_buffer out;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(W), NULL, &out));
+    uint32_t words = W, delay = 16;
+    axl_kernel_arg args[4];
+    busy_args(args, out, &words, &rounds, &delay);
+    AXL_OK(axl_queue_set_timeout(r->q, 20u * 1000u));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r->q, g.busy, args, 4, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("stay reserved");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r->q), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_set_timeout(r->q, 0));
+    g.beats_at_timeout = busy_write_beats(g.ip) - g.beats_before;
+    assert_true(g.beats_at_timeout < W); /* within its first round */
+
+    AXL_OK(axl_buffer_release(out));
+    /* Checked below, after the new buffer's bytes (which say most). */
+    const bool said = logged_has("stay reserved");
+    const uint64_t reserved = axl_test_pool("reserved_memory").in_use;
+
+    AXL_OK(axl_buffer_create(4, axl_range_1d(W), NULL, &g.X));
+    AXL_OK(axl_queue_prefetch(r->q, g.X, NULL, NULL, 0, NULL));
+    const uint32_t pattern = 0x5A5A5A5Au;
+    AXL_OK(axl_queue_fill(r->q, g.X, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+
+    /* busy writes on: beats_to_see more beats, each over the old output. */
+    const uint64_t from = busy_write_beats(g.ip);
+    for (int i = 0; i < 200 && busy_write_beats(g.ip) - from < beats_to_see;
+         i++)
+        let_time_run(r, g.vadd, g.A, g.O);
+    const uint64_t beats = busy_write_beats(g.ip) - from;
+    static uint32_t v[W];
+    AXL_OK(axl_queue_copy_to_host(r->q, g.X, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < W; i++)
+        changed += v[i] != pattern;
+    print_message("busy given up after %llu of its write beats; %llu more "
+                  "while the new buffer held its fill; %u of its %u words "
+                  "changed\n",
+                  (unsigned long long)g.beats_at_timeout,
+                  (unsigned long long)beats, (unsigned)changed, (unsigned)W);
+    assert_true(beats >= beats_to_see);
+    assert_int_equal(changed, 0);
+    assert_true(said || !axl_test_messages());
+    assert_int_equal(reserved, 4 * W);
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 4 * W);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    return g;
+}
+
+static void given_up_down(rig *r, given_up *g)
+{
+    AXL_OK(axl_buffer_release(g->X));
+    AXL_OK(axl_buffer_release(g->A));
+    AXL_OK(axl_buffer_release(g->O));
+    AXL_OK(axl_kernel_release(g->busy));
+    AXL_OK(axl_kernel_release(g->vadd));
+    rig_down(r);
+}
+
+/* A run of busy's that ends by itself (4 rounds): simulated time runs on
+ * past its last write (all 4 * W beats written); its end, seen by the
+ * port (its interrupt, or a poll while the port waits for vadd), gives
+ * the reserved memory back and the unit runs again. */
+static void memory_a_given_up_run_writes_is_not_handed_out_until_it_ends(
+    void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    given_up g = busy_given_up_beside_a_new_buffer(&r, 4, W);
+    for (int i = 0; i < 200 && (busy_write_beats(g.ip) - g.beats_before <
+                                    4 * W ||
+                                axl_test_pool("reserved_memory").in_use);
+         i++)
+        let_time_run(&r, g.vadd, g.A, g.O);
+    assert_int_equal(busy_write_beats(g.ip) - g.beats_before, 4 * W);
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
+    /* Its last write is past: the new buffer is still the fill. */
+    static uint32_t v[W];
+    AXL_OK(axl_queue_copy_to_host(r.q, g.X, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < W; i++)
+        changed += v[i] != 0x5A5A5A5Au;
+    print_message("busy's run ended (%u write beats); %u of the new "
+                  "buffer's words changed\n", 4u * W, (unsigned)changed);
+    assert_int_equal(changed, 0);
+    /* The unit is back. */
+    uint32_t words = 4, rounds = 1, delay = 0;
+    axl_kernel_arg args[4];
+    busy_args(args, g.X, &words, &rounds, &delay);
+    AXL_OK(axl_queue_single_task(r.q, g.busy, args, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    given_up_down(&r, &g);
+}
+
+/* A run of busy's that never ends (rounds 0): after two more rounds of
+ * its writes the new buffer is the fill, the memory stays reserved, and
+ * axl_mmio_reset_unit (the board's hook: ap_rst_n) stops it and gives the
+ * memory back; it writes nothing more. */
+static void memory_a_hung_unit_writes_is_not_handed_out_until_its_reset(
+    void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    given_up g = busy_given_up_beside_a_new_buffer(&r, 0, 2 * W);
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 4 * W);
+    AXL_OK(axl_mmio_reset_unit(g.ip));
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
+    const uint64_t stopped = busy_write_beats(g.ip);
+    let_time_run(&r, g.vadd, g.A, g.O);
+    assert_int_equal(busy_write_beats(g.ip), stopped);
+    given_up_down(&r, &g);
+}
+
 /* ---- Another design: the stock one --------------------------------------------- */
 
 /* A board of the program's own (axl_mmio_model_board on the RTL model)
@@ -410,6 +608,8 @@ int main(void)
         T(a_unit_with_ap_sw_reset_runs_again_after_its_timeout),
         T(two_units_run_at_once_in_simulated_time),
         T(runs_end_by_interrupt_where_the_board_wires_it),
+        T(memory_a_given_up_run_writes_is_not_handed_out_until_it_ends),
+        T(memory_a_hung_unit_writes_is_not_handed_out_until_its_reset),
         T(a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -170,9 +170,11 @@ struct unit {
     bool in_reset = false;
     bool irq = false;          // the pin after the last edge
     bool irq_edge = false;     // rose in this cycle: the isr is due
-    // Raised since the port last read 0x0C (irq) or 0x00 (done): what
+    // Raised since the port last read 0x0C (irq; done too when the ISR
+    // said it) or 0x00 (done): what
     // advance() returns at once (mmio_model.h).
     bool irq_pending = false, done_pending = false;
+    bool done_told = false; // the ISR said done since the last start
     bool running = false, restart = false;
     uint64_t started_at = 0, next_peek = 0, last_activity = 0;
     uint32_t shadow = 0;   // what peeks cleared, for the port's next read
@@ -433,7 +435,7 @@ void testbench::peeked(unit &u, uint32_t v)
     u.shadow |= v & ap_ready;
     u.next_peek = cycle + peek_gap;
     if (v & ap_done) {
-        u.done_pending = true;
+        u.done_pending = !u.done_told;
         progress = cycle;
         u.running = u.restart;
     } else if ((v & ap_idle) && !(v & ap_start) && !u.restart &&
@@ -489,6 +491,15 @@ uint32_t testbench::rd32(uint32_t ip, uint32_t off)
             u->running = u->restart;
     } else if (off == 0x0C) {
         u->irq_pending = false;
+        // An ISR that says done told the port of the run's end: an
+        // interrupt-driven ap_ctrl_hs driver reads no 0x00 after it, so
+        // this run's done must not be (or stay) pending: advance() would
+        // return at once, without time, while the port waits for another
+        // unit. A peek may see ap_done after this read.
+        if (v & 1u) {
+            u->done_pending = false;
+            u->done_told = true;
+        }
     }
     return v;
 }
@@ -512,7 +523,7 @@ void testbench::wr32(uint32_t ip, uint32_t off, uint32_t v)
         u->started_at = cycle;
         progress = cycle;
         u->next_peek = cycle + peek_gap;
-        u->done_pending = false;
+        u->done_pending = u->done_told = false;
         u->shadow &= ~ap_ready;
         u->run_errors = 0;
         u->run_error.clear();
@@ -752,6 +763,7 @@ void testbench::hold_reset(std::vector<unit *> which)
         put(u->d->rst_n, 1);
         u->running = u->restart = false;
         u->irq_pending = u->done_pending = u->irq_edge = false;
+        u->done_told = false;
         u->shadow = 0;
         u->last_activity = cycle;
         for (mem_slave &s : u->mem) {
