@@ -337,6 +337,28 @@ static void deadline_after(struct timespec *ts, uint64_t ns)
     ts->tv_nsec = (long)(t % 1000000000ull);
 }
 
+/* XRT's noop shim (XCL_EMULATION_MODE=noop: the XRT that CI runs) answers
+ * xrtRunWaitFor by spinning until some command of the process completes,
+ * whatever the timeout, and gives each completion to one waiter: a run
+ * that never ends there (one the core gave up, one a test holds) would
+ * keep this thread spinning, and the device's close joining it, forever.
+ * On that shim the wait is the run's state, read every
+ * AXL_XRT_NOOP_POLL_US until the slice is over; every other shim waits in
+ * XRT, which honours the timeout. */
+static int wait_slice(xrtRunHandle h, unsigned ms)
+{
+    if (axl__xn_env.mode != AXL__XRT_NOOP)
+        return (int)axl__xrt.run_wait_for(h, ms);
+    const uint64_t end = now_ns() + (uint64_t)ms * MS;
+    for (;;) {
+        int s = (int)axl__xrt.run_state(h);
+        if (ert_final(s) || now_ns() >= end)
+            return s;
+        struct timespec ts = {0, AXL_XRT_NOOP_POLL_US * 1000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static void *completion_main(void *arg)
 {
     xn_device *d = arg;
@@ -376,7 +398,7 @@ static void *completion_main(void *arg)
         d->waiting = w;
         const uint64_t t0 = now_ns();
         pthread_mutex_unlock(&d->lock);
-        int s = (int)axl__xrt.run_wait_for(h, AXL_XRT_WAIT_SLICE_MS);
+        int s = wait_slice(h, AXL_XRT_WAIT_SLICE_MS);
         /* w is still the start that was waited on: the state XRT gave
          * holds for it. */
         unsigned reaped = axl__xn_reap(d, h, s);
