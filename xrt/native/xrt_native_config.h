@@ -59,6 +59,12 @@
 #define AXL_XRT_WAIT_SLICE_MS 1
 #endif
 
+/** How often, in us, the completion thread reads a run's state on XRT's
+ *  noop shim, whose wait ignores its timeout (xrt_run.c, wait_slice). */
+#ifndef AXL_XRT_NOOP_POLL_US
+#define AXL_XRT_NOOP_POLL_US 20
+#endif
+
 /** How often, in ms, the completion thread looks at runs the core gave up
  *  at their timeout until XRT sees them end (and they are reported). */
 #ifndef AXL_XRT_POLL_MS

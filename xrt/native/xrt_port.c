@@ -23,9 +23,10 @@
  * Completion, cheapest first: a run XRT already sees complete when
  * run_start checks (the noop shim, or a unit faster than the call) is
  * reported before run_start returns. A waiting thread that calls
- * progress() waits in XRT on the oldest run and reports every finished
- * one itself. Otherwise a completion thread per device, woken by the
- * launch that finds it asleep, waits in XRT (xrtRunWaitFor, at most
+ * progress() reports every run XRT's packets say has ended (xrtRunState)
+ * and otherwise sleeps until the completion thread reports a batch. The
+ * completion thread per device, woken by the launch that finds it
+ * asleep, is the only thread that waits in XRT (xrtRunWaitFor, at most
  * AXL_XRT_WAIT_SLICE_MS at a time) and reports what finishes. Timeouts
  * are the core's: a run it gives up (run_cancel) is kept aside ("zombie")
  * and reported only when XRT sees it end, because XRT 2.13's C API cannot

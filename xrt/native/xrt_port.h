@@ -49,6 +49,8 @@ typedef struct xn_run {
     int state;
     int ert;                 /* the XRT state it ended in */
     int cancelled;           /* given up at its timeout: a zombie */
+    int parked;              /* reported while the completion thread
+                                waits on it (xn_device.waiting) */
     void *token;
     const axl_hal_run *hal;
     struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
@@ -107,8 +109,14 @@ struct xn_device {
     xrtDeviceHandle dh;
     pthread_mutex_t lock;
     pthread_cond_t cond;     /* wakes the completion thread */
-    pthread_cond_t reported; /* a batch was reported (run_cancel waits) */
-    uint32_t cancel_waiters;
+    pthread_cond_t reported; /* a batch was reported (progress waits) */
+    uint32_t report_waiters;
+    uint64_t reports;        /* batches reported so far */
+    /* The run the completion thread waits on in XRT: when it is reported
+     * meanwhile it is parked, not put back in its pool, until that wait
+     * returns, so no launch restarts it and no close closes it under the
+     * wait. */
+    xn_run *waiting;
     pthread_t thread;
     atomic_int thread_running;
     int stop;

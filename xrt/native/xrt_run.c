@@ -272,10 +272,14 @@ static void deliver(xn_device *d, xn_run *batch)
     for (xn_run *r = batch, *next; r; r = next) {
         next = r->batch_next;
         list_del(r);
-        axl__xn_run_to_pool(d, r);
+        if (r == d->waiting)
+            r->parked = 1; /* the completion thread puts it back */
+        else
+            axl__xn_run_to_pool(d, r);
     }
     d->delivering--;
-    if (d->cancel_waiters)
+    d->reports++;
+    if (d->report_waiters)
         pthread_cond_broadcast(&d->reported);
     int dead = d->dead != NULL;
     pthread_mutex_unlock(&d->lock);
@@ -333,6 +337,28 @@ static void deadline_after(struct timespec *ts, uint64_t ns)
     ts->tv_nsec = (long)(t % 1000000000ull);
 }
 
+/* XRT's noop shim (XCL_EMULATION_MODE=noop: the XRT that CI runs) answers
+ * xrtRunWaitFor by spinning until some command of the process completes,
+ * whatever the timeout, and gives each completion to one waiter: a run
+ * that never ends there (one the core gave up, one a test holds) would
+ * keep this thread spinning, and the device's close joining it, forever.
+ * On that shim the wait is the run's state, read every
+ * AXL_XRT_NOOP_POLL_US until the slice is over; every other shim waits in
+ * XRT, which honours the timeout. */
+static int wait_slice(xrtRunHandle h, unsigned ms)
+{
+    if (axl__xn_env.mode != AXL__XRT_NOOP)
+        return (int)axl__xrt.run_wait_for(h, ms);
+    const uint64_t end = now_ns() + (uint64_t)ms * MS;
+    for (;;) {
+        int s = (int)axl__xrt.run_state(h);
+        if (ert_final(s) || now_ns() >= end)
+            return s;
+        struct timespec ts = {0, AXL_XRT_NOOP_POLL_US * 1000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static void *completion_main(void *arg)
 {
     xn_device *d = arg;
@@ -361,12 +387,32 @@ static void *completion_main(void *arg)
             d->sleeping = 0;
             continue;
         }
-        xrtRunHandle h = d->inflight.next->handle;
+        /* This thread is the only one that waits in XRT (progress polls
+         * and waits for its reports instead): XRT's noop shim serves one
+         * waiter per completion and ignores the timeout, and a handle
+         * read under the lock may be reported, restarted or closed by
+         * another thread once it is dropped, unless it stays parked
+         * (deliver) until this wait and this reap are over. */
+        xn_run *w = d->inflight.next;
+        xrtRunHandle h = w->handle;
+        d->waiting = w;
         const uint64_t t0 = now_ns();
         pthread_mutex_unlock(&d->lock);
-        int s = (int)axl__xrt.run_wait_for(h, AXL_XRT_WAIT_SLICE_MS);
+        int s = wait_slice(h, AXL_XRT_WAIT_SLICE_MS);
+        /* w is still the start that was waited on: the state XRT gave
+         * holds for it. */
         unsigned reaped = axl__xn_reap(d, h, s);
         pthread_mutex_lock(&d->lock);
+        d->waiting = NULL;
+        if (w->parked) {
+            w->parked = 0;
+            axl__xn_run_to_pool(d, w);
+            if (d->dead) {
+                pthread_mutex_unlock(&d->lock);
+                axl__xn_destroy_dead(d);
+                pthread_mutex_lock(&d->lock);
+            }
+        }
         if (!reaped && now_ns() - t0 < AXL_XRT_POLL_MS * MS && !d->stop) {
             /* XRT returned at once with nothing done: do not spin. */
             struct timespec ts;
@@ -794,21 +840,40 @@ void axl__xn_run_cancel(void *dev, const axl_hal_run *run)
     pthread_mutex_unlock(&d->lock);
 }
 
+/*
+ * A waiting application thread's turn: it reports every run XRT sees
+ * ended (xrtRunState, a read of the command packet), and if none has,
+ * sleeps until the completion thread reports a batch, at most a wait
+ * slice and never past the deadline. It never waits in XRT itself: the
+ * completion thread does, one waiter per device, the design XRT's
+ * unmanaged wait is made for; two threads waiting there on the noop shim
+ * could spin for good on a run that will not complete.
+ */
 void axl__xn_progress(void *dev, uint64_t deadline_ns)
 {
     xn_device *d = dev;
     pthread_mutex_lock(&d->lock);
-    xrtRunHandle h = list_empty(&d->inflight) ? NULL : d->inflight.next->handle;
+    const int idle = list_empty(&d->inflight);
+    const uint64_t seen = d->reports;
     pthread_mutex_unlock(&d->lock);
-    if (!h)
+    if (idle || axl__xn_reap(d, NULL, 0))
         return;
-    unsigned ms = AXL_XRT_WAIT_SLICE_MS;
+    uint64_t ns = (uint64_t)AXL_XRT_WAIT_SLICE_MS * MS;
     if (deadline_ns != UINT64_MAX) {
         uint64_t now = axl_hal_now();
         uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
-        if (left / MS < ms)
-            ms = (unsigned)(left / MS);
+        if (left < ns)
+            ns = left;
     }
-    int s = ms ? (int)axl__xrt.run_wait_for(h, ms) : (int)axl__xrt.run_state(h);
-    axl__xn_reap(d, h, s);
+    if (!ns)
+        return;
+    struct timespec ts;
+    deadline_after(&ts, ns);
+    pthread_mutex_lock(&d->lock);
+    if (d->reports == seen && !list_empty(&d->inflight)) {
+        d->report_waiters++;
+        pthread_cond_timedwait(&d->reported, &d->lock, &ts);
+        d->report_waiters--;
+    }
+    pthread_mutex_unlock(&d->lock);
 }
