@@ -29,7 +29,9 @@
  *                      nothing to close), run_cancel (NULL: an abandoned
  *                      run is waited for as it is; it still ends through
  *                      axl_hal_run_done), progress (NULL: the port finishes
- *                      runs by itself; a wait sleeps).
+ *                      runs by itself; a wait sleeps), mem_usage (NULL: a
+ *                      failed allocation's message gives the bank's size
+ *                      only; axl__dev_mem_usage says whether it could).
  *
  * probe and open, and describe for a device a port adopts, run before there
  * is a device: runtime.c and hal.c call them on the port (they are required).
@@ -125,6 +127,15 @@ static inline axl_status axl__dev_mem_read(const struct axl__device *d,
                                            void *dst, uint64_t size)
 {
     return d->port->mem_read(d->data, mem, offset, dst, size);
+}
+
+/* What bank `bank` holds now (no lock held), for a failed allocation's
+ * message: false when the port cannot say. */
+static inline bool axl__dev_mem_usage(const struct axl__device *d,
+                                      uint32_t bank, axl_hal_bank_usage *out)
+{
+    return d->port->mem_usage &&
+           d->port->mem_usage(d->data, bank, out) == AXL_SUCCESS;
 }
 
 /* Whether mem_copy exists; without it the caller bounces through the host.

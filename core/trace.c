@@ -96,17 +96,14 @@ axl_log_level axl_log_level_get(void)
 }
 
 #if AXL_LOGS
-void axl__log(int level, const char *fmt, ...)
+static void log_line(int level, const char *fmt, va_list ap)
 {
     char line[AXL_MESSAGE_MAX];
     size_t n = axl_format(line, sizeof line, "axl: %s: ",
                           axl_log_level_name((axl_log_level)level));
     if (n >= sizeof line)
         n = sizeof line - 1;
-    va_list ap;
-    va_start(ap, fmt);
     size_t m = axl_vformat(line + n, sizeof line - n, fmt, ap);
-    va_end(ap);
     n += m < sizeof line - n ? m : sizeof line - n - 1;
     (void)atomic_load_explicit(&axl__log_level, memory_order_acquire);
     axl_text_sink sink = atomic_load_explicit(&log_sink, memory_order_relaxed);
@@ -114,7 +111,34 @@ void axl__log(int level, const char *fmt, ...)
     if (sink)
         sink(line, n, user);
 }
+
+void axl__log(int level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_line(level, fmt, ap);
+    va_end(ap);
+}
 #endif
+
+/* A port's line: the sink is called with the lock held, as for the core's
+ * own lines (a sink may count on that). */
+void axl_hal_log(int level, const char *fmt, ...)
+{
+#if AXL_LOGS
+    if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) < level)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    axl_port_lock();
+    log_line(level, fmt, ap);
+    axl_port_unlock();
+    va_end(ap);
+#else
+    (void)level;
+    (void)fmt;
+#endif
+}
 
 void axl__pool_near_full(const axl__pool *p)
 {

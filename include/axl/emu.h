@@ -100,6 +100,38 @@ axl_status axl_emu_set_builtin_design(const struct axl_xclbin_design *design);
  */
 axl_status axl_emu_set_deterministic(bool on);
 
+/**
+ * Limits of a hosted build's emulated device (DESIGN.md, "The emulated
+ * device"). There its memory banks are the design's: when a device is
+ * programmed (and at start-up, for the design it comes with) each used
+ * bank of MEM_TOPOLOGY becomes one, in order, with its tag, base address
+ * and size, its storage reserved from the OS at the bank's first
+ * allocation. These limits keep a design within what the host should
+ * give: a design with more banks than max_banks is refused when it is
+ * programmed, naming the limit; a bank larger than max_bank_bytes is
+ * emulated at that size (its allocations fail past it, as on a smaller
+ * board). A device with no design has the board's AXL_EMU_BANKS banks of
+ * AXL_EMU_BANK_SIZE, capped the same way.
+ */
+typedef struct axl_emu_limits {
+    uint32_t max_banks;      /**< 0: 64, the most a device has */
+    uint64_t max_bank_bytes; /**< 0: AXL_EMU_MAX_BANK_BYTES (1 GiB) */
+} axl_emu_limits;
+
+/**
+ * Sets the limits, which apply from the next programming of a device (or
+ * the next start). NULL goes back to the environment's, read at each
+ * start of the runtime: AXL_EMU_MAX_BANKS, and AXL_EMU_MAX_BANK_BYTES in
+ * bytes or with a K, M or G suffix (binary); unset, the defaults. A bare-
+ * metal build's banks are static (AXL_EMU_BANKS x AXL_EMU_BANK_SIZE):
+ * AXL_ERR_FEATURE_NOT_SUPPORTED there.
+ */
+axl_status axl_emu_set_limits(const axl_emu_limits *limits);
+
+/** The limits in force: the application's, else the environment's or
+ *  the defaults (0 fields filled in). */
+axl_status axl_emu_get_limits(axl_emu_limits *limits);
+
 /** A buffer argument's bytes, or NULL when id is not a buffer argument or
  *  has fewer than min_bytes. */
 void *axl_emu_buffer(const axl_emu_call *call, uint32_t id,

@@ -1103,7 +1103,7 @@ static void scalars_pass_the_way_xrt_reads_each_type(void **state)
             default: values[a].u64 = 0x0123456789abcdefull; break;
             }
             args[3 + a] = (axl_hal_arg){3 + a, 0, cases[c].size[a], NULL, 0,
-                                        &values[a]};
+                                        &values[a], 0};
         }
         v.run.args = args;
         v.run.arg_count = 3 + cases[c].nargs;
@@ -1141,7 +1141,7 @@ static void scalars_pass_the_way_xrt_reads_each_type(void **state)
     unsigned char wide[16] = {1};
     axl_hal_arg args[4];
     memcpy(args, v.args, 3 * sizeof args[0]);
-    args[3] = (axl_hal_arg){5, 0, 16, NULL, 0, wide};
+    args[3] = (axl_hal_arg){5, 0, 16, NULL, 0, wide, 0};
     v.run.args = args;
     v.run.arg_count = 4;
     AXL_EXPECT(P->run_start(dev, &v.run), AXL_ERR_KERNEL_ARGUMENT);
@@ -1163,9 +1163,9 @@ static void float_scalar_passes_as_a_double(void **state)
     axl__xrt.run_set_arg = set_arg_seen;
     float factor = 1.5f;
     uint32_t n = 1024;
-    axl_hal_arg args[3] = {{0, 1, 4096, &m, 0, NULL},
-                           {1, 0, 4, NULL, 0, &factor},
-                           {2, 0, 4, NULL, 0, &n}};
+    axl_hal_arg args[3] = {{0, 1, 4096, &m, 0, NULL, AXL_ACCESS_READ_WRITE},
+                           {1, 0, 4, NULL, 0, &factor, 0},
+                           {2, 0, 4, NULL, 0, &n, 0}};
     axl_hal_run run = {0};
     xt_kernel(&app.x, "scale", 0, &run.kernel_index, &run.ip_index);
     run.token = &run;

@@ -1,9 +1,15 @@
 /*
  * xrt/emu - the emulated device: a device port with no XRT behind it.
  *
- * Each device has AXL_EMU_BANKS static arenas as memory banks. It runs a
- * compute unit by calling the C model registered for the kernel's name
- * (include/axl/emu.h). Where that happens is the dispatch mode:
+ * Its memory banks are the design's: on a hosted build (AXL_EMU_HOSTED)
+ * each used bank of the MEM_TOPOLOGY it is programmed with, of the size
+ * the design gives within the limits set at run time (axl_emu_set_limits,
+ * AXL_EMU_MAX_BANK_BYTES), its storage reserved from the OS (mmap) at its
+ * first allocation, so an installed library runs any design without a
+ * rebuild; on bare metal AXL_EMU_BANKS static arenas of AXL_EMU_BANK_SIZE.
+ * It runs a compute unit by calling the C model registered for the
+ * kernel's name (include/axl/emu.h). Where that happens is the dispatch
+ * mode:
  *
  *  - asynchronous (the default), as a board runs kernels: on a hosted
  *    build each compute unit has a worker thread of its own (started at
@@ -19,13 +25,17 @@
  * The runtime clock (axl_clock_set) times runs, so a fixed clock gives
  * fixed timelines in the deterministic mode.
  */
+/* mmap's MAP_ANONYMOUS and MAP_NORESERVE on a hosted build (POSIX leaves
+ * them out of its strict mode); harmless on bare metal. */
+#define _DEFAULT_SOURCE 1
 #include <stdatomic.h>
-#include <stdlib.h> /* getenv, on hosted builds */
+#include <stdlib.h> /* getenv, calloc, on hosted builds */
 #include <string.h>
 
 #include "axl/emu.h"
 #include "axl/hal.h"
 #include "axl/runtime.h"
+#include "axl/trace.h"
 #include "emu_config.h"
 #include "emu_models.h"
 
@@ -37,9 +47,27 @@
 extern const axl_xclbin_design AXL_EMU_BUILTIN_DESIGN;
 #endif
 
+#if AXL_EMU_HOSTED
+#include <sys/mman.h>
+/* Banks a device can have: as many as the core's bank masks hold. */
+#define EMU_BANK_SLOTS 64
+#else
+#define EMU_BANK_SLOTS AXL_EMU_BANKS
+#endif
+
 typedef struct emu_bank {
     axl_arena arena;
+#if AXL_EMU_HOSTED
+    /* Made at the bank's first allocation and kept until the device
+     * closes (blocks) or the bank is empty when a design of another size
+     * comes (map): allocations alive across a reprogramming keep theirs. */
+    axl_arena_block *blocks;
+    unsigned char *map;
+    uint64_t map_size;
+    uint64_t design_size; /* the design's size, before the limit */
+#else
     axl_arena_block blocks[AXL_EMU_BANK_ALLOCS];
+#endif
 } emu_bank;
 
 /*
@@ -72,24 +100,28 @@ typedef struct emu_device {
     int open;
     uint32_t epoch;             /* this open; a worker of an older one ends */
     emu_unit units[AXL_EMU_UNITS];
-    emu_bank banks[AXL_EMU_BANKS];
+    emu_bank banks[EMU_BANK_SLOTS];
     /* What it keeps of the design it carries, copied at load_image: the
      * image's bytes are the application's and need not outlive the bundle
      * that loaded them (hal.h, load_image), so nothing later reads them.
-     * Image MEM_TOPOLOGY index of each bank (the used banks of the loaded
-     * design, in order), or the bank's own index with no design; and each
-     * bank's tag ("" when the design does not name it). */
+     * The banks (nbanks of them: the design's used banks, or AXL_EMU_BANKS
+     * with no design), each bank's MEM_TOPOLOGY index (UINT32_MAX: none),
+     * its tag ("" when the design does not name it) and base address.
+     * Written under the runtime lock (open holds it; load_image takes it). */
     bool has_design;
-    uint32_t bank_mem[AXL_EMU_BANKS];
-    char bank_tag[AXL_EMU_BANKS][sizeof ((axl_hal_bank *)0)->tag];
-    uint64_t bank_base[AXL_EMU_BANKS]; /* its MEM_TOPOLOGY base address */
+    uint32_t nbanks;
+    uint32_t bank_mem[EMU_BANK_SLOTS];
+    char bank_tag[EMU_BANK_SLOTS][sizeof ((axl_hal_bank *)0)->tag];
+    uint64_t bank_base[EMU_BANK_SLOTS]; /* its MEM_TOPOLOGY base address */
 } emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
 
+#if !AXL_EMU_HOSTED
 /* The banks' storage: static, aligned for any element type and for DMA. */
 static _Alignas(64) unsigned char
     storage[AXL_EMU_DEVICES][AXL_EMU_BANKS][AXL_EMU_BANK_SIZE];
+#endif
 
 static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
 {
@@ -279,25 +311,262 @@ static void builtin_image(const void **bytes, size_t *size)
 #endif
 }
 
-/* Banks follow the used banks of the design, in MEM_TOPOLOGY order; their
- * tags are copied (image NULL: no design). */
-static void map_banks(emu_device *d, const axl_xclbin *image)
+/* ---- Banks -------------------------------------------------------------------------- */
+
+/* A bank of the design: used, and memory a buffer can live in (a stream
+ * connection is not, as the XRT port has it). */
+static bool design_bank(const axl_xclbin_mem *m)
 {
-    uint32_t b = 0;
-    d->has_design = image != NULL;
-    memset(d->bank_tag, 0, sizeof d->bank_tag);
-    for (uint32_t m = 0; image && m < image->mem_count && b < AXL_EMU_BANKS;
-         m++) {
+    return m->used && m->type != AXL_XCLBIN_MEM_STREAMING &&
+           m->type != AXL_XCLBIN_MEM_STREAMING_CONNECTION;
+}
+
+static uint32_t design_banks(const axl_xclbin *image)
+{
+    uint32_t used = 0;
+    for (uint32_t m = 0; image && m < image->mem_count; m++) {
         axl_xclbin_mem mem;
-        if (axl_xclbin_get_mem(image, m, &mem) != AXL_SUCCESS || !mem.used)
+        if (axl_xclbin_get_mem(image, m, &mem) == AXL_SUCCESS &&
+            design_bank(&mem))
+            used++;
+    }
+    return used;
+}
+
+#if AXL_EMU_HOSTED
+/* The limits: the application's (axl_emu_set_limits) when it set them,
+ * else the environment's as read at the last open; fields 0 are the
+ * defaults. Under the runtime lock. */
+static axl_emu_limits app_limits, env_limits;
+static bool app_limits_set;
+/* An environment limit that was not a number, said in a log line from
+ * the next call without the lock (open has it). */
+static const char *_Atomic bad_env;
+
+static void say_bad_env(void)
+{
+    const char *name = atomic_exchange(&bad_env, (const char *)NULL);
+    if (name)
+        axl_hal_log(AXL_LOG_WARN,
+                    "%s=%s is not a number (bytes with K, M or G): the "
+                    "emulated device uses its default",
+                    name, getenv(name) ? getenv(name) : "");
+}
+
+static axl_emu_limits limits_now(void)
+{
+    axl_emu_limits l = app_limits_set ? app_limits : env_limits;
+    if (!l.max_banks || l.max_banks > EMU_BANK_SLOTS)
+        l.max_banks = EMU_BANK_SLOTS;
+    if (!l.max_bank_bytes)
+        l.max_bank_bytes = AXL_EMU_MAX_BANK_BYTES;
+    return l;
+}
+
+/* "4096", "64K", "1M", "2G" (binary units): false when it is not one. */
+static bool parse_bytes(const char *v, uint64_t *out)
+{
+    uint64_t n = 0;
+    const char *p = v;
+    if (*p < '0' || *p > '9')
+        return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (UINT64_MAX - 9) / 10)
+            return false;
+        n = n * 10 + (uint64_t)(*p - '0');
+    }
+    unsigned shift = 0;
+    if (*p == 'K' || *p == 'k')
+        shift = 10;
+    else if (*p == 'M' || *p == 'm')
+        shift = 20;
+    else if (*p == 'G' || *p == 'g')
+        shift = 30;
+    if (shift)
+        p++;
+    if (*p || n > UINT64_MAX >> shift)
+        return false;
+    *out = n << shift;
+    return true;
+}
+
+/* AXL_EMU_MAX_BANKS and AXL_EMU_MAX_BANK_BYTES, at each open (a value
+ * that is not a number is left out, and said so in a log line). */
+static void read_env_limits(void)
+{
+    env_limits = (axl_emu_limits){0};
+    const char *v = getenv("AXL_EMU_MAX_BANK_BYTES");
+    if (v && v[0] && !parse_bytes(v, &env_limits.max_bank_bytes)) {
+        env_limits.max_bank_bytes = 0;
+        atomic_store(&bad_env, "AXL_EMU_MAX_BANK_BYTES");
+    }
+    v = getenv("AXL_EMU_MAX_BANKS");
+    uint64_t n = 0;
+    if (v && v[0] && (!parse_bytes(v, &n) || n > UINT32_MAX))
+        atomic_store(&bad_env, "AXL_EMU_MAX_BANKS");
+    else
+        env_limits.max_banks = (uint32_t)n;
+}
+
+axl_status axl_emu_set_limits(const axl_emu_limits *limits)
+{
+    axl_port_lock();
+    app_limits_set = limits != NULL;
+    if (limits)
+        app_limits = *limits;
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+axl_status axl_emu_get_limits(axl_emu_limits *limits)
+{
+    if (!limits)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl_emu_get_limits: limits must not be NULL");
+    axl_port_lock();
+    *limits = limits_now();
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+/* Bank b takes `size` bytes (lock held). An empty bank gives back storage
+ * of another size (the next allocation reserves the new size); one with
+ * allocations alive keeps its storage, and its size covers them. */
+static void bank_resize(emu_bank *k, uint64_t size)
+{
+    if (k->arena.nblocks == 0) {
+        if (k->map && k->map_size != size) {
+            munmap(k->map, (size_t)k->map_size);
+            k->map = NULL;
+            k->map_size = 0;
+        }
+        axl_arena_init(&k->arena, k->map, size, AXL_EMU_MEM_ALIGN_BITS / 8,
+                       k->blocks, AXL_EMU_BANK_ALLOCS);
+        return;
+    }
+    const axl_arena_block *last = &k->arena.blocks[k->arena.nblocks - 1];
+    const uint64_t end = last->offset + last->size;
+    if (size > k->map_size)
+        size = k->map_size;
+    k->arena.size = size < end ? end : size;
+}
+
+/* Storage for bank k, at its first allocation (lock held): the OS gives
+ * pages as they are touched, so a large bank costs what is used. */
+static axl_status bank_storage(emu_bank *k)
+{
+    if (!k->blocks) {
+        k->blocks = calloc(AXL_EMU_BANK_ALLOCS, sizeof k->blocks[0]);
+        if (!k->blocks)
+            return AXL_ERR_MEMORY_ALLOCATION;
+        k->arena.blocks = k->blocks;
+    }
+    if (!k->map) {
+        size_t n = k->arena.size ? (size_t)k->arena.size : 1;
+        void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return AXL_ERR_MEMORY_ALLOCATION;
+        k->map = p;
+        k->map_size = k->arena.size;
+        k->arena.base = p;
+    }
+    return AXL_SUCCESS;
+}
+
+static void bank_release(emu_bank *k)
+{
+    if (k->map)
+        munmap(k->map, k->map_size ? (size_t)k->map_size : 1);
+    free(k->blocks);
+    memset(k, 0, sizeof *k);
+}
+#else
+axl_status axl_emu_set_limits(const axl_emu_limits *limits)
+{
+    (void)limits;
+    return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_emu_set_limits: a bare-metal build's banks are "
+                    "static (AXL_EMU_BANKS %u of AXL_EMU_BANK_SIZE %lu)",
+                    (unsigned)AXL_EMU_BANKS,
+                    (unsigned long)AXL_EMU_BANK_SIZE);
+}
+
+axl_status axl_emu_get_limits(axl_emu_limits *limits)
+{
+    if (!limits)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl_emu_get_limits: limits must not be NULL");
+    limits->max_banks = AXL_EMU_BANKS;
+    limits->max_bank_bytes = AXL_EMU_BANK_SIZE;
+    return AXL_SUCCESS;
+}
+#endif
+
+/* Banks follow the used banks of the design, in MEM_TOPOLOGY order, with
+ * their tags and base addresses copied (image NULL: no design, the
+ * board's AXL_EMU_BANKS). A design with more banks than the device takes
+ * is refused, saying which limit, and changes nothing. Lock held. */
+static axl_status map_banks(emu_device *d, const axl_xclbin *image,
+                            char *why, size_t why_size)
+{
+    const uint32_t used = image ? design_banks(image) : AXL_EMU_BANKS;
+#if AXL_EMU_HOSTED
+    const axl_emu_limits lim = limits_now();
+    if (used > lim.max_banks) {
+#if AXL_MESSAGES
+        axl_format(why, why_size,
+                   "the design uses %u memory banks, the emulated device "
+                   "at most %u (AXL_EMU_MAX_BANKS)",
+                   (unsigned)used, (unsigned)lim.max_banks);
+#endif
+#else
+    if (used > AXL_EMU_BANKS) {
+#if AXL_MESSAGES
+        axl_format(why, why_size,
+                   "the design uses %u memory banks, AXL_EMU_BANKS is %u: "
+                   "raise it (-DAXL_EMU_BANKS=%u)",
+                   (unsigned)used, (unsigned)AXL_EMU_BANKS, (unsigned)used);
+#endif
+#endif
+#if !AXL_MESSAGES
+        (void)why;
+        (void)why_size;
+#endif
+        return AXL_ERR_OUT_OF_RESOURCES;
+    }
+    d->has_design = image != NULL;
+    d->nbanks = used;
+    memset(d->bank_tag, 0, sizeof d->bank_tag);
+    uint64_t size[EMU_BANK_SLOTS];
+    uint32_t b = 0;
+    for (uint32_t m = 0; image && m < image->mem_count && b < used; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(image, m, &mem) != AXL_SUCCESS ||
+            !design_bank(&mem))
             continue;
         axl_format(d->bank_tag[b], sizeof d->bank_tag[b], "%.*s",
                    (int)mem.tag.len, mem.tag.ptr);
         d->bank_base[b] = mem.base_address;
+        size[b] = mem.size ? mem.size : AXL_EMU_BANK_SIZE;
         d->bank_mem[b++] = m;
     }
-    for (; b < AXL_EMU_BANKS; b++)
+    for (; b < EMU_BANK_SLOTS; b++) {
         d->bank_mem[b] = image ? UINT32_MAX : b;
+        d->bank_base[b] = 0x4000000000ull + (uint64_t)b * 0x10000000ull;
+        size[b] = AXL_EMU_BANK_SIZE;
+    }
+#if AXL_EMU_HOSTED
+    for (b = 0; b < EMU_BANK_SLOTS; b++) {
+        emu_bank *k = &d->banks[b];
+        k->design_size = size[b];
+        bank_resize(k, size[b] < lim.max_bank_bytes ? size[b]
+                                                    : lim.max_bank_bytes);
+    }
+#else
+    (void)size;
+#endif
+    return AXL_SUCCESS;
 }
 
 static uint32_t epochs; /* opens so far, under the runtime lock */
@@ -314,11 +583,29 @@ static axl_status emu_open(uint32_t index, void **dev)
         d->units[u].ip = UINT32_MAX;
         d->units[u].dev = d;
     }
-    map_banks(d, NULL);
+#if AXL_EMU_HOSTED
+    read_env_limits();
+#else
     for (uint32_t b = 0; b < AXL_EMU_BANKS; b++)
         axl_arena_init(&d->banks[b].arena, storage[index][b],
                        AXL_EMU_BANK_SIZE, AXL_EMU_MEM_ALIGN_BITS / 8,
                        d->banks[b].blocks, AXL_EMU_BANK_ALLOCS);
+#endif
+    /* The banks of the design it comes with; without one (or past the
+     * limits, which a later programming says), the board's. */
+    axl_xclbin x;
+    const void *bytes;
+    size_t size;
+    const axl_xclbin_design *design = axl__emu_builtin_design();
+    builtin_image(&bytes, &size);
+    char why[AXL_MESSAGE_MAX];
+    axl_status st = AXL_ERR_INVALID;
+    if (design)
+        st = axl_xclbin_open_design(&x, design, NULL, 0);
+    else if (bytes)
+        st = axl_xclbin_open(&x, bytes, size, NULL, 0);
+    if (st != AXL_SUCCESS || map_banks(d, &x, why, sizeof why) != AXL_SUCCESS)
+        map_banks(d, NULL, why, sizeof why);
     *dev = d;
     return AXL_SUCCESS;
 }
@@ -354,6 +641,15 @@ static void emu_close(void *dev)
         axl_port_thread_join(join[i]);
     for (unsigned i = 0; i < nd; i++)
         axl_port_thread_detach(detach[i]);
+#if AXL_EMU_HOSTED
+    /* A worker left in a model (detached above) may still write its
+     * buffers: then the banks stay (a leak, for a model that hangs past
+     * shutdown, rather than a crash). */
+    axl_port_lock();
+    for (uint32_t b = 0; b < EMU_BANK_SLOTS && !nd; b++)
+        bank_release(&d->banks[b]);
+    axl_port_unlock();
+#endif
 }
 
 static axl_status emu_describe(void *dev, axl_hal_device_info *info)
@@ -374,9 +670,13 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
                   AXL_HAL_DEVICE_PROFILING | AXL_HAL_DEVICE_REPROGRAMMABLE;
     info->mem_base_addr_align = AXL_EMU_MEM_ALIGN_BITS;
     info->max_clock_mhz = 300;
-    info->bank_count = AXL_EMU_BANKS;
-    info->global_mem_size = (uint64_t)AXL_EMU_BANKS * AXL_EMU_BANK_SIZE;
-    info->max_mem_alloc_size = AXL_EMU_BANK_SIZE;
+    info->bank_count = d->nbanks;
+    for (uint32_t b = 0; b < d->nbanks; b++) {
+        const uint64_t size = d->banks[b].arena.size;
+        info->global_mem_size += size;
+        if (size > info->max_mem_alloc_size)
+            info->max_mem_alloc_size = size;
+    }
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
     builtin_image(&info->builtin_image, &info->builtin_image_size);
     info->builtin_design = axl__emu_builtin_design();
@@ -390,15 +690,11 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
     /* A bank of the design has its MEM_TOPOLOGY tag and base address
      * (what the design's addresses mean); one without, the stock images'
      * layout. Its size is what is emulated. */
-    if (d->has_design && d->bank_mem[index] != UINT32_MAX) {
-        memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
-        out->base_address = d->bank_base[index];
-    } else {
-        out->base_address = 0x4000000000ull + (uint64_t)index * 0x10000000ull;
-    }
+    memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
+    out->base_address = d->bank_base[index];
     if (!out->tag[0])
         axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
-    out->size = AXL_EMU_BANK_SIZE;
+    out->size = d->banks[index].arena.size;
     out->image_index = d->bank_mem[index];
     return AXL_SUCCESS;
 }
@@ -408,36 +704,20 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 static axl_status emu_load_image(void *dev, const axl_xclbin *image,
                                  char *why, size_t why_size)
 {
-    /* Each used bank of the design is one of the device's static arenas:
-     * a design with more is refused here, when its bundle is obtained (or
-     * at start-up for the board's design), not later by a placement. */
-    uint32_t used = 0;
-    for (uint32_t m = 0; image && m < image->mem_count; m++) {
-        axl_xclbin_mem mem;
-        if (axl_xclbin_get_mem(image, m, &mem) == AXL_SUCCESS && mem.used)
-            used++;
-    }
-    if (used > AXL_EMU_BANKS) {
-#if AXL_MESSAGES
-        axl_format(why, why_size,
-                   "the design uses %u memory banks, AXL_EMU_BANKS is %u: "
-                   "raise it (-DAXL_EMU_BANKS=%u)",
-                   (unsigned)used, (unsigned)AXL_EMU_BANKS, (unsigned)used);
-#else
-        (void)why;
-        (void)why_size;
-#endif
-        return AXL_ERR_OUT_OF_RESOURCES;
-    }
+    /* The design's banks (refused here, when its bundle is obtained, if
+     * there are too many: not later by a placement). */
     emu_device *d = dev;
-    map_banks(d, image);
-    /* Idle units serve the new design's units from their next run. */
+#if AXL_EMU_HOSTED
+    say_bad_env();
+#endif
     axl_port_lock();
-    for (unsigned u = 0; u < AXL_EMU_UNITS; u++)
+    axl_status st = map_banks(d, image, why, why_size);
+    /* Idle units serve the new design's units from their next run. */
+    for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
         if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
             d->units[u].ip = UINT32_MAX;
     axl_port_unlock();
-    return AXL_SUCCESS;
+    return st;
 }
 
 static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
@@ -790,19 +1070,29 @@ static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     emu_device *d = dev;
     if (user_ptr)
         return AXL_ERR_FEATURE_NOT_SUPPORTED; /* banks are separate memory */
-    if (bank >= AXL_EMU_BANKS)
+    if (bank >= d->nbanks)
         return AXL_ERR_INVALID;
+#if AXL_EMU_HOSTED
+    say_bad_env();
+#endif
+    emu_bank *k = &d->banks[bank];
     uint64_t off;
     axl_port_lock();
-    axl_status st = axl_arena_alloc(&d->banks[bank].arena, size, &off);
+#if AXL_EMU_HOSTED
+    axl_status st = size <= k->arena.size ? bank_storage(k) : AXL_SUCCESS;
+    if (st == AXL_SUCCESS)
+        st = axl_arena_alloc(&k->arena, size, &off);
+#else
+    axl_status st = axl_arena_alloc(&k->arena, size, &off);
+#endif
+    unsigned char *base = k->arena.base;
+    const uint64_t address = d->bank_base[bank];
     axl_port_unlock();
     if (st != AXL_SUCCESS)
         return st;
-    axl_hal_bank b;
-    emu_bank_info(dev, bank, &b);
     out->handle = (uintptr_t)off + 1; /* 0 means none */
-    out->host_ptr = storage[d->index][bank] + off;
-    out->device_address = b.base_address + off;
+    out->host_ptr = base + off;
+    out->device_address = address + off;
     out->size = size;
     out->bank = bank;
     return AXL_SUCCESS;
@@ -815,6 +1105,34 @@ static void emu_mem_free(void *dev, axl_hal_mem *mem)
     axl_arena_free(&d->banks[mem->bank].arena, (uint64_t)(mem->handle - 1));
     axl_port_unlock();
     mem->handle = 0;
+}
+
+/* What a bank holds, for the message of an allocation that failed. */
+static axl_status emu_mem_usage(void *dev, uint32_t bank,
+                                axl_hal_bank_usage *out)
+{
+    emu_device *d = dev;
+    if (bank >= EMU_BANK_SLOTS)
+        return AXL_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    axl_port_lock();
+    const axl_arena *a = &d->banks[bank].arena;
+    out->size = a->size;
+    out->free = a->size > a->in_use ? a->size - a->in_use : 0;
+    out->largest_free = axl_arena_largest_free(a);
+    out->allocations = a->nblocks;
+    out->max_allocations = a->max_blocks ? a->max_blocks : AXL_EMU_BANK_ALLOCS;
+#if AXL_EMU_HOSTED
+    const uint64_t full = d->banks[bank].design_size;
+    if (full > a->size)
+        axl_format(out->note, sizeof out->note,
+                   "AXL_EMU_MAX_BANK_BYTES; the design's bank has %llu",
+                   (unsigned long long)full);
+#else
+    axl_format(out->note, sizeof out->note, "AXL_EMU_BANK_SIZE");
+#endif
+    axl_port_unlock();
+    return AXL_SUCCESS;
 }
 
 static axl_status emu_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
@@ -863,6 +1181,7 @@ const axl_device_port axl_emu_port = {
     .bank = emu_bank_info,
     .mem_alloc = emu_mem_alloc,
     .mem_free = emu_mem_free,
+    .mem_usage = emu_mem_usage,
     .mem_write = emu_mem_write,
     .mem_read = emu_mem_read,
     .mem_copy = emu_mem_copy,
@@ -876,3 +1195,4 @@ const axl_device_port axl_emu_port = {
     .progress = emu_progress,
 #endif
 };
+

@@ -31,14 +31,27 @@
  * (on Linux, untouched bss pages cost nothing).
  */
 
-/** Memory banks per device; each is a static arena. */
+/** Memory banks per device. On bare metal each is a static arena, and a
+ *  design that uses more is refused; on a hosted build (AXL_EMU_HOSTED)
+ *  they are only what a device with no design has: its banks are the
+ *  design's (axl_emu_set_limits in axl/emu.h). */
 #ifndef AXL_EMU_BANKS
 #define AXL_EMU_BANKS 2
 #endif
 
-/** Bytes per bank. */
+/** Bytes per bank (bare metal; hosted: with no design, or a design bank
+ *  of size 0). */
 #ifndef AXL_EMU_BANK_SIZE
 #define AXL_EMU_BANK_SIZE (2u * 1024u)
+#endif
+
+/** Hosted builds: the largest bank emulated by default; a design's
+ *  larger bank (16 GiB of DDR on an Alveo card) is emulated at this
+ *  size. The environment variable of the same name, or
+ *  axl_emu_set_limits, sets it at run time. Storage is reserved when a
+ *  bank is first used and costs what is touched. */
+#ifndef AXL_EMU_MAX_BANK_BYTES
+#define AXL_EMU_MAX_BANK_BYTES (1ull << 30)
 #endif
 
 /** Allocations alive at once per bank. */
