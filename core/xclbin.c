@@ -68,6 +68,8 @@
 
 #define AXLF_MAGIC "xclbin2"           /* 8 bytes with the NUL */
 #define AXLF_LENGTH_OFF 304u           /* m_header.m_length */
+#define AXLF_VBNV_OFF 352u             /* m_header.m_platformVBNV[64] */
+#define AXLF_VBNV_SIZE 64u
 #define AXLF_UUID_OFF 416u             /* m_header.uuid */
 #define AXLF_NUM_SECTIONS_OFF 448u     /* m_header.m_numSections */
 #define AXLF_SECTIONS_OFF 456u         /* m_sections[0] */
@@ -674,6 +676,10 @@ static axl_status read_kernel_tag(const doc *d, const tag *t,
                         "kernel '%.*s': hwControlProtocol \"%.*s\" is not "
                         "supported", show(k->name.len), k->name.ptr,
                         show(v.len), v.ptr);
+    if (!attr(d, t, "vlnv", &k->vlnv)) {
+        k->vlnv.ptr = d->s + t->start;
+        k->vlnv.len = 0;
+    }
     k->xml_offset = d->base + t->start;
     return AXL_SUCCESS;
 }
@@ -1031,6 +1037,10 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
     x->data = b;
     x->size = (size_t)length;
     memcpy(x->uuid, b + AXLF_UUID_OFF, AXL_XCLBIN_UUID_SIZE);
+    x->platform.ptr = (const char *)b + AXLF_VBNV_OFF;
+    while (x->platform.len < AXLF_VBNV_SIZE &&
+           x->platform.ptr[x->platform.len])
+        x->platform.len++;
     x->section_count = nsec;
 
     uint32_t idx_mem = 0, idx_ip = 0, idx_conn = 0, idx_xml = 0, idx_clk = 0;
@@ -1216,6 +1226,10 @@ axl_status axl_xclbin_open_design(axl_xclbin *x, const axl_xclbin_design *d,
                                 "name", (unsigned)k, (unsigned)a);
     }
     memcpy(x->uuid, d->uuid, sizeof x->uuid);
+    if (d->platform.len && str_ok(d->platform))
+        x->platform = d->platform;
+    else
+        x->platform = (axl_str){"", 0};
     x->mem_count = d->mem_count;
     x->ip_count = d->ip_count;
     x->connection_count = d->connection_count;

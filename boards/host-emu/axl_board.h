@@ -130,6 +130,11 @@
 #ifndef AXL_EMU_MAX_BANK_BYTES
 #define AXL_EMU_MAX_BANK_BYTES (1ull << 30)
 #endif
+/* CI builds: a model that writes a buffer given read-only fails its
+ * command (the silent wrong result a board would give). */
+#ifndef AXL_EMU_CHECK_READ_ONLY
+#define AXL_EMU_CHECK_READ_ONLY 1
+#endif
 
 /* The mmio port's tests (label mmio) run the same programs on the
  * simulator, whose banks are as large as the emulated device's. */

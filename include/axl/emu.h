@@ -132,6 +132,34 @@ axl_status axl_emu_set_limits(const axl_emu_limits *limits);
  *  the defaults (0 fields filled in). */
 axl_status axl_emu_get_limits(axl_emu_limits *limits);
 
+/**
+ * Whether a model that writes a buffer its command gave read-only
+ * (AXL_ARG_IN, AXL_ACCESS_READ) fails that command, with
+ * AXL_ERR_KERNEL_ARGUMENT and a message naming the argument. On a board
+ * such a kernel writes memory nothing brings back, so the host reads stale
+ * data in silence; the emulated device says so. It costs a hash of each
+ * read-only buffer before and after the model (see docs/design.md for
+ * the figure); a read-only buffer that the same run also writes through
+ * another argument is not checked. The default is AXL_EMU_CHECK_READ_ONLY
+ * (on in host-emu, the board CI builds; off elsewhere), or
+ * AXL_EMU_CHECK_READ_ONLY=0/1 in a hosted build's environment at start.
+ * Applies to runs started after the call.
+ */
+axl_status axl_emu_check_read_only(bool on);
+
+/**
+ * The platform the emulated device stands in for (the VBNV an xclbin's
+ * header names, "xilinx_u250_gen3x16_xdma_4_1_202210_1"). When a device
+ * is programmed with a design built for another platform, a warning log
+ * line names both (the banks and units are the design's; what the real
+ * platform would do with it is not checked). NULL goes back to
+ * AXL_EMU_PLATFORM from a hosted build's environment, else the platform
+ * of the design the device comes with. Designs of axl's own emulation
+ * platform (names beginning "axl_emu", what axl-xclbin link writes when
+ * no platform is named) are taken for any. Applies from the next start.
+ */
+axl_status axl_emu_set_platform(const char *vbnv);
+
 /** A buffer argument's bytes, or NULL when id is not a buffer argument or
  *  has fewer than min_bytes. */
 void *axl_emu_buffer(const axl_emu_call *call, uint32_t id,

@@ -67,6 +67,10 @@ typedef struct axl_xclbin {
     /** A pre-digested design (axl_xclbin_open_design): the getters answer
      *  from it, and data is NULL. */
     const struct axl_xclbin_design *design;
+    /** The platform the design was built for: the header's
+     *  m_platformVBNV ("xilinx_u250_gen3x16_xdma_4_1_202210_1"), empty
+     *  when it names none. */
+    axl_str platform;
 } axl_xclbin;
 
 /** Memory types of MEM_TOPOLOGY (enum MEM_TYPE in XRT's xclbin.h). */
@@ -157,6 +161,11 @@ typedef struct axl_xclbin_kernel {
                                  (AP_CTRL_HS when absent) */
     size_t xml_offset;      /**< offset of "<kernel" in the image */
     size_t xml_size;        /**< bytes up to and including "</kernel>" or "/>" */
+    /** Its vendor:library:name:version (attribute vlnv; empty when
+     *  absent): "xilinx.com:hls:vadd:1.0" as Vitis HLS writes it, and
+     *  "axl:hls:vadd:1.0" for axl's stock kernels (axl/kernels.h), which
+     *  is how the emulated device knows a kernel its stock model runs. */
+    axl_str vlnv;
 } axl_xclbin_kernel;
 
 /** One argument of a kernel (an <arg> element). */
@@ -200,6 +209,7 @@ typedef struct axl_xclbin_design {
     const axl_xclbin_connection *connections;
     const axl_xclbin_clock *clocks;
     const axl_xclbin_design_kernel *kernels;
+    axl_str platform; /**< as axl_xclbin.platform */
 } axl_xclbin_design;
 
 /**

@@ -183,7 +183,7 @@ static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
     /* (the device's name, then what to do) */
     AXL_MESSAGE_HAS("kernel krnl_vadd is compatible with none of the devices "
                     "(");
-    AXL_MESSAGE_HAS(": register a C model with axl_emu_register_model())");
+    AXL_MESSAGE_HAS("axl_emu_register_model");
     assert_int_equal(b.id, 5);
     axl_kernel_bundle src, exe;
     AXL_OK(axl_kernel_bundle_create_from_source(
@@ -195,7 +195,7 @@ static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
                AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("ext_oneapi_has_kernel(\"krnl_vadd\") is false: no "
                     "device of the bundle can run it (");
-    AXL_MESSAGE_HAS(": register a C model with axl_emu_register_model())");
+    AXL_MESSAGE_HAS("axl_emu_register_model");
     assert_int_equal(kn.id, 4);
     /* A name the image does not have is only that. */
     AXL_EXPECT(axl_kernel_bundle_ext_get_kernel(exe, "krnl_vmul", &kn),

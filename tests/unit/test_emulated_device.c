@@ -19,9 +19,6 @@
 #include "axl/emu.h"
 #include "axl/trace.h"
 
-#ifdef AXL_TEST_ASYM
-#include "axl_test_asym_xclbin.h"
-
 static axl_context emu_context(void)
 {
     axl_device d = axl_test_emu_device();
@@ -29,6 +26,9 @@ static axl_context emu_context(void)
     AXL_OK(axl_context_create(&d, 1, NULL, &c));
     return c;
 }
+
+#ifdef AXL_TEST_ASYM
+#include "axl_test_asym_xclbin.h"
 
 /* The asym design's vadd (an application kernel: the one of the image
  * registered, not the device's built-in vadd). */
@@ -189,7 +189,156 @@ static void the_emulated_banks_stay_within_the_limits_set_at_run_time(void **s)
     unsetenv("AXL_EMU_MAX_BANK_BYTES");
     AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
 }
+
+/* Item 4: an application image's kernel runs only a model registered for
+ * it, never the stock model of the same name (the asym design's vadd is
+ * the application's: its vlnv is Vitis's, not axl's stock kernel's), and
+ * the refusal says so. Registered, it runs (the bank test above). */
+static void an_application_kernel_runs_only_a_model_registered_for_it(void **s)
+{
+    (void)s;
+    axl_kernel_id id = asym_vadd();
+    axl_context c = emu_context();
+    axl_kernel_bundle b = {9};
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("kernel vadd is compatible with none of the devices");
+    AXL_MESSAGE_HAS("it needs its own C model (axl_emu_register_model)");
+    assert_int_equal(b.id, 9);
+    bool ok = true;
+    AXL_OK(axl_is_compatible(&id, 1, axl_test_emu_device(), &ok));
+    assert_false(ok);
+    AXL_OK(axl_context_release(c));
+}
+
+static char log_text[1024];
+
+static void log_sink(const char *text, size_t len, void *user)
+{
+    (void)user;
+    size_t at = strlen(log_text);
+    if (at + len + 2 < sizeof log_text) {
+        memcpy(log_text + at, text, len);
+        log_text[at + len] = '\n';
+        log_text[at + len + 1] = '\0';
+    }
+}
+
+/* Item 4: an image built for another platform (VBNV in its header) than
+ * the one the emulated device stands in for is warned about when the
+ * device is programmed with it, naming both; AXL_EMU_PLATFORM (or
+ * axl_emu_set_platform) makes the device that platform. */
+static void an_image_for_another_platform_is_warned_about_with_both_names(void **s)
+{
+    (void)s;
+    AXL_OK(axl_emu_register_model("vadd", axl_test_vadd_model, NULL));
+    axl_kernel_id id = asym_vadd();
+    axl_context c = emu_context();
+    log_text[0] = '\0';
+    axl_log_set(AXL_LOG_WARN, log_sink, NULL);
+    axl_kernel_bundle b;
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    AXL_OK(axl_kernel_bundle_release(b));
+    if (!strstr(log_text, "xilinx_u250_gen3x16_xdma_4_1_202210_1") ||
+        !strstr(log_text, "axl_emu_stock_1_0"))
+        fail_msg("no warning naming both platforms: \"%s\"", log_text);
+    AXL_OK(axl_context_release(c));
+    AXL_OK(axl_shutdown());
+    /* The device as that platform: nothing to say. */
+    AXL_OK(axl_emu_set_platform("xilinx_u250_gen3x16_xdma_4_1_202210_1"));
+    id = asym_vadd();
+    c = emu_context();
+    log_text[0] = '\0';
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    AXL_OK(axl_kernel_bundle_release(b));
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_string_equal(log_text, "");
+    AXL_OK(axl_emu_set_platform(NULL));
+    AXL_OK(axl_context_release(c));
+    AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
+}
 #endif /* AXL_TEST_ASYM */
+
+/* ---- No silent emulator (item 4) ------------------------------------------------- */
+
+static axl_kernel builtin_vadd(axl_kernel_bundle *b, axl_context c)
+{
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(axl_test_emu_device(), "vadd", &id));
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, b));
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(*b, id, &k));
+    return k;
+}
+
+/* One vadd whose output goes as `out_mode`; returns the event's status. */
+static axl_status vadd_with(axl_queue q, axl_kernel k, axl_buffer in1,
+                            axl_buffer in2, axl_buffer out,
+                            axl_access_mode out_mode, uint32_t n)
+{
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        q, k,
+        AXL_ARGS(AXL_ARG_IN(in1), AXL_ARG_IN(in2),
+                 axl_arg_buffer(AXL_ARG_POS, out, out_mode), AXL_ARG_U32(n)),
+        NULL, 0, &e));
+    axl_status st = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
+    return st;
+}
+
+/* Issue 29 item 4, DESIGN.md "a model that writes what the command gave
+ * read-only fails that command": an output given as AXL_ARG_IN (a read)
+ * is written by the model, which on a board writes memory nothing brings
+ * back (the result is silently 0); here the command fails naming the
+ * argument, in both dispatch modes. The same buffer read through one
+ * argument and written through another is the kernel's right. Switched
+ * off (axl_emu_check_read_only), the command runs as a board would. */
+static void a_model_that_writes_an_argument_given_read_only_fails_its_command(void **s)
+{
+    (void)s;
+    axl_context c = emu_context();
+    axl_device d = axl_test_emu_device();
+    axl_kernel_bundle b;
+    axl_kernel k = builtin_vadd(&b, c);
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    enum { N = 256 };
+    static int32_t x[N], y[N], z[N];
+    for (int i = 0; i < N; i++)
+        x[i] = y[i] = i;
+    axl_buffer X, Y, Z;
+    AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
+    AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
+    AXL_OK(axl_buffer_create_from(z, 4, axl_range_1d(N), NULL, &Z));
+    for (int det = 0; det < 2; det++) {
+        AXL_OK(axl_emu_set_deterministic(det));
+        AXL_EXPECT(vadd_with(q, k, X, Y, Z, AXL_ACCESS_READ, N),
+                   AXL_ERR_KERNEL_ARGUMENT);
+        AXL_MESSAGE_HAS("vadd wrote argument 2 (out_r), which the command "
+                        "gave read-only");
+        AXL_EXPECT(axl_queue_throw_asynchronous(q), AXL_ERR_KERNEL_ARGUMENT);
+        /* The output as an output, and in1 written in place (out_r = in1,
+         * the same buffer given twice): both the kernel's right. */
+        AXL_OK(vadd_with(q, k, X, Y, Z, AXL_ACCESS_WRITE_NO_INIT, N));
+        AXL_OK(vadd_with(q, k, X, Y, X, AXL_ACCESS_READ_WRITE, N));
+    }
+    AXL_OK(axl_emu_set_deterministic(false));
+    AXL_OK(axl_emu_check_read_only(false));
+    AXL_OK(vadd_with(q, k, X, Y, Z, AXL_ACCESS_READ, N));
+    AXL_OK(axl_emu_check_read_only(true));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    AXL_OK(axl_buffer_release(Z));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_context_release(c));
+}
 
 static void skipped_without_the_asym_design(void **s)
 {
@@ -211,7 +360,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             the_emulated_banks_stay_within_the_limits_set_at_run_time,
             axl_test_setup, axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            an_application_kernel_runs_only_a_model_registered_for_it,
+            axl_test_setup, axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            an_image_for_another_platform_is_warned_about_with_both_names,
+            axl_test_setup, axl_test_teardown),
 #endif
+        cmocka_unit_test_setup_teardown(
+            a_model_that_writes_an_argument_given_read_only_fails_its_command,
+            axl_test_setup, axl_test_teardown),
         cmocka_unit_test_setup_teardown(skipped_without_the_asym_design,
                                         axl_test_setup, axl_test_teardown),
     };

@@ -878,12 +878,16 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
 
     /* The same buffers with other modes, sizes or regions: each as the
      * general path says. */
+    /* (With the output given read-only, vadd of 0 elements: one that
+     * writes it fails on the emulated device, test_emulated_device.) */
+    uint32_t none = 0;
     axl_kernel_arg to_const[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
                                   {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
                                   {.index = 2, .buffer = C, .mode = AXL_ACCESS_READ},
-                                  {.index = 3, .value = &n, .size = sizeof n}};
+                                  {.index = 3, .value = &none, .size = sizeof n}};
     AXL_OK(axl_queue_single_task(r.q, k, to_const, 4, NULL, 0, NULL));
     AXL_OK(axl_queue_single_task(r.q, k, to_const, 4, NULL, 0, NULL));
+    to_const[3].value = &n;
     /* A kernel may write memory made from const host data (4.7.2.3 rule
      * 2.2; before issue 16 both were AXL_ERR_INVALID). */
     to_const[2].mode = AXL_ACCESS_WRITE;

@@ -557,6 +557,33 @@ static void load_image_is_refused_while_compute_units_are_open(void **state)
     AXL_OK(P->load_image(dev, &app.x, why, sizeof why));
 }
 
+/* Issue 29 item 4: an image built for another card than the device's
+ * (the VBNV of its header against the device's: what the driver says, or
+ * AXL_XRT_PLATFORM where it says nothing, as the noop shim) is refused
+ * before XRT sees it, naming both; another name of the same card (a
+ * shell's VBNV against the platform's) goes on to XRT, which checks the
+ * shell itself; axl's own emulation platform names no card. */
+static void an_image_built_for_another_card_is_refused_naming_both_platforms(
+    void **state)
+{
+    (void)state;
+    setenv("AXL_XRT_PLATFORM", "xilinx_u250_gen3x16_xdma_shell_4_1", 1);
+    void *dev;
+    xt_device(&dev);
+    char why[256] = "";
+    AXL_EXPECT(P->load_image(dev, &amd.x, why, sizeof why), AXL_ERR_BUILD);
+    if (!strstr(why, "xilinx_u55c_gen3x16_xdma_3_202210_1") ||
+        !strstr(why, "xilinx_u250_gen3x16_xdma_shell_4_1"))
+        fail_msg("both platforms are not named: %s", why);
+    AXL_OK(P->load_image(dev, &stock.x, why, sizeof why));
+    AXL_OK(axl_shutdown());
+    setenv("AXL_XRT_PLATFORM", "xilinx_u55c_gen3x16_xdma_base_3", 1);
+    xt_register();
+    xt_device(&dev);
+    AXL_OK(P->load_image(dev, &amd.x, why, sizeof why));
+    unsetenv("AXL_XRT_PLATFORM");
+}
+
 static void written_bytes_read_back_in_each_bank(void **state)
 {
     (void)state;
@@ -1812,6 +1839,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest memory[] = {
         TEST(load_image_gives_the_used_banks_of_each_image),
         TEST(load_image_is_refused_while_compute_units_are_open),
+        TEST(an_image_built_for_another_card_is_refused_naming_both_platforms),
         TEST(written_bytes_read_back_in_each_bank),
         TEST(ranges_outside_an_allocation_are_invalid),
         TEST(allocations_outside_the_banks_are_refused),

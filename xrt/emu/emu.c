@@ -32,6 +32,7 @@
 #include <stdlib.h> /* getenv, calloc, on hosted builds */
 #include <string.h>
 
+#include "axl/buffer.h" /* axl_access_mode */
 #include "axl/emu.h"
 #include "axl/hal.h"
 #include "axl/runtime.h"
@@ -113,6 +114,9 @@ typedef struct emu_device {
     uint32_t bank_mem[EMU_BANK_SLOTS];
     char bank_tag[EMU_BANK_SLOTS][sizeof ((axl_hal_bank *)0)->tag];
     uint64_t bank_base[EMU_BANK_SLOTS]; /* its MEM_TOPOLOGY base address */
+    /* The platform it stands in for (axl_emu_set_platform), set at open:
+     * a design built for another is warned about. "" for none. */
+    char platform[64];
 } emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
@@ -133,14 +137,31 @@ static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
 
 /* ---- Models --------------------------------------------------------------- */
 
+/*
+ * One table: the stock models (entered at first use) and the
+ * application's, one entry per kernel name. Registering a name replaces
+ * the entry's model in place (a unit opened on it sees the new one);
+ * removing it puts the stock model back, or leaves a tombstone (fn NULL)
+ * that keeps its name, so a unit's handle never comes to point at
+ * another kernel's model, unless the table had to reuse one (`reused`).
+ * An entry holding the stock model (`stock`) serves only axl's own
+ * kernel of that name, the one its kernel.xml declares with vlnv
+ * "axl:hls:<name>:...": an application's kernel named like a stock one
+ * runs only a model the application registered (DESIGN.md, "The
+ * emulated device"). Guarded by the runtime lock.
+ */
 typedef struct emu_model {
     char name[AXL_EMU_NAME_MAX];
-    axl_emu_model_fn fn;
+    axl_emu_model_fn fn; /* NULL: removed */
     void *user;
+    bool stock;          /* holds the stock model of its name */
 } emu_model;
 
-static emu_model models[AXL_EMU_MAX_MODELS];
+#define EMU_STOCK_MAX 8 /* room for models.c's list */
+static emu_model models[AXL_EMU_MAX_MODELS + EMU_STOCK_MAX];
 static unsigned nmodels;
+static unsigned napp;   /* entries holding an application's model */
+static bool reused;     /* a tombstone was given to another name */
 static int stock_registered;
 
 static void register_stock_locked(void);
@@ -153,22 +174,53 @@ static emu_model *find_model(const char *name, size_t len)
     return NULL;
 }
 
+static axl_emu_model_fn stock_fn(const char *name, size_t len)
+{
+    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++)
+        if (strlen(s->name) == len && !memcmp(s->name, name, len))
+            return s->fn;
+    return NULL;
+}
+
+static emu_model *new_entry(const char *kernel, size_t len)
+{
+    emu_model *m = NULL;
+    if (nmodels < sizeof models / sizeof models[0]) {
+        m = &models[nmodels++];
+    } else {
+        for (unsigned i = 0; i < nmodels && !m; i++)
+            if (!models[i].fn)
+                m = &models[i];
+        reused = m != NULL;
+    }
+    if (m) {
+        memset(m, 0, sizeof *m);
+        memcpy(m->name, kernel, len);
+        m->name[len] = '\0';
+    }
+    return m;
+}
+
 static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
                             void *user)
 {
     size_t len = strlen(kernel);
     emu_model *m = find_model(kernel, len);
-    if (!m) {
-        if (nmodels == AXL_EMU_MAX_MODELS)
-            return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
-                            "axl_emu_register_model: %u models already "
-                            "(AXL_EMU_MAX_MODELS)",
-                            (unsigned)AXL_EMU_MAX_MODELS);
-        m = &models[nmodels++];
-        memcpy(m->name, kernel, len + 1);
-    }
+    const bool was_app = m && m->fn && !m->stock;
+    if (!was_app && napp == AXL_EMU_MAX_MODELS)
+        return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
+                        "axl_emu_register_model: %u models already "
+                        "(AXL_EMU_MAX_MODELS)",
+                        (unsigned)AXL_EMU_MAX_MODELS);
+    if (!m)
+        m = new_entry(kernel, len);
+    if (!m) /* not reached: stock entries are few, the rest are napp's */
+        return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
+                        "axl_emu_register_model: the model table is full");
     m->fn = fn;
     m->user = user;
+    m->stock = false;
+    napp += !was_app;
     return AXL_SUCCESS;
 }
 
@@ -177,8 +229,15 @@ static void register_stock_locked(void)
     if (stock_registered)
         return;
     stock_registered = 1;
-    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++)
-        add_model(s->name, s->fn, NULL);
+    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++) {
+        if (find_model(s->name, strlen(s->name)))
+            continue; /* the application's, registered first */
+        emu_model *m = new_entry(s->name, strlen(s->name));
+        if (m) {
+            m->fn = s->fn;
+            m->stock = true;
+        }
+    }
 }
 
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
@@ -197,18 +256,38 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
     } else {
         /* NULL: back to the stock model, or no model at all. */
         emu_model *m = find_model(kernel, strlen(kernel));
-        const axl_emu_stock_model *stock = axl_emu_stock_models;
-        while (stock->name && strcmp(stock->name, kernel))
-            stock++;
-        if (m && stock->name) {
-            m->fn = stock->fn;
+        if (m && m->fn && !m->stock)
+            napp--;
+        if (m) {
+            m->fn = stock_fn(kernel, strlen(kernel));
             m->user = NULL;
-        } else if (m) {
-            *m = models[--nmodels];
+            m->stock = m->fn != NULL;
         }
     }
     axl_port_unlock();
     return st;
+}
+
+/* Is k axl's own stock kernel of its name (vlnv "axl:hls:<name>:...",
+ * as bitstreams/stock/vitis declares them)? */
+static bool stock_kernel(const axl_xclbin_kernel *k)
+{
+    static const char lib[] = "axl:hls:";
+    const size_t n = sizeof lib - 1;
+    return k->vlnv.len > n + k->name.len &&
+           !memcmp(k->vlnv.ptr, lib, n) &&
+           !memcmp(k->vlnv.ptr + n, k->name.ptr, k->name.len) &&
+           k->vlnv.ptr[n + k->name.len] == ':';
+}
+
+/* The model that runs kernel k, or NULL (lock held). */
+static emu_model *model_of_locked(const axl_xclbin_kernel *k)
+{
+    register_stock_locked();
+    emu_model *m = find_model(k->name.ptr, k->name.len);
+    if (!m || !m->fn || (m->stock && !stock_kernel(k)))
+        return NULL;
+    return m;
 }
 
 /* The model of a kernel; the caller holds axl_port_lock. */
@@ -217,39 +296,54 @@ static emu_model *model_for_locked(const axl_xclbin *x, uint32_t kernel_index)
     axl_xclbin_kernel k;
     if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
         return NULL;
-    register_stock_locked();
-    return find_model(k.name.ptr, k.name.len);
-}
-
-static emu_model *model_for(const axl_xclbin *x, uint32_t kernel_index)
-{
-    axl_port_lock();
-    emu_model *m = model_for_locked(x, kernel_index);
-    axl_port_unlock();
-    return m;
+    return model_of_locked(&k);
 }
 
 /* What the mmio port's register-level simulator runs when a unit starts
- * (xrt/mmio/sim.c): the same models, registered or stock. */
+ * (xrt/mmio/sim.c): the model registered under the name, or the stock
+ * one (by name only: the simulator is told no kernel's vlnv). */
 int axl__emu_model_find(const char *name, size_t len, axl_emu_model_fn *fn,
                         void **user)
 {
     axl_port_lock();
     register_stock_locked();
     emu_model *m = find_model(name, len);
-    if (m) {
+    if (m && m->fn) {
         *fn = m->fn;
         *user = m->user;
     }
     axl_port_unlock();
-    return m != NULL;
+    return m && m->fn;
 }
 
 /* The same, with axl_port_lock already held (kernel_compatible). */
 int axl__emu_has_model_locked(const char *name, size_t len)
 {
     register_stock_locked();
-    return find_model(name, len) != NULL;
+    emu_model *m = find_model(name, len);
+    return m && m->fn;
+}
+
+/* Why kernel_index of x has no model, for the message of a unit's open:
+ * a stock model of its name that is not its own, or none at all. */
+static axl_status no_model(const axl_xclbin *x, uint32_t kernel_index)
+{
+    axl_xclbin_kernel k;
+    if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
+        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "the emulated device has no model for kernel %u",
+                        (unsigned)kernel_index);
+    if (stock_fn(k.name.ptr, k.name.len))
+        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "kernel %.*s (%.*s) has no model: the stock %.*s "
+                        "model runs only axl's own kernel "
+                        "(axl_emu_register_model)",
+                        (int)k.name.len, k.name.ptr, (int)k.vlnv.len,
+                        k.vlnv.ptr, (int)k.name.len, k.name.ptr);
+    return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                    "the emulated device has no model for kernel %.*s "
+                    "(axl_emu_register_model)",
+                    (int)k.name.len, k.name.ptr);
 }
 
 /* ---- The built-in design ------------------------------------------------------ */
@@ -569,6 +663,64 @@ static axl_status map_banks(emu_device *d, const axl_xclbin *image,
     return AXL_SUCCESS;
 }
 
+/* ---- The platform it stands in for ----------------------------------------------- */
+
+static char app_platform[64]; /* axl_emu_set_platform's; under the lock */
+static bool app_platform_set;
+
+axl_status axl_emu_set_platform(const char *vbnv)
+{
+    if (vbnv && strlen(vbnv) >= sizeof app_platform)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl_emu_set_platform: a platform name has at most "
+                        "63 characters (the xclbin header's m_platformVBNV)");
+    axl_port_lock();
+    app_platform_set = vbnv != NULL;
+    axl_format(app_platform, sizeof app_platform, "%s", vbnv ? vbnv : "");
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+/* axl's own emulation platform: "axl_emu" (what axl-xclbin link names
+ * when told none), "axl_emu_stock_1_0", ...: taken for any platform. */
+static bool neutral_platform(axl_str p)
+{
+    return p.len >= 7 && !memcmp(p.ptr, "axl_emu", 7);
+}
+
+/* At open (lock held): the application's platform, else the
+ * environment's, else the one of the design the device comes with. */
+static void choose_platform(emu_device *d, const axl_xclbin *builtin)
+{
+    const char *v = NULL;
+#if AXL_EMU_HOSTED
+    v = getenv("AXL_EMU_PLATFORM");
+#endif
+    if (app_platform_set)
+        axl_format(d->platform, sizeof d->platform, "%s", app_platform);
+    else if (v && v[0])
+        axl_format(d->platform, sizeof d->platform, "%s", v);
+    else if (builtin)
+        axl_format(d->platform, sizeof d->platform, "%.*s",
+                   (int)builtin->platform.len, builtin->platform.ptr);
+}
+
+/* A design built for another platform than the device's: a warning
+ * naming both (no lock held). */
+static void check_platform(const emu_device *d, const axl_xclbin *image)
+{
+    const axl_str want = {d->platform, strlen(d->platform)};
+    const axl_str got = image->platform;
+    if (!want.len || !got.len || neutral_platform(got) ||
+        (got.len == want.len && !memcmp(got.ptr, want.ptr, got.len)))
+        return;
+    axl_hal_log(AXL_LOG_WARN,
+                "axl emulated FPGA %u: the design was built for platform "
+                "%.*s; the device stands in for %s (AXL_EMU_PLATFORM): "
+                "it runs, unchecked against that platform",
+                (unsigned)d->index, (int)got.len, got.ptr, d->platform);
+}
+
 static uint32_t epochs; /* opens so far, under the runtime lock */
 
 static axl_status emu_open(uint32_t index, void **dev)
@@ -604,6 +756,7 @@ static axl_status emu_open(uint32_t index, void **dev)
         st = axl_xclbin_open_design(&x, design, NULL, 0);
     else if (bytes)
         st = axl_xclbin_open(&x, bytes, size, NULL, 0);
+    choose_platform(d, st == AXL_SUCCESS ? &x : NULL);
     if (st != AXL_SUCCESS || map_banks(d, &x, why, sizeof why) != AXL_SUCCESS)
         map_banks(d, NULL, why, sizeof why);
     *dev = d;
@@ -710,6 +863,8 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
 #if AXL_EMU_HOSTED
     say_bad_env();
 #endif
+    if (image)
+        check_platform(d, image);
     axl_port_lock();
     axl_status st = map_banks(d, image, why, why_size);
     /* Idle units serve the new design's units from their next run. */
@@ -728,23 +883,43 @@ static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
     return model_for_locked(image, kernel_index) != NULL;
 }
 
+/* A unit's handle: its model's entry, with bit 0 set when the kernel is
+ * axl's stock kernel (which the stock model may serve). */
 static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
                               uint32_t kernel_index, uint32_t ip_index,
                               uintptr_t *cu_handle)
 {
     (void)dev;
     (void)ip_index;
-    emu_model *m = model_for(image, kernel_index);
-    if (!m) {
-        axl_xclbin_kernel k;
-        axl_xclbin_get_kernel(image, kernel_index, &k);
-        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                        "the emulated device has no model for kernel %.*s "
-                        "(axl_emu_register_model)",
-                        (int)k.name.len, k.name.ptr);
+    axl_xclbin_kernel k;
+    emu_model *m = NULL;
+    bool stock = false;
+    axl_port_lock();
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) == AXL_SUCCESS) {
+        m = model_of_locked(&k);
+        stock = stock_kernel(&k);
     }
-    *cu_handle = (uintptr_t)m;
+    axl_port_unlock();
+    if (!m)
+        return no_model(image, kernel_index);
+    *cu_handle = (uintptr_t)m | (uintptr_t)stock;
     return AXL_SUCCESS;
+}
+
+/* The model a run calls (no lock held): its unit's entry, unless the
+ * entry no longer serves it (removed, the stock model for an
+ * application's kernel, or given to another name), then looked up. */
+static const emu_model *run_model(const axl_hal_run *run)
+{
+    const uintptr_t h = run->cu_handle;
+    const emu_model *m = (const emu_model *)(h & ~(uintptr_t)1);
+    if (m && m->fn && (!m->stock || (h & 1)) &&
+        (!reused || !strcmp(m->name, run->kernel_name)))
+        return m;
+    axl_port_lock();
+    m = model_for_locked(run->image, run->kernel_index);
+    axl_port_unlock();
+    return m;
 }
 
 /* ---- Dispatch -------------------------------------------------------------------- */
@@ -775,15 +950,137 @@ static bool is_deterministic(void)
     return mode != 0;
 }
 
+/* ---- Arguments given read-only ------------------------------------------------ */
+
+/* -1: not chosen yet (the environment, else AXL_EMU_CHECK_READ_ONLY, at
+ * the first run); atomic, read by every run. */
+static _Atomic int check_ro = -1;
+
+axl_status axl_emu_check_read_only(bool on)
+{
+    atomic_store_explicit(&check_ro, on, memory_order_relaxed);
+    return AXL_SUCCESS;
+}
+
+static bool checking_read_only(void)
+{
+    int on = atomic_load_explicit(&check_ro, memory_order_relaxed);
+    if (on < 0) {
+        on = AXL_EMU_CHECK_READ_ONLY;
+#if AXL_EMU_HOSTED
+        const char *v = getenv("AXL_EMU_CHECK_READ_ONLY");
+        if (v && v[0])
+            on = strcmp(v, "0") != 0;
+#endif
+        int unset = -1;
+        atomic_compare_exchange_strong(&check_ro, &unset, on);
+        on = atomic_load_explicit(&check_ro, memory_order_relaxed);
+    }
+    return on != 0;
+}
+
+/* A 64-bit digest of n bytes: Fletcher's two running sums over 8-byte
+ * words, in four independent lanes (the CPU runs them side by side), the
+ * tail byte by byte, mixed at the end. A model's write shows as another
+ * digest: a changed word changes the first sum, and words moved or
+ * traded change the second (each word counts by its position); only a
+ * write of what was there changes nothing, which is nothing to report.
+ * About 0.5 instructions a byte (tests/bench/instructions.sh). */
+static uint64_t digest(const unsigned char *p, uint64_t n)
+{
+    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    uint64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, p + i, 32);
+        a0 += w[0];
+        a1 += w[1];
+        a2 += w[2];
+        a3 += w[3];
+        b0 += a0;
+        b1 += a1;
+        b2 += a2;
+        b3 += a3;
+    }
+    for (; i < n; i++) {
+        a0 += p[i];
+        b0 += a0;
+    }
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    const uint64_t v[8] = {a0, b0, a1, b1, a2, b2, a3, b3};
+    uint64_t h = n;
+    for (int l = 0; l < 8; l++) {
+        h = (h ^ v[l]) * k;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* Buffer argument i of run is given read-only and no writable argument
+ * of the same run reaches its bytes (the kernel may write through that
+ * one: out_r = in1). */
+static bool read_only_alone(const axl_hal_run *run, void *const *ptr,
+                            uint32_t i)
+{
+    const axl_hal_arg *a = &run->args[i];
+    if (!a->is_mem || !(a->access & AXL_ACCESS_READ) ||
+        (a->access & AXL_ACCESS_WRITE) || !a->size)
+        return false;
+    const unsigned char *lo = ptr[i], *hi = lo + a->size;
+    for (uint32_t j = 0; j < run->arg_count; j++) {
+        const axl_hal_arg *b = &run->args[j];
+        if (j == i || !b->is_mem || !(b->access & AXL_ACCESS_WRITE))
+            continue;
+        const unsigned char *blo = ptr[j], *bhi = blo + b->size;
+        if (blo < hi && lo < bhi)
+            return false;
+    }
+    return true;
+}
+
+/* The failure of a run whose model wrote argument i, given read-only. */
+static axl_status wrote_read_only(const axl_hal_run *run, uint32_t i,
+                                  char *why)
+{
+    const uint32_t id = run->args[i].id;
+    axl_xclbin_kernel k;
+    axl_xclbin_arg arg;
+    axl_str name = {"?", 1};
+    if (axl_xclbin_get_kernel(run->image, run->kernel_index, &k) ==
+        AXL_SUCCESS)
+        for (uint32_t a = 0; a < k.arg_count; a++)
+            if (axl_xclbin_get_kernel_arg(run->image, &k, a, &arg) ==
+                    AXL_SUCCESS &&
+                arg.index == id)
+                name = arg.name;
+#if AXL_MESSAGES
+    axl_format(why, AXL_MESSAGE_MAX,
+               "%s wrote argument %u (%.*s), which the command gave "
+               "read-only: give it AXL_ARG_OUT or AXL_ARG_INOUT "
+               "(a board would drop the result)",
+               run->kernel_name, (unsigned)id, (int)name.len, name.ptr);
+#else
+    (void)name;
+    axl_format(why, AXL_MESSAGE_MAX, "%s",
+               axl_status_name(AXL_ERR_KERNEL_ARGUMENT));
+#endif
+    return AXL_ERR_KERNEL_ARGUMENT;
+}
+
 /* Calls a model on a run (no lock held). The calling thread's message is
  * the model's while it runs (axl_fail) and is given back afterwards: a
- * port never changes it (hal.h). A failure's text goes to why. */
+ * port never changes it (hal.h). A failure's text goes to why. With the
+ * read-only check on, each buffer given read-only is digested before and
+ * after: a change fails the run. */
 static inline __attribute__((always_inline)) axl_status
 call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
            void *const *ptr, char *why)
 {
     axl_emu_arg args[AXL_EMU_MAX_ARGS];
+    uint64_t before[AXL_EMU_MAX_ARGS];
+    uint32_t checked = 0; /* bit i: argument i is digested */
     const uint32_t n = run->arg_count;
+    const bool check = checking_read_only();
     for (uint32_t i = 0; i < n; i++) {
         const axl_hal_arg *a = &run->args[i];
         args[i].id = a->id;
@@ -791,6 +1088,10 @@ call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
         args[i].ptr = ptr[i];
         args[i].size = a->size;
         args[i].value = a->is_mem ? NULL : a->value;
+        if (check && read_only_alone(run, ptr, i)) {
+            before[i] = digest(ptr[i], a->size);
+            checked |= 1u << i;
+        }
     }
     axl_emu_call call = {run->kernel_name, run->cu, n, args};
     char *msg = axl_port_message_buffer();
@@ -803,6 +1104,9 @@ call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
     if (st != AXL_SUCCESS)
         axl_format(why, AXL_MESSAGE_MAX, "%s",
                    msg[0] ? msg : "the kernel model failed");
+    for (uint32_t i = 0; st == AXL_SUCCESS && checked; i++, checked >>= 1)
+        if ((checked & 1u) && digest(ptr[i], run->args[i].size) != before[i])
+            st = wrote_read_only(run, i, why);
     if (keep)
         memcpy(msg, saved, AXL_MESSAGE_MAX);
     else
@@ -924,13 +1228,9 @@ static axl_status too_many_units(const axl_hal_run *run)
 static axl_status emu_run_start(void *dev, const axl_hal_run *run)
 {
     emu_device *d = dev;
-    const emu_model *m = (const emu_model *)run->cu_handle;
+    const emu_model *m = run_model(run);
     if (!m)
-        m = model_for(run->image, run->kernel_index);
-    if (!m)
-        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                        "the emulated device has no model for kernel %s",
-                        run->kernel_name);
+        return no_model(run->image, run->kernel_index);
     if (run->arg_count > AXL_EMU_MAX_ARGS)
         return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
                         "%s has %u arguments; the emulator passes at most "
@@ -1187,7 +1487,8 @@ const axl_device_port axl_emu_port = {
     .mem_copy = emu_mem_copy,
     .load_image = emu_load_image,
     .kernel_compatible = emu_kernel_compatible,
-    .kernel_fix = "register a C model with axl_emu_register_model()",
+    /* "its own": a stock model serves only axl's kernel of its name. */
+    .kernel_fix = "it needs its own C model (axl_emu_register_model)",
     .cu_open = emu_cu_open,
     .run_start = emu_run_start,
     .run_cancel = emu_run_cancel,
@@ -1195,4 +1496,5 @@ const axl_device_port axl_emu_port = {
     .progress = emu_progress,
 #endif
 };
+
 

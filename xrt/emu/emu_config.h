@@ -59,6 +59,14 @@
 #define AXL_EMU_BANK_ALLOCS 4
 #endif
 
+/** 1: a model that writes a buffer its command gave read-only fails the
+ *  command (axl_emu_check_read_only in axl/emu.h, which also says what it
+ *  costs); host-emu, the board CI builds, sets it. AXL_EMU_CHECK_READ_ONLY
+ *  in a hosted build's environment, or the call, changes it at run time. */
+#ifndef AXL_EMU_CHECK_READ_ONLY
+#define AXL_EMU_CHECK_READ_ONLY 0
+#endif
+
 /** Longest kernel name a model is registered under, with its NUL. */
 #ifndef AXL_EMU_NAME_MAX
 #define AXL_EMU_NAME_MAX 32
@@ -121,6 +129,8 @@ _Static_assert(AXL_EMU_BANKS >= 1 && AXL_EMU_BANKS <= 64,
 _Static_assert(AXL_EMU_UNITS >= 1 && AXL_EMU_UNITS <= 64,
                "AXL_EMU_UNITS must be 1..64");
 _Static_assert(AXL_EMU_BANK_ALLOCS >= 1, "AXL_EMU_BANK_ALLOCS must be >= 1");
+_Static_assert(AXL_EMU_MAX_ARGS >= 1 && AXL_EMU_MAX_ARGS <= 32,
+               "AXL_EMU_MAX_ARGS must be 1..32");
 _Static_assert((AXL_EMU_MEM_ALIGN_BITS & (AXL_EMU_MEM_ALIGN_BITS - 1)) == 0 &&
                    AXL_EMU_MEM_ALIGN_BITS >= 8,
                "AXL_EMU_MEM_ALIGN_BITS must be a power of two >= 8");
