@@ -56,6 +56,9 @@ size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
  *  message that names a long path keeps its file name and its room for
  *  the reason. Returns dst. */
 const char *axl_shorten(char *dst, size_t cap, const char *s);
+/** A size for a message: "128 KiB", "1 GiB" when exact, "31.5 KiB" (to a
+ *  tenth, rounded down) when not, "700 bytes" under 1 KiB. Returns dst. */
+const char *axl_bytes(char *dst, size_t cap, uint64_t n);
 
 /* ------------------------------------------------------------------------ */
 /* The OS port: implemented once per OS in port/<os>/axl_port.c              */

@@ -967,7 +967,8 @@ static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void *
                               {.index = 3, .value = &dim, .size = 4}};
     AXL_EXPECT(axl_queue_single_task(r.q, k, args, 4, NULL, 0, NULL),
                AXL_ERR_KERNEL_ARGUMENT);
-    AXL_MESSAGE_HAS("in bank bank0, which no compute unit of mmult reaches");
+    AXL_MESSAGE_HAS("in bank0, which no unit of the kernel object reaches "
+                    "(mmult_1: bank1)");
     /* Buffers not placed yet go where the unit reaches them: bank1. */
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));

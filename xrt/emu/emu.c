@@ -1424,10 +1424,11 @@ static axl_status emu_mem_usage(void *dev, uint32_t bank,
     out->max_allocations = a->max_blocks ? a->max_blocks : AXL_EMU_BANK_ALLOCS;
 #if AXL_EMU_HOSTED
     const uint64_t full = d->banks[bank].design_size;
+    char size[16];
     if (full > a->size)
         axl_format(out->note, sizeof out->note,
-                   "AXL_EMU_MAX_BANK_BYTES; the design's bank has %llu",
-                   (unsigned long long)full);
+                   "AXL_EMU_MAX_BANK_BYTES (the design's: %s)",
+                   axl_bytes(size, sizeof size, full));
 #else
     axl_format(out->note, sizeof out->note, "AXL_EMU_BANK_SIZE");
 #endif
