@@ -62,6 +62,17 @@ typedef enum axl_source_language {
  */
 axl_status axl_image_register(const void *bytes, size_t size);
 
+/**
+ * Hosted ports (posix): reads the xclbin at path and registers it as
+ * axl_image_register does, in one call; the bytes are the runtime's
+ * until axl_shutdown. A file that cannot be read is AXL_ERR_INVALID
+ * naming it; bytes that are not an xclbin, AXL_ERR_INVALID with the
+ * reader's reason. AXL_ERR_FEATURE_NOT_SUPPORTED on ports with no files
+ * (bare metal: link the image in, or read it from flash, and call
+ * axl_image_register).
+ */
+axl_status axl_image_register_file(const char *path);
+
 /* ---- Kernel ids (4.11.4) --------------------------------------------------------- */
 
 /** get_kernel_ids(): every kernel of the registered application images. */

@@ -4,16 +4,20 @@
  * argument for the units a kernel object runs on (XRT's group_id), which
  * units reach which banks when a buffer is out of their reach, what a
  * bank holds when it is full, and how to raise a capacity in an
- * installed axl.
+ * installed axl. And what a user sets from outside (item 7): the device
+ * (AXL_DEVICE, as XRT's -d or ONEAPI_DEVICE_SELECTOR), an image by its
+ * path, and what the build is (board, ports, capacities).
  *
  * The design is tests/unit/asym (test_emulated_device.c): four units of
  * a vadd, on DDR[0], DDR[1], PLRAM[0] and PLRAM[1].
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "axl_test.h"
 #include "axl/emu.h"
+#include "axl_config.h" /* the feature switches */
 
 static axl_context emu_context(void)
 {
@@ -47,6 +51,127 @@ static void a_full_pool_says_how_to_raise_its_capacity(void **s)
     AXL_MESSAGE_HAS("or set it in an AXL_USER_CONFIG header");
     for (uint32_t i = 0; i < pool.capacity; i++)
         AXL_OK(axl_context_release(c[i]));
+}
+
+/* ---- From outside (item 7) --------------------------------------------------------- */
+
+static axl_device selected(void)
+{
+    axl_device d = {0};
+    AXL_OK(axl_device_select(axl_default_selector, NULL, &d));
+    return d;
+}
+
+/* Issue 29 item 7: AXL_DEVICE (or axl_default_selector_set) chooses what
+ * the default selector picks, as ONEAPI_DEVICE_SELECTOR does: by backend
+ * (the port's name) and index among that port's devices, or '*', or by a
+ * piece of the device's name; several terms with ';'. Without it a
+ * hardware device (here the fake port's) wins over the emulated one. A
+ * choice that matches no device makes the selection fail naming it and
+ * the devices there are; a malformed one is refused and changes nothing. */
+static void axl_device_chooses_what_the_default_selector_picks(void **s)
+{
+    (void)s;
+    axl_device fake = axl_test_fake_device();
+    axl_device emu = axl_test_emu_device();
+    assert_int_equal(selected().id, fake.id);
+    AXL_OK(axl_default_selector_set("emu:0"));
+    assert_int_equal(selected().id, emu.id);
+    AXL_OK(axl_default_selector_set("emu:*"));
+    assert_int_equal(selected().id, emu.id);
+    AXL_OK(axl_default_selector_set("fake:0"));
+    assert_int_equal(selected().id, fake.id);
+    AXL_OK(axl_default_selector_set("Emulated"));
+    assert_int_equal(selected().id, emu.id);
+    AXL_OK(axl_default_selector_set("xrt:3;emu:0"));
+    assert_int_equal(selected().id, emu.id);
+    AXL_OK(axl_default_selector_set("xrt:3"));
+    axl_device d = {0};
+    AXL_EXPECT(axl_device_select(axl_default_selector, NULL, &d),
+               AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("AXL_DEVICE \"xrt:3\" matches none of the devices: "
+                    "emu:0 (axl emulated FPGA 0), fake:0 (fake FPGA 0)");
+    AXL_EXPECT(axl_default_selector_set("emu:first"), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("\"emu:first\": after ':' an index or '*'");
+    AXL_EXPECT(axl_device_select(axl_default_selector, NULL, &d),
+               AXL_ERR_RUNTIME); /* still xrt:3 */
+    AXL_OK(axl_default_selector_set(NULL));
+    assert_int_equal(selected().id, fake.id);
+
+    /* From the environment, read when the runtime starts. */
+    AXL_OK(axl_shutdown());
+    fake_config = (fake_port_config){.devices = 1,
+                                     .flags = AXL_HAL_DEVICE_AVAILABLE};
+    AXL_OK(axl_device_port_register(&fake_port));
+    setenv("AXL_DEVICE", "emu:0", 1);
+    emu = axl_test_emu_device();
+    assert_int_equal(selected().id, emu.id);
+    /* A selector built on the default one that takes none of them: the
+     * failure says AXL_DEVICE limits it. */
+    axl_aspect emulated = AXL_ASPECT_EMULATED;
+    axl_aspect_list not_emulated = {NULL, 0, &emulated, 1};
+    AXL_EXPECT(axl_device_select(axl_aspect_selector, &not_emulated, &d),
+               AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("no device of those AXL_DEVICE \"emu:0\" names scored "
+                    "0 or more");
+    unsetenv("AXL_DEVICE");
+    AXL_OK(axl_default_selector_set(NULL));
+}
+
+/* Item 7: an image from a file in one call (hosted builds): its kernels
+ * are the application's at once; a path that cannot be read, or bytes
+ * that are not an xclbin, are refused naming the file. */
+static void an_image_registers_from_its_file_in_one_call(void **s)
+{
+    (void)s;
+    char path[] = "/tmp/axl-test-image-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(axl_test_app_xclbin, 1, axl_test_app_xclbin_size,
+                            f),
+                     axl_test_app_xclbin_size);
+    fclose(f);
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES, axl_image_register_file(path));
+    AXL_OK(axl_image_register_file(path));
+    remove(path);
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("scale", &id));
+    AXL_EXPECT(axl_image_register_file(path), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("cannot read");
+    AXL_MESSAGE_HAS(path);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("not an xclbin", f);
+    fclose(f);
+    AXL_EXPECT(axl_image_register_file(path), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("not a valid xclbin");
+    remove(path);
+}
+
+/* Item 7: the library says what it was built as: its board, its ports
+ * and every capacity as compiled (what axl-ls --build prints, and the
+ * CMake package's variables, tests/install). */
+static void the_library_states_its_board_ports_and_capacities(void **s)
+{
+    (void)s;
+    axl_build_info b;
+    AXL_OK(axl_build_info_get(&b));
+    assert_non_null(strstr(b.device_ports, "emu"));
+    assert_true(b.board[0] != '\0');
+    assert_true(b.os_port[0] != '\0');
+    bool events = false, banks = false;
+    for (uint32_t i = 0; i < b.setting_count; i++) {
+        if (!strcmp(b.settings[i].name, "AXL_MAX_EVENTS")) {
+            events = true;
+            assert_int_equal(b.settings[i].value,
+                             axl_test_pool("event").capacity);
+        }
+        banks |= !strcmp(b.settings[i].name, "AXL_EMU_MAX_BANK_BYTES");
+    }
+    assert_true(events);
+    assert_true(banks);
 }
 
 #ifdef AXL_TEST_ASYM
@@ -249,6 +374,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             a_full_pool_says_how_to_raise_its_capacity, axl_test_setup,
             axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            axl_device_chooses_what_the_default_selector_picks,
+            axl_test_setup, axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            an_image_registers_from_its_file_in_one_call, axl_test_setup,
+            axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            the_library_states_its_board_ports_and_capacities,
+            axl_test_setup, axl_test_teardown),
 #ifdef AXL_TEST_ASYM
         cmocka_unit_test_setup_teardown(
             the_bank_of_an_argument_for_the_units_a_kernel_runs_on_in_one_call,
