@@ -5,7 +5,10 @@
  * under the kernel's name (the stock ones in xrt/emu/models.c: vadd,
  * mmult, fir, conv2d, scale, nop, whose arguments and results
  * axl/kernels.h specifies; an application adds models of its own IPs
- * here). A model sees device memory as the compute unit would: each
+ * here). A stock model runs only axl's own kernel of its name, the one
+ * whose kernel.xml declares vlnv "axl:hls:<name>:..." (share/axl/vitis):
+ * an application's kernel named like a stock one (its own vadd) runs only
+ * a model the application registers for it. A model sees device memory as the compute unit would: each
  * buffer argument points into the emulated memory bank the buffer lives
  * in, at the accessor's first byte, with the accessor's size. Scalars are
  * the bytes the host set, of the size the kernel metadata gives.
@@ -65,10 +68,12 @@ typedef axl_status (*axl_emu_model_fn)(const axl_emu_call *call, void *user);
 #define AXL_EMU_HANG AXL_ERR_TIMEOUT
 
 /**
- * Registers (or replaces) the model of a kernel by name. A kernel is
- * compatible with the emulated device when it has a model. fn NULL puts
- * back the stock model of that name, or removes the model if there is
- * none. AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
+ * Registers (or replaces) the model of a kernel by name: every kernel of
+ * that name runs it, axl's stock kernel of the name included. A kernel is
+ * compatible with the emulated device when it has a model (a stock model
+ * counts only for axl's own kernel). fn NULL puts back the stock model of
+ * that name, or removes the model if there is none.
+ * AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
  */
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
                                   void *user);
