@@ -952,18 +952,28 @@ static bool is_deterministic(void)
 
 /* ---- Arguments given read-only ------------------------------------------------ */
 
+/* The check is compiled in on hosted builds and where the board turns it
+ * on; a bare-metal build without it (R5 code in the ATCM) carries none. */
+#define EMU_RO_CHECK (AXL_EMU_HOSTED || AXL_EMU_CHECK_READ_ONLY)
+
 /* -1: not chosen yet (the environment, else AXL_EMU_CHECK_READ_ONLY, at
  * the first run); atomic, read by every run. */
 static _Atomic int check_ro = -1;
 
 axl_status axl_emu_check_read_only(bool on)
 {
+    if (!EMU_RO_CHECK && on)
+        return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                        "axl_emu_check_read_only: this build has no "
+                        "read-only check (AXL_EMU_CHECK_READ_ONLY 0)");
     atomic_store_explicit(&check_ro, on, memory_order_relaxed);
     return AXL_SUCCESS;
 }
 
 static bool checking_read_only(void)
 {
+    if (!EMU_RO_CHECK)
+        return false;
     int on = atomic_load_explicit(&check_ro, memory_order_relaxed);
     if (on < 0) {
         on = AXL_EMU_CHECK_READ_ONLY;
@@ -1370,14 +1380,16 @@ static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     emu_device *d = dev;
     if (user_ptr)
         return AXL_ERR_FEATURE_NOT_SUPPORTED; /* banks are separate memory */
-    if (bank >= d->nbanks)
-        return AXL_ERR_INVALID;
 #if AXL_EMU_HOSTED
     say_bad_env();
 #endif
-    emu_bank *k = &d->banks[bank];
     uint64_t off;
     axl_port_lock();
+    if (bank >= d->nbanks) { /* a programming may change it: read locked */
+        axl_port_unlock();
+        return AXL_ERR_INVALID;
+    }
+    emu_bank *k = &d->banks[bank];
 #if AXL_EMU_HOSTED
     axl_status st = size <= k->arena.size ? bank_storage(k) : AXL_SUCCESS;
     if (st == AXL_SUCCESS)
