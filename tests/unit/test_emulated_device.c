@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axl_config.h" /* the feature switches */
 #include "axl_test.h"
 #include "axl/emu.h"
 #include "axl/trace.h"
@@ -34,6 +35,9 @@ static axl_context emu_context(void)
  * registered, not the device's built-in vadd). */
 static axl_kernel_id asym_vadd(void)
 {
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_asym_xclbin,
+                                      axl_test_asym_xclbin_size));
     AXL_OK(axl_image_register(axl_test_asym_xclbin,
                               axl_test_asym_xclbin_size));
     axl_kernel_id ids[8];

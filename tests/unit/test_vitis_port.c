@@ -188,6 +188,9 @@ typedef struct asym_rig {
 static asym_rig asym_up(void)
 {
     asym_rig r;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_asym_xclbin,
+                                      axl_test_asym_xclbin_size));
     AXL_OK(axl_emu_register_model("vadd", axl_test_vadd_model, NULL));
     AXL_OK(axl_image_register(axl_test_asym_xclbin,
                               axl_test_asym_xclbin_size));
