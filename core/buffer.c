@@ -126,17 +126,15 @@ static axl_status out_of_memory(const char *fn, const struct axl__device *d,
                          "%llu bytes in bank %u (%s) of %s: %s",
                          (unsigned long long)size, (unsigned)bank, hb.tag,
                          d->info.name, axl_status_name(st));
+#if AXL_MESSAGE_DETAIL
+    char has[16];
     if (!use)
         return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
                          "%llu bytes in bank %u (%s) of %s: out of device "
                          "memory: the bank has %s",
                          (unsigned long long)size, (unsigned)bank, hb.tag,
-                         d->info.name,
-                         AXL__TEXT(axl_bytes((char[16]){0}, 16, hb.size)));
-    char has[16], free_[16], block[16];
-    (void)has;
-    (void)free_;
-    (void)block;
+                         d->info.name, axl_bytes(has, sizeof has, hb.size));
+    char free_[16], block[16];
     const bool full = use->max_allocations &&
                       use->allocations >= use->max_allocations;
     return axl__fail(
@@ -144,12 +142,19 @@ static axl_status out_of_memory(const char *fn, const struct axl__device *d,
         "%llu bytes in bank %u (%s) of %s: out of device memory: the bank "
         "has %s, %s free (the largest block %s), %u allocation%s%s%s%s",
         (unsigned long long)size, (unsigned)bank, hb.tag, d->info.name,
-        AXL__TEXT(axl_bytes(has, sizeof has, use->size)),
-        AXL__TEXT(axl_bytes(free_, sizeof free_, use->free)),
-        AXL__TEXT(axl_bytes(block, sizeof block, use->largest_free)),
+        axl_bytes(has, sizeof has, use->size),
+        axl_bytes(free_, sizeof free_, use->free),
+        axl_bytes(block, sizeof block, use->largest_free),
         (unsigned)use->allocations, use->allocations == 1 ? "" : "s",
         full ? ", its most" : "", use->note[0] ? "; size: " : "",
         use->note);
+#else
+    (void)use;
+    return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                     "%llu bytes in bank %u (%s) of %s: out of device memory",
+                     (unsigned long long)size, (unsigned)bank, hb.tag,
+                     d->info.name);
+#endif
 }
 
 /* The location of b's copy on device d in bank `bank`, allocating it if the
@@ -199,7 +204,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
             st = axl__dev_mem_alloc(d, bank, b->size, NULL, &mem);
         /* For the message: what the bank holds (asked unlocked). */
         axl_hal_bank_usage use;
-        const bool have_use = AXL_MESSAGES &&
+        const bool have_use = AXL_MESSAGE_DETAIL &&
                               st == AXL_ERR_MEMORY_ALLOCATION &&
                               axl__dev_mem_usage(d, bank, &use);
         axl_port_lock();

@@ -35,7 +35,8 @@ AXL__MESSAGE_ONLY static const char *arg_name(const struct axl__image *img,
 /* "vadd_1: DDR[0]; vadd_3: PLRAM[0]": the banks argument m (in the
  * kernel id's order) reaches from each unit of kernel object kn on d,
  * for messages (lock held). */
-AXL__MESSAGE_ONLY static const char *
+#if AXL_MESSAGE_DETAIL
+static const char *
 reach_list(const struct axl__device *d, const struct axl__image *img,
            const struct axl__kernel *kn, const struct axl__kernel_id *kid,
            uint8_t m, char *buf, size_t size)
@@ -65,6 +66,7 @@ reach_list(const struct axl__device *d, const struct axl__image *img,
     }
     return buf;
 }
+#endif
 
 static bool device_ready(const void *arg)
 {
@@ -146,13 +148,10 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                  (unsigned)kid->nargs);
         }
         bool allocated = false;
-        /* The units that may run it: the kernel object's, less those that
-         * do not reach a buffer already on the device. */
-        bool possible[AXL_MAX_DEVICE_CUS];
-        bool narrowed = false;
-        for (uint8_t c = 0; c < d->ncus; c++)
-            possible[c] = d->cus[c].kernel_index == kid->index &&
-                          axl__kernel_may_use(kn, &d->cus[c]);
+        /* The units that may run it are the kernel object's, less those
+         * struck off (bit c, for the first 32) for not reaching a buffer
+         * already on the device. */
+        uint32_t struck = 0;
         h->u.kernel.nargs = 0;
         for (uint8_t m = 0; m < kid->nargs; m++) {
             const struct axl__karg_meta *meta = &kid->args[m];
@@ -209,7 +208,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             struct axl__buffer *b = r->base;
             uint64_t any = 0, all = ~(uint64_t)0;
             for (uint8_t c = 0; c < d->ncus; c++) {
-                if (!possible[c])
+                if (d->cus[c].kernel_index != kid->index ||
+                    !axl__kernel_may_use(kn, &d->cus[c]) ||
+                    (c < 32 && (struck >> c & 1u)))
                     continue;
                 any |= d->cus[c].banks[m];
                 all &= d->cus[c].banks[m];
@@ -220,24 +221,33 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 if (!(any >> bank & 1)) {
                     axl_hal_bank hb;
                     axl__dev_bank(d, bank, &hb);
+#if AXL_MESSAGE_DETAIL
                     char units[128];
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                      "argument %u (%s) of %s: the buffer is "
                                      "in %s, which no unit %s reaches (%s)",
                                      (unsigned)meta->id, ARG_NAME(meta->id),
                                      kid->name, hb.tag,
-                                     narrowed ? "that reaches the buffers "
-                                                "before it"
-                                              : "of the kernel object",
-                                     AXL__TEXT(reach_list(d, img, kn, kid, m,
-                                                          units,
-                                                          sizeof units)));
+                                     struck ? "that reaches the buffers "
+                                              "before it"
+                                            : "of the kernel object",
+                                     reach_list(d, img, kn, kid, m, units,
+                                                sizeof units));
+#else
+                    return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                     "argument %u (%s) of %s: the buffer is "
+                                     "in %s, which no unit %s reaches",
+                                     (unsigned)meta->id, ARG_NAME(meta->id),
+                                     kid->name, hb.tag,
+                                     struck ? "that reaches the buffers "
+                                              "before it"
+                                            : "of the kernel object");
+#endif
                 }
-                for (uint8_t c = 0; c < d->ncus; c++)
-                    if (possible[c] && !(d->cus[c].banks[m] >> bank & 1)) {
-                        possible[c] = false;
-                        narrowed = true;
-                    }
+                for (uint8_t c = 0; c < d->ncus && c < 32; c++)
+                    if (d->cus[c].kernel_index == kid->index &&
+                        !(d->cus[c].banks[m] >> bank & 1))
+                        struck |= 1u << c;
             } else {
                 uint64_t pick = all ? all : any;
                 if (!pick)

@@ -96,14 +96,17 @@ axl_log_level axl_log_level_get(void)
 }
 
 #if AXL_LOGS
-static void log_line(int level, const char *fmt, va_list ap)
+void axl__log(int level, const char *fmt, ...)
 {
     char line[AXL_MESSAGE_MAX];
     size_t n = axl_format(line, sizeof line, "axl: %s: ",
                           axl_log_level_name((axl_log_level)level));
     if (n >= sizeof line)
         n = sizeof line - 1;
+    va_list ap;
+    va_start(ap, fmt);
     size_t m = axl_vformat(line + n, sizeof line - n, fmt, ap);
+    va_end(ap);
     n += m < sizeof line - n ? m : sizeof line - n - 1;
     (void)atomic_load_explicit(&axl__log_level, memory_order_acquire);
     axl_text_sink sink = atomic_load_explicit(&log_sink, memory_order_relaxed);
@@ -111,29 +114,23 @@ static void log_line(int level, const char *fmt, va_list ap)
     if (sink)
         sink(line, n, user);
 }
-
-void axl__log(int level, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    log_line(level, fmt, ap);
-    va_end(ap);
-}
 #endif
 
-/* A port's line: the sink is called with the lock held, as for the core's
- * own lines (a sink may count on that). */
+/* A port's line: formatted here, then logged as the core's own lines are,
+ * with the lock held (a sink may count on that). */
 void axl_hal_log(int level, const char *fmt, ...)
 {
 #if AXL_LOGS
     if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) < level)
         return;
+    char text[AXL_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    axl_port_lock();
-    log_line(level, fmt, ap);
-    axl_port_unlock();
+    axl_vformat(text, sizeof text, fmt, ap);
     va_end(ap);
+    axl_port_lock();
+    axl__log(level, "%s", text);
+    axl_port_unlock();
 #else
     (void)level;
     (void)fmt;
@@ -395,7 +392,7 @@ static uint64_t region_bytes(const struct axl__region *r)
 static void action_on_device(struct trace_rec *r, const struct axl__command *c,
                              uint8_t a, uint8_t b, uint8_t dir)
 {
-    if (!a)
+    if (!AXL_TRACE_DETAIL || !a)
         return;
     const struct axl__access *x = &c->acc[a - 1];
     const struct axl__access *y = b ? &c->acc[b - 1] : NULL;
@@ -411,7 +408,7 @@ static void action_on_device(struct trace_rec *r, const struct axl__command *c,
 
 /* Its name, for the device's tracks, the first time a record is about it
  * (slot AXL__NO_QUEUE: none). */
-static void name_device(uint16_t dev)
+static inline __attribute__((always_inline)) void name_device(uint16_t dev)
 {
     if (dev < AXL_MAX_DEVICES && !ring.device_name[dev][0])
         axl_format(ring.device_name[dev], DEVICE_NAME_MAX, "%s",
@@ -440,12 +437,16 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     r->xfer_start = c->tr.xfer_start;
     r->xfer_end = c->tr.xfer_end;
     r->xfer_bytes = c->tr.xfer_bytes;
+#if AXL_TRACE_DETAIL
     r->xfer_in = c->tr.xfer_in;
     r->xfer_out = c->tr.xfer_out;
     r->xfer_device = r->xfer_end ? c->tr.xfer_device : c->device;
     r->act_dir = DIR_NONE;
     r->act_device = c->device;
     r->unit[0] = '\0';
+#else
+    r->xfer_device = c->device;
+#endif
     r->seq = c->seq;
     r->event = AXL__HANDLE(EVENT, e);
     r->status = status;
@@ -468,6 +469,7 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
             const struct axl__device *d = axl__device_at(c->device);
             r->cu = (uint8_t)(c->u.kernel.cu + 1u);
             r->cu_ordinal = d->cus[c->u.kernel.cu].ordinal;
+#if AXL_TRACE_DETAIL
             /* The unit by the design's name for it (IP_LAYOUT's m_name
              * after the ':'), as XRT and Vitis Analyzer show it. */
             axl_xclbin_ip ip;
@@ -476,6 +478,7 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
                                   &ip) == AXL_SUCCESS)
                 axl_format(r->unit, sizeof r->unit, "%.*s",
                            (int)ip.instance.len, ip.instance.ptr);
+#endif
         }
         for (uint8_t i = 0; i < c->nacc; i++)
             r->bytes += c->acc[i].size;
@@ -500,7 +503,7 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     default:
         break;
     }
-    if (!r->start)
+    if (AXL_TRACE_DETAIL && !r->start)
         r->act_dir = DIR_NONE; /* it never ran */
     const uint64_t begin = r->start ? r->start : r->end;
     r->queue_lane = pick_lane(
@@ -511,15 +514,17 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
                        ? pick_lane(ring.xfer_lane_end[r->xfer_device],
                                    r->xfer_start, r->xfer_end)
                        : 0;
+#if AXL_TRACE_DETAIL
     r->act_lane = r->act_dir && r->act_device < AXL_MAX_DEVICES
                       ? pick_lane(ring.xfer_lane_end[r->act_device], begin,
                                   r->end)
                       : 0;
-    name_device(c->queue != AXL__NO_QUEUE ? c->device : AXL__NO_QUEUE);
     if (r->xfer_end)
         name_device(r->xfer_device);
     if (r->act_dir)
         name_device(r->act_device);
+#endif
+    name_device(c->queue != AXL__NO_QUEUE ? c->device : AXL__NO_QUEUE);
     return pos + 1u;
 }
 
@@ -707,7 +712,6 @@ static void name_process(writer *w, seen *sn, uint16_t dev)
 static void name_xfer(writer *w, seen *sn, uint16_t dev, unsigned lane)
 {
     char label[32];
-    name_process(w, sn, dev);
     if (sn->xfer[dev][lane])
         return;
     sn->xfer[dev][lane] = true;
@@ -758,14 +762,23 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
         meta(w, "thread_name", PID_HOST, TID_WORKER(r->worker), label,
              TID_WORKER(r->worker));
     }
-    if (r->device < AXL_MAX_DEVICES && r->queue != AXL__NO_QUEUE &&
-        r->cu && r->cu <= AXL_MAX_DEVICE_CUS) {
-        name_process(w, sn, r->device);
+    const bool cu = r->device < AXL_MAX_DEVICES && r->queue != AXL__NO_QUEUE &&
+                    r->cu && r->cu <= AXL_MAX_DEVICE_CUS;
+    const bool xfer = r->xfer_end && r->xfer_device < AXL_MAX_DEVICES;
+    const bool act = AXL_TRACE_DETAIL && r->act_dir &&
+                     r->act_device < AXL_MAX_DEVICES;
+    if (cu || xfer)
+        name_process(w, sn, cu ? r->device : r->xfer_device);
+    if (AXL_TRACE_DETAIL && xfer && cu)
+        name_process(w, sn, r->xfer_device);
+    if (act)
+        name_process(w, sn, r->act_device);
+    if (cu) {
         if (!sn->cu[r->device][r->cu - 1]) {
             sn->cu[r->device][r->cu - 1] = true;
             /* The design's name for the unit ("vadd_2"), which XRT and
              * Vitis Analyzer show; else the kernel and its ordinal. */
-            if (r->unit[0])
+            if (AXL_TRACE_DETAIL && r->unit[0])
                 axl_format(label, sizeof label, "%s", r->unit);
             else
                 axl_format(label, sizeof label, "%s:%u", r->name,
@@ -774,9 +787,9 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
                  label, TID_CU(r->cu - 1));
         }
     }
-    if (r->xfer_end && r->xfer_device < AXL_MAX_DEVICES)
+    if (xfer)
         name_xfer(w, sn, r->xfer_device, r->xfer_lane % LANES);
-    if (r->act_dir && r->act_device < AXL_MAX_DEVICES)
+    if (act)
         name_xfer(w, sn, r->act_device, r->act_lane % LANES);
 }
 
@@ -849,7 +862,7 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
         if (r->cu) {
             put(w, ",\"compute_unit\":%u,\"cu_ordinal\":%u",
                 (unsigned)(r->cu - 1), (unsigned)r->cu_ordinal);
-            if (r->unit[0]) {
+            if (AXL_TRACE_DETAIL && r->unit[0]) {
                 put(w, ",\"unit\":\"");
                 put_str(w, r->unit);
                 put(w, "\"");
@@ -881,31 +894,40 @@ static void transfer(writer *w, const struct trace_rec *r, uint16_t dev,
                      uint8_t lane, uint64_t t0, uint64_t t1, const char *of,
                      uint64_t in, uint64_t out)
 {
+#if !AXL_TRACE_DETAIL
+    /* Only the moves before an action, as before issue 29. */
+    (void)of;
+    (void)in;
+    (void)out;
+    event_start(w);
+    put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"transfer\","
+           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+           ",\"args\":{\"seq\":%u,\"of\":\"moves\",\"bytes\":%llu,"
+           "\"for\":\"%s\"}}",
+        PID_DEVICE(dev), TID_XFER(lane % LANES), US(t0), US(t1 - t0),
+        (unsigned)r->seq, (unsigned long long)r->xfer_bytes, rec_name(r));
+    return;
+#endif
     const bool action = of[0] == 'a';
     const uint64_t bytes = action && !in && !out ? r->bytes : in + out;
     const char *dir = action           ? dir_names[r->act_dir % 4u]
                       : in && out      ? "both"
                       : in             ? "to_device"
                                        : "to_host";
+    if (action) {
+        in = r->act_dir == DIR_TO_DEVICE ? bytes : 0;
+        out = r->act_dir == DIR_TO_HOST ? bytes : 0;
+    }
     event_start(w);
     put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"%s\","
            "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
            ",\"args\":{\"seq\":%u,\"of\":\"%s\",\"direction\":\"%s\","
            "\"bytes\":%llu,\"to_device\":%llu,\"to_host\":%llu,"
-           "\"status\":\"%s\",\"for\":\"",
-        action ? rec_name(r) : of[0] == 'w' ? "write_back" : "transfer",
+           "\"for\":\"%s\"}}",
+        action ? rec_name(r) : of[0] == 'w' ? of : "transfer",
         PID_DEVICE(dev), TID_XFER(lane % LANES), US(t0), US(t1 - t0),
         (unsigned)r->seq, of, dir, (unsigned long long)bytes,
-        (unsigned long long)(action && r->act_dir == DIR_TO_DEVICE ? bytes
-                                                                   : in),
-        (unsigned long long)(action && r->act_dir == DIR_TO_HOST ? bytes
-                                                                 : out),
-        axl_status_name(r->status));
-    put_str(w, rec_name(r));
-    put(w, "\"");
-    if (r->kind == KIND_WRITE_BACK)
-        put(w, ",\"buffer\":%u", (unsigned)r->event);
-    put(w, "}}");
+        (unsigned long long)in, (unsigned long long)out, rec_name(r));
 }
 
 /* Copies the record at position pos if it is still in the ring. */
@@ -937,7 +959,7 @@ static void record(writer *w, seen *sn, uint32_t pos,
         npreds++;
     }
     name_tracks(w, sn, r);
-    if (r->kind == KIND_WRITE_BACK) {
+    if (AXL_TRACE_DETAIL && r->kind == KIND_WRITE_BACK) {
         transfer(w, r, r->xfer_device, r->xfer_lane, r->xfer_start,
                  r->xfer_end, "write_back", r->xfer_in, r->xfer_out);
         return;
@@ -952,7 +974,7 @@ static void record(writer *w, seen *sn, uint32_t pos,
     if (r->xfer_end && r->xfer_device < AXL_MAX_DEVICES)
         transfer(w, r, r->xfer_device, r->xfer_lane, r->xfer_start,
                  r->xfer_end, "moves", r->xfer_in, r->xfer_out);
-    if (r->act_dir && r->act_device < AXL_MAX_DEVICES)
+    if (AXL_TRACE_DETAIL && r->act_dir && r->act_device < AXL_MAX_DEVICES)
         transfer(w, r, r->act_device, r->act_lane, rec_begin(r), r->end,
                  "action",
                  r->act_dir == DIR_TO_DEVICE ? r->bytes : 0,

@@ -84,6 +84,7 @@ static axl_status transfers(struct axl__command *c, char *why, size_t cap)
         AXL__TRACE_SET(c, xfer_bytes, c->tr.xfer_bytes +
                                           (a->src != AXL__LOC_HOST) * b->size +
                                           (a->loc != AXL__LOC_HOST) * b->size);
+#if AXL_TRACE_DETAIL
         AXL__TRACE_SET(c, xfer_out, c->tr.xfer_out +
                                         (a->src != AXL__LOC_HOST) * b->size);
         AXL__TRACE_SET(c, xfer_in, c->tr.xfer_in +
@@ -93,6 +94,7 @@ static axl_status transfers(struct axl__command *c, char *why, size_t cap)
                                                       ? a->loc
                                                       : a->src]
                                                 .device));
+#endif
         if (a->src != AXL__LOC_HOST) {
             dev_ref s = dev_of(b, a->src);
             host_lock(b);
@@ -274,8 +276,8 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
                       ? AXL__LOC_HOST
                       : axl__pick_source(b, AXL__NO_LOC);
     /* Traced: a write-back from a device is a transfer of its own. */
-    const bool traced = src != AXL__NO_LOC && src != AXL__LOC_HOST &&
-                        axl__trace_on();
+    const bool traced = AXL_TRACE_DETAIL && src != AXL__NO_LOC &&
+                        src != AXL__LOC_HOST && axl__trace_on();
     const uint64_t t0 = traced ? axl__now() : 0;
     if (src == AXL__NO_LOC)
         return axl__fail(fn, AXL_ERR_RUNTIME,

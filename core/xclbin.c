@@ -1037,10 +1037,6 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
     x->data = b;
     x->size = (size_t)length;
     memcpy(x->uuid, b + AXLF_UUID_OFF, AXL_XCLBIN_UUID_SIZE);
-    x->platform.ptr = (const char *)b + AXLF_VBNV_OFF;
-    while (x->platform.len < AXLF_VBNV_SIZE &&
-           x->platform.ptr[x->platform.len])
-        x->platform.len++;
     x->section_count = nsec;
 
     uint32_t idx_mem = 0, idx_ip = 0, idx_conn = 0, idx_xml = 0, idx_clk = 0;
@@ -1226,10 +1222,6 @@ axl_status axl_xclbin_open_design(axl_xclbin *x, const axl_xclbin_design *d,
                                 "name", (unsigned)k, (unsigned)a);
     }
     memcpy(x->uuid, d->uuid, sizeof x->uuid);
-    if (d->platform.len && str_ok(d->platform))
-        x->platform = d->platform;
-    else
-        x->platform = (axl_str){"", 0};
     x->mem_count = d->mem_count;
     x->ip_count = d->ip_count;
     x->connection_count = d->connection_count;
@@ -1359,6 +1351,21 @@ static int count_arg(void *ctx, const doc *d, const tag *t)
     (void)t;
     (*(uint32_t *)ctx)++;
     return 0;
+}
+
+/* A getter, not a field of axl_xclbin: only what asks (the XRT port, a
+ * hosted emulated device) links it. */
+axl_str axl_xclbin_get_platform(const axl_xclbin *x)
+{
+    axl_str p = {NULL, 0};
+    if (!usable(x))
+        return p;
+    if (x->design)
+        return str_ok(x->design->platform) ? x->design->platform : p;
+    p.ptr = (const char *)x->data + AXLF_VBNV_OFF;
+    while (p.len < AXLF_VBNV_SIZE && p.ptr[p.len])
+        p.len++;
+    return p;
 }
 
 axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,

@@ -67,10 +67,6 @@ typedef struct axl_xclbin {
     /** A pre-digested design (axl_xclbin_open_design): the getters answer
      *  from it, and data is NULL. */
     const struct axl_xclbin_design *design;
-    /** The platform the design was built for: the header's
-     *  m_platformVBNV ("xilinx_u250_gen3x16_xdma_4_1_202210_1"), empty
-     *  when it names none. */
-    axl_str platform;
 } axl_xclbin;
 
 /** Memory types of MEM_TOPOLOGY (enum MEM_TYPE in XRT's xclbin.h). */
@@ -209,7 +205,7 @@ typedef struct axl_xclbin_design {
     const axl_xclbin_connection *connections;
     const axl_xclbin_clock *clocks;
     const axl_xclbin_design_kernel *kernels;
-    axl_str platform; /**< as axl_xclbin.platform */
+    axl_str platform; /**< as axl_xclbin_get_platform gives it */
 } axl_xclbin_design;
 
 /**
@@ -247,6 +243,11 @@ axl_status axl_xclbin_get_connection(const axl_xclbin *x, uint32_t index,
                                      axl_xclbin_connection *out);
 axl_status axl_xclbin_get_clock(const axl_xclbin *x, uint32_t index,
                                 axl_xclbin_clock *out);
+
+/** The platform the design was built for: the header's m_platformVBNV
+ *  ("xilinx_u250_gen3x16_xdma_4_1_202210_1"), a pre-digested design's
+ *  `platform`; empty ({NULL, 0}) when it names none. */
+axl_str axl_xclbin_get_platform(const axl_xclbin *x);
 
 /** The index-th <kernel> of the XML, in document order. */
 axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,

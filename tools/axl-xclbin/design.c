@@ -231,9 +231,10 @@ int axl_design_write(FILE *out, const char *source, const char *symbol,
                 x->connection_count ? "connections" : "NULL",
                 x->clock_count ? "clocks" : "NULL",
                 x->kernel_count ? "kernels" : "NULL");
-        if (x->platform.len) {
+        const axl_str platform = axl_xclbin_get_platform(x);
+        if (platform.len) {
             fprintf(b, "    .platform = ");
-            put_str(b, &t, x->platform);
+            put_str(b, &t, platform);
             fprintf(b, ",\n");
         }
         fprintf(b, "};\n");

@@ -143,7 +143,8 @@ static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
  * the entry's model in place (a unit opened on it sees the new one);
  * removing it puts the stock model back, or leaves a tombstone (fn NULL)
  * that keeps its name, so a unit's handle never comes to point at
- * another kernel's model, unless the table had to reuse one (`reused`).
+ * another kernel's model (a tombstone is taken again by its own name
+ * only; the table has room for every application model and stock one).
  * An entry holding the stock model (`stock`) serves only axl's own
  * kernel of that name, the one its kernel.xml declares with vlnv
  * "axl:hls:<name>:...": an application's kernel named like a stock one
@@ -161,7 +162,6 @@ typedef struct emu_model {
 static emu_model models[AXL_EMU_MAX_MODELS + EMU_STOCK_MAX];
 static unsigned nmodels;
 static unsigned napp;   /* entries holding an application's model */
-static bool reused;     /* a tombstone was given to another name */
 static int stock_registered;
 
 static void register_stock_locked(void);
@@ -184,20 +184,12 @@ static axl_emu_model_fn stock_fn(const char *name, size_t len)
 
 static emu_model *new_entry(const char *kernel, size_t len)
 {
-    emu_model *m = NULL;
-    if (nmodels < sizeof models / sizeof models[0]) {
-        m = &models[nmodels++];
-    } else {
-        for (unsigned i = 0; i < nmodels && !m; i++)
-            if (!models[i].fn)
-                m = &models[i];
-        reused = m != NULL;
-    }
-    if (m) {
-        memset(m, 0, sizeof *m);
-        memcpy(m->name, kernel, len);
-        m->name[len] = '\0';
-    }
+    if (nmodels == sizeof models / sizeof models[0])
+        return NULL;
+    emu_model *m = &models[nmodels++];
+    memset(m, 0, sizeof *m);
+    memcpy(m->name, kernel, len);
+    m->name[len] = '\0';
     return m;
 }
 
@@ -214,9 +206,11 @@ static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
                         (unsigned)AXL_EMU_MAX_MODELS);
     if (!m)
         m = new_entry(kernel, len);
-    if (!m) /* not reached: stock entries are few, the rest are napp's */
+    if (!m) /* every name once: tombstones of other names fill it */
         return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
-                        "axl_emu_register_model: the model table is full");
+                        "axl_emu_register_model: %u kernel names have had "
+                        "models (AXL_EMU_MAX_MODELS)",
+                        (unsigned)AXL_EMU_MAX_MODELS);
     m->fn = fn;
     m->user = user;
     m->stock = false;
@@ -328,12 +322,19 @@ int axl__emu_has_model_locked(const char *name, size_t len)
  * a stock model of its name that is not its own, or none at all. */
 static axl_status no_model(const axl_xclbin *x, uint32_t kernel_index)
 {
+#if !AXL_MESSAGE_DETAIL
+    (void)x;
+    return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                    "the emulated device has no model for kernel %u "
+                    "(axl_emu_register_model)",
+                    (unsigned)kernel_index);
+#endif
     axl_xclbin_kernel k;
     if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
         return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
                         "the emulated device has no model for kernel %u",
                         (unsigned)kernel_index);
-    if (stock_fn(k.name.ptr, k.name.len))
+    if (AXL_MESSAGE_DETAIL && stock_fn(k.name.ptr, k.name.len))
         return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
                         "kernel %.*s (%.*s) has no model: the stock %.*s "
                         "model runs only axl's own kernel "
@@ -632,7 +633,9 @@ static axl_status map_banks(emu_device *d, const axl_xclbin *image,
     d->has_design = image != NULL;
     d->nbanks = used;
     memset(d->bank_tag, 0, sizeof d->bank_tag);
+#if AXL_EMU_HOSTED
     uint64_t size[EMU_BANK_SLOTS];
+#endif
     uint32_t b = 0;
     for (uint32_t m = 0; image && m < image->mem_count && b < used; m++) {
         axl_xclbin_mem mem;
@@ -642,13 +645,16 @@ static axl_status map_banks(emu_device *d, const axl_xclbin *image,
         axl_format(d->bank_tag[b], sizeof d->bank_tag[b], "%.*s",
                    (int)mem.tag.len, mem.tag.ptr);
         d->bank_base[b] = mem.base_address;
+#if AXL_EMU_HOSTED
         size[b] = mem.size ? mem.size : AXL_EMU_BANK_SIZE;
+#endif
         d->bank_mem[b++] = m;
     }
     for (; b < EMU_BANK_SLOTS; b++) {
         d->bank_mem[b] = image ? UINT32_MAX : b;
-        d->bank_base[b] = 0x4000000000ull + (uint64_t)b * 0x10000000ull;
+#if AXL_EMU_HOSTED
         size[b] = AXL_EMU_BANK_SIZE;
+#endif
     }
 #if AXL_EMU_HOSTED
     for (b = 0; b < EMU_BANK_SLOTS; b++) {
@@ -657,14 +663,21 @@ static axl_status map_banks(emu_device *d, const axl_xclbin *image,
         bank_resize(k, size[b] < lim.max_bank_bytes ? size[b]
                                                     : lim.max_bank_bytes);
     }
-#else
-    (void)size;
 #endif
     return AXL_SUCCESS;
 }
 
+/* Bank b's device address: the design's, or the stock images' layout. */
+static uint64_t bank_address(const emu_device *d, uint32_t b)
+{
+    return d->has_design && d->bank_mem[b] != UINT32_MAX
+               ? d->bank_base[b]
+               : 0x4000000000ull + (uint64_t)b * 0x10000000ull;
+}
+
 /* ---- The platform it stands in for ----------------------------------------------- */
 
+#if AXL_EMU_HOSTED
 static char app_platform[64]; /* axl_emu_set_platform's; under the lock */
 static bool app_platform_set;
 
@@ -700,9 +713,11 @@ static void choose_platform(emu_device *d, const axl_xclbin *builtin)
         axl_format(d->platform, sizeof d->platform, "%s", app_platform);
     else if (v && v[0])
         axl_format(d->platform, sizeof d->platform, "%s", v);
-    else if (builtin)
-        axl_format(d->platform, sizeof d->platform, "%.*s",
-                   (int)builtin->platform.len, builtin->platform.ptr);
+    else if (builtin) {
+        const axl_str p = axl_xclbin_get_platform(builtin);
+        axl_format(d->platform, sizeof d->platform, "%.*s", (int)p.len,
+                   p.len ? p.ptr : "");
+    }
 }
 
 /* A design built for another platform than the device's: a warning
@@ -710,7 +725,7 @@ static void choose_platform(emu_device *d, const axl_xclbin *builtin)
 static void check_platform(const emu_device *d, const axl_xclbin *image)
 {
     const axl_str want = {d->platform, strlen(d->platform)};
-    const axl_str got = image->platform;
+    const axl_str got = axl_xclbin_get_platform(image);
     if (!want.len || !got.len || neutral_platform(got) ||
         (got.len == want.len && !memcmp(got.ptr, want.ptr, got.len)))
         return;
@@ -720,6 +735,17 @@ static void check_platform(const emu_device *d, const axl_xclbin *image)
                 "it runs, unchecked against that platform",
                 (unsigned)d->index, (int)got.len, got.ptr, d->platform);
 }
+#else
+/* Bare metal: a firmware links the designs it runs; the check, a log
+ * line, is left out where the code must fit beside it (the R5's ATCM). */
+axl_status axl_emu_set_platform(const char *vbnv)
+{
+    (void)vbnv;
+    return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_emu_set_platform: a hosted build's (on bare metal "
+                    "the firmware links its designs)");
+}
+#endif
 
 static uint32_t epochs; /* opens so far, under the runtime lock */
 
@@ -743,6 +769,7 @@ static axl_status emu_open(uint32_t index, void **dev)
                        AXL_EMU_BANK_SIZE, AXL_EMU_MEM_ALIGN_BITS / 8,
                        d->banks[b].blocks, AXL_EMU_BANK_ALLOCS);
 #endif
+#if AXL_EMU_HOSTED
     /* The banks of the design it comes with; without one (or past the
      * limits, which a later programming says), the board's. */
     axl_xclbin x;
@@ -759,6 +786,12 @@ static axl_status emu_open(uint32_t index, void **dev)
     choose_platform(d, st == AXL_SUCCESS ? &x : NULL);
     if (st != AXL_SUCCESS || map_banks(d, &x, why, sizeof why) != AXL_SUCCESS)
         map_banks(d, NULL, why, sizeof why);
+#else
+    /* Bare metal: the static banks, named for the design when it is
+     * programmed (as before issue 29). */
+    char why[8];
+    map_banks(d, NULL, why, sizeof why);
+#endif
     *dev = d;
     return AXL_SUCCESS;
 }
@@ -824,12 +857,17 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
     info->mem_base_addr_align = AXL_EMU_MEM_ALIGN_BITS;
     info->max_clock_mhz = 300;
     info->bank_count = d->nbanks;
+#if AXL_EMU_HOSTED
     for (uint32_t b = 0; b < d->nbanks; b++) {
         const uint64_t size = d->banks[b].arena.size;
         info->global_mem_size += size;
         if (size > info->max_mem_alloc_size)
             info->max_mem_alloc_size = size;
     }
+#else
+    info->global_mem_size = (uint64_t)d->nbanks * AXL_EMU_BANK_SIZE;
+    info->max_mem_alloc_size = AXL_EMU_BANK_SIZE;
+#endif
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
     builtin_image(&info->builtin_image, &info->builtin_image_size);
     info->builtin_design = axl__emu_builtin_design();
@@ -844,7 +882,7 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
      * (what the design's addresses mean); one without, the stock images'
      * layout. Its size is what is emulated. */
     memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
-    out->base_address = d->bank_base[index];
+    out->base_address = bank_address(d, index);
     if (!out->tag[0])
         axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
     out->size = d->banks[index].arena.size;
@@ -862,9 +900,9 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
     emu_device *d = dev;
 #if AXL_EMU_HOSTED
     say_bad_env();
-#endif
     if (image)
         check_platform(d, image);
+#endif
     axl_port_lock();
     axl_status st = map_banks(d, image, why, why_size);
     /* Idle units serve the new design's units from their next run. */
@@ -913,8 +951,7 @@ static const emu_model *run_model(const axl_hal_run *run)
 {
     const uintptr_t h = run->cu_handle;
     const emu_model *m = (const emu_model *)(h & ~(uintptr_t)1);
-    if (m && m->fn && (!m->stock || (h & 1)) &&
-        (!reused || !strcmp(m->name, run->kernel_name)))
+    if (m && m->fn && (!m->stock || (h & 1)))
         return m;
     axl_port_lock();
     m = model_for_locked(run->image, run->kernel_index);
@@ -942,7 +979,7 @@ static bool is_deterministic(void)
 #if AXL_EMU_HOSTED
         v = getenv("AXL_EMU_DETERMINISTIC");
 #endif
-        mode = v && v[0] && strcmp(v, "0") != 0;
+        mode = v && v[0] && (v[0] != '0' || v[1]);
         int unset = -1;
         atomic_compare_exchange_strong(&deterministic, &unset, mode);
         mode = atomic_load_explicit(&deterministic, memory_order_relaxed);
@@ -980,7 +1017,7 @@ static bool checking_read_only(void)
 #if AXL_EMU_HOSTED
         const char *v = getenv("AXL_EMU_CHECK_READ_ONLY");
         if (v && v[0])
-            on = strcmp(v, "0") != 0;
+            on = v[0] != '0' || v[1];
 #endif
         int unset = -1;
         atomic_compare_exchange_strong(&check_ro, &unset, on);
@@ -1398,7 +1435,7 @@ static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     axl_status st = axl_arena_alloc(&k->arena, size, &off);
 #endif
     unsigned char *base = k->arena.base;
-    const uint64_t address = d->bank_base[bank];
+    const uint64_t address = bank_address(d, bank);
     axl_port_unlock();
     if (st != AXL_SUCCESS)
         return st;
@@ -1419,7 +1456,10 @@ static void emu_mem_free(void *dev, axl_hal_mem *mem)
     mem->handle = 0;
 }
 
-/* What a bank holds, for the message of an allocation that failed. */
+#if AXL_EMU_HOSTED
+/* What a bank holds, for the message of an allocation that failed (a
+ * hosted build's: bare metal leaves it out for room, and the message
+ * gives the bank's size). */
 static axl_status emu_mem_usage(void *dev, uint32_t bank,
                                 axl_hal_bank_usage *out)
 {
@@ -1434,19 +1474,16 @@ static axl_status emu_mem_usage(void *dev, uint32_t bank,
     out->largest_free = axl_arena_largest_free(a);
     out->allocations = a->nblocks;
     out->max_allocations = a->max_blocks ? a->max_blocks : AXL_EMU_BANK_ALLOCS;
-#if AXL_EMU_HOSTED
     const uint64_t full = d->banks[bank].design_size;
     char size[16];
     if (full > a->size)
         axl_format(out->note, sizeof out->note,
                    "AXL_EMU_MAX_BANK_BYTES (the design's: %s)",
                    axl_bytes(size, sizeof size, full));
-#else
-    axl_format(out->note, sizeof out->note, "AXL_EMU_BANK_SIZE");
-#endif
     axl_port_unlock();
     return AXL_SUCCESS;
 }
+#endif
 
 static axl_status emu_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
                                 const void *src, uint64_t size)
@@ -1494,7 +1531,9 @@ const axl_device_port axl_emu_port = {
     .bank = emu_bank_info,
     .mem_alloc = emu_mem_alloc,
     .mem_free = emu_mem_free,
+#if AXL_EMU_HOSTED
     .mem_usage = emu_mem_usage,
+#endif
     .mem_write = emu_mem_write,
     .mem_read = emu_mem_read,
     .mem_copy = emu_mem_copy,

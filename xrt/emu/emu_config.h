@@ -121,6 +121,9 @@
 #ifndef AXL_MESSAGES
 #define AXL_MESSAGES 1
 #endif
+#ifndef AXL_MESSAGE_DETAIL
+#define AXL_MESSAGE_DETAIL AXL_MESSAGES
+#endif
 
 _Static_assert(AXL_EMU_DEVICES >= 1 && AXL_EMU_DEVICES <= 8,
                "AXL_EMU_DEVICES must be 1..8");

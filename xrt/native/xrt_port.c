@@ -158,12 +158,13 @@ static axl_status other_card(const xn_device *d, const axl_xclbin *image,
     char want[32], got[32];
     platform_card((axl_str){d->platform, strlen(d->platform)}, want,
                   sizeof want);
-    platform_card(image->platform, got, sizeof got);
+    const axl_str platform = axl_xclbin_get_platform(image);
+    platform_card(platform, got, sizeof got);
     if (!want[0] || !got[0] || !strcmp(want, got))
         return AXL_SUCCESS;
     axl_format(why, why_size,
                "the design was built for platform %.*s, a %s; %s is %s, a %s",
-               (int)image->platform.len, image->platform.ptr, got, d->name,
+               (int)platform.len, platform.ptr, got, d->name,
                d->platform, want);
     return axl_fail(AXL_ERR_BUILD, "%s", why);
 }
