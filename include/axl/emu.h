@@ -72,8 +72,10 @@ typedef axl_status (*axl_emu_model_fn)(const axl_emu_call *call, void *user);
  * that name runs it, axl's stock kernel of the name included. A kernel is
  * compatible with the emulated device when it has a model (a stock model
  * counts only for axl's own kernel). fn NULL puts back the stock model of
- * that name, or removes the model if there is none.
- * AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
+ * that name, or removes the model if there is none; a name keeps its
+ * place in the table after its model is removed (a compute unit opened
+ * on it may still look there), so AXL_EMU_MAX_MODELS bounds the names an
+ * application registers over its life. AXL_ERR_OUT_OF_RESOURCES past it.
  */
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
                                   void *user);
