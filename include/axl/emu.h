@@ -150,7 +150,9 @@ axl_status axl_emu_get_limits(axl_emu_limits *limits);
  * another argument is not checked. The default is AXL_EMU_CHECK_READ_ONLY
  * (on in host-emu, the board CI builds; off elsewhere), or
  * AXL_EMU_CHECK_READ_ONLY=0/1 in a hosted build's environment at start.
- * Applies to runs started after the call.
+ * Applies to runs started after the call. A bare-metal build with
+ * AXL_EMU_CHECK_READ_ONLY 0 carries no check: turning it on there is
+ * AXL_ERR_FEATURE_NOT_SUPPORTED.
  */
 axl_status axl_emu_check_read_only(bool on);
 
@@ -164,6 +166,8 @@ axl_status axl_emu_check_read_only(bool on);
  * of the design the device comes with. Designs of axl's own emulation
  * platform (names beginning "axl_emu", what axl-xclbin link writes when
  * no platform is named) are taken for any. Applies from the next start.
+ * Hosted builds only (a bare-metal firmware links its designs):
+ * AXL_ERR_FEATURE_NOT_SUPPORTED on bare metal.
  */
 axl_status axl_emu_set_platform(const char *vbnv);
 
