@@ -453,6 +453,7 @@ axl_status axl_device_select(axl_selector_fn selector, const void *user,
          selector == axl_accelerator_selector ||
          selector == axl_aspect_selector)) {
         char names[128];
+        (void)names; /* AXL_MESSAGES 0: not formatted */
         axl_port_lock();
         bool any = false;
         const axl__pool *p = AXL__POOL(DEVICE);

@@ -279,6 +279,7 @@ axl_status axl_kernel_get_arg_bank(axl_kernel kernel, uint32_t index,
     }
     if (!common) {
         char list[128];
+        (void)list; /* AXL_MESSAGES 0: not formatted */
         st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                        "argument %u (%s) of %s: its units reach no memory in "
                        "common (%s)",
