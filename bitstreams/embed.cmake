@@ -1,16 +1,28 @@
 # axl_embed_xclbin(<target> <file.xclbin> <c_symbol>)
 # axl_link_xclbin(<out.xclbin> KERNELS <kernel.xml>... [CONFIG <v++.cfg>...]
-#                 [BANKS <n>] [UUID <uuid>])
+#                 [PLATFORM <name> | BANKS <n>] [UUID <uuid>])
+# axl_kernel_xml(<out.xml> SOURCE <kernel.cpp> TOP <function>
+#                [INCLUDES <dir>...] [DEFINES <NAME[=VALUE]>...]
+#                [DEPENDS <file>...])
 #
-# Both come with find_package(axl), and inside axl's own build.
+# All come with find_package(axl), and inside axl's own build.
 #
 # axl_link_xclbin makes <out.xclbin> at build time from a v++ link config
 # and the HLS kernel.xml of each kernel, with axl-xclbin link (see
 # bitstreams/README.md); relative paths are from the current source folder,
-# a relative output goes to the current binary folder. The stock kernels'
-# kernel.xml files are in ${AXL_VITIS_DIR}.
+# a relative output goes to the current binary folder. PLATFORM names a
+# platform as `v++ --platform` does (xilinx_u250_gen3x16_xdma_4_1_202210_1,
+# or an .xpfm path): the design gets that platform's banks (docs/vitis.md
+# lists the presets); without it, axl's own platform of BANKS DDR banks
+# (default 4). The stock kernels' kernel.xml files are in ${AXL_VITIS_DIR}.
+# An argument that is none of the keywords is a configure error naming it.
 #
-# Links an xclbin image into <target> as
+# axl_kernel_xml writes the kernel.xml `v++ -c` would put in the kernel's
+# .xo, from the HLS source (axl-xclbin kernel-xml), for a CI without
+# Vitis; give it to axl_link_xclbin's KERNELS. DEPENDS lists headers the
+# source includes, so an edit of them rewrites the XML.
+#
+# axl_embed_xclbin links an xclbin image into <target> as
 #     const unsigned char <c_symbol>[];   (aligned to 8, as axlf wants)
 #     const size_t <c_symbol>_size;
 # declared in the generated header "<c_symbol>.h", which the target can
@@ -23,7 +35,9 @@
 #   cmake -DAXL_EMBED_IN=<file> -DAXL_EMBED_OUT=<dir> -DAXL_EMBED_SYMBOL=<sym>
 #         -P embed.cmake
 
-if(CMAKE_SCRIPT_MODE_FILE)
+# (Only when this file is the script: another script may include it for
+# its functions.)
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   if(NOT AXL_EMBED_IN OR NOT AXL_EMBED_OUT OR NOT AXL_EMBED_SYMBOL)
     message(FATAL_ERROR "embed.cmake: AXL_EMBED_IN, AXL_EMBED_OUT and "
                         "AXL_EMBED_SYMBOL are required")
@@ -76,10 +90,37 @@ endif()
 set(AXL_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_FILE}" CACHE INTERNAL
     "The script axl_embed_xclbin runs")
 
+# Arguments a call gave that are none of its keywords: the unparsed ones,
+# and keyword-shaped words (UPPER_CASE, no dot or slash) a list keyword
+# swallowed, which would otherwise reach make as missing files.
+function(_axl_check_keywords fn out keywords)
+  cmake_parse_arguments(PARSE_ARGV 3 _C "" "" "_UNPARSED;_LISTS")
+  set(bad ${_C__UNPARSED})
+  foreach(v IN LISTS _C__LISTS)
+    if(v MATCHES "^[A-Z][A-Z0-9_]*$")
+      list(APPEND bad "${v}")
+    endif()
+  endforeach()
+  if(bad)
+    list(JOIN bad ", " bad)
+    list(JOIN keywords ", " keywords)
+    message(FATAL_ERROR "${fn}(${out}): unknown argument ${bad} (the "
+                        "keywords are ${keywords})")
+  endif()
+endfunction()
+
 function(axl_link_xclbin out)
-  cmake_parse_arguments(L "" "BANKS;UUID" "KERNELS;CONFIG" ${ARGN})
+  set(keys KERNELS CONFIG PLATFORM BANKS UUID)
+  cmake_parse_arguments(L "" "BANKS;UUID;PLATFORM" "KERNELS;CONFIG" ${ARGN})
+  _axl_check_keywords(axl_link_xclbin "${out}" "${keys}"
+                      _UNPARSED ${L_UNPARSED_ARGUMENTS}
+                      _LISTS ${L_KERNELS} ${L_CONFIG})
   if(NOT L_KERNELS)
     message(FATAL_ERROR "axl_link_xclbin(${out}): no KERNELS given")
+  endif()
+  if(L_PLATFORM AND L_BANKS)
+    message(FATAL_ERROR "axl_link_xclbin(${out}): PLATFORM ${L_PLATFORM} "
+                        "has its own banks; BANKS is for axl's own platform")
   endif()
   if(TARGET axl-xclbin)
     set(tool axl-xclbin)
@@ -91,6 +132,8 @@ function(axl_link_xclbin out)
   endif()
   get_filename_component(out "${out}" ABSOLUTE BASE_DIR
                          "${CMAKE_CURRENT_BINARY_DIR}")
+  get_filename_component(dir "${out}" DIRECTORY)
+  file(MAKE_DIRECTORY "${dir}")
   set(args "")
   set(deps "")
   foreach(c IN LISTS L_CONFIG)
@@ -98,6 +141,9 @@ function(axl_link_xclbin out)
     list(APPEND args --config "${c}")
     list(APPEND deps "${c}")
   endforeach()
+  if(L_PLATFORM)
+    list(APPEND args --platform ${L_PLATFORM})
+  endif()
   if(L_BANKS)
     list(APPEND args --banks ${L_BANKS})
   endif()
@@ -113,6 +159,49 @@ function(axl_link_xclbin out)
     COMMAND ${tool} link ${args} -o "${out}"
     DEPENDS ${tool} ${deps}
     COMMENT "Linking ${out} with axl-xclbin"
+    VERBATIM)
+endfunction()
+
+function(axl_kernel_xml out)
+  set(keys SOURCE TOP INCLUDES DEFINES DEPENDS)
+  cmake_parse_arguments(K "" "SOURCE;TOP" "INCLUDES;DEFINES;DEPENDS" ${ARGN})
+  _axl_check_keywords(axl_kernel_xml "${out}" "${keys}"
+                      _UNPARSED ${K_UNPARSED_ARGUMENTS}
+                      _LISTS ${K_INCLUDES} ${K_DEPENDS})
+  if(NOT K_SOURCE OR NOT K_TOP)
+    message(FATAL_ERROR "axl_kernel_xml(${out}): SOURCE and TOP are "
+                        "required")
+  endif()
+  if(TARGET axl-xclbin)
+    set(tool axl-xclbin)
+  elseif(TARGET axl::axl-xclbin)
+    set(tool axl::axl-xclbin)
+  else()
+    message(FATAL_ERROR "axl_kernel_xml: no axl-xclbin (a cross build has "
+                        "none: write the XML on the host)")
+  endif()
+  get_filename_component(out "${out}" ABSOLUTE BASE_DIR
+                         "${CMAKE_CURRENT_BINARY_DIR}")
+  get_filename_component(dir "${out}" DIRECTORY)
+  file(MAKE_DIRECTORY "${dir}")
+  get_filename_component(src "${K_SOURCE}" ABSOLUTE)
+  set(args "")
+  foreach(i IN LISTS K_INCLUDES)
+    get_filename_component(i "${i}" ABSOLUTE)
+    list(APPEND args -I "${i}")
+  endforeach()
+  foreach(d IN LISTS K_DEFINES)
+    list(APPEND args -D "${d}")
+  endforeach()
+  set(deps "")
+  foreach(d IN LISTS K_DEPENDS)
+    get_filename_component(d "${d}" ABSOLUTE)
+    list(APPEND deps "${d}")
+  endforeach()
+  add_custom_command(OUTPUT "${out}"
+    COMMAND ${tool} kernel-xml "${src}" --top ${K_TOP} ${args} -o "${out}"
+    DEPENDS ${tool} "${src}" ${deps}
+    COMMENT "Writing ${out} from ${K_SOURCE} with axl-xclbin"
     VERBATIM)
 endfunction()
 

@@ -484,6 +484,15 @@ void axl__access_finish(struct axl__command *c, bool failed)
             b->loc[a->loc].ver = AXL__VER_NONE;
             b->lost_status = event_of(c)->status;
             b->lost_event = AXL__HANDLE(EVENT, event_of(c));
+            /* Its queue and context: where the buffer's release reports
+             * that nothing could be written back (4.7.2.3). Kept here, on
+             * the failure path, not at every commit. */
+            b->lost_queue = event_of(c)->queue;
+            b->lost_context =
+                c->queue == AXL__NO_QUEUE
+                    ? 0
+                    : axl__pool_slot_handle(AXL__POOL(CONTEXT),
+                                            axl__queue_at(c->queue)->context);
         }
         b->busy--;
         axl__buffer_unhold(axl__buffer_at(a->view));

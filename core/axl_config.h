@@ -225,6 +225,15 @@
 #define AXL_WAIT_SPIN_NS 20000
 #endif
 
+/** 1: a device whose time is its own (AXL_HAL_DEVICE_OWN_CLOCK: a model
+ *  that simulates time, such as the mmio port's RTL model) times its
+ *  commands and its kernels' timeouts by its clock (docs/design.md,
+ *  "Simulated time"). 0 compiles that out, for firmware that drives real
+ *  hardware: every device is then timed by the runtime's clock. */
+#ifndef AXL_DEVICE_CLOCKS
+#define AXL_DEVICE_CLOCKS 1
+#endif
+
 /* ---- Trace and logs (include/axl/trace.h) ------------------------------------ */
 
 /** Records the trace ring holds: one per command completed while tracing

@@ -634,6 +634,8 @@ axl_status axl_buffer_release(axl_buffer buffer)
             axl__wait_until_pred(buffer_idle, b);
             if (write_back)
                 st = axl__write_back(fn, b);
+            if (st != AXL_SUCCESS) /* 4.7.2.3: the async handler too */
+                axl__buffer_destroy_error(b, buffer.id, st);
             b->holds--;
         }
     }

@@ -188,45 +188,109 @@ void axl__bundle_unhold(struct axl__bundle *b)
         axl__bundle_destroy(b);
 }
 
-/* Does a live executable bundle other than b use the design d carries? */
-static bool design_in_use(const struct axl__device *d,
-                          const struct axl__bundle *b)
+/* Does bundle x (slot s) run kernels on device d from the design d
+ * carries? */
+static bool runs_from(const struct axl__bundle *x, const struct axl__device *d)
+{
+    const uint16_t ds = AXL__SLOT(DEVICE, d);
+    bool on_d = false, has = false;
+    for (uint8_t i = 0; i < x->ndev; i++)
+        on_d |= x->dev[i] == ds;
+    for (uint8_t i = 0; i < x->nimg; i++)
+        has |= axl__device_carries(d, x->img[i]);
+    return x->state == AXL_BUNDLE_EXECUTABLE && on_d && has;
+}
+
+/* The application's hold on the design device d carries, other than
+ * bundle b's: a live executable bundle whose kernels run on d from that
+ * design, or a kernel object it still holds of such a bundle it released
+ * (the kernel holds its bundle). AXL_SUCCESS when there is none; else
+ * AXL_ERR_BAD_STATE, naming the holder when `say` (lock held).
+ *
+ * A device carries one design: programming another would stop that
+ * holder's kernels while its bundle says they can be invoked (4.11:
+ * executable device images "allow them to be invoked on a device"), and
+ * is_compatible and kernel_info.runnable would disagree with a launch.
+ * So a bundle that needs another design is refused while the design is
+ * held, and the application says when it lets go (issue 26.4). Commands
+ * in flight hold kernels too, but not for the application: programming
+ * waits for them (axl__device_program). */
+static axl_status design_held(const char *fn, const struct axl__device *d,
+                              const struct axl__bundle *b, bool say)
 {
     if (!AXL__IS_REF(d->loaded))
-        return false;
-    const uint16_t ds = AXL__SLOT(DEVICE, d);
+        return AXL_SUCCESS;
     const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    const axl__pool *kp = AXL__POOL(KERNEL);
     for (uint16_t s = 0; s < p->capacity; s++) {
-        if (!axl__pool_is_live(p, s))
+        const bool live = axl__pool_is_live(p, s);
+        if (!live && p->link[s] != AXL__SLOT_RETIRED) /* free */
             continue;
         const struct axl__bundle *x = axl__bundle_at(s);
-        if (x == b || x->state != AXL_BUNDLE_EXECUTABLE)
+        if (x == b || !runs_from(x, d))
             continue;
-        bool on_d = false, has = false;
-        for (uint8_t i = 0; i < x->ndev; i++)
-            on_d |= x->dev[i] == ds;
-        for (uint8_t i = 0; i < x->nimg; i++)
-            has |= axl__device_carries(d, x->img[i]);
-        if (on_d && has)
-            return true;
+        if (live) {
+            if (!say)
+                return AXL_ERR_BAD_STATE;
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "%s carries the design of kernel bundle "
+                             "0x%08x, whose kernels another would stop: "
+                             "release it and its kernels first",
+                             d->info.name,
+                             (unsigned)axl__pool_slot_handle(p, s));
+        }
+        for (uint16_t k = 0; k < kp->capacity; k++) {
+            if (!axl__pool_is_live(kp, k) || axl__kernel_at(k)->bundle != s)
+                continue;
+            if (!say)
+                return AXL_ERR_BAD_STATE;
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "%s carries the design of kernel %s "
+                             "(0x%08x), which another would stop: release "
+                             "the kernel first",
+                             d->info.name,
+                             axl__kernel_id_at(axl__kernel_at(k)->kid)->name,
+                             (unsigned)axl__pool_slot_handle(kp, k));
+        }
     }
-    return false;
+    return AXL_SUCCESS;
+}
+
+/* What axl__device_program asks once the device is quiet, just before it
+ * programs (the lock was dropped while it waited: a bundle may have come
+ * for the design there since). */
+struct replace_check {
+    const struct axl__bundle *b;
+    bool say;
+};
+
+static axl_status may_replace(const char *fn, const struct axl__device *d,
+                              const void *arg)
+{
+    const struct replace_check *rc = arg;
+    return design_held(fn, d, rc->b, rc->say);
 }
 
 /* An executable bundle programs each device with its first image
  * compatible with that device (DESIGN.md: the reconfiguration happens when
  * the bundle is obtained, not at a submit), unless the device carries one
- * of its images already, or (PROGRAM_LIST) carries a design another live
- * bundle uses. The device remembers which bundle programmed it, for the
- * message of a kernel whose design this displaced. */
+ * of its images already. A design the application holds (design_held) is
+ * never displaced: PROGRAM_WANT is refused, before any device is
+ * programmed, and PROGRAM_LIST leaves that device as it is. The device
+ * remembers which bundle programmed it, for the message of a kernel whose
+ * design is no longer there. */
 axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                                 enum program_mode mode, axl_status fail_as,
                                 char *log, size_t log_size)
 {
+    /* = {0}: at one device per context GCC cannot see that only
+     * pick[< b->ndev] is read (-Wmaybe-uninitialized, -Os). */
+    struct axl__image *pick[AXL_MAX_CONTEXT_DEVICES] = {0};
+    const bool list = mode == PROGRAM_LIST;
     for (uint8_t d = 0; d < b->ndev; d++) {
         devlist one = {1, {b->dev[d]}};
         struct axl__device *dev = axl__device_at(b->dev[d]);
-        struct axl__image *pick = NULL;
+        pick[d] = NULL;
         bool carried = false;
         for (uint8_t i = 0; i < b->nimg; i++) {
             struct axl__image *img = axl__image_at(b->img[i]);
@@ -234,14 +298,26 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                 continue;
             if (axl__device_carries(dev, b->img[i]))
                 carried = true;
-            if (!pick)
-                pick = img;
+            if (!pick[d])
+                pick[d] = img;
         }
-        if (!pick || carried ||
-            (mode == PROGRAM_LIST && design_in_use(dev, b)))
+        if (carried)
+            pick[d] = NULL;
+        if (pick[d] && design_held(fn, dev, b, !list) != AXL_SUCCESS) {
+            if (!list)
+                return AXL_ERR_BAD_STATE; /* nothing programmed yet */
+            pick[d] = NULL;
+        }
+    }
+    const struct replace_check rc = {b, !list};
+    for (uint8_t d = 0; d < b->ndev; d++) {
+        if (!pick[d])
             continue;
-        axl_status st =
-            axl__device_program(fn, dev, pick, fail_as, log, log_size);
+        struct axl__device *dev = axl__device_at(b->dev[d]);
+        axl_status st = axl__device_program(fn, dev, pick[d], fail_as, log,
+                                            log_size, may_replace, &rc);
+        if (st == AXL_ERR_BAD_STATE && list)
+            continue; /* held since: left as it is */
         if (st != AXL_SUCCESS)
             return st;
         dev->loaded_by = AXL__HANDLE(KERNEL_BUNDLE, b);

@@ -78,15 +78,24 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
     return st;
 }
 
-static void context_destroy(struct axl__context *c)
+/* Frees the context's own listed errors (late errors of its released
+ * queues). */
+static void drop_errors(struct axl__context *c)
 {
-    /* Released queues' late errors nobody can ask for any more. */
     while (AXL__IS_REF(c->err_head)) {
         struct axl__error *e = axl__error_deref(c->err_head);
         c->err_head = e->next;
         e->listed = false;
         axl__error_unref(e);
     }
+    c->err_tail = AXL__NONE(error);
+    c->dropped = 0;
+}
+
+static void context_destroy(struct axl__context *c)
+{
+    /* Released queues' late errors nobody can ask for any more. */
+    drop_errors(c);
     axl__pool_free(AXL__POOL(CONTEXT), c);
 }
 
@@ -120,11 +129,28 @@ axl_status axl_context_release(axl_context context)
 {
     static const char fn[] = "axl_context_release";
     AXL__ENTER(context, c, context);
-    /* 4.13.1.1: a context "that contains unconsumed asynchronous errors"
-     * says so when the application lets it go. axl keeps errors in the
-     * queues, which hold their context: the errors stay with the queue
-     * (its release or a throw reports them), and this release says where
-     * they are. */
+    if (c->refs > 1) {
+        c->refs--;
+        axl__leave();
+        return st;
+    }
+    /* The last reference. The handle goes stale first, and the context is
+     * held while its handler runs (a release from the handler is a second
+     * release). 4.13.1.1: a context destroyed with unconsumed
+     * asynchronous errors passes them to its handler: every error that
+     * would reach it (axl__give_context_errors). */
+    c->holds++;
+    axl__context_drop(c);
+    if (c->handler.fn) {
+        axl__give_context_errors(c);
+        axl__context_unhold(c);
+        axl__leave();
+        return st;
+    }
+    /* Without a handler, the release says so: its own errors (late errors
+     * of its released queues) are reported here and go with it; its
+     * queues' stay with them (a throw or the queue's release reports
+     * them), and the message counts them too. */
     const uint16_t slot = AXL__SLOT(CONTEXT, c);
     unsigned n = 0;
     axl_status first = AXL_SUCCESS;
@@ -150,14 +176,20 @@ axl_status axl_context_release(axl_context context)
     if (first == AXL_SUCCESS)
         first = late_first;
     n += late;
-    st = axl__context_drop(c);
-    if (st == AXL_SUCCESS && n)
+    if (n)
         st = axl__fail(fn, first,
                        "released while it and its queues hold %u "
-                       "unconsumed asynchronous error%s (a queue's throw "
-                       "delivers them while a queue lives; they go with "
-                       "the context)",
+                       "unconsumed asynchronous error%s (and no handler: "
+                       "its own go with it; a queue's throw or release "
+                       "reports the queue's)",
                        n, n == 1 ? "" : "s");
+    else if (c->dropped)
+        st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                       "released holding %u unconsumed asynchronous errors "
+                       "the full error pool dropped (and no handler)",
+                       (unsigned)c->dropped);
+    drop_errors(c); /* reported: not again through a queue's throw */
+    axl__context_unhold(c);
     axl__leave();
     return st;
 }

@@ -310,7 +310,7 @@ void axl__run_kernel(struct axl__command *c)
         run->args_id = memo && d->args_ids != UINT32_MAX ? ++d->args_ids : 0;
     }
     if (e->profiling)
-        e->t_start = axl__now();
+        e->t_start = axl__dev_now(d);
     if (AXL__OBSERVED(c))
         axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
@@ -365,8 +365,9 @@ void axl__run_kernel(struct axl__command *c)
                  cu->done_status == AXL_SUCCESS ? NULL : cu->why);
     } else if (c->u.kernel.timeout_ns) {
         /* It goes on: its timeout counts from here (one clock read, only
-         * for runs that did not end inside run_start). */
-        cu->deadline = deadline_after(axl__now(), c->u.kernel.timeout_ns);
+         * for runs that did not end inside run_start), on the device's
+         * clock. */
+        cu->deadline = deadline_after(axl__dev_now(d), c->u.kernel.timeout_ns);
     }
     /* else: the port reports the end with axl_hal_run_done. */
 }
@@ -395,6 +396,22 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
 
 /* ---- Timeouts ------------------------------------------------------------------------- */
 
+#if AXL_DEVICE_CLOCKS
+/* The earliest deadline of a run on d, on d's clock (UINT64_MAX: none). */
+uint64_t axl__device_deadline(const struct axl__device *d)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint8_t i = 0; i < d->ncus; i++)
+        if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
+            d->cus[i].deadline < next)
+            next = d->cus[i].deadline;
+    return next;
+}
+#endif
+
+/* The earliest deadline of a run on a device whose clock is the runtime's
+ * (UINT64_MAX: none), or 0 when a run on a device with a clock of its own
+ * is past its deadline: due now, on any clock. */
 uint64_t axl__next_deadline(void)
 {
     uint64_t next = UINT64_MAX;
@@ -403,6 +420,13 @@ uint64_t axl__next_deadline(void)
         if (!axl__pool_is_live(p, s))
             continue;
         const struct axl__device *d = axl__device_at(s);
+#if AXL_DEVICE_CLOCKS
+        if (axl__dev_clocked(d)) {
+            if (axl__dev_now(d) >= axl__device_deadline(d))
+                return 0;
+            continue;
+        }
+#endif
         for (uint8_t i = 0; i < d->ncus; i++)
             if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
                 d->cus[i].deadline < next)
@@ -436,11 +460,16 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
 {
     struct axl__command *c = axl__command_deref(cu->cmd);
     char why[AXL_MESSAGE_MAX];
+    /* In us below a ms (a model's simulated time makes such timeouts
+     * ordinary), not "0 ms". */
+    const uint64_t t = c->u.kernel.timeout_ns;
+    const bool us = t < 1000000u;
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
-             "%llu ms: the run was abandoned",
+             "%llu %cs: the run was abandoned",
              cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
-             (unsigned long long)(c->u.kernel.timeout_ns / 1000000u));
+             (unsigned long long)(t / (us ? 1000u : 1000000u)),
+             us ? 'u' : 'm');
     if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)
         axl_format(axl__rt.gave_up_what, sizeof axl__rt.gave_up_what,
                    "kernel %s on compute unit %u of %s", cu->run.kernel_name,
@@ -470,13 +499,15 @@ static bool overdue(const struct axl__cu *cu, uint64_t now)
 unsigned axl__check_timeouts(void)
 {
     unsigned n = 0;
-    const uint64_t now = axl__now();
+    const uint64_t host_now = axl__now();
     const bool may_call_out = !axl_port_in_isr();
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s))
             continue;
         struct axl__device *d = axl__device_at(s);
+        /* Each device's deadlines are on its own clock. */
+        const uint64_t now = axl__dev_clocked(d) ? axl__dev_now(d) : host_now;
         for (uint8_t i = 0; i < d->ncus; i++) {
             struct axl__cu *cu = &d->cus[i];
             if (!AXL__IS_REF(cu->cmd))
@@ -507,7 +538,8 @@ bool axl__event_timed_out(struct axl__event *e)
         return false;
     struct axl__device *d = axl__device_at(c->device);
     struct axl__cu *cu = &d->cus[c->u.kernel.cu];
-    if (!axl__command_ref_eq(cu->cmd, e->command) || !overdue(cu, axl__now()))
+    if (!axl__command_ref_eq(cu->cmd, e->command) ||
+        !overdue(cu, axl__dev_now(d)))
         return false;
     abandon(d, cu);
     if (!axl_port_in_isr()) {

@@ -220,4 +220,38 @@ static inline void axl__dev_progress(const struct axl__device *d,
         d->port->progress(d->data, deadline_ns);
 }
 
+/* ---- Time (hal.h: now, AXL_HAL_DEVICE_OWN_CLOCK) ----------------------------- */
+
+/* Whether the device's time is its own: a model's simulated clock
+ * (never, with AXL_DEVICE_CLOCKS 0). */
+static inline bool axl__dev_clocked(const struct axl__device *d)
+{
+#if AXL_DEVICE_CLOCKS
+    return (d->info.flags & AXL_HAL_DEVICE_OWN_CLOCK) && d->port->now;
+#else
+    (void)d;
+    return false;
+#endif
+}
+
+/* The device's clock: its own, else the runtime's. Its commands' times
+ * and its kernels' deadlines count it. Lock held or not. */
+static inline uint64_t axl__dev_now(const struct axl__device *d)
+{
+    return axl__dev_clocked(d) ? d->port->now(d->data) : axl__now();
+}
+
+/* The clock of a command's queue's device (the runtime's for a command
+ * without a queue): what its profiling and trace times count. */
+static inline uint64_t axl__command_now(const struct axl__command *c)
+{
+#if AXL_DEVICE_CLOCKS
+    if (c->queue != AXL__NO_QUEUE)
+        return axl__dev_now(axl__device_at(c->device));
+#else
+    (void)c;
+#endif
+    return axl__now();
+}
+
 #endif /* AXL_DEVOPS_H */

@@ -86,9 +86,20 @@ static axl_status hold_list(const char *fn, const axl_event *events,
     return st;
 }
 
-/* wait_and_throw's delivery (Table 34): the errors of the event's queue,
- * then of every queue of a context the event waited on. The first
- * status a delivery without a handler gives is the result. A queue gone
+/* Whether q's errors reach a handler (its own or its context's). */
+static bool handled(const struct axl__queue *q)
+{
+    return q->handler.fn || axl__context_at(q->context)->handler.fn;
+}
+
+/* wait_and_throw's delivery (Table 34: "any unconsumed asynchronous
+ * errors from any context that the event was waiting on executions
+ * from"): the errors of the event's queue, then of every other queue of
+ * a context the event waited on (its own context included: its command
+ * is one of those executions), then the late errors of such a context
+ * none of whose queues is left. A delivery without a handler gives one
+ * error as the call's status: once one has, errors that would only be
+ * a status stay queued for the next call (none is lost). A queue gone
  * already reported its errors when it was released. */
 static axl_status deliver_waited(const char *fn, const struct axl__event *e)
 {
@@ -105,11 +116,27 @@ static axl_status deliver_waited(const char *fn, const struct axl__event *e)
             continue;
         struct axl__queue *q = axl__pool_at(qp, i);
         if (q == own || !(e->waited_ctx & AXL__CTX_BIT(q->context)) ||
-            !(AXL__IS_REF(q->err_head) || q->dropped))
+            !(AXL__IS_REF(q->err_head) || q->dropped) ||
+            (first != AXL_SUCCESS && !handled(q)))
             continue;
         q->holds++;
         axl_status st = axl__deliver_errors(fn, q);
         axl__queue_unhold(q);
+        if (first == AXL_SUCCESS)
+            first = st;
+    }
+    const axl__pool *cp = AXL__POOL(CONTEXT);
+    for (uint16_t i = 0; i < cp->capacity; i++) {
+        if (!axl__pool_is_live(cp, i))
+            continue;
+        struct axl__context *c = axl__pool_at(cp, i);
+        if (!(e->waited_ctx & AXL__CTX_BIT(i)) ||
+            !(AXL__IS_REF(c->err_head) || c->dropped) ||
+            (first != AXL_SUCCESS && !c->handler.fn))
+            continue;
+        c->holds++;
+        axl_status st = axl__deliver_context_errors(fn, c);
+        axl__context_unhold(c);
         if (first == AXL_SUCCESS)
             first = st;
     }

@@ -224,6 +224,16 @@ static bool placed(const axl_handler *h, uint16_t device)
     return true;
 }
 
+/* A recording's dependency on an event submitted outside the graph. */
+static axl_status outside_event(const char *fn, uint32_t id)
+{
+    (void)id; /* not compiled in without messages */
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "a recorded command may depend only on commands of "
+                     "its graph, and event 0x%08x was submitted outside it",
+                     (unsigned)id);
+}
+
 /*
  * Adds the checked group h to g as a node (lock held; h's holds stay h's).
  * q: the recording queue, or a check queue of the graph's context and
@@ -245,6 +255,13 @@ static axl_status record(const char *fn, struct axl__graph *g,
         return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                          "more dependencies than a group keeps "
                          "(AXL_MAX_HANDLER_DEPS)");
+    /* sycl_ext_oneapi_graph: a recording's dependencies are events of
+     * commands recorded into the same graph, "otherwise, a synchronous
+     * error ... invalid". An outside event is refused whether or not its
+     * command has finished: the handler kept the first one it left out
+     * as done (done_dep), so the answer does not depend on timing. */
+    if (h->done_dep)
+        return outside_event(fn, h->done_dep);
     uint16_t deps[AXL_MAX_HANDLER_DEPS + 1];
     unsigned nd = 0;
     for (uint16_t i = 0; i <= h->ndeps; i++) {
@@ -256,16 +273,17 @@ static axl_status record(const char *fn, struct axl__graph *g,
         if (!p || p->owner != gh) {
             if (i == h->ndeps)
                 continue; /* the in-order node of a graph since released */
-            if ((id >> AXL__HANDLE_KIND_SHIFT) == AXL__POOL_GRAPH_NODE)
-                return axl__fail(fn, AXL_ERR_INVALID,
-                                 "dependency 0x%08x is not a node of this "
-                                 "graph (another graph's, or released)",
+            if ((id >> AXL__HANDLE_KIND_SHIFT) != AXL__POOL_GRAPH_NODE)
+                return outside_event(fn, id);
+            if (!p) /* looked up when accepted; its graph went since */
+                return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                                 "dependency 0x%08x is stale: its graph "
+                                 "was released",
                                  (unsigned)id);
             return axl__fail(fn, AXL_ERR_INVALID,
-                             "a recorded command may depend only on "
-                             "commands of its graph, and event 0x%08x was "
-                             "submitted outside it",
-                             (unsigned)id);
+                             "dependency 0x%08x is not a node of this "
+                             "graph (it is one of 0x%08x)",
+                             (unsigned)id, (unsigned)p->owner);
         }
         bool dup = false;
         for (unsigned k = 0; k < nd; k++)
@@ -315,7 +333,10 @@ static axl_status graph_submit(const char *fn, struct axl__queue *q,
 {
     axl_status st;
     uint32_t id = 0;
-    if (!AXL__IS_REF(q->graph)) {
+    if (h->error != AXL_SUCCESS) {
+        /* The group's own first error comes first (handler.h). */
+        st = axl__fail(fn, h->error, "%s", h->why);
+    } else if (!AXL__IS_REF(q->graph)) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the group depends on a recorded command (a graph "
                        "node's event), and the queue does not record a "
@@ -457,6 +478,14 @@ axl_status axl_graph_add(axl_graph graph, axl_cgf cgf, void *user,
         return st;
     struct axl__graph *g = axl__graph_get(fn, graph, &st);
     for (uint32_t i = 0; g && i < ndeps; i++) {
+        /* Each node handle is looked up where it is accepted: a stale or
+         * forged one is AXL_ERR_INVALID_OBJECT (another graph's node is
+         * refused when the group is recorded). */
+        if (!axl__lookup(fn, "a dependency node", AXL__POOL_GRAPH_NODE,
+                         deps[i].id, &st)) {
+            g = NULL;
+            break;
+        }
         bool dup = false;
         for (uint16_t j = 0; j < h.ndeps; j++)
             dup |= h.deps[j] == deps[i].id;
@@ -486,13 +515,23 @@ axl_status axl_graph_node_from_event(axl_event event, axl_graph_node *node)
     axl_status st = axl__enter_out(fn, AXL__OUT(node));
     if (st != AXL_SUCCESS)
         return st;
-    if (!axl__pool_get(AXL__POOL(GRAPH_NODE), event.id))
-        st = axl__fail(fn, AXL_ERR_INVALID,
-                       "event 0x%08x is not a recorded command's (or its "
-                       "graph was released)",
-                       (unsigned)event.id);
-    else
+    /* A recorded command's event is its node's handle: looked up as a
+     * node (stale or forged: AXL_ERR_INVALID_OBJECT). Any other event
+     * is looked up as one: a live event of a command that ran is not
+     * associated with a node (errc::invalid). */
+    const bool is_node = (event.id >> AXL__HANDLE_KIND_SHIFT) ==
+                         AXL__POOL_GRAPH_NODE;
+    const struct axl__graph_node *n =
+        is_node ? axl__lookup(fn, "event", AXL__POOL_GRAPH_NODE, event.id,
+                              &st)
+                : NULL;
+    if (n && (n->owner >> AXL__HANDLE_KIND_SHIFT) == AXL__POOL_GRAPH)
         node->id = event.id;
+    else if (n || (!is_node && axl__event_get(fn, event, &st)))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "event 0x%08x is not a recorded command's: it is "
+                       "associated with no graph node",
+                       (unsigned)event.id);
     axl__leave();
     return st;
 }
@@ -1011,10 +1050,15 @@ static struct axl__graph_node *update_target(const char *fn,
            (!node.id || AXL__HANDLE(GRAPH_NODE, n) != node.id))
         n = node_of(n->next);
     if (!n) {
-        *st = axl__fail(fn, AXL_ERR_INVALID,
-                        "node 0x%08x is not a node of the executable graph "
-                        "(nor of the graph it was made from)",
-                        (unsigned)node.id);
+        /* A node of the graph x was made from names its node even once
+         * that graph is released (a stale handle then); any other node
+         * handle is looked up: a stale or forged one is AXL_ERR_INVALID_
+         * OBJECT, a live node of another graph AXL_ERR_INVALID. */
+        if (axl__lookup(fn, "node", AXL__POOL_GRAPH_NODE, node.id, st))
+            *st = axl__fail(fn, AXL_ERR_INVALID,
+                            "node 0x%08x is not a node of the executable "
+                            "graph (nor of the graph it was made from)",
+                            (unsigned)node.id);
         return NULL;
     }
     if (n->h.kind != AXL__CMD_KERNEL) {

@@ -51,10 +51,15 @@ axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
     }
     for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
 #if AXL_FEATURE_GRAPHS
-        /* A recorded command's event is its graph node's handle: an edge
-         * of the graph, checked when the group is recorded (graph.c). */
+        /* A recorded command's event is its graph node's handle: looked
+         * up here as a node (a stale or forged one is AXL_ERR_INVALID_
+         * OBJECT at once), an edge of the graph, whose owner is checked
+         * when the group is recorded (graph.c). */
         if ((events[i].id >> AXL__HANDLE_KIND_SHIFT) ==
             AXL__POOL_GRAPH_NODE) {
+            if (!axl__lookup(fn, "a dependency event", AXL__POOL_GRAPH_NODE,
+                             events[i].id, &st))
+                continue;
             h->node_deps = true;
             bool dup = false;
             for (uint16_t j = 0; j < h->ndeps; j++)
@@ -69,10 +74,20 @@ axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
         struct axl__event *e =
             axl__lookup(fn, "a dependency event", AXL__POOL_EVENT,
                         events[i].id, &st);
-        if (!e || (atomic_load_explicit(&e->state, memory_order_acquire) ==
-                       AXL_EVENT_COMPLETE &&
-                   e->status == AXL_SUCCESS))
-            continue; /* a done event orders nothing */
+        if (!e)
+            continue;
+        if (atomic_load_explicit(&e->state, memory_order_acquire) ==
+                AXL_EVENT_COMPLETE &&
+            e->status == AXL_SUCCESS) {
+#if AXL_FEATURE_GRAPHS
+            /* A done event orders nothing, but is still an event from
+             * outside any graph: a recording refuses it whether or not
+             * its command has finished (graph.c). */
+            if (!h->done_dep)
+                h->done_dep = events[i].id;
+#endif
+            continue;
+        }
         bool dup = false;
         for (uint16_t j = 0; j < h->ndeps; j++)
             dup |= h->deps[j] == events[i].id;

@@ -190,13 +190,20 @@ static bool device_quiet(const void *arg)
  * works). */
 axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
-                               char *log, size_t log_size)
+                               char *log, size_t log_size,
+                               axl__replace_check may_replace,
+                               const void *arg)
 {
     const axl__image_ref want = axl__image_ref_of(img);
     while (!axl__image_ref_eq(d->loaded, want)) {
         axl__wait_until_pred(device_quiet, d);
         if (axl__image_ref_eq(d->loaded, want))
             break;
+        if (may_replace) {
+            axl_status st = may_replace(fn, d, arg);
+            if (st != AXL_SUCCESS)
+                return st;
+        }
         if (!axl__dev_can_load(d))
             return axl__fail(fn, fail_as,
                              "%s cannot be programmed (its port has no "

@@ -77,10 +77,17 @@ bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);
 void axl__device_builtin(struct axl__device *d);
 /* Programs device d with img unless it carries it (lock held; waits for
- * the commands on it, drops the lock while the port works). */
+ * the commands on it, drops the lock while the port works). Once the
+ * device is quiet, just before it programs, it asks may_replace (when
+ * not NULL) and returns its failure instead. */
+typedef axl_status (*axl__replace_check)(const char *fn,
+                                         const struct axl__device *d,
+                                         const void *arg);
 axl_status axl__device_program(const char *fn, struct axl__device *d,
                                struct axl__image *img, axl_status fail_as,
-                               char *log, size_t log_size);
+                               char *log, size_t log_size,
+                               axl__replace_check may_replace,
+                               const void *arg);
 
 /* Compute units (cu.c): the table a design gives device d (img NULL:
  * none; lock held), the banks an argument of unit ip reaches, and unit

@@ -122,14 +122,14 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                                  "%s does not carry the design of kernel %s "
                                  "now: kernel bundle 0x%08x programmed "
-                                 "another (get a bundle for %s to program "
-                                 "it back)",
+                                 "another (a bundle for %s programs it once "
+                                 "nothing holds that one)",
                                  d->info.name, kid->name,
                                  (unsigned)d->loaded_by, kid->name);
             return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                              "%s does not carry the design of kernel %s "
-                             "now: it carries the design it came with (get "
-                             "a bundle for %s to program it)",
+                             "now: it carries the one it came with (a bundle "
+                             "for %s programs it once nothing holds that)",
                              d->info.name, kid->name, kid->name);
         }
 

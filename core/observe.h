@@ -6,6 +6,7 @@
 #define AXL_OBSERVE_H
 
 #include "rt.h"
+#include "devops.h"
 
 /* What is watched, read once per submission: bit 0 tracing, bit 1 debug
  * logs. An atomic, so axl_trace_enable and axl_log_set need no lock (ports
@@ -40,15 +41,17 @@ uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
 
 #if AXL_TRACE_EVENTS
 /* A time stamp of a traced command: t when not 0 (an event's profiling
- * time, so trace and profiling agree), else now. */
-static inline void axl__trace_stamp(uint64_t *field, uint64_t t)
+ * time, so trace and profiling agree), else now on the clock of c's
+ * device. */
+static inline void axl__trace_stamp(const struct axl__command *c,
+                                    uint64_t *field, uint64_t t)
 {
-    *field = t ? t : axl__now();
+    *field = t ? t : axl__command_now(c);
 }
 #define AXL__TRACE_STAMP(c, field, t)                                          \
     do {                                                                       \
         if (AXL__TRACED(c))                                                    \
-            axl__trace_stamp(&(c)->tr.field, (t));                            \
+            axl__trace_stamp((c), &(c)->tr.field, (t));                       \
     } while (0)
 #define AXL__TRACE_SET(c, field, v)                                            \
     do {                                                                       \

@@ -381,7 +381,10 @@ struct axl__buffer {
     uint32_t cur;               /* current version */
     axl_status lost_status;     /* a failed command left the contents
                                    unknown: later users fail the same way */
-    uint32_t lost_event;        /* that command's event */
+    uint32_t lost_event;        /* that command's event, and the handles */
+    uint32_t lost_queue;        /* of its queue and of that queue's */
+    uint32_t lost_context;      /* context (0: none; 4.7.2.3: where its
+                                   release reports the loss) */
     struct axl__loc loc[AXL__LOCS];
     axl__rec rec_head, rec_tail;
     uint8_t nrec;
@@ -460,7 +463,8 @@ enum axl__command_flags {
  * completes (trace.c). Set only while AXL__CMD_TRACED is in its flags, by
  * whoever owns the command at that moment: the lock holder, or between
  * dispatch and completion the thread running it (the lock hand-off orders
- * those). Times are axl__now(), the profiling clock. */
+ * those). Times are axl__command_now() (devops.h), the profiling clock:
+ * its device's. */
 struct axl__cmd_trace {
     uint64_t submit, ready, start;
     uint64_t xfer_start, xfer_end;  /* data moved before the action */
@@ -571,6 +575,9 @@ struct axl_handler {
 #if AXL_FEATURE_GRAPHS
     bool node_deps;             /* deps holds graph node handles (a
                                    recorded command's "events") */
+    uint32_t done_dep;          /* the first dependency left out of deps
+                                   as complete, or 0: a recording refuses
+                                   it as it refuses a pending one */
 #endif
     struct axl__required acc[AXL_MAX_ACCESSORS];
     uint8_t a0, a1;             /* accessors the action names (1-based) */
@@ -1001,6 +1008,10 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             struct axl__device *d, uint32_t bank,
                             uint8_t *loc);
 axl_status axl__write_back(const char *fn, struct axl__buffer *base);
+/* An error found while base buffer b (handle id) was destroyed, with the
+ * caller's message: also an asynchronous error (sched.c). */
+void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
+                               axl_status st);
 /* An accessor's checks (buffer accessors and host accessors alike): mode
  * and flags, then, lock held, the buffer and the region. */
 axl_status axl__access_args(const char *fn, axl_access_mode *mode,
@@ -1084,6 +1095,9 @@ unsigned axl__check_timeouts(void);
 bool axl__event_timed_out(struct axl__event *e);
 unsigned axl__runs_out(char *what, size_t size);
 uint64_t axl__next_deadline(void);
+#if AXL_DEVICE_CLOCKS
+uint64_t axl__device_deadline(const struct axl__device *d);
+#endif
 struct axl__device *axl__progress_device(void);
 
 /* Handler (handler.c). */
@@ -1097,6 +1111,7 @@ static inline void axl__handler_init(axl_handler *h)
     h->deps_overflow = false;
 #if AXL_FEATURE_GRAPHS
     h->node_deps = false;
+    h->done_dep = 0;
 #endif
     h->nacc = 0;
     h->host_ptrs = false;
@@ -1166,6 +1181,13 @@ typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
+/* The context's own unconsumed errors (late errors of its released
+ * queues): to its handler, else the oldest as the result. */
+axl_status axl__deliver_context_errors(const char *fn,
+                                       struct axl__context *ctx);
+/* A context's last release, with a handler: every error that would reach
+ * that handler, given to it (4.13.1.1; the caller holds ctx). */
+void axl__give_context_errors(struct axl__context *ctx);
 
 /* Graphs' objects (graph.c): after the handler, which their nodes keep. */
 #if AXL_FEATURE_GRAPHS

@@ -111,11 +111,50 @@ AXL__MESSAGE_ONLY static const char *article(const char *noun)
     }
 }
 
+#if AXL_FEATURE_GRAPHS
+#define NODE_POOL(p) ((p)->kind == AXL__POOL_GRAPH_NODE)
+/* A live node's handle given where an event goes: a recorded command's
+ * event (graph.h), which only a later command recorded into its graph
+ * takes (handler.c). Not stale, not forged: AXL_ERR_INVALID, naming the
+ * graph (sycl_ext_oneapi_graph, "Event Limitations": a wait, a status or
+ * profiling query, or a use outside the recording is errc::invalid). */
+static axl_status recorded_event(const char *fn, const char *what,
+                                 uint32_t id, const struct axl__graph_node *n)
+{
+    (void)what, (void)id, (void)n; /* not compiled in without messages */
+    const bool exec =
+        (n->owner >> AXL__HANDLE_KIND_SHIFT) == AXL__POOL_GRAPH_EXEC;
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "%s (0x%08x) is a recorded command's (node %u of %s "
+                     "0x%08x): only a later command recorded there may "
+                     "use it, as a dependency",
+                     what, (unsigned)id, (unsigned)n->index,
+                     exec ? "executable graph" : "graph",
+                     (unsigned)n->owner);
+}
+#else
+#define NODE_POOL(p) false
+#endif
+
 void *axl__lookup_slow(const char *fn, const char *what, int kind,
                        uint32_t id, axl_status *st)
 {
     axl__handle_problem why;
     const axl__pool *p = &axl__pools[kind];
+#if AXL_FEATURE_GRAPHS
+    /* Where an event goes, a handle of the node kind is looked up as a
+     * node: a stale or never-created one is AXL_ERR_INVALID_OBJECT below
+     * as any handle is, a live one is a recorded command's event. */
+    if (kind == AXL__POOL_EVENT &&
+        (id >> AXL__HANDLE_KIND_SHIFT) == AXL__POOL_GRAPH_NODE) {
+        p = AXL__POOL(GRAPH_NODE);
+        const struct axl__graph_node *n = axl__pool_lookup(p, id, &why);
+        if (n) {
+            *st = recorded_event(fn, what, id, n);
+            return NULL;
+        }
+    }
+#endif
     void *obj = axl__pool_lookup(p, id, &why);
     if (obj) {
         *st = AXL_SUCCESS;
@@ -138,10 +177,20 @@ void *axl__lookup_slow(const char *fn, const char *what, int kind,
     }
     case AXL__HANDLE_BAD_INDEX:
         *st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                        "%s (0x%08x) was never created by this runtime", what,
-                        (unsigned)id);
+                        "%s (0x%08x) was never created by this runtime%s",
+                        what, (unsigned)id,
+                        NODE_POOL(p) ? " (a graph node's handle no graph "
+                                       "made)"
+                                     : "");
         break;
     default:
+        if (NODE_POOL(p)) {
+            *st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                            "%s (0x%08x) is stale: that graph node (a "
+                            "recorded command's event) went with its graph",
+                            what, (unsigned)id);
+            break;
+        }
         *st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
                         "%s (0x%08x) is stale: that %s was released or "
                         "destroyed",

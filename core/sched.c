@@ -179,6 +179,58 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
     q->err_tail = r;
 }
 
+/* 4.7.2.3: "If any error occurs on buffer destruction, it is reported via
+ * the associated queue's asynchronous error handling mechanism". A buffer
+ * is used by commands of any queue; the queue associated with a failed
+ * write-back is that of the command whose failure lost the contents
+ * (axl__access_finish keeps it: a cost on the failure path only), while
+ * it lives, else its context while the application holds it (as a
+ * released queue's late errors go). A port that fails to read the device
+ * copy back names no command: the buffer's own context then
+ * (context_bound) while the application holds it. Otherwise nobody can
+ * ask for the error, and the release's status is its one report. */
+void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
+                               axl_status st)
+{
+    const bool lost = b->lost_status != AXL_SUCCESS;
+    struct axl__queue *q =
+        lost ? axl__pool_lookup_any(AXL__POOL(QUEUE), b->lost_queue) : NULL;
+    struct axl__context *c = NULL;
+    if (!q && lost)
+        c = axl__pool_get(AXL__POOL(CONTEXT), b->lost_context);
+    else if (!q && AXL__IS_REF(b->context))
+        c = axl__context_deref(b->context);
+    if (!q && (!c || !c->refs))
+        return;
+    struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
+    if (!err) {
+        if (q)
+            q->dropped++;
+        else
+            c->dropped++;
+        return;
+    }
+    err->status = st;
+    err->event = lost ? b->lost_event : 0;
+    err->queue = q ? b->lost_queue : 0;
+    err->refs = 1; /* the list's: no event holds it */
+    err->listed = true;
+    (void)id; /* not compiled in without messages */
+    axl__why(err->message, sizeof err->message, "buffer 0x%08x: %s",
+             (unsigned)id, axl_last_message());
+    if (!err->message[0])
+        axl_format(err->message, sizeof err->message, "%s",
+                   axl_status_name(st));
+    axl__error_ref r = axl__error_ref_of(err);
+    axl__error_ref *head = q ? &q->err_head : &c->err_head;
+    axl__error_ref *tail = q ? &q->err_tail : &c->err_tail;
+    if (AXL__IS_REF(*tail))
+        axl__error_deref(*tail)->next = r;
+    else
+        *head = r;
+    *tail = r;
+}
+
 /* ---- Completion ------------------------------------------------------------------ */
 
 #if AXL_FEATURE_GRAPHS
@@ -200,7 +252,7 @@ static void complete(struct axl__command *c, axl_status status,
     struct axl__queue *q =
         c->queue != AXL__NO_QUEUE ? axl__queue_at(c->queue) : NULL;
     if (e->profiling) {
-        e->t_end = axl__now();
+        e->t_end = axl__command_now(c);
         if (!e->t_start)
             e->t_start = e->t_end; /* never ran: failed dependency */
     }
@@ -268,7 +320,7 @@ static void start(struct axl__command *c)
 {
     struct axl__event *e = axl__event_at(c->event);
     if (e->profiling)
-        e->t_start = axl__now();
+        e->t_start = axl__command_now(c);
     if (AXL__OBSERVED(c))
         axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
@@ -530,14 +582,16 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->role = kind == AXL__CMD_HOST_ACCESS ? AXL__EV_HOST_ACCESS : 0;
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
-    e->waited_ctx = 0; /* its own queue's context is delivered apart */
+    /* Table 34: its own command is an execution it waits on, so its own
+     * context is one whose errors its wait_and_throw delivers. */
+    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0u;
     e->command = axl__command_ref_at(cs);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
                           memory_order_relaxed);
     if (!out)
         axl__pool_retire(AXL__POOL(EVENT), e);
-    if (e->profiling)
-        e->t_submit = axl__now();
+    if (e->profiling) /* on the clock of the queue's device */
+        e->t_submit = q ? axl__dev_now(axl__device_at(q->device)) : axl__now();
 
     c->seq = ++axl__rt.seq;
     c->kind = kind;
@@ -679,6 +733,8 @@ static axl_status record(const char *fn, struct axl__queue *q,
     axl_status st;
     if (axl__graph_submit_fn)
         st = axl__graph_submit_fn(fn, q, h, out);
+    else if (h->error != AXL_SUCCESS) /* its own first error (handler.h) */
+        st = axl__fail(fn, h->error, "%s", h->why);
     else
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the group depends on a graph node's handle, and no "
@@ -902,7 +958,9 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
             continue;
         }
         /* Kernels past their timeout are given up by whoever waits; the
-         * wait itself ends at until. */
+         * wait itself ends at until. Deadlines here are the runtime's
+         * clock's: a device with a clock of its own is given its own
+         * (progress below), and 0 says one of its runs is past its. */
         uint64_t deadline = axl__next_deadline();
         if (until < deadline)
             deadline = until;
@@ -916,8 +974,16 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
          * runs when a waiter lets it (it returns by the deadline given). */
         struct axl__device *pd = axl__progress_device();
         if (pd) {
+            /* A device with its own clock runs to its own deadline, a slice
+             * of its time at most (hal.h, now), then this loop looks at
+             * the host's clock and the other devices again. */
+            uint64_t pdl = deadline;
+#if AXL_DEVICE_CLOCKS
+            if (axl__dev_clocked(pd))
+                pdl = axl__device_deadline(pd);
+#endif
             axl_port_unlock();
-            axl__dev_progress(pd, deadline);
+            axl__dev_progress(pd, pdl);
             axl_port_lock();
             if (!done(arg) && !AXL__IS_REF(axl__rt.ready.head))
                 axl_port_relax();
@@ -1096,15 +1162,23 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
 {
     struct axl__context *ctx = axl__context_at(q->context);
     err_list ql = {&q->err_head, &q->err_tail, &q->dropped};
-    err_list cl = {&ctx->err_head, &ctx->err_tail, &ctx->dropped};
     axl_async_handler h = q->handler.fn ? q->handler : ctx->handler;
     axl_status st = AXL_SUCCESS;
     if (h.fn)
         give_all(ql, h);
     else
         st = take_one(fn, ql, "asynchronous error: ");
-    if (st != AXL_SUCCESS || !(AXL__IS_REF(ctx->err_head) || ctx->dropped))
+    if (st != AXL_SUCCESS)
         return st;
+    return axl__deliver_context_errors(fn, ctx);
+}
+
+axl_status axl__deliver_context_errors(const char *fn,
+                                       struct axl__context *ctx)
+{
+    err_list cl = {&ctx->err_head, &ctx->err_tail, &ctx->dropped};
+    if (!(AXL__IS_REF(ctx->err_head) || ctx->dropped))
+        return AXL_SUCCESS;
     if (ctx->handler.fn) {
         give_all(cl, ctx->handler);
         return AXL_SUCCESS;
@@ -1112,6 +1186,33 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
     return take_one(fn, cl,
                     "asynchronous error (of a queue released before its "
                     "command finished): ");
+}
+
+/* A context's last release with a handler (4.13.1.1: a context destroyed
+ * with unconsumed errors calls its async_handler). Its queues hold it, so
+ * in SYCL it goes after them, and their errors reach this handler as
+ * each goes unless the queue has a handler of its own: the handler gets
+ * now every error that would reach it, those of its queues without a
+ * handler of their own, then its own (late errors of its released
+ * queues). The caller holds ctx (the handler may release anything). */
+void axl__give_context_errors(struct axl__context *ctx)
+{
+    const uint16_t slot = AXL__SLOT(CONTEXT, ctx);
+    const axl__pool *qp = AXL__POOL(QUEUE);
+    for (uint16_t i = 0; i < qp->capacity; i++) {
+        if (!axl__pool_is_live(qp, i))
+            continue;
+        struct axl__queue *q = axl__queue_at(i);
+        if (q->context != slot || q->handler.fn ||
+            !(AXL__IS_REF(q->err_head) || q->dropped))
+            continue;
+        q->holds++; /* the lock is dropped while the handler runs */
+        give_all((err_list){&q->err_head, &q->err_tail, &q->dropped},
+                 ctx->handler);
+        axl__queue_unhold(q);
+    }
+    give_all((err_list){&ctx->err_head, &ctx->err_tail, &ctx->dropped},
+             ctx->handler);
 }
 
 /* The oldest unconsumed error of l as the result (consumed), its message

@@ -284,7 +284,11 @@ static axl_status build_source(const char *fn, struct axl__bundle *src,
             axl__image_kernels_free(img);
             img->parsed = false;
         }
-        return axl__fail(fn, AXL_ERR_BUILD, "build log: %s", why);
+        /* A design the application holds on a device (bundle.c) is not a
+         * failed build: the image is good, and builds once it is let go. */
+        return axl__fail(fn,
+                         st == AXL_ERR_BAD_STATE ? st : AXL_ERR_BUILD,
+                         "build log: %s", why);
     }
     *out = made;
     return AXL_SUCCESS;

@@ -299,7 +299,7 @@ static void trace_submit(struct axl__command *c, const struct axl__event *e,
 {
     c->flags |= AXL__CMD_TRACED;
     memset(&c->tr, 0, sizeof c->tr);
-    axl__trace_stamp(&c->tr.submit, e->profiling ? e->t_submit : 0);
+    axl__trace_stamp(c, &c->tr.submit, e->profiling ? e->t_submit : 0);
     if (c->pending == 1) /* only the submission's own hold: ready now */
         c->tr.ready = c->tr.submit;
     /* Found by handle among the records: the event itself may be gone
@@ -433,7 +433,7 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     r->submit = c->tr.submit;
     r->ready = c->tr.ready;
     r->start = e->state == AXL_EVENT_SUBMITTED ? 0 : c->tr.start;
-    r->end = end ? end : axl__now();
+    r->end = end ? end : axl__command_now(c);
     r->xfer_start = c->tr.xfer_start;
     r->xfer_end = c->tr.xfer_end;
     r->xfer_bytes = c->tr.xfer_bytes;

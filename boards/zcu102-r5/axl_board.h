@@ -45,6 +45,13 @@
 #define AXL_FEATURE_GRAPHS 0
 #endif
 
+/* No device with a clock of its own: the R5 drives real units (or, under
+ * QEMU, the C-model simulator, which runs in real time); only a model
+ * that simulates time (the mmio port's RTL model, on a host) has one. */
+#ifndef AXL_DEVICE_CLOCKS
+#define AXL_DEVICE_CLOCKS 0
+#endif
+
 /* Full messages (AXL_MESSAGES 1, the default): a firmware team debugging on
  * the board reads what was wrong, not only the status. A firmware short of
  * code memory sets 0 here; the footprint report (axl-footprint) gives the

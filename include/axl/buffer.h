@@ -116,7 +116,12 @@ axl_status axl_buffer_retain(axl_buffer buffer);
 /**
  * The last release applies 4.7.2.3: it may block until the commands on the
  * buffer finish and then write the contents back (see the top of this
- * file). A failed write-back is returned here.
+ * file). A failed write-back is returned here, and is also an unconsumed
+ * async error ("reported via the associated queue's asynchronous error
+ * handling mechanism"): of the queue whose failed command lost the
+ * contents, or of that queue's context once the queue is gone (a port
+ * that cannot read the device copy back: of the buffer's bound context).
+ * Its handler gets it at the next throw.
  */
 axl_status axl_buffer_release(axl_buffer buffer);
 

@@ -29,9 +29,13 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
                               axl_context *context);
 
 /** Common reference semantics (4.5.2): a new reference / drop one. The
- *  last release frees the context once its queues are gone; while they
- *  hold unconsumed async errors it is released all the same and returns
- *  the oldest one's status with a message saying where they are (4.13.1.1). */
+ *  last release frees the context once its queues are gone. 4.13.1.1: its
+ *  async handler gets every unconsumed error that would reach it: those
+ *  of its queues that have no handler of their own, and the late errors
+ *  of its released queues (the handle is stale while the handler runs).
+ *  Without a handler it is released all the same and returns the oldest
+ *  error's status with a message counting them; its own go with it, its
+ *  queues' stay with them. */
 axl_status axl_context_retain(axl_context context);
 axl_status axl_context_release(axl_context context);
 

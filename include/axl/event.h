@@ -50,7 +50,11 @@ axl_status axl_event_wait_for(axl_event event, uint64_t timeout_ns);
 axl_status axl_event_wait_list(const axl_event *events, uint32_t count);
 
 /** event::wait_and_throw(): waits, then passes the unconsumed async errors
- *  of the event's queue to its handler (see axl_queue_throw_asynchronous). */
+ *  "from any context that the event was waiting on executions from"
+ *  (Table 34) to their handlers: those of the event's queue, of every
+ *  other queue of its context, and of every queue of a context whose
+ *  commands it waited on, transitively (see axl_queue_throw_asynchronous;
+ *  without a handler, one error per call is the result). */
 axl_status axl_event_wait_and_throw(axl_event event);
 axl_status axl_event_wait_and_throw_list(const axl_event *events,
                                          uint32_t count);
@@ -64,7 +68,9 @@ axl_status axl_event_get_status(axl_event event, axl_event_status *status,
                                 axl_status *error);
 
 /**
- * event::get_profiling_info (Table 36): nanoseconds on the runtime clock.
+ * event::get_profiling_info (Table 36): nanoseconds on the clock of the
+ * queue's device, which is the runtime clock unless the device has one of
+ * its own (a model's simulated time: axl/mmio_model.h).
  * Blocks until the value exists (command_end waits for the end). Fails with
  * AXL_ERR_INVALID if the queue had no AXL_QUEUE_ENABLE_PROFILING, as the
  * specification requires.

@@ -32,13 +32,17 @@
  *   running: nothing runs, nothing moves, and the call returns at once.
  *   Its event (if asked) stands for the graph node: pass it as a
  *   dependency of later recorded commands of the same graph (that makes an
- *   edge), or to axl_graph_node_from_event; waiting on it, or using it on
- *   a queue that does not record, is AXL_ERR_INVALID (do not release it).
+ *   edge), or to axl_graph_node_from_event; waiting on it, querying it,
+ *   releasing it (its graph frees it) or using it on a queue that does not
+ *   record is AXL_ERR_INVALID, naming its graph (sycl_ext_oneapi_graph's
+ *   errc::invalid). Once its graph is released the handle is stale:
+ *   AXL_ERR_INVALID_OBJECT wherever it goes, as any stale handle.
  *   Edges also come from the accessors (a command after one that writes
  *   what it uses, as at any submission) and, on an in-order queue, from the
  *   order of submission. A recorded command may not depend on an event
- *   outside the graph (AXL_ERR_INVALID). axl_queue_parallel_for is not
- *   recorded (AXL_ERR_FEATURE_NOT_SUPPORTED).
+ *   outside the graph (AXL_ERR_INVALID), whether or not that event's
+ *   command has finished. axl_queue_parallel_for is not recorded
+ *   (AXL_ERR_FEATURE_NOT_SUPPORTED).
  * - axl_graph_finalize checks every node again (its kernel's arguments
  *   against the metadata, banks against the compute units, buffers and the
  *   kernel alive, the design on the device) and copies the nodes into an

@@ -156,7 +156,10 @@ enum axl_hal_device_flags {
     AXL_HAL_DEVICE_AVAILABLE = 1u << 0, /**< info::device::is_available */
     AXL_HAL_DEVICE_EMULATED = 1u << 1,  /**< aspect::emulated */
     AXL_HAL_DEVICE_PROFILING = 1u << 2, /**< aspect::queue_profiling */
-    AXL_HAL_DEVICE_REPROGRAMMABLE = 1u << 3 /**< load_image works */
+    AXL_HAL_DEVICE_REPROGRAMMABLE = 1u << 3, /**< load_image works */
+    /** Its time is its own (the port's now op): a model that simulates
+     *  time, which moves only as the port drives it (progress). */
+    AXL_HAL_DEVICE_OWN_CLOCK = 1u << 4
 };
 
 /** What a device port says about one of its devices. */
@@ -355,10 +358,20 @@ typedef struct axl_device_port {
      *  interrupt, or lets a waiting thread reap them sooner than such a
      *  thread would. A wait calls it, with no lock held, instead of
      *  sleeping while one of the device's units runs; it reports what has
-     *  finished (axl_hal_run_done) and returns by deadline_ns (on
-     *  axl_hal_now()'s clock; UINT64_MAX: no deadline), or at once if it
+     *  finished (axl_hal_run_done) and returns by deadline_ns (on the
+     *  device's clock: now below for a device with a clock of its own,
+     *  else axl_hal_now()'s; UINT64_MAX: no deadline), or at once if it
      *  has nothing to wait for. */
     void (*progress)(void *dev, uint64_t deadline_ns);
+    /** Optional: the clock of a device whose describe() sets
+     *  AXL_HAL_DEVICE_OWN_CLOCK, in nanoseconds, never going back (a
+     *  model's simulated time). The core then times that device's
+     *  commands (profiling, trace) and its kernels' timeouts by it, and
+     *  gives progress deadlines on it; such a progress may return after a
+     *  bounded stretch of the device's time with nothing ended, so that a
+     *  waiter can look at the host's clock and other devices. Called with
+     *  the runtime lock held: it answers from memory, without blocking. */
+    uint64_t (*now)(void *dev);
 } axl_device_port;
 
 /**

@@ -42,7 +42,11 @@ typedef void (*axl_cgf)(axl_handler *handler, void *user);
  */
 typedef axl_status (*axl_host_task_fn)(void *user);
 
-/** handler::depends_on(event). A complete event adds nothing. */
+/** handler::depends_on(event). A complete event adds nothing (in a group
+ *  recorded into a graph, an event from outside the graph is refused at
+ *  submission all the same: axl/graph.h). A recorded command's event is
+ *  looked up as its graph node here: a stale one is
+ *  AXL_ERR_INVALID_OBJECT at once. */
 axl_status axl_handler_depends_on(axl_handler *handler, axl_event event);
 
 /** handler::depends_on(events). */

@@ -19,8 +19,17 @@
  * A device carries one design at a time. Making an executable bundle
  * programs each of its devices with the bundle's first image compatible
  * with it (waiting first for the commands already on that device), so the
- * reconfiguration happens there, not at a submit. A kernel whose image the
- * device no longer carries is AXL_ERR_KERNEL_NOT_SUPPORTED at submit.
+ * reconfiguration happens there, not at a submit. A design the
+ * application holds is never replaced: while a live executable bundle (or
+ * a kernel object the application still holds of a released one) runs
+ * its kernels from the design a device carries, a bundle that needs
+ * another design there is AXL_ERR_BAD_STATE, naming that bundle or
+ * kernel, and changes nothing (4.11: an executable bundle's kernels can
+ * be invoked; displacing them would make is_compatible and a launch
+ * disagree). Release them, and the next bundle programs the device. A
+ * kernel whose image the device does not carry (one of a bundle obtained
+ * without ids, see axl_get_kernel_bundle) is AXL_ERR_KERNEL_NOT_SUPPORTED
+ * at submit.
  *
  * Lists follow the convention of platform.h (out == NULL asks the count).
  */
@@ -106,13 +115,19 @@ axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
  * state on one without online_linker, or (with ids) a kernel compatible
  * with none of the devices. */
 
-/** get_kernel_bundle<State>(ctxt, devs). */
+/** get_kernel_bundle<State>(ctxt, devs). A firmware calls it to list its
+ *  kernels: it programs a device only where no design the application
+ *  holds is there (see the top of this file), and succeeds either way;
+ *  a kernel of it then says whether it runs (axl_kernel_info.runnable). */
 axl_status axl_get_kernel_bundle(axl_context context,
                                  const axl_device *devices, uint32_t ndevices,
                                  axl_bundle_state state,
                                  axl_kernel_bundle *bundle);
 
-/** get_kernel_bundle<State>(ctxt, devs, kernelIds). */
+/** get_kernel_bundle<State>(ctxt, devs, kernelIds). Programs the devices
+ *  with the kernels' design; AXL_ERR_BAD_STATE, naming the holder, while
+ *  the application holds another design there (see the top of this
+ *  file). */
 axl_status axl_get_kernel_bundle_for(axl_context context,
                                      const axl_device *devices,
                                      uint32_t ndevices,
@@ -125,7 +140,8 @@ typedef bool (*axl_image_selector_fn)(axl_device_image image, void *user);
 
 /** get_kernel_bundle<State>(ctxt, devs, selector): the selector sees each
  *  application image compatible with one of the devices (not built-in
- *  ones), without any runtime lock held. */
+ *  ones), without any runtime lock held. Programs as
+ *  axl_get_kernel_bundle_for does. */
 axl_status axl_get_kernel_bundle_selected(axl_context context,
                                           const axl_device *devices,
                                           uint32_t ndevices,
@@ -179,7 +195,9 @@ typedef struct axl_build_props {
 /**
  * build(bundle, devs, props): for a source bundle (seed 003), checks the
  * image and programs the devices with it; a bad image is AXL_ERR_BUILD and
- * axl_last_message() holds the log that says why. For an input bundle
+ * axl_last_message() holds the log that says why. A device whose design
+ * the application holds is AXL_ERR_BAD_STATE (the image is good: build
+ * again once it is let go; see the top of this file). For an input bundle
  * (seed 000), the errors seed 000 lists. props may be NULL.
  */
 axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
@@ -277,10 +295,11 @@ typedef struct axl_kernel_info {
     uint32_t num_args;
     uint32_t compute_units; /**< instances of the IP in the image */
     /** The kernel runs now: every device of its bundle carries its design.
-     *  False after a bundle obtained for other kernels programmed another
-     *  design (a launch then says which bundle), or for a bundle obtained
-     *  without ids, which displaces no design another bundle uses. Get a
-     *  bundle for the kernel (axl_get_kernel_bundle_for) to program it. */
+     *  Always true for a kernel of a bundle obtained for kernels, a
+     *  selector or a build while it or the kernel lives (its design is not
+     *  replaced then); false for one of a bundle obtained without ids on a
+     *  device whose design the application held. Get a bundle for the
+     *  kernel (axl_get_kernel_bundle_for) to program it. */
     bool runnable;
     /** The units this kernel object runs on: bit cu for unit cu (as
      *  axl_kernel_get_cu_info numbers them); all of them unless it was

@@ -28,6 +28,7 @@ extern "C" {
 #endif
 
 struct axl_xclbin;
+struct axl_mmio_model;
 
 /** Where a bank is: its physical base (what the IP is given), its size,
  *  and where the CPU reads and writes it (NULL: at the physical address). */
@@ -72,13 +73,19 @@ typedef struct axl_mmio_board {
      *  a build without the xclbin reader (AXL_FEATURE_XCLBIN_READER 0)
      *  reads. */
     const struct axl_xclbin_design *predigested;
+    /** A model build's fabric (axl/mmio_model.h): every control access
+     *  goes to it, and map_ctrl is not used. Ignored on a board (the
+     *  port's seam is then the bus); a model build refuses a board
+     *  without one. */
+    const struct axl_mmio_model *model;
 } axl_mmio_board;
 
 /**
  * Gives the port its board, before the runtime starts (before the first
  * axl call, or after axl_shutdown()). The structure must outlive the
- * runtime. A build with the register-level simulator (AXL_MMIO_SIM) has a
- * default board: the simulator's.
+ * runtime. A model build (AXL_MMIO_MODEL, axl/mmio_model.h) has a default
+ * board, the one its library names (the C-model simulator's unless
+ * axl_mmio_model_library() was given another); NULL restores it.
  */
 axl_status axl_mmio_set_board(const axl_mmio_board *board);
 

@@ -95,7 +95,9 @@ typedef uint64_t (*axl_clock_fn)(void *user);
 /**
  * Replaces the clock behind profiling timestamps and timeouts, so tests and
  * deterministic runs control time (NULL restores the port's monotonic
- * clock). Call it while no command is in flight.
+ * clock). Call it while no command is in flight. A device with a clock of
+ * its own (a model's simulated time, axl/mmio_model.h) keeps it for its
+ * commands and its kernels' timeouts.
  */
 axl_status axl_clock_set(axl_clock_fn fn, void *user);
 

@@ -1,7 +1,10 @@
 /*
  * Fuzz target for the public API: each input is a program, one operation
  * per byte plus the bytes it takes for its arguments, run on the emulated
- * device. Programs create, retain and release every object kind
+ * device and two devices of the test support's fake port (another
+ * platform: contexts of one or both, queues on either, buffers that move
+ * between devices, built-in kernels that finish at once, programming).
+ * Programs create, retain and release every object kind
  * (contexts, queues, buffers and sub-buffers, events, kernel bundles,
  * kernels, host accessors), submit fills, copies both ways and between
  * buffers, host tasks, update_host, kernels (single_task and command
@@ -35,11 +38,21 @@
  * thread's message) is reached but not checked: the target does not
  * require a message for a timeout.
  *
- * AXL_FUZZ_TRACE=1 in the environment prints each operation and status
- * (replay_api FILE shows what a reproducer does).
+ * Graphs (issue 26): recorded launches become kernel nodes, updated with
+ * scalars and buffers that fit (so updates succeed, not only fail), and
+ * the rules of recorded commands' events are checked: a live one waited
+ * on is AXL_ERR_INVALID, once its graph is gone AXL_ERR_INVALID_OBJECT,
+ * and a recorded command that depends on an event from outside its
+ * graph is refused whether or not that event is complete.
+ * axl_shutdown is followed by axl_init or by a first call, with the fake
+ * port registered again.
  *
- * Not reached: several devices, the XRT port, calls from several
- * application threads (tests/unit/test_stress.c does that).
+ * AXL_FUZZ_TRACE=1 in the environment prints each operation and status
+ * (replay_api FILE shows what a reproducer does); AXL_FUZZ_STATS=1 prints,
+ * at exit, how often the paths above were taken with success.
+ *
+ * Not reached: the XRT port, calls from several application threads
+ * (tests/unit/test_stress.c does that).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +62,7 @@
 
 #include "axl/axl.h"
 #include "axl/emu.h"
+#include "axl_test.h" /* the fake port (tests/support) */
 #include "axl_fuzz_app_xclbin.h"
 #include "axl_fuzz_stock_xclbin.h"
 
@@ -263,8 +277,25 @@ static axl_status end(axl_status st, enum hclass cls)
 
 /* ---- the device, its kernels and memory the programs use ----------------------- */
 
+/* The emulated device, and every device: it and the fake port's. */
 static axl_device dev;
-static axl_kernel_id kid_vadd, kid_fir, kid_nop, kid_mmult;
+enum { NDEV = 3 };
+static axl_device devs[NDEV];
+static uint32_t ndevs;
+/* Built-in kernel ids per device (vadd, fir, nop, mmult): a device's
+ * built-in kernels are its own (seed 000). kid_* are the emulated
+ * device's. */
+static axl_kernel_id kids[NDEV][4];
+#define kid_vadd kids[0][0]
+#define kid_fir kids[0][1]
+#define kid_nop kids[0][2]
+#define kid_mmult kids[0][3]
+
+/* What the paths issue 26 asked to reach did (AXL_FUZZ_STATS). */
+static struct {
+    unsigned long kernel_nodes, updates_scalar, updates_buffer, replays,
+        restarts, inits, fake_commands, node_waits, outside_refused;
+} stats;
 static pools baseline;
 static int32_t host_mem[MAXH][1024]; /* create_from memory, per slot */
 static uint8_t scratch[1 << 16];     /* copy targets and sources */
@@ -329,17 +360,95 @@ static axl_region region_arg(void)
     return r;
 }
 
+/* The fake port's devices: two, programmable, carrying the stock design
+ * (so they have the built-in kernels, which finish at once). Registered
+ * before the runtime starts, and again after each axl_shutdown (which
+ * forgets the ports an application added). */
+static void fake_devices(void)
+{
+    fake_config = (fake_port_config){
+        .devices = 2,
+        .flags = AXL_HAL_DEVICE_AVAILABLE,
+        .program_mask = 3,
+        .builtin_image = axl_test_stock_xclbin,
+        .builtin_image_size = axl_test_stock_xclbin_size};
+    need(axl_device_port_register(&fake_port) == AXL_SUCCESS);
+}
+
+/* Finds the devices and their built-in kernel ids (the runtime starts
+ * here, unless axl_init did). */
+static void devices_up(void)
+{
+    axl_device all[8];
+    uint32_t n = 0;
+    need(axl_device_get_all(AXL_DEVICE_TYPE_ALL, all, 8, &n) == AXL_SUCCESS);
+    ndevs = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        bool emu = false;
+        need(axl_device_has(all[i], AXL_ASPECT_EMULATED, &emu) ==
+             AXL_SUCCESS);
+        if (emu)
+            devs[0] = all[i];
+        else if (ndevs < NDEV)
+            devs[ndevs++] = all[i];
+    }
+    need(ndevs == NDEV);
+    dev = devs[0];
+    static const char *const names[4] = {"vadd", "fir", "nop", "mmult"};
+    for (uint32_t d = 0; d < ndevs; d++)
+        for (int i = 0; i < 4; i++)
+            need(axl_get_built_in_kernel_id(devs[d], names[i],
+                                            &kids[d][i]) == AXL_SUCCESS);
+}
+
+static void print_stats(void)
+{
+    fprintf(stderr,
+            "fuzz_api: kernel nodes %lu, scalar updates %lu, buffer updates "
+            "%lu, replays %lu, restarts %lu (axl_init %lu), commands on "
+            "fake devices %lu, node-event waits refused %lu, outside "
+            "events refused %lu\n",
+            stats.kernel_nodes, stats.updates_scalar, stats.updates_buffer,
+            stats.replays, stats.restarts, stats.inits, stats.fake_commands,
+            stats.node_waits, stats.outside_refused);
+}
+
 static void once(void)
 {
     static bool done;
     if (done)
         return;
     done = true;
-    need(axl_device_select(axl_default_selector, NULL, &dev) == AXL_SUCCESS);
-    need(axl_get_built_in_kernel_id(dev, "vadd", &kid_vadd) == AXL_SUCCESS);
-    need(axl_get_built_in_kernel_id(dev, "fir", &kid_fir) == AXL_SUCCESS);
-    need(axl_get_built_in_kernel_id(dev, "nop", &kid_nop) == AXL_SUCCESS);
-    need(axl_get_built_in_kernel_id(dev, "mmult", &kid_mmult) == AXL_SUCCESS);
+    fake_devices();
+    devices_up();
+    if (getenv("AXL_FUZZ_STATS"))
+        atexit(print_stats);
+}
+
+/* A device for a call: the emulated one mostly, a fake one sometimes. */
+static axl_device dev_arg(void)
+{
+    uint8_t b = u8();
+    return (b & 3) == 3 ? devs[1 + (b >> 2) % (ndevs - 1)] : dev;
+}
+
+/* One of a live context's devices (the emulated device for any other). */
+static axl_device ctx_dev(uint32_t c, enum hclass cls)
+{
+    axl_device d[4];
+    uint32_t n = 0;
+    uint8_t b = u8();
+    if (cls != LIVE ||
+        axl_context_get_devices((axl_context){c}, d, 4, &n) != AXL_SUCCESS ||
+        n == 0)
+        return dev;
+    return d[b % n];
+}
+
+/* Whether d is a fake device (for the statistics). */
+static bool is_fake(axl_device d)
+{
+    return d.id != dev.id;
 }
 
 /* Releases one reference of kind k. Some last releases release all the
@@ -406,8 +515,22 @@ static axl_status release_kind(int k, uint32_t id)
 static void op_context_create(void)
 {
     axl_context c;
+    /* The emulated device, a fake one, both fake ones (one platform), or
+     * the emulated and a fake one (two platforms: refused, 4.6.3.1). */
+    axl_device set[2] = {dev, dev};
+    uint32_t n = 1;
+    const uint8_t b = u8();
+    switch (b % 8) {
+    case 4: set[0] = devs[1]; break;
+    case 5: set[0] = devs[2]; break;
+    case 6: set[0] = devs[1]; set[1] = devs[2]; n = 2; break;
+    case 7: set[1] = devs[1]; n = 2; break;
+    default: break;
+    }
     begin();
-    axl_status st = axl_context_create(&dev, 1, handler_arg(), &c);
+    axl_status st = axl_context_create(set, n, handler_arg(), &c);
+    if (b % 8 == 7)
+        need(st == AXL_ERR_INVALID);
     if (end(st, LIVE) != AXL_SUCCESS)
         return;
     if (w.nlive[CTX] < MAXH)
@@ -527,7 +650,8 @@ static void op_queue_create(void)
          * (axl_shutdown says AXL_ERR_BAD_STATE); give it one. */
         return;
     }
-    st = axl_queue_create((axl_context){c}, dev, flags, handler_arg(), &q);
+    const axl_device qd = cls == NONE ? dev_arg() : ctx_dev(c, cls);
+    st = axl_queue_create((axl_context){c}, qd, flags, handler_arg(), &q);
     if (flags & 4)
         need(st != AXL_SUCCESS);
     /* The none context is allowed: the queue makes its own. */
@@ -629,6 +753,16 @@ static uint32_t deps_arg(axl_event *deps, enum hclass *cls)
     return n;
 }
 
+/* A command submitted to a queue on a fake device (the statistics). */
+static void count_fake(axl_status st, uint32_t q)
+{
+    axl_device d;
+    if (st == AXL_SUCCESS &&
+        axl_queue_get_device((axl_queue){q}, &d) == AXL_SUCCESS &&
+        is_fake(d))
+        stats.fake_commands++;
+}
+
 static void keep_event(axl_status st, axl_event e, bool asked)
 {
     if (st != AXL_SUCCESS || !asked)
@@ -697,6 +831,7 @@ static void op_command(void)
         break;
     }
     end(st, cls);
+    count_fake(st, q);
     keep_event(st, ev, want_ev);
 }
 
@@ -705,16 +840,23 @@ static void op_kernel_get(void)
     enum hclass cc;
     int ca;
     uint32_t c = pick(CTX, &cc, &ca);
+    /* A device of the context, and its built-in ids (sometimes another
+     * device's: compatible with none of the context's, refused). */
+    axl_device kd = ctx_dev(c, cc);
+    uint32_t di = 0;
+    for (uint32_t i = 0; i < ndevs; i++)
+        if (devs[i].id == kd.id)
+            di = i;
+    if ((u8() & 7) == 7)
+        di = (di + 1) % ndevs;
     axl_kernel_id ids[2];
-    static const axl_kernel_id *const all[] = {&kid_vadd, &kid_fir,
-                                               &kid_nop, &kid_mmult};
-    ids[0] = *all[u8() % 4];
-    ids[1] = *all[u8() % 4];
+    ids[0] = kids[di][u8() % 4];
+    ids[1] = kids[di][u8() % 4];
     uint32_t nids = 1 + (u8() & 1);
     axl_kernel_bundle bun;
     begin();
     axl_status st = axl_get_kernel_bundle_for(
-        (axl_context){c}, (u8() & 1) ? &dev : NULL, (u8() & 1), ids, nids,
+        (axl_context){c}, (u8() & 1) ? &kd : NULL, (u8() & 1), ids, nids,
         (axl_bundle_state)(u8() % 5), &bun);
     if (end(st, cc) != AXL_SUCCESS)
         return;
@@ -822,6 +964,7 @@ static void op_single_task(void)
                                    nargs, deps, nd, want_ev ? &ev : NULL);
     }
     end(st, cls);
+    count_fake(st, q);
     keep_event(st, ev, want_ev);
 }
 
@@ -1001,7 +1144,7 @@ static void op_info(void)
     case 0:
         cls = LIVE;
         begin();
-        st = axl_device_get_info(dev, (axl_device_info)param, value, vs,
+        st = axl_device_get_info(dev_arg(), (axl_device_info)param, value, vs,
                                  (u8() & 1) ? &ret : NULL);
         if (value && st == AXL_SUCCESS)
             need(ret == 0 || ret <= vs);
@@ -1034,7 +1177,7 @@ static void op_info(void)
         /* Item 1: NULL out-parameters of axl_device_get_bank,
          * axl_device_get_backend, axl_device_get_platform and
          * axl_platform_get_backend crash. */
-        st = axl_device_get_bank(dev, param,
+        st = axl_device_get_bank(dev_arg(), param,
                                  ITEM18(1) && (u8() & 1) ? NULL : &bank);
         break;
     }
@@ -1126,10 +1269,60 @@ static void op_info(void)
     end(st, cls);
 }
 
+/* A vadd of the graph's own (issue 26): a bundle and kernel for the
+ * built-in vadd of the recording queue's device, and buffers of 64 ints
+ * it owns, so a recorded launch is a kernel node and updates that fit
+ * can succeed. */
+typedef struct own_vadd {
+    axl_kernel_bundle bundle;
+    axl_kernel k;
+    axl_buffer a, b, o, o2;
+    bool up;
+} own_vadd;
+
+static void own_vadd_up(own_vadd *v, axl_context ctx, axl_device d)
+{
+    memset(v, 0, sizeof *v);
+    uint32_t di = 0;
+    for (uint32_t i = 0; i < ndevs; i++)
+        if (devs[i].id == d.id)
+            di = i;
+    /* Refused while another design is held there (4.11.6): no node. */
+    if (axl_get_kernel_bundle_for(ctx, &d, 1, &kids[di][0], 1,
+                                  AXL_BUNDLE_EXECUTABLE,
+                                  &v->bundle) != AXL_SUCCESS)
+        return;
+    need(axl_kernel_bundle_get_kernel(v->bundle, kids[di][0], &v->k) ==
+         AXL_SUCCESS);
+    axl_buffer *bufs[4] = {&v->a, &v->b, &v->o, &v->o2};
+    for (int i = 0; i < 4; i++)
+        need(axl_buffer_create(4, axl_range_1d(64), NULL, bufs[i]) ==
+             AXL_SUCCESS);
+    v->up = true;
+}
+
+static void own_vadd_down(own_vadd *v)
+{
+    if (!v->up)
+        return;
+    need(axl_kernel_release(v->k) == AXL_SUCCESS);
+    need(axl_kernel_bundle_release(v->bundle) == AXL_SUCCESS);
+    axl_buffer bufs[4] = {v->a, v->b, v->o, v->o2};
+    for (int i = 0; i < 4; i++)
+        need(axl_buffer_release(bufs[i]) == AXL_SUCCESS ||
+             strstr(axl_last_message(), "nothing written back"));
+    v->up = false;
+}
+
 /* Recorded graphs (issue 13), whole inside the op: a live queue records
- * a few fills and copies of the program's buffers (independent ones make
- * the one event a join), the graph is finalized, submitted a few times,
- * given an update that does not fit a fill node, and released. Handles
+ * a few fills, copies and launches of the program's buffers (independent
+ * ones make the one event a join) and, sometimes, a vadd of its own; the
+ * graph is finalized, submitted a few times, updated (a forged node is
+ * refused; the launch's node takes a count and a buffer that fit, and
+ * whatever the program gives), and released. A recorded command's event
+ * is refused as an event (AXL_ERR_INVALID) while its graph lives, and is
+ * stale (AXL_ERR_INVALID_OBJECT) after; a recorded command that depends
+ * on an event of the program's, complete or not, is refused. Handles
  * that are not live must be refused. */
 static void op_graph(void)
 {
@@ -1151,16 +1344,23 @@ static void op_graph(void)
         return;
     }
     axl_context ctx;
-    axl_device dev;
+    axl_device gdev;
     need(axl_queue_get_context((axl_queue){q}, &ctx) == AXL_SUCCESS);
-    need(axl_queue_get_device((axl_queue){q}, &dev) == AXL_SUCCESS);
+    need(axl_queue_get_device((axl_queue){q}, &gdev) == AXL_SUCCESS);
+    own_vadd ov = {0};
+    if (u8() & 1)
+        own_vadd_up(&ov, ctx, gdev);
     begin();
-    st = axl_graph_create(ctx, dev, &g);
-    if (end(st, LIVE) != AXL_SUCCESS)
+    st = axl_graph_create(ctx, gdev, &g);
+    if (end(st, LIVE) != AXL_SUCCESS) {
+        own_vadd_down(&ov);
         return; /* switched off, or the pool is full */
+    }
     begin();
     st = axl_graph_begin_recording(g, (axl_queue){q});
     axl_event kev = {0}; /* a recorded launch's node, for updates */
+    uint32_t kcount = 0; /* its count argument's value */
+    bool kown = false;   /* the launch is the own vadd's */
     if (end(st, LIVE) == AXL_SUCCESS) {
         unsigned n = u8() % 5;
         for (unsigned i = 0; i < n; i++) {
@@ -1185,8 +1385,10 @@ static void op_graph(void)
                              AXL_ARG_U32((uint32_t)(how & 0x3F))),
                     NULL, 0, &ev);
                 end(st, WORST(kc, WORST(bc, WORST(c2, c3))));
-                if (st == AXL_SUCCESS)
+                if (st == AXL_SUCCESS && !kown) {
                     kev = ev; /* a node's stand-in: not released */
+                    kcount = how & 0x3F;
+                }
             } else if ((how & 0xC0) == 0x80) {
                 st = axl_queue_host_task((axl_queue){q}, task_ok, NULL, NULL,
                                          0, NULL);
@@ -1204,12 +1406,52 @@ static void op_graph(void)
                 end(st, bc);
             }
         }
+        if (ov.up) {
+            /* The own vadd, after what was recorded so far (the last
+             * launch's node, when there is one, as an explicit edge). */
+            axl_event ev;
+            kcount = 1 + u8() % 64;
+            begin();
+            st = axl_queue_single_task(
+                (axl_queue){q}, ov.k,
+                AXL_ARGS(AXL_ARG_IN(ov.a), AXL_ARG_IN(ov.b),
+                         AXL_ARG_OUT(ov.o), AXL_ARG_U32(kcount)),
+                kev.id ? &kev : NULL, kev.id ? 1 : 0, &ev);
+            if (end(st, LIVE) == AXL_SUCCESS) {
+                kev = ev;
+                kown = true;
+            }
+        }
+        if (kev.id) {
+            stats.kernel_nodes++;
+            if (is_fake(gdev))
+                stats.fake_commands++;
+        }
+        /* Issue 26.3: an event of the program's, pending, failed or
+         * complete, is from outside the graph: always refused. */
+        if (w.nlive[EVT]) {
+            axl_event outside = {w.live[EVT][u8() % w.nlive[EVT]]};
+            begin();
+            st = axl_queue_host_task((axl_queue){q}, task_ok, NULL, &outside,
+                                     1, NULL);
+            need(st == AXL_ERR_INVALID);
+            end(st, LIVE);
+            stats.outside_refused++;
+        }
         need(axl_graph_end_recording(g, (axl_queue){q}) == AXL_SUCCESS);
+    }
+    /* Issue 26.2: a live recorded command's event where an event goes. */
+    if (kev.id) {
+        begin();
+        st = axl_event_wait(kev);
+        need(st == AXL_ERR_INVALID);
+        end(st, LIVE);
+        stats.node_waits++;
     }
     axl_graph_exec x;
     begin();
-    st = axl_graph_finalize(g, &x);
-    end(st, LIVE);
+    const axl_status fin = axl_graph_finalize(g, &x);
+    end(fin, LIVE);
     /* The launch's node, named while its graph lives (updates take it
      * even once the graph is released). */
     axl_graph_node knode = {0};
@@ -1218,22 +1460,32 @@ static void op_graph(void)
     if (u8() & 1) { /* the executable graph does not need it */
         need(axl_graph_release(g) == AXL_SUCCESS);
         g.id = 0;
+        if (kev.id) { /* its nodes went with it: stale */
+            begin();
+            st = axl_event_wait(kev);
+            need(st == AXL_ERR_INVALID_OBJECT);
+            end(st, DEAD);
+        }
     }
-    if (st == AXL_SUCCESS) {
+    if (fin == AXL_SUCCESS) {
         for (unsigned k = u8() % 4; k; k--) {
             axl_event done = {0};
             const bool want = u8() & 1;
             begin();
             st = axl_queue_submit_graph((axl_queue){q}, x, NULL, 0,
                                         want ? &done : NULL);
-            if (end(st, LIVE) == AXL_SUCCESS && want) {
-                (void)axl_event_wait(done); /* a node may fail */
-                need(axl_event_release(done) == AXL_SUCCESS);
+            if (end(st, LIVE) == AXL_SUCCESS) {
+                stats.replays++;
+                if (want) {
+                    (void)axl_event_wait(done); /* a node may fail */
+                    need(axl_event_release(done) == AXL_SUCCESS);
+                }
             }
         }
         /* Updates between submissions: a forged node is refused; the
-         * launch's node takes its count and a swap of any buffer (checked:
-         * a wrong shape or bank, or a dead buffer, changes nothing). */
+         * launch's node takes a count and a buffer that fit (the own
+         * vadd's spare output), and a swap of any buffer (checked: a
+         * wrong shape or bank, or a dead buffer, changes nothing). */
         axl_graph_node node = {u32()};
         uint32_t v = u32();
         begin();
@@ -1242,23 +1494,34 @@ static void op_graph(void)
         end(st, LIVE);
         if (knode.id) {
             node = knode;
-            v &= 0x3F;
+            v = kcount ? 1 + v % kcount : v & 0x3F;
             begin();
             st = axl_graph_exec_update_scalar(x, node, 3, &v, sizeof v);
-            end(st, LIVE);
+            if (kown)
+                need(st == AXL_SUCCESS);
+            if (end(st, LIVE) == AXL_SUCCESS)
+                stats.updates_scalar++;
+            if (kown) {
+                begin();
+                st = axl_graph_exec_update_buffer(x, node, 2, ov.o2);
+                if (end(st, LIVE) == AXL_SUCCESS)
+                    stats.updates_buffer++;
+            }
             enum hclass bc;
             int ba;
             uint32_t b = pick(BUF, &bc, &ba);
             begin();
             st = axl_graph_exec_update_buffer(x, node, u8() % 3,
                                               (axl_buffer){b});
-            end(st, bc);
+            if (end(st, bc) == AXL_SUCCESS)
+                stats.updates_buffer++;
             for (unsigned k = u8() % 3; k; k--) {
                 axl_event done = {0};
                 begin();
                 st = axl_queue_submit_graph((axl_queue){q}, x, NULL, 0,
                                             &done);
                 if (end(st, LIVE) == AXL_SUCCESS) {
+                    stats.replays++;
                     (void)axl_event_wait(done);
                     need(axl_event_release(done) == AXL_SUCCESS);
                 }
@@ -1271,6 +1534,7 @@ static void op_graph(void)
     }
     if (g.id)
         need(axl_graph_release(g) == AXL_SUCCESS);
+    own_vadd_down(&ov); /* replays in flight hold what they use */
 }
 
 /* Takes events until the pool is full: the refusal names the pool and
@@ -1358,7 +1622,8 @@ static void op_source(void)
     axl_build_props props = {opts, nopts, NULL, 0};
     axl_kernel_bundle exe;
     begin();
-    st = axl_kernel_bundle_build(src, &dev, 1, (o & 4) ? &props : NULL, &exe);
+    axl_device bd = ctx_dev(c, cc);
+    st = axl_kernel_bundle_build(src, &bd, 1, (o & 4) ? &props : NULL, &exe);
     end(st, LIVE);
     if (st == AXL_SUCCESS) {
         if (w.nlive[BUN] < MAXH && !own)
@@ -1471,18 +1736,21 @@ static void op_shutdown(void)
         return;
     }
     need(st == AXL_SUCCESS);
-    /* The next call starts the runtime again; every handle from before is
-     * stale (the dead lists keep some), and the built-in kernel ids are
-     * new ones. */
+    stats.restarts++;
+    /* The runtime starts again, at axl_init or at the next call, with the
+     * fake port registered again (a shutdown forgets it); every handle
+     * from before is stale (the dead lists keep some), and the built-in
+     * kernel ids are new ones. */
     for (int k = 0; k < NKINDS; k++)
         for (int i = 0; i < w.nlive[k]; i++)
             add_dead(k, w.live[k][i]);
-    need(axl_device_select(axl_default_selector, NULL, &dev) == AXL_SUCCESS);
-    axl_kernel_id *ids[] = {&kid_vadd, &kid_fir, &kid_nop, &kid_mmult};
-    const char *names[] = {"vadd", "fir", "nop", "mmult"};
-    for (int i = 0; i < 4; i++)
-        need(axl_get_built_in_kernel_id(dev, names[i], ids[i]) ==
-             AXL_SUCCESS);
+    fake_devices();
+    if (u8() & 1) {
+        need(axl_init() == AXL_SUCCESS);
+        need(axl_init() == AXL_SUCCESS); /* again: nothing */
+        stats.inits++;
+    }
+    devices_up();
 }
 
 /* Releases everything the program holds, waits, and checks every pool

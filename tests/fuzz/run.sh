@@ -14,7 +14,7 @@ secs=${1:?usage: run.sh SECONDS [BUILD_DIR] [TARGET...]}
 build=${2:-$here/../../build/fuzz}
 shift $(( $# >= 2 ? 2 : $# ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xclbin xclbin_xml pack api)
+[ ${#targets[@]} -gt 0 ] || targets=(xclbin xclbin_xml pack kernel_xml api)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0

@@ -10,19 +10,24 @@ cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
 package=$(grep "axl package:" "$scratch/configure.log")
 cmake --build "$scratch/cmake" >/dev/null
 "$scratch/cmake/consumer"
+if [ -x "$scratch/cmake/model_consumer" ]; then
+  "$scratch/cmake/model_consumer"
+fi
 # The installed tools and images, from outside the source tree (a build
 # with AXL_BUILD_TOOLS=OFF installs none).
 if [ -x "$scratch/prefix/bin/axl-xclbin" ]; then
   "$scratch/prefix/bin/axl-xclbin" info "$scratch/prefix/share/axl/xclbin/stock.xclbin" >/dev/null
   "$scratch/prefix/bin/axl-ls" >/dev/null
   # The installed package and its axl-ls --build say the same (item 7).
-  build=$("$scratch/prefix/bin/axl-ls" --build)
-  board=$(echo "$build" | sed -n 's/.*built for board //p')
-  events=$(echo "$build" | awk '$1 == "AXL_MAX_EVENTS" {print $2}')
+  facts=$("$scratch/prefix/bin/axl-ls" --build)
+  board=$(echo "$facts" | sed -n 's/.*built for board //p')
+  events=$(echo "$facts" | awk '$1 == "AXL_MAX_EVENTS" {print $2}')
   case "$package" in
   *"board $board,"*"AXL_MAX_EVENTS $events"*) ;;
   *) echo "the package says \"$package\"; axl-ls --build says board $board, AXL_MAX_EVENTS $events"; exit 1 ;;
   esac
+  "$scratch/prefix/bin/axl-xclbin" info "$scratch/cmake/vadd4_u250.xclbin" |
+    grep -q "DDR\[1\] .* used"
 fi
 PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --exists axl
 cc -std=c11 $cflags -o "$scratch/pc-consumer" "$src/consumer.c" \

@@ -188,8 +188,8 @@ static void a_recorded_event_is_a_node_and_outside_events_are_refused(
                AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("submitted outside");
     /* Waiting on a node's stand-in is not waiting on a command. */
-    AXL_EXPECT(axl_event_wait(first), AXL_ERR_INVALID_OBJECT);
-    AXL_MESSAGE_HAS("graph_node handle, not an event");
+    AXL_EXPECT(axl_event_wait(first), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("recorded command");
     /* A second graph cannot start on a recording queue. */
     axl_graph g2;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g2));
@@ -209,6 +209,273 @@ static void a_recorded_event_is_a_node_and_outside_events_are_refused(
     AXL_OK(axl_graph_release(g2));
     AXL_OK(axl_graph_release(g));
     AXL_OK(axl_buffer_release(B));
+    axl_test_rig_down(&r);
+}
+
+/* ---- Node handles where events go (status.h, handler.h, graph.h) -------------- */
+
+static axl_buffer ramp_buffer(int32_t k);
+
+/* A never-created handle of the node kind (index 4095: past every pool). */
+static axl_event forged_node(axl_event node)
+{
+    return (axl_event){node.id | 0xFFFu};
+}
+
+static void depend_cgf(axl_handler *h, void *user)
+{
+    axl_handler_depends_on(h, *(const axl_event *)user);
+    axl_handler_host_task(h, count_task, NULL);
+}
+
+/* status.h: a stale, destroyed or never-created handle is
+ * AXL_ERR_INVALID_OBJECT, whatever call it is given to; a node handle is
+ * looked up where it is accepted, not left to fail later as another
+ * status. */
+static void a_stale_or_forged_node_handle_is_an_invalid_object_status_h(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    atomic_store(&task_runs, 0);
+    axl_graph g, g2;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g2));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_event gone;
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, &gone));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    const axl_event forged = forged_node(gone);
+    AXL_OK(axl_graph_release(g)); /* its nodes go: `gone` is stale */
+    axl_queue q2;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q2));
+    AXL_OK(axl_graph_begin_recording(g2, q2));
+    const axl_event bad[2] = {gone, forged};
+    for (int i = 0; i < 2; i++) {
+        axl_event e = bad[i];
+        /* Where an event goes: a dependency of a queue that runs, of one
+         * that records, of a command group, of a graph's submission... */
+        AXL_EXPECT(axl_queue_host_task(r.q, count_task, NULL, &e, 1, NULL),
+                   AXL_ERR_INVALID_OBJECT);
+        AXL_MESSAGE_HAS("graph node");
+        AXL_EXPECT(axl_queue_host_task(q2, count_task, NULL, &e, 1, NULL),
+                   AXL_ERR_INVALID_OBJECT);
+        AXL_EXPECT(axl_queue_submit(r.q, depend_cgf, &e, NULL),
+                   AXL_ERR_INVALID_OBJECT);
+        AXL_EXPECT(axl_queue_single_task(r.q, r.vadd, NULL, 0, &e, 1, NULL),
+                   AXL_ERR_INVALID_OBJECT);
+        /* ...a wait, a release, a query... */
+        AXL_EXPECT(axl_event_wait(e), AXL_ERR_INVALID_OBJECT);
+        AXL_EXPECT(axl_event_wait_and_throw(e), AXL_ERR_INVALID_OBJECT);
+        AXL_EXPECT(axl_event_release(e), AXL_ERR_INVALID_OBJECT);
+        axl_event_status es;
+        AXL_EXPECT(axl_event_get_status(e, &es, NULL),
+                   AXL_ERR_INVALID_OBJECT);
+        /* ...and where a node goes. */
+        axl_graph_node n;
+        AXL_EXPECT(axl_graph_node_from_event(e, &n), AXL_ERR_INVALID_OBJECT);
+        axl_graph_node dep = {e.id};
+        AXL_EXPECT(axl_graph_add(g2, count_cgf, NULL, &dep, 1, NULL),
+                   AXL_ERR_INVALID_OBJECT);
+    }
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g2, &count));
+    assert_int_equal(count, 0);
+    AXL_OK(axl_graph_end_recording(g2, q2));
+    AXL_OK(axl_graph_release(g2));
+    AXL_OK(axl_queue_release(q2));
+    assert_int_equal(atomic_load(&task_runs), 0);
+    axl_test_rig_down(&r);
+}
+
+/* sycl_ext_oneapi_graph, "Event Limitations": a host-side wait on the
+ * event of a recorded submission, a status or profiling query, or its
+ * use outside the recording throws errc::invalid. The event is neither
+ * stale nor forged (status.h's AXL_ERR_INVALID_OBJECT): it is
+ * AXL_ERR_INVALID, and the message names its graph. */
+static void waiting_on_a_recorded_command_is_invalid_naming_its_graph(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    atomic_store(&task_runs, 0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    char graph[40];
+    snprintf(graph, sizeof graph, "graph 0x%08x", (unsigned)g.id);
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_event rec;
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, &rec));
+    AXL_EXPECT(axl_event_wait(rec), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_EXPECT(axl_event_wait(rec), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    AXL_EXPECT(axl_event_wait_for(rec, 1000), AXL_ERR_INVALID);
+    AXL_EXPECT(axl_event_wait_and_throw(rec), AXL_ERR_INVALID);
+    axl_event two[2];
+    AXL_OK(axl_event_create_complete(&two[0]));
+    two[1] = rec;
+    AXL_EXPECT(axl_event_wait_list(two, 2), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    AXL_OK(axl_event_release(two[0]));
+    axl_event_status es;
+    AXL_EXPECT(axl_event_get_status(rec, &es, NULL), AXL_ERR_INVALID);
+    uint64_t ns;
+    AXL_EXPECT(axl_event_get_profiling(rec, AXL_PROFILING_COMMAND_END, &ns),
+               axl_test_switch_of("axl_event_get_profiling")
+                   ? AXL_ERR_FEATURE_NOT_SUPPORTED
+                   : AXL_ERR_INVALID);
+    /* Its graph frees it: a release is refused too, and changes nothing. */
+    AXL_EXPECT(axl_event_release(rec), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    axl_graph_node n;
+    AXL_OK(axl_graph_node_from_event(rec, &n));
+    /* Used outside the recording (handler.h: a dependency), it is refused
+     * the same way. */
+    AXL_EXPECT(axl_queue_host_task(r.q, count_task, NULL, &rec, 1, NULL),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("does not record");
+    AXL_OK(axl_graph_release(g));
+    assert_int_equal(atomic_load(&task_runs), 0);
+    axl_test_rig_down(&r);
+}
+
+typedef struct node_then_gone {
+    axl_event node;
+    axl_buffer gone;
+} node_then_gone;
+
+static void node_then_gone_cgf(axl_handler *h, void *user)
+{
+    node_then_gone *u = user;
+    axl_handler_depends_on(h, u->node);
+    axl_accessor a;
+    axl_handler_require(h, u->gone, AXL_ACCESS_READ, NULL, 0, &a);
+    axl_handler_host_task(h, count_task, NULL);
+}
+
+/* handler.h: "the first error is kept in the handler ... and
+ * axl_queue_submit returns that error". A group that names a recorded
+ * command and then meets an error of its own returns its own error, not
+ * the one its node dependency would have given at submission. */
+static void a_group_naming_a_node_returns_its_own_first_error_handler_h(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    node_then_gone u;
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, &u.node));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &u.gone));
+    AXL_OK(axl_buffer_release(u.gone));
+    /* On a queue that does not record: the buffer's error, not "the
+     * queue does not record". */
+    AXL_EXPECT(axl_queue_submit(r.q, node_then_gone_cgf, &u, NULL),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("buffer");
+    AXL_EXPECT(axl_queue_single_task(r.q, r.vadd,
+                                     AXL_ARGS(AXL_ARG_IN(u.gone),
+                                              AXL_ARG_IN(u.gone),
+                                              AXL_ARG_OUT(u.gone),
+                                              AXL_ARG_U32(1)),
+                                     &u.node, 1, NULL),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("buffer");
+    /* And on a queue recording another graph. */
+    axl_graph g2;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g2));
+    AXL_OK(axl_graph_begin_recording(g2, r.q));
+    AXL_EXPECT(axl_queue_submit(r.q, node_then_gone_cgf, &u, NULL),
+               AXL_ERR_INVALID_OBJECT);
+    AXL_MESSAGE_HAS("buffer");
+    AXL_OK(axl_graph_end_recording(g2, r.q));
+    AXL_OK(axl_graph_release(g2));
+    AXL_OK(axl_graph_release(g));
+    axl_test_rig_down(&r);
+}
+
+/* sycl_ext_oneapi_graph, "Recorded Graph Definition": an event passed to
+ * depends_on in a recording "must be an event returned from a queue
+ * submission captured by the same graph. Otherwise, a synchronous error
+ * will be thrown with error code invalid". Whether the outside command
+ * has finished does not enter into it: the same call is refused while it
+ * runs and once it is done (a gate holds it, then lets it go). */
+static void a_recorded_command_depends_only_on_its_graph_whatever_the_timing(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    atomic_store(&task_runs, 0);
+    axl_queue other;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &other));
+    atomic_int open = 0;
+    axl_event outside, done;
+    AXL_OK(axl_queue_host_task(other, axl_test_gate, &open, NULL, 0,
+                               &outside));
+    AXL_OK(axl_event_create_complete(&done));
+    axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    for (int pass = 0; pass < 2; pass++) {
+        axl_event_status es;
+        AXL_OK(axl_event_get_status(outside, &es, NULL));
+        assert_int_equal(es == AXL_EVENT_COMPLETE, pass == 1);
+        /* The shortcut, a command group, a launch: refused either way. */
+        AXL_EXPECT(axl_queue_host_task(r.q, count_task, NULL, &outside, 1,
+                                       NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS("submitted outside");
+        AXL_EXPECT(axl_queue_submit(r.q, depend_cgf, &outside, NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS("submitted outside");
+        AXL_EXPECT(axl_queue_single_task(r.q, r.vadd,
+                                         AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                                  AXL_ARG_OUT(O),
+                                                  AXL_ARG_U32(N)),
+                                         &outside, 1, NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS("submitted outside");
+        /* A graph's explicit node too. */
+        AXL_EXPECT(axl_graph_add(g, depend_cgf, &outside, NULL, 0, NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS("submitted outside");
+        /* An event that was complete from the start (event()) as well. */
+        AXL_EXPECT(axl_queue_host_task(r.q, count_task, NULL, &done, 1,
+                                       NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS("submitted outside");
+        if (pass == 0) {
+            atomic_store(&open, 1);
+            AXL_OK(axl_event_wait(outside));
+        }
+    }
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 0);
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    /* Outside a recording a complete event adds nothing (handler.h). */
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &outside, 1, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    assert_int_equal(atomic_load(&task_runs), 1);
+    AXL_OK(axl_event_release(outside));
+    AXL_OK(axl_event_release(done));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_queue_release(other));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
     axl_test_rig_down(&r);
 }
 
@@ -682,10 +949,19 @@ static void a_bad_update_changes_nothing(void **s)
     AXL_EXPECT(axl_graph_exec_update_buffer(x, node, 2, other_ctx),
                AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("another context");
-    /* A node that is not the executable graph's. */
-    axl_graph_node stranger = {node.id ^ 1u};
+    /* A node handle never made (status.h: AXL_ERR_INVALID_OBJECT), and a
+     * live node of another graph (AXL_ERR_INVALID). */
+    axl_graph_node forged = {node.id | 0xFFFu};
+    AXL_EXPECT(axl_graph_exec_update_scalar(x, forged, 3, &n, 4),
+               AXL_ERR_INVALID_OBJECT);
+    axl_graph g2;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g2));
+    axl_graph_node stranger;
+    AXL_OK(axl_graph_add(g2, count_cgf, NULL, NULL, 0, &stranger));
     AXL_EXPECT(axl_graph_exec_update_scalar(x, stranger, 3, &n, 4),
                AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("not a node of the executable graph");
+    AXL_OK(axl_graph_release(g2));
     /* Nothing changed: the replay still adds 8 elements into O. */
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
@@ -1073,6 +1349,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(recording_queue_submissions_return_without_running_anything),
         T(a_recorded_event_is_a_node_and_outside_events_are_refused),
+        T(a_stale_or_forged_node_handle_is_an_invalid_object_status_h),
+        T(waiting_on_a_recorded_command_is_invalid_naming_its_graph),
+        T(a_group_naming_a_node_returns_its_own_first_error_handler_h),
+        T(a_recorded_command_depends_only_on_its_graph_whatever_the_timing),
         T(parallel_for_is_not_recorded),
         T(replay_equals_the_same_commands_submitted_one_by_one),
         T(added_nodes_run_after_their_dependencies),

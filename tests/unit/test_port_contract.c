@@ -254,8 +254,12 @@ static void run_kernels(bool memory, bool loads)
                 app_nop = aid[i];
         }
         assert_true(app_nop.id != 0);
-        /* A bundle for that kernel alone programs the device with it. */
+        /* A bundle for that kernel alone programs the device with it,
+         * once the built-in design is let go (4.11.6). */
         AXL_OK(axl_kernel_bundle_release(app));
+        AXL_OK(axl_kernel_release(nop));
+        AXL_OK(axl_kernel_release(vadd));
+        AXL_OK(axl_kernel_bundle_release(b));
         AXL_OK(axl_get_kernel_bundle_for(ctx, &dev, 1, &app_nop, 1,
                                          AXL_BUNDLE_EXECUTABLE, &app));
         axl_kernel anop;
@@ -264,10 +268,11 @@ static void run_kernels(bool memory, bool loads)
         AXL_OK(axl_queue_wait(q));
         AXL_OK(axl_kernel_release(anop));
         AXL_OK(axl_kernel_bundle_release(app));
+    } else {
+        AXL_OK(axl_kernel_release(nop));
+        AXL_OK(axl_kernel_release(vadd));
+        AXL_OK(axl_kernel_bundle_release(b));
     }
-    AXL_OK(axl_kernel_release(nop));
-    AXL_OK(axl_kernel_release(vadd));
-    AXL_OK(axl_kernel_bundle_release(b));
     AXL_OK(axl_queue_release(q));
     AXL_OK(axl_context_release(ctx));
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "axl_config.h"
 #include "axl_test.h"
 
 static axl_kernel_id builtin(const char *name)
@@ -731,12 +732,11 @@ static void kernel_compiler_build_log_is_complete_on_failure_and_success(void **
     AXL_OK(axl_context_release(c));
 }
 
-/* Reprogramming (4.11.6 with one design per device): a bundle obtained for
- * kernels programs their design, and the error of a kernel whose design it
- * displaced names that bundle; axl_kernel_info.runnable agrees with what
- * will run; the no-ids form (a firmware listing kernels) does not displace
- * a design a live bundle uses. */
-static void reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6(void **s)
+/* Listing (4.11.6, get_kernel_bundle without ids, which a firmware calls
+ * to see its kernels) leaves a design a live bundle uses: vadd still
+ * runs, and a listed kernel whose design is not on the device says so
+ * through axl_kernel_info.runnable and at its launch, naming what to do. */
+static void listing_leaves_a_held_design_and_its_kernels_say_so_4_11_6(void **s)
 {
     (void)s;
     rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
@@ -744,7 +744,6 @@ static void reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6(voi
     axl_kernel_info info;
     AXL_OK(axl_kernel_get_info(r.vadd, &info));
     assert_true(info.runnable);
-    /* Listing: the stock design stays, vadd still runs. */
     axl_kernel_bundle all;
     AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, &all));
     AXL_OK(axl_kernel_get_info(r.vadd, &info));
@@ -761,24 +760,304 @@ static void reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6(voi
     AXL_OK(axl_kernel_bundle_get_kernel(all, scale_id, &listed));
     AXL_OK(axl_kernel_get_info(listed, &info));
     assert_false(info.runnable); /* its design is not on the device */
-    /* Asking for scale programs its design, displacing the stock one. */
-    axl_kernel_bundle app;
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &scale_id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &app));
-    AXL_OK(axl_kernel_get_info(r.vadd, &info));
-    assert_false(info.runnable);
-    AXL_OK(axl_kernel_get_info(listed, &info));
-    assert_true(info.runnable);
-    AXL_EXPECT(axl_queue_single_task(r.q, nop, NULL, 0, NULL, 0, NULL),
+    axl_buffer D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &D));
+    AXL_EXPECT(axl_queue_single_task(r.q, listed,
+                                     AXL_ARGS(AXL_ARG_INOUT(D),
+                                              AXL_ARG_F32(2.0f),
+                                              AXL_ARG_U32(16)),
+                                     NULL, 0, NULL),
                AXL_ERR_KERNEL_NOT_SUPPORTED);
-    char handle[32];
-    snprintf(handle, sizeof handle, "kernel bundle 0x%08x", (unsigned)app.id);
-    AXL_MESSAGE_HAS(handle);
+    AXL_MESSAGE_HAS("does not carry the design of kernel scale");
+    AXL_OK(axl_buffer_release(D));
     AXL_OK(axl_kernel_release(listed));
     AXL_OK(axl_kernel_release(nop));
-    AXL_OK(axl_kernel_bundle_release(app));
     AXL_OK(axl_kernel_bundle_release(all));
     axl_test_rig_down(&r);
+}
+
+/* ---- Issue 26.4: the last SYCL contradictions ------------------------------------- */
+
+static axl_status gated_fail_task(void *user)
+{
+    axl_test_gate(user);
+    return axl_fail(AXL_ERR_RUNTIME, "sensor 9 did not answer");
+}
+
+/* 4.13.1.1: the destruction of a context that holds unconsumed
+ * asynchronous errors calls its async_handler with them. Its queues hold
+ * the context, so in SYCL it goes after them, and their errors reach its
+ * handler when they go unless a queue has a handler of its own: the
+ * context's last release hands over every error that would reach it,
+ * those of its queues without a handler of their own and the late ones
+ * of its released queues. */
+static void release_of_context_gives_its_errors_to_its_handler_4_13_1_1(void **s)
+{
+    (void)s;
+    seen ctx_seen = {0}, q_seen = {0};
+    axl_async_handler hc = {handler, &ctx_seen}, hq = {handler, &q_seen};
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, &hc, &c));
+    axl_queue plain, own, gone;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &plain));
+    AXL_OK(axl_queue_create(c, d, 0, &hq, &own));
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &gone));
+    int id = 3;
+    AXL_OK(axl_queue_host_task(plain, fail_task, &id, NULL, 0, NULL));
+    AXL_OK(axl_queue_host_task(own, fail_task, &id, NULL, 0, NULL));
+    /* A late error: its queue is released before the command fails. */
+    atomic_int open = 0;
+    axl_event late;
+    AXL_OK(axl_queue_host_task(gone, gated_fail_task, &open, NULL, 0, &late));
+    AXL_OK(axl_queue_release(gone));
+    atomic_store(&open, 1);
+    AXL_EXPECT(axl_event_wait(late), AXL_ERR_RUNTIME);
+    AXL_OK(axl_event_release(late));
+    AXL_OK(axl_queue_wait(plain));
+    AXL_OK(axl_queue_wait(own));
+    assert_int_equal(ctx_seen.calls, 0);
+    AXL_OK(axl_context_release(c));
+    /* The plain queue's error and the late one; the queue with a handler
+     * of its own keeps its error for that handler. */
+    assert_int_equal(ctx_seen.count, 2);
+    if (axl_test_messages()) { /* AXL_MESSAGES 0: the status names */
+        assert_non_null(strstr(ctx_seen.message[0], "sensor"));
+        assert_non_null(strstr(ctx_seen.message[1], "sensor 9"));
+    }
+    assert_int_equal(q_seen.count, 0);
+    AXL_OK(axl_queue_throw_asynchronous(plain)); /* delivered once */
+    assert_int_equal(ctx_seen.count, 2);
+    AXL_OK(axl_queue_release(own));
+    assert_int_equal(q_seen.count, 1);
+    AXL_OK(axl_queue_release(plain));
+    assert_int_equal(axl_test_pool("error").in_use, 0);
+}
+
+/* Table 34, event::wait_and_throw: "Any unconsumed asynchronous errors
+ * from any context that the event was waiting on executions from will be
+ * passed to the async_handler associated with the context": the event's
+ * own command is an execution it waits on, so every queue of its own
+ * context is served, not only the event's queue. */
+static void event_wait_and_throw_serves_every_queue_of_its_context_table_34(
+    void **s)
+{
+    (void)s;
+    seen sc = {0};
+    axl_async_handler h = {handler, &sc};
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, &h, &c));
+    axl_queue q1, q2;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q1));
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q2));
+    int id = 2;
+    AXL_OK(axl_queue_host_task(q2, fail_task, &id, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q2));
+    axl_event e;
+    AXL_OK(axl_queue_host_task(q1, nop_task, NULL, NULL, 0, &e));
+    AXL_OK(axl_event_wait_and_throw(e));
+    assert_int_equal(sc.count, 1);
+    assert_true(AXL_SAME(sc.queue[0], q2));
+    AXL_OK(axl_event_release(e));
+    /* Without a handler each error is the status of one call, and none
+     * is lost: two queues' errors, two calls. */
+    axl_context c2;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c2));
+    axl_queue p1, p2, p3;
+    AXL_OK(axl_queue_create(c2, d, 0, NULL, &p1));
+    AXL_OK(axl_queue_create(c2, d, 0, NULL, &p2));
+    AXL_OK(axl_queue_create(c2, d, 0, NULL, &p3));
+    int id2 = 21, id3 = 31;
+    AXL_OK(axl_queue_host_task(p2, fail_task, &id2, NULL, 0, NULL));
+    AXL_OK(axl_queue_host_task(p3, fail_task, &id3, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(p2));
+    AXL_OK(axl_queue_wait(p3));
+    AXL_OK(axl_queue_host_task(p1, nop_task, NULL, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait_and_throw(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("sensor 21");
+    AXL_EXPECT(axl_event_wait_and_throw(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("sensor 31");
+    AXL_OK(axl_event_wait_and_throw(e));
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_queue_release(p1));
+    AXL_OK(axl_queue_release(p2));
+    AXL_OK(axl_queue_release(p3));
+    AXL_OK(axl_context_release(c2));
+    AXL_OK(axl_queue_release(q1));
+    AXL_OK(axl_queue_release(q2));
+    AXL_OK(axl_context_release(c));
+}
+
+static bool every_image(axl_device_image image, void *user)
+{
+    (void)image;
+    (void)user;
+    return true;
+}
+
+/* 4.11 (seed 000): an executable bundle's device images "are in a format
+ * that allows them to be invoked on a device", and a compatible kernel
+ * can be invoked. A device carries one design: obtaining a bundle whose
+ * image would replace the design a live bundle's kernels run from is
+ * refused (AXL_ERR_BAD_STATE, naming what holds the design) and changes
+ * nothing, so a query (is_compatible, runnable) and a launch never
+ * disagree. Released, the holder no longer stands in the way. A firmware
+ * holding its built-ins that asks for an application image learns why at
+ * the request, not at a later launch of a built-in. */
+static void a_bundle_never_disables_the_kernels_of_a_live_bundle_4_11_6(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_app_xclbin,
+                                      axl_test_app_xclbin_size));
+    AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id nop_id = builtin("nop"), scale_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    axl_kernel_bundle builtins, app;
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &nop_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &builtins));
+    axl_kernel nop;
+    AXL_OK(axl_kernel_bundle_get_kernel(builtins, nop_id, &nop));
+    char holder[40];
+    snprintf(holder, sizeof holder, "kernel bundle 0x%08x",
+             (unsigned)builtins.id);
+    /* Refused while the built-ins' bundle lives: by ids, by a selector. */
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &scale_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &app),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS(holder);
+    AXL_EXPECT(axl_get_kernel_bundle_selected(c, NULL, 0,
+                                              AXL_BUNDLE_EXECUTABLE,
+                                              every_image, NULL,
+                                              &app),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS(holder);
+    assert_int_equal(axl_test_pool("kernel_bundle").in_use, 1);
+    /* Nothing changed: what the queries say, the launch does. */
+    bool ok = false;
+    AXL_OK(axl_is_compatible(&nop_id, 1, d, &ok));
+    assert_true(ok);
+    axl_kernel_info info;
+    AXL_OK(axl_kernel_get_info(nop, &info));
+    assert_true(info.runnable);
+    axl_event e;
+    AXL_OK(axl_queue_single_task(q, nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    /* A kernel object keeps the design of its released bundle. */
+    AXL_OK(axl_kernel_bundle_release(builtins));
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &scale_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &app),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("kernel nop");
+    AXL_OK(axl_queue_single_task(q, nop, NULL, 0, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+    /* Let go: the application image's bundle programs the device. */
+    AXL_OK(axl_kernel_release(nop));
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &app));
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(app, scale_id, &scale));
+    float data[16];
+    for (int i = 0; i < 16; i++)
+        data[i] = (float)i;
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(16), NULL, &D));
+    AXL_OK(axl_queue_single_task(q, scale,
+                                 AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f),
+                                          AXL_ARG_U32(16)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(D));
+    assert_true(data[15] == 30.0f);
+    /* And back to the built-ins the same way. */
+    snprintf(holder, sizeof holder, "kernel bundle 0x%08x", (unsigned)app.id);
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &nop_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &builtins),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS(holder);
+    AXL_OK(axl_kernel_get_info(scale, &info));
+    assert_true(info.runnable);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_bundle_release(app));
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &nop_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &builtins));
+    AXL_OK(axl_kernel_bundle_get_kernel(builtins, nop_id, &nop));
+    AXL_OK(axl_queue_single_task(q, nop, NULL, 0, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+    AXL_OK(axl_kernel_release(nop));
+    AXL_OK(axl_kernel_bundle_release(builtins));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
+static void fail_writer_cgf(axl_handler *h, void *user)
+{
+    axl_accessor a;
+    axl_handler_require(h, *(axl_buffer *)user, AXL_ACCESS_WRITE, NULL, 0,
+                        &a);
+    static int id = 7;
+    axl_handler_host_task(h, fail_task, &id);
+}
+
+/* 4.7.2.3: "If any error occurs on buffer destruction, it is reported
+ * via the associated queue's asynchronous error handling mechanism": a
+ * write-back that fails is the release's status, and also an
+ * asynchronous error of the queue whose failed command lost the contents
+ * (its handler gets it at the next throw, or its context's when it has
+ * none); once that queue is gone, of its context. */
+static void error_on_buffer_destruction_reaches_the_async_handler_4_7_2_3(
+    void **s)
+{
+    (void)s;
+    seen sq = {0};
+    axl_async_handler h = {handler, &sq};
+    axl_queue q;
+    AXL_OK(axl_queue_create(AXL_NO_CONTEXT, axl_test_emu_device(), 0, &h,
+                            &q));
+    int data[8] = {0};
+    axl_buffer b;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(8), NULL, &b));
+    AXL_OK(axl_queue_submit(q, fail_writer_cgf, &b, NULL));
+    AXL_OK(axl_queue_wait(q));
+    /* The writer failed: nothing to write back. */
+    AXL_EXPECT(axl_buffer_release(b), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("nothing written back");
+    AXL_OK(axl_queue_throw_asynchronous(q));
+    assert_int_equal(sq.count, 2);
+    if (axl_test_messages()) { /* AXL_MESSAGES 0: the status names */
+        assert_non_null(strstr(sq.message[0], "sensor 7"));
+        assert_non_null(strstr(sq.message[1], "nothing written back"));
+    }
+    assert_true(AXL_SAME(sq.queue[1], q));
+    /* Its queue gone, the buffer's context's handler gets it. */
+    seen sc = {0};
+    axl_async_handler hc = {handler, &sc};
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, &hc, &c));
+    axl_queue q2, q3;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q2));
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q3));
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(8), NULL, &b));
+    AXL_OK(axl_queue_submit(q2, fail_writer_cgf, &b, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q2));
+    assert_int_equal(sc.count, 1);
+    AXL_OK(axl_queue_release(q2));
+    AXL_EXPECT(axl_buffer_release(b), AXL_ERR_RUNTIME);
+    AXL_OK(axl_queue_throw_asynchronous(q3));
+    assert_int_equal(sc.count, 2);
+    if (axl_test_messages())
+        assert_non_null(strstr(sc.message[1], "nothing written back"));
+    AXL_OK(axl_queue_release(q3));
+    AXL_OK(axl_context_release(c));
+    AXL_OK(axl_queue_release(q));
+    assert_int_equal(axl_test_pool("error").in_use, 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
@@ -796,6 +1075,10 @@ int main(void)
         T(every_error_is_retrievable_without_a_handler_4_13_1_2),
         T(event_wait_and_throw_delivers_errors_it_waited_on_table_34),
         T(queue_released_from_its_own_handler_stays_one_release_4_13_1_1),
+        T(release_of_context_gives_its_errors_to_its_handler_4_13_1_1),
+        T(event_wait_and_throw_serves_every_queue_of_its_context_table_34),
+        T(a_bundle_never_disables_the_kernels_of_a_live_bundle_4_11_6),
+        T(error_on_buffer_destruction_reaches_the_async_handler_4_7_2_3),
         T(wait_blocked_by_own_host_accessor_is_a_deadlock_error_4_7_6_10),
         T(buffer_release_blocked_by_own_host_accessor_says_so_4_7_2_3),
         T(event_wait_for_times_out_without_cancelling),
@@ -808,7 +1091,7 @@ int main(void)
         T(none_handles_are_expressions_of_each_type),
         T(messages_name_the_call_made_and_no_missing_queue),
         T(kernel_compiler_build_log_is_complete_on_failure_and_success),
-        T(reprogramming_is_reported_by_queries_and_names_the_bundle_4_11_6),
+        T(listing_leaves_a_held_design_and_its_kernels_say_so_4_11_6),
     };
     /* AXL_TEST_ONLY=<name pattern>: one rule at a time. */
     if (getenv("AXL_TEST_ONLY"))

@@ -1,6 +1,7 @@
 # Runs axl-xclbin as a user does and checks its exit status and output.
 #   cmake -DTOOL=<axl-xclbin> -DCASE=<case> -DIMAGES=<dir> -DSOURCES=<dir>
-#         -DCORPUS=<dir> -DWORK=<scratch dir> -P tool_test.cmake
+#         -DCORPUS=<dir> -DWORK=<scratch dir> -DPROJECT=<source root>
+#         -P tool_test.cmake
 
 function(run want_rc)
   execute_process(COMMAND ${TOOL} ${ARGN} RESULT_VARIABLE rc
@@ -119,12 +120,15 @@ elseif(CASE STREQUAL "link_refuses")
   refuse("[connectivity]\nsp=vadd_1.in3:DDR[0]\n" "bad.cfg:2: sp=: kernel vadd has no argument in3")
   refuse("[connectivity]\nsp=vadd_1.size:DDR[0]\n" "argument size of vadd is not a memory argument")
   refuse("[connectivity]\nsp=vadd_2.in1:DDR[0]\n" "sp= names compute unit vadd_2, which no nk= makes")
-  refuse("[connectivity]\nsp=vadd_1.in1:DDR[4]\n" "memory \"DDR\\[4\\]\" is not on the platform, which has 4 banks \\(--banks\\)")
-  refuse("[connectivity]\nsp=vadd_1.in1:HBM[0]\n" "memory \"HBM\\[0\\]\" is none of DDR\\[i\\], DDR\\[i:j\\], bankI")
+  refuse("[connectivity]\nsp=vadd_1.in1:DDR[4]\n" "memory \"DDR\\[4\\]\" is not on platform axl_emu, which has bank0 bank1 bank2 bank3 \\(--banks N for more DDR banks\\)")
+  refuse("[connectivity]\nsp=vadd_1.in1:HBM[0]\n" "memory \"HBM\\[0\\]\" is not on platform axl_emu")
+  refuse("[connectivity]\nsp=vadd_1.in1:ddr0\n" "\"ddr0\" is not a memory name \\(a bank's tag, FAMILY\\[i:j\\] or bank<i>\\)")
   refuse("[connectivity]\nsp=vadd_1.in1:DDR[0]\nsp=vadd_1.in1:DDR[1]\n" "bad.cfg:3: sp=: vadd_1.in1 is connected twice")
   refuse("[connectivity]\nslr=vadd_1:SLRX\n" "\"SLRX\" is not SLR0..SLR15")
   refuse("[connectivity]\nstream_connect=a.b:c.d\n" "streams between kernels are not supported")
-  refuse("[clock]\nfreqHz=300000000:vadd_1\nfreqHz=250000000:vadd_1\n" "bad.cfg:3: a second kernel clock \\(250 MHz, after 300 MHz\\)")
+  refuse("[clock]\nfreqHz=300000000:vadd_1\nfreqHz=250000000:vadd_1\n" "bad.cfg:3: a second kernel clock \\(250000000 Hz, after 300000000 Hz\\)")
+  refuse("[clock]\nfreqHz=999999:vadd_1\n" "bad.cfg:2: a clock of 999999 Hz is outside 1 MHz..65535 MHz")
+  refuse("kernel_frequency=300.1234567\n" "bad.cfg:1: kernel_frequency=300.1234567: expected MHz")
   refuse("[connectivity]\nnk vadd\n" "bad.cfg:2: expected key=value")
   # A file that is no kernel.xml.
   file(WRITE ${WORK}/notkernel.xml "<root><nothing/></root>\n")
@@ -138,6 +142,268 @@ elseif(CASE STREQUAL "link_refuses")
   need("${out}" "\\[3\\] vadd:vadd_4 +IP_KERNEL +base 0x01830000" "nk=vadd:4")
   need("${out}" "\\[2\\] bank2 +MEM_DDR4 +used" "sp= DDR[2]")
   need("${out}" "cu vadd:vadd_4 at 0x1830000\n +in1 +-> bank3\n +in2 +-> bank0\n" "sp= bank3, default DDR[0]")
+elseif(CASE STREQUAL "link_presets")
+  # The configs of the Vitis examples the project ported, and our own
+  # config with the asymmetric units' connectivity, on the platform presets:
+  # the banks, their tags, sizes and bases the platform's metadata has.
+  set(v ${SOURCES}/stock/vitis)
+  set(cfgs ${PROJECT}/tests/xclbin/configs)
+  run(0 link --config ${cfgs}/asym4.cfg ${v}/vadd.xml -o ${WORK}/asym4.xclbin)
+  run(0 info ${WORK}/asym4.xclbin)
+  need("${out}" "platform  xilinx_u250_gen3x16_xdma_4_1_202210_1\n" "platform= of the config")
+  need("${out}" "memory banks  9\n" "U250: 4 DDR, 4 PLRAM, HOST")
+  need("${out}" "\\[0\\] DDR\\[0\\] +MEM_DDR4 +used +16 GiB +base 0x4000000000\n" "DDR[0]")
+  need("${out}" "\\[3\\] DDR\\[3\\] +MEM_DDR4 +unused 16 GiB +base 0x7000000000\n" "DDR[3]")
+  need("${out}" "\\[4\\] PLRAM\\[0\\] +MEM_DRAM +used +128 KiB +base 0x3000000000\n" "PLRAM[0]")
+  need("${out}" "\\[8\\] HOST\\[0\\] +MEM_HOST +unused" "HOST[0]")
+  need("${out}" "cu vadd:vadd_3 at 0x1420000\n +in1 +-> PLRAM\\[0\\]\n +in2 +-> PLRAM\\[0\\]\n +out_r +-> PLRAM\\[0\\]\n" "vadd_3 on PLRAM[0]")
+  need("${out}" "cu vadd:vadd_4 at 0x1430000\n +in1 +-> PLRAM\\[1\\]" "vadd_4 on PLRAM[1]")
+  # The same on the U200 (three PLRAMs), named on the command line.
+  run(0 link --platform xilinx_u200_gen3x16_xdma_2_202110_1 --config ${cfgs}/asym4.cfg ${v}/vadd.xml -o ${WORK}/asym4_u200.xclbin)
+  run(0 info ${WORK}/asym4_u200.xclbin)
+  need("${out}" "platform  xilinx_u200_gen3x16_xdma_2_202110_1\n" "--platform wins over platform=")
+  need("${out}" "memory banks  8\n" "U200: 4 DDR, 3 PLRAM, HOST")
+  # The ported examples' configs: arguments without sp= go to the
+  # platform's default bank (DDR[1] on the U250, HBM[0] on HBM cards, HP0
+  # on the Zynq base platforms).
+  foreach(cfg ${PROJECT}/examples/ported/mult_compute_units.cfg ${PROJECT}/tests/install/vadd4.cfg)
+    foreach(pair "xilinx_u250_gen3x16_xdma_4_1_202210_1|DDR\\[1\\]"
+                 "xilinx_u55c_gen3x16_xdma_3_202210_1|HBM\\[0\\]"
+                 "xilinx_zcu104_base_202220_1|HP0"
+                 "xilinx_kv260_base_202420_1|HP0")
+      string(REPLACE "|" ";" pair "${pair}")
+      list(GET pair 0 plat)
+      list(GET pair 1 bank)
+      run(0 link --platform ${plat} --config ${cfg} ${v}/vadd.xml -o ${WORK}/ported.xclbin)
+      run(0 info ${WORK}/ported.xclbin)
+      need("${out}" "cu vadd:vadd_4 at 0x[0-9a-f]+\n +in1 +-> ${bank}\n" "${cfg} on ${plat}")
+    endforeach()
+  endforeach()
+  run(0 info ${WORK}/ported.xclbin)
+  need("${out}" "\\[0\\] vadd:vadd_1 +IP_KERNEL +base 0xa0000000" "Zynq control windows")
+  # HBM ranges, HOST[0] and decimal MHz on the U50 and U55C.
+  run(0 link --platform xilinx_u50_gen3x16_xdma_5_202210_1 --config ${cfgs}/hbm_host.cfg ${v}/vadd.xml -o ${WORK}/u50.xclbin)
+  run(0 info ${WORK}/u50.xclbin)
+  need("${out}" "memory banks  37\n" "U50: 32 HBM, 4 PLRAM, HOST")
+  need("${out}" "\\[1\\] HBM\\[1\\] +MEM_DRAM +used +256 MiB +base 0x10000000\n" "HBM[1] of the U50")
+  need("${out}" "cu vadd:vadd_1 at 0x1400000\n +in1 +-> HBM\\[0\\] HBM\\[1\\] HBM\\[2\\] HBM\\[3\\]\n +in2 +-> HBM\\[31\\]\n +out_r +-> HOST\\[0\\]\n" "HBM[0:3], HBM[31], HOST[0]")
+  need("${out}" "cu vadd:vadd_2 at 0x1410000\n +in1 +-> PLRAM\\[2\\]\n +in2 +-> HBM\\[0\\]\n" "PLRAM[2], default HBM[0]")
+  need("${out}" "DATA_CLK +data +333 MHz" "333.333333 MHz is 333 in whole MHz")
+  run(0 link --platform xilinx_u55c_gen3x16_xdma_3_202210_1 --config ${cfgs}/hbm_host.cfg ${v}/vadd.xml -o ${WORK}/u55c.xclbin)
+  run(0 info ${WORK}/u55c.xclbin)
+  need("${out}" "memory banks  39\n" "U55C: 32 HBM, 6 PLRAM, HOST")
+  need("${out}" "\\[31\\] HBM\\[31\\] +MEM_DRAM +used +512 MiB +base 0x3e0000000\n" "HBM[31] of the U55C")
+  # The Zynq base platforms: PS ports by their sptag.
+  run(0 link --platform xilinx_zcu102_base_202220_1 --config ${cfgs}/zynq.cfg ${v}/vadd.xml -o ${WORK}/zcu102.xclbin)
+  run(0 info ${WORK}/zcu102.xclbin)
+  need("${out}" "memory banks  7\n" "ZCU102: HP0-3, HPC0-1, LPD")
+  need("${out}" "\\[6\\] LPD +MEM_DRAM +unused 2 GiB +base 0x0\n" "LPD")
+  need("${out}" "in1 +-> HP1\n +in2 +-> HPC0\n +out_r +-> HP3\n" "HP1, HPC0, HP3")
+  need("${out}" "DATA_CLK +data +199 MHz" "199.998 MHz")
+  # A platform of another release, and an .xpfm path, take the preset.
+  run(0 link --platform /opt/xilinx/platforms/xilinx_zcu102_base_202320_1/xilinx_zcu102_base_202320_1.xpfm --config ${cfgs}/zynq.cfg ${v}/vadd.xml -o ${WORK}/zcu102b.xclbin)
+  run(0 info ${WORK}/zcu102b.xclbin)
+  need("${out}" "platform  xilinx_zcu102_base_202320_1\n" "the name of the .xpfm")
+  need("${out}" "\\[6\\] LPD" "another release of zcu102_base")
+  # bank<i> is DDR[i] on a platform that tags its DDR banks DDR[i].
+  file(WRITE ${WORK}/banki.cfg "[connectivity]\nsp=vadd_1.in1:bank2\nsp=vadd_1.in2:DDR[0:3]\n")
+  run(0 link --platform xilinx_u250_gen3x16_xdma_4_1_202210_1 --config ${WORK}/banki.cfg ${v}/vadd.xml -o ${WORK}/banki.xclbin)
+  run(0 info ${WORK}/banki.xclbin)
+  need("${out}" "in1 +-> DDR\\[2\\]\n +in2 +-> DDR\\[0\\] DDR\\[1\\] DDR\\[2\\] DDR\\[3\\]\n" "bank2 and DDR[0:3]")
+elseif(CASE STREQUAL "link_presets_refuse")
+  set(v ${SOURCES}/stock/vitis)
+  set(cfgs ${PROJECT}/tests/xclbin/configs)
+  function(refuse_link regex)
+    file(REMOVE ${WORK}/bad.xclbin)
+    run(2 link ${ARGN} ${v}/vadd.xml -o ${WORK}/bad.xclbin)
+    one_line("${err}" "${regex}")
+    if(EXISTS ${WORK}/bad.xclbin)
+      message(FATAL_ERROR "a refused image was written")
+    endif()
+  endfunction()
+  # The asymmetric units need DDR: an HBM card has none, and says what it
+  # has.
+  refuse_link("asym4.cfg:9: sp=: memory \"DDR\\[0\\]\" is not on platform xilinx_u50_gen3x16_xdma_5_202210_1, which has HBM\\[0:31\\] PLRAM\\[0:3\\] HOST\\[0\\]\n"
+              --platform xilinx_u50_gen3x16_xdma_5_202210_1 --config ${cfgs}/asym4.cfg)
+  refuse_link("asym4.cfg:9: sp=: memory \"DDR\\[0\\]\" is not on platform xilinx_zcu102_base_202220_1, which has HP0 HP1 HP2 HP3 HPC0 HPC1 LPD\n"
+              --platform xilinx_zcu102_base_202220_1 --config ${cfgs}/asym4.cfg)
+  file(WRITE ${WORK}/hbm.cfg "[connectivity]\nsp=vadd_1.in1:HBM[30:32]\n")
+  refuse_link("hbm.cfg:2: sp=: memory \"HBM\\[30:32\\]\" is not on platform xilinx_u55c_gen3x16_xdma_3_202210_1"
+              --platform xilinx_u55c_gen3x16_xdma_3_202210_1 --config ${WORK}/hbm.cfg)
+  refuse_link("--platform xilinx_u280_gen3x16_xdma_1_202211_1: no preset of that name \\(the presets: xilinx_u200_gen3x16_xdma_2_202110_1, .*xilinx_kv260_base_202420_1\\)"
+              --platform xilinx_u280_gen3x16_xdma_1_202211_1)
+  refuse_link("--banks 2 describes axl's own platform; xilinx_u250_gen3x16_xdma_4_1_202210_1 has its own banks"
+              --banks 2 --config ${cfgs}/asym4.cfg)
+elseif(CASE STREQUAL "link_clock_decimal")
+  # [clock] in Hz that is no whole number of MHz, and kernel_frequency in
+  # decimal MHz: CLOCK_FREQ_TOPOLOGY holds whole MHz (333), the XML's
+  # kernelClocks the exact value.
+  set(v ${SOURCES}/stock/vitis)
+  file(WRITE ${WORK}/c1.cfg "[connectivity]\nnk=vadd:1\n[clock]\nfreqHz=333333333:vadd_1\n")
+  run(0 link --config ${WORK}/c1.cfg ${v}/vadd.xml -o ${WORK}/c1.xclbin)
+  run(0 info ${WORK}/c1.xclbin)
+  need("${out}" "DATA_CLK +data +333 MHz" "freqHz=333333333")
+  file(STRINGS ${WORK}/c1.xclbin xml REGEX "DATA_CLK\" frequency")
+  need("${xml}" "frequency=\"333.333333MHz\"" "the exact clock in the XML")
+  file(WRITE ${WORK}/c2.cfg "kernel_frequency=333.33\n")
+  run(0 link --config ${WORK}/c2.cfg ${v}/vadd.xml -o ${WORK}/c2.xclbin)
+  run(0 info ${WORK}/c2.xclbin)
+  need("${out}" "DATA_CLK +data +333 MHz" "kernel_frequency=333.33")
+  file(STRINGS ${WORK}/c2.xclbin xml REGEX "DATA_CLK\" frequency")
+  need("${xml}" "frequency=\"333.330000MHz\"" "the exact clock in the XML")
+  file(WRITE ${WORK}/c3.cfg "kernel_frequency=0:250|1:500\n")
+  run(0 link --config ${WORK}/c3.cfg ${v}/vadd.xml -o ${WORK}/c3.xclbin)
+  run(0 info ${WORK}/c3.xclbin)
+  need("${out}" "DATA_CLK +data +250 MHz" "kernel_frequency=0:250|1:500")
+elseif(CASE STREQUAL "info_entities")
+  # Argument types as kernel.xml writes them, with XML character
+  # references: info prints the characters, in text and in JSON.
+  file(WRITE ${WORK}/ent.xml "<root><kernel name=\"ent\" hwControlProtocol=\"ap_ctrl_hs\">\n"
+       "<port name=\"S_AXI_CONTROL\" mode=\"slave\"/>\n"
+       "<arg name=\"a\" addressQualifier=\"1\" id=\"0\" port=\"M_AXI_GMEM\" size=\"0x8\" offset=\"0x10\" type=\"ap_uint&lt;512&gt;*\"/>\n"
+       "<arg name=\"b\" addressQualifier=\"0\" id=\"1\" port=\"S_AXI_CONTROL\" size=\"0x4\" offset=\"0x1C\" type=\"hls::vector&lt;int, 4&gt;&amp;\"/>\n"
+       "<arg name=\"c\" addressQualifier=\"0\" id=\"2\" port=\"S_AXI_CONTROL\" size=\"0x4\" offset=\"0x24\" type=\"&quot;q&quot;&apos;&#60;&#x3E;&#233;&bogus;\"/>\n"
+       "</kernel></root>\n")
+  run(0 link ${WORK}/ent.xml -o ${WORK}/ent.xclbin)
+  run(0 info ${WORK}/ent.xclbin)
+  need("${out}" "offset 0x10 size 8 +ap_uint<512>\\*\n" "&lt; &gt;")
+  need("${out}" "offset 0x1c size 4 +hls::vector<int, 4>&\n" "&amp;")
+  need("${out}" "offset 0x24 size 4 +\"q\"'<>é&bogus;\n" "&quot; &apos; &#60; &#x3E; &#233; and an unknown one")
+  run(0 info --json ${WORK}/ent.xclbin)
+  need("${out}" "\"type\":\"ap_uint<512>\\*\"" "JSON &lt; &gt;")
+  need("${out}" "\"type\":\"hls::vector<int, 4>&\"" "JSON &amp;")
+  need("${out}" "\"type\":\"\\\\\"q\\\\\"'<>\\\\u00e9&bogus;\"" "JSON references")
+elseif(CASE STREQUAL "kernel_xml_facts")
+  # kernel.xml from HLS sources with the interfaces of public kernels: the
+  # registers, ports and widths Vitis gave them (kernels/README.md says
+  # where each fact is public).
+  set(k ${PROJECT}/tests/xclbin/kernels)
+  function(arg xml name port offset size type)
+    need("${xml}" "<arg name=\"${name}\" addressQualifier=\"[01]\" id=\"[0-9]+\" port=\"${port}\" size=\"${size}\" offset=\"${offset}\" hostOffset=\"0x0\" hostSize=\"${size}\" type=\"${type}\"/>" "${name}")
+  endfunction()
+  run(0 kernel-xml ${k}/resize_blur.cpp --top resize_blur_rgb -o ${WORK}/rb.xml)
+  file(READ ${WORK}/rb.xml x)
+  need("${x}" "<port name=\"M_AXI_IMAGE_IN_GMEM\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\"" "bundle image_in_gmem")
+  need("${x}" "<port name=\"M_AXI_IMAGE_OUT_GMEM\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\"" "bundle image_out_gmem")
+  need("${x}" "<port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x1000\" dataWidth=\"32\"" "control")
+  arg("${x}" image_in M_AXI_IMAGE_IN_GMEM 0x10 0x8 "ap_uint&lt;512&gt;\\*")
+  arg("${x}" image_out M_AXI_IMAGE_OUT_GMEM 0x1C 0x8 "ap_uint&lt;512&gt;\\*")
+  arg("${x}" width_in S_AXI_CONTROL 0x28 0x4 int)
+  arg("${x}" height_in S_AXI_CONTROL 0x30 0x4 int)
+  arg("${x}" width_out S_AXI_CONTROL 0x38 0x4 int)
+  arg("${x}" height_out S_AXI_CONTROL 0x40 0x4 int)
+  arg("${x}" sigma S_AXI_CONTROL 0x48 0x4 float)
+  run(0 kernel-xml ${k}/hbm_kernel.cpp --top hbm_kernel -o ${WORK}/hbm.xml)
+  file(READ ${WORK}/hbm.xml x)
+  arg("${x}" maxi M_AXI_GMEM 0x10 0x8 "mem_word_t\\*")
+  arg("${x}" size S_AXI_CONTROL 0x1C 0x4 "unsigned int")
+  arg("${x}" pattern S_AXI_CONTROL 0x24 0x4 int)
+  arg("${x}" range S_AXI_CONTROL 0x2C 0x4 "unsigned int")
+  need("${x}" "<port name=\"M_AXI_GMEM\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\"" "mem_word_t from the header")
+  run(0 kernel-xml ${k}/vecadd.cpp --top VecAdd -o ${WORK}/vecadd.xml)
+  file(READ ${WORK}/vecadd.xml x)
+  need("${x}" "hwControlProtocol=\"ap_ctrl_hs\"" "ap_ctrl_hs on return")
+  arg("${x}" a M_AXI_GMEM0 0x10 0x8 "float\\*")
+  arg("${x}" b M_AXI_GMEM1 0x1C 0x8 "float\\*")
+  arg("${x}" c M_AXI_GMEM2 0x28 0x8 "float\\*")
+  arg("${x}" n S_AXI_CONTROL 0x34 0x8 uint64_t)
+  run(0 kernel-xml ${k}/vadd_default.cpp --top vadd -o ${WORK}/vadd_default.xml)
+  file(READ ${WORK}/vadd_default.xml x)
+  need("${x}" "hwControlProtocol=\"ap_ctrl_chain\"" "Vitis's default protocol")
+  need("${x}" "<ports>\n      <port name=\"M_AXI_GMEM\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n      <port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x1000\" dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n    </ports>" "one gmem bundle by default")
+  arg("${x}" in1 M_AXI_GMEM 0x10 0x8 "unsigned int\\*")
+  arg("${x}" in2 M_AXI_GMEM 0x1C 0x8 "unsigned int\\*")
+  arg("${x}" out_r M_AXI_GMEM 0x28 0x8 "unsigned int\\*")
+  arg("${x}" size S_AXI_CONTROL 0x34 0x4 int)
+  # What the XML gives, the link takes: the generated kernel links with
+  # the example's config (our equivalent) on the U250.
+  run(0 link --config ${PROJECT}/tests/xclbin/configs/asym4.cfg ${WORK}/vadd_default.xml -o ${WORK}/asym4_gen.xclbin)
+  run(0 info ${WORK}/asym4_gen.xclbin)
+  need("${out}" "arg 0   in1 +buffer +offset 0x10 size 8 +unsigned int\\*\n" "linked")
+  # The rules the public kernels do not cover (docs/vitis.md).
+  run(0 kernel-xml ${k}/layout.cpp --top layout -D WIDE=256 -o ${WORK}/layout.xml)
+  file(READ ${WORK}/layout.xml x)
+  need("${x}" "<port name=\"M_AXI_GMEM0\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"32\"" "8- and 16-bit elements on a 32-bit bus")
+  need("${x}" "<port name=\"M_AXI_WIDE\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"256\"" "-D WIDE=256 through a typedef")
+  need("${x}" "<port name=\"M_AXI_GMEM\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\"" "hls::vector<float, 16>")
+  arg("${x}" img M_AXI_GMEM0 0x10 0x8 "pixel_t\\*")
+  arg("${x}" hist M_AXI_GMEM0 0x34 0x8 "short\\*")
+  arg("${x}" vec M_AXI_GMEM 0x40 0x8 "hls::vector&lt;float, 16&gt;\\*")
+  arg("${x}" flag S_AXI_CONTROL 0x4C 0x1 bool)
+  arg("${x}" gain S_AXI_CONTROL 0x54 0x8 double)
+  arg("${x}" bias S_AXI_CONTROL 0x60 0x1 char)
+  arg("${x}" count S_AXI_CONTROL 0x68 0x8 "long long")
+  arg("${x}" key S_AXI_CONTROL 0x74 0x10 "ap_uint&lt;65&gt;")
+elseif(CASE STREQUAL "kernel_xml_refuses")
+  # Each interface kernel-xml cannot describe (or XRT cannot drive): exit 2,
+  # one line naming the file, the line and why, and no file written.
+  function(refuse src regex)
+    file(WRITE ${WORK}/k.cpp "${src}")
+    file(REMOVE ${WORK}/k.xml)
+    run(2 kernel-xml ${WORK}/k.cpp --top k -o ${WORK}/k.xml)
+    one_line("${err}" "${regex}")
+    if(EXISTS ${WORK}/k.xml)
+      message(FATAL_ERROR "a refused kernel's XML was written")
+    endif()
+  endfunction()
+  refuse("void k(int *a, int b) {\n#pragma HLS INTERFACE axis port=b\n}\n" "k.cpp:2: INTERFACE axis port=b: AXI4-Stream arguments have no memory or register interface")
+  refuse("void k(hls::stream<int> &s) {\n}\n" "k.cpp:1: parameter s: hls::stream<int> is a stream type")
+  refuse("void k(int a[64]) {\n#pragma HLS INTERFACE ap_memory port=a\n}\n" "k.cpp:2: INTERFACE ap_memory port=a: an ap_memory \\(BRAM\\) argument is a port of the block")
+  refuse("void k(int a[64]) {\n#pragma HLS INTERFACE bram port=a\n}\n" "k.cpp:2: INTERFACE bram port=a")
+  refuse("void k(int x) {\n#pragma HLS INTERFACE ap_none port=x\n}\n" "k.cpp:2: INTERFACE ap_none port=x: a wire interface")
+  refuse("void k(int a[64]) {\n#pragma HLS ARRAY_PARTITION variable=a complete\n}\n" "k.cpp:2: ARRAY_PARTITION on argument a")
+  refuse("void k(int a[64]) {\n#pragma HLS array_reshape variable=a factor=4\n}\n" "k.cpp:2: array_reshape on argument a")
+  refuse("template <int N>\nvoid k(int *a) {\n}\n" "k.cpp:2: k is a template")
+  refuse("int k(int *a) {\n  return 0;\n}\n" "k.cpp:1: k returns int: a Vitis kernel returns void")
+  refuse("void k(int *a, int &out) {\n}\n" "k.cpp:1: parameter out is a reference the kernel may write")
+  refuse("void k(int *a) {\n#pragma HLS INTERFACE m_axi port=a offset=direct\n}\n" "k.cpp:2: INTERFACE m_axi port=a offset=direct")
+  refuse("void k(int x, int y) {\n#pragma HLS INTERFACE s_axilite port=x bundle=control\n#pragma HLS INTERFACE s_axilite port=y bundle=ctl2\n}\n" "k.cpp:3: a second s_axilite bundle, ctl2 \\(after control on line 2\\)")
+  refuse("void k(int x) {\n#pragma HLS INTERFACE s_axilite port=x offset=0x20\n}\n" "k.cpp:2: INTERFACE s_axilite port=x offset=: explicit register offsets")
+  refuse("void k(int *a) {\n#pragma HLS INTERFACE m_axi port=b\n}\n" "k.cpp:2: INTERFACE port=b: k has no parameter of that name")
+  refuse("void k(int x) {\n#pragma HLS INTERFACE m_axi port=x\n}\n" "k.cpp:2: INTERFACE m_axi port=x: x is a scalar")
+  refuse("struct px { int r, g; };\nvoid k(px *a) {\n}\n" "k.cpp:2: parameter a: px is a struct")
+  refuse("void k(foo_t *a) {\n}\n" "k.cpp:1: parameter a: type foo_t is unknown to it")
+  refuse("#include \"missing.h\"\nvoid k(foo_t *a) {\n}\n" "headers it could not find \\(give -I\\): missing.h")
+  refuse("void j(int *a) {\n}\n" "k.cpp: k is not defined here")
+  refuse("void k(int *a);\n" "k.cpp: k is declared but not defined here")
+  refuse("#ifdef X\nvoid k(int *a) {\n}\n#else\nvoid k(int *a) {\n}\n#endif\n" "k.cpp:5: k is defined more than once \\(also on line 2\\): is it inside #if branches")
+  refuse("#define P(x) _Pragma(#x)\nvoid k(int *a) {\n  P(HLS INTERFACE m_axi port=a bundle=g)\n}\n" "k.cpp:3: an INTERFACE pragma written through _Pragma or a macro")
+  refuse("void k(int **a) {\n}\n" "k.cpp:1: parameter a: a pointer to a pointer")
+  refuse("#define A A A\nvoid k(A *a) {\n}\n" "k.cpp:2: the parameters' macros expand past 64 KiB \\(one contains itself\\?\\)")
+  refuse("void k(ap_uint<2048> *a) {\n}\n" "k.cpp:1: parameter a: elements of 2048 bits are wider than the 1024 bits")
+  refuse("void k(int x) {\n#pragma HLS INTERFACE ap_ctrl_hs port=x\n}\n" "k.cpp:2: INTERFACE ap_ctrl_hs goes on port=return")
+  run(1 kernel-xml ${WORK}/k.cpp -o ${WORK}/k.xml)
+  run(1 kernel-xml ${WORK}/k.cpp --top k)
+  run(2 kernel-xml ${WORK}/k.cpp --top 9k -o ${WORK}/k.xml)
+  one_line("${err}" "--top 9k is not a C identifier")
+  run(2 kernel-xml ${WORK}/nothere.cpp --top k -o ${WORK}/k.xml)
+  one_line("${err}" "nothere.cpp: cannot read the file")
+elseif(CASE STREQUAL "cmake_keywords")
+  # axl_link_xclbin and axl_kernel_xml: a word that is none of their
+  # keywords is a configure error naming it (not a make error about a
+  # missing file named PLATFORMS).
+  function(script body regex)
+    file(WRITE ${WORK}/call.cmake "include(${SOURCES}/embed.cmake)\n${body}\n")
+    execute_process(COMMAND ${CMAKE_COMMAND} -P ${WORK}/call.cmake
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+    if(rc EQUAL 0)
+      message(FATAL_ERROR "${body}: no error")
+    endif()
+    string(REGEX REPLACE "[ \n]+" " " e "${e}") # CMake wraps messages
+    need("${e}" "${regex}" "${body}")
+  endfunction()
+  script("axl_link_xclbin(x.xclbin KERNELS vadd.xml PLATFORMS xilinx_u250_gen3x16_xdma_4_1_202210_1)"
+         "axl_link_xclbin\\(x.xclbin\\): unknown argument PLATFORMS \\(the keywords are KERNELS, CONFIG, PLATFORM, BANKS, UUID\\)")
+  script("axl_link_xclbin(x.xclbin CONFIGS a.cfg KERNELS vadd.xml)"
+         "axl_link_xclbin\\(x.xclbin\\): unknown argument CONFIGS, a.cfg")
+  script("axl_link_xclbin(x.xclbin KERNELS vadd.xml PLATFORM xilinx_u50_gen3x16_xdma_5_202210_1 BANKS 2)"
+         "PLATFORM xilinx_u50_gen3x16_xdma_5_202210_1 has its own banks; BANKS is for axl's own platform")
+  script("axl_kernel_xml(k.xml SOURCE k.cpp TOP k INCLUDE inc)"
+         "axl_kernel_xml\\(k.xml\\): unknown argument INCLUDE, inc \\(the keywords are SOURCE, TOP, INCLUDES, DEFINES, DEPENDS\\)")
+  # A call with its keywords right gets past the check (to the missing
+  # tool, in a script).
+  script("axl_link_xclbin(x.xclbin KERNELS vadd.xml CONFIG a.cfg PLATFORM xilinx_u250_gen3x16_xdma_4_1_202210_1)"
+         "axl_link_xclbin: no axl-xclbin")
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")
 endif()

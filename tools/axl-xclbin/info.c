@@ -53,6 +53,81 @@ static void size_text(uint64_t bytes, char *out, size_t cap)
         snprintf(out, cap, "%" PRIu64 " B", bytes);
 }
 
+/* One unit of XML character data at p (n bytes left): a character
+ * reference (&lt; &gt; &amp; &quot; &apos; &#N; &#xH;) as its code point,
+ * or one byte as itself. Returns the bytes it took; *raw is 1 for a byte
+ * (which may be part of a UTF-8 sequence), 0 for a decoded reference. A
+ * reference that is none of these stays as written. */
+static size_t xml_char(const char *p, size_t n, unsigned long *cp, int *raw)
+{
+    static const struct { const char *name; char c; } named[] = {
+        {"lt;", '<'}, {"gt;", '>'}, {"amp;", '&'}, {"quot;", '"'},
+        {"apos;", '\''}};
+    *raw = 1;
+    *cp = (unsigned char)p[0];
+    if (p[0] != '&')
+        return 1;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t k = strlen(named[i].name);
+        if (n > k && memcmp(p + 1, named[i].name, k) == 0) {
+            *raw = 0;
+            *cp = (unsigned char)named[i].c;
+            return k + 1;
+        }
+    }
+    if (n < 4 || p[1] != '#')
+        return 1;
+    int hex = p[2] == 'x' || p[2] == 'X';
+    size_t i = hex ? 3 : 2;
+    unsigned long v = 0;
+    size_t start = i;
+    for (; i < n && i < start + 8; i++) {
+        int d;
+        char c = p[i];
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (hex && c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (hex && c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            break;
+        v = v * (hex ? 16u : 10u) + (unsigned)d;
+    }
+    if (i == start || i >= n || p[i] != ';' || v == 0 || v > 0x10FFFF ||
+        (v >= 0xD800 && v <= 0xDFFF))
+        return 1;
+    *raw = 0;
+    *cp = v;
+    return i + 1;
+}
+
+/* XML character data (an argument's type, "stream&lt;int&gt;&amp;") as
+ * text: references decoded, code points above ASCII in UTF-8. */
+static void print_xml_text(FILE *o, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned long c;
+        int raw;
+        i += xml_char(p + i, n - i, &c, &raw);
+        if (raw || c < 0x80) {
+            fputc((int)c, o);
+        } else if (c < 0x800) {
+            fputc((int)(0xC0 | c >> 6), o);
+            fputc((int)(0x80 | (c & 0x3F)), o);
+        } else if (c < 0x10000) {
+            fputc((int)(0xE0 | c >> 12), o);
+            fputc((int)(0x80 | (c >> 6 & 0x3F)), o);
+            fputc((int)(0x80 | (c & 0x3F)), o);
+        } else {
+            fputc((int)(0xF0 | c >> 18), o);
+            fputc((int)(0x80 | (c >> 12 & 0x3F)), o);
+            fputc((int)(0x80 | (c >> 6 & 0x3F)), o);
+            fputc((int)(0x80 | (c & 0x3F)), o);
+        }
+    }
+}
+
 static void print_banks(FILE *o, const axl_xclbin *x, uint64_t mask)
 {
     if (!mask) {
@@ -148,10 +223,11 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
             if (axl_xclbin_get_kernel_arg(x, &k, a, &arg))
                 continue;
             fprintf(o, "    arg %-3u %-12.*s %-8s offset 0x%02" PRIx64
-                    " size %-3" PRIu64 " %.*s\n", (unsigned)arg.index,
+                    " size %-3" PRIu64 " ", (unsigned)arg.index,
                     (int)arg.name.len, arg.name.ptr,
-                    NAME(quals, arg.address_qualifier), arg.offset, arg.size,
-                    (int)arg.type.len, arg.type.ptr);
+                    NAME(quals, arg.address_qualifier), arg.offset, arg.size);
+            print_xml_text(o, arg.type.ptr, arg.type.len);
+            fputc('\n', o);
         }
         for (uint32_t cu = 0; cu < k.cu_count; cu++) {
             uint32_t ipi;
@@ -193,6 +269,29 @@ static void json_bytes(FILE *o, const char *p, size_t n)
 }
 
 #define JSTR(o, s) json_bytes((o), (s).ptr, (s).len)
+
+/* XML character data as a JSON string: references decoded (code points
+ * as \uXXXX, a surrogate pair above U+FFFF), other bytes as json_bytes
+ * writes them. */
+static void json_xml_text(FILE *o, const char *p, size_t n)
+{
+    fputc('"', o);
+    for (size_t i = 0; i < n && p[i];) {
+        unsigned long c;
+        int raw;
+        i += xml_char(p + i, n - i, &c, &raw);
+        if (c == '"' || c == '\\')
+            fprintf(o, "\\%c", (int)c);
+        else if (c >= 0x20 && c < 0x7f)
+            fputc((int)c, o);
+        else if (raw || c < 0x10000)
+            fprintf(o, "\\u%04lx", c);
+        else
+            fprintf(o, "\\u%04lx\\u%04lx", 0xD800 + ((c - 0x10000) >> 10),
+                    0xDC00 + ((c - 0x10000) & 0x3FF));
+    }
+    fputc('"', o);
+}
 
 static void json_banks(FILE *o, const axl_xclbin *x, uint64_t mask)
 {
@@ -294,7 +393,7 @@ void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
             fprintf(o, ",\"qualifier\":\"%s\",\"offset\":%" PRIu64
                        ",\"size_bytes\":%" PRIu64 ",\"type\":",
                     NAME(quals, arg.address_qualifier), arg.offset, arg.size);
-            JSTR(o, arg.type);
+            json_xml_text(o, arg.type.ptr, arg.type.len);
             fprintf(o, "}");
         }
         fprintf(o, "],\"compute_units\":[");

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pack.h"
+#include "platform.h"
 
 #define MAX_KERNELS 64
 #define MAX_CUS 128   /* compute units of one image */
@@ -23,16 +24,18 @@
 #define MAX_BANKS 64
 #define NAME_MAX_ 64  /* a kernel, unit or argument name, with its NUL */
 
-/* The platform axl describes (v++ would take it from the .xpfm): DDR4
- * banks tagged bank0..bankN-1 of 256 MiB from 0x4000000000, as the stock
- * images have, and the compute units' control windows from 0x1800000. */
+/* axl's own platform, when no preset is named (v++ would read the .xpfm):
+ * DDR4 banks tagged bank0..bankN-1 of 256 MiB from 0x4000000000, as the
+ * stock images have, and the compute units' control windows from
+ * 0x1800000. A preset (platform.h) gives its own banks and window. */
 #define BANK_BASE 0x4000000000ull
 #define BANK_STRIDE 0x10000000ull
 #define BANK_KIB 0x40000ull
 #define CU_BASE 0x1800000ull
 #define CU_STRIDE 0x10000ull
-#define DEFAULT_MHZ 300u
+#define DEFAULT_HZ 300000000ull
 #define KERNEL_CLK_MHZ 500u
+#define TAG_MAX 16    /* m_tag of MEM_TOPOLOGY, with its NUL */
 
 typedef struct karg {
     char name[NAME_MAX_];
@@ -60,13 +63,23 @@ typedef struct cu {
     uint64_t banks[MAX_ARGS]; /* per argument (by position in args[]) */
 } cu;
 
+typedef struct bank {
+    char tag[TAG_MAX];
+    const char *type;     /* MEM_DDR4, ... */
+    uint64_t base, size_kb;
+} bank;
+
 typedef struct link {
     kernel k[MAX_KERNELS];
     unsigned nk;
     cu c[MAX_CUS];
     unsigned nc;
+    bank bank[MAX_BANKS];
     unsigned banks;
-    unsigned mhz;         /* 0: none given yet */
+    unsigned default_bank;
+    uint64_t cu_base;
+    const axl_platform *preset; /* NULL: axl's own platform */
+    uint64_t hz;          /* the kernel clock; 0: none given yet */
     char platform[64];
     uint64_t h1, h2;      /* hashes of the inputs, for the UUID */
     char *err;
@@ -485,35 +498,103 @@ static int digits(const char **p, unsigned long long *out)
     return 0;
 }
 
-/* A memory of the platform as a bit set: DDR[i], DDR[i:j] (v++'s names)
- * or bankI (the MEM_TOPOLOGY tag). -1: not a name; -2: not on it. */
+static int bank_named(const link *l, const char *tag)
+{
+    for (unsigned b = 0; b < l->banks; b++)
+        if (strcmp(l->bank[b].tag, tag) == 0)
+            return (int)b;
+    return -1;
+}
+
+/* Bank i of a family: FAMILY[i], or for DDR on a platform that tags its
+ * DDR banks bank<i> (v++ maps DDR[i] there, as on axl's own platform). */
+static int bank_of(const link *l, const char *family, unsigned long long i)
+{
+    char tag[TAG_MAX + 24];
+    snprintf(tag, sizeof tag, "%s[%llu]", family, i);
+    int b = bank_named(l, tag);
+    if (b < 0 && strcmp(family, "DDR") == 0) {
+        snprintf(tag, sizeof tag, "bank%llu", i);
+        b = bank_named(l, tag);
+    }
+    return b;
+}
+
+/* A memory of the platform as a bit set, by the names v++ takes after
+ * sp=: a bank's tag (DDR[0], PLRAM[1], HBM[3], HOST[0], bank2, HP0),
+ * FAMILY[i:j] for the banks i..j of a family (HBM[0:3], DDR[0:1]), and
+ * bank<i> for DDR[i]. -1: not a memory name; -2: not on the platform. */
 static int memory(const link *l, const char *s, uint64_t *set)
 {
-    unsigned long long a, b;
+    int b = bank_named(l, s);
+    if (b >= 0) {
+        *set = 1ull << b;
+        return 0;
+    }
+    const char *open = strchr(s, '[');
     const char *p;
-    if (strncmp(s, "DDR[", 4) == 0) {
-        p = s + 4;
+    unsigned long long a, z;
+    if (open && open > s && (size_t)(open - s) < TAG_MAX) {
+        char family[TAG_MAX];
+        memcpy(family, s, (size_t)(open - s));
+        family[open - s] = '\0';
+        for (const char *f = family; *f; f++)
+            if (!isalpha((unsigned char)*f))
+                return -1;
+        p = open + 1;
         if (digits(&p, &a))
             return -1;
-        b = a;
-        if (*p == ':' && (p++, digits(&p, &b)))
+        z = a;
+        if (*p == ':' && (p++, digits(&p, &z)))
             return -1;
         if (strcmp(p, "]") != 0)
             return -1;
-    } else if (strncmp(s, "bank", 4) == 0) {
+        if (a > z)
+            return -2;
+        *set = 0;
+        for (unsigned long long i = a; i <= z; i++) {
+            if ((b = bank_of(l, family, i)) < 0)
+                return -2;
+            *set |= 1ull << b;
+        }
+        return 0;
+    }
+    if (strncmp(s, "bank", 4) == 0) {
         p = s + 4;
         if (digits(&p, &a) || *p)
             return -1;
-        b = a;
-    } else {
-        return -1;
+        if ((b = bank_of(l, "DDR", a)) < 0)
+            return -2;
+        *set = 1ull << b;
+        return 0;
     }
-    if (a > b || b >= l->banks)
-        return -2;
-    *set = 0;
-    for (unsigned long long i = a; i <= b; i++)
-        *set |= 1ull << i;
-    return 0;
+    return -1;
+}
+
+/* The platform's banks for a message: runs of one family as DDR[0:3]. */
+static void bank_list(const link *l, char *out, size_t out_size)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (unsigned b = 0; b < l->banks && k < out_size;) {
+        const char *tag = l->bank[b].tag;
+        const char *open = strchr(tag, '[');
+        size_t fl = open ? (size_t)(open - tag) : 0;
+        unsigned e = b;
+        if (open && strtoul(open + 1, NULL, 10) == 0)
+            while (e + 1 < l->banks &&
+                   strncmp(l->bank[e + 1].tag, tag, fl + 1) == 0 &&
+                   strtoul(l->bank[e + 1].tag + fl + 1, NULL, 10) == e + 1 - b)
+                e++;
+        int r = e > b ? snprintf(out + k, out_size - k, "%s%.*s[0:%u]",
+                                 k ? " " : "", (int)fl, tag, e - b)
+                      : snprintf(out + k, out_size - k, "%s%s", k ? " " : "",
+                                 tag);
+        if (r < 0)
+            break;
+        k += (size_t)r;
+        b = e + 1;
+    }
 }
 
 /* sp=<cu>.<arg>:<memory> */
@@ -549,12 +630,17 @@ static int do_sp(link *l, const char *file, unsigned line, char *v)
                     k->args[ai].qualifier);
     uint64_t set;
     int r = memory(l, mem, &set);
-    if (r == -1)
-        return fail(l, file, line, "sp=: memory \"%s\" is none of DDR[i], "
-                    "DDR[i:j], bankI", mem);
-    if (r == -2)
-        return fail(l, file, line, "sp=: memory \"%s\" is not on the "
-                    "platform, which has %u banks (--banks)", mem, l->banks);
+    if (r < 0) {
+        char have[512];
+        bank_list(l, have, sizeof have);
+        if (r == -1)
+            return fail(l, file, line, "sp=: \"%s\" is not a memory name "
+                        "(a bank's tag, FAMILY[i:j] or bank<i>); platform %s "
+                        "has %s", mem, l->platform, have);
+        return fail(l, file, line, "sp=: memory \"%s\" is not on platform "
+                    "%s, which has %s%s", mem, l->platform, have,
+                    l->preset ? "" : " (--banks N for more DDR banks)");
+    }
     if (c->banks[ai])
         return fail(l, file, line, "sp=: %s.%s is connected twice", cname,
                     aname);
@@ -579,18 +665,45 @@ static int do_slr(link *l, const char *file, unsigned line, char *v)
     return 0;
 }
 
-static int set_mhz(link *l, const char *file, unsigned line,
-                   unsigned long long hz)
+/* The kernel clock in Hz. CLOCK_FREQ_TOPOLOGY holds whole MHz (uint16_t
+ * m_freq_Mhz in XRT's xclbin.h): 333.33 MHz is written 333 there, as
+ * XRT itself reads the XML's "333.330000MHz" (std::stoul, which stops at
+ * the point); the XML's kernelClocks keep the exact value. */
+static int set_hz(link *l, const char *file, unsigned line,
+                  unsigned long long hz)
 {
-    if (hz < 1000000 || hz > 65535000000ull || hz % 1000000)
-        return fail(l, file, line, "a clock of %llu Hz is not a whole "
-                    "number of MHz (1..65535)", hz);
-    unsigned mhz = (unsigned)(hz / 1000000);
-    if (l->mhz && l->mhz != mhz)
-        return fail(l, file, line, "a second kernel clock (%u MHz, after "
-                    "%u MHz): axl's images have one kernel clock", mhz,
-                    l->mhz);
-    l->mhz = mhz;
+    if (hz < 1000000 || hz >= 65536000000ull)
+        return fail(l, file, line, "a clock of %llu Hz is outside 1 MHz.."
+                    "65535 MHz", hz);
+    if (l->hz && l->hz != hz)
+        return fail(l, file, line, "a second kernel clock (%llu Hz, after "
+                    "%llu Hz): axl's images have one kernel clock", hz,
+                    (unsigned long long)l->hz);
+    l->hz = hz;
+    return 0;
+}
+
+/* A decimal number of MHz ("300", "333.33", up to 6 decimals) in Hz. */
+static int parse_mhz(const char *s, unsigned long long *hz)
+{
+    const char *p = s;
+    unsigned long long whole, frac = 0, scale = 1000000;
+    if (digits(&p, &whole))
+        return -1;
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        while (isdigit((unsigned char)*p)) {
+            if (scale == 1)
+                return -1;
+            scale /= 10;
+            frac += (unsigned long long)(*p++ - '0') * scale;
+        }
+    }
+    if (*p)
+        return -1;
+    *hz = whole * 1000000ull + frac;
     return 0;
 }
 
@@ -602,9 +715,9 @@ static int do_clock(link *l, const char *file, unsigned line,
     char *colon = strchr(v, ':');
     if (strcmp(key, "defaultFreqHz") == 0) {
         if (parse_uint(trim(v), UINT64_MAX, &hz))
-            return fail(l, file, line, "defaultFreqHz=%s is not a number",
-                        v);
-        return set_mhz(l, file, line, hz);
+            return fail(l, file, line, "defaultFreqHz=%s is not a number "
+                        "of Hz", v);
+        return set_hz(l, file, line, hz);
     }
     if (strcmp(key, "freqHz") != 0)
         return fail(l, file, line, "[clock] %s= is not supported (freqHz= "
@@ -613,7 +726,7 @@ static int do_clock(link *l, const char *file, unsigned line,
         return fail(l, file, line, "freqHz=%s: expected <hz>:<cu>", v);
     *colon = '\0';
     if (parse_uint(trim(v), UINT64_MAX, &hz))
-        return fail(l, file, line, "freqHz=%s is not a number", v);
+        return fail(l, file, line, "freqHz=%s is not a number of Hz", v);
     for (char *u = strtok(colon + 1, ","); u; u = strtok(NULL, ",")) {
         char *pin = strchr(u, '.'); /* <cu>.<clock pin> */
         if (pin)
@@ -622,7 +735,7 @@ static int do_clock(link *l, const char *file, unsigned line,
             return fail(l, file, line, "freqHz= names compute unit %s, "
                         "which no nk= makes", trim(u));
     }
-    return set_mhz(l, file, line, hz);
+    return set_hz(l, file, line, hz);
 }
 
 /* Pass 0 reads nk= (units must exist before sp=, slr= and freqHz= name
@@ -678,21 +791,29 @@ static int read_config(link *l, const char *file, const char *body,
             else
                 r = fail(l, file, line, "[connectivity] %s= is not "
                          "supported (nk=, sp= and slr= are)", key);
+        } else if (!section[0] && strcmp(key, "platform") == 0) {
+            /* In pass 0: sp= needs the platform's banks. The command
+             * line's --platform wins. */
+            if (pass == 0 && !l->platform[0])
+                axl_platform_basename(v, l->platform, sizeof l->platform);
         } else if (pass == 0) {
             continue;
         } else if (strcmp(section, "clock") == 0) {
             r = do_clock(l, file, line, key, v);
-        } else if (!section[0] && strcmp(key, "platform") == 0) {
-            if (!l->platform[0])
-                snprintf(l->platform, sizeof l->platform, "%s", v);
         } else if (!section[0] && strcmp(key, "kernel_frequency") == 0) {
-            unsigned long long mhz;
-            char *colon = strchr(v, ':'); /* "0:300|1:500" or "300" */
-            if (parse_uint(colon ? colon + 1 : v, 65535, &mhz) || !mhz)
-                r = fail(l, file, line, "kernel_frequency=%s: expected MHz",
-                         v);
+            /* "300", "333.33", or "0:300|1:500" (clock id 0 is the
+             * kernel clock) */
+            unsigned long long hz;
+            char *sel = v, *bar = strchr(v, '|');
+            if (bar)
+                *bar = '\0';
+            if (strncmp(sel, "0:", 2) == 0)
+                sel += 2;
+            if (parse_mhz(trim(sel), &hz))
+                r = fail(l, file, line, "kernel_frequency=%s: expected MHz "
+                         "(300, 333.33 or 0:300|1:500)", v);
             else
-                r = set_mhz(l, file, line, mhz * 1000000ull);
+                r = set_hz(l, file, line, hz);
         }
         /* Other sections ([vivado], [advanced], [hls], ...) and other
          * top-level options do not change these sections. */
@@ -712,11 +833,12 @@ static void mem_json(const link *l, text *t)
     put(t, "{\"mem_topology\": {\"m_count\": \"%u\", \"m_mem_data\": [",
         l->banks);
     for (unsigned b = 0; b < l->banks; b++)
-        put(t, "%s{\"m_type\": \"MEM_DDR4\", \"m_used\": \"%d\", "
-            "\"m_sizeKB\": \"0x%llx\", \"m_tag\": \"bank%u\", "
+        put(t, "%s{\"m_type\": \"%s\", \"m_used\": \"%d\", "
+            "\"m_sizeKB\": \"0x%llx\", \"m_tag\": \"%s\", "
             "\"m_base_address\": \"0x%llx\"}", b ? ", " : "",
-            (int)(used >> b & 1), (unsigned long long)BANK_KIB, b,
-            (unsigned long long)(BANK_BASE + b * BANK_STRIDE));
+            l->bank[b].type, (int)(used >> b & 1),
+            (unsigned long long)l->bank[b].size_kb, l->bank[b].tag,
+            (unsigned long long)l->bank[b].base);
     put(t, "]}}");
 }
 
@@ -729,7 +851,7 @@ static void ip_json(const link *l, text *t)
             "\"m_interrupt_id\": \"%u\", \"m_ip_control\": \"%s\", "
             "\"m_base_address\": \"0x%llx\", \"m_name\": \"%s:%s\"}",
             i ? ", " : "", i, k->control,
-            (unsigned long long)(CU_BASE + i * CU_STRIDE), k->name,
+            (unsigned long long)(l->cu_base + i * CU_STRIDE), k->name,
             l->c[i].name);
     }
     put(t, "]}}");
@@ -759,29 +881,42 @@ static void conn_json(const link *l, text *t)
     free(body.p);
 }
 
+static uint64_t clock_hz(const link *l)
+{
+    return l->hz ? l->hz : DEFAULT_HZ;
+}
+
 static void clock_json(const link *l, text *t)
 {
     put(t, "{\"clock_freq_topology\": {\"m_count\": \"2\", \"m_clock_freq\": "
         "[{\"m_freq_Mhz\": \"%u\", \"m_type\": \"DATA\", \"m_name\": "
         "\"DATA_CLK\"}, {\"m_freq_Mhz\": \"%u\", \"m_type\": \"KERNEL\", "
         "\"m_name\": \"KERNEL_CLK\"}]}}",
-        l->mhz ? l->mhz : DEFAULT_MHZ, KERNEL_CLK_MHZ);
+        (unsigned)(clock_hz(l) / 1000000u), KERNEL_CLK_MHZ);
 }
 
 static void xml(const link *l, text *t)
 {
+    uint64_t hz = clock_hz(l);
     put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<!-- written by axl-xclbin link -->\n"
         "<project name=\"%s\">\n"
-        "  <platform vendor=\"axl\" boardid=\"emu\" name=\"%s\" "
+        "  <platform vendor=\"%s\" boardid=\"%s\" name=\"%s\" "
         "featureRomTime=\"0\">\n"
         "    <version major=\"1\" minor=\"0\"/>\n"
-        "    <device name=\"fpga0\" fpgaDevice=\"emulated\" "
+        "    <device name=\"fpga0\" fpgaDevice=\"%s\" "
         "addrWidth=\"64\">\n"
         "      <core name=\"OCL_REGION_0\" target=\"hw\" type=\"clc_region\" "
-        "clockFreq=\"%uMHz\" numComputeUnits=\"%u\">\n",
-        l->nk ? l->k[0].name : "axl", l->platform,
-        l->mhz ? l->mhz : DEFAULT_MHZ, l->nc);
+        "clockFreq=\"%uMHz\" numComputeUnits=\"%u\">\n"
+        "        <kernelClocks>\n"
+        "          <clock port=\"DATA_CLK\" frequency=\"%u.%06uMHz\"/>\n"
+        "          <clock port=\"KERNEL_CLK\" frequency=\"%u.000000MHz\"/>\n"
+        "        </kernelClocks>\n",
+        l->nk ? l->k[0].name : "axl", l->preset ? "xilinx" : "axl",
+        l->preset ? l->preset->board : "emu", l->platform,
+        l->preset ? l->preset->board : "emulated",
+        (unsigned)(hz / 1000000u), l->nc, (unsigned)(hz / 1000000u),
+        (unsigned)(hz % 1000000u), KERNEL_CLK_MHZ);
     for (unsigned i = 0; i < l->nk; i++) {
         const kernel *k = &l->k[i];
         put(t, "        <kernel%s>\n", k->attrs ? k->attrs : "");
@@ -795,7 +930,7 @@ static void xml(const link *l, text *t)
                     "            <addrRemap base=\"0x%llx\" range=\"0x%llx\" "
                     "port=\"%s\"/>\n          </instance>\n",
                     l->c[c].name,
-                    (unsigned long long)(CU_BASE + c * CU_STRIDE),
+                    (unsigned long long)(l->cu_base + c * CU_STRIDE),
                     (unsigned long long)CU_STRIDE, k->slave);
         put(t, "        </kernel>\n");
     }
@@ -831,6 +966,62 @@ static void free_link(link *l)
     free(l);
 }
 
+/* The banks sp= names: a preset's (--platform, or the config's platform=
+ * when it names one) or axl's own (--banks N). Runs after pass 0, which
+ * reads platform=. */
+static int setup_platform(link *l, const axl_link_options *o)
+{
+    const char *me = "axl-xclbin link";
+    if (l->platform[0])
+        l->preset = axl_platform_find(l->platform);
+    else
+        strcpy(l->platform, "axl_emu");
+    if (o->platform && !l->preset) {
+        char known[1024];
+        axl_platform_names(known, sizeof known);
+        return fail(l, me, 0, "--platform %s: no preset of that name (the "
+                    "presets: %s)", o->platform, known);
+    }
+    if (l->preset && o->banks)
+        return fail(l, me, 0, "--banks %u describes axl's own platform; %s "
+                    "has its own banks", o->banks, l->platform);
+    if (!l->preset) {
+        for (unsigned b = 0; b < l->banks; b++) {
+            bank *k = &l->bank[b];
+            snprintf(k->tag, sizeof k->tag, "bank%u", b);
+            k->type = "MEM_DDR4";
+            k->base = BANK_BASE + b * BANK_STRIDE;
+            k->size_kb = BANK_KIB;
+        }
+        l->default_bank = 0;
+        l->cu_base = CU_BASE;
+        return 0;
+    }
+    const axl_platform *p = l->preset;
+    l->banks = 0;
+    for (unsigned m = 0; m < p->nmems; m++) {
+        const axl_platform_mem *pm = &p->mems[m];
+        for (unsigned i = 0; i < (pm->count ? pm->count : 1); i++) {
+            if (l->banks == MAX_BANKS)
+                return fail(l, me, 0, "platform %s: more than %d banks",
+                            l->platform, MAX_BANKS);
+            bank *k = &l->bank[l->banks++];
+            if (pm->count)
+                snprintf(k->tag, sizeof k->tag, "%s[%u]", pm->tag, i);
+            else
+                snprintf(k->tag, sizeof k->tag, "%s", pm->tag);
+            k->type = pm->type;
+            k->base = pm->base + i * pm->stride;
+            k->size_kb = pm->size_kb;
+        }
+    }
+    int d = bank_named(l, p->default_mem);
+    l->default_bank = d < 0 ? 0 : (unsigned)d;
+    l->cu_base = p->cu_base;
+    hash(l, p->name, strlen(p->name));
+    return 0;
+}
+
 int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
              char *err, size_t err_size)
 {
@@ -849,7 +1040,7 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
         r = fail(l, "axl-xclbin link", 0, "--banks %u: at most %d",
                  l->banks, MAX_BANKS);
     if (o->platform)
-        snprintf(l->platform, sizeof l->platform, "%s", o->platform);
+        axl_platform_basename(o->platform, l->platform, sizeof l->platform);
     hash(l, &l->banks, sizeof l->banks);
     if (r == 0 && o->nkernels == 0)
         r = fail(l, "axl-xclbin link", 0, "no kernel.xml given");
@@ -866,6 +1057,8 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
     for (int pass = 0; pass < 2; pass++) {
         for (unsigned i = 0; r == 0 && i < o->nconfigs; i++)
             r = read_config(l, o->configs[i], (const char *)cfg[i], pass);
+        if (r == 0 && pass == 0)
+            r = setup_platform(l, o);
         /* A kernel no nk= names gets one unit, <kernel>_1, as in v++. */
         for (unsigned i = 0; r == 0 && pass == 0 && i < l->nk; i++)
             if (!l->k[i].nk_seen) {
@@ -896,10 +1089,8 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
         const kernel *k = &l->k[l->c[i].kernel];
         for (unsigned a = 0; a < k->nargs; a++)
             if (k->args[a].qualifier == 1 && !l->c[i].banks[a])
-                l->c[i].banks[a] = 1;
+                l->c[i].banks[a] = 1ull << l->default_bank;
     }
-    if (!l->platform[0])
-        strcpy(l->platform, "axl_emu");
     text mem = {0}, ip = {0}, conn = {0}, clk = {0}, meta = {0};
     if (r == 0) {
         mem_json(l, &mem);

@@ -5,7 +5,8 @@
  * kernel.xml (the one inside the .xo, `<root><kernel>...`).
  *
  * The image gets what v++ would write for the same config on the
- * platform described by the options (banks, their tag style), in the
+ * platform: a preset (platform.h) named by --platform or by the config's
+ * platform=, else axl's own (--banks N DDR banks tagged bank<i>), in the
  * order v++ writes it:
  *   MEM_TOPOLOGY  every bank of the platform, m_used 1 for those an
  *                 argument reaches;
@@ -14,13 +15,16 @@
  *                 consecutive 64 KiB control windows from the platform's
  *                 base, interrupt ids in that order;
  *   CONNECTIVITY  per unit (IP_LAYOUT order), per memory argument (id
- *                 order), one entry per bank its sp= names (a range
- *                 DDR[0:1] names several; no sp=: the platform's default
- *                 bank, DDR[0]);
- *   CLOCK_FREQ_TOPOLOGY  DATA_CLK at the kernel clock ([clock] freqHz= or
- *                 defaultFreqHz=, or kernel_frequency=; 300 MHz when none)
- *                 and KERNEL_CLK at 500 MHz;
- *   EMBEDDED_METADATA  the kernels' XML with one <instance> per unit.
+ *                 order), one entry per bank its sp= names (a bank's tag
+ *                 DDR[0], PLRAM[1], HBM[3], HOST[0], HP0; a range
+ *                 HBM[0:3] names several; bank<i> is DDR[i]; no sp=: the
+ *                 platform's default bank);
+ *   CLOCK_FREQ_TOPOLOGY  DATA_CLK at the kernel clock in whole MHz
+ *                 ([clock] freqHz= or defaultFreqHz= in Hz, or
+ *                 kernel_frequency= in MHz, decimals allowed; 300 MHz when
+ *                 none) and KERNEL_CLK at 500 MHz;
+ *   EMBEDDED_METADATA  the kernels' XML with one <instance> per unit and
+ *                 the exact clocks in <kernelClocks>.
  */
 #ifndef AXL_XCLBIN_LINK_H
 #define AXL_XCLBIN_LINK_H
@@ -32,9 +36,12 @@ typedef struct axl_link_options {
     unsigned nconfigs;
     const char *const *kernels;  /* kernel.xml files */
     unsigned nkernels;
-    unsigned banks;              /* DDR banks of the platform (0: 4) */
+    unsigned banks;              /* DDR banks of axl's own platform
+                                    (0: 4); refused with a preset */
     const char *uuid;            /* NULL: derived from the inputs */
-    const char *platform;        /* NULL: platform= of the config, else
+    const char *platform;        /* a preset's name or .xpfm path; NULL:
+                                    platform= of the config (a preset's
+                                    banks when it names one), else
                                     axl_emu */
 } axl_link_options;
 

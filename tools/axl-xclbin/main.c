@@ -8,13 +8,17 @@
  *                                     write FILE's design as C source, a
  *                                     const axl_xclbin_design SYMBOL that a
  *                                     board links instead of the bytes
- *   axl-xclbin link [--config CFG]... [--banks N] [--uuid U]
- *                   [--platform NAME] KERNEL_XML... -o FILE
+ *   axl-xclbin link [--config CFG]... [--platform NAME | --banks N]
+ *                   [--uuid U] KERNEL_XML... -o FILE
  *                                     build an image from a v++ link config
  *                                     and HLS kernel.xml files (link.h)
+ *   axl-xclbin kernel-xml SOURCE --top NAME [-I DIR]... [-D NAME[=V]]...
+ *                   -o FILE           write the kernel.xml of an HLS kernel
+ *                                     from its source (kernel_xml.h)
  *
- * Exit status: 0 success; 1 usage or I/O error; 2 the image (info) or the
- * manifest and its files (pack) are invalid. Failures print one line on
+ * Exit status: 0 success; 1 usage or I/O error; 2 the image (info), the
+ * manifest and its files (pack), the config and kernel files (link) or
+ * the kernel source (kernel-xml) are invalid. Failures print one line on
  * stderr.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -26,6 +30,7 @@
 #include "axl/xclbin.h"
 #include "design.h"
 #include "info.h"
+#include "kernel_xml.h"
 #include "link.h"
 #include "pack.h"
 
@@ -34,9 +39,11 @@ static int usage(void)
     fprintf(stderr, "usage: axl-xclbin info [--json] FILE\n"
                     "       axl-xclbin pack MANIFEST -o FILE\n"
                     "       axl-xclbin design FILE SYMBOL -o OUT.c\n"
-                    "       axl-xclbin link [--config CFG]... [--banks N] "
-                    "[--uuid U] [--platform NAME]\n"
-                    "                       KERNEL_XML... -o FILE\n");
+                    "       axl-xclbin link [--config CFG]... "
+                    "[--platform NAME | --banks N] [--uuid U]\n"
+                    "                       KERNEL_XML... -o FILE\n"
+                    "       axl-xclbin kernel-xml SOURCE --top NAME "
+                    "[-I DIR]... [-D NAME[=V]]... -o FILE\n");
     return 1;
 }
 
@@ -208,6 +215,58 @@ static int link_cmd(int argc, char **argv)
     return r;
 }
 
+static int kernel_xml_cmd(int argc, char **argv)
+{
+    const char **inc = calloc((size_t)argc, sizeof *inc);
+    const char **def = calloc((size_t)argc, sizeof *def);
+    axl_kernel_xml_options o = {NULL, NULL, inc, 0, def, 0, NULL, 0};
+    const char *out = NULL;
+    int bad = !inc || !def;
+    for (int i = 2; !bad && i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "-o") == 0 && more)
+            out = argv[++i];
+        else if (strcmp(a, "--top") == 0 && more)
+            o.top = argv[++i];
+        else if (strcmp(a, "-I") == 0 && more)
+            inc[o.nincludes++] = argv[++i];
+        else if (strncmp(a, "-I", 2) == 0 && a[2])
+            inc[o.nincludes++] = a + 2;
+        else if (strcmp(a, "-D") == 0 && more)
+            def[o.ndefines++] = argv[++i];
+        else if (strncmp(a, "-D", 2) == 0 && a[2])
+            def[o.ndefines++] = a + 2;
+        else if (a[0] != '-' && !o.source)
+            o.source = a;
+        else
+            bad = 1;
+    }
+    int r;
+    if (bad || !o.source || !o.top || !out) {
+        r = usage();
+    } else {
+        char *xml;
+        size_t size;
+        char err[512];
+        if (axl_kernel_xml(&o, &xml, &size, err, sizeof err)) {
+            fprintf(stderr, "axl-xclbin: %s\n", err);
+            r = 2;
+        } else {
+            r = write_file(out, (const unsigned char *)xml, size);
+            if (r) {
+                fprintf(stderr, "axl-xclbin: %s: cannot write the XML\n",
+                        out);
+                r = 1;
+            }
+            free(xml);
+        }
+    }
+    free(inc);
+    free(def);
+    return r;
+}
+
 static int pack(int argc, char **argv)
 {
     const char *manifest = NULL, *out = NULL;
@@ -259,5 +318,7 @@ int main(int argc, char **argv)
         return design(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "link") == 0)
         return link_cmd(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "kernel-xml") == 0)
+        return kernel_xml_cmd(argc, argv);
     return usage();
 }

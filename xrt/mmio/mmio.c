@@ -24,8 +24,10 @@
  *    same value back, which clears both.
  *
  * All hardware access goes through mmio_io.h (volatile loads and stores on
- * a board, the simulator in test builds). Device memory is the regions
- * the board declares per bank, carved by a fixed-capacity allocator.
+ * a board; in a model build, AXL_MMIO_MODEL, the model the board names,
+ * axl/mmio_model.h, of which this file knows only that interface). Device
+ * memory is the regions the board declares per bank, carved by a
+ * fixed-capacity allocator.
  * Caches: clean before the IP reads, invalidate before the CPU reads what
  * it wrote (axl_port_cache_*), unless the board is coherent.
  */
@@ -38,6 +40,16 @@
 #include "mmio_config.h"
 #include "mmio_io.h"
 #include "mmio_regs.h"
+
+#if defined(AXL_MMIO_MODEL) && AXL_MMIO_MODEL
+#define MMIO_MODEL 1
+#include "axl/mmio_model.h"
+#if defined(AXL_MMIO_MODEL_THREADS) && AXL_MMIO_MODEL_THREADS
+#include <pthread.h>
+#endif
+#else
+#define MMIO_MODEL 0
+#endif
 
 /* With AXL_MESSAGES 0 the message is the status name (as in xrt/emu). */
 #if AXL_MESSAGES
@@ -91,6 +103,12 @@ typedef struct mmio_device {
     uint32_t nbanks;
     mmio_bank banks[AXL_MMIO_BANKS];
     mmio_unit units[AXL_MMIO_UNITS];
+#if MMIO_MODEL
+    const axl_mmio_model *model; /* the board's, while open */
+    int attached;
+    axl_mmio_bank_region regions[AXL_MMIO_BANKS]; /* the banks, as given
+                                                      to the model */
+#endif
 } mmio_device;
 
 static mmio_device device;
@@ -103,7 +121,7 @@ axl_status axl_mmio_set_board(const axl_mmio_board *board)
     return AXL_SUCCESS;
 }
 
-/* Counted from the poll, the interrupt entry and the simulator's threads. */
+/* Counted from the poll, the interrupt entry and a model's threads. */
 static void count(uint32_t *c)
 {
     __atomic_fetch_add(c, 1u, __ATOMIC_RELAXED);
@@ -119,14 +137,200 @@ void axl_mmio_counters_get(axl_mmio_counters *out)
     out->resets = __atomic_load_n(&counters.resets, __ATOMIC_RELAXED);
 }
 
+#if MMIO_MODEL
+/* The board a model build has when the application names none: the
+ * library's (axl_mmio_model_library writes this function). */
+const axl_mmio_board *axl__mmio_default_board(void);
+#endif
+
 static const axl_mmio_board *the_board(void)
 {
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+#if MMIO_MODEL
     if (!board_set)
-        return axl_mmio_sim_board();
+        return axl__mmio_default_board();
 #endif
     return board_set;
 }
+
+#if MMIO_MODEL
+/* ---- The model (a model build only) --------------------------------------
+ *
+ * Calls into the model are serialised by model_lock and never nested: an
+ * interrupt the model raises inside a call is noted in irq_pending and
+ * delivered to axl_mmio_isr once the call has returned (from the model's
+ * own threads it is delivered at once). After each call the model's clock
+ * is read into model_ns, which the core reads (mmio_now) with its lock
+ * held, when the model must not be called. */
+
+#if defined(AXL_MMIO_MODEL_THREADS) && AXL_MMIO_MODEL_THREADS
+static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int in_model; /* this thread is inside a model call */
+#define MODEL_LOCK() (pthread_mutex_lock(&model_lock), in_model = 1)
+#define MODEL_UNLOCK() (in_model = 0, pthread_mutex_unlock(&model_lock))
+#define IN_MODEL() in_model
+#else
+/* One thread (a stepped model): an interrupt can only rise inside a call. */
+#define MODEL_LOCK() ((void)0)
+#define MODEL_UNLOCK() ((void)0)
+#define IN_MODEL() 1
+#endif
+#define PENDING_WORDS ((AXL_MMIO_UNITS + 31) / 32)
+static _Atomic uint32_t irq_pending[PENDING_WORDS];
+static _Atomic uint32_t irq_any;    /* some bit of irq_pending is set */
+/* The device's clock: the model's, from where the runtime's clock stood
+ * when the device first opened (never 0, which the core reads as "no
+ * time", and near the host's times in a trace), going on from one attach
+ * to the next. */
+static _Atomic uint64_t model_ns;
+static uint64_t clock_base;
+
+static void deliver_pending(void)
+{
+    atomic_store(&irq_any, 0u);
+    for (uint32_t w = 0; w < PENDING_WORDS; w++) {
+        uint32_t bits = atomic_exchange(&irq_pending[w], 0u);
+        for (uint32_t b = 0; bits; b++, bits >>= 1)
+            if (bits & 1u)
+                axl_mmio_isr(w * 32u + b);
+    }
+}
+
+static void read_clock(const axl_mmio_model *m)
+{
+    atomic_store_explicit(&model_ns, clock_base + m->now_ns(m->user),
+                          memory_order_relaxed);
+}
+
+static inline const axl_mmio_model *model_enter(void)
+{
+    MODEL_LOCK();
+    return device.model;
+}
+
+static inline void model_leave(const axl_mmio_model *m)
+{
+    if (m->now_ns)
+        read_clock(m);
+    MODEL_UNLOCK();
+    if (atomic_load_explicit(&irq_any, memory_order_relaxed))
+        deliver_pending();
+}
+
+/* The isr the model is given: a unit's interrupt line rose. */
+static void model_isr(uint32_t ip_index)
+{
+    if (ip_index >= AXL_MMIO_UNITS)
+        return;
+    atomic_fetch_or(&irq_pending[ip_index / 32u], 1u << (ip_index % 32u));
+    atomic_store(&irq_any, 1u);
+    if (!IN_MODEL())
+        model_leave(model_enter()); /* from the model's own thread: now,
+                                       with its clock read first */
+}
+
+/* The seam (mmio_io.h): regs is the unit's IP_LAYOUT index + 1. */
+static inline uint32_t mmio_rd32(uintptr_t regs, uint32_t off)
+{
+    const axl_mmio_model *m = model_enter();
+    uint32_t v = m->rd32(m->user, (uint32_t)regs - 1u, off);
+    model_leave(m);
+    return v;
+}
+
+static inline void mmio_wr32(uintptr_t regs, uint32_t off, uint32_t value)
+{
+    const axl_mmio_model *m = model_enter();
+    m->wr32(m->user, (uint32_t)regs - 1u, off, value);
+    model_leave(m);
+}
+
+static uint64_t mmio_now(void *dev)
+{
+    (void)dev;
+    return atomic_load_explicit(&model_ns, memory_order_relaxed);
+}
+
+/* Powers the model up with the device's design and banks. */
+static axl_status model_attach(mmio_device *d)
+{
+    for (uint32_t b = 0; b < d->nbanks; b++) {
+        d->regions[b] = d->banks[b].region;
+        d->regions[b].host = d->banks[b].host;
+    }
+    if (!clock_base && d->model->now_ns)
+        clock_base = axl_hal_now() | 1u;
+    const axl_mmio_model *m = model_enter();
+    axl_status st = m->attach(m->user, &d->design, d->regions, d->nbanks,
+                              model_isr);
+    d->attached = st == AXL_SUCCESS;
+    model_leave(m);
+    return st;
+}
+
+/* Not serialised with the other calls: a model that joins threads of its
+ * own here lets them finish an interrupt, whose entry calls the model. */
+static void model_detach(mmio_device *d)
+{
+    if (!d->attached)
+        return;
+    const axl_mmio_model *m = d->model;
+    m->detach(m->user);
+    d->attached = 0;
+    /* The next attach counts from 0 again: the device's clock goes on. */
+    clock_base = atomic_load_explicit(&model_ns, memory_order_relaxed);
+}
+
+/* The model's word on a unit's last run (a side channel no IP has). */
+static axl_status model_run_status(const mmio_unit *u, char *why,
+                                   size_t size)
+{
+    const axl_mmio_model *m = device.model;
+    if (!m->run_status)
+        return AXL_SUCCESS;
+    m = model_enter();
+    axl_status st = m->run_status(m->user, (uint32_t)u->regs - 1u, why, size);
+    model_leave(m);
+    return st;
+}
+
+axl_status axl_mmio_model_reset_unit(void *user, uint32_t ip_index)
+{
+    (void)user;
+    const axl_mmio_model *m = device.model;
+    if (!m || !m->reset)
+        return AXL_ERR_FEATURE_NOT_SUPPORTED;
+    m = model_enter();
+    axl_status st = m->reset(m->user, ip_index);
+    model_leave(m);
+    return st;
+}
+
+axl_status axl_mmio_model_program(void *user, const axl_xclbin *image)
+{
+    (void)user;
+    (void)image;
+    return AXL_SUCCESS;
+}
+
+void axl_mmio_model_board(axl_mmio_board *board, const axl_mmio_model *model,
+                          const void *design, size_t design_size,
+                          const axl_mmio_bank_region *banks,
+                          uint32_t bank_count)
+{
+    memset(board, 0, sizeof *board);
+    board->design = design;
+    board->design_size = design_size;
+    board->banks = banks;
+    board->bank_count = bank_count;
+    board->reset_unit = axl_mmio_model_reset_unit;
+    board->program = axl_mmio_model_program;
+    board->model = model;
+}
+
+/* What the runtime's messages quote for a kernel the model cannot run:
+ * the model's phrase, copied at open (the port has one device). */
+static char model_fix[96];
+#endif /* MMIO_MODEL */
 
 /* ---- Caches --------------------------------------------------------------- */
 
@@ -155,6 +359,11 @@ static axl_status add_bank(mmio_device *d, const axl_mmio_bank_region *r)
     b->region = *r;
     if (r->host) {
         b->host = r->host;
+    } else if (MMIO_MODEL) {
+        return mmio_fail(AXL_ERR_PLATFORM,
+                         "mmio: bank %u has no host memory; a model's "
+                         "board backs each bank (axl_mmio_bank_region.host)",
+                         (unsigned)r->mem_index);
     } else {
         if (r->phys > UINTPTR_MAX || r->size > UINTPTR_MAX - r->phys)
             return mmio_fail(AXL_ERR_PLATFORM,
@@ -234,7 +443,9 @@ static axl_status map_units(mmio_device *d)
             u->irq = bd->units[w].irq;
             u->sw_reset = bd->units[w].sw_reset;
         }
-        if (bd->map_ctrl) {
+        if (MMIO_MODEL) {
+            u->regs = (uintptr_t)i + 1u; /* the model's unit (mmio_io.h) */
+        } else if (bd->map_ctrl) {
             u->regs = bd->map_ctrl(bd->user, u->phys, 0x10000);
         } else if (u->phys > UINTPTR_MAX) {
             return mmio_fail(AXL_ERR_PLATFORM,
@@ -281,23 +492,26 @@ static axl_status mmio_open(uint32_t index, void **dev)
                                   d->board->design_size, why,
                                   sizeof why) == AXL_SUCCESS)
         d->has_design = 1;
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    if (d->has_design) {
-        axl_status st =
-            d->board->predigested
-                ? axl_mmio_sim_attach_design(d->board->predigested)
-                : axl_mmio_sim_attach(d->board->design,
-                                      d->board->design_size);
-        if (st != AXL_SUCCESS)
-            return st;
-    }
+#if MMIO_MODEL
+    d->model = d->board->model;
+    if (!d->model)
+        return mmio_fail(AXL_ERR_PLATFORM,
+                         "mmio: a model build needs a model of the fabric; "
+                         "the board names none (axl_mmio_board.model)");
+    axl_format(model_fix, sizeof model_fix, "%s",
+               d->model->kernel_fix ? d->model->kernel_fix
+                                    : "use a model that runs it");
 #endif
     axl_status st = map_banks(d);
+#if MMIO_MODEL
+    if (st == AXL_SUCCESS && d->has_design)
+        st = model_attach(d);
+#endif
     if (st == AXL_SUCCESS)
         st = map_units(d);
     if (st != AXL_SUCCESS) {
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-        axl_mmio_sim_detach();
+#if MMIO_MODEL
+        model_detach(d);
 #endif
         return st;
     }
@@ -310,8 +524,8 @@ static void mmio_close(void *dev)
 {
     mmio_device *d = dev;
     d->open = 0;
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    axl_mmio_sim_detach();
+#if MMIO_MODEL
+    model_detach(d);
 #endif
 }
 
@@ -319,22 +533,31 @@ static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
 {
     const mmio_device *d = dev;
     memset(info, 0, sizeof *info);
+#if MMIO_MODEL
+    /* The units are a model's, and the name says which (alone: the
+     * runtime's messages quote it with the model's kernel_fix). */
+    axl_format(info->name, sizeof info->name, "%s",
+               d->model->name ? d->model->name : "a model of an mmio FPGA");
+#else
     axl_format(info->name, sizeof info->name, "axl mmio FPGA (%u units)",
                (unsigned)d->design.ip_count);
+#endif
     axl_format(info->vendor, sizeof info->vendor, "axl");
     axl_format(info->driver_version, sizeof info->driver_version, "0.1");
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+#if MMIO_MODEL
     axl_format(info->backend_version, sizeof info->backend_version,
-               "axl-mmio 0.1 (register-level simulator)");
+               "axl-mmio 0.1 (model)");
 #else
     axl_format(info->backend_version, sizeof info->backend_version,
                "axl-mmio 0.1");
 #endif
     info->type = AXL_DEVICE_TYPE_ACCELERATOR;
     info->flags = AXL_HAL_DEVICE_AVAILABLE | AXL_HAL_DEVICE_PROFILING;
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    /* The units are a simulator's: aspect::emulated says so. */
+#if MMIO_MODEL
+    /* aspect::emulated; a model with a clock is the device's clock. */
     info->flags |= AXL_HAL_DEVICE_EMULATED;
+    if (d->model->now_ns)
+        info->flags |= AXL_HAL_DEVICE_OWN_CLOCK;
 #endif
     if (d->board->program)
         info->flags |= AXL_HAL_DEVICE_REPROGRAMMABLE;
@@ -347,6 +570,10 @@ static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
             info->max_mem_alloc_size = d->banks[b].region.size;
     }
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
+#if MMIO_MODEL
+    if (d->model->now_ns)
+        info->timer_resolution_ns = 1;
+#endif
     info->builtin_image = d->board->design;
     info->builtin_image_size = d->board->design_size;
     info->builtin_design = d->board->predigested;
@@ -388,6 +615,14 @@ static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
     }
     d->design = *image;
     d->has_design = 1;
+#if MMIO_MODEL
+    model_detach(d);
+    st = model_attach(d);
+    if (st != AXL_SUCCESS) {
+        axl_format(why, why_size, "%s", axl_last_message());
+        return st;
+    }
+#endif
     st = map_units(d);
     if (st != AXL_SUCCESS)
         axl_format(why, why_size, "%s", axl_last_message());
@@ -419,10 +654,12 @@ static bool drivable(const axl_xclbin *image, uint32_t kernel_index)
 static bool mmio_kernel_compatible(void *dev, const axl_xclbin *image,
                                    uint32_t kernel_index)
 {
+#if MMIO_MODEL
+    const axl_mmio_model *m = ((const mmio_device *)dev)->model;
+    if (m->can_run && !m->can_run(m->user, image, kernel_index))
+        return false; /* the model cannot run it */
+#else
     (void)dev;
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    if (!axl_mmio_sim_can_run_locked(image, kernel_index))
-        return false; /* the simulated fabric has no model of it */
 #endif
     return drivable(image, kernel_index);
 }
@@ -554,9 +791,9 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
     invalidate_outputs(d, run);
     char buf[AXL_MESSAGE_MAX];
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
+#if MMIO_MODEL
     if (st == AXL_SUCCESS) {
-        st = axl_mmio_sim_run_status(u->regs, buf, sizeof buf);
+        st = model_run_status(u, buf, sizeof buf);
         why = buf;
     }
 #else
@@ -641,12 +878,8 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
 {
     if (!atomic_load(&u->run))
         return 0;
-    if (u->irq) {
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-        axl_mmio_sim_tick(u->regs); /* a stepped simulator runs it here */
-#endif
+    if (u->irq)
         return !atomic_load(&u->run);
-    }
     count(&counters.polls);
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
     if (ctrl == MMIO_ALL_ONES) {
@@ -662,9 +895,67 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
     return 0;
 }
 
+#if MMIO_MODEL
+/* The model stopped (advance said so): every running unit's run ends,
+ * with what the model says of it. */
+static void model_stopped(mmio_device *d)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+        mmio_unit *u = &d->units[i];
+        if (!atomic_load(&u->run))
+            continue;
+        char why[AXL_MESSAGE_MAX];
+        axl_status st = model_run_status(u, why, sizeof why);
+        if (st == AXL_SUCCESS) {
+            st = AXL_ERR_RUNTIME;
+            axl_format(why, sizeof why,
+                       "mmio: the model (%s) stopped while compute unit %s "
+                       "ran",
+                       d->model->name ? d->model->name : "unnamed", u->name);
+        }
+        finish(d, u, st, why);
+    }
+}
+
+/* Gives the model time while a unit runs: with a clock, one slice of it
+ * (up to the deadline), after which progress returns so the waiter can
+ * look at the host's clock and other devices (hal.h, now); in real time,
+ * whatever is pending (a model without threads runs its units here). Nonzero
+ * when progress should return after its next look at the units. */
+static int model_advance(mmio_device *d, uint64_t deadline_ns)
+{
+    const axl_mmio_model *m = d->model;
+    uint64_t until = AXL_MMIO_MODEL_FOREVER;
+    if (m->now_ns) {
+        uint64_t now = atomic_load_explicit(&model_ns, memory_order_relaxed);
+        until = now + AXL_MMIO_MODEL_SLICE_NS;
+        if (deadline_ns < until)
+            until = deadline_ns;
+        until = until > clock_base ? until - clock_base : 0;
+    }
+    m = model_enter();
+    int ev = m->advance(m->user, AXL_MMIO_MODEL_ANY_UNIT, until);
+    model_leave(m);
+    if (ev == AXL_MMIO_MODEL_ERROR) {
+        model_stopped(d);
+        return 1;
+    }
+    return m->now_ns != NULL;
+}
+
+/* The device's clock: the model's, else the runtime's. */
+static uint64_t device_now(const mmio_device *d)
+{
+    return d->model->now_ns ? mmio_now(NULL) : axl_hal_now();
+}
+#endif
+
 static void mmio_progress(void *dev, uint64_t deadline_ns)
 {
     mmio_device *d = dev;
+#if MMIO_MODEL
+    int advanced = 0;
+#endif
     for (;;) {
         int running = 0, ended = 0;
         for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
@@ -675,8 +966,15 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
         }
         if (!running || ended)
             return;
+#if MMIO_MODEL
+        if (advanced ||
+            (deadline_ns != UINT64_MAX && device_now(d) >= deadline_ns))
+            return;
+        advanced = model_advance(d, deadline_ns);
+#else
         if (deadline_ns != UINT64_MAX && axl_hal_now() >= deadline_ns)
             return;
+#endif
         axl_port_relax();
     }
 }
@@ -723,8 +1021,8 @@ void axl_mmio_isr(uint32_t ip_index)
     invalidate_outputs(d, run);
     axl_status st = AXL_SUCCESS;
     char why[AXL_MESSAGE_MAX];
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    st = axl_mmio_sim_run_status(u->regs, why, sizeof why);
+#if MMIO_MODEL
+    st = model_run_status(u, why, sizeof why);
 #else
     why[0] = '\0';
 #endif
@@ -846,8 +1144,12 @@ static axl_status mmio_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     out->device_address = b->region.phys + off;
     out->size = size;
     out->bank = bank;
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    axl_mmio_sim_note_alloc(out->device_address, size);
+#if MMIO_MODEL
+    if (d->model->note_alloc) {
+        const axl_mmio_model *m = model_enter();
+        m->note_alloc(m->user, out->device_address, size);
+        model_leave(m);
+    }
 #endif
     return AXL_SUCCESS;
 }
@@ -855,8 +1157,12 @@ static axl_status mmio_mem_alloc(void *dev, uint32_t bank, uint64_t size,
 static void mmio_mem_free(void *dev, axl_hal_mem *mem)
 {
     mmio_device *d = dev;
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    axl_mmio_sim_note_free(mem->device_address);
+#if MMIO_MODEL
+    if (d->model->note_free) {
+        const axl_mmio_model *m = model_enter();
+        m->note_free(m->user, mem->device_address);
+        model_leave(m);
+    }
 #endif
     axl_port_lock();
     axl_arena_free(&d->banks[mem->bank].arena, (uint64_t)(mem->handle - 1));
@@ -916,9 +1222,8 @@ const axl_device_port axl_mmio_port = {
     .bank = mmio_bank_info,
     .load_image = mmio_load_image,
     .kernel_compatible = mmio_kernel_compatible,
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-    /* the simulated fabric runs a kernel by its C model */
-    .kernel_fix = "register a C model with axl_emu_register_model()",
+#if MMIO_MODEL
+    .kernel_fix = model_fix, /* the model's (mmio_open) */
 #endif
     .mem_alloc = mmio_mem_alloc,
     .mem_free = mmio_mem_free,
@@ -930,4 +1235,7 @@ const axl_device_port axl_mmio_port = {
     .run_start = mmio_run_start,
     .run_cancel = mmio_run_cancel,
     .progress = mmio_progress,
+#if MMIO_MODEL
+    .now = mmio_now,
+#endif
 };

@@ -44,6 +44,14 @@
 #define AXL_MMIO_RESET_POLLS 1000
 #endif
 
+/** A model build whose model has a clock (axl/mmio_model.h): the most of
+ *  its time, in nanoseconds, one advance() call is given, after which a
+ *  waiting thread looks at the host's clock and other devices again and
+ *  other threads may reach the model. */
+#ifndef AXL_MMIO_MODEL_SLICE_NS
+#define AXL_MMIO_MODEL_SLICE_NS 10000u
+#endif
+
 #ifndef AXL_MESSAGES
 #define AXL_MESSAGES 1
 #endif

@@ -5,28 +5,17 @@
  * address.)
  *
  * On a board the seam is a volatile load or store, inline: nothing to pay.
- * In a test build (AXL_MMIO_SIM) it is a call into the register-level
- * simulator (sim.c), which any other model of the IP may replace (the IP's
- * RTL under Verilator, with its AXI master on the same bank memory), as
- * long as it answers these two calls.
+ * In a model build (AXL_MMIO_MODEL) it is a call into the model the board
+ * names (axl/mmio_model.h), through mmio.c, which serialises the calls and
+ * keeps the model's clock; regs is then the unit's IP_LAYOUT index + 1.
  */
 #ifndef AXL_MMIO_IO_H
 #define AXL_MMIO_IO_H
 
 #include <stdint.h>
 
-#if defined(AXL_MMIO_SIM) && AXL_MMIO_SIM
-#include "mmio_sim.h"
-
-static inline uint32_t mmio_rd32(uintptr_t regs, uint32_t off)
-{
-    return axl_mmio_sim_rd32(regs, off);
-}
-
-static inline void mmio_wr32(uintptr_t regs, uint32_t off, uint32_t value)
-{
-    axl_mmio_sim_wr32(regs, off, value);
-}
+#if defined(AXL_MMIO_MODEL) && AXL_MMIO_MODEL
+/* mmio_rd32 and mmio_wr32 are mmio.c's own (its model section). */
 #else
 static inline uint32_t mmio_rd32(uintptr_t regs, uint32_t off)
 {

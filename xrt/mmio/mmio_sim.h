@@ -1,6 +1,8 @@
 /*
- * mmio_sim.h - the register-level simulator of Vitis HLS compute units
- * that test builds put behind the mmio port's seam (mmio_io.h).
+ * mmio_sim.h - the test controls of the register-level simulator of Vitis
+ * HLS compute units: the C-model model of the fabric (axl_mmio_sim_model,
+ * axl/mmio_model.h) that a model build's board puts behind the mmio port's
+ * seam by default.
  *
  * Each compute unit of the design (IP_LAYOUT) gets a register file that
  * behaves as the generated s_axilite RTL does, in the variant the test
@@ -9,8 +11,9 @@
  * gives, turns the device addresses into the banks' memory and calls the
  * model (xrt/emu). On a host with threads each unit runs on its own
  * thread, so units overlap in time as on hardware; without threads (bare
- * metal) a unit's model runs when the port next reads its control word,
- * i.e. the simulator is stepped by the port's polling.
+ * metal) a unit's model runs when the port next reads its control word or
+ * gives the simulator time (advance), i.e. the simulator is stepped by the
+ * port.
  */
 #ifndef AXL_MMIO_SIM_H
 #define AXL_MMIO_SIM_H
@@ -20,6 +23,7 @@
 
 #include "axl/hal.h"
 #include "axl/mmio.h"
+#include "axl/mmio_model.h"
 
 /** Variants of the generated RTL a unit can be set to (bits). */
 enum axl_mmio_sim_variant {
@@ -50,27 +54,24 @@ void axl_mmio_sim_set_unit(uint32_t ip_index, uint32_t variant, uint32_t fault,
 void axl_mmio_sim_defaults(void);
 
 /** Powers the simulated fabric up with a design (the units of its
- *  IP_LAYOUT) and down again. The port does this when it opens and closes
- *  its device; protocol tests do it themselves. */
+ *  IP_LAYOUT, banks in the simulator's static storage, no interrupt
+ *  handler) and down again, without the port: protocol tests do it and
+ *  then reach the units through axl_mmio_sim_model's rd32 and wr32. (The
+ *  port attaches the model itself.) */
 axl_status axl_mmio_sim_attach(const void *design, size_t size);
 /** The same with a pre-digested design (axl-xclbin design). */
 axl_status axl_mmio_sim_attach_design(const struct axl_xclbin_design *digest);
 void axl_mmio_sim_detach(void);
 
-/** A unit's control space as the seam addresses it (0: no such unit). */
-uintptr_t axl_mmio_sim_unit_regs(uint32_t ip_index);
-
-/** The board the simulator stands for: the emulated device's design,
- *  banks backed by static storage, the wiring and hooks the variants say. */
+/** The board the simulator stands for (the default board of a model
+ *  build): the emulated device's design, banks backed by static storage,
+ *  the wiring the variants say, the model hooks (axl_mmio_model_board) and
+ *  axl_mmio_sim_model. */
 const axl_mmio_board *axl_mmio_sim_board(void);
 
-/** Whether the simulated fabric can run a kernel (a C model is
- *  registered for it). Called with axl_port_lock held. */
-bool axl_mmio_sim_can_run_locked(const axl_xclbin *image,
-                                 uint32_t kernel_index);
-
-/** Who the simulator calls when a unit's interrupt line rises: the board's
- *  vector table (the port's axl_mmio_isr by default). */
+/** Puts fn in place of the isr the model was attached with (the port's
+ *  interrupt entry), until axl_mmio_sim_defaults(); fn is called at once,
+ *  from the thread where the line rose. */
 void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index));
 
 /** Blocks until unit ip_index is not computing (its model has returned or
@@ -85,31 +86,11 @@ typedef struct axl_mmio_sim_stats {
 } axl_mmio_sim_stats;
 void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out);
 
-/** Without simulator threads, lets a unit whose interrupt is wired (and
- *  which the port therefore does not poll) run its model: the port calls
- *  it where it would otherwise wait for the interrupt. No-op with threads.
- */
-void axl_mmio_sim_tick(uintptr_t regs);
-
-/** The seam (mmio_io.h). */
-uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off);
-void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value);
-
-/**
- * Test builds only: the status the C model returned for the unit's last
- * run, and its message (an HLS IP has no such channel; the simulator gives
- * one so that a model's argument checks fail the command as on the
- * emulated device). AXL_SUCCESS when it succeeded.
- */
-axl_status axl_mmio_sim_run_status(uintptr_t regs, char *why, size_t size);
-
-/**
- * Test builds only: the port tells the simulator where its allocations
- * are, so that the model of a unit sees each buffer argument with its own
- * size, as on the emulated device (a model's bounds check then fails the
- * command, as CI wants; on a board an overrun reads what lies beyond).
- */
-void axl_mmio_sim_note_alloc(uint64_t phys, uint64_t size);
-void axl_mmio_sim_note_free(uint64_t phys);
+/* Through axl_mmio_sim_model: run_status gives the status the C model
+ * returned for the unit's last run and its message (so a model's argument
+ * checks fail the command as on the emulated device), and note_alloc and
+ * note_free let each buffer argument reach the model with its own size (a
+ * model's bounds check then fails the command, as CI wants; on a board an
+ * overrun reads what lies beyond). */
 
 #endif /* AXL_MMIO_SIM_H */

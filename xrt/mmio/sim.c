@@ -1,7 +1,8 @@
 /*
  * xrt/mmio/sim.c - the register-level simulator of Vitis HLS compute units
- * (mmio_sim.h). It stands behind the port's seam in test builds and in the
- * R5 kernel firmware under QEMU.
+ * (mmio_sim.h), a model of the fabric (axl_mmio_sim_model, axl/mmio_model.h)
+ * in real time: it has no clock of its own. It stands behind the port's
+ * seam in the tests of label mmio and in the R5 kernel firmware under QEMU.
  *
  * Per unit, a register file that follows the generated s_axilite RTL
  * (mmio_regs.h, issue 19's table) in the variant a test sets:
@@ -23,12 +24,14 @@
  * (xrt/emu: the registered model, else the stock one) on the banks'
  * memory, with the arguments the registers hold. With threads (the host),
  * each unit has its own thread; without (bare metal), the model runs when
- * the port next reads the unit's control word.
+ * the port next reads the unit's control word or gives the simulator time
+ * (advance).
  */
 #include <string.h>
 
 #include "axl/emu.h"
 #include "axl/hal.h"
+#include "axl/mmio_model.h"
 #include "axl/runtime.h"
 #include "axl_board.h"
 #include "emu_models.h"
@@ -36,7 +39,7 @@
 #include "mmio_regs.h"
 #include "mmio_sim.h"
 
-#if defined(AXL_MMIO_SIM_THREADS) && AXL_MMIO_SIM_THREADS
+#if defined(AXL_MMIO_MODEL_THREADS) && AXL_MMIO_MODEL_THREADS
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -109,14 +112,24 @@ typedef struct sim_unit {
 } sim_unit;
 
 static sim_unit units[AXL_MMIO_SIM_UNITS];
+/* The present units by IP_LAYOUT index (NULL: none there), for the seam's
+ * one lookup per access. */
+static sim_unit *unit_ptr[AXL_MMIO_SIM_UNITS];
 static struct {
     uint32_t variant, fault, n;
     int set;
 } config[AXL_MMIO_SIM_UNITS];
-static axl_xclbin design;
 static int attached;
-static void (*irq_handler)(uint32_t ip_index) = axl_mmio_isr;
+/* Who hears a unit's interrupt: the isr of attach, unless a test put its
+ * own handler in its place. */
+static void (*attach_isr)(uint32_t ip_index);
+static void (*irq_handler)(uint32_t ip_index);
+/* The banks as attach gave them (the memory the units' masters reach). */
+static axl_mmio_bank_region banks[AXL_MMIO_BANKS];
+static uint32_t nbanks;
 
+/* The simulator's own board (axl_mmio_sim_board): banks in static
+ * storage. */
 static _Alignas(64) unsigned char
     bank_storage[AXL_MMIO_SIM_BANKS][AXL_MMIO_SIM_BANK_SIZE];
 static axl_mmio_bank_region regions[AXL_MMIO_SIM_BANKS];
@@ -137,7 +150,7 @@ static pthread_cond_t sim_cond = PTHREAD_COND_INITIALIZER;
 #define SIGNAL() ((void)0)
 #endif
 
-static sim_unit *unit_of(uintptr_t regs);
+static sim_unit *unit_at(uint32_t ip_index);
 
 static int has(const sim_unit *u, uint32_t v)
 {
@@ -194,12 +207,13 @@ void axl_mmio_sim_defaults(void)
         if (units[i].present)
             apply_config(&units[i]);
     UNLOCK();
-    irq_handler = axl_mmio_isr;
+    irq_handler = NULL;
 }
 
-bool axl_mmio_sim_can_run_locked(const axl_xclbin *image,
-                                 uint32_t kernel_index)
+static bool sim_can_run(void *user, const axl_xclbin *image,
+                        uint32_t kernel_index)
 {
+    (void)user;
     axl_xclbin_kernel k;
     return axl_xclbin_get_kernel(image, kernel_index, &k) == AXL_SUCCESS &&
            axl__emu_has_model_locked(k.name.ptr, k.name.len);
@@ -226,7 +240,7 @@ static int update_line(sim_unit *u)
 
 static void deliver(uint32_t ip_index)
 {
-    void (*fn)(uint32_t) = irq_handler;
+    void (*fn)(uint32_t) = irq_handler ? irq_handler : attach_isr;
     if (fn)
         fn(ip_index);
 }
@@ -286,13 +300,14 @@ static int may_finish(const sim_unit *u)
 
 /* The port's allocations (test builds tell the simulator, see
  * mmio_sim.h), so a model's bounds checks see the buffer, not the bank. */
-#define SIM_ALLOCS (AXL_MMIO_SIM_BANKS * AXL_MMIO_BANK_ALLOCS)
+#define SIM_ALLOCS (AXL_MMIO_BANKS * AXL_MMIO_BANK_ALLOCS)
 static struct {
     uint64_t phys, size;
 } allocs[SIM_ALLOCS];
 
-void axl_mmio_sim_note_alloc(uint64_t phys, uint64_t size)
+static void sim_note_alloc(void *user, uint64_t phys, uint64_t size)
 {
+    (void)user;
     LOCK();
     for (uint32_t i = 0; i < SIM_ALLOCS; i++)
         if (!allocs[i].size) {
@@ -303,8 +318,9 @@ void axl_mmio_sim_note_alloc(uint64_t phys, uint64_t size)
     UNLOCK();
 }
 
-void axl_mmio_sim_note_free(uint64_t phys)
+static void sim_note_free(void *user, uint64_t phys)
 {
+    (void)user;
     LOCK();
     for (uint32_t i = 0; i < SIM_ALLOCS; i++)
         if (allocs[i].size && allocs[i].phys == phys)
@@ -320,19 +336,19 @@ static void *bank_ptr(uint64_t addr, uint64_t *room)
         if (allocs[i].size && addr >= allocs[i].phys &&
             addr - allocs[i].phys < allocs[i].size) {
             uint64_t end = allocs[i].phys + allocs[i].size;
-            for (uint32_t b = 0; b < AXL_MMIO_SIM_BANKS; b++) {
-                const axl_mmio_bank_region *r = &regions[b];
+            for (uint32_t b = 0; b < nbanks; b++) {
+                const axl_mmio_bank_region *r = &banks[b];
                 if (r->size && addr >= r->phys && addr - r->phys < r->size) {
                     *room = end - addr;
-                    return bank_storage[b] + (addr - r->phys);
+                    return (unsigned char *)r->host + (addr - r->phys);
                 }
             }
         }
-    for (uint32_t b = 0; b < AXL_MMIO_SIM_BANKS; b++) {
-        const axl_mmio_bank_region *r = &regions[b];
+    for (uint32_t b = 0; b < nbanks; b++) {
+        const axl_mmio_bank_region *r = &banks[b];
         if (r->size && addr >= r->phys && addr - r->phys < r->size) {
             *room = r->size - (addr - r->phys);
-            return bank_storage[b] + (addr - r->phys);
+            return (unsigned char *)r->host + (addr - r->phys);
         }
     }
     *room = 0;
@@ -449,14 +465,29 @@ static void step(sim_unit *u)
 }
 #endif
 
-void axl_mmio_sim_tick(uintptr_t regs)
+/* Time for the units: in real time there is no deadline to run to. With
+ * threads each unit's own runs it; without, a pending unit's model runs
+ * here (an interrupt-driven unit, which the port does not poll, gets its
+ * time so). */
+static int sim_advance(void *user, uint32_t ip_index, uint64_t until_ns)
 {
+    (void)user;
+    (void)until_ns;
 #if SIM_THREADS
-    (void)regs; /* the unit's thread runs it */
+    (void)ip_index;
+    return AXL_MMIO_MODEL_DEADLINE;
 #else
-    sim_unit *u = unit_of(regs);
-    if (u)
+    int ev = AXL_MMIO_MODEL_DEADLINE;
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+        sim_unit *u = &units[i];
+        if (!u->present || u->state != SIM_PENDING ||
+            (ip_index != AXL_MMIO_MODEL_ANY_UNIT && i != ip_index))
+            continue;
         step(u);
+        if (u->done)
+            ev = AXL_MMIO_MODEL_DONE;
+    }
+    return ev;
 #endif
 }
 
@@ -478,36 +509,28 @@ void axl_mmio_sim_settle(uint32_t ip_index)
 
 /* ---- Power ---------------------------------------------------------------- */
 
-static axl_status attach(const void *bytes, size_t size,
-                         const axl_xclbin_design *digest);
+static void sim_detach(void *user);
 
-axl_status axl_mmio_sim_attach(const void *bytes, size_t size)
+/* The design as the port opened it (valid during the call: what the units
+ * need of it is copied), and the banks the port carved. */
+static axl_status sim_attach(void *user, const axl_xclbin *design,
+                             const axl_mmio_bank_region *given,
+                             uint32_t given_count,
+                             void (*isr)(uint32_t ip_index))
 {
-    return attach(bytes, size, NULL);
-}
-
-axl_status axl_mmio_sim_attach_design(const axl_xclbin_design *digest)
-{
-    return attach(NULL, 0, digest);
-}
-
-/* The design's bytes, or the same design pre-digested. */
-static axl_status attach(const void *bytes, size_t size,
-                         const axl_xclbin_design *digest)
-{
+    (void)user;
     if (attached)
-        axl_mmio_sim_detach();
-    char why[96];
-    axl_status st =
-        digest ? axl_xclbin_open_design(&design, digest, why, sizeof why)
-               : axl_xclbin_open(&design, bytes, size, why, sizeof why);
-    if (st != AXL_SUCCESS)
-        return axl_fail(st, "mmio simulator: %s", why);
+        sim_detach(NULL);
     LOCK();
     memset(units, 0, sizeof units);
-    for (uint32_t i = 0; i < design.ip_count && i < AXL_MMIO_SIM_UNITS; i++) {
+    memset(unit_ptr, 0, sizeof unit_ptr);
+    nbanks = given_count < AXL_MMIO_BANKS ? given_count : AXL_MMIO_BANKS;
+    memcpy(banks, given, nbanks * sizeof *banks);
+    attach_isr = isr;
+    for (uint32_t i = 0; i < design->ip_count && i < AXL_MMIO_SIM_UNITS;
+         i++) {
         axl_xclbin_ip ip;
-        if (axl_xclbin_get_ip(&design, i, &ip) != AXL_SUCCESS ||
+        if (axl_xclbin_get_ip(design, i, &ip) != AXL_SUCCESS ||
             ip.type != AXL_XCLBIN_IP_KERNEL ||
             ip.kernel.len >= AXL_EMU_NAME_MAX)
             continue;
@@ -518,9 +541,9 @@ static axl_status attach(const void *bytes, size_t size,
         u->chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
         memcpy(u->kernel, ip.kernel.ptr, ip.kernel.len);
         u->kernel[ip.kernel.len] = '\0';
-        for (uint32_t k = 0; k < design.kernel_count; k++) {
+        for (uint32_t k = 0; k < design->kernel_count; k++) {
             axl_xclbin_kernel kk;
-            if (axl_xclbin_get_kernel(&design, k, &kk) != AXL_SUCCESS ||
+            if (axl_xclbin_get_kernel(design, k, &kk) != AXL_SUCCESS ||
                 kk.name.len != ip.kernel.len ||
                 memcmp(kk.name.ptr, ip.kernel.ptr, ip.kernel.len))
                 continue;
@@ -529,7 +552,7 @@ static axl_status attach(const void *bytes, size_t size,
             for (uint32_t a = 0; a < kk.arg_count && u->nargs < SIM_MAX_ARGS;
                  a++) {
                 axl_xclbin_arg x;
-                if (axl_xclbin_get_kernel_arg(&design, &kk, a, &x) !=
+                if (axl_xclbin_get_kernel_arg(design, &kk, a, &x) !=
                         AXL_SUCCESS ||
                     x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
                     x.address_qualifier == AXL_XCLBIN_ARG_LOCAL ||
@@ -553,6 +576,7 @@ static axl_status attach(const void *bytes, size_t size,
                 u->cu++;
         apply_config(u);
         u->state = SIM_IDLE;
+        unit_ptr[i] = u;
     }
     attached = 1;
     UNLOCK();
@@ -561,7 +585,8 @@ static axl_status attach(const void *bytes, size_t size,
         if (units[i].present &&
             pthread_create(&units[i].thread, NULL, unit_thread, &units[i])) {
             units[i].present = 0;
-            axl_mmio_sim_detach();
+            unit_ptr[i] = NULL;
+            sim_detach(NULL);
             return axl_fail(AXL_ERR_RUNTIME,
                             "mmio simulator: no thread for unit %u",
                             (unsigned)i);
@@ -570,8 +595,9 @@ static axl_status attach(const void *bytes, size_t size,
     return AXL_SUCCESS;
 }
 
-void axl_mmio_sim_detach(void)
+static void sim_detach(void *user)
 {
+    (void)user;
     if (!attached)
         return;
 #if SIM_THREADS
@@ -586,27 +612,19 @@ void axl_mmio_sim_detach(void)
 #endif
     LOCK();
     memset(units, 0, sizeof units);
+    memset(unit_ptr, 0, sizeof unit_ptr);
     attached = 0;
     UNLOCK();
 }
 
-/* ---- The board the simulator stands for ----------------------------------- */
-
-static axl_status sim_program(void *user, const axl_xclbin *image)
+/* The board's reset line: the whole unit back to power-on state. */
+static axl_status sim_reset(void *user, uint32_t ip_index)
 {
     (void)user;
-    return image->design ? axl_mmio_sim_attach_design(image->design)
-                         : axl_mmio_sim_attach(image->data, image->size);
-}
-
-static axl_status sim_reset_unit(void *user, uint32_t ip_index)
-{
-    (void)user;
-    /* The board's reset line: the whole unit back to power-on state. */
-    if (ip_index >= AXL_MMIO_SIM_UNITS || !units[ip_index].present)
+    sim_unit *u = unit_at(ip_index);
+    if (!u)
         return AXL_ERR_INVALID;
     LOCK();
-    sim_unit *u = &units[ip_index];
     u->generation++;
     u->state = SIM_IDLE;
     u->start = u->done = u->ready = u->auto_restart = 0;
@@ -617,14 +635,22 @@ static axl_status sim_reset_unit(void *user, uint32_t ip_index)
     return AXL_SUCCESS;
 }
 
-static uintptr_t sim_map_ctrl(void *user, uint64_t phys, uint32_t size)
+/* ---- The board the simulator stands for ----------------------------------- */
+
+/* Regions in static storage for the used banks of a design. */
+static uint32_t fill_regions(const axl_xclbin *x)
 {
-    (void)user;
-    (void)size;
-    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
-        if (units[i].present && units[i].base == phys)
-            return (uintptr_t)&units[i];
-    return 0;
+    uint32_t nb = 0;
+    memset(regions, 0, sizeof regions);
+    for (uint32_t m = 0; m < x->mem_count && nb < AXL_MMIO_SIM_BANKS; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS || !mem.used)
+            continue;
+        regions[nb] = (axl_mmio_bank_region){
+            m, mem.base_address, AXL_MMIO_SIM_BANK_SIZE, bank_storage[nb]};
+        nb++;
+    }
+    return nb;
 }
 
 const axl_mmio_board *axl_mmio_sim_board(void)
@@ -636,20 +662,11 @@ const axl_mmio_board *axl_mmio_sim_board(void)
     axl_xclbin x;
     char why[64];
     uint32_t nb = 0;
-    memset(regions, 0, sizeof regions);
     if (digest ? axl_xclbin_open_design(&x, digest, why, sizeof why) ==
                      AXL_SUCCESS
                : bytes && axl_xclbin_open(&x, bytes, size, why, sizeof why) ==
-                              AXL_SUCCESS) {
-        for (uint32_t m = 0; m < x.mem_count && nb < AXL_MMIO_SIM_BANKS; m++) {
-            axl_xclbin_mem mem;
-            if (axl_xclbin_get_mem(&x, m, &mem) != AXL_SUCCESS || !mem.used)
-                continue;
-            regions[nb] = (axl_mmio_bank_region){
-                m, mem.base_address, AXL_MMIO_SIM_BANK_SIZE, bank_storage[nb]};
-            nb++;
-        }
-    }
+                              AXL_SUCCESS)
+        nb = fill_regions(&x);
     uint32_t nw = 0;
     for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
         uint32_t v = config[i].set ? config[i].variant : default_variant();
@@ -665,20 +682,43 @@ const axl_mmio_board *axl_mmio_sim_board(void)
         .bank_count = nb,
         .units = wiring,
         .unit_count = nw,
-        .map_ctrl = sim_map_ctrl,
-        .reset_unit = sim_reset_unit,
-        .program = sim_program,
+        .reset_unit = axl_mmio_model_reset_unit,
+        .program = axl_mmio_model_program,
         .coherent = 0,
         .user = NULL,
+        .model = &axl_mmio_sim_model,
     };
     return &board;
 }
 
-uintptr_t axl_mmio_sim_unit_regs(uint32_t ip_index)
+/* ---- Powered by a test, without the port ------------------------------------- */
+
+static axl_xclbin test_design;
+
+axl_status axl_mmio_sim_attach(const void *bytes, size_t size)
 {
-    if (ip_index >= AXL_MMIO_SIM_UNITS || !units[ip_index].present)
-        return 0;
-    return (uintptr_t)&units[ip_index];
+    char why[96];
+    axl_status st = axl_xclbin_open(&test_design, bytes, size, why, sizeof why);
+    if (st != AXL_SUCCESS)
+        return axl_fail(st, "mmio simulator: %s", why);
+    return sim_attach(NULL, &test_design, regions, fill_regions(&test_design),
+                      NULL);
+}
+
+axl_status axl_mmio_sim_attach_design(const axl_xclbin_design *digest)
+{
+    char why[96];
+    axl_status st =
+        axl_xclbin_open_design(&test_design, digest, why, sizeof why);
+    if (st != AXL_SUCCESS)
+        return axl_fail(st, "mmio simulator: %s", why);
+    return sim_attach(NULL, &test_design, regions, fill_regions(&test_design),
+                      NULL);
+}
+
+void axl_mmio_sim_detach(void)
+{
+    sim_detach(NULL);
 }
 
 void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out)
@@ -693,12 +733,9 @@ void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out)
 
 /* ---- The seam ----------------------------------------------------------------- */
 
-static sim_unit *unit_of(uintptr_t regs)
+static sim_unit *unit_at(uint32_t ip_index)
 {
-    sim_unit *u = (sim_unit *)regs;
-    if (u < units || u >= units + AXL_MMIO_SIM_UNITS || !u->present)
-        return NULL;
-    return u;
+    return ip_index < AXL_MMIO_SIM_UNITS ? unit_ptr[ip_index] : NULL;
 }
 
 /* A read of the control word; sets *rose when the interrupt line rose. */
@@ -731,9 +768,10 @@ static uint32_t read_ctrl(sim_unit *u, int *rose)
     return v;
 }
 
-uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off)
+static uint32_t sim_rd32(void *user, uint32_t ip_index, uint32_t off)
 {
-    sim_unit *u = unit_of(regs);
+    (void)user;
+    sim_unit *u = unit_at(ip_index);
     if (!u)
         return MMIO_ALL_ONES; /* nothing decodes the address */
 #if !SIM_THREADS
@@ -759,6 +797,10 @@ uint32_t axl_mmio_sim_rd32(uintptr_t regs, uint32_t off)
         break;
     case MMIO_ISR:
         v = u->isr;
+        if (u->state == SIM_HELD) {
+            u->state = SIM_PENDING; /* the handler saw the spurious line */
+            SIGNAL();
+        }
         if (has(u, AXL_MMIO_SIM_ISR_COR)) {
             u->isr = 0;
             chain_isr(u);
@@ -810,15 +852,24 @@ static void write_ctrl(sim_unit *u, uint32_t v)
     }
 }
 
-void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value)
+static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
+                     uint32_t value)
 {
-    sim_unit *u = unit_of(regs);
+    (void)user;
+    sim_unit *u = unit_at(ip_index);
     if (!u)
         return;
     LOCK();
     int rose = 0;
     if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
         UNLOCK();
+        return;
+    }
+    if (off >= MMIO_ARGS) {
+        /* The common case first: an argument register. */
+        if (off < MMIO_ARGS + 4 * SIM_ARG_WORDS && !(off & 3))
+            u->args[(off - MMIO_ARGS) / 4] = value;
+        UNLOCK(); /* writes elsewhere are ignored */
         return;
     }
     switch (off) {
@@ -828,18 +879,12 @@ void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value)
         if ((value & MMIO_AP_START) && u->state == SIM_PENDING &&
             u->fault == AXL_MMIO_SIM_IRQ_WITHOUT_DONE) {
             /* The line, with no status bit behind it; the core goes on
-             * once the handler has seen it. */
+             * once the handler has seen it: read the ISR (sim_rd32). */
             u->stats.irqs++;
-            u->state = SIM_HELD;
-            uint32_t gen = u->generation;
-            UNLOCK();
-            if (has(u, AXL_MMIO_SIM_IRQ_WIRED))
-                deliver(u->ip_index);
-            LOCK();
-            if (u->state == SIM_HELD && u->generation == gen)
-                u->state = SIM_PENDING;
-            SIGNAL();
-            rose = 0;
+            if (has(u, AXL_MMIO_SIM_IRQ_WIRED)) {
+                u->state = SIM_HELD;
+                rose = 1;
+            }
         } else {
             rose = update_line(u);
         }
@@ -862,9 +907,6 @@ void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value)
         }
         break;
     default:
-        if (off >= MMIO_ARGS && off < MMIO_ARGS + 4 * SIM_ARG_WORDS &&
-            !(off & 3))
-            u->args[(off - MMIO_ARGS) / 4] = value;
         break; /* writes elsewhere are ignored */
     }
     UNLOCK();
@@ -872,9 +914,11 @@ void axl_mmio_sim_wr32(uintptr_t regs, uint32_t off, uint32_t value)
         deliver(u->ip_index);
 }
 
-axl_status axl_mmio_sim_run_status(uintptr_t regs, char *why, size_t size)
+static axl_status sim_run_status(void *user, uint32_t ip_index, char *why,
+                                 size_t size)
 {
-    sim_unit *u = unit_of(regs);
+    (void)user;
+    sim_unit *u = unit_at(ip_index);
     if (!u)
         return AXL_SUCCESS;
     LOCK();
@@ -884,3 +928,33 @@ axl_status axl_mmio_sim_run_status(uintptr_t regs, char *why, size_t size)
     UNLOCK();
     return st;
 }
+
+static int sim_irq_line(void *user, uint32_t ip_index)
+{
+    (void)user;
+    sim_unit *u = unit_at(ip_index);
+    if (!u)
+        return 0;
+    LOCK();
+    int line = u->irq_line;
+    UNLOCK();
+    return line;
+}
+
+const axl_mmio_model axl_mmio_sim_model = {
+    .name = "C-model simulator",
+    .kernel_fix = "register a C model with axl_emu_register_model()",
+    .user = NULL,
+    .attach = sim_attach,
+    .detach = sim_detach,
+    .rd32 = sim_rd32,
+    .wr32 = sim_wr32,
+    .advance = sim_advance,
+    .now_ns = NULL, /* real time */
+    .irq_line = sim_irq_line,
+    .reset = sim_reset,
+    .can_run = sim_can_run,
+    .run_status = sim_run_status,
+    .note_alloc = sim_note_alloc,
+    .note_free = sim_note_free,
+};

@@ -1,0 +1,3 @@
+void k(int *a, int b) {
+#pragma HLS INTERFACE axis port=b
+}
