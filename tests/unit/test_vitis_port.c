@@ -19,14 +19,6 @@
 #include "axl/emu.h"
 #include "axl_config.h" /* the feature switches */
 
-static axl_context emu_context(void)
-{
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    return c;
-}
-
 /* The context pool is full at AXL_MAX_CONTEXTS: a capacity a user of an
  * installed package raises by configuring axl again (-DAXL_MAX_...=N) or
  * with a user config header; "the board header" is not theirs to edit. */
@@ -176,6 +168,14 @@ static void the_library_states_its_board_ports_and_capacities(void **s)
 
 #ifdef AXL_TEST_ASYM
 #include "axl_test_asym_xclbin.h"
+
+static axl_context emu_context(void)
+{
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    return c;
+}
 
 typedef struct asym_rig {
     axl_context ctx;
