@@ -141,5 +141,10 @@
 #ifndef AXL_MMIO_BANK_ALLOCS
 #define AXL_MMIO_BANK_ALLOCS 256
 #endif
+/* As many units as the device runs at once: a design of test kernels (the
+ * RTL device's, tests/rtl/rtl_test.cfg, has nine) is larger than a board's. */
+#ifndef AXL_MMIO_UNITS
+#define AXL_MMIO_UNITS 16
+#endif
 
 #endif /* AXL_BOARD_H */

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs the build tree into a scratch prefix, then builds a consumer with
-# find_package(axl) and another with pkg-config, and runs both.
+# find_package(axl) and another with pkg-config, and runs both; with a
+# fifth argument "rtl", also the RTL consumer (rtl/: a kernel's Verilog,
+# from an .xo, as compute units; needs verilator and a C++ compiler).
 set -eu
-build=$1; src=$2; scratch=$3; cflags=${4:-}
+build=$1; src=$2; scratch=$3; cflags=${4:-}; rtl=${5:-}
 rm -rf "$scratch"
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
@@ -33,3 +35,9 @@ PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --exists axl
 cc -std=c11 $cflags -o "$scratch/pc-consumer" "$src/consumer.c" \
   $(PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig" pkg-config --cflags --libs --static axl)
 "$scratch/pc-consumer"
+if [ "$rtl" = rtl ]; then
+  cmake -S "$src/rtl" -B "$scratch/rtl" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+    -DCMAKE_C_FLAGS="$cflags" >/dev/null
+  cmake --build "$scratch/rtl" >/dev/null
+  "$scratch/rtl/rtl_consumer"
+fi

@@ -242,6 +242,22 @@ void axl_test_switched_off(const char *setting, axl_status got,
     skip();
 }
 
+void axl_test_skip_on_rtl(const char *why, const char *file, int line)
+{
+    skipped_halfway = true; /* the teardown releases what it made */
+    print_message("not on the RTL: %s (%s:%d)\n", why, file, line);
+    skip();
+}
+
+const char *axl_test_kernel_fix(void)
+{
+#if defined(AXL_TEST_RTL) && AXL_TEST_RTL
+    return "add its RTL with axl_add_rtl_kernel() in CMake";
+#else
+    return "register a C model with axl_emu_register_model()";
+#endif
+}
+
 int axl_test_setup(void **state)
 {
     (void)state;

@@ -46,6 +46,28 @@ void axl_test_switched_off(const char *setting, axl_status got,
  * when fn is there. */
 const char *axl_test_switch_of(const char *fn);
 
+/* The device the kernel tests run on. The emulated device and the
+ * C-model simulator behind the mmio port run every stock kernel with its
+ * C model and let a test put a C model of its own in place
+ * (axl_emu_register_model). The RTL device (tests/rtl, AXL_TEST_RTL) runs
+ * the RTL of the stock kernels that have one: a test that needs mmult
+ * (floating point, no RTL) or a C model of its own starts with
+ * AXL_TEST_NEEDS_C_MODELS("why"), which there prints "not on the RTL:
+ * <why>" and skips the test (cmocka prints "[  SKIPPED ]"); a test whose
+ * first part runs anywhere puts it where the rest begins (the teardown
+ * releases what the test made). */
+#if defined(AXL_TEST_RTL) && AXL_TEST_RTL
+#define AXL_TEST_NEEDS_C_MODELS(why)                                           \
+    axl_test_skip_on_rtl((why), __FILE__, __LINE__)
+#else
+#define AXL_TEST_NEEDS_C_MODELS(why) ((void)0)
+#endif
+void axl_test_skip_on_rtl(const char *why, const char *file, int line);
+/* What the device's messages say would make a kernel it cannot run run
+ * (its port's kernel_fix): the RTL model's phrase on the RTL device, the
+ * C models' elsewhere. */
+const char *axl_test_kernel_fix(void);
+
 /* Whether the library was built with AXL_MESSAGES 1 (asked of the xclbin
  * reader, which leaves the last message alone). */
 bool axl_test_messages(void);

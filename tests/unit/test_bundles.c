@@ -8,6 +8,7 @@
  * application image; amd_style.xclbin (krnl_vadd) has no model until a
  * test registers one, so it is incompatible with the emulated device.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "axl_test.h"
@@ -159,16 +160,19 @@ static void application_kernel_is_compatible_where_it_can_run(void **s)
     bool ok = true;
     AXL_OK(axl_is_compatible(&k, 1, axl_test_emu_device(), &ok));
     assert_false(ok); /* no model: the emulator cannot run it */
+    AXL_TEST_NEEDS_C_MODELS("the rest registers a C model of krnl_vadd");
     AXL_OK(axl_emu_register_model("krnl_vadd", axl_test_vadd_model, NULL));
     AXL_OK(axl_is_compatible(&k, 1, axl_test_emu_device(), &ok));
     assert_true(ok);
     AXL_OK(axl_emu_register_model("krnl_vadd", NULL, NULL));
 }
 
-/* A kernel the emulated device has no C model of: the two ways a user
- * meets it (get_kernel_bundle with its id, ext_oneapi_get_kernel on a
- * bundle built from the image) say to register a model. */
-static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
+/* A kernel the emulated device has no C model of (the RTL device: no
+ * RTL): the two ways a user meets it (get_kernel_bundle with its id,
+ * ext_oneapi_get_kernel on a bundle built from the image) say what would
+ * run it (the device port's kernel_fix: register a C model, add its
+ * RTL). */
+static void a_kernel_without_a_model_names_what_would_run_it_4_11(void **s)
 {
     (void)s;
     AXL_OK(axl_image_register(axl_test_amd_style_xclbin,
@@ -183,7 +187,9 @@ static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
     /* (the device's name, then what to do) */
     AXL_MESSAGE_HAS("kernel krnl_vadd is compatible with none of the devices "
                     "(");
-    AXL_MESSAGE_HAS("axl_emu_register_model");
+    char fix[96];
+    snprintf(fix, sizeof fix, ": %s)", axl_test_kernel_fix());
+    AXL_MESSAGE_HAS(fix);
     assert_int_equal(b.id, 5);
     axl_kernel_bundle src, exe;
     AXL_OK(axl_kernel_bundle_create_from_source(
@@ -195,7 +201,7 @@ static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
                AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("ext_oneapi_has_kernel(\"krnl_vadd\") is false: no "
                     "device of the bundle can run it (");
-    AXL_MESSAGE_HAS("axl_emu_register_model");
+    AXL_MESSAGE_HAS(fix);
     assert_int_equal(kn.id, 4);
     /* A name the image does not have is only that. */
     AXL_EXPECT(axl_kernel_bundle_ext_get_kernel(exe, "krnl_vmul", &kn),
@@ -205,6 +211,7 @@ static void a_kernel_without_a_model_names_axl_emu_register_model_4_11(void **s)
     AXL_OK(axl_kernel_bundle_release(exe));
     AXL_OK(axl_kernel_bundle_release(src));
     /* What the message says works. */
+    AXL_TEST_NEEDS_C_MODELS("what works there is a C model of krnl_vadd");
     AXL_OK(axl_emu_register_model("krnl_vadd", axl_test_vadd_model, NULL));
     AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &k, 1,
                                      AXL_BUNDLE_EXECUTABLE, &b));
@@ -340,6 +347,8 @@ static void get_kernel_bundle_has_the_application_kernels_not_built_ins(void **s
     uint32_t n = 0;
     AXL_OK(axl_kernel_bundle_get_devices(b, NULL, 0, &n));
     assert_int_equal(n, 1); /* duplicates removed */
+    AXL_TEST_NEEDS_C_MODELS("the rest needs app.xclbin's scale (floating "
+                            "point), which has no RTL");
     axl_kernel_id ids[8];
     AXL_OK(axl_kernel_bundle_get_kernel_ids(b, ids, 8, &n));
     assert_int_equal(n, 2);
@@ -578,12 +587,15 @@ static void join_unites_images_without_duplicates(void **s)
     (void)s;
     register_app();
     axl_context c = emu_context();
-    axl_kernel_id vadd = builtin_id("vadd"), scale;
-    AXL_OK(axl_get_kernel_id("scale", &scale));
+    /* app.xclbin's nop: a kernel of the other image (one every device
+     * the suite runs on can run, the RTL included). */
+    axl_kernel_id vadd = builtin_id("vadd"), app_nop;
+    AXL_OK(axl_get_kernel_id("nop", &app_nop));
+    assert_false(AXL_SAME(app_nop, builtin_id("nop")));
     axl_kernel_bundle b[3];
     AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &vadd, 1,
                                      AXL_BUNDLE_EXECUTABLE, &b[0]));
-    /* The application image twice, listed (a bundle for scale's ids
+    /* The application image twice, listed (a bundle for its ids
      * would need its design on the device, which b[0]'s holds). */
     AXL_OK(axl_get_kernel_bundle(c, NULL, 0, AXL_BUNDLE_EXECUTABLE, &b[1]));
     AXL_OK(axl_get_kernel_bundle(c, NULL, 0, AXL_BUNDLE_EXECUTABLE, &b[2]));
@@ -595,7 +607,7 @@ static void join_unites_images_without_duplicates(void **s)
     bool has;
     AXL_OK(axl_kernel_bundle_has_kernel(j, vadd, (axl_device)AXL_NONE, &has));
     assert_true(has);
-    AXL_OK(axl_kernel_bundle_has_kernel(j, scale, (axl_device)AXL_NONE, &has));
+    AXL_OK(axl_kernel_bundle_has_kernel(j, app_nop, (axl_device)AXL_NONE, &has));
     assert_true(has);
     for (int i = 0; i < 3; i++)
         AXL_OK(axl_kernel_bundle_release(b[i]));
@@ -702,19 +714,21 @@ static void build_from_source_gives_kernels_by_name_and_a_log(void **s)
     AXL_OK(axl_kernel_bundle_get_state(src, &st));
     assert_int_equal(st, AXL_BUNDLE_SOURCE);
     char log[256] = "untouched";
-    const char *opts[1] = {"--require-kernel=scale"};
+    /* app.xclbin's nop, which every device of the suite runs (scale is
+     * floating point: the RTL device has none). */
+    const char *opts[1] = {"--require-kernel=nop"};
     axl_build_props props = {opts, 1, log, sizeof log};
     AXL_OK(axl_kernel_bundle_build(src, NULL, 0, &props, &exe));
     assert_non_null(strstr(log, "xclbin"));
-    assert_non_null(strstr(log, "scale"));
+    assert_non_null(strstr(log, "nop"));
     assert_non_null(strstr(log, "programmed"));
     bool has = false;
-    AXL_OK(axl_kernel_bundle_ext_has_kernel(exe, "scale", &has));
+    AXL_OK(axl_kernel_bundle_ext_has_kernel(exe, "nop", &has));
     assert_true(has);
     AXL_OK(axl_kernel_bundle_ext_has_kernel(exe, "vadd", &has));
     assert_false(has);
     axl_kernel k;
-    AXL_OK(axl_kernel_bundle_ext_get_kernel(exe, "scale", &k));
+    AXL_OK(axl_kernel_bundle_ext_get_kernel(exe, "nop", &k));
     axl_kernel_id kid;
     AXL_EXPECT(axl_kernel_get_id(k, &kid), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("no kernel_id");
@@ -726,7 +740,7 @@ static void build_from_source_gives_kernels_by_name_and_a_log(void **s)
     /* Source bundles offer only get_context and get_devices. */
     AXL_EXPECT(axl_kernel_bundle_get_kernel_ids(src, NULL, 0, &n),
                AXL_ERR_INVALID);
-    AXL_EXPECT(axl_kernel_bundle_ext_has_kernel(src, "scale", &has),
+    AXL_EXPECT(axl_kernel_bundle_ext_has_kernel(src, "nop", &has),
                AXL_ERR_INVALID);
     AXL_OK(axl_kernel_bundle_release(exe));
     AXL_OK(axl_kernel_bundle_release(src));
@@ -970,7 +984,7 @@ int main(void)
         T(create_from_source_throws_invalid_when_no_device_supports_the_language),
         T(build_from_source_gives_kernels_by_name_and_a_log),
         T(ext_oneapi_get_kernel_throws_invalid_when_has_kernel_is_false),
-        T(a_kernel_without_a_model_names_axl_emu_register_model_4_11),
+        T(a_kernel_without_a_model_names_what_would_run_it_4_11),
         T(a_design_with_more_banks_than_the_device_names_the_limit),
         T(build_throws_invalid_for_a_device_not_in_the_source_context),
         T(build_throws_invalid_for_a_device_that_cannot_build_the_language),

@@ -72,6 +72,7 @@ static axl_status recording_vadd(const axl_emu_call *c, void *user)
 
 static void record_on(void)
 {
+    AXL_TEST_NEEDS_C_MODELS("it records each run with a C model of vadd");
     ncalls = 0;
     atomic_store(&running, 0);
     atomic_store(&most_running, 0);

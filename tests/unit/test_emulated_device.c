@@ -208,7 +208,7 @@ static void an_application_kernel_runs_only_a_model_registered_for_it(void **s)
                                          AXL_BUNDLE_EXECUTABLE, &b),
                AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("kernel vadd is compatible with none of the devices");
-    AXL_MESSAGE_HAS("it needs its own C model (axl_emu_register_model)");
+    AXL_MESSAGE_HAS("register a C model with axl_emu_register_model()");
     assert_int_equal(b.id, 9);
     bool ok = true;
     AXL_OK(axl_is_compatible(&id, 1, axl_test_emu_device(), &ok));

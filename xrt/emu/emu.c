@@ -1540,7 +1540,7 @@ const axl_device_port axl_emu_port = {
     .load_image = emu_load_image,
     .kernel_compatible = emu_kernel_compatible,
     /* "its own": a stock model serves only axl's kernel of its name. */
-    .kernel_fix = "it needs its own C model (axl_emu_register_model)",
+    .kernel_fix = "register a C model with axl_emu_register_model()",
     .cu_open = emu_cu_open,
     .run_start = emu_run_start,
     .run_cancel = emu_run_cancel,

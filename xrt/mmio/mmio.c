@@ -702,6 +702,19 @@ static axl_status mmio_cu_open(void *dev, const axl_xclbin *image,
                          "the port maps (AXL_MMIO_UNITS %u)",
                          (int)ip.name.len, ip.name.ptr, (unsigned)ip_index,
                          (unsigned)AXL_MMIO_UNITS);
+#if MMIO_MODEL
+    /* A kernel of the design the device came with is compatible whatever
+     * the model (the core asks kernel_compatible only of other images), so
+     * one the model cannot run is refused here, before its unit is
+     * touched, as the emulated device refuses a kernel without a C model:
+     * on the RTL its unit would read all ones. */
+    const axl_mmio_model *model = d->model;
+    if (model->can_run && !model->can_run(model->user, image, kernel_index))
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: %s cannot run kernel %.*s: %s",
+                         model->name ? model->name : "the model",
+                         (int)k.name.len, k.name.ptr, model_fix);
+#endif
     mmio_unit *u = &d->units[ip_index];
     if (k.arg_count > AXL_MMIO_MAX_ARGS)
         return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,

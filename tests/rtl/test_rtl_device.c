@@ -1,0 +1,416 @@
+/*
+ * The RTL device through the plain axl API: a program linked with the
+ * target axl_add_rtl_kernel made (axl_rtl_test_kernels: axl's Verilog
+ * kernels in the design of rtl_test.cfg) and nothing else, whose one
+ * device is the mmio port on that RTL (axl_rtl_board).
+ *
+ * What is particular to a device of Verilated RTL (issue 27 items 2 and
+ * 6): its name and clock (SYCL 4.6.4.2); kernel timeouts and profiling
+ * (4.6.6 Table 36) count the design's simulated clock, so a timeout is the
+ * same number of cycles on an idle laptop and on a loaded CI runner (the
+ * busy kernel runs for hundreds of microseconds of simulated time and a
+ * good fraction of a second of the host's); a unit without ap_sw_reset
+ * that timed out comes back through the board's reset hook (ap_rst_n); a
+ * unit with it comes back by itself; two units run at once in simulated
+ * time; runs end by interrupt where the board wires it and by polling
+ * where not (AXL_RTL_IRQ=0: ctest runs the file both ways); a kernel of
+ * the design without RTL is refused naming what would run it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "axl_reader_skip.h"
+#include "axl_test.h"
+#include "axl/mmio.h"
+#include "axl/mmio_model.h"
+#include "axl/rtl.h"
+#include "axl/xclbin.h"
+
+typedef struct rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+} rig;
+
+static axl_kernel_id builtin(axl_device d, const char *name)
+{
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(d, name, &id));
+    return id;
+}
+
+static rig rig_up(uint32_t flags)
+{
+    rig r;
+    r.dev = axl_test_emu_device(); /* aspect::emulated: the model's */
+    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
+    axl_kernel_id vadd = builtin(r.dev, "vadd");
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
+    return r;
+}
+
+static void rig_down(rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+static axl_kernel kernel(rig *r, const char *name)
+{
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, builtin(r->dev, name), &k));
+    return k;
+}
+
+/* The IP_LAYOUT index of a unit of the design ("busy:busy_1"). */
+static uint32_t ip_of(const char *unit)
+{
+    size_t size;
+    const void *bytes = axl_rtl_design(&size);
+    axl_xclbin x;
+    char why[96];
+    AXL_OK(axl_xclbin_open(&x, bytes, size, why, sizeof why));
+    for (uint32_t i = 0; i < x.ip_count; i++) {
+        axl_xclbin_ip ip;
+        AXL_OK(axl_xclbin_get_ip(&x, i, &ip));
+        if (ip.name.len == strlen(unit) &&
+            !memcmp(ip.name.ptr, unit, ip.name.len))
+            return i;
+    }
+    fail_msg("no unit %s in the design", unit);
+    return 0;
+}
+
+static uint64_t profiled_ns(axl_event e)
+{
+    uint64_t start, end;
+    AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &start));
+    AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_END, &end));
+    assert_true(end > start);
+    return end - start;
+}
+
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static bool irq_wired(void)
+{
+    const char *v = getenv("AXL_RTL_IRQ");
+    return !v || strtoul(v, NULL, 0) != 0;
+}
+
+/* ---- The device -------------------------------------------------------------- */
+
+/* It says what it is (issue 27 item 6): its name, aspect::emulated, and a
+ * profiling timer of 1 ns, the resolution of the simulated clock. */
+static void the_device_is_rtl_simulation_under_verilator_4_6_4_2(void **s)
+{
+    (void)s;
+    axl_device d = axl_test_emu_device();
+    char name[64];
+    AXL_OK(axl_device_get_info(d, AXL_DEVICE_INFO_NAME, name, sizeof name,
+                               NULL));
+    assert_string_equal(name, "RTL simulation (Verilator)");
+    assert_string_equal(name, axl_rtl_model()->name);
+    uint64_t res = 0;
+    AXL_OK(axl_device_get_info(d, AXL_DEVICE_INFO_PROFILING_TIMER_RESOLUTION,
+                               &res, sizeof res, NULL));
+    assert_int_equal(res, 1);
+    char kernels[128];
+    AXL_OK(axl_device_get_info(d, AXL_DEVICE_INFO_BUILT_IN_KERNELS, kernels,
+                               sizeof kernels, NULL));
+    assert_non_null(strstr(kernels, "busy"));
+    assert_non_null(strstr(kernels, "vadd"));
+}
+
+/* ---- Time ---------------------------------------------------------------------- */
+
+static void busy_args(axl_kernel_arg *a, axl_buffer out, uint32_t *words,
+                      uint32_t *rounds, uint32_t *delay)
+{
+    a[0] = (axl_kernel_arg){.index = 0, .buffer = out,
+                            .mode = AXL_ACCESS_WRITE_NO_INIT};
+    a[1] = (axl_kernel_arg){.index = 1, .value = words, .size = 4};
+    a[2] = (axl_kernel_arg){.index = 2, .value = rounds, .size = 4};
+    a[3] = (axl_kernel_arg){.index = 3, .value = delay, .size = 4};
+}
+
+/* The busy kernel writes each of 8 words 40 times, 1,000 cycles apart:
+ * about 1.1 ms of its 300 MHz clock, and far longer on the host. Its run
+ * is timed in simulated time (profiling: the run's length, the same each
+ * time); a timeout of half that fails it, with AXL_ERR_TIMEOUT, whatever
+ * the host's speed, and one of twice that is met, though the host takes
+ * longer than the timeout to simulate it. busy has no ap_sw_reset: the
+ * unit stays out of use after its timeout until axl_mmio_reset_unit
+ * brings it back through the board's hook (the model's ap_rst_n). */
+static void a_timeout_counts_the_designs_simulated_clock(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel busy = kernel(&r, "busy");
+    uint32_t ip = ip_of("busy:busy_1");
+    uint32_t words = 8, rounds = 40, delay = 1000;
+    axl_buffer out;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(words), NULL, &out));
+    axl_kernel_arg args[4];
+    busy_args(args, out, &words, &rounds, &delay);
+
+    /* Untimed: the run's length in simulated time. */
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    uint64_t c0 = axl_rtl_cycles();
+    double w0 = wall_ms();
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    double run_wall = wall_ms() - w0;
+    uint64_t cycles = axl_rtl_cycles() - c0;
+    uint64_t run = profiled_ns(e);
+    AXL_OK(axl_event_release(e));
+    /* Within the cycles the launch and the wait took, at 300 MHz. */
+    uint64_t window = cycles * 1000u / axl_rtl_clock_mhz();
+    assert_int_equal(axl_rtl_clock_mhz(), 300);
+    assert_true(run <= window);
+    assert_true(run > window / 2);
+    assert_true(run > (uint64_t)words * rounds * delay * 1000u / 300u);
+
+    /* Half of it: given up. */
+    AXL_OK(axl_queue_set_timeout(r.q, run / 2));
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("did not finish within");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    /* Without ap_sw_reset its unit stays hung until reset. */
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_RUNTIME);
+    AXL_OK(axl_mmio_reset_unit(ip));
+
+    /* Twice it: met, in the same simulated time as the first run. */
+    AXL_OK(axl_queue_set_timeout(r.q, 2 * run));
+    w0 = wall_ms();
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    double met_wall = wall_ms() - w0;
+    uint64_t again = profiled_ns(e);
+    AXL_OK(axl_event_release(e));
+    assert_true(again > run - run / 100 && again < run + run / 100);
+    uint32_t got[8];
+    AXL_OK(axl_queue_copy_to_host(r.q, out, NULL, got, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (uint32_t i = 0; i < words; i++)
+        assert_int_equal(got[i], rounds);
+    print_message("busy: %llu ns simulated (%llu cycles with the launch), "
+                  "%.0f ms of host time; timeouts %llu ns (failed) and "
+                  "%llu ns (met in %.0f ms of host time)\n",
+                  (unsigned long long)run, (unsigned long long)cycles,
+                  run_wall, (unsigned long long)(run / 2),
+                  (unsigned long long)(2 * run), met_wall);
+    AXL_OK(axl_buffer_release(out));
+    AXL_OK(axl_kernel_release(busy));
+    rig_down(&r);
+}
+
+/* vadd is built with ap_sw_reset: the port resets it when its run is
+ * given up, and it runs again with no call of the application's. */
+static void a_unit_with_ap_sw_reset_runs_again_after_its_timeout(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = kernel(&r, "vadd");
+    enum { N = 1 << 16 };
+    static int32_t a[N], o[N];
+    for (int i = 0; i < N; i++)
+        a[i] = i;
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
+    /* 2^16 elements take about 150,000 cycles: 500 us at 300 MHz. */
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000u));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, vadd,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(N)),
+                                 NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("did not finish within 20 us");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    AXL_OK(axl_queue_single_task(r.q, vadd,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(N)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(O)); /* waits, then writes back */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], 2 * i);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_kernel_release(vadd));
+    rig_down(&r);
+}
+
+/* vadd's two units run at once: on an out-of-order queue two launches
+ * take one unit each, and their profiled spans (simulated time) overlap.
+ * Each reads buffers of its own: the runtime moves an input to the device
+ * within the first command that uses it, so a second reader of the same
+ * buffer waits for that command, run and all. */
+static void two_units_run_at_once_in_simulated_time(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel vadd = kernel(&r, "vadd");
+    enum { N = 1 << 14 };
+    static int32_t a[N], o[2][N];
+    for (int i = 0; i < N; i++)
+        a[i] = 3 * i;
+    axl_buffer A[2], O[2];
+    axl_event e[2];
+    for (int k = 0; k < 2; k++) {
+        AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A[k]));
+        AXL_OK(axl_buffer_create_from(o[k], 4, axl_range_1d(N), NULL, &O[k]));
+        AXL_OK(axl_queue_single_task(r.q, vadd,
+                                     AXL_ARGS(AXL_ARG_IN(A[k]), AXL_ARG_IN(A[k]),
+                                              AXL_ARG_OUT(O[k]),
+                                              AXL_ARG_U32(N)),
+                                     NULL, 0, &e[k]));
+    }
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    uint64_t start[2], end[2];
+    uint32_t cu[2];
+    for (int k = 0; k < 2; k++) {
+        AXL_OK(axl_event_get_profiling(e[k], AXL_PROFILING_COMMAND_START,
+                                       &start[k]));
+        AXL_OK(axl_event_get_profiling(e[k], AXL_PROFILING_COMMAND_END,
+                                       &end[k]));
+        AXL_OK(axl_event_get_compute_unit(e[k], &cu[k]));
+        AXL_OK(axl_event_release(e[k]));
+    }
+    assert_int_not_equal(cu[0], cu[1]);
+    assert_true(start[1] < end[0] && start[0] < end[1]);
+    for (int k = 0; k < 2; k++) {
+        AXL_OK(axl_buffer_release(O[k]));
+        for (int i = 0; i < N; i++)
+            assert_int_equal(o[k][i], 6 * i);
+        AXL_OK(axl_buffer_release(A[k]));
+    }
+    AXL_OK(axl_kernel_release(vadd));
+    rig_down(&r);
+}
+
+/* The board wires a unit's interrupt where IP_LAYOUT enables it and its
+ * RTL has the pin (every unit here), unless AXL_RTL_IRQ=0: then the port
+ * polls. A run ends the way the board says. */
+static void runs_end_by_interrupt_where_the_board_wires_it(void **s)
+{
+    (void)s;
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = kernel(&r, "vadd");
+    int32_t a[64] = {1}, o[64];
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(64), NULL, &A));
+    AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(64), NULL, &O));
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    for (int i = 0; i < 4; i++)
+        AXL_OK(axl_queue_single_task(r.q, vadd,
+                                     AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                              AXL_ARG_OUT(O), AXL_ARG_U32(64)),
+                                     NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.starts - before.starts, 4);
+    if (irq_wired()) {
+        assert_int_equal(after.irq_done - before.irq_done, 4);
+        assert_int_equal(after.polls - before.polls, 0);
+    } else {
+        assert_int_equal(after.irq_done - before.irq_done, 0);
+        assert_true(after.polls - before.polls >= 4);
+    }
+    assert_int_equal(after.irq_spurious, before.irq_spurious);
+    AXL_OK(axl_buffer_release(O));
+    assert_int_equal(o[0], 2);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_kernel_release(vadd));
+    rig_down(&r);
+}
+
+/* ---- Another design: the stock one --------------------------------------------- */
+
+/* A board of the program's own (axl_mmio_model_board on the RTL model)
+ * with the stock design: vadd runs on its RTL; mmult has none, and its
+ * launch fails naming the model and what would run it (item 6). */
+static _Alignas(4096) unsigned char stock_bank[2][1 << 20];
+
+static void a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel(void **s)
+{
+    (void)s;
+    static axl_mmio_board board;
+    static const axl_mmio_bank_region banks[2] = {
+        {0, 0x4000000000ull, sizeof stock_bank[0], stock_bank[0]},
+        {1, 0x4010000000ull, sizeof stock_bank[1], stock_bank[1]}};
+    axl_mmio_model_board(&board, axl_rtl_model(), axl_test_stock_xclbin,
+                         axl_test_stock_xclbin_size, banks, 2);
+    AXL_OK(axl_mmio_set_board(&board));
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = kernel(&r, "vadd"), mmult = kernel(&r, "mmult");
+    bool ok = false;
+    axl_kernel_id id = builtin(r.dev, "mmult");
+    /* A kernel of the design the device came with is compatible (as on
+     * the emulated device); its launch is refused before its unit is
+     * touched. */
+    AXL_OK(axl_is_compatible(&id, 1, r.dev, &ok));
+    assert_true(ok);
+    int32_t a[16] = {5, 6}, o[16];
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(16), NULL, &A));
+    AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(16), NULL, &O));
+    AXL_OK(axl_queue_single_task(r.q, mmult,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(2)),
+                                 NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_KERNEL_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("RTL simulation (Verilator) cannot run kernel mmult: "
+                    "add its RTL with axl_add_rtl_kernel() in CMake");
+    AXL_OK(axl_queue_single_task(r.q, vadd,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(16)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(O));
+    assert_int_equal(o[1], 12);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_kernel_release(vadd));
+    AXL_OK(axl_kernel_release(mmult));
+    rig_down(&r);
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_mmio_set_board(NULL));
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
+
+int main(void)
+{
+    if (axl_test_without_reader()) /* no design, no device */
+        return 0;
+    const struct CMUnitTest tests[] = {
+        T(the_device_is_rtl_simulation_under_verilator_4_6_4_2),
+        T(a_timeout_counts_the_designs_simulated_clock),
+        T(a_unit_with_ap_sw_reset_runs_again_after_its_timeout),
+        T(two_units_run_at_once_in_simulated_time),
+        T(runs_end_by_interrupt_where_the_board_wires_it),
+        T(a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
