@@ -347,7 +347,10 @@ static void link_one(struct axl__command *c, struct axl__access *a,
             c->dep_event = b->lost_event;
         }
     }
-    if (discard && writes(a->mode))
+    /* Not while a hung unit's given-up run holds the buffer (cu.c): the
+     * IP may write it after this write, so what it holds stays unknown
+     * until that unit is back. */
+    if (discard && writes(a->mode) && !(b->reserved && axl__held_by_hung(b)))
         b->lost_status = AXL_SUCCESS;
 
     /* Data: make `loc` hold the current version before the action. */

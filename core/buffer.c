@@ -88,31 +88,11 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
 
 /* ---- Device storage ------------------------------------------------------------ */
 
-/* Whether a new buffer would find its pool full. */
-static bool buffers_full(void)
-{
-    const axl__pool *p = AXL__POOL(BUFFER);
-    return p->in_use >= p->capacity;
-}
-
-/* A pool or device memory found full while released buffers wait to be
- * freed (zombies): frees them now and says whether there were any, so the
- * caller tries again (lock held; dropped while storage is freed). The next
- * dispatch or queue wait would free them, but a completion reported from
- * an interrupt leaves them until then, and a slot or bytes the application
- * has given back must not make a call fail. */
-static bool reclaim(void)
-{
-    if (!AXL__IS_REF(axl__rt.zombie_head))
-        return false;
-    axl__free_zombies();
-    return true;
-}
-
 /* A device allocation failed (lock held): the size asked, the bank by
  * number and tag, and, for want of memory, what the bank holds (the
  * port's mem_usage, when it has one): its size, what is free, the largest
- * block, the allocations, and a setting that limits it. */
+ * block, the allocations, and a setting that limits it; and whether
+ * released buffers keep some for runs given up at their timeout (room.c). */
 static axl_status out_of_memory(const char *fn, const struct axl__device *d,
                                 uint32_t bank, uint64_t size, axl_status st,
                                 const axl_hal_bank_usage *use)
@@ -126,34 +106,40 @@ static axl_status out_of_memory(const char *fn, const struct axl__device *d,
                          "%llu bytes in bank %u (%s) of %s: %s",
                          (unsigned long long)size, (unsigned)bank, hb.tag,
                          d->info.name, axl_status_name(st));
+    const char *reserved = axl__rt.reserved_bytes
+                               ? " (some is reserved for runs given up at "
+                                 "their timeout: reset their units)"
+                               : "";
 #if AXL_MESSAGE_DETAIL
     char has[16];
     if (!use)
         return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
                          "%llu bytes in bank %u (%s) of %s: out of device "
-                         "memory: the bank has %s",
+                         "memory: the bank has %s%s",
                          (unsigned long long)size, (unsigned)bank, hb.tag,
-                         d->info.name, axl_bytes(has, sizeof has, hb.size));
+                         d->info.name, axl_bytes(has, sizeof has, hb.size),
+                         reserved);
     char free_[16], block[16];
     const bool full = use->max_allocations &&
                       use->allocations >= use->max_allocations;
     return axl__fail(
         fn, AXL_ERR_MEMORY_ALLOCATION,
         "%llu bytes in bank %u (%s) of %s: out of device memory: the bank "
-        "has %s, %s free (the largest block %s), %u allocation%s%s%s%s",
+        "has %s, %s free (the largest block %s), %u allocation%s%s%s%s%s",
         (unsigned long long)size, (unsigned)bank, hb.tag, d->info.name,
         axl_bytes(has, sizeof has, use->size),
         axl_bytes(free_, sizeof free_, use->free),
         axl_bytes(block, sizeof block, use->largest_free),
         (unsigned)use->allocations, use->allocations == 1 ? "" : "s",
         full ? ", its most" : "", use->note[0] ? "; size: " : "",
-        use->note);
+        use->note, reserved);
 #else
     (void)use;
     return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
-                     "%llu bytes in bank %u (%s) of %s: out of device memory",
+                     "%llu bytes in bank %u (%s) of %s: out of device "
+                     "memory%s",
                      (unsigned long long)size, (unsigned)bank, hb.tag,
-                     d->info.name);
+                     d->info.name, reserved);
 #endif
 }
 
@@ -164,7 +150,6 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             uint8_t *loc)
 {
     uint16_t ds = AXL__SLOT(DEVICE, d);
-    bool reclaimed = false;
     for (int attempt = 0; attempt < 2; attempt++) {
         uint8_t l = axl__device_loc(b, ds);
         if (l != AXL__NO_LOC) {
@@ -208,14 +193,12 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                               st == AXL_ERR_MEMORY_ALLOCATION &&
                               axl__dev_mem_usage(d, bank, &use);
         axl_port_lock();
-        if (st == AXL_ERR_MEMORY_ALLOCATION && !reclaimed) {
-            /* Bytes held by released buffers: freed, then placed again. */
-            reclaimed = true;
-            if (reclaim()) {
-                b->holds--;
-                attempt--;
-                continue;
-            }
+        if (st == AXL_ERR_MEMORY_ALLOCATION && axl__memory_room()) {
+            /* Bytes released buffers held (freed now, or once the
+             * command that kept them ended): placed again. */
+            b->holds--;
+            attempt--;
+            continue;
         }
         b->holds--;
         if (st != AXL_SUCCESS)
@@ -352,10 +335,10 @@ static axl_status create(const char *fn, void *host, bool is_const,
 
     st = axl__enter(fn);
     if (st == AXL_SUCCESS) {
-        if (buffers_full())
-            (void)reclaim(); /* before any lookup: the lock is dropped */
+        /* Before any lookup: making room may drop the lock. */
+        st = axl__room_for(fn, AXL__POOL_BUFFER);
         struct axl__context *ctx = NULL;
-        if (props->flags & AXL_BUFFER_CONTEXT_BOUND)
+        if (st == AXL_SUCCESS && (props->flags & AXL_BUFFER_CONTEXT_BOUND))
             ctx = axl__lookup(fn, "the bound context", AXL__POOL_CONTEXT,
                               props->context.id, &st);
         struct axl__buffer *b = NULL;
@@ -459,7 +442,7 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
     AXL__SWITCH(AXL_FEATURE_SUB_BUFFERS, fn);
     if (!offset)
         return axl__null(fn, "offset");
-    AXL__ENTER_OUT(buffer, b, base, sub);
+    AXL__ENTER_OUT_ROOM(buffer, b, base, sub, BUFFER);
     if (b->flags & AXL__BUF_SUB)
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "sub-buffers are made from a base buffer, not from a "
@@ -493,15 +476,6 @@ axl_status axl_buffer_create_sub(axl_buffer base, const size_t offset[3],
                                "(dimension %u must cover all %zu elements "
                                "from 0)",
                                (unsigned)i, b->range[i]);
-    }
-    if (st == AXL_SUCCESS && buffers_full() &&
-        AXL__IS_REF(axl__rt.zombie_head)) {
-        /* The lock is dropped: b is held, and found again by its handle
-         * (another thread may have released it meanwhile). */
-        b->holds++;
-        (void)reclaim();
-        axl__buffer_unhold(b);
-        b = axl__lookup(fn, "base", AXL__POOL_BUFFER, base.id, &st);
     }
     struct axl__buffer *s = NULL;
     if (st == AXL_SUCCESS) {
@@ -623,6 +597,8 @@ axl_status axl_buffer_release(axl_buffer buffer)
     }
     axl__pool_retire(AXL__POOL(BUFFER), b); /* its handle is stale now */
     axl__rt.buffers_gone++;
+    if (b->reserved) /* a run given up at its timeout may still write it */
+        axl__buffer_reserved(b);
     if (!(b->flags & AXL__BUF_SUB)) {
         /* 4.7.2.3: block if there is data to write back, or if the buffer
          * was made from host memory that commands still use. */

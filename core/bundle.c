@@ -384,7 +384,7 @@ axl_status axl_get_kernel_bundle(axl_context context,
                                  axl_kernel_bundle *bundle)
 {
     static const char fn[] = "axl_get_kernel_bundle";
-    AXL__ENTER_OUT(context, c, context, bundle);
+    AXL__ENTER_OUT_ROOM(context, c, context, bundle, KERNEL_BUNDLE);
     devlist devs;
     imglist imgs;
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
@@ -409,7 +409,7 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
     static const char fn[] = "axl_get_kernel_bundle_for";
     if (nids && !ids)
         return axl__null(fn, "ids");
-    AXL__ENTER_OUT(context, c, context, bundle);
+    AXL__ENTER_OUT_ROOM(context, c, context, bundle, KERNEL_BUNDLE);
     devlist devs;
     imglist imgs = {0, {0}};
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
@@ -440,7 +440,7 @@ axl_status axl_get_kernel_bundle_selected(axl_context context,
     static const char fn[] = "axl_get_kernel_bundle_selected";
     if (!selector)
         return axl__null(fn, "selector");
-    AXL__ENTER_OUT(context, c, context, bundle);
+    AXL__ENTER_OUT_ROOM(context, c, context, bundle, KERNEL_BUNDLE);
     devlist devs;
     imglist all, picked = {0, {0}};
     st = axl__resolve_devices(fn, c, devices, ndevices, &devs);
@@ -523,7 +523,8 @@ axl_status axl_kernel_bundle_join(const axl_kernel_bundle *bundles,
     AXL__SWITCH(AXL_FEATURE_JOIN, fn);
     if (!bundles || !count)
         return axl__fail(fn, AXL_ERR_INVALID, "join needs at least one bundle");
-    axl_status st = axl__enter_out(fn, AXL__OUT(joined));
+    axl_status st =
+        axl__enter_out_room(fn, AXL__OUT(joined), AXL__POOL_KERNEL_BUNDLE);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__bundle *first = axl__kernel_bundle_get(fn, bundles[0], &st);
@@ -773,7 +774,7 @@ axl_status axl_kernel_bundle_get_kernel(axl_kernel_bundle bundle,
                                         axl_kernel_id id, axl_kernel *kernel)
 {
     static const char fn[] = "axl_kernel_bundle_get_kernel";
-    AXL__ENTER_OUT(kernel_bundle, b, bundle, kernel);
+    AXL__ENTER_OUT_ROOM(kernel_bundle, b, bundle, kernel, KERNEL);
     struct axl__kernel_id *k = axl__kernel_id_get(fn, id, &st);
     if (k && b->state != AXL_BUNDLE_EXECUTABLE)
         st = axl__wrong_state(fn, "get_kernel needs an executable bundle",

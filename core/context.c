@@ -67,7 +67,8 @@ axl_status axl_context_create(const axl_device *devices, uint32_t count,
                               axl_context *context)
 {
     static const char fn[] = "axl_context_create";
-    axl_status st = axl__enter_out(fn, AXL__OUT(context));
+    axl_status st =
+        axl__enter_out_room(fn, AXL__OUT(context), AXL__POOL_CONTEXT);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__context *c = NULL;

@@ -121,7 +121,7 @@ struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
 
 /* ---- Dispatch onto a compute unit ------------------------------------------------- */
 
-static void cu_wait(struct axl__command *c)
+AXL__HOT_INLINE void cu_wait(struct axl__command *c)
 {
     axl__fifo_push(&axl__rt.cu_wait, c, axl__command_ref_of(c));
 }
@@ -135,7 +135,8 @@ static void cu_release(struct axl__cu *cu)
 }
 
 /* Does unit `cu` reach the bank of every buffer argument of c? */
-static bool cu_reaches(const struct axl__cu *cu, const struct axl__command *c)
+AXL__HOT_INLINE bool cu_reaches(const struct axl__cu *cu,
+                                 const struct axl__command *c)
 {
     /* The command's arguments are in the kernel id's order, as cu->banks. */
     for (uint8_t i = 0; i < c->u.kernel.nargs; i++) {
@@ -148,6 +149,21 @@ static bool cu_reaches(const struct axl__cu *cu, const struct axl__command *c)
             return false;
     }
     return true;
+}
+
+/* Whether kernel command c may run on unit x (of its kernel): x holds the
+ * arguments of the kernel memo c was made from (so it reaches the same
+ * buffers; a restricted kernel has no memo, axl__launch_recall refuses
+ * it), or c's kernel may use x and x reaches c's buffers. */
+AXL__HOT_INLINE bool may_take(const struct axl__cu *x,
+                              const struct axl__command *c,
+                              const struct axl__kernel *kn)
+{
+    const uint32_t memo = c->u.kernel.memo;
+    return (memo && x->memo == memo &&
+            axl__kernel_ref_eq(x->memo_kernel,
+                               axl__kernel_ref_at(c->u.kernel.kernel))) ||
+           (axl__kernel_may_use(kn, x) && cu_reaches(x, c));
 }
 
 /* The hal arguments of command c on unit cu. */
@@ -184,20 +200,141 @@ static uint64_t deadline_after(uint64_t now, uint64_t ns)
     return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
 }
 
+/* ---- What a run given up at its timeout keeps ---------------------------------- */
+
+_Static_assert((uint32_t)AXL_MAX_DEVICES * AXL_MAX_DEVICE_CUS *
+                       AXL_MAX_KERNEL_ARGS <= UINT16_MAX,
+               "axl__buffer.reserved counts the given-up runs holding a "
+               "buffer");
+
+/* The bytes of device memory base buffer b has (its copies). */
+static uint64_t device_bytes(const struct axl__buffer *b)
+{
+    uint64_t n = 0;
+    for (uint32_t l = 1; l < AXL__LOCS; l++)
+        if (AXL__IS_REF(b->loc[l].device))
+            n += b->loc[l].mem.size;
+    return n;
+}
+
+static void reserved_add(uint64_t bytes)
+{
+    axl__rt.reserved_bytes += bytes;
+    if (axl__rt.reserved_bytes > axl__rt.reserved_high)
+        axl__rt.reserved_high = axl__rt.reserved_bytes;
+}
+
+/* The base buffer of kernel argument m of command c, or NULL for a
+ * scalar. */
+static struct axl__buffer *arg_base(const struct axl__command *c, uint8_t m)
+{
+    const struct axl__karg *a = &c->u.kernel.args[m];
+    return a->acc ? axl__buffer_at(c->acc[a->acc - 1].base) : NULL;
+}
+
+/* A run given up at its timeout keeps, until it comes back, what the
+ * hardware may still touch: each base buffer it was given (so its device
+ * memory is not freed, however the application releases it) and its
+ * kernel (whose image the port's run names). Lock held; before the
+ * command completes, which lets go of its own holds. */
+static void keep_for_given_up(struct axl__command *c)
+{
+    for (uint8_t m = 0; m < c->u.kernel.nargs; m++) {
+        struct axl__buffer *b = arg_base(c, m);
+        if (!b)
+            continue;
+        b->holds++;
+        if (b->reserved++ == 0 && b->refs == 0)
+            reserved_add(device_bytes(b)); /* released already */
+    }
+    axl__kernel_at(c->u.kernel.kernel)->holds++;
+}
+
+/* The given-up run of c came back: what keep_for_given_up kept goes. */
+static void let_go_of_given_up(struct axl__command *c)
+{
+    for (uint8_t m = 0; m < c->u.kernel.nargs; m++) {
+        struct axl__buffer *b = arg_base(c, m);
+        if (!b)
+            continue;
+        if (--b->reserved == 0 && b->refs == 0)
+            axl__rt.reserved_bytes -= device_bytes(b);
+        axl__buffer_unhold(b);
+    }
+    axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
+}
+
+bool axl__held_by_hung(const struct axl__buffer *b)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        for (uint8_t i = 0; i < d->ncus; i++) {
+            const struct axl__cu *cu = &d->cus[i];
+            if (!cu->hung)
+                continue;
+            const struct axl__command *c = axl__command_deref(cu->cmd);
+            for (uint8_t m = 0; m < c->u.kernel.nargs; m++)
+                if (arg_base(c, m) == b)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* Which unit holds a run given up at its timeout, and the way back: the
+ * port's phrase for a hung unit, else that the run is waited for. Short:
+ * it ends messages that say what it blocks first. */
+void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
+                    char *out, size_t size)
+{
+    (void)d; /* not compiled in without messages */
+    (void)cu;
+    axl__why(out, size,
+             "%s unit %u (IP_LAYOUT %u) on %s, %s at its timeout: %s",
+             cu->run.kernel_name, (unsigned)cu->run.cu, (unsigned)cu->ip,
+             d->info.name, cu->hung ? "hung" : "given up",
+             cu->hung ? d->port->unit_fix : "back once its run ends");
+}
+
+/* The application's last reference to base buffer b went while given-up
+ * runs keep it (b->reserved): its device memory stays reserved until
+ * they come back, which the statistics count and the log says. */
+void axl__buffer_reserved(struct axl__buffer *b)
+{
+    const uint64_t bytes = device_bytes(b);
+    reserved_add(bytes);
+    AXL__LOG(AXL__LOG_WARN,
+             "buffer 0x%08x released; its %llu device bytes stay reserved "
+             "until the unit of the run given up at its timeout is back",
+             (unsigned)AXL__HANDLE(BUFFER, b), (unsigned long long)bytes);
+}
+
 /* The run of c on unit cu came back to this thread (lock held): the unit
  * is free again, and the command completes, unless a timeout already
- * completed it (then only its slot is left to free). */
+ * completed it (then what the run kept, and its slot, are left to free). */
+AXL__COLD static void given_up_back(struct axl__cu *cu,
+                                    struct axl__command *c)
+{
+    if (cu->hung)
+        axl__rt.hung_units--;
+    cu->abandoned = cu->cancel_asked = cu->hung = false;
+    let_go_of_given_up(c);
+    cu_release(cu);
+    axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
+    /* Nothing completes here, yet a wait may be for this unit (a device
+     * to program, shutdown's runs out, a creation). */
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
 static inline void run_back(struct axl__cu *cu, struct axl__command *c,
                      axl_status status, const char *why)
 {
     if (cu->abandoned) {
-        cu->abandoned = cu->cancel_asked = false;
-        cu_release(cu);
-        axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
-        /* Nothing completes here, yet a wait may be for this unit (a
-         * device to program, shutdown's runs out). */
-        if (axl__rt.waiters)
-            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+        given_up_back(cu, c);
     } else {
         cu_release(cu);
         axl__complete(c, status, why);
@@ -213,9 +350,60 @@ static void cancel_run(struct axl__device *d, struct axl__cu *cu)
     cu->deadline = 0;
     if (!axl__dev_can_cancel(d))
         return;
+    const axl__command_ref given_up = cu->cmd;
     axl_port_unlock();
     axl__dev_run_cancel(d, &cu->run);
     axl_port_lock();
+    /* Not given back, and the port says such a run may never end: the
+     * unit is hung. Nothing waits for it: launches only it could take
+     * fail (the ones waiting for a unit look again), and so do creations
+     * whose slots only it keeps. */
+    if (d->port->unit_fix && cu->abandoned &&
+        axl__command_ref_eq(cu->cmd, given_up)) {
+        cu->hung = true;
+        axl__rt.hung_units++;
+        axl__fail_stranded();
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
+}
+
+/* The hung unit that is all kernel command c (waiting for a unit) could
+ * run on, or NULL when a unit that is not hung could take it: the units
+ * axl__run_kernel would choose from. */
+static const struct axl__cu *stranded(const struct axl__command *c)
+{
+    const struct axl__device *d = axl__device_at(c->device);
+    const struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    const uint16_t kernel_index = axl__kernel_id_at(c->u.kernel.kid)->index;
+    const struct axl__cu *hung = NULL;
+    for (uint8_t i = 0; i < d->ncus; i++) {
+        const struct axl__cu *x = &d->cus[i];
+        if (x->kernel_index != kernel_index || !may_take(x, c, kn))
+            continue;
+        if (!x->hung)
+            return NULL;
+        hung = x;
+    }
+    return hung;
+}
+
+void axl__fail_stranded(void)
+{
+    struct axl__cmd_fifo all = axl__rt.cu_wait;
+    axl__rt.cu_wait.head = axl__rt.cu_wait.tail = AXL__NONE(command);
+    struct axl__command *c;
+    while ((c = axl__fifo_pop(&all))) {
+        const struct axl__cu *hung = stranded(c);
+        if (!hung) {
+            cu_wait(c);
+            continue;
+        }
+        char why[AXL_MESSAGE_MAX], what[AXL_MESSAGE_MAX - 48];
+        axl__unit_what(axl__device_at(c->device), hung, what, sizeof what);
+        axl__why(why, sizeof why, "no free unit: %s", what);
+        axl__complete(c, AXL_ERR_RUNTIME, why);
+    }
 }
 
 void axl__run_kernel(struct axl__command *c)
@@ -238,19 +426,13 @@ void axl__run_kernel(struct axl__command *c)
         while (first < d->ncus && d->cus[first].kernel_index != kid->index)
             first++;
     }
-    /* A unit that holds the arguments of the kernel's memo the command
-     * was made from reaches the same buffers. */
     const uint32_t memo = c->u.kernel.memo;
     const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
     struct axl__cu *cu = NULL;
     bool any = false;
     for (uint8_t i = first; first < d->ncus;) {
         struct axl__cu *x = &d->cus[i];
-        /* A restricted kernel has no memo (axl__launch_recall refuses
-         * it): a unit that holds a memo's arguments is one it may use. */
-        if ((memo && x->memo == memo &&
-             axl__kernel_ref_eq(x->memo_kernel, mk)) ||
-            (axl__kernel_may_use(kn, x) && cu_reaches(x, c))) {
+        if (may_take(x, c, kn)) {
             any = true;
             if (!AXL__IS_REF(x->cmd)) {
                 cu = x;
@@ -264,9 +446,11 @@ void axl__run_kernel(struct axl__command *c)
             break;
     }
     if (!cu) {
-        if (any)
+        if (any) {
             cu_wait(c);
-        else
+            if (axl__rt.hung_units) /* it may wait for hung units only */
+                axl__fail_stranded();
+        } else
             axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
                           AXL__TEXT("no compute unit of the kernel on the "
                                     "device (past AXL_MAX_DEVICE_CUS?) "
@@ -446,8 +630,9 @@ struct axl__device *axl__progress_device(void)
         struct axl__device *d = axl__device_at(s);
         if (!axl__dev_polled(d))
             continue;
+        /* A hung unit's run is not waited for (cancel_run). */
         for (uint8_t i = 0; i < d->ncus; i++)
-            if (AXL__IS_REF(d->cus[i].cmd))
+            if (AXL__IS_REF(d->cus[i].cmd) && !d->cus[i].hung)
                 return d;
     }
     return NULL;
@@ -466,7 +651,8 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
     const bool us = t < 1000000u;
     axl__why(why, sizeof why,
              "kernel %s on compute unit %u of %s did not finish within "
-             "%llu %cs: the run was abandoned",
+             "%llu %cs: given up (its buffers stay reserved until the "
+             "unit is back)",
              cu->run.kernel_name, (unsigned)cu->run.cu, d->info.name,
              (unsigned long long)(t / (us ? 1000u : 1000000u)),
              us ? 'u' : 'm');
@@ -478,6 +664,7 @@ static void abandon(struct axl__device *d, struct axl__cu *cu)
     cu->deadline = 1; /* due at once: the next check asks the port to
                          cancel (cancel_run clears it) */
     c->flags |= AXL__CMD_KEEP_SLOT;
+    keep_for_given_up(c);
     axl__complete(c, AXL_ERR_TIMEOUT, why);
 }
 

@@ -27,7 +27,7 @@ void axl__event_unhold(struct axl__event *e)
 axl_status axl_event_create_complete(axl_event *event)
 {
     static const char fn[] = "axl_event_create_complete";
-    axl_status st = axl__enter_out(fn, AXL__OUT(event));
+    axl_status st = axl__enter_out_room(fn, AXL__OUT(event), AXL__POOL_EVENT);
     if (st != AXL_SUCCESS)
         return st;
     struct axl__event *e = axl__pool_alloc(AXL__POOL(EVENT));

@@ -356,11 +356,41 @@ static axl_status graph_submit(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
+/*
+ * The sub-buffers a recorded parallel_for made for its chunks
+ * (AXL__BUF_GRAPH; the application never has their handles) live as long
+ * as a node names them: each node that names one holds one of its
+ * references, taken (take) when an executable node is copied from a
+ * recorded one and let go of when the node goes. The last one retires it
+ * as axl_buffer_release would (it is freed once idle: axl__free_zombies).
+ */
+static void graph_buffer(uint32_t id, bool take)
+{
+    struct axl__buffer *b = axl__pool_get(AXL__POOL(BUFFER), id);
+    if (!b || !(b->flags & AXL__BUF_GRAPH))
+        return;
+    if (take) {
+        b->refs++;
+    } else if (--b->refs == 0) {
+        axl__pool_retire(AXL__POOL(BUFFER), b);
+        axl__rt.buffers_gone++;
+        b->holds++;
+        axl__buffer_unhold(b);
+    }
+}
+
+static void node_buffers(const struct axl__graph_node *n, bool take)
+{
+    for (uint8_t i = 0; i < n->nacc; i++)
+        graph_buffer(n->bufs[i], take);
+}
+
 static void free_nodes(axl__graph_node_ref r)
 {
     while (AXL__IS_REF(r)) {
         struct axl__graph_node *n = axl__graph_node_deref(r);
         r = n->next;
+        node_buffers(n, false);
         axl__pool_free(AXL__POOL(GRAPH_NODE), n);
     }
 }
@@ -418,6 +448,8 @@ axl_status axl_graph_release(axl_graph graph)
     free_nodes(g->head);
     axl__context_unhold(axl__context_at(g->context));
     axl__pool_free(AXL__POOL(GRAPH), g);
+    if (AXL__IS_REF(axl__rt.zombie_head)) /* its chunks' sub-buffers */
+        axl__free_zombies();
     axl__leave();
     return st;
 }
@@ -448,15 +480,34 @@ axl_status axl_graph_end_recording(axl_graph graph, axl_queue queue)
     static const char fn[] = "axl_graph_end_recording";
     AXL__ENTER(graph, g, graph);
     struct axl__queue *q = axl__queue_get(fn, queue, &st);
-    if (q && !axl__graph_ref_eq(q->graph, axl__graph_ref_of(g)))
+    /* sycl_ext_oneapi_graph, "Member functions of the command_graph class
+     * for queue recording": end_recording(queue) is "a no-op if
+     * recordingQueue is already in the queue_state::executing state",
+     * and invalid only for a queue "recording to a different graph". */
+    if (q && AXL__IS_REF(q->graph) &&
+        !axl__graph_ref_eq(q->graph, axl__graph_ref_of(g)))
         st = axl__fail(fn, AXL_ERR_BAD_STATE,
-                       "the queue does not record into this graph");
+                       "the queue records into another graph (graph "
+                       "0x%08x), not this one",
+                       (unsigned)AXL__HANDLE(GRAPH,
+                                             axl__graph_deref(q->graph)));
     if (st == AXL_SUCCESS) {
         q->graph = AXL__NONE(graph);
         q->graph_last = 0;
     }
     axl__leave();
     return st;
+}
+
+/* A queue that records into g, or NULL (lock held). */
+static struct axl__queue *recorder_of(const struct axl__graph *g)
+{
+    const axl__graph_ref me = axl__graph_ref_of(g);
+    for (uint16_t s = 0; s < AXL_MAX_QUEUES; s++)
+        if (axl__pool_is_live(AXL__POOL(QUEUE), s) &&
+            axl__graph_ref_eq(axl__queue_at(s)->graph, me))
+            return axl__queue_at(s);
+    return NULL;
 }
 
 axl_status axl_graph_add(axl_graph graph, axl_cgf cgf, void *user,
@@ -497,7 +548,18 @@ axl_status axl_graph_add(axl_graph graph, axl_cgf cgf, void *user,
             h.deps_overflow = true;
     }
     uint32_t id = 0;
-    if (g) {
+    /* sycl_ext_oneapi_graph, "Member functions of the command_graph
+     * class", add: "Throws ... invalid if a queue is recording commands
+     * to the graph" (combining the two ways of building one is valid, but
+     * not at the same time). */
+    const struct axl__queue *rq = g ? recorder_of(g) : NULL;
+    if (rq)
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "queue 0x%08x records into the graph: nodes are "
+                       "added by hand only once every queue has ended "
+                       "recording (axl_graph_end_recording)",
+                       (unsigned)AXL__HANDLE(QUEUE, rq));
+    else if (g) {
         struct axl__queue tq;
         check_queue(&tq, g->context, g->device);
         st = record(fn, g, &tq, &h, 0, &id);
@@ -574,11 +636,15 @@ static void exec_disown(struct axl__graph_exec *x)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
 
+/* Frees x (lock held; dropped at the end if a chunk's sub-buffer its
+ * nodes named is freed). */
 static void exec_free(struct axl__graph_exec *x)
 {
     free_nodes(x->head);
     axl__context_unhold(axl__context_at(x->context));
     axl__pool_free(AXL__POOL(GRAPH_EXEC), x);
+    if (AXL__IS_REF(axl__rt.zombie_head))
+        axl__free_zombies();
 }
 
 /* The bank of h's accessor i on device dev, if it has a copy there. */
@@ -612,6 +678,7 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
     }
     x->refs = 1;
     x->checked = false;
+    x->last = 0;
     x->context = g->context;
     x->device = g->device;
     x->graph = AXL__HANDLE(GRAPH, g);
@@ -645,6 +712,7 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
         }
         memcpy(m, n, sizeof *m);
         memcpy(&m->h, &h, sizeof h);
+        node_buffers(m, true);
         m->owner = xh;
         m->from = AXL__HANDLE(GRAPH_NODE, n);
         m->next = AXL__NONE(graph_node);
@@ -757,6 +825,49 @@ static axl_status join(const char *fn, struct axl__queue *q,
         e->holds++;
         c->u.kernel.args[c->u.kernel.nargs++].id = AXL__SLOT(EVENT, e);
     }
+    return AXL_SUCCESS;
+}
+
+/* Whether the event `last` (a handle the runtime made) is still pending,
+ * and a submission to q must wait for it to keep one instance of a graph
+ * at a time: not on an in-order queue that made it, whose order does. Its
+ * slot still holds that event (live, or retired while it runs) while the
+ * generations agree. Lock held. */
+static bool running(uint32_t last, const struct axl__queue *q)
+{
+    const uint16_t es = AXL__HANDLE_SLOT(last);
+    const struct axl__event *e = axl__event_at(es);
+    return AXL__POOL(EVENT)->gen[es] ==
+               (uint16_t)(last >> AXL__HANDLE_GEN_SHIFT) &&
+           atomic_load_explicit(&e->state, memory_order_acquire) !=
+               AXL_EVENT_COMPLETE &&
+           !((q->flags & AXL_QUEUE_IN_ORDER) &&
+             e->queue == AXL__HANDLE(QUEUE, q));
+}
+
+/*
+ * An empty command that starts once the event `last` (a runtime
+ * reference: a graph's last submission, which has not completed) has
+ * (lock held; room checked): *ev, its event. Its edge only orders, as an
+ * in-order queue's does: the last submission's failure is its own, and
+ * does not fail the submission that waits for it.
+ */
+static axl_status after_last(const char *fn, struct axl__queue *q,
+                             uint32_t last, uint32_t *ev)
+{
+    axl_handler h;
+    axl__handler_init(&h);
+    h.kind = AXL__CMD_EMPTY;
+    add_dep(&h, last);
+    struct axl__command *c;
+    axl_status st = axl__commit(fn, q, &h, &c, NULL);
+    if (st != AXL_SUCCESS)
+        return st;
+    /* Not made ready yet (the event it waits for is pending): its edges
+     * are made weak before anything can complete them. */
+    for (uint8_t j = 0; j < c->ndeps; j++)
+        c->deps[j].strong = false;
+    *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
     return AXL_SUCCESS;
 }
 
@@ -931,8 +1042,21 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     x->kernels_gone = kernels_gone;
     x->buffers_gone = buffers_gone;
     x->loaded = d->loaded;
-    /* Room for every command at once (after the lock was last dropped). */
-    const unsigned need = (unsigned)x->nnodes + x->njoins;
+    /* sycl_ext_oneapi_graph, "New Handler Member Functions",
+     * ext_oneapi_graph(graph): "Only one instance of graph will execute at
+     * any time. If graph is submitted multiple times, dependencies are
+     * automatically added by the runtime to prevent concurrent executions
+     * of an identical graph." While the last submission runs (from any
+     * queue), this one starts after it, through a gate (after_last); on an
+     * in-order queue that made the last one, the queue's order does it.
+     * With no command in flight the last one is done: a replay loop that
+     * waits for each pays a load and a branch for the rule. Then room for
+     * every command at once (after the lock was last dropped). */
+    unsigned need = (unsigned)x->nnodes + x->njoins;
+    const bool gated = AXL__IS_REF(axl__rt.inflight_head) && x->last &&
+                       running(x->last, q);
+    if (gated)
+        need++;
     static const int kinds[2] = {AXL__POOL_COMMAND, AXL__POOL_EVENT};
     for (unsigned k = 0; k < 2; k++) {
         const axl__pool *p = &axl__pools[kinds[k]];
@@ -945,6 +1069,15 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                            (unsigned)p->in_use + need);
             goto out;
         }
+    }
+    if (gated) {
+        uint32_t ev;
+        if ((st = after_last(fn, q, x->last, &ev)) != AXL_SUCCESS)
+            goto out; /* cannot fail: the room was checked */
+        if (nu < AXL_MAX_HANDLER_DEPS)
+            udeps[nu++] = ev;
+        else
+            overflow = true; /* every earlier command: the gate too */
     }
     /* 2. The nodes, in order, each a checked group committed as a
      * submission commits one, from the node's own handler. */
@@ -999,6 +1132,9 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         axl__event_at(c->event)->holds++;
         committed++;
         n->ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+        /* The submission's event, made or not (the next submission
+         * starts after it): the last node's, unless a join follows. */
+        x->last = n->ev;
         if (!n->has_succ)
             sinks[ns++] = n->ev;
     }
@@ -1020,8 +1156,8 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         }
         /* An empty graph given more dependencies than a group holds
          * waits for every earlier command, as such a group does. */
-        uint32_t ev;
-        st = join(fn, q, sinks, ns, &ev, event, x->nnodes == 0 && overflow);
+        st = join(fn, q, sinks, ns, &x->last, event,
+                  x->nnodes == 0 && overflow);
     }
 out:
     unresolve(x, committed, resolved);
@@ -1207,6 +1343,8 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
                            (unsigned)AXL_MAX_COMMANDS,
                            (unsigned)AXL_MAX_EVENTS);
         }
+        if (st == AXL_SUCCESS) /* a chunk's sub-buffer it named no more */
+            graph_buffer(was.bufs[a], false);
     }
     axl__handler_drop(&h);
     exec_disown(x);

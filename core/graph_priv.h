@@ -68,15 +68,19 @@ struct axl__graph_exec {
                                    handlers in place (it may drop the lock
                                    for host storage): another submits from
                                    copies, updates wait for it to end */
-    uint32_t graph;             /* handle of the graph it was made from
-                                   (weak: names the nodes updates take) */
     /* What the last submission found live (its step 1): while no kernel
      * or buffer was released or freed since (axl__rt's counts) and the
      * device carries the same design, every node's kernel and buffers
-     * still are. */
+     * still are. (Fields ordered so that the struct has no hole.) */
     bool checked;
     axl__image_ref loaded;
+    uint32_t graph;             /* handle of the graph it was made from
+                                   (weak: names the nodes updates take) */
     uint32_t kernels_gone, buffers_gone;
+    uint32_t last;              /* the event of its last submission (the
+                                   one the caller gets), a runtime
+                                   reference (live or retired), or 0: the
+                                   next submission starts after it */
     axl__graph_node_ref head;
 };
 

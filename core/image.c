@@ -173,16 +173,27 @@ void axl__device_builtin(struct axl__device *d)
 /* No command in flight on d, no run out on any of its units (a run given
  * up at its timeout has completed its command, but its unit, and the run
  * the port will report, stay until the port gives it back: programming
- * replaces the unit table), and no other thread programming it. */
+ * replaces the unit table), and no other thread programming it. A hung
+ * unit (cu.c: a given-up run that may never end) is not waited for: the
+ * programming fails instead. */
 static bool device_quiet(const void *arg)
 {
     const struct axl__device *d = arg;
     if (d->inflight != 0 || d->programming)
         return false;
     for (uint8_t i = 0; i < d->ncus; i++)
-        if (AXL__IS_REF(d->cus[i].cmd))
+        if (AXL__IS_REF(d->cus[i].cmd) && !d->cus[i].hung)
             return false;
     return true;
+}
+
+/* A hung unit of d, or NULL. */
+static const struct axl__cu *hung_unit(const struct axl__device *d)
+{
+    for (uint8_t i = 0; i < d->ncus; i++)
+        if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].hung)
+            return &d->cus[i];
+    return NULL;
 }
 
 /* Programs device d with an image unless it carries it (lock held; waits
@@ -199,6 +210,13 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         axl__wait_until_pred(device_quiet, d);
         if (axl__image_ref_eq(d->loaded, want))
             break;
+        const struct axl__cu *hung = hung_unit(d);
+        if (hung) {
+            char what[AXL_MESSAGE_MAX];
+            axl__unit_what(d, hung, what, sizeof what);
+            return axl__fail(fn, fail_as, "%s cannot be programmed now: %s",
+                             d->info.name, what);
+        }
         if (may_replace) {
             axl_status st = may_replace(fn, d, arg);
             if (st != AXL_SUCCESS)

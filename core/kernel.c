@@ -490,7 +490,7 @@ axl_status axl_kernel_select_units(axl_kernel kernel, const char *units,
     static const char fn[] = "axl_kernel_select_units";
     if (!units)
         return axl__null(fn, "units");
-    AXL__ENTER_OUT(kernel, k, kernel, selected);
+    AXL__ENTER_OUT_ROOM(kernel, k, kernel, selected, KERNEL);
     uint32_t mask;
     st = parse_units(fn, axl__kernel_id_at(k->kid), k->cus, units, &mask);
     if (st == AXL_SUCCESS)
@@ -506,7 +506,7 @@ axl_status axl_kernel_bundle_get_kernel_by_name(axl_kernel_bundle bundle,
     static const char fn[] = "axl_kernel_bundle_get_kernel_by_name";
     if (!name)
         return axl__null(fn, "name");
-    AXL__ENTER_OUT(kernel_bundle, b, bundle, kernel);
+    AXL__ENTER_OUT_ROOM(kernel_bundle, b, bundle, kernel, KERNEL);
     const char *colon = strchr(name, ':');
     const size_t n = colon ? (size_t)(colon - name) : strlen(name);
     const axl__pool *p = AXL__POOL(KERNEL_ID);
@@ -673,6 +673,23 @@ miss:
     for (unsigned i = 0; i < nacc; i++)
         h->acc[i].buf->holds--;
     return false;
+}
+
+void axl__launch_unrecall(axl_handler *h)
+{
+    /* What axl__handler_set_args and axl_handler_single_task leave: each
+     * argument by id (the memo's are 0..n-1, its command arguments in that
+     * order), whole accessors the checker has not placed yet, the scalars'
+     * bytes where the recall copied them. The handler keeps its holds. */
+    for (uint8_t i = 0; i < h->u.kernel.nargs; i++)
+        h->kargs[i] = h->u.kernel.args[i];
+    h->nkargs = h->u.kernel.nargs;
+    for (uint8_t i = 0; i < h->nacc; i++) {
+        h->acc[i].on_device = false;
+        h->acc[i].whole = true;
+    }
+    h->memo = 0;
+    h->u.kernel.memo = 0;
 }
 
 /* The units holding the hal arguments of kernel slot ks's memos forget

@@ -284,9 +284,9 @@ static axl_status chunk_check(const char *fn, struct axl__queue *q,
         return axl__fail(fn, h->error, "%s", h->why);
 #if AXL_FEATURE_GRAPHS
     /* A graph node's handle as a dependency is an edge only in a
-     * recording (refused above): axl__submit would refuse it, and a range
-     * of 0 without an event submits nothing, so it is refused here. */
-    if (h->node_deps)
+     * recording: axl__submit would refuse it elsewhere, and a range of 0
+     * without an event submits nothing, so it is refused here. */
+    if (h->node_deps && !AXL__IS_REF(q->graph))
         return axl__fail(fn, AXL_ERR_INVALID,
                          "a dependency is a recorded command (a graph "
                          "node's handle), and the queue does not record a "
@@ -325,6 +325,104 @@ static uint32_t stale_buffers(const struct axl__queue *q,
     }
     return n;
 }
+
+#if AXL_FEATURE_GRAPHS
+/*
+ * parallel_for into the graph q records into (lock held; p planned, subs
+ * made): each chunk a node, as axl_queue_single_task would record it with
+ * its sub-buffers. A node holds nothing, so these sub-buffers, which the
+ * application never sees, are marked AXL__BUF_GRAPH and the nodes that
+ * name them hold their references instead (graph.c: the recorded node
+ * the one made here, each executable node one more; the last to go frees
+ * them). *event stands for a node that depends on every chunk: on an
+ * in-order queue the last chunk (the recording chains them), else empty
+ * nodes that each take the one before and AXL_MAX_GRAPH_NODE_DEPS - 1
+ * chunks. No prefetch is recorded: in a replay a chunk moves what it
+ * uses, as any recorded launch does.
+ *
+ * All or nothing, as at once: the first chunk is checked and placed (the
+ * lock may be dropped), then the node pool is checked for every node,
+ * and then every node is recorded, each passing the checks the first did.
+ * *made: the chunks recorded (their sub-buffers are the graph's).
+ */
+static axl_status record_chunks(const char *fn, struct axl__queue *q,
+                                axl_kernel kernel, size_t range,
+                                const axl_kernel_arg *args, uint32_t nargs,
+                                const axl_split *split, const struct plan *p,
+                                const axl_buffer *subs, const axl_event *deps,
+                                uint32_t ndeps, axl_event *event,
+                                uint32_t *made)
+{
+    const uint32_t fan = AXL_MAX_GRAPH_NODE_DEPS;
+    const bool chained = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
+    *made = 0;
+    if (event && p->chunks > 1 && !chained && fan < 2)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "the recorded event of %u chunks needs a node "
+                         "that depends on two nodes at least, and a node "
+                         "keeps AXL_MAX_GRAPH_NODE_DEPS (%u) edges",
+                         (unsigned)p->chunks, (unsigned)fan);
+    const uint32_t joins =
+        !event || p->chunks == 1 || chained
+            ? 0
+            : (p->chunks - 1 + fan - 2) / (fan - 1);
+    axl_kernel_arg a[AXL_MAX_KERNEL_ARGS];
+    axl_handler h;
+    chunk_args(p, range, 0, args, nargs, subs, a);
+    chunk_handler(&h, kernel, deps, ndeps, a, nargs);
+    axl_status st = chunk_check(fn, q, &h);
+    if (st == AXL_SUCCESS && h.nacc)
+        st = axl__access_prepare(fn, &h, q);
+    axl__handler_drop(&h);
+    if (st != AXL_SUCCESS)
+        return st;
+    if (!AXL__IS_REF(q->graph)) /* ended while the lock was dropped */
+        return axl__fail(fn, AXL_ERR_BAD_STATE,
+                         "the queue's recording ended during the call: "
+                         "nothing was recorded nor submitted");
+    const axl__pool *np = AXL__POOL(GRAPH_NODE);
+    const uint32_t need = p->chunks + joins;
+    if ((uint32_t)(np->capacity - np->in_use) < need)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "parallel_for records %u nodes (%u chunks, %u to "
+                         "wait for them), and the graph node pool has %u "
+                         "left (raise AXL_MAX_GRAPH_NODES in the board "
+                         "header): nothing was recorded",
+                         (unsigned)need, (unsigned)p->chunks,
+                         (unsigned)joins,
+                         (unsigned)(np->capacity - np->in_use));
+    for (uint32_t i = 0; i < p->chunks * p->nsplit; i++)
+        axl__buffer_at(AXL__HANDLE_SLOT(subs[i].id))->flags |= AXL__BUF_GRAPH;
+    axl_event ev[AXL_MAX_HANDLER_DEPS];
+    for (uint32_t j = 0; st == AXL_SUCCESS && j < p->chunks; j++) {
+        chunk_args(p, range, j, args, nargs, subs, a);
+        chunk_handler(&h, kernel, deps, ndeps, a, nargs);
+        st = axl__submit(fn, q, &h, &ev[j]); /* recorded: a node */
+        *made += st == AXL_SUCCESS;
+    }
+    axl_event all = ev[*made ? *made - 1 : 0];
+    for (uint32_t k = 1; st == AXL_SUCCESS && joins && k < *made;) {
+        /* The one before (or the first chunk), then fan - 1 chunks. */
+        axl_event in[AXL_MAX_GRAPH_NODE_DEPS];
+        uint32_t n = 0;
+        in[n++] = k == 1 ? ev[0] : all;
+        while (n < fan && k < *made)
+            in[n++] = ev[k++];
+        axl__handler_init(&h);
+        axl__handler_depends_on(&h, in, n, true);
+        st = axl__submit(fn, q, &h, &all);
+    }
+    if (st != AXL_SUCCESS) /* cannot happen: see above */
+        return st;
+    if (event)
+        *event = all;
+    if (split->chunk_events)
+        memcpy(split->chunk_events, ev, *made * sizeof ev[0]);
+    if (split->chunk_count)
+        *split->chunk_count = *made;
+    return AXL_SUCCESS;
+}
+#endif
 
 static axl_status pools_hold(const char *fn, uint32_t need)
 {
@@ -367,16 +465,6 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
     struct axl__queue *q = axl__queue_enter(fn, queue, &st);
     if (!q)
         return st;
-#if AXL_FEATURE_GRAPHS
-    /* Its chunks are several commands made under one lock, each its own
-     * plan of sub-buffers: not a group a graph node can keep. */
-    if (AXL__IS_REF(q->graph)) {
-        axl__leave();
-        return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                         "the queue records a graph, and parallel_for is "
-                         "not recorded (record single_task per chunk)");
-    }
-#endif
     struct axl__kernel *kn = axl__kernel_get(fn, kernel, &st);
     if (kn && range)
         st = plan_split(fn, q, kn, range, args, nargs, split, &p);
@@ -438,6 +526,22 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         return st;
     }
     q = axl__queue_get(fn, queue, &st);
+#if AXL_FEATURE_GRAPHS
+    /* sycl_ext_oneapi_graph, "Queue Recording API": the nodes of a
+     * recording are made from queue::submit "or from the queue shortcut
+     * equivalents"; parallel_for's chunks are recorded as they would be
+     * submitted (record_chunks). */
+    if (q && AXL__IS_REF(q->graph)) {
+        uint32_t recorded;
+        st = record_chunks(fn, q, kernel, range, args, nargs, split, &p,
+                           subs, deps, ndeps, event, &recorded);
+        axl__leave();
+        /* The recorded chunks' sub-buffers are their nodes'. */
+        release_all(subs + recorded * p.nsplit,
+                    nsubs - recorded * p.nsplit);
+        return st;
+    }
+#endif
     if (q) {
         /* The first chunk checked and placed as a launch would be (the
          * lock may be dropped here: storage made, a design awaited). */

@@ -21,7 +21,12 @@ axl_status axl_queue_create(axl_context context, axl_device device,
     AXL__ENTER(device, d, device);
     struct axl__context *c = NULL;
     bool own = AXL_IS_NONE(context);
-    if (!own) {
+    /* Room first, before the context is looked up (it may drop the lock;
+     * a device lives until axl_shutdown). */
+    st = axl__room_for(fn, AXL__POOL_QUEUE);
+    if (st == AXL_SUCCESS && own)
+        st = axl__room_for(fn, AXL__POOL_CONTEXT);
+    if (st == AXL_SUCCESS && !own) {
         c = axl__context_get(fn, context, &st);
         if (c && !axl__context_has_device(c, AXL__SLOT(DEVICE, d)))
             st = axl__fail(fn, AXL_ERR_INVALID,
@@ -291,6 +296,21 @@ axl_status axl_queue_submit(axl_queue queue, axl_cgf cgf, void *user,
 static axl_status queue_wait(const char *fn, axl_queue queue, bool deliver)
 {
     AXL__ENTER(queue, q, queue);
+#if AXL_FEATURE_GRAPHS
+    /* sycl_ext_oneapi_graph, "Queue Limitations": "A host-side wait on a
+     * queue in the recording state is an error and will throw
+     * synchronously with error code invalid", whatever it has recorded
+     * (its submissions are nodes, not commands to wait for). */
+    if (AXL__IS_REF(q->graph)) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the queue records into graph 0x%08x: a recording "
+                       "queue is not waited on (end the recording first)",
+                       (unsigned)AXL__HANDLE(GRAPH,
+                                             axl__graph_deref(q->graph)));
+        axl__leave();
+        return st;
+    }
+#endif
     q->holds++;
     st = axl__wait_queue(fn, q);
     if (st == AXL_SUCCESS && deliver)

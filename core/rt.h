@@ -142,6 +142,10 @@ struct axl__cu {
                                    completed (AXL_ERR_TIMEOUT); the run
                                    has not come back yet */
     bool cancel_asked;          /* run_cancel called (or being called) */
+    bool hung;                  /* abandoned, run_cancel returned without
+                                   the run, and the port says such a run
+                                   may never end by itself (its unit_fix):
+                                   no launch or creation waits for it */
     uint64_t banks[AXL_MAX_KERNEL_ARGS]; /* banks each argument reaches, in
                                    the order of the kernel id's args */
     char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
@@ -350,7 +354,10 @@ enum axl__buffer_flags {
     AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
     AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
     AXL__BUF_SUB = 1u << 13,
-    AXL__BUF_ZOMBIE = 1u << 14      /* released; freed once idle */
+    AXL__BUF_ZOMBIE = 1u << 14,     /* released; freed once idle */
+    AXL__BUF_GRAPH = 1u << 15       /* a chunk's sub-buffer a recorded
+                                       parallel_for made: its references
+                                       are the graph nodes naming it */
 };
 
 /* Dependency records: the accessors of unfinished commands, linked into
@@ -371,6 +378,13 @@ struct axl__buffer {
     uint64_t size;              /* bytes */
     /* Base buffers only: */
     axl__context_ref context;   /* context_bound: its context, or none */
+    uint16_t reserved;          /* runs given up at their timeout that were
+                                   given it as an argument and have not
+                                   come back (each holds it): its device
+                                   memory stays reserved, and while one of
+                                   them is on a hung unit a whole write
+                                   does not clear lost_status (the IP may
+                                   still write it) */
     void *host;                 /* host storage, or NULL */
     void *user;                 /* host memory given at creation */
     void *final_dst;            /* where the last release writes back */
@@ -638,6 +652,12 @@ struct axl__runtime {
     axl__buffer_ref zombie_head;           /* buffers to free, outside the lock */
     struct axl__cmd_fifo cu_wait;          /* kernels waiting for a free unit */
     axl_arena host_arena;                  /* the default host allocator */
+    uint64_t reserved_bytes;               /* device memory of released
+                                              buffers that runs given up at
+                                              their timeout keep (the
+                                              statistics' last row) */
+    uint64_t reserved_high;                /* its high-water mark */
+    uint16_t hung_units;                   /* units cu.c calls hung */
 };
 
 extern struct axl__runtime axl__rt;
@@ -786,6 +806,20 @@ static inline void axl__leave(void)
 #else
 #define AXL__PRINTF(f, a)
 #endif
+/* A function off the launch path that a hot caller must not inline (its
+ * frame and registers would be the caller's on every launch); and a small
+ * helper of the launch path that stays inline there when a cold function
+ * calls it too (else the compiler may keep one copy and call it). */
+#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
+#define AXL__COLD __attribute__((noinline, cold))
+#define AXL__HOT_INLINE static inline __attribute__((always_inline))
+#elif defined(__GNUC__) /* for size: one copy, called */
+#define AXL__COLD __attribute__((noinline, cold))
+#define AXL__HOT_INLINE static inline
+#else
+#define AXL__COLD
+#define AXL__HOT_INLINE static inline
+#endif
 /* Marks a static function that only messages use: with AXL_MESSAGES 0 it
  * is named only inside a sizeof, which clang reports as not needed. */
 #if defined(__GNUC__)
@@ -878,6 +912,15 @@ axl_status axl__enter_out(const char *fn, const void *out, const char *what);
 void *axl__enter_get_out(const char *fn, const char *what, int kind,
                          uint32_t id, axl_status *st, const void *out,
                          const char *out_what);
+/* The entry steps of a call that makes an object of pool `room`: the
+ * same, with room made in that pool (axl__room) once the lock is held and
+ * before the handle is looked up, since making room may wait with the
+ * lock dropped. */
+axl_status axl__enter_out_room(const char *fn, const void *out,
+                               const char *what, int room);
+void *axl__enter_get_out_room(const char *fn, const char *what, int kind,
+                              uint32_t id, axl_status *st, const void *out,
+                              const char *out_what, int room);
 /* The out-parameter and its name, as the entry steps above take them:
  * axl__enter_out(fn, AXL__OUT(backend)). Without messages the name is not
  * compiled in. */
@@ -901,6 +944,8 @@ axl_status axl__pool_full(const char *fn, int kind);
     axl__enter_get(fn, NULL, kind, id, st)
 #define axl__enter_get_out(fn, what, ...)                                      \
     axl__enter_get_out(fn, NULL, __VA_ARGS__)
+#define axl__enter_get_out_room(fn, what, ...)                                 \
+    axl__enter_get_out_room(fn, NULL, __VA_ARGS__)
 #if !defined(__OPTIMIZE_SIZE__)
 #define axl__lookup_fast(fn, what, kind, id, st)                               \
     axl__lookup_fast(fn, NULL, kind, id, st)
@@ -932,6 +977,13 @@ axl_status axl__pool_full(const char *fn, int kind);
     {                                                                          \
         return (type *)axl__enter_get_out(fn, what, AXL__POOL_##KIND, h.id,    \
                                           st, out, out_what);                  \
+    }                                                                          \
+    static inline type *axl__##name##_enter_out_room(                          \
+        const char *fn, handle h, axl_status *st, const void *out,             \
+        const char *out_what, int room)                                        \
+    {                                                                          \
+        return (type *)axl__enter_get_out_room(fn, what, AXL__POOL_##KIND,     \
+                                               h.id, st, out, out_what, room); \
     }
 AXL__POOL_LIST(AXL__POOL_GET)
 #undef AXL__POOL_GET
@@ -954,6 +1006,14 @@ AXL__POOL_LIST(AXL__POOL_TYPE)
     axl_status st;                                                             \
     axl__##name##_obj *var =                                           \
         axl__##name##_enter_out(fn, (h), &st, AXL__OUT(out));                  \
+    if (!var)                                                                  \
+    return st
+/* AXL__ENTER_OUT for a call that makes an object of pool ROOM (a pool
+ * kind: KERNEL, KERNEL_BUNDLE, ...): room is made there first. */
+#define AXL__ENTER_OUT_ROOM(name, var, h, out, ROOM)                           \
+    axl_status st;                                                             \
+    axl__##name##_obj *var = axl__##name##_enter_out_room(                     \
+        fn, (h), &st, AXL__OUT(out), AXL__POOL_##ROOM);                        \
     if (!var)                                                                  \
     return st
 
@@ -1080,6 +1140,10 @@ axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
 bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
                         axl_kernel kernel, const axl_kernel_arg *args,
                         uint32_t nargs);
+/* A group the memo filled becomes the group the handler calls would have
+ * filled, for a submission that checks it again in full: it waited with
+ * the lock dropped, and what the recall vouched for may have changed. */
+void axl__launch_unrecall(axl_handler *h);
 /* A single_task group the checker passed and command c was made from:
  * its kernel remembers it if it is plain (lock held). */
 void axl__launch_remember(const struct axl__queue *q, const axl_handler *h,
@@ -1099,6 +1163,47 @@ uint64_t axl__next_deadline(void);
 uint64_t axl__device_deadline(const struct axl__device *d);
 #endif
 struct axl__device *axl__progress_device(void);
+/* Runs given up at their timeout (cu.c): which unit holds one, with the
+ * way back, for messages; and base buffer b's last release while such
+ * runs keep it (its device memory counted as reserved, and logged). */
+void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
+                    char *out, size_t size);
+void axl__buffer_reserved(struct axl__buffer *b);
+/* Whether a hung unit's given-up run holds base buffer b (lock held). */
+bool axl__held_by_hung(const struct axl__buffer *b);
+/* Kernel commands waiting for a unit (the cu_wait FIFO) that only hung
+ * units could take fail, naming one and the way back: nothing would ever
+ * free those units (lock held). */
+void axl__fail_stranded(void);
+
+/* Room in a full pool (room.c, issue 26.1). A slot a released object
+ * keeps only because a command in flight still uses it is the runtime's
+ * to give back: when pool `kind` is full, axl__room frees released
+ * buffers nothing uses, then waits for the oldest command in flight that
+ * keeps such a slot (as a wait does: dispatching, driving progress,
+ * giving up runs past their timeout), and looks again. It never waits for
+ * slots the application holds: then it returns AXL_SUCCESS and the
+ * allocation that follows fails as it always did, at once, naming the
+ * pool. Slots that only a hung unit's given-up run keeps (cu.c) are
+ * AXL_ERR_OUT_OF_RESOURCES naming the unit and the way back, and one
+ * waiting for a host accessor this thread holds likewise. Lock held,
+ * dropped while it waits: call it before looking anything up. */
+axl_status axl__room(const char *fn, int kind);
+static inline axl_status axl__room_for(const char *fn, int kind)
+{
+    const axl__pool *p = &axl__pools[kind];
+    if (!p->ready || p->free_head)
+        return AXL_SUCCESS;
+    return axl__room(fn, kind);
+}
+/* Device memory found full (buffer.c): frees released buffers nothing
+ * uses, else waits for the oldest command in flight that keeps a released
+ * buffer (with its device memory); whether it did either, so the caller
+ * tries again. Lock held, dropped while it waits. */
+bool axl__memory_room(void);
+/* For room.c: waits until e completes (held meanwhile), unless that can
+ * never happen (a host accessor this thread holds): AXL_ERR_BAD_STATE. */
+axl_status axl__wait_for_room(struct axl__event *e);
 
 /* Handler (handler.c). */
 /* An empty group (inline: every launch starts one). */

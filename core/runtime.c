@@ -245,6 +245,31 @@ void *(axl__enter_get_out)(const char *fn, const char *what, int kind,
     return (axl__enter_get)(fn, what, kind, id, st);
 }
 
+axl_status axl__enter_out_room(const char *fn, const void *out,
+                               const char *what, int room)
+{
+    axl_status st = (axl__enter_out)(fn, out, what);
+    if (st != AXL_SUCCESS)
+        return st;
+    st = axl__room_for(fn, room);
+    if (st != AXL_SUCCESS)
+        axl__leave();
+    return st;
+}
+
+void *(axl__enter_get_out_room)(const char *fn, const char *what, int kind,
+                                uint32_t id, axl_status *st, const void *out,
+                                const char *out_what, int room)
+{
+    *st = axl__enter_out_room(fn, out, out_what, room);
+    if (*st != AXL_SUCCESS)
+        return NULL;
+    void *obj = (axl__lookup)(fn, what, kind, id, st);
+    if (!obj)
+        axl__leave();
+    return obj;
+}
+
 /* A capacity is compiled into the library: an installed axl raises it by
  * being built again with the setting (-D on its CMake line, or its
  * AXL_USER_CONFIG header; tests/settings checks both), so that is what
@@ -566,6 +591,8 @@ axl_status axl_shutdown(void)
         p->high_water = 0;
         p->failures = 0;
     }
+    /* What runs still out kept is the closed ports' now. */
+    axl__rt.reserved_bytes = axl__rt.reserved_high = 0;
     axl__rt.started = false;
     extra_port_count = 0;
     axl_port_fini();
@@ -586,9 +613,17 @@ axl_status axl_shutdown(void)
 
 /* ---- Statistics ------------------------------------------------------------- */
 
+/* Bytes as a statistic's 32 bits, saturating. */
+static uint32_t stat_bytes(uint64_t n)
+{
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
 {
-    axl_status st = axl__list_check("axl_stats_get", AXL__POOL_COUNT, out,
+    /* Every pool, then device memory released buffers cannot give back
+     * yet: runs given up at their timeout keep it (cu.c). */
+    axl_status st = axl__list_check("axl_stats_get", AXL__POOL_COUNT + 1, out,
                                     cap, count);
     if (st != AXL_SUCCESS || !out)
         return st;
@@ -604,6 +639,9 @@ axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
                                   p->capacity,   p->in_use,    p->high_water,
                                   p->failures};
     }
+    out[AXL__POOL_COUNT] = (axl_pool_stats){
+        "reserved_memory", "none", 1, 0, stat_bytes(axl__rt.reserved_bytes),
+        stat_bytes(axl__rt.reserved_high), 0};
     axl_port_unlock();
     return AXL_SUCCESS;
 }

@@ -761,6 +761,47 @@ static inline axl_status submit_check(const char *fn, struct axl__queue *q,
     return group_check(fn, q, h);
 }
 
+/* A submission that failed (lock held; cold, off the launch path). When
+ * axl__commit found the event pool full of released events that commands
+ * in flight still hold, the submission waits for room as a creation does
+ * (room.c) and is made again, while the handler holds its buffers and the
+ * queue is held; the group is checked again in full (a group the kernel's
+ * memo filled is made a plain one first), since what the checks found may
+ * have changed with the lock dropped. Else, and when room cannot be made,
+ * it fails as it did. Host accessors, graphs and parallel_for, which need
+ * their slots at once, do not wait. */
+AXL__COLD static axl_status submit_failed(const char *fn,
+                                          struct axl__queue *q,
+                                          axl_handler *h, axl_event *out,
+                                          axl_status st)
+{
+    axl__pool *ep = AXL__POOL(EVENT);
+    if (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
+        /* The queue may be released meanwhile: held until the command, if
+         * any, holds it; the callers do not look at it after a failure. */
+        q->holds++;
+        st = axl__room(fn, AXL__POOL_EVENT);
+        if (st == AXL_SUCCESS && !ep->free_head) {
+            st = axl__pool_full(fn, AXL__POOL_EVENT); /* the application's */
+        } else if (st == AXL_SUCCESS) {
+            if (ep->failures)
+                ep->failures--; /* commit's allocation: not refused */
+            if (h->memo)
+                axl__launch_unrecall(h);
+            st = axl__submit(fn, q, h, out); /* lets go of the handler */
+            axl__queue_unhold(q);
+            return st;
+        }
+        axl__queue_unhold(q);
+    }
+    axl__handler_drop(h);
+#if AXL_FEATURE_GRAPHS
+    if (st == RECORDED)
+        return AXL_SUCCESS;
+#endif
+    return st;
+}
+
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out)
 {
@@ -768,22 +809,14 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
     axl_status st = submit_check(fn, q, h, out);
     if (st == AXL_SUCCESS)
         st = axl__commit(fn, q, h, &c, out);
+    if (st != AXL_SUCCESS)
+        return submit_failed(fn, q, h, out, st);
     /* A single_task group checked in full: its kernel remembers it (the
      * command is not dispatched before the pump below). */
-    if (st == AXL_SUCCESS && h->args_given)
+    if (h->args_given)
         axl__launch_remember(q, h, c);
     axl__handler_drop(h);
-#if AXL_FEATURE_GRAPHS
-    if (st == AXL_SUCCESS) {
-        axl__pump();
-        return st;
-    }
-    if (st == RECORDED)
-        return AXL_SUCCESS;
-#else
-    if (st == AXL_SUCCESS)
-        axl__pump();
-#endif
+    axl__pump();
     return st;
 }
 
@@ -1084,6 +1117,19 @@ axl_status axl__wait_events_until(const char *fn,
     for (uint32_t i = 0; i < n; i++)
         if (evs[i]->status != AXL_SUCCESS)
             return event_result(fn, evs[i]);
+    return AXL_SUCCESS;
+}
+
+axl_status axl__wait_for_room(struct axl__event *e)
+{
+    if (AXL__POOL(HOST_ACCESSOR)->in_use) {
+        char why[AXL_MESSAGE_MAX];
+        if (event_stuck(e, why, sizeof why))
+            return AXL_ERR_BAD_STATE;
+    }
+    e->holds++;
+    wait_until(event_done, e);
+    axl__event_unhold(e);
     return AXL_SUCCESS;
 }
 

@@ -41,7 +41,7 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
     AXL__SWITCH(AXL_FEATURE_SOURCE_BUNDLES, fn);
     if (!bytes)
         return axl__null(fn, "bytes");
-    AXL__ENTER_OUT(context, c, context, bundle);
+    AXL__ENTER_OUT_ROOM(context, c, context, bundle, KERNEL_BUNDLE);
     bool any = false;
     for (uint8_t i = 0; i < c->ndev; i++)
         any |= device_can_compile(axl__device_at(c->dev[i]), lang);
@@ -302,7 +302,8 @@ axl_status axl_kernel_bundle_build(axl_kernel_bundle bundle,
 {
     static const char fn[] = "axl_kernel_bundle_build";
     AXL__SWITCH(AXL_FEATURE_SOURCE_BUNDLES, fn);
-    AXL__ENTER_OUT(kernel_bundle, b, bundle, executable);
+    AXL__ENTER_OUT_ROOM(kernel_bundle, b, bundle, executable,
+                        KERNEL_BUNDLE);
     devlist devs;
     if (b->state == AXL_BUNDLE_SOURCE) {
         b->holds++;
@@ -384,7 +385,7 @@ axl_status axl_kernel_bundle_ext_get_kernel(axl_kernel_bundle bundle,
                                             axl_kernel *kernel)
 {
     static const char fn[] = "axl_kernel_bundle_ext_get_kernel";
-    AXL__ENTER_OUT(kernel_bundle, b, bundle, kernel);
+    AXL__ENTER_OUT_ROOM(kernel_bundle, b, bundle, kernel, KERNEL);
     struct axl__kernel_id *k = source_kernel(b, name);
     if (b->state != AXL_BUNDLE_EXECUTABLE)
         st = axl__wrong_state(fn,

@@ -122,6 +122,19 @@ axl_status axl_buffer_retain(axl_buffer buffer);
  * contents, or of that queue's context once the queue is gone (a port
  * that cannot read the device copy back: of the buffer's bound context).
  * Its handler gets it at the next throw.
+ *
+ * A buffer given to a kernel run that was given up at its timeout (the
+ * accelerator may still write it) keeps its device memory until that
+ * run's unit is back (reset, or the run seen to end): the release
+ * succeeds all the same and does not wait for it; a warning in the log
+ * says the memory stays reserved (the thread's message is left alone, as
+ * on every success), and axl_stats_get's reserved_memory row counts it.
+ * The memory is never handed to another buffer meanwhile. A buffer the
+ * application still holds, which the run was to write, holds unknown
+ * contents: commands that read it fail with the timeout's error until a
+ * write of the whole buffer, and while the run is on a unit that hung
+ * (its port says it may never end: a hung HLS IP, a run XRT never sees
+ * end) not even then, until the unit is back (axl_mmio_reset_unit).
  */
 axl_status axl_buffer_release(axl_buffer buffer);
 

@@ -41,14 +41,20 @@
  *   what it uses, as at any submission) and, on an in-order queue, from the
  *   order of submission. A recorded command may not depend on an event
  *   outside the graph (AXL_ERR_INVALID), whether or not that event's
- *   command has finished. axl_queue_parallel_for is not recorded
- *   (AXL_ERR_FEATURE_NOT_SUPPORTED).
+ *   command has finished. axl_queue_parallel_for is recorded: each chunk
+ *   a node (its sub-buffers live as long as a node names them), its
+ *   event a node after every chunk. A wait on a recording queue
+ *   (axl_queue_wait, axl_queue_wait_and_throw) is AXL_ERR_INVALID, naming
+ *   the graph ("Queue Limitations"): end the recording first.
  * - axl_graph_finalize checks every node again (its kernel's arguments
  *   against the metadata, banks against the compute units, buffers and the
  *   kernel alive, the design on the device) and copies the nodes into an
  *   executable graph. Later changes to the graph do not change it.
  * - axl_queue_submit_graph submits the nodes, in recording order, as one
- *   command group with one event: the event completes once every node has,
+ *   command group with one event. One instance of an executable graph
+ *   runs at a time: a submission made while the last one runs (from any
+ *   queue) starts once it is done, by an edge that only orders (the last
+ *   one's failure is not this one's). The event completes once every node has,
  *   with the first node failure (a failed node fails the nodes that depend
  *   on it, each failure also goes to the queue's async errors). The
  *   nodes take their dependencies on the queue's other commands from their
@@ -105,7 +111,8 @@ axl_status axl_graph_release(axl_graph graph);
 axl_status axl_graph_begin_recording(axl_graph graph, axl_queue queue);
 
 /** command_graph::end_recording(queue): the queue runs its submissions
- *  again. A queue that does not record into graph is AXL_ERR_BAD_STATE. */
+ *  again. A queue that records nothing is left as it is (success); one
+ *  that records into another graph is AXL_ERR_BAD_STATE. */
 axl_status axl_graph_end_recording(axl_graph graph, axl_queue queue);
 
 /**
@@ -113,7 +120,9 @@ axl_status axl_graph_end_recording(axl_graph graph, axl_queue queue);
  * cgf fills a handler as for axl_queue_submit, checked as a submission
  * to a queue of the graph's context and device would be. The node runs
  * after deps (nodes of this graph; may be NULL when ndeps is 0) and after
- * the earlier nodes whose buffers it uses. node may be NULL.
+ * the earlier nodes whose buffers it uses. node may be NULL. While a
+ * queue records into the graph, nodes are not added by hand
+ * (AXL_ERR_BAD_STATE, naming the queue; nothing is added).
  */
 axl_status axl_graph_add(axl_graph graph, axl_cgf cgf, void *user,
                          const axl_graph_node *deps, uint32_t ndeps,
@@ -140,9 +149,11 @@ axl_status axl_graph_exec_release(axl_graph_exec exec);
  * queue::ext_oneapi_graph(exec): submits the executable graph as one
  * command group. It starts after deps (may be NULL when ndeps is 0) and
  * the queue's earlier commands its nodes conflict with (and, on an
- * in-order queue, after every earlier command). *event (event may be
- * NULL) completes once every node has, with the first failure. The queue
- * must be of the graph's context and device and not recording.
+ * in-order queue, after every earlier command), and after the last
+ * submission of exec if it still runs (one instance at a time). *event
+ * (event may be NULL) completes once every node has, with the first
+ * failure. The queue must be of the graph's context and device and not
+ * recording.
  */
 axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                                   const axl_event *deps, uint32_t ndeps,

@@ -346,14 +346,29 @@ typedef struct axl_device_port {
     /** Optional: gives up on a run that passed its timeout (the core
      *  has already failed its command with AXL_ERR_TIMEOUT). The run
      *  still ends with exactly one axl_hal_run_done, whose status is then
-     *  ignored: from inside run_cancel when the port can let go at once
-     *  (a hung unit it resets or forgets), else when the unit really stops
-     *  (an emulated model that returns late). Until then the run and its
-     *  memory stay valid and the unit takes no other run. Called without
-     *  the lock, never while run_start for the run is still inside the
-     *  port, at most once per run; it must not block. NULL: the core
-     *  waits for the run's axl_hal_run_done as it is. */
+     *  ignored: from inside run_cancel only when nothing the run was
+     *  given can be touched any more (a unit a reset left idle, a model
+     *  that has returned), else when that becomes true (an emulated model
+     *  that returns late, a run the driver sees end, a unit the board
+     *  resets). Until then the run and its memory stay valid: the core
+     *  keeps the buffers it was given, and their device memory, even
+     *  after the application releases them, and the unit takes no other
+     *  run. Called without the lock, never while run_start for the run
+     *  is still inside the port, at most once per run; it must not
+     *  block. NULL: the core waits for the run's axl_hal_run_done as it
+     *  is. */
     void (*run_cancel)(void *dev, const axl_hal_run *run);
+    /** Optional, with run_cancel: what brings back a unit whose cancelled
+     *  run run_cancel did not report, a short phrase the core's messages
+     *  quote after naming the unit and its IP_LAYOUT index. Set, it says
+     *  such a run may never end by itself (a hung IP): the core does not
+     *  wait for it, so a launch that only such units could take fails
+     *  (AXL_ERR_RUNTIME), and so does the creation of an object whose
+     *  pool is full of slots only such runs keep (AXL_ERR_OUT_OF_
+     *  RESOURCES), each naming the unit and this phrase. NULL: a
+     *  cancelled run ends by itself (an emulated model returning late),
+     *  and is waited for. */
+    const char *unit_fix;
     /** Optional: drives completions for ports without their own thread or
      *  interrupt, or lets a waiting thread reap them sooner than such a
      *  thread would. A wait calls it, with no lock held, instead of

@@ -59,7 +59,8 @@ typedef struct axl_mmio_board {
     /** The CPU's address for a unit's control space (Linux: an mmap of the
      *  UIO device). NULL: the physical address itself (bare metal). */
     uintptr_t (*map_ctrl)(void *user, uint64_t phys, uint32_t size);
-    /** Brings a hung unit back (a PL reset line, a GPIO); optional. */
+    /** Brings a hung unit back (a PL reset line, a GPIO); optional. Called
+     *  by axl_mmio_reset_unit, never from run_cancel (it may take time). */
     axl_status (*reset_unit)(void *user, uint32_t ip_index);
     /** Programs the fabric with another design (PCAP, fpga_manager);
      *  optional: without it the device is not reprogrammable. */
@@ -100,11 +101,15 @@ axl_status axl_mmio_set_board(const axl_mmio_board *board);
 void axl_mmio_isr(uint32_t ip_index);
 
 /**
- * Brings a unit that hung (its run timed out) back into use: ap_sw_reset
- * where the unit has it, else the board's reset_unit hook.
- * AXL_ERR_FEATURE_NOT_SUPPORTED when it has neither (the unit stays
- * unusable until the fabric is reset); AXL_ERR_RUNTIME when it does not
- * come back idle.
+ * Brings a unit that hung (its run timed out and the unit did not stop)
+ * back into use: ap_sw_reset where the board says the unit has it, then,
+ * if the unit does not read idle after it (a core built without it
+ * ignores the bit), the board's reset_unit hook. Once the unit reads idle
+ * the run it held is over: its buffers' reserved device memory comes back
+ * (axl_stats_get). AXL_ERR_FEATURE_NOT_SUPPORTED when it has neither (the
+ * unit stays unusable until the fabric is reset); AXL_ERR_RUNTIME when it
+ * does not come back idle, with a message saying what each attempt did.
+ * A unit that was running (not hung) is reset too, and its run fails.
  */
 axl_status axl_mmio_reset_unit(uint32_t ip_index);
 

@@ -186,6 +186,15 @@ typedef struct axl_split {
  * too few free buffers for the sub-buffers (AXL_MAX_BUFFERS), or too few
  * commands or events for the prefetches, every chunk and *event
  * (AXL_ERR_OUT_OF_RESOURCES) submits nothing, and the message says why.
+ *
+ * On a queue that records a graph (axl/graph.h) each chunk becomes a
+ * node, recorded as its single_task would be; the chunks' sub-buffers
+ * live as long as a node names them (the graph's, and each executable
+ * graph's made from it). chunk_events and *event then stand for nodes:
+ * *event for a node after every chunk (on an in-order queue the last
+ * chunk; else empty nodes taking the chunks AXL_MAX_GRAPH_NODE_DEPS - 1
+ * at a time). No prefetch is recorded. Too few graph nodes
+ * (AXL_MAX_GRAPH_NODES) records nothing.
  */
 axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
                                   size_t range, const axl_kernel_arg *args,

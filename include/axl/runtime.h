@@ -52,13 +52,34 @@ typedef struct axl_pool_stats {
 } axl_pool_stats;
 
 /**
- * Statistics of every pool. With out == NULL, *count is set to the number
- * of pools. Otherwise cap must be at least that (else AXL_ERR_INVALID and
- * nothing is written). Safe before axl_init (shows empty pools). A
- * buffer released while commands used it is counted until the last of
- * them ends, not after: this call frees such buffers before it counts
- * (axl_buffer_create and device placement do the same when they find a
- * pool or memory full).
+ * Statistics of every pool, then one row more. With out == NULL, *count is
+ * set to the number of rows. Otherwise cap must be at least that (else
+ * AXL_ERR_INVALID and nothing is written). Safe before axl_init (shows
+ * empty pools). A buffer released while commands used it is counted until
+ * the last of them ends, not after: this call frees such buffers before it
+ * counts.
+ *
+ * The pool-full rule (AXL_ERR_OUT_OF_RESOURCES) is about what the
+ * application holds. A slot that an object the application released keeps
+ * only for a command in flight (a buffer a kernel still writes; an event,
+ * kernel, bundle, queue or context whose command has not ended) is the
+ * runtime's: a call that creates an object and finds its pool full (and a
+ * submission that finds the event pool full, and device placement that
+ * finds a bank full) waits for the oldest such command, as a wait does
+ * (dispatching, driving progress, giving up runs past their timeout), and
+ * tries again. It never waits for slots the application holds: those fail
+ * at once, naming the pool, as do a full command pool (the application's
+ * own submissions), a graph's or parallel_for's submission (which need
+ * their slots at once) and a host accessor. Slots that only a run given
+ * up at its timeout on a unit that may never come back keeps (a hung
+ * accelerator) are not waited for either: the failure names the unit and
+ * how to bring it back.
+ *
+ * The last row, "reserved_memory" (object_size 1, capacity 0, setting
+ * "none"), counts bytes: the device memory of released buffers that runs
+ * given up at their timeout keep, because the accelerator may still write
+ * it (in_use, saturating at UINT32_MAX; high_water). It goes back to 0
+ * when those units are back, and at axl_shutdown.
  */
 axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count);
 

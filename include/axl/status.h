@@ -42,7 +42,9 @@ typedef enum axl_status {
     /** A handle that is stale, destroyed, never created or of another kind
      *  (errc::invalid). */
     AXL_ERR_INVALID_OBJECT = -15,
-    /** A fixed pool is full; the message names it (errc::memory_allocation). */
+    /** A fixed pool is full of what the application holds (slots released
+     *  objects keep for commands in flight are waited for first:
+     *  runtime.h); the message names it (errc::memory_allocation). */
     AXL_ERR_OUT_OF_RESOURCES = -16,
     /** The object exists but is in a state that forbids the call, such as a
      *  host accessor released twice (errc::invalid). */

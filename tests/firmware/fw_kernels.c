@@ -186,9 +186,9 @@ static void conv2d(rig *r)
 
 static void check_pools(bool after_shutdown)
 {
-    axl_pool_stats stats[16];
+    axl_pool_stats stats[32]; /* every pool and the reserved memory row */
     uint32_t n = 0;
-    if (!OK(axl_stats_get(stats, 16, &n)))
+    if (!OK(axl_stats_get(stats, 32, &n)))
         return;
     for (uint32_t i = 0; i < n; i++) {
         const axl_pool_stats *s = &stats[i];

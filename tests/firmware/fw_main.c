@@ -273,9 +273,9 @@ static void fill_event_pool(void)
 
 static void check_pools(bool after_shutdown)
 {
-    axl_pool_stats stats[16];
+    axl_pool_stats stats[32]; /* every pool and the reserved memory row */
     uint32_t n = 0;
-    if (!OK(axl_stats_get(stats, 16, &n)))
+    if (!OK(axl_stats_get(stats, 32, &n)))
         return;
     uint32_t total_bytes = 0;
     if (after_shutdown)

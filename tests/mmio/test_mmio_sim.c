@@ -11,6 +11,7 @@
  * go through the runtime.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -635,11 +636,13 @@ static void a_hung_unit_without_sw_reset_stays_unusable_until_reset(void **s)
      * machine) a nop may take longer than 20 ms. */
     AXL_OK(axl_queue_set_timeout(r.q, 0));
     /* It would finish now, but nothing has told it to stop the run it
-     * hung in: the port keeps it out of use. */
+     * hung in: the unit keeps the given-up run, and a launch only it
+     * could take fails at once, naming it and the way back. */
     axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_OK, 0);
     AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
-    AXL_MESSAGE_HAS("nop:nop_1");
+    AXL_MESSAGE_HAS("nop unit 0 (IP_LAYOUT 5)");
     AXL_MESSAGE_HAS("hung");
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit");
     AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
     /* The board's reset hook (the simulator's reset line) brings it back. */
     AXL_OK(axl_mmio_reset_unit(NOP));
@@ -663,6 +666,309 @@ static void a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out(void **s)
     AXL_OK(axl_queue_set_timeout(r.q, 0)); /* see above */
     AXL_OK(nop_once(&r));
     rig_down(&r);
+}
+
+/* ---- A hung unit still masters its memory (issue 27 item 7) ------------------- */
+
+enum { VADD_UNITS = 2 };
+
+static char logged[4][AXL_MESSAGE_MAX];
+static atomic_int nlogged;
+
+static void keep_line(const char *text, size_t len, void *user)
+{
+    (void)user;
+    int i = atomic_fetch_add(&nlogged, 1);
+    if (i < 4)
+        snprintf(logged[i], sizeof logged[i], "%.*s", (int)len, text);
+}
+
+static bool logged_has(const char *text)
+{
+    for (int i = 0; i < atomic_load(&nlogged) && i < 4; i++)
+        if (strstr(logged[i], text))
+            return true;
+    return false;
+}
+
+/* Every vadd unit hangs without ap_sw_reset and keeps writing 0xEE over
+ * its output (argument 2) until it is reset. */
+static void vadd_keeps_writing(void)
+{
+    for (uint32_t u = VADD_1; u < VADD_1 + VADD_UNITS; u++)
+        axl_mmio_sim_set_unit(u, AXL_MMIO_SIM_NO_SW_RESET,
+                              AXL_MMIO_SIM_KEEPS_WRITING, 2);
+}
+
+static uint32_t sim_writes(void)
+{
+    uint32_t n = 0;
+    for (uint32_t u = VADD_1; u < VADD_1 + VADD_UNITS; u++) {
+        axl_mmio_sim_stats st;
+        axl_mmio_sim_stats_get(u, &st);
+        n += st.writes;
+    }
+    return n;
+}
+
+/* vadd(A, B, O) on r's queue with a 20 ms timeout: given up. The
+ * IP_LAYOUT index of the unit that ran it. */
+static uint32_t vadd_given_up(rig *r, axl_buffer A, axl_buffer B,
+                              axl_buffer O)
+{
+    AXL_OK(axl_queue_set_timeout(r->q, 20u * 1000000u));
+    uint32_t n = N;
+    axl_kernel_arg args[4] = {AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_OUT(O),
+                              AXL_ARG_U32(n)};
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    uint32_t cu = 0;
+    AXL_OK(axl_event_get_compute_unit(e, &cu));
+    AXL_OK(axl_event_release(e));
+    (void)axl_queue_throw_asynchronous(r->q);
+    AXL_OK(axl_queue_set_timeout(r->q, 0));
+    return VADD_1 + cu; /* the stock design's vadd units are IPs 0, 1 */
+}
+
+/* A unit without ap_sw_reset that timed out goes on writing the output it
+ * was given. Its buffers' release succeeds and says their device memory
+ * stays reserved (the log, and the reserved_memory row); a buffer made
+ * afterwards is placed elsewhere and keeps its bytes however many times
+ * the IP writes; a launch onto the hung unit fails naming it; its reset
+ * gives the memory and the slots back. */
+static void a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds(
+    void **s)
+{
+    (void)s;
+    vadd_keeps_writing();
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    const uint32_t buffers = axl_test_pool("buffer").in_use;
+    axl_log_set(AXL_LOG_WARN, keep_line, NULL);
+    atomic_store(&nlogged, 0);
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    const uint32_t ip = vadd_given_up(&r, A, B, O);
+    AXL_OK(axl_buffer_release(O));
+    assert_true(logged_has("stay reserved"));
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 4 * N);
+    /* A new buffer the size of the output, filled on the device (its
+     * only current copy): first fit would put it where the output was. */
+    axl_buffer X;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &X));
+    AXL_OK(axl_queue_prefetch(r.q, X, NULL, NULL, 0, NULL));
+    const uint32_t pattern = 0x12345678u;
+    AXL_OK(axl_queue_fill(r.q, X, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 3 * 4 * N);
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers + 4);
+    const uint32_t w0 = sim_writes();
+    for (int i = 0; i < 5000 && sim_writes() - w0 < 100; i++) {
+        struct timespec t = {0, 100000};
+        nanosleep(&t, NULL);
+        (void)axl_queue_wait(r.q); /* a port without threads is stepped */
+    }
+    assert_true(sim_writes() - w0 >= 100);
+    /* Read back from the device. */
+    static uint32_t v[N];
+    AXL_OK(axl_queue_copy_to_host(r.q, X, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(v[i], pattern);
+    axl_buffer Y;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &Y));
+    /* The hung unit takes no launch; the reset brings it back. */
+    axl_kernel one;
+    char spec[48];
+    snprintf(spec, sizeof spec, "vadd:{vadd_%u}", (unsigned)(ip - VADD_1 + 1));
+    AXL_OK(axl_kernel_select_units(r.vadd, spec, &one));
+    uint32_t n = N;
+    axl_kernel_arg args[4] = {AXL_ARG_IN(X), AXL_ARG_IN(X), AXL_ARG_OUT(Y),
+                              AXL_ARG_U32(n)};
+    AXL_OK(axl_queue_single_task(r.q, one, args, 4, NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("hung");
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit");
+    AXL_OK(axl_mmio_reset_unit(ip));
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers + 2); /* X, Y */
+    const uint32_t w1 = sim_writes();
+    struct timespec t = {0, 2000000};
+    nanosleep(&t, NULL);
+    assert_int_equal(sim_writes(), w1); /* stopped */
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    AXL_OK(axl_kernel_release(one));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    rig_down(&r);
+}
+
+/* The buffer pool holds what the application holds and three released
+ * buffers a hung unit's given-up run keeps: creation does not wait for a
+ * run that may never end; it fails naming the unit and the way back, and
+ * works once the unit is reset. */
+static void creation_does_not_wait_for_slots_a_hung_unit_keeps(void **s)
+{
+    (void)s;
+    vadd_keeps_writing();
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    const uint32_t ip = vadd_given_up(&r, A, B, O);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    const uint32_t cap = axl_test_pool("buffer").capacity;
+    static axl_buffer held[4096];
+    uint32_t n = 0;
+    while (axl_test_pool("buffer").in_use < cap)
+        AXL_OK(axl_buffer_create(4, axl_range_1d(1), NULL, &held[n++]));
+    axl_buffer more;
+    AXL_EXPECT(axl_buffer_create(4, axl_range_1d(1), NULL, &more),
+               AXL_ERR_OUT_OF_RESOURCES);
+    AXL_MESSAGE_HAS("buffer pool is full");
+    AXL_MESSAGE_HAS("hung");
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit");
+    AXL_OK(axl_mmio_reset_unit(ip));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(1), NULL, &more));
+    AXL_OK(axl_buffer_release(more));
+    for (uint32_t i = 0; i < n; i++)
+        AXL_OK(axl_buffer_release(held[i]));
+    rig_down(&r);
+}
+
+/* axl_shutdown with a hung unit's run out stops anyway and says so
+ * (runtime.h): AXL_ERR_TIMEOUT naming the kernel, still on a device. */
+static void shutdown_with_a_hung_unit_says_it_may_still_run(void **s)
+{
+    (void)s;
+    vadd_keeps_writing();
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    (void)vadd_given_up(&r, A, B, O);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    rig_down(&r);
+    AXL_EXPECT(axl_shutdown(), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("kernel vadd");
+    AXL_MESSAGE_HAS("1 still on a device");
+    assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
+}
+
+/* A buffer the application holds, which a hung unit was to write: its
+ * contents stay unknown (commands that read it fail with the timeout's
+ * error) even after a write of all of it, since the IP may write it
+ * afterwards; once the unit is reset, a whole write makes it sound. */
+static void a_buffer_a_hung_unit_may_write_stays_unknown_until_reset(void **s)
+{
+    (void)s;
+    vadd_keeps_writing();
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
+    const uint32_t ip = vadd_given_up(&r, A, B, O);
+    const uint32_t pattern = 0x2468ACE0u;
+    static uint32_t v[N];
+    AXL_OK(axl_queue_fill(r.q, O, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, v, NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    AXL_MESSAGE_HAS("a command it depends on failed");
+    (void)axl_queue_throw_asynchronous(r.q);
+    AXL_OK(axl_mmio_reset_unit(ip));
+    AXL_OK(axl_queue_fill(r.q, O, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(v[i], pattern);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    rig_down(&r);
+}
+
+/* ---- axl_mmio_reset_unit: ap_sw_reset, then the board's hook ------------------ */
+
+static axl_mmio_board lying_board;
+static axl_mmio_unit_wiring lying_wiring[8];
+static axl_status (*sim_hook)(void *user, uint32_t ip_index);
+static atomic_int hook_calls;
+
+static axl_status counting_hook(void *user, uint32_t ip_index)
+{
+    atomic_fetch_add(&hook_calls, 1);
+    return sim_hook(user, ip_index);
+}
+
+/* The simulator's board, saying nop has ap_sw_reset while its core lacks
+ * it (AXL_MMIO_SIM_NO_SW_RESET), with the board's reset hook or none. */
+static void lie_about_nop(bool hook)
+{
+    axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET,
+                          AXL_MMIO_SIM_NEVER_DONE, 0);
+    lying_board = *axl_mmio_sim_board();
+    assert_true(lying_board.unit_count <= 8);
+    memcpy(lying_wiring, lying_board.units,
+           lying_board.unit_count * sizeof lying_wiring[0]);
+    lying_wiring[NOP].sw_reset = 1;
+    lying_board.units = lying_wiring;
+    sim_hook = lying_board.reset_unit;
+    lying_board.reset_unit = hook ? counting_hook : NULL;
+    atomic_store(&hook_calls, 0);
+    AXL_OK(axl_mmio_set_board(&lying_board));
+}
+
+/* Writing ap_sw_reset to a core built without it does nothing: the
+ * timed-out run stays the unit's (run_cancel does not give it back), and
+ * axl_mmio_reset_unit then tries the board's hook, which brings it back. */
+static void reset_tries_the_board_hook_when_ap_sw_reset_does_nothing(void **s)
+{
+    (void)s;
+    lie_about_nop(true);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_OK, 0);
+    AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("hung");
+    assert_int_equal(atomic_load(&hook_calls), 0);
+    AXL_OK(axl_mmio_reset_unit(NOP));
+    assert_int_equal(atomic_load(&hook_calls), 1);
+    AXL_OK(nop_once(&r));
+    rig_down(&r);
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_mmio_set_board(NULL));
+}
+
+/* Without the hook, the reset says which attempt failed and how. */
+static void reset_says_which_attempt_failed(void **s)
+{
+    (void)s;
+    lie_about_nop(false);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    AXL_EXPECT(axl_mmio_reset_unit(NOP), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("nop_1");
+    AXL_MESSAGE_HAS("ap_sw_reset left it busy");
+    AXL_MESSAGE_HAS("no reset hook");
+    rig_down(&r);
+    /* Shutdown stops with the unit still hung, and says so. */
+    AXL_EXPECT(axl_shutdown(), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_mmio_set_board(NULL));
 }
 
 /* ---- The port's own limits, through its ops ----------------------------------- */
@@ -760,6 +1066,12 @@ int main(void)
         T(a_missing_ip_fails_the_launch_naming_the_unit),
         T(a_hung_unit_without_sw_reset_stays_unusable_until_reset),
         T(a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out),
+        T(a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds),
+        T(creation_does_not_wait_for_slots_a_hung_unit_keeps),
+        T(shutdown_with_a_hung_unit_says_it_may_still_run),
+        T(a_buffer_a_hung_unit_may_write_stays_unknown_until_reset),
+        T(reset_tries_the_board_hook_when_ap_sw_reset_does_nothing),
+        T(reset_says_which_attempt_failed),
         T(a_full_bank_table_is_out_of_resources_naming_the_setting),
         T(a_unit_with_ap_ctrl_none_is_not_compatible),
     };

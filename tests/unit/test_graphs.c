@@ -139,8 +139,8 @@ static void recording_queue_submissions_return_without_running_anything(
     atomic_store(&task_runs, 0);
     program_submit(&r, &p, true);
     AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
-    /* Nothing ran, nothing is in flight: the queue is idle at once. */
-    AXL_OK(axl_queue_wait(r.q));
+    /* Nothing ran, nothing is in flight (a recording queue is not waited
+     * on: waiting_on_a_recording_queue_is_invalid_naming_its_graph). */
     assert_int_equal(atomic_load(&task_runs), 0);
     for (int i = 0; i < N; i++)
         assert_int_equal(p.d[i], 0);
@@ -215,6 +215,7 @@ static void a_recorded_event_is_a_node_and_outside_events_are_refused(
 /* ---- Node handles where events go (status.h, handler.h, graph.h) -------------- */
 
 static axl_buffer ramp_buffer(int32_t k);
+static void read_back(rig *r, axl_buffer b, int32_t *out);
 
 /* A never-created handle of the node kind (index 4095: past every pool). */
 static axl_event forged_node(axl_event node)
@@ -428,6 +429,8 @@ static void a_recorded_command_depends_only_on_its_graph_whatever_the_timing(
     axl_buffer A = ramp_buffer(1), O = ramp_buffer(0);
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    axl_graph byhand;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &byhand));
     AXL_OK(axl_graph_begin_recording(g, r.q));
     for (int pass = 0; pass < 2; pass++) {
         axl_event_status es;
@@ -448,8 +451,10 @@ static void a_recorded_command_depends_only_on_its_graph_whatever_the_timing(
                                          &outside, 1, NULL),
                    AXL_ERR_INVALID);
         AXL_MESSAGE_HAS("submitted outside");
-        /* A graph's explicit node too. */
-        AXL_EXPECT(axl_graph_add(g, depend_cgf, &outside, NULL, 0, NULL),
+        /* A graph's explicit node too (of a graph no queue records into:
+         * adding_a_node_while_a_queue_records_into_the_graph_is_refused). */
+        AXL_EXPECT(axl_graph_add(byhand, depend_cgf, &outside, NULL, 0,
+                                 NULL),
                    AXL_ERR_INVALID);
         AXL_MESSAGE_HAS("submitted outside");
         /* An event that was complete from the start (event()) as well. */
@@ -472,6 +477,7 @@ static void a_recorded_command_depends_only_on_its_graph_whatever_the_timing(
     assert_int_equal(atomic_load(&task_runs), 1);
     AXL_OK(axl_event_release(outside));
     AXL_OK(axl_event_release(done));
+    AXL_OK(axl_graph_release(byhand));
     AXL_OK(axl_graph_release(g));
     AXL_OK(axl_queue_release(other));
     AXL_OK(axl_buffer_release(A));
@@ -479,29 +485,329 @@ static void a_recorded_command_depends_only_on_its_graph_whatever_the_timing(
     axl_test_rig_down(&r);
 }
 
-static void parallel_for_is_not_recorded(void **s)
+/* ---- The extension's rules (sycl_ext_oneapi_graph) ----------------------------------- */
+
+/* "Member functions of the command_graph class", add(cgf): "Throws ...
+ * invalid if a queue is recording commands to the graph". Refused while
+ * any queue records into the graph (the graph's state forbids it:
+ * AXL_ERR_BAD_STATE, errc::invalid), naming the queue; nothing is added.
+ * A queue recording into another graph does not stand in the way. */
+static void adding_a_node_while_a_queue_records_into_the_graph_is_refused(
+    void **s)
 {
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     rig r = axl_test_rig_up(0);
+    axl_queue q2;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q2));
+    axl_graph g, other;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &other));
+    AXL_OK(axl_graph_add(g, count_cgf, NULL, NULL, 0, NULL));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_graph_begin_recording(g, q2));
+    char queue[40];
+    snprintf(queue, sizeof queue, "queue 0x%08x", (unsigned)r.q.id);
+    axl_graph_node node = {0};
+    AXL_EXPECT(axl_graph_add(g, count_cgf, NULL, NULL, 0, &node),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS(queue);
+    assert_int_equal(node.id, 0);
+    /* Another graph is not recorded into: nodes go into it by hand. */
+    AXL_OK(axl_graph_add(other, count_cgf, NULL, NULL, 0, NULL));
+    /* One queue still records: still refused. */
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_EXPECT(axl_graph_add(g, count_cgf, NULL, NULL, 0, NULL),
+               AXL_ERR_BAD_STATE);
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 1);
+    AXL_OK(axl_graph_end_recording(g, q2));
+    AXL_OK(axl_graph_add(g, count_cgf, NULL, NULL, 0, NULL));
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 2);
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_graph_release(other));
+    AXL_OK(axl_queue_release(q2));
+    axl_test_rig_down(&r);
+}
+
+/* "Member functions of the command_graph class for queue recording",
+ * end_recording(recordingQueue): "a no-op if recordingQueue is already
+ * in the queue_state::executing state"; it throws invalid only for a
+ * queue recording to a different graph (AXL_ERR_BAD_STATE, errc::invalid,
+ * as begin_recording on a recording queue). */
+static void end_recording_on_a_queue_that_does_not_record_does_nothing(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    atomic_store(&task_runs, 0);
+    axl_graph g, other;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &other));
+    /* Never recording, and recording no more: nothing changes. */
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(atomic_load(&task_runs), 1);
+    /* Recording into another graph: refused, and it records on. */
+    AXL_OK(axl_graph_begin_recording(other, r.q));
+    AXL_EXPECT(axl_graph_end_recording(g, r.q), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("another graph");
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(other, &count));
+    assert_int_equal(count, 1);
+    AXL_OK(axl_graph_end_recording(other, r.q));
+    /* A stale queue is still a stale handle (status.h). */
+    axl_queue gone;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &gone));
+    AXL_OK(axl_queue_release(gone));
+    AXL_EXPECT(axl_graph_end_recording(g, gone), AXL_ERR_INVALID_OBJECT);
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_graph_release(other));
+    assert_int_equal(atomic_load(&task_runs), 1);
+    axl_test_rig_down(&r);
+}
+
+/* "Queue Limitations": "A host-side wait on a queue in the recording
+ * state is an error and will throw synchronously with error code
+ * invalid", recorded work or not; the message names the graph. */
+static void waiting_on_a_recording_queue_is_invalid_naming_its_graph(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    atomic_store(&task_runs, 0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    char graph[40];
+    snprintf(graph, sizeof graph, "graph 0x%08x", (unsigned)g.id);
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_EXPECT(axl_queue_wait(r.q), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait(r.q), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(graph);
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(atomic_load(&task_runs), 0);
+    AXL_OK(axl_graph_release(g));
+    axl_test_rig_down(&r);
+}
+
+/* A one-node graph's host task: how many of it run at once, and the first
+ * of them holds its worker until instance_gate opens (and fails, with
+ * instance_fail set, once it does). */
+static atomic_int inside, most_inside, entered, instance_gate, instance_fail;
+static axl_status instance_task(void *user)
+{
+    (void)user;
+    int now = atomic_fetch_add(&inside, 1) + 1, most = atomic_load(&most_inside);
+    while (now > most &&
+           !atomic_compare_exchange_weak(&most_inside, &most, now))
+        ;
+    const bool first = atomic_fetch_add(&entered, 1) == 0;
+    if (first)
+        axl_test_gate(&instance_gate);
+    atomic_fetch_sub(&inside, 1);
+    if (first && atomic_load(&instance_fail))
+        return axl_fail(AXL_ERR_RUNTIME, "the first instance failed");
+    return AXL_SUCCESS;
+}
+
+static void instance_cgf(axl_handler *h, void *user)
+{
+    axl_handler_host_task(h, instance_task, user);
+}
+
+/* "New Handler Member Functions", handler::ext_oneapi_graph(graph): "Only
+ * one instance of graph will execute at any time. If graph is submitted
+ * multiple times, dependencies are automatically added by the runtime to
+ * prevent concurrent executions of an identical graph." Submitted twice to
+ * one out-of-order queue, then to two queues: the second does not start
+ * while the first runs (watched for 200 ms: without the rule the second
+ * starts at once on the other worker), and starts once it is done. The
+ * dependency only orders: a failed first instance does not fail the
+ * second (nor is the rule a reason for the second to run on its own). */
+static void one_instance_of_an_executable_graph_runs_at_a_time(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    if (AXL_HOST_TASK_WORKERS < 2)
+        skip(); /* one worker runs one host task at a time anyway */
+    rig r = axl_test_rig_up(0);
+    axl_queue q2;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q2));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_add(g, instance_cgf, NULL, NULL, 0, NULL));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    for (int way = 0; way < 3; way++) {
+        atomic_store(&inside, 0);
+        atomic_store(&most_inside, 0);
+        atomic_store(&entered, 0);
+        atomic_store(&instance_gate, 0);
+        atomic_store(&instance_fail, way == 2);
+        axl_event first, second;
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &first));
+        AXL_OK(axl_queue_submit_graph(way == 0 ? r.q : q2, x, NULL, 0,
+                                      &second));
+        axl_event_status es = AXL_EVENT_SUBMITTED;
+        for (int ms = 0; ms < 200 && es == AXL_EVENT_SUBMITTED; ms++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            AXL_OK(axl_event_get_status(second, &es, NULL));
+        }
+        assert_int_equal(es, AXL_EVENT_SUBMITTED);
+        atomic_store(&instance_gate, 1);
+        AXL_EXPECT(axl_event_wait_and_throw(first),
+                   way == 2 ? AXL_ERR_RUNTIME : AXL_SUCCESS);
+        AXL_OK(axl_event_wait_and_throw(second));
+        assert_int_equal(atomic_load(&entered), 2);
+        assert_int_equal(atomic_load(&most_inside), 1);
+        AXL_OK(axl_event_release(first));
+        AXL_OK(axl_event_release(second));
+    }
+    /* Without events asked for, the same. */
+    atomic_store(&entered, 1); /* no instance holds the gate */
+    atomic_store(&instance_fail, 0);
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_submit_graph(q2, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_queue_wait(q2));
+    assert_int_equal(atomic_load(&most_inside), 1);
+    assert_int_equal(atomic_load(&entered), 3);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_queue_release(q2));
+    axl_test_rig_down(&r);
+}
+
+/* "Queue Recording API", Node: nodes are made from the command groups
+ * submitted to a recording queue "or from the queue shortcut equivalents";
+ * parallel_for is one (axl/queue.h): each of its chunks becomes a node,
+ * its event and each chunk's event stand for nodes, nothing runs, and
+ * the sub-buffers of the chunks live as long as a node names them. A
+ * replay does what the same call does at once. */
+static void parallel_for_is_recorded_its_chunks_become_nodes(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    atomic_store(&task_runs, 0);
+    /* Large enough for two chunks on mem_base_addr_align boundaries. */
+    enum { BIG = 1024 };
+    static int32_t a[BIG], b[BIG], o[BIG];
+    for (int i = 0; i < BIG; i++) {
+        a[i] = i;
+        b[i] = 1000 * i;
+        o[i] = -1;
+    }
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create_from_const(a, 4, axl_range_1d(BIG), NULL, &A));
+    AXL_OK(axl_buffer_create_from_const(b, 4, axl_range_1d(BIG), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(BIG), NULL, &O));
+    AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    const uint32_t buffers = axl_test_pool("buffer").in_use;
     axl_graph g;
     AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     AXL_OK(axl_graph_begin_recording(g, r.q));
-    axl_buffer A;
-    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
-    axl_split split = {.count_arg = "size"};
-    AXL_EXPECT(axl_queue_parallel_for(
-                   r.q, r.vadd, N,
-                   AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A), AXL_ARG_WRITE(A),
-                            AXL_ARG_U32(0)),
-                   &split, NULL, 0, NULL),
-               AXL_ERR_FEATURE_NOT_SUPPORTED);
-    AXL_MESSAGE_HAS("not recorded");
-    AXL_OK(axl_graph_release(g)); /* ends the recording too */
-    AXL_OK(vadd(&r, A, A, A, N, NULL)); /* the queue runs again */
+    axl_event done, chunk[2];
+    uint32_t nchunks = 0;
+    AXL_OK(axl_queue_parallel_for(
+        r.q, r.vadd, BIG,
+        AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_WRITE(O),
+                 AXL_ARG_U32(0)),
+        &(axl_split){.count_arg = "size", .chunk_events = chunk,
+                     .chunk_count = &nchunks},
+        NULL, 0, &done));
+    assert_int_equal(nchunks, 2);
+    /* Each chunk's part of each buffer, a sub-buffer its nodes keep. */
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers + 2 * 3);
+    assert_int_equal(axl_test_pool("command").in_use, 0);
+    axl_graph_node node;
+    AXL_OK(axl_graph_node_from_event(chunk[0], &node));
+    AXL_OK(axl_graph_node_from_event(chunk[1], &node));
+    AXL_OK(axl_graph_node_from_event(done, &node));
+    /* Its event is a node later recorded commands may depend on. */
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &done, 1, NULL));
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 4); /* two chunks, the event, the task */
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    int32_t out[BIG];
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < BIG; i++)
+        assert_int_equal(out[i], -1); /* nothing ran */
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    for (int k = 0; k < 2; k++) {
+        AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(r.q));
+        for (int i = 0; i < BIG; i++)
+            assert_int_equal(out[i], a[i] + b[i]);
+        assert_int_equal(atomic_load(&task_runs), k + 1);
+    }
+    /* The executable graph's nodes keep them after the graph's go; the
+     * last node to go frees them. */
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers + 2 * 3);
+    AXL_OK(axl_graph_exec_release(x));
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers);
+
+    /* More chunks than a node keeps edges (AXL_MAX_GRAPH_NODE_DEPS): the
+     * event's node waits for them through a chain of empty nodes. */
+    const uint32_t many = AXL_MAX_GRAPH_NODE_DEPS + 2;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_queue_parallel_for(
+        r.q, r.vadd, BIG,
+        AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_WRITE(O),
+                 AXL_ARG_U32(0)),
+        &(axl_split){.count_arg = "size", .chunks = many,
+                     .chunk_count = &nchunks},
+        NULL, 0, &done));
+    assert_int_equal(nchunks, many);
+    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &done, 1, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    AXL_OK(axl_graph_node_count(g, &count));
+    const uint32_t fan = AXL_MAX_GRAPH_NODE_DEPS;
+    assert_int_equal(count, many + (many - 1 + fan - 2) / (fan - 1) + 1);
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
+    atomic_store(&task_runs, 0);
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    for (int i = 0; i < BIG; i++)
+        assert_int_equal(out[i], a[i] + b[i]);
+    assert_int_equal(atomic_load(&task_runs), 1);
+    AXL_OK(axl_graph_exec_release(x));
+    assert_int_equal(axl_test_pool("buffer").in_use, buffers);
     AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
     axl_test_rig_down(&r);
 }
 
@@ -1353,7 +1659,11 @@ int main(void)
         T(waiting_on_a_recorded_command_is_invalid_naming_its_graph),
         T(a_group_naming_a_node_returns_its_own_first_error_handler_h),
         T(a_recorded_command_depends_only_on_its_graph_whatever_the_timing),
-        T(parallel_for_is_not_recorded),
+        T(adding_a_node_while_a_queue_records_into_the_graph_is_refused),
+        T(end_recording_on_a_queue_that_does_not_record_does_nothing),
+        T(waiting_on_a_recording_queue_is_invalid_naming_its_graph),
+        T(one_instance_of_an_executable_graph_runs_at_a_time),
+        T(parallel_for_is_recorded_its_chunks_become_nodes),
         T(replay_equals_the_same_commands_submitted_one_by_one),
         T(added_nodes_run_after_their_dependencies),
         T(the_graph_event_waits_for_every_sink_and_fails_with_one),

@@ -1570,7 +1570,12 @@ static void a_run_ending_in_error_is_a_runtime_error(void **state)
     free3(dev, m);
 }
 
-static void a_hung_run_times_out_and_its_unit_takes_a_fresh_run(void **state)
+/* hal.h (run_cancel): a run's memory stays valid until its one run_done,
+ * so the port reports a run only once XRT sees it end. A hung run past
+ * its timeout is not reported by the port (timeouts are the core's);
+ * given up by the core (run_cancel) it is set aside, still counted busy,
+ * and reported once, with AXL_ERR_TIMEOUT, when the accelerator ends. */
+static void a_hung_run_is_reported_only_once_xrt_sees_it_end(void **state)
 {
     (void)state;
     void *dev = device_with(&stock);
@@ -1581,29 +1586,36 @@ static void a_hung_run_times_out_and_its_unit_takes_a_fresh_run(void **state)
     AXL_OK(P->cu_open(dev, &stock.x, k, ip, &cu));
     axl_hal_mem m[3];
     alloc3(dev, m, 64);
-    vadd_run v, w;
+    vadd_run v;
     vadd_setup(&v, &stock, 0, cu, &m[0], &m[1], &m[2], 1);
     v.run.timeout_ns = 30 * 1000000ull;
     hang_next = 1;
     AXL_OK(P->run_start(dev, &v.run));
+    assert_false(xt_wait_done(&v, 100, NULL)); /* well past 30 ms */
+    P->run_cancel(dev, &v.run);
+    xt_sleep_ms(20);
+    assert_int_equal(xt_count_done(&v), 0);
+    assert_int_equal(counts().busy_runs, 1); /* still on the device */
+    released = 1; /* the accelerator finally ends */
     xt_done d;
     assert_true(xt_wait_done(&v, 2000, &d));
     assert_int_equal(d.status, AXL_ERR_TIMEOUT);
-    assert_non_null(strstr(d.why, "did not finish within 30 ms"));
-    assert_int_equal(counts().busy_runs, 1); /* still on the device */
-    vadd_setup(&w, &stock, 0, cu, &m[0], &m[1], &m[2], 2);
-    run_ok(dev, &w);
-    assert_int_equal(counts().runs, 2);
-    released = 1; /* the accelerator finally ends */
+    assert_non_null(strstr(d.why, "given up at its timeout"));
     for (int i = 0; i < 200 && counts().busy_runs; i++)
         xt_sleep_ms(5);
     assert_int_equal(counts().busy_runs, 0);
+    xt_sleep_ms(20);
     assert_int_equal(xt_count_done(&v), 1); /* reported once */
+    P->run_cancel(dev, &v.run); /* again, after the end: nothing */
+    assert_int_equal(xt_count_done(&v), 1);
     free3(dev, m);
     P->cu_close(dev, cu);
 }
 
-static void progress_times_out_a_hung_run(void **state)
+/* progress() waits for what XRT does: a run past its timeout that XRT
+ * still runs is not reported, and is when it ends, with its own status
+ * (nobody gave it up). */
+static void progress_reports_a_late_run_when_xrt_sees_it_end(void **state)
 {
     (void)state;
     void *dev = device_with(&stock);
@@ -1615,46 +1627,22 @@ static void progress_times_out_a_hung_run(void **state)
     v.run.timeout_ns = 20 * 1000000ull;
     hang_next = 1;
     AXL_OK(P->run_start(dev, &v.run));
+    for (int i = 0; i < 10; i++) /* 50 ms, past the 20 ms timeout */
+        P->progress(dev, axl_hal_now() + 5 * 1000000ull);
+    assert_int_equal(xt_count_done(&v), 0);
+    released = 1;
     for (int i = 0; i < 100 && !xt_count_done(&v); i++)
         P->progress(dev, axl_hal_now() + 5 * 1000000ull);
     xt_done d;
     assert_true(xt_wait_done(&v, 0, &d));
-    assert_int_equal(d.status, AXL_ERR_TIMEOUT);
-    released = 1;
+    assert_int_equal(d.status, AXL_SUCCESS);
     for (int i = 0; i < 200 && counts().busy_runs; i++)
         xt_sleep_ms(5);
-    free3(dev, m);
-}
-
-/* hal.h: a cancelled run still ends with exactly one run_done, from
- * inside run_cancel for a run XRT still has (the port sets it aside), and
- * never again when the accelerator ends or on a second cancel. */
-static void a_cancelled_run_is_reported_once_from_run_cancel(void **state)
-{
-    (void)state;
-    void *dev = device_with(&stock);
-    install_fake_states();
-    axl_hal_mem m[3];
-    alloc3(dev, m, 64);
-    vadd_run v;
-    vadd_setup(&v, &stock, 0, 0, &m[0], &m[1], &m[2], 1);
-    hang_next = 1;
-    AXL_OK(P->run_start(dev, &v.run));
-    xt_sleep_ms(10);
-    assert_int_equal(xt_count_done(&v), 0);
-    P->run_cancel(dev, &v.run);
-    assert_int_equal(xt_count_done(&v), 1);
-    xt_done d;
-    assert_true(xt_wait_done(&v, 0, &d));
-    assert_int_equal(d.status, AXL_ERR_TIMEOUT);
-    released = 1;
-    for (int i = 0; i < 200 && counts().busy_runs; i++)
-        xt_sleep_ms(5);
-    assert_int_equal(counts().busy_runs, 0);
+    /* The completion thread may still be in its wait on the run progress
+     * reported: let it go back to sleep under the device's lock (counts()
+     * takes it) before the teardown puts the real table back. */
     xt_sleep_ms(20);
-    assert_int_equal(xt_count_done(&v), 1);
-    P->run_cancel(dev, &v.run); /* again, after the end: nothing */
-    assert_int_equal(xt_count_done(&v), 1);
+    (void)counts();
     free3(dev, m);
 }
 
@@ -1793,9 +1781,9 @@ static void noop_wait_blocks_past_a_deadline_so_a_late_run_completes(
     xt_done d;
     assert_true(xt_wait_done(&v, 2000, &d));
     /* The noop shim's xclExecWait spins until a run completes and ignores
-     * its timeout, so XRT returns COMPLETED after 20 ms and the port never
-     * sees the run late. On hardware xrtRunWaitFor returns at the deadline
-     * and the run is reported AXL_ERR_TIMEOUT (group faults covers it). */
+     * its timeout, so XRT returns COMPLETED after 20 ms. Either way the
+     * port reports a run when XRT sees it end: a timeout is the core's
+     * (it gives the run up; group faults covers that). */
     assert_int_equal(d.status, AXL_SUCCESS);
     free3(dev, m);
 }
@@ -1873,9 +1861,8 @@ int main(int argc, char **argv)
         TEST(failed_arguments_return_the_run_to_its_pool),
         TEST(a_failed_start_closes_the_xrt_run_it_may_have_wedged),
         TEST(a_run_ending_in_error_is_a_runtime_error),
-        TEST(a_hung_run_times_out_and_its_unit_takes_a_fresh_run),
-        TEST(progress_times_out_a_hung_run),
-        TEST(a_cancelled_run_is_reported_once_from_run_cancel),
+        TEST(a_hung_run_is_reported_only_once_xrt_sees_it_end),
+        TEST(progress_reports_a_late_run_when_xrt_sees_it_end),
         TEST(closing_a_unit_during_its_run_waits_for_the_run),
         TEST(shutdown_with_a_hung_run_gives_up_after_the_close_wait),
     };

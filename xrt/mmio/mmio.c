@@ -79,7 +79,13 @@ typedef struct mmio_unit {
     uint8_t chain;
     uint8_t irq;
     uint8_t sw_reset;
-    uint8_t hung;        /* a run timed out and it was not brought back */
+    /* A run given up (run_cancel) that the unit did not stop: out of use
+     * until a reset or the run's late end gives the run back. Apart from
+     * `run`, so that a poll or the interrupt entry, which claim `run`,
+     * pay nothing for it. */
+    const axl_hal_run *_Atomic hung_run;
+    _Atomic uint32_t reset_ctrl; /* the control word an ap_sw_reset at
+                            the timeout left (it did not read idle), or 0 */
     uint32_t kernel_index;
     uint32_t nargs;
     mmio_arg args[AXL_MMIO_MAX_ARGS];
@@ -603,7 +609,8 @@ static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
         return AXL_ERR_FEATURE_NOT_SUPPORTED;
     }
     for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
-        if (atomic_load(&d->units[i].run)) {
+        if (atomic_load(&d->units[i].run) ||
+            atomic_load(&d->units[i].hung_run)) {
             axl_format(why, why_size, "compute unit %s is running",
                        d->units[i].name);
             return AXL_ERR_RUNTIME;
@@ -815,6 +822,26 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
     axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
 }
 
+/* run_start on a hung unit (the core sends none; a port test may). Apart,
+ * so that the launch path does not carry its message. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static axl_status refuse_hung(const mmio_unit *u, const axl_hal_run *run)
+{
+    return mmio_fail(AXL_ERR_RUNTIME,
+                     "mmio: compute unit %s at 0x%llx hung (a run timed "
+                     "out%s) and an HLS IP cannot be aborted; it stays "
+                     "unusable until axl_mmio_reset_unit(%u) brings it back "
+                     "(ap_sw_reset or the board's reset hook)",
+                     u->name, (unsigned long long)u->phys,
+                     atomic_load_explicit(&u->reset_ctrl,
+                                          memory_order_relaxed)
+                         ? "; ap_sw_reset left it busy"
+                         : "",
+                     (unsigned)run->ip_index);
+}
+
 static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
 {
     mmio_device *d = dev;
@@ -822,15 +849,8 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
     if (!u)
         return mmio_fail(AXL_ERR_RUNTIME, "mmio: %s was not opened",
                          run->kernel_name);
-    if (u->hung)
-        return mmio_fail(AXL_ERR_RUNTIME,
-                         "mmio: compute unit %s at 0x%llx hung (a run "
-                         "timed out) and an HLS IP cannot be aborted; it "
-                         "stays unusable until axl_mmio_reset_unit(%u) "
-                         "brings it back (ap_sw_reset or the board's reset "
-                         "hook)",
-                         u->name, (unsigned long long)u->phys,
-                         (unsigned)run->ip_index);
+    if (atomic_load_explicit(&u->hung_run, memory_order_relaxed))
+        return refuse_hung(u, run);
     /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
      * that a run the interrupt ended left behind. */
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
@@ -906,6 +926,28 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
         return 1;
     }
     return 0;
+}
+
+/* Hung units (run_cancel) are looked at, never waited for: one whose IP
+ * raised ap_done after all gives its run back. From progress while it
+ * waits for other units (the core does not wait for hung ones). */
+static void poll_hung(mmio_device *d)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+        mmio_unit *u = &d->units[i];
+        if (!atomic_load(&u->hung_run) || u->irq)
+            continue; /* a wired unit's late end is its interrupt's */
+        uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+        if (ctrl == MMIO_ALL_ONES || !(ctrl & MMIO_AP_DONE))
+            continue;
+        if (u->chain)
+            mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+        const axl_hal_run *run = atomic_exchange(&u->hung_run, NULL);
+        if (run && run->token)
+            axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
+                             "the run was given up at its timeout; its unit "
+                             "raised ap_done later");
+    }
 }
 
 #if MMIO_MODEL
@@ -988,6 +1030,7 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
         if (deadline_ns != UINT64_MAX && axl_hal_now() >= deadline_ns)
             return;
 #endif
+        poll_hung(d); /* while it waits anyway */
         axl_port_relax();
     }
 }
@@ -1028,8 +1071,13 @@ void axl_mmio_isr(uint32_t ip_index)
         return;
     }
     const axl_hal_run *run = atomic_exchange(&u->run, NULL);
-    if (!run)
-        return; /* a cancel or a reset took it */
+    if (!run) {
+        /* A run given up at its timeout that ended after all, or none (a
+         * cancel or a reset took it). */
+        run = atomic_exchange(&u->hung_run, NULL);
+        if (!run)
+            return;
+    }
     count(&counters.irq_done);
     invalidate_outputs(d, run);
     axl_status st = AXL_SUCCESS;
@@ -1042,25 +1090,20 @@ void axl_mmio_isr(uint32_t ip_index)
     axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
 }
 
-/* ap_sw_reset, then the board's hook; the unit is back when it reads
- * idle. */
-static axl_status reset_unit(mmio_device *d, uint32_t ip_index)
+/* ---- Resets and given-up runs ------------------------------------------- */
+
+/* After a reset: polls the control word until the unit reads idle with
+ * ap_sw_reset clear (AXL_MMIO_RESET_POLLS reads), then clears what the
+ * core may have left (ap_done of ap_ctrl_chain, the ISR) and enables its
+ * interrupt again. 1 when it came back; *ctrl: the last word read. */
+static int back_idle(mmio_unit *u, uint32_t *ctrl)
 {
-    mmio_unit *u = &d->units[ip_index];
-    axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
-    if (u->sw_reset) {
-        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
-        st = AXL_SUCCESS;
-    } else if (d->board->reset_unit) {
-        st = d->board->reset_unit(d->board->user, ip_index);
-    }
-    if (st != AXL_SUCCESS)
-        return st;
     for (unsigned i = 0; i < AXL_MMIO_RESET_POLLS; i++) {
-        uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
-        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_IDLE) &&
-            !(ctrl & MMIO_AP_SW_RESET)) {
-            if (u->chain && (ctrl & MMIO_AP_DONE))
+        uint32_t c = mmio_rd32(u->regs, MMIO_CTRL);
+        *ctrl = c;
+        if (c != MMIO_ALL_ONES && (c & MMIO_AP_IDLE) &&
+            !(c & MMIO_AP_SW_RESET)) {
+            if (u->chain && (c & MMIO_AP_DONE))
                 mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
             if (u->irq) {
                 uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
@@ -1069,12 +1112,72 @@ static axl_status reset_unit(mmio_device *d, uint32_t ip_index)
                 mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
                 mmio_wr32(u->regs, MMIO_GIE, 1);
             }
-            u->hung = 0;
-            count(&counters.resets);
-            return AXL_SUCCESS;
+            return 1;
         }
         axl_port_relax();
     }
+    return 0;
+}
+
+/* The unit is back after a reset: the run it held, given up or not, is
+ * over and goes back to the core (its one run_done; a given-up run's
+ * status is ignored there). */
+static void back_after_reset(mmio_unit *u)
+{
+    count(&counters.resets);
+    atomic_store_explicit(&u->reset_ctrl, 0, memory_order_relaxed);
+    const axl_hal_run *run = atomic_exchange(&u->hung_run, NULL);
+    if (!run)
+        run = atomic_exchange(&u->run, NULL);
+    /* A port test that drives the port without the core passes no
+     * token. */
+    if (run && run->token)
+        axl_hal_run_done(run->token, AXL_ERR_RUNTIME,
+                         "mmio: the compute unit was reset before its run "
+                         "ended");
+}
+
+/* ap_sw_reset where the board says the unit has it, then the board's
+ * hook; the unit is back when it reads idle, and its run (if any) ends
+ * then. Else why says what each attempt did. */
+static axl_status reset_unit(mmio_device *d, uint32_t ip_index, char *why,
+                             size_t why_size)
+{
+    mmio_unit *u = &d->units[ip_index];
+    uint32_t ctrl = 0;
+    char sw[96] = "";
+    if (u->sw_reset) {
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
+        if (back_idle(u, &ctrl)) {
+            back_after_reset(u);
+            return AXL_SUCCESS;
+        }
+        /* The board says the core has ap_sw_reset; the core does not act
+         * on it: the hook may still bring it back. */
+        axl_format(sw, sizeof sw,
+                   "ap_sw_reset left it busy (control word 0x%x)",
+                   (unsigned)ctrl);
+    }
+    if (!d->board->reset_unit) {
+        if (!u->sw_reset)
+            return AXL_ERR_FEATURE_NOT_SUPPORTED;
+        axl_format(why, why_size, "%s, and the board has no reset hook", sw);
+        return AXL_ERR_RUNTIME;
+    }
+    axl_status st = d->board->reset_unit(d->board->user, ip_index);
+    if (st == AXL_SUCCESS && back_idle(u, &ctrl)) {
+        back_after_reset(u);
+        return AXL_SUCCESS;
+    }
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size, "%s%sthe board's reset hook failed (%s: %s)",
+                   sw, sw[0] ? "; " : "", axl_status_name(st),
+                   axl_last_message());
+    else
+        axl_format(why, why_size,
+                   "%s%sthe board's reset hook left it busy (control word "
+                   "0x%x)",
+                   sw, sw[0] ? "; " : "", (unsigned)ctrl);
     return AXL_ERR_RUNTIME;
 }
 
@@ -1087,7 +1190,9 @@ axl_status axl_mmio_reset_unit(uint32_t ip_index)
                          "index %u",
                          (unsigned)ip_index);
     mmio_unit *u = &d->units[ip_index];
-    axl_status st = reset_unit(d, ip_index);
+    char why[AXL_MESSAGE_MAX - 48];
+    why[0] = '\0';
+    axl_status st = reset_unit(d, ip_index, why, sizeof why);
     if (st == AXL_ERR_FEATURE_NOT_SUPPORTED)
         return mmio_fail(st,
                          "axl_mmio_reset_unit: compute unit %s has no "
@@ -1095,33 +1200,49 @@ axl_status axl_mmio_reset_unit(uint32_t ip_index)
                          "reset of the fabric brings it back",
                          u->name);
     if (st != AXL_SUCCESS)
-        return mmio_fail(st,
-                         "axl_mmio_reset_unit: compute unit %s did not come "
-                         "back idle",
-                         u->name);
+        return mmio_fail(st, "axl_mmio_reset_unit: %s did not come back: %s",
+                         u->name, why);
     return AXL_SUCCESS;
 }
 
+/*
+ * An HLS IP cannot be aborted, and a hung one may still be mastering the
+ * memory it was given. So the run stays the unit's (hal.h: its memory
+ * stays valid) until the unit is really stopped: by ap_sw_reset here,
+ * when the board says the unit has it and the unit then reads idle; else
+ * by axl_mmio_reset_unit (ap_sw_reset, then the board's hook), or when the
+ * IP raises ap_done after all (a poll, or its interrupt). Each gives the
+ * run back with its one run_done. Meanwhile the unit is hung: run_start
+ * refuses it, and the core, told by unit_fix that such a run may never
+ * end, does not wait for it.
+ */
 static void mmio_run_cancel(void *dev, const axl_hal_run *run)
 {
-    mmio_device *d = dev;
+    (void)dev;
     mmio_unit *u = (mmio_unit *)run->cu_handle;
     if (!u)
         return;
     const axl_hal_run *mine = run;
     if (!atomic_compare_exchange_strong(&u->run, &mine, NULL))
         return; /* it ended meanwhile; the core sees its run_done */
-    /* An HLS IP cannot be aborted: reset it where it can be, else it
-     * stays out of use (see run_start). */
-    u->hung = 1;
-    if (u->sw_reset)
-        (void)reset_unit(d, run->ip_index);
-    /* hal.h: the run ends with one run_done, here, since this call took
-     * it (its unit is reset or kept out of use). A port test that drives
-     * the port without the core passes no token. */
-    if (run->token)
-        axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
-                         "the run was given up after its timeout");
+    /* This call has the run. A done the interrupt sees between here and
+     * hung_run below finds no run: the unit then waits for a reset. */
+    if (u->sw_reset) {
+        uint32_t ctrl = 0;
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
+        if (back_idle(u, &ctrl)) {
+            count(&counters.resets);
+            if (run->token)
+                axl_hal_run_done(run->token, AXL_ERR_TIMEOUT,
+                                 "the run was given up after its timeout; "
+                                 "ap_sw_reset stopped its unit");
+            return;
+        }
+        /* Not discarded: axl_mmio_reset_unit and run_start say it. */
+        atomic_store_explicit(&u->reset_ctrl, ctrl ? ctrl : MMIO_AP_SW_RESET,
+                              memory_order_relaxed);
+    }
+    atomic_store(&u->hung_run, run);
 }
 
 /* ---- Memory ------------------------------------------------------------- */
@@ -1247,6 +1368,7 @@ const axl_device_port axl_mmio_port = {
     .cu_close = mmio_cu_close,
     .run_start = mmio_run_start,
     .run_cancel = mmio_run_cancel,
+    .unit_fix = "axl_mmio_reset_unit() brings it back",
     .progress = mmio_progress,
 #if MMIO_MODEL
     .now = mmio_now,

@@ -43,7 +43,13 @@ enum axl_mmio_sim_fault {
     AXL_MMIO_SIM_NEVER_DONE = 1,       /**< starts and never finishes */
     AXL_MMIO_SIM_DONE_AFTER_POLLS = 2, /**< done at the n-th read of 0x00 */
     AXL_MMIO_SIM_ALL_ONES = 3,         /**< a missing IP: reads all ones */
-    AXL_MMIO_SIM_IRQ_WITHOUT_DONE = 4  /**< raises its interrupt, no status */
+    AXL_MMIO_SIM_IRQ_WITHOUT_DONE = 4, /**< raises its interrupt, no status */
+    /** Starts, never finishes, and keeps writing 0xEE over the buffer its
+     *  argument n points to (the allocation the port noted there when it
+     *  started) until it is reset, as a hung IP may go on mastering the
+     *  memory it was given: with threads every 20 us, without each time
+     *  the port reads its control word. */
+    AXL_MMIO_SIM_KEEPS_WRITING = 5
 };
 
 /** Sets how unit ip_index behaves from its next attach (and at once when
@@ -83,6 +89,7 @@ typedef struct axl_mmio_sim_stats {
     uint32_t irqs;       /**< rising edges of the interrupt line */
     uint64_t t_start;    /**< last run, axl_port_now_ns() */
     uint64_t t_end;
+    uint32_t writes;     /**< writes of a KEEPS_WRITING unit */
 } axl_mmio_sim_stats;
 void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out);
 

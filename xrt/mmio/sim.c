@@ -43,6 +43,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 #define SIM_THREADS 1
 #else
 #define SIM_THREADS 0
@@ -73,7 +74,8 @@ enum sim_state {
     SIM_PENDING,   /* started; the model has not run */
     SIM_RUNNING,   /* the model runs (on the unit's thread) */
     SIM_COMPUTED,  /* the model returned; done not raised yet */
-    SIM_HUNG       /* never finishes */
+    SIM_HUNG,      /* never finishes */
+    SIM_WRITING    /* never finishes, and writes its buffer (KEEPS_WRITING) */
 };
 
 typedef struct sim_unit {
@@ -103,6 +105,8 @@ typedef struct sim_unit {
     uint32_t polls;      /* reads of 0x00 since start */
     axl_status result;
     char why[AXL_MESSAGE_MAX];
+    unsigned char *scribble;  /* SIM_WRITING: what it writes, as it was */
+    uint64_t scribble_size;   /* given at the start */
     axl_mmio_sim_stats stats;
 #if SIM_THREADS
     pthread_t thread;
@@ -260,6 +264,46 @@ static void chain_isr(sim_unit *u)
 
 /* ---- The core ------------------------------------------------------------- */
 
+/* Inline in run_model, on every start (the launch benchmark counts it). */
+static inline __attribute__((always_inline)) void *bank_ptr(uint64_t addr,
+                                                            uint64_t *room);
+
+/* A KEEPS_WRITING unit's target: the allocation its argument fault_n
+ * points to when it starts (lock held). Out of line: begin is on every
+ * start. */
+__attribute__((noinline)) static void scribble_target(sim_unit *u)
+{
+    u->scribble = NULL;
+    u->scribble_size = 0;
+    for (uint32_t a = 0; a < u->nargs; a++) {
+        if (u->arg[a].id != u->fault_n || !u->arg[a].is_mem)
+            continue;
+        const uint32_t *w = &u->args[(u->arg[a].offset - MMIO_ARGS) / 4];
+        uint64_t addr =
+            w[0] | (u->arg[a].size >= 8 ? (uint64_t)w[1] << 32 : 0);
+        u->scribble = bank_ptr(addr, &u->scribble_size);
+    }
+}
+
+/* One write of a KEEPS_WRITING unit (lock held). */
+static void scribble_once(sim_unit *u)
+{
+    if (u->scribble)
+        memset(u->scribble, 0xEE, (size_t)u->scribble_size);
+    u->stats.writes++;
+}
+
+/* The start of a unit set to a fault that acts at the start. */
+__attribute__((noinline)) static void begin_faulty(sim_unit *u)
+{
+    if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
+        u->state = SIM_HUNG;
+    if (u->fault == AXL_MMIO_SIM_KEEPS_WRITING) {
+        scribble_target(u);
+        u->state = SIM_WRITING;
+    }
+}
+
 static void begin(sim_unit *u)
 {
     u->state = SIM_PENDING;
@@ -267,8 +311,8 @@ static void begin(sim_unit *u)
     u->result = AXL_SUCCESS;
     u->why[0] = '\0';
     u->stats.t_start = axl_port_now_ns();
-    if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
-        u->state = SIM_HUNG;
+    if (u->fault) /* one test on every start: the faults are rare */
+        begin_faulty(u);
 }
 
 /* Done and ready together, as a non-pipelined HLS core raises them. Under
@@ -330,7 +374,8 @@ static void sim_note_free(void *user, uint64_t phys)
 
 /* Translates a device address into the banks' memory; *room is what is
  * left of its allocation (of the bank when none is known). */
-static void *bank_ptr(uint64_t addr, uint64_t *room)
+static inline __attribute__((always_inline)) void *bank_ptr(uint64_t addr,
+                                                            uint64_t *room)
 {
     for (uint32_t i = 0; i < SIM_ALLOCS; i++)
         if (allocs[i].size && addr >= allocs[i].phys &&
@@ -423,10 +468,21 @@ static void *unit_thread(void *arg)
     sim_unit *u = arg;
     LOCK();
     for (;;) {
-        while (!u->quit && u->state != SIM_PENDING)
+        while (!u->quit && u->state != SIM_PENDING &&
+               u->state != SIM_WRITING)
             pthread_cond_wait(&sim_cond, &sim_lock);
         if (u->quit)
             break;
+        if (u->state == SIM_WRITING) {
+            /* Until a reset (or detach) moves it out of this state. */
+            scribble_once(u);
+            SIGNAL();
+            UNLOCK();
+            struct timespec t = {0, 20000};
+            nanosleep(&t, NULL);
+            LOCK();
+            continue;
+        }
         u->state = SIM_RUNNING;
         uint32_t gen = u->generation;
         uint32_t argw[SIM_ARG_WORDS];
@@ -781,9 +837,16 @@ static uint32_t sim_rd32(void *user, uint32_t ip_index, uint32_t off)
     LOCK();
     uint32_t v = 0;
     int rose = 0;
-    if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
-        UNLOCK();
-        return MMIO_ALL_ONES;
+    if (u->fault) { /* one test on every read: the faults are rare */
+        if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
+            UNLOCK();
+            return MMIO_ALL_ONES;
+        }
+#if !SIM_THREADS
+        /* No thread writes for it: each read of 0x00 does. */
+        if (off == MMIO_CTRL && u->state == SIM_WRITING)
+            scribble_once(u);
+#endif
     }
     switch (off) {
     case MMIO_CTRL:

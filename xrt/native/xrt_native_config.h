@@ -59,8 +59,8 @@
 #define AXL_XRT_WAIT_SLICE_MS 1
 #endif
 
-/** How often, in ms, the completion thread looks at runs given up on
- *  (timed out or cancelled) until XRT sees them end. */
+/** How often, in ms, the completion thread looks at runs the core gave up
+ *  at their timeout until XRT sees them end (and they are reported). */
 #ifndef AXL_XRT_POLL_MS
 #define AXL_XRT_POLL_MS 1
 #endif

@@ -26,11 +26,11 @@
  * progress() waits in XRT on the oldest run and reports every finished
  * one itself. Otherwise a completion thread per device, woken by the
  * launch that finds it asleep, waits in XRT (xrtRunWaitFor, at most
- * AXL_XRT_WAIT_SLICE_MS at a time) and reports what finishes. It also
- * enforces each run's timeout: a run still on the device at its deadline
- * is reported AXL_ERR_TIMEOUT and kept aside ("zombie") until XRT sees it
- * end, because XRT 2.13's C API cannot abort a run (xrt::run::abort is
- * C++ only); its unit takes a fresh XRT run meanwhile.
+ * AXL_XRT_WAIT_SLICE_MS at a time) and reports what finishes. Timeouts
+ * are the core's: a run it gives up (run_cancel) is kept aside ("zombie")
+ * and reported only when XRT sees it end, because XRT 2.13's C API cannot
+ * abort a run (xrt::run::abort is C++ only) and the accelerator may still
+ * write its BOs; until then the core keeps them and the unit.
  *
  * Locks: one mutex per device guards its lists; XRT is called with it held
  * only for xrtRunState (a read of the command packet). axl_hal_run_done is
@@ -648,6 +648,10 @@ const axl_device_port axl_native_port = {
     .cu_close = axl__xn_cu_close,
     .run_start = axl__xn_run_start,
     .run_cancel = axl__xn_run_cancel,
+    /* A run XRT never sees end (a hung accelerator) never comes back by
+     * itself. */
+    .unit_fix = "it is back when XRT sees the run end (a card reset, "
+                "xbutil reset, ends it)",
     .progress = axl__xn_progress,
 };
 

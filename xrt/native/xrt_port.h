@@ -29,7 +29,7 @@ enum run_state {
     RUN_FREE = 0,   /* in its compute unit's pool */
     RUN_BUSY,       /* started: in the device's inflight list */
     RUN_DELIVERING, /* finished: being reported */
-    RUN_ZOMBIE      /* given up (timeout or cancel), still on the device */
+    RUN_ZOMBIE      /* given up at its timeout, still on the device */
 };
 
 /* What one argument of an XRT run holds: XRT keeps each value in the run's
@@ -48,12 +48,9 @@ typedef struct xn_run {
     xrtRunHandle handle;
     int state;
     int ert;                 /* the XRT state it ended in */
-    int timed_out;
-    int cancelled;
+    int cancelled;           /* given up at its timeout: a zombie */
     void *token;
     const axl_hal_run *hal;
-    uint64_t deadline;       /* monotonic ns; 0: none */
-    uint64_t timeout_ns;
     struct xn_run *prev, *next; /* its list: inflight, zombies, reporting */
     struct xn_run *batch_next;  /* the batch being reported */
     uint32_t args_id;        /* axl_hal_run.args_id whose buffer

@@ -2,10 +2,10 @@
  * xrt_run.c - the XRT port's runs: compute units opened as XRT kernels
  * with their pools of XRT runs, setting arguments (skipping the values a
  * run holds already), starting, cancelling, reaping finished runs and
- * reporting them, and the completion thread that waits in XRT and
- * enforces deadlines. Why a run returns to its pool only when XRT sees it
- * complete, and how completion is found cheapest first, is said at the top
- * of xrt_port.c; the records are xrt_port.h's.
+ * reporting them, and the completion thread that waits in XRT. Why a run
+ * returns to its pool only when XRT sees it complete, and how completion
+ * is found cheapest first, is said at the top of xrt_port.c; the records
+ * are xrt_port.h's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -234,12 +234,11 @@ void axl__xn_run_to_pool(xn_device *d, xn_run *r)
 
 static axl_status run_status(const xn_run *r, char *why, size_t cap)
 {
-    if (r->timed_out) {
+    if (r->cancelled) {
         axl_format(why, cap,
-                   "%s did not finish within %llu ms (XRT state %s); the "
-                   "compute unit stays busy until it does",
-                   r->cu->name, (unsigned long long)(r->timeout_ns / MS),
-                   ert_name(r->ert));
+                   "%s was given up at its timeout; XRT saw it end (state "
+                   "%s)",
+                   r->cu->name, ert_name(r->ert));
         return AXL_ERR_TIMEOUT;
     }
     if (r->ert == ERT_CMD_STATE_COMPLETED)
@@ -250,19 +249,18 @@ static axl_status run_status(const xn_run *r, char *why, size_t cap)
 }
 
 /*
- * Reports a batch of finished runs (already in `reporting`, with
+ * Reports a batch of runs XRT sees ended (already in `reporting`, with
  * d->delivering counted) with no lock held: the core may start the next
- * run from inside run_done. A run the core cancels from inside run_done is
- * skipped. Then returns them to their pools (or keeps timed-out ones that
- * are still on the device).
+ * run from inside run_done. Then returns them to their pools. A run is
+ * reported only once XRT sees it end, cancelled (given up at its
+ * timeout) or not: until then its BOs may still be written, and the
+ * core keeps them (hal.h, run_cancel).
  */
 static void deliver(xn_device *d, xn_run *batch)
 {
     xn_device *outer = delivering_here;
     delivering_here = d;
     for (xn_run *r = batch; r; r = r->batch_next) {
-        if (r->cancelled)
-            continue;
         char why[AXL_MESSAGE_MAX];
         why[0] = 0;
         axl_status st = run_status(r, why, sizeof why);
@@ -274,12 +272,7 @@ static void deliver(xn_device *d, xn_run *batch)
     for (xn_run *r = batch, *next; r; r = next) {
         next = r->batch_next;
         list_del(r);
-        if (r->timed_out && !ert_final(r->ert)) {
-            r->state = RUN_ZOMBIE;
-            list_push(&d->zombies, r);
-        } else {
-            axl__xn_run_to_pool(d, r);
-        }
+        axl__xn_run_to_pool(d, r);
     }
     d->delivering--;
     if (d->cancel_waiters)
@@ -291,47 +284,35 @@ static void deliver(xn_device *d, xn_run *batch)
 }
 
 /*
- * Reports every run that has finished or passed its deadline, and returns
- * zombies that finished to their pools. `known` is a run handle whose
- * state the caller just got from XRT (COMPLETED saves a second query).
- * Returns how many runs it reported.
+ * Reports every run XRT sees ended, given up (a zombie) or not. `known` is
+ * a run handle whose state the caller just got from XRT (COMPLETED saves
+ * a second query). Returns how many runs it reported. Timeouts are the
+ * core's: it gives a run up (run_cancel) and is told when XRT sees it end.
  */
 unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state)
 {
     xn_run *batch = NULL, **tail = &batch;
     unsigned n = 0;
     pthread_mutex_lock(&d->lock);
-    uint64_t now = 0;
-    for (xn_run *r = d->inflight.next, *next; r != &d->inflight; r = next) {
-        next = r->next;
-        int s = r->handle == known && known_state == ERT_CMD_STATE_COMPLETED
-                    ? known_state
-                    : (int)axl__xrt.run_state(r->handle);
-        if (!ert_final(s)) {
-            if (!r->deadline)
+    xn_run *lists[2] = {&d->inflight, &d->zombies};
+    for (int l = 0; l < 2; l++)
+        for (xn_run *r = lists[l]->next, *next; r != lists[l]; r = next) {
+            next = r->next;
+            int s = r->handle == known &&
+                            known_state == ERT_CMD_STATE_COMPLETED
+                        ? known_state
+                        : (int)axl__xrt.run_state(r->handle);
+            if (!ert_final(s))
                 continue;
-            if (!now)
-                now = now_ns();
-            if (now < r->deadline)
-                continue;
-            r->timed_out = 1;
+            r->ert = s;
+            list_del(r);
+            r->state = RUN_DELIVERING;
+            list_push(&d->reporting, r); /* where run_cancel finds it */
+            r->batch_next = NULL;
+            *tail = r;
+            tail = &r->batch_next;
+            n++;
         }
-        r->ert = s;
-        list_del(r);
-        r->state = RUN_DELIVERING;
-        list_push(&d->reporting, r); /* where run_cancel finds it */
-        r->batch_next = NULL;
-        *tail = r;
-        tail = &r->batch_next;
-        n++;
-    }
-    for (xn_run *z = d->zombies.next, *next; z != &d->zombies; z = next) {
-        next = z->next;
-        if (ert_final((int)axl__xrt.run_state(z->handle))) {
-            list_del(z);
-            axl__xn_run_to_pool(d, z);
-        }
-    }
     if (n)
         d->delivering++;
     int dead = d->dead != NULL;
@@ -381,13 +362,9 @@ static void *completion_main(void *arg)
             continue;
         }
         xrtRunHandle h = d->inflight.next->handle;
-        uint64_t slice = AXL_XRT_WAIT_SLICE_MS * MS, t0 = now_ns();
-        for (xn_run *r = d->inflight.next; r != &d->inflight; r = r->next)
-            if (r->deadline && r->deadline > t0 && r->deadline - t0 < slice)
-                slice = r->deadline - t0;
+        const uint64_t t0 = now_ns();
         pthread_mutex_unlock(&d->lock);
-        unsigned ms = (unsigned)((slice + MS - 1) / MS);
-        int s = (int)axl__xrt.run_wait_for(h, ms ? ms : 1);
+        int s = (int)axl__xrt.run_wait_for(h, AXL_XRT_WAIT_SLICE_MS);
         unsigned reaped = axl__xn_reap(d, h, s);
         pthread_mutex_lock(&d->lock);
         if (!reaped && now_ns() - t0 < AXL_XRT_POLL_MS * MS && !d->stop) {
@@ -683,7 +660,6 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
         count(&axl__xn_counts.runs, 1);
     }
     r->state = RUN_BUSY;
-    r->timed_out = 0;
     r->cancelled = 0;
     r->ert = 0;
     *out = r;
@@ -768,8 +744,6 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
     r->args_id = run->args_id;
     r->token = run->token;
     r->hal = run;
-    r->timeout_ns = run->timeout_ns;
-    r->deadline = 0;
     errno = 0;
     if (axl__xrt.run_start(r->handle) != 0) {
         int e = errno;
@@ -792,9 +766,6 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
         deliver(d, r);
         return AXL_SUCCESS;
     }
-    /* Only a run that goes on running needs its deadline (and the clock
-     * read), counted from here: a few XRT calls after its start. */
-    r->deadline = run->timeout_ns ? now_ns() + run->timeout_ns : 0;
     list_push(&d->inflight, r);
     if (d->sleeping)
         pthread_cond_signal(&d->cond);
@@ -804,29 +775,23 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
 
 void axl__xn_run_cancel(void *dev, const axl_hal_run *run)
 {
-    /* hal.h: the run ends with exactly one axl_hal_run_done. One still on
-     * the device is set aside (a zombie until XRT sees it end, its unit
-     * takes a fresh XRT run) and reported here, at once; one being
-     * reported already has its report under way, which is its end. */
+    /* XRT 2.13's C API cannot abort a run, and a run still on the device
+     * may still write its BOs: hal.h, its memory stays valid until its
+     * one axl_hal_run_done. So it is set aside (a zombie) and reported
+     * when XRT sees it end (axl__xn_reap), never here; one being reported
+     * already has its report under way, which is its end. */
     xn_device *d = dev;
-    void *token = NULL;
     pthread_mutex_lock(&d->lock);
     xn_run *r = d->inflight.next;
     while (r != &d->inflight && r->hal != run)
         r = r->next;
     if (r != &d->inflight) {
-        token = r->token;
         list_del(r);
         r->state = RUN_ZOMBIE;
         r->cancelled = 1;
-        r->token = NULL;
         list_push(&d->zombies, r);
     }
     pthread_mutex_unlock(&d->lock);
-    if (token)
-        report(token, AXL_ERR_TIMEOUT,
-               "the run was given up; it stays on the device until XRT "
-               "sees it end");
 }
 
 void axl__xn_progress(void *dev, uint64_t deadline_ns)
