@@ -156,7 +156,22 @@ typedef struct emu_model {
     axl_emu_model_fn fn; /* NULL: removed */
     void *user;
     bool stock;          /* holds the stock model of its name */
+    /* What a unit runs, by bit 0 of its handle (its kernel is axl's stock
+     * one): [0] fn unless the entry holds the stock model, [1] fn. So a
+     * launch asks one load whether the entry still serves it. */
+    axl_emu_model_fn serves[2];
 } emu_model;
+
+/* An entry's model (lock held). */
+static void set_model(emu_model *m, axl_emu_model_fn fn, void *user,
+                      bool stock)
+{
+    m->fn = fn;
+    m->user = user;
+    m->stock = stock;
+    m->serves[0] = stock ? NULL : fn;
+    m->serves[1] = fn;
+}
 
 #define EMU_STOCK_MAX 8 /* room for models.c's list */
 static emu_model models[AXL_EMU_MAX_MODELS + EMU_STOCK_MAX];
@@ -211,9 +226,7 @@ static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
                         "axl_emu_register_model: %u kernel names have had "
                         "models (AXL_EMU_MAX_MODELS)",
                         (unsigned)AXL_EMU_MAX_MODELS);
-    m->fn = fn;
-    m->user = user;
-    m->stock = false;
+    set_model(m, fn, user, false);
     napp += !was_app;
     return AXL_SUCCESS;
 }
@@ -227,10 +240,8 @@ static void register_stock_locked(void)
         if (find_model(s->name, strlen(s->name)))
             continue; /* the application's, registered first */
         emu_model *m = new_entry(s->name, strlen(s->name));
-        if (m) {
-            m->fn = s->fn;
-            m->stock = true;
-        }
+        if (m)
+            set_model(m, s->fn, NULL, true);
     }
 }
 
@@ -253,9 +264,8 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
         if (m && m->fn && !m->stock)
             napp--;
         if (m) {
-            m->fn = stock_fn(kernel, strlen(kernel));
-            m->user = NULL;
-            m->stock = m->fn != NULL;
+            const axl_emu_model_fn stock = stock_fn(kernel, strlen(kernel));
+            set_model(m, stock, NULL, stock != NULL);
         }
     }
     axl_port_unlock();
@@ -947,16 +957,19 @@ static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
 /* The model a run calls (no lock held): its unit's entry, unless the
  * entry no longer serves it (removed, the stock model for an
  * application's kernel, or given to another name), then looked up. */
-static const emu_model *run_model(const axl_hal_run *run)
+static axl_emu_model_fn run_model(const axl_hal_run *run, void **user)
 {
     const uintptr_t h = run->cu_handle;
     const emu_model *m = (const emu_model *)(h & ~(uintptr_t)1);
-    if (m && m->fn && (!m->stock || (h & 1)))
-        return m;
-    axl_port_lock();
-    m = model_for_locked(run->image, run->kernel_index);
-    axl_port_unlock();
-    return m;
+    axl_emu_model_fn fn = m ? m->serves[h & 1] : NULL;
+    if (!fn) {
+        axl_port_lock();
+        m = model_for_locked(run->image, run->kernel_index);
+        fn = m ? m->fn : NULL;
+        axl_port_unlock();
+    }
+    *user = fn ? m->user : NULL;
+    return fn;
 }
 
 /* ---- Dispatch -------------------------------------------------------------------- */
@@ -1007,23 +1020,26 @@ axl_status axl_emu_check_read_only(bool on)
     return AXL_SUCCESS;
 }
 
-static bool checking_read_only(void)
+/* The first run's choice: the environment, else the setting. */
+static __attribute__((noinline)) bool choose_read_only(void)
+{
+    int on = AXL_EMU_CHECK_READ_ONLY;
+#if AXL_EMU_HOSTED
+    const char *v = getenv("AXL_EMU_CHECK_READ_ONLY");
+    if (v && v[0])
+        on = v[0] != '0' || v[1];
+#endif
+    int unset = -1;
+    atomic_compare_exchange_strong(&check_ro, &unset, on);
+    return atomic_load_explicit(&check_ro, memory_order_relaxed) != 0;
+}
+
+static inline bool checking_read_only(void)
 {
     if (!EMU_RO_CHECK)
         return false;
-    int on = atomic_load_explicit(&check_ro, memory_order_relaxed);
-    if (on < 0) {
-        on = AXL_EMU_CHECK_READ_ONLY;
-#if AXL_EMU_HOSTED
-        const char *v = getenv("AXL_EMU_CHECK_READ_ONLY");
-        if (v && v[0])
-            on = v[0] != '0' || v[1];
-#endif
-        int unset = -1;
-        atomic_compare_exchange_strong(&check_ro, &unset, on);
-        on = atomic_load_explicit(&check_ro, memory_order_relaxed);
-    }
-    return on != 0;
+    const int on = atomic_load_explicit(&check_ro, memory_order_relaxed);
+    return on < 0 ? choose_read_only() : on != 0;
 }
 
 /* A 64-bit digest of n bytes: Fletcher's two running sums over 8-byte
@@ -1063,16 +1079,21 @@ static uint64_t digest(const unsigned char *p, uint64_t n)
     return h;
 }
 
-/* Buffer argument i of run is given read-only and no writable argument
- * of the same run reaches its bytes (the kernel may write through that
- * one: out_r = in1). */
+/* Is argument a a buffer given read-only (bytes to check)? */
+static inline bool read_only(const axl_hal_arg *a)
+{
+    return a->is_mem &&
+           (a->access & (AXL_ACCESS_READ | AXL_ACCESS_WRITE)) ==
+               AXL_ACCESS_READ &&
+           a->size;
+}
+
+/* No writable argument of run reaches the bytes of read-only buffer
+ * argument i (the kernel may write through that one: out_r = in1). */
 static bool read_only_alone(const axl_hal_run *run, void *const *ptr,
                             uint32_t i)
 {
     const axl_hal_arg *a = &run->args[i];
-    if (!a->is_mem || !(a->access & AXL_ACCESS_READ) ||
-        (a->access & AXL_ACCESS_WRITE) || !a->size)
-        return false;
     const unsigned char *lo = ptr[i], *hi = lo + a->size;
     for (uint32_t j = 0; j < run->arg_count; j++) {
         const axl_hal_arg *b = &run->args[j];
@@ -1114,33 +1135,43 @@ static axl_status wrote_read_only(const axl_hal_run *run, uint32_t i,
     return AXL_ERR_KERNEL_ARGUMENT;
 }
 
-/* Calls a model on a run (no lock held). The calling thread's message is
- * the model's while it runs (axl_fail) and is given back afterwards: a
- * port never changes it (hal.h). A failure's text goes to why. With the
- * read-only check on, each buffer given read-only is digested before and
- * after: a change fails the run. */
-static inline __attribute__((always_inline)) axl_status
-call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
-           void *const *ptr, char *why)
+/* Digests into before[] each buffer of run given read-only that the check
+ * covers; answers which, a bit each (bit i: argument i). The switch is
+ * asked only for a read-only buffer. */
+static __attribute__((noinline)) uint32_t
+digest_read_only(const axl_hal_run *run, void *const *ptr, uint64_t *before)
 {
-    axl_emu_arg args[AXL_EMU_MAX_ARGS];
-    uint64_t before[AXL_EMU_MAX_ARGS];
-    uint32_t checked = 0; /* bit i: argument i is digested */
-    const uint32_t n = run->arg_count;
-    const bool check = checking_read_only();
-    for (uint32_t i = 0; i < n; i++) {
-        const axl_hal_arg *a = &run->args[i];
-        args[i].id = a->id;
-        args[i].is_buffer = a->is_mem != 0;
-        args[i].ptr = ptr[i];
-        args[i].size = a->size;
-        args[i].value = a->is_mem ? NULL : a->value;
-        if (check && read_only_alone(run, ptr, i)) {
-            before[i] = digest(ptr[i], a->size);
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < run->arg_count; i++)
+        if (read_only(&run->args[i]) && checking_read_only() &&
+            read_only_alone(run, ptr, i)) {
+            before[i] = digest(ptr[i], run->args[i].size);
             checked |= 1u << i;
         }
-    }
-    axl_emu_call call = {run->kernel_name, run->cu, n, args};
+    return checked;
+}
+
+/* After the model: a buffer of `checked` whose digest changed fails the
+ * run. */
+static __attribute__((noinline)) axl_status
+check_read_only(const axl_hal_run *run, void *const *ptr,
+                const uint64_t *before, uint32_t checked, char *why)
+{
+    for (uint32_t i = 0; checked; i++, checked >>= 1)
+        if ((checked & 1u) && digest(ptr[i], run->args[i].size) != before[i])
+            return wrote_read_only(run, i, why);
+    return AXL_SUCCESS;
+}
+
+/* Calls a model with its arguments (no lock held). The calling thread's
+ * message is the model's while it runs (axl_fail) and is given back
+ * afterwards: a port never changes it (hal.h). A failure's text goes to
+ * why. */
+static inline __attribute__((always_inline)) axl_status
+invoke(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
+       const axl_emu_arg *args, char *why)
+{
+    axl_emu_call call = {run->kernel_name, run->cu, run->arg_count, args};
     char *msg = axl_port_message_buffer();
     char saved[AXL_MESSAGE_MAX];
     const bool keep = msg[0] != '\0'; /* most launches have nothing to keep */
@@ -1151,13 +1182,39 @@ call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
     if (st != AXL_SUCCESS)
         axl_format(why, AXL_MESSAGE_MAX, "%s",
                    msg[0] ? msg : "the kernel model failed");
-    for (uint32_t i = 0; st == AXL_SUCCESS && checked; i++, checked >>= 1)
-        if ((checked & 1u) && digest(ptr[i], run->args[i].size) != before[i])
-            st = wrote_read_only(run, i, why);
     if (keep)
         memcpy(msg, saved, AXL_MESSAGE_MAX);
     else
         msg[0] = '\0';
+    return st;
+}
+
+/* Calls a model on a run (no lock held; see invoke). With the read-only
+ * check on, each buffer given read-only is digested before and after: a
+ * change fails the run. A launch without arguments goes straight to the
+ * model. */
+static inline __attribute__((always_inline)) axl_status
+call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
+           void *const *ptr, char *why)
+{
+    const uint32_t n = run->arg_count;
+    if (!n)
+        return invoke(run, fn, user, NULL, why);
+    axl_emu_arg args[AXL_EMU_MAX_ARGS];
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        args[i].id = a->id;
+        args[i].is_buffer = a->is_mem != 0;
+        args[i].ptr = ptr[i];
+        args[i].size = a->size;
+        args[i].value = a->is_mem ? NULL : a->value;
+    }
+    uint64_t before[AXL_EMU_MAX_ARGS];
+    const uint32_t checked =
+        EMU_RO_CHECK ? digest_read_only(run, ptr, before) : 0;
+    axl_status st = invoke(run, fn, user, args, why);
+    if (st == AXL_SUCCESS && checked)
+        st = check_read_only(run, ptr, before, checked, why);
     return st;
 }
 
@@ -1275,8 +1332,9 @@ static axl_status too_many_units(const axl_hal_run *run)
 static axl_status emu_run_start(void *dev, const axl_hal_run *run)
 {
     emu_device *d = dev;
-    const emu_model *m = run_model(run);
-    if (!m)
+    void *user;
+    const axl_emu_model_fn fn = run_model(run, &user);
+    if (!fn)
         return no_model(run->image, run->kernel_index);
     if (run->arg_count > AXL_EMU_MAX_ARGS)
         return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
@@ -1290,8 +1348,6 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
         ptr[i] = a->is_mem ? (unsigned char *)a->mem->host_ptr + a->offset
                            : NULL;
     }
-    const axl_emu_model_fn fn = m->fn;
-    void *const user = m->user;
     char why[AXL_MESSAGE_MAX];
 
     if (!is_deterministic()) {
