@@ -198,8 +198,10 @@ axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
 }
 
 /* "vadd_1: DDR[0]; vadd_3: PLRAM[0]": the memories argument `arg` (by
- * id) reaches from each unit in mask, for messages. */
-AXL__MESSAGE_ONLY static const char *reach_list(const struct axl__kernel_id *kid,
+ * id) reaches from each unit in mask, for messages (AXL_MESSAGE_DETAIL:
+ * a diagnostic a small firmware goes without). */
+#if AXL_MESSAGE_DETAIL
+static const char *reach_list(const struct axl__kernel_id *kid,
                                                 uint32_t mask, uint32_t arg,
                                                 char *buf, size_t size)
 {
@@ -228,6 +230,7 @@ AXL__MESSAGE_ONLY static const char *reach_list(const struct axl__kernel_id *kid
     }
     return buf;
 }
+#endif
 
 axl_status axl_kernel_get_arg_bank(axl_kernel kernel, uint32_t index,
                                    axl_device device,
@@ -278,14 +281,19 @@ axl_status axl_kernel_get_arg_bank(axl_kernel kernel, uint32_t index,
             common &= axl_xclbin_arg_banks(x, ip, id);
     }
     if (!common) {
+#if AXL_MESSAGE_DETAIL
         char list[128];
-        (void)list; /* AXL_MESSAGES 0: not formatted */
         st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                        "argument %u (%s) of %s: its units reach no memory in "
                        "common (%s)",
                        (unsigned)id, name, kid->name,
-                       AXL__TEXT(reach_list(kid, units, id, list,
-                                            sizeof list)));
+                       reach_list(kid, units, id, list, sizeof list));
+#else
+        st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                       "argument %u (%s) of %s: its units reach no memory in "
+                       "common",
+                       (unsigned)id, name, kid->name);
+#endif
         goto out;
     }
     uint32_t low = 0;
