@@ -252,8 +252,9 @@ struct trace_rec {
     uint16_t xfer_device;       /* the device the moves were on */
     uint16_t act_device;        /* the device its action's bytes are on */
     char name[AXL_TRACE_NAME_MAX]; /* kernels: the kernel's name */
-    char unit[AXL_TRACE_NAME_MAX]; /* kernels that ran: the unit's name in
-                                      the design ("vadd_2") */
+    /* Kernels that ran: the unit's name in the design ("vadd_2"); with
+     * AXL_TRACE_DETAIL only (a firmware's ring goes without). */
+    char unit[AXL_TRACE_DETAIL ? AXL_TRACE_NAME_MAX : 1];
 };
 
 /* Slices on one track must not overlap (Perfetto and chrome://tracing

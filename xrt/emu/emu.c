@@ -153,24 +153,25 @@ static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
  */
 typedef struct emu_model {
     char name[AXL_EMU_NAME_MAX];
-    axl_emu_model_fn fn; /* NULL: removed */
-    void *user;
-    bool stock;          /* holds the stock model of its name */
-    /* What a unit runs, by bit 0 of its handle (its kernel is axl's stock
-     * one): [0] fn unless the entry holds the stock model, [1] fn. So a
-     * launch asks one load whether the entry still serves it. */
+    /* The model, by the kernels it serves: [1] axl's stock kernel of the
+     * name (NULL: removed), [0] an application's (NULL too when the entry
+     * holds the stock model). Indexed by bit 0 of a unit's handle (its
+     * kernel is the stock one), a launch asks in one load whether the
+     * entry still serves it; no larger than a model and a flag. */
     axl_emu_model_fn serves[2];
+    void *user;
 } emu_model;
+
+#define MODEL_FN(m) ((m)->serves[1])        /* NULL: removed */
+#define APP_MODEL(m) ((m)->serves[0] != NULL) /* the application's */
 
 /* An entry's model (lock held). */
 static void set_model(emu_model *m, axl_emu_model_fn fn, void *user,
                       bool stock)
 {
-    m->fn = fn;
-    m->user = user;
-    m->stock = stock;
     m->serves[0] = stock ? NULL : fn;
     m->serves[1] = fn;
+    m->user = user;
 }
 
 #define EMU_STOCK_MAX 8 /* room for models.c's list */
@@ -213,7 +214,7 @@ static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
 {
     size_t len = strlen(kernel);
     emu_model *m = find_model(kernel, len);
-    const bool was_app = m && m->fn && !m->stock;
+    const bool was_app = m && APP_MODEL(m);
     if (!was_app && napp == AXL_EMU_MAX_MODELS)
         return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "axl_emu_register_model: %u models already "
@@ -261,7 +262,7 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
     } else {
         /* NULL: back to the stock model, or no model at all. */
         emu_model *m = find_model(kernel, strlen(kernel));
-        if (m && m->fn && !m->stock)
+        if (m && APP_MODEL(m))
             napp--;
         if (m) {
             const axl_emu_model_fn stock = stock_fn(kernel, strlen(kernel));
@@ -289,7 +290,7 @@ static emu_model *model_of_locked(const axl_xclbin_kernel *k)
 {
     register_stock_locked();
     emu_model *m = find_model(k->name.ptr, k->name.len);
-    if (!m || !m->fn || (m->stock && !stock_kernel(k)))
+    if (!m || !m->serves[stock_kernel(k)])
         return NULL;
     return m;
 }
@@ -312,12 +313,13 @@ int axl__emu_model_find(const char *name, size_t len, axl_emu_model_fn *fn,
     axl_port_lock();
     register_stock_locked();
     emu_model *m = find_model(name, len);
-    if (m && m->fn) {
-        *fn = m->fn;
+    const bool found = m && MODEL_FN(m);
+    if (found) {
+        *fn = MODEL_FN(m);
         *user = m->user;
     }
     axl_port_unlock();
-    return m && m->fn;
+    return found;
 }
 
 /* The same, with axl_port_lock already held (kernel_compatible). */
@@ -325,7 +327,7 @@ int axl__emu_has_model_locked(const char *name, size_t len)
 {
     register_stock_locked();
     emu_model *m = find_model(name, len);
-    return m && m->fn;
+    return m && MODEL_FN(m);
 }
 
 /* Why kernel_index of x has no model, for the message of a unit's open:
@@ -965,7 +967,7 @@ static axl_emu_model_fn run_model(const axl_hal_run *run, void **user)
     if (!fn) {
         axl_port_lock();
         m = model_for_locked(run->image, run->kernel_index);
-        fn = m ? m->fn : NULL;
+        fn = m ? MODEL_FN(m) : NULL;
         axl_port_unlock();
     }
     *user = fn ? m->user : NULL;
