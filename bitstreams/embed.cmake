@@ -3,7 +3,7 @@
 #                 [PLATFORM <name> | BANKS <n>] [UUID <uuid>])
 # axl_kernel_xml(<out.xml> SOURCE <kernel.cpp> TOP <function>
 #                [INCLUDES <dir>...] [DEFINES <NAME[=VALUE]>...]
-#                [DEPENDS <file>...])
+#                [VENDOR <name>] [DEPENDS <file>...])
 #
 # All come with find_package(axl), and inside axl's own build.
 #
@@ -20,7 +20,10 @@
 # axl_kernel_xml writes the kernel.xml `v++ -c` would put in the kernel's
 # .xo, from the HLS source (axl-xclbin kernel-xml), for a CI without
 # Vitis; give it to axl_link_xclbin's KERNELS. DEPENDS lists headers the
-# source includes, so an edit of them rewrites the XML.
+# source includes, so an edit of them rewrites the XML. VENDOR is the
+# vendor of the kernel's VLNV (Vitis HLS's config_export -vendor; default
+# xilinx.com); axl's stock kernels are axl's (the emulated device runs a
+# stock model only for a kernel of VLNV axl:hls:<name>).
 #
 # axl_embed_xclbin links an xclbin image into <target> as
 #     const unsigned char <c_symbol>[];   (aligned to 8, as axlf wants)
@@ -163,8 +166,9 @@ function(axl_link_xclbin out)
 endfunction()
 
 function(axl_kernel_xml out)
-  set(keys SOURCE TOP INCLUDES DEFINES DEPENDS)
-  cmake_parse_arguments(K "" "SOURCE;TOP" "INCLUDES;DEFINES;DEPENDS" ${ARGN})
+  set(keys SOURCE TOP INCLUDES DEFINES VENDOR DEPENDS)
+  cmake_parse_arguments(K "" "SOURCE;TOP;VENDOR" "INCLUDES;DEFINES;DEPENDS"
+                        ${ARGN})
   _axl_check_keywords(axl_kernel_xml "${out}" "${keys}"
                       _UNPARSED ${K_UNPARSED_ARGUMENTS}
                       _LISTS ${K_INCLUDES} ${K_DEPENDS})
@@ -193,6 +197,9 @@ function(axl_kernel_xml out)
   foreach(d IN LISTS K_DEFINES)
     list(APPEND args -D "${d}")
   endforeach()
+  if(K_VENDOR)
+    list(APPEND args --vendor "${K_VENDOR}")
+  endif()
   set(deps "")
   foreach(d IN LISTS K_DEPENDS)
     get_filename_component(d "${d}" ABSOLUTE)

@@ -259,6 +259,17 @@
 #define AXL_TRACE_NAME_MAX 24
 #endif
 
+/** 1: the trace names each compute unit's track as the design names the
+ *  unit ("vadd_2"), and every transfer is a slice of its device's
+ *  transfers track (a buffer's write-back at its last release, a copy or
+ *  fill on device memory, each with its direction and bytes each way), as
+ *  axl-trace summary counts them. 0: as before issue 29 ("vadd:1", only
+ *  the moves before a command's action): about 1.3 KiB less code, for a
+ *  firmware that must fit a TCM (zcu102-r5). */
+#ifndef AXL_TRACE_DETAIL
+#define AXL_TRACE_DETAIL 1
+#endif
+
 /** 1: log lines can be turned on at run time (axl_log_set, AXL_LOG); off,
  *  each costs one branch. 0 compiles them out. */
 #ifndef AXL_LOGS
@@ -358,6 +369,16 @@
 #define AXL_MESSAGES 1
 #endif
 
+/** With AXL_MESSAGES 1: 1 adds the details a message can list: the banks
+ *  each unit of a kernel reaches when a buffer is out of their reach,
+ *  what a bank holds when an allocation does not fit (its size, what is
+ *  free, the largest block). 0 keeps the sentence without the list:
+ *  about 0.9 KiB less code, for a firmware that must fit a TCM
+ *  (zcu102-r5). */
+#ifndef AXL_MESSAGE_DETAIL
+#define AXL_MESSAGE_DETAIL AXL_MESSAGES
+#endif
+
 /* ---- Checks ---------------------------------------------------------------- */
 
 #define AXL__CHECK_POOL(n)                                                     \
@@ -420,6 +441,11 @@ _Static_assert(AXL_TRACE_DEPS >= 1 && AXL_TRACE_DEPS <= 16,
                "AXL_TRACE_DEPS must be 1..16");
 _Static_assert(AXL_TRACE_NAME_MAX >= 8, "AXL_TRACE_NAME_MAX must be >= 8");
 _Static_assert(AXL_LOGS == 0 || AXL_LOGS == 1, "AXL_LOGS must be 0 or 1");
+_Static_assert(AXL_TRACE_DETAIL == 0 || AXL_TRACE_DETAIL == 1,
+               "AXL_TRACE_DETAIL must be 0 or 1");
+_Static_assert(AXL_MESSAGE_DETAIL == 0 ||
+                   (AXL_MESSAGE_DETAIL == 1 && AXL_MESSAGES == 1),
+               "AXL_MESSAGE_DETAIL must be 0, or 1 with AXL_MESSAGES 1");
 
 #define AXL__CHECK_SWITCH(s) _Static_assert((s) == 0 || (s) == 1, #s " must be 0 or 1")
 AXL__CHECK_SWITCH(AXL_FEATURE_SUB_BUFFERS);

@@ -88,6 +88,61 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
 
 /* ---- Device storage ------------------------------------------------------------ */
 
+/* A device allocation failed (lock held): the size asked, the bank by
+ * number and tag, and, for want of memory, what the bank holds (the
+ * port's mem_usage, when it has one): its size, what is free, the largest
+ * block, the allocations, and a setting that limits it; and whether
+ * released buffers keep some for runs given up at their timeout (room.c). */
+static axl_status out_of_memory(const char *fn, const struct axl__device *d,
+                                uint32_t bank, uint64_t size, axl_status st,
+                                const axl_hal_bank_usage *use)
+{
+    axl_hal_bank hb;
+    if (axl__dev_bank(d, bank, &hb) != AXL_SUCCESS)
+        hb.tag[0] = '\0';
+    hb.tag[sizeof hb.tag - 1] = '\0';
+    if (st != AXL_ERR_MEMORY_ALLOCATION)
+        return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                         "%llu bytes in bank %u (%s) of %s: %s",
+                         (unsigned long long)size, (unsigned)bank, hb.tag,
+                         d->info.name, axl_status_name(st));
+    const char *reserved = axl__rt.reserved_bytes
+                               ? " (some is reserved for runs given up at "
+                                 "their timeout: reset their units)"
+                               : "";
+#if AXL_MESSAGE_DETAIL
+    char has[16];
+    if (!use)
+        return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                         "%llu bytes in bank %u (%s) of %s: out of device "
+                         "memory: the bank has %s%s",
+                         (unsigned long long)size, (unsigned)bank, hb.tag,
+                         d->info.name, axl_bytes(has, sizeof has, hb.size),
+                         reserved);
+    char free_[16], block[16];
+    const bool full = use->max_allocations &&
+                      use->allocations >= use->max_allocations;
+    return axl__fail(
+        fn, AXL_ERR_MEMORY_ALLOCATION,
+        "%llu bytes in bank %u (%s) of %s: out of device memory: the bank "
+        "has %s, %s free (the largest block %s), %u allocation%s%s%s%s%s",
+        (unsigned long long)size, (unsigned)bank, hb.tag, d->info.name,
+        axl_bytes(has, sizeof has, use->size),
+        axl_bytes(free_, sizeof free_, use->free),
+        axl_bytes(block, sizeof block, use->largest_free),
+        (unsigned)use->allocations, use->allocations == 1 ? "" : "s",
+        full ? ", its most" : "", use->note[0] ? "; size: " : "",
+        use->note, reserved);
+#else
+    (void)use;
+    return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
+                     "%llu bytes in bank %u (%s) of %s: out of device "
+                     "memory%s",
+                     (unsigned long long)size, (unsigned)bank, hb.tag,
+                     d->info.name, reserved);
+#endif
+}
+
 /* The location of b's copy on device d in bank `bank`, allocating it if the
  * buffer has none there (lock held; dropped around the port). */
 axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
@@ -132,6 +187,11 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         axl_status st = axl__dev_mem_alloc(d, bank, b->size, user, &mem);
         if (st == AXL_ERR_FEATURE_NOT_SUPPORTED && user)
             st = axl__dev_mem_alloc(d, bank, b->size, NULL, &mem);
+        /* For the message: what the bank holds (asked unlocked). */
+        axl_hal_bank_usage use;
+        const bool have_use = AXL_MESSAGE_DETAIL &&
+                              st == AXL_ERR_MEMORY_ALLOCATION &&
+                              axl__dev_mem_usage(d, bank, &use);
         axl_port_lock();
         if (st == AXL_ERR_MEMORY_ALLOCATION && axl__memory_room()) {
             /* Bytes released buffers held (freed now, or once the
@@ -142,17 +202,8 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         }
         b->holds--;
         if (st != AXL_SUCCESS)
-            return axl__fail(fn, AXL_ERR_MEMORY_ALLOCATION,
-                             "%llu bytes in bank %u of %s: %s%s",
-                             (unsigned long long)b->size, (unsigned)bank,
-                             d->info.name,
-                             st == AXL_ERR_MEMORY_ALLOCATION
-                                 ? "out of device memory"
-                                 : axl_status_name(st),
-                             axl__rt.reserved_bytes
-                                 ? " (some is reserved for runs given up at "
-                                   "their timeout: reset their units)"
-                                 : "");
+            return out_of_memory(fn, d, bank, b->size, st,
+                                 have_use ? &use : NULL);
         if (axl__device_loc(b, ds) != AXL__NO_LOC ||
             AXL__IS_REF(b->loc[k].device)) {
             /* Another thread placed it meanwhile: use theirs. */

@@ -181,12 +181,14 @@ static void fill_args(struct axl__cu *cu, const struct axl__command *c)
             h->offset = acc->offset;
             h->size = acc->size;
             h->value = NULL;
+            h->access = acc->mode;
         } else {
             h->is_mem = 0;
             h->mem = NULL;
             h->offset = 0;
             h->size = a->size;
             h->value = c->u.kernel.bytes + a->off;
+            h->access = 0;
         }
     }
 }

@@ -276,6 +276,152 @@ axl_status axl_hal_device_data(axl_device device, const axl_device_port *port,
 
 /* ---- Selection (4.6.1.1) ---------------------------------------------------- */
 
+/* The devices the default selector may pick (axl_default_selector_set,
+ * AXL_DEVICE): set before selections, not during one (device.h), so a
+ * plain buffer; "" for any. */
+#define SPEC_MAX 64
+static char spec[SPEC_MAX];
+
+static bool spec_sep(char c)
+{
+    return c == ';' || c == '\0';
+}
+
+/* Checks one term [t, e): "backend:index", "backend:*", or a piece of a
+ * name (no ':'). */
+static axl_status term_check(const char *fn, const char *all, const char *t,
+                             const char *e)
+{
+    const char *colon = NULL;
+    for (const char *c = t; c < e; c++)
+        if (*c == ':')
+            colon = colon ? e : c; /* a second ':' */
+    if (t == e)
+        return axl__fail(fn, AXL_ERR_INVALID, "\"%s\": an empty term", all);
+    if (!colon)
+        return AXL_SUCCESS;
+    if (colon == e || colon == t)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "\"%s\": a term is backend:index, backend:* or a "
+                         "piece of a device's name",
+                         all);
+    bool star = colon + 2 == e && colon[1] == '*';
+    bool digits = colon + 1 < e;
+    for (const char *c = colon + 1; c < e && !star; c++)
+        digits &= *c >= '0' && *c <= '9';
+    if (!star && !digits)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "\"%s\": after ':' an index or '*' (emu:0, xrt:*)",
+                         all);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_default_selector_set(const char *s)
+{
+    static const char fn[] = "axl_default_selector_set";
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    if (n >= SPEC_MAX)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the choice of devices has %zu characters; at most "
+                         "%u",
+                         n, (unsigned)SPEC_MAX - 1);
+    for (const char *t = s; n && *t;) {
+        const char *e = t;
+        while (!spec_sep(*e))
+            e++;
+        axl_status st = term_check(fn, s, t, e);
+        if (st != AXL_SUCCESS)
+            return st;
+        t = *e ? e + 1 : e;
+    }
+    memcpy(spec, s, n + 1);
+    return AXL_SUCCESS;
+}
+
+/* d's number among its platform's devices: the index of "emu:0" (lock
+ * held). */
+static uint32_t index_in_platform(const struct axl__device *d)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    uint32_t n = 0;
+    for (uint16_t s = 0; s < AXL__SLOT(DEVICE, d); s++)
+        n += axl__pool_is_live(p, s) && axl__device_at(s)->platform == d->platform;
+    return n;
+}
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Does term [t, e) name device d (lock held)? */
+static bool term_matches(const struct axl__device *d, const char *t,
+                         const char *e)
+{
+    const char *colon = t;
+    while (colon < e && *colon != ':')
+        colon++;
+    if (colon == e) { /* a piece of the name, any case */
+        const size_t len = (size_t)(e - t);
+        for (const char *h = d->info.name; *h; h++) {
+            size_t i = 0;
+            while (i < len && h[i] && lower(h[i]) == lower(t[i]))
+                i++;
+            if (i == len)
+                return true;
+        }
+        return false;
+    }
+    const char *port = d->port->name;
+    if ((size_t)(colon - t) != strlen(port) ||
+        memcmp(t, port, (size_t)(colon - t)) != 0)
+        return false;
+    if (colon[1] == '*')
+        return true;
+    uint32_t want = 0;
+    for (const char *c = colon + 1; c < e; c++)
+        want = want * 10u + (uint32_t)(*c - '0');
+    return index_in_platform(d) == want;
+}
+
+/* Is d one the default selector may pick (lock held)? */
+static bool chosen(const struct axl__device *d)
+{
+    if (!spec[0])
+        return true;
+    for (const char *t = spec; *t;) {
+        const char *e = t;
+        while (!spec_sep(*e))
+            e++;
+        if (term_matches(d, t, e))
+            return true;
+        t = *e ? e + 1 : e;
+    }
+    return false;
+}
+
+/* "emu:0 (axl emulated FPGA 0), xrt:0 (...)": the devices, by what
+ * AXL_DEVICE calls them (lock held). */
+AXL__MESSAGE_ONLY static const char *device_names(char *buf, size_t size)
+{
+    const axl__pool *p = AXL__POOL(DEVICE);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint16_t s = 0; s < p->capacity && used + 1 < size; s++) {
+        if (!axl__pool_is_live(p, s))
+            continue;
+        const struct axl__device *d = axl__device_at(s);
+        used += axl_format(buf + used, size - used, "%s%s:%u (%s)",
+                           used ? ", " : "", d->port->name,
+                           (unsigned)index_in_platform(d), d->info.name);
+        if (used >= size)
+            used = size - 1;
+    }
+    return buf;
+}
+
 axl_status axl_device_select(axl_selector_fn selector, const void *user,
                              axl_device *device)
 {
@@ -302,6 +448,26 @@ axl_status axl_device_select(axl_selector_fn selector, const void *user,
             pick = i;
         }
     }
+    if (best < 0 && n && spec[0] &&
+        (selector == axl_default_selector ||
+         selector == axl_accelerator_selector ||
+         selector == axl_aspect_selector)) {
+        char names[128];
+        (void)names; /* AXL_MESSAGES 0: not formatted */
+        axl_port_lock();
+        bool any = false;
+        const axl__pool *p = AXL__POOL(DEVICE);
+        for (uint16_t s = 0; s < p->capacity && !any; s++)
+            any = axl__pool_is_live(p, s) && chosen(axl__device_at(s));
+        st = axl__fail(fn, AXL_ERR_RUNTIME,
+                       any ? "no device of those AXL_DEVICE \"%s\" names "
+                             "scored 0 or more (the devices: %s)"
+                           : "AXL_DEVICE \"%s\" matches none of the "
+                             "devices: %s",
+                       spec, AXL__TEXT(device_names(names, sizeof names)));
+        axl_port_unlock();
+        return st;
+    }
     if (best < 0)
         return axl__fail(fn, AXL_ERR_RUNTIME,
                          n ? "no device of the %u scored 0 or more"
@@ -321,6 +487,17 @@ static bool query_bool(axl_device d, axl_device_info what)
 int axl_default_selector(axl_device device, const void *user)
 {
     (void)user;
+    if (spec[0]) {
+        axl_status st;
+        const struct axl__device *d = axl__device_enter("axl_default_selector",
+                                                        device, &st);
+        if (!d)
+            return -1;
+        bool ok = chosen(d);
+        axl__leave();
+        if (!ok)
+            return -1;
+    }
     /* Table 14: default_selector_v selects a device whenever one exists,
      * so every device scores 0 or more; available hardware first, then
      * the emulated device (the fallback 4.6.1.1 allows), then a device

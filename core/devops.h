@@ -33,7 +33,9 @@
  *                      ip_close, ip_read32 and ip_write32 (all four or
  *                      none, checked at registration; NULL: no register
  *                      access, axl/ip.h), ip_wait (NULL: cannot wait for
- *                      an IP's interrupt).
+ *                      an IP's interrupt), mem_usage (NULL: a failed
+ *                      allocation's message gives the bank's size only;
+ *                      axl__dev_mem_usage says whether it could).
  *
  * probe and open, and describe for a device a port adopts, run before there
  * is a device: runtime.c and hal.c call them on the port (they are required).
@@ -129,6 +131,15 @@ static inline axl_status axl__dev_mem_read(const struct axl__device *d,
                                            void *dst, uint64_t size)
 {
     return d->port->mem_read(d->data, mem, offset, dst, size);
+}
+
+/* What bank `bank` holds now (no lock held), for a failed allocation's
+ * message: false when the port cannot say. */
+static inline bool axl__dev_mem_usage(const struct axl__device *d,
+                                      uint32_t bank, axl_hal_bank_usage *out)
+{
+    return d->port->mem_usage &&
+           d->port->mem_usage(d->data, bank, out) == AXL_SUCCESS;
 }
 
 /* Whether mem_copy exists; without it the caller bounces through the host.

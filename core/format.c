@@ -211,3 +211,25 @@ const char *axl_shorten(char *dst, size_t cap, const char *s)
     dst[o] = '\0';
     return dst;
 }
+
+const char *axl_bytes(char *dst, size_t cap, uint64_t n)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB"};
+    int u = -1;
+    for (int i = 3; i >= 0 && u < 0; i--)
+        if (n >> (10 * (i + 1)))
+            u = i;
+    if (u < 0) {
+        axl_format(dst, cap, "%llu bytes", (unsigned long long)n);
+        return dst;
+    }
+    const unsigned shift = 10u * (unsigned)(u + 1);
+    const uint64_t whole = n >> shift;
+    const uint64_t rest = n & ((1ull << shift) - 1);
+    if (!rest)
+        axl_format(dst, cap, "%llu %s", (unsigned long long)whole, unit[u]);
+    else
+        axl_format(dst, cap, "%llu.%u %s", (unsigned long long)whole,
+                   (unsigned)((rest * 10u) >> shift), unit[u]);
+    return dst;
+}

@@ -663,9 +663,10 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
     if ((unsigned)np->capacity - np->in_use < g->nnodes) {
         st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                        "the graph node pool is full (%u in use, the graph "
-                       "has %u nodes; raise AXL_MAX_GRAPH_NODES in the board "
-                       "header)",
-                       (unsigned)np->in_use, (unsigned)g->nnodes);
+                       "has %u nodes): configure axl with "
+                       "-DAXL_MAX_GRAPH_NODES=%u",
+                       (unsigned)np->in_use, (unsigned)g->nnodes,
+                       (unsigned)np->in_use + (unsigned)g->nnodes);
         axl__leave();
         return st;
     }
@@ -1062,9 +1063,10 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         if ((unsigned)p->capacity - p->in_use < need) {
             st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                            "the graph needs %u %ss at once, and the %s pool "
-                           "has %u left (raise %s in the board header)",
+                           "has %u left (configure axl with -D%s=%u)",
                            need, p->name, p->name,
-                           (unsigned)(p->capacity - p->in_use), p->setting);
+                           (unsigned)(p->capacity - p->in_use), p->setting,
+                           (unsigned)p->in_use + need);
             goto out;
         }
     }

@@ -113,6 +113,30 @@ static axl_status kernel_cu(const char *fn, const struct axl__kernel_id *kid,
     return AXL_SUCCESS;
 }
 
+static axl_str unit_name(const struct axl__kernel_id *kid, uint32_t cu);
+static uint32_t units_of(const struct axl__kernel_id *kid, uint32_t within);
+static const char *unit_list(const struct axl__kernel_id *kid, uint32_t mask,
+                             char *buf, size_t size);
+
+/* A question about unit cu of a kernel object restricted to `cus`, which
+ * cu is not one of: the failure names the units it runs on. */
+static axl_status not_its_unit(const char *fn, const struct axl__kernel_id *kid,
+                               uint32_t cus, uint32_t cu)
+{
+    char list[96];
+    uint32_t first = 0;
+    while (first < 32 && !(cus >> first & 1u))
+        first++;
+    (void)list;
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "unit %u of kernel %s: this kernel object runs on %s "
+                     "(unit %u%s) only (axl_kernel_get_arg_bank answers "
+                     "for its units)",
+                     (unsigned)cu, kid->name,
+                     AXL__TEXT(unit_list(kid, cus, list, sizeof list)),
+                     (unsigned)first, (cus & (cus - 1)) ? " and more" : "");
+}
+
 axl_status axl_kernel_get_cu_info(axl_kernel kernel, uint32_t cu,
                                   axl_kernel_cu_info *info)
 {
@@ -155,6 +179,8 @@ axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
                        kid->name, (unsigned)kid->nargs, (unsigned)index);
     else
         st = kernel_cu(fn, kid, cu, &ki, &ip);
+    if (st == AXL_SUCCESS && k->cus && (cu >= 32 || !(k->cus >> cu & 1u)))
+        st = not_its_unit(fn, kid, k->cus, cu);
     if (st == AXL_SUCCESS) {
         uint64_t m = axl_xclbin_arg_banks(x, ip, kid->args[index].id);
         *memories = m;
@@ -167,6 +193,124 @@ axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
         if (m && tag_size && axl_xclbin_get_mem(x, low, &mem) == AXL_SUCCESS)
             axl_format(tag, tag_size, "%.*s", (int)mem.tag.len, mem.tag.ptr);
     }
+    axl__leave();
+    return st;
+}
+
+/* "vadd_1: DDR[0]; vadd_3: PLRAM[0]": the memories argument `arg` (by
+ * id) reaches from each unit in mask, for messages (AXL_MESSAGE_DETAIL:
+ * a diagnostic a small firmware goes without). */
+#if AXL_MESSAGE_DETAIL
+static const char *reach_list(const struct axl__kernel_id *kid,
+                                                uint32_t mask, uint32_t arg,
+                                                char *buf, size_t size)
+{
+    const axl_xclbin *x = &axl__image_at(kid->image)->x;
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(x, kid->index, &ki);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t cu = 0; cu < 32 && used + 1 < size; cu++) {
+        uint32_t ip;
+        if (!(mask >> cu & 1u) ||
+            axl_xclbin_get_kernel_cu(x, &ki, cu, &ip) != AXL_SUCCESS)
+            continue;
+        axl_str u = unit_name(kid, cu);
+        used += axl_format(buf + used, size - used, "%s%.*s:", used ? "; " : "",
+                           (int)u.len, u.ptr);
+        uint64_t m = axl_xclbin_arg_banks(x, ip, arg);
+        for (uint32_t b = 0; b < 64 && used + 1 < size; b++) {
+            axl_xclbin_mem mem;
+            if ((m >> b & 1) && axl_xclbin_get_mem(x, b, &mem) == AXL_SUCCESS)
+                used += axl_format(buf + used, size - used, " %.*s",
+                                   (int)mem.tag.len, mem.tag.ptr);
+        }
+        if (used >= size)
+            used = size - 1;
+    }
+    return buf;
+}
+#endif
+
+axl_status axl_kernel_get_arg_bank(axl_kernel kernel, uint32_t index,
+                                   axl_device device,
+                                   axl_kernel_arg_bank *bank)
+{
+    static const char fn[] = "axl_kernel_get_arg_bank";
+    AXL__ENTER_OUT(kernel, k, kernel, bank);
+    const struct axl__kernel_id *kid = axl__kernel_id_at(k->kid);
+    const axl_xclbin *x = &axl__image_at(kid->image)->x;
+    struct axl__device *d = NULL;
+    if (index >= kid->nargs) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "kernel %s has %u arguments; there is no argument %u",
+                       kid->name, (unsigned)kid->nargs, (unsigned)index);
+        goto out;
+    }
+    const uint32_t id = kid->args[index].id;
+    char name[48] = "";
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(x, kid->index, &ki);
+    for (uint32_t a = 0; AXL_MESSAGES && a < ki.arg_count; a++) {
+        axl_xclbin_arg arg;
+        if (axl_xclbin_get_kernel_arg(x, &ki, a, &arg) == AXL_SUCCESS &&
+            arg.index == id)
+            axl_format(name, sizeof name, "%.*s", (int)arg.name.len,
+                       arg.name.ptr);
+    }
+    if (kid->args[index].is_mem != 1) {
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "argument %u (%s) of %s is a scalar: it has no bank",
+                       (unsigned)id, name, kid->name);
+        goto out;
+    }
+    if (device.id == 0) {
+        d = axl__device_at(axl__bundle_at(k->bundle)->dev[0]);
+    } else {
+        d = axl__device_get(fn, device, &st);
+        if (!d)
+            goto out;
+    }
+    /* The memories every unit of the object reaches. */
+    const uint32_t units = units_of(kid, k->cus);
+    uint64_t common = ~(uint64_t)0;
+    for (uint32_t cu = 0; cu < 32 && x->connection_count; cu++) {
+        uint32_t ip;
+        if ((units >> cu & 1u) &&
+            axl_xclbin_get_kernel_cu(x, &ki, cu, &ip) == AXL_SUCCESS)
+            common &= axl_xclbin_arg_banks(x, ip, id);
+    }
+    if (!common) {
+#if AXL_MESSAGE_DETAIL
+        char list[128];
+        st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                       "argument %u (%s) of %s: its units reach no memory in "
+                       "common (%s)",
+                       (unsigned)id, name, kid->name,
+                       reach_list(kid, units, id, list, sizeof list));
+#else
+        st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                       "argument %u (%s) of %s: its units reach no memory in "
+                       "common",
+                       (unsigned)id, name, kid->name);
+#endif
+        goto out;
+    }
+    uint32_t low = 0;
+    while (!(common >> low & 1))
+        low++;
+    memset(bank, 0, sizeof *bank);
+    bank->memory = low;
+    bank->memories = x->connection_count ? common : 0;
+    axl_xclbin_mem mem;
+    if (axl_xclbin_get_mem(x, low, &mem) == AXL_SUCCESS)
+        axl_format(bank->tag, sizeof bank->tag, "%.*s", (int)mem.tag.len,
+                   mem.tag.ptr);
+    bank->bank = UINT32_MAX;
+    if (axl__device_carries(d, kid->image) && low < sizeof d->bank_of_mem &&
+        d->bank_of_mem[low] != 0xFF)
+        bank->bank = d->bank_of_mem[low];
+out:
     axl__leave();
     return st;
 }

@@ -32,6 +32,42 @@ AXL__MESSAGE_ONLY static const char *arg_name(const struct axl__image *img,
     return buf;
 }
 
+/* "vadd_1: DDR[0]; vadd_3: PLRAM[0]": the banks argument m (in the
+ * kernel id's order) reaches from each unit of kernel object kn on d,
+ * for messages (lock held). */
+#if AXL_MESSAGE_DETAIL
+static const char *
+reach_list(const struct axl__device *d, const struct axl__image *img,
+           const struct axl__kernel *kn, const struct axl__kernel_id *kid,
+           uint8_t m, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint8_t c = 0; c < d->ncus && used + 1 < size; c++) {
+        const struct axl__cu *cu = &d->cus[c];
+        if (cu->kernel_index != kid->index || !axl__kernel_may_use(kn, cu))
+            continue;
+        axl_xclbin_ip ip;
+        axl_xclbin_get_ip(&img->x, cu->ip, &ip);
+        used += axl_format(buf + used, size - used, "%s%.*s:",
+                           used ? "; " : "", (int)ip.instance.len,
+                           ip.instance.ptr);
+        for (uint32_t b = 0; b < d->info.bank_count && b < 64 &&
+                             used + 1 < size;
+             b++) {
+            axl_hal_bank hb;
+            if ((cu->banks[m] >> b & 1) &&
+                axl__dev_bank(d, b, &hb) == AXL_SUCCESS)
+                used += axl_format(buf + used, size - used, " %.*s",
+                                   (int)sizeof hb.tag, hb.tag);
+        }
+        if (used >= size)
+            used = size - 1;
+    }
+    return buf;
+}
+#endif
+
 static bool device_ready(const void *arg)
 {
     return !((const struct axl__device *)arg)->programming;
@@ -112,6 +148,10 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                  (unsigned)kid->nargs);
         }
         bool allocated = false;
+        /* The units that may run it are the kernel object's, less those
+         * struck off (bit c, for the first 32) for not reaching a buffer
+         * already on the device. */
+        uint32_t struck = 0;
         h->u.kernel.nargs = 0;
         for (uint8_t m = 0; m < kid->nargs; m++) {
             const struct axl__karg_meta *meta = &kid->args[m];
@@ -161,13 +201,16 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                  kid->name, (unsigned long long)at,
                                  (unsigned)meta->align,
                                  (unsigned)meta->align);
-            /* The memory must be reachable from a unit of the kernel (the
-             * device keeps each unit's banks per argument). */
+            /* The memory must be reachable from a unit of the kernel
+             * object that also reaches the buffers before it (the device
+             * keeps each unit's banks per argument): a launch no one unit
+             * can run is refused here, not left to fail at dispatch. */
             struct axl__buffer *b = r->base;
             uint64_t any = 0, all = ~(uint64_t)0;
             for (uint8_t c = 0; c < d->ncus; c++) {
                 if (d->cus[c].kernel_index != kid->index ||
-                    !axl__kernel_may_use(kn, &d->cus[c]))
+                    !axl__kernel_may_use(kn, &d->cus[c]) ||
+                    (c < 32 && (struck >> c & 1u)))
                     continue;
                 any |= d->cus[c].banks[m];
                 all &= d->cus[c].banks[m];
@@ -178,13 +221,33 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 if (!(any >> bank & 1)) {
                     axl_hal_bank hb;
                     axl__dev_bank(d, bank, &hb);
+#if AXL_MESSAGE_DETAIL
+                    char units[128];
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                      "argument %u (%s) of %s: the buffer is "
-                                     "in bank %s, which no compute unit of "
-                                     "%s reaches (CONNECTIVITY)",
+                                     "in %s, which no unit %s reaches (%s)",
                                      (unsigned)meta->id, ARG_NAME(meta->id),
-                                     kid->name, hb.tag, kid->name);
+                                     kid->name, hb.tag,
+                                     struck ? "that reaches the buffers "
+                                              "before it"
+                                            : "of the kernel object",
+                                     reach_list(d, img, kn, kid, m, units,
+                                                sizeof units));
+#else
+                    return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
+                                     "argument %u (%s) of %s: the buffer is "
+                                     "in %s, which no unit %s reaches",
+                                     (unsigned)meta->id, ARG_NAME(meta->id),
+                                     kid->name, hb.tag,
+                                     struck ? "that reaches the buffers "
+                                              "before it"
+                                            : "of the kernel object");
+#endif
                 }
+                for (uint8_t c = 0; c < d->ncus && c < 32; c++)
+                    if (d->cus[c].kernel_index == kid->index &&
+                        !(d->cus[c].banks[m] >> bank & 1))
+                        struck |= 1u << c;
             } else {
                 uint64_t pick = all ? all : any;
                 if (!pick)

@@ -65,6 +65,18 @@ static inline void axl__trace_stamp(const struct axl__command *c,
 /* Lock held: s waited for the command whose record is at ring position
  * rec - 1. */
 void axl__trace_dep(struct axl__command *s, uint32_t rec);
+/* Whether recording is on (an atomic read). */
+static inline bool axl__trace_on(void)
+{
+    return AXL_TRACE_EVENTS &&
+           (atomic_load_explicit(&axl__observe, memory_order_relaxed) &
+            AXL__OBSERVE_TRACE);
+}
+/* Lock held: buffer b was written back from location src at its last
+ * release, from t0 to t1 (no command: a record of its own, on its
+ * device's transfers track). */
+void axl__trace_write_back(const struct axl__buffer *b, uint8_t src,
+                           uint64_t t0, uint64_t t1, axl_status status);
 
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */

@@ -483,6 +483,8 @@ struct axl__cmd_trace {
     uint64_t submit, ready, start;
     uint64_t xfer_start, xfer_end;  /* data moved before the action */
     uint64_t xfer_bytes;
+    uint64_t xfer_in, xfer_out;     /* of them, to a device, to the host */
+    uint16_t xfer_device;           /* the device slot they moved on */
     uint32_t dep_rec[AXL_TRACE_DEPS]; /* ring position + 1 of the records
                                    of the commands it waited for */
     uint8_t ndeps;

@@ -270,13 +270,18 @@ void *(axl__enter_get_out_room)(const char *fn, const char *what, int kind,
     return obj;
 }
 
+/* A capacity is compiled into the library: an installed axl raises it by
+ * being built again with the setting (-D on its CMake line, or its
+ * AXL_USER_CONFIG header; tests/settings checks both), so that is what
+ * a full pool says, with twice the capacity as the number to try. */
 axl_status axl__pool_full(const char *fn, int kind)
 {
     const axl__pool *p = &axl__pools[kind];
     return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                     "the %s pool is full (%u in use; raise %s in the board "
-                     "header)",
-                     p->name, (unsigned)p->in_use, p->setting);
+                     "the %s pool is full (%u in use): configure axl with "
+                     "-D%s=%u, or set it in an AXL_USER_CONFIG header",
+                     p->name, (unsigned)p->in_use, p->setting,
+                     2u * (unsigned)p->capacity);
 }
 
 /* ---- get_info output rules -------------------------------------------------- */
@@ -388,8 +393,9 @@ axl_status axl_device_port_register(const axl_device_port *port)
                        "first axl call or after axl_shutdown()");
     else if (extra_port_count + axl__board_port_count >= AXL_MAX_PLATFORMS)
         st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                       "no room for port %s: raise AXL_MAX_PLATFORMS (%u)",
-                       port->name, (unsigned)AXL_MAX_PLATFORMS);
+                       "no room for port %s: configure axl with "
+                       "-DAXL_MAX_PLATFORMS=%u",
+                       port->name, (unsigned)AXL_MAX_PLATFORMS + 1u);
     else
         extra_ports[extra_port_count++] = port;
     axl_port_unlock();

@@ -116,6 +116,27 @@ void axl__log(int level, const char *fmt, ...)
 }
 #endif
 
+/* A port's line: formatted here, then logged as the core's own lines are,
+ * with the lock held (a sink may count on that). */
+void axl_hal_log(int level, const char *fmt, ...)
+{
+#if AXL_LOGS
+    if (atomic_load_explicit(&axl__log_level, memory_order_relaxed) < level)
+        return;
+    char text[AXL_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    axl_vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    axl_port_lock();
+    axl__log(level, "%s", text);
+    axl_port_unlock();
+#else
+    (void)level;
+    (void)fmt;
+#endif
+}
+
 void axl__pool_near_full(const axl__pool *p)
 {
     AXL__LOG(AXL__LOG_WARN, "pool %s near capacity: %u of %u in use (%s)",
@@ -197,9 +218,19 @@ uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
 #define DEVICE_NAME_MAX 40
 
 /* One completed command. */
+/* A record that is no command: a buffer's write-back at its last release
+ * (axl__trace_write_back), drawn on its device's transfers track only. */
+#define KIND_WRITE_BACK 0xFEu
+
+/* Where an action moves bytes, when its accessor is on a device. */
+enum { DIR_NONE, DIR_TO_DEVICE, DIR_TO_HOST, DIR_ON_DEVICE };
+static const char *const dir_names[] = {"", "to_device", "to_host",
+                                        "on_device"};
+
 struct trace_rec {
     uint64_t submit, ready, start, end; /* ns; start 0: it never ran */
-    uint64_t xfer_start, xfer_end, xfer_bytes;
+    uint64_t xfer_start, xfer_end, xfer_bytes; /* the moves before the action */
+    uint64_t xfer_in, xfer_out; /* of those, to a device and to the host */
     uint64_t bytes;             /* its action's bytes */
     uint32_t seq;               /* submission number */
     uint32_t event;             /* its event's handle */
@@ -216,7 +247,14 @@ struct trace_rec {
     uint8_t deps_hidden;        /* predecessors past AXL_TRACE_DEPS */
     uint8_t queue_lane;         /* which of its queue's tracks (overlaps) */
     uint8_t xfer_lane;          /* which of its device's transfer tracks */
+    uint8_t act_dir;            /* DIR_*: its action moves device bytes */
+    uint8_t act_lane;           /* ... on this transfers track */
+    uint16_t xfer_device;       /* the device the moves were on */
+    uint16_t act_device;        /* the device its action's bytes are on */
     char name[AXL_TRACE_NAME_MAX]; /* kernels: the kernel's name */
+    /* Kernels that ran: the unit's name in the design ("vadd_2"); with
+     * AXL_TRACE_DETAIL only (a firmware's ring goes without). */
+    char unit[AXL_TRACE_DETAIL ? AXL_TRACE_NAME_MAX : 1];
 };
 
 /* Slices on one track must not overlap (Perfetto and chrome://tracing
@@ -341,12 +379,41 @@ take:
     return best;
 }
 
+/* Bytes of a region, as handler.c counts them (the lengths of the
+ * dimensions a region does not use are 1). Before issue 29 this counted
+ * only the first `dims` lengths, which a command's region leaves at 0:
+ * copies and fills said they moved one element. */
 static uint64_t region_bytes(const struct axl__region *r)
 {
-    uint64_t n = r->elem;
-    for (uint32_t d = 0; d < r->dims && d < 3; d++)
-        n *= r->len[d];
-    return n;
+    return (uint64_t)r->len[0] * r->len[1] * r->len[2] * r->elem;
+}
+
+/* The action of c moves bytes on a device when its accessor a (and b, a
+ * copy's other one; 0: none) is there: dir, on that device. */
+static void action_on_device(struct trace_rec *r, const struct axl__command *c,
+                             uint8_t a, uint8_t b, uint8_t dir)
+{
+    if (!AXL_TRACE_DETAIL || !a)
+        return;
+    const struct axl__access *x = &c->acc[a - 1];
+    const struct axl__access *y = b ? &c->acc[b - 1] : NULL;
+    const struct axl__access *dev = x->loc != AXL__LOC_HOST ? x
+                                    : y && y->loc != AXL__LOC_HOST ? y
+                                                                  : NULL;
+    if (!dev)
+        return;
+    r->act_dir = dir;
+    r->act_device = axl__device_ref_slot(
+        axl__buffer_at(dev->base)->loc[dev->loc].device);
+}
+
+/* Its name, for the device's tracks, the first time a record is about it
+ * (slot AXL__NO_QUEUE: none). */
+static inline __attribute__((always_inline)) void name_device(uint16_t dev)
+{
+    if (dev < AXL_MAX_DEVICES && !ring.device_name[dev][0])
+        axl_format(ring.device_name[dev], DEVICE_NAME_MAX, "%s",
+                   axl__device_at(dev)->info.name);
 }
 
 static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
@@ -371,6 +438,16 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     r->xfer_start = c->tr.xfer_start;
     r->xfer_end = c->tr.xfer_end;
     r->xfer_bytes = c->tr.xfer_bytes;
+#if AXL_TRACE_DETAIL
+    r->xfer_in = c->tr.xfer_in;
+    r->xfer_out = c->tr.xfer_out;
+    r->xfer_device = r->xfer_end ? c->tr.xfer_device : c->device;
+    r->act_dir = DIR_NONE;
+    r->act_device = c->device;
+    r->unit[0] = '\0';
+#else
+    r->xfer_device = c->device;
+#endif
     r->seq = c->seq;
     r->event = AXL__HANDLE(EVENT, e);
     r->status = status;
@@ -393,6 +470,16 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
             const struct axl__device *d = axl__device_at(c->device);
             r->cu = (uint8_t)(c->u.kernel.cu + 1u);
             r->cu_ordinal = d->cus[c->u.kernel.cu].ordinal;
+#if AXL_TRACE_DETAIL
+            /* The unit by the design's name for it (IP_LAYOUT's m_name
+             * after the ':'), as XRT and Vitis Analyzer show it. */
+            axl_xclbin_ip ip;
+            if (axl_xclbin_get_ip(&axl__image_at(k->image)->x,
+                                  d->cus[c->u.kernel.cu].ip,
+                                  &ip) == AXL_SUCCESS)
+                axl_format(r->unit, sizeof r->unit, "%.*s",
+                           (int)ip.instance.len, ip.instance.ptr);
+#endif
         }
         for (uint8_t i = 0; i < c->nacc; i++)
             r->bytes += c->acc[i].size;
@@ -400,31 +487,73 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     }
     case AXL__CMD_COPY_TO_HOST:
         r->bytes = region_bytes(&c->u.copy.src);
+        action_on_device(r, c, c->a0, 0, DIR_TO_HOST);
         break;
     case AXL__CMD_COPY_FROM_HOST:
+        r->bytes = region_bytes(&c->u.copy.dst);
+        action_on_device(r, c, c->a0, 0, DIR_TO_DEVICE);
+        break;
     case AXL__CMD_COPY:
         r->bytes = region_bytes(&c->u.copy.dst);
+        action_on_device(r, c, c->a0, c->a1, DIR_ON_DEVICE);
         break;
     case AXL__CMD_FILL:
         r->bytes = region_bytes(&c->u.fill.dst);
+        action_on_device(r, c, c->a0, 0, DIR_TO_DEVICE);
         break;
     default:
         break;
     }
+    if (AXL_TRACE_DETAIL && !r->start)
+        r->act_dir = DIR_NONE; /* it never ran */
     const uint64_t begin = r->start ? r->start : r->end;
     r->queue_lane = pick_lane(
         ring.queue_lane_end[c->queue < AXL_MAX_QUEUES ? c->queue
                                                       : AXL_MAX_QUEUES],
         begin, r->end);
-    r->xfer_lane = r->xfer_end && c->device < AXL_MAX_DEVICES
-                       ? pick_lane(ring.xfer_lane_end[c->device],
+    r->xfer_lane = r->xfer_end && r->xfer_device < AXL_MAX_DEVICES
+                       ? pick_lane(ring.xfer_lane_end[r->xfer_device],
                                    r->xfer_start, r->xfer_end)
                        : 0;
-    if (c->queue != AXL__NO_QUEUE && c->device < AXL_MAX_DEVICES &&
-        !ring.device_name[c->device][0])
-        axl_format(ring.device_name[c->device], DEVICE_NAME_MAX, "%s",
-                   axl__device_at(c->device)->info.name);
+#if AXL_TRACE_DETAIL
+    r->act_lane = r->act_dir && r->act_device < AXL_MAX_DEVICES
+                      ? pick_lane(ring.xfer_lane_end[r->act_device], begin,
+                                  r->end)
+                      : 0;
+    if (r->xfer_end)
+        name_device(r->xfer_device);
+    if (r->act_dir)
+        name_device(r->act_device);
+#endif
+    name_device(c->queue != AXL__NO_QUEUE ? c->device : AXL__NO_QUEUE);
     return pos + 1u;
+}
+
+void axl__trace_write_back(const struct axl__buffer *b, uint8_t src,
+                           uint64_t t0, uint64_t t1, axl_status status)
+{
+    if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
+        ring.tail++;
+        ring.dropped++;
+    }
+    const uint32_t pos = ring.head++;
+    ring.recorded++;
+    struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
+    memset(r, 0, sizeof *r);
+    r->submit = r->ready = r->start = r->xfer_start = t0;
+    r->end = r->xfer_end = t1 > t0 ? t1 : t0;
+    r->xfer_bytes = r->xfer_out = b->size;
+    r->bytes = b->size;
+    r->status = status;
+    r->event = AXL__HANDLE(BUFFER, b); /* what it is about */
+    r->queue = AXL__NO_QUEUE;
+    r->kind = KIND_WRITE_BACK;
+    r->device = r->xfer_device = r->act_device =
+        axl__device_ref_slot(b->loc[src].device);
+    if (r->xfer_device < AXL_MAX_DEVICES)
+        r->xfer_lane = pick_lane(ring.xfer_lane_end[r->xfer_device],
+                                 r->xfer_start, r->xfer_end);
+    name_device(r->xfer_device);
 }
 
 axl_status axl_trace_stats_get(axl_trace_stats *out)
@@ -568,6 +697,33 @@ static void device_label(char *out, size_t cap, uint16_t dev)
                name);
 }
 
+static void name_process(writer *w, seen *sn, uint16_t dev)
+{
+    char label[96];
+    if (sn->device[dev])
+        return;
+    sn->device[dev] = true;
+    device_label(label, sizeof label, dev);
+    meta(w, "process_name", PID_DEVICE(dev), 0, label, PID_DEVICE(dev));
+}
+
+/* A device's transfers track: every move between the host and a device,
+ * or on it, whatever made it (a command's moves before its action, a
+ * copy or fill on device memory, a host accessor, a write-back). */
+static void name_xfer(writer *w, seen *sn, uint16_t dev, unsigned lane)
+{
+    char label[32];
+    if (sn->xfer[dev][lane])
+        return;
+    sn->xfer[dev][lane] = true;
+    if (lane)
+        axl_format(label, sizeof label, "transfers (%u)", lane + 1u);
+    else
+        axl_format(label, sizeof label, "transfers");
+    meta(w, "thread_name", PID_DEVICE(dev), TID_XFER(lane), label,
+         TID_XFER(lane));
+}
+
 static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
 {
     char label[96];
@@ -607,38 +763,41 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
         meta(w, "thread_name", PID_HOST, TID_WORKER(r->worker), label,
              TID_WORKER(r->worker));
     }
-    if (r->device >= AXL_MAX_DEVICES || r->queue == AXL__NO_QUEUE)
-        return;
-    bool cu = r->cu && r->cu <= AXL_MAX_DEVICE_CUS;
-    bool xfer = r->xfer_end != 0;
-    if ((cu || xfer) && !sn->device[r->device]) {
-        sn->device[r->device] = true;
-        device_label(label, sizeof label, r->device);
-        meta(w, "process_name", PID_DEVICE(r->device), 0, label,
-             PID_DEVICE(r->device));
+    const bool cu = r->device < AXL_MAX_DEVICES && r->queue != AXL__NO_QUEUE &&
+                    r->cu && r->cu <= AXL_MAX_DEVICE_CUS;
+    const bool xfer = r->xfer_end && r->xfer_device < AXL_MAX_DEVICES;
+    const bool act = AXL_TRACE_DETAIL && r->act_dir &&
+                     r->act_device < AXL_MAX_DEVICES;
+    if (cu || xfer)
+        name_process(w, sn, cu ? r->device : r->xfer_device);
+    if (AXL_TRACE_DETAIL && xfer && cu)
+        name_process(w, sn, r->xfer_device);
+    if (act)
+        name_process(w, sn, r->act_device);
+    if (cu) {
+        if (!sn->cu[r->device][r->cu - 1]) {
+            sn->cu[r->device][r->cu - 1] = true;
+            /* The design's name for the unit ("vadd_2"), which XRT and
+             * Vitis Analyzer show; else the kernel and its ordinal. */
+            if (AXL_TRACE_DETAIL && r->unit[0])
+                axl_format(label, sizeof label, "%s", r->unit);
+            else
+                axl_format(label, sizeof label, "%s:%u", r->name,
+                           (unsigned)r->cu_ordinal);
+            meta(w, "thread_name", PID_DEVICE(r->device), TID_CU(r->cu - 1),
+                 label, TID_CU(r->cu - 1));
+        }
     }
-    if (cu && !sn->cu[r->device][r->cu - 1]) {
-        sn->cu[r->device][r->cu - 1] = true;
-        axl_format(label, sizeof label, "compute unit %u: %s:%u",
-                   (unsigned)(r->cu - 1), r->name, (unsigned)r->cu_ordinal);
-        meta(w, "thread_name", PID_DEVICE(r->device), TID_CU(r->cu - 1),
-             label, TID_CU(r->cu - 1));
-    }
-    const unsigned xl = r->xfer_lane % LANES;
-    if (xfer && !sn->xfer[r->device][xl]) {
-        sn->xfer[r->device][xl] = true;
-        if (xl)
-            axl_format(label, sizeof label, "transfers (%u)", xl + 1u);
-        else
-            axl_format(label, sizeof label, "transfers");
-        meta(w, "thread_name", PID_DEVICE(r->device), TID_XFER(xl), label,
-             TID_XFER(xl));
-    }
+    if (xfer)
+        name_xfer(w, sn, r->xfer_device, r->xfer_lane % LANES);
+    if (act)
+        name_xfer(w, sn, r->act_device, r->act_lane % LANES);
 }
 
 static const char *rec_name(const struct trace_rec *r)
 {
-    return r->kind == AXL__CMD_KERNEL && r->name[0]
+    return r->kind == KIND_WRITE_BACK ? "write_back"
+           : r->kind == AXL__CMD_KERNEL && r->name[0]
                ? r->name
                : axl__command_kind_name(r->kind);
 }
@@ -701,9 +860,15 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
         put(w, ",\"kernel\":\"");
         put_str(w, r->name);
         put(w, "\"");
-        if (r->cu)
+        if (r->cu) {
             put(w, ",\"compute_unit\":%u,\"cu_ordinal\":%u",
                 (unsigned)(r->cu - 1), (unsigned)r->cu_ordinal);
+            if (AXL_TRACE_DETAIL && r->unit[0]) {
+                put(w, ",\"unit\":\"");
+                put_str(w, r->unit);
+                put(w, "\"");
+            }
+        }
     }
     if (r->kind == AXL__CMD_HOST_TASK && r->start)
         put(w, ",\"worker\":%u", (unsigned)r->worker);
@@ -720,6 +885,50 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
     if (r->deps_hidden) /* waited for, no arrow: past AXL_TRACE_DEPS */
         put(w, ",\"deps_not_shown\":%u", (unsigned)r->deps_hidden);
     put(w, "}}");
+}
+
+/* A slice on device dev's transfers track: bytes moved by record r from
+ * t0 to t1 (`of`: "moves" before its action, its "action" itself, or a
+ * "write_back"), to the device and to the host. Its name says what made
+ * it; "bytes" is the total, "direction" the way they went. */
+static void transfer(writer *w, const struct trace_rec *r, uint16_t dev,
+                     uint8_t lane, uint64_t t0, uint64_t t1, const char *of,
+                     uint64_t in, uint64_t out)
+{
+#if !AXL_TRACE_DETAIL
+    /* Only the moves before an action, as before issue 29. */
+    (void)of;
+    (void)in;
+    (void)out;
+    event_start(w);
+    put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"transfer\","
+           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+           ",\"args\":{\"seq\":%u,\"of\":\"moves\",\"bytes\":%llu,"
+           "\"for\":\"%s\"}}",
+        PID_DEVICE(dev), TID_XFER(lane % LANES), US(t0), US(t1 - t0),
+        (unsigned)r->seq, (unsigned long long)r->xfer_bytes, rec_name(r));
+    return;
+#endif
+    const bool action = of[0] == 'a';
+    const uint64_t bytes = action && !in && !out ? r->bytes : in + out;
+    const char *dir = action           ? dir_names[r->act_dir % 4u]
+                      : in && out      ? "both"
+                      : in             ? "to_device"
+                                       : "to_host";
+    if (action) {
+        in = r->act_dir == DIR_TO_DEVICE ? bytes : 0;
+        out = r->act_dir == DIR_TO_HOST ? bytes : 0;
+    }
+    event_start(w);
+    put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"%s\","
+           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+           ",\"args\":{\"seq\":%u,\"of\":\"%s\",\"direction\":\"%s\","
+           "\"bytes\":%llu,\"to_device\":%llu,\"to_host\":%llu,"
+           "\"for\":\"%s\"}}",
+        action ? rec_name(r) : of[0] == 'w' ? of : "transfer",
+        PID_DEVICE(dev), TID_XFER(lane % LANES), US(t0), US(t1 - t0),
+        (unsigned)r->seq, of, dir, (unsigned long long)bytes,
+        (unsigned long long)in, (unsigned long long)out, rec_name(r));
 }
 
 /* Copies the record at position pos if it is still in the ring. */
@@ -751,6 +960,11 @@ static void record(writer *w, seen *sn, uint32_t pos,
         npreds++;
     }
     name_tracks(w, sn, r);
+    if (AXL_TRACE_DETAIL && r->kind == KIND_WRITE_BACK) {
+        transfer(w, r, r->xfer_device, r->xfer_lane, r->xfer_start,
+                 r->xfer_end, "write_back", r->xfer_in, r->xfer_out);
+        return;
+    }
     slice(w, r, PID_HOST, queue_tid(r), "command", preds, npreds);
     if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES)
         slice(w, r, PID_DEVICE(r->device), TID_CU(r->cu - 1), "kernel", preds,
@@ -758,19 +972,14 @@ static void record(writer *w, seen *sn, uint32_t pos,
     if (r->kind == AXL__CMD_HOST_TASK && r->start)
         slice(w, r, PID_HOST, TID_WORKER(r->worker), "host_task", preds,
               npreds);
-    if (r->xfer_end && r->queue != AXL__NO_QUEUE &&
-        r->device < AXL_MAX_DEVICES) {
-        event_start(w);
-        put(w, "{\"ph\":\"X\",\"cat\":\"transfer\",\"name\":\"transfer\","
-               "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
-               ",\"args\":{\"seq\":%u,\"bytes\":%llu,\"for\":\"",
-            PID_DEVICE(r->device), TID_XFER(r->xfer_lane % LANES),
-            US(r->xfer_start),
-            US(r->xfer_end - r->xfer_start), (unsigned)r->seq,
-            (unsigned long long)r->xfer_bytes);
-        put_str(w, rec_name(r));
-        put(w, "\"}}");
-    }
+    if (r->xfer_end && r->xfer_device < AXL_MAX_DEVICES)
+        transfer(w, r, r->xfer_device, r->xfer_lane, r->xfer_start,
+                 r->xfer_end, "moves", r->xfer_in, r->xfer_out);
+    if (AXL_TRACE_DETAIL && r->act_dir && r->act_device < AXL_MAX_DEVICES)
+        transfer(w, r, r->act_device, r->act_lane, rec_begin(r), r->end,
+                 "action",
+                 r->act_dir == DIR_TO_DEVICE ? r->bytes : 0,
+                 r->act_dir == DIR_TO_HOST ? r->bytes : 0);
     /* An arrow from each of them. */
     for (unsigned j = 0; j < npreds; j++) {
         unsigned long long id =

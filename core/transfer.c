@@ -84,6 +84,17 @@ static axl_status transfers(struct axl__command *c, char *why, size_t cap)
         AXL__TRACE_SET(c, xfer_bytes, c->tr.xfer_bytes +
                                           (a->src != AXL__LOC_HOST) * b->size +
                                           (a->loc != AXL__LOC_HOST) * b->size);
+#if AXL_TRACE_DETAIL
+        AXL__TRACE_SET(c, xfer_out, c->tr.xfer_out +
+                                        (a->src != AXL__LOC_HOST) * b->size);
+        AXL__TRACE_SET(c, xfer_in, c->tr.xfer_in +
+                                       (a->loc != AXL__LOC_HOST) * b->size);
+        AXL__TRACE_SET(c, xfer_device,
+                       axl__device_ref_slot(b->loc[a->loc != AXL__LOC_HOST
+                                                      ? a->loc
+                                                      : a->src]
+                                                .device));
+#endif
         if (a->src != AXL__LOC_HOST) {
             dev_ref s = dev_of(b, a->src);
             host_lock(b);
@@ -264,6 +275,10 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
     uint8_t src = b->loc[AXL__LOC_HOST].ver == b->cur && b->host
                       ? AXL__LOC_HOST
                       : axl__pick_source(b, AXL__NO_LOC);
+    /* Traced: a write-back from a device is a transfer of its own. */
+    const bool traced = AXL_TRACE_DETAIL && src != AXL__NO_LOC &&
+                        src != AXL__LOC_HOST && axl__trace_on();
+    const uint64_t t0 = traced ? axl__now() : 0;
     if (src == AXL__NO_LOC)
         return axl__fail(fn, AXL_ERR_RUNTIME,
                          "nothing written back: the buffer's contents were "
@@ -286,7 +301,10 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
     }
     if (user_memory)
         host_unlock(b);
+    const uint64_t t1 = traced ? axl__now() : 0;
     axl_port_lock();
+    if (traced)
+        axl__trace_write_back(b, src, t0, t1, st);
     if (st != AXL_SUCCESS)
         return axl__fail(fn, st, "%s", why);
     return AXL_SUCCESS;

@@ -68,6 +68,8 @@
 
 #define AXLF_MAGIC "xclbin2"           /* 8 bytes with the NUL */
 #define AXLF_LENGTH_OFF 304u           /* m_header.m_length */
+#define AXLF_VBNV_OFF 352u             /* m_header.m_platformVBNV[64] */
+#define AXLF_VBNV_SIZE 64u
 #define AXLF_UUID_OFF 416u             /* m_header.uuid */
 #define AXLF_NUM_SECTIONS_OFF 448u     /* m_header.m_numSections */
 #define AXLF_SECTIONS_OFF 456u         /* m_sections[0] */
@@ -674,6 +676,10 @@ static axl_status read_kernel_tag(const doc *d, const tag *t,
                         "kernel '%.*s': hwControlProtocol \"%.*s\" is not "
                         "supported", show(k->name.len), k->name.ptr,
                         show(v.len), v.ptr);
+    if (!attr(d, t, "vlnv", &k->vlnv)) {
+        k->vlnv.ptr = d->s + t->start;
+        k->vlnv.len = 0;
+    }
     k->xml_offset = d->base + t->start;
     return AXL_SUCCESS;
 }
@@ -1345,6 +1351,21 @@ static int count_arg(void *ctx, const doc *d, const tag *t)
     (void)t;
     (*(uint32_t *)ctx)++;
     return 0;
+}
+
+/* A getter, not a field of axl_xclbin: only what asks (the XRT port, a
+ * hosted emulated device) links it. */
+axl_str axl_xclbin_get_platform(const axl_xclbin *x)
+{
+    axl_str p = {NULL, 0};
+    if (!usable(x))
+        return p;
+    if (x->design)
+        return str_ok(x->design->platform) ? x->design->platform : p;
+    p.ptr = (const char *)x->data + AXLF_VBNV_OFF;
+    while (p.len < AXLF_VBNV_SIZE && p.ptr[p.len])
+        p.len++;
+    return p;
 }
 
 axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,

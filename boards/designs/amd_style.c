@@ -25,6 +25,8 @@ static const char s13[] = "in2";
 static const char s14[] = "out_r";
 static const char s15[] = "size";
 static const char s16[] = "unsigned int";
+static const char s17[] = "xilinx.com:hls:krnl_vadd:1.0";
+static const char s18[] = "xilinx_u55c_gen3x16_xdma_3_202210_1";
 
 static const axl_xclbin_mem mems[6] = {
     {.type = 6, .used = 1, .size = 0x10000000, .base_address = 0x0, .tag = {s0, 6}},
@@ -68,7 +70,7 @@ static const axl_xclbin_arg k0_args[4] = {
 };
 
 static const axl_xclbin_design_kernel kernels[1] = {
-    {.kernel = {.name = {s6, 9}, .arg_count = 4, .cu_count = 1, .control = 1,
+    {.kernel = {.name = {s6, 9}, .vlnv = {s17, 28}, .arg_count = 4, .cu_count = 1, .control = 1,
                 .xml_offset = 0},
      .args = k0_args},
 };
@@ -85,4 +87,5 @@ const axl_xclbin_design axl_design_amd_style = {
     .connections = connections,
     .clocks = clocks,
     .kernels = kernels,
+    .platform = {s18, 35},
 };

@@ -18,6 +18,9 @@ static const char s6[] = "data";
 static const char s7[] = "float*";
 static const char s8[] = "factor";
 static const char s9[] = "unsigned int";
+static const char s10[] = "axl:hls:scale:1.0";
+static const char s11[] = "axl:hls:nop:1.0";
+static const char s12[] = "axl_emu_stock_1_0";
 
 static const axl_xclbin_mem mems[2] = {
     {.type = 1, .used = 1, .size = 0x10000000, .base_address = 0x4000000000, .tag = {s0, 5}},
@@ -53,10 +56,10 @@ static const axl_xclbin_arg k0_args[3] = {
 };
 
 static const axl_xclbin_design_kernel kernels[2] = {
-    {.kernel = {.name = {s2, 5}, .arg_count = 3, .cu_count = 1, .control = 1,
+    {.kernel = {.name = {s2, 5}, .vlnv = {s10, 17}, .arg_count = 3, .cu_count = 1, .control = 1,
                 .xml_offset = 0},
      .args = k0_args},
-    {.kernel = {.name = {s3, 3}, .arg_count = 0, .cu_count = 1, .control = 0,
+    {.kernel = {.name = {s3, 3}, .vlnv = {s11, 15}, .arg_count = 0, .cu_count = 1, .control = 0,
                 .xml_offset = 1},
      .args = NULL},
 };
@@ -73,4 +76,5 @@ const axl_xclbin_design axl_design_app = {
     .connections = connections,
     .clocks = clocks,
     .kernels = kernels,
+    .platform = {s12, 17},
 };

@@ -35,6 +35,12 @@ static const char s23[] = "unsigned char*";
 static const char s24[] = "width";
 static const char s25[] = "height";
 static const char s26[] = "shift";
+static const char s27[] = "axl:hls:vadd:1.0";
+static const char s28[] = "axl:hls:mmult:1.0";
+static const char s29[] = "axl:hls:fir:1.0";
+static const char s30[] = "axl:hls:conv2d:1.0";
+static const char s31[] = "axl:hls:nop:1.0";
+static const char s32[] = "axl_emu_stock_1_0";
 
 static const axl_xclbin_mem mems[3] = {
     {.type = 1, .used = 1, .size = 0x10000000, .base_address = 0x4000000000, .tag = {s0, 5}},
@@ -149,19 +155,19 @@ static const axl_xclbin_arg k3_args[6] = {
 };
 
 static const axl_xclbin_design_kernel kernels[5] = {
-    {.kernel = {.name = {s3, 4}, .arg_count = 4, .cu_count = 2, .control = 1,
+    {.kernel = {.name = {s3, 4}, .vlnv = {s27, 16}, .arg_count = 4, .cu_count = 2, .control = 1,
                 .xml_offset = 0},
      .args = k0_args},
-    {.kernel = {.name = {s5, 5}, .arg_count = 4, .cu_count = 1, .control = 1,
+    {.kernel = {.name = {s5, 5}, .vlnv = {s28, 17}, .arg_count = 4, .cu_count = 1, .control = 1,
                 .xml_offset = 1},
      .args = k1_args},
-    {.kernel = {.name = {s6, 3}, .arg_count = 5, .cu_count = 1, .control = 1,
+    {.kernel = {.name = {s6, 3}, .vlnv = {s29, 15}, .arg_count = 5, .cu_count = 1, .control = 1,
                 .xml_offset = 2},
      .args = k2_args},
-    {.kernel = {.name = {s7, 6}, .arg_count = 6, .cu_count = 1, .control = 1,
+    {.kernel = {.name = {s7, 6}, .vlnv = {s30, 18}, .arg_count = 6, .cu_count = 1, .control = 1,
                 .xml_offset = 3},
      .args = k3_args},
-    {.kernel = {.name = {s8, 3}, .arg_count = 0, .cu_count = 1, .control = 0,
+    {.kernel = {.name = {s8, 3}, .vlnv = {s31, 15}, .arg_count = 0, .cu_count = 1, .control = 0,
                 .xml_offset = 4},
      .args = NULL},
 };
@@ -178,4 +184,5 @@ const axl_xclbin_design axl_design_stock = {
     .connections = connections,
     .clocks = clocks,
     .kernels = kernels,
+    .platform = {s32, 17},
 };

@@ -109,9 +109,12 @@
 #define AXL_TRACE_DEPS 8
 #endif
 
-/* Two banks of 256 MiB: enough for info::device::max_mem_alloc_size to meet
- * the SYCL minimum of 128 MiB. The arenas are bss, so untouched pages cost
- * nothing. */
+/* The emulated device's banks are the design's (MEM_TOPOLOGY, reserved
+ * with mmap when first used: untouched pages cost nothing), each at most
+ * AXL_EMU_MAX_BANK_BYTES; AXL_EMU_MAX_BANK_BYTES and AXL_EMU_MAX_BANKS in
+ * the environment set them at run time. With no design: two banks of
+ * 256 MiB, enough for info::device::max_mem_alloc_size to meet the SYCL
+ * minimum of 128 MiB. */
 #ifndef AXL_EMU_DEVICES
 #define AXL_EMU_DEVICES 1
 #endif
@@ -123,6 +126,14 @@
 #endif
 #ifndef AXL_EMU_BANK_ALLOCS
 #define AXL_EMU_BANK_ALLOCS 256
+#endif
+#ifndef AXL_EMU_MAX_BANK_BYTES
+#define AXL_EMU_MAX_BANK_BYTES (1ull << 30)
+#endif
+/* CI builds: a model that writes a buffer given read-only fails its
+ * command (the silent wrong result a board would give). */
+#ifndef AXL_EMU_CHECK_READ_ONLY
+#define AXL_EMU_CHECK_READ_ONLY 1
 #endif
 
 /* The mmio port's tests (label mmio) run the same programs on the

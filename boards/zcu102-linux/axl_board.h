@@ -6,8 +6,8 @@
  * Linux on the A53s has memory to spare, as the host has: the capacities
  * are host-emu's, so the whole test suite runs unchanged on aarch64 (CI
  * runs it under qemu-aarch64), and a firmware team starts from numbers the
- * tests have exercised. The emulated device's two 256 MiB banks are bss,
- * which Linux maps only where it is touched. Override below what a real
+ * tests have exercised. The emulated device's banks are the design's,
+ * reserved with mmap, which Linux backs only where they are touched. Override below what a real
  * application needs differently, with axl_stats_get() from a run on the
  * board as the guide.
  */

@@ -66,4 +66,16 @@
  * code of both, and scripts/matrix builds and runs the firmware with 0
  * (zcu102-r5-terse). */
 
+/* The test firmware's code fits the 64 KiB ATCM: the trace keeps the
+ * moves before a command's action (not the write-backs, copies and fills
+ * beside them) and names units "vadd:1", and messages keep their sentence
+ * without the lists of units' banks and a full bank's usage (issue 29
+ * added both: about 2.2 KiB). */
+#ifndef AXL_TRACE_DETAIL
+#define AXL_TRACE_DETAIL 0
+#endif
+#ifndef AXL_MESSAGE_DETAIL
+#define AXL_MESSAGE_DETAIL 0
+#endif
+
 #endif /* AXL_BOARD_H */

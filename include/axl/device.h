@@ -90,8 +90,27 @@ axl_status axl_device_select(axl_selector_fn selector, const void *user,
 
 /** default_selector_v: any device (Table 14), available real hardware
  *  first, then an emulated one, then one not available (score 0). Always
- *  finds a device when there is one. */
+ *  finds a device when there is one, unless axl_default_selector_set
+ *  (AXL_DEVICE) names devices: then only those, -1 for the rest. */
 int axl_default_selector(axl_device device, const void *user);
+
+/**
+ * Chooses, from outside the program, the devices the default selector
+ * (and the accelerator and aspect selectors, which build on it) may pick,
+ * as XRT's -d or oneAPI's ONEAPI_DEVICE_SELECTOR do. spec is one or more
+ * terms separated by ';': "backend:index" (the port's name, as
+ * axl_platform_get_info's platform of it lists it first: "emu:0",
+ * "xrt:1", "mmio:0"), "backend:*" (any device of that port), or a piece
+ * of the device's name without ':' ("u250", "Emulated", any case). A
+ * device any term matches scores as before; the others -1. NULL or ""
+ * takes any device again. A hosted port reads AXL_DEVICE from the
+ * environment at each start and sets it (a bad one is reported on
+ * stderr). A term that is not one of these forms is AXL_ERR_INVALID and
+ * changes nothing; a choice that matches no device makes
+ * axl_device_select fail naming it and the devices there are. Not safe
+ * while another thread selects a device.
+ */
+axl_status axl_default_selector_set(const char *spec);
 
 /** accelerator_selector_v: devices of type accelerator only. */
 int axl_accelerator_selector(axl_device device, const void *user);

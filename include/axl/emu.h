@@ -5,7 +5,10 @@
  * under the kernel's name (the stock ones in xrt/emu/models.c: vadd,
  * mmult, fir, conv2d, scale, nop, whose arguments and results
  * axl/kernels.h specifies; an application adds models of its own IPs
- * here). A model sees device memory as the compute unit would: each
+ * here). A stock model runs only axl's own kernel of its name, the one
+ * whose kernel.xml declares vlnv "axl:hls:<name>:..." (share/axl/vitis):
+ * an application's kernel named like a stock one (its own vadd) runs only
+ * a model the application registers for it. A model sees device memory as the compute unit would: each
  * buffer argument points into the emulated memory bank the buffer lives
  * in, at the accessor's first byte, with the accessor's size. Scalars are
  * the bytes the host set, of the size the kernel metadata gives.
@@ -65,10 +68,14 @@ typedef axl_status (*axl_emu_model_fn)(const axl_emu_call *call, void *user);
 #define AXL_EMU_HANG AXL_ERR_TIMEOUT
 
 /**
- * Registers (or replaces) the model of a kernel by name. A kernel is
- * compatible with the emulated device when it has a model. fn NULL puts
- * back the stock model of that name, or removes the model if there is
- * none. AXL_ERR_OUT_OF_RESOURCES past AXL_EMU_MAX_MODELS.
+ * Registers (or replaces) the model of a kernel by name: every kernel of
+ * that name runs it, axl's stock kernel of the name included. A kernel is
+ * compatible with the emulated device when it has a model (a stock model
+ * counts only for axl's own kernel). fn NULL puts back the stock model of
+ * that name, or removes the model if there is none; a name keeps its
+ * place in the table after its model is removed (a compute unit opened
+ * on it may still look there), so AXL_EMU_MAX_MODELS bounds the names an
+ * application registers over its life. AXL_ERR_OUT_OF_RESOURCES past it.
  */
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
                                   void *user);
@@ -99,6 +106,70 @@ axl_status axl_emu_set_builtin_design(const struct axl_xclbin_design *design);
  * run unless this was called. Applies to runs started after the call.
  */
 axl_status axl_emu_set_deterministic(bool on);
+
+/**
+ * Limits of a hosted build's emulated device (DESIGN.md, "The emulated
+ * device"). There its memory banks are the design's: when a device is
+ * programmed (and at start-up, for the design it comes with) each used
+ * bank of MEM_TOPOLOGY becomes one, in order, with its tag, base address
+ * and size, its storage reserved from the OS at the bank's first
+ * allocation. These limits keep a design within what the host should
+ * give: a design with more banks than max_banks is refused when it is
+ * programmed, naming the limit; a bank larger than max_bank_bytes is
+ * emulated at that size (its allocations fail past it, as on a smaller
+ * board). A device with no design has the board's AXL_EMU_BANKS banks of
+ * AXL_EMU_BANK_SIZE, capped the same way.
+ */
+typedef struct axl_emu_limits {
+    uint32_t max_banks;      /**< 0: 64, the most a device has */
+    uint64_t max_bank_bytes; /**< 0: AXL_EMU_MAX_BANK_BYTES (1 GiB) */
+} axl_emu_limits;
+
+/**
+ * Sets the limits, which apply from the next programming of a device (or
+ * the next start). NULL goes back to the environment's, read at each
+ * start of the runtime: AXL_EMU_MAX_BANKS, and AXL_EMU_MAX_BANK_BYTES in
+ * bytes or with a K, M or G suffix (binary); unset, the defaults. A bare-
+ * metal build's banks are static (AXL_EMU_BANKS x AXL_EMU_BANK_SIZE):
+ * AXL_ERR_FEATURE_NOT_SUPPORTED there.
+ */
+axl_status axl_emu_set_limits(const axl_emu_limits *limits);
+
+/** The limits in force: the application's, else the environment's or
+ *  the defaults (0 fields filled in). */
+axl_status axl_emu_get_limits(axl_emu_limits *limits);
+
+/**
+ * Whether a model that writes a buffer its command gave read-only
+ * (AXL_ARG_IN, AXL_ACCESS_READ) fails that command, with
+ * AXL_ERR_KERNEL_ARGUMENT and a message naming the argument. On a board
+ * such a kernel writes memory nothing brings back, so the host reads stale
+ * data in silence; the emulated device says so. It costs a hash of each
+ * read-only buffer before and after the model (see docs/design.md for
+ * the figure); a read-only buffer that the same run also writes through
+ * another argument is not checked. The default is AXL_EMU_CHECK_READ_ONLY
+ * (on in host-emu, the board CI builds; off elsewhere), or
+ * AXL_EMU_CHECK_READ_ONLY=0/1 in a hosted build's environment at start.
+ * Applies to runs started after the call. A bare-metal build with
+ * AXL_EMU_CHECK_READ_ONLY 0 carries no check: turning it on there is
+ * AXL_ERR_FEATURE_NOT_SUPPORTED.
+ */
+axl_status axl_emu_check_read_only(bool on);
+
+/**
+ * The platform the emulated device stands in for (the VBNV an xclbin's
+ * header names, "xilinx_u250_gen3x16_xdma_4_1_202210_1"). When a device
+ * is programmed with a design built for another platform, a warning log
+ * line names both (the banks and units are the design's; what the real
+ * platform would do with it is not checked). NULL goes back to
+ * AXL_EMU_PLATFORM from a hosted build's environment, else the platform
+ * of the design the device comes with. Designs of axl's own emulation
+ * platform (names beginning "axl_emu", what axl-xclbin link writes when
+ * no platform is named) are taken for any. Applies from the next start.
+ * Hosted builds only (a bare-metal firmware links its designs):
+ * AXL_ERR_FEATURE_NOT_SUPPORTED on bare metal.
+ */
+axl_status axl_emu_set_platform(const char *vbnv);
 
 /** A buffer argument's bytes, or NULL when id is not a buffer argument or
  *  has fewer than min_bytes. */

@@ -56,6 +56,9 @@ size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
  *  message that names a long path keeps its file name and its room for
  *  the reason. Returns dst. */
 const char *axl_shorten(char *dst, size_t cap, const char *s);
+/** A size for a message: "128 KiB", "1 GiB" when exact, "31.5 KiB" (to a
+ *  tenth, rounded down) when not, "700 bytes" under 1 KiB. Returns dst. */
+const char *axl_bytes(char *dst, size_t cap, uint64_t n);
 
 /* ------------------------------------------------------------------------ */
 /* The OS port: implemented once per OS in port/<os>/axl_port.c              */
@@ -193,6 +196,19 @@ typedef struct axl_hal_bank {
     uint32_t image_index;  /**< its MEM_TOPOLOGY index in the loaded image */
 } axl_hal_bank;
 
+/** What a bank holds now (the optional mem_usage op), for the message of
+ *  an allocation that failed. */
+typedef struct axl_hal_bank_usage {
+    uint64_t size;            /**< bytes axl may allocate in it */
+    uint64_t free;            /**< bytes not allocated */
+    uint64_t largest_free;    /**< the largest allocation that fits now */
+    uint32_t allocations;     /**< allocations alive in it */
+    uint32_t max_allocations; /**< how many it can hold; 0: no limit */
+    /** Why its size is not the design's, as a setting to change ("" when
+     *  it is): "AXL_EMU_MAX_BANK_BYTES of 16 GiB". */
+    char note[64];
+} axl_hal_bank_usage;
+
 /** A device allocation. handle and host_ptr belong to the port. */
 typedef struct axl_hal_mem {
     uintptr_t handle;        /**< the port's handle; 0 for none */
@@ -210,6 +226,11 @@ typedef struct axl_hal_arg {
     const axl_hal_mem *mem;
     uint64_t offset;      /**< byte offset of the accessed range in mem */
     const void *value;    /**< scalar bytes */
+    /** A buffer's access mode as the command gave it (axl_access_mode:
+     *  AXL_ACCESS_READ, _WRITE, _READ_WRITE, with or without no_init): a
+     *  port that can tell (the emulated device) fails a run whose kernel
+     *  writes a buffer given read-only. 0 for a scalar. */
+    uint32_t access;
 } axl_hal_arg;
 
 /** One kernel invocation, handed to run_start(). Valid until run_done. */
@@ -295,6 +316,11 @@ typedef struct axl_device_port {
     axl_status (*mem_alloc)(void *dev, uint32_t bank, uint64_t size,
                             void *user_ptr, axl_hal_mem *out);
     void (*mem_free)(void *dev, axl_hal_mem *mem);
+    /** Optional: what bank `bank` holds now, for the message of an
+     *  allocation that failed (AXL_ERR_MEMORY_ALLOCATION: the bank's size,
+     *  what is free, the largest block). Called without the lock. NULL:
+     *  the message says only the bank's size. */
+    axl_status (*mem_usage)(void *dev, uint32_t bank, axl_hal_bank_usage *out);
     /** Host to device and back, including any cache or BO sync. Blocking. */
     axl_status (*mem_write)(void *dev, axl_hal_mem *mem, uint64_t offset,
                             const void *src, uint64_t size);
@@ -446,6 +472,19 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
  */
 axl_status axl_hal_device_adopt(const axl_device_port *port, void *data,
                                 axl_device *device);
+
+/**
+ * A log line from a device port (level: axl_log_level, axl/trace.h), which
+ * the core formats and hands to the sink axl_log_set gave, as it does its
+ * own lines ("axl: warn: ..."): below the level set, nothing happens. Safe
+ * from any thread without the runtime lock; not with it held (the sink is
+ * called with it).
+ */
+void axl_hal_log(int level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /** The runtime's clock (axl_clock_set() may replace the port's clock). */
 uint64_t axl_hal_now(void);

@@ -71,6 +71,17 @@ typedef enum axl_source_language {
  */
 axl_status axl_image_register(const void *bytes, size_t size);
 
+/**
+ * Hosted ports (posix): reads the xclbin at path and registers it as
+ * axl_image_register does, in one call; the bytes are the runtime's
+ * until axl_shutdown. A file that cannot be read is AXL_ERR_INVALID
+ * naming it; bytes that are not an xclbin, AXL_ERR_INVALID with the
+ * reader's reason. AXL_ERR_FEATURE_NOT_SUPPORTED on ports with no files
+ * (bare metal: link the image in, or read it from flash, and call
+ * axl_image_register).
+ */
+axl_status axl_image_register_file(const char *path);
+
 /* ---- Kernel ids (4.11.4) --------------------------------------------------------- */
 
 /** get_kernel_ids(): every kernel of the registered application images. */
@@ -320,13 +331,43 @@ axl_status axl_kernel_get_cu_info(axl_kernel kernel, uint32_t cu,
 
 /**
  * The memories argument `index` of unit `cu` reaches, from CONNECTIVITY:
- * bit m set for MEM_TOPOLOGY index m (XRT's kernel::group_id gives one of
- * them); *tag (may be NULL, tag_size bytes) gets the lowest one's tag,
- * such as "bank1" or "HBM[3]". 0 for a scalar.
+ * bit m set for MEM_TOPOLOGY index m; *tag (may be NULL, tag_size bytes)
+ * gets the lowest one's tag, such as "bank1" or "HBM[3]". 0 for a scalar.
+ * cu counts the kernel's units (axl_kernel_get_cu_info); one this kernel
+ * object does not run on (axl_kernel_select_units) is AXL_ERR_INVALID,
+ * naming those it runs on. For the memory of the object's own units in
+ * one call, XRT's group_id, see axl_kernel_get_arg_bank.
  */
 axl_status axl_kernel_get_arg_memories(axl_kernel kernel, uint32_t cu,
                                        uint32_t index, uint64_t *memories,
                                        char *tag, size_t tag_size);
+
+/** Where a buffer argument goes for a kernel object (axl_kernel_get_arg_bank). */
+typedef struct axl_kernel_arg_bank {
+    uint32_t memory;   /**< MEM_TOPOLOGY index: XRT's memory group */
+    /** The device's bank of it, which axl_buffer_place takes; UINT32_MAX
+     *  when the device does not carry the kernel's design now. */
+    uint32_t bank;
+    uint64_t memories; /**< every memory all its units reach (bit m: index m) */
+    char tag[24];      /**< the memory's tag: "DDR[1]", "PLRAM[0]", "bank0" */
+} axl_kernel_arg_bank;
+
+/**
+ * XRT's kernel::group_id(argno) in one call: the memory argument `index`
+ * (as axl_handler_set_arg takes it) reaches from every unit this kernel
+ * object runs on (all the kernel's units, or those axl_kernel_select_units
+ * kept), the lowest MEM_TOPOLOGY index of them, its tag, and the bank of
+ * `device` it is (AXL_NO_DEVICE: the first device of the kernel's bundle):
+ * place a buffer there (axl_buffer_place) and every unit of the object can
+ * run with it. A design without CONNECTIVITY reaches every memory
+ * (memory 0). A scalar argument is AXL_ERR_INVALID; units with no memory
+ * in common for the argument are AXL_ERR_KERNEL_ARGUMENT, naming each
+ * unit and what it reaches (select the units that share one). *bank is
+ * written only on success.
+ */
+axl_status axl_kernel_get_arg_bank(axl_kernel kernel, uint32_t index,
+                                   axl_device device,
+                                   axl_kernel_arg_bank *bank);
 axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
                                    axl_kernel_arg_info *info);
 

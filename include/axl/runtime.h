@@ -83,6 +83,33 @@ typedef struct axl_pool_stats {
  */
 axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count);
 
+/** One setting of the build (core/axl_config.h and the ports' config
+ *  headers) as compiled in: AXL_MAX_EVENTS 2048. */
+typedef struct axl_build_setting {
+    const char *name;
+    uint64_t value;   /**< a number's value (text NULL) */
+    const char *text; /**< a string setting's value, else NULL */
+} axl_build_setting;
+
+/** What the library was built as: what an installed package is. */
+typedef struct axl_build_info {
+    const char *version;      /**< "0.1.0" */
+    const char *board;        /**< the board folder's name: "host-emu" */
+    const char *os_port;      /**< "posix", "baremetal" */
+    const char *device_ports; /**< the board's device ports: "emu native" */
+    const char *user_config;  /**< the AXL_USER_CONFIG header, or "" */
+    const char *given;        /**< settings given to CMake: "AXL_MAX_EVENTS=64" */
+    uint32_t setting_count;
+    const axl_build_setting *settings; /**< every setting, as compiled */
+} axl_build_info;
+
+/**
+ * Fills *info with what the library was built as: its board, ports and
+ * every capacity and switch (what `axl-ls --build` prints). Pointers are
+ * to constants in the library. Needs no runtime (callable any time).
+ */
+axl_status axl_build_info_get(axl_build_info *info);
+
 /** A replacement clock in nanoseconds (monotonic, never going back). */
 typedef uint64_t (*axl_clock_fn)(void *user);
 

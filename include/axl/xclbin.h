@@ -157,6 +157,11 @@ typedef struct axl_xclbin_kernel {
                                  (AP_CTRL_HS when absent) */
     size_t xml_offset;      /**< offset of "<kernel" in the image */
     size_t xml_size;        /**< bytes up to and including "</kernel>" or "/>" */
+    /** Its vendor:library:name:version (attribute vlnv; empty when
+     *  absent): "xilinx.com:hls:vadd:1.0" as Vitis HLS writes it, and
+     *  "axl:hls:vadd:1.0" for axl's stock kernels (axl/kernels.h), which
+     *  is how the emulated device knows a kernel its stock model runs. */
+    axl_str vlnv;
 } axl_xclbin_kernel;
 
 /** One argument of a kernel (an <arg> element). */
@@ -200,6 +205,7 @@ typedef struct axl_xclbin_design {
     const axl_xclbin_connection *connections;
     const axl_xclbin_clock *clocks;
     const axl_xclbin_design_kernel *kernels;
+    axl_str platform; /**< as axl_xclbin_get_platform gives it */
 } axl_xclbin_design;
 
 /**
@@ -237,6 +243,11 @@ axl_status axl_xclbin_get_connection(const axl_xclbin *x, uint32_t index,
                                      axl_xclbin_connection *out);
 axl_status axl_xclbin_get_clock(const axl_xclbin *x, uint32_t index,
                                 axl_xclbin_clock *out);
+
+/** The platform the design was built for: the header's m_platformVBNV
+ *  ("xilinx_u250_gen3x16_xdma_4_1_202210_1"), a pre-digested design's
+ *  `platform`; empty ({NULL, 0}) when it names none. */
+axl_str axl_xclbin_get_platform(const axl_xclbin *x);
 
 /** The index-th <kernel> of the XML, in document order. */
 axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,

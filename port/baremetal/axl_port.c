@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "axl/hal.h"
+#include "axl/kernel_bundle.h"
 #include "axl/runtime.h"
 #include "axl/trace.h"
 
@@ -97,6 +98,14 @@ axl_status axl_trace_write(const char *path)
     return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
                     "axl_trace_write: bare metal has no files; drain the "
                     "trace with axl_trace_format and a sink");
+}
+
+axl_status axl_image_register_file(const char *path)
+{
+    (void)path;
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_image_register_file: this port has no files; "
+                    "register the image's bytes (axl_image_register)");
 }
 
 void axl_port_lock(void)

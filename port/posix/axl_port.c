@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* syscall() for futexes on Linux */
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
@@ -16,7 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "axl/device.h"
 #include "axl/hal.h"
+#include "axl/kernel_bundle.h"
 #include "axl/runtime.h"
 #include "axl/trace.h"
 
@@ -63,6 +66,12 @@ static void env_switches(void)
                     "debug, off: logs stay as they were\n",
                     level_word);
     }
+    /* AXL_DEVICE: which devices the default selector picks (device.h);
+     * unset leaves what the application chose. */
+    const char *devices = getenv("AXL_DEVICE");
+    if (devices && devices[0] &&
+        axl_default_selector_set(devices) != AXL_SUCCESS)
+        fprintf(stderr, "axl: error: AXL_DEVICE: %s\n", axl_last_message());
     const char *path = getenv("AXL_TRACE");
     trace_path[0] = '\0';
     if (path && path[0]) {
@@ -112,8 +121,74 @@ axl_status axl_trace_write(const char *path)
     return st;
 }
 
+/* ---- Images from files ----------------------------------------------------- */
+
+/* The bytes of the images axl_image_register_file read: the runtime reads
+ * them in place until axl_shutdown, after which axl_port_stopped frees
+ * them. A list, so they stay reachable (no leak report at exit). */
+typedef struct file_image {
+    struct file_image *next;
+    size_t size; /* with next, 16 bytes: bytes is 8-aligned, as axlf wants */
+    unsigned char bytes[];
+} file_image;
+static file_image *file_images;
+static pthread_mutex_t file_images_lock = PTHREAD_MUTEX_INITIALIZER;
+
+axl_status axl_image_register_file(const char *path)
+{
+    if (!path || !path[0])
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_image_register_file: path must not be NULL or "
+                        "empty");
+    char shown[120];
+    axl_shorten(shown, sizeof shown, path);
+    FILE *f = fopen(path, "rb");
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    file_image *img = NULL;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        img = malloc(sizeof *img + (size_t)n + 1);
+    if (img && fread(img->bytes, 1, (size_t)n, f) != (size_t)n) {
+        free(img);
+        img = NULL;
+    }
+    int e = errno;
+    if (f)
+        fclose(f);
+    if (!img)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_image_register_file: cannot read %s (%s)", shown,
+                        strerror(e ? e : EIO));
+    img->size = (size_t)n;
+    axl_status st = axl_image_register(img->bytes, img->size);
+    if (st != AXL_SUCCESS) {
+        char why[AXL_MESSAGE_MAX];
+        snprintf(why, sizeof why, "%s", axl_last_message());
+        free(img);
+        if (st == AXL_ERR_FEATURE_NOT_SUPPORTED)
+            return axl_fail(st, "%s", why);
+        return axl_fail(st, "axl_image_register_file: %s: %s", shown,
+                        strncmp(why, "axl_image_register: ", 20) ? why
+                                                                 : why + 20);
+    }
+    pthread_mutex_lock(&file_images_lock);
+    img->next = file_images;
+    file_images = img;
+    pthread_mutex_unlock(&file_images_lock);
+    return AXL_SUCCESS;
+}
+
 void axl_port_stopped(void)
 {
+    /* The images are gone with the runtime: their bytes go too. */
+    pthread_mutex_lock(&file_images_lock);
+    while (file_images) {
+        file_image *img = file_images;
+        file_images = img->next;
+        free(img);
+    }
+    pthread_mutex_unlock(&file_images_lock);
     if (!trace_path_at_stop[0])
         return;
     atomic_store(&trace_unwritten, 0);

@@ -9,6 +9,7 @@
  * (interrupts, no threads).
  */
 #include "axl/hal.h"
+#include "axl/kernel_bundle.h"
 #include "axl/runtime.h"
 #include "axl/trace.h"
 
@@ -37,6 +38,14 @@ axl_status axl_trace_write(const char *path)
     (void)path;
     return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
                     "axl_trace_write: this port has no files");
+}
+
+axl_status axl_image_register_file(const char *path)
+{
+    (void)path;
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_image_register_file: this port has no files; "
+                    "register the image's bytes (axl_image_register)");
 }
 
 /* The runtime lock: a mutex on an RTOS (FreeRTOS: xSemaphoreTake on a

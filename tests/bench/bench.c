@@ -7,6 +7,11 @@
  *   bench launch N
  *   bench graph1 N           N replays of a recorded graph of 1 nop launch
  *   bench graph4 N           ... of a chain of 4 nop launches
+ *   bench vaddB N            N vadds of B-byte buffers (two read-only
+ *                            inputs): what the emulated device's
+ *                            read-only check costs, run by
+ *                            tests/bench/instructions.sh with it on and
+ *                            off (AXL_EMU_CHECK_READ_ONLY)
  *
  * Figures:
  *   host_task_chain_N         ns per command: N host tasks on an in-order
@@ -234,6 +239,46 @@ static void bandwidth(void)
     free(dst);
 }
 
+/* n vadds of `bytes`-byte buffers on the device: in1 and in2 given
+ * read-only (AXL_ARG_IN), out no_init; after a first launch that places
+ * them, nothing moves. */
+static void vadd_launches(size_t bytes, int n)
+{
+    launch_rig r = launch_up();
+    axl_device d;
+    CHECK(axl_queue_get_device(r.q, &d));
+    axl_kernel_id id;
+    axl_kernel_bundle b;
+    axl_kernel k;
+    CHECK(axl_get_built_in_kernel_id(d, "vadd", &id));
+    CHECK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
+                                    AXL_BUNDLE_EXECUTABLE, &b));
+    CHECK(axl_kernel_bundle_get_kernel(b, id, &k));
+    const size_t elems = bytes / 4;
+    axl_buffer in1, in2, out;
+    CHECK(axl_buffer_create(4, axl_range_1d(elems), NULL, &in1));
+    CHECK(axl_buffer_create(4, axl_range_1d(elems), NULL, &in2));
+    CHECK(axl_buffer_create(4, axl_range_1d(elems), NULL, &out));
+    CHECK(axl_queue_fill(r.q, in1, NULL, &(int32_t){1}, 4, NULL, 0, NULL));
+    CHECK(axl_queue_fill(r.q, in2, NULL, &(int32_t){2}, 4, NULL, 0, NULL));
+    for (int i = 0; i <= n; i++) { /* the first places them */
+        axl_event e;
+        CHECK(axl_queue_single_task(
+            r.q, k,
+            AXL_ARGS(AXL_ARG_IN(in1), AXL_ARG_IN(in2), AXL_ARG_OUT(out),
+                     AXL_ARG_U32((uint32_t)elems)),
+            NULL, 0, &e));
+        CHECK(axl_event_wait(e));
+        CHECK(axl_event_release(e));
+    }
+    CHECK(axl_buffer_release(in1));
+    CHECK(axl_buffer_release(in2));
+    CHECK(axl_buffer_release(out));
+    CHECK(axl_kernel_release(k));
+    CHECK(axl_kernel_bundle_release(b));
+    launch_down(&r);
+}
+
 int main(int argc, char **argv)
 {
     /* AXL_BENCH_TRACE=1: record a trace (no file: the cost of recording
@@ -246,6 +291,11 @@ int main(int argc, char **argv)
         for (int i = 0, n = atoi(argv[2]); i < n; i++)
             launch_once(&r);
         launch_down(&r);
+        CHECK(axl_shutdown());
+        return 0;
+    }
+    if (argc == 3 && !strncmp(argv[1], "vadd", 4)) {
+        vadd_launches((size_t)atol(argv[1] + 4), atoi(argv[2]));
         CHECK(axl_shutdown());
         return 0;
     }

@@ -349,8 +349,10 @@ static result bench_port(const axl_xclbin *img, unsigned n, int timed)
     if (ok) {
         c.count = 1024;
         for (uint32_t i = 0; i < 3; i++)
-            c.args[i] = (axl_hal_arg){i, 1, 4096, &m[i], 0, NULL};
-        c.args[3] = (axl_hal_arg){3, 0, 4, NULL, 0, &c.count};
+            c.args[i] = (axl_hal_arg){i, 1, 4096, &m[i], 0, NULL,
+                                      i == 2 ? AXL_ACCESS_WRITE
+                                             : AXL_ACCESS_READ};
+        c.args[3] = (axl_hal_arg){3, 0, 4, NULL, 0, &c.count, 0};
         c.run = (axl_hal_run){&c, img, 0, "vadd", 0, 0, cu, 4, 0, c.args,
                               {1, {1, 1, 1}}, 0};
         if (timed)

@@ -40,3 +40,16 @@ export AXL_EMU_DETERMINISTIC=0
 base=$(ir launch 0)
 total=$(ir launch 1000)
 echo "empty_kernel_launch_async $(( (total - base) / 1000 )) instructions/launch"
+# The emulated device's read-only check (on in host-emu, axl/emu.h
+# axl_emu_check_read_only): a vadd with two read-only inputs of B bytes
+# each, deterministic, the check on and off; the difference per launch,
+# and per byte checked (2 B per launch).
+export AXL_EMU_DETERMINISTIC=1
+for b in 4096 1048576; do
+  for on in 0 1; do
+    base=$(AXL_EMU_CHECK_READ_ONLY=$on ir "vadd$b" 0)
+    total=$(AXL_EMU_CHECK_READ_ONLY=$on ir "vadd$b" 20)
+    eval "per_$on=\$(( (total - base) / 20 ))"
+  done
+  echo "vadd_${b}_launch $per_0 instructions/launch, $per_1 with the read-only check ($(( per_1 - per_0 )) more: $(( (per_1 - per_0) * 100 / (2 * b) ))/100 per byte checked)"
+done

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *name = "/nonexistent-axl-fuzz/k.cpp";
     axl_kernel_xml_options o = {name, "k", NULL, 0, NULL, 0,
-                                (const char *)data, size};
+                                (const char *)data, size, NULL};
     char *xml = NULL;
     size_t n = 0;
     char err[512];

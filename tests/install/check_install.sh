@@ -8,7 +8,8 @@ build=$1; src=$2; scratch=$3; cflags=${4:-}; rtl=${5:-}
 rm -rf "$scratch"
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 cmake -S "$src" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
-  -DCMAKE_C_FLAGS="$cflags" >/dev/null
+  -DCMAKE_C_FLAGS="$cflags" >"$scratch/configure.log"
+package=$(grep "axl package:" "$scratch/configure.log")
 cmake --build "$scratch/cmake" >/dev/null
 "$scratch/cmake/consumer"
 if [ -x "$scratch/cmake/model_consumer" ]; then
@@ -19,6 +20,14 @@ fi
 if [ -x "$scratch/prefix/bin/axl-xclbin" ]; then
   "$scratch/prefix/bin/axl-xclbin" info "$scratch/prefix/share/axl/xclbin/stock.xclbin" >/dev/null
   "$scratch/prefix/bin/axl-ls" >/dev/null
+  # The installed package and its axl-ls --build say the same (item 7).
+  facts=$("$scratch/prefix/bin/axl-ls" --build)
+  board=$(echo "$facts" | sed -n 's/.*built for board //p')
+  events=$(echo "$facts" | awk '$1 == "AXL_MAX_EVENTS" {print $2}')
+  case "$package" in
+  *"board $board,"*"AXL_MAX_EVENTS $events"*) ;;
+  *) echo "the package says \"$package\"; axl-ls --build says board $board, AXL_MAX_EVENTS $events"; exit 1 ;;
+  esac
   "$scratch/prefix/bin/axl-xclbin" info "$scratch/cmake/vadd4_u250.xclbin" |
     grep -q "DDR\[1\] .* used"
 fi

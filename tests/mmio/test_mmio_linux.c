@@ -147,10 +147,10 @@ static void the_port_writes_registers_and_banks_through_the_mappings(void **s)
     uintptr_t h;
     AXL_OK(axl_mmio_port.cu_open(dev, &x, 0, 1, &h));
     uint32_t n = 16;
-    axl_hal_arg args[4] = {{0, 1, 64, &mem, 0, NULL},
-                           {1, 1, 64, &mem, 0, NULL},
-                           {2, 1, 64, &mem, 0, NULL},
-                           {3, 0, 4, NULL, 0, &n}};
+    axl_hal_arg args[4] = {{0, 1, 64, &mem, 0, NULL, AXL_ACCESS_READ},
+                           {1, 1, 64, &mem, 0, NULL, AXL_ACCESS_READ},
+                           {2, 1, 64, &mem, 0, NULL, AXL_ACCESS_WRITE},
+                           {3, 0, 4, NULL, 0, &n, 0}};
     axl_hal_run run = {.token = NULL, .image = &x, .kernel_index = 0,
                        .kernel_name = "vadd", .cu = 1, .ip_index = 1,
                        .cu_handle = h, .arg_count = 4, .args = args};

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Settings from outside the checkout: a board folder elsewhere
-# (-DAXL_BOARD_DIR), a setting on the CMake command line (-DAXL_EMU_BANKS=4,
-# which the board header also sets) and a user config header
+# (-DAXL_BOARD_DIR), a setting on the CMake command line
+# (-DAXL_EMU_MAX_BANK_BYTES=1048576, which the board header also sets) and a user config header
 # (-DAXL_USER_CONFIG); builds the library with them and runs a program that
 # checks each took effect.
 set -eu
@@ -16,7 +16,7 @@ set(AXL_DEVICE_PORTS emu)
 set(AXL_EMU_BUILTIN_XCLBIN $src/bitstreams/stock.xclbin)
 EOC
 cmake -S "$src" -B "$scratch/build" -DAXL_BOARD_DIR="$scratch/myboard" \
-  -DAXL_EMU_BANKS=4 -DAXL_USER_CONFIG="$here/user_config.h" \
+  -DAXL_EMU_MAX_BANK_BYTES=1048576 -DAXL_USER_CONFIG="$here/user_config.h" \
   -DAXL_BUILD_TESTS=OFF -DAXL_BUILD_EXAMPLES=OFF -DAXL_BUILD_TOOLS=OFF \
   -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="$cflags" >/dev/null
 cmake --build "$scratch/build" --target axl -j2 >/dev/null

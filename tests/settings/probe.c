@@ -1,6 +1,7 @@
-/* Checks the settings check_settings.sh gave: 4 emulated banks (CMake
- * -DAXL_EMU_BANKS=4 over the board's 2) and 3 queues (the user config
- * header, over the board's 16). */
+/* Checks the settings check_settings.sh gave: emulated banks of at most
+ * 1 MiB (CMake -DAXL_EMU_MAX_BANK_BYTES=1048576 over the board's 256 MiB
+ * for the stock design's banks) and 3 queues (the user config header,
+ * over the board's 16). */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,10 +10,10 @@
 int main(void)
 {
     axl_device dev;
-    uint32_t banks = 0, n = 0;
+    axl_device_bank bank;
+    uint32_t n = 0;
     if (axl_device_get_all(AXL_DEVICE_TYPE_ALL, &dev, 1, &n) || n == 0 ||
-        axl_device_get_info(dev, AXL_DEVICE_INFO_MEMORY_BANKS, &banks,
-                            sizeof banks, NULL)) {
+        axl_device_get_bank(dev, 0, &bank)) {
         printf("no device: %s\n", axl_last_message());
         return 1;
     }
@@ -23,7 +24,10 @@ int main(void)
     for (uint32_t i = 0; i < count && i < 32; i++)
         if (strcmp(stats[i].name, "queue") == 0)
             queues = stats[i].capacity;
-    printf("banks %u (want 4), queues %u (want 3)\n", (unsigned)banks,
-           (unsigned)queues);
-    return banks == 4 && queues == 3 && axl_shutdown() == AXL_SUCCESS ? 0 : 1;
+    printf("bank 0: %llu bytes (want 1048576), queues %u (want 3)\n",
+           (unsigned long long)bank.size, (unsigned)queues);
+    return bank.size == 1048576 && queues == 3 &&
+                   axl_shutdown() == AXL_SUCCESS
+               ? 0
+               : 1;
 }

@@ -130,8 +130,11 @@ def main():
         if len(k) != 1:
             fail("kernel %d: %d compute-unit slices" % (i, len(k)))
         track = names[(k[0]["pid"], k[0]["tid"])]
-        if not track.startswith("compute unit ") or k[0]["name"] not in track:
-            fail("kernel %d on track %r" % (i, track))
+        # Named as the design names the unit ("fir_1", "vadd_2").
+        if track != k[0]["args"].get("unit") or \
+           not track.startswith(k[0]["name"] + "_"):
+            fail("kernel %d on track %r (unit %r)" %
+                 (i, track, k[0]["args"].get("unit")))
         if k[0]["ts"] != by_seq[seq]["ts"]:
             fail("kernel %d: compute unit slice starts elsewhere" % i)
         cu_tid[i] = (k[0]["pid"], k[0]["tid"])
@@ -146,19 +149,31 @@ def main():
        "host tasks" not in names[(h[0]["pid"], h[0]["tid"])]:
         fail("host task on track %r" % names[(h[0]["pid"], h[0]["tid"])])
 
-    # Transfers: own slices, on a "transfers" track, inside their command.
+    # Transfers: own slices, on a "transfers" track, inside their command
+    # (the moves before an action, or an action on device memory), or a
+    # buffer's write-back, which is no command; each says its direction.
     t = [e for e in slices if e["cat"] == "transfer"]
     if not t:
         fail("no transfer slices")
     for e in t:
-        c = by_seq[e["args"]["seq"]]
+        a = e["args"]
         if not names[(e["pid"], e["tid"])].startswith("transfers"):
             fail("transfer on track %r" % names[(e["pid"], e["tid"])])
-        if e["args"]["bytes"] <= 0 or \
-           e["args"]["bytes"] != c["args"]["transfer_bytes"]:
+        if a["bytes"] <= 0 or a["bytes"] != a["to_device"] + a["to_host"] \
+           and a["direction"] != "on_device":
             fail("transfer bytes: %r" % e)
+        if a["of"] == "write_back":
+            if a["direction"] != "to_host":
+                fail("write-back: %r" % e)
+            continue
+        c = by_seq[a["seq"]]
+        want = c["args"]["transfer_bytes"] if a["of"] == "moves" \
+            else c["args"]["bytes"]
+        if a["bytes"] != want:
+            fail("transfer bytes: %r, its command %r" % (e, c))
         if e["ts"] < c["ts"] or e["ts"] + e["dur"] > c["ts"] + c["dur"] + 1e-3:
             fail("transfer outside its command: %r vs %r" % (e, c))
+    t = [e for e in t if e["args"]["of"] == "moves"]
     fir_in = 2 * 2048 + 2 * 16  # signal and taps go to the device
     if by_seq[seq_of[0]]["args"]["transfer_bytes"] != fir_in:
         fail("fir moved %r bytes, not %d" %

@@ -220,10 +220,11 @@ static void a_kernel_without_a_model_names_what_would_run_it_4_11(void **s)
     AXL_OK(axl_context_release(c));
 }
 
-/* A design that uses more banks than the emulated device holds is
+/* A design that uses more banks than the emulated device takes (on a
+ * hosted build the limit set at run time, test_emulated_device) is
  * refused when its bundle is obtained (the device is programmed then),
- * naming the setting to raise; nothing is programmed. */
-static void a_design_with_more_banks_than_the_device_names_axl_emu_banks(void **s)
+ * naming the limit; nothing is programmed. */
+static void a_design_with_more_banks_than_the_device_names_the_limit(void **s)
 {
     (void)s;
 #ifdef AXL_TEST_LINKED_IMAGES
@@ -233,13 +234,16 @@ static void a_design_with_more_banks_than_the_device_names_axl_emu_banks(void **
     AXL_OK(axl_get_kernel_id("vadd", &k));
     axl_context c = emu_context();
     axl_kernel_bundle b = {5};
+    axl_emu_limits two = {.max_banks = 2};
+    AXL_OK(axl_emu_set_limits(&two));
     AXL_EXPECT(axl_get_kernel_bundle_for(c, NULL, 0, &k, 1,
                                          AXL_BUNDLE_EXECUTABLE, &b),
                AXL_ERR_RUNTIME);
+    AXL_OK(axl_emu_set_limits(NULL));
     AXL_MESSAGE_HAS("programming axl emulated FPGA 0 failed "
                     "(AXL_ERR_OUT_OF_RESOURCES): "
-                    "the design uses 4 memory banks, AXL_EMU_BANKS is 2: "
-                    "raise it (-DAXL_EMU_BANKS=4)");
+                    "the design uses 4 memory banks, the emulated device at "
+                    "most 2 (AXL_EMU_MAX_BANKS)");
     assert_int_equal(b.id, 5);
     /* The stock design still runs. */
     axl_kernel_id nop = builtin_id("nop");
@@ -888,7 +892,8 @@ static void build_throws_build_with_a_log_for_a_bad_image(void **s)
  * banks than the emulated device has) fails with its log and makes
  * nothing: no bundle, and none of the image's kernel ids, which a build
  * makes before it programs (found by fuzz_api: the ids stayed). Built
- * again, it fails the same way. */
+ * again, it fails the same way. (More banks than the limit the test
+ * sets.) */
 static void a_build_that_fails_to_program_leaves_no_kernel_ids(void **s)
 {
     (void)s;
@@ -900,14 +905,17 @@ static void a_build_that_fails_to_program_leaves_no_kernel_ids(void **s)
         axl_test_vadd_4banks_xclbin_size, &src));
     const uint32_t ids = axl_test_pool("kernel_id").in_use;
     const uint32_t bundles = axl_test_pool("kernel_bundle").in_use;
+    axl_emu_limits two = {.max_banks = 2};
+    AXL_OK(axl_emu_set_limits(&two));
     for (int round = 0; round < 2; round++) {
         AXL_EXPECT(axl_kernel_bundle_build(src, NULL, 0, NULL, &exe),
                    AXL_ERR_BUILD);
-        AXL_MESSAGE_HAS("AXL_EMU_BANKS is 2");
+        AXL_MESSAGE_HAS("the design uses 4 memory banks");
         assert_int_equal(exe.id, 6);
         assert_int_equal(axl_test_pool("kernel_id").in_use, ids);
         assert_int_equal(axl_test_pool("kernel_bundle").in_use, bundles);
     }
+    AXL_OK(axl_emu_set_limits(NULL));
     AXL_OK(axl_kernel_bundle_release(src));
     AXL_OK(axl_context_release(c));
 #else
@@ -977,7 +985,7 @@ int main(void)
         T(build_from_source_gives_kernels_by_name_and_a_log),
         T(ext_oneapi_get_kernel_throws_invalid_when_has_kernel_is_false),
         T(a_kernel_without_a_model_names_what_would_run_it_4_11),
-        T(a_design_with_more_banks_than_the_device_names_axl_emu_banks),
+        T(a_design_with_more_banks_than_the_device_names_the_limit),
         T(build_throws_invalid_for_a_device_not_in_the_source_context),
         T(build_throws_invalid_for_a_device_that_cannot_build_the_language),
         T(build_throws_invalid_for_an_invalid_option),

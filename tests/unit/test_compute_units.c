@@ -272,7 +272,8 @@ static void a_restricted_kernel_needs_its_buffers_where_its_units_reach(void **s
                             AXL_ARG_U32(8)),
                    NULL, 0, &e),
                AXL_ERR_KERNEL_ARGUMENT);
-    AXL_MESSAGE_HAS("which no compute unit of vadd reaches");
+    AXL_MESSAGE_HAS("in bank1, which no unit of the kernel object reaches "
+                    "(vadd_1: bank0)");
     assert_int_equal(e.id, 55);
     AXL_OK(axl_queue_single_task(
         q, all,

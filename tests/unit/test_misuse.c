@@ -171,6 +171,10 @@ static axl_status null_axl_hal_buffer_mem_offset(const fixture *f)
 ROW(axl_hal_kernel_cu, cu_handle,
     axl_hal_kernel_cu(f->kernel, f->dev, NULL, 0, NULL))
 ROW(axl_hal_device_adopt, device, axl_hal_device_adopt(NULL, NULL, NULL))
+ROW(axl_kernel_get_arg_bank, bank,
+    axl_kernel_get_arg_bank(f->kernel, 0, AXL_NO_DEVICE, NULL))
+ROW(axl_build_info_get, info, axl_build_info_get(NULL))
+ROW(axl_emu_get_limits, limits, axl_emu_get_limits(NULL))
 #undef ROW
 
 #define R(call, param) {#call, #param, null_##call}
@@ -227,6 +231,9 @@ static const null_row null_rows[] = {
     R(axl_kernel_get_id, id),
     R(axl_kernel_get_info, info),
     R(axl_kernel_get_arg_info, info),
+    R(axl_kernel_get_arg_bank, bank),
+    R(axl_build_info_get, info),
+    R(axl_emu_get_limits, limits),
     R(axl_platform_get_all, count),
     R(axl_platform_get_devices, count),
     R(axl_platform_get_backend, backend),

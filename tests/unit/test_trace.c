@@ -482,6 +482,150 @@ static void log_levels_parse_as_axl_log_spells_them(void **state)
     assert_int_equal(l, AXL_LOG_INFO);
 }
 
+/* ---- Transfers and units (issue 29 item 8) ---------------------------------------- */
+
+/* The stock vadd on the emulated device, with its two units. */
+typedef struct vadd_rig {
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle b;
+    axl_kernel k;
+} vadd_rig;
+
+static vadd_rig vadd_up(void)
+{
+    vadd_rig r;
+    axl_device d = axl_test_emu_device();
+    AXL_OK(axl_context_create(&d, 1, NULL, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, d, 0, NULL, &r.q));
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(d, "vadd", &id));
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &r.b));
+    AXL_OK(axl_kernel_bundle_get_kernel(r.b, id, &r.k));
+    return r;
+}
+
+static void vadd_down(vadd_rig *r)
+{
+    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_kernel_release(r->k));
+    AXL_OK(axl_kernel_bundle_release(r->b));
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->ctx));
+}
+
+/* The transfer slices of the document whose name is `name`: how many, and
+ * the bytes of the last one (0: none). */
+static unsigned transfers_named(const char *name, unsigned long long *bytes)
+{
+    char key[96];
+    snprintf(key, sizeof key,
+             "\"cat\":\"transfer\",\"name\":\"%s\",", name);
+    unsigned n = 0;
+    *bytes = 0;
+    for (const char *p = strstr(doc, key); p; p = strstr(p + 1, key)) {
+        const char *b = strstr(p, "\"bytes\":");
+        if (b)
+            *bytes = strtoull(b + 8, NULL, 10);
+        n++;
+    }
+    return n;
+}
+
+/* Issue 29 item 8: every way bytes move between the host and a device is
+ * a slice on the device's transfers track: the write-back of a buffer's
+ * last release (no command: it had none before), a host accessor's read
+ * of device data, a copy to or from application memory on device data,
+ * and a fill of it, besides the moves before a command's action. */
+static void trace_puts_every_transfer_on_the_transfers_track(void **state)
+{
+    (void)state;
+    if (!AXL_TRACE_EVENTS) { /* no trace compiled in */
+        AXL_EXPECT(axl_trace_enable(true), AXL_ERR_FEATURE_NOT_SUPPORTED);
+        skip();
+    }
+    AXL_OK(axl_trace_enable(true));
+    vadd_rig r = vadd_up();
+    enum { N = 256 };
+    static int32_t a[N], o[N], back[N];
+    for (int i = 0; i < N; i++)
+        a[i] = i;
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
+    AXL_OK(axl_queue_single_task(r.q, r.k,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(N)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    /* From device memory to the application's, and back; a fill there. */
+    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, back, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_queue_copy_from_host(r.q, back, O, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_fill(r.q, A, NULL, &(int32_t){7}, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    /* A host accessor reads the device's copy. */
+    axl_host_accessor h;
+    void *p;
+    AXL_OK(axl_host_accessor_create(A, AXL_ACCESS_READ, NULL, 0, &h, &p));
+    AXL_OK(axl_host_accessor_release(h));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O)); /* written back to o */
+    vadd_down(&r);
+    assert_int_equal(o[N - 1], 2 * (N - 1));
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    unsigned long long bytes;
+    assert_int_equal(transfers_named("write_back", &bytes), 1);
+    assert_int_equal(bytes, 4 * N);
+    assert_non_null(strstr(doc, "\"of\":\"write_back\",\"direction\":\"to_host\""));
+    assert_int_equal(transfers_named("copy_to_host", &bytes), 1);
+    assert_int_equal(bytes, 4 * N);
+    assert_int_equal(transfers_named("copy_from_host", &bytes), 1);
+    assert_int_equal(transfers_named("fill", &bytes), 1);
+    assert_non_null(strstr(doc, "\"direction\":\"to_device\""));
+    /* The moves of the launch (in1 and in2 are one buffer: 1 KiB in) and
+     * of the host accessor (1 KiB back). */
+    assert_int_equal(transfers_named("transfer", &bytes), 2);
+    assert_non_null(strstr(doc, "\"for\":\"host_accessor\""));
+    /* All of them on the device's transfers track. */
+    assert_int_equal(count(doc, "\"cat\":\"transfer\""),
+                     count(doc, "\"cat\":\"transfer\",\"name\":\"") );
+    assert_non_null(strstr(doc, "\"name\":\"thread_name\",\"pid\":10,\"tid\":1000,"
+                                "\"args\":{\"name\":\"transfers\"}"));
+}
+
+/* Item 8: a compute unit's track is named as the design names the unit
+ * (IP_LAYOUT's m_name: "vadd_2"), not "vadd:1", and its slices say so. */
+static void trace_names_unit_tracks_by_the_designs_unit_names(void **state)
+{
+    (void)state;
+    if (!AXL_TRACE_EVENTS) { /* no trace compiled in */
+        AXL_EXPECT(axl_trace_enable(true), AXL_ERR_FEATURE_NOT_SUPPORTED);
+        skip();
+    }
+    AXL_OK(axl_trace_enable(true));
+    vadd_rig r = vadd_up();
+    axl_kernel u2;
+    AXL_OK(axl_kernel_select_units(r.k, "vadd_2", &u2));
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &A));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &O));
+    AXL_OK(axl_queue_single_task(r.q, u2,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(64)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_kernel_release(u2));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
+    vadd_down(&r);
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_non_null(strstr(doc, "\"args\":{\"name\":\"vadd_2\"}"));
+    assert_non_null(strstr(doc, "\"unit\":\"vadd_2\""));
+    assert_null(strstr(doc, "vadd:1"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, trace_setup, trace_teardown)
 
 int main(void)
@@ -500,6 +644,8 @@ int main(void)
         T(trace_puts_overlapping_commands_of_a_queue_on_two_tracks),
         T(trace_keeps_the_arrows_of_the_predecessors_that_finished_last),
         T(trace_format_checks_its_arguments),
+        T(trace_puts_every_transfer_on_the_transfers_track),
+        T(trace_names_unit_tracks_by_the_designs_unit_names),
         T(log_debug_reports_each_dispatch_and_completion),
         T(log_below_its_level_calls_no_sink),
         T(log_info_reports_devices_found_at_start),

@@ -315,6 +315,12 @@ elseif(CASE STREQUAL "kernel_xml_facts")
   arg("${x}" in2 M_AXI_GMEM 0x1C 0x8 "unsigned int\\*")
   arg("${x}" out_r M_AXI_GMEM 0x28 0x8 "unsigned int\\*")
   arg("${x}" size S_AXI_CONTROL 0x34 0x4 int)
+  # The VLNV's vendor: Vitis HLS's default, or --vendor's (config_export
+  # -vendor); only axl's own (axl:hls:vadd) runs the emulator's stock model.
+  need("${x}" "<kernel name=\"vadd\" language=\"c\" vlnv=\"xilinx.com:hls:vadd:1.0\"" "the default vendor")
+  run(0 kernel-xml ${k}/vadd_default.cpp --top vadd --vendor axl -o ${WORK}/vadd_axl.xml)
+  file(READ ${WORK}/vadd_axl.xml x)
+  need("${x}" "vlnv=\"axl:hls:vadd:1.0\"" "--vendor axl")
   # What the XML gives, the link takes: the generated kernel links with
   # the example's config (our equivalent) on the U250.
   run(0 link --config ${PROJECT}/tests/xclbin/configs/asym4.cfg ${WORK}/vadd_default.xml -o ${WORK}/asym4_gen.xclbin)
@@ -378,6 +384,8 @@ elseif(CASE STREQUAL "kernel_xml_refuses")
   one_line("${err}" "--top 9k is not a C identifier")
   run(2 kernel-xml ${WORK}/nothere.cpp --top k -o ${WORK}/k.xml)
   one_line("${err}" "nothere.cpp: cannot read the file")
+  run(2 kernel-xml ${WORK}/k.cpp --top k --vendor "a:b" -o ${WORK}/k.xml)
+  one_line("${err}" "--vendor a:b: a vendor is letters, digits")
 elseif(CASE STREQUAL "cmake_keywords")
   # axl_link_xclbin and axl_kernel_xml: a word that is none of their
   # keywords is a configure error naming it (not a make error about a
@@ -399,7 +407,7 @@ elseif(CASE STREQUAL "cmake_keywords")
   script("axl_link_xclbin(x.xclbin KERNELS vadd.xml PLATFORM xilinx_u50_gen3x16_xdma_5_202210_1 BANKS 2)"
          "PLATFORM xilinx_u50_gen3x16_xdma_5_202210_1 has its own banks; BANKS is for axl's own platform")
   script("axl_kernel_xml(k.xml SOURCE k.cpp TOP k INCLUDE inc)"
-         "axl_kernel_xml\\(k.xml\\): unknown argument INCLUDE, inc \\(the keywords are SOURCE, TOP, INCLUDES, DEFINES, DEPENDS\\)")
+         "axl_kernel_xml\\(k.xml\\): unknown argument INCLUDE, inc \\(the keywords are SOURCE, TOP, INCLUDES, DEFINES, VENDOR, DEPENDS\\)")
   # A call with its keywords right gets past the check (to the missing
   # tool, in a script).
   script("axl_link_xclbin(x.xclbin KERNELS vadd.xml CONFIG a.cfg PLATFORM xilinx_u250_gen3x16_xdma_4_1_202210_1)"

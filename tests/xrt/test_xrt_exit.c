@@ -56,10 +56,10 @@ int main(void)
         return 15;
     uint32_t count = 16;
     axl_status result = AXL_ERR_RUNTIME;
-    axl_hal_arg args[4] = {{0, 1, 4096, &m[0], 4096, NULL},
-                           {1, 1, 8192, &m[1], 0, NULL},
-                           {2, 1, 8192, &m[2], 0, NULL},
-                           {3, 0, 4, NULL, 0, &count}};
+    axl_hal_arg args[4] = {{0, 1, 4096, &m[0], 4096, NULL, AXL_ACCESS_READ},
+                           {1, 1, 8192, &m[1], 0, NULL, AXL_ACCESS_READ},
+                           {2, 1, 8192, &m[2], 0, NULL, AXL_ACCESS_WRITE},
+                           {3, 0, 4, NULL, 0, &count, 0}};
     axl_hal_run run = {&result, &x, 0, "vadd", 0, 0, cu, 4, 0, args,
                        {1, {1, 1, 1}}, 0};
     if (P->run_start(dev, &run))

@@ -557,6 +557,33 @@ static void load_image_is_refused_while_compute_units_are_open(void **state)
     AXL_OK(P->load_image(dev, &app.x, why, sizeof why));
 }
 
+/* Issue 29 item 4: an image built for another card than the device's
+ * (the VBNV of its header against the device's: what the driver says, or
+ * AXL_XRT_PLATFORM where it says nothing, as the noop shim) is refused
+ * before XRT sees it, naming both; another name of the same card (a
+ * shell's VBNV against the platform's) goes on to XRT, which checks the
+ * shell itself; axl's own emulation platform names no card. */
+static void an_image_built_for_another_card_is_refused_naming_both_platforms(
+    void **state)
+{
+    (void)state;
+    setenv("AXL_XRT_PLATFORM", "xilinx_u250_gen3x16_xdma_shell_4_1", 1);
+    void *dev;
+    xt_device(&dev);
+    char why[256] = "";
+    AXL_EXPECT(P->load_image(dev, &amd.x, why, sizeof why), AXL_ERR_BUILD);
+    if (!strstr(why, "xilinx_u55c_gen3x16_xdma_3_202210_1") ||
+        !strstr(why, "xilinx_u250_gen3x16_xdma_shell_4_1"))
+        fail_msg("both platforms are not named: %s", why);
+    AXL_OK(P->load_image(dev, &stock.x, why, sizeof why));
+    AXL_OK(axl_shutdown());
+    setenv("AXL_XRT_PLATFORM", "xilinx_u55c_gen3x16_xdma_base_3", 1);
+    xt_register();
+    xt_device(&dev);
+    AXL_OK(P->load_image(dev, &amd.x, why, sizeof why));
+    unsetenv("AXL_XRT_PLATFORM");
+}
+
 static void written_bytes_read_back_in_each_bank(void **state)
 {
     (void)state;
@@ -1134,7 +1161,7 @@ static void scalars_pass_the_way_xrt_reads_each_type(void **state)
             default: values[a].u64 = 0x0123456789abcdefull; break;
             }
             args[3 + a] = (axl_hal_arg){3 + a, 0, cases[c].size[a], NULL, 0,
-                                        &values[a]};
+                                        &values[a], 0};
         }
         v.run.args = args;
         v.run.arg_count = 3 + cases[c].nargs;
@@ -1172,7 +1199,7 @@ static void scalars_pass_the_way_xrt_reads_each_type(void **state)
     unsigned char wide[16] = {1};
     axl_hal_arg args[4];
     memcpy(args, v.args, 3 * sizeof args[0]);
-    args[3] = (axl_hal_arg){5, 0, 16, NULL, 0, wide};
+    args[3] = (axl_hal_arg){5, 0, 16, NULL, 0, wide, 0};
     v.run.args = args;
     v.run.arg_count = 4;
     AXL_EXPECT(P->run_start(dev, &v.run), AXL_ERR_KERNEL_ARGUMENT);
@@ -1194,9 +1221,9 @@ static void float_scalar_passes_as_a_double(void **state)
     axl__xrt.run_set_arg = set_arg_seen;
     float factor = 1.5f;
     uint32_t n = 1024;
-    axl_hal_arg args[3] = {{0, 1, 4096, &m, 0, NULL},
-                           {1, 0, 4, NULL, 0, &factor},
-                           {2, 0, 4, NULL, 0, &n}};
+    axl_hal_arg args[3] = {{0, 1, 4096, &m, 0, NULL, AXL_ACCESS_READ_WRITE},
+                           {1, 0, 4, NULL, 0, &factor, 0},
+                           {2, 0, 4, NULL, 0, &n, 0}};
     axl_hal_run run = {0};
     xt_kernel(&app.x, "scale", 0, &run.kernel_index, &run.ip_index);
     run.token = &run;
@@ -1831,6 +1858,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest memory[] = {
         TEST(load_image_gives_the_used_banks_of_each_image),
         TEST(load_image_is_refused_while_compute_units_are_open),
+        TEST(an_image_built_for_another_card_is_refused_naming_both_platforms),
         TEST(written_bytes_read_back_in_each_bank),
         TEST(ranges_outside_an_allocation_are_invalid),
         TEST(allocations_outside_the_banks_are_refused),

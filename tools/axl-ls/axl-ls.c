@@ -8,6 +8,11 @@
  *   axl-ls -s     one line per device
  *   axl-ls --json the full listing as one JSON object, for scripts (its
  *                 fields are in the README, "axl-ls --json")
+ *   axl-ls --build [--json]
+ *                 what the library was built as: its board, OS port,
+ *                 device ports and every setting as compiled in (an
+ *                 installed package's capacities), without opening a
+ *                 device
  *
  * Exit 0 when at least one device is found, 1 otherwise.
  */
@@ -261,12 +266,76 @@ static void print_device(axl_device d, int index, int short_form)
     print_kernels(d);
 }
 
+/* axl-ls --build: the library's axl_build_info. */
+static int print_build(int json)
+{
+    axl_build_info b;
+    if (axl_build_info_get(&b) != AXL_SUCCESS) {
+        fprintf(stderr, "axl-ls: %s\n", axl_last_message());
+        return 1;
+    }
+    if (json) {
+        printf("{\"format\":\"axl-ls-build\",\"version\":1,\"axl\":");
+        json_str(b.version);
+        printf(",\"board\":");
+        json_str(b.board);
+        printf(",\"os_port\":");
+        json_str(b.os_port);
+        printf(",\"device_ports\":[");
+        const char *p = b.device_ports;
+        for (int first = 1; *p;) {
+            char port[32];
+            size_t n = strcspn(p, " ");
+            snprintf(port, sizeof port, "%.*s", (int)n, p);
+            printf("%s", first ? "" : ",");
+            json_str(port);
+            first = 0;
+            p += n;
+            p += *p == ' ';
+        }
+        printf("],\"user_config\":");
+        json_str(b.user_config);
+        printf(",\"settings\":{");
+        for (uint32_t i = 0; i < b.setting_count; i++) {
+            printf("%s", i ? "," : "");
+            json_str(b.settings[i].name);
+            if (b.settings[i].text) {
+                printf(":");
+                json_str(b.settings[i].text);
+            } else {
+                printf(":%llu", (unsigned long long)b.settings[i].value);
+            }
+        }
+        printf("}}\n");
+        return 0;
+    }
+    printf("axl %s, built for board %s\n", b.version, b.board);
+    printf("  OS port       %s\n", b.os_port);
+    printf("  device ports  %s\n", b.device_ports);
+    printf("  user config   %s\n", b.user_config[0] ? b.user_config : "(none)");
+    printf("  given         %s\n", b.given[0] ? b.given : "(none)");
+    printf("  settings      as compiled in; to change one, configure axl "
+           "with -D<setting>=<value>\n");
+    for (uint32_t i = 0; i < b.setting_count; i++) {
+        if (b.settings[i].text)
+            printf("    %-28s \"%s\"\n", b.settings[i].name,
+                   b.settings[i].text);
+        else
+            printf("    %-28s %llu\n", b.settings[i].name,
+                   (unsigned long long)b.settings[i].value);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "--build") &&
+        (argc == 2 || (argc == 3 && !strcmp(argv[2], "--json"))))
+        return print_build(argc == 3);
     int short_form = argc == 2 && !strcmp(argv[1], "-s");
     int json = argc == 2 && !strcmp(argv[1], "--json");
     if (argc > 2 || (argc == 2 && !short_form && !json)) {
-        fprintf(stderr, "usage: axl-ls [-s | --json]\n");
+        fprintf(stderr, "usage: axl-ls [-s | --json | --build [--json]]\n");
         return 2;
     }
     axl_platform plats[16];

@@ -199,6 +199,10 @@ int axl_design_write(FILE *out, const char *source, const char *symbol,
                 break;
             fprintf(b, "    {.kernel = {.name = ");
             put_str(b, &t, kk.name);
+            if (kk.vlnv.len) {
+                fprintf(b, ", .vlnv = ");
+                put_str(b, &t, kk.vlnv);
+            }
             fprintf(b, ", .arg_count = %" PRIu32 ", .cu_count = %" PRIu32
                        ", .control = %" PRIu32 ",\n"
                        "                .xml_offset = %" PRIu32 "},\n",
@@ -222,11 +226,18 @@ int axl_design_write(FILE *out, const char *source, const char *symbol,
                 x->mem_count, x->ip_count, x->connection_count,
                 x->clock_count, x->kernel_count);
         fprintf(b, "    .mems = %s,\n    .ips = %s,\n    .connections = %s,\n"
-                   "    .clocks = %s,\n    .kernels = %s,\n};\n",
+                   "    .clocks = %s,\n    .kernels = %s,\n",
                 x->mem_count ? "mems" : "NULL", x->ip_count ? "ips" : "NULL",
                 x->connection_count ? "connections" : "NULL",
                 x->clock_count ? "clocks" : "NULL",
                 x->kernel_count ? "kernels" : "NULL");
+        const axl_str platform = axl_xclbin_get_platform(x);
+        if (platform.len) {
+            fprintf(b, "    .platform = ");
+            put_str(b, &t, platform);
+            fprintf(b, ",\n");
+        }
+        fprintf(b, "};\n");
     }
     if (fclose(b) != 0)
         bad = 1;

@@ -1497,11 +1497,12 @@ static int write_xml(kx *k, const iface *f, text *t)
         "<!-- %s: written by axl-xclbin kernel-xml from %s (the kernel.xml "
         "v++ -c puts in %s.xo) -->\n"
         "<root versionMajor=\"1\" versionMinor=\"6\">\n"
-        "  <kernel name=\"%s\" language=\"c\" vlnv=\"xilinx.com:hls:%s:1.0\" "
+        "  <kernel name=\"%s\" language=\"c\" vlnv=\"%s:hls:%s:1.0\" "
         "hwControlProtocol=\"%s\" preferredWorkGroupSizeMultiple=\"0\" "
         "workGroupSize=\"1\" interrupt=\"%s\">\n"
         "    <ports>\n",
-        top, slash ? slash + 1 : k->o->source, top, top, top, f->control,
+        top, slash ? slash + 1 : k->o->source, top, top,
+        k->o->vendor ? k->o->vendor : "xilinx.com", top, f->control,
         strcmp(f->control, "ap_ctrl_none") ? "true" : "false");
     for (unsigned i = 0; i < k->np; i++) {
         const param *p = &k->p[i];
@@ -1578,6 +1579,15 @@ int axl_kernel_xml(const axl_kernel_xml_options *o, char **xml, size_t *size,
         if (!is_id((unsigned char)*c))
             r = fail(k, "axl-xclbin kernel-xml", 0, "--top %s is not a C "
                      "identifier", t);
+    /* A VLNV field: no ':' (its separator) and nothing XML would escape. */
+    const char *v = o->vendor;
+    for (const char *c = v; r == 0 && v && *c; c++)
+        if (!is_id((unsigned char)*c) && *c != '.' && *c != '-')
+            r = fail(k, "axl-xclbin kernel-xml", 0, "--vendor %s: a vendor "
+                     "is letters, digits, '_', '.' and '-' (xilinx.com)", v);
+    if (r == 0 && v && (!*v || strlen(v) >= NAME_MAX_))
+        r = fail(k, "axl-xclbin kernel-xml", 0, "--vendor \"%s\": a vendor "
+                 "is 1 to %u characters", v, NAME_MAX_ - 1);
     for (unsigned i = 0; r == 0 && i < o->ndefines; i++)
         if (define(k, o->defines[i], 1))
             r = fail(k, "axl-xclbin kernel-xml", 0, "out of memory");

@@ -3,7 +3,7 @@
  * from the HLS C/C++ source, for a CI without Vitis.
  *
  *   axl-xclbin kernel-xml kernel.cpp --top NAME [-I DIR]... [-D NAME[=V]]...
- *                         -o kernel.xml
+ *                         [--vendor NAME] -o kernel.xml
  *
  * It reads the top function's signature and the `#pragma HLS INTERFACE`
  * lines of its body and lays the control registers out as the RTL Vitis
@@ -25,6 +25,11 @@ typedef struct axl_kernel_xml_options {
     unsigned ndefines;
     const char *text;                  /* NULL: read source; else its text */
     size_t text_size;
+    /* The vendor of the kernel's VLNV (<vendor>:hls:<top>:1.0), as Vitis
+     * HLS's `config_export -vendor` sets it; NULL: xilinx.com, its
+     * default. axl's stock kernels say axl: the emulated device runs its
+     * stock model only for a kernel of that VLNV. */
+    const char *vendor;
 } axl_kernel_xml_options;
 
 /** The XML; 0 and a malloc'd NUL-terminated text, or -1 and a reason. */

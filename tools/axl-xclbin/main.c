@@ -13,7 +13,8 @@
  *                                     build an image from a v++ link config
  *                                     and HLS kernel.xml files (link.h)
  *   axl-xclbin kernel-xml SOURCE --top NAME [-I DIR]... [-D NAME[=V]]...
- *                   -o FILE           write the kernel.xml of an HLS kernel
+ *                   [--vendor NAME] -o FILE
+ *                                              write the kernel.xml of an HLS kernel
  *                                     from its source (kernel_xml.h)
  *
  * Exit status: 0 success; 1 usage or I/O error; 2 the image (info), the
@@ -43,7 +44,8 @@ static int usage(void)
                     "[--platform NAME | --banks N] [--uuid U]\n"
                     "                       KERNEL_XML... -o FILE\n"
                     "       axl-xclbin kernel-xml SOURCE --top NAME "
-                    "[-I DIR]... [-D NAME[=V]]... -o FILE\n");
+                    "[-I DIR]... [-D NAME[=V]]...\n"
+                    "                       [--vendor NAME] -o FILE\n");
     return 1;
 }
 
@@ -219,7 +221,7 @@ static int kernel_xml_cmd(int argc, char **argv)
 {
     const char **inc = calloc((size_t)argc, sizeof *inc);
     const char **def = calloc((size_t)argc, sizeof *def);
-    axl_kernel_xml_options o = {NULL, NULL, inc, 0, def, 0, NULL, 0};
+    axl_kernel_xml_options o = {NULL, NULL, inc, 0, def, 0, NULL, 0, NULL};
     const char *out = NULL;
     int bad = !inc || !def;
     for (int i = 2; !bad && i < argc; i++) {
@@ -229,6 +231,8 @@ static int kernel_xml_cmd(int argc, char **argv)
             out = argv[++i];
         else if (strcmp(a, "--top") == 0 && more)
             o.top = argv[++i];
+        else if (strcmp(a, "--vendor") == 0 && more)
+            o.vendor = argv[++i];
         else if (strcmp(a, "-I") == 0 && more)
             inc[o.nincludes++] = argv[++i];
         else if (strncmp(a, "-I", 2) == 0 && a[2])

@@ -1,9 +1,15 @@
 /*
  * xrt/emu - the emulated device: a device port with no XRT behind it.
  *
- * Each device has AXL_EMU_BANKS static arenas as memory banks. It runs a
- * compute unit by calling the C model registered for the kernel's name
- * (include/axl/emu.h). Where that happens is the dispatch mode:
+ * Its memory banks are the design's: on a hosted build (AXL_EMU_HOSTED)
+ * each used bank of the MEM_TOPOLOGY it is programmed with, of the size
+ * the design gives within the limits set at run time (axl_emu_set_limits,
+ * AXL_EMU_MAX_BANK_BYTES), its storage reserved from the OS (mmap) at its
+ * first allocation, so an installed library runs any design without a
+ * rebuild; on bare metal AXL_EMU_BANKS static arenas of AXL_EMU_BANK_SIZE.
+ * It runs a compute unit by calling the C model registered for the
+ * kernel's name (include/axl/emu.h). Where that happens is the dispatch
+ * mode:
  *
  *  - asynchronous (the default), as a board runs kernels: on a hosted
  *    build each compute unit has a worker thread of its own (started at
@@ -19,13 +25,18 @@
  * The runtime clock (axl_clock_set) times runs, so a fixed clock gives
  * fixed timelines in the deterministic mode.
  */
+/* mmap's MAP_ANONYMOUS and MAP_NORESERVE on a hosted build (POSIX leaves
+ * them out of its strict mode); harmless on bare metal. */
+#define _DEFAULT_SOURCE 1
 #include <stdatomic.h>
-#include <stdlib.h> /* getenv, on hosted builds */
+#include <stdlib.h> /* getenv, calloc, on hosted builds */
 #include <string.h>
 
+#include "axl/buffer.h" /* axl_access_mode */
 #include "axl/emu.h"
 #include "axl/hal.h"
 #include "axl/runtime.h"
+#include "axl/trace.h"
 #include "emu_config.h"
 #include "emu_models.h"
 
@@ -37,9 +48,27 @@
 extern const axl_xclbin_design AXL_EMU_BUILTIN_DESIGN;
 #endif
 
+#if AXL_EMU_HOSTED
+#include <sys/mman.h>
+/* Banks a device can have: as many as the core's bank masks hold. */
+#define EMU_BANK_SLOTS 64
+#else
+#define EMU_BANK_SLOTS AXL_EMU_BANKS
+#endif
+
 typedef struct emu_bank {
     axl_arena arena;
+#if AXL_EMU_HOSTED
+    /* Made at the bank's first allocation and kept until the device
+     * closes (blocks) or the bank is empty when a design of another size
+     * comes (map): allocations alive across a reprogramming keep theirs. */
+    axl_arena_block *blocks;
+    unsigned char *map;
+    uint64_t map_size;
+    uint64_t design_size; /* the design's size, before the limit */
+#else
     axl_arena_block blocks[AXL_EMU_BANK_ALLOCS];
+#endif
 } emu_bank;
 
 /*
@@ -72,24 +101,31 @@ typedef struct emu_device {
     int open;
     uint32_t epoch;             /* this open; a worker of an older one ends */
     emu_unit units[AXL_EMU_UNITS];
-    emu_bank banks[AXL_EMU_BANKS];
+    emu_bank banks[EMU_BANK_SLOTS];
     /* What it keeps of the design it carries, copied at load_image: the
      * image's bytes are the application's and need not outlive the bundle
      * that loaded them (hal.h, load_image), so nothing later reads them.
-     * Image MEM_TOPOLOGY index of each bank (the used banks of the loaded
-     * design, in order), or the bank's own index with no design; and each
-     * bank's tag ("" when the design does not name it). */
+     * The banks (nbanks of them: the design's used banks, or AXL_EMU_BANKS
+     * with no design), each bank's MEM_TOPOLOGY index (UINT32_MAX: none),
+     * its tag ("" when the design does not name it) and base address.
+     * Written under the runtime lock (open holds it; load_image takes it). */
     bool has_design;
-    uint32_t bank_mem[AXL_EMU_BANKS];
-    char bank_tag[AXL_EMU_BANKS][sizeof ((axl_hal_bank *)0)->tag];
-    uint64_t bank_base[AXL_EMU_BANKS]; /* its MEM_TOPOLOGY base address */
+    uint32_t nbanks;
+    uint32_t bank_mem[EMU_BANK_SLOTS];
+    char bank_tag[EMU_BANK_SLOTS][sizeof ((axl_hal_bank *)0)->tag];
+    uint64_t bank_base[EMU_BANK_SLOTS]; /* its MEM_TOPOLOGY base address */
+    /* The platform it stands in for (axl_emu_set_platform), set at open:
+     * a design built for another is warned about. "" for none. */
+    char platform[64];
 } emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
 
+#if !AXL_EMU_HOSTED
 /* The banks' storage: static, aligned for any element type and for DMA. */
 static _Alignas(64) unsigned char
     storage[AXL_EMU_DEVICES][AXL_EMU_BANKS][AXL_EMU_BANK_SIZE];
+#endif
 
 static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
 {
@@ -101,14 +137,47 @@ static axl_status emu_probe(uint32_t *count, char *why, size_t why_size)
 
 /* ---- Models --------------------------------------------------------------- */
 
+/*
+ * One table: the stock models (entered at first use) and the
+ * application's, one entry per kernel name. Registering a name replaces
+ * the entry's model in place (a unit opened on it sees the new one);
+ * removing it puts the stock model back, or leaves a tombstone (fn NULL)
+ * that keeps its name, so a unit's handle never comes to point at
+ * another kernel's model (a tombstone is taken again by its own name
+ * only; the table has room for every application model and stock one).
+ * An entry holding the stock model (`stock`) serves only axl's own
+ * kernel of that name, the one its kernel.xml declares with vlnv
+ * "axl:hls:<name>:...": an application's kernel named like a stock one
+ * runs only a model the application registered (DESIGN.md, "The
+ * emulated device"). Guarded by the runtime lock.
+ */
 typedef struct emu_model {
     char name[AXL_EMU_NAME_MAX];
-    axl_emu_model_fn fn;
+    /* The model, by the kernels it serves: [1] axl's stock kernel of the
+     * name (NULL: removed), [0] an application's (NULL too when the entry
+     * holds the stock model). Indexed by bit 0 of a unit's handle (its
+     * kernel is the stock one), a launch asks in one load whether the
+     * entry still serves it; no larger than a model and a flag. */
+    axl_emu_model_fn serves[2];
     void *user;
 } emu_model;
 
-static emu_model models[AXL_EMU_MAX_MODELS];
+#define MODEL_FN(m) ((m)->serves[1])        /* NULL: removed */
+#define APP_MODEL(m) ((m)->serves[0] != NULL) /* the application's */
+
+/* An entry's model (lock held). */
+static void set_model(emu_model *m, axl_emu_model_fn fn, void *user,
+                      bool stock)
+{
+    m->serves[0] = stock ? NULL : fn;
+    m->serves[1] = fn;
+    m->user = user;
+}
+
+#define EMU_STOCK_MAX 8 /* room for models.c's list */
+static emu_model models[AXL_EMU_MAX_MODELS + EMU_STOCK_MAX];
 static unsigned nmodels;
+static unsigned napp;   /* entries holding an application's model */
 static int stock_registered;
 
 static void register_stock_locked(void);
@@ -121,22 +190,45 @@ static emu_model *find_model(const char *name, size_t len)
     return NULL;
 }
 
+static axl_emu_model_fn stock_fn(const char *name, size_t len)
+{
+    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++)
+        if (strlen(s->name) == len && !memcmp(s->name, name, len))
+            return s->fn;
+    return NULL;
+}
+
+static emu_model *new_entry(const char *kernel, size_t len)
+{
+    if (nmodels == sizeof models / sizeof models[0])
+        return NULL;
+    emu_model *m = &models[nmodels++];
+    memset(m, 0, sizeof *m);
+    memcpy(m->name, kernel, len);
+    m->name[len] = '\0';
+    return m;
+}
+
 static axl_status add_model(const char *kernel, axl_emu_model_fn fn,
                             void *user)
 {
     size_t len = strlen(kernel);
     emu_model *m = find_model(kernel, len);
-    if (!m) {
-        if (nmodels == AXL_EMU_MAX_MODELS)
-            return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
-                            "axl_emu_register_model: %u models already "
-                            "(AXL_EMU_MAX_MODELS)",
-                            (unsigned)AXL_EMU_MAX_MODELS);
-        m = &models[nmodels++];
-        memcpy(m->name, kernel, len + 1);
-    }
-    m->fn = fn;
-    m->user = user;
+    const bool was_app = m && APP_MODEL(m);
+    if (!was_app && napp == AXL_EMU_MAX_MODELS)
+        return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
+                        "axl_emu_register_model: %u models already "
+                        "(AXL_EMU_MAX_MODELS)",
+                        (unsigned)AXL_EMU_MAX_MODELS);
+    if (!m)
+        m = new_entry(kernel, len);
+    if (!m) /* every name once: tombstones of other names fill it */
+        return emu_fail(AXL_ERR_OUT_OF_RESOURCES,
+                        "axl_emu_register_model: %u kernel names have had "
+                        "models (AXL_EMU_MAX_MODELS)",
+                        (unsigned)AXL_EMU_MAX_MODELS);
+    set_model(m, fn, user, false);
+    napp += !was_app;
     return AXL_SUCCESS;
 }
 
@@ -145,8 +237,13 @@ static void register_stock_locked(void)
     if (stock_registered)
         return;
     stock_registered = 1;
-    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++)
-        add_model(s->name, s->fn, NULL);
+    for (const axl_emu_stock_model *s = axl_emu_stock_models; s->name; s++) {
+        if (find_model(s->name, strlen(s->name)))
+            continue; /* the application's, registered first */
+        emu_model *m = new_entry(s->name, strlen(s->name));
+        if (m)
+            set_model(m, s->fn, NULL, true);
+    }
 }
 
 axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
@@ -165,18 +262,37 @@ axl_status axl_emu_register_model(const char *kernel, axl_emu_model_fn fn,
     } else {
         /* NULL: back to the stock model, or no model at all. */
         emu_model *m = find_model(kernel, strlen(kernel));
-        const axl_emu_stock_model *stock = axl_emu_stock_models;
-        while (stock->name && strcmp(stock->name, kernel))
-            stock++;
-        if (m && stock->name) {
-            m->fn = stock->fn;
-            m->user = NULL;
-        } else if (m) {
-            *m = models[--nmodels];
+        if (m && APP_MODEL(m))
+            napp--;
+        if (m) {
+            const axl_emu_model_fn stock = stock_fn(kernel, strlen(kernel));
+            set_model(m, stock, NULL, stock != NULL);
         }
     }
     axl_port_unlock();
     return st;
+}
+
+/* Is k axl's own stock kernel of its name (vlnv "axl:hls:<name>:...",
+ * as bitstreams/stock/vitis declares them)? */
+static bool stock_kernel(const axl_xclbin_kernel *k)
+{
+    static const char lib[] = "axl:hls:";
+    const size_t n = sizeof lib - 1;
+    return k->vlnv.len > n + k->name.len &&
+           !memcmp(k->vlnv.ptr, lib, n) &&
+           !memcmp(k->vlnv.ptr + n, k->name.ptr, k->name.len) &&
+           k->vlnv.ptr[n + k->name.len] == ':';
+}
+
+/* The model that runs kernel k, or NULL (lock held). */
+static emu_model *model_of_locked(const axl_xclbin_kernel *k)
+{
+    register_stock_locked();
+    emu_model *m = find_model(k->name.ptr, k->name.len);
+    if (!m || !m->serves[stock_kernel(k)])
+        return NULL;
+    return m;
 }
 
 /* The model of a kernel; the caller holds axl_port_lock. */
@@ -185,39 +301,62 @@ static emu_model *model_for_locked(const axl_xclbin *x, uint32_t kernel_index)
     axl_xclbin_kernel k;
     if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
         return NULL;
-    register_stock_locked();
-    return find_model(k.name.ptr, k.name.len);
-}
-
-static emu_model *model_for(const axl_xclbin *x, uint32_t kernel_index)
-{
-    axl_port_lock();
-    emu_model *m = model_for_locked(x, kernel_index);
-    axl_port_unlock();
-    return m;
+    return model_of_locked(&k);
 }
 
 /* What the mmio port's register-level simulator runs when a unit starts
- * (xrt/mmio/sim.c): the same models, registered or stock. */
+ * (xrt/mmio/sim.c): the model registered under the name, or the stock
+ * one (by name only: the simulator is told no kernel's vlnv). */
 int axl__emu_model_find(const char *name, size_t len, axl_emu_model_fn *fn,
                         void **user)
 {
     axl_port_lock();
     register_stock_locked();
     emu_model *m = find_model(name, len);
-    if (m) {
-        *fn = m->fn;
+    const bool found = m && MODEL_FN(m);
+    if (found) {
+        *fn = MODEL_FN(m);
         *user = m->user;
     }
     axl_port_unlock();
-    return m != NULL;
+    return found;
 }
 
 /* The same, with axl_port_lock already held (kernel_compatible). */
 int axl__emu_has_model_locked(const char *name, size_t len)
 {
     register_stock_locked();
-    return find_model(name, len) != NULL;
+    emu_model *m = find_model(name, len);
+    return m && MODEL_FN(m);
+}
+
+/* Why kernel_index of x has no model, for the message of a unit's open:
+ * a stock model of its name that is not its own, or none at all. */
+static axl_status no_model(const axl_xclbin *x, uint32_t kernel_index)
+{
+#if !AXL_MESSAGE_DETAIL
+    (void)x;
+    return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                    "the emulated device has no model for kernel %u "
+                    "(axl_emu_register_model)",
+                    (unsigned)kernel_index);
+#endif
+    axl_xclbin_kernel k;
+    if (axl_xclbin_get_kernel(x, kernel_index, &k) != AXL_SUCCESS)
+        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "the emulated device has no model for kernel %u",
+                        (unsigned)kernel_index);
+    if (AXL_MESSAGE_DETAIL && stock_fn(k.name.ptr, k.name.len))
+        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                        "kernel %.*s (%.*s) has no model: the stock %.*s "
+                        "model runs only axl's own kernel "
+                        "(axl_emu_register_model)",
+                        (int)k.name.len, k.name.ptr, (int)k.vlnv.len,
+                        k.vlnv.ptr, (int)k.name.len, k.name.ptr);
+    return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                    "the emulated device has no model for kernel %.*s "
+                    "(axl_emu_register_model)",
+                    (int)k.name.len, k.name.ptr);
 }
 
 /* ---- The built-in design ------------------------------------------------------ */
@@ -279,26 +418,346 @@ static void builtin_image(const void **bytes, size_t *size)
 #endif
 }
 
-/* Banks follow the used banks of the design, in MEM_TOPOLOGY order; their
- * tags are copied (image NULL: no design). */
-static void map_banks(emu_device *d, const axl_xclbin *image)
+/* ---- Banks -------------------------------------------------------------------------- */
+
+/* A bank of the design: used, and memory a buffer can live in (a stream
+ * connection is not, as the XRT port has it). */
+static bool design_bank(const axl_xclbin_mem *m)
 {
-    uint32_t b = 0;
-    d->has_design = image != NULL;
-    memset(d->bank_tag, 0, sizeof d->bank_tag);
-    for (uint32_t m = 0; image && m < image->mem_count && b < AXL_EMU_BANKS;
-         m++) {
+    return m->used && m->type != AXL_XCLBIN_MEM_STREAMING &&
+           m->type != AXL_XCLBIN_MEM_STREAMING_CONNECTION;
+}
+
+static uint32_t design_banks(const axl_xclbin *image)
+{
+    uint32_t used = 0;
+    for (uint32_t m = 0; image && m < image->mem_count; m++) {
         axl_xclbin_mem mem;
-        if (axl_xclbin_get_mem(image, m, &mem) != AXL_SUCCESS || !mem.used)
+        if (axl_xclbin_get_mem(image, m, &mem) == AXL_SUCCESS &&
+            design_bank(&mem))
+            used++;
+    }
+    return used;
+}
+
+#if AXL_EMU_HOSTED
+/* The limits: the application's (axl_emu_set_limits) when it set them,
+ * else the environment's as read at the last open; fields 0 are the
+ * defaults. Under the runtime lock. */
+static axl_emu_limits app_limits, env_limits;
+static bool app_limits_set;
+/* An environment limit that was not a number, said in a log line from
+ * the next call without the lock (open has it). */
+static const char *_Atomic bad_env;
+
+static void say_bad_env(void)
+{
+    const char *name = atomic_exchange(&bad_env, (const char *)NULL);
+    if (name)
+        axl_hal_log(AXL_LOG_WARN,
+                    "%s=%s is not a number (bytes with K, M or G): the "
+                    "emulated device uses its default",
+                    name, getenv(name) ? getenv(name) : "");
+}
+
+static axl_emu_limits limits_now(void)
+{
+    axl_emu_limits l = app_limits_set ? app_limits : env_limits;
+    if (!l.max_banks || l.max_banks > EMU_BANK_SLOTS)
+        l.max_banks = EMU_BANK_SLOTS;
+    if (!l.max_bank_bytes)
+        l.max_bank_bytes = AXL_EMU_MAX_BANK_BYTES;
+    return l;
+}
+
+/* "4096", "64K", "1M", "2G" (binary units): false when it is not one. */
+static bool parse_bytes(const char *v, uint64_t *out)
+{
+    uint64_t n = 0;
+    const char *p = v;
+    if (*p < '0' || *p > '9')
+        return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (UINT64_MAX - 9) / 10)
+            return false;
+        n = n * 10 + (uint64_t)(*p - '0');
+    }
+    unsigned shift = 0;
+    if (*p == 'K' || *p == 'k')
+        shift = 10;
+    else if (*p == 'M' || *p == 'm')
+        shift = 20;
+    else if (*p == 'G' || *p == 'g')
+        shift = 30;
+    if (shift)
+        p++;
+    if (*p || n > UINT64_MAX >> shift)
+        return false;
+    *out = n << shift;
+    return true;
+}
+
+/* AXL_EMU_MAX_BANKS and AXL_EMU_MAX_BANK_BYTES, at each open (a value
+ * that is not a number is left out, and said so in a log line). */
+static void read_env_limits(void)
+{
+    env_limits = (axl_emu_limits){0};
+    const char *v = getenv("AXL_EMU_MAX_BANK_BYTES");
+    if (v && v[0] && !parse_bytes(v, &env_limits.max_bank_bytes)) {
+        env_limits.max_bank_bytes = 0;
+        atomic_store(&bad_env, "AXL_EMU_MAX_BANK_BYTES");
+    }
+    v = getenv("AXL_EMU_MAX_BANKS");
+    uint64_t n = 0;
+    if (v && v[0] && (!parse_bytes(v, &n) || n > UINT32_MAX))
+        atomic_store(&bad_env, "AXL_EMU_MAX_BANKS");
+    else
+        env_limits.max_banks = (uint32_t)n;
+}
+
+axl_status axl_emu_set_limits(const axl_emu_limits *limits)
+{
+    axl_port_lock();
+    app_limits_set = limits != NULL;
+    if (limits)
+        app_limits = *limits;
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+axl_status axl_emu_get_limits(axl_emu_limits *limits)
+{
+    if (!limits)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl_emu_get_limits: limits must not be NULL");
+    axl_port_lock();
+    *limits = limits_now();
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+/* Bank b takes `size` bytes (lock held). An empty bank gives back storage
+ * of another size (the next allocation reserves the new size); one with
+ * allocations alive keeps its storage, and its size covers them. */
+static void bank_resize(emu_bank *k, uint64_t size)
+{
+    if (k->arena.nblocks == 0) {
+        if (k->map && k->map_size != size) {
+            munmap(k->map, (size_t)k->map_size);
+            k->map = NULL;
+            k->map_size = 0;
+        }
+        axl_arena_init(&k->arena, k->map, size, AXL_EMU_MEM_ALIGN_BITS / 8,
+                       k->blocks, AXL_EMU_BANK_ALLOCS);
+        return;
+    }
+    const axl_arena_block *last = &k->arena.blocks[k->arena.nblocks - 1];
+    const uint64_t end = last->offset + last->size;
+    if (size > k->map_size)
+        size = k->map_size;
+    k->arena.size = size < end ? end : size;
+}
+
+/* Storage for bank k, at its first allocation (lock held): the OS gives
+ * pages as they are touched, so a large bank costs what is used. */
+static axl_status bank_storage(emu_bank *k)
+{
+    if (!k->blocks) {
+        k->blocks = calloc(AXL_EMU_BANK_ALLOCS, sizeof k->blocks[0]);
+        if (!k->blocks)
+            return AXL_ERR_MEMORY_ALLOCATION;
+        k->arena.blocks = k->blocks;
+    }
+    if (!k->map) {
+        size_t n = k->arena.size ? (size_t)k->arena.size : 1;
+        void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return AXL_ERR_MEMORY_ALLOCATION;
+        k->map = p;
+        k->map_size = k->arena.size;
+        k->arena.base = p;
+    }
+    return AXL_SUCCESS;
+}
+
+static void bank_release(emu_bank *k)
+{
+    if (k->map)
+        munmap(k->map, k->map_size ? (size_t)k->map_size : 1);
+    free(k->blocks);
+    memset(k, 0, sizeof *k);
+}
+#else
+axl_status axl_emu_set_limits(const axl_emu_limits *limits)
+{
+    (void)limits;
+    return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_emu_set_limits: a bare-metal build's banks are "
+                    "static (AXL_EMU_BANKS %u of AXL_EMU_BANK_SIZE %lu)",
+                    (unsigned)AXL_EMU_BANKS,
+                    (unsigned long)AXL_EMU_BANK_SIZE);
+}
+
+axl_status axl_emu_get_limits(axl_emu_limits *limits)
+{
+    if (!limits)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl_emu_get_limits: limits must not be NULL");
+    limits->max_banks = AXL_EMU_BANKS;
+    limits->max_bank_bytes = AXL_EMU_BANK_SIZE;
+    return AXL_SUCCESS;
+}
+#endif
+
+/* Banks follow the used banks of the design, in MEM_TOPOLOGY order, with
+ * their tags and base addresses copied (image NULL: no design, the
+ * board's AXL_EMU_BANKS). A design with more banks than the device takes
+ * is refused, saying which limit, and changes nothing. Lock held. */
+static axl_status map_banks(emu_device *d, const axl_xclbin *image,
+                            char *why, size_t why_size)
+{
+    const uint32_t used = image ? design_banks(image) : AXL_EMU_BANKS;
+#if AXL_EMU_HOSTED
+    const axl_emu_limits lim = limits_now();
+    if (used > lim.max_banks) {
+#if AXL_MESSAGES
+        axl_format(why, why_size,
+                   "the design uses %u memory banks, the emulated device "
+                   "at most %u (AXL_EMU_MAX_BANKS)",
+                   (unsigned)used, (unsigned)lim.max_banks);
+#endif
+#else
+    if (used > AXL_EMU_BANKS) {
+#if AXL_MESSAGES
+        axl_format(why, why_size,
+                   "the design uses %u memory banks, AXL_EMU_BANKS is %u: "
+                   "raise it (-DAXL_EMU_BANKS=%u)",
+                   (unsigned)used, (unsigned)AXL_EMU_BANKS, (unsigned)used);
+#endif
+#endif
+#if !AXL_MESSAGES
+        (void)why;
+        (void)why_size;
+#endif
+        return AXL_ERR_OUT_OF_RESOURCES;
+    }
+    d->has_design = image != NULL;
+    d->nbanks = used;
+    memset(d->bank_tag, 0, sizeof d->bank_tag);
+#if AXL_EMU_HOSTED
+    uint64_t size[EMU_BANK_SLOTS];
+#endif
+    uint32_t b = 0;
+    for (uint32_t m = 0; image && m < image->mem_count && b < used; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(image, m, &mem) != AXL_SUCCESS ||
+            !design_bank(&mem))
             continue;
         axl_format(d->bank_tag[b], sizeof d->bank_tag[b], "%.*s",
                    (int)mem.tag.len, mem.tag.ptr);
         d->bank_base[b] = mem.base_address;
+#if AXL_EMU_HOSTED
+        size[b] = mem.size ? mem.size : AXL_EMU_BANK_SIZE;
+#endif
         d->bank_mem[b++] = m;
     }
-    for (; b < AXL_EMU_BANKS; b++)
+    for (; b < EMU_BANK_SLOTS; b++) {
         d->bank_mem[b] = image ? UINT32_MAX : b;
+#if AXL_EMU_HOSTED
+        size[b] = AXL_EMU_BANK_SIZE;
+#endif
+    }
+#if AXL_EMU_HOSTED
+    for (b = 0; b < EMU_BANK_SLOTS; b++) {
+        emu_bank *k = &d->banks[b];
+        k->design_size = size[b];
+        bank_resize(k, size[b] < lim.max_bank_bytes ? size[b]
+                                                    : lim.max_bank_bytes);
+    }
+#endif
+    return AXL_SUCCESS;
 }
+
+/* Bank b's device address: the design's, or the stock images' layout. */
+static uint64_t bank_address(const emu_device *d, uint32_t b)
+{
+    return d->has_design && d->bank_mem[b] != UINT32_MAX
+               ? d->bank_base[b]
+               : 0x4000000000ull + (uint64_t)b * 0x10000000ull;
+}
+
+/* ---- The platform it stands in for ----------------------------------------------- */
+
+#if AXL_EMU_HOSTED
+static char app_platform[64]; /* axl_emu_set_platform's; under the lock */
+static bool app_platform_set;
+
+axl_status axl_emu_set_platform(const char *vbnv)
+{
+    if (vbnv && strlen(vbnv) >= sizeof app_platform)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl_emu_set_platform: a platform name has at most "
+                        "63 characters (the xclbin header's m_platformVBNV)");
+    axl_port_lock();
+    app_platform_set = vbnv != NULL;
+    axl_format(app_platform, sizeof app_platform, "%s", vbnv ? vbnv : "");
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+
+/* axl's own emulation platform: "axl_emu" (what axl-xclbin link names
+ * when told none), "axl_emu_stock_1_0", ...: taken for any platform. */
+static bool neutral_platform(axl_str p)
+{
+    return p.len >= 7 && !memcmp(p.ptr, "axl_emu", 7);
+}
+
+/* At open (lock held): the application's platform, else the
+ * environment's, else the one of the design the device comes with. */
+static void choose_platform(emu_device *d, const axl_xclbin *builtin)
+{
+    const char *v = NULL;
+#if AXL_EMU_HOSTED
+    v = getenv("AXL_EMU_PLATFORM");
+#endif
+    if (app_platform_set)
+        axl_format(d->platform, sizeof d->platform, "%s", app_platform);
+    else if (v && v[0])
+        axl_format(d->platform, sizeof d->platform, "%s", v);
+    else if (builtin) {
+        const axl_str p = axl_xclbin_get_platform(builtin);
+        axl_format(d->platform, sizeof d->platform, "%.*s", (int)p.len,
+                   p.len ? p.ptr : "");
+    }
+}
+
+/* A design built for another platform than the device's: a warning
+ * naming both (no lock held). */
+static void check_platform(const emu_device *d, const axl_xclbin *image)
+{
+    const axl_str want = {d->platform, strlen(d->platform)};
+    const axl_str got = axl_xclbin_get_platform(image);
+    if (!want.len || !got.len || neutral_platform(got) ||
+        (got.len == want.len && !memcmp(got.ptr, want.ptr, got.len)))
+        return;
+    axl_hal_log(AXL_LOG_WARN,
+                "axl emulated FPGA %u: the design was built for platform "
+                "%.*s; the device stands in for %s (AXL_EMU_PLATFORM): "
+                "it runs, unchecked against that platform",
+                (unsigned)d->index, (int)got.len, got.ptr, d->platform);
+}
+#else
+/* Bare metal: a firmware links the designs it runs; the check, a log
+ * line, is left out where the code must fit beside it (the R5's ATCM). */
+axl_status axl_emu_set_platform(const char *vbnv)
+{
+    (void)vbnv;
+    return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_emu_set_platform: a hosted build's (on bare metal "
+                    "the firmware links its designs)");
+}
+#endif
 
 static uint32_t epochs; /* opens so far, under the runtime lock */
 
@@ -314,11 +773,37 @@ static axl_status emu_open(uint32_t index, void **dev)
         d->units[u].ip = UINT32_MAX;
         d->units[u].dev = d;
     }
-    map_banks(d, NULL);
+#if AXL_EMU_HOSTED
+    read_env_limits();
+#else
     for (uint32_t b = 0; b < AXL_EMU_BANKS; b++)
         axl_arena_init(&d->banks[b].arena, storage[index][b],
                        AXL_EMU_BANK_SIZE, AXL_EMU_MEM_ALIGN_BITS / 8,
                        d->banks[b].blocks, AXL_EMU_BANK_ALLOCS);
+#endif
+#if AXL_EMU_HOSTED
+    /* The banks of the design it comes with; without one (or past the
+     * limits, which a later programming says), the board's. */
+    axl_xclbin x;
+    const void *bytes;
+    size_t size;
+    const axl_xclbin_design *design = axl__emu_builtin_design();
+    builtin_image(&bytes, &size);
+    char why[AXL_MESSAGE_MAX];
+    axl_status st = AXL_ERR_INVALID;
+    if (design)
+        st = axl_xclbin_open_design(&x, design, NULL, 0);
+    else if (bytes)
+        st = axl_xclbin_open(&x, bytes, size, NULL, 0);
+    choose_platform(d, st == AXL_SUCCESS ? &x : NULL);
+    if (st != AXL_SUCCESS || map_banks(d, &x, why, sizeof why) != AXL_SUCCESS)
+        map_banks(d, NULL, why, sizeof why);
+#else
+    /* Bare metal: the static banks, named for the design when it is
+     * programmed (as before issue 29). */
+    char why[8];
+    map_banks(d, NULL, why, sizeof why);
+#endif
     *dev = d;
     return AXL_SUCCESS;
 }
@@ -354,6 +839,15 @@ static void emu_close(void *dev)
         axl_port_thread_join(join[i]);
     for (unsigned i = 0; i < nd; i++)
         axl_port_thread_detach(detach[i]);
+#if AXL_EMU_HOSTED
+    /* A worker left in a model (detached above) may still write its
+     * buffers: then the banks stay (a leak, for a model that hangs past
+     * shutdown, rather than a crash). */
+    axl_port_lock();
+    for (uint32_t b = 0; b < EMU_BANK_SLOTS && !nd; b++)
+        bank_release(&d->banks[b]);
+    axl_port_unlock();
+#endif
 }
 
 static axl_status emu_describe(void *dev, axl_hal_device_info *info)
@@ -374,9 +868,18 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
                   AXL_HAL_DEVICE_PROFILING | AXL_HAL_DEVICE_REPROGRAMMABLE;
     info->mem_base_addr_align = AXL_EMU_MEM_ALIGN_BITS;
     info->max_clock_mhz = 300;
-    info->bank_count = AXL_EMU_BANKS;
-    info->global_mem_size = (uint64_t)AXL_EMU_BANKS * AXL_EMU_BANK_SIZE;
+    info->bank_count = d->nbanks;
+#if AXL_EMU_HOSTED
+    for (uint32_t b = 0; b < d->nbanks; b++) {
+        const uint64_t size = d->banks[b].arena.size;
+        info->global_mem_size += size;
+        if (size > info->max_mem_alloc_size)
+            info->max_mem_alloc_size = size;
+    }
+#else
+    info->global_mem_size = (uint64_t)d->nbanks * AXL_EMU_BANK_SIZE;
     info->max_mem_alloc_size = AXL_EMU_BANK_SIZE;
+#endif
     info->timer_resolution_ns = axl_port_clock_resolution_ns();
     builtin_image(&info->builtin_image, &info->builtin_image_size);
     info->builtin_design = axl__emu_builtin_design();
@@ -390,15 +893,11 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
     /* A bank of the design has its MEM_TOPOLOGY tag and base address
      * (what the design's addresses mean); one without, the stock images'
      * layout. Its size is what is emulated. */
-    if (d->has_design && d->bank_mem[index] != UINT32_MAX) {
-        memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
-        out->base_address = d->bank_base[index];
-    } else {
-        out->base_address = 0x4000000000ull + (uint64_t)index * 0x10000000ull;
-    }
+    memcpy(out->tag, d->bank_tag[index], sizeof out->tag);
+    out->base_address = bank_address(d, index);
     if (!out->tag[0])
         axl_format(out->tag, sizeof out->tag, "bank%u", (unsigned)index);
-    out->size = AXL_EMU_BANK_SIZE;
+    out->size = d->banks[index].arena.size;
     out->image_index = d->bank_mem[index];
     return AXL_SUCCESS;
 }
@@ -408,36 +907,22 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 static axl_status emu_load_image(void *dev, const axl_xclbin *image,
                                  char *why, size_t why_size)
 {
-    /* Each used bank of the design is one of the device's static arenas:
-     * a design with more is refused here, when its bundle is obtained (or
-     * at start-up for the board's design), not later by a placement. */
-    uint32_t used = 0;
-    for (uint32_t m = 0; image && m < image->mem_count; m++) {
-        axl_xclbin_mem mem;
-        if (axl_xclbin_get_mem(image, m, &mem) == AXL_SUCCESS && mem.used)
-            used++;
-    }
-    if (used > AXL_EMU_BANKS) {
-#if AXL_MESSAGES
-        axl_format(why, why_size,
-                   "the design uses %u memory banks, AXL_EMU_BANKS is %u: "
-                   "raise it (-DAXL_EMU_BANKS=%u)",
-                   (unsigned)used, (unsigned)AXL_EMU_BANKS, (unsigned)used);
-#else
-        (void)why;
-        (void)why_size;
-#endif
-        return AXL_ERR_OUT_OF_RESOURCES;
-    }
+    /* The design's banks (refused here, when its bundle is obtained, if
+     * there are too many: not later by a placement). */
     emu_device *d = dev;
-    map_banks(d, image);
-    /* Idle units serve the new design's units from their next run. */
+#if AXL_EMU_HOSTED
+    say_bad_env();
+    if (image)
+        check_platform(d, image);
+#endif
     axl_port_lock();
-    for (unsigned u = 0; u < AXL_EMU_UNITS; u++)
+    axl_status st = map_banks(d, image, why, why_size);
+    /* Idle units serve the new design's units from their next run. */
+    for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
         if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
             d->units[u].ip = UINT32_MAX;
     axl_port_unlock();
-    return AXL_SUCCESS;
+    return st;
 }
 
 static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
@@ -448,23 +933,45 @@ static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
     return model_for_locked(image, kernel_index) != NULL;
 }
 
+/* A unit's handle: its model's entry, with bit 0 set when the kernel is
+ * axl's stock kernel (which the stock model may serve). */
 static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
                               uint32_t kernel_index, uint32_t ip_index,
                               uintptr_t *cu_handle)
 {
     (void)dev;
     (void)ip_index;
-    emu_model *m = model_for(image, kernel_index);
-    if (!m) {
-        axl_xclbin_kernel k;
-        axl_xclbin_get_kernel(image, kernel_index, &k);
-        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                        "the emulated device has no model for kernel %.*s "
-                        "(axl_emu_register_model)",
-                        (int)k.name.len, k.name.ptr);
+    axl_xclbin_kernel k;
+    emu_model *m = NULL;
+    bool stock = false;
+    axl_port_lock();
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) == AXL_SUCCESS) {
+        m = model_of_locked(&k);
+        stock = stock_kernel(&k);
     }
-    *cu_handle = (uintptr_t)m;
+    axl_port_unlock();
+    if (!m)
+        return no_model(image, kernel_index);
+    *cu_handle = (uintptr_t)m | (uintptr_t)stock;
     return AXL_SUCCESS;
+}
+
+/* The model a run calls (no lock held): its unit's entry, unless the
+ * entry no longer serves it (removed, the stock model for an
+ * application's kernel, or given to another name), then looked up. */
+static axl_emu_model_fn run_model(const axl_hal_run *run, void **user)
+{
+    const uintptr_t h = run->cu_handle;
+    const emu_model *m = (const emu_model *)(h & ~(uintptr_t)1);
+    axl_emu_model_fn fn = m ? m->serves[h & 1] : NULL;
+    if (!fn) {
+        axl_port_lock();
+        m = model_for_locked(run->image, run->kernel_index);
+        fn = m ? MODEL_FN(m) : NULL;
+        axl_port_unlock();
+    }
+    *user = fn ? m->user : NULL;
+    return fn;
 }
 
 /* ---- Dispatch -------------------------------------------------------------------- */
@@ -487,7 +994,7 @@ static bool is_deterministic(void)
 #if AXL_EMU_HOSTED
         v = getenv("AXL_EMU_DETERMINISTIC");
 #endif
-        mode = v && v[0] && strcmp(v, "0") != 0;
+        mode = v && v[0] && (v[0] != '0' || v[1]);
         int unset = -1;
         atomic_compare_exchange_strong(&deterministic, &unset, mode);
         mode = atomic_load_explicit(&deterministic, memory_order_relaxed);
@@ -495,24 +1002,178 @@ static bool is_deterministic(void)
     return mode != 0;
 }
 
-/* Calls a model on a run (no lock held). The calling thread's message is
- * the model's while it runs (axl_fail) and is given back afterwards: a
- * port never changes it (hal.h). A failure's text goes to why. */
-static inline __attribute__((always_inline)) axl_status
-call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
-           void *const *ptr, char *why)
+/* ---- Arguments given read-only ------------------------------------------------ */
+
+/* The check is compiled in on hosted builds and where the board turns it
+ * on; a bare-metal build without it (R5 code in the ATCM) carries none. */
+#define EMU_RO_CHECK (AXL_EMU_HOSTED || AXL_EMU_CHECK_READ_ONLY)
+
+/* -1: not chosen yet (the environment, else AXL_EMU_CHECK_READ_ONLY, at
+ * the first run); atomic, read by every run. */
+static _Atomic int check_ro = -1;
+
+axl_status axl_emu_check_read_only(bool on)
 {
-    axl_emu_arg args[AXL_EMU_MAX_ARGS];
-    const uint32_t n = run->arg_count;
-    for (uint32_t i = 0; i < n; i++) {
-        const axl_hal_arg *a = &run->args[i];
-        args[i].id = a->id;
-        args[i].is_buffer = a->is_mem != 0;
-        args[i].ptr = ptr[i];
-        args[i].size = a->size;
-        args[i].value = a->is_mem ? NULL : a->value;
+    if (!EMU_RO_CHECK && on)
+        return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                        "axl_emu_check_read_only: this build has no "
+                        "read-only check (AXL_EMU_CHECK_READ_ONLY 0)");
+    atomic_store_explicit(&check_ro, on, memory_order_relaxed);
+    return AXL_SUCCESS;
+}
+
+/* The first run's choice: the environment, else the setting. */
+static __attribute__((noinline)) bool choose_read_only(void)
+{
+    int on = AXL_EMU_CHECK_READ_ONLY;
+#if AXL_EMU_HOSTED
+    const char *v = getenv("AXL_EMU_CHECK_READ_ONLY");
+    if (v && v[0])
+        on = v[0] != '0' || v[1];
+#endif
+    int unset = -1;
+    atomic_compare_exchange_strong(&check_ro, &unset, on);
+    return atomic_load_explicit(&check_ro, memory_order_relaxed) != 0;
+}
+
+static inline bool checking_read_only(void)
+{
+    if (!EMU_RO_CHECK)
+        return false;
+    const int on = atomic_load_explicit(&check_ro, memory_order_relaxed);
+    return on < 0 ? choose_read_only() : on != 0;
+}
+
+/* A 64-bit digest of n bytes: Fletcher's two running sums over 8-byte
+ * words, in four independent lanes (the CPU runs them side by side), the
+ * tail byte by byte, mixed at the end. A model's write shows as another
+ * digest: a changed word changes the first sum, and words moved or
+ * traded change the second (each word counts by its position); only a
+ * write of what was there changes nothing, which is nothing to report.
+ * About 0.5 instructions a byte (tests/bench/instructions.sh). */
+static uint64_t digest(const unsigned char *p, uint64_t n)
+{
+    uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    uint64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        uint64_t w[4];
+        memcpy(w, p + i, 32);
+        a0 += w[0];
+        a1 += w[1];
+        a2 += w[2];
+        a3 += w[3];
+        b0 += a0;
+        b1 += a1;
+        b2 += a2;
+        b3 += a3;
     }
-    axl_emu_call call = {run->kernel_name, run->cu, n, args};
+    for (; i < n; i++) {
+        a0 += p[i];
+        b0 += a0;
+    }
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    const uint64_t v[8] = {a0, b0, a1, b1, a2, b2, a3, b3};
+    uint64_t h = n;
+    for (int l = 0; l < 8; l++) {
+        h = (h ^ v[l]) * k;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* Is argument a a buffer given read-only (bytes to check)? */
+static inline bool read_only(const axl_hal_arg *a)
+{
+    return a->is_mem &&
+           (a->access & (AXL_ACCESS_READ | AXL_ACCESS_WRITE)) ==
+               AXL_ACCESS_READ &&
+           a->size;
+}
+
+/* No writable argument of run reaches the bytes of read-only buffer
+ * argument i (the kernel may write through that one: out_r = in1). */
+static bool read_only_alone(const axl_hal_run *run, void *const *ptr,
+                            uint32_t i)
+{
+    const axl_hal_arg *a = &run->args[i];
+    const unsigned char *lo = ptr[i], *hi = lo + a->size;
+    for (uint32_t j = 0; j < run->arg_count; j++) {
+        const axl_hal_arg *b = &run->args[j];
+        if (j == i || !b->is_mem || !(b->access & AXL_ACCESS_WRITE))
+            continue;
+        const unsigned char *blo = ptr[j], *bhi = blo + b->size;
+        if (blo < hi && lo < bhi)
+            return false;
+    }
+    return true;
+}
+
+/* The failure of a run whose model wrote argument i, given read-only. */
+static axl_status wrote_read_only(const axl_hal_run *run, uint32_t i,
+                                  char *why)
+{
+    const uint32_t id = run->args[i].id;
+    axl_xclbin_kernel k;
+    axl_xclbin_arg arg;
+    axl_str name = {"?", 1};
+    if (axl_xclbin_get_kernel(run->image, run->kernel_index, &k) ==
+        AXL_SUCCESS)
+        for (uint32_t a = 0; a < k.arg_count; a++)
+            if (axl_xclbin_get_kernel_arg(run->image, &k, a, &arg) ==
+                    AXL_SUCCESS &&
+                arg.index == id)
+                name = arg.name;
+#if AXL_MESSAGES
+    axl_format(why, AXL_MESSAGE_MAX,
+               "%s wrote argument %u (%.*s), which the command gave "
+               "read-only: give it AXL_ARG_OUT or AXL_ARG_INOUT "
+               "(a board would drop the result)",
+               run->kernel_name, (unsigned)id, (int)name.len, name.ptr);
+#else
+    (void)name;
+    axl_format(why, AXL_MESSAGE_MAX, "%s",
+               axl_status_name(AXL_ERR_KERNEL_ARGUMENT));
+#endif
+    return AXL_ERR_KERNEL_ARGUMENT;
+}
+
+/* Digests into before[] each buffer of run given read-only that the check
+ * covers; answers which, a bit each (bit i: argument i). The switch is
+ * asked only for a read-only buffer. */
+static __attribute__((noinline)) uint32_t
+digest_read_only(const axl_hal_run *run, void *const *ptr, uint64_t *before)
+{
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < run->arg_count; i++)
+        if (read_only(&run->args[i]) && checking_read_only() &&
+            read_only_alone(run, ptr, i)) {
+            before[i] = digest(ptr[i], run->args[i].size);
+            checked |= 1u << i;
+        }
+    return checked;
+}
+
+/* After the model: a buffer of `checked` whose digest changed fails the
+ * run. */
+static __attribute__((noinline)) axl_status
+check_read_only(const axl_hal_run *run, void *const *ptr,
+                const uint64_t *before, uint32_t checked, char *why)
+{
+    for (uint32_t i = 0; checked; i++, checked >>= 1)
+        if ((checked & 1u) && digest(ptr[i], run->args[i].size) != before[i])
+            return wrote_read_only(run, i, why);
+    return AXL_SUCCESS;
+}
+
+/* Calls a model with its arguments (no lock held). The calling thread's
+ * message is the model's while it runs (axl_fail) and is given back
+ * afterwards: a port never changes it (hal.h). A failure's text goes to
+ * why. */
+static inline __attribute__((always_inline)) axl_status
+invoke(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
+       const axl_emu_arg *args, char *why)
+{
+    axl_emu_call call = {run->kernel_name, run->cu, run->arg_count, args};
     char *msg = axl_port_message_buffer();
     char saved[AXL_MESSAGE_MAX];
     const bool keep = msg[0] != '\0'; /* most launches have nothing to keep */
@@ -527,6 +1188,35 @@ call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
         memcpy(msg, saved, AXL_MESSAGE_MAX);
     else
         msg[0] = '\0';
+    return st;
+}
+
+/* Calls a model on a run (no lock held; see invoke). With the read-only
+ * check on, each buffer given read-only is digested before and after: a
+ * change fails the run. A launch without arguments goes straight to the
+ * model. */
+static inline __attribute__((always_inline)) axl_status
+call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
+           void *const *ptr, char *why)
+{
+    const uint32_t n = run->arg_count;
+    if (!n)
+        return invoke(run, fn, user, NULL, why);
+    axl_emu_arg args[AXL_EMU_MAX_ARGS];
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        args[i].id = a->id;
+        args[i].is_buffer = a->is_mem != 0;
+        args[i].ptr = ptr[i];
+        args[i].size = a->size;
+        args[i].value = a->is_mem ? NULL : a->value;
+    }
+    uint64_t before[AXL_EMU_MAX_ARGS];
+    const uint32_t checked =
+        EMU_RO_CHECK ? digest_read_only(run, ptr, before) : 0;
+    axl_status st = invoke(run, fn, user, args, why);
+    if (st == AXL_SUCCESS && checked)
+        st = check_read_only(run, ptr, before, checked, why);
     return st;
 }
 
@@ -644,13 +1334,10 @@ static axl_status too_many_units(const axl_hal_run *run)
 static axl_status emu_run_start(void *dev, const axl_hal_run *run)
 {
     emu_device *d = dev;
-    const emu_model *m = (const emu_model *)run->cu_handle;
-    if (!m)
-        m = model_for(run->image, run->kernel_index);
-    if (!m)
-        return emu_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                        "the emulated device has no model for kernel %s",
-                        run->kernel_name);
+    void *user;
+    const axl_emu_model_fn fn = run_model(run, &user);
+    if (!fn)
+        return no_model(run->image, run->kernel_index);
     if (run->arg_count > AXL_EMU_MAX_ARGS)
         return emu_fail(AXL_ERR_KERNEL_ARGUMENT,
                         "%s has %u arguments; the emulator passes at most "
@@ -663,8 +1350,6 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
         ptr[i] = a->is_mem ? (unsigned char *)a->mem->host_ptr + a->offset
                            : NULL;
     }
-    const axl_emu_model_fn fn = m->fn;
-    void *const user = m->user;
     char why[AXL_MESSAGE_MAX];
 
     if (!is_deterministic()) {
@@ -790,19 +1475,31 @@ static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     emu_device *d = dev;
     if (user_ptr)
         return AXL_ERR_FEATURE_NOT_SUPPORTED; /* banks are separate memory */
-    if (bank >= AXL_EMU_BANKS)
-        return AXL_ERR_INVALID;
+#if AXL_EMU_HOSTED
+    say_bad_env();
+#endif
     uint64_t off;
     axl_port_lock();
-    axl_status st = axl_arena_alloc(&d->banks[bank].arena, size, &off);
+    if (bank >= d->nbanks) { /* a programming may change it: read locked */
+        axl_port_unlock();
+        return AXL_ERR_INVALID;
+    }
+    emu_bank *k = &d->banks[bank];
+#if AXL_EMU_HOSTED
+    axl_status st = size <= k->arena.size ? bank_storage(k) : AXL_SUCCESS;
+    if (st == AXL_SUCCESS)
+        st = axl_arena_alloc(&k->arena, size, &off);
+#else
+    axl_status st = axl_arena_alloc(&k->arena, size, &off);
+#endif
+    unsigned char *base = k->arena.base;
+    const uint64_t address = bank_address(d, bank);
     axl_port_unlock();
     if (st != AXL_SUCCESS)
         return st;
-    axl_hal_bank b;
-    emu_bank_info(dev, bank, &b);
     out->handle = (uintptr_t)off + 1; /* 0 means none */
-    out->host_ptr = storage[d->index][bank] + off;
-    out->device_address = b.base_address + off;
+    out->host_ptr = base + off;
+    out->device_address = address + off;
     out->size = size;
     out->bank = bank;
     return AXL_SUCCESS;
@@ -816,6 +1513,35 @@ static void emu_mem_free(void *dev, axl_hal_mem *mem)
     axl_port_unlock();
     mem->handle = 0;
 }
+
+#if AXL_EMU_HOSTED
+/* What a bank holds, for the message of an allocation that failed (a
+ * hosted build's: bare metal leaves it out for room, and the message
+ * gives the bank's size). */
+static axl_status emu_mem_usage(void *dev, uint32_t bank,
+                                axl_hal_bank_usage *out)
+{
+    emu_device *d = dev;
+    if (bank >= EMU_BANK_SLOTS)
+        return AXL_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    axl_port_lock();
+    const axl_arena *a = &d->banks[bank].arena;
+    out->size = a->size;
+    out->free = a->size > a->in_use ? a->size - a->in_use : 0;
+    out->largest_free = axl_arena_largest_free(a);
+    out->allocations = a->nblocks;
+    out->max_allocations = a->max_blocks ? a->max_blocks : AXL_EMU_BANK_ALLOCS;
+    const uint64_t full = d->banks[bank].design_size;
+    char size[16];
+    if (full > a->size)
+        axl_format(out->note, sizeof out->note,
+                   "AXL_EMU_MAX_BANK_BYTES (the design's: %s)",
+                   axl_bytes(size, sizeof size, full));
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+#endif
 
 static axl_status emu_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
                                 const void *src, uint64_t size)
@@ -863,11 +1589,15 @@ const axl_device_port axl_emu_port = {
     .bank = emu_bank_info,
     .mem_alloc = emu_mem_alloc,
     .mem_free = emu_mem_free,
+#if AXL_EMU_HOSTED
+    .mem_usage = emu_mem_usage,
+#endif
     .mem_write = emu_mem_write,
     .mem_read = emu_mem_read,
     .mem_copy = emu_mem_copy,
     .load_image = emu_load_image,
     .kernel_compatible = emu_kernel_compatible,
+    /* "its own": a stock model serves only axl's kernel of its name. */
     .kernel_fix = "register a C model with axl_emu_register_model()",
     .cu_open = emu_cu_open,
     .run_start = emu_run_start,
@@ -876,3 +1606,5 @@ const axl_device_port axl_emu_port = {
     .progress = emu_progress,
 #endif
 };
+
+

@@ -31,19 +31,40 @@
  * (on Linux, untouched bss pages cost nothing).
  */
 
-/** Memory banks per device; each is a static arena. */
+/** Memory banks per device. On bare metal each is a static arena, and a
+ *  design that uses more is refused; on a hosted build (AXL_EMU_HOSTED)
+ *  they are only what a device with no design has: its banks are the
+ *  design's (axl_emu_set_limits in axl/emu.h). */
 #ifndef AXL_EMU_BANKS
 #define AXL_EMU_BANKS 2
 #endif
 
-/** Bytes per bank. */
+/** Bytes per bank (bare metal; hosted: with no design, or a design bank
+ *  of size 0). */
 #ifndef AXL_EMU_BANK_SIZE
 #define AXL_EMU_BANK_SIZE (2u * 1024u)
+#endif
+
+/** Hosted builds: the largest bank emulated by default; a design's
+ *  larger bank (16 GiB of DDR on an Alveo card) is emulated at this
+ *  size. The environment variable of the same name, or
+ *  axl_emu_set_limits, sets it at run time. Storage is reserved when a
+ *  bank is first used and costs what is touched. */
+#ifndef AXL_EMU_MAX_BANK_BYTES
+#define AXL_EMU_MAX_BANK_BYTES (1ull << 30)
 #endif
 
 /** Allocations alive at once per bank. */
 #ifndef AXL_EMU_BANK_ALLOCS
 #define AXL_EMU_BANK_ALLOCS 4
+#endif
+
+/** 1: a model that writes a buffer its command gave read-only fails the
+ *  command (axl_emu_check_read_only in axl/emu.h, which also says what it
+ *  costs); host-emu, the board CI builds, sets it. AXL_EMU_CHECK_READ_ONLY
+ *  in a hosted build's environment, or the call, changes it at run time. */
+#ifndef AXL_EMU_CHECK_READ_ONLY
+#define AXL_EMU_CHECK_READ_ONLY 0
 #endif
 
 /** Longest kernel name a model is registered under, with its NUL. */
@@ -100,6 +121,9 @@
 #ifndef AXL_MESSAGES
 #define AXL_MESSAGES 1
 #endif
+#ifndef AXL_MESSAGE_DETAIL
+#define AXL_MESSAGE_DETAIL AXL_MESSAGES
+#endif
 
 _Static_assert(AXL_EMU_DEVICES >= 1 && AXL_EMU_DEVICES <= 8,
                "AXL_EMU_DEVICES must be 1..8");
@@ -108,6 +132,8 @@ _Static_assert(AXL_EMU_BANKS >= 1 && AXL_EMU_BANKS <= 64,
 _Static_assert(AXL_EMU_UNITS >= 1 && AXL_EMU_UNITS <= 64,
                "AXL_EMU_UNITS must be 1..64");
 _Static_assert(AXL_EMU_BANK_ALLOCS >= 1, "AXL_EMU_BANK_ALLOCS must be >= 1");
+_Static_assert(AXL_EMU_MAX_ARGS >= 1 && AXL_EMU_MAX_ARGS <= 32,
+               "AXL_EMU_MAX_ARGS must be 1..32");
 _Static_assert((AXL_EMU_MEM_ALIGN_BITS & (AXL_EMU_MEM_ALIGN_BITS - 1)) == 0 &&
                    AXL_EMU_MEM_ALIGN_BITS >= 8,
                "AXL_EMU_MEM_ALIGN_BITS must be a power of two >= 8");

@@ -125,6 +125,51 @@ static int uuid_zero(const unsigned char *u)
     return 1;
 }
 
+/* ---- The card a design is for ------------------------------------------------------ */
+
+/* The card a platform name is for: its second word, lower case ("u250"
+ * in xilinx_u250_gen3x16_xdma_4_1_202210_1, in the shell's own
+ * xilinx_u250_gen3x16_xdma_shell_4_1 and in xilinx:u250:...; "zcu102" in
+ * xilinx_zcu102_base_202210_1). Empty when the name has no second word,
+ * or is axl's own emulation platform (axl_emu...), which names no card. */
+static void platform_card(axl_str p, char *card, size_t cap)
+{
+    card[0] = '\0';
+    if (p.len >= 7 && !memcmp(p.ptr, "axl_emu", 7))
+        return;
+    size_t i = 0, n = 0;
+    while (i < p.len && p.ptr[i] != '_' && p.ptr[i] != ':')
+        i++;
+    for (i++; i < p.len && p.ptr[i] != '_' && p.ptr[i] != ':' && n + 1 < cap;
+         i++) {
+        char c = p.ptr[i];
+        card[n++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+    }
+    card[n] = '\0';
+}
+
+/* A design for another card than d's (the VBNV of its header against the
+ * device's): the failure, naming both. The names of one card differ
+ * between the driver (the shell's VBNV) and v++ (the platform's, with
+ * its release), so only another card is refused here; a shell of the
+ * same card that does not fit is XRT's to refuse (interface UUIDs). */
+static axl_status other_card(const xn_device *d, const axl_xclbin *image,
+                             char *why, size_t why_size)
+{
+    char want[32], got[32];
+    platform_card((axl_str){d->platform, strlen(d->platform)}, want,
+                  sizeof want);
+    const axl_str platform = axl_xclbin_get_platform(image);
+    platform_card(platform, got, sizeof got);
+    if (!want[0] || !got[0] || !strcmp(want, got))
+        return AXL_SUCCESS;
+    axl_format(why, why_size,
+               "the design was built for platform %.*s, a %s; %s is %s, a %s",
+               (int)platform.len, platform.ptr, got, d->name,
+               d->platform, want);
+    return axl_fail(AXL_ERR_BUILD, "%s", why);
+}
+
 /* XRT reads struct axlf in place; give it 8-byte aligned bytes. */
 static int load_bytes(xn_device *d, const axl_xclbin *image)
 {
@@ -212,6 +257,12 @@ static axl_status open_builtin(xn_device *d)
         d->builtin_bytes = NULL;
         return design_fail(st, path, "the board's design is not usable: %s",
                            why);
+    }
+    char other[AXL_MESSAGE_MAX];
+    if (other_card(d, &d->builtin, other, sizeof other) != AXL_SUCCESS) {
+        free(d->builtin_bytes);
+        d->builtin_bytes = NULL;
+        return design_fail(AXL_ERR_BUILD, path, "%s", other);
     }
     xuid_t cur;
     memset(cur, 0, sizeof cur);
@@ -370,6 +421,11 @@ static axl_status init_device(xn_device *d, uint32_t index, xrtDeviceHandle dh,
                          : axl__xn_env.mode == AXL__XRT_HW_EMU ? " (XRT hw_emu)"
                                                         : "";
     info.mName[sizeof info.mName - 1] = 0;
+    const char *platform = getenv("AXL_XRT_PLATFORM");
+    axl_format(d->platform, sizeof d->platform, "%s",
+               have_info && info.mName[0] ? info.mName
+               : platform                 ? platform
+                                          : "");
     if (have_info && info.mName[0])
         axl_format(d->name, sizeof d->name, "%s%s", info.mName, suffix);
     else if (owned)
@@ -552,6 +608,9 @@ static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
                    busy ? " and runs on the device" : "");
         return axl_fail(AXL_ERR_BAD_STATE, "%s", why);
     }
+    st = other_card(d, image, why, why_size);
+    if (st != AXL_SUCCESS)
+        return st;
     int rc = load_bytes(d, image);
     if (rc != 0) {
         int e = errno;

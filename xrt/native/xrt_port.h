@@ -145,6 +145,10 @@ struct xn_device {
     uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index */
     axl_xclbin_mem bank_info[MAX_BANKS]; /* its entry, tag in bank_tag */
     char bank_tag[MAX_BANKS][24];
+    /* The card's platform: the VBNV the driver reports, else
+     * AXL_XRT_PLATFORM (the noop shim and the emulation modes report
+     * none); "" when neither says. A design for another card is refused. */
+    char platform[64];
     /* What describe() says. */
     char name[64];
     char driver_version[32];
