@@ -363,7 +363,7 @@
  *  and the xclbin reader's why give the status name. Statuses and every
  *  check are the same either way: 0 drops the message text and the code
  *  that formats it, about a quarter of the library's code (see the
- *  footprint table in the README), for firmware that is short of code
+ *  footprint table in docs/footprint.md), for firmware that is short of code
  *  memory and logs statuses. */
 #ifndef AXL_MESSAGES
 #define AXL_MESSAGES 1

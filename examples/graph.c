@@ -1,5 +1,5 @@
 /*
- * graph.c - the README's "Recorded graphs", whole: a frame's commands (a
+ * graph.c - "Recorded graphs" of docs/running-kernels.md, whole: a frame's commands (a
  * vadd over the first n elements, then the sum copied to the host)
  * recorded once from a queue, finalized, and submitted once per frame
  * with n updated between frames. Prints "graph: ok" when every frame's

@@ -3,7 +3,7 @@
 
   scripts/trace_svg.py TRACE.json OUT.svg [TITLE]
 
-The README's picture of the demo's pipeline is made with it from the file
+The picture of the demo's pipeline in docs/traces.md is made with it from the file
 `axl-demo --trace` writes, then turned into a PNG with rsvg-convert (Debian
 package librsvg2-bin):
 

@@ -5,7 +5,7 @@
  * Every capacity is the default of core/axl_config.h and
  * xrt/emu/emu_config.h: those defaults are sized for this class of target
  * (code and data in the RPU's 2 x 64 KiB of TCM; see zcu102-r5.ld), and the
- * README's footprint table is measured with them. A firmware that needs
+ * footprint table (docs/footprint.md) is measured with them. A firmware that needs
  * more raises them here, with axl_stats_get() from a real run as the guide.
  *
  * Each value is a default: a -D of the same name (cmake -DAXL_...=,

@@ -1,8 +1,8 @@
 # boards/zcu102-r5: bare-metal Cortex-R5F (the Zynq UltraScale+ RPU) with
 # Debian's gcc-arm-none-eabi and libnewlib-arm-none-eabi. The CPU flags are
 # the ones AMD's Vitis BSP uses for the RPU, plus -mthumb: Thumb-2 code is
-# about 30% smaller than ARM code for the same -Os build (see the README's
-# footprint table) and it is what Debian's newlib multilib for this CPU
+# about 30% smaller than ARM code for the same -Os build (see the footprint
+# table, docs/footprint.md) and it is what Debian's newlib multilib for this CPU
 # (thumb/v7+fp/hard) is built as. Everything is freestanding: newlib
 # supplies memcpy, memset and the like, nothing else (tests/firmware checks
 # the link map for the allocator).

@@ -1,6 +1,6 @@
 /*
  * fw_board_zcu102.c - the kernel firmware's board on a real ZCU102 (the
- * worked example of README.md, "Bringing the mmio port up on a board"):
+ * worked example of docs/on-the-metal.md, "Bringing it up on a board"):
  * the stock design programmed into the PL at boot (by the FSBL or U-Boot),
  * driven from R5 #0 of the RPU.
  *

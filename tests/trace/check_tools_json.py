@@ -5,7 +5,7 @@
 
 axl-ls --json must list what the text listing lists (the emulated device,
 its compute units, the stock design's kernels with their arguments), with
-every documented field of the README's table and its type; axl-xclbin info
+every documented field of the table in docs/tools.md and its type; axl-xclbin info
 --json must describe the stock image (vadd's two compute units and their
 banks), and for every image of the corpus either fail as the text form
 does or print a document that parses.

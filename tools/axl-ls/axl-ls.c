@@ -7,7 +7,7 @@
  *   axl-ls        the full listing
  *   axl-ls -s     one line per device
  *   axl-ls --json the full listing as one JSON object, for scripts (its
- *                 fields are in the README, "axl-ls --json")
+ *                 fields are in docs/tools.md, "axl-ls --json")
  *   axl-ls --build [--json]
  *                 what the library was built as: its board, OS port,
  *                 device ports and every setting as compiled in (an
