@@ -125,7 +125,7 @@ static axl_status out_of_memory(const char *fn, const struct axl__device *d,
     return axl__fail(
         fn, AXL_ERR_MEMORY_ALLOCATION,
         "%llu bytes in bank %u (%s) of %s: out of device memory: the bank "
-        "has %s, %s free (the largest block %s), %u allocation%s%s%s%s%s",
+        "has %s, %s free, the largest block %s; %u allocation%s%s%s%s%s",
         (unsigned long long)size, (unsigned)bank, hb.tag, d->info.name,
         axl_bytes(has, sizeof has, use->size),
         axl_bytes(free_, sizeof free_, use->free),

@@ -363,8 +363,8 @@ static void out_of_device_memory_says_the_bank_size_and_what_is_free(void **s)
     AXL_EXPECT(axl_buffer_place(more, axl_test_emu_device(), 2),
                AXL_ERR_MEMORY_ALLOCATION);
     AXL_MESSAGE_HAS("65536 bytes in bank 2 (PLRAM[0]) of axl emulated FPGA 0: "
-                    "out of device memory: the bank has 128 KiB, 32 KiB free "
-                    "(the largest block 32 KiB), 1 allocation");
+                    "out of device memory: the bank has 128 KiB, 32 KiB free, "
+                    "the largest block 32 KiB; 1 allocation");
     AXL_OK(axl_buffer_release(big));
     AXL_OK(axl_buffer_release(more));
     asym_down(&r);
