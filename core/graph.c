@@ -17,6 +17,7 @@
 #include "rt.h"
 #include "image.h"
 #include "devops.h"
+#include "observe.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -130,6 +131,43 @@ static bool waits_for(const struct axl__graph_node *b,
                                           : AXL_MAX_KERNEL_ARGS)
 _Static_assert(JOIN_FAN >= 1, "a join waits for one event at least");
 
+/*
+ * Lays out x's edges once, for submissions that make one command and
+ * release the node commands from it (laid_submit): per node the earlier
+ * nodes it waits for, none implied by another (a chain over the same
+ * buffers waits for its previous node only), found nearest first with
+ * each node's ancestors as a bit set. Only kernel nodes, up to
+ * AXL__LAID_NODES of them, each with edges that fit a command's
+ * (AXL__LAID_PREDS); any other graph is submitted node by node.
+ */
+static void lay_out(struct axl__graph_exec *x)
+{
+    _Static_assert(AXL__LAID_NODES <= 64, "ancestors are 64-bit sets");
+    x->laid = false; /* one node: its own command is as cheap */
+    if (x->nnodes < 2 || x->nnodes > AXL__LAID_NODES)
+        return;
+    struct axl__graph_node *at[AXL__LAID_NODES];
+    uint64_t anc[AXL__LAID_NODES];
+    unsigned i = 0;
+    for (struct axl__graph_node *b = node_of(x->head); b;
+         b = node_of(b->next), i++) {
+        if (b->h.kind != AXL__CMD_KERNEL)
+            return;
+        at[i] = b;
+        anc[i] = 0;
+        b->npreds = 0;
+        for (unsigned a = i; a-- > 0;) {
+            if ((anc[i] >> a) & 1u || !waits_for(b, at[a]))
+                continue;
+            if (b->npreds == AXL__LAID_PREDS)
+                return;
+            b->preds[b->npreds++] = (uint16_t)a;
+            anc[i] |= anc[a] | (uint64_t)1 << a;
+        }
+    }
+    x->laid = true;
+}
+
 /* The sinks of an executable graph, and the join commands they need. */
 static void find_sinks(struct axl__graph_exec *x)
 {
@@ -154,6 +192,7 @@ static void find_sinks(struct axl__graph_exec *x)
             j = (uint16_t)(j + n);
         }
     x->njoins = j;
+    lay_out(x);
 }
 
 /* A memo-filled single_task group (axl__launch_recall) as the handler
@@ -777,6 +816,15 @@ axl_status axl_graph_exec_release(axl_graph_exec exec)
     return st;
 }
 
+axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid)
+{
+    static const char fn[] = "axl_graph_exec_laid_out";
+    AXL__ENTER_OUT(graph_exec, x, exec, laid);
+    *laid = x->laid;
+    axl__leave();
+    return st;
+}
+
 static bool device_ready(const void *arg)
 {
     return !((const struct axl__device *)arg)->programming;
@@ -869,6 +917,169 @@ static axl_status after_last(const char *fn, struct axl__queue *q,
         c->deps[j].strong = false;
     *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
     return AXL_SUCCESS;
+}
+
+/*
+ * The group of a laid-out submission (lock held): each buffer x's nodes
+ * use, once, with every mode they use it in, where they use it, so that
+ * its edges to the queue's other commands and the buffers' versions are
+ * those of the nodes together. False, and nothing held, when a node's
+ * buffer is not current on the device (the node-by-node submission
+ * moves it), the nodes use one buffer in two places, or there are more
+ * buffers than a command holds. Otherwise each buffer is held for the
+ * command (axl__commit takes the holds over).
+ */
+static bool laid_group(const struct axl__graph_exec *x, uint16_t device,
+                       axl_handler *g)
+{
+    axl__handler_init(g);
+    g->kind = AXL__CMD_GRAPH;
+    g->nactions = 1;
+    const axl__device_ref dev = axl__device_ref_at(device);
+    for (const struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next))
+        for (uint8_t i = 0; i < n->nacc; i++) {
+            const struct axl__required *r = &n->h.acc[i];
+            const struct axl__buffer *b = r->base;
+            if (r->loc == AXL__LOC_HOST ||
+                !axl__device_ref_eq(b->loc[r->loc].device, dev) ||
+                b->loc[r->loc].ver != b->cur)
+                return false;
+            uint8_t k = 0;
+            while (k < g->nacc && g->acc[k].view != r->view)
+                k++;
+            if (k < g->nacc) {
+                if (g->acc[k].loc != r->loc)
+                    return false;
+                g->acc[k].mode |= r->mode & AXL_ACCESS_READ_WRITE;
+                continue;
+            }
+            if (g->nacc == AXL_MAX_ACCESSORS)
+                return false;
+            g->acc[g->nacc] = *r;
+            g->acc[g->nacc].mode = r->mode & AXL_ACCESS_READ_WRITE;
+            g->acc[g->nacc].flags = 0; /* the nodes together read it */
+            g->nacc++;
+        }
+    for (uint8_t k = 0; k < g->nacc; k++)
+        g->acc[k].buf->holds++;
+    g->memo = 1; /* placed: axl__commit need not prepare them */
+    return true;
+}
+
+/* Node n's command in the laid-out submission gc of queue q (lock held;
+ * room checked): a kernel command as axl__commit makes one, with no
+ * accessor records (gc's stand for them), waiting for gc to start and
+ * for the nodes laid out before it (by: their commands, by position). */
+static struct axl__command *laid_node(struct axl__queue *q,
+                                      struct axl__command *gc, uint16_t gs,
+                                      const struct axl__graph_node *n,
+                                      struct axl__command *const *by)
+{
+    const axl_handler *h = &n->h;
+    uint16_t es = 0, cs = 0;
+    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
+    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
+    const uint16_t qs = AXL__SLOT(QUEUE, q);
+    e->refs = 0;
+    e->holds = 1; /* the command */
+    e->status = AXL_SUCCESS;
+    e->error = AXL__NONE(error);
+    e->succ = 0;
+    e->t_submit = e->t_start = e->t_end = 0;
+    e->profiling = false; /* gc's event has the submission's times */
+    e->role = 0;
+    e->queue = axl__pool_slot_handle(AXL__POOL(QUEUE), qs);
+    e->waited_ctx = AXL__CTX_BIT(q->context);
+    e->command = axl__command_ref_at(cs);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
+                          memory_order_relaxed);
+    axl__pool_retire(AXL__POOL(EVENT), e);
+
+    c->seq = ++axl__rt.seq;
+    c->kind = AXL__CMD_KERNEL;
+    c->flags = AXL__CMD_NODE;
+    c->ndeps = 0;
+    c->nacc = 0;
+    c->event = es;
+    c->queue = qs;
+    c->device = q->device;
+    c->parent = gs;
+    c->pending = 1; /* gc's start */
+    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
+    c->dep_status = AXL_SUCCESS;
+    c->dep_event = 0;
+    c->a0 = h->a0;
+    c->a1 = h->a1;
+    c->u.kernel.kernel = h->u.kernel.kernel;
+    c->u.kernel.kid = h->u.kernel.kid;
+    c->u.kernel.nargs = h->u.kernel.nargs;
+    c->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
+    /* A kernel restricted to some units since has no memo. */
+    struct axl__kernel *kn = axl__kernel_at(h->u.kernel.kernel);
+    c->u.kernel.memo = kn->cus ? 0 : h->u.kernel.memo;
+    if (h->u.kernel.nargs)
+        memcpy(c->u.kernel.args, h->u.kernel.args, sizeof c->u.kernel.args);
+    if (h->kbytes_used)
+        memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
+    kn->holds++;
+    /* Its arguments' buffers, as the launch reads them (cu.c). */
+    for (uint8_t i = 0; i < n->nacc; i++) {
+        const struct axl__required *r = &h->acc[i];
+        struct axl__access *a = &c->acc[i];
+        memset(a, 0, sizeof *a);
+        a->view = r->view;
+        a->base = r->buf->base;
+        a->mode = r->mode;
+        a->loc = r->loc;
+        a->src = AXL__NO_LOC;
+        a->offset = r->buf->offset;
+        a->size = r->buf->size;
+    }
+    q->holds++;
+    q->inflight++;
+    axl__device_at(q->device)->inflight++;
+    for (uint8_t k = 0; k < n->npreds; k++)
+        axl__add_dep(c, axl__event_at(by[n->preds[k]]->event), true);
+    (void)gc;
+    return c;
+}
+
+/*
+ * A laid-out submission of x to q (lock held; room checked for its
+ * nnodes + 1 commands and events, so nothing fails): one command, gc,
+ * holding every buffer the nodes use (g: laid_group's) and taking the
+ * submission's dependencies, then a command per node that waits for gc to
+ * start and for the nodes before it that it waits for. gc's start
+ * releases them, and the last to end ends gc, whose event is the
+ * submission's (sched.c: graph_start, node_done). The edges were laid
+ * out at finalize (lay_out); nothing here searches.
+ */
+static void laid_submit(const char *fn, struct axl__queue *q,
+                        struct axl__graph_exec *x, axl_handler *g,
+                        const uint32_t *udeps, unsigned nu, bool overflow,
+                        axl_event *event)
+{
+    for (unsigned k = 0; k < nu; k++)
+        add_dep(g, udeps[k]);
+    g->deps_overflow |= overflow;
+    struct axl__command *gc = NULL;
+    (void)axl__commit(fn, q, g, &gc, event);
+    const uint16_t gs = AXL__SLOT(COMMAND, gc);
+    gc->u.graph.left = x->nnodes;
+    gc->u.graph.failed = 0;
+    struct axl__command *by[AXL__LAID_NODES];
+    axl__command_ref *link = &gc->u.graph.nodes;
+    unsigned i = 0;
+    for (struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next), i++) {
+        struct axl__command *c = laid_node(q, gc, gs, n, by);
+        by[i] = c;
+        *link = axl__command_ref_of(c);
+        link = &c->next;
+    }
+    *link = AXL__NONE(command);
+    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), gc->event);
 }
 
 /* Lets go of what submit_graph took on the first `resolved` nodes of x:
@@ -977,7 +1188,15 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     const bool live = x->checked && x->kernels_gone == kernels_gone &&
                       x->buffers_gone == buffers_gone &&
                       axl__image_ref_eq(x->loaded, d->loaded);
-    for (struct axl__graph_node *n = node_of(x->head); n;
+    /* Laid out at finalize, every buffer where the nodes run, nothing to
+     * trace: one command for the submission and one per node, with the
+     * edges finalize found (laid_submit); else node by node. Found live,
+     * the nodes' handlers point at their buffers still (the last
+     * submission's step 1 set them), and step 1 has nothing to do. */
+    axl_handler g;
+    bool laid = live && x->laid && !axl__observing() &&
+                laid_group(x, q->device, &g);
+    for (struct axl__graph_node *n = laid ? NULL : node_of(x->head); n;
          n = node_of(n->next)) {
         axl_handler *h = &n->h;
         struct axl__kernel *kn = NULL;
@@ -1052,7 +1271,10 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
      * With no command in flight the last one is done: a replay loop that
      * waits for each pays a load and a branch for the rule. Then room for
      * every command at once (after the lock was last dropped). */
-    unsigned need = (unsigned)x->nnodes + x->njoins;
+    if (!laid)
+        laid = x->laid && !prepared && !axl__observing() &&
+               laid_group(x, q->device, &g);
+    unsigned need = (unsigned)x->nnodes + (laid ? 1u : x->njoins);
     const bool gated = AXL__IS_REF(axl__rt.inflight_head) && x->last &&
                        running(x->last, q);
     if (gated)
@@ -1067,17 +1289,26 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                            need, p->name, p->name,
                            (unsigned)(p->capacity - p->in_use), p->setting,
                            (unsigned)p->in_use + need);
+            if (laid)
+                axl__handler_drop(&g);
             goto out;
         }
     }
     if (gated) {
         uint32_t ev;
-        if ((st = after_last(fn, q, x->last, &ev)) != AXL_SUCCESS)
-            goto out; /* cannot fail: the room was checked */
+        if ((st = after_last(fn, q, x->last, &ev)) != AXL_SUCCESS) {
+            if (laid) /* cannot fail: the room was checked */
+                axl__handler_drop(&g);
+            goto out;
+        }
         if (nu < AXL_MAX_HANDLER_DEPS)
             udeps[nu++] = ev;
         else
             overflow = true; /* every earlier command: the gate too */
+    }
+    if (laid) {
+        laid_submit(fn, q, x, &g, udeps, nu, overflow, event);
+        goto out; /* the nodes' handlers let go of what step 1 held */
     }
     /* 2. The nodes, in order, each a checked group committed as a
      * submission commits one, from the node's own handler. */
@@ -1398,6 +1629,11 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
 {
     (void)graph, (void)exec;
     OFF(axl_graph_finalize);
+}
+axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid)
+{
+    (void)exec, (void)laid;
+    OFF(axl_graph_exec_laid_out);
 }
 axl_status axl_graph_exec_release(axl_graph_exec exec)
 {

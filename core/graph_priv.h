@@ -15,6 +15,12 @@
 #ifndef AXL_GRAPH_PRIV_H
 #define AXL_GRAPH_PRIV_H
 
+/* A laid-out graph's node command takes its edges to the other nodes as
+ * any command takes edges (axl__add_dep), leaving room for host
+ * accessors' edges; a graph up to AXL__LAID_NODES nodes is laid out. */
+#define AXL__LAID_PREDS (AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS)
+#define AXL__LAID_NODES 64u
+
 struct axl__graph_node {
     uint32_t owner;             /* handle of its graph or executable graph */
     axl__graph_node_ref next;   /* the owner's next node, in order */
@@ -45,6 +51,10 @@ struct axl__graph_node {
                                    name it; it may be released since) */
     uint32_t ev;                /* executable nodes: its command's event
                                    in the submission being made */
+    /* Executable nodes of a laid-out graph (axl__graph_exec.laid): the
+     * earlier nodes it waits for, none implied by another (positions). */
+    uint8_t npreds;
+    uint16_t preds[AXL__LAID_PREDS];
     axl_handler h;              /* the checked group (holds nothing) */
 };
 
@@ -73,6 +83,10 @@ struct axl__graph_exec {
      * device carries the same design, every node's kernel and buffers
      * still are. (Fields ordered so that the struct has no hole.) */
     bool checked;
+    bool laid;                  /* its nodes are kernels whose edges were
+                                   laid out (npreds, preds): a submission
+                                   may be one command that releases the
+                                   node commands (AXL__CMD_GRAPH) */
     axl__image_ref loaded;
     uint32_t graph;             /* handle of the graph it was made from
                                    (weak: names the nodes updates take) */

@@ -255,7 +255,11 @@ enum axl__command_kind {
     AXL__CMD_PREFETCH,      /* accessor -> the queue's device */
     AXL__CMD_EMPTY,         /* a group with no action (4.9.3): done once
                                what it depends on is (a barrier) */
-    AXL__CMD_KERNEL         /* single_task on a compute unit */
+    AXL__CMD_KERNEL,        /* single_task on a compute unit */
+    AXL__CMD_GRAPH          /* a laid-out graph's submission (graph.c):
+                               holds its nodes' buffers; starting it
+                               releases its node commands, and it ends
+                               when the last of them does */
 };
 
 /* ---- Kernels (images, kernel ids and bundles: image.h) ---------------------- */
@@ -467,9 +471,14 @@ enum axl__command_flags {
     AXL__CMD_LOGGED = 1u << 4,   /* debug logs were on at submission */
     AXL__CMD_KEEP_SLOT = 1u << 5, /* abandoned run: completing the event
                                     leaves the slot to the run's owner */
-    AXL__CMD_JOIN = 1u << 6      /* a graph's join (graph.c): holds the
+    AXL__CMD_JOIN = 1u << 6,     /* a graph's join (graph.c): holds the
                                     events it waits for (in u.kernel.args),
                                     its failure is its event's only */
+    AXL__CMD_NODE = 1u << 7      /* a node of a laid-out graph's submission
+                                    (parent): no accessors of its own (the
+                                    parent's stand for them; acc[] is only
+                                    read for its arguments), not in the
+                                    submission-order list */
 };
 
 #if AXL_TRACE_EVENTS
@@ -516,6 +525,7 @@ struct axl__command {
     uint8_t nacc;
     uint8_t a0, a1;             /* accessors the action names, 1-based */
     uint16_t device;            /* slot of the queue's device */
+    uint16_t parent;            /* AXL__CMD_NODE: its AXL__CMD_GRAPH's slot */
     struct axl__dep deps[AXL_MAX_COMMAND_DEPS];
     struct axl__access acc[AXL_MAX_ACCESSORS];
 #if AXL_TRACE_EVENTS
@@ -545,6 +555,13 @@ struct axl__command {
             uint8_t bytes[AXL_MAX_ARG_BYTES];
             uint64_t timeout_ns;
         } kernel;
+        struct {                /* AXL__CMD_GRAPH */
+            axl__command_ref nodes; /* its node commands, linked by next
+                                   until it starts */
+            uint16_t left;      /* node commands not complete */
+            uint16_t failed;    /* the first failed node's event slot + 1,
+                                   held for fail_unrun's message, or 0 */
+        } graph;
     } u;
 };
 

@@ -27,7 +27,8 @@ static const char *const kind_names[] = {
     [AXL__CMD_UPDATE_HOST] = "update_host",
     [AXL__CMD_PREFETCH] = "prefetch",
     [AXL__CMD_EMPTY] = "barrier",
-    [AXL__CMD_KERNEL] = "kernel"};
+    [AXL__CMD_KERNEL] = "kernel",
+    [AXL__CMD_GRAPH] = "graph"};
 
 const char *axl__command_kind_name(uint8_t kind)
 {

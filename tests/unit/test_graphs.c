@@ -1648,6 +1648,188 @@ static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
     axl_test_rig_down(&r);
 }
 
+/* ---- Laid-out replays (axl_graph_exec_laid_out) ---------------------------- */
+
+/* vadd four times over A, B, O1, O2, each node reading what the one before
+ * wrote (and node 2 overwriting what node 1 read): O1 = A + B, O2 = O1 + B,
+ * O1 = O2 + A, O2 = O1 + O1, so O2 = 4A + 4B only in that order. *nodes
+ * gets each node. */
+static axl_graph_exec chain4(rig *r, axl_buffer A, axl_buffer B,
+                             axl_buffer O1, axl_buffer O2,
+                             axl_graph_node *nodes)
+{
+    axl_graph g;
+    AXL_OK(axl_graph_create(r->ctx, r->dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r->q));
+    axl_event e[4];
+    AXL_OK(vadd(r, A, B, O1, N, &e[0]));
+    AXL_OK(vadd(r, O1, B, O2, N, &e[1]));
+    AXL_OK(vadd(r, O2, A, O1, N, &e[2]));
+    AXL_OK(vadd(r, O1, O1, O2, N, &e[3]));
+    AXL_OK(axl_graph_end_recording(g, r->q));
+    for (int i = 0; i < 4; i++)
+        AXL_OK(axl_graph_node_from_event(e[i], &nodes[i]));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    return x;
+}
+
+static bool event_done(axl_event e)
+{
+    axl_event_status st;
+    AXL_OK(axl_event_get_status(e, &st, NULL));
+    return st == AXL_EVENT_COMPLETE;
+}
+
+static void a_laid_out_chain_replays_as_its_commands_one_by_one(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = axl_test_rig_up(0);
+    axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O1 = ramp_buffer(0),
+               O2 = ramp_buffer(0);
+    axl_graph_node nodes[4];
+    axl_graph_exec x = chain4(&r, A, B, O1, O2, nodes);
+    bool laid = false;
+    AXL_OK(axl_graph_exec_laid_out(x, &laid));
+    assert_true(laid);
+    int32_t o[N], a[N], b[N];
+    fill_ramp(b, 10);
+    for (int32_t k = 1; k <= 4; k++) {
+        /* A new A from the host between replays: the next one reads it. */
+        fill_ramp(a, k);
+        AXL_OK(axl_queue_copy_from_host(r.q, a, A, NULL, NULL, 0, NULL));
+        /* Twice each: the second finds every buffer on the device. */
+        for (int rep = 0; rep < 2; rep++) {
+            AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+            AXL_OK(axl_queue_wait_and_throw(r.q));
+            read_back(&r, O2, o);
+            for (int i = 0; i < N; i++)
+                assert_int_equal(o[i], 4 * a[i] + 4 * b[i]);
+        }
+    }
+    /* A reader outside the graph holds O2 (a host accessor): the replay,
+     * which writes O2, waits for it, and the reader sees O2 unchanged. */
+    axl_host_accessor ha;
+    void *ptr;
+    AXL_OK(axl_host_accessor_create(O2, AXL_ACCESS_READ, NULL, 0, &ha, &ptr));
+    uint32_t two = 2; /* node 0 now adds the first two elements only */
+    AXL_OK(axl_graph_exec_update_scalar(x, nodes[0], 3, &two, 4));
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));
+    struct timespec ms = {0, 2000000};
+    for (int i = 0; i < 5; i++) {
+        nanosleep(&ms, NULL);
+        assert_false(event_done(done));
+    }
+    assert_int_equal(((int32_t *)ptr)[N - 1], 4 * a[N - 1] + 4 * b[N - 1]);
+    AXL_OK(axl_host_accessor_release(ha));
+    AXL_OK(axl_event_wait(done));
+    AXL_OK(axl_event_release(done));
+    read_back(&r, O2, o);
+    /* Past the first two, O1 starts from 2A + 2B (node 2's, last time):
+     * O2 = 2A + 3B, O1 = 3A + 3B, O2 = 6A + 6B. */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], i < 2 ? 4 * a[i] + 4 * b[i]
+                                     : 6 * a[i] + 6 * b[i]);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O1));
+    AXL_OK(axl_buffer_release(O2));
+    axl_test_rig_down(&r);
+}
+
+/* The status of reading b back (its contents may be lost). */
+static axl_status read_status(rig *r, axl_buffer b, int32_t *out)
+{
+    axl_event e;
+    AXL_OK(axl_queue_copy_to_host(r->q, b, NULL, out, NULL, 0, &e));
+    axl_status st = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
+    (void)axl_queue_wait(r->q);
+    while (axl_queue_throw_asynchronous(r->q) != AXL_SUCCESS) {
+    }
+    return st;
+}
+
+/* The errors a failing replay of chain4 leaves: the event's status, and
+ * how many the queue's asynchronous list gets. */
+static unsigned failed_replay(rig *r, axl_graph_exec x, axl_status *status)
+{
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r->q, x, NULL, 0, &done));
+    *status = axl_event_wait(done);
+    AXL_OK(axl_event_release(done));
+    (void)axl_queue_wait(r->q);
+    unsigned n = 0;
+    while (axl_queue_throw_asynchronous(r->q) != AXL_SUCCESS)
+        n++;
+    return n;
+}
+
+static void a_laid_out_replay_fails_as_the_node_by_node_one_does(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    AXL_TEST_NEEDS(AXL_TRACE_EVENTS, axl_trace_enable(false));
+    rig r = axl_test_rig_up(0);
+    axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O1 = ramp_buffer(0),
+               O2 = ramp_buffer(0);
+    axl_graph_node nodes[4];
+    axl_graph_exec x = chain4(&r, A, B, O1, O2, nodes);
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    /* Node 1 fails (a size past the buffers): nodes 2 and 3 do not run,
+     * and what the graph writes is unknown after it (reading it fails the
+     * same way until it is written whole again). */
+    uint32_t too_many = 4 * N;
+    AXL_OK(axl_graph_exec_update_scalar(x, nodes[1], 3, &too_many, 4));
+    axl_status laid_status, plain_status, laid_read, plain_read;
+    int32_t o[N];
+    const unsigned laid_errors = failed_replay(&r, x, &laid_status);
+    laid_read = read_status(&r, O2, o);
+    /* The same replay node by node (tracing submits graphs so), from the
+     * same start: O1 and O2 written whole from the host again. */
+    int32_t zero[N];
+    fill_ramp(zero, 0);
+    AXL_OK(axl_queue_copy_from_host(r.q, zero, O1, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(r.q, zero, O2, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_trace_enable(true));
+    const unsigned plain_errors = failed_replay(&r, x, &plain_status);
+    plain_read = read_status(&r, O2, o);
+    AXL_OK(axl_trace_enable(false));
+    assert_int_equal(laid_status, AXL_ERR_KERNEL);
+    assert_int_equal(plain_status, laid_status);
+    assert_int_equal(laid_read, AXL_ERR_KERNEL);
+    assert_int_equal(plain_read, laid_read);
+    assert_int_equal(laid_errors, plain_errors);
+    assert_true(laid_errors >= 1);
+    /* Mended and its outputs written again, it runs, laid out from its
+     * second replay (the first moves them to the device). */
+    uint32_t n = N;
+    AXL_OK(axl_graph_exec_update_scalar(x, nodes[1], 3, &n, 4));
+    for (int rep = 0; rep < 2; rep++) {
+        AXL_OK(axl_queue_copy_from_host(r.q, zero, O1, NULL, NULL, 0, NULL));
+        AXL_OK(axl_queue_copy_from_host(r.q, zero, O2, NULL, NULL, 0, NULL));
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(r.q));
+        read_back(&r, O2, o);
+        for (int i = 0; i < N; i++)
+            assert_int_equal(o[i], 4 * (i + 1) + 4 * (10 * i + 1));
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O1));
+    AXL_OK(axl_buffer_release(O2));
+    axl_test_rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -1680,6 +1862,8 @@ int main(void)
         T(a_replay_that_cannot_start_every_node_runs_none),
         T(a_copy_of_a_misaligned_sub_buffer_is_refused_when_recorded),
         T(a_buffer_released_while_a_replay_makes_host_memory_is_seen),
+        T(a_laid_out_chain_replays_as_its_commands_one_by_one),
+        T(a_laid_out_replay_fails_as_the_node_by_node_one_does),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
