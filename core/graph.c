@@ -165,6 +165,29 @@ static void lay_out(struct axl__graph_exec *x)
             anc[i] |= anc[a] | (uint64_t)1 << a;
         }
     }
+    /* The submission's group: each buffer once, used in one place. */
+    x->ngroup = 0;
+    for (struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next))
+        for (uint8_t a = 0; a < n->nacc; a++) {
+            const struct axl__required *r = &n->h.acc[a];
+            uint8_t k = 0;
+            while (k < x->ngroup &&
+                   x->group[k].node->h.acc[x->group[k].acc].view != r->view)
+                k++;
+            if (k < x->ngroup) {
+                if (x->group[k].node->h.acc[x->group[k].acc].loc != r->loc)
+                    return;
+                x->group[k].mode |= r->mode & AXL_ACCESS_READ_WRITE;
+                continue;
+            }
+            if (x->ngroup == AXL_MAX_ACCESSORS)
+                return;
+            x->group[k].node = n;
+            x->group[k].acc = a;
+            x->group[k].mode = r->mode & AXL_ACCESS_READ_WRITE;
+            x->ngroup++;
+        }
     x->laid = true;
 }
 
@@ -921,13 +944,12 @@ static axl_status after_last(const char *fn, struct axl__queue *q,
 
 /*
  * The group of a laid-out submission (lock held): each buffer x's nodes
- * use, once, with every mode they use it in, where they use it, so that
- * its edges to the queue's other commands and the buffers' versions are
- * those of the nodes together. False, and nothing held, when a node's
- * buffer is not current on the device (the node-by-node submission
- * moves it), the nodes use one buffer in two places, or there are more
- * buffers than a command holds. Otherwise each buffer is held for the
- * command (axl__commit takes the holds over).
+ * use, once, with every mode they use it in, where they use it (lay_out
+ * found them), so that its edges to the queue's other commands and the
+ * buffers' versions are those of the nodes together. False, and nothing
+ * held, when a buffer is not current there (the node-by-node submission
+ * moves it). Otherwise each buffer is held for the command (axl__commit
+ * takes the holds over).
  */
 static bool laid_group(const struct axl__graph_exec *x, uint16_t device,
                        axl_handler *g)
@@ -936,31 +958,27 @@ static bool laid_group(const struct axl__graph_exec *x, uint16_t device,
     g->kind = AXL__CMD_GRAPH;
     g->nactions = 1;
     const axl__device_ref dev = axl__device_ref_at(device);
-    for (const struct axl__graph_node *n = node_of(x->head); n;
-         n = node_of(n->next))
-        for (uint8_t i = 0; i < n->nacc; i++) {
-            const struct axl__required *r = &n->h.acc[i];
-            const struct axl__buffer *b = r->base;
-            if (r->loc == AXL__LOC_HOST ||
-                !axl__device_ref_eq(b->loc[r->loc].device, dev) ||
-                b->loc[r->loc].ver != b->cur)
-                return false;
-            uint8_t k = 0;
-            while (k < g->nacc && g->acc[k].view != r->view)
-                k++;
-            if (k < g->nacc) {
-                if (g->acc[k].loc != r->loc)
-                    return false;
-                g->acc[k].mode |= r->mode & AXL_ACCESS_READ_WRITE;
-                continue;
-            }
-            if (g->nacc == AXL_MAX_ACCESSORS)
-                return false;
-            g->acc[g->nacc] = *r;
-            g->acc[g->nacc].mode = r->mode & AXL_ACCESS_READ_WRITE;
-            g->acc[g->nacc].flags = 0; /* the nodes together read it */
-            g->nacc++;
-        }
+    for (uint8_t k = 0; k < x->ngroup; k++) {
+        const struct axl__graph_use *u = &x->group[k];
+        const struct axl__required *r = &u->node->h.acc[u->acc];
+        const struct axl__buffer *b = r->base;
+        if (r->loc == AXL__LOC_HOST ||
+            !axl__device_ref_eq(b->loc[r->loc].device, dev) ||
+            b->loc[r->loc].ver != b->cur)
+            return false;
+        /* What axl__access_commit reads of a kernel's accessor. */
+        struct axl__required *to = &g->acc[k];
+        to->view = r->view;
+        to->buf = r->buf;
+        to->base = r->base;
+        to->mode = u->mode;
+        to->flags = 0; /* the nodes together read it */
+        to->on_device = true;
+        to->loc = r->loc;
+        to->off = r->off;
+        to->size = r->size;
+    }
+    g->nacc = x->ngroup;
     for (uint8_t k = 0; k < g->nacc; k++)
         g->acc[k].buf->holds++;
     g->memo = 1; /* placed: axl__commit need not prepare them */
@@ -1039,8 +1057,19 @@ static struct axl__command *laid_node(struct axl__queue *q,
     q->holds++;
     q->inflight++;
     axl__device_at(q->device)->inflight++;
-    for (uint8_t k = 0; k < n->npreds; k++)
-        axl__add_dep(c, axl__event_at(by[n->preds[k]]->event), true);
+    /* Edges to node commands not yet started (each waits for gc): no
+     * search, no context to note (a node's event is never waited on),
+     * room laid out (npreds <= AXL__LAID_PREDS). */
+    for (uint8_t k = 0; k < n->npreds; k++) {
+        struct axl__event *p = axl__event_at(by[n->preds[k]]->event);
+        struct axl__dep *dep = &c->deps[c->ndeps];
+        dep->pred = axl__event_ref_of(p);
+        dep->strong = true;
+        dep->next = p->succ;
+        p->succ = (axl__node)cs * AXL_MAX_COMMAND_DEPS + c->ndeps + 1;
+        c->ndeps++;
+        c->pending++;
+    }
     (void)gc;
     return c;
 }

@@ -87,6 +87,15 @@ struct axl__graph_exec {
                                    laid out (npreds, preds): a submission
                                    may be one command that releases the
                                    node commands (AXL__CMD_GRAPH) */
+    uint8_t ngroup;             /* laid: the buffers the nodes use, once
+                                   each (a submission's command holds
+                                   them): where a node names it first, and
+                                   every mode the nodes use it in */
+    struct axl__graph_use {
+        struct axl__graph_node *node;
+        uint8_t acc;
+        uint8_t mode;
+    } group[AXL_MAX_ACCESSORS];
     axl__image_ref loaded;
     uint32_t graph;             /* handle of the graph it was made from
                                    (weak: names the nodes updates take) */
