@@ -59,6 +59,10 @@ typedef struct xn_run {
                                 arguments the run holds, or 0 (hal.h) */
     xn_argval *vals;         /* per argument id (its unit's nargs), in the
                                 run's own allocation, after it */
+    uint32_t nscalars;       /* with args_id: where the scalars are in */
+    uint32_t *scalars;       /* axl_hal_run.args (at most nargs, after
+                                vals), the only arguments a start with
+                                the same args_id looks at */
 } xn_run;
 
 typedef struct xn_arg {

@@ -719,11 +719,15 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
         pthread_mutex_unlock(&d->lock);
     }
     if (!r) {
-        r = calloc(1, sizeof *r + cu->nargs * sizeof r->vals[0]);
+        r = calloc(1, sizeof *r + cu->nargs * (sizeof r->vals[0] +
+                                                sizeof r->scalars[0]));
         if (r) {
             _Static_assert(sizeof(xn_run) % _Alignof(xn_argval) == 0,
                            "the values follow the run");
+            _Static_assert(sizeof(xn_argval) % _Alignof(uint32_t) == 0,
+                           "the scalars' places follow the values");
             r->vals = (xn_argval *)(r + 1);
+            r->scalars = (uint32_t *)(r->vals + cu->nargs);
             errno = 0;
             r->handle = axl__xrt.run_open(cu->kernel);
             if (!r->handle) {
@@ -801,17 +805,13 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
     if (st != AXL_SUCCESS)
         return st;
     /* The same nonzero args_id as the run's last start: the run holds
-     * these buffer arguments already (hal.h), so only scalars are set. */
-    const int same = AXL_XRT_KEEP_RUN_ARGS && run->args_id &&
-                     r->args_id == run->args_id;
-    r->args_id = 0;
-    for (const axl_hal_arg *a = run->args, *end = a + run->arg_count;
-         a != end; a++) {
-        if (same) {
-            if (a->is_mem)
-                continue;
-            /* The ids and kinds set_arg checked at the last start: a
-             * scalar the run holds needs only its value compared. */
+     * these buffer arguments already (hal.h), and the ids and kinds
+     * set_arg checked then, so only the scalars it recorded are looked
+     * at, and each is set only when its value changed. A replay of what
+     * the run holds is xrtRunStart alone. */
+    if (AXL_XRT_KEEP_RUN_ARGS && run->args_id && r->args_id == run->args_id) {
+        for (uint32_t i = 0; i < r->nscalars; i++) {
+            const axl_hal_arg *a = &run->args[r->scalars[i]];
             const xn_argval *held = &r->vals[a->id];
             if (held->known && a->size <= sizeof held->bits) {
                 uint64_t raw = 0;
@@ -822,14 +822,37 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
                 if (raw == held->bits)
                     continue;
             }
+            st = set_arg(d, cu, r, a);
+            if (st != AXL_SUCCESS) {
+                r->args_id = 0;
+                give_back(d, r, 0);
+                return st;
+            }
         }
-        st = set_arg(d, cu, r, a);
-        if (st != AXL_SUCCESS) {
-            give_back(d, r, 0);
-            return st;
+    } else {
+        /* Every argument; the scalars' places are recorded for the next
+         * start with this args_id (at most nargs: set_arg refuses ids
+         * past them, and repeated ids are not recorded past that). */
+        uint32_t n = 0;
+        int recorded = 1;
+        r->args_id = 0;
+        for (uint32_t i = 0; i < run->arg_count; i++) {
+            const axl_hal_arg *a = &run->args[i];
+            st = set_arg(d, cu, r, a);
+            if (st != AXL_SUCCESS) {
+                give_back(d, r, 0);
+                return st;
+            }
+            if (!a->is_mem) {
+                if (n < cu->nargs)
+                    r->scalars[n++] = i;
+                else
+                    recorded = 0;
+            }
         }
+        r->nscalars = n;
+        r->args_id = recorded ? run->args_id : 0;
     }
-    r->args_id = run->args_id;
     errno = 0;
     if (axl__xrt.run_start(r->handle) != 0) {
         int e = errno;
