@@ -866,12 +866,15 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
      * (the fast path above). */
     int s = (int)axl__xrt.run_state(r->handle);
     if (ert_final(s)) {
-        r->ert = s;
+        /* Never cancelled: the core cancels no run inside run_start. */
         char why[AXL_MESSAGE_MAX];
-        why[0] = 0;
-        axl_status rs = run_status(r, why, sizeof why);
+        axl_status rs = AXL_SUCCESS;
+        if (s != ERT_CMD_STATE_COMPLETED) {
+            r->ert = s;
+            rs = run_status(r, why, sizeof why);
+        }
         put_free(d, r, 0); /* back with its unit before anyone is told */
-        report(run->token, rs, why[0] ? why : NULL);
+        report(run->token, rs, rs == AXL_SUCCESS ? NULL : why);
         notify_reported(d);
         return AXL_SUCCESS;
     }
