@@ -13,15 +13,20 @@
  *             what the port adds
  *   axl       axl_queue_single_task + axl_event_wait + axl_event_release
  *             (bench_axl_single_task below)
- *   axl_graph1, axl_graph4
+ *   axl_graph1, axl_graph4, axl_graph16
  *             axl_queue_submit_graph of a recorded graph of that vadd
- *             launch (1 node), or of a chain of four, + wait + release:
- *             figures per kernel (bench_graph1_loop, bench_graph4_loop)
+ *             launch (1 node), or of a chain of 4 or 16, + wait +
+ *             release: figures per kernel (bench_graph1_loop,
+ *             bench_graph4_loop, bench_graph16_loop)
  *
  * Prints one "name value unit" line per number: the median ns per launch
  * (each launch timed alone), the mean over the loop, instructions per
- * launch when the CPU's counter is readable (perf_event_open), and the
- * ratios to raw XRT.
+ * launch when the CPU's counter is readable (perf_event_open), the
+ * ratios (axl and the port to raw XRT, each replay to XRT's floor), and a
+ * replay's two parts in the way CUDA graphs are reported: per node, what
+ * a submission costs more for each node, (16 x t16 - 4 x t4) / 12 with tN
+ * the per-kernel figure of the N-chain, and fixed, what a submission of
+ * one node costs beyond that, t1 - per node.
  *
  * Usage: bench_xrt [-n LAUNCHES] [--callgrind]
  *
@@ -439,13 +444,21 @@ NOINLINE void bench_graph4_loop(void *ctx, unsigned n, uint64_t *samples)
     graph_replays(ctx, n, samples);
 }
 
+NOINLINE void bench_graph16_loop(void *ctx, unsigned n, uint64_t *samples)
+{
+    graph_replays(ctx, n, samples);
+}
+
 /* The graph of `nodes` launches of c's single_task (each after the one
  * before: recorded from the in-order queue), replayed n times: figures
  * per kernel. */
 static result bench_axl_graph(axl_ctx *c, axl_device dev, unsigned nodes,
                               unsigned n, int timed)
 {
-    result r = {nodes == 1 ? "axl_graph1" : "axl_graph4", 0, 0, 0, -1};
+    result r = {nodes == 1   ? "axl_graph1"
+                : nodes == 4 ? "axl_graph4"
+                             : "axl_graph16",
+                0, 0, 0, -1};
     axl_graph g;
     axl_context ctx;
     if (axl_queue_get_context(c->queue, &ctx) != AXL_SUCCESS ||
@@ -462,7 +475,9 @@ static result bench_axl_graph(axl_ctx *c, axl_device dev, unsigned nodes,
     axl_graph_release(g);
     if (st != AXL_SUCCESS)
         goto fail;
-    loop_fn loop = nodes == 1 ? bench_graph1_loop : bench_graph4_loop;
+    loop_fn loop = nodes == 1   ? bench_graph1_loop
+                   : nodes == 4 ? bench_graph4_loop
+                                : bench_graph16_loop;
     c->bad = 0;
     if (timed) {
         r = measure(r.name, loop, c, n);
@@ -491,8 +506,7 @@ fail:
  * moves no data. Returns a result with ok = 0 and a reason on stderr when
  * this core cannot do it yet.
  */
-static result bench_axl_single_task(unsigned n, int timed, result *g1,
-                                    result *g4)
+static result bench_axl_single_task(unsigned n, int timed, result g[3])
 {
     result r = {"axl", 0, 0, 0, -1};
     static axl_ctx c;
@@ -548,8 +562,9 @@ static result bench_axl_single_task(unsigned n, int timed, result *g1,
         bench_axl_loop(&c, n, NULL);
     }
     r.ok = r.ok && !c.bad;
-    *g1 = bench_axl_graph(&c, dev, 1, n, timed);
-    *g4 = bench_axl_graph(&c, dev, 4, n, timed);
+    g[0] = bench_axl_graph(&c, dev, 1, n, timed);
+    g[1] = bench_axl_graph(&c, dev, 4, n, timed);
+    g[2] = bench_axl_graph(&c, dev, 16, n, timed);
 out:
     if (step)
         fprintf(stderr, "bench_xrt: axl path unavailable at %s: %s\n", step,
@@ -597,6 +612,16 @@ static int noop_setup(void)
     setenv("XILINX_XRT", root, 1);
     setenv("XCL_EMULATION_MODE", "noop", 1);
     return 0;
+}
+
+/* A replay's parts from the per-kernel figures of the 1-, 4- and 16-node
+ * chains (the header comment says how). */
+static void replay_parts(const char *what, const char *unit, double t1,
+                         double t4, double t16)
+{
+    double per_node = (16 * t16 - 4 * t4) / 12;
+    printf("axl_replay_per_node_%s %.0f %s\n", what, per_node, unit);
+    printf("axl_replay_fixed_%s %.0f %s\n", what, t1 - per_node, unit);
 }
 
 static unsigned char *read_file(const char *path, size_t *size)
@@ -659,10 +684,12 @@ int main(int argc, char **argv)
     axl_device_port_register(&axl_native_port);
 #endif
     result port = {"xrt_port", 0, 0, 0, -1}, axl = {"axl", 0, 0, 0, -1};
-    result g1 = {"axl_graph1", 0, 0, 0, -1}, g4 = {"axl_graph4", 0, 0, 0, -1};
+    result g[3] = {{"axl_graph1", 0, 0, 0, -1},
+                   {"axl_graph4", 0, 0, 0, -1},
+                   {"axl_graph16", 0, 0, 0, -1}};
     if (axl_init() == AXL_SUCCESS) {
         port = bench_port(&img, n, !callgrind);
-        axl = bench_axl_single_task(n, !callgrind, &g1, &g4);
+        axl = bench_axl_single_task(n, !callgrind, g);
     }
     if (axl_shutdown() != AXL_SUCCESS)
         fprintf(stderr, "bench_xrt: axl_shutdown: %s\n", axl_last_message());
@@ -679,8 +706,8 @@ int main(int argc, char **argv)
         print_result(&bare);
         print_result(&port);
         print_result(&axl);
-        print_result(&g1);
-        print_result(&g4);
+        for (int i = 0; i < 3; i++)
+            print_result(&g[i]);
         if (raw.ok && bare.ok)
             printf("xrt_bare_over_raw %.3f ratio\n",
                    bare.median_ns / raw.median_ns);
@@ -689,12 +716,19 @@ int main(int argc, char **argv)
                    port.median_ns / raw.median_ns);
         if (raw.ok && axl.ok)
             printf("axl_over_raw %.3f ratio\n", axl.median_ns / raw.median_ns);
-        if (raw.ok && g1.ok)
-            printf("axl_graph1_over_raw %.3f ratio\n",
-                   g1.median_ns / raw.median_ns);
-        if (raw.ok && g4.ok)
-            printf("axl_graph4_over_raw %.3f ratio\n",
-                   g4.median_ns / raw.median_ns);
+        for (int i = 0; i < 3 && bare.ok; i++)
+            if (g[i].ok)
+                printf("%s_over_bare %.3f ratio\n", g[i].name,
+                       g[i].median_ns / bare.median_ns);
+        if (g[0].ok && g[1].ok && g[2].ok) {
+            replay_parts("median_ns", "ns", g[0].median_ns, g[1].median_ns,
+                         g[2].median_ns);
+            if (g[0].instructions >= 0 && g[1].instructions >= 0 &&
+                g[2].instructions >= 0)
+                replay_parts("instructions", "instructions",
+                             g[0].instructions, g[1].instructions,
+                             g[2].instructions);
+        }
     }
     free(bytes);
     return raw.ok && bare.ok ? 0 : 1;

@@ -33,9 +33,14 @@
  * abort a run (xrt::run::abort is C++ only) and the accelerator may still
  * write its BOs; until then the core keeps them and the unit.
  *
- * Locks: one mutex per device guards its lists; XRT is called with it held
- * only for xrtRunState (a read of the command packet). axl_hal_run_done is
- * called with no lock held.
+ * Locks: one mutex per device guards its lists and pools; XRT is called
+ * with it held only for xrtRunState (a read of the command packet) while
+ * reaping. axl_hal_run_done is called with no lock held. A launch whose
+ * run XRT sees complete before run_start returns (the noop shim, a unit
+ * faster than the call) takes no lock at all: the run comes from its
+ * unit's spare slot and goes back there by atomic exchange (xrt_run.c,
+ * "The fast path"); a run still going takes the lock once, to join the
+ * inflight list.
  *
  * Closing: runs, then kernels, then sub-BOs and BOs, then the device. XRT
  * 2.13 crashes at process exit when a handle is still open (its handle

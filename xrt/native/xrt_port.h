@@ -59,6 +59,10 @@ typedef struct xn_run {
                                 arguments the run holds, or 0 (hal.h) */
     xn_argval *vals;         /* per argument id (its unit's nargs), in the
                                 run's own allocation, after it */
+    uint32_t nscalars;       /* with args_id: where the scalars are in */
+    uint32_t *scalars;       /* axl_hal_run.args (at most nargs, after
+                                vals), the only arguments a start with
+                                the same args_id looks at */
 } xn_run;
 
 typedef struct xn_arg {
@@ -74,13 +78,22 @@ struct xn_cu {
     uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
     uint32_t ip_index;
     uint32_t refs;
-    uint32_t busy;           /* runs started and not back in the pool */
+    uint32_t busy;           /* runs on the device's lists (inflight,
+                                zombies, reporting) or parked: not those
+                                a starting thread holds, whose unit the
+                                core does not close under it (hal.h) */
     int closing;
     int lazy;                /* opened by run_start, not by the core */
     char name[80];           /* "vadd:{vadd_1}" */
     uint32_t nargs;          /* highest argument id + 1 */
     xn_arg *args;
-    xn_run *free;            /* the pool (singly linked) */
+    /* One free run kept out of the pool, taken and given back with one
+     * atomic exchange each and no lock: the run a unit's next start
+     * finds without the device's lock (xrt_run.c, "The fast path"). A
+     * run is in `spare`, in `free`, on one of the device's lists, or
+     * held by the one thread that took it, never two at once. */
+    _Atomic(struct xn_run *) spare;
+    xn_run *free;            /* the pool (singly linked), under the lock */
     xn_cu *next;
 };
 
@@ -110,8 +123,13 @@ struct xn_device {
     pthread_mutex_t lock;
     pthread_cond_t cond;     /* wakes the completion thread */
     pthread_cond_t reported; /* a batch was reported (progress waits) */
-    uint32_t report_waiters;
-    uint64_t reports;        /* batches reported so far */
+    /* Both atomic (seq_cst), as a pair: a run reported inside run_start
+     * bumps reports and then reads report_waiters without the lock;
+     * progress, under the lock, bumps report_waiters and then reads
+     * reports before it sleeps. One of the two sees the other's bump, so
+     * no waiter sleeps through a report (notify_reported in xrt_run.c). */
+    atomic_uint report_waiters;
+    _Atomic uint64_t reports; /* batches reported so far */
     /* The run the completion thread waits on in XRT: when it is reported
      * meanwhile it is parked, not put back in its pool, until that wait
      * returns, so no launch restarts it and no close closes it under the

@@ -18,10 +18,6 @@
 #include "axl/runtime.h"
 #include "xrt_port.h"
 
-/* The device whose batch this thread is reporting (a report that
- * re-enters the port on it must not take its lock again). */
-static _Thread_local xn_device *delivering_here;
-
 static const char *ert_name(int s)
 {
     static const char *const names[] = {
@@ -79,6 +75,12 @@ static uint8_t arg_kind(const axl_xclbin_arg *a)
 
 void axl__xn_destroy_cu(xn_cu *cu)
 {
+    xn_run *spare = atomic_exchange_explicit(&cu->spare, NULL,
+                                             memory_order_acquire);
+    if (spare) {
+        spare->next = cu->free;
+        cu->free = spare;
+    }
     while (cu->free) {
         xn_run *r = cu->free;
         cu->free = r->next;
@@ -217,15 +219,34 @@ void axl__xn_destroy_dead(xn_device *d)
     }
 }
 
-/* A run back in its pool (lock held). */
-void axl__xn_run_to_pool(xn_device *d, xn_run *r)
+/* A free run back with its unit: in the spare slot when that is empty
+ * (the next start takes it without the lock), else in the pool, which
+ * needs the lock (`locked`: the caller holds it). */
+static void put_free(xn_device *d, xn_run *r, int locked)
 {
     xn_cu *cu = r->cu;
     r->state = RUN_FREE;
     r->token = NULL;
     r->hal = NULL;
+    xn_run *none = NULL;
+    if (atomic_compare_exchange_strong_explicit(&cu->spare, &none, r,
+                                                memory_order_release,
+                                                memory_order_relaxed))
+        return;
+    if (!locked)
+        pthread_mutex_lock(&d->lock);
     r->next = cu->free;
     cu->free = r;
+    if (!locked)
+        pthread_mutex_unlock(&d->lock);
+}
+
+/* A run that was on the device's lists (counted in busy) back with its
+ * unit (lock held). */
+void axl__xn_run_to_pool(xn_device *d, xn_run *r)
+{
+    xn_cu *cu = r->cu;
+    put_free(d, r, 1);
     cu->busy--;
     axl__xn_unlink_if_done(d, cu);
 }
@@ -258,15 +279,12 @@ static axl_status run_status(const xn_run *r, char *why, size_t cap)
  */
 static void deliver(xn_device *d, xn_run *batch)
 {
-    xn_device *outer = delivering_here;
-    delivering_here = d;
     for (xn_run *r = batch; r; r = r->batch_next) {
         char why[AXL_MESSAGE_MAX];
         why[0] = 0;
         axl_status st = run_status(r, why, sizeof why);
         report(r->token, st, why[0] ? why : NULL);
     }
-    delivering_here = outer;
 
     pthread_mutex_lock(&d->lock);
     for (xn_run *r = batch, *next; r; r = next) {
@@ -278,8 +296,8 @@ static void deliver(xn_device *d, xn_run *batch)
             axl__xn_run_to_pool(d, r);
     }
     d->delivering--;
-    d->reports++;
-    if (d->report_waiters)
+    atomic_fetch_add(&d->reports, 1);
+    if (atomic_load(&d->report_waiters))
         pthread_cond_broadcast(&d->reported);
     int dead = d->dead != NULL;
     pthread_mutex_unlock(&d->lock);
@@ -668,22 +686,48 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
     return AXL_SUCCESS;
 }
 
-/* A run from the unit's pool, or a new XRT run (the pool grows to the
- * number of runs in flight on the unit at once). */
+/*
+ * The fast path. A start is one thread's from take_run to the moment the
+ * run is either reported (ended inside run_start) or on the inflight
+ * list: no other thread can reach the run meanwhile (run_cancel looks
+ * only at the lists, and the core never cancels a run while its
+ * run_start is still in the port, hal.h), so arguments, xrtRunStart and
+ * the state read need no lock. The unit's spare slot lends and takes
+ * back the run with one atomic exchange each, safe for starts on one
+ * unit from several threads at once (each exchange hands a run to one
+ * taker), which the core does not do but the port does not rely on.
+ * A run that ended inside run_start is reported and returned to the
+ * spare slot with no lock at all: the core does not close its unit or
+ * the device before its run_start has returned (the run's command
+ * completes only then). A run still going takes the lock once, to join
+ * the inflight list where the completion thread, progress and
+ * run_cancel find it.
+ */
+
+/* A free run of the unit: its spare without the lock, else one from its
+ * pool, else a new XRT run (the pool grows to the number of runs in
+ * flight on the unit at once). */
 static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
 {
-    pthread_mutex_lock(&d->lock);
-    xn_run *r = cu->free;
-    if (r)
-        cu->free = r->next;
-    cu->busy++;
-    pthread_mutex_unlock(&d->lock);
+    xn_run *r = atomic_exchange_explicit(&cu->spare, NULL,
+                                         memory_order_acquire);
     if (!r) {
-        r = calloc(1, sizeof *r + cu->nargs * sizeof r->vals[0]);
+        pthread_mutex_lock(&d->lock);
+        r = cu->free;
+        if (r)
+            cu->free = r->next;
+        pthread_mutex_unlock(&d->lock);
+    }
+    if (!r) {
+        r = calloc(1, sizeof *r + cu->nargs * (sizeof r->vals[0] +
+                                                sizeof r->scalars[0]));
         if (r) {
             _Static_assert(sizeof(xn_run) % _Alignof(xn_argval) == 0,
                            "the values follow the run");
+            _Static_assert(sizeof(xn_argval) % _Alignof(uint32_t) == 0,
+                           "the scalars' places follow the values");
             r->vals = (xn_argval *)(r + 1);
+            r->scalars = (uint32_t *)(r->vals + cu->nargs);
             errno = 0;
             r->handle = axl__xrt.run_open(cu->kernel);
             if (!r->handle) {
@@ -693,15 +737,10 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
                 errno = e;
             }
         }
-        if (!r) {
-            int e = errno;
-            pthread_mutex_lock(&d->lock);
-            cu->busy--;
-            pthread_mutex_unlock(&d->lock);
+        if (!r)
             return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
                             "xrtRunOpen(%s) failed%s", cu->name,
-                            errno_name(e));
-        }
+                            errno_name(errno));
         r->cu = cu;
         count(&axl__xn_counts.runs, 1);
     }
@@ -712,23 +751,30 @@ static axl_status take_run(xn_device *d, xn_cu *cu, xn_run **out)
     return AXL_SUCCESS;
 }
 
-/* A run that never started (lock not held). `wedged`: XRT may have reset
- * it without starting it, so it cannot be started again: close it. */
+/* A run that never started (lock not held; it was never counted busy).
+ * `wedged`: XRT may have reset it without starting it, so it cannot be
+ * started again: close it. */
 static void give_back(xn_device *d, xn_run *r, int wedged)
 {
-    pthread_mutex_lock(&d->lock);
     if (!wedged) {
-        axl__xn_run_to_pool(d, r);
-        pthread_mutex_unlock(&d->lock);
+        put_free(d, r, 0);
         return;
     }
-    r->cu->busy--;
-    axl__xn_unlink_if_done(d, r->cu);
-    pthread_mutex_unlock(&d->lock);
     axl__xrt.run_close(r->handle);
     count(&axl__xn_counts.runs, -1);
     free(r);
-    axl__xn_destroy_dead(d);
+}
+
+/* A batch was reported: wakes the progress() calls that sleep for one.
+ * The lock only when one does (see xn_device.report_waiters). */
+static void notify_reported(xn_device *d)
+{
+    atomic_fetch_add(&d->reports, 1);
+    if (atomic_load(&d->report_waiters)) {
+        pthread_mutex_lock(&d->lock);
+        pthread_cond_broadcast(&d->reported);
+        pthread_mutex_unlock(&d->lock);
+    }
 }
 
 axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
@@ -759,17 +805,13 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
     if (st != AXL_SUCCESS)
         return st;
     /* The same nonzero args_id as the run's last start: the run holds
-     * these buffer arguments already (hal.h), so only scalars are set. */
-    const int same = AXL_XRT_KEEP_RUN_ARGS && run->args_id &&
-                     r->args_id == run->args_id;
-    r->args_id = 0;
-    for (const axl_hal_arg *a = run->args, *end = a + run->arg_count;
-         a != end; a++) {
-        if (same) {
-            if (a->is_mem)
-                continue;
-            /* The ids and kinds set_arg checked at the last start: a
-             * scalar the run holds needs only its value compared. */
+     * these buffer arguments already (hal.h), and the ids and kinds
+     * set_arg checked then, so only the scalars it recorded are looked
+     * at, and each is set only when its value changed. A replay of what
+     * the run holds is xrtRunStart alone. */
+    if (AXL_XRT_KEEP_RUN_ARGS && run->args_id && r->args_id == run->args_id) {
+        for (uint32_t i = 0; i < r->nscalars; i++) {
+            const axl_hal_arg *a = &run->args[r->scalars[i]];
             const xn_argval *held = &r->vals[a->id];
             if (held->known && a->size <= sizeof held->bits) {
                 uint64_t raw = 0;
@@ -780,16 +822,37 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
                 if (raw == held->bits)
                     continue;
             }
+            st = set_arg(d, cu, r, a);
+            if (st != AXL_SUCCESS) {
+                r->args_id = 0;
+                give_back(d, r, 0);
+                return st;
+            }
         }
-        st = set_arg(d, cu, r, a);
-        if (st != AXL_SUCCESS) {
-            give_back(d, r, 0);
-            return st;
+    } else {
+        /* Every argument; the scalars' places are recorded for the next
+         * start with this args_id (at most nargs: set_arg refuses ids
+         * past them, and repeated ids are not recorded past that). */
+        uint32_t n = 0;
+        int recorded = 1;
+        r->args_id = 0;
+        for (uint32_t i = 0; i < run->arg_count; i++) {
+            const axl_hal_arg *a = &run->args[i];
+            st = set_arg(d, cu, r, a);
+            if (st != AXL_SUCCESS) {
+                give_back(d, r, 0);
+                return st;
+            }
+            if (!a->is_mem) {
+                if (n < cu->nargs)
+                    r->scalars[n++] = i;
+                else
+                    recorded = 0;
+            }
         }
+        r->nscalars = n;
+        r->args_id = recorded ? run->args_id : 0;
     }
-    r->args_id = run->args_id;
-    r->token = run->token;
-    r->hal = run;
     errno = 0;
     if (axl__xrt.run_start(r->handle) != 0) {
         int e = errno;
@@ -799,19 +862,26 @@ axl_status axl__xn_run_start(void *dev, const axl_hal_run *run)
     }
     /* A run XRT already sees complete (the noop shim, or a unit faster
      * than this call) is reported now, before run_start returns, as the
-     * hal allows: no thread needs to wake for it. */
-    pthread_mutex_lock(&d->lock);
+     * hal allows: no thread needs to wake for it, and no lock is taken
+     * (the fast path above). */
     int s = (int)axl__xrt.run_state(r->handle);
     if (ert_final(s)) {
-        r->ert = s;
-        r->state = RUN_DELIVERING;
-        r->batch_next = NULL;
-        list_push(&d->reporting, r);
-        d->delivering++;
-        pthread_mutex_unlock(&d->lock);
-        deliver(d, r);
+        /* Never cancelled: the core cancels no run inside run_start. */
+        char why[AXL_MESSAGE_MAX];
+        axl_status rs = AXL_SUCCESS;
+        if (s != ERT_CMD_STATE_COMPLETED) {
+            r->ert = s;
+            rs = run_status(r, why, sizeof why);
+        }
+        put_free(d, r, 0); /* back with its unit before anyone is told */
+        report(run->token, rs, rs == AXL_SUCCESS ? NULL : why);
+        notify_reported(d);
         return AXL_SUCCESS;
     }
+    r->token = run->token;
+    r->hal = run;
+    pthread_mutex_lock(&d->lock);
+    cu->busy++;
     list_push(&d->inflight, r);
     if (d->sleeping)
         pthread_cond_signal(&d->cond);
@@ -854,7 +924,7 @@ void axl__xn_progress(void *dev, uint64_t deadline_ns)
     xn_device *d = dev;
     pthread_mutex_lock(&d->lock);
     const int idle = list_empty(&d->inflight);
-    const uint64_t seen = d->reports;
+    const uint64_t seen = atomic_load(&d->reports);
     pthread_mutex_unlock(&d->lock);
     if (idle || axl__xn_reap(d, NULL, 0))
         return;
@@ -870,10 +940,10 @@ void axl__xn_progress(void *dev, uint64_t deadline_ns)
     struct timespec ts;
     deadline_after(&ts, ns);
     pthread_mutex_lock(&d->lock);
-    if (d->reports == seen && !list_empty(&d->inflight)) {
-        d->report_waiters++;
+    /* The bump comes before the check (xn_device.report_waiters). */
+    atomic_fetch_add(&d->report_waiters, 1);
+    if (atomic_load(&d->reports) == seen && !list_empty(&d->inflight))
         pthread_cond_timedwait(&d->reported, &d->lock, &ts);
-        d->report_waiters--;
-    }
+    atomic_fetch_sub(&d->report_waiters, 1);
     pthread_mutex_unlock(&d->lock);
 }
