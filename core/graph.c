@@ -153,6 +153,20 @@ static void lay_out(struct axl__graph_exec *x)
          b = node_of(b->next), i++) {
         if (b->h.kind != AXL__CMD_KERNEL)
             return;
+        /* Its command's accessors: where its arguments are (cu.c reads
+         * them), never linked into a buffer's records. */
+        memset(b->acc, 0, sizeof b->acc);
+        for (uint8_t k = 0; k < b->nacc; k++) {
+            const struct axl__required *r = &b->h.acc[k];
+            struct axl__access *a = &b->acc[k];
+            a->view = r->view;
+            a->base = r->buf->base;
+            a->mode = r->mode;
+            a->loc = r->loc;
+            a->src = AXL__NO_LOC;
+            a->offset = r->buf->offset;
+            a->size = r->buf->size;
+        }
         at[i] = b;
         anc[i] = 0;
         b->npreds = 0;
@@ -1041,19 +1055,9 @@ static struct axl__command *laid_node(struct axl__queue *q,
     if (h->kbytes_used)
         memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
     kn->holds++;
-    /* Its arguments' buffers, as the launch reads them (cu.c). */
-    for (uint8_t i = 0; i < n->nacc; i++) {
-        const struct axl__required *r = &h->acc[i];
-        struct axl__access *a = &c->acc[i];
-        memset(a, 0, sizeof *a);
-        a->view = r->view;
-        a->base = r->buf->base;
-        a->mode = r->mode;
-        a->loc = r->loc;
-        a->src = AXL__NO_LOC;
-        a->offset = r->buf->offset;
-        a->size = r->buf->size;
-    }
+    /* Its arguments' buffers, as the launch reads them (cu.c): laid out
+     * with the edges (a fixed size copies in a few moves). */
+    memcpy(c->acc, n->acc, sizeof c->acc);
     q->holds++;
     q->inflight++;
     axl__device_at(q->device)->inflight++;

@@ -55,6 +55,8 @@ struct axl__graph_node {
      * earlier nodes it waits for, none implied by another (positions). */
     uint8_t npreds;
     uint16_t preds[AXL__LAID_PREDS];
+    struct axl__access acc[AXL_MAX_ACCESSORS]; /* its command's accessors
+                                   as a launch reads them (not records) */
     axl_handler h;              /* the checked group (holds nothing) */
 };
 
