@@ -25,6 +25,7 @@
 #include "axl/mmio.h"
 #include "axl/mmio_model.h"
 #include "axl/xclbin.h"
+#include "mmio_config.h"
 #include "mmio_regs.h"
 
 enum { NOP = 5, UNITS = 8 };
@@ -443,7 +444,7 @@ static void an_interrupt_later_than_the_grace_is_said_once_and_ends_no_later_run
 {
     (void)s;
     wiring[0].irq = 1;
-    M.irq_delay_ns = 10000000 + 150000; /* the grace and a run and a half */
+    M.irq_delay_ns = AXL_MMIO_IRQ_GRACE_NS + 150000; /* and a run and a half */
     nlines = 0;
     axl_log_set(AXL_LOG_WARN, keep, NULL);
     axl_mmio_counters before, after;
@@ -464,7 +465,7 @@ static void an_interrupt_later_than_the_grace_is_said_once_and_ends_no_later_run
     assert_non_null(strstr(line, "GIE (reads 1), IER (0x1)"));
     /* The first run waited the grace for its interrupt; the others are
      * their 100 us, the late interrupt (in the second) ending nothing. */
-    assert_true(len[0] >= 100000 + 10000000);
+    assert_true(len[0] >= 100000 + AXL_MMIO_IRQ_GRACE_NS);
     assert_int_equal(len[1], 100000);
     assert_int_equal(len[2], 100000);
 }

@@ -69,11 +69,13 @@
 /** An interrupt-driven unit: how often, in nanoseconds of the device's
  *  clock, a waiter looks at its ap_done, and how long a done it saw may
  *  then wait for its interrupt before the port says the interrupt is not
- *  arriving and polls the unit from then on. Far above any interrupt
- *  controller's latency (microseconds); far below the half second a
- *  forgotten master enable costs where nothing checks. */
+ *  arriving and polls the unit from then on. Far above an interrupt
+ *  controller's latency (microseconds) and a loaded host's scheduling
+ *  delay (an interrupt thread under valgrind: tens of milliseconds); below
+ *  the half second per run a forgotten master enable costs where nothing
+ *  checks, and paid once. */
 #ifndef AXL_MMIO_IRQ_GRACE_NS
-#define AXL_MMIO_IRQ_GRACE_NS 10000000u
+#define AXL_MMIO_IRQ_GRACE_NS 100000000u
 #endif
 
 #ifndef AXL_MESSAGES
