@@ -114,8 +114,9 @@ typedef struct mmio_unit {
      * entry's count of its calls inside the unit), so there is one
      * claimer at a time, and the ISR's bits are the entry's alone while
      * it claims (mmio_progress's comment says why). */
-    uint8_t mode;
-    uint8_t fell_back;   /* its interrupt did not arrive: polled since */
+    _Atomic uint8_t mode;      /* read by every waiter, set by one */
+    _Atomic uint8_t fell_back; /* its interrupt did not arrive: polled
+                                  since */
     uint8_t reported;    /* the port said so (once per unit) */
     uint8_t gie_on;      /* poll then sleep: the interrupt is on */
     uint8_t done_seen;   /* interrupt: a look saw ap_done at done_at */
@@ -1218,7 +1219,8 @@ static int poll_unit(mmio_device *d, mmio_unit *u)
 {
     if (!atomic_load(&u->run))
         return 0;
-    if (u->mode != AXL_MMIO_COMPLETION_POLL) {
+    if (atomic_load_explicit(&u->mode, memory_order_relaxed) !=
+        AXL_MMIO_COMPLETION_POLL) {
         int ended = look_at_unit(d, u);
         if (ended >= 0)
             return ended;
