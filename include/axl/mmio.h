@@ -47,6 +47,26 @@ typedef struct axl_mmio_unit_wiring {
     uint8_t sw_reset;    /**< 1: built with ap_sw_reset (bit 8 of 0x00) */
 } axl_mmio_unit_wiring;
 
+/** How the port sees that a unit's run ended (axl_mmio_board.completion,
+ *  axl_mmio_set_completion). A unit whose interrupt the board does not
+ *  wire (axl_mmio_unit_wiring.irq 0) is always polled. */
+typedef enum axl_mmio_completion {
+    /** The board's choice (axl_mmio_board.completion); for the board
+     *  itself: AXL_MMIO_COMPLETION (axl_board.h), else interrupt. */
+    AXL_MMIO_COMPLETION_BOARD = 0,
+    /** The unit's interrupt ends the run (axl_mmio_isr); the waiter does
+     *  not read the unit, but for a look every AXL_MMIO_IRQ_GRACE_NS that
+     *  catches an interrupt that does not arrive. */
+    AXL_MMIO_COMPLETION_INTERRUPT = 1,
+    /** The waiter reads ap_done; the unit's interrupt is switched off. */
+    AXL_MMIO_COMPLETION_POLL = 2,
+    /** The waiter reads ap_done for AXL_MMIO_POLL_SPIN_NS after ap_start
+     *  with the unit's interrupt off, then switches it on and leaves the
+     *  end to it: a short run costs no interrupt, a long one no bus
+     *  traffic. */
+    AXL_MMIO_COMPLETION_POLL_THEN_SLEEP = 3
+} axl_mmio_completion;
+
 /** What the board tells the port. Every pointer may be NULL. */
 typedef struct axl_mmio_board {
     const void *design;          /**< the xclbin programmed at boot */
@@ -79,6 +99,9 @@ typedef struct axl_mmio_board {
      *  port's seam is then the bus); a model build refuses a board
      *  without one. */
     const struct axl_mmio_model *model;
+    /** How wired units complete (axl_mmio_completion); 0: the build's
+     *  AXL_MMIO_COMPLETION, by default interrupt. */
+    uint8_t completion;
 } axl_mmio_board;
 
 /**
@@ -120,8 +143,33 @@ typedef struct axl_mmio_counters {
     uint32_t irq_done;          /**< runs ended by the interrupt entry */
     uint32_t irq_spurious;      /**< interrupts without ap_done */
     uint32_t resets;            /**< units brought back */
+    uint32_t irq_missing;       /**< units whose run ended without the
+                                     interrupt they were wired for (each
+                                     then falls back to polling) */
 } axl_mmio_counters;
 void axl_mmio_counters_get(axl_mmio_counters *out);
+
+/**
+ * Sets how unit ip_index (IP_LAYOUT index) completes from its next run,
+ * on the open device: one of axl_mmio_completion (BOARD: the board's
+ * choice again). It also clears a fall-back to polling (the wiring was
+ * fixed). AXL_ERR_INVALID, changing nothing, when no compute unit is
+ * there, the mode is unknown, or it asks for an interrupt the board does
+ * not wire to the unit; AXL_ERR_RUNTIME while the unit runs. Per unit and
+ * not per queue: the units a queue's commands run on are the kernel's,
+ * shared by every queue, and the hal's run carries no such choice.
+ */
+axl_status axl_mmio_set_completion(uint32_t ip_index, uint32_t mode);
+
+/**
+ * How unit ip_index completes now (*mode: INTERRUPT, POLL or
+ * POLL_THEN_SLEEP, never BOARD), and *fell_back 1 when it was wired for an
+ * interrupt that did not arrive and is polled since (the port said so
+ * once, at warn level in the log). Either pointer may be NULL.
+ * AXL_ERR_INVALID when no compute unit is there or the device is closed.
+ */
+axl_status axl_mmio_completion_get(uint32_t ip_index, uint32_t *mode,
+                                   int *fell_back);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
  * the model (issue 27 item 6).
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -24,6 +25,7 @@
 #include "axl/mmio.h"
 #include "axl/mmio_model.h"
 #include "axl/xclbin.h"
+#include "mmio_config.h"
 #include "mmio_regs.h"
 
 enum { NOP = 5, UNITS = 8 };
@@ -37,12 +39,15 @@ static struct {
         int present, chain;
         int busy, done, seen_done; /* seen_done: read since it rose */
         uint64_t until;            /* the run's end */
+        uint64_t irq_at;           /* a late interrupt's arrival (0: none) */
         uint32_t gie, ier, isr;
         uint32_t args[16];
     } u[UNITS];
     /* What the test sets. */
     uint64_t run_ns;             /* every run's length (UINT64_MAX: never) */
     long wall_ns_per_advance;    /* a slow host: sleeps in every advance */
+    uint64_t irq_delay_ns;       /* the interrupt controller's latency */
+    int irq_lost;                /* its master enable is off: no isr */
     /* What the test reads. */
     unsigned advances;
     unsigned attaches;
@@ -82,7 +87,11 @@ static void finish(uint32_t i)
     M.u[i].done = 1;
     M.u[i].seen_done = 0;
     M.u[i].isr |= M.u[i].ier & MMIO_IRQ_DONE;
-    if (M.u[i].gie && M.u[i].isr && M.isr)
+    if (!M.u[i].gie || !M.u[i].isr || !M.isr || M.irq_lost)
+        return;
+    if (M.irq_delay_ns)
+        M.u[i].irq_at = M.now + M.irq_delay_ns; /* the controller holds it */
+    else
         M.isr(i);
 }
 
@@ -142,7 +151,7 @@ static int m_advance(void *user, uint32_t unit, uint64_t until_ns)
         struct timespec ts = {0, M.wall_ns_per_advance};
         nanosleep(&ts, NULL);
     }
-    uint32_t first = UINT32_MAX;
+    uint32_t first = UINT32_MAX, late = UINT32_MAX;
     for (uint32_t i = 0; i < UNITS; i++) {
         if (unit != AXL_MMIO_MODEL_ANY_UNIT && i != unit)
             continue;
@@ -151,6 +160,19 @@ static int m_advance(void *user, uint32_t unit, uint64_t until_ns)
         if (M.u[i].busy && (first == UINT32_MAX ||
                             M.u[i].until < M.u[first].until))
             first = i;
+        if (M.u[i].irq_at &&
+            (late == UINT32_MAX || M.u[i].irq_at < M.u[late].irq_at))
+            late = i;
+    }
+    /* A held interrupt reaches the CPU at its time, whatever the IP's
+     * enables say by then (the controller latched it). */
+    if (late != UINT32_MAX && M.u[late].irq_at <= until_ns &&
+        (first == UINT32_MAX || M.u[late].irq_at <= M.u[first].until)) {
+        if (M.u[late].irq_at > M.now)
+            M.now = M.u[late].irq_at;
+        M.u[late].irq_at = 0;
+        M.isr(late);
+        return AXL_MMIO_MODEL_IRQ;
     }
     if (first == UINT32_MAX || M.u[first].until > until_ns) {
         if (until_ns > M.now)
@@ -262,6 +284,8 @@ static int setup(void **s)
 {
     M.run_ns = 100000; /* 100 us a run */
     M.wall_ns_per_advance = 0;
+    M.irq_delay_ns = 0;
+    M.irq_lost = 0;
     wiring[0].irq = 0;
     return axl_test_setup(s);
 }
@@ -351,6 +375,101 @@ static void an_interrupt_wired_unit_gets_its_time_through_advance(void **s)
     assert_true(M.advances - adv >= 3);
 }
 
+/* ---- Completion that is checked (issue 28 item 5) -------------------------- */
+
+static int nlines;
+static char line[AXL_MESSAGE_MAX];
+
+static void keep(const char *text, size_t len, void *user)
+{
+    (void)user;
+    if (strstr(text, "interrupt missing")) {
+        nlines++;
+        snprintf(line, sizeof line, "%.*s", (int)len, text);
+    }
+}
+
+/* Three runs of nop on the wired unit; each run's length on the device's
+ * clock from profiling (start to end). */
+static void three_runs(uint64_t len[3])
+{
+    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING, 0);
+    for (int i = 0; i < 3; i++) {
+        axl_event e;
+        AXL_OK(axl_queue_single_task(r.q, r.nop, NULL, 0, NULL, 0, &e));
+        AXL_OK(axl_event_wait(e));
+        uint64_t t0, t1;
+        AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &t0));
+        AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_END, &t1));
+        AXL_OK(axl_event_release(e));
+        len[i] = t1 - t0;
+    }
+    rig_down(&r);
+}
+
+/* An interrupt that comes late, but within AXL_MMIO_IRQ_GRACE_NS of the
+ * done, is the interrupt's: the unit stays interrupt-driven, nothing is
+ * said, and each run ends when its interrupt arrives. */
+static void an_interrupt_late_within_the_grace_keeps_its_unit_interrupt_driven(
+    void **s)
+{
+    (void)s;
+    wiring[0].irq = 1;
+    M.irq_delay_ns = 3000000; /* 3 ms */
+    nlines = 0;
+    axl_log_set(AXL_LOG_WARN, keep, NULL);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    uint64_t len[3];
+    three_runs(len);
+    axl_mmio_counters_get(&after);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    uint32_t mode = 0;
+    int fell = -1;
+    AXL_OK(axl_mmio_completion_get(NOP, &mode, &fell));
+    assert_int_equal(mode, AXL_MMIO_COMPLETION_INTERRUPT);
+    assert_int_equal(fell, 0);
+    assert_int_equal(after.irq_missing - before.irq_missing, 0);
+    assert_int_equal(after.irq_done - before.irq_done, 3);
+    assert_int_equal(nlines, 0);
+    for (int i = 0; i < 3; i++)
+        assert_true(len[i] >= 100000 + 3000000 && len[i] < 100000 + 3100000);
+}
+
+/* An interrupt later than the grace is a missing one: said once, counted,
+ * the unit polled from then on. When it does arrive (the controller held
+ * it) it ends nothing: the next run, polled, still lasts its 100 us. */
+static void an_interrupt_later_than_the_grace_is_said_once_and_ends_no_later_run(
+    void **s)
+{
+    (void)s;
+    wiring[0].irq = 1;
+    M.irq_delay_ns = AXL_MMIO_IRQ_GRACE_NS + 150000; /* and a run and a half */
+    nlines = 0;
+    axl_log_set(AXL_LOG_WARN, keep, NULL);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    uint64_t len[3];
+    three_runs(len);
+    axl_mmio_counters_get(&after);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    uint32_t mode = 0;
+    int fell = 0;
+    AXL_OK(axl_mmio_completion_get(NOP, &mode, &fell));
+    assert_int_equal(mode, AXL_MMIO_COMPLETION_POLL);
+    assert_int_equal(fell, 1);
+    assert_int_equal(after.irq_missing - before.irq_missing, 1);
+    assert_int_equal(after.irq_done - before.irq_done, 0);
+    assert_int_equal(nlines, 1);
+    assert_non_null(strstr(line, "nop:nop_1 (IP_LAYOUT 5)"));
+    assert_non_null(strstr(line, "GIE (reads 1), IER (0x1)"));
+    /* The first run waited the grace for its interrupt; the others are
+     * their 100 us, the late interrupt (in the second) ending nothing. */
+    assert_true(len[0] >= 100000 + AXL_MMIO_IRQ_GRACE_NS);
+    assert_int_equal(len[1], 100000);
+    assert_int_equal(len[2], 100000);
+}
+
 /* A host wait with a timeout ends in host time even while the device's
  * clock stands still between slices (the port gives back control). */
 static void a_host_wait_for_ends_in_host_time_on_a_device_with_a_clock(
@@ -417,6 +536,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             the_device_and_its_messages_name_the_model, setup,
             axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            an_interrupt_late_within_the_grace_keeps_its_unit_interrupt_driven,
+            setup, axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            an_interrupt_later_than_the_grace_is_said_once_and_ends_no_later_run,
+            setup, axl_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

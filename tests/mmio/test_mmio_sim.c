@@ -1034,6 +1034,260 @@ static void a_unit_with_ap_ctrl_none_is_not_compatible(void **s)
     axl_mmio_port.close(dev);
 }
 
+/* ---- Held arguments (issue 28 item 2; hal.h, axl_hal_run.args_id) ------------- */
+
+/* The simulator behind a seam that counts, per unit, the port's writes
+ * of argument registers and of ap_start. */
+enum { REC_UNITS = 16 };
+static axl_mmio_model recording_model;
+static axl_mmio_board recording_board;
+static atomic_uint arg_writes[REC_UNITS], start_writes[REC_UNITS];
+
+static void recording_wr32(void *user, uint32_t ip, uint32_t off, uint32_t v)
+{
+    if (ip < REC_UNITS) {
+        if (off >= MMIO_ARGS)
+            atomic_fetch_add(&arg_writes[ip], 1u);
+        else if (off == MMIO_CTRL && (v & MMIO_AP_START))
+            atomic_fetch_add(&start_writes[ip], 1u);
+    }
+    axl_mmio_sim_model.wr32(user, ip, off, v);
+}
+
+static void record_writes(void)
+{
+    recording_model = axl_mmio_sim_model;
+    recording_model.wr32 = recording_wr32;
+    recording_board = *axl_mmio_sim_board();
+    recording_board.model = &recording_model;
+    for (int i = 0; i < REC_UNITS; i++) {
+        atomic_store(&arg_writes[i], 0);
+        atomic_store(&start_writes[i], 0);
+    }
+    AXL_OK(axl_mmio_set_board(&recording_board));
+}
+
+/* One vadd of A, B into O over n elements; the unit that ran it and the
+ * argument words the port wrote for it. */
+static uint32_t vadd_counted(rig *r, axl_buffer A, axl_buffer B, axl_buffer O,
+                             uint32_t n, uint32_t *words)
+{
+    uint32_t a0[REC_UNITS], s0[REC_UNITS];
+    for (int i = 0; i < REC_UNITS; i++) {
+        a0[i] = atomic_load(&arg_writes[i]);
+        s0[i] = atomic_load(&start_writes[i]);
+    }
+    axl_kernel_arg args[4] = {{.index = 0, .buffer = A, .mode = AXL_ACCESS_READ},
+                              {.index = 1, .buffer = B, .mode = AXL_ACCESS_READ},
+                              {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
+                              {.index = 3, .value = &n, .size = sizeof n}};
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_release(e));
+    uint32_t unit = UINT32_MAX, started = 0;
+    for (uint32_t i = 0; i < REC_UNITS; i++)
+        if (atomic_load(&start_writes[i]) != s0[i]) {
+            unit = i;
+            started++;
+            *words = atomic_load(&arg_writes[i]) - a0[i];
+        }
+    assert_int_equal(started, 1); /* one ap_start, on one unit */
+    return unit;
+}
+
+/* hal.h: a port may keep what it set for an args_id. The mmio port writes
+ * only the argument words that differ from what the unit's registers
+ * hold (none for the same launch, the one word of a changed scalar), and
+ * all of them again after a reset, when the registers may have lost
+ * them. Every run's result is checked. */
+static void a_unit_holds_its_arguments_and_a_reset_forgets_them(void **s)
+{
+    (void)s;
+    record_writes();
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    static int32_t a[N], b[N], o[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = 3 * i;
+        b[i] = 7 - i;
+        o[i] = -1;
+    }
+    axl_buffer A, B, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_from(b, 4, axl_range_1d(N), NULL, &B));
+    AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
+    /* vadd's registers: three 64-bit addresses and a 32-bit n. */
+    enum { ALL = 3 * 2 + 1 };
+    int ran[REC_UNITS] = {0};
+    uint32_t n_last[REC_UNITS];
+    const uint32_t sizes[] = {N, N, N / 2, N / 2, N, N, N};
+    for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        if (k == 5) {
+            /* Every vadd unit reset: its registers are forgotten. */
+            AXL_OK(axl_queue_wait(r.q));
+            AXL_OK(axl_mmio_reset_unit(VADD_1));
+            AXL_OK(axl_mmio_reset_unit(VADD_2));
+            memset(ran, 0, sizeof ran);
+        }
+        uint32_t words = 0;
+        uint32_t u = vadd_counted(&r, A, B, O, sizes[k], &words);
+        assert_true(u == VADD_1 || u == VADD_2);
+        uint32_t expect = !ran[u] ? ALL : n_last[u] != sizes[k] ? 1u : 0u;
+        if (words != expect)
+            fail_msg("run %u on unit %u wrote %u argument words; %u expected",
+                     k, u, words, expect);
+        ran[u] = 1;
+        n_last[u] = sizes[k];
+    }
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], a[i] + b[i]);
+    rig_down(&r);
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_mmio_set_board(NULL));
+}
+
+/* ---- Completion that is checked (issue 28 item 5) ------------------------------ */
+
+static int logged_count(const char *text)
+{
+    int n = 0;
+    for (int i = 0; i < atomic_load(&nlogged) && i < 4; i++)
+        n += strstr(logged[i], text) != NULL;
+    return n;
+}
+
+static uint32_t sim_runs(uint32_t ip)
+{
+    axl_mmio_sim_stats st;
+    axl_mmio_sim_stats_get(ip, &st);
+    return st.runs;
+}
+
+/* Both vadd units wired for their interrupt, and fault f. */
+static void vadd_wired(uint32_t fault)
+{
+    axl_mmio_sim_set_unit(VADD_1, AXL_MMIO_SIM_IRQ_WIRED, fault, 0);
+    axl_mmio_sim_set_unit(VADD_2, AXL_MMIO_SIM_IRQ_WIRED, fault, 0);
+    axl_log_set(AXL_LOG_WARN, keep_line, NULL);
+    atomic_store(&nlogged, 0);
+}
+
+/* A wired unit whose interrupt arrives stays interrupt-driven, and the
+ * port says nothing about it. */
+static void an_interrupt_that_arrives_keeps_its_unit_interrupt_driven(
+    void **s)
+{
+    (void)s;
+    vadd_wired(AXL_MMIO_SIM_OK);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(vadd_runs(&r, 4)); /* every result checked */
+    axl_mmio_counters_get(&after);
+    for (uint32_t u = VADD_1; u <= VADD_2; u++) {
+        uint32_t mode = 0;
+        int fell = -1;
+        AXL_OK(axl_mmio_completion_get(u, &mode, &fell));
+        assert_int_equal(mode, AXL_MMIO_COMPLETION_INTERRUPT);
+        assert_int_equal(fell, 0);
+    }
+    assert_int_equal(after.irq_missing - before.irq_missing, 0);
+    assert_int_equal(after.irq_done - before.irq_done, 4);
+    assert_int_equal(after.polls - before.polls, 0);
+    assert_int_equal(logged_count("interrupt missing"), 0);
+    rig_down(&r);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+}
+
+/* Xilinx/XRT#9737: a unit wired for its interrupt finishes and the
+ * interrupt never arrives (the controller's master enable is off). The
+ * port says so once per unit, naming the unit and what to check, counts
+ * it, and polls that unit from then on: every run ends, with its result,
+ * and later runs are not slowed. (Before the change the first run never
+ * ended: a 5 s timeout stands in for "never".) */
+static void an_interrupt_that_never_arrives_is_said_once_and_its_unit_is_polled(
+    void **s)
+{
+    (void)s;
+    vadd_wired(AXL_MMIO_SIM_IRQ_LOST);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_set_timeout(r.q, 5000ull * 1000000u));
+    AXL_OK(vadd_runs(&r, 6)); /* every result checked */
+    axl_mmio_counters_get(&after);
+    uint32_t units_run = 0;
+    for (uint32_t u = VADD_1; u <= VADD_2; u++) {
+        if (!sim_runs(u))
+            continue;
+        units_run++;
+        uint32_t mode = 0;
+        int fell = 0;
+        AXL_OK(axl_mmio_completion_get(u, &mode, &fell));
+        assert_int_equal(mode, AXL_MMIO_COMPLETION_POLL);
+        assert_int_equal(fell, 1);
+        assert_true(logged_count(u == VADD_1 ? "vadd_1 (IP_LAYOUT 0)"
+                                             : "vadd_2 (IP_LAYOUT 1)") == 1);
+    }
+    assert_true(units_run >= 1);
+    /* Once per unit, whatever the number of runs. */
+    assert_int_equal(after.irq_missing - before.irq_missing, units_run);
+    assert_int_equal(logged_count("its interrupt missing: polled from now on"),
+                     (int)units_run);
+    assert_int_equal(logged_count("GIE"), (int)units_run);
+    assert_int_equal(logged_count("IER"), (int)units_run);
+    assert_int_equal(logged_count("master enable"), (int)units_run);
+    assert_int_equal(logged_count("IRQ wiring"), (int)units_run);
+    assert_int_equal(after.irq_done - before.irq_done, 0);
+    assert_true(after.polls - before.polls >= 6 - units_run);
+    rig_down(&r);
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+}
+
+/* axl_mmio_set_completion: polling and poll then sleep on a wired unit,
+ * every result checked; an interrupt the board does not wire is refused
+ * and changes nothing; BOARD goes back to the board's choice. */
+static void completion_can_be_set_per_unit_and_an_unwired_interrupt_is_refused(
+    void **s)
+{
+    (void)s;
+    axl_mmio_sim_set_unit(VADD_1, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_OK, 0);
+    axl_mmio_sim_set_unit(VADD_2, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_OK, 0);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    uint32_t mode = 0;
+    AXL_EXPECT(axl_mmio_set_completion(NOP, AXL_MMIO_COMPLETION_INTERRUPT),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("does not wire");
+    AXL_MESSAGE_HAS("nop_1");
+    AXL_OK(axl_mmio_completion_get(NOP, &mode, NULL));
+    assert_int_equal(mode, AXL_MMIO_COMPLETION_POLL);
+    AXL_EXPECT(axl_mmio_set_completion(VADD_1, 9), AXL_ERR_INVALID);
+    AXL_EXPECT(axl_mmio_set_completion(99, AXL_MMIO_COMPLETION_POLL),
+               AXL_ERR_INVALID);
+    axl_mmio_counters before, after;
+    for (uint32_t m = AXL_MMIO_COMPLETION_POLL;
+         m <= AXL_MMIO_COMPLETION_POLL_THEN_SLEEP; m++) {
+        AXL_OK(axl_mmio_set_completion(VADD_1, m));
+        AXL_OK(axl_mmio_set_completion(VADD_2, m));
+        axl_mmio_counters_get(&before);
+        AXL_OK(vadd_runs(&r, 4));
+        axl_mmio_counters_get(&after);
+        AXL_OK(axl_mmio_completion_get(VADD_1, &mode, NULL));
+        assert_int_equal(mode, m);
+        if (m == AXL_MMIO_COMPLETION_POLL)
+            assert_int_equal(after.irq_done - before.irq_done, 0);
+        assert_int_equal(after.irq_missing - before.irq_missing, 0);
+    }
+    AXL_OK(axl_mmio_set_completion(VADD_1, AXL_MMIO_COMPLETION_BOARD));
+    AXL_OK(axl_mmio_completion_get(VADD_1, &mode, NULL));
+    assert_int_equal(mode, AXL_MMIO_COMPLETION_INTERRUPT);
+    AXL_OK(vadd_runs(&r, 2));
+    rig_down(&r);
+}
+
 #define P(f) cmocka_unit_test_setup_teardown(f, sim_setup, sim_teardown)
 #define T(f) cmocka_unit_test_setup_teardown(f, port_setup, port_teardown)
 
@@ -1074,6 +1328,10 @@ int main(void)
         T(reset_says_which_attempt_failed),
         T(a_full_bank_table_is_out_of_resources_naming_the_setting),
         T(a_unit_with_ap_ctrl_none_is_not_compatible),
+        T(a_unit_holds_its_arguments_and_a_reset_forgets_them),
+        T(an_interrupt_that_arrives_keeps_its_unit_interrupt_driven),
+        T(an_interrupt_that_never_arrives_is_said_once_and_its_unit_is_polled),
+        T(completion_can_be_set_per_unit_and_an_unwired_interrupt_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,7 @@
 #include "axl/hal.h"
 #include "axl/mmio.h"
 #include "axl/runtime.h"
+#include "axl/trace.h"
 #include "mmio_config.h"
 #include "mmio_io.h"
 #include "mmio_regs.h"
@@ -78,6 +79,8 @@ typedef struct mmio_arg {
     uint32_t offset;
     uint32_t size;
     uint8_t is_mem;
+    uint32_t held[2]; /* what the register's first two words hold, where
+                         the unit's held_mask says so */
 } mmio_arg;
 
 typedef struct mmio_unit {
@@ -97,6 +100,32 @@ typedef struct mmio_unit {
     uint32_t kernel_index;
     uint32_t nargs;
     mmio_arg args[AXL_MMIO_MAX_ARGS];
+    /* Held arguments (hal.h, args_id): bit m says args[m].held is what
+     * its register holds (scalars of up to 8 bytes and addresses; larger
+     * scalars are always written), held_id is the args_id of the run that
+     * last wrote them (0: none). forget_held() whenever the registers may
+     * have lost them. */
+    uint32_t held_mask;
+    uint32_t held_id;
+    /* Completion (axl_mmio_completion). mode: how the unit completes now
+     * (a unit the board does not wire is polled). Who ends a run: while
+     * `polled` the waiter, else the interrupt entry; the two hand over
+     * with the handshake of take_from_isr / give_to_isr on in_isr (the
+     * entry's count of its calls inside the unit), so there is one
+     * claimer at a time, and the ISR's bits are the entry's alone while
+     * it claims (mmio_progress's comment says why). */
+    _Atomic uint8_t mode;      /* read by every waiter, set by one */
+    _Atomic uint8_t fell_back; /* its interrupt did not arrive: polled
+                                  since */
+    uint8_t reported;    /* the port said so (once per unit) */
+    uint8_t gie_on;      /* poll then sleep: the interrupt is on */
+    uint8_t done_seen;   /* interrupt: a look saw ap_done at done_at */
+    _Atomic uint8_t polled;
+    _Atomic uint8_t looking; /* a waiter looks at the unit (one at a time) */
+    _Atomic uint32_t in_isr;
+    uint64_t spin_end;   /* poll then sleep: when the waiter stops reading */
+    uint64_t next_look;  /* interrupt: the next look at ap_done (0: unset) */
+    uint64_t done_at;
     const axl_hal_run *_Atomic run; /* the run in flight, or NULL */
 #if MMIO_IP
     uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
@@ -154,6 +183,8 @@ void axl_mmio_counters_get(axl_mmio_counters *out)
     out->irq_spurious =
         __atomic_load_n(&counters.irq_spurious, __ATOMIC_RELAXED);
     out->resets = __atomic_load_n(&counters.resets, __ATOMIC_RELAXED);
+    out->irq_missing =
+        __atomic_load_n(&counters.irq_missing, __ATOMIC_RELAXED);
 }
 
 #if MMIO_MODEL
@@ -202,6 +233,7 @@ static _Atomic uint32_t irq_any;    /* some bit of irq_pending is set */
  * to the next. */
 static _Atomic uint64_t model_ns;
 static uint64_t clock_base;
+static _Atomic uint8_t done_hint; /* advance said DONE (model_advance) */
 
 static void deliver_pending(void)
 {
@@ -318,6 +350,11 @@ axl_status axl_mmio_model_reset_unit(void *user, uint32_t ip_index)
     const axl_mmio_model *m = device.model;
     if (!m || !m->reset)
         return AXL_ERR_FEATURE_NOT_SUPPORTED;
+    if (ip_index < AXL_MMIO_UNITS) {
+        /* The reset line clears the argument registers. */
+        device.units[ip_index].held_mask = 0;
+        device.units[ip_index].held_id = 0;
+    }
     m = model_enter();
     axl_status st = m->reset(m->user, ip_index);
     model_leave(m);
@@ -363,6 +400,91 @@ static void invalidate(const mmio_device *d, void *p, uint64_t size)
 {
     if (!d->board->coherent && size)
         axl_port_cache_invalidate(p, (size_t)size);
+}
+
+/* The device's clock: the model's when it has one, else the runtime's. */
+static uint64_t dev_now(const mmio_device *d)
+{
+#if MMIO_MODEL
+    if (d->model->now_ns)
+        return mmio_now(NULL);
+#else
+    (void)d;
+#endif
+    return axl_hal_now();
+}
+
+/* ---- Held arguments and completion modes --------------------------------- */
+
+/* The registers may have lost what the port wrote (a reset, a reload):
+ * the next run writes every argument. */
+static void forget_held(mmio_unit *u)
+{
+    u->held_mask = 0;
+    u->held_id = 0;
+}
+
+/* The mode a unit completes in when nothing has set one. */
+static uint8_t board_mode(const mmio_device *d, const mmio_unit *u)
+{
+    if (!u->irq)
+        return AXL_MMIO_COMPLETION_POLL;
+    uint8_t m = d->board->completion;
+    return m >= AXL_MMIO_COMPLETION_INTERRUPT &&
+                   m <= AXL_MMIO_COMPLETION_POLL_THEN_SLEEP
+               ? m
+               : (uint8_t)AXL_MMIO_COMPLETION;
+}
+
+/* The entry's side of the hand-over: it counts itself in before it looks
+ * at `polled`, the waiter sets `polled` before it waits for the count to
+ * fall (both sequentially consistent), so either the entry sees the
+ * change or the waiter sees the entry and waits for it to leave. On a
+ * single core the entry runs to its end before the waiter goes on. */
+static void wait_for_isr(mmio_unit *u)
+{
+    while (atomic_load(&u->in_isr))
+        axl_port_relax();
+}
+
+/* The waiter ends the unit's runs from now on. */
+static void take_from_isr(mmio_unit *u)
+{
+    atomic_store(&u->polled, 1);
+    wait_for_isr(u);
+}
+
+/* The interrupt entry ends the unit's runs from now on (the entry of a
+ * polled unit writes GIE 0, so it must be out before GIE is set). */
+static void give_to_isr(mmio_unit *u)
+{
+    atomic_store(&u->polled, 0);
+    wait_for_isr(u);
+}
+
+/* Sets the unit's interrupt registers for its mode: on for interrupt,
+ * off (GIE) with IER on for poll then sleep (ap_done still sets the ISR,
+ * which its switch to sleep reads), all off for polling. A unit the
+ * board does not wire is not touched. */
+static void arm(mmio_unit *u)
+{
+    u->gie_on = 0;
+    u->done_seen = 0;
+    u->next_look = 0;
+    if (!u->irq) {
+        atomic_store(&u->polled, 1);
+        return;
+    }
+    if (u->mode == AXL_MMIO_COMPLETION_INTERRUPT) {
+        mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
+        give_to_isr(u);
+        mmio_wr32(u->regs, MMIO_GIE, 1);
+        return;
+    }
+    take_from_isr(u);
+    mmio_wr32(u->regs, MMIO_GIE, 0);
+    mmio_wr32(u->regs, MMIO_IER,
+              u->mode == AXL_MMIO_COMPLETION_POLL ? 0u : MMIO_IRQ_DONE);
 }
 
 /* ---- Opening: banks and units from the design and the board --------------- */
@@ -462,6 +584,9 @@ static axl_status map_units(mmio_device *d)
             u->irq = bd->units[w].irq;
             u->sw_reset = bd->units[w].sw_reset;
         }
+        u->mode = board_mode(d, u);
+        atomic_store(&u->polled,
+                     u->mode != AXL_MMIO_COMPLETION_INTERRUPT);
         if (MMIO_MODEL) {
             u->regs = (uintptr_t)i + 1u; /* the model's unit (mmio_io.h) */
         } else if (bd->map_ctrl) {
@@ -776,12 +901,10 @@ static axl_status mmio_cu_open(void *dev, const axl_xclbin *image,
             u->args[j - 1] = t;
         }
     u->kernel_index = kernel_index;
-    if (u->irq) {
-        /* ap_done raises the interrupt; ap_ready does not (a bit some
-         * cores lack). */
-        mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
-        mmio_wr32(u->regs, MMIO_GIE, 1);
-    }
+    forget_held(u); /* another layout, or a reloaded design */
+    /* ap_done raises the interrupt where the mode wants one; ap_ready
+     * never does (a bit some cores lack). */
+    arm(u);
     *cu_handle = (uintptr_t)u;
     return AXL_SUCCESS;
 }
@@ -813,15 +936,12 @@ static void invalidate_outputs(const mmio_device *d, const axl_hal_run *run)
     }
 }
 
-/* Ends the unit's run if this caller is the first to see its end. */
-static void finish(mmio_device *d, mmio_unit *u, axl_status st,
-                   const char *why)
+/* Ends a run this caller claimed (ap_continue already given). */
+static void end_claimed(mmio_device *d, mmio_unit *u,
+                        const axl_hal_run *run, axl_status st,
+                        const char *why)
 {
-    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
-    if (!run)
-        return;
-    if (u->chain)
-        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+    (void)u;
     invalidate_outputs(d, run);
     char buf[AXL_MESSAGE_MAX];
 #if MMIO_MODEL
@@ -833,6 +953,18 @@ static void finish(mmio_device *d, mmio_unit *u, axl_status st,
     (void)buf;
 #endif
     axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
+}
+
+/* Ends the unit's run if this caller is the first to see its end. */
+static void finish(mmio_device *d, mmio_unit *u, axl_status st,
+                   const char *why)
+{
+    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
+    if (!run)
+        return;
+    if (u->chain)
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+    end_claimed(d, u, run, st, why);
 }
 
 /* run_start on a hung unit (the core sends none; a port test may). Apart,
@@ -879,34 +1011,71 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
                          "(control word 0x%x)",
                          u->name, (unsigned long long)u->phys,
                          (unsigned)ctrl);
+    /* Held arguments: the registers keep what the last run wrote, so
+     * only a word that differs is written; with the args_id of the run
+     * that wrote them, buffers' addresses are not even looked at (hal.h
+     * promises the same allocations). Caches are cleaned all the same. */
+    const int same_mem = run->args_id && run->args_id == u->held_id;
     uint32_t m = 0;
     for (uint32_t i = 0; i < run->arg_count; i++) {
         const axl_hal_arg *a = &run->args[i];
         while (m < u->nargs && u->args[m].id < a->id)
             m++;
-        if (m == u->nargs || u->args[m].id != a->id)
+        if (m == u->nargs || u->args[m].id != a->id) {
+            forget_held(u); /* this run's id did not write them all */
             return mmio_fail(AXL_ERR_KERNEL_ARGUMENT,
                              "mmio: %s has no register for argument %u",
                              run->kernel_name, (unsigned)a->id);
-        const mmio_arg *r = &u->args[m];
+        }
+        mmio_arg *r = &u->args[m];
+        const uint32_t bit = 1u << m;
+        uint32_t word[2];
+        uint32_t words = r->size >= 8 ? 2u : 1u;
         if (a->is_mem) {
-            uint64_t addr = a->mem->device_address + a->offset;
             clean(d, host_of(a->mem, a->offset), a->size);
-            mmio_wr32(u->regs, r->offset, (uint32_t)addr);
-            if (r->size >= 8)
-                mmio_wr32(u->regs, r->offset + 4, (uint32_t)(addr >> 32));
+            if (same_mem && (u->held_mask & bit))
+                continue;
+            uint64_t addr = a->mem->device_address + a->offset;
+            word[0] = (uint32_t)addr;
+            word[1] = (uint32_t)(addr >> 32);
         } else {
             const unsigned char *v = a->value;
             uint64_t n = a->size < r->size ? a->size : r->size;
-            for (uint32_t w = 0; w * 4u < r->size; w++) {
-                uint32_t word = 0;
-                uint64_t at = (uint64_t)w * 4u;
-                if (at < n)
-                    memcpy(&word, v + at, n - at < 4 ? n - at : 4);
-                mmio_wr32(u->regs, r->offset + w * 4u, word);
+            if (r->size > 8) {
+                /* Not held: written whole. */
+                u->held_mask &= ~bit;
+                for (uint32_t w = 0; w * 4u < r->size; w++) {
+                    uint32_t x = 0;
+                    uint64_t at = (uint64_t)w * 4u;
+                    if (at < n)
+                        memcpy(&x, v + at, n - at < 4 ? n - at : 4);
+                    mmio_wr32(u->regs, r->offset + w * 4u, x);
+                }
+                continue;
             }
+            word[0] = word[1] = 0;
+            memcpy(word, v, (size_t)n);
         }
+        const int held = (u->held_mask & bit) != 0;
+        for (uint32_t w = 0; w < words; w++)
+            if (!held || r->held[w] != word[w]) {
+                mmio_wr32(u->regs, r->offset + w * 4u, word[w]);
+                r->held[w] = word[w];
+            }
+        u->held_mask |= bit;
     }
+    u->held_id = run->args_id;
+    if (u->mode == AXL_MMIO_COMPLETION_POLL_THEN_SLEEP) {
+        if (u->gie_on) {
+            /* The interrupt ended the last run: off again for the spin. */
+            atomic_store(&u->polled, 1);
+            mmio_wr32(u->regs, MMIO_GIE, 0);
+            u->gie_on = 0;
+        }
+        u->spin_end = dev_now(d) + AXL_MMIO_POLL_SPIN_NS;
+    }
+    u->next_look = 0;
+    u->done_seen = 0;
     atomic_store(&u->run, run);
     count(&counters.starts);
     /* One write: ap_start with auto_restart (bit 7) off. */
@@ -914,18 +1083,148 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
     return AXL_SUCCESS;
 }
 
-/* Looks at a running unit once; nonzero when its run ended. A unit whose
- * interrupt is wired is left to axl_mmio_isr: one claimer per unit. With
- * two, a poll could end run 1 and the next run start while run 1's done
- * bit still stands in the ISR, and the interrupt entry, seeing it, would
- * end run 2 before the IP had. (Clearing the ISR from the poll instead
- * races the entry's read-and-write-back on a toggle-on-write ISR.) */
+/* The unit finished and its interrupt did not come (a look saw ap_done an
+ * AXL_MMIO_IRQ_GRACE_NS ago): said once, counted, and the unit is polled
+ * from now on, its interrupt off. Nonzero when the run ended. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static int interrupt_missing(mmio_device *d, mmio_unit *u)
+{
+    take_from_isr(u);
+    if (!atomic_load(&u->run)) {
+        /* It came after all, only late: the entry keeps the unit. */
+        give_to_isr(u);
+        return 1;
+    }
+    const uint32_t gie = mmio_rd32(u->regs, MMIO_GIE);
+    const uint32_t ier = mmio_rd32(u->regs, MMIO_IER);
+    mmio_wr32(u->regs, MMIO_GIE, 0);
+    mmio_wr32(u->regs, MMIO_IER, 0);
+    u->mode = AXL_MMIO_COMPLETION_POLL;
+    u->fell_back = 1;
+    u->gie_on = 0;
+    count(&counters.irq_missing);
+    if (!u->reported) {
+        u->reported = 1;
+        /* One line (AXL_MESSAGE_MAX): docs/on-the-metal.md says more. */
+        axl_hal_log(AXL_LOG_WARN,
+                    "mmio: %s (IP_LAYOUT %u) finished, its interrupt "
+                    "missing: polled from now on. Check GIE (reads %u), IER "
+                    "(0x%x), the IRQ controller's master enable, the IRQ "
+                    "wiring",
+                    u->name, (unsigned)(u - d->units), (unsigned)gie,
+                    (unsigned)ier);
+    }
+    const axl_hal_run *run = atomic_exchange(&u->run, NULL);
+    if (!run)
+        return 1;
+    if (u->chain)
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+    /* The done bit the entry never acknowledged (IER is 0 now: no other
+     * sets). */
+    const uint32_t isr = mmio_rd32(u->regs, MMIO_ISR);
+    if (isr && isr != MMIO_ALL_ONES)
+        mmio_wr32(u->regs, MMIO_ISR, isr);
+    end_claimed(d, u, run, AXL_SUCCESS, NULL);
+    return 1;
+}
+
+/* An interrupt-driven unit, looked at by one waiter (u->looking): every
+ * AXL_MMIO_IRQ_GRACE_NS a read of its control word; a done seen there
+ * that the interrupt has not ended one grace later is a missing
+ * interrupt. (The read clears an ap_ctrl_hs ap_done, which the entry does
+ * not need: it reads the ISR.) Nonzero when the run ended. */
+static int look_for_interrupt(mmio_device *d, mmio_unit *u)
+{
+    const uint64_t now = dev_now(d);
+#if MMIO_MODEL
+    if (!u->done_seen &&
+        atomic_load_explicit(&done_hint, memory_order_relaxed)) {
+        atomic_store_explicit(&done_hint, 0, memory_order_relaxed);
+        u->next_look = now; /* look now */
+    }
+#endif
+    if (!u->next_look) {
+        u->next_look = now + AXL_MMIO_IRQ_GRACE_NS;
+        return 0;
+    }
+    if (now < u->next_look)
+        return 0;
+    u->next_look = now + AXL_MMIO_IRQ_GRACE_NS;
+    if (u->done_seen)
+        return now - u->done_at >= AXL_MMIO_IRQ_GRACE_NS
+                   ? interrupt_missing(d, u)
+                   : 0;
+    const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+    if (!atomic_load(&u->run))
+        return 1; /* the interrupt ended it meanwhile */
+    if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE)) {
+        u->done_seen = 1;
+        u->done_at = now;
+    }
+    return 0;
+}
+
+/* Poll then sleep, the spin over: the ISR's stale done bits (of runs the
+ * poll ended; IER stays on) are cleared while GIE is 0 and the entry
+ * leaves the ISR alone, then one more read of ap_done (a done that came
+ * since would have been cleared with them), then GIE on: a done from
+ * here raises the line. Nonzero when the run ended. */
+static int go_to_sleep(mmio_device *d, mmio_unit *u)
+{
+    const uint32_t isr = mmio_rd32(u->regs, MMIO_ISR);
+    if (isr && isr != MMIO_ALL_ONES)
+        mmio_wr32(u->regs, MMIO_ISR, isr);
+    const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+    if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE)) {
+        finish(d, u, AXL_SUCCESS, NULL);
+        return 1;
+    }
+    give_to_isr(u);
+    u->gie_on = 1;
+    mmio_wr32(u->regs, MMIO_GIE, 1);
+    return !atomic_load(&u->run);
+}
+
+/* A unit whose end is (or is about to be) the interrupt's: one waiter at
+ * a time looks at it. Nonzero when its run ended. */
+static int look_at_unit(mmio_device *d, mmio_unit *u)
+{
+    if (atomic_exchange(&u->looking, 1))
+        return !atomic_load(&u->run);
+    int ended;
+    if (!atomic_load(&u->run))
+        ended = 1;
+    else if (!atomic_load(&u->polled))
+        ended = look_for_interrupt(d, u);
+    else if (dev_now(d) >= u->spin_end)
+        ended = go_to_sleep(d, u);
+    else
+        ended = -1; /* still spinning: poll it */
+    atomic_store(&u->looking, 0);
+    return ended;
+}
+
+/* Looks at a running unit once; nonzero when its run ended. One claimer
+ * per unit at a time: a polled unit's runs are the waiter's, an
+ * interrupt-driven one's the entry's. With two, a poll could end run 1
+ * and the next run start while run 1's done bit still stands in the ISR,
+ * and the interrupt entry, seeing it, would end run 2 before the IP had.
+ * (Clearing the ISR from the poll instead races the entry's
+ * read-and-write-back on a toggle-on-write ISR.) The waiter takes a unit
+ * over (take_from_isr) only with its GIE off or going off, and touches
+ * the ISR only then. */
 static int poll_unit(mmio_device *d, mmio_unit *u)
 {
     if (!atomic_load(&u->run))
         return 0;
-    if (u->irq)
-        return !atomic_load(&u->run);
+    if (atomic_load_explicit(&u->mode, memory_order_relaxed) !=
+        AXL_MMIO_COMPLETION_POLL) {
+        int ended = look_at_unit(d, u);
+        if (ended >= 0)
+            return ended;
+    }
     count(&counters.polls);
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
     if (ctrl == MMIO_ALL_ONES) {
@@ -948,8 +1247,9 @@ static void poll_hung(mmio_device *d)
 {
     for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
         mmio_unit *u = &d->units[i];
-        if (!atomic_load(&u->hung_run) || u->irq)
-            continue; /* a wired unit's late end is its interrupt's */
+        if (!atomic_load(&u->hung_run) || !atomic_load(&u->polled))
+            continue; /* an interrupt-driven unit's late end is its
+                         interrupt's */
         uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
         if (ctrl == MMIO_ALL_ONES || !(ctrl & MMIO_AP_DONE))
             continue;
@@ -1004,6 +1304,11 @@ static int model_advance(mmio_device *d, uint64_t deadline_ns)
     m = model_enter();
     int ev = m->advance(m->user, AXL_MMIO_MODEL_ANY_UNIT, until);
     model_leave(m);
+    if (ev == AXL_MMIO_MODEL_DONE)
+        /* A done stands that no read has seen: an interrupt-driven unit's
+         * look reads it now (the model returns at once until it is read,
+         * mmio_model.h, advance). */
+        atomic_store_explicit(&done_hint, 1, memory_order_relaxed);
     if (ev == AXL_MMIO_MODEL_ERROR) {
         model_stopped(d);
         return 1;
@@ -1048,6 +1353,8 @@ static void mmio_progress(void *dev, uint64_t deadline_ns)
     }
 }
 
+static void isr_entry(mmio_device *d, mmio_unit *u);
+
 void axl_mmio_isr(uint32_t ip_index)
 {
     mmio_device *d = &device;
@@ -1068,6 +1375,22 @@ void axl_mmio_isr(uint32_t ip_index)
 #endif
     if (!u->known)
         return;
+    atomic_fetch_add(&u->in_isr, 1u);
+    if (atomic_load(&u->polled)) {
+        /* The waiter ends this unit's runs (take_from_isr): a late or
+         * stale interrupt. Its line goes down with GIE; the ISR is the
+         * waiter's. */
+        mmio_wr32(u->regs, MMIO_GIE, 0);
+        atomic_fetch_sub(&u->in_isr, 1u);
+        return;
+    }
+    isr_entry(d, u);
+    atomic_fetch_sub(&u->in_isr, 1u);
+}
+
+/* The entry proper, for a unit whose runs it ends. */
+static void isr_entry(mmio_device *d, mmio_unit *u)
+{
     int done;
     if (u->chain) {
         /* ap_done is a level here, and reading it clears nothing. While it
@@ -1141,11 +1464,12 @@ static int back_idle(mmio_unit *u, uint32_t *ctrl)
             if (u->chain && (c & MMIO_AP_DONE))
                 mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
             if (u->irq) {
+                /* Nothing runs: the entry has nothing to claim. */
+                take_from_isr(u);
                 uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
                 if (s)
                     mmio_wr32(u->regs, MMIO_ISR, s);
-                mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
-                mmio_wr32(u->regs, MMIO_GIE, 1);
+                arm(u);
             }
             return 1;
         }
@@ -1181,6 +1505,7 @@ static axl_status reset_unit(mmio_device *d, uint32_t ip_index, char *why,
     mmio_unit *u = &d->units[ip_index];
     uint32_t ctrl = 0;
     char sw[96] = "";
+    forget_held(u);
     if (u->sw_reset) {
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
         if (back_idle(u, &ctrl)) {
@@ -1240,6 +1565,63 @@ axl_status axl_mmio_reset_unit(uint32_t ip_index)
     return AXL_SUCCESS;
 }
 
+static mmio_unit *unit_at(uint32_t ip_index)
+{
+    mmio_device *d = &device;
+    if (!d->open || ip_index >= AXL_MMIO_UNITS || !d->units[ip_index].known)
+        return NULL;
+    return &d->units[ip_index];
+}
+
+axl_status axl_mmio_set_completion(uint32_t ip_index, uint32_t mode)
+{
+    mmio_unit *u = unit_at(ip_index);
+    if (!u)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_mmio_set_completion: no compute unit at "
+                         "IP_LAYOUT index %u",
+                         (unsigned)ip_index);
+    if (mode > AXL_MMIO_COMPLETION_POLL_THEN_SLEEP)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_mmio_set_completion: %u is no "
+                         "axl_mmio_completion (0 board, 1 interrupt, 2 "
+                         "polling, 3 poll then sleep)",
+                         (unsigned)mode);
+    if (!u->irq && (mode == AXL_MMIO_COMPLETION_INTERRUPT ||
+                    mode == AXL_MMIO_COMPLETION_POLL_THEN_SLEEP))
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_mmio_set_completion: the board does not wire "
+                         "compute unit %s's interrupt "
+                         "(axl_mmio_unit_wiring.irq): it can only be polled",
+                         u->name);
+    if (atomic_load(&u->run) || atomic_load(&u->hung_run))
+        return mmio_fail(AXL_ERR_RUNTIME,
+                         "axl_mmio_set_completion: compute unit %s is "
+                         "running; set its completion between runs",
+                         u->name);
+    u->mode = mode == AXL_MMIO_COMPLETION_BOARD ? board_mode(&device, u)
+                                                : (uint8_t)mode;
+    u->fell_back = 0;
+    arm(u);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_mmio_completion_get(uint32_t ip_index, uint32_t *mode,
+                                   int *fell_back)
+{
+    const mmio_unit *u = unit_at(ip_index);
+    if (!u)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_mmio_completion_get: no compute unit at "
+                         "IP_LAYOUT index %u (or the device is not open)",
+                         (unsigned)ip_index);
+    if (mode)
+        *mode = u->mode;
+    if (fell_back)
+        *fell_back = u->fell_back;
+    return AXL_SUCCESS;
+}
+
 /*
  * An HLS IP cannot be aborted, and a hung one may still be mastering the
  * memory it was given. So the run stays the unit's (hal.h: its memory
@@ -1264,6 +1646,7 @@ static void mmio_run_cancel(void *dev, const axl_hal_run *run)
      * hung_run below finds no run: the unit then waits for a reset. */
     if (u->sw_reset) {
         uint32_t ctrl = 0;
+        forget_held(u);
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_SW_RESET);
         if (back_idle(u, &ctrl)) {
             count(&counters.resets);

@@ -52,6 +52,32 @@
 #define AXL_MMIO_MODEL_SLICE_NS 10000u
 #endif
 
+/** How a wired unit completes when the board's axl_mmio_board.completion
+ *  is 0 (axl_mmio_completion, axl/mmio.h): 1 interrupt, 2 polling, 3
+ *  poll then sleep. */
+#ifndef AXL_MMIO_COMPLETION
+#define AXL_MMIO_COMPLETION 1
+#endif
+
+/** Poll then sleep: how long after ap_start, in nanoseconds of the
+ *  device's clock, the waiter reads ap_done before it leaves the end to
+ *  the unit's interrupt. */
+#ifndef AXL_MMIO_POLL_SPIN_NS
+#define AXL_MMIO_POLL_SPIN_NS 20000u
+#endif
+
+/** An interrupt-driven unit: how often, in nanoseconds of the device's
+ *  clock, a waiter looks at its ap_done, and how long a done it saw may
+ *  then wait for its interrupt before the port says the interrupt is not
+ *  arriving and polls the unit from then on. Far above an interrupt
+ *  controller's latency (microseconds) and a loaded host's scheduling
+ *  delay (an interrupt thread under valgrind: tens of milliseconds); below
+ *  the half second per run a forgotten master enable costs where nothing
+ *  checks, and paid once. */
+#ifndef AXL_MMIO_IRQ_GRACE_NS
+#define AXL_MMIO_IRQ_GRACE_NS 100000000u
+#endif
+
 #ifndef AXL_MESSAGES
 #define AXL_MESSAGES 1
 #endif
@@ -60,6 +86,12 @@ _Static_assert(AXL_MMIO_BANKS >= 1 && AXL_MMIO_BANKS <= 64,
                "AXL_MMIO_BANKS must be 1..64");
 _Static_assert(AXL_MMIO_UNITS >= 1 && AXL_MMIO_UNITS <= 128,
                "AXL_MMIO_UNITS must be 1..128");
+_Static_assert(AXL_MMIO_MAX_ARGS >= 1 && AXL_MMIO_MAX_ARGS <= 32,
+               "AXL_MMIO_MAX_ARGS must be 1..32 (a unit's held registers "
+               "are a 32-bit mask)");
+_Static_assert(AXL_MMIO_COMPLETION >= 1 && AXL_MMIO_COMPLETION <= 3,
+               "AXL_MMIO_COMPLETION must be 1 (interrupt), 2 (polling) or 3 "
+               "(poll then sleep)");
 _Static_assert(AXL_MMIO_BANK_ALLOCS >= 1, "AXL_MMIO_BANK_ALLOCS must be >= 1");
 _Static_assert((AXL_MMIO_MEM_ALIGN_BITS & (AXL_MMIO_MEM_ALIGN_BITS - 1)) == 0 &&
                    AXL_MMIO_MEM_ALIGN_BITS >= 512,

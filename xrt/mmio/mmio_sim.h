@@ -49,7 +49,12 @@ enum axl_mmio_sim_fault {
      *  started) until it is reset, as a hung IP may go on mastering the
      *  memory it was given: with threads every 20 us, without each time
      *  the port reads its control word. */
-    AXL_MMIO_SIM_KEEPS_WRITING = 5
+    AXL_MMIO_SIM_KEEPS_WRITING = 5,
+    /** Runs as OK, and its interrupt line rises at the IP (GIE, IER, ISR
+     *  and 0x00 bit 9 as they should be) but never reaches the handler:
+     *  an interrupt controller whose master enable is off, a line the
+     *  board did not route. */
+    AXL_MMIO_SIM_IRQ_LOST = 6
 };
 
 /** Sets how unit ip_index behaves from its next attach (and at once when

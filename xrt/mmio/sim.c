@@ -239,7 +239,11 @@ static int update_line(sim_unit *u)
     u->irq_line = line;
     if (rose)
         u->stats.irqs++;
-    return rose && has(u, AXL_MMIO_SIM_IRQ_WIRED);
+    /* IRQ_LOST: the IP's line rises (its 0x00 bit 9 says so) and goes
+     * nowhere, as behind an interrupt controller whose master enable was
+     * never set. */
+    return rose && has(u, AXL_MMIO_SIM_IRQ_WIRED) &&
+           u->fault != AXL_MMIO_SIM_IRQ_LOST;
 }
 
 static void deliver(uint32_t ip_index)
