@@ -1354,10 +1354,14 @@ static void unit_main(void *arg)
         void *user;
         uint32_t alone;
         unit_take(u, &run, &fn, &user, &alone);
+        /* The model gets a copy: one that outlives a shutdown (its run
+         * given up, this worker detached) must not see the record a
+         * later open clears. */
+        axl_emu_arg args[AXL_EMU_MAX_ARGS];
+        memcpy(args, u->args, run->arg_count * sizeof args[0]);
         axl_port_unlock();
-        /* The record stays as it is until the run is reported. */
         char why[AXL_MESSAGE_MAX];
-        axl_status st = call_model(run, fn, user, u->args, alone, why);
+        axl_status st = call_model(run, fn, user, args, alone, why);
         axl_port_lock();
         if (u->dev->epoch != epoch)
             break; /* closed meanwhile (shutdown gave the run up) */
