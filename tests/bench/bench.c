@@ -7,6 +7,11 @@
  *   bench launch N
  *   bench graph1 N           N replays of a recorded graph of 1 nop launch
  *   bench graph4 N           ... of a chain of 4 nop launches
+ *   bench graph16 N          ... of a chain of 16 (graphK: a chain of K)
+ *   bench record N           N nop launches recorded into a graph from
+ *                            an in-order queue (begin_recording to
+ *                            end_recording, the graph released): what
+ *                            recording costs per node
  *   bench vaddB N            N vadds of B-byte buffers (two read-only
  *                            inputs): what the emulated device's
  *                            read-only check costs, run by
@@ -25,6 +30,16 @@
  *                             recorded graph of one nop launch, its wait
  *                             and its event's release
  *   graph_replay_4_chain     ns per kernel: the same for a chain of four
+ *   graph_replay_16_chain    ns per kernel: ... of sixteen
+ *   graph_replay_fixed       ns per submission, and
+ *   graph_replay_per_node    ns per node, of a replay: from the totals
+ *                            per submission T1, T4, T16 of the three
+ *                            above, per_node = (T16 - T4) / 12 and
+ *                            fixed = T1 - per_node
+ *   graph_record_N           ns per node recorded, N = 10, 1000, 10000,
+ *                            or what the build's AXL_MAX_GRAPH_NODES
+ *                            holds (tests/bench/instructions.sh builds
+ *                            one with 4095, the most a pool holds)
  *   copy_to_device_bandwidth  GB/s: whole-buffer copies from host memory
  *                             into a buffer on the emulated device's bank
  *   memcpy_bandwidth          GB/s: memcpy of the same bytes, same run
@@ -185,7 +200,8 @@ static void replay_once(launch_rig *r, axl_graph_exec x)
     CHECK(axl_event_release(e));
 }
 
-static void graph_figure(const char *name, int nodes)
+/* ns per submission (the whole graph). */
+static double graph_figure(const char *name, int nodes)
 {
     launch_rig r = launch_up();
     axl_graph_exec x = graph_up(&r, nodes);
@@ -199,8 +215,50 @@ static void graph_figure(const char *name, int nodes)
             replay_once(&r, x);
         runs[k] = (now_ns() - t0) / N / nodes;
     }
-    printf("%s %.0f ns/kernel\n", name, median(runs, 7));
+    const double per_kernel = median(runs, 7);
+    printf("%s %.0f ns/kernel\n", name, per_kernel);
     CHECK(axl_graph_exec_release(x));
+    launch_down(&r);
+    return per_kernel * nodes;
+}
+
+/* Records `nodes` nop launches from the rig's in-order queue into a new
+ * graph and releases it; the status of the first launch refused (a pool
+ * full), with its message kept. */
+static axl_status record_nodes(launch_rig *r, int nodes)
+{
+    axl_device d;
+    CHECK(axl_queue_get_device(r->q, &d));
+    axl_graph g;
+    CHECK(axl_graph_create(r->ctx, d, &g));
+    CHECK(axl_graph_begin_recording(g, r->q));
+    axl_status st = AXL_SUCCESS;
+    for (int i = 0; i < nodes && st == AXL_SUCCESS; i++)
+        st = axl_queue_single_task(r->q, r->nop, NULL, 0, NULL, 0, NULL);
+    CHECK(axl_graph_end_recording(g, r->q));
+    CHECK(axl_graph_release(g));
+    return st;
+}
+
+static void record_figure(int nodes)
+{
+    launch_rig r = launch_up();
+    axl_status st = record_nodes(&r, nodes); /* warm up, and the capacity */
+    if (st != AXL_SUCCESS) {
+        printf("graph_record_%d - (%s: %s)\n", nodes, axl_status_name(st),
+               axl_last_message());
+        launch_down(&r);
+        return;
+    }
+    double runs[7];
+    const int reps = nodes < 1000 ? 1000 / nodes : 1;
+    for (int k = 0; k < 7; k++) {
+        double t0 = now_ns();
+        for (int i = 0; i < reps; i++)
+            record_nodes(&r, nodes);
+        runs[k] = (now_ns() - t0) / reps / nodes;
+    }
+    printf("graph_record_%d %.0f ns/node\n", nodes, median(runs, 7));
     launch_down(&r);
 }
 
@@ -299,6 +357,15 @@ int main(int argc, char **argv)
         CHECK(axl_shutdown());
         return 0;
     }
+    if (argc == 3 && !strcmp(argv[1], "record")) {
+        launch_rig r = launch_up();
+        launch_once(&r); /* first-run work (opening the unit) out of the way */
+        record_nodes(&r, 1); /* and the graph pools' */
+        CHECK(record_nodes(&r, atoi(argv[2])));
+        launch_down(&r);
+        CHECK(axl_shutdown());
+        return 0;
+    }
     if (argc == 3 && !strncmp(argv[1], "graph", 5)) {
         launch_rig r = launch_up();
         launch_once(&r); /* first-run work (opening the unit) out of the way */
@@ -326,8 +393,15 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         tasks_figure("host_task_independent", 0, ns[i]);
     launch_figure();
-    graph_figure("graph_replay_1_node", 1);
-    graph_figure("graph_replay_4_chain", 4);
+    const double t1 = graph_figure("graph_replay_1_node", 1);
+    const double t4 = graph_figure("graph_replay_4_chain", 4);
+    const double t16 = graph_figure("graph_replay_16_chain", 16);
+    const double per_node = (t16 - t4) / 12;
+    printf("graph_replay_fixed %.0f ns/submission\n", t1 - per_node);
+    printf("graph_replay_per_node %.0f ns/node\n", per_node);
+    const int record_ns[3] = {10, 1000, 10000};
+    for (int i = 0; i < 3; i++)
+        record_figure(record_ns[i]);
     bandwidth();
     CHECK(axl_shutdown());
     return 0;

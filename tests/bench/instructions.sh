@@ -2,13 +2,20 @@
 # Instructions per command, from callgrind, which counts instructions
 # exactly whatever else the machine does. For each N, (Ir(N) - Ir(0)) / N:
 # start-up and shut-down cancel out, and a flat cost shows as equal figures.
-# Usage: tests/bench/instructions.sh build/default/tests/bench/axl-bench
+# Usage: tests/bench/instructions.sh build/default/tests/bench/axl-bench [RECORD_BENCH]
+# The recording figures need graphs of up to 10,000 nodes, more than a
+# board gives (host-emu: AXL_MAX_GRAPH_NODES 128), and a pool holds 4,095
+# at most (12-bit slots, core/pool.h): they run RECORD_BENCH, an axl-bench
+# built with AXL_MAX_GRAPH_NODES=4095; without one the script configures
+# and builds it in build/bench-record (once; about a minute).
 set -eu
 bench=$1
+record_bench=${2:-}
 ir() { # scenario n
   out=$(mktemp)
-  valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" "$1" "$2" \
-    >/dev/null 2>&1
+  # A run that fails gives no figure (the arithmetic below stops the script).
+  valgrind --tool=callgrind --callgrind-out-file="$out" \
+    "$bench" "$1" "$2" >/dev/null 2>&1 || { echo "$bench $1 $2 failed" >&2; return 1; }
   callgrind_annotate "$out" 2>/dev/null |
     awk '/PROGRAM TOTALS/ {gsub(",","",$1); print $1}'
   rm -f "$out"
@@ -29,11 +36,42 @@ echo "empty_kernel_launch $(( (total - base) / 1000 )) instructions/launch"
 # Graph replay per kernel (axl/graph.h): a recorded graph of one nop
 # launch, and a chain of four, each submitted, waited for and its event
 # released N times; divided by the kernels run.
-for g in 1 4; do
+# Then the fixed and per-node parts of a replay, from the totals per
+# submission T1, T4, T16: per_node = (T16 - T4) / 12, fixed = T1 - per_node.
+for g in 1 4 16; do
   base=$(ir "graph$g" 0)
   total=$(ir "graph$g" 1000)
+  eval "t$g=\$(( (total - base) / 1000 ))"
   echo "graph_replay_${g}_per_kernel $(( (total - base) / (1000 * g) )) instructions/kernel"
 done
+per_node=$(( (t16 - t4) / 12 ))
+echo "graph_replay_fixed $(( t1 - per_node )) instructions/submission"
+echo "graph_replay_per_node $per_node instructions/node"
+# Recording (axl/graph.h): N nop launches recorded from an in-order queue
+# into a graph, begin_recording to end_recording and the graph's release;
+# (Ir(N) - Ir(0)) / N per node, at 10, 1,000 and the most a pool holds
+# (4,095: 10,000 cannot be configured). Flat when the figures are equal.
+# Note: callgrind counts each byte of glibc's `rep stosb` memset as an
+# instruction; the node's zeroing at allocation (2.4 KB) is most of it.
+if [ -z "$record_bench" ]; then
+  src=$(cd "$(dirname "$0")/../.." && pwd)
+  record_dir=$src/build/bench-record
+  if [ ! -x "$record_dir/tests/bench/axl-bench" ]; then
+    CFLAGS=-DAXL_MAX_GRAPH_NODES=4095 cmake -S "$src" -B "$record_dir" \
+      -DAXL_BOARD=host-emu -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DAXL_BUILD_EXAMPLES=OFF -DAXL_BUILD_TOOLS=OFF >/dev/null
+  fi
+  cmake --build "$record_dir" -j2 --target axl-bench >/dev/null
+  record_bench=$record_dir/tests/bench/axl-bench
+fi
+bench_main=$bench
+bench=$record_bench
+base=$(ir record 0)
+for n in 10 1000 4095; do
+  total=$(ir record "$n")
+  echo "graph_record_$n $(( (total - base) / n )) instructions/node"
+done
+bench=$bench_main
 # The default, asynchronous mode: the same launch plus the hand-off to the
 # unit's worker thread and back (callgrind counts every thread).
 export AXL_EMU_DETERMINISTIC=0
@@ -43,9 +81,10 @@ echo "empty_kernel_launch_async $(( (total - base) / 1000 )) instructions/launch
 # The emulated device's read-only check (on in host-emu, axl/emu.h
 # axl_emu_check_read_only): a vadd with two read-only inputs of B bytes
 # each, deterministic, the check on and off; the difference per launch,
-# and per byte checked (2 B per launch).
+# and per byte checked (2 B per launch). At 16 bytes the model costs
+# little: the figure is mostly the launch of a kernel with arguments.
 export AXL_EMU_DETERMINISTIC=1
-for b in 4096 1048576; do
+for b in 16 4096 1048576; do
   for on in 0 1; do
     base=$(AXL_EMU_CHECK_READ_ONLY=$on ir "vadd$b" 0)
     total=$(AXL_EMU_CHECK_READ_ONLY=$on ir "vadd$b" 20)

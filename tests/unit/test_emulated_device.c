@@ -344,6 +344,88 @@ static void a_model_that_writes_an_argument_given_read_only_fails_its_command(vo
     AXL_OK(axl_context_release(c));
 }
 
+/* hal.h, axl_hal_run.args_id: the emulated device keeps each unit's call
+ * record (the model's arguments) while the core gives the same args_id,
+ * and refreshes only the scalars. So a repeated launch sees its own size,
+ * another output buffer is seen as such, and the read-only check follows
+ * its switch though the record was built with it off; in both dispatch
+ * modes. */
+static void a_launch_with_the_arguments_a_unit_keeps_sees_its_own_scalars(void **s)
+{
+    (void)s;
+    axl_context c = emu_context();
+    axl_device d = axl_test_emu_device();
+    axl_kernel_bundle b;
+    axl_kernel k = builtin_vadd(&b, c);
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    enum { N = 64 };
+    int32_t x[N], y[N], got[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i;
+        y[i] = 1000;
+    }
+    axl_buffer X, Y, Z, W;
+    AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
+    AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &Z));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &W));
+    const int32_t zero = 0;
+    for (int det = 0; det < 2; det++) {
+        AXL_OK(axl_emu_set_deterministic(det));
+        /* The same buffers, sizes N, then 8, 3, 40 (the units take turns,
+         * so the last two reuse records): each launch adds as many
+         * elements as its own size says, and no more. Queued together, so
+         * that no launch's scalar lies where an earlier one's lay. */
+        const uint32_t sizes[] = {N, 8, 3, 40, 5, 1};
+        int32_t each[6][N];
+        for (int r = 0; r < 6; r++) {
+            AXL_OK(axl_queue_fill(q, Z, NULL, &zero, 4, NULL, 0, NULL));
+            AXL_OK(axl_queue_single_task(
+                q, k,
+                AXL_ARGS(AXL_ARG_IN(X), AXL_ARG_IN(Y), AXL_ARG_OUT(Z),
+                         AXL_ARG_U32(sizes[r])),
+                NULL, 0, NULL));
+            AXL_OK(axl_queue_copy_to_host(q, Z, NULL, each[r], NULL, 0, NULL));
+        }
+        AXL_OK(axl_queue_wait(q));
+        for (int r = 0; r < 6; r++)
+            for (uint32_t i = 0; i < N; i++)
+                assert_int_equal(each[r][i],
+                                 i < sizes[r] ? (int32_t)i + 1000 : 0);
+        /* Another output: the model writes it, not the last one. */
+        AXL_OK(axl_queue_fill(q, Z, NULL, &zero, 4, NULL, 0, NULL));
+        AXL_OK(vadd_with(q, k, X, Y, W, AXL_ACCESS_WRITE_NO_INIT, N));
+        AXL_OK(axl_queue_copy_to_host(q, W, NULL, got, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait(q));
+        assert_int_equal(got[N - 1], N - 1 + 1000);
+        AXL_OK(axl_queue_copy_to_host(q, Z, NULL, got, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait(q));
+        assert_int_equal(got[N - 1], 0);
+        /* The output given read-only, the check off, twice (the second
+         * launch reuses the record); the check on: the same launch fails
+         * (on zeros: a write of what is there changes nothing). */
+        AXL_OK(axl_emu_check_read_only(false));
+        AXL_OK(vadd_with(q, k, X, Y, Z, AXL_ACCESS_READ, N));
+        AXL_OK(vadd_with(q, k, X, Y, Z, AXL_ACCESS_READ, N));
+        AXL_OK(axl_emu_check_read_only(true));
+        AXL_OK(axl_queue_fill(q, Z, NULL, &zero, 4, NULL, 0, NULL));
+        AXL_EXPECT(vadd_with(q, k, X, Y, Z, AXL_ACCESS_READ, N),
+                   AXL_ERR_KERNEL_ARGUMENT);
+        AXL_MESSAGE_HAS("vadd wrote argument 2 (out_r)");
+        AXL_EXPECT(axl_queue_throw_asynchronous(q), AXL_ERR_KERNEL_ARGUMENT);
+    }
+    AXL_OK(axl_emu_set_deterministic(false));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    AXL_OK(axl_buffer_release(Z));
+    AXL_OK(axl_buffer_release(W));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_context_release(c));
+}
+
 static void skipped_without_the_asym_design(void **s)
 {
     (void)s;
@@ -373,6 +455,9 @@ int main(void)
 #endif
         cmocka_unit_test_setup_teardown(
             a_model_that_writes_an_argument_given_read_only_fails_its_command,
+            axl_test_setup, axl_test_teardown),
+        cmocka_unit_test_setup_teardown(
+            a_launch_with_the_arguments_a_unit_keeps_sees_its_own_scalars,
             axl_test_setup, axl_test_teardown),
         cmocka_unit_test_setup_teardown(skipped_without_the_asym_design,
                                         axl_test_setup, axl_test_teardown),

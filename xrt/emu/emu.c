@@ -93,8 +93,26 @@ typedef struct emu_unit {
     const axl_hal_run *run;
     axl_emu_model_fn fn;
     void *user;
-    void *ptr[AXL_EMU_MAX_ARGS];
+    /* Its model, set by cu_open (under the lock, and only when it
+     * changes: a launch reads it without the lock), which gives a handle
+     * naming this unit (unit_of). */
+    const struct emu_model *model;
+    bool stock;             /* its kernel is axl's stock one (model->serves) */
+    /* The model's call record: kept from run to run while the core gives
+     * the same nonzero args_id (hal.h: the same ids and memory arguments;
+     * only scalars differ), so such a run refreshes the scalars and
+     * nothing else. Written by run_start while the unit holds no run (the
+     * core gives a unit one run at a time), read by the model's caller. */
+    uint32_t args_id;       /* 0: the record is the last run's, kept for none */
+    uint32_t scalars;       /* bit i: args[i] is a scalar */
+    uint32_t alone;         /* bit i: args[i] is a buffer given read-only
+                               that no writable argument reaches (what the
+                               read-only check digests) */
+    axl_emu_arg args[AXL_EMU_MAX_ARGS];
 } emu_unit;
+
+/* The record's masks hold a bit per argument. */
+_Static_assert(AXL_EMU_MAX_ARGS <= 32, "AXL_EMU_MAX_ARGS above 32");
 
 typedef struct emu_device {
     uint32_t index;
@@ -933,37 +951,66 @@ static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
     return model_for_locked(image, kernel_index) != NULL;
 }
 
-/* A unit's handle: its model's entry, with bit 0 set when the kernel is
- * axl's stock kernel (which the stock model may serve). */
+static emu_unit *unit_for(emu_device *d, uint32_t ip);
+
+/* A unit's handle names the emulator's unit for the IP (bit 1 set), which
+ * holds the model and the call record its launches reuse; when every unit
+ * is taken (a design with more than AXL_EMU_UNITS), its model's entry,
+ * with bit 0 set when the kernel is axl's stock kernel (which the stock
+ * model may serve): such a unit's runs build their record each time. */
+#define UNIT_HANDLE ((uintptr_t)2)
+
 static axl_status emu_cu_open(void *dev, const axl_xclbin *image,
                               uint32_t kernel_index, uint32_t ip_index,
                               uintptr_t *cu_handle)
 {
-    (void)dev;
-    (void)ip_index;
+    emu_device *d = dev;
     axl_xclbin_kernel k;
     emu_model *m = NULL;
+    emu_unit *u = NULL;
     bool stock = false;
     axl_port_lock();
     if (axl_xclbin_get_kernel(image, kernel_index, &k) == AXL_SUCCESS) {
         m = model_of_locked(&k);
         stock = stock_kernel(&k);
     }
+    if (m && (u = unit_for(d, ip_index)) != NULL &&
+        (u->model != m || u->stock != stock)) {
+        /* Written only when it changes: a second open of a unit that
+         * runs (axl_hal_kernel_cu) leaves alone what its launch reads. */
+        u->model = m;
+        u->stock = stock;
+    }
     axl_port_unlock();
     if (!m)
         return no_model(image, kernel_index);
-    *cu_handle = (uintptr_t)m | (uintptr_t)stock;
+    *cu_handle = u ? (uintptr_t)u | UNIT_HANDLE : (uintptr_t)m | (uintptr_t)stock;
     return AXL_SUCCESS;
+}
+
+/* The unit a run's handle names, or NULL. */
+static inline emu_unit *unit_of(const axl_hal_run *run)
+{
+    const uintptr_t h = run->cu_handle;
+    return h & UNIT_HANDLE ? (emu_unit *)(h & ~UNIT_HANDLE) : NULL;
 }
 
 /* The model a run calls (no lock held): its unit's entry, unless the
  * entry no longer serves it (removed, the stock model for an
  * application's kernel, or given to another name), then looked up. */
-static axl_emu_model_fn run_model(const axl_hal_run *run, void **user)
+static axl_emu_model_fn run_model(const axl_hal_run *run, const emu_unit *u,
+                                  void **user)
 {
     const uintptr_t h = run->cu_handle;
-    const emu_model *m = (const emu_model *)(h & ~(uintptr_t)1);
-    axl_emu_model_fn fn = m ? m->serves[h & 1] : NULL;
+    const emu_model *m;
+    axl_emu_model_fn fn;
+    if (u) {
+        m = u->model; /* set by the open that gave the handle */
+        fn = m->serves[u->stock];
+    } else {
+        m = (const emu_model *)(h & ~(uintptr_t)1);
+        fn = m ? m->serves[h & 1] : NULL;
+    }
     if (!fn) {
         axl_port_lock();
         m = model_for_locked(run->image, run->kernel_index);
@@ -1092,16 +1139,15 @@ static inline bool read_only(const axl_hal_arg *a)
 
 /* No writable argument of run reaches the bytes of read-only buffer
  * argument i (the kernel may write through that one: out_r = in1). */
-static bool read_only_alone(const axl_hal_run *run, void *const *ptr,
+static bool read_only_alone(const axl_hal_run *run, const axl_emu_arg *args,
                             uint32_t i)
 {
-    const axl_hal_arg *a = &run->args[i];
-    const unsigned char *lo = ptr[i], *hi = lo + a->size;
+    const unsigned char *lo = args[i].ptr, *hi = lo + args[i].size;
     for (uint32_t j = 0; j < run->arg_count; j++) {
         const axl_hal_arg *b = &run->args[j];
         if (j == i || !b->is_mem || !(b->access & AXL_ACCESS_WRITE))
             continue;
-        const unsigned char *blo = ptr[j], *bhi = blo + b->size;
+        const unsigned char *blo = args[j].ptr, *bhi = blo + b->size;
         if (blo < hi && lo < bhi)
             return false;
     }
@@ -1137,32 +1183,66 @@ static axl_status wrote_read_only(const axl_hal_run *run, uint32_t i,
     return AXL_ERR_KERNEL_ARGUMENT;
 }
 
-/* Digests into before[] each buffer of run given read-only that the check
- * covers; answers which, a bit each (bit i: argument i). The switch is
- * asked only for a read-only buffer. */
+/* Digests into before[] each buffer of `alone` (bit i: argument i) when
+ * the check is on; answers which. The switch is asked only for a
+ * read-only buffer. */
 static __attribute__((noinline)) uint32_t
-digest_read_only(const axl_hal_run *run, void *const *ptr, uint64_t *before)
+digest_read_only(const axl_emu_arg *args, uint32_t alone, uint64_t *before)
 {
-    uint32_t checked = 0;
-    for (uint32_t i = 0; i < run->arg_count; i++)
-        if (read_only(&run->args[i]) && checking_read_only() &&
-            read_only_alone(run, ptr, i)) {
-            before[i] = digest(ptr[i], run->args[i].size);
-            checked |= 1u << i;
-        }
-    return checked;
+    if (!checking_read_only())
+        return 0;
+    for (uint32_t i = 0, m = alone; m; i++, m >>= 1)
+        if (m & 1u)
+            before[i] = digest(args[i].ptr, args[i].size);
+    return alone;
 }
 
 /* After the model: a buffer of `checked` whose digest changed fails the
  * run. */
 static __attribute__((noinline)) axl_status
-check_read_only(const axl_hal_run *run, void *const *ptr,
+check_read_only(const axl_hal_run *run, const axl_emu_arg *args,
                 const uint64_t *before, uint32_t checked, char *why)
 {
     for (uint32_t i = 0; checked; i++, checked >>= 1)
-        if ((checked & 1u) && digest(ptr[i], run->args[i].size) != before[i])
+        if ((checked & 1u) && digest(args[i].ptr, args[i].size) != before[i])
             return wrote_read_only(run, i, why);
     return AXL_SUCCESS;
+}
+
+/* Fills a model's call record from run's arguments: each one's bytes
+ * (memory: found now, while the buffers are certainly alive), which are
+ * scalars, and which buffers the read-only check covers. */
+static void record_build(const axl_hal_run *run, axl_emu_arg *args,
+                         uint32_t *scalars, uint32_t *alone)
+{
+    const uint32_t n = run->arg_count;
+    uint32_t sc = 0, ro = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const axl_hal_arg *a = &run->args[i];
+        args[i].id = a->id;
+        args[i].is_buffer = a->is_mem != 0;
+        args[i].ptr =
+            a->is_mem ? (unsigned char *)a->mem->host_ptr + a->offset : NULL;
+        args[i].size = a->size;
+        args[i].value = a->is_mem ? NULL : a->value;
+        sc |= (uint32_t)!a->is_mem << i;
+    }
+    for (uint32_t i = 0; EMU_RO_CHECK && i < n; i++)
+        if (read_only(&run->args[i]) && read_only_alone(run, args, i))
+            ro |= 1u << i;
+    *scalars = sc;
+    *alone = ro;
+}
+
+/* A run with the record's args_id: only its scalars are new. */
+static inline void record_refresh(const axl_hal_run *run, axl_emu_arg *args,
+                                  uint32_t scalars)
+{
+    for (uint32_t i = 0; scalars; i++, scalars >>= 1)
+        if (scalars & 1u) {
+            args[i].size = run->args[i].size;
+            args[i].value = run->args[i].value;
+        }
 }
 
 /* Calls a model with its arguments (no lock held). The calling thread's
@@ -1191,32 +1271,20 @@ invoke(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
     return st;
 }
 
-/* Calls a model on a run (no lock held; see invoke). With the read-only
- * check on, each buffer given read-only is digested before and after: a
- * change fails the run. A launch without arguments goes straight to the
- * model. */
+/* Calls a model on a run with its call record (no lock held; see
+ * invoke). With the read-only check on, each buffer of `alone` is
+ * digested before and after: a change fails the run. */
 static inline __attribute__((always_inline)) axl_status
 call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
-           void *const *ptr, char *why)
+           const axl_emu_arg *args, uint32_t alone, char *why)
 {
-    const uint32_t n = run->arg_count;
-    if (!n)
-        return invoke(run, fn, user, NULL, why);
-    axl_emu_arg args[AXL_EMU_MAX_ARGS];
-    for (uint32_t i = 0; i < n; i++) {
-        const axl_hal_arg *a = &run->args[i];
-        args[i].id = a->id;
-        args[i].is_buffer = a->is_mem != 0;
-        args[i].ptr = ptr[i];
-        args[i].size = a->size;
-        args[i].value = a->is_mem ? NULL : a->value;
-    }
+    if (!alone)
+        return invoke(run, fn, user, args, why);
     uint64_t before[AXL_EMU_MAX_ARGS];
-    const uint32_t checked =
-        EMU_RO_CHECK ? digest_read_only(run, ptr, before) : 0;
+    const uint32_t checked = digest_read_only(args, alone, before);
     axl_status st = invoke(run, fn, user, args, why);
     if (st == AXL_SUCCESS && checked)
-        st = check_read_only(run, ptr, before, checked, why);
+        st = check_read_only(run, args, before, checked, why);
     return st;
 }
 
@@ -1260,13 +1328,13 @@ static void unit_finish(emu_unit *u, axl_status st, const char *why)
 
 /* Takes u's pending run to run it (lock held): what the model needs. */
 static void unit_take(emu_unit *u, const axl_hal_run **run,
-                      axl_emu_model_fn *fn, void **user, void **ptr)
+                      axl_emu_model_fn *fn, void **user, uint32_t *alone)
 {
     u->state = UNIT_RUNNING;
     *run = u->run;
     *fn = u->fn;
     *user = u->user;
-    memcpy(ptr, u->ptr, (*run)->arg_count * sizeof ptr[0]);
+    *alone = u->alone;
 }
 
 #if AXL_EMU_HOSTED
@@ -1284,11 +1352,16 @@ static void unit_main(void *arg)
         const axl_hal_run *run;
         axl_emu_model_fn fn;
         void *user;
-        void *ptr[AXL_EMU_MAX_ARGS];
-        unit_take(u, &run, &fn, &user, ptr);
+        uint32_t alone;
+        unit_take(u, &run, &fn, &user, &alone);
+        /* The model gets a copy: one that outlives a shutdown (its run
+         * given up, this worker detached) must not see the record a
+         * later open clears. */
+        axl_emu_arg args[AXL_EMU_MAX_ARGS];
+        memcpy(args, u->args, run->arg_count * sizeof args[0]);
         axl_port_unlock();
         char why[AXL_MESSAGE_MAX];
-        axl_status st = call_model(run, fn, user, ptr, why);
+        axl_status st = call_model(run, fn, user, args, alone, why);
         axl_port_lock();
         if (u->dev->epoch != epoch)
             break; /* closed meanwhile (shutdown gave the run up) */
@@ -1310,11 +1383,11 @@ static void emu_progress(void *dev, uint64_t deadline_ns)
         const axl_hal_run *run;
         axl_emu_model_fn fn;
         void *user;
-        void *ptr[AXL_EMU_MAX_ARGS];
-        unit_take(x, &run, &fn, &user, ptr);
+        uint32_t alone;
+        unit_take(x, &run, &fn, &user, &alone);
         axl_port_unlock();
         char why[AXL_MESSAGE_MAX];
-        axl_status st = call_model(run, fn, user, ptr, why);
+        axl_status st = call_model(run, fn, user, x->args, alone, why);
         axl_port_lock();
         unit_finish(x, st, why);
         u = (unsigned)-1; /* a report may have started another run */
@@ -1334,8 +1407,9 @@ static axl_status too_many_units(const axl_hal_run *run)
 static axl_status emu_run_start(void *dev, const axl_hal_run *run)
 {
     emu_device *d = dev;
+    emu_unit *u = unit_of(run);
     void *user;
-    const axl_emu_model_fn fn = run_model(run, &user);
+    const axl_emu_model_fn fn = run_model(run, u, &user);
     if (!fn)
         return no_model(run->image, run->kernel_index);
     if (run->arg_count > AXL_EMU_MAX_ARGS)
@@ -1344,25 +1418,43 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
                         "AXL_EMU_MAX_ARGS (%u)",
                         run->kernel_name, (unsigned)run->arg_count,
                         (unsigned)AXL_EMU_MAX_ARGS);
-    void *ptr[AXL_EMU_MAX_ARGS];
-    for (uint32_t i = 0; i < run->arg_count; i++) {
-        const axl_hal_arg *a = &run->args[i];
-        ptr[i] = a->is_mem ? (unsigned char *)a->mem->host_ptr + a->offset
-                           : NULL;
+    const bool async = !is_deterministic();
+    if (!u && async) {
+        /* A handle without a unit: one may have come free since. */
+        axl_port_lock();
+        u = unit_for(d, run->ip_index);
+        axl_port_unlock();
+        if (!u)
+            return too_many_units(run);
+        u->args_id = 0;
+    }
+    /* The call record: the unit's, reused while the args_id is the one
+     * it was built for; a unit-less deterministic run builds its own. */
+    axl_emu_arg own[AXL_EMU_MAX_ARGS];
+    axl_emu_arg *args = NULL; /* a kernel without arguments has none */
+    uint32_t alone = 0;
+    if (run->arg_count) {
+        args = u ? u->args : own;
+        if (u && run->args_id && u->args_id == run->args_id) {
+            record_refresh(run, args, u->scalars);
+            alone = u->alone;
+        } else {
+            uint32_t scalars;
+            record_build(run, args, &scalars, &alone);
+            if (u) {
+                u->args_id = run->args_id;
+                u->scalars = scalars;
+                u->alone = alone;
+            }
+        }
     }
     char why[AXL_MESSAGE_MAX];
 
-    if (!is_deterministic()) {
+    if (async) {
         axl_port_lock();
-        emu_unit *u = unit_for(d, run->ip_index);
-        if (!u) {
-            axl_port_unlock();
-            return too_many_units(run);
-        }
         u->run = run;
         u->fn = fn;
         u->user = user;
-        memcpy(u->ptr, ptr, run->arg_count * sizeof ptr[0]);
         u->cancelled = false;
         u->state = UNIT_PENDING;
 #if AXL_EMU_HOSTED
@@ -1384,12 +1476,13 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
     }
 
     /* Deterministic: here, now. */
-    axl_status st = call_model(run, fn, user, ptr, why);
+    axl_status st = call_model(run, fn, user, args, alone, why);
     if (st == AXL_EMU_HANG) {
         /* Started, and will never finish: a unit holds the run until the
          * core gives it up (run_cancel). */
         axl_port_lock();
-        emu_unit *u = unit_for(d, run->ip_index);
+        if (!u)
+            u = unit_for(d, run->ip_index);
         if (u) {
             u->run = run;
             u->state = UNIT_HUNG;
