@@ -277,11 +277,18 @@ void *(axl__enter_get_out_room)(const char *fn, const char *what, int kind,
 axl_status axl__pool_full(const char *fn, int kind)
 {
     const axl__pool *p = &axl__pools[kind];
+    /* A handle's slot has 12 bits: no pool holds more than 4095. */
+    if (p->capacity >= 4095u)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "the %s pool is full (%u in use), and %s is at "
+                         "4095, the most a pool holds",
+                         p->name, (unsigned)p->in_use, p->setting);
+    const unsigned twice = 2u * (unsigned)p->capacity;
     return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                      "the %s pool is full (%u in use): configure axl with "
                      "-D%s=%u, or set it in an AXL_USER_CONFIG header",
                      p->name, (unsigned)p->in_use, p->setting,
-                     2u * (unsigned)p->capacity);
+                     twice < 4095u ? twice : 4095u);
 }
 
 /* ---- get_info output rules -------------------------------------------------- */
