@@ -1280,7 +1280,7 @@ call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
 {
     if (!alone)
         return invoke(run, fn, user, args, why);
-    uint64_t before[AXL_EMU_MAX_ARGS];
+    uint64_t before[AXL_EMU_MAX_ARGS] = {0}; /* only checked ones are read */
     const uint32_t checked = digest_read_only(args, alone, before);
     axl_status st = invoke(run, fn, user, args, why);
     if (st == AXL_SUCCESS && checked)
