@@ -126,6 +126,14 @@ typedef struct mmio_unit {
     uint64_t spin_end;   /* poll then sleep: when the waiter stops reading */
     uint64_t next_look;  /* interrupt: the next look at ap_done (0: unset) */
     uint64_t done_at;
+    /* next_look, done_seen and done_at are the looker's alone (u->looking)
+     * and about the run of start number look_start: a start counts in
+     * `starts` (before it publishes `run`), and the looker begins afresh
+     * when the count moved. A start does not reset them itself: it may
+     * run on the thread the interrupt ended the last run on, while a
+     * waiter is still looking at that run. */
+    _Atomic uint32_t starts;
+    uint32_t look_start;
     const axl_hal_run *_Atomic run; /* the run in flight, or NULL */
 #if MMIO_IP
     uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
@@ -469,8 +477,7 @@ static void give_to_isr(mmio_unit *u)
 static void arm(mmio_unit *u)
 {
     u->gie_on = 0;
-    u->done_seen = 0;
-    u->next_look = 0;
+    atomic_fetch_add(&u->starts, 1u); /* the looker begins afresh */
     if (!u->irq) {
         atomic_store(&u->polled, 1);
         return;
@@ -1074,8 +1081,7 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
         }
         u->spin_end = dev_now(d) + AXL_MMIO_POLL_SPIN_NS;
     }
-    u->next_look = 0;
-    u->done_seen = 0;
+    atomic_fetch_add(&u->starts, 1u);
     atomic_store(&u->run, run);
     count(&counters.starts);
     /* One write: ap_start with auto_restart (bit 7) off. */
@@ -1138,6 +1144,12 @@ static int interrupt_missing(mmio_device *d, mmio_unit *u)
 static int look_for_interrupt(mmio_device *d, mmio_unit *u)
 {
     const uint64_t now = dev_now(d);
+    const uint32_t start = atomic_load(&u->starts);
+    if (start != u->look_start) { /* another run: begin afresh */
+        u->look_start = start;
+        u->next_look = 0;
+        u->done_seen = 0;
+    }
 #if MMIO_MODEL
     if (!u->done_seen &&
         atomic_load_explicit(&done_hint, memory_order_relaxed)) {
