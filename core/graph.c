@@ -999,12 +999,11 @@ static bool laid_group(const struct axl__graph_exec *x, uint16_t device,
     return true;
 }
 
-/* Node n's command in the laid-out submission gc of queue q (lock held;
+/* Node n's command in the laid-out submission gc (slot gs) of queue q (lock held;
  * room checked): a kernel command as axl__commit makes one, with no
  * accessor records (gc's stand for them), waiting for gc to start and
  * for the nodes laid out before it (by: their commands, by position). */
-static struct axl__command *laid_node(struct axl__queue *q,
-                                      struct axl__command *gc, uint16_t gs,
+static struct axl__command *laid_node(struct axl__queue *q, uint16_t gs,
                                       const struct axl__graph_node *n,
                                       struct axl__command *const *by)
 {
@@ -1012,69 +1011,25 @@ static struct axl__command *laid_node(struct axl__queue *q,
     uint16_t es = 0, cs = 0;
     struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
     struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
-    const uint16_t qs = AXL__SLOT(QUEUE, q);
-    e->refs = 0;
-    e->holds = 1; /* the command */
-    e->status = AXL_SUCCESS;
-    e->error = AXL__NONE(error);
-    e->succ = 0;
-    e->t_submit = e->t_start = e->t_end = 0;
-    e->profiling = false; /* gc's event has the submission's times */
-    e->role = 0;
-    e->queue = axl__pool_slot_handle(AXL__POOL(QUEUE), qs);
-    e->waited_ctx = AXL__CTX_BIT(q->context);
-    e->command = axl__command_ref_at(cs);
-    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
-                          memory_order_relaxed);
+    axl__command_arm(c, cs, e, es, q, h); /* no profiling: gc's event has
+                                             the submission's times */
     axl__pool_retire(AXL__POOL(EVENT), e);
-
-    c->seq = ++axl__rt.seq;
-    c->kind = AXL__CMD_KERNEL;
     c->flags = AXL__CMD_NODE;
-    c->ndeps = 0;
-    c->nacc = 0;
-    c->event = es;
-    c->queue = qs;
-    c->device = q->device;
     c->parent = gs;
-    c->pending = 1; /* gc's start */
-    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
-    c->dep_status = AXL_SUCCESS;
-    c->dep_event = 0;
-    c->a0 = h->a0;
-    c->a1 = h->a1;
-    c->u.kernel.kernel = h->u.kernel.kernel;
-    c->u.kernel.kid = h->u.kernel.kid;
-    c->u.kernel.nargs = h->u.kernel.nargs;
     c->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
     /* A kernel restricted to some units since has no memo. */
     struct axl__kernel *kn = axl__kernel_at(h->u.kernel.kernel);
-    c->u.kernel.memo = kn->cus ? 0 : h->u.kernel.memo;
-    if (h->u.kernel.nargs)
-        memcpy(c->u.kernel.args, h->u.kernel.args, sizeof c->u.kernel.args);
-    if (h->kbytes_used)
-        memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
+    if (kn->cus)
+        c->u.kernel.memo = 0;
     kn->holds++;
     /* Its arguments' buffers, as the launch reads them (cu.c): laid out
      * with the edges (a fixed size copies in a few moves). */
     memcpy(c->acc, n->acc, sizeof c->acc);
-    q->holds++;
-    q->inflight++;
-    axl__device_at(q->device)->inflight++;
     /* Edges to node commands not yet started (each waits for gc): no
      * search, no context to note (a node's event is never waited on),
      * room laid out (npreds <= AXL__LAID_PREDS). */
-    for (uint8_t k = 0; k < n->npreds; k++) {
-        struct axl__event *p = axl__event_at(by[n->preds[k]]->event);
-        struct axl__dep *dep = &c->deps[c->ndeps];
-        dep->pred = axl__event_ref_of(p);
-        dep->strong = true;
-        dep->next = p->succ;
-        p->succ = (axl__node)cs * AXL_MAX_COMMAND_DEPS + c->ndeps + 1;
-        c->ndeps++;
-        c->pending++;
-    }
-    (void)gc;
+    for (uint8_t k = 0; k < n->npreds; k++)
+        axl__link_dep(c, axl__event_at(by[n->preds[k]]->event), true);
     return c;
 }
 
@@ -1106,7 +1061,7 @@ static void laid_submit(const char *fn, struct axl__queue *q,
     unsigned i = 0;
     for (struct axl__graph_node *n = node_of(x->head); n;
          n = node_of(n->next), i++) {
-        struct axl__command *c = laid_node(q, gc, gs, n, by);
+        struct axl__command *c = laid_node(q, gs, n, by);
         by[i] = c;
         *link = axl__command_ref_of(c);
         link = &c->next;

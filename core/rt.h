@@ -49,6 +49,7 @@
 #define AXL_RT_H
 
 #include <stdatomic.h>
+#include <string.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1275,6 +1276,91 @@ axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
+
+/* The edge itself, unchecked: e is pending, not already c's predecessor,
+ * and c has room for it (axl__add_dep checks all three). Inline: the
+ * launch path pays no call for it. */
+static inline void axl__link_dep(struct axl__command *c, struct axl__event *e, bool strong)
+{
+    uint8_t j = c->ndeps++;
+    c->deps[j].pred = axl__event_ref_of(e);
+    c->deps[j].strong = strong;
+    c->deps[j].next = e->succ;
+    e->succ = (axl__node)AXL__SLOT(COMMAND, c) * AXL_MAX_COMMAND_DEPS + j + 1;
+    c->pending++;
+}
+
+/* What every submission's event and command start as (lock held): e
+ * (slot es) submitted, held by its command and not yet referenced
+ * (retire it or take a reference), without profiling or a role; c (slot
+ * cs) of h's kind with h's action, flags 0, held back by one pending
+ * count, no edges, no accessors; q (NULL: a host accessor) counts it in
+ * flight and holds it. The kernel is not held here. Used by axl__commit
+ * and by a laid-out graph's node commands (graph.c). */
+static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
+                      struct axl__event *e, uint16_t es,
+                      struct axl__queue *q, const axl_handler *h)
+{
+    const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
+    const uint8_t kind = h->kind;
+    e->refs = 0;
+    e->holds = 1; /* the command */
+    e->status = AXL_SUCCESS;
+    e->error = AXL__NONE(error);
+    e->succ = 0;
+    e->t_submit = e->t_start = e->t_end = 0;
+    e->profiling = false;
+    e->role = 0;
+    e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
+    /* Table 34: its own command is an execution it waits on, so its own
+     * context is one whose errors its wait_and_throw delivers. */
+    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0u;
+    e->command = axl__command_ref_at(cs);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
+                          memory_order_relaxed);
+
+    c->seq = ++axl__rt.seq;
+    c->kind = kind;
+    c->flags = 0;
+    c->ndeps = 0;
+    c->nacc = 0;
+    c->event = es;
+    c->queue = qs;
+    c->device = q ? q->device : 0;
+    c->pending = 1; /* held until the end of submission */
+    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
+    c->dep_status = AXL_SUCCESS;
+    c->dep_event = 0;
+    c->a0 = h->a0;
+    c->a1 = h->a1;
+    if (kind == AXL__CMD_KERNEL) {
+        /* Only what the launch uses of the action; the scalars' bytes are
+         * still where axl_handler_set_arg put them. */
+        c->u.kernel.kernel = h->u.kernel.kernel;
+        c->u.kernel.kid = h->u.kernel.kid;
+        c->u.kernel.nargs = h->u.kernel.nargs;
+        c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
+        c->u.kernel.memo = h->u.kernel.memo;
+        /* Whole arrays, when there is anything in them: a fixed size
+         * copies in a few moves, where the counts would call memcpy (bytes
+         * past them are never read). */
+        if (h->u.kernel.nargs)
+            memcpy(c->u.kernel.args, h->u.kernel.args,
+                   sizeof c->u.kernel.args);
+        if (h->kbytes_used)
+            memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
+    } else if (kind == AXL__CMD_HOST_TASK) {
+        c->u.host = h->u.host;
+    } else if (kind != AXL__CMD_GRAPH) { /* graph.c sets u.graph */
+        c->u = h->u;
+    }
+    if (q) {
+        q->holds++;
+        q->inflight++;
+        axl__device_at(q->device)->inflight++;
+    }
+}
+
 void axl__handler_drop(axl_handler *h);
 /* Builds the command of a checked group; its accessors are placed here
  * (axl__access_prepare). */

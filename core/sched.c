@@ -127,12 +127,7 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
         c->flags |= AXL__CMD_BARRIER;
         return;
     }
-    uint8_t j = c->ndeps++;
-    c->deps[j].pred = pred;
-    c->deps[j].strong = strong;
-    c->deps[j].next = e->succ;
-    e->succ = (axl__node)AXL__SLOT(COMMAND, c) * AXL_MAX_COMMAND_DEPS + j + 1;
-    c->pending++;
+    axl__link_dep(c, e, strong);
 }
 
 /* ---- Errors ---------------------------------------------------------------------- */
@@ -639,72 +634,17 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     /* The slots are known: no handle below needs a division. */
     const axl__command_ref cref = axl__command_ref_at(cs);
     const uint32_t ehandle = axl__pool_slot_handle(AXL__POOL(EVENT), es);
-    const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
     const uint8_t kind = h->kind;
+    axl__command_arm(c, cs, e, es, q, h);
     e->refs = out ? 1 : 0;
-    e->holds = 1; /* the command */
-    e->status = AXL_SUCCESS;
-    e->error = AXL__NONE(error);
-    e->succ = 0;
-    e->t_submit = e->t_start = e->t_end = 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->role = kind == AXL__CMD_HOST_ACCESS ? AXL__EV_HOST_ACCESS : 0;
-    e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
-    /* Table 34: its own command is an execution it waits on, so its own
-     * context is one whose errors its wait_and_throw delivers. */
-    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0u;
-    e->command = axl__command_ref_at(cs);
-    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
-                          memory_order_relaxed);
     if (!out)
         axl__pool_retire(AXL__POOL(EVENT), e);
     if (e->profiling) /* on the clock of the queue's device */
         e->t_submit = q ? axl__dev_now(axl__device_at(q->device)) : axl__now();
-
-    c->seq = ++axl__rt.seq;
-    c->kind = kind;
-    c->flags = 0;
-    c->ndeps = 0;
-    c->nacc = 0;
-    c->event = es;
-    c->queue = qs;
-    c->device = q ? q->device : 0;
-    c->pending = 1; /* held until the end of submission */
-    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
-    c->dep_status = AXL_SUCCESS;
-    c->dep_event = 0;
-    c->a0 = h->a0;
-    c->a1 = h->a1;
-    if (kind == AXL__CMD_KERNEL) {
-        /* Only what the launch uses of the action; the scalars' bytes are
-         * still where axl_handler_set_arg put them. */
-        c->u.kernel.kernel = h->u.kernel.kernel;
-        c->u.kernel.kid = h->u.kernel.kid;
-        c->u.kernel.nargs = h->u.kernel.nargs;
-        c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
-        c->u.kernel.memo = h->u.kernel.memo;
-        /* Whole arrays, when there is anything in them: a fixed size
-         * copies in a few moves, where the counts would call memcpy (bytes
-         * past them are never read). */
-        if (h->u.kernel.nargs)
-            memcpy(c->u.kernel.args, h->u.kernel.args,
-                   sizeof c->u.kernel.args);
-        if (h->kbytes_used)
-            memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
-        if (!kn)
-            axl__kernel_at(h->u.kernel.kernel)->holds++;
-    } else if (kind == AXL__CMD_HOST_TASK) {
-        c->u.host = h->u.host;
-    } else if (kind == AXL__CMD_GRAPH) {
-        /* graph.c sets u.graph */
-    } else {
-        c->u = h->u;
-    }
-    if (q) {
-        q->holds++;
-        q->inflight++;
-        axl__device_at(q->device)->inflight++;
-    }
+    if (kind == AXL__CMD_KERNEL && !kn)
+        axl__kernel_at(h->u.kernel.kernel)->holds++;
 
     /* Data edges first (they must not fail the command), then the explicit
      * ones, then the in-order edge, which only orders: a barrier covers it
