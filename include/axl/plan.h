@@ -1,0 +1,237 @@
+/*
+ * axl/plan.h - plans: an executable graph written down as const C data on
+ * the host, and replayed on a board by a small executor (DESIGN.md, "One
+ * launch mechanism" and "Small firmware").
+ *
+ * On the host, with the full runtime and the board's design:
+ *
+ *     axl_graph_exec x;                 // finalized: every rule checked
+ *     axl_plan_write_file(x, "filter", "filter_plan.c");
+ *
+ * writes `const axl_plan filter;` as C source: per node the unit it runs
+ * on and each argument register's value or where it comes from (a buffer
+ * and an offset, a scalar), the edges, and per buffer its size, bank,
+ * alignment and what the caches need. On the board, the firmware links
+ * that file, the executor (xrt/mmio/plan.c), the mmio port's unit code
+ * and the OS port, and nothing of the core but its formatter and status
+ * names:
+ *
+ *     axl_plan_id p;
+ *     axl_plan_load(&filter, &p);       // checks the design's UUID, banks
+ *     uint32_t *in;
+ *     axl_plan_buffer(p, 0, (void **)&in, NULL);
+ *     fill(in);
+ *     axl_plan_set_scalar(p, 1, 3, &taps, sizeof taps);
+ *     axl_plan_run r;
+ *     axl_plan_submit(p, &r);
+ *     axl_plan_wait(r, 1000000);        // or axl_plan_poll
+ *
+ * A plan replays exactly the graph's kernel nodes, in its laid-out order,
+ * each on the unit written in it. Copies and host tasks are not in a plan
+ * (its buffers live where the CPU reaches them: the firmware reads and
+ * writes them in place). A graph is written as a plan when it was laid
+ * out (axl_graph_exec_laid_out): 2 to 64 kernel nodes, no host-task,
+ * copy or fill node.
+ *
+ * Threads: one thread drives a plan (submit, wait, poll, updates); a
+ * unit's interrupt may end its runs from interrupt context.
+ */
+#ifndef AXL_PLAN_H
+#define AXL_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The format a plan is written in; a loader refuses another. */
+#define AXL_PLAN_FORMAT 1u
+
+/** A compute unit a plan drives. */
+typedef struct axl_plan_unit {
+    uint32_t ip_index;   /**< its IP_LAYOUT index */
+    uint32_t chain;      /**< 1: ap_ctrl_chain, 0: ap_ctrl_hs */
+    uint64_t base;       /**< IP_LAYOUT's base (the board may remap it) */
+    const char *name;    /**< "vadd:vadd_1", for messages */
+} axl_plan_unit;
+
+/** What a buffer needs of the caches (axl_plan_buffer_desc.flags). */
+enum axl_plan_buffer_flags {
+    AXL_PLAN_READ = 1u,      /**< a unit reads it: cleaned before a run */
+    AXL_PLAN_WRITE = 2u,     /**< a unit writes it: invalidated after */
+    AXL_PLAN_UPDATABLE = 4u  /**< axl_plan_set_buffer may replace it */
+};
+
+/** A buffer of a plan: placed at load in its bank's region. */
+typedef struct axl_plan_buffer_desc {
+    uint64_t size;       /**< bytes */
+    uint32_t bank;       /**< MEM_TOPOLOGY index */
+    uint32_t align;      /**< bytes, a power of two */
+    uint32_t flags;      /**< axl_plan_buffer_flags */
+} axl_plan_buffer_desc;
+
+/** What an argument register is given. */
+enum axl_plan_arg_kind {
+    AXL_PLAN_ARG_SCALAR = 0, /**< bytes of the plan's scalars */
+    AXL_PLAN_ARG_BUFFER = 1  /**< a buffer's device address + offset */
+};
+
+/** One argument register of a node. */
+typedef struct axl_plan_arg {
+    uint32_t id;         /**< the kernel argument's index */
+    uint16_t offset;     /**< register offset in the unit's control space */
+    uint8_t size;        /**< register bytes (4, 8, or more for a struct) */
+    uint8_t kind;        /**< axl_plan_arg_kind */
+    uint32_t ref;        /**< buffer index, or first byte in scalars[] */
+    uint32_t bytes;      /**< scalar: its bytes (<= size) */
+    uint64_t at;         /**< buffer: byte offset of the argument in it */
+} axl_plan_arg;
+
+/** One kernel node: a run of `unit` after its preds have ended. */
+typedef struct axl_plan_node {
+    uint16_t unit;       /**< index in units[] */
+    uint16_t arg0, nargs;   /**< its arguments: args[arg0, arg0 + nargs) */
+    uint16_t pred0, npreds; /**< earlier nodes it waits for:
+                                 preds[pred0, pred0 + npreds) */
+    const char *kernel;  /**< the kernel's name, for messages */
+} axl_plan_node;
+
+/** A plan: what axl_plan_write_file writes, as const data. */
+typedef struct axl_plan {
+    uint32_t format;     /**< AXL_PLAN_FORMAT */
+    const char *name;
+    uint8_t uuid[16];    /**< the design's (its xclbin's m_header.uuid) */
+    uint16_t nunits, nbuffers, nnodes, nargs, npreds;
+    uint16_t scalar_bytes;
+    const axl_plan_unit *units;
+    const axl_plan_buffer_desc *buffers;
+    const axl_plan_node *nodes; /**< in an order that respects the edges */
+    const axl_plan_arg *args;
+    const uint16_t *preds;
+    const uint8_t *scalars;     /**< the scalars as recorded */
+} axl_plan;
+
+/* ------------------------------------------------------------------------ */
+/* Writing a plan (the host, with the full runtime: core/plan.c)             */
+/* ------------------------------------------------------------------------ */
+
+struct axl_graph_exec;
+
+/**
+ * Writes the executable graph x as C source defining `const axl_plan
+ * <name>` (name a C identifier) into dst, NUL-terminated; *len (may be
+ * NULL) gets the length the whole text needs, as snprintf does, so a
+ * call with cap 0 sizes it. Each node is commented with its kernel, its
+ * unit and its arguments. AXL_ERR_INVALID when x was not laid out
+ * (axl_graph_exec_laid_out says why), or when its device is not one a
+ * plan runs on; AXL_ERR_OUT_OF_RESOURCES when dst is too small (nothing
+ * written but the NUL).
+ *
+ * The unit of each node is chosen here, once: the first of its kernel's
+ * units that reaches its buffers' banks and that no node it could run
+ * beside (neither its ancestor nor its descendant) was given; failing
+ * that, the one such nodes were given least. Every scalar and every
+ * buffer is updatable.
+ */
+axl_status axl_plan_write(struct axl_graph_exec *x, const char *name,
+                          char *dst, size_t cap, size_t *len);
+
+/** axl_plan_write into a file (a hosted build's; AXL_ERR_RUNTIME naming
+ *  the path when it cannot be written). */
+axl_status axl_plan_write_file(struct axl_graph_exec *x, const char *name,
+                               const char *path);
+
+/* ------------------------------------------------------------------------ */
+/* Replaying a plan (the board: xrt/mmio/plan.c, beside the mmio port)       */
+/* ------------------------------------------------------------------------ */
+
+/** A loaded plan: a slot and a generation (0 is none). */
+typedef struct axl_plan_id {
+    uint32_t id;
+} axl_plan_id;
+
+/** One submission of a loaded plan. */
+typedef struct axl_plan_run {
+    uint32_t plan;       /**< the plan's id */
+    uint32_t seq;        /**< its submission number */
+} axl_plan_run;
+
+/**
+ * Loads a plan: checks its format, that it fits the executor's capacities
+ * (AXL_PLAN_LOADED, AXL_PLAN_MAX_NODES, ... in mmio_config.h), that the
+ * design the board programmed (axl_mmio_set_board) has the plan's UUID,
+ * that each unit is one of its compute units and each bank a region the
+ * board gives, then places the buffers in their banks' regions after
+ * those of the plans loaded before it (no allocator: a region's bytes
+ * come back when the plans placed after them are unloaded too) and readies
+ * the units (their interrupts as the board's completion mode says).
+ * Statuses: AXL_ERR_INVALID (a plan that does not match the board: the
+ * message says what), AXL_ERR_OUT_OF_RESOURCES (no free slot, or a bank's
+ * region too small), AXL_ERR_PLATFORM (no board).
+ */
+axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out);
+
+/** Unloads a plan that is not running (AXL_ERR_BAD_STATE while it runs). */
+axl_status axl_plan_unload(axl_plan_id plan);
+
+/** Where buffer `index` of a loaded plan is: the CPU's address and the
+ *  device address the units are given (either pointer may be NULL). The
+ *  firmware reads and writes its bytes there between runs. */
+axl_status axl_plan_buffer(axl_plan_id plan, uint32_t index, void **host,
+                           uint64_t *device_address);
+
+/**
+ * Gives argument arg_id of node `node` a new value from the next
+ * submission on. size must be the scalar's size as recorded;
+ * AXL_ERR_INVALID (changing nothing) when the node has no such scalar or
+ * the size differs, AXL_ERR_BAD_STATE while the plan runs.
+ */
+axl_status axl_plan_set_scalar(axl_plan_id plan, uint32_t node,
+                               uint32_t arg_id, const void *value,
+                               size_t size);
+
+/**
+ * Replaces buffer `index` from the next submission on with memory the
+ * firmware owns (double buffering): host is the CPU's view of it,
+ * device_address what units are given. It must be in the same bank (the
+ * board's region for the buffer's bank holds [device_address,
+ * device_address + size)), as large as the plan's buffer, and aligned as
+ * it. AXL_ERR_INVALID (changing nothing) otherwise, or when the buffer is
+ * not updatable; AXL_ERR_BAD_STATE while the plan runs. host NULL puts the
+ * plan's own placement back.
+ */
+axl_status axl_plan_set_buffer(axl_plan_id plan, uint32_t index, void *host,
+                               uint64_t device_address, uint64_t size);
+
+/**
+ * Submits the plan: cleans the caches over what its units read and
+ * starts every node with no predecessor. One submission of a plan runs
+ * at a time: AXL_ERR_BAD_STATE while the last one has not been waited
+ * for to its end. A node whose unit another plan's node holds starts when
+ * that unit is free.
+ */
+axl_status axl_plan_submit(axl_plan_id plan, axl_plan_run *run);
+
+/**
+ * Drives the plan until run has ended or timeout_ns (0: none) has passed:
+ * each ended node releases the nodes that wait for it. Returns the run's
+ * status: AXL_SUCCESS; the first failed node's status with a message that
+ * names the node, its kernel and unit (the nodes after it do not run);
+ * AXL_ERR_TIMEOUT when the time ran out first (the run goes on: wait or
+ * poll again).
+ */
+axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns);
+
+/** One look without waiting: *done 0 while the run goes on (AXL_SUCCESS),
+ *  else as axl_plan_wait's end. */
+axl_status axl_plan_poll(axl_plan_run run, int *done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AXL_PLAN_H */
