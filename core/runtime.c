@@ -71,21 +71,6 @@ axl_status axl__fail_status(const char *fn, axl_status status)
 }
 #endif
 
-axl_status axl_fail(axl_status status, const char *fmt, ...)
-{
-    char *buf = axl_port_message_buffer();
-    va_list ap;
-    va_start(ap, fmt);
-    axl_vformat(buf, AXL_MESSAGE_MAX, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-const char *axl_last_message(void)
-{
-    return axl_port_message_buffer();
-}
-
 #if AXL_MESSAGES
 axl_status axl__null(const char *fn, const char *what)
 {

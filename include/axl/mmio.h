@@ -102,6 +102,11 @@ typedef struct axl_mmio_board {
     /** How wired units complete (axl_mmio_completion); 0: the build's
      *  AXL_MMIO_COMPLETION, by default interrupt. */
     uint8_t completion;
+    /** The programmed design's UUID (16 bytes, its xclbin's
+     *  m_header.uuid), for a firmware that links neither the design's
+     *  bytes nor its pre-digested form: what a plan's load checks
+     *  (axl/plan.h). Not read when design or predigested is given. */
+    const uint8_t *design_uuid;
 } axl_mmio_board;
 
 /**

@@ -6,7 +6,7 @@
  *
  * On a board the seam is a volatile load or store, inline: nothing to pay.
  * In a model build (AXL_MMIO_MODEL) it is a call into the model the board
- * names (axl/mmio_model.h), through mmio.c, which serialises the calls and
+ * names (axl/mmio_model.h), through unit.c, which serialises the calls and
  * keeps the model's clock; regs is then the unit's IP_LAYOUT index + 1.
  */
 #ifndef AXL_MMIO_IO_H
@@ -15,7 +15,11 @@
 #include <stdint.h>
 
 #if defined(AXL_MMIO_MODEL) && AXL_MMIO_MODEL
-/* mmio_rd32 and mmio_wr32 are mmio.c's own (its model section). */
+/* Calls into the model, serialised (unit.c, its model section). */
+uint32_t axl__mmio_model_rd32(uintptr_t regs, uint32_t off);
+void axl__mmio_model_wr32(uintptr_t regs, uint32_t off, uint32_t value);
+#define mmio_rd32 axl__mmio_model_rd32
+#define mmio_wr32 axl__mmio_model_wr32
 #else
 static inline uint32_t mmio_rd32(uintptr_t regs, uint32_t off)
 {

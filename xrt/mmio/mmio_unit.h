@@ -1,0 +1,261 @@
+/*
+ * mmio_unit.h - the mmio port's units: what a run does to an HLS IP's
+ * control registers, and how its end is seen (xrt/mmio/unit.c). Two
+ * clients share it: the device port the core drives (mmio.c, a run is an
+ * axl_hal_run) and the plan executor (plan.c, a run is a plan's node). A
+ * unit holds one run at a time, an opaque pointer of its client's; the
+ * client's `ended` is told, once, how it ended.
+ *
+ * The replay and completion path is marked AXL_HOT: its own input
+ * section, which a firmware's linker script may put in the R5's ATCM
+ * (boards/zcu102-r5/sections.ld does).
+ */
+#ifndef AXL_MMIO_UNIT_H
+#define AXL_MMIO_UNIT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axl/hal.h"
+#include "axl/mmio.h"
+#include "mmio_config.h"
+#include "mmio_io.h"
+#include "mmio_regs.h"
+
+#if defined(AXL_MMIO_MODEL) && AXL_MMIO_MODEL
+#define MMIO_MODEL 1
+#include "axl/mmio_model.h"
+#else
+#define MMIO_MODEL 0
+#endif
+
+/* Register access to any IP (axl/ip.h), unless the board switches it off
+ * (AXL_FEATURE_IP_ACCESS 0 in its axl_board.h). */
+#if !defined(AXL_FEATURE_IP_ACCESS) || AXL_FEATURE_IP_ACCESS
+#define MMIO_IP 1
+#else
+#define MMIO_IP 0
+#endif
+
+/* The hot path's section (see above). */
+#if defined(__GNUC__) && defined(__ELF__)
+#define AXL_HOT __attribute__((section(".axl_hot")))
+#else
+#define AXL_HOT
+#endif
+
+/* With AXL_MESSAGES 0 the message is the status name (as in xrt/emu). */
+#if AXL_MESSAGES
+#define mmio_fail axl_fail
+#else
+int axl__mmio_unformatted(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+#define mmio_fail(status, ...)                                                 \
+    ((void)sizeof axl__mmio_unformatted(__VA_ARGS__),                          \
+     axl_fail(status, "%s", axl_status_name(status)))
+#endif
+
+typedef struct mmio_arg {
+    uint32_t id;
+    uint32_t offset;
+    uint32_t size;
+    uint8_t is_mem;
+    uint32_t held[2]; /* what the register's first two words hold, where
+                         the unit's held_mask says so */
+} mmio_arg;
+
+typedef struct mmio_unit mmio_unit;
+
+/* How a unit's run ended, told once to the client that started it: from
+ * the poll of a waiter, from the interrupt entry (interrupt context), or
+ * from a reset. `run` is the client's pointer. */
+typedef void (*mmio_ended_fn)(mmio_unit *u, const void *run, axl_status st,
+                              const char *why);
+
+struct mmio_unit {
+    uintptr_t regs;      /* the CPU's address of its control space */
+    uint64_t phys;
+    uint8_t known;       /* a compute unit a client drives */
+    uint8_t chain;
+    uint8_t irq;
+    uint8_t sw_reset;
+    /* A run given up (run_cancel) that the unit did not stop: out of use
+     * until a reset or the run's late end gives the run back. Apart from
+     * `run`, so that a poll or the interrupt entry, which claim `run`,
+     * pay nothing for it. */
+    const void *_Atomic hung_run;
+    _Atomic uint32_t reset_ctrl; /* the control word an ap_sw_reset at
+                            the timeout left (it did not read idle), or 0 */
+    mmio_ended_fn ended; /* its client's */
+    uint32_t kernel_index;
+    uint32_t nargs;
+    mmio_arg args[AXL_MMIO_MAX_ARGS];
+    /* Held arguments (hal.h, args_id): bit m says args[m].held is what
+     * its register holds (scalars of up to 8 bytes and addresses; larger
+     * scalars are always written), held_id is the args_id of the run that
+     * last wrote them (0: none). forget_held() whenever the registers may
+     * have lost them. */
+    uint32_t held_mask;
+    uint32_t held_id;
+    /* Completion (axl_mmio_completion). mode: how the unit completes now
+     * (a unit the board does not wire is polled). Who ends a run: while
+     * `polled` the waiter, else the interrupt entry; the two hand over
+     * with the handshake of take_from_isr / give_to_isr on in_isr (the
+     * entry's count of its calls inside the unit), so there is one
+     * claimer at a time, and the ISR's bits are the entry's alone while
+     * it claims (axl__mmio_progress's comment says why). */
+    _Atomic uint8_t mode;      /* read by every waiter, set by one */
+    _Atomic uint8_t fell_back; /* its interrupt did not arrive: polled
+                                  since */
+    uint8_t reported;    /* the port said so (once per unit) */
+    uint8_t gie_on;      /* poll then sleep: the interrupt is on */
+    uint8_t done_seen;   /* interrupt: a look saw ap_done at done_at */
+    _Atomic uint8_t polled;
+    _Atomic uint8_t looking; /* a waiter looks at the unit (one at a time) */
+    _Atomic uint32_t in_isr;
+    uint64_t spin_end;   /* poll then sleep: when the waiter stops reading */
+    uint64_t next_look;  /* interrupt: the next look at ap_done (0: unset) */
+    uint64_t done_at;
+    /* next_look, done_seen and done_at are the looker's alone (u->looking)
+     * and about the run of start number look_start: a start counts in
+     * `starts` (before it publishes `run`), and the looker begins afresh
+     * when the count moved. A start does not reset them itself: it may
+     * run on the thread the interrupt ended the last run on, while a
+     * waiter is still looking at that run. */
+    _Atomic uint32_t starts;
+    uint32_t look_start;
+    const void *_Atomic run; /* the run in flight, or NULL */
+#if MMIO_IP
+    uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
+    uint32_t irqs_seen;  /* irqs when the last ip_wait returned */
+    _Atomic uint32_t irqs; /* interrupts the entry acknowledged */
+#endif
+    char name[40];       /* IP_LAYOUT's m_name, for messages */
+};
+
+/* Who has the units: the device port (the core's) or the plan executor.
+ * One at a time: each refuses to open what the other holds. */
+enum { MMIO_OWNER_NONE = 0, MMIO_OWNER_DEVICE = 1, MMIO_OWNER_PLANS = 2 };
+
+/* The fabric: the board, its units, and (a model build) the model. */
+typedef struct mmio_fabric {
+    int open;            /* an MMIO_OWNER_ */
+    const axl_mmio_board *board;
+    uint64_t (*now)(void);              /* the owner's clock */
+    void (*warn)(const char *line);     /* the owner's log, or NULL */
+    mmio_unit units[AXL_MMIO_UNITS];
+#if MMIO_MODEL
+    const axl_mmio_model *model; /* the board's, while open */
+    int attached;
+#endif
+} mmio_fabric;
+
+extern mmio_fabric axl__mmio;
+extern axl_mmio_counters axl__mmio_counters;
+
+/* The board the application set (axl_mmio_set_board), or in a model
+ * build the library's default. */
+const axl_mmio_board *axl__mmio_the_board(void);
+
+/* Counted from the poll, the interrupt entry and a model's threads. */
+static inline void axl__mmio_count(uint32_t *c)
+{
+    __atomic_fetch_add(c, 1u, __ATOMIC_RELAXED);
+}
+
+/* ---- Caches ---------------------------------------------------------------- */
+
+static inline void axl__mmio_clean(const void *p, uint64_t size)
+{
+    if (!axl__mmio.board->coherent && size)
+        axl_port_cache_flush(p, (size_t)size);
+}
+
+static inline void axl__mmio_invalidate(void *p, uint64_t size)
+{
+    if (!axl__mmio.board->coherent && size)
+        axl_port_cache_invalidate(p, (size_t)size);
+}
+
+/* ---- Units ----------------------------------------------------------------- */
+
+/* The registers may have lost what the port wrote (a reset, a reload):
+ * the next run writes every argument. */
+static inline void axl__mmio_forget_held(mmio_unit *u)
+{
+    u->held_mask = 0;
+    u->held_id = 0;
+}
+
+/* Readies unit ip_index (an IP_LAYOUT entry at phys, name for messages)
+ * with the board's wiring (base, interrupt, ap_sw_reset), its completion
+ * mode and its control space's address; nothing else of it changes. */
+axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
+                               const char *name, size_t name_len);
+
+/* The mode a unit completes in when nothing has set one. */
+uint8_t axl__mmio_board_mode(const mmio_unit *u);
+
+/* Sets the unit's interrupt registers for its mode. */
+void axl__mmio_arm(mmio_unit *u);
+
+/* Before a start: the unit answers and is idle (a read that also consumes
+ * an ap_done a run the interrupt ended left). A failure says why. */
+axl_status axl__mmio_ready(mmio_unit *u);
+
+/* Writes argument register m's words where they differ from what it
+ * holds (words: 1 or 2), and holds them. */
+static inline void axl__mmio_put(mmio_unit *u, uint32_t m,
+                                 const uint32_t word[2], uint32_t words)
+{
+    mmio_arg *r = &u->args[m];
+    const uint32_t bit = 1u << m;
+    const int held = (u->held_mask & bit) != 0;
+    for (uint32_t w = 0; w < words; w++)
+        if (!held || r->held[w] != word[w]) {
+            mmio_wr32(u->regs, r->offset + w * 4u, word[w]);
+            r->held[w] = word[w];
+        }
+    u->held_mask |= bit;
+}
+
+/* Writes a scalar wider than 8 bytes whole (never held). */
+void axl__mmio_put_wide(mmio_unit *u, uint32_t m, const void *value,
+                        uint64_t n);
+
+/* Starts the unit on `run` (its arguments written): the completion
+ * mode's set-up, then ap_start. */
+void axl__mmio_go(mmio_unit *u, const void *run);
+
+/* Ends the unit's run if this caller is the first to see its end. */
+void axl__mmio_finish(mmio_unit *u, axl_status st, const char *why);
+
+/* Looks at every running unit and gives a model time, until one run
+ * ended or deadline_ns passed (the device's clock). */
+void axl__mmio_progress(uint64_t deadline_ns);
+
+/* The device's clock: a model's when it has one, else the owner's. */
+uint64_t axl__mmio_now(void);
+
+/* After a reset: back when the unit reads idle. */
+int axl__mmio_back_idle(mmio_unit *u, uint32_t *ctrl);
+
+#if MMIO_MODEL
+/* The model's side (a model build only): serialised calls, its clock. */
+const axl_mmio_model *axl__mmio_model_enter(void);
+void axl__mmio_model_leave(const axl_mmio_model *m);
+uint64_t axl__mmio_model_now(void);
+axl_status axl__mmio_model_attach(const axl_xclbin *design,
+                                  const axl_mmio_bank_region *regions,
+                                  uint32_t nbanks);
+void axl__mmio_model_detach(void);
+axl_status axl__mmio_model_status(const mmio_unit *u, char *why,
+                                  size_t size);
+int axl__mmio_model_advance(uint64_t deadline_ns);
+#endif
+
+#endif /* AXL_MMIO_UNIT_H */
