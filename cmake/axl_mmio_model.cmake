@@ -69,7 +69,8 @@ function(axl_mmio_model_library name)
   endif()
 
   set(dir ${PROJECT_SOURCE_DIR}/xrt/mmio)
-  add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/sim.c)
+  add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/unit.c ${dir}/plan.c
+              ${dir}/sim.c)
   target_include_directories(${name}_port PRIVATE ${PROJECT_SOURCE_DIR}/include
     ${AXL_BOARD_DIR} ${PROJECT_SOURCE_DIR}/xrt/emu ${dir})
   target_compile_definitions(${name}_port PRIVATE AXL_MMIO_MODEL=1)

@@ -1,0 +1,836 @@
+/*
+ * xrt/mmio/plan.c - the plan executor (axl/plan.h): replays a plan that a
+ * host build wrote, on the mmio port's units (unit.c: the same argument
+ * writes, ap_start and completion modes as the device port), with no
+ * runtime, scheduler or allocator.
+ *
+ * A loaded plan is a slot: where each buffer is, the scalars as updated,
+ * and per node its state in the current submission. A submission starts
+ * the nodes whose predecessors have ended, on their units; a unit's end
+ * (seen by the waiter's poll or by the interrupt entry, possibly in
+ * interrupt context) only marks its node ended, and the waiter, which
+ * drives every loaded plan, starts what that releases. So one thread
+ * drives plans, and interrupts touch nothing but a node's state and a
+ * failure's message.
+ *
+ * What load checks is what can differ on the board from where the plan
+ * was made (DESIGN.md, "One launch mechanism"): the design's UUID, the
+ * banks' regions, the executor's capacities, and that the tables are
+ * consistent (a plan is const data a firmware may get from anywhere).
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "axl/plan.h"
+#include "axl/runtime.h"
+#include "mmio_unit.h"
+
+#if MMIO_MODEL
+#include "axl/xclbin.h"
+#endif
+
+/* A node's state in its plan's current submission. ENDED is the only
+ * state the interrupt side writes; the waiter turns it into DONE or
+ * FAILED. */
+enum { NODE_IDLE, NODE_WAITING, NODE_RUNNING, NODE_ENDED, NODE_DONE,
+       NODE_FAILED, NODE_SKIPPED };
+
+typedef struct plan_node_state {
+    _Atomic uint8_t state;
+    uint8_t slot;
+    uint16_t node;
+    axl_status st;       /* how it ended (written before ENDED) */
+} plan_node_state;
+
+typedef struct plan_place {
+    unsigned char *host;
+    uint64_t phys;
+} plan_place;
+
+typedef struct plan_slot {
+    const axl_plan *plan;   /* NULL: free */
+    uint16_t gen;
+    uint8_t running;        /* a submission not yet waited to its end */
+    uint32_t seq;           /* its number */
+    uint16_t left;          /* its nodes not DONE, FAILED or SKIPPED */
+    uint16_t first;         /* nodes before it are all settled */
+    axl_status status;      /* the submission's: its first failure */
+    _Atomic uint8_t failing; /* a node failed: why holds its message */
+    char why[AXL_MESSAGE_MAX];
+    uint64_t end[AXL_MMIO_BANKS]; /* where its placement ends per region
+                                     (0: nothing placed there) */
+    plan_place own[AXL_PLAN_MAX_BUFFERS]; /* its placement */
+    plan_place buf[AXL_PLAN_MAX_BUFFERS]; /* what runs use (set_buffer) */
+    uint8_t scalars[AXL_PLAN_SCALAR_BYTES];
+    plan_node_state nodes[AXL_PLAN_MAX_NODES];
+} plan_slot;
+
+static plan_slot slots[AXL_PLAN_LOADED];
+static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per board region */
+static uint32_t loaded;               /* plans loaded */
+#if MMIO_MODEL
+static axl_xclbin design;             /* what the model is attached with */
+#endif
+
+/* ---- Handles ---------------------------------------------------------------- */
+
+static uint32_t id_of(uint32_t slot)
+{
+    return ((uint32_t)slots[slot].gen << 8) | (slot + 1u);
+}
+
+static plan_slot *slot_of(uint32_t id)
+{
+    uint32_t i = (id & 0xffu) - 1u;
+    if (i >= AXL_PLAN_LOADED || !slots[i].plan ||
+        slots[i].gen != (uint16_t)(id >> 8))
+        return NULL;
+    return &slots[i];
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static axl_status stale(const char *fn, uint32_t id)
+{
+    return mmio_fail(AXL_ERR_INVALID_OBJECT,
+                     "%s: plan id 0x%x is not a loaded plan (never loaded, "
+                     "or unloaded since)",
+                     fn, (unsigned)id);
+}
+
+static mmio_unit *unit_of(const axl_plan *p, uint32_t node)
+{
+    return &axl__mmio.units[p->units[p->nodes[node].unit].ip_index];
+}
+
+/* ---- Loading ------------------------------------------------------------------ */
+
+/* The UUID of the design the board says is programmed, or NULL. */
+static const uint8_t *board_uuid(const axl_mmio_board *bd)
+{
+    if (bd->predigested)
+        return bd->predigested->uuid;
+    if (bd->design && bd->design_size >= 432 &&
+        !memcmp(bd->design, "xclbin2", 8))
+        return (const uint8_t *)bd->design + 416; /* m_header.uuid */
+    return bd->design_uuid;
+}
+
+/* A plan is const data from anywhere: its tables must hold together
+ * before anything trusts them. */
+static axl_status check_tables(const axl_plan *p)
+{
+    const char *n = p->name ? p->name : "(unnamed)";
+    if (p->nnodes > AXL_PLAN_MAX_NODES || p->nbuffers > AXL_PLAN_MAX_BUFFERS ||
+        p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "axl_plan_load: plan %s has %u nodes, %u buffers, "
+                         "%u bytes of scalars; the executor holds %u, %u, %u "
+                         "(AXL_PLAN_MAX_NODES, AXL_PLAN_MAX_BUFFERS, "
+                         "AXL_PLAN_SCALAR_BYTES)",
+                         n, (unsigned)p->nnodes, (unsigned)p->nbuffers,
+                         (unsigned)p->scalar_bytes,
+                         (unsigned)AXL_PLAN_MAX_NODES,
+                         (unsigned)AXL_PLAN_MAX_BUFFERS,
+                         (unsigned)AXL_PLAN_SCALAR_BYTES);
+    for (uint32_t u = 0; u < p->nunits; u++)
+        if (p->units[u].ip_index >= AXL_MMIO_UNITS)
+            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                             "axl_plan_load: plan %s drives IP_LAYOUT entry "
+                             "%u; the port drives entries below "
+                             "AXL_MMIO_UNITS (%u)",
+                             n, (unsigned)p->units[u].ip_index,
+                             (unsigned)AXL_MMIO_UNITS);
+    for (uint32_t b = 0; b < p->nbuffers; b++) {
+        const uint32_t a = p->buffers[b].align;
+        if (!a || (a & (a - 1u)) || !p->buffers[b].size)
+            return mmio_fail(AXL_ERR_INVALID,
+                             "axl_plan_load: plan %s: buffer %u has size "
+                             "%llu and alignment %u (a power of two)",
+                             n, (unsigned)b,
+                             (unsigned long long)p->buffers[b].size,
+                             (unsigned)a);
+    }
+    for (uint32_t i = 0; i < p->nnodes; i++) {
+        const axl_plan_node *nd = &p->nodes[i];
+        if (nd->unit >= p->nunits || nd->nargs > AXL_MMIO_MAX_ARGS ||
+            (uint32_t)nd->arg0 + nd->nargs > p->nargs ||
+            (uint32_t)nd->pred0 + nd->npreds > p->npreds)
+            return mmio_fail(AXL_ERR_INVALID,
+                             "axl_plan_load: plan %s: node %u names a unit, "
+                             "arguments or edges outside its tables (or more "
+                             "than AXL_MMIO_MAX_ARGS %u arguments)",
+                             n, (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
+        for (uint32_t e = 0; e < nd->npreds; e++)
+            if (p->preds[nd->pred0 + e] >= i)
+                return mmio_fail(AXL_ERR_INVALID,
+                                 "axl_plan_load: plan %s: node %u waits for "
+                                 "node %u, which is not before it",
+                                 n, (unsigned)i,
+                                 (unsigned)p->preds[nd->pred0 + e]);
+        for (uint32_t k = 0; k < nd->nargs; k++) {
+            const axl_plan_arg *a = &p->args[nd->arg0 + k];
+            int ok = a->size && a->size <= 64 && !(a->offset & 3u) &&
+                     a->offset >= MMIO_ARGS;
+            if (a->kind == AXL_PLAN_ARG_BUFFER)
+                ok = ok && a->ref < p->nbuffers && a->size >= 4 &&
+                     a->at < p->buffers[a->ref].size;
+            else
+                ok = ok && a->kind == AXL_PLAN_ARG_SCALAR &&
+                     a->bytes <= a->size &&
+                     (uint64_t)a->ref + a->bytes <= p->scalar_bytes;
+            if (!ok)
+                return mmio_fail(AXL_ERR_INVALID,
+                                 "axl_plan_load: plan %s: node %u argument "
+                                 "%u (register 0x%x, %u bytes) is not one "
+                                 "the executor can write",
+                                 n, (unsigned)i, (unsigned)a->id,
+                                 (unsigned)a->offset, (unsigned)a->size);
+        }
+    }
+    return AXL_SUCCESS;
+}
+
+/* The board's region for MEM_TOPOLOGY bank `bank`, or -1. */
+static int region_of(const axl_mmio_board *bd, uint32_t bank)
+{
+    for (uint32_t r = 0; r < bd->bank_count && r < AXL_MMIO_BANKS; r++)
+        if (bd->banks[r].mem_index == bank)
+            return (int)r;
+    return -1;
+}
+
+static unsigned char *host_at(const axl_mmio_bank_region *r, uint64_t phys)
+{
+    return r->host ? (unsigned char *)r->host + (phys - r->phys)
+                   : (unsigned char *)(uintptr_t)phys;
+}
+
+/* Places the plan's buffers after what is placed in each region. */
+static axl_status place(plan_slot *s, const axl_mmio_board *bd)
+{
+    const axl_plan *p = s->plan;
+    uint64_t at[AXL_MMIO_BANKS];
+    memcpy(at, used, sizeof at);
+    memset(s->end, 0, sizeof s->end);
+    for (uint32_t b = 0; b < p->nbuffers; b++) {
+        const axl_plan_buffer_desc *d = &p->buffers[b];
+        const int r = region_of(bd, d->bank);
+        if (r < 0)
+            return mmio_fail(AXL_ERR_INVALID,
+                             "axl_plan_load: plan %s: buffer %u is in bank "
+                             "%u (MEM_TOPOLOGY), for which the board "
+                             "declares no region (axl_mmio_board.banks)",
+                             p->name, (unsigned)b, (unsigned)d->bank);
+        const axl_mmio_bank_region *g = &bd->banks[r];
+        const uint64_t a = d->align;
+        const uint64_t addr = (g->phys + at[r] + a - 1u) & ~(a - 1u);
+        const uint64_t off = addr - g->phys;
+        if (off > g->size || d->size > g->size - off)
+            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                             "axl_plan_load: plan %s: buffer %u (%llu bytes, "
+                             "aligned to %u) does not fit bank %u's region "
+                             "of %llu bytes, %llu of them placed already",
+                             p->name, (unsigned)b,
+                             (unsigned long long)d->size, (unsigned)a,
+                             (unsigned)d->bank, (unsigned long long)g->size,
+                             (unsigned long long)at[r]);
+        s->own[b].phys = addr;
+        s->own[b].host = host_at(g, addr);
+        at[r] = off + d->size;
+        s->end[r] = at[r];
+    }
+    memcpy(used, at, sizeof used);
+#if MMIO_MODEL
+    const axl_mmio_model *m = axl__mmio.model;
+    if (m->note_alloc)
+        for (uint32_t b = 0; b < p->nbuffers; b++) {
+            m = axl__mmio_model_enter();
+            m->note_alloc(m->user, s->own[b].phys, p->buffers[b].size);
+            axl__mmio_model_leave(m);
+        }
+#endif
+    return AXL_SUCCESS;
+}
+
+/* The first load takes the units (mmio.c's device port must be closed),
+ * and in a model build powers the model up. */
+static axl_status take_fabric(const axl_mmio_board *bd)
+{
+    if (axl__mmio.open == MMIO_OWNER_DEVICE)
+        return mmio_fail(AXL_ERR_BAD_STATE,
+                         "axl_plan_load: the mmio device is open in the "
+                         "runtime; plans and the runtime do not share units "
+                         "(axl_shutdown first)");
+    if (axl__mmio.open == MMIO_OWNER_PLANS)
+        return AXL_SUCCESS;
+    memset(axl__mmio.units, 0, sizeof axl__mmio.units);
+    memset(used, 0, sizeof used);
+    axl__mmio.board = bd;
+    axl__mmio.now = axl_port_now_ns;
+    axl__mmio.warn = NULL; /* axl_mmio_counters.irq_missing counts it */
+#if MMIO_MODEL
+    axl__mmio.model = bd->model;
+    char why[96];
+    axl_status st =
+        !bd->model ? mmio_fail(AXL_ERR_PLATFORM,
+                               "axl_plan_load: a model build needs a model "
+                               "of the fabric; the board names none")
+        : bd->predigested
+            ? axl_xclbin_open_design(&design, bd->predigested, why, sizeof why)
+        : bd->design ? axl_xclbin_open(&design, bd->design, bd->design_size,
+                                       why, sizeof why)
+                     : AXL_ERR_PLATFORM;
+    if (st == AXL_SUCCESS)
+        st = axl__mmio_model_attach(&design, bd->banks, bd->bank_count);
+    if (st != AXL_SUCCESS)
+        return mmio_fail(st, "axl_plan_load: the model could not start: %s",
+                         axl_last_message());
+#endif
+    axl__mmio.open = MMIO_OWNER_PLANS;
+    return AXL_SUCCESS;
+}
+
+static void give_fabric(void)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+        mmio_unit *u = &axl__mmio.units[i];
+        if (u->known && u->irq)
+            mmio_wr32(u->regs, MMIO_GIE, 0);
+    }
+    axl__mmio.open = MMIO_OWNER_NONE;
+#if MMIO_MODEL
+    axl__mmio_model_detach();
+#endif
+}
+
+static void plan_ended(mmio_unit *u, const void *run, axl_status st,
+                       const char *why);
+
+/* Each unit of the plan wired, its registers laid out as the plan's
+ * first node on it says (every node of a unit runs its one kernel). */
+static axl_status ready_units(const axl_plan *p)
+{
+    for (uint32_t k = 0; k < p->nunits; k++) {
+        const axl_plan_unit *pu = &p->units[k];
+        mmio_unit *u = &axl__mmio.units[pu->ip_index];
+        if (u->known)
+            continue; /* another plan readied it */
+        const char *name = pu->name ? pu->name : "";
+        axl_status st = axl__mmio_wire_unit(pu->ip_index, pu->base,
+                                            (int)pu->chain, name,
+                                            strlen(name));
+        if (st != AXL_SUCCESS)
+            return st;
+        u->ended = plan_ended;
+        for (uint32_t i = 0; i < p->nnodes; i++) {
+            if (p->nodes[i].unit != k)
+                continue;
+            u->nargs = p->nodes[i].nargs;
+            for (uint32_t m = 0; m < u->nargs; m++) {
+                const axl_plan_arg *a = &p->args[p->nodes[i].arg0 + m];
+                u->args[m].id = a->id;
+                u->args[m].offset = a->offset;
+                u->args[m].size = a->size;
+                u->args[m].is_mem = a->kind == AXL_PLAN_ARG_BUFFER;
+            }
+            break;
+        }
+        axl__mmio_forget_held(u);
+        axl__mmio_arm(u);
+    }
+    return AXL_SUCCESS;
+}
+
+axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
+{
+    if (!plan || !out)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_load: plan and out must not be NULL");
+    out->id = 0;
+    if (plan->format != AXL_PLAN_FORMAT)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_load: plan %s is in format %u; this "
+                         "executor reads format %u (write it again with "
+                         "this axl)",
+                         plan->name ? plan->name : "(unnamed)",
+                         (unsigned)plan->format, (unsigned)AXL_PLAN_FORMAT);
+    axl_status st = check_tables(plan);
+    if (st != AXL_SUCCESS)
+        return st;
+    const axl_mmio_board *bd =
+        axl__mmio.open == MMIO_OWNER_PLANS ? axl__mmio.board
+                                           : axl__mmio_the_board();
+    if (!bd)
+        return mmio_fail(AXL_ERR_PLATFORM,
+                         "axl_plan_load: no board (axl_mmio_set_board)");
+    const uint8_t *uuid = board_uuid(bd);
+    if (!uuid)
+        return mmio_fail(AXL_ERR_PLATFORM,
+                         "axl_plan_load: the board names no design and no "
+                         "design_uuid (axl_mmio_board): plan %s cannot be "
+                         "checked against what the fabric carries",
+                         plan->name);
+    if (memcmp(uuid, plan->uuid, 16))
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_load: plan %s was made for the design "
+                         "with UUID %02x%02x%02x%02x...; the board's design "
+                         "is %02x%02x%02x%02x...: write the plan again "
+                         "against the design the fabric carries",
+                         plan->name, plan->uuid[0], plan->uuid[1],
+                         plan->uuid[2], plan->uuid[3], uuid[0], uuid[1],
+                         uuid[2], uuid[3]);
+    if (!bd->banks && plan->nbuffers)
+        return mmio_fail(AXL_ERR_PLATFORM,
+                         "axl_plan_load: the board declares no bank regions "
+                         "(axl_mmio_board.banks): plan %s places its buffers "
+                         "in them",
+                         plan->name);
+    uint32_t i = 0;
+    while (i < AXL_PLAN_LOADED && slots[i].plan)
+        i++;
+    if (i == AXL_PLAN_LOADED)
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "axl_plan_load: %u plans are loaded, "
+                         "AXL_PLAN_LOADED of them",
+                         (unsigned)AXL_PLAN_LOADED);
+    st = take_fabric(bd);
+    if (st != AXL_SUCCESS)
+        return st;
+    plan_slot *s = &slots[i];
+    const uint16_t gen = (uint16_t)(s->gen + 1u ? s->gen + 1u : 1u);
+    memset(s, 0, sizeof *s);
+    s->gen = gen;
+    s->plan = plan;
+    st = place(s, bd);
+    if (st == AXL_SUCCESS)
+        st = ready_units(plan);
+    if (st != AXL_SUCCESS) {
+        s->plan = NULL;
+        if (!loaded)
+            give_fabric();
+        return st;
+    }
+    memcpy(s->buf, s->own, sizeof s->buf);
+    if (plan->scalar_bytes)
+        memcpy(s->scalars, plan->scalars, plan->scalar_bytes);
+    for (uint32_t n = 0; n < plan->nnodes; n++) {
+        s->nodes[n].slot = (uint8_t)i;
+        s->nodes[n].node = (uint16_t)n;
+    }
+    loaded++;
+    out->id = id_of(i);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_plan_unload(axl_plan_id id)
+{
+    plan_slot *s = slot_of(id.id);
+    if (!s)
+        return stale("axl_plan_unload", id.id);
+    if (s->running)
+        return mmio_fail(AXL_ERR_BAD_STATE,
+                         "axl_plan_unload: plan %s runs (wait for its "
+                         "submission first)",
+                         s->plan->name);
+#if MMIO_MODEL
+    const axl_mmio_model *m = axl__mmio.model;
+    if (m->note_free)
+        for (uint32_t b = 0; b < s->plan->nbuffers; b++) {
+            m = axl__mmio_model_enter();
+            m->note_free(m->user, s->own[b].phys);
+            axl__mmio_model_leave(m);
+        }
+#endif
+    s->plan = NULL;
+    /* A region's bytes come back up to the end of the highest placement
+     * still loaded. */
+    for (uint32_t r = 0; r < AXL_MMIO_BANKS; r++) {
+        used[r] = 0;
+        for (uint32_t k = 0; k < AXL_PLAN_LOADED; k++)
+            if (slots[k].plan && slots[k].end[r] > used[r])
+                used[r] = slots[k].end[r];
+    }
+    if (!--loaded)
+        give_fabric();
+    return AXL_SUCCESS;
+}
+
+/* ---- Updates -------------------------------------------------------------------- */
+
+axl_status axl_plan_buffer(axl_plan_id id, uint32_t index, void **host,
+                           uint64_t *device_address)
+{
+    const plan_slot *s = slot_of(id.id);
+    if (!s)
+        return stale("axl_plan_buffer", id.id);
+    if (index >= s->plan->nbuffers)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_buffer: plan %s has %u buffers, no %u",
+                         s->plan->name, (unsigned)s->plan->nbuffers,
+                         (unsigned)index);
+    if (host)
+        *host = s->buf[index].host;
+    if (device_address)
+        *device_address = s->buf[index].phys;
+    return AXL_SUCCESS;
+}
+
+static axl_status refuse_running(const char *fn, const plan_slot *s)
+{
+    return mmio_fail(AXL_ERR_BAD_STATE,
+                     "%s: plan %s runs; update it between submissions "
+                     "(after axl_plan_wait has seen one end)",
+                     fn, s->plan->name);
+}
+
+axl_status axl_plan_set_scalar(axl_plan_id id, uint32_t node,
+                               uint32_t arg_id, const void *value,
+                               size_t size)
+{
+    plan_slot *s = slot_of(id.id);
+    if (!s)
+        return stale("axl_plan_set_scalar", id.id);
+    const axl_plan *p = s->plan;
+    if (node >= p->nnodes)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_scalar: plan %s has %u nodes, no %u",
+                         p->name, (unsigned)p->nnodes, (unsigned)node);
+    const axl_plan_node *nd = &p->nodes[node];
+    const axl_plan_arg *a = NULL;
+    for (uint32_t k = 0; k < nd->nargs && !a; k++)
+        if (p->args[nd->arg0 + k].id == arg_id)
+            a = &p->args[nd->arg0 + k];
+    if (!a || a->kind != AXL_PLAN_ARG_SCALAR)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_scalar: node %u of plan %s (%s) has "
+                         "no scalar argument %u",
+                         (unsigned)node, p->name, nd->kernel,
+                         (unsigned)arg_id);
+    if (!value || size != a->bytes)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_scalar: argument %u of node %u (%s) "
+                         "is %u bytes; %u given",
+                         (unsigned)arg_id, (unsigned)node, nd->kernel,
+                         (unsigned)a->bytes, (unsigned)size);
+    if (s->running)
+        return refuse_running("axl_plan_set_scalar", s);
+    memcpy(s->scalars + a->ref, value, size);
+    return AXL_SUCCESS;
+}
+
+axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
+                               uint64_t device_address, uint64_t size)
+{
+    plan_slot *s = slot_of(id.id);
+    if (!s)
+        return stale("axl_plan_set_buffer", id.id);
+    const axl_plan *p = s->plan;
+    if (index >= p->nbuffers)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_buffer: plan %s has %u buffers, no %u",
+                         p->name, (unsigned)p->nbuffers, (unsigned)index);
+    const axl_plan_buffer_desc *d = &p->buffers[index];
+    if (!(d->flags & AXL_PLAN_UPDATABLE))
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_buffer: buffer %u of plan %s is not "
+                         "updatable",
+                         (unsigned)index, p->name);
+    if (s->running)
+        return refuse_running("axl_plan_set_buffer", s);
+    if (!host) {
+        s->buf[index] = s->own[index];
+        return AXL_SUCCESS;
+    }
+    const axl_mmio_board *bd = axl__mmio.board;
+    const int r = region_of(bd, d->bank);
+    const axl_mmio_bank_region *g = &bd->banks[r];
+    if (size < d->size || device_address < g->phys ||
+        device_address - g->phys > g->size ||
+        size > g->size - (device_address - g->phys))
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_buffer: buffer %u of plan %s is %llu "
+                         "bytes in bank %u (0x%llx, %llu bytes); 0x%llx, "
+                         "%llu bytes given is not that inside it",
+                         (unsigned)index, p->name,
+                         (unsigned long long)d->size, (unsigned)d->bank,
+                         (unsigned long long)g->phys,
+                         (unsigned long long)g->size,
+                         (unsigned long long)device_address,
+                         (unsigned long long)size);
+    if (device_address & (d->align - 1u))
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_buffer: buffer %u of plan %s is "
+                         "aligned to %u bytes; 0x%llx is not",
+                         (unsigned)index, p->name, (unsigned)d->align,
+                         (unsigned long long)device_address);
+    if ((unsigned char *)host != host_at(g, device_address))
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_set_buffer: the CPU's view of 0x%llx is "
+                         "%p in the board's bank %u region, not %p",
+                         (unsigned long long)device_address,
+                         (void *)host_at(g, device_address),
+                         (unsigned)d->bank, host);
+    s->buf[index].host = host;
+    s->buf[index].phys = device_address;
+    return AXL_SUCCESS;
+}
+
+/* ---- Replaying ------------------------------------------------------------------ */
+
+/* The unit's end (mmio_unit.h), maybe in interrupt context: the node's
+ * state, and the first failure's message. */
+AXL_HOT static void plan_ended(mmio_unit *u, const void *run, axl_status st,
+                               const char *why)
+{
+    plan_node_state *ns = (plan_node_state *)(uintptr_t)run;
+    char buf[AXL_MESSAGE_MAX];
+#if MMIO_MODEL
+    if (st == AXL_SUCCESS) {
+        st = axl__mmio_model_status(u, buf, sizeof buf);
+        why = buf;
+    }
+#else
+    (void)buf;
+#endif
+    ns->st = st;
+    if (st != AXL_SUCCESS) {
+        plan_slot *s = &slots[ns->slot];
+        if (!atomic_exchange(&s->failing, 1))
+            axl_format(s->why, sizeof s->why,
+                       "plan %s: node %u (%s on %s) failed: %s",
+                       s->plan->name, (unsigned)ns->node,
+                       s->plan->nodes[ns->node].kernel, u->name,
+                       why ? why : axl_status_name(st));
+    }
+    atomic_store_explicit(&ns->state, NODE_ENDED, memory_order_release);
+}
+
+/* Starts node n on its unit with its arguments: only the register words
+ * that differ from what the unit holds are written. */
+AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
+{
+    const axl_plan *p = s->plan;
+    const axl_plan_node *nd = &p->nodes[n];
+    mmio_unit *u = unit_of(p, n);
+    axl_status st = axl__mmio_ready(u);
+    if (st != AXL_SUCCESS)
+        return st;
+    for (uint32_t m = 0; m < nd->nargs; m++) {
+        const axl_plan_arg *a = &p->args[nd->arg0 + m];
+        uint32_t word[2] = {0, 0};
+        if (a->kind == AXL_PLAN_ARG_BUFFER) {
+            const uint64_t addr = s->buf[a->ref].phys + a->at;
+            word[0] = (uint32_t)addr;
+            word[1] = (uint32_t)(addr >> 32);
+        } else if (a->size > 8) {
+            axl__mmio_put_wide(u, m, s->scalars + a->ref, a->bytes);
+            continue;
+        } else {
+            memcpy(word, s->scalars + a->ref, a->bytes);
+        }
+        axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
+    }
+    atomic_store_explicit(&s->nodes[n].state, NODE_RUNNING,
+                          memory_order_relaxed);
+    axl__mmio_go(u, &s->nodes[n]);
+    return AXL_SUCCESS;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void start_failed(plan_slot *s, uint32_t n, axl_status st)
+{
+    s->nodes[n].st = st;
+    if (!atomic_exchange(&s->failing, 1))
+        axl_format(s->why, sizeof s->why,
+                   "plan %s: node %u (%s) could not start: %s",
+                   s->plan->name, (unsigned)n, s->plan->nodes[n].kernel,
+                   axl_last_message());
+}
+
+/* Settles what ended and starts what that released, in node order (which
+ * respects the edges). A node after a failed one does not run. */
+AXL_HOT static void drive(plan_slot *s)
+{
+    const axl_plan *p = s->plan;
+    int settled = 1; /* every node before n is settled */
+    for (uint32_t n = s->first; n < p->nnodes; n++) {
+        plan_node_state *ns = &s->nodes[n];
+        uint8_t state =
+            atomic_load_explicit(&ns->state, memory_order_acquire);
+        if (state == NODE_ENDED) {
+            state = ns->st == AXL_SUCCESS ? NODE_DONE : NODE_FAILED;
+            if (state == NODE_FAILED && s->status == AXL_SUCCESS)
+                s->status = ns->st;
+            atomic_store_explicit(&ns->state, state, memory_order_relaxed);
+            s->left--;
+        } else if (state == NODE_WAITING) {
+            const axl_plan_node *nd = &p->nodes[n];
+            int ready = 1, dead = 0;
+            for (uint32_t e = 0; e < nd->npreds; e++) {
+                const uint8_t ps = atomic_load_explicit(
+                    &s->nodes[p->preds[nd->pred0 + e]].state,
+                    memory_order_relaxed);
+                dead |= ps == NODE_FAILED || ps == NODE_SKIPPED;
+                ready &= ps == NODE_DONE;
+            }
+            if (dead) {
+                atomic_store_explicit(&ns->state, NODE_SKIPPED,
+                                      memory_order_relaxed);
+                s->left--;
+                state = NODE_SKIPPED;
+            } else if (ready && !atomic_load(&unit_of(p, n)->run)) {
+                const axl_status st = start_node(s, n);
+                if (st == AXL_SUCCESS) {
+                    state = NODE_RUNNING;
+                } else {
+                    start_failed(s, n, st); /* settled now */
+                    s->status = s->status ? s->status : st;
+                    atomic_store_explicit(&ns->state, NODE_FAILED,
+                                          memory_order_relaxed);
+                    s->left--;
+                    state = NODE_FAILED;
+                }
+            }
+        }
+        if (settled && state >= NODE_DONE)
+            s->first = (uint16_t)(n + 1u);
+        else
+            settled = 0;
+    }
+}
+
+static void drive_all(void)
+{
+    for (uint32_t i = 0; i < AXL_PLAN_LOADED; i++)
+        if (slots[i].plan && slots[i].running && slots[i].left)
+            drive(&slots[i]);
+}
+
+axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
+{
+    plan_slot *s = slot_of(id.id);
+    if (!s)
+        return stale("axl_plan_submit", id.id);
+    if (!run)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_submit: run must not be NULL");
+    if (s->running)
+        return mmio_fail(AXL_ERR_BAD_STATE,
+                         "axl_plan_submit: plan %s runs already (one "
+                         "submission at a time: wait for it to end)",
+                         s->plan->name);
+    const axl_plan *p = s->plan;
+    for (uint32_t b = 0; b < p->nbuffers; b++)
+        if (p->buffers[b].flags & (AXL_PLAN_READ | AXL_PLAN_WRITE))
+            /* What units read must be in memory, and no dirty line of
+             * what they write may be evicted over their writes. */
+            axl__mmio_clean(s->buf[b].host, p->buffers[b].size);
+    for (uint32_t n = 0; n < p->nnodes; n++)
+        atomic_store_explicit(&s->nodes[n].state, NODE_WAITING,
+                              memory_order_relaxed);
+    atomic_store(&s->failing, 0);
+    s->why[0] = '\0';
+    s->status = AXL_SUCCESS;
+    s->left = p->nnodes;
+    s->first = 0;
+    s->seq++;
+    s->running = 1;
+    drive(s);
+    run->plan = id.id;
+    run->seq = s->seq;
+    return AXL_SUCCESS;
+}
+
+/* The submission has ended: what units wrote is read from memory. */
+static axl_status end_run(plan_slot *s)
+{
+    const axl_plan *p = s->plan;
+    for (uint32_t b = 0; b < p->nbuffers; b++)
+        if (p->buffers[b].flags & AXL_PLAN_WRITE)
+            axl__mmio_invalidate(s->buf[b].host, p->buffers[b].size);
+    s->running = 0;
+    return s->status;
+}
+
+/* The answer for a run that has ended (now or before). */
+static axl_status ended_status(const plan_slot *s)
+{
+    if (s->status == AXL_SUCCESS)
+        return AXL_SUCCESS;
+    return mmio_fail(s->status, "%s", s->why);
+}
+
+static axl_status run_slot(const char *fn, axl_plan_run run, plan_slot **out)
+{
+    plan_slot *s = slot_of(run.plan);
+    if (!s)
+        return stale(fn, run.plan);
+    if (run.seq != s->seq)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "%s: submission %u of plan %s is not its last (%u)",
+                         fn, (unsigned)run.seq, s->plan->name,
+                         (unsigned)s->seq);
+    *out = s;
+    return AXL_SUCCESS;
+}
+
+AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
+{
+    plan_slot *s;
+    axl_status st = run_slot("axl_plan_wait", run, &s);
+    if (st != AXL_SUCCESS)
+        return st;
+    uint64_t deadline = UINT64_MAX;
+    if (timeout_ns) {
+        const uint64_t now = axl__mmio_now();
+        deadline = now + timeout_ns < now ? UINT64_MAX : now + timeout_ns;
+    }
+    while (s->running) {
+        drive_all();
+        if (!s->left) {
+            end_run(s);
+            break;
+        }
+        if (deadline != UINT64_MAX && axl__mmio_now() >= deadline)
+            return mmio_fail(AXL_ERR_TIMEOUT,
+                             "axl_plan_wait: plan %s has not ended within "
+                             "%llu ns (%u of %u nodes left); it goes on: "
+                             "wait or poll again",
+                             s->plan->name, (unsigned long long)timeout_ns,
+                             (unsigned)s->left, (unsigned)s->plan->nnodes);
+        axl__mmio_progress(deadline);
+    }
+    return ended_status(s);
+}
+
+axl_status axl_plan_poll(axl_plan_run run, int *done)
+{
+    plan_slot *s;
+    axl_status st = run_slot("axl_plan_poll", run, &s);
+    if (st != AXL_SUCCESS)
+        return st;
+    if (done)
+        *done = 0;
+    if (s->running) {
+        drive_all();
+        if (s->left) {
+            /* One look at the units (a model gets one slice of time). */
+            uint64_t now = axl__mmio_now();
+#if MMIO_MODEL
+            now += AXL_MMIO_MODEL_SLICE_NS;
+#endif
+            axl__mmio_progress(now);
+            drive_all();
+        }
+        if (s->left)
+            return AXL_SUCCESS;
+        end_run(s);
+    }
+    if (done)
+        *done = 1;
+    return ended_status(s);
+}
