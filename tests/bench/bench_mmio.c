@@ -19,6 +19,8 @@
  *   plain      axl_queue_single_task + axl_event_wait + release (in-order)
  *   replay1/4/16  axl_queue_submit_graph of a recorded graph of 1, 4, 16
  *              such launches in a chain, + wait + release; per kernel
+ *   plan1/4/16 the same chains as plans (axl/plan.h) replayed by the plan
+ *              executor, axl_plan_submit + axl_plan_wait; per kernel
  *
  * on the C-model register simulator, stepped (no threads: the unit's model
  * runs when the port reads its 0x00), units polled. Then the fixed and
@@ -44,6 +46,7 @@
 #include "axl/graph.h"
 #include "axl/mmio.h"
 #include "axl/mmio_model.h"
+#include "axl/plan.h"
 #include "axl/xclbin.h"
 #include "mmio_regs.h"
 #include "mmio_sim.h"
@@ -222,6 +225,101 @@ NOINLINE void bench_replay16_loop(unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         replay(&R, 2);
+}
+
+/* ---- Plans: the same chains, replayed by the executor ---------------------- */
+
+enum { PLAN_MAX = 16 };
+static axl_plan plans[3];
+static axl_plan_id plan_ids[3];
+static axl_plan_unit plan_unit = {0, 1, 0, "vadd:vadd_1"};
+static axl_plan_buffer_desc plan_bufs[3];
+static axl_plan_arg plan_args[PLAN_MAX * 4];
+static axl_plan_node plan_nodes[PLAN_MAX];
+static uint16_t plan_preds[PLAN_MAX];
+static const uint8_t plan_n[4] = {16, 0, 0, 0};
+
+/* Chains of 1, 4 and 16 vadd nodes on vadd_1 over three buffers, each
+ * node after the one before (as the recorded graphs' edges are). The
+ * runtime is down: the executor owns the units. */
+static void plan_up(void)
+{
+    CHECK(axl_emu_register_model("vadd", nothing, NULL));
+    const axl_mmio_board *bd = axl_mmio_sim_board();
+    for (int i = 0; i < 3; i++)
+        plan_bufs[i] = (axl_plan_buffer_desc){
+            64, bd->banks[0].mem_index, 64,
+            i < 2 ? AXL_PLAN_READ : AXL_PLAN_WRITE};
+    static const uint16_t offs[3] = {0x10, 0x1C, 0x28};
+    for (uint16_t i = 0; i < PLAN_MAX; i++) {
+        for (uint16_t k = 0; k < 3; k++)
+            plan_args[i * 4 + k] = (axl_plan_arg){
+                k, offs[k], 8, AXL_PLAN_ARG_BUFFER, k, 0, 0};
+        plan_args[i * 4 + 3] =
+            (axl_plan_arg){3, 0x34, 4, AXL_PLAN_ARG_SCALAR, 0, 4, 0};
+        plan_preds[i] = (uint16_t)(i ? i - 1 : 0);
+        plan_nodes[i] = (axl_plan_node){0, (uint16_t)(i * 4), 4,
+                                        (uint16_t)(i ? i : 0),
+                                        (uint16_t)(i ? 1 : 0), "vadd"};
+    }
+    for (int g = 0; g < 3; g++) {
+        plans[g] = (axl_plan){
+            .format = AXL_PLAN_FORMAT, .name = "bench",
+            .nunits = 1, .nbuffers = 3, .nnodes = (uint16_t)graph_nodes[g],
+            .nargs = (uint16_t)(graph_nodes[g] * 4),
+            .npreds = (uint16_t)graph_nodes[g], .scalar_bytes = 4,
+            .units = &plan_unit, .buffers = plan_bufs, .nodes = plan_nodes,
+            .args = plan_args, .preds = plan_preds, .scalars = plan_n};
+        memcpy(plans[g].uuid,
+               bd->predigested ? bd->predigested->uuid
+                               : (const uint8_t *)bd->design + 416,
+               16);
+    }
+    /* AXL_PLAN_LOADED is 2: the bench loads one at a time (plan_use). */
+}
+
+static int plan_loaded = -1;
+
+static void plan_use(int g)
+{
+    if (plan_loaded == g)
+        return;
+    if (plan_loaded >= 0)
+        CHECK(axl_plan_unload(plan_ids[plan_loaded]));
+    CHECK(axl_plan_load(&plans[g], &plan_ids[g]));
+    plan_loaded = g;
+}
+
+static void plan_down(void)
+{
+    if (plan_loaded >= 0)
+        CHECK(axl_plan_unload(plan_ids[plan_loaded]));
+    plan_loaded = -1;
+}
+
+static void plan_replay(int g)
+{
+    axl_plan_run r;
+    CHECK(axl_plan_submit(plan_ids[g], &r));
+    CHECK(axl_plan_wait(r, 0));
+}
+
+NOINLINE void bench_plan1_loop(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        plan_replay(0);
+}
+
+NOINLINE void bench_plan4_loop(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        plan_replay(1);
+}
+
+NOINLINE void bench_plan16_loop(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        plan_replay(2);
 }
 
 /* ---- The timed model (completion modes) ------------------------------------ */
@@ -464,6 +562,9 @@ static const path paths[] = {
     {"replay4", bench_replay4_loop, 0},
     {"replay16", bench_replay16_loop, 0},
     {"driver", bench_driver_loop, 0}, /* last: it leaves the registers */
+    {"plan1", bench_plan1_loop, -1},
+    {"plan4", bench_plan4_loop, -1},
+    {"plan16", bench_plan16_loop, -1},
     {"poll", bench_poll_loop, AXL_MMIO_COMPLETION_POLL},
     {"irq", bench_irq_loop, AXL_MMIO_COMPLETION_INTERRUPT},
     {"sleep", bench_sleep_loop, AXL_MMIO_COMPLETION_POLL_THEN_SLEEP},
@@ -475,6 +576,17 @@ int main(int argc, char **argv)
         for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
             if (strcmp(paths[p].name, argv[2]))
                 continue;
+            if (paths[p].timed_model < 0) {
+                plan_up();
+                const int g = paths[p].loop == bench_plan1_loop   ? 0
+                              : paths[p].loop == bench_plan4_loop ? 1
+                                                                  : 2;
+                plan_use(g);
+                paths[p].loop(LOOPS / 4); /* warm */
+                paths[p].loop(LOOPS);
+                plan_down();
+                return 0;
+            }
             if (paths[p].timed_model) {
                 timed_up();
                 set_mode((uint32_t)paths[p].timed_model);
@@ -511,6 +623,18 @@ int main(int argc, char **argv)
     double per_node = (t_r[2] * 16 - t_r[1] * 4) / 12;
     printf("mmio_replay_per_node %.0f ns\n", per_node);
     printf("mmio_replay_fixed %.0f ns\n", t_r[0] - per_node);
+    plan_up();
+    double t_p[3];
+    plan_use(0);
+    t_p[0] = timed(bench_plan1_loop, N);
+    plan_use(1);
+    t_p[1] = timed(bench_plan4_loop, N / 4) / 4;
+    plan_use(2);
+    t_p[2] = timed(bench_plan16_loop, N / 16) / 16;
+    plan_down();
+    printf("mmio_plan1 %.0f ns/kernel\n", t_p[0]);
+    printf("mmio_plan4 %.0f ns/kernel\n", t_p[1]);
+    printf("mmio_plan16 %.0f ns/kernel\n", t_p[2]);
     printf("mmio_plain_over_driver %.2f ratio\n", t_plain / t_drv);
     printf("mmio_replay1_over_driver %.2f ratio\n", t_r[0] / t_drv);
 

@@ -9,6 +9,7 @@
 #   driver     write 7 argument words, ap_start, read 0x00 until ap_done
 #   plain      axl_queue_single_task + wait + release
 #   replay1/4/16  axl_queue_submit_graph of 1, 4, 16 chained launches
+#   plan1/4/16 the same chains as plans, through the plan executor
 #   poll, irq, sleep   plain, on a timed model with the unit in that
 #              completion mode (polling, interrupt, poll then sleep)
 #
@@ -24,7 +25,7 @@ bench=${1:?usage: $0 path/to/axl-bench-mmio}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 launches=1000
-for path in driver plain replay1 replay4 replay16 poll irq sleep; do
+for path in driver plain replay1 replay4 replay16 plan1 plan4 plan16 poll irq sleep; do
   valgrind --tool=callgrind --collect-atstart=no \
     --toggle-collect="bench_${path}_loop" \
     --callgrind-out-file="$out/cg.$path" "$bench" --callgrind "$path" \
@@ -33,8 +34,8 @@ for path in driver plain replay1 replay4 replay16 poll irq sleep; do
           awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
   per=$launches
   case $path in
-    replay4) per=$((launches * 4)) ;;
-    replay16) per=$((launches * 16)) ;;
+    replay4|plan4) per=$((launches * 4)) ;;
+    replay16|plan16) per=$((launches * 16)) ;;
   esac
   # The warm-up (a quarter of the launches) runs in the same function,
   # so callgrind counts it too.
@@ -44,11 +45,18 @@ for path in driver plain replay1 replay4 replay16 poll irq sleep; do
   eval "i_$path=$n"
 done
 awk -v d="$i_driver" -v p="$i_plain" -v r1="$i_replay1" -v r4="$i_replay4" \
-    -v r16="$i_replay16" 'BEGIN {
+    -v r16="$i_replay16" -v p1="$i_plan1" -v p4="$i_plan4" \
+    -v p16="$i_plan16" 'BEGIN {
   printf "mmio_plain_over_driver %.2f ratio\n", p / d
   printf "mmio_replay1_over_driver %.2f ratio\n", r1 / d
   printf "mmio_replay4_over_driver %.2f ratio\n", r4 / d
   printf "mmio_replay16_over_driver %.2f ratio\n", r16 / d
   pn = (r16 * 16 - r4 * 4) / 12
   printf "mmio_replay_per_node %.0f instructions\n", pn
-  printf "mmio_replay_fixed %.0f instructions\n", r1 - pn }'
+  printf "mmio_replay_fixed %.0f instructions\n", r1 - pn
+  printf "mmio_plan1_over_driver %.2f ratio\n", p1 / d
+  printf "mmio_plan4_over_driver %.2f ratio\n", p4 / d
+  printf "mmio_plan16_over_driver %.2f ratio\n", p16 / d
+  qn = (p16 * 16 - p4 * 4) / 12
+  printf "mmio_plan_per_node %.0f instructions\n", qn
+  printf "mmio_plan_fixed %.0f instructions\n", p1 - qn }'
