@@ -99,14 +99,18 @@ _Static_assert((AXL_MMIO_MEM_ALIGN_BITS & (AXL_MMIO_MEM_ALIGN_BITS - 1)) == 0 &&
                "(a cache line)");
 
 /** The plan executor (axl/plan.h): plans loaded at once, and the most
- *  nodes, buffers and bytes of scalars one plan may have. Its RAM is about
- *  AXL_PLAN_LOADED x (AXL_MESSAGE_MAX + 8 x AXL_PLAN_MAX_NODES + 24 x
- *  AXL_PLAN_MAX_BUFFERS + AXL_PLAN_SCALAR_BYTES) bytes. */
+ *  nodes (at most 32), edges, buffers and bytes of scalars one plan may
+ *  have. Its RAM is about AXL_PLAN_LOADED x (AXL_MESSAGE_MAX + 10 x
+ *  AXL_PLAN_MAX_NODES + AXL_PLAN_MAX_EDGES + 32 x AXL_PLAN_MAX_BUFFERS +
+ *  AXL_PLAN_SCALAR_BYTES) bytes. */
 #ifndef AXL_PLAN_LOADED
 #define AXL_PLAN_LOADED 2
 #endif
 #ifndef AXL_PLAN_MAX_NODES
 #define AXL_PLAN_MAX_NODES 16
+#endif
+#ifndef AXL_PLAN_MAX_EDGES
+#define AXL_PLAN_MAX_EDGES 32
 #endif
 #ifndef AXL_PLAN_MAX_BUFFERS
 #define AXL_PLAN_MAX_BUFFERS 16

@@ -114,6 +114,9 @@ struct mmio_unit {
     uint8_t reported;    /* the port said so (once per unit) */
     uint8_t gie_on;      /* poll then sleep: the interrupt is on */
     uint8_t done_seen;   /* interrupt: a look saw ap_done at done_at */
+    uint8_t idle_seen;   /* the waiter's poll ended its last run on a
+                            control word with ap_done and ap_idle: the
+                            next start need not read it again */
     _Atomic uint8_t polled;
     _Atomic uint8_t looking; /* a waiter looks at the unit (one at a time) */
     _Atomic uint32_t in_isr;

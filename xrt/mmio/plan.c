@@ -5,13 +5,13 @@
  * runtime, scheduler or allocator.
  *
  * A loaded plan is a slot: where each buffer is, the scalars as updated,
- * and per node its state in the current submission. A submission starts
- * the nodes whose predecessors have ended, on their units; a unit's end
- * (seen by the waiter's poll or by the interrupt entry, possibly in
- * interrupt context) only marks its node ended, and the waiter, which
- * drives every loaded plan, starts what that releases. So one thread
- * drives plans, and interrupts touch nothing but a node's state and a
- * failure's message.
+ * and the current submission as bit sets over the nodes. A submission
+ * starts the nodes whose predecessors have ended, on their units; a
+ * unit's end (seen by the waiter's poll or by the interrupt entry,
+ * possibly in interrupt context) only sets its node's ended bit, and the
+ * waiter, which drives every loaded plan, starts what that releases. So
+ * one thread drives plans, and interrupts touch nothing but a node's
+ * status, its bit and a failure's message.
  *
  * What load checks is what can differ on the board from where the plan
  * was made (DESIGN.md, "One launch mechanism"): the design's UUID, the
@@ -29,17 +29,11 @@
 #include "axl/xclbin.h"
 #endif
 
-/* A node's state in its plan's current submission. ENDED is the only
- * state the interrupt side writes; the waiter turns it into DONE or
- * FAILED. */
-enum { NODE_IDLE, NODE_WAITING, NODE_RUNNING, NODE_ENDED, NODE_DONE,
-       NODE_FAILED, NODE_SKIPPED };
-
+/* A node's token: what its unit's run points to (mmio_unit.h). */
 typedef struct plan_node_state {
-    _Atomic uint8_t state;
     uint8_t slot;
-    uint16_t node;
-    axl_status st;       /* how it ended (written before ENDED) */
+    uint8_t node;
+    axl_status st;       /* how it ended (written before its ended bit) */
 } plan_node_state;
 
 typedef struct plan_place {
@@ -47,15 +41,26 @@ typedef struct plan_place {
     uint64_t phys;
 } plan_place;
 
+/* A submission is bit sets over the nodes (AXL_PLAN_MAX_NODES <= 32):
+ * the interrupt side sets a node's bit in `ended` and nothing else; the
+ * waiter takes the set, settles each node, and counts down its
+ * successors' `waiting`, which puts those at zero in `ready`; a ready
+ * node starts once its unit is free. So a node costs the same whatever
+ * the plan's size. */
 typedef struct plan_slot {
     const axl_plan *plan;   /* NULL: free */
     uint16_t gen;
     uint8_t running;        /* a submission not yet waited to its end */
+    uint8_t left;           /* its nodes not settled */
     uint32_t seq;           /* its number */
-    uint16_t left;          /* its nodes not DONE, FAILED or SKIPPED */
-    uint16_t first;         /* nodes before it are all settled */
+    _Atomic uint32_t ended; /* nodes ended, not yet settled */
+    uint32_t ready;         /* nodes free to start */
     axl_status status;      /* the submission's: its first failure */
     _Atomic uint8_t failing; /* a node failed: why holds its message */
+    uint8_t waiting[AXL_PLAN_MAX_NODES]; /* predecessors not yet done */
+    uint8_t succ0[AXL_PLAN_MAX_NODES + 1]; /* successors of n:
+                                   succ[succ0[n], succ0[n + 1]) */
+    uint8_t succ[AXL_PLAN_MAX_EDGES];
     char why[AXL_MESSAGE_MAX];
     uint64_t end[AXL_MMIO_BANKS]; /* where its placement ends per region
                                      (0: nothing placed there) */
@@ -64,6 +69,11 @@ typedef struct plan_slot {
     uint8_t scalars[AXL_PLAN_SCALAR_BYTES];
     plan_node_state nodes[AXL_PLAN_MAX_NODES];
 } plan_slot;
+
+_Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 32,
+               "AXL_PLAN_MAX_NODES must be 1 to 32 (a submission is bit "
+               "sets of a 32-bit word)");
+_Static_assert(AXL_PLAN_MAX_EDGES <= 255, "AXL_PLAN_MAX_EDGES must be < 256");
 
 static plan_slot slots[AXL_PLAN_LOADED];
 static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per board region */
@@ -122,16 +132,18 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
 static axl_status check_tables(const axl_plan *p)
 {
     const char *n = p->name ? p->name : "(unnamed)";
-    if (p->nnodes > AXL_PLAN_MAX_NODES || p->nbuffers > AXL_PLAN_MAX_BUFFERS ||
+    if (p->nnodes > AXL_PLAN_MAX_NODES || p->npreds > AXL_PLAN_MAX_EDGES ||
+        p->nbuffers > AXL_PLAN_MAX_BUFFERS ||
         p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
         return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                         "axl_plan_load: plan %s has %u nodes, %u buffers, "
-                         "%u bytes of scalars; the executor holds %u, %u, %u "
-                         "(AXL_PLAN_MAX_NODES, AXL_PLAN_MAX_BUFFERS, "
-                         "AXL_PLAN_SCALAR_BYTES)",
-                         n, (unsigned)p->nnodes, (unsigned)p->nbuffers,
-                         (unsigned)p->scalar_bytes,
+                         "axl_plan_load: plan %s has %u nodes, %u edges, %u "
+                         "buffers, %u bytes of scalars; the executor holds "
+                         "%u, %u, %u, %u (AXL_PLAN_MAX_NODES, _EDGES, "
+                         "_BUFFERS, AXL_PLAN_SCALAR_BYTES)",
+                         n, (unsigned)p->nnodes, (unsigned)p->npreds,
+                         (unsigned)p->nbuffers, (unsigned)p->scalar_bytes,
                          (unsigned)AXL_PLAN_MAX_NODES,
+                         (unsigned)AXL_PLAN_MAX_EDGES,
                          (unsigned)AXL_PLAN_MAX_BUFFERS,
                          (unsigned)AXL_PLAN_SCALAR_BYTES);
     for (uint32_t u = 0; u < p->nunits; u++)
@@ -417,7 +429,20 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         memcpy(s->scalars, plan->scalars, plan->scalar_bytes);
     for (uint32_t n = 0; n < plan->nnodes; n++) {
         s->nodes[n].slot = (uint8_t)i;
-        s->nodes[n].node = (uint16_t)n;
+        s->nodes[n].node = (uint8_t)n;
+    }
+    /* Successor lists, from the preds (counted, then filled). */
+    uint8_t fill[AXL_PLAN_MAX_NODES + 1];
+    memset(fill, 0, sizeof fill);
+    for (uint32_t e = 0; e < plan->npreds; e++)
+        fill[plan->preds[e] + 1u]++;
+    for (uint32_t n = 0; n < plan->nnodes; n++)
+        fill[n + 1u] = (uint8_t)(fill[n + 1u] + fill[n]);
+    memcpy(s->succ0, fill, sizeof s->succ0);
+    for (uint32_t n = 0; n < plan->nnodes; n++) {
+        const axl_plan_node *nd = &plan->nodes[n];
+        for (uint32_t e = 0; e < nd->npreds; e++)
+            s->succ[fill[plan->preds[nd->pred0 + e]]++] = (uint8_t)n;
     }
     loaded++;
     out->id = id_of(i);
@@ -580,11 +605,12 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
 /* ---- Replaying ------------------------------------------------------------------ */
 
 /* The unit's end (mmio_unit.h), maybe in interrupt context: the node's
- * state, and the first failure's message. */
+ * status, its ended bit, and the first failure's message. */
 AXL_HOT static void plan_ended(mmio_unit *u, const void *run, axl_status st,
                                const char *why)
 {
     plan_node_state *ns = (plan_node_state *)(uintptr_t)run;
+    plan_slot *s = &slots[ns->slot];
     char buf[AXL_MESSAGE_MAX];
 #if MMIO_MODEL
     if (st == AXL_SUCCESS) {
@@ -595,16 +621,12 @@ AXL_HOT static void plan_ended(mmio_unit *u, const void *run, axl_status st,
     (void)buf;
 #endif
     ns->st = st;
-    if (st != AXL_SUCCESS) {
-        plan_slot *s = &slots[ns->slot];
-        if (!atomic_exchange(&s->failing, 1))
-            axl_format(s->why, sizeof s->why,
-                       "plan %s: node %u (%s on %s) failed: %s",
-                       s->plan->name, (unsigned)ns->node,
-                       s->plan->nodes[ns->node].kernel, u->name,
-                       why ? why : axl_status_name(st));
-    }
-    atomic_store_explicit(&ns->state, NODE_ENDED, memory_order_release);
+    if (st != AXL_SUCCESS && !atomic_exchange(&s->failing, 1))
+        axl_format(s->why, sizeof s->why,
+                   "plan %s: node %u (%s on %s) failed: %s", s->plan->name,
+                   (unsigned)ns->node, s->plan->nodes[ns->node].kernel,
+                   u->name, why ? why : axl_status_name(st));
+    atomic_fetch_or_explicit(&s->ended, 1u << ns->node, memory_order_release);
 }
 
 /* Starts node n on its unit with its arguments: only the register words
@@ -632,8 +654,6 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
         }
         axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
     }
-    atomic_store_explicit(&s->nodes[n].state, NODE_RUNNING,
-                          memory_order_relaxed);
     axl__mmio_go(u, &s->nodes[n]);
     return AXL_SUCCESS;
 }
@@ -651,55 +671,64 @@ static void start_failed(plan_slot *s, uint32_t n, axl_status st)
                    axl_last_message());
 }
 
-/* Settles what ended and starts what that released, in node order (which
- * respects the edges). A node after a failed one does not run. */
+/* A node that will not run (a node it waits for failed or will not run)
+ * settles, and so do the nodes after it. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void skip_after(plan_slot *s, uint32_t n)
+{
+    for (uint32_t k = s->succ0[n]; k < s->succ0[n + 1u]; k++) {
+        const uint32_t m = s->succ[k];
+        if (s->waiting[m] == UINT8_MAX)
+            continue; /* settled already */
+        s->waiting[m] = UINT8_MAX;
+        s->ready &= ~(1u << m);
+        s->left--;
+        skip_after(s, m);
+    }
+}
+
+/* Node n has ended (st): the successors it releases become ready. */
+AXL_HOT static void settle(plan_slot *s, uint32_t n, axl_status st)
+{
+    s->left--;
+    if (st != AXL_SUCCESS) {
+        if (s->status == AXL_SUCCESS)
+            s->status = st;
+        skip_after(s, n);
+        return;
+    }
+    for (uint32_t k = s->succ0[n]; k < s->succ0[n + 1u]; k++) {
+        const uint32_t m = s->succ[k];
+        if (!--s->waiting[m])
+            s->ready |= 1u << m;
+    }
+}
+
+/* Settles what ended and starts what that released, in node order. */
 AXL_HOT static void drive(plan_slot *s)
 {
-    const axl_plan *p = s->plan;
-    int settled = 1; /* every node before n is settled */
-    for (uint32_t n = s->first; n < p->nnodes; n++) {
-        plan_node_state *ns = &s->nodes[n];
-        uint8_t state =
-            atomic_load_explicit(&ns->state, memory_order_acquire);
-        if (state == NODE_ENDED) {
-            state = ns->st == AXL_SUCCESS ? NODE_DONE : NODE_FAILED;
-            if (state == NODE_FAILED && s->status == AXL_SUCCESS)
-                s->status = ns->st;
-            atomic_store_explicit(&ns->state, state, memory_order_relaxed);
-            s->left--;
-        } else if (state == NODE_WAITING) {
-            const axl_plan_node *nd = &p->nodes[n];
-            int ready = 1, dead = 0;
-            for (uint32_t e = 0; e < nd->npreds; e++) {
-                const uint8_t ps = atomic_load_explicit(
-                    &s->nodes[p->preds[nd->pred0 + e]].state,
-                    memory_order_relaxed);
-                dead |= ps == NODE_FAILED || ps == NODE_SKIPPED;
-                ready &= ps == NODE_DONE;
-            }
-            if (dead) {
-                atomic_store_explicit(&ns->state, NODE_SKIPPED,
-                                      memory_order_relaxed);
-                s->left--;
-                state = NODE_SKIPPED;
-            } else if (ready && !atomic_load(&unit_of(p, n)->run)) {
-                const axl_status st = start_node(s, n);
-                if (st == AXL_SUCCESS) {
-                    state = NODE_RUNNING;
-                } else {
-                    start_failed(s, n, st); /* settled now */
-                    s->status = s->status ? s->status : st;
-                    atomic_store_explicit(&ns->state, NODE_FAILED,
-                                          memory_order_relaxed);
-                    s->left--;
-                    state = NODE_FAILED;
-                }
-            }
+    uint32_t ended = atomic_exchange_explicit(&s->ended, 0u,
+                                              memory_order_acquire);
+    while (ended) {
+        const uint32_t n = (uint32_t)__builtin_ctz(ended);
+        ended &= ended - 1u;
+        settle(s, n, s->nodes[n].st);
+    }
+    for (uint32_t ready = s->ready; ready; ready &= ready - 1u) {
+        const uint32_t n = (uint32_t)__builtin_ctz(ready);
+        if (!(s->ready & (1u << n)))
+            continue; /* skipped meanwhile (a start failed) */
+        if (atomic_load_explicit(&unit_of(s->plan, n)->run,
+                                 memory_order_relaxed))
+            continue; /* its unit is busy: when it is free */
+        s->ready &= ~(1u << n);
+        const axl_status st = start_node(s, n);
+        if (st != AXL_SUCCESS) {
+            start_failed(s, n, st);
+            settle(s, n, st);
         }
-        if (settled && state >= NODE_DONE)
-            s->first = (uint16_t)(n + 1u);
-        else
-            settled = 0;
     }
 }
 
@@ -729,14 +758,17 @@ axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
             /* What units read must be in memory, and no dirty line of
              * what they write may be evicted over their writes. */
             axl__mmio_clean(s->buf[b].host, p->buffers[b].size);
-    for (uint32_t n = 0; n < p->nnodes; n++)
-        atomic_store_explicit(&s->nodes[n].state, NODE_WAITING,
-                              memory_order_relaxed);
+    s->ready = 0;
+    for (uint32_t n = 0; n < p->nnodes; n++) {
+        s->waiting[n] = (uint8_t)p->nodes[n].npreds;
+        if (!s->waiting[n])
+            s->ready |= 1u << n;
+    }
+    atomic_store_explicit(&s->ended, 0u, memory_order_relaxed);
     atomic_store(&s->failing, 0);
     s->why[0] = '\0';
     s->status = AXL_SUCCESS;
-    s->left = p->nnodes;
-    s->first = 0;
+    s->left = (uint8_t)p->nnodes;
     s->seq++;
     s->running = 1;
     drive(s);

@@ -385,6 +385,9 @@ AXL_HOT axl_status axl__mmio_ready(mmio_unit *u)
 {
     if (atomic_load_explicit(&u->hung_run, memory_order_relaxed))
         return refuse_hung(u);
+    if (u->idle_seen)
+        return AXL_SUCCESS; /* the poll that ended its run read it idle,
+                               and consumed the done */
     /* This read also consumes an ap_done (clear on read in ap_ctrl_hs)
      * that a run the interrupt ended left behind. */
     const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
@@ -419,6 +422,7 @@ AXL_HOT void axl__mmio_go(mmio_unit *u, const void *run)
         }
         u->spin_end = axl__mmio_now() + AXL_MMIO_POLL_SPIN_NS;
     }
+    u->idle_seen = 0;
     atomic_fetch_add(&u->starts, 1u);
     atomic_store(&u->run, run);
     axl__mmio_count(&axl__mmio_counters.starts);
@@ -596,6 +600,9 @@ AXL_HOT static int poll_unit(mmio_unit *u)
         return 1;
     }
     if (ctrl & MMIO_AP_DONE) {
+        /* Idle, and its done consumed: by this read (ap_ctrl_hs) or by
+         * the ap_continue finish writes (ap_ctrl_chain). */
+        u->idle_seen = (ctrl & MMIO_AP_IDLE) != 0;
         axl__mmio_finish(u, AXL_SUCCESS, NULL);
         return 1;
     }
