@@ -255,6 +255,12 @@ uint8_t axl__mmio_board_mode(const mmio_unit *u)
 axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
                                const char *name, size_t name_len)
 {
+    if (ip_index >= AXL_MMIO_UNITS)
+        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                         "mmio: compute unit %.*s is IP_LAYOUT entry %u; the "
+                         "port drives entries below AXL_MMIO_UNITS (%u)",
+                         (int)name_len, name, (unsigned)ip_index,
+                         (unsigned)AXL_MMIO_UNITS);
     const axl_mmio_board *bd = axl__mmio.board;
     mmio_unit *u = &axl__mmio.units[ip_index];
     u->known = 1;
