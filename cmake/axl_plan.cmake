@@ -24,9 +24,9 @@
 # A cross build for the board cannot run the program: it compiles a copy
 # kept in the source tree. CHECKED_IN <copy.c> names that copy and adds
 # a test, plan_<symbol>_checked_in_copy_is_current, that runs the program
-# again and fails
-# when the copy differs, printing the command that refreshes it (the
-# target axl_plan_<symbol>_refresh, which writes the copy).
+# again and fails when the copy differs, printing the command that
+# refreshes it (the target axl_plan_<symbol>_refresh, which writes the
+# copy).
 #
 # Host builds only (the program runs where it is built): in a cross
 # build, axl_add_plan is an error.
