@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "axl/graph.h"
 #include "axl/status.h"
 
 #ifdef __cplusplus
@@ -119,30 +120,56 @@ typedef struct axl_plan {
 /* Writing a plan (the host, with the full runtime: core/plan.c)             */
 /* ------------------------------------------------------------------------ */
 
-struct axl_graph_exec;
-
 /**
  * Writes the executable graph x as C source defining `const axl_plan
- * <name>` (name a C identifier) into dst, NUL-terminated; *len (may be
- * NULL) gets the length the whole text needs, as snprintf does, so a
- * call with cap 0 sizes it. Each node is commented with its kernel, its
- * unit and its arguments. AXL_ERR_INVALID when x was not laid out
- * (axl_graph_exec_laid_out says why), or when its device is not one a
- * plan runs on; AXL_ERR_OUT_OF_RESOURCES when dst is too small (nothing
- * written but the NUL).
+ * <name>` (name a C identifier, at most 55 characters: its tables are
+ * <name>_units, <name>_buffers, ...) into dst, NUL-terminated; *len (may
+ * be NULL when cap > 0) gets the length the whole text needs, without
+ * the NUL, as snprintf says it: a call with cap 0 (dst may be NULL)
+ * writes nothing and only sizes it (AXL_SUCCESS). Each unit, buffer, node
+ * and argument is commented (kernel, unit, argument name, the nodes that
+ * use a buffer). The text depends only on the graph and the design, so
+ * the same program writes the same bytes.
  *
- * The unit of each node is chosen here, once: the first of its kernel's
- * units that reaches its buffers' banks and that no node it could run
- * beside (neither its ancestor nor its descendant) was given; failing
- * that, the one such nodes were given least. Every scalar and every
- * buffer is updatable.
+ * Statuses, each with a message naming the call: AXL_ERR_INVALID, dst
+ * and *len untouched, when x was not laid out (axl_graph_exec_laid_out),
+ * its device carries another design than its kernels' now, a unit is
+ * neither ap_ctrl_hs nor ap_ctrl_chain, or name is not an identifier;
+ * AXL_ERR_INVALID_OBJECT when a node's kernel or buffer was released;
+ * AXL_ERR_OUT_OF_RESOURCES when cap > 0 is too small (dst holds "", *len
+ * the length needed); AXL_ERR_FEATURE_NOT_SUPPORTED with
+ * AXL_FEATURE_GRAPHS 0.
+ *
+ * What is written, from what finalize checked and laid out:
+ * - nodes in recording order (which respects the edges), each with its
+ *   laid-out predecessors (none implied by another);
+ * - per node the unit, chosen here, once: the first of its kernel's
+ *   units (those its kernel object may use) that reaches its buffers'
+ *   banks and that no node it could run beside (neither its ancestor
+ *   nor its descendant) was given; failing that, the one such nodes were
+ *   given least. Two independent nodes of a kernel with two units get
+ *   one each; a chain stays on the first;
+ * - per argument register (the kernel XML's id, offset and size): a
+ *   scalar's bytes as recorded, or a plan buffer and the offset the
+ *   launch gives the unit in it (a sub-buffer's in its base);
+ * - one plan buffer per base buffer the nodes use: its size, its bank
+ *   (MEM_TOPOLOGY index) where finalize placed it, an alignment of at
+ *   least the device's mem_base_addr_align and a cache line (64 bytes),
+ *   READ and WRITE from every node's access modes, and UPDATABLE;
+ * - the design's UUID.
  */
-axl_status axl_plan_write(struct axl_graph_exec *x, const char *name,
-                          char *dst, size_t cap, size_t *len);
+axl_status axl_plan_write(axl_graph_exec x, const char *name, char *dst,
+                          size_t cap, size_t *len);
 
-/** axl_plan_write into a file (a hosted build's; AXL_ERR_RUNTIME naming
- *  the path when it cannot be written). */
-axl_status axl_plan_write_file(struct axl_graph_exec *x, const char *name,
+/**
+ * axl_plan_write into the file at path, written whole or not at all
+ * (through "<path>.tmp", renamed over it). Hosted builds only (the POSIX
+ * OS port's): a bare-metal build has no file system, and no such call
+ * (linking it fails, at build time rather than on the board).
+ * AXL_ERR_RUNTIME naming the path and the reason when it cannot be
+ * written; axl_plan_write's statuses, the message naming this call.
+ */
+axl_status axl_plan_write_file(axl_graph_exec x, const char *name,
                                const char *path);
 
 /* ------------------------------------------------------------------------ */

@@ -53,6 +53,8 @@ static const switched_call switched[] = {
     SW("axl_ip_get_info", AXL_FEATURE_IP_ACCESS),
     SW("axl_graph_exec_update_scalar", AXL_FEATURE_GRAPHS),
     SW("axl_graph_exec_update_buffer", AXL_FEATURE_GRAPHS),
+    SW("axl_plan_write", AXL_FEATURE_GRAPHS),
+    SW("axl_plan_write_file", AXL_FEATURE_GRAPHS),
     /* Calls that take a design's bytes. */
     SW("axl_mmio_sim_attach", AXL_FEATURE_XCLBIN_READER),
     SW("axl_mmio_linux_board", AXL_FEATURE_XCLBIN_READER),

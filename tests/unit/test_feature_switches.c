@@ -9,6 +9,7 @@
  */
 #include "axl_test.h"
 #include "axl_config.h"
+#include "axl/plan.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -247,6 +248,14 @@ static void graph_switch(void **state)
         AXL_OK(axl_queue_create(ctx, dev, 0, NULL, &q));
         assert_int_equal(axl_queue_submit_graph(q, x, NULL, 0, NULL),
                          AXL_ERR_FEATURE_NOT_SUPPORTED);
+        /* No plan is written (axl/plan.h), and nothing of dst or len. */
+        char text[8] = "x";
+        size_t len = 5;
+        assert_int_equal(axl_plan_write(x, "p", text, sizeof text, &len),
+                         AXL_ERR_FEATURE_NOT_SUPPORTED);
+        AXL_MESSAGE_HAS("AXL_FEATURE_GRAPHS");
+        assert_string_equal(text, "x");
+        assert_int_equal(len, 5);
         AXL_OK(axl_queue_release(q));
     }
     AXL_OK(axl_context_release(ctx));
