@@ -1,13 +1,12 @@
 /*
  * plan_graphs.c - writes the test plans test_plans.c compiles in
  * (plan_graphs.h says each graph): on the emulated device carrying the
- * stock design, records the graph the symbol names, finalizes it and
- * writes it (axl_plan_write_file).
+ * stock design, records the graph the symbol names (plan_record.c),
+ * finalizes it and writes it (axl_plan_write_file).
  *
  *     plan_graphs <output.c> <symbol>
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "axl/axl.h"
 #include "axl/emu.h"
@@ -30,127 +29,22 @@ static axl_status why(const char *call, axl_status st)
             return st_;                                                        \
     } while (0)
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd, fir;
-    axl_buffer b[8];
-    unsigned nb;
-} rig;
-
-static axl_buffer buffer(rig *r, size_t elem, size_t n)
-{
-    axl_buffer b = AXL_NONE;
-    why("axl_buffer_create",
-        axl_buffer_create(elem, axl_range_1d(n), NULL, &b));
-    r->b[r->nb++] = b;
-    return b;
-}
-
-static axl_status vadd(rig *r, axl_buffer a, axl_buffer b, axl_buffer o,
-                       uint32_t n)
-{
-    return axl_queue_single_task(r->q, r->vadd,
-                                 AXL_ARGS(AXL_ARG_IN(a), AXL_ARG_IN(b),
-                                          AXL_ARG_OUT(o), AXL_ARG_U32(n)),
-                                 NULL, 0, NULL);
-}
-
-/* The commands of the graph `name` (plan_graphs.h), onto r->q. */
-static axl_status record(rig *r, const char *name)
-{
-    const uint32_t n = PLAN_N;
-    if (!strcmp(name, "plan_small")) {
-        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
-                   C = buffer(r, 4, PLAN_N), Fi = buffer(r, 2, PLAN_N),
-                   Fc = buffer(r, 2, PLAN_TAPS), Fo = buffer(r, 2, PLAN_N),
-                   S = buffer(r, 4, PLAN_S);
-        axl_buffer E;
-        const size_t at[3] = {PLAN_E_AT, 0, 0};
-        TRY(axl_buffer_create_sub(S, at, axl_range_1d(PLAN_N / 2), &E));
-        r->b[r->nb++] = E;
-        TRY(vadd(r, A, B, C, n));
-        TRY(axl_queue_single_task(
-            r->q, r->fir,
-            AXL_ARGS(AXL_ARG_IN(Fi), AXL_ARG_IN(Fc), AXL_ARG_OUT(Fo),
-                     AXL_ARG_U32(PLAN_TAPS), AXL_ARG_U32(PLAN_N)),
-            NULL, 0, NULL));
-        return vadd(r, C, B, E, n / 2);
-    }
-    if (!strcmp(name, "plan_pair")) {
-        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
-                   C = buffer(r, 4, PLAN_N), D = buffer(r, 4, PLAN_N),
-                   E = buffer(r, 4, PLAN_N), F = buffer(r, 4, PLAN_N);
-        TRY(vadd(r, A, B, C, n));
-        return vadd(r, D, E, F, n);
-    }
-    if (!strcmp(name, "plan_chain")) {
-        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
-                   C = buffer(r, 4, PLAN_N), D = buffer(r, 4, PLAN_N);
-        TRY(vadd(r, A, B, C, n));
-        TRY(vadd(r, C, B, D, n));
-        return vadd(r, D, A, C, n);
-    }
-    if (!strcmp(name, "plan_beside")) {
-        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
-                   C = buffer(r, 4, PLAN_N), D = buffer(r, 4, PLAN_N),
-                   E = buffer(r, 4, PLAN_N), F = buffer(r, 4, PLAN_N);
-        TRY(vadd(r, A, B, C, n));
-        TRY(vadd(r, C, B, D, n));
-        TRY(vadd(r, C, A, E, n));
-        return vadd(r, A, B, F, n);
-    }
-    fprintf(stderr, "plan_graphs: no graph %s\n", name);
-    return AXL_ERR_INVALID;
-}
-
-static axl_status kernel(rig *r, const char *name, axl_kernel *k)
-{
-    axl_kernel_id id;
-    axl_status st = axl_get_built_in_kernel_id(r->dev, name, &id);
-    if (st == AXL_SUCCESS)
-        st = axl_kernel_bundle_get_kernel(r->bundle, id, k);
-    return st;
-}
-
 static axl_status run(const char *path, const char *name)
 {
     TRY(axl_emu_set_builtin_image(axl_plan_graphs_stock_xclbin,
                                   axl_plan_graphs_stock_xclbin_size));
     TRY(axl_init());
-    rig r = {.nb = 0};
     axl_device devs[8];
     uint32_t nd = 0;
     TRY(axl_device_get_all(AXL_DEVICE_TYPE_ACCELERATOR, devs, 8, &nd));
-    r.dev = devs[0]; /* the emulated device: its port is the board's first */
-    axl_kernel_id ids[2];
-    TRY(axl_get_built_in_kernel_id(r.dev, "vadd", &ids[0]));
-    TRY(axl_get_built_in_kernel_id(r.dev, "fir", &ids[1]));
-    TRY(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    TRY(axl_queue_create(r.ctx, r.dev, 0, NULL, &r.q));
-    TRY(axl_get_kernel_bundle_for(r.ctx, NULL, 0, ids, 2,
-                                  AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    TRY(kernel(&r, "vadd", &r.vadd));
-    TRY(kernel(&r, "fir", &r.fir));
-    axl_graph g;
-    TRY(axl_graph_create(r.ctx, r.dev, &g));
-    TRY(axl_graph_begin_recording(g, r.q));
-    TRY(record(&r, name));
-    TRY(axl_graph_end_recording(g, r.q));
+    plan_rig r;
+    /* The emulated device: its port is the board's first. */
+    TRY(plan_rig_up(&r, devs[0]));
     axl_graph_exec x;
-    TRY(axl_graph_finalize(g, &x));
-    TRY(axl_graph_release(g));
+    TRY(plan_rig_finalize(&r, name, &x));
     TRY(axl_plan_write_file(x, name, path));
     TRY(axl_graph_exec_release(x));
-    for (unsigned i = r.nb; i-- > 0;)
-        TRY(axl_buffer_release(r.b[i]));
-    TRY(axl_kernel_release(r.vadd));
-    TRY(axl_kernel_release(r.fir));
-    TRY(axl_kernel_bundle_release(r.bundle));
-    TRY(axl_queue_release(r.q));
-    TRY(axl_context_release(r.ctx));
+    TRY(plan_rig_down(&r));
     return axl_shutdown();
 }
 

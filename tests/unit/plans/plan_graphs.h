@@ -15,6 +15,8 @@
 #ifndef PLAN_GRAPHS_H
 #define PLAN_GRAPHS_H
 
+#include "axl/axl.h"
+
 enum {
     PLAN_N = 64,
     PLAN_TAPS = 8,
@@ -22,5 +24,25 @@ enum {
     PLAN_E_AT = 128   /* E's first element in S: 512 bytes, the emulated
                          device's mem_base_addr_align */
 };
+
+/* The recording (plan_record.c): a device's kernels, context and queue,
+ * and the buffers a graph makes, in the order its nodes first use them
+ * (the order a written plan numbers them). */
+typedef struct plan_rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+    axl_kernel vadd, fir;
+    axl_buffer b[8];     /* base buffers, then sub-buffers */
+    unsigned nb;
+} plan_rig;
+
+axl_status plan_rig_up(plan_rig *r, axl_device dev);
+/* Records graph `name` onto r's queue and finalizes it into *x. */
+axl_status plan_rig_finalize(plan_rig *r, const char *name,
+                             axl_graph_exec *x);
+axl_status plan_record(plan_rig *r, const char *name);
+axl_status plan_rig_down(plan_rig *r);
 
 #endif /* PLAN_GRAPHS_H */

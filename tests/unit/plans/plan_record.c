@@ -1,0 +1,141 @@
+/*
+ * plan_record.c - the test graphs (plan_graphs.h), recorded by the program
+ * that writes their plans (plan_graphs.c, on the emulated device) and by
+ * the test that replays those plans beside the graphs themselves
+ * (tests/mmio/test_plan_replay.c, on the mmio port's models): one
+ * recording, so the plan and the graph it is compared with are the same.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "axl/axl.h"
+#include "plan_graphs.h"
+
+static axl_status why(const char *call, axl_status st)
+{
+    if (st != AXL_SUCCESS)
+        fprintf(stderr, "plan_record: %s: %s (%s)\n", call,
+                axl_status_name(st), axl_last_message());
+    return st;
+}
+
+#define TRY(call)                                                              \
+    do {                                                                       \
+        axl_status st_ = why(#call, (call));                                   \
+        if (st_ != AXL_SUCCESS)                                                \
+            return st_;                                                        \
+    } while (0)
+
+static axl_buffer buffer(plan_rig *r, size_t elem, size_t n)
+{
+    axl_buffer b = AXL_NONE;
+    why("axl_buffer_create",
+        axl_buffer_create(elem, axl_range_1d(n), NULL, &b));
+    r->b[r->nb++] = b;
+    return b;
+}
+
+static axl_status vadd(plan_rig *r, axl_buffer a, axl_buffer b, axl_buffer o,
+                       uint32_t n)
+{
+    return axl_queue_single_task(r->q, r->vadd,
+                                 AXL_ARGS(AXL_ARG_IN(a), AXL_ARG_IN(b),
+                                          AXL_ARG_OUT(o), AXL_ARG_U32(n)),
+                                 NULL, 0, NULL);
+}
+
+/* The commands of the graph `name` (plan_graphs.h), onto r->q. */
+axl_status plan_record(plan_rig *r, const char *name)
+{
+    const uint32_t n = PLAN_N;
+    if (!strcmp(name, "plan_small")) {
+        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
+                   C = buffer(r, 4, PLAN_N), Fi = buffer(r, 2, PLAN_N),
+                   Fc = buffer(r, 2, PLAN_TAPS), Fo = buffer(r, 2, PLAN_N),
+                   S = buffer(r, 4, PLAN_S);
+        axl_buffer E;
+        const size_t at[3] = {PLAN_E_AT, 0, 0};
+        TRY(axl_buffer_create_sub(S, at, axl_range_1d(PLAN_N / 2), &E));
+        r->b[r->nb++] = E;
+        TRY(vadd(r, A, B, C, n));
+        TRY(axl_queue_single_task(
+            r->q, r->fir,
+            AXL_ARGS(AXL_ARG_IN(Fi), AXL_ARG_IN(Fc), AXL_ARG_OUT(Fo),
+                     AXL_ARG_U32(PLAN_TAPS), AXL_ARG_U32(PLAN_N)),
+            NULL, 0, NULL));
+        return vadd(r, C, B, E, n / 2);
+    }
+    if (!strcmp(name, "plan_pair")) {
+        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
+                   C = buffer(r, 4, PLAN_N), D = buffer(r, 4, PLAN_N),
+                   E = buffer(r, 4, PLAN_N), F = buffer(r, 4, PLAN_N);
+        TRY(vadd(r, A, B, C, n));
+        return vadd(r, D, E, F, n);
+    }
+    if (!strcmp(name, "plan_chain")) {
+        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
+                   C = buffer(r, 4, PLAN_N), D = buffer(r, 4, PLAN_N);
+        TRY(vadd(r, A, B, C, n));
+        TRY(vadd(r, C, B, D, n));
+        return vadd(r, D, A, C, n);
+    }
+    if (!strcmp(name, "plan_beside")) {
+        axl_buffer A = buffer(r, 4, PLAN_N), B = buffer(r, 4, PLAN_N),
+                   C = buffer(r, 4, PLAN_N), D = buffer(r, 4, PLAN_N),
+                   E = buffer(r, 4, PLAN_N), F = buffer(r, 4, PLAN_N);
+        TRY(vadd(r, A, B, C, n));
+        TRY(vadd(r, C, B, D, n));
+        TRY(vadd(r, C, A, E, n));
+        return vadd(r, A, B, F, n);
+    }
+    fprintf(stderr, "plan_record: no graph %s\n", name);
+    return AXL_ERR_INVALID;
+}
+
+static axl_status kernel(plan_rig *r, const char *name, axl_kernel *k)
+{
+    axl_kernel_id id;
+    axl_status st = axl_get_built_in_kernel_id(r->dev, name, &id);
+    if (st == AXL_SUCCESS)
+        st = axl_kernel_bundle_get_kernel(r->bundle, id, k);
+    return st;
+}
+
+axl_status plan_rig_up(plan_rig *r, axl_device dev)
+{
+    memset(r, 0, sizeof *r);
+    r->dev = dev;
+    axl_kernel_id ids[2];
+    TRY(axl_get_built_in_kernel_id(r->dev, "vadd", &ids[0]));
+    TRY(axl_get_built_in_kernel_id(r->dev, "fir", &ids[1]));
+    TRY(axl_context_create(&r->dev, 1, NULL, &r->ctx));
+    TRY(axl_queue_create(r->ctx, r->dev, 0, NULL, &r->q));
+    TRY(axl_get_kernel_bundle_for(r->ctx, NULL, 0, ids, 2,
+                                  AXL_BUNDLE_EXECUTABLE, &r->bundle));
+    TRY(kernel(r, "vadd", &r->vadd));
+    TRY(kernel(r, "fir", &r->fir));
+    return AXL_SUCCESS;
+}
+
+axl_status plan_rig_finalize(plan_rig *r, const char *name,
+                             axl_graph_exec *x)
+{
+    axl_graph g;
+    TRY(axl_graph_create(r->ctx, r->dev, &g));
+    TRY(axl_graph_begin_recording(g, r->q));
+    TRY(plan_record(r, name));
+    TRY(axl_graph_end_recording(g, r->q));
+    TRY(axl_graph_finalize(g, x));
+    return axl_graph_release(g);
+}
+
+axl_status plan_rig_down(plan_rig *r)
+{
+    for (unsigned i = r->nb; i-- > 0;)
+        TRY(axl_buffer_release(r->b[i]));
+    TRY(axl_kernel_release(r->vadd));
+    TRY(axl_kernel_release(r->fir));
+    TRY(axl_kernel_bundle_release(r->bundle));
+    TRY(axl_queue_release(r->q));
+    return axl_context_release(r->ctx);
+}
