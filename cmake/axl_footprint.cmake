@@ -177,6 +177,16 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
                "${CMAKE_BINARY_DIR}/axl_fp_kernel_firmware${v}.map\n")
       endforeach()
     endif()
+    if(TARGET axl_fp_plan_firmware)
+      # A firmware that replays a plan (tests/firmware/fw_plan_board.c with
+      # fw_board_zcu102.c): the executor, the mmio port's unit code and
+      # the OS port, with and without messages.
+      foreach(v "" _terse)
+        add_dependencies(axl-footprint axl_fp_plan_firmware${v})
+        string(APPEND _fp_content "linkmap plan_firmware${v} "
+               "${CMAKE_BINARY_DIR}/axl_fp_plan_firmware${v}.map\n")
+      endforeach()
+    endif()
     file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/axl-footprint.txt
          CONTENT "${_fp_content}")
   endfunction()
@@ -391,12 +401,13 @@ out("")
 # ---- What a link keeps: input sections of libaxl.a in a link map -------------
 # Sums the sizes the map gives each input section of the archive's members
 # (after string merging and --gc-sections): text, data, bss.
-# The verdict of a minimal kernel firmware's row against issue 11's
-# targets: "code within 32 KiB, code, terse OVER 24 KiB, ...".
-function(min_verdict code terse ram out_var)
+# The verdict of a row against targets (bytes): "code within 32 KiB,
+# code, terse OVER 24 KiB, ...". Issue 11's for the minimal kernel
+# firmware, issue 30's for the plan firmware.
+function(verdict code terse ram code_lim terse_lim ram_lim out_var)
   set(verdict "")
-  foreach(pair "${code};32768;code" "${terse};24576;code, terse"
-               "${ram};24576;RAM")
+  foreach(pair "${code};${code_lim};code" "${terse};${terse_lim};code, terse"
+               "${ram};${ram_lim};RAM")
     list(GET pair 0 v)
     list(GET pair 1 lim)
     list(GET pair 2 what)
@@ -416,28 +427,33 @@ function(min_verdict code terse ram out_var)
 endfunction()
 
 # A linked row of the report: the program, its link map and the map of
-# the same without messages (may be missing); sets row_code, row_terse
-# and row_ram.
+# the same without messages (may be missing); sets row_code, row_terse,
+# row_ram and row_hot (the hot path's bytes, in code).
 macro(linked_row label map terse_map)
-  linked_size("${map}" _row_t _row_d _row_b)
+  linked_size("${map}" _row_t _row_d _row_b row_hot)
   math(EXPR row_code "${_row_t} + ${_row_d}")
   math(EXPR row_ram "${_row_d} + ${_row_b}")
   set(row_terse "")
   if(NOT "${terse_map}" STREQUAL "" AND EXISTS "${terse_map}")
-    linked_size("${terse_map}" _row_t _row_d _row_b)
+    linked_size("${terse_map}" _row_t _row_d _row_b _row_h)
     math(EXPR row_terse "${_row_t} + ${_row_d}")
   endif()
   padr("${label}" 46 c0)
   pad("${row_code}" 7 c1)
   pad("${row_terse}" 11 c2)
   pad("${row_ram}" 7 c3)
-  out("| ${c0} | ${c1} | ${c2} | ${c3} |")
+  pad("${row_hot}" 8 c4)
+  out("| ${c0} | ${c1} | ${c2} | ${c3} | ${c4} |")
 endmacro()
 
-function(linked_size map t d b)
+# text (with the hot path), data and bss of axl in a link map, and in h
+# the hot path alone: the input sections .axl_hot and .axl_hot.* (AXL_HOT,
+# xrt/mmio/mmio_unit.h), which the board's script puts in the ATCM.
+function(linked_size map t d b h)
   set(lt 0)
   set(ld 0)
   set(lb 0)
+  set(lh 0)
   # The highest address counted so far. ld lists the input sections it
   # merged (equal strings, .rodata.*.str1.*) at one address, each with the
   # size of the merged whole: only bytes above the mark count, so a merged
@@ -492,12 +508,16 @@ function(linked_size map t d b)
       math(EXPR size "${end} - ${mark}")
     endif()
     set(mark ${end})
-    # libaxl.a's members; a pre-digested design's const data
+    # libaxl.a's members (and the plan firmware's library of the
+    # executor's objects); a pre-digested design's const data
     # (boards/designs), which stands in for the image's bytes and the
-    # reader, so a row with it counts it; and in an -flto link, what the
-    # optimiser wrote from the library's intermediate code (ltrans).
-    if(NOT file MATCHES "lib(axl|axl_fp_terse|axl_mmio_board[a-z_]*)\\.a\\(" AND
+    # reader, so a row with it counts it; a plan's const data
+    # (tests/firmware/plans), which stands in for the kernel path; and in
+    # an -flto link, what the optimiser wrote from the library's
+    # intermediate code (ltrans).
+    if(NOT file MATCHES "lib(axl|axl_fp_terse|axl_mmio_board[a-z_]*|axl_plan_fw[a-z_]*)\\.a\\(" AND
        NOT file MATCHES "designs/[a-z_]+\\.c\\.(o|obj)$" AND
+       NOT file MATCHES "plans/[A-Za-z0-9_]+\\.c\\.(o|obj)$" AND
        NOT file MATCHES "\\.ltrans[0-9]*\\.ltrans\\.o$")
       continue()
     endif()
@@ -505,6 +525,9 @@ function(linked_size map t d b)
       math(EXPR lb "${lb} + ${size}")
     elseif(sec MATCHES "^\\.(data|tdata)")
       math(EXPR ld "${ld} + ${size}")
+    elseif(sec MATCHES "^\\.axl_hot")
+      math(EXPR lt "${lt} + ${size}")
+      math(EXPR lh "${lh} + ${size}")
     elseif(sec MATCHES "^\\.(text|rodata)")
       math(EXPR lt "${lt} + ${size}")
     endif()
@@ -512,6 +535,7 @@ function(linked_size map t d b)
   set(${t} ${lt} PARENT_SCOPE)
   set(${d} ${ld} PARENT_SCOPE)
   set(${b} ${lb} PARENT_SCOPE)
+  set(${h} ${lh} PARENT_SCOPE)
 endfunction()
 
 math(EXPR code "${lib_t} + ${lib_d}")
@@ -549,8 +573,8 @@ out("")
 if(DEFINED linkmap_full)
   out("Linked (libaxl.a's part of a link, --gc-sections, equal strings merged):")
   out("")
-  out("| program                                        |    code | code, terse |     RAM |")
-  out("|------------------------------------------------|--------:|------------:|--------:|")
+  out("| program                                        |    code | code, terse |     RAM | hot path |")
+  out("|------------------------------------------------|--------:|------------:|--------:|---------:|")
   linked_row("every exported function kept (the whole API)"
              "${linkmap_full}" "${linkmap_terse}")
   if(DEFINED linkmap_firmware AND EXISTS "${linkmap_firmware}")
@@ -566,14 +590,23 @@ if(DEFINED linkmap_full)
     linked_row("the same, minimal switches, pre-digested"
                "${linkmap_kernel_firmware_min}"
                "${linkmap_kernel_firmware_min_terse}")
-    min_verdict("${row_code}" "${row_terse}" "${row_ram}" min_note)
+    verdict("${row_code}" "${row_terse}" "${row_ram}" 32768 24576 24576
+            min_note)
   endif()
   if(DEFINED linkmap_kernel_firmware_min_lto AND
      EXISTS "${linkmap_kernel_firmware_min_lto}")
     linked_row("the same, linked with -flto"
                "${linkmap_kernel_firmware_min_lto}"
                "${linkmap_kernel_firmware_min_terse_lto}")
-    min_verdict("${row_code}" "${row_terse}" "${row_ram}" lto_note)
+    verdict("${row_code}" "${row_terse}" "${row_ram}" 32768 24576 24576
+            lto_note)
+  endif()
+  if(DEFINED linkmap_plan_firmware AND EXISTS "${linkmap_plan_firmware}")
+    linked_row("plan firmware (executor, mmio units, a plan)"
+               "${linkmap_plan_firmware}" "${linkmap_plan_firmware_terse}")
+    verdict("${row_code}" "${row_terse}" "${row_ram}" 16384 12288 8192
+            plan_note)
+    set(plan_hot ${row_hot})
   endif()
   out("")
   if(DEFINED min_note)
@@ -586,6 +619,15 @@ if(DEFINED linkmap_full)
       out("code, the firmware's own do not, so what the optimiser writes is")
       out("axl's): ${lto_note}.")
     endif()
+    out("")
+  endif()
+  if(DEFINED plan_note)
+    out("The plan firmware (issue 30's targets: code 16 KiB, 12 KiB without")
+    out("messages, RAM 8 KiB beside the plan's buffers): ${plan_note}; its")
+    out("hot path (replay and completion, in the ATCM) ${plan_hot} B. It")
+    out("links the executor, the mmio port's unit code, the OS port and the")
+    out("core's formatter and status names; its row counts the plan's and the")
+    out("pre-digested design's const data.")
     out("")
   endif()
 endif()

@@ -3,6 +3,7 @@
 #define FW_BOARD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "axl/status.h"
 
@@ -16,5 +17,11 @@ bool fw_units_ran(const char *name, unsigned units);
 /** Whether exactly `runs` runs were ended by axl_mmio_isr, and no
  *  interrupt was spurious. */
 bool fw_interrupts_ended(unsigned runs);
+
+/** The region the board gives the mmio port for MEM_TOPOLOGY bank `bank`
+ *  (its CPU view, device address and size): the plan firmware places
+ *  buffers of its own in it, beside a plan's. */
+bool fw_bank_region(uint32_t bank, void **host, uint64_t *phys,
+                    uint64_t *size);
 
 #endif

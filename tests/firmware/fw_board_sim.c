@@ -18,6 +18,9 @@ extern const axl_xclbin_design axl_design_stock;
 #endif
 #include "mmio_sim.h"
 
+/* The board fw_board() gave the port. */
+static const axl_mmio_board *board;
+
 axl_status fw_board(void)
 {
     /* The simulator's board carries the emulated device's design. */
@@ -38,8 +41,10 @@ axl_status fw_board(void)
                           AXL_MMIO_SIM_OK, 0);
     axl_mmio_sim_set_unit(4, AXL_MMIO_SIM_HS, AXL_MMIO_SIM_DONE_AFTER_POLLS,
                           20);
-    if (st == AXL_SUCCESS)
-        st = axl_mmio_set_board(axl_mmio_sim_board());
+    if (st == AXL_SUCCESS) {
+        board = axl_mmio_sim_board();
+        st = axl_mmio_set_board(board);
+    }
     return st;
 }
 
@@ -61,4 +66,20 @@ bool fw_units_ran(const char *name, unsigned units)
             ran++;
     }
     return ran == units;
+}
+
+bool fw_bank_region(uint32_t bank, void **host, uint64_t *phys,
+                    uint64_t *size)
+{
+    const axl_mmio_board *b = board;
+    for (uint32_t i = 0; b && i < b->bank_count; i++) {
+        const axl_mmio_bank_region *r = &b->banks[i];
+        if (r->mem_index != bank)
+            continue;
+        *host = r->host ? r->host : (void *)(uintptr_t)r->phys;
+        *phys = r->phys;
+        *size = r->size;
+        return true;
+    }
+    return false;
 }

@@ -80,3 +80,19 @@ bool fw_units_ran(const char *name, unsigned units)
     (void)units;
     return true;
 }
+
+bool fw_bank_region(uint32_t bank, void **host, uint64_t *phys,
+                    uint64_t *size)
+{
+    const axl_mmio_board *b = &zcu102;
+    for (uint32_t i = 0; i < b->bank_count; i++) {
+        const axl_mmio_bank_region *r = &b->banks[i];
+        if (r->mem_index != bank)
+            continue;
+        *host = r->host ? r->host : (void *)(uintptr_t)r->phys;
+        *phys = r->phys;
+        *size = r->size;
+        return true;
+    }
+    return false;
+}
