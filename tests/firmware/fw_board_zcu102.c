@@ -6,12 +6,20 @@
  *
  * The footprint report links the kernel firmware with this file and the
  * port's real seam (volatile loads and stores) to say what a firmware that
- * runs a built-in kernel links; nothing runs this build under QEMU (the
- * addresses below are the board's, not QEMU's).
+ * runs a built-in kernel links, and the plan firmware (fw_plan.c, with
+ * AXL_FW_UUID_ONLY: a plan's executor reads nothing of the design but its
+ * UUID); nothing runs this build under QEMU (the addresses below are the
+ * board's, not QEMU's).
  */
 #include "axl/mmio.h"
 #include "fw_board.h"
-#if AXL_FW_PREDIGESTED
+#if AXL_FW_UUID_ONLY
+/* The stock design's m_header.uuid (axl-xclbin info stock.xclbin): what
+ * the board says it programmed, checked against each plan it loads. */
+static const uint8_t stock_uuid[16] = {0x5f, 0x1b, 0x0c, 0x3a, 0x7d, 0x2e,
+                                       0x4a, 0x96, 0x8b, 0x41, 0x2c, 0x9e,
+                                       0x6d, 0x0a, 0x1f, 0x01};
+#elif AXL_FW_PREDIGESTED
 /* The design pre-digested (boards/designs/stock.c, axl-xclbin design):
  * const data in place of the image's bytes and the xclbin reader. */
 #include "axl/xclbin.h"
@@ -45,7 +53,9 @@ static const axl_mmio_unit_wiring units[] = {
 };
 
 static const axl_mmio_board zcu102 = {
-#if AXL_FW_PREDIGESTED
+#if AXL_FW_UUID_ONLY
+    .design_uuid = stock_uuid,
+#elif AXL_FW_PREDIGESTED
     .predigested = &axl_design_stock,
 #else
     .design = axl_fw_stock_xclbin,
@@ -61,7 +71,7 @@ axl_status fw_board(void)
 {
     static axl_mmio_board b;
     b = zcu102;
-#if !AXL_FW_PREDIGESTED
+#if !AXL_FW_PREDIGESTED && !AXL_FW_UUID_ONLY
     b.design_size = axl_fw_stock_xclbin_size;
 #endif
     return axl_mmio_set_board(&b);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "axl/mmio.h"
 #include "axl/plan.h"
 #include "fw_board.h"
 #include "fw_console.h"
@@ -381,9 +382,9 @@ static void check_hot_path(void)
               (unsigned long)(uintptr_t)__axl_atcm_end);
     EXPECT(hi > lo);
     EXPECT(hi <= (uintptr_t)__axl_atcm_end);
-    EXPECT(in_hot((uintptr_t)&axl_plan_submit));
+    /* The wait that drives a replay, and a unit's interrupt entry. */
     EXPECT(in_hot((uintptr_t)&axl_plan_wait));
-    EXPECT(in_hot((uintptr_t)&axl_plan_poll));
+    EXPECT(in_hot((uintptr_t)&axl_mmio_isr));
 }
 
 /* ---- Replays ------------------------------------------------------------------ */
