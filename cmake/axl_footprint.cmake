@@ -178,7 +178,7 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
       endforeach()
     endif()
     if(TARGET axl_fp_plan_firmware)
-      # A firmware that replays a plan (tests/firmware/fw_plan_board.c with
+      # A firmware that replays a plan (tests/firmware/fw_plan.c with
       # fw_board_zcu102.c): the executor, the mmio port's unit code and
       # the OS port, with and without messages.
       foreach(v "" _terse)
