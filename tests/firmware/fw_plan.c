@@ -3,21 +3,24 @@
  * the host against the stock design, with nothing of the runtime but the
  * executor (xrt/mmio/plan.c), the mmio port's unit code and the OS port.
  *
- * The plan, axl_fw_plan (tests/firmware/plans/), holds two independent
- * vadd nodes (one on each vadd unit), a fir node and a conv2d node. The
- * firmware loads it, then runs it a hundred times: the first run with the
- * scalars as recorded, every later one with new scalars
- * (axl_plan_set_scalar: vector lengths, taps, image sizes, shifts) and with
- * the input and output of every node swapped between the plan's own
- * placement and a second region of the same bank that the firmware owns
- * (axl_plan_set_buffer: double buffering, the next run's inputs written
- * while the current run goes on). After each run it checks every output
- * byte against the same computation on the CPU, that nothing was written
- * past what the scalars asked for, and that the region not in use was not
- * touched. It also checks a few refusals the header promises, and that
- * the hot path (the input sections .axl_hot, AXL_HOT) was linked into the
- * ATCM (boards/zcu102-r5/sections.ld). It prints "fw: PASS" or
- * "fw: FAIL (n checks)".
+ * The plan, axl_fw_plan (tests/firmware/plans/axl_fw_plan.c, written on
+ * the host by axl_plan_write), holds two independent vadd nodes (one on
+ * each vadd unit), a fir node and a conv2d node; the firmware finds them
+ * in its tables by kernel. It loads the plan, then runs it a hundred
+ * times: the first run with the scalars as recorded, every later one with
+ * new scalars (axl_plan_set_scalar: vector lengths, taps, image sizes,
+ * shifts) and with the input and output of every node swapped between
+ * the plan's own placement and a second region of the same bank that the
+ * firmware owns (axl_plan_set_buffer: double buffering, the next run's
+ * inputs written while the current run goes on). After each run it
+ * checks every output byte against the same computation on the CPU, that
+ * nothing was written past what the scalars asked for, and that the
+ * region not in use was not touched. It also checks a few refusals the header promises (a plan of
+ * another design; updates, a second submission and unload while a run
+ * goes on; updates that do not fit the plan), and that the hot path (the
+ * input sections .axl_hot, AXL_HOT) was linked into the ATCM
+ * (boards/zcu102-r5/sections.ld). It prints "fw: PASS" or "fw: FAIL (n
+ * checks)".
  *
  * Under QEMU the board is the register-level simulator (fw_board_sim.c);
  * the footprint report links the same file with fw_board_zcu102.c (the
@@ -437,7 +440,12 @@ static void refusals(axl_plan_id p)
 static void replay(void)
 {
     const axl_plan *pl = &axl_fw_plan;
+    /* A plan made for another design is refused at load. */
+    axl_plan other = *pl;
+    other.uuid[15] ^= 0x5a;
     axl_plan_id p = {0};
+    if (!EXPECT(axl_plan_load(&other, &p) == AXL_ERR_INVALID))
+        axl_plan_unload(p);
     if (!OK(axl_plan_load(pl, &p)))
         return;
     fw_printf("fw: plan %s: %u nodes, %u buffers, %u units\n", pl->name,
