@@ -165,6 +165,9 @@ extern axl_mmio_counters axl__mmio_counters;
 const axl_mmio_board *axl__mmio_the_board(void);
 
 /* Counted from the poll, the interrupt entry and a model's threads. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void axl__mmio_count(uint32_t *c)
 {
     __atomic_fetch_add(c, 1u, __ATOMIC_RELAXED);
@@ -212,6 +215,9 @@ axl_status axl__mmio_ready(mmio_unit *u);
 
 /* Writes argument register m's words where they differ from what it
  * holds (words: 1 or 2), and holds them. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void axl__mmio_put(mmio_unit *u, uint32_t m,
                                  const uint32_t word[2], uint32_t words)
 {

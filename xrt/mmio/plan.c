@@ -66,7 +66,8 @@ typedef struct plan_slot {
                                      (0: nothing placed there) */
     plan_place own[AXL_PLAN_MAX_BUFFERS]; /* its placement */
     plan_place buf[AXL_PLAN_MAX_BUFFERS]; /* what runs use (set_buffer) */
-    uint8_t scalars[AXL_PLAN_SCALAR_BYTES];
+    uint8_t scalars[AXL_PLAN_SCALAR_BYTES + 8]; /* + 8: start_node reads
+                                                   8 at a time */
     plan_node_state nodes[AXL_PLAN_MAX_NODES];
 } plan_slot;
 
@@ -89,7 +90,7 @@ static uint32_t id_of(uint32_t slot)
     return ((uint32_t)slots[slot].gen << 8) | (slot + 1u);
 }
 
-static plan_slot *slot_of(uint32_t id)
+AXL_HOT static plan_slot *slot_of(uint32_t id)
 {
     uint32_t i = (id & 0xffu) - 1u;
     if (i >= AXL_PLAN_LOADED || !slots[i].plan ||
@@ -650,7 +651,15 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
             axl__mmio_put_wide(u, m, s->scalars + a->ref, a->bytes);
             continue;
         } else {
-            memcpy(word, s->scalars + a->ref, a->bytes);
+            /* Eight bytes at once (scalars[] has room past its end) and
+             * the ones past the scalar's cleared: no call out of the hot
+             * section. Little-endian, as every target and the registers. */
+            uint64_t v;
+            __builtin_memcpy(&v, s->scalars + a->ref, sizeof v);
+            if (a->bytes < 8)
+                v &= ((uint64_t)1 << (8u * a->bytes)) - 1u;
+            word[0] = (uint32_t)v;
+            word[1] = (uint32_t)(v >> 32);
         }
         axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
     }
@@ -732,14 +741,14 @@ AXL_HOT static void drive(plan_slot *s)
     }
 }
 
-static void drive_all(void)
+AXL_HOT static void drive_all(void)
 {
     for (uint32_t i = 0; i < AXL_PLAN_LOADED; i++)
         if (slots[i].plan && slots[i].running && slots[i].left)
             drive(&slots[i]);
 }
 
-axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
+AXL_HOT axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
 {
     plan_slot *s = slot_of(id.id);
     if (!s)
@@ -778,7 +787,7 @@ axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
 }
 
 /* The submission has ended: what units wrote is read from memory. */
-static axl_status end_run(plan_slot *s)
+AXL_HOT static axl_status end_run(plan_slot *s)
 {
     const axl_plan *p = s->plan;
     for (uint32_t b = 0; b < p->nbuffers; b++)
@@ -789,14 +798,15 @@ static axl_status end_run(plan_slot *s)
 }
 
 /* The answer for a run that has ended (now or before). */
-static axl_status ended_status(const plan_slot *s)
+AXL_HOT static axl_status ended_status(const plan_slot *s)
 {
     if (s->status == AXL_SUCCESS)
         return AXL_SUCCESS;
     return mmio_fail(s->status, "%s", s->why);
 }
 
-static axl_status run_slot(const char *fn, axl_plan_run run, plan_slot **out)
+AXL_HOT static axl_status run_slot(const char *fn, axl_plan_run run,
+                                   plan_slot **out)
 {
     plan_slot *s = slot_of(run.plan);
     if (!s)
@@ -839,7 +849,7 @@ AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
     return ended_status(s);
 }
 
-axl_status axl_plan_poll(axl_plan_run run, int *done)
+AXL_HOT axl_status axl_plan_poll(axl_plan_run run, int *done)
 {
     plan_slot *s;
     axl_status st = run_slot("axl_plan_poll", run, &s);

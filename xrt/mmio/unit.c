@@ -230,7 +230,7 @@ void axl_mmio_model_board(axl_mmio_board *board, const axl_mmio_model *model,
 /* ---- Clock ------------------------------------------------------------------ */
 
 /* The device's clock: the model's when it has one, else the owner's. */
-uint64_t axl__mmio_now(void)
+AXL_HOT uint64_t axl__mmio_now(void)
 {
 #if MMIO_MODEL
     if (axl__mmio.model->now_ns)
@@ -303,14 +303,14 @@ axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
  * fall (both sequentially consistent), so either the entry sees the
  * change or the waiter sees the entry and waits for it to leave. On a
  * single core the entry runs to its end before the waiter goes on. */
-static void wait_for_isr(mmio_unit *u)
+AXL_HOT static void wait_for_isr(mmio_unit *u)
 {
     while (atomic_load(&u->in_isr))
         axl_port_relax();
 }
 
 /* The waiter ends the unit's runs from now on. */
-static void take_from_isr(mmio_unit *u)
+AXL_HOT static void take_from_isr(mmio_unit *u)
 {
     atomic_store(&u->polled, 1);
     wait_for_isr(u);
@@ -318,7 +318,7 @@ static void take_from_isr(mmio_unit *u)
 
 /* The interrupt entry ends the unit's runs from now on (the entry of a
  * polled unit writes GIE 0, so it must be out before GIE is set). */
-static void give_to_isr(mmio_unit *u)
+AXL_HOT static void give_to_isr(mmio_unit *u)
 {
     atomic_store(&u->polled, 0);
     wait_for_isr(u);
@@ -402,7 +402,7 @@ AXL_HOT axl_status axl__mmio_ready(mmio_unit *u)
     return AXL_SUCCESS;
 }
 
-void axl__mmio_put_wide(mmio_unit *u, uint32_t m, const void *value,
+AXL_HOT void axl__mmio_put_wide(mmio_unit *u, uint32_t m, const void *value,
                         uint64_t n)
 {
     const mmio_arg *r = &u->args[m];
@@ -501,7 +501,7 @@ static int interrupt_missing(mmio_unit *u)
  * that the interrupt has not ended one grace later is a missing
  * interrupt. (The read clears an ap_ctrl_hs ap_done, which the entry does
  * not need: it reads the ISR.) Nonzero when the run ended. */
-static int look_for_interrupt(mmio_unit *u)
+AXL_HOT static int look_for_interrupt(mmio_unit *u)
 {
     const uint64_t now = axl__mmio_now();
     const uint32_t start = atomic_load(&u->starts);
@@ -543,7 +543,7 @@ static int look_for_interrupt(mmio_unit *u)
  * leaves the ISR alone, then one more read of ap_done (a done that came
  * since would have been cleared with them), then GIE on: a done from
  * here raises the line. Nonzero when the run ended. */
-static int go_to_sleep(mmio_unit *u)
+AXL_HOT static int go_to_sleep(mmio_unit *u)
 {
     const uint32_t isr = mmio_rd32(u->regs, MMIO_ISR);
     if (isr && isr != MMIO_ALL_ONES)
