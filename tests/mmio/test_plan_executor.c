@@ -183,6 +183,76 @@ static void a_buffer_update_swaps_memory_of_the_same_bank(void **state)
     assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
 }
 
+/* The executor writes none of a node's registers when its unit holds
+ * what that node's last start wrote; an update between submissions must
+ * still reach the registers (and nodes that wrote the same words share
+ * what the unit holds until one of them is updated). */
+static void an_update_between_submissions_reaches_the_registers(void **state)
+{
+    (void)state;
+    /* Both nodes on vadd_1 with the same arguments: D = A + B twice. */
+    axl_plan_node same[2] = {nodes[0], nodes[1]};
+    static const uint16_t first[1] = {0};
+    axl_plan_arg args2[8];
+    memcpy(args2, args, 4 * sizeof args[0]);
+    memcpy(args2 + 4, args, 4 * sizeof args[0]);
+    args2[7].ref = 4; /* its own scalar, as the writer gives each */
+    same[1].unit = 0;
+    axl_plan twice = chain;
+    twice.nodes = same;
+    twice.preds = first;
+    twice.args = args2;
+    axl_plan_id p;
+    assert_int_equal(axl_plan_load(&twice, &p), AXL_SUCCESS);
+    uint32_t *a = buf(p, 0), *b = buf(p, 1), *c = buf(p, 2);
+    for (uint32_t i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = 1000u;
+    }
+    axl_plan_run r;
+    memset(c, 0, N * 4u);
+    assert_int_equal(axl_plan_submit(p, &r), AXL_SUCCESS);
+    assert_int_equal(axl_plan_wait(r, 0), AXL_SUCCESS);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(c[i], i + 1000u);
+    /* Node 1's size halved: node 0 still writes all of C, node 1 the
+     * first half again (its register rewritten, node 0's too after it). */
+    uint32_t half = N / 2u;
+    assert_int_equal(axl_plan_set_scalar(p, 1, 3, &half, 4), AXL_SUCCESS);
+    for (uint32_t i = 0; i < N; i++)
+        b[i] = 2000u;
+    memset(c, 0, N * 4u);
+    assert_int_equal(axl_plan_submit(p, &r), AXL_SUCCESS);
+    assert_int_equal(axl_plan_wait(r, 0), AXL_SUCCESS);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(c[i], i + 2000u);
+    /* Node 0's size halved too: the second half of C stays as it was. */
+    assert_int_equal(axl_plan_set_scalar(p, 0, 3, &half, 4), AXL_SUCCESS);
+    for (uint32_t i = 0; i < N; i++)
+        c[i] = 7u;
+    assert_int_equal(axl_plan_submit(p, &r), AXL_SUCCESS);
+    assert_int_equal(axl_plan_wait(r, 0), AXL_SUCCESS);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(c[i], i < half ? i + 2000u : 7u);
+    /* B replaced after runs: the units' address registers follow. */
+    const axl_mmio_board *bd = axl_mmio_sim_board();
+    const axl_mmio_bank_region *g = &bd->banks[0];
+    uint64_t c_phys;
+    assert_int_equal(axl_plan_buffer(p, 3, NULL, &c_phys), AXL_SUCCESS);
+    const uint64_t other = c_phys + 4u * N + 64u;
+    uint32_t *nb = (uint32_t *)((unsigned char *)g->host +
+                                (other - g->phys));
+    for (uint32_t i = 0; i < N; i++)
+        nb[i] = 3000u;
+    assert_int_equal(axl_plan_set_buffer(p, 1, nb, other, N * 4u),
+                     AXL_SUCCESS);
+    assert_int_equal(axl_plan_submit(p, &r), AXL_SUCCESS);
+    assert_int_equal(axl_plan_wait(r, 0), AXL_SUCCESS);
+    for (uint32_t i = 0; i < half; i++)
+        assert_int_equal(c[i], i + 3000u);
+    assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
+}
+
 /* axl_plan_load: a plan made for another design is refused, naming the
  * UUIDs; so is a bank the board has no region for, and tables that do
  * not hold together. Nothing is loaded. */
@@ -320,6 +390,7 @@ int main(void)
         cmocka_unit_test(a_plan_runs_each_node_after_its_predecessors),
         cmocka_unit_test(a_scalar_update_reaches_the_next_submission),
         cmocka_unit_test(a_buffer_update_swaps_memory_of_the_same_bank),
+        cmocka_unit_test(an_update_between_submissions_reaches_the_registers),
         cmocka_unit_test(load_refuses_what_does_not_match_the_board),
         cmocka_unit_test(ids_and_states_are_checked),
         /* Last: it leaves a unit that never finishes. */

@@ -69,6 +69,13 @@ typedef struct plan_slot {
     uint8_t scalars[AXL_PLAN_SCALAR_BYTES + 8]; /* + 8: start_node reads
                                                    8 at a time */
     plan_node_state nodes[AXL_PLAN_MAX_NODES];
+    /* Each node's arguments' identity (mmio_unit.h, held_id): a unit
+     * whose registers a start of node n wrote with id[n] holds them
+     * still, and the next start of n writes none. New ids at load and at
+     * every update (they have the top bit set, apart from the device
+     * port's args_ids; the units' owner changes only with every id
+     * forgotten). */
+    uint32_t id[AXL_PLAN_MAX_NODES];
 } plan_slot;
 
 _Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 32,
@@ -79,6 +86,46 @@ _Static_assert(AXL_PLAN_MAX_EDGES <= 255, "AXL_PLAN_MAX_EDGES must be < 256");
 static plan_slot slots[AXL_PLAN_LOADED];
 static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per board region */
 static uint32_t loaded;               /* plans loaded */
+static uint32_t last_id;              /* the last argument identity given */
+
+/* Whether nodes k and n write the same words into the same unit. */
+static int same_args(const plan_slot *s, uint32_t k, uint32_t n)
+{
+    const axl_plan *p = s->plan;
+    const axl_plan_node *a = &p->nodes[k], *b = &p->nodes[n];
+    if (a->unit != b->unit || a->nargs != b->nargs)
+        return 0;
+    for (uint32_t m = 0; m < a->nargs; m++) {
+        const axl_plan_arg *x = &p->args[a->arg0 + m];
+        const axl_plan_arg *y = &p->args[b->arg0 + m];
+        if (x->kind != y->kind || x->offset != y->offset ||
+            x->size != y->size || x->bytes != y->bytes)
+            return 0;
+        if (x->kind == AXL_PLAN_ARG_BUFFER
+                ? x->ref != y->ref || x->at != y->at
+                : memcmp(s->scalars + x->ref, s->scalars + y->ref, x->bytes))
+            return 0;
+    }
+    return 1;
+}
+
+/* New identities for every node of s (what units hold is not theirs),
+ * one for nodes that write the same words into the same unit: a chain
+ * of one launch repeated writes its arguments once. */
+static void new_ids(plan_slot *s)
+{
+    for (uint32_t n = 0; n < s->plan->nnodes; n++) {
+        uint32_t k = 0;
+        while (k < n && !same_args(s, k, n))
+            k++;
+        if (k < n) {
+            s->id[n] = s->id[k];
+            continue;
+        }
+        last_id = (last_id + 1u) & 0x7fffffffu;
+        s->id[n] = 0x80000000u | last_id;
+    }
+}
 #if MMIO_MODEL
 static axl_xclbin design;             /* what the model is attached with */
 #endif
@@ -445,6 +492,7 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         for (uint32_t e = 0; e < nd->npreds; e++)
             s->succ[fill[plan->preds[nd->pred0 + e]]++] = (uint8_t)n;
     }
+    new_ids(s);
     loaded++;
     out->id = id_of(i);
     return AXL_SUCCESS;
@@ -543,6 +591,7 @@ axl_status axl_plan_set_scalar(axl_plan_id id, uint32_t node,
     if (s->running)
         return refuse_running("axl_plan_set_scalar", s);
     memcpy(s->scalars + a->ref, value, size);
+    new_ids(s);
     return AXL_SUCCESS;
 }
 
@@ -567,6 +616,7 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
         return refuse_running("axl_plan_set_buffer", s);
     if (!host) {
         s->buf[index] = s->own[index];
+        new_ids(s);
         return AXL_SUCCESS;
     }
     const axl_mmio_board *bd = axl__mmio.board;
@@ -598,6 +648,7 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
                          (unsigned long long)device_address,
                          (void *)host_at(g, device_address),
                          (unsigned)d->bank, host);
+    new_ids(s);
     s->buf[index].host = host;
     s->buf[index].phys = device_address;
     return AXL_SUCCESS;
@@ -630,8 +681,8 @@ AXL_HOT static void plan_ended(mmio_unit *u, const void *run, axl_status st,
     atomic_fetch_or_explicit(&s->ended, 1u << ns->node, memory_order_release);
 }
 
-/* Starts node n on its unit with its arguments: only the register words
- * that differ from what the unit holds are written. */
+/* Starts node n on its unit with its arguments: none when the unit holds
+ * what this node's last start wrote, else only the words that differ. */
 AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
 {
     const axl_plan *p = s->plan;
@@ -640,6 +691,9 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
     axl_status st = axl__mmio_ready(u);
     if (st != AXL_SUCCESS)
         return st;
+    if (u->held_id == s->id[n])
+        goto go; /* the unit holds this node's arguments */
+    int whole = 1; /* every argument held (no wide scalar) */
     for (uint32_t m = 0; m < nd->nargs; m++) {
         const axl_plan_arg *a = &p->args[nd->arg0 + m];
         uint32_t word[2] = {0, 0};
@@ -649,6 +703,7 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
             word[1] = (uint32_t)(addr >> 32);
         } else if (a->size > 8) {
             axl__mmio_put_wide(u, m, s->scalars + a->ref, a->bytes);
+            whole = 0;
             continue;
         } else {
             /* Eight bytes at once (scalars[] has room past its end) and
@@ -663,6 +718,8 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
         }
         axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
     }
+    u->held_id = whole ? s->id[n] : 0u;
+go:
     axl__mmio_go(u, &s->nodes[n]);
     return AXL_SUCCESS;
 }
