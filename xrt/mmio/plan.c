@@ -267,7 +267,8 @@ static unsigned char *host_at(const axl_mmio_bank_region *r, uint64_t phys)
                    : (unsigned char *)(uintptr_t)phys;
 }
 
-/* Places the plan's buffers after what is placed in each region. */
+/* Where the plan's buffers go, after what is placed in each region
+ * (s->own, s->end); take_place takes it once the load cannot fail. */
 static axl_status place(plan_slot *s, const axl_mmio_board *bd)
 {
     const axl_plan *p = s->plan;
@@ -301,17 +302,25 @@ static axl_status place(plan_slot *s, const axl_mmio_board *bd)
         at[r] = off + d->size;
         s->end[r] = at[r];
     }
-    memcpy(used, at, sizeof used);
+    return AXL_SUCCESS;
+}
+
+/* The placement taken, once nothing can refuse the load any more (and a
+ * model told of the buffers, so it bounds each as the device does). */
+static void take_place(const plan_slot *s)
+{
+    for (uint32_t r = 0; r < AXL_MMIO_BANKS; r++)
+        if (s->end[r] > used[r])
+            used[r] = s->end[r];
 #if MMIO_MODEL
     const axl_mmio_model *m = axl__mmio.model;
     if (m->note_alloc)
-        for (uint32_t b = 0; b < p->nbuffers; b++) {
+        for (uint32_t b = 0; b < s->plan->nbuffers; b++) {
             m = axl__mmio_model_enter();
-            m->note_alloc(m->user, s->own[b].phys, p->buffers[b].size);
+            m->note_alloc(m->user, s->own[b].phys, s->plan->buffers[b].size);
             axl__mmio_model_leave(m);
         }
 #endif
-    return AXL_SUCCESS;
 }
 
 /* The first load takes the units (mmio.c's device port must be closed),
@@ -467,11 +476,12 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     if (st == AXL_SUCCESS)
         st = ready_units(plan);
     if (st != AXL_SUCCESS) {
-        s->plan = NULL;
+        s->plan = NULL; /* nothing placed: used[] is as it was */
         if (!loaded)
             give_fabric();
         return st;
     }
+    take_place(s);
     memcpy(s->buf, s->own, sizeof s->buf);
     if (plan->scalar_bytes)
         memcpy(s->scalars, plan->scalars, plan->scalar_bytes);
