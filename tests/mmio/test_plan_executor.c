@@ -19,6 +19,7 @@
 #include "axl/axl.h"
 #include "axl/mmio.h"
 #include "axl/plan.h"
+#include "axl_test.h"
 #include "mmio_sim.h"
 
 #define N 64u /* elements of each vector */
@@ -134,9 +135,9 @@ static void a_scalar_update_reaches_the_next_submission(void **state)
         assert_int_equal(d[i], i < half ? 2u * a[i] + 3u * i : 0xdeadu);
     /* Refused without a change: not a scalar, the wrong size, no node. */
     assert_int_equal(axl_plan_set_scalar(p, 1, 0, &half, 4), AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "no scalar argument 0"));
+    AXL_MESSAGE_HAS("no scalar argument 0");
     assert_int_equal(axl_plan_set_scalar(p, 1, 3, &half, 2), AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "is 4 bytes; 2 given"));
+    AXL_MESSAGE_HAS("is 4 bytes; 2 given");
     assert_int_equal(axl_plan_set_scalar(p, 2, 3, &half, 4), AXL_ERR_INVALID);
     assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
 }
@@ -170,13 +171,13 @@ static void a_buffer_update_swaps_memory_of_the_same_bank(void **state)
                      AXL_ERR_INVALID);
     assert_int_equal(axl_plan_set_buffer(p, 3, host + 1, other + 4, N * 4u),
                      AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "aligned to 64"));
+    AXL_MESSAGE_HAS("aligned to 64");
     assert_int_equal(axl_plan_set_buffer(p, 3, host, g->phys + g->size,
                                          N * 4u),
                      AXL_ERR_INVALID);
     assert_int_equal(axl_plan_set_buffer(p, 3, host + 16, other, N * 4u),
                      AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "the CPU's view"));
+    AXL_MESSAGE_HAS("the CPU's view");
     assert_ptr_equal(buf(p, 3), host); /* unchanged by the refusals */
     assert_int_equal(axl_plan_set_buffer(p, 3, NULL, 0, 0), AXL_SUCCESS);
     assert_int_not_equal((uintptr_t)buf(p, 3), (uintptr_t)host);
@@ -263,7 +264,7 @@ static void load_refuses_what_does_not_match_the_board(void **state)
     other.uuid[0] ^= 0xffu;
     axl_plan_id p = {77};
     assert_int_equal(axl_plan_load(&other, &p), AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "UUID"));
+    AXL_MESSAGE_HAS("UUID");
     assert_int_equal(p.id, 0);
 
     axl_plan_buffer_desc far[4];
@@ -272,12 +273,12 @@ static void load_refuses_what_does_not_match_the_board(void **state)
     other = chain;
     other.buffers = far;
     assert_int_equal(axl_plan_load(&other, &p), AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "bank 60"));
+    AXL_MESSAGE_HAS("bank 60");
 
     far[2] = buffers[2];
     far[2].size = 1u << 30;
     assert_int_equal(axl_plan_load(&other, &p), AXL_ERR_OUT_OF_RESOURCES);
-    assert_non_null(strstr(axl_last_message(), "does not fit"));
+    AXL_MESSAGE_HAS("does not fit");
 
     axl_plan_node back[2] = {nodes[0], nodes[1]};
     static const uint16_t self[1] = {1};
@@ -286,7 +287,7 @@ static void load_refuses_what_does_not_match_the_board(void **state)
     other.nodes = back;
     other.preds = self;
     assert_int_equal(axl_plan_load(&other, &p), AXL_ERR_INVALID);
-    assert_non_null(strstr(axl_last_message(), "not before it"));
+    AXL_MESSAGE_HAS("not before it");
 
     other = chain;
     other.format = AXL_PLAN_FORMAT + 1u;
@@ -353,8 +354,8 @@ static void a_failed_node_fails_the_run_and_the_nodes_after_it(void **state)
     axl_plan_run r;
     assert_int_equal(axl_plan_submit(p, &r), AXL_SUCCESS);
     assert_int_equal(axl_plan_wait(r, 0), AXL_ERR_RUNTIME);
-    assert_non_null(strstr(axl_last_message(), "node 0 (vadd)"));
-    assert_non_null(strstr(axl_last_message(), "reads all ones"));
+    AXL_MESSAGE_HAS("node 0 (vadd)");
+    AXL_MESSAGE_HAS("reads all ones");
     assert_int_equal(d[0], 0x5a5au); /* node 1 did not run */
     assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
 
@@ -362,7 +363,7 @@ static void a_failed_node_fails_the_run_and_the_nodes_after_it(void **state)
     p = load_chain(3);
     assert_int_equal(axl_plan_submit(p, &r), AXL_SUCCESS);
     assert_int_equal(axl_plan_wait(r, 2000000), AXL_ERR_TIMEOUT);
-    assert_non_null(strstr(axl_last_message(), "2 of 2 nodes left"));
+    AXL_MESSAGE_HAS("2 of 2 nodes left");
     int done = 1;
     assert_int_equal(axl_plan_poll(r, &done), AXL_SUCCESS);
     assert_int_equal(done, 0);
@@ -377,7 +378,7 @@ static void plans_and_the_runtime_do_not_share_units(void **state)
     assert_int_equal(axl_init(), AXL_SUCCESS);
     axl_plan_id p;
     assert_int_equal(axl_plan_load(&chain, &p), AXL_ERR_BAD_STATE);
-    assert_non_null(strstr(axl_last_message(), "axl_shutdown first"));
+    AXL_MESSAGE_HAS("axl_shutdown first");
     assert_int_equal(axl_shutdown(), AXL_SUCCESS);
     p = load_chain(4);
     assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);

@@ -889,7 +889,7 @@ AXL_HOT static axl_status run_slot(const char *fn, axl_plan_run run,
 
 AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
 {
-    plan_slot *s;
+    plan_slot *s = NULL;
     axl_status st = run_slot("axl_plan_wait", run, &s);
     if (st != AXL_SUCCESS)
         return st;
@@ -918,7 +918,7 @@ AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
 
 AXL_HOT axl_status axl_plan_poll(axl_plan_run run, int *done)
 {
-    plan_slot *s;
+    plan_slot *s = NULL;
     axl_status st = run_slot("axl_plan_poll", run, &s);
     if (st != AXL_SUCCESS)
         return st;
