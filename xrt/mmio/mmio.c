@@ -120,15 +120,6 @@ static void hal_ended(mmio_unit *u, const void *p, axl_status st,
     const axl_hal_run *run = p;
     (void)u;
     invalidate_outputs(run);
-    char buf[AXL_MESSAGE_MAX];
-#if MMIO_MODEL
-    if (st == AXL_SUCCESS) {
-        st = axl__mmio_model_status(u, buf, sizeof buf);
-        why = buf;
-    }
-#else
-    (void)buf;
-#endif
     /* A port test that drives the port without the core passes no
      * token. */
     if (run->token)

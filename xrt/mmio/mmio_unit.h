@@ -72,7 +72,8 @@ typedef struct mmio_unit mmio_unit;
 
 /* How a unit's run ended, told once to the client that started it: from
  * the poll of a waiter, from the interrupt entry (interrupt context), or
- * from a reset. `run` is the client's pointer. */
+ * from a reset. `run` is the client's pointer. In a model build a run the
+ * IP ended well already carries the model's word on it (unit.c, tell). */
 typedef void (*mmio_ended_fn)(mmio_unit *u, const void *run, axl_status st,
                               const char *why);
 

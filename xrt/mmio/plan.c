@@ -673,15 +673,6 @@ AXL_HOT static void plan_ended(mmio_unit *u, const void *run, axl_status st,
 {
     plan_node_state *ns = (plan_node_state *)(uintptr_t)run;
     plan_slot *s = &slots[ns->slot];
-    char buf[AXL_MESSAGE_MAX];
-#if MMIO_MODEL
-    if (st == AXL_SUCCESS) {
-        st = axl__mmio_model_status(u, buf, sizeof buf);
-        why = buf;
-    }
-#else
-    (void)buf;
-#endif
     ns->st = st;
     if (st != AXL_SUCCESS && !atomic_exchange(&s->failing, 1))
         axl_format(s->why, sizeof s->why,

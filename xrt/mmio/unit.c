@@ -438,6 +438,22 @@ AXL_HOT void axl__mmio_go(mmio_unit *u, const void *run)
 
 /* ---- Seeing the end ----------------------------------------------------------- */
 
+/* Tells the unit's client how its run ended; in a model build a run the
+ * IP ended well carries the model's word on it (a side channel no IP
+ * has), asked here once for both clients. */
+AXL_HOT static void tell(mmio_unit *u, const void *run, axl_status st,
+                         const char *why)
+{
+#if MMIO_MODEL
+    char buf[AXL_MESSAGE_MAX];
+    if (st == AXL_SUCCESS) {
+        st = axl__mmio_model_status(u, buf, sizeof buf);
+        why = buf;
+    }
+#endif
+    u->ended(u, run, st, why);
+}
+
 AXL_HOT void axl__mmio_finish(mmio_unit *u, axl_status st, const char *why)
 {
     const void *run = atomic_exchange(&u->run, NULL);
@@ -445,7 +461,7 @@ AXL_HOT void axl__mmio_finish(mmio_unit *u, axl_status st, const char *why)
         return;
     if (u->chain)
         mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
-    u->ended(u, run, st, why);
+    tell(u, run, st, why);
 }
 
 /* The unit finished and its interrupt did not come (a look saw ap_done an
@@ -493,7 +509,7 @@ static int interrupt_missing(mmio_unit *u)
     const uint32_t isr = mmio_rd32(u->regs, MMIO_ISR);
     if (isr && isr != MMIO_ALL_ONES)
         mmio_wr32(u->regs, MMIO_ISR, isr);
-    u->ended(u, run, AXL_SUCCESS, NULL);
+    tell(u, run, AXL_SUCCESS, NULL);
     return 1;
 }
 /* An interrupt-driven unit, looked at by one waiter (u->looking): every
@@ -804,7 +820,7 @@ AXL_HOT static void isr_entry(mmio_unit *u)
             return;
     }
     axl__mmio_count(&axl__mmio_counters.irq_done);
-    u->ended(u, run, AXL_SUCCESS, NULL);
+    tell(u, run, AXL_SUCCESS, NULL);
 }
 
 /* ---- Resets and given-up runs ------------------------------------------- */

@@ -14,20 +14,6 @@
 #include "axl_plan_graphs_stock_xclbin.h"
 #include "plan_graphs.h"
 
-static axl_status why(const char *call, axl_status st)
-{
-    if (st != AXL_SUCCESS)
-        fprintf(stderr, "plan_graphs: %s: %s (%s)\n", call,
-                axl_status_name(st), axl_last_message());
-    return st;
-}
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        axl_status st_ = why(#call, (call));                                   \
-        if (st_ != AXL_SUCCESS)                                                \
-            return st_;                                                        \
-    } while (0)
 
 static axl_status run(const char *path, const char *name)
 {

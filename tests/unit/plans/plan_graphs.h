@@ -38,6 +38,16 @@ typedef struct plan_rig {
     unsigned nb;
 } plan_rig;
 
+/* A failed call said on stderr with its message; returns st. TRY returns
+ * from the calling function on a failure. */
+axl_status plan_why(const char *call, axl_status st);
+#define TRY(call)                                                              \
+    do {                                                                       \
+        axl_status st_ = plan_why(#call, (call));                              \
+        if (st_ != AXL_SUCCESS)                                                \
+            return st_;                                                        \
+    } while (0)
+
 axl_status plan_rig_up(plan_rig *r, axl_device dev);
 /* Records graph `name` onto r's queue and finalizes it into *x. */
 axl_status plan_rig_finalize(plan_rig *r, const char *name,

@@ -11,25 +11,18 @@
 #include "axl/axl.h"
 #include "plan_graphs.h"
 
-static axl_status why(const char *call, axl_status st)
+axl_status plan_why(const char *call, axl_status st)
 {
     if (st != AXL_SUCCESS)
-        fprintf(stderr, "plan_record: %s: %s (%s)\n", call,
-                axl_status_name(st), axl_last_message());
+        fprintf(stderr, "plan: %s: %s (%s)\n", call, axl_status_name(st),
+                axl_last_message());
     return st;
 }
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        axl_status st_ = why(#call, (call));                                   \
-        if (st_ != AXL_SUCCESS)                                                \
-            return st_;                                                        \
-    } while (0)
 
 static axl_buffer buffer(plan_rig *r, size_t elem, size_t n)
 {
     axl_buffer b = AXL_NONE;
-    why("axl_buffer_create",
+    plan_why("axl_buffer_create",
         axl_buffer_create(elem, axl_range_1d(n), NULL, &b));
     r->b[r->nb++] = b;
     return b;
