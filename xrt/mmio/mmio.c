@@ -835,28 +835,10 @@ static axl_status mmio_ip_open(void *dev, const axl_xclbin *image,
                          (unsigned)ip_index, (unsigned)AXL_MMIO_UNITS);
     mmio_unit *u = &axl__mmio.units[ip_index];
     if (!u->known && !u->ip_opens) {
-        const axl_mmio_board *bd = axl__mmio.board;
-        u->phys = ip->base_address;
-        u->irq = 0;
-        for (uint32_t w = 0; bd->units && w < bd->unit_count; w++)
-            if (bd->units[w].ip_index == ip_index) {
-                if (bd->units[w].base)
-                    u->phys = bd->units[w].base;
-                u->irq = bd->units[w].irq;
-            }
-        axl_format(u->name, sizeof u->name, "%.*s", (int)ip->name.len,
-                   ip->name.ptr);
-        if (MMIO_MODEL)
-            u->regs = (uintptr_t)ip_index + 1u;
-        else if (bd->map_ctrl)
-            u->regs = bd->map_ctrl(bd->user, u->phys, 0x10000);
-        else
-            u->regs = u->phys <= UINTPTR_MAX ? (uintptr_t)u->phys : 0;
-        if (!u->regs)
-            return mmio_fail(AXL_ERR_PLATFORM,
-                             "mmio: the board could not map it at 0x%llx "
-                             "(axl_mmio_board.map_ctrl)",
-                             (unsigned long long)u->phys);
+        axl_status st = axl__mmio_map_unit(ip_index, ip->base_address,
+                                           ip->name.ptr, ip->name.len);
+        if (st != AXL_SUCCESS)
+            return st;
     }
     if (u->ip_opens == UINT8_MAX)
         return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,

@@ -198,9 +198,14 @@ static inline void axl__mmio_forget_held(mmio_unit *u)
     u->held_id = 0;
 }
 
-/* Readies unit ip_index (an IP_LAYOUT entry at phys, name for messages)
- * with the board's wiring (base, interrupt, ap_sw_reset), its completion
- * mode and its control space's address; nothing else of it changes. */
+/* IP_LAYOUT entry ip_index (at phys, name for messages) with the board's
+ * wiring (base, interrupt, ap_sw_reset) and its control space's address
+ * (any IP, axl/ip.h, as a compute unit). */
+axl_status axl__mmio_map_unit(uint32_t ip_index, uint64_t phys,
+                              const char *name, size_t name_len);
+
+/* The same for a compute unit, with its protocol and completion mode;
+ * nothing else of it changes. */
 axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
                                const char *name, size_t name_len);
 

@@ -252,20 +252,20 @@ uint8_t axl__mmio_board_mode(const mmio_unit *u)
                : (uint8_t)AXL_MMIO_COMPLETION;
 }
 
-axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
-                               const char *name, size_t name_len)
+axl_status axl__mmio_map_unit(uint32_t ip_index, uint64_t phys,
+                              const char *name, size_t name_len)
 {
     if (ip_index >= AXL_MMIO_UNITS)
         return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                         "mmio: compute unit %.*s is IP_LAYOUT entry %u; the "
-                         "port drives entries below AXL_MMIO_UNITS (%u)",
+                         "mmio: %.*s is IP_LAYOUT entry %u; the port drives "
+                         "entries below AXL_MMIO_UNITS (%u)",
                          (int)name_len, name, (unsigned)ip_index,
                          (unsigned)AXL_MMIO_UNITS);
     const axl_mmio_board *bd = axl__mmio.board;
     mmio_unit *u = &axl__mmio.units[ip_index];
-    u->known = 1;
-    u->chain = (uint8_t)(chain != 0);
     u->phys = phys;
+    u->irq = 0;
+    u->sw_reset = 0;
     axl_format(u->name, sizeof u->name, "%.*s", (int)name_len, name);
     for (uint32_t w = 0; bd->units && w < bd->unit_count; w++) {
         if (bd->units[w].ip_index != ip_index)
@@ -275,26 +275,38 @@ axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
         u->irq = bd->units[w].irq;
         u->sw_reset = bd->units[w].sw_reset;
     }
-    u->mode = axl__mmio_board_mode(u);
-    atomic_store(&u->polled, u->mode != AXL_MMIO_COMPLETION_INTERRUPT);
     if (MMIO_MODEL) {
         u->regs = (uintptr_t)ip_index + 1u; /* the model's unit (mmio_io.h) */
     } else if (bd->map_ctrl) {
         u->regs = bd->map_ctrl(bd->user, u->phys, 0x10000);
     } else if (u->phys > UINTPTR_MAX) {
         return mmio_fail(AXL_ERR_PLATFORM,
-                         "mmio: compute unit %s at 0x%llx is outside "
-                         "the CPU's address space; the board must map "
-                         "it (axl_mmio_board.map_ctrl)",
+                         "mmio: %s at 0x%llx is outside the CPU's address "
+                         "space; the board must map it "
+                         "(axl_mmio_board.map_ctrl)",
                          u->name, (unsigned long long)u->phys);
     } else {
         u->regs = (uintptr_t)u->phys;
     }
     if (!u->regs)
         return mmio_fail(AXL_ERR_PLATFORM,
-                         "mmio: the board could not map compute unit %s "
-                         "at 0x%llx",
+                         "mmio: the board could not map %s at 0x%llx "
+                         "(axl_mmio_board.map_ctrl)",
                          u->name, (unsigned long long)u->phys);
+    return AXL_SUCCESS;
+}
+
+axl_status axl__mmio_wire_unit(uint32_t ip_index, uint64_t phys, int chain,
+                               const char *name, size_t name_len)
+{
+    axl_status st = axl__mmio_map_unit(ip_index, phys, name, name_len);
+    if (st != AXL_SUCCESS)
+        return st;
+    mmio_unit *u = &axl__mmio.units[ip_index];
+    u->known = 1;
+    u->chain = (uint8_t)(chain != 0);
+    u->mode = axl__mmio_board_mode(u);
+    atomic_store(&u->polled, u->mode != AXL_MMIO_COMPLETION_INTERRUPT);
     return AXL_SUCCESS;
 }
 
