@@ -112,16 +112,7 @@ static axl_device test_device(void)
  * the test runs on, with its vadd. */
 static axl_test_rig rig_up(uint32_t flags)
 {
-    axl_test_rig r;
-    r.dev = test_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id vadd;
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &vadd));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, vadd, &r.vadd));
-    return r;
+    return axl_test_rig_on(test_device(), flags);
 }
 
 static void sleep_ms(unsigned ms)
