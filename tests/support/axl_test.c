@@ -428,8 +428,13 @@ const axl_allocator axl_test_allocator = {test_allocate, test_deallocate,
 
 axl_test_rig axl_test_rig_up(uint32_t flags)
 {
+    return axl_test_rig_on(axl_test_emu_device(), flags);
+}
+
+axl_test_rig axl_test_rig_on(axl_device dev, uint32_t flags)
+{
     axl_test_rig r;
-    r.dev = axl_test_emu_device();
+    r.dev = dev;
     AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
     AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
     axl_kernel_id vadd;

@@ -99,6 +99,8 @@ typedef struct axl_test_rig {
     axl_kernel vadd;
 } axl_test_rig;
 axl_test_rig axl_test_rig_up(uint32_t flags);
+/* The same on another device (one that has the stock design's vadd). */
+axl_test_rig axl_test_rig_on(axl_device dev, uint32_t flags);
 void axl_test_rig_down(axl_test_rig *r);
 
 /* A fake device port: devices that are real hardware to the runtime.
