@@ -1,0 +1,392 @@
+/*
+ * The model side of streams (axl/emu.h: axl_emu_stream_read/write, the
+ * backend ops a device gives with each stream end) and axl's stream
+ * kernels' C models (mm2s, sadd, s2mm, sinc), run here as the emulated
+ * device is to run them (docs/streams-api.md, "The emulated device"):
+ * each unit on a thread of its own, joined by bounded FIFOs, a deadlock
+ * (every unit still running blocked on a full or empty FIFO) found and
+ * reported by the FIFOs' backend with the units, the FIFOs and their
+ * fill. The backend here is the test's, the shape the device's will have.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "axl/axl.h"
+#include "axl/emu.h"
+
+#define MAX_DEPTH 64
+
+typedef struct harness harness;
+
+typedef struct fifo {
+    harness *h;
+    const char *name;
+    uint32_t depth, head, count;
+    uint32_t word[MAX_DEPTH];
+    bool last[MAX_DEPTH];
+} fifo;
+
+typedef struct unit_run {
+    harness *h;
+    const char *name;
+    axl_emu_model_fn fn;
+    axl_emu_call call;
+    axl_emu_arg args[3];
+    axl_emu_stream ends[2];
+    axl_status result;
+    char message[256];
+    const fifo *blocked_on;  /* while blocked */
+    bool blocked_full;
+    bool done;
+    bool free_running;       /* ap_ctrl_none: waiting for data is its rest */
+} unit_run;
+
+struct harness {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unit_run *units[4];
+    int nunits;
+    bool dead, stopped;
+    char why[512];
+};
+
+/* Called with h->mu held by a unit about to wait, and by one that ended:
+ * when every unit still running waits, and one of them is a command (not
+ * a free-running unit, whose rest is waiting for data), the pipeline can
+ * never move again. */
+static void find_deadlock(harness *h)
+{
+    int running = 0, waiting = 0, commands = 0;
+    for (int i = 0; i < h->nunits; i++) {
+        running += !h->units[i]->done;
+        waiting += !h->units[i]->done && h->units[i]->blocked_on != NULL;
+        commands += !h->units[i]->done && !h->units[i]->free_running;
+    }
+    if (h->dead || commands == 0 || waiting < running)
+        return;
+    h->dead = true;
+    size_t n = (size_t)snprintf(h->why, sizeof h->why, "deadlock: every "
+                                "unit of the pipeline is blocked:");
+    for (int i = 0; i < h->nunits && n < sizeof h->why; i++) {
+        const unit_run *u = h->units[i];
+        if (u->done)
+            continue;
+        n += (size_t)snprintf(h->why + n, sizeof h->why - n, " %s %s %s (%u "
+                              "of %u);", u->name,
+                              u->blocked_full ? "writes full" : "reads empty",
+                              u->blocked_on->name,
+                              (unsigned)u->blocked_on->count,
+                              (unsigned)u->blocked_on->depth);
+    }
+    pthread_cond_broadcast(&h->cv);
+}
+
+static _Thread_local unit_run *current;
+
+static axl_status wait_for(fifo *f, bool full)
+{
+    harness *h = f->h;
+    current->blocked_on = f;
+    current->blocked_full = full;
+    find_deadlock(h);
+    while (!h->dead && !h->stopped &&
+           (full ? f->count == f->depth : f->count == 0))
+        pthread_cond_wait(&h->cv, &h->mu);
+    current->blocked_on = NULL;
+    if (h->stopped)
+        return AXL_EMU_STREAM_STOPPED;
+    if (h->dead)
+        return axl_fail(AXL_ERR_RUNTIME, "%s", h->why);
+    return AXL_SUCCESS;
+}
+
+static axl_status fifo_read(void *ctx, void *beat, bool *last)
+{
+    fifo *f = ctx;
+    harness *h = f->h;
+    pthread_mutex_lock(&h->mu);
+    axl_status st = f->count ? AXL_SUCCESS : wait_for(f, false);
+    if (st == AXL_SUCCESS) {
+        memcpy(beat, &f->word[f->head], 4);
+        *last = f->last[f->head];
+        f->head = (f->head + 1) % f->depth;
+        f->count--;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return st;
+}
+
+static axl_status fifo_write(void *ctx, const void *beat, bool last)
+{
+    fifo *f = ctx;
+    harness *h = f->h;
+    pthread_mutex_lock(&h->mu);
+    axl_status st = f->count < f->depth ? AXL_SUCCESS : wait_for(f, true);
+    if (st == AXL_SUCCESS) {
+        uint32_t at = (f->head + f->count) % f->depth;
+        memcpy(&f->word[at], beat, 4);
+        f->last[at] = last;
+        f->count++;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return st;
+}
+
+static const axl_emu_stream_ops fifo_ops = {fifo_read, fifo_write};
+
+static void *unit_main(void *arg)
+{
+    unit_run *u = arg;
+    current = u;
+    u->result = u->fn(&u->call, NULL);
+    snprintf(u->message, sizeof u->message, "%s", axl_last_message());
+    pthread_mutex_lock(&u->h->mu);
+    u->done = true;
+    find_deadlock(u->h);
+    pthread_cond_broadcast(&u->h->cv);
+    pthread_mutex_unlock(&u->h->mu);
+    return NULL;
+}
+
+/* ---- Building the calls: argument ids as the kernels' XML gives them ---- */
+
+static void end_of(axl_emu_stream *e, fifo *f, bool out)
+{
+    *e = (axl_emu_stream){&fifo_ops, f, 4, out, f->name};
+}
+
+static void stream_arg(axl_emu_arg *a, uint32_t id, const axl_emu_stream *e)
+{
+    *a = (axl_emu_arg){id, false, NULL, 0, NULL, e};
+}
+
+static void scalar_arg(axl_emu_arg *a, uint32_t id, const uint32_t *v)
+{
+    *a = (axl_emu_arg){id, false, NULL, 4, v, NULL};
+}
+
+static void buffer_arg(axl_emu_arg *a, uint32_t id, void *p, uint64_t size)
+{
+    *a = (axl_emu_arg){id, true, p, size, NULL, NULL};
+}
+
+static void make_unit(harness *h, unit_run *u, const char *name,
+                      const char *kernel, axl_emu_model_fn fn)
+{
+    memset(u, 0, sizeof *u);
+    u->h = h;
+    u->name = name;
+    u->fn = fn;
+    u->call.kernel = kernel;
+    u->call.arg_count = 3;
+    u->call.args = u->args;
+    h->units[h->nunits++] = u;
+}
+
+static void harness_init(harness *h)
+{
+    memset(h, 0, sizeof *h);
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
+}
+
+static void fifo_init(fifo *f, harness *h, const char *name, uint32_t depth)
+{
+    memset(f, 0, sizeof *f);
+    f->h = h;
+    f->name = name;
+    f->depth = depth;
+}
+
+static void run_all(harness *h)
+{
+    pthread_t t[4];
+    /* consumers first, as a pipeline starts */
+    for (int i = h->nunits - 1; i >= 0; i--)
+        assert_int_equal(pthread_create(&t[i], NULL, unit_main, h->units[i]),
+                         0);
+    for (int i = 0; i < h->nunits; i++)
+        pthread_join(t[i], NULL);
+}
+
+static uint32_t src[1000], dst[1001];
+
+/* mm2s -> sadd -> s2mm (mm2s(src, data_out, n), sadd(data_in, data_out,
+ * addend), s2mm(data_in, dst, n)) through FIFOs of 4: dst = src + addend,
+ * every model ends well. */
+static void stream_models_compute_the_pipeline_through_bounded_fifos(void **s)
+{
+    (void)s;
+    harness h;
+    fifo a, b;
+    unit_run mm2s, sadd, s2mm;
+    uint32_t n = 1000, addend = 0x10001, m = 1000;
+    for (uint32_t i = 0; i < n; i++)
+        src[i] = i * 2654435761u;
+    memset(dst, 0xEE, sizeof dst);
+    harness_init(&h);
+    fifo_init(&a, &h, "mm2s_1.data_out -> sadd_1.data_in", 4);
+    fifo_init(&b, &h, "sadd_1.data_out -> s2mm_1.data_in", 4);
+    make_unit(&h, &mm2s, "mm2s_1", "mm2s", axl_emu_model_mm2s);
+    make_unit(&h, &sadd, "sadd_1", "sadd", axl_emu_model_sadd);
+    make_unit(&h, &s2mm, "s2mm_1", "s2mm", axl_emu_model_s2mm);
+    end_of(&mm2s.ends[0], &a, true);
+    buffer_arg(&mm2s.args[0], 0, src, sizeof src);
+    stream_arg(&mm2s.args[1], 1, &mm2s.ends[0]);
+    scalar_arg(&mm2s.args[2], 2, &n);
+    end_of(&sadd.ends[0], &a, false);
+    end_of(&sadd.ends[1], &b, true);
+    stream_arg(&sadd.args[0], 0, &sadd.ends[0]);
+    stream_arg(&sadd.args[1], 1, &sadd.ends[1]);
+    scalar_arg(&sadd.args[2], 2, &addend);
+    end_of(&s2mm.ends[0], &b, false);
+    stream_arg(&s2mm.args[0], 0, &s2mm.ends[0]);
+    buffer_arg(&s2mm.args[1], 1, dst, 4 * m);
+    scalar_arg(&s2mm.args[2], 2, &m);
+    run_all(&h);
+    assert_int_equal(mm2s.result, AXL_SUCCESS);
+    assert_int_equal(sadd.result, AXL_SUCCESS);
+    assert_int_equal(s2mm.result, AXL_SUCCESS);
+    for (uint32_t i = 0; i < n; i++)
+        if (dst[i] != src[i] + addend)
+            fail_msg("dst[%u] = 0x%x, want 0x%x", i, dst[i], src[i] + addend);
+    assert_int_equal(dst[n], 0xEEEEEEEEu);
+    assert_int_equal(a.count + b.count, 0);
+}
+
+/* s2mm takes 10 words of the 100 mm2s sends through FIFOs of 4: once it
+ * ends, mm2s and sadd wait on full FIFOs for ever. The backend finds it
+ * and both models fail with the message that names each unit still
+ * running, what it waits on and the FIFO's fill. */
+static void a_deadlocked_pipeline_fails_naming_units_and_fifo_fill(void **s)
+{
+    (void)s;
+    harness h;
+    fifo a, b;
+    unit_run mm2s, sadd, s2mm;
+    uint32_t n = 100, addend = 1, m = 10;
+    harness_init(&h);
+    fifo_init(&a, &h, "mm2s_1.data_out -> sadd_1.data_in", 4);
+    fifo_init(&b, &h, "sadd_1.data_out -> s2mm_1.data_in", 4);
+    make_unit(&h, &mm2s, "mm2s_1", "mm2s", axl_emu_model_mm2s);
+    make_unit(&h, &sadd, "sadd_1", "sadd", axl_emu_model_sadd);
+    make_unit(&h, &s2mm, "s2mm_1", "s2mm", axl_emu_model_s2mm);
+    end_of(&mm2s.ends[0], &a, true);
+    buffer_arg(&mm2s.args[0], 0, src, sizeof src);
+    stream_arg(&mm2s.args[1], 1, &mm2s.ends[0]);
+    scalar_arg(&mm2s.args[2], 2, &n);
+    end_of(&sadd.ends[0], &a, false);
+    end_of(&sadd.ends[1], &b, true);
+    stream_arg(&sadd.args[0], 0, &sadd.ends[0]);
+    stream_arg(&sadd.args[1], 1, &sadd.ends[1]);
+    scalar_arg(&sadd.args[2], 2, &addend);
+    end_of(&s2mm.ends[0], &b, false);
+    stream_arg(&s2mm.args[0], 0, &s2mm.ends[0]);
+    buffer_arg(&s2mm.args[1], 1, dst, sizeof dst);
+    scalar_arg(&s2mm.args[2], 2, &m);
+    run_all(&h);
+    assert_int_equal(s2mm.result, AXL_SUCCESS);
+    assert_int_equal(mm2s.result, AXL_ERR_RUNTIME);
+    assert_int_equal(sadd.result, AXL_ERR_RUNTIME);
+    const char *want[] = {"deadlock", "mm2s_1 writes full mm2s_1.data_out "
+                          "-> sadd_1.data_in (4 of 4)", "sadd_1 writes full "
+                          "sadd_1.data_out -> s2mm_1.data_in (4 of 4)"};
+    for (size_t i = 0; i < 3; i++)
+        if (!strstr(mm2s.message, want[i]))
+            fail_msg("mm2s failed with \"%s\"; no \"%s\"", mm2s.message,
+                     want[i]);
+}
+
+/* The free-running sinc runs until its pipeline is stopped; the stop is
+ * its normal end (AXL_EMU_STREAM_STOPPED -> AXL_SUCCESS), and what it
+ * passed on carried its inc. */
+static void free_running_model_ends_well_when_its_pipeline_stops(void **s)
+{
+    (void)s;
+    harness h;
+    fifo a, b;
+    unit_run mm2s, sinc, s2mm;
+    uint32_t n = 50, inc = 7, m = 50;
+    harness_init(&h);
+    fifo_init(&a, &h, "mm2s_2.data_out -> sinc_1.data_in", 16);
+    fifo_init(&b, &h, "sinc_1.data_out -> s2mm_2.data_in", 2);
+    make_unit(&h, &mm2s, "mm2s_2", "mm2s", axl_emu_model_mm2s);
+    make_unit(&h, &sinc, "sinc_1", "sinc", axl_emu_model_sinc);
+    make_unit(&h, &s2mm, "s2mm_2", "s2mm", axl_emu_model_s2mm);
+    end_of(&mm2s.ends[0], &a, true);
+    buffer_arg(&mm2s.args[0], 0, src, sizeof src);
+    stream_arg(&mm2s.args[1], 1, &mm2s.ends[0]);
+    scalar_arg(&mm2s.args[2], 2, &n);
+    end_of(&sinc.ends[0], &a, false);
+    end_of(&sinc.ends[1], &b, true);
+    stream_arg(&sinc.args[0], 0, &sinc.ends[0]);
+    stream_arg(&sinc.args[1], 1, &sinc.ends[1]);
+    scalar_arg(&sinc.args[2], 2, &inc);
+    end_of(&s2mm.ends[0], &b, false);
+    stream_arg(&s2mm.args[0], 0, &s2mm.ends[0]);
+    buffer_arg(&s2mm.args[1], 1, dst, sizeof dst);
+    scalar_arg(&s2mm.args[2], 2, &m);
+    /* The device stops the free-running unit once the memory-facing
+     * commands have ended; until then its waits count for a deadlock. */
+    sinc.free_running = true;
+    pthread_t t[3];
+    pthread_create(&t[2], NULL, unit_main, &s2mm);
+    pthread_create(&t[1], NULL, unit_main, &sinc);
+    pthread_create(&t[0], NULL, unit_main, &mm2s);
+    pthread_join(t[0], NULL);
+    pthread_join(t[2], NULL);
+    pthread_mutex_lock(&h.mu);
+    h.stopped = true;
+    pthread_cond_broadcast(&h.cv);
+    pthread_mutex_unlock(&h.mu);
+    pthread_join(t[1], NULL);
+    assert_int_equal(sinc.result, AXL_SUCCESS);
+    assert_int_equal(s2mm.result, AXL_SUCCESS);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(dst[i], src[i] + inc);
+}
+
+/* A model that reads a stream it should write, or a scalar as a stream,
+ * gets errc::kernel_argument naming the argument, and nothing moves. */
+static void a_model_reading_its_output_stream_is_a_kernel_argument_error(void **s)
+{
+    (void)s;
+    harness h;
+    fifo a;
+    harness_init(&h);
+    fifo_init(&a, &h, "x", 4);
+    axl_emu_stream e;
+    end_of(&e, &a, true);
+    uint32_t v = 3, w;
+    axl_emu_arg args[2];
+    stream_arg(&args[0], 1, &e);
+    scalar_arg(&args[1], 2, &v);
+    axl_emu_call call = {"mm2s", 0, 2, args};
+    bool last;
+    assert_int_equal(axl_emu_stream_read(&call, 1, &w, &last),
+                     AXL_ERR_KERNEL_ARGUMENT);
+    assert_non_null(strstr(axl_last_message(), "argument 1"));
+    assert_int_equal(axl_emu_stream_write(&call, 2, &w, false),
+                     AXL_ERR_KERNEL_ARGUMENT);
+    assert_int_equal(a.count, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stream_models_compute_the_pipeline_through_bounded_fifos),
+        cmocka_unit_test(a_deadlocked_pipeline_fails_naming_units_and_fifo_fill),
+        cmocka_unit_test(free_running_model_ends_well_when_its_pipeline_stops),
+        cmocka_unit_test(a_model_reading_its_output_stream_is_a_kernel_argument_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
