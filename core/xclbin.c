@@ -1649,17 +1649,24 @@ axl_status axl_xclbin_port_stream(const axl_xclbin *x, uint32_t ip_index,
 {
     if (!usable(x))
         return AXL_ERR_INVALID;
-    for (uint32_t s = 0;; s++) {
-        axl_xclbin_stream st;
-        if (axl_xclbin_get_stream(x, s, &st) != AXL_SUCCESS)
-            return AXL_ERR_INVALID;
-        if ((st.producer_ip == ip_index && st.producer_arg == arg_id) ||
-            (st.consumer_ip == ip_index && st.consumer_arg == arg_id)) {
+    /* A port's stream is the bank its CONNECTIVITY entry names. */
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < x->mem_count; m++) {
+        axl_xclbin_mem mem;
+        axl_xclbin_connection a, b;
+        if (axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS ||
+            mem.type != AXL_XCLBIN_MEM_STREAMING_CONNECTION ||
+            stream_ends(x, m, &a, &b) != 2)
+            continue;
+        if ((a.ip_index == ip_index && a.arg_index == arg_id) ||
+            (b.ip_index == ip_index && b.arg_index == arg_id)) {
             if (stream_index)
-                *stream_index = s;
+                *stream_index = n;
             return AXL_SUCCESS;
         }
+        n++;
     }
+    return AXL_ERR_INVALID;
 }
 
 const char *axl_xclbin_control_name(uint32_t control)

@@ -6,7 +6,7 @@
  *
  * The kernels are axl's stream kernels (bitstreams/rtl: mm2s, sadd, s2mm,
  * the free-running sinc; the interface Vitis HLS generates for
- * bitstreams/streams/*.cpp). The pipelines run on bitstreams/streams.xclbin
+ * the HLS sources in bitstreams/streams). The pipelines run on bitstreams/streams.xclbin
  * itself, the design linked from streams.cfg with stream_connect; the
  * rogue producer and xcopy on the target's own design (streams_test.cfg).
  */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "axl/emu.h"
+#include "axl/runtime.h"
 #include "emu_models.h"
 
 static const axl_emu_stream *stream_of(const axl_emu_call *c, uint32_t id,
@@ -48,7 +49,7 @@ axl_status axl_emu_stream_write(const axl_emu_call *call, uint32_t id,
     return s->ops->write(s->ctx, beat, last);
 }
 
-/* ---- axl's stream kernels (bitstreams/streams/*.cpp) ---------------------------
+/* ---- axl's stream kernels (the HLS sources in bitstreams/streams) ----------------
  * Argument ids as their kernel.xml gives them. Beats are 32-bit words. */
 
 axl_status axl_emu_model_mm2s(const axl_emu_call *call, void *user)
