@@ -39,11 +39,12 @@ module sinc (
     reg aw_done, w_done, b_pending, r_pending;
     reg [4:0] waddr;
     reg [31:0] wdata, rdata, inc;
-    assign s_axi_control_AWREADY = !aw_done && !b_pending;
-    assign s_axi_control_WREADY = !w_done && !b_pending;
+    // Nothing is taken while in reset (the generated slave's reset state).
+    assign s_axi_control_AWREADY = !rst && !aw_done && !b_pending;
+    assign s_axi_control_WREADY = !rst && !w_done && !b_pending;
     assign s_axi_control_BVALID = b_pending;
     assign s_axi_control_BRESP = 2'b00;
-    assign s_axi_control_ARREADY = !r_pending;
+    assign s_axi_control_ARREADY = !rst && !r_pending;
     assign s_axi_control_RVALID = r_pending;
     assign s_axi_control_RDATA = rdata;
     assign s_axi_control_RRESP = 2'b00;

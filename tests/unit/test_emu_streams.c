@@ -20,6 +20,7 @@
 
 #include "axl/axl.h"
 #include "axl/emu.h"
+#include "axl_test.h"
 
 #define MAX_DEPTH 64
 
@@ -65,9 +66,14 @@ static void find_deadlock(harness *h)
 {
     int running = 0, waiting = 0, commands = 0;
     for (int i = 0; i < h->nunits; i++) {
-        running += !h->units[i]->done;
-        waiting += !h->units[i]->done && h->units[i]->blocked_on != NULL;
-        commands += !h->units[i]->done && !h->units[i]->free_running;
+        const unit_run *u = h->units[i];
+        /* A unit woken but not yet running again still has blocked_on:
+         * it waits only while its FIFO is still full (or empty). */
+        const fifo *f = u->blocked_on;
+        running += !u->done;
+        waiting += !u->done && f &&
+                   (u->blocked_full ? f->count == f->depth : f->count == 0);
+        commands += !u->done && !u->free_running;
     }
     if (h->dead || commands == 0 || waiting < running)
         return;
@@ -301,9 +307,12 @@ static void a_deadlocked_pipeline_fails_naming_units_and_fifo_fill(void **s)
                           "-> sadd_1.data_in (4 of 4)", "sadd_1 writes full "
                           "sadd_1.data_out -> s2mm_1.data_in (4 of 4)"};
     for (size_t i = 0; i < 3; i++)
-        if (!strstr(mm2s.message, want[i]))
-            fail_msg("mm2s failed with \"%s\"; no \"%s\"", mm2s.message,
-                     want[i]);
+        if (!strstr(h.why, want[i]))
+            fail_msg("the deadlock says \"%s\"; no \"%s\"", h.why, want[i]);
+    /* The models pass on what the backend said (terse builds keep only
+     * the status in the message). */
+    if (axl_test_messages() && !strstr(mm2s.message, "deadlock"))
+        fail_msg("mm2s failed with \"%s\"", mm2s.message);
 }
 
 /* The free-running sinc runs until its pipeline is stopped; the stop is
@@ -374,7 +383,7 @@ static void a_model_reading_its_output_stream_is_a_kernel_argument_error(void **
     bool last;
     assert_int_equal(axl_emu_stream_read(&call, 1, &w, &last),
                      AXL_ERR_KERNEL_ARGUMENT);
-    assert_non_null(strstr(axl_last_message(), "argument 1"));
+    AXL_MESSAGE_HAS("argument 1");
     assert_int_equal(axl_emu_stream_write(&call, 2, &w, false),
                      AXL_ERR_KERNEL_ARGUMENT);
     assert_int_equal(a.count, 0);
