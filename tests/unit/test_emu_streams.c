@@ -20,7 +20,9 @@
 
 #include "axl/axl.h"
 #include "axl/emu.h"
+#include "axl/xclbin.h"
 #include "axl_test.h"
+#include "axl_test_streams_xclbin.h"
 
 #define MAX_DEPTH 64
 
@@ -389,6 +391,77 @@ static void a_model_reading_its_output_stream_is_a_kernel_argument_error(void **
     assert_int_equal(a.count, 0);
 }
 
+/* The runtime names what the design says of its kernels: an AXI4-Stream
+ * argument is AXL_ARG_STREAM (never a buffer, whatever the host does),
+ * and a kernel's control protocol is its XML's (axl-ls prints both). The
+ * emulated device carries bitstreams/streams.xclbin, the stream kernels'
+ * models registered. */
+static int setup_streams_design(void **state)
+{
+    axl_test_setup(state);
+    AXL_OK(axl_emu_set_builtin_image(axl_test_streams_xclbin,
+                                     axl_test_streams_xclbin_size));
+    AXL_OK(axl_emu_register_model("mm2s", axl_emu_model_mm2s, NULL));
+    AXL_OK(axl_emu_register_model("sadd", axl_emu_model_sadd, NULL));
+    AXL_OK(axl_emu_register_model("s2mm", axl_emu_model_s2mm, NULL));
+    AXL_OK(axl_emu_register_model("sinc", axl_emu_model_sinc, NULL));
+    return 0;
+}
+
+static void kernel_info_names_stream_arguments_and_the_control_protocol(void **s)
+{
+    (void)s;
+    axl_device dev = axl_test_emu_device();
+    axl_kernel_id ids[8];
+    size_t size = 0;
+    AXL_OK(axl_device_get_info(dev, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
+                               sizeof ids, &size));
+    uint32_t n = (uint32_t)(size / sizeof ids[0]);
+    assert_int_equal(n, 4);
+    axl_context ctx;
+    axl_kernel_bundle b;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &ctx));
+    AXL_OK(axl_get_kernel_bundle_for(ctx, NULL, 0, ids, n,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    static const struct {
+        const char *name;
+        uint32_t control;
+        axl_arg_kind kinds[3];
+    } want[4] = {
+        {"mm2s", AXL_XCLBIN_AP_CTRL_CHAIN,
+         {AXL_ARG_BUFFER, AXL_ARG_STREAM, AXL_ARG_SCALAR}},
+        {"sadd", AXL_XCLBIN_AP_CTRL_CHAIN,
+         {AXL_ARG_STREAM, AXL_ARG_STREAM, AXL_ARG_SCALAR}},
+        {"s2mm", AXL_XCLBIN_AP_CTRL_CHAIN,
+         {AXL_ARG_STREAM, AXL_ARG_BUFFER, AXL_ARG_SCALAR}},
+        {"sinc", AXL_XCLBIN_AP_CTRL_NONE,
+         {AXL_ARG_STREAM, AXL_ARG_STREAM, AXL_ARG_SCALAR}},
+    };
+    for (uint32_t i = 0; i < n; i++) {
+        axl_kernel k;
+        axl_kernel_info ki;
+        AXL_OK(axl_kernel_bundle_get_kernel(b, ids[i], &k));
+        AXL_OK(axl_kernel_get_info(k, &ki));
+        uint32_t w = 0;
+        while (w < 4 && strcmp(want[w].name, ki.name) != 0)
+            w++;
+        assert_true(w < 4);
+        assert_int_equal(ki.control, want[w].control);
+        assert_int_equal(ki.num_args, 3);
+        for (uint32_t a = 0; a < 3; a++) {
+            axl_kernel_arg_info ai;
+            AXL_OK(axl_kernel_get_arg_info(k, a, &ai));
+            if (ai.kind != want[w].kinds[a])
+                fail_msg("%s argument %u (%s) is kind %d, want %d", ki.name,
+                         (unsigned)a, ai.name, (int)ai.kind,
+                         (int)want[w].kinds[a]);
+        }
+        AXL_OK(axl_kernel_release(k));
+    }
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_context_release(ctx));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +469,9 @@ int main(void)
         cmocka_unit_test(a_deadlocked_pipeline_fails_naming_units_and_fifo_fill),
         cmocka_unit_test(free_running_model_ends_well_when_its_pipeline_stops),
         cmocka_unit_test(a_model_reading_its_output_stream_is_a_kernel_argument_error),
+        cmocka_unit_test_setup_teardown(
+            kernel_info_names_stream_arguments_and_the_control_protocol,
+            setup_streams_design, axl_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

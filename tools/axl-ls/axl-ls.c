@@ -81,12 +81,12 @@ static void print_kernels(axl_device d)
             if (axl_kernel_bundle_get_kernel(b, ids[i], &k) != AXL_SUCCESS)
                 continue;
             axl_kernel_get_info(k, &ki);
-            printf("      %s (%u compute unit%s%s%s)(", ki.name,
+            /* A free-running kernel is never launched: say so. */
+            printf("      %s (%u compute unit%s%s)(", ki.name,
                    (unsigned)ki.compute_units, ki.compute_units == 1 ? "" : "s",
-                   ki.control == AXL_XCLBIN_AP_CTRL_HS ? "" : ", ",
-                   ki.control == AXL_XCLBIN_AP_CTRL_HS
-                       ? ""
-                       : axl_xclbin_control_name(ki.control));
+                   ki.control == AXL_XCLBIN_AP_CTRL_NONE
+                       ? ", ap_ctrl_none: free-running"
+                       : "");
             for (uint32_t a = 0; a < ki.num_args; a++) {
                 axl_kernel_arg_info ai;
                 axl_kernel_get_arg_info(k, a, &ai);
