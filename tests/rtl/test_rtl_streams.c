@@ -5,10 +5,11 @@
  * registers, ap_start, advance(), then the bank's memory.
  *
  * The kernels are axl's stream kernels (bitstreams/rtl: mm2s, sadd, s2mm,
- * the free-running sinc; the interface Vitis HLS generates for
- * the HLS sources in bitstreams/streams). The pipelines run on bitstreams/streams.xclbin
- * itself, the design linked from streams.cfg with stream_connect; the
- * rogue producer and xcopy on the target's own design (streams_test.cfg).
+ * the free-running sinc; the interface Vitis HLS generates for the HLS
+ * sources in bitstreams/streams). The pipelines run on
+ * bitstreams/streams.xclbin itself, the design linked from streams.cfg
+ * with stream_connect; the rogue producer and xcopy on the target's own
+ * design (streams_test.cfg).
  */
 #include <setjmp.h>
 #include <stdarg.h>
