@@ -24,6 +24,8 @@
 #include "axl/rtl.h"
 #include "axl/xclbin.h"
 
+#include "model_io.h"
+
 #include "axl_rtl_streams_xclbin.h"
 
 enum { CTRL = 0x00, AP_START = 1u << 0, AP_DONE = 1u << 1, AP_IDLE = 1u << 2,
@@ -34,27 +36,10 @@ enum { CTRL = 0x00, AP_START = 1u << 0, AP_DONE = 1u << 1, AP_IDLE = 1u << 2,
 static _Alignas(64) uint8_t bank_mem[BANK_BYTES];
 static axl_mmio_bank_region region;
 static axl_xclbin design;
-static const axl_mmio_model *m;
 
 static void isr(uint32_t ip)
 {
     (void)ip;
-}
-
-static uint32_t rd(uint32_t ip, uint32_t off)
-{
-    return m->rd32(m->user, ip, off);
-}
-
-static void wr(uint32_t ip, uint32_t off, uint32_t v)
-{
-    m->wr32(m->user, ip, off, v);
-}
-
-static void wr64(uint32_t ip, uint32_t off, uint64_t v)
-{
-    wr(ip, off, (uint32_t)v);
-    wr(ip, off + 4, (uint32_t)(v >> 32));
 }
 
 static uint32_t unit(const char *name)

@@ -228,47 +228,69 @@ static void run_all(harness *h)
 
 static uint32_t src[1000], dst[1001];
 
-/* mm2s -> sadd -> s2mm (mm2s(src, data_out, n), sadd(data_in, data_out,
- * addend), s2mm(data_in, dst, n)) through FIFOs of 4: dst = src + addend,
- * every model ends well. */
+/* mm2s -> <mid> -> s2mm: mm2s(src, data_out, n), mid(data_in, data_out,
+ * param) (sadd or sinc), s2mm(data_in, dst, m), joined by FIFOs a and b
+ * of the depths given; names as the design would give them. */
+typedef struct pipeline {
+    harness h;
+    fifo a, b;
+    unit_run mm2s, mid, s2mm;
+    uint32_t n, param, m;
+} pipeline;
+
+static void pipeline_init(pipeline *p, const char *mid_kernel,
+                          axl_emu_model_fn mid_fn, const char *names[5],
+                          uint32_t depth_a, uint32_t depth_b, uint32_t n,
+                          uint32_t param, uint32_t m)
+{
+    p->n = n;
+    p->param = param;
+    p->m = m;
+    harness_init(&p->h);
+    fifo_init(&p->a, &p->h, names[3], depth_a);
+    fifo_init(&p->b, &p->h, names[4], depth_b);
+    make_unit(&p->h, &p->mm2s, names[0], "mm2s", axl_emu_model_mm2s);
+    make_unit(&p->h, &p->mid, names[1], mid_kernel, mid_fn);
+    make_unit(&p->h, &p->s2mm, names[2], "s2mm", axl_emu_model_s2mm);
+    end_of(&p->mm2s.ends[0], &p->a, true);
+    buffer_arg(&p->mm2s.args[0], 0, src, sizeof src);
+    stream_arg(&p->mm2s.args[1], 1, &p->mm2s.ends[0]);
+    scalar_arg(&p->mm2s.args[2], 2, &p->n);
+    end_of(&p->mid.ends[0], &p->a, false);
+    end_of(&p->mid.ends[1], &p->b, true);
+    stream_arg(&p->mid.args[0], 0, &p->mid.ends[0]);
+    stream_arg(&p->mid.args[1], 1, &p->mid.ends[1]);
+    scalar_arg(&p->mid.args[2], 2, &p->param);
+    end_of(&p->s2mm.ends[0], &p->b, false);
+    stream_arg(&p->s2mm.args[0], 0, &p->s2mm.ends[0]);
+    buffer_arg(&p->s2mm.args[1], 1, dst, 4ull * m);
+    scalar_arg(&p->s2mm.args[2], 2, &p->m);
+}
+
+static const char *sadd_names[5] = {
+    "mm2s_1", "sadd_1", "s2mm_1", "mm2s_1.data_out -> sadd_1.data_in",
+    "sadd_1.data_out -> s2mm_1.data_in"};
+
+/* mm2s -> sadd -> s2mm through FIFOs of 4: dst = src + addend, every
+ * model ends well, the FIFOs are empty. */
 static void stream_models_compute_the_pipeline_through_bounded_fifos(void **s)
 {
     (void)s;
-    harness h;
-    fifo a, b;
-    unit_run mm2s, sadd, s2mm;
-    uint32_t n = 1000, addend = 0x10001, m = 1000;
-    for (uint32_t i = 0; i < n; i++)
+    static pipeline p;
+    for (uint32_t i = 0; i < 1000; i++)
         src[i] = i * 2654435761u;
     memset(dst, 0xEE, sizeof dst);
-    harness_init(&h);
-    fifo_init(&a, &h, "mm2s_1.data_out -> sadd_1.data_in", 4);
-    fifo_init(&b, &h, "sadd_1.data_out -> s2mm_1.data_in", 4);
-    make_unit(&h, &mm2s, "mm2s_1", "mm2s", axl_emu_model_mm2s);
-    make_unit(&h, &sadd, "sadd_1", "sadd", axl_emu_model_sadd);
-    make_unit(&h, &s2mm, "s2mm_1", "s2mm", axl_emu_model_s2mm);
-    end_of(&mm2s.ends[0], &a, true);
-    buffer_arg(&mm2s.args[0], 0, src, sizeof src);
-    stream_arg(&mm2s.args[1], 1, &mm2s.ends[0]);
-    scalar_arg(&mm2s.args[2], 2, &n);
-    end_of(&sadd.ends[0], &a, false);
-    end_of(&sadd.ends[1], &b, true);
-    stream_arg(&sadd.args[0], 0, &sadd.ends[0]);
-    stream_arg(&sadd.args[1], 1, &sadd.ends[1]);
-    scalar_arg(&sadd.args[2], 2, &addend);
-    end_of(&s2mm.ends[0], &b, false);
-    stream_arg(&s2mm.args[0], 0, &s2mm.ends[0]);
-    buffer_arg(&s2mm.args[1], 1, dst, 4 * m);
-    scalar_arg(&s2mm.args[2], 2, &m);
-    run_all(&h);
-    assert_int_equal(mm2s.result, AXL_SUCCESS);
-    assert_int_equal(sadd.result, AXL_SUCCESS);
-    assert_int_equal(s2mm.result, AXL_SUCCESS);
-    for (uint32_t i = 0; i < n; i++)
-        if (dst[i] != src[i] + addend)
-            fail_msg("dst[%u] = 0x%x, want 0x%x", i, dst[i], src[i] + addend);
-    assert_int_equal(dst[n], 0xEEEEEEEEu);
-    assert_int_equal(a.count + b.count, 0);
+    pipeline_init(&p, "sadd", axl_emu_model_sadd, sadd_names, 4, 4, 1000,
+                  0x10001, 1000);
+    run_all(&p.h);
+    assert_int_equal(p.mm2s.result, AXL_SUCCESS);
+    assert_int_equal(p.mid.result, AXL_SUCCESS);
+    assert_int_equal(p.s2mm.result, AXL_SUCCESS);
+    for (uint32_t i = 0; i < 1000; i++)
+        if (dst[i] != src[i] + 0x10001)
+            fail_msg("dst[%u] = 0x%x, want 0x%x", i, dst[i], src[i] + 0x10001);
+    assert_int_equal(dst[1000], 0xEEEEEEEEu);
+    assert_int_equal(p.a.count + p.b.count, 0);
 }
 
 /* s2mm takes 10 words of the 100 mm2s sends through FIFOs of 4: once it
@@ -278,92 +300,54 @@ static void stream_models_compute_the_pipeline_through_bounded_fifos(void **s)
 static void a_deadlocked_pipeline_fails_naming_units_and_fifo_fill(void **s)
 {
     (void)s;
-    harness h;
-    fifo a, b;
-    unit_run mm2s, sadd, s2mm;
-    uint32_t n = 100, addend = 1, m = 10;
-    harness_init(&h);
-    fifo_init(&a, &h, "mm2s_1.data_out -> sadd_1.data_in", 4);
-    fifo_init(&b, &h, "sadd_1.data_out -> s2mm_1.data_in", 4);
-    make_unit(&h, &mm2s, "mm2s_1", "mm2s", axl_emu_model_mm2s);
-    make_unit(&h, &sadd, "sadd_1", "sadd", axl_emu_model_sadd);
-    make_unit(&h, &s2mm, "s2mm_1", "s2mm", axl_emu_model_s2mm);
-    end_of(&mm2s.ends[0], &a, true);
-    buffer_arg(&mm2s.args[0], 0, src, sizeof src);
-    stream_arg(&mm2s.args[1], 1, &mm2s.ends[0]);
-    scalar_arg(&mm2s.args[2], 2, &n);
-    end_of(&sadd.ends[0], &a, false);
-    end_of(&sadd.ends[1], &b, true);
-    stream_arg(&sadd.args[0], 0, &sadd.ends[0]);
-    stream_arg(&sadd.args[1], 1, &sadd.ends[1]);
-    scalar_arg(&sadd.args[2], 2, &addend);
-    end_of(&s2mm.ends[0], &b, false);
-    stream_arg(&s2mm.args[0], 0, &s2mm.ends[0]);
-    buffer_arg(&s2mm.args[1], 1, dst, sizeof dst);
-    scalar_arg(&s2mm.args[2], 2, &m);
-    run_all(&h);
-    assert_int_equal(s2mm.result, AXL_SUCCESS);
-    assert_int_equal(mm2s.result, AXL_ERR_RUNTIME);
-    assert_int_equal(sadd.result, AXL_ERR_RUNTIME);
+    static pipeline p;
+    pipeline_init(&p, "sadd", axl_emu_model_sadd, sadd_names, 4, 4, 100, 1,
+                  10);
+    run_all(&p.h);
+    assert_int_equal(p.s2mm.result, AXL_SUCCESS);
+    assert_int_equal(p.mm2s.result, AXL_ERR_RUNTIME);
+    assert_int_equal(p.mid.result, AXL_ERR_RUNTIME);
     const char *want[] = {"deadlock", "mm2s_1 writes full mm2s_1.data_out "
                           "-> sadd_1.data_in (4 of 4)", "sadd_1 writes full "
                           "sadd_1.data_out -> s2mm_1.data_in (4 of 4)"};
     for (size_t i = 0; i < 3; i++)
-        if (!strstr(h.why, want[i]))
-            fail_msg("the deadlock says \"%s\"; no \"%s\"", h.why, want[i]);
+        if (!strstr(p.h.why, want[i]))
+            fail_msg("the deadlock says \"%s\"; no \"%s\"", p.h.why,
+                     want[i]);
     /* The models pass on what the backend said (terse builds keep only
      * the status in the message). */
-    if (axl_test_messages() && !strstr(mm2s.message, "deadlock"))
-        fail_msg("mm2s failed with \"%s\"", mm2s.message);
+    if (axl_test_messages() && !strstr(p.mm2s.message, "deadlock"))
+        fail_msg("mm2s failed with \"%s\"", p.mm2s.message);
 }
 
 /* The free-running sinc runs until its pipeline is stopped; the stop is
  * its normal end (AXL_EMU_STREAM_STOPPED -> AXL_SUCCESS), and what it
- * passed on carried its inc. */
+ * passed on carried its inc. Its waits count for a deadlock only while a
+ * command (mm2s, s2mm) runs: the device stops it once they have ended. */
 static void free_running_model_ends_well_when_its_pipeline_stops(void **s)
 {
     (void)s;
-    harness h;
-    fifo a, b;
-    unit_run mm2s, sinc, s2mm;
-    uint32_t n = 50, inc = 7, m = 50;
-    harness_init(&h);
-    fifo_init(&a, &h, "mm2s_2.data_out -> sinc_1.data_in", 16);
-    fifo_init(&b, &h, "sinc_1.data_out -> s2mm_2.data_in", 2);
-    make_unit(&h, &mm2s, "mm2s_2", "mm2s", axl_emu_model_mm2s);
-    make_unit(&h, &sinc, "sinc_1", "sinc", axl_emu_model_sinc);
-    make_unit(&h, &s2mm, "s2mm_2", "s2mm", axl_emu_model_s2mm);
-    end_of(&mm2s.ends[0], &a, true);
-    buffer_arg(&mm2s.args[0], 0, src, sizeof src);
-    stream_arg(&mm2s.args[1], 1, &mm2s.ends[0]);
-    scalar_arg(&mm2s.args[2], 2, &n);
-    end_of(&sinc.ends[0], &a, false);
-    end_of(&sinc.ends[1], &b, true);
-    stream_arg(&sinc.args[0], 0, &sinc.ends[0]);
-    stream_arg(&sinc.args[1], 1, &sinc.ends[1]);
-    scalar_arg(&sinc.args[2], 2, &inc);
-    end_of(&s2mm.ends[0], &b, false);
-    stream_arg(&s2mm.args[0], 0, &s2mm.ends[0]);
-    buffer_arg(&s2mm.args[1], 1, dst, sizeof dst);
-    scalar_arg(&s2mm.args[2], 2, &m);
-    /* The device stops the free-running unit once the memory-facing
-     * commands have ended; until then its waits count for a deadlock. */
-    sinc.free_running = true;
+    static pipeline p;
+    static const char *names[5] = {
+        "mm2s_2", "sinc_1", "s2mm_2", "mm2s_2.data_out -> sinc_1.data_in",
+        "sinc_1.data_out -> s2mm_2.data_in"};
+    pipeline_init(&p, "sinc", axl_emu_model_sinc, names, 16, 2, 50, 7, 50);
+    p.mid.free_running = true;
     pthread_t t[3];
-    pthread_create(&t[2], NULL, unit_main, &s2mm);
-    pthread_create(&t[1], NULL, unit_main, &sinc);
-    pthread_create(&t[0], NULL, unit_main, &mm2s);
+    pthread_create(&t[2], NULL, unit_main, &p.s2mm);
+    pthread_create(&t[1], NULL, unit_main, &p.mid);
+    pthread_create(&t[0], NULL, unit_main, &p.mm2s);
     pthread_join(t[0], NULL);
     pthread_join(t[2], NULL);
-    pthread_mutex_lock(&h.mu);
-    h.stopped = true;
-    pthread_cond_broadcast(&h.cv);
-    pthread_mutex_unlock(&h.mu);
+    pthread_mutex_lock(&p.h.mu);
+    p.h.stopped = true;
+    pthread_cond_broadcast(&p.h.cv);
+    pthread_mutex_unlock(&p.h.mu);
     pthread_join(t[1], NULL);
-    assert_int_equal(sinc.result, AXL_SUCCESS);
-    assert_int_equal(s2mm.result, AXL_SUCCESS);
-    for (uint32_t i = 0; i < n; i++)
-        assert_int_equal(dst[i], src[i] + inc);
+    assert_int_equal(p.mid.result, AXL_SUCCESS);
+    assert_int_equal(p.s2mm.result, AXL_SUCCESS);
+    for (uint32_t i = 0; i < 50; i++)
+        assert_int_equal(dst[i], src[i] + 7);
 }
 
 /* A model that reads a stream it should write, or a scalar as a stream,
