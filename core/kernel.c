@@ -81,6 +81,7 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
     axl_format(info->name, sizeof info->name, "%s", kid->name);
     info->num_args = kid->nargs;
     info->compute_units = ki.cu_count;
+    info->control = ki.control;
     info->cu_mask = k->cus ? k->cus
                            : ki.cu_count >= 32
                                  ? UINT32_MAX
@@ -341,6 +342,8 @@ axl_status axl_kernel_get_arg_info(axl_kernel kernel, uint32_t index,
             axl_format(info->name, sizeof info->name, "%.*s",
                        (int)arg.name.len, arg.name.ptr);
             info->offset = arg.offset;
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+                info->kind = AXL_ARG_STREAM;
         }
     }
     axl__leave();

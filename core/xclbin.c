@@ -631,9 +631,13 @@ static axl_status arg_number(const doc *d, const tag *t, axl_str kname,
     return AXL_SUCCESS;
 }
 
-/* Reads (and, when d->e is set, checks) one direct-child <arg>. */
-static axl_status read_arg(const doc *d, const tag *t, axl_str kname,
-                           axl_xclbin_arg *a)
+static void stream_port(const doc *d, size_t kpos, axl_xclbin_arg *a,
+                        const tag *t);
+
+/* Reads (and, when d->e is set, checks) one direct-child <arg> of the
+ * kernel whose start tag is at kpos. */
+static axl_status read_arg(const doc *d, size_t kpos, const tag *t,
+                           axl_str kname, axl_xclbin_arg *a)
 {
     memset(a, 0, sizeof *a);
     if (!attr(d, t, "name", &a->name) || a->name.len == 0)
@@ -659,6 +663,8 @@ static axl_status read_arg(const doc *d, const tag *t, axl_str kname,
         a->type.ptr = d->s + t->start;
         a->type.len = 0;
     }
+    if (a->address_qualifier == AXL_XCLBIN_ARG_STREAM)
+        stream_port(d, kpos, a, t);
     return AXL_SUCCESS;
 }
 
@@ -693,8 +699,8 @@ static axl_status read_kernel_tag(const doc *d, const tag *t,
  */
 typedef int (*arg_visit)(void *ctx, const doc *d, const tag *t);
 
-static int walk_args(const doc *d, size_t kpos, arg_visit visit, void *ctx,
-                     size_t *end)
+static int walk_children(const doc *d, size_t kpos, const char *name,
+                         arg_visit visit, void *ctx, size_t *end)
 {
     size_t pos = kpos;
     tag t;
@@ -716,7 +722,7 @@ static int walk_args(const doc *d, size_t kpos, arg_visit visit, void *ctx,
             }
             continue;
         }
-        if (depth == 1 && tag_is(d, &t, "arg") && visit) {
+        if (depth == 1 && tag_is(d, &t, name) && visit) {
             int v = visit(ctx, d, &t);
             if (v)
                 return v;
@@ -724,6 +730,49 @@ static int walk_args(const doc *d, size_t kpos, arg_visit visit, void *ctx,
         if (t.kind == TAG_OPEN)
             depth++;
     }
+}
+
+static int walk_args(const doc *d, size_t kpos, arg_visit visit, void *ctx,
+                     size_t *end)
+{
+    return walk_children(d, kpos, "arg", visit, ctx, end);
+}
+
+typedef struct port_find {
+    axl_str name;
+    axl_xclbin_arg *a;
+} port_find;
+
+static int find_port(void *ctx, const doc *d, const tag *t)
+{
+    port_find *pf = ctx;
+    axl_str v;
+    uint64_t bits;
+    if (!attr(d, t, "name", &v) || !str_eq(v, pf->name))
+        return 0;
+    if (attr(d, t, "mode", &v)) {
+        if (axl_str_eq(v, "read_only"))
+            pf->a->stream_dir = AXL_XCLBIN_STREAM_IN;
+        else if (axl_str_eq(v, "write_only"))
+            pf->a->stream_dir = AXL_XCLBIN_STREAM_OUT;
+    }
+    if (attr(d, t, "dataWidth", &v) && parse_u64(v, &bits) == 1 &&
+        bits <= UINT32_MAX)
+        pf->a->stream_bits = (uint32_t)bits;
+    return 1;
+}
+
+/* A stream argument's direction and width: the <port> its port attribute
+ * names, a direct child of the kernel as in the xclbin's XML (Vitis
+ * writes no <ports> wrapper there). Left NONE and 0 when it is absent. */
+static void stream_port(const doc *d, size_t kpos, axl_xclbin_arg *a,
+                        const tag *t)
+{
+    port_find pf = {{NULL, 0}, a};
+    size_t end;
+    if (!attr(d, t, "port", &pf.name))
+        return;
+    walk_children(d, kpos, "port", find_port, &pf, &end);
 }
 
 /* The index-th <kernel> start tag of a checked document (kernels do not
@@ -791,7 +840,7 @@ static int check_arg(void *ctx, const doc *d, const tag *t)
 {
     arg_check *ac = ctx;
     axl_xclbin_arg a;
-    ac->st = read_arg(d, t, ac->kname, &a);
+    ac->st = read_arg(d, ac->first, t, ac->kname, &a);
     if (ac->st)
         return 1;
     dup_search ds = {t, a.index, 0};
@@ -1267,6 +1316,9 @@ axl_status axl_xclbin_get_mem(const axl_xclbin *x, uint32_t index,
     if (out->type != AXL_XCLBIN_MEM_STREAMING &&
         out->type != AXL_XCLBIN_MEM_STREAMING_CONNECTION)
         out->size = ld64(p + 8) * 1024;
+    else if (out->type == AXL_XCLBIN_MEM_STREAMING_CONNECTION &&
+             ld64(p + 8) <= UINT32_MAX)
+        out->fifo_depth = (uint32_t)ld64(p + 8);
     out->base_address = ld64(p + 16);
     if (!fixed_str(p + MEM_TAG_OFF, MEM_TAG_SIZE, &out->tag))
         return AXL_ERR_INVALID;
@@ -1447,7 +1499,7 @@ axl_status axl_xclbin_get_kernel_arg(const axl_xclbin *x,
     size_t end;
     if (walk_args(&d, kpos, pick_arg, &ap, &end) != 1)
         return AXL_ERR_INVALID;
-    return read_arg(&d, &ap.t, k->name, out);
+    return read_arg(&d, kpos, &ap.t, k->name, out);
 }
 
 axl_status axl_xclbin_get_kernel_cu(const axl_xclbin *x,
@@ -1484,4 +1536,144 @@ uint64_t axl_xclbin_arg_banks(const axl_xclbin *x, uint32_t ip_index,
             mask |= (uint64_t)1 << c.mem_index;
     }
     return mask;
+}
+
+/* ---- streams ---- */
+
+/* The CONNECTIVITY entries that name bank m: the first two in *a and *b;
+ * returns how many there are. */
+static uint32_t stream_ends(const axl_xclbin *x, uint32_t m,
+                            axl_xclbin_connection *a, axl_xclbin_connection *b)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->connection_count; i++) {
+        axl_xclbin_connection c;
+        if (axl_xclbin_get_connection(x, i, &c) != AXL_SUCCESS ||
+            c.mem_index != m)
+            continue;
+        if (n == 0)
+            *a = c;
+        else if (n == 1)
+            *b = c;
+        n++;
+    }
+    return n;
+}
+
+/* The stream bank of the index-th stream, or mem_count. */
+static uint32_t stream_bank(const axl_xclbin *x, uint32_t index)
+{
+    uint32_t seen = 0;
+    for (uint32_t m = 0; m < x->mem_count; m++) {
+        axl_xclbin_mem mem;
+        axl_xclbin_connection a, b;
+        if (axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS ||
+            mem.type != AXL_XCLBIN_MEM_STREAMING_CONNECTION ||
+            stream_ends(x, m, &a, &b) != 2)
+            continue;
+        if (seen++ == index)
+            return m;
+    }
+    return x->mem_count;
+}
+
+uint32_t axl_xclbin_stream_count(const axl_xclbin *x)
+{
+    uint32_t n = 0;
+    if (!usable(x))
+        return 0;
+    while (stream_bank(x, n) < x->mem_count)
+        n++;
+    return n;
+}
+
+/* Argument arg_id of the unit at IP ip_index: its direction, and the
+ * unit's and the argument's names. */
+static uint8_t port_of(const axl_xclbin *x, uint32_t ip_index,
+                       uint32_t arg_id, axl_str *unit, axl_str *port)
+{
+    axl_xclbin_ip ip;
+    if (axl_xclbin_get_ip(x, ip_index, &ip) != AXL_SUCCESS)
+        return AXL_XCLBIN_STREAM_NONE;
+    *unit = ip.name;
+    for (uint32_t k = 0; k < x->kernel_count; k++) {
+        axl_xclbin_kernel kern;
+        if (axl_xclbin_get_kernel(x, k, &kern) != AXL_SUCCESS ||
+            !str_eq(kern.name, ip.kernel))
+            continue;
+        for (uint32_t i = 0; i < kern.arg_count; i++) {
+            axl_xclbin_arg arg;
+            if (axl_xclbin_get_kernel_arg(x, &kern, i, &arg) == AXL_SUCCESS &&
+                arg.index == arg_id) {
+                *port = arg.name;
+                return arg.stream_dir;
+            }
+        }
+    }
+    return AXL_XCLBIN_STREAM_NONE;
+}
+
+axl_status axl_xclbin_get_stream(const axl_xclbin *x, uint32_t index,
+                                 axl_xclbin_stream *out)
+{
+    if (!usable(x) || !out)
+        return AXL_ERR_INVALID;
+    uint32_t m = stream_bank(x, index);
+    axl_xclbin_mem mem;
+    axl_xclbin_connection a, b;
+    if (m >= x->mem_count || axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS)
+        return AXL_ERR_INVALID;
+    stream_ends(x, m, &a, &b);
+    memset(out, 0, sizeof *out);
+    axl_str un[2] = {{"", 0}, {"", 0}}, pn[2] = {{"", 0}, {"", 0}};
+    uint8_t da = port_of(x, a.ip_index, a.arg_index, &un[0], &pn[0]);
+    uint8_t db = port_of(x, b.ip_index, b.arg_index, &un[1], &pn[1]);
+    /* The producer is the end whose port writes; else the first entry. */
+    int swap = da == AXL_XCLBIN_STREAM_IN || db == AXL_XCLBIN_STREAM_OUT;
+    const axl_xclbin_connection *p = swap ? &b : &a, *c = swap ? &a : &b;
+    out->mem_index = m;
+    out->fifo_depth = mem.fifo_depth;
+    out->producer_ip = p->ip_index;
+    out->producer_arg = p->arg_index;
+    out->consumer_ip = c->ip_index;
+    out->consumer_arg = c->arg_index;
+    out->producer_unit = un[swap];
+    out->producer_port = pn[swap];
+    out->consumer_unit = un[!swap];
+    out->consumer_port = pn[!swap];
+    return AXL_SUCCESS;
+}
+
+axl_status axl_xclbin_port_stream(const axl_xclbin *x, uint32_t ip_index,
+                                  uint32_t arg_id, uint32_t *stream_index)
+{
+    if (!usable(x))
+        return AXL_ERR_INVALID;
+    /* A port's stream is the bank its CONNECTIVITY entry names. */
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < x->mem_count; m++) {
+        axl_xclbin_mem mem;
+        axl_xclbin_connection a, b;
+        if (axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS ||
+            mem.type != AXL_XCLBIN_MEM_STREAMING_CONNECTION ||
+            stream_ends(x, m, &a, &b) != 2)
+            continue;
+        if ((a.ip_index == ip_index && a.arg_index == arg_id) ||
+            (b.ip_index == ip_index && b.arg_index == arg_id)) {
+            if (stream_index)
+                *stream_index = n;
+            return AXL_SUCCESS;
+        }
+        n++;
+    }
+    return AXL_ERR_INVALID;
+}
+
+const char *axl_xclbin_control_name(uint32_t control)
+{
+    static const char *const names[] = {"ap_ctrl_hs", "ap_ctrl_chain",
+                                        "ap_ctrl_none", "ap_ctrl_me",
+                                        "accel_adapter"};
+    return control < sizeof names / sizeof names[0] ? names[control]
+                                                    : "unknown";
 }

@@ -37,6 +37,36 @@ struct axl_xclbin_design;
 extern "C" {
 #endif
 
+/**
+ * What backs a stream a model reads or writes (an AXI4-Stream port joined
+ * to another unit's by the design's stream_connect): the emulated device
+ * gives a bounded FIFO of the design's depth between two units that each
+ * run on a worker of their own (docs/streams-api.md, "The emulated
+ * device"); a test may give its own. Each op moves one beat of the
+ * stream's width and blocks until it can, or until the device gives up on
+ * the pipeline, and then returns why: a deadlock found (every unit of the
+ * pipeline blocked on a full or empty FIFO; the message names the units
+ * and the FIFOs with their fill), a stop (AXL_EMU_STREAM_STOPPED), a
+ * reset. A model returns such a status at once, as it got it.
+ */
+typedef struct axl_emu_stream_ops {
+    axl_status (*read)(void *ctx, void *beat, bool *last);
+    axl_status (*write)(void *ctx, const void *beat, bool last);
+} axl_emu_stream_ops;
+
+/** A stream end, as the device hands it to a model. */
+typedef struct axl_emu_stream {
+    const axl_emu_stream_ops *ops;
+    void *ctx;
+    uint32_t bytes;      /**< a beat's TDATA bytes (the port's dataWidth / 8) */
+    bool out;            /**< the model writes it (mode write_only) */
+    const char *name;    /**< "mm2s:mm2s_1.data_out -> sadd:sadd_1.data_in" */
+} axl_emu_stream;
+
+/** What a read or write returns when the pipeline was stopped: a
+ *  free-running model returns it and ends, which is how it is told to. */
+#define AXL_EMU_STREAM_STOPPED AXL_ERR_BAD_STATE
+
 /** One argument of a call, in the order of the kernel's argument ids. */
 typedef struct axl_emu_arg {
     uint32_t id;
@@ -44,6 +74,10 @@ typedef struct axl_emu_arg {
     void *ptr;           /**< buffer: its bytes in the bank; scalar: NULL */
     uint64_t size;       /**< buffer: bytes reachable; scalar: bytes */
     const void *value;   /**< scalar: its bytes */
+    /** A stream argument's end (is_buffer false, ptr and value NULL);
+     *  NULL for every other argument. Read or write it with
+     *  axl_emu_stream_read/axl_emu_stream_write. */
+    const axl_emu_stream *stream;
 } axl_emu_arg;
 
 /** One invocation of a compute unit. */
@@ -181,6 +215,33 @@ axl_status axl_emu_u32(const axl_emu_call *call, uint32_t id, uint32_t *out);
 
 /** A float scalar argument, or AXL_ERR_KERNEL_ARGUMENT. */
 axl_status axl_emu_f32(const axl_emu_call *call, uint32_t id, float *out);
+
+/**
+ * Reads one beat of stream argument id into beat (the stream's bytes of
+ * TDATA) and its TLAST into *last (may be NULL). Blocks while the FIFO is
+ * empty. AXL_ERR_KERNEL_ARGUMENT when id is not a stream the model reads;
+ * else what the stream's backend says (axl_emu_stream_ops): AXL_SUCCESS,
+ * or why the device gave up on the pipeline, which the model returns.
+ */
+axl_status axl_emu_stream_read(const axl_emu_call *call, uint32_t id,
+                               void *beat, bool *last);
+
+/** Writes one beat (and its TLAST) to stream argument id; blocks while
+ *  the FIFO is full. As axl_emu_stream_read otherwise. */
+axl_status axl_emu_stream_write(const axl_emu_call *call, uint32_t id,
+                                const void *beat, bool last);
+
+/**
+ * axl's stream kernels (bitstreams/streams: the HLS sources, whose RTL is
+ * bitstreams/rtl), as C models: mm2s (src, data_out, n), sadd (data_in,
+ * data_out, addend: until TLAST), s2mm (data_in, dst, n) and the
+ * free-running sinc (data_in, data_out, inc: until stopped). Register
+ * them by name with axl_emu_register_model where a device runs streams.
+ */
+axl_status axl_emu_model_mm2s(const axl_emu_call *call, void *user);
+axl_status axl_emu_model_sadd(const axl_emu_call *call, void *user);
+axl_status axl_emu_model_s2mm(const axl_emu_call *call, void *user);
+axl_status axl_emu_model_sinc(const axl_emu_call *call, void *user);
 
 #ifdef __cplusplus
 }

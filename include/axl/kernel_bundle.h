@@ -286,7 +286,10 @@ axl_status axl_kernel_get_id(axl_kernel kernel, axl_kernel_id *id);
 /** Kinds of kernel arguments. */
 typedef enum axl_arg_kind {
     AXL_ARG_SCALAR = 0, /**< bytes passed by value */
-    AXL_ARG_BUFFER = 1  /**< an accessor to a buffer in global memory */
+    AXL_ARG_BUFFER = 1, /**< an accessor to a buffer in global memory */
+    /** An AXI4-Stream port (addressQualifier 4): joined to another unit's
+     *  port by the design (axl_xclbin_port_stream), never set by the host. */
+    AXL_ARG_STREAM = 2
 } axl_arg_kind;
 
 /** Kernel information. */
@@ -305,6 +308,10 @@ typedef struct axl_kernel_info {
      *  axl_kernel_get_cu_info numbers them); all of them unless it was
      *  made by axl_kernel_select_units. */
     uint32_t cu_mask;
+    /** Its control protocol (axl_xclbin_ip_control: the kernel XML's
+     *  hwControlProtocol; axl_xclbin_control_name names it). An
+     *  ap_ctrl_none kernel runs from reset and is never launched. */
+    uint32_t control;
 } axl_kernel_info;
 
 typedef struct axl_kernel_arg_info {

@@ -28,6 +28,17 @@
  *    allocated, VALID dropped before READY, a burst type other than INCR,
  *    AxSIZE wider than the bus. Each is counted, and fails the unit's run
  *    (run_status), naming the bundle and the address;
+ *  - the design's streams (stream_connect): each joins a producer's
+ *    AXI4-Stream port (TDATA, TVALID, TREADY, and TLAST, TKEEP, TSTRB
+ *    where the RTL has them; widths from the kernel XML, checked against
+ *    the RTL's when it is built and between the two ends at attach) to
+ *    its consumer's through a FIFO of the design's depth, and checks the
+ *    producer: TVALID dropped before TREADY took the beat, TDATA, TLAST,
+ *    TKEEP or TSTRB changed while TVALID waited, TSTRB set on a byte TKEEP
+ *    leaves out (AXI4-Stream's reserved combination). Each is counted and
+ *    fails the producer's run, naming the stream. Verilator is a two-state
+ *    simulator: an X on TDATA reads as a 0 or a 1, never as X
+ *    (docs/rtl-in-ci.md, "What the simulation cannot model");
  *  - the interrupt pin: a rising edge calls the isr given at attach at the
  *    end of its cycle, inside whichever call ran it (rd32, wr32, advance,
  *    reset), and advance() returns IRQ for that unit until the port reads
@@ -105,6 +116,24 @@ typedef struct axl_rtl_unit_stats {
 
 /** AXL_ERR_INVALID when no unit of the attached design has RTL there. */
 axl_status axl_rtl_unit_stats_get(uint32_t ip_index, axl_rtl_unit_stats *out);
+
+/** What the testbench counted for one stream of the design (by its index,
+ *  axl_xclbin_get_stream): the FIFO it puts between the two units' ports,
+ *  of the design's depth (2 when the design gives none: the register
+ *  slices of a direct connection). */
+typedef struct axl_rtl_stream_stats {
+    uint32_t depth;           /**< the FIFO's beats */
+    uint32_t fill;            /**< beats in it now */
+    uint32_t max_fill;        /**< the most it held since attach */
+    uint64_t beats;           /**< beats that went through */
+    uint64_t full_cycles;     /**< cycles the producer offered a beat to a full FIFO */
+    uint32_t protocol_errors; /**< the producer's AXI4-Stream errors since attach */
+} axl_rtl_stream_stats;
+
+/** AXL_ERR_INVALID when the attached design has no stream of that index
+ *  joined in the testbench (both ends must have RTL). */
+axl_status axl_rtl_stream_stats_get(uint32_t stream_index,
+                                    axl_rtl_stream_stats *out);
 
 /** The memory's timing, in cycles (from the next burst on): from a read
  *  address to its first data beat (default 20), and from a write's last

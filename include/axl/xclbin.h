@@ -92,6 +92,12 @@ typedef struct axl_xclbin_mem {
     uint64_t size;          /**< bytes (MEM_TOPOLOGY stores KiB) */
     uint64_t base_address;
     axl_str tag;            /**< "DDR[0]", "HBM[3]", "bank0", ... */
+    /** For a MEM_STREAMING_CONNECTION entry (a stream between two units,
+     *  see axl_xclbin_get_stream): the depth of the FIFO the link put on
+     *  it (stream_connect=a.out:b.in:64), in beats, from the word XRT's
+     *  xclbin.h calls route_id (size is 0 for such entries); 0 when the
+     *  link gave none. 0 for every other entry. */
+    uint32_t fifo_depth;
 } axl_xclbin_mem;
 
 /** IP types of IP_LAYOUT (enum IP_TYPE). Compute units are IP_KERNEL. */
@@ -148,6 +154,14 @@ typedef enum axl_xclbin_addr_qual {
     AXL_XCLBIN_ARG_STREAM = 4
 } axl_xclbin_addr_qual;
 
+/** Which way a stream argument (addressQualifier 4) carries data, seen
+ *  from its kernel: the mode of the <port> its arg names. */
+typedef enum axl_xclbin_stream_dir {
+    AXL_XCLBIN_STREAM_NONE = 0, /**< not a stream, or its port is not found */
+    AXL_XCLBIN_STREAM_IN = 1,   /**< mode="read_only": the kernel consumes */
+    AXL_XCLBIN_STREAM_OUT = 2   /**< mode="write_only": the kernel produces */
+} axl_xclbin_stream_dir;
+
 /** One kernel of the XML. xml_offset/xml_size locate its element. */
 typedef struct axl_xclbin_kernel {
     axl_str name;
@@ -173,7 +187,35 @@ typedef struct axl_xclbin_arg {
     uint64_t size;              /**< bytes in the control map (8 for pointers) */
     uint64_t host_size;         /**< bytes the host passes */
     axl_str type;               /**< "int*", "float", "unsigned int", ... */
+    /** For a stream (AXL_XCLBIN_ARG_STREAM): its direction and the width
+     *  of TDATA in bits, from the <port> the arg names (mode read_only or
+     *  write_only, dataWidth); NONE and 0 when that port is not there. A
+     *  stream is never an argument the host sets: its peer is fixed by
+     *  the design (axl_xclbin_port_stream). */
+    uint8_t stream_dir;         /**< axl_xclbin_stream_dir */
+    uint32_t stream_bits;
 } axl_xclbin_arg;
+
+/**
+ * A stream between two compute units, joined by the link
+ * (stream_connect=<producer cu>.<port>:<consumer cu>.<port>[:<depth>]).
+ * In the image it is what v++ writes: a MEM_STREAMING_CONNECTION entry of
+ * MEM_TOPOLOGY and the two CONNECTIVITY entries that name it, one for
+ * each end's argument (XRT skips such entries when it places buffers).
+ * Streams are numbered in MEM_TOPOLOGY order of their entries.
+ */
+typedef struct axl_xclbin_stream {
+    uint32_t mem_index;     /**< its MEM_STREAMING_CONNECTION entry */
+    uint32_t fifo_depth;    /**< beats (axl_xclbin_mem.fifo_depth); 0: none given */
+    uint32_t producer_ip;   /**< IP_LAYOUT index of the unit that writes */
+    uint32_t producer_arg;  /**< its argument's id (XML id) */
+    uint32_t consumer_ip;   /**< IP_LAYOUT index of the unit that reads */
+    uint32_t consumer_arg;
+    /** Views into the design, for messages: the units' IP_LAYOUT names
+     *  ("mm2s:mm2s_1") and their arguments' names ("out"); a port whose
+     *  kernel the XML lacks has an empty name. */
+    axl_str producer_unit, producer_port, consumer_unit, consumer_port;
+} axl_xclbin_stream;
 
 /* ---- Pre-digested designs ------------------------------------------------------ */
 
@@ -273,6 +315,39 @@ axl_status axl_xclbin_get_kernel_cu(const axl_xclbin *x,
  */
 uint64_t axl_xclbin_arg_banks(const axl_xclbin *x, uint32_t ip_index,
                               uint32_t arg_id);
+
+/** The streams of the design: how many there are (MEM_STREAMING_CONNECTION
+ *  entries that two CONNECTIVITY entries name). O(banks x connections). */
+uint32_t axl_xclbin_stream_count(const axl_xclbin *x);
+
+/**
+ * The index-th stream. Which end produces is told by the arguments'
+ * direction (axl_xclbin_arg.stream_dir) where the XML gives it, else by
+ * CONNECTIVITY order (the producer's entry first, as axl-xclbin link
+ * writes them). AXL_ERR_INVALID for an index out of range.
+ */
+axl_status axl_xclbin_get_stream(const axl_xclbin *x, uint32_t index,
+                                 axl_xclbin_stream *out);
+
+/**
+ * The stream that argument arg_id of IP ip_index is an end of: its index
+ * in *stream_index (may be NULL). AXL_ERR_INVALID when the argument is on
+ * no stream: not a stream argument, or a stream port left unconnected
+ * (which axl-xclbin link refuses; an image from elsewhere may have one).
+ * A message that names a stream and its connection is built from it:
+ * the two units' names (axl_xclbin_get_ip) and their arguments' names
+ * (the name views of axl_xclbin_stream), e.g. "mm2s:mm2s_1.out -> sadd:sadd_1.a
+ * (FIFO of 64)".
+ */
+axl_status axl_xclbin_port_stream(const axl_xclbin *x, uint32_t ip_index,
+                                  uint32_t arg_id, uint32_t *stream_index);
+
+/** The name of a control protocol as the kernel XML writes it
+ *  ("ap_ctrl_hs", "ap_ctrl_chain", "ap_ctrl_none", ...), or "unknown".
+ *  An ap_ctrl_none unit has no start or done: it runs from reset, and
+ *  the host never launches it. An ap_ctrl_chain unit can also be set to
+ *  restart by itself (auto-restart, bit 7 of its control word). */
+const char *axl_xclbin_control_name(uint32_t control);
 
 /** 1 when s equals the NUL-terminated string z, else 0. */
 int axl_str_eq(axl_str s, const char *z);

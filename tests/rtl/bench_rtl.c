@@ -15,35 +15,14 @@
 #include "axl/rtl.h"
 #include "axl/xclbin.h"
 
+#include "bench_util.h"
+
 static const axl_mmio_model *m;
 static axl_xclbin design;
 
-static double wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* This process's CPU time: the rate on a machine other jobs share. */
-static double cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static uint32_t unit(const char *name)
 {
-    for (uint32_t i = 0; i < design.ip_count; i++) {
-        axl_xclbin_ip ip;
-        if (axl_xclbin_get_ip(&design, i, &ip) == AXL_SUCCESS &&
-            ip.name.len == strlen(name) &&
-            memcmp(ip.name.ptr, name, ip.name.len) == 0)
-            return i;
-    }
-    fprintf(stderr, "no unit %s\n", name);
-    exit(1);
+    return design_unit(&design, name);
 }
 
 static void start(uint32_t ip, uint64_t a, uint64_t b, uint64_t o, uint32_t n)

@@ -26,6 +26,8 @@
 #include "axl/rtl.h"
 #include "axl/xclbin.h"
 
+#include "model_io.h"
+
 #include "axl_rtl_test_stock.h"
 
 enum {
@@ -41,7 +43,6 @@ enum {
 static _Alignas(64) uint8_t bank_mem[2][BANK_BYTES];
 static axl_mmio_bank_region regions[2];
 static axl_xclbin design;
-static const axl_mmio_model *m;
 
 static uint32_t irq_log[32];
 static unsigned irq_count;
@@ -52,22 +53,6 @@ static void isr(uint32_t ip)
 }
 
 /* ---- The model as the port calls it --------------------------------------- */
-
-static uint32_t rd(uint32_t ip, uint32_t off)
-{
-    return m->rd32(m->user, ip, off);
-}
-
-static void wr(uint32_t ip, uint32_t off, uint32_t v)
-{
-    m->wr32(m->user, ip, off, v);
-}
-
-static void wr64(uint32_t ip, uint32_t off, uint64_t v)
-{
-    wr(ip, off, (uint32_t)v);
-    wr(ip, off + 4, (uint32_t)(v >> 32));
-}
 
 static int advance(uint32_t ip, uint64_t until)
 {

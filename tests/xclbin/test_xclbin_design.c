@@ -26,10 +26,12 @@
 #include "axl_test_amd_style_xclbin.h"
 #include "axl_test_app_xclbin.h"
 #include "axl_test_stock_xclbin.h"
+#include "axl_test_streams_xclbin.h"
 
 extern const axl_xclbin_design axl_design_stock;
 extern const axl_xclbin_design axl_design_app;
 extern const axl_xclbin_design axl_design_amd_style;
+extern const axl_xclbin_design axl_design_streams;
 
 typedef struct pair {
     const char *name;
@@ -45,6 +47,9 @@ static const pair pairs[] = {
      &axl_design_app},
     {"amd_style", axl_test_amd_style_xclbin, &axl_test_amd_style_xclbin_size,
      &axl_design_amd_style},
+    /* Streams between units and a free-running one (issue 39). */
+    {"streams", axl_test_streams_xclbin, &axl_test_streams_xclbin_size,
+     &axl_design_streams},
 };
 
 static void str_equal(axl_str a, axl_str b)
@@ -72,7 +77,35 @@ static void same_design(const axl_xclbin *x, const axl_xclbin *d)
         assert_int_equal(a.used, b.used);
         assert_int_equal(a.size, b.size);
         assert_int_equal(a.base_address, b.base_address);
+        assert_int_equal(a.fifo_depth, b.fifo_depth);
         str_equal(a.tag, b.tag);
+    }
+    assert_int_equal(axl_xclbin_stream_count(x), axl_xclbin_stream_count(d));
+    for (uint32_t i = 0; i <= axl_xclbin_stream_count(x); i++) {
+        axl_xclbin_stream a, b;
+        axl_status sa = axl_xclbin_get_stream(x, i, &a);
+        assert_int_equal(sa, axl_xclbin_get_stream(d, i, &b));
+        if (sa != AXL_SUCCESS)
+            continue;
+        assert_int_equal(a.mem_index, b.mem_index);
+        assert_int_equal(a.fifo_depth, b.fifo_depth);
+        assert_int_equal(a.producer_ip, b.producer_ip);
+        assert_int_equal(a.producer_arg, b.producer_arg);
+        assert_int_equal(a.consumer_ip, b.consumer_ip);
+        assert_int_equal(a.consumer_arg, b.consumer_arg);
+        str_equal(a.producer_unit, b.producer_unit);
+        str_equal(a.producer_port, b.producer_port);
+        str_equal(a.consumer_unit, b.consumer_unit);
+        str_equal(a.consumer_port, b.consumer_port);
+        uint32_t sx = 99, sd = 98;
+        assert_int_equal(axl_xclbin_port_stream(x, a.consumer_ip,
+                                                a.consumer_arg, &sx),
+                         AXL_SUCCESS);
+        assert_int_equal(axl_xclbin_port_stream(d, b.consumer_ip,
+                                                b.consumer_arg, &sd),
+                         AXL_SUCCESS);
+        assert_int_equal(sx, i);
+        assert_int_equal(sd, i);
     }
     for (uint32_t i = 0; i <= x->ip_count; i++) {
         axl_xclbin_ip a, b;
@@ -134,6 +167,8 @@ static void same_design(const axl_xclbin *x, const axl_xclbin *d)
             assert_int_equal(p.offset, q.offset);
             assert_int_equal(p.size, q.size);
             assert_int_equal(p.host_size, q.host_size);
+            assert_int_equal(p.stream_dir, q.stream_dir);
+            assert_int_equal(p.stream_bits, q.stream_bits);
             str_equal(p.type, q.type);
         }
         for (uint32_t cu = 0; cu <= a.cu_count; cu++) {

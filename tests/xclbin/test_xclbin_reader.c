@@ -372,6 +372,84 @@ static void app_image_has_scale_and_its_own_nop(void **state)
     free(im.p);
 }
 
+/* Streams (issue 39; docs/streams-api.md): each MEM_STREAMING_CONNECTION
+ * entry that two CONNECTIVITY entries name is a stream; the producer is
+ * the end whose <port> is write_only; the FIFO depth is the entry's size
+ * word; both ports find it; a port on no stream and a stream past the
+ * last are refused. The design is bitstreams/streams.xclbin, as linked
+ * from streams.cfg. */
+static void streams_name_both_ends_their_fifo_and_each_port(void **state)
+{
+    (void)state;
+    image im = load("streams.xclbin");
+    axl_xclbin x;
+    open_ok(&x, im.p, im.size);
+    assert_int_equal(axl_xclbin_stream_count(&x), 4);
+    static const struct {
+        const char *prod, *pport, *cons, *cport;
+        uint32_t depth;
+    } want[4] = {
+        {"mm2s:mm2s_1", "data_out", "sadd:sadd_1", "data_in", 64},
+        {"sadd:sadd_1", "data_out", "s2mm:s2mm_1", "data_in", 64},
+        {"mm2s:mm2s_2", "data_out", "sinc:sinc_1", "data_in", 16},
+        {"sinc:sinc_1", "data_out", "s2mm:s2mm_2", "data_in", 0},
+    };
+    for (uint32_t i = 0; i < 4; i++) {
+        axl_xclbin_stream st;
+        assert_int_equal(axl_xclbin_get_stream(&x, i, &st), AXL_SUCCESS);
+        assert_true(axl_str_eq(st.producer_unit, want[i].prod));
+        assert_true(axl_str_eq(st.producer_port, want[i].pport));
+        assert_true(axl_str_eq(st.consumer_unit, want[i].cons));
+        assert_true(axl_str_eq(st.consumer_port, want[i].cport));
+        assert_int_equal(st.fifo_depth, want[i].depth);
+        assert_int_equal(st.mem_index, 4 + i);
+        axl_xclbin_mem m;
+        assert_int_equal(axl_xclbin_get_mem(&x, st.mem_index, &m),
+                         AXL_SUCCESS);
+        assert_int_equal(m.type, AXL_XCLBIN_MEM_STREAMING_CONNECTION);
+        assert_int_equal(m.size, 0);
+        assert_int_equal(m.fifo_depth, want[i].depth);
+        uint32_t s = 99;
+        assert_int_equal(axl_xclbin_port_stream(&x, st.producer_ip,
+                                                st.producer_arg, &s),
+                         AXL_SUCCESS);
+        assert_int_equal(s, i);
+        s = 99;
+        assert_int_equal(axl_xclbin_port_stream(&x, st.consumer_ip,
+                                                st.consumer_arg, &s),
+                         AXL_SUCCESS);
+        assert_int_equal(s, i);
+        /* arg_banks names the stream's entry, as CONNECTIVITY does (the
+         * devices' banks leave such entries out: no buffer goes there). */
+        assert_int_equal(axl_xclbin_arg_banks(&x, st.producer_ip,
+                                              st.producer_arg),
+                         (uint64_t)1 << st.mem_index);
+    }
+    axl_xclbin_stream st;
+    assert_int_equal(axl_xclbin_get_stream(&x, 4, &st), AXL_ERR_INVALID);
+    /* mm2s_1's src (argument 0) is memory, on no stream. */
+    assert_int_equal(axl_xclbin_port_stream(&x, 0, 0, NULL), AXL_ERR_INVALID);
+    /* The kernels' stream arguments and protocols. */
+    axl_xclbin_kernel k;
+    axl_xclbin_arg a;
+    assert_int_equal(axl_xclbin_get_kernel(&x, 3, &k), AXL_SUCCESS);
+    assert_true(axl_str_eq(k.name, "sinc"));
+    assert_int_equal(k.control, AXL_XCLBIN_AP_CTRL_NONE);
+    assert_string_equal(axl_xclbin_control_name(k.control), "ap_ctrl_none");
+    assert_int_equal(axl_xclbin_get_kernel_arg(&x, &k, 1, &a), AXL_SUCCESS);
+    assert_int_equal(a.address_qualifier, AXL_XCLBIN_ARG_STREAM);
+    assert_int_equal(a.stream_dir, AXL_XCLBIN_STREAM_OUT);
+    assert_int_equal(a.stream_bits, 32);
+    assert_int_equal(axl_xclbin_get_kernel_arg(&x, &k, 2, &a), AXL_SUCCESS);
+    assert_int_equal(a.stream_dir, AXL_XCLBIN_STREAM_NONE);
+    axl_xclbin_ip ip;
+    assert_int_equal(axl_xclbin_get_ip(&x, 5, &ip), AXL_SUCCESS);
+    assert_int_equal(ip.control, AXL_XCLBIN_AP_CTRL_NONE);
+    assert_int_equal(ip.interrupt_enabled, 0);
+    assert_string_equal(axl_xclbin_control_name(99), "unknown");
+    free(im.p);
+}
+
 static void amd_style_image_reads_through_the_extras(void **state)
 {
     (void)state;
@@ -1155,6 +1233,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(stock_image_has_the_contracted_design),
         cmocka_unit_test(app_image_has_scale_and_its_own_nop),
         cmocka_unit_test(amd_style_image_reads_through_the_extras),
+        cmocka_unit_test(streams_name_both_ends_their_fifo_and_each_port),
         cmocka_unit_test(bytes_past_m_length_are_ignored),
         cmocka_unit_test(image_without_metadata_has_cus_but_no_kernels),
         cmocka_unit_test(empty_sections_read_as_empty_tables),

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "axl/axl.h"
+#include "axl/xclbin.h"
 
 static const char *aspect_names[AXL_ASPECT_COUNT] = {
     "cpu", "gpu", "accelerator", "custom", "emulated", "host_debuggable",
@@ -48,6 +49,13 @@ static uint32_t u32_info(axl_device d, axl_device_info what)
     return v;
 }
 
+static const char *kind_name(axl_arg_kind kind)
+{
+    return kind == AXL_ARG_BUFFER   ? "buffer"
+           : kind == AXL_ARG_STREAM ? "stream"
+                                    : "scalar";
+}
+
 static void print_kernels(axl_device d)
 {
     axl_kernel_id ids[64];
@@ -73,13 +81,17 @@ static void print_kernels(axl_device d)
             if (axl_kernel_bundle_get_kernel(b, ids[i], &k) != AXL_SUCCESS)
                 continue;
             axl_kernel_get_info(k, &ki);
-            printf("      %s (%u compute unit%s)(", ki.name,
-                   (unsigned)ki.compute_units, ki.compute_units == 1 ? "" : "s");
+            /* A free-running kernel is never launched: say so. */
+            printf("      %s (%u compute unit%s%s)(", ki.name,
+                   (unsigned)ki.compute_units, ki.compute_units == 1 ? "" : "s",
+                   ki.control == AXL_XCLBIN_AP_CTRL_NONE
+                       ? ", ap_ctrl_none: free-running"
+                       : "");
             for (uint32_t a = 0; a < ki.num_args; a++) {
                 axl_kernel_arg_info ai;
                 axl_kernel_get_arg_info(k, a, &ai);
                 printf("%s%u:%s %s", a ? ", " : "", (unsigned)ai.index, ai.name,
-                       ai.kind == AXL_ARG_BUFFER ? "buffer" : "scalar");
+                       kind_name(ai.kind));
                 if (ai.kind == AXL_ARG_SCALAR)
                     printf("[%u]", (unsigned)ai.size);
             }
@@ -137,16 +149,17 @@ static void json_kernels(axl_device d)
             printf("%s{\"name\":", first ? "" : ",");
             first = 0;
             json_str(ki.name);
-            printf(",\"compute_units\":%u,\"args\":[",
-                   (unsigned)ki.compute_units);
+            printf(",\"compute_units\":%u,\"control\":\"%s\",\"args\":[",
+                   (unsigned)ki.compute_units,
+                   axl_xclbin_control_name(ki.control));
             for (uint32_t a = 0; a < ki.num_args; a++) {
                 axl_kernel_arg_info ai;
                 axl_kernel_get_arg_info(k, a, &ai);
                 printf("%s{\"index\":%u,\"name\":", a ? "," : "",
                        (unsigned)ai.index);
                 json_str(ai.name);
-                if (ai.kind == AXL_ARG_BUFFER)
-                    printf(",\"kind\":\"buffer\"}");
+                if (ai.kind != AXL_ARG_SCALAR)
+                    printf(",\"kind\":\"%s\"}", kind_name(ai.kind));
                 else
                     printf(",\"kind\":\"scalar\",\"size\":%u}",
                            (unsigned)ai.size);

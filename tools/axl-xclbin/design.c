@@ -110,6 +110,8 @@ int axl_design_write(FILE *out, const char *source, const char *symbol,
                     (unsigned)m.type, (unsigned)m.used, m.size,
                     m.base_address);
             put_str(b, &t, m.tag);
+            if (m.fifo_depth)
+                fprintf(b, ", .fifo_depth = %u", (unsigned)m.fifo_depth);
             fprintf(b, "},\n");
         }
         fprintf(b, "};\n\n");
@@ -185,6 +187,9 @@ int axl_design_write(FILE *out, const char *source, const char *symbol,
                     arg.index, arg.address_qualifier, arg.offset, arg.size,
                     arg.host_size);
             put_str(b, &t, arg.type);
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+                fprintf(b, ",\n     .stream_dir = %u, .stream_bits = %" PRIu32,
+                        (unsigned)arg.stream_dir, arg.stream_bits);
             fprintf(b, "},\n");
         }
         fprintf(b, "};\n\n");

@@ -147,6 +147,20 @@ static void print_banks(FILE *o, const axl_xclbin *x, uint64_t mask)
     }
 }
 
+/* "mm2s:mm2s_1.out -> sadd:sadd_1.a  fifo 64" */
+static void print_stream(FILE *o, const axl_xclbin_stream *st)
+{
+    fprintf(o, "%.*s.%.*s -> %.*s.%.*s  ", (int)st->producer_unit.len,
+            st->producer_unit.ptr, (int)st->producer_port.len,
+            st->producer_port.ptr, (int)st->consumer_unit.len,
+            st->consumer_unit.ptr, (int)st->consumer_port.len,
+            st->consumer_port.ptr);
+    if (st->fifo_depth)
+        fprintf(o, "fifo %u", (unsigned)st->fifo_depth);
+    else
+        fprintf(o, "no fifo given");
+}
+
 void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
 {
     const uint8_t *h = x->data;
@@ -176,6 +190,8 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
         if (axl_xclbin_get_mem(x, i, &m))
             continue;
         size_text(m.size, sz, sizeof sz);
+        if (m.type == AXL_XCLBIN_MEM_STREAMING_CONNECTION)
+            snprintf(sz, sizeof sz, "fifo %u", (unsigned)m.fifo_depth);
         fprintf(o, "  [%u] %-16.*s %-10s %-6s %-9s base 0x%" PRIx64 "\n",
                 (unsigned)i, (int)m.tag.len, m.tag.ptr,
                 NAME(mem_types, m.type), m.used ? "used" : "unused", sz,
@@ -196,6 +212,19 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
                     ip.interrupt_enabled ? "on" : "off",
                     (unsigned)ip.interrupt_id);
         fprintf(o, "\n");
+    }
+
+    uint32_t streams = axl_xclbin_stream_count(x);
+    if (streams) {
+        fprintf(o, "streams  %u\n", (unsigned)streams);
+        for (uint32_t i = 0; i < streams; i++) {
+            axl_xclbin_stream st;
+            if (axl_xclbin_get_stream(x, i, &st) != AXL_SUCCESS)
+                continue;
+            fprintf(o, "  [%u] ", (unsigned)i);
+            print_stream(o, &st);
+            fprintf(o, "\n");
+        }
     }
 
     if (x->clock_count) {
@@ -227,6 +256,12 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
                     (int)arg.name.len, arg.name.ptr,
                     NAME(quals, arg.address_qualifier), arg.offset, arg.size);
             print_xml_text(o, arg.type.ptr, arg.type.len);
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+                fprintf(o, "  (%s, %u bits)",
+                        arg.stream_dir == AXL_XCLBIN_STREAM_IN    ? "in"
+                        : arg.stream_dir == AXL_XCLBIN_STREAM_OUT ? "out"
+                                                                  : "?",
+                        (unsigned)arg.stream_bits);
             fputc('\n', o);
         }
         for (uint32_t cu = 0; cu < k.cu_count; cu++) {
@@ -244,7 +279,17 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
                     continue;
                 fprintf(o, "      %-12.*s -> ", (int)arg.name.len,
                         arg.name.ptr);
-                print_banks(o, x, axl_xclbin_arg_banks(x, ipi, arg.index));
+                uint32_t si;
+                axl_xclbin_stream st;
+                if (arg.address_qualifier != AXL_XCLBIN_ARG_STREAM)
+                    print_banks(o, x, axl_xclbin_arg_banks(x, ipi, arg.index));
+                else if (axl_xclbin_port_stream(x, ipi, arg.index, &si) ||
+                         axl_xclbin_get_stream(x, si, &st))
+                    fprintf(o, "(no stream: unconnected)");
+                else {
+                    fprintf(o, "stream %u: ", (unsigned)si);
+                    print_stream(o, &st);
+                }
                 fprintf(o, "\n");
             }
         }
@@ -340,9 +385,12 @@ void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
         fprintf(o, "%s{\"index\":%u,\"tag\":", n++ ? "," : "", (unsigned)i);
         JSTR(o, m.tag);
         fprintf(o, ",\"type\":\"%s\",\"used\":%s,\"size_bytes\":%" PRIu64
-                   ",\"base_address\":%" PRIu64 "}",
+                   ",\"base_address\":%" PRIu64,
                 NAME(mem_types, m.type), m.used ? "true" : "false", m.size,
                 m.base_address);
+        if (m.type == AXL_XCLBIN_MEM_STREAMING_CONNECTION)
+            fprintf(o, ",\"fifo_depth\":%u", (unsigned)m.fifo_depth);
+        fprintf(o, "}");
     }
 
     fprintf(o, "],\n\"ips\":[");
@@ -361,6 +409,27 @@ void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
                     ip.interrupt_enabled ? "true" : "false",
                     (unsigned)ip.interrupt_id);
         fprintf(o, "}");
+    }
+
+    fprintf(o, "],\n\"streams\":[");
+    for (uint32_t i = 0, n = axl_xclbin_stream_count(x); i < n; i++) {
+        axl_xclbin_stream st;
+        if (axl_xclbin_get_stream(x, i, &st) != AXL_SUCCESS)
+            continue;
+        fprintf(o, "%s{\"index\":%u,\"bank\":%u,\"fifo_depth\":%u,"
+                   "\"producer\":{\"ip_index\":%u,\"arg\":%u,\"unit\":",
+                i ? "," : "", (unsigned)i, (unsigned)st.mem_index,
+                (unsigned)st.fifo_depth, (unsigned)st.producer_ip,
+                (unsigned)st.producer_arg);
+        JSTR(o, st.producer_unit);
+        fprintf(o, ",\"port\":");
+        JSTR(o, st.producer_port);
+        fprintf(o, "},\"consumer\":{\"ip_index\":%u,\"arg\":%u,\"unit\":",
+                (unsigned)st.consumer_ip, (unsigned)st.consumer_arg);
+        JSTR(o, st.consumer_unit);
+        fprintf(o, ",\"port\":");
+        JSTR(o, st.consumer_port);
+        fprintf(o, "}}");
     }
 
     fprintf(o, "],\n\"clocks\":[");
@@ -394,6 +463,12 @@ void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
                        ",\"size_bytes\":%" PRIu64 ",\"type\":",
                     NAME(quals, arg.address_qualifier), arg.offset, arg.size);
             json_xml_text(o, arg.type.ptr, arg.type.len);
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+                fprintf(o, ",\"direction\":\"%s\",\"bits\":%u",
+                        arg.stream_dir == AXL_XCLBIN_STREAM_IN    ? "in"
+                        : arg.stream_dir == AXL_XCLBIN_STREAM_OUT ? "out"
+                                                                  : "unknown",
+                        (unsigned)arg.stream_bits);
             fprintf(o, "}");
         }
         fprintf(o, "],\"compute_units\":[");

@@ -63,6 +63,9 @@ typedef struct param {
     char bundle[NAME_MAX_];
     char saxi[NAME_MAX_]; /* s_axilite bundle a pragma gave */
     unsigned offset;
+    int stream;           /* an hls::stream<T>&: an AXI4-Stream port (bits
+                             is its TDATA width) */
+    int dir;              /* a stream's: 1 the top reads it, 2 writes it */
 } param;
 
 typedef struct kx {
@@ -866,6 +869,61 @@ static int type_bits(const kx *k, const char *t, unsigned *bits, int depth,
     return -1;
 }
 
+/* The TDATA width of hls::stream<T>: D of ap_axiu<D,U,TI,TD> and
+ * ap_axis<...>, T's width for hls::axis<T,...>, else T's width; rounded
+ * up to whole bytes, as Vitis HLS pads TDATA (UG1399, AXI4-Stream
+ * Interfaces). */
+static int stream_bits(const kx *k, const char *t, unsigned *bits,
+                       char *why, size_t why_size)
+{
+    size_t n = strncmp(t, "hls::", 5) == 0 ? 12 : 7;
+    char elem[TYPE_MAX], a1[TYPE_MAX], inner[TYPE_MAX];
+    if (template_args(t, n, a1, NULL, sizeof a1)) {
+        snprintf(why, why_size, "%s: its element type is not readable", t);
+        return -1;
+    }
+    normalize(a1, elem, sizeof elem);
+    canonical(elem);
+    /* typedef ap_axiu<32, 0, 0, 0> beat; hls::stream<beat> */
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        const alias *a = alias_named(k, elem);
+        if (!a || !a->type)
+            break;
+        char *x = expand((kx *)k, a->type);
+        if (!x) {
+            snprintf(why, why_size, "%s", "out of memory");
+            return -1;
+        }
+        drop_word(x, "const");
+        drop_word(x, "typename");
+        normalize(x, elem, sizeof elem);
+        free(x);
+        canonical(elem);
+    }
+    unsigned w = 0;
+    if (strncmp(elem, "ap_axiu<", 8) == 0 || strncmp(elem, "ap_axis<", 8) == 0) {
+        long long d;
+        if (template_args(elem, 8, a1, NULL, sizeof a1) ||
+            (d = eval_int(a1)) < 1 || d > 4096) {
+            snprintf(why, why_size, "the data width of %s is not a "
+                     "constant 1..4096 it can read", elem);
+            return -1;
+        }
+        w = (unsigned)d;
+    } else if (strncmp(elem, "hls::axis<", 10) == 0) {
+        if (template_args(elem, 10, a1, NULL, sizeof a1))
+            return snprintf(why, why_size, "%s is not readable", elem), -1;
+        normalize(a1, inner, sizeof inner);
+        canonical(inner);
+        if (type_bits(k, inner, &w, 1, why, why_size))
+            return -1;
+    } else if (type_bits(k, elem, &w, 1, why, why_size)) {
+        return -1;
+    }
+    *bits = (w + 7) / 8 * 8;
+    return 0;
+}
+
 /* ---- the top function ------------------------------------------------ */
 
 static size_t line_of(const kx *k, size_t off)
@@ -1074,6 +1132,18 @@ static int read_param(kx *k, const char *file, unsigned line, char *text,
                     "(or an array of pointers) has no memory-mapped "
                     "interface", p->name);
     char why[512];
+    if (strncmp(base, "hls::stream<", 12) == 0 ||
+        strncmp(base, "stream<", 7) == 0) {
+        if (stars + array || refs != 1 || is_const)
+            return fail(k, file, line, "parameter %s: a stream is passed by "
+                        "non-const reference (hls::stream<T>& %s), as "
+                        "Vitis HLS requires", p->name, p->name);
+        if (stream_bits(k, base, &p->bits, why, sizeof why))
+            return fail(k, file, line, "parameter %s: %s", p->name, why);
+        p->stream = 1;
+        snprintf(p->type, sizeof p->type, "%s&", base);
+        return 0;
+    }
     int r = type_bits(k, base, &p->bits, 0, why, sizeof why);
     if (r)
         return fail(k, file, line, "parameter %s: %s", p->name, why);
@@ -1171,8 +1241,8 @@ static int refuse_mode(kx *k, const pragma_rec *pr, const char *mode,
     static const struct {
         const char *mode, *why;
     } modes[] = {
-        {"axis", "AXI4-Stream arguments have no memory or register "
-                 "interface (axl's kernels take memory and scalars)"},
+        {"axis", "axis takes an hls::stream<T>& parameter (a pointer or a "
+                 "scalar has no AXI4-Stream form)"},
         {"ap_memory", "an ap_memory (BRAM) argument is a port of the "
                       "block, not memory XRT or axl allocates"},
         {"bram", "a bram argument is a port of the block, not memory XRT "
@@ -1247,6 +1317,9 @@ static int interface(kx *k, const pragma_rec *pr, char **opts, unsigned n,
         return fail(k, pr->file, pr->line, "INTERFACE port=%s: %s has no "
                     "parameter of that name", port, k->o->top);
     if (strcasecmp(mode, "m_axi") == 0) {
+        if (p->stream)
+            return fail(k, pr->file, pr->line, "INTERFACE m_axi port=%s: %s "
+                        "is an hls::stream (axis), not memory", port, port);
         if (!p->mem)
             return fail(k, pr->file, pr->line, "INTERFACE m_axi port=%s: %s "
                         "is a scalar; m_axi takes a pointer or an array",
@@ -1266,6 +1339,10 @@ static int interface(kx *k, const pragma_rec *pr, char **opts, unsigned n,
         return 0;
     }
     if (strcasecmp(mode, "s_axilite") == 0) {
+        if (p->stream)
+            return fail(k, pr->file, pr->line, "INTERFACE s_axilite "
+                        "port=%s: %s is an hls::stream (axis), not a "
+                        "register", port, port);
         if (option(opts, n, "offset"))
             return fail(k, pr->file, pr->line, "INTERFACE s_axilite port=%s "
                         "offset=: explicit register offsets are not laid "
@@ -1286,6 +1363,12 @@ static int interface(kx *k, const pragma_rec *pr, char **opts, unsigned n,
     if (strncasecmp(mode, "ap_ctrl_", 8) == 0)
         return fail(k, pr->file, pr->line, "INTERFACE %s goes on "
                     "port=return, not on %s", mode, port);
+    if (strcasecmp(mode, "axis") == 0 && p->stream)
+        return 0; /* a top-level stream is AXI4-Stream anyway */
+    if (p->stream)
+        return fail(k, pr->file, pr->line, "INTERFACE %s port=%s: %s is an "
+                    "hls::stream, which a kernel takes as axis", mode, port,
+                    port);
     return refuse_mode(k, pr, mode, port);
 }
 
@@ -1481,6 +1564,8 @@ static int write_xml(kx *k, const iface *f, text *t)
     unsigned off = FIRST_OFFSET;
     for (unsigned i = 0; i < k->np; i++) {
         param *p = &k->p[i];
+        if (p->stream)
+            continue; /* no register: its peer is fixed at link time */
         if (p->mem && !p->bundle[0])
             strcpy(p->bundle, "gmem"); /* no pragma: UG1393's default */
         /* a 64-bit address: two data words and a reserved one; a scalar:
@@ -1519,12 +1604,25 @@ static int write_xml(kx *k, const iface *f, text *t)
     if (has_slave)
         put(t, "      <port name=\"S_AXI_%s\" mode=\"slave\" range=\"0x1000\" "
             "dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n", ctl);
+    for (unsigned i = 0; i < k->np; i++)
+        if (k->p[i].stream)
+            put(t, "      <port name=\"%s\" mode=\"%s\" range=\"0x0\" "
+                "dataWidth=\"%u\" portType=\"stream\" base=\"0x0\"/>\n",
+                k->p[i].name, k->p[i].dir == 1 ? "read_only" : "write_only",
+                k->p[i].bits);
     put(t, "    </ports>\n    <args>\n");
     for (unsigned i = 0; i < k->np; i++) {
         const param *p = &k->p[i];
         char type[TYPE_MAX * 6];
         escaped(p->type, type, sizeof type);
         unsigned size = p->mem ? 8 : scalar_bytes(p->bits);
+        if (p->stream) {
+            put(t, "      <arg name=\"%s\" addressQualifier=\"4\" id=\"%u\" "
+                "port=\"%s\" size=\"0x0\" offset=\"0x0\" hostOffset=\"0x0\" "
+                "hostSize=\"0x0\" type=\"%s\"/>\n", p->name, i, p->name,
+                type);
+            continue;
+        }
         if (p->mem)
             upper(p->bundle, bundle_port, sizeof bundle_port);
         put(t, "      <arg name=\"%s\" addressQualifier=\"%d\" id=\"%u\" "
@@ -1538,6 +1636,48 @@ static int write_xml(kx *k, const iface *f, text *t)
         "  </kernel>\n"
         "</root>\n");
     return t->bad ? fail(k, k->o->source, 0, "out of memory") : 0;
+}
+
+/* Whether the top reads or writes stream p, from what its body does with
+ * it: .read(), .read_nb(), .empty(), >> read; .write(), .write_nb(),
+ * .full(), << write (Vitis HLS decides the port's direction the same
+ * way, by use). One of the two, or it is refused. */
+static int stream_dir(kx *k, const top *t, param *p)
+{
+    static const char *const reads[] = {"read", "read_nb", "empty"};
+    static const char *const writes[] = {"write", "write_nb", "full"};
+    const char *s = k->code;
+    int rd = 0, wr = 0;
+    for (size_t i = t->lb; i < t->rb; i++) {
+        if (!word_at(s, i, p->name))
+            continue;
+        size_t j = i + strlen(p->name);
+        while (j < t->rb && isspace((unsigned char)s[j]))
+            j++;
+        if (s[j] == '>' && s[j + 1] == '>')
+            rd = 1;
+        else if (s[j] == '<' && s[j + 1] == '<')
+            wr = 1;
+        else if (s[j] == '.') {
+            j++;
+            while (j < t->rb && isspace((unsigned char)s[j]))
+                j++;
+            for (size_t m = 0; m < 3; m++) {
+                rd |= word_at(s, j, reads[m]);
+                wr |= word_at(s, j, writes[m]);
+            }
+        }
+    }
+    if (rd != wr) {
+        p->dir = rd ? 1 : 2;
+        return 0;
+    }
+    const line_rec *L = &k->lines[line_of(k, t->lp)];
+    return fail(k, L->file, L->line, "stream %s: the top's body %s; "
+                "kernel-xml tells an input stream from an output one by "
+                "the top's own .read()/.write() (or >>/<<) on it", p->name,
+                rd ? "both reads and writes it" : "neither reads nor "
+                "writes it (it is passed on to a function?)");
 }
 
 static void free_kx(kx *k)
@@ -1605,6 +1745,9 @@ int axl_kernel_xml(const axl_kernel_xml_options *o, char **xml, size_t *size,
         r = read_params(k, &tp);
     if (r == 0)
         r = read_pragmas(k, &tp, &f);
+    for (unsigned i = 0; r == 0 && i < k->np; i++)
+        if (k->p[i].stream)
+            r = stream_dir(k, &tp, &k->p[i]);
     for (unsigned i = 0; r == 0 && i < k->np; i++)
         if (k->p[i].ref) {
             const line_rec *L = &k->lines[line_of(k, tp.lp)];

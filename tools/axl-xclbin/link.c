@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pack.h"
 #include "platform.h"
@@ -21,7 +22,9 @@
 #define MAX_CUS 128   /* compute units of one image */
 #define MAX_ARGS 64   /* arguments of one kernel */
 #define MAX_PORTS 32
-#define MAX_BANKS 64
+#define MAX_BANKS 64  /* banks and streams: MEM_TOPOLOGY entries */
+#define MAX_STREAMS 64
+#define MAX_DEPTH 65536u /* beats of a stream_connect FIFO */
 #define NAME_MAX_ 64  /* a kernel, unit or argument name, with its NUL */
 
 /* axl's own platform, when no preset is named (v++ would read the .xpfm):
@@ -41,8 +44,17 @@ typedef struct karg {
     char name[NAME_MAX_];
     unsigned id;
     unsigned qualifier;   /* addressQualifier: 1 memory, 0 scalar, 4 stream */
+    char port[NAME_MAX_]; /* the port it names */
+    int dir;              /* a stream's: 1 read_only (in), 2 write_only (out) */
+    unsigned bits;        /* a stream's TDATA width; 0 not given */
     char *raw;            /* the <arg .../> element as written */
 } karg;
+
+typedef struct kport {
+    char name[NAME_MAX_];
+    char mode[16];
+    unsigned bits;
+} kport;
 
 typedef struct kernel {
     char name[NAME_MAX_];
@@ -50,6 +62,7 @@ typedef struct kernel {
     char control[24];     /* AP_CTRL_HS, AP_CTRL_CHAIN, AP_CTRL_NONE */
     char slave[NAME_MAX_];/* the control port (addrRemap) */
     char *ports[MAX_PORTS];
+    kport port[MAX_PORTS];
     unsigned nports;
     karg args[MAX_ARGS];
     unsigned nargs;
@@ -61,7 +74,16 @@ typedef struct cu {
     char name[NAME_MAX_];
     unsigned kernel;
     uint64_t banks[MAX_ARGS]; /* per argument (by position in args[]) */
+    unsigned stream[MAX_ARGS];/* per argument: 1 + its stream, 0 none */
 } cu;
+
+/* stream_connect=<cu>.<port>:<cu>.<port>[:<depth>]; units by name, so
+ * that sorting them for IP_LAYOUT changes nothing here. */
+typedef struct kstream {
+    char from[NAME_MAX_], to[NAME_MAX_];
+    unsigned from_arg, to_arg; /* positions in the kernels' args[] */
+    unsigned depth;            /* 0: none given */
+} kstream;
 
 typedef struct bank {
     char tag[TAG_MAX];
@@ -76,6 +98,8 @@ typedef struct link {
     unsigned nc;
     bank bank[MAX_BANKS];
     unsigned banks;
+    kstream s[MAX_STREAMS];
+    unsigned ns;
     unsigned default_bank;
     uint64_t cu_base;
     const axl_platform *preset; /* NULL: axl's own platform */
@@ -286,6 +310,35 @@ static int parse_uint(const char *s, unsigned long long max,
     return 0;
 }
 
+/* Each stream argument's direction and width, from the <port> it names
+ * (mode read_only: the kernel reads the stream; write_only: it writes). */
+static int stream_ports(link *l, const char *file)
+{
+    for (unsigned i = 0; i < l->nk; i++) {
+        kernel *k = &l->k[i];
+        if (k->file != file)
+            continue;
+        for (unsigned a = 0; a < k->nargs; a++) {
+            karg *g = &k->args[a];
+            if (g->qualifier != 4)
+                continue;
+            const kport *p = NULL;
+            for (unsigned q = 0; q < k->nports && !p; q++)
+                if (strcasecmp(k->port[q].name, g->port) == 0)
+                    p = &k->port[q];
+            if (!p || (strcmp(p->mode, "read_only") != 0 &&
+                       strcmp(p->mode, "write_only") != 0))
+                return fail(l, file, 0, "kernel %s: stream argument %s "
+                            "names port \"%s\", which is no <port> of mode "
+                            "read_only or write_only", k->name, g->name,
+                            g->port);
+            g->dir = strcmp(p->mode, "read_only") == 0 ? 1 : 2;
+            g->bits = p->bits;
+        }
+    }
+    return 0;
+}
+
 static int read_kernel_xml(link *l, const char *file)
 {
     unsigned char *data;
@@ -344,10 +397,20 @@ static int read_kernel_xml(link *l, const char *file)
                 return fail(l, file, 0, "kernel %s: more than %d ports",
                             k->name, MAX_PORTS);
             }
-            if (attr(&t, "mode", mode, sizeof mode) == 1 &&
-                strcmp(mode, "slave") == 0 &&
+            kport *kp = &k->port[k->nports];
+            char w[24];
+            unsigned long long bits = 0;
+            if (attr(&t, "mode", mode, sizeof mode) != 1)
+                mode[0] = '\0';
+            if (mode[0] && strcmp(mode, "slave") == 0 &&
                 attr(&t, "name", k->slave, sizeof k->slave) != 1)
                 strcpy(k->slave, "S_AXI_CONTROL");
+            if (attr(&t, "name", kp->name, sizeof kp->name) != 1)
+                kp->name[0] = '\0';
+            strcpy(kp->mode, mode);
+            if (attr(&t, "dataWidth", w, sizeof w) == 1 &&
+                parse_uint(w, 1u << 20, &bits) == 0)
+                kp->bits = (unsigned)bits;
             k->ports[k->nports++] = dup_n(t.start, t.len);
         } else if (k && is_tag(&t, "arg") && !t.closing) {
             if (k->nargs == MAX_ARGS) {
@@ -378,6 +441,8 @@ static int read_kernel_xml(link *l, const char *file)
                 }
             a->id = (unsigned)id;
             a->qualifier = (unsigned)q;
+            if (attr(&t, "port", a->port, sizeof a->port) != 1)
+                a->port[0] = '\0';
             a->raw = dup_n(t.start, t.len);
             k->nargs++;
         }
@@ -388,7 +453,7 @@ static int read_kernel_xml(link *l, const char *file)
     if (!found)
         return fail(l, file, 0, "no <kernel> element (give the kernel.xml "
                     "of an HLS kernel, as in its .xo)");
-    return 0;
+    return stream_ports(l, file);
 }
 
 /* ---- the v++ config ------------------------------------------------ */
@@ -648,6 +713,99 @@ static int do_sp(link *l, const char *file, unsigned line, char *v)
     return 0;
 }
 
+/* One end of a stream_connect: <cu>.<port> (the port is the kernel's
+ * argument of that name, or the argument on the port of that name). */
+static int stream_end(link *l, const char *file, unsigned line, char *v,
+                      cu **c_out, unsigned *arg)
+{
+    char *dot = strrchr(v, '.');
+    if (!dot)
+        return fail(l, file, line, "stream_connect: \"%s\" is not "
+                    "<cu>.<port>", v);
+    *dot = '\0';
+    const char *cname = trim(v), *pname = trim(dot + 1);
+    cu *c = cu_named(l, cname);
+    if (!c)
+        return fail(l, file, line, "stream_connect names compute unit %s, "
+                    "which no nk= makes (units without nk= are "
+                    "<kernel>_1)", cname);
+    const kernel *k = &l->k[c->kernel];
+    unsigned ai;
+    for (ai = 0; ai < k->nargs; ai++)
+        if (strcmp(k->args[ai].name, pname) == 0 ||
+            (k->args[ai].qualifier == 4 &&
+             strcasecmp(k->args[ai].port, pname) == 0))
+            break;
+    if (ai == k->nargs)
+        return fail(l, file, line, "stream_connect: kernel %s (unit %s) has "
+                    "no port %s", k->name, cname, pname);
+    if (k->args[ai].qualifier != 4)
+        return fail(l, file, line, "stream_connect: %s.%s is not a stream "
+                    "(addressQualifier %u; streams are 4)", cname, pname,
+                    k->args[ai].qualifier);
+    if (c->stream[ai])
+        return fail(l, file, line, "stream_connect: %s.%s is connected "
+                    "twice (a stream has one producer and one consumer)",
+                    cname, pname);
+    *c_out = c;
+    *arg = ai;
+    return 0;
+}
+
+/* stream_connect=<cu>.<out port>:<cu>.<in port>[:<FIFO depth>] (sc= is
+ * its short form): the producer's write_only port to the consumer's
+ * read_only one, with a FIFO of that many beats between them. */
+static int do_sc(link *l, const char *file, unsigned line, char *v)
+{
+    char *c1 = strchr(v, ':');
+    char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1)
+        return fail(l, file, line, "stream_connect=%s: expected <cu>.<port>:"
+                    "<cu>.<port>[:<depth>]", v);
+    *c1 = '\0';
+    if (c2)
+        *c2 = '\0';
+    unsigned long long depth = 0;
+    if (c2 && (parse_uint(trim(c2 + 1), MAX_DEPTH, &depth) || depth < 2))
+        return fail(l, file, line, "stream_connect: FIFO depth \"%s\" is not "
+                    "2..%u beats", trim(c2 + 1), MAX_DEPTH);
+    if (l->ns == MAX_STREAMS || l->banks + l->ns >= MAX_BANKS)
+        return fail(l, file, line, "stream_connect: more than %u banks and "
+                    "streams in one design", MAX_BANKS);
+    cu *p, *c;
+    unsigned pa, ca;
+    if (stream_end(l, file, line, v, &p, &pa) ||
+        stream_end(l, file, line, c1 + 1, &c, &ca))
+        return -1;
+    const karg *out = &l->k[p->kernel].args[pa],
+               *in = &l->k[c->kernel].args[ca];
+    if (p == c)
+        return fail(l, file, line, "stream_connect: %s drives itself (%s to "
+                    "%s); v++ refuses that too", p->name, out->name,
+                    in->name);
+    if (out->dir != 2)
+        return fail(l, file, line, "stream_connect: %s.%s is an input "
+                    "(read_only) stream; the first end is the producer's "
+                    "output", p->name, out->name);
+    if (in->dir != 1)
+        return fail(l, file, line, "stream_connect: %s.%s is an output "
+                    "(write_only) stream; the second end is the consumer's "
+                    "input", c->name, in->name);
+    if (out->bits && in->bits && out->bits != in->bits)
+        return fail(l, file, line, "stream_connect: %s.%s is %u bits wide, "
+                    "%s.%s %u; axl puts no width converter between them",
+                    p->name, out->name, out->bits, c->name, in->name,
+                    in->bits);
+    kstream *s = &l->s[l->ns++];
+    strcpy(s->from, p->name);
+    strcpy(s->to, c->name);
+    s->from_arg = pa;
+    s->to_arg = ca;
+    s->depth = (unsigned)depth;
+    p->stream[pa] = c->stream[ca] = l->ns;
+    return 0;
+}
+
 /* slr=<cu>:SLR<n>: placement only; nothing of it reaches these sections. */
 static int do_slr(link *l, const char *file, unsigned line, char *v)
 {
@@ -784,13 +942,16 @@ static int read_config(link *l, const char *file, const char *body,
             else if (strcmp(key, "slr") == 0)
                 r = do_slr(l, file, line, v);
             else if (strcmp(key, "stream_connect") == 0 ||
-                     strcmp(key, "sc") == 0 || strcmp(key, "connect") == 0)
-                r = fail(l, file, line, "%s=: streams between kernels are "
-                         "not supported (axl's kernels take memory and "
-                         "scalars)", key);
+                     strcmp(key, "sc") == 0)
+                r = do_sc(l, file, line, v);
+            else if (strcmp(key, "connect") == 0)
+                r = fail(l, file, line, "connect= is not supported; join "
+                         "two kernels' streams with stream_connect=<cu>."
+                         "<port>:<cu>.<port>[:<depth>]");
             else
                 r = fail(l, file, line, "[connectivity] %s= is not "
-                         "supported (nk=, sp= and slr= are)", key);
+                         "supported (nk=, sp=, slr= and stream_connect= "
+                         "are)", key);
         } else if (!section[0] && strcmp(key, "platform") == 0) {
             /* In pass 0: sp= needs the platform's banks. The command
              * line's --platform wins. */
@@ -831,7 +992,7 @@ static void mem_json(const link *l, text *t)
         for (unsigned a = 0; a < MAX_ARGS; a++)
             used |= l->c[i].banks[a];
     put(t, "{\"mem_topology\": {\"m_count\": \"%u\", \"m_mem_data\": [",
-        l->banks);
+        l->banks + l->ns);
     for (unsigned b = 0; b < l->banks; b++)
         put(t, "%s{\"m_type\": \"%s\", \"m_used\": \"%d\", "
             "\"m_sizeKB\": \"0x%llx\", \"m_tag\": \"%s\", "
@@ -839,6 +1000,12 @@ static void mem_json(const link *l, text *t)
             l->bank[b].type, (int)(used >> b & 1),
             (unsigned long long)l->bank[b].size_kb, l->bank[b].tag,
             (unsigned long long)l->bank[b].base);
+    /* A stream is a MEM_STREAMING_CONNECTION entry, as v++ writes one,
+     * with its FIFO depth in the word XRT calls route_id. */
+    for (unsigned s = 0; s < l->ns; s++)
+        put(t, "%s{\"m_type\": \"MEM_STREAMING_CONNECTION\", \"m_used\": "
+            "\"1\", \"route_id\": \"%u\", \"m_tag\": \"stream%u\"}",
+            l->banks + s ? ", " : "", l->s[s].depth, s);
     put(t, "]}}");
 }
 
@@ -847,10 +1014,12 @@ static void ip_json(const link *l, text *t)
     put(t, "{\"ip_layout\": {\"m_count\": \"%u\", \"m_ip_data\": [", l->nc);
     for (unsigned i = 0; i < l->nc; i++) {
         const kernel *k = &l->k[l->c[i].kernel];
-        put(t, "%s{\"m_type\": \"IP_KERNEL\", \"m_int_enable\": \"1\", "
+        /* An ap_ctrl_none unit has no done, so no interrupt. */
+        put(t, "%s{\"m_type\": \"IP_KERNEL\", \"m_int_enable\": \"%d\", "
             "\"m_interrupt_id\": \"%u\", \"m_ip_control\": \"%s\", "
             "\"m_base_address\": \"0x%llx\", \"m_name\": \"%s:%s\"}",
-            i ? ", " : "", i, k->control,
+            i ? ", " : "", strcmp(k->control, "AP_CTRL_NONE") != 0, i,
+            k->control,
             (unsigned long long)(l->cu_base + i * CU_STRIDE), k->name,
             l->c[i].name);
     }
@@ -875,6 +1044,19 @@ static void conn_json(const link *l, text *t)
                             id, i, b);
             }
     }
+    /* Each stream: the producer's end, then the consumer's. */
+    for (unsigned s = 0; s < l->ns; s++)
+        for (int end = 0; end < 2; end++) {
+            const char *name = end ? l->s[s].to : l->s[s].from;
+            unsigned ui = 0;
+            while (ui < l->nc && strcmp(l->c[ui].name, name) != 0)
+                ui++;
+            const kernel *k = &l->k[l->c[ui].kernel];
+            unsigned a = end ? l->s[s].to_arg : l->s[s].from_arg;
+            put(&body, "%s{\"arg_index\": \"%u\", \"m_ip_layout_index\": "
+                "\"%u\", \"mem_data_index\": \"%u\"}", n++ ? ", " : "",
+                k->args[a].id, ui, l->banks + s);
+        }
     put(t, "{\"connectivity\": {\"m_count\": \"%u\", \"m_connection\": [%s]}}",
         n, body.p ? body.p : "");
     t->bad |= body.bad;
@@ -1084,12 +1266,26 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
             memcpy(l->c, sorted, sizeof(cu) * n);
         free(sorted);
     }
-    /* Memory arguments with no sp=: the platform's default bank. */
+    /* Memory arguments with no sp=: the platform's default bank. A
+     * stream port no stream_connect joins would be left undriven in the
+     * fabric: refused, naming it. */
     for (unsigned i = 0; r == 0 && i < l->nc; i++) {
         const kernel *k = &l->k[l->c[i].kernel];
-        for (unsigned a = 0; a < k->nargs; a++)
+        for (unsigned a = 0; r == 0 && a < k->nargs; a++) {
             if (k->args[a].qualifier == 1 && !l->c[i].banks[a])
                 l->c[i].banks[a] = 1ull << l->default_bank;
+            if (k->args[a].qualifier == 4 && !l->c[i].stream[a])
+                r = fail(l, k->file, 0, "compute unit %s: stream port %s "
+                         "(%s, argument %u of kernel %s) is connected to "
+                         "nothing; join it in the config with "
+                         "stream_connect=%s%s.%s%s", l->c[i].name,
+                         k->args[a].name,
+                         k->args[a].dir == 1 ? "an input" : "an output",
+                         k->args[a].id, k->name,
+                         k->args[a].dir == 1 ? "<cu>.<port>:" : "",
+                         l->c[i].name, k->args[a].name,
+                         k->args[a].dir == 1 ? "" : ":<cu>.<port>");
+        }
     }
     text mem = {0}, ip = {0}, conn = {0}, clk = {0}, meta = {0};
     if (r == 0) {

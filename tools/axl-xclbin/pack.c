@@ -265,6 +265,10 @@ static int enc_mem(ctx *c, const json *root, const char *node, buf *b)
             }
             if (need_u64(c, m, "m_base_address", UINT64_MAX, &base))
                 return -1;
+        } else if (opt_u64(c, m, "route_id", UINT64_MAX, 0, &kib)) {
+            /* A stream between units: the word XRT's mem_data calls
+             * route_id, where axl keeps the FIFO depth in beats. */
+            return -1;
         }
         unsigned char *e = zeros(b, 40);
         if (!e)

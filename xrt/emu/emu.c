@@ -1225,6 +1225,7 @@ static void record_build(const axl_hal_run *run, axl_emu_arg *args,
             a->is_mem ? (unsigned char *)a->mem->host_ptr + a->offset : NULL;
         args[i].size = a->size;
         args[i].value = a->is_mem ? NULL : a->value;
+        args[i].stream = NULL; /* streams: the emulated device's next step */
         sc |= (uint32_t)!a->is_mem << i;
     }
     for (uint32_t i = 0; EMU_RO_CHECK && i < n; i++)

@@ -428,6 +428,7 @@ static axl_status run_model(const sim_unit *u, const uint32_t *argw,
         const uint32_t *w = &argw[(u->arg[a].offset - MMIO_ARGS) / 4];
         axl_emu_arg *e = &args[a];
         e->id = u->arg[a].id;
+        e->stream = NULL;
         if (!u->arg[a].is_mem) {
             e->is_buffer = false;
             e->ptr = NULL;

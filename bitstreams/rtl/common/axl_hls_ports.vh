@@ -114,4 +114,24 @@
     .BVALID(s_axi_control_BVALID), .BREADY(s_axi_control_BREADY), \
     .BRESP(s_axi_control_BRESP), .interrupt(interrupt)
 
+// An AXI4-Stream port p of DW data bits as Vitis HLS generates it for an
+// hls::stream<ap_axiu<DW,0,0,0>>& argument: TDATA, TVALID, TREADY, TKEEP,
+// TSTRB, TLAST (no TUSER, TID, TDEST at widths 0). _IN: the kernel reads
+// it (a slave); _OUT: the kernel writes it (a master).
+`define AXL_AXIS_IN_PORTS(p, DW) \
+    input  wire [DW-1:0]   p``_TDATA, \
+    input  wire            p``_TVALID, \
+    output wire            p``_TREADY, \
+    input  wire [DW/8-1:0] p``_TKEEP, \
+    input  wire [DW/8-1:0] p``_TSTRB, \
+    input  wire [0:0]      p``_TLAST
+
+`define AXL_AXIS_OUT_PORTS(p, DW) \
+    output wire [DW-1:0]   p``_TDATA, \
+    output wire            p``_TVALID, \
+    input  wire            p``_TREADY, \
+    output wire [DW/8-1:0] p``_TKEEP, \
+    output wire [DW/8-1:0] p``_TSTRB, \
+    output wire [0:0]      p``_TLAST
+
 `endif

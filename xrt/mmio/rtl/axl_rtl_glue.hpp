@@ -52,7 +52,19 @@ struct mm_port {
     signal rvalid, rready, rdata, rlast, rresp, rid;
 };
 
+// An AXI4-Stream port: out when the kernel writes it (TVALID, TDATA,
+// TLAST, TKEEP and TSTRB are its outputs, TREADY its input), else in. Its
+// width is TDATA's (tdata.bits). arg_id is its argument's id in the
+// kernel XML, which CONNECTIVITY names.
+struct axis_port {
+    const char *name = nullptr; // "data_out"
+    bool out = false;
+    uint32_t arg_id = 0;
+    signal tdata, tvalid, tready, tlast, tkeep, tstrb;
+};
+
 constexpr unsigned max_bundles = 16;
+constexpr unsigned max_streams = 16;
 
 // One instance of a kernel's RTL.
 class dut {
@@ -65,6 +77,9 @@ class dut {
     lite_port ctrl;
     mm_port mm[max_bundles];
     unsigned bundles = 0;
+    axis_port axis[max_streams];
+    unsigned streams = 0;
+    bool has_ctrl = true; // an ap_ctrl_none kernel may have no s_axi_control
 };
 
 // A kernel built in: its name in the kernel XML (what IP_LAYOUT entries

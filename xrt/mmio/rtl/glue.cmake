@@ -70,6 +70,14 @@ if(NOT found)
   message(FATAL_ERROR "glue.cmake: ${XML} has no <kernel name=\"${KERNEL}\">")
 endif()
 string(REGEX MATCHALL "<port [^>]*>" ports "${xml}")
+string(REGEX MATCHALL "<arg [^>]*>" xml_args "${xml}")
+set(control "ap_ctrl_hs")
+foreach(k IN LISTS kernels)
+  if(k MATCHES "[ \t\r\n]name=\"${KERNEL}\"" AND
+     k MATCHES "hwControlProtocol=\"([^\"]*)\"")
+    set(control "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
 
 set(body "")
 glue_bind(body "clk" "ap_clk" REQUIRED)
@@ -91,7 +99,11 @@ set(mm_signals AWVALID AWREADY AWADDR AWLEN AWSIZE WVALID WREADY WDATA WSTRB
     RDATA RLAST)
 set(mm_optional AWID AWBURST BRESP BID ARID ARBURST RRESP RID)
 
+set(axis_signals TDATA TVALID TREADY)
+set(axis_optional TLAST TKEEP TSTRB)
+
 set(nbundles 0)
+set(nstreams 0)
 set(have_slave 0)
 foreach(p IN LISTS ports)
   if(NOT p MATCHES "[ \t\r\n]name=\"([^\"]*)\"")
@@ -144,11 +156,54 @@ foreach(p IN LISTS ports)
     endforeach()
     math(EXPR nbundles "${nbundles} + 1")
   endif()
-  # Streams (mode read_only/write_only, AXI4-Stream) are not driven.
+  if(mode STREQUAL "read_only" OR mode STREQUAL "write_only")
+    # An AXI4-Stream port: <port>_TDATA, _TVALID, _TREADY (and _TLAST,
+    # _TKEEP, _TSTRB when the RTL has them), joined by the testbench to
+    # its peer's through a FIFO of the design's depth. Its argument's id
+    # is what CONNECTIVITY names.
+    set(id "")
+    foreach(a IN LISTS xml_args)
+      if(a MATCHES "[ \t\r\n]port=\"${pname}\"" AND
+         a MATCHES "[ \t\r\n]id=\"([0-9]+)\"")
+        set(id "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+    if(id STREQUAL "")
+      message(FATAL_ERROR "glue.cmake: ${XML}: stream port ${pname} is the "
+        "port of no <arg>")
+    endif()
+    string(TOLOWER "${pname}_TDATA" dkey)
+    if(width AND DEFINED bits_${dkey} AND NOT bits_${dkey} EQUAL width)
+      message(FATAL_ERROR "glue.cmake: ${XML} says stream ${pname} is "
+        "${width} bits wide, the RTL's ${port_${dkey}} is ${bits_${dkey}}")
+    endif()
+    set(i ${nstreams})
+    set(out false)
+    if(mode STREQUAL "write_only")
+      set(out true)
+    endif()
+    string(APPEND body "        axis[${i}].name = \"${pname}\";\n"
+                       "        axis[${i}].out = ${out};\n"
+                       "        axis[${i}].arg_id = ${id};\n")
+    foreach(sg IN LISTS axis_signals)
+      string(TOLOWER "${sg}" f)
+      glue_bind(body "axis[${i}].${f}" "${pname}_${sg}" REQUIRED)
+    endforeach()
+    foreach(sg IN LISTS axis_optional)
+      string(TOLOWER "${sg}" f)
+      glue_bind(body "axis[${i}].${f}" "${pname}_${sg}" OPTIONAL)
+    endforeach()
+    math(EXPR nstreams "${nstreams} + 1")
+  endif()
 endforeach()
-if(NOT have_slave)
+if(NOT have_slave AND NOT control STREQUAL "ap_ctrl_none")
   message(FATAL_ERROR "glue.cmake: ${XML}: kernel ${KERNEL} has no slave "
-    "(s_axi_control) port; the testbench starts kernels through it")
+    "(s_axi_control) port; the testbench starts kernels through it (only "
+    "an ap_ctrl_none kernel may have none)")
+endif()
+if(nstreams GREATER 16)
+  message(FATAL_ERROR "glue.cmake: ${XML}: ${nstreams} stream ports, the "
+    "testbench takes 16")
 endif()
 if(nbundles GREATER 16)
   message(FATAL_ERROR "glue.cmake: ${XML}: ${nbundles} m_axi bundles, the "
@@ -174,6 +229,8 @@ class unit final : public axl_rtl::dut {
     unit(VerilatedContext *ctx, const char *name) : m(ctx, name)
     {
 ${body}        bundles = ${nbundles};
+        streams = ${nstreams};
+        has_ctrl = ${have_slave};
     }
     void eval() override { m.eval(); }
     bool finished() const override { return m.contextp()->gotFinish(); }

@@ -44,6 +44,11 @@
 #   -Wno-fatal -Wno-lint -Wno-style  generated RTL is full of width and
 #                      unused-signal warnings that say nothing wrong
 #   -O3, and the model compiled at -O2 (OPT_FAST): simulation speed
+#   -y <xpm>           axl's behavioural models of the Xilinx macros Vitis
+#                      RTL instantiates (xpm_fifo_sync, xpm_memory_*,
+#                      xpm_cdc_*; xrt/mmio/rtl/xpm/README.md): a module
+#                      the kernel's Verilog does not define is looked for
+#                      there, so the user lists none of them
 # A file of the Verilog folders that is not Verilog is left out; .dat
 # files (ROM contents that HLS RTL reads with $readmemh from the current
 # folder) are copied next to the target.
@@ -55,6 +60,7 @@ if(NOT AXL_RTL_TESTBENCH_DIR)
 endif()
 set(AXL_RTL_TESTBENCH_DIR ${AXL_RTL_TESTBENCH_DIR} CACHE INTERNAL
     "Sources of the RTL testbench (testbench.cpp, axl_rtl_glue.hpp, glue.cmake)")
+file(GLOB AXL_RTL_XPM_MODELS ${AXL_RTL_TESTBENCH_DIR}/xpm/*.v)
 
 # The Verilog files of a folder: .v and .sv, and of an unpacked IP only
 # those under hdl/verilog (else under a folder named verilog), so that its
@@ -228,14 +234,15 @@ function(axl_add_rtl_kernel target)
   foreach(d IN LISTS incdirs)
     list(APPEND args -I${d})
   endforeach()
-  list(APPEND args ${R_VERILATOR_ARGS} ${sources})
+  list(APPEND args -y ${AXL_RTL_TESTBENCH_DIR}/xpm +libext+.v+.sv
+       ${R_VERILATOR_ARGS} ${sources})
   set(args_file ${mdir}.args)
   file(CONFIGURE OUTPUT ${args_file} CONTENT "${AXL_VERILATOR};${args}")
   add_custom_command(OUTPUT ${mdir}/${cls}__ALL.a ${mdir}/${cls}.h
     COMMAND ${CMAKE_COMMAND} -DARGS_FILE=${args_file} -DMDIR=${mdir}
             -P ${AXL_RTL_TESTBENCH_DIR}/verilate.cmake
     DEPENDS ${sources} ${xml} ${args_file}
-            ${AXL_RTL_TESTBENCH_DIR}/verilate.cmake
+            ${AXL_RTL_TESTBENCH_DIR}/verilate.cmake ${AXL_RTL_XPM_MODELS}
     COMMENT "Verilating ${kernel} (top ${top})"
     VERBATIM)
   set(symbol axl_rtl_kernel_${kernel})

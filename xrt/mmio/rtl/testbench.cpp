@@ -148,6 +148,31 @@ struct mem_slave {
     uint64_t ar_wait_addr = 0, aw_wait_addr = 0;
 };
 
+// One beat of a stream, as the producer drove it.
+struct beat {
+    uint8_t data[128] = {0}; // TDATA, up to 1024 bits
+    uint64_t keep = 0, strb = 0;
+    bool last = false;
+};
+
+// A stream of the design (stream_connect): the producer's port to the
+// consumer's through a FIFO of the design's depth, the fabric's AXI4-Stream
+// data FIFO. Units are indices into testbench::units.
+struct stream_link {
+    uint32_t index = 0;           // in the design (axl_xclbin_get_stream)
+    std::string name;             // "mm2s:mm2s_1.data_out -> sadd:sadd_1.data_in"
+    size_t prod = 0, cons = 0;
+    const axl_rtl::axis_port *pp = nullptr, *cp = nullptr;
+    uint32_t depth = 2;
+    std::deque<beat> q;
+    // What the testbench drove this cycle: the producer's TREADY, the
+    // consumer's TVALID (the head of q, which pushes leave in place).
+    bool ready_driven = false, valid_driven = false;
+    bool waiting = false;         // the producer offered held, not taken
+    beat held;
+    axl_rtl_stream_stats stats{};
+};
+
 struct lite_master {
     enum { idle, writing, reading } op = idle;
     bool peek = false;   // the testbench's own read of 0x00
@@ -181,10 +206,18 @@ struct unit {
     uint32_t run_errors = 0;
     std::string run_error;
     axl_rtl_unit_stats stats{};
+    std::vector<size_t> links; // the streams it is an end of
 };
 
 class testbench {
   public:
+    stream_link *link(uint32_t index)
+    {
+        for (stream_link &l : links)
+            if (l.index == index)
+                return &l;
+        return nullptr;
+    }
     axl_status attach(const axl_xclbin *design, const axl_mmio_bank_region *b,
                       uint32_t n, void (*isr)(uint32_t));
     void detach();
@@ -226,12 +259,18 @@ class testbench {
 #endif
         ;
     void hold_reset(std::vector<unit *> which);
+    axl_status join_streams(const axl_xclbin *design);
+    void sample_streams(unit &u);
+    void drive_streams();
+    bool streams_live() const;
     uint64_t to_cycles(uint64_t ns) const;
 
     std::unique_ptr<VerilatedContext> ctx;
     std::vector<unit> units;
     std::vector<bank> banks;
     std::vector<buffer> buffers;
+    std::vector<stream_link> links;
+    bool live = false; // a stream had work at the start of this cycle
     void (*isr)(uint32_t) = nullptr;
     uint64_t cycle = 0;
     uint32_t clock_mhz = 300;
@@ -278,15 +317,33 @@ uint64_t testbench::to_cycles(uint64_t ns) const
 // move, so a gated clock changes nothing it could show.
 bool testbench::quiet(const unit &u) const
 {
-    // (A burst in flight keeps last_activity at the last cycle.)
+    // (A burst in flight keeps last_activity at the last cycle.) The
+    // units of a stream are clocked together while any stream has work:
+    // a beat in a FIFO, or a unit of a stream that is busy.
+    if (!u.links.empty() && live)
+        return false;
     return !u.running && !u.in_reset && u.lite.op == lite_master::idle &&
            cycle - u.last_activity > settle_cycles;
+}
+
+bool testbench::streams_live() const
+{
+    for (const stream_link &l : links)
+        if (!l.q.empty() || l.waiting)
+            return true;
+    for (const unit &u : units)
+        if (!u.links.empty() &&
+            (u.running || u.in_reset || u.lite.op != lite_master::idle ||
+             cycle - u.last_activity <= settle_cycles))
+            return true;
+    return false;
 }
 
 // One cycle of every unit that is not gated; false when all were.
 bool testbench::step()
 {
     bool edges = false, clocked = false;
+    live = !links.empty() && streams_live();
     for (unit &u : units) {
         if (quiet(u))
             continue;
@@ -297,6 +354,8 @@ bool testbench::step()
         cycle_unit(u);
         edges |= u.irq_edge;
     }
+    if (live)
+        drive_streams();
     cycle++;
     // The board's vector table, for every unit whose line rose, whatever
     // call of the port's the cycle ran in (mmio_model.h: the isr does not
@@ -324,6 +383,8 @@ void testbench::cycle_unit(unit &u)
             sample_mem(u, s);
             active |= !s.ar.empty() || !s.aw.empty() || !s.b.empty();
         }
+        if (!u.links.empty())
+            sample_streams(u);
     }
     put(d.clk, 1);
     d.eval();
@@ -475,7 +536,7 @@ void testbench::finish_peek(unit &u)
 uint32_t testbench::rd32(uint32_t ip, uint32_t off)
 {
     unit *u = find(ip);
-    if (!u || failed)
+    if (!u || failed || !u->d->has_ctrl)
         return all_ones; // nothing decodes the address
     finish_peek(*u);
     begin(*u, false, off, 0, false);
@@ -507,7 +568,7 @@ uint32_t testbench::rd32(uint32_t ip, uint32_t off)
 void testbench::wr32(uint32_t ip, uint32_t off, uint32_t v)
 {
     unit *u = find(ip);
-    if (!u || failed)
+    if (!u || failed || !u->d->has_ctrl)
         return;
     finish_peek(*u);
     begin(*u, true, off, v, false);
@@ -736,6 +797,169 @@ void testbench::drive_mem(mem_slave &s)
     }
 }
 
+// ---- Streams ------------------------------------------------------------------------
+//
+// The fabric's AXI4-Stream FIFO between two units, checked on the
+// producer's side against the AXI4-Stream rules (ARM IHI 0051, 2.2.1: once
+// TVALID is high it stays high, with the same TDATA, TLAST, TKEEP and
+// TSTRB, until TREADY takes the beat; TSTRB high with TKEEP low is
+// reserved). Pushes and pops use what was driven at the end of the last
+// cycle, so the order in which units are clocked changes nothing.
+
+beat read_beat(const axl_rtl::axis_port &p)
+{
+    beat b;
+    uint32_t n = p.tdata.bytes < sizeof b.data ? p.tdata.bytes
+                                               : static_cast<uint32_t>(sizeof b.data);
+    std::memcpy(b.data, p.tdata.p, n);
+    uint32_t lanes = (p.tdata.bits + 7) / 8;
+    uint64_t all = lanes >= 64 ? ~uint64_t{0} : (uint64_t{1} << lanes) - 1;
+    b.keep = p.tkeep.p ? get(p.tkeep) : all;
+    b.strb = p.tstrb.p ? get(p.tstrb) : b.keep;
+    b.last = p.tlast.p ? high(p.tlast) : false;
+    return b;
+}
+
+bool same_beat(const beat &a, const beat &b, uint32_t bytes)
+{
+    return a.keep == b.keep && a.strb == b.strb && a.last == b.last &&
+           std::memcmp(a.data, b.data, bytes) == 0;
+}
+
+void testbench::sample_streams(unit &u)
+{
+    for (size_t li : u.links) {
+        stream_link &l = links[li];
+        if (&units[l.cons] == &u && l.valid_driven && high(l.cp->tready)) {
+            l.q.pop_front();
+            u.last_activity = cycle;
+        }
+        if (&units[l.prod] != &u)
+            continue;
+        const axl_rtl::axis_port &p = *l.pp;
+        bool valid = high(p.tvalid);
+        uint32_t bytes = p.tdata.bytes < sizeof l.held.data
+                             ? p.tdata.bytes
+                             : static_cast<uint32_t>(sizeof l.held.data);
+        if (!valid) {
+            if (l.waiting) {
+                l.stats.protocol_errors++;
+                error(u, "stream %s: TVALID fell before TREADY took its beat "
+                      "(AXI4-Stream: TVALID stays high until the handshake)",
+                      l.name.c_str());
+            }
+            l.waiting = false;
+            continue;
+        }
+        beat b = read_beat(p);
+        if (l.waiting && !same_beat(b, l.held, bytes)) {
+            l.stats.protocol_errors++;
+            error(u, "stream %s: TDATA, TLAST, TKEEP or TSTRB changed while "
+                  "TVALID waited for TREADY (AXI4-Stream: they hold until "
+                  "the handshake)", l.name.c_str());
+        }
+        if (b.strb & ~b.keep) {
+            l.stats.protocol_errors++;
+            error(u, "stream %s: TSTRB 0x%llx sets bytes TKEEP 0x%llx leaves "
+                  "out (a reserved combination in AXI4-Stream)",
+                  l.name.c_str(), static_cast<unsigned long long>(b.strb),
+                  static_cast<unsigned long long>(b.keep));
+        }
+        u.last_activity = cycle;
+        if (l.ready_driven) {
+            l.q.push_back(b);
+            l.waiting = false;
+            l.stats.beats++;
+            if (l.q.size() > l.stats.max_fill)
+                l.stats.max_fill = static_cast<uint32_t>(l.q.size());
+        } else {
+            l.waiting = true;
+            l.held = b;
+            l.stats.full_cycles++;
+        }
+    }
+}
+
+void testbench::drive_streams()
+{
+    for (stream_link &l : links) {
+        l.ready_driven = l.q.size() < l.depth;
+        put(l.pp->tready, l.ready_driven);
+        l.valid_driven = !l.q.empty();
+        put(l.cp->tvalid, l.valid_driven);
+        if (!l.valid_driven)
+            continue;
+        const beat &b = l.q.front();
+        const axl_rtl::axis_port &c = *l.cp;
+        std::memcpy(c.tdata.p, b.data,
+                    c.tdata.bytes < sizeof b.data ? c.tdata.bytes : sizeof b.data);
+        put(c.tkeep, b.keep);
+        put(c.tstrb, b.strb);
+        put(c.tlast, b.last);
+    }
+}
+
+// The design's streams whose two ends have RTL: each a FIFO between the
+// producer's port and the consumer's, found by the arguments' ids.
+axl_status testbench::join_streams(const axl_xclbin *design)
+{
+    links.clear();
+    uint32_t n = axl_xclbin_stream_count(design);
+    for (uint32_t i = 0; i < n; i++) {
+        axl_xclbin_stream st;
+        if (axl_xclbin_get_stream(design, i, &st) != AXL_SUCCESS)
+            continue;
+        size_t pu = units.size(), cu = units.size();
+        for (size_t k = 0; k < units.size(); k++) {
+            if (units[k].ip == st.producer_ip)
+                pu = k;
+            if (units[k].ip == st.consumer_ip)
+                cu = k;
+        }
+        if (pu == units.size() || cu == units.size())
+            continue; // an end without RTL: its port is never driven
+        stream_link l;
+        l.index = i;
+        l.name = std::string(st.producer_unit.ptr, st.producer_unit.len) +
+                 "." + std::string(st.producer_port.ptr, st.producer_port.len) +
+                 " -> " +
+                 std::string(st.consumer_unit.ptr, st.consumer_unit.len) +
+                 "." + std::string(st.consumer_port.ptr, st.consumer_port.len);
+        l.prod = pu;
+        l.cons = cu;
+        l.depth = st.fifo_depth ? st.fifo_depth : 2;
+        const axl_rtl::dut &pd = *units[pu].d, &cd = *units[cu].d;
+        for (unsigned a = 0; a < pd.streams; a++)
+            if (pd.axis[a].out && pd.axis[a].arg_id == st.producer_arg)
+                l.pp = &pd.axis[a];
+        for (unsigned a = 0; a < cd.streams; a++)
+            if (!cd.axis[a].out && cd.axis[a].arg_id == st.consumer_arg)
+                l.cp = &cd.axis[a];
+        if (!l.pp || !l.cp)
+            return axl_fail(AXL_ERR_INVALID,
+                            "RTL model: stream %s: the RTL of %s has no %s "
+                            "stream port for argument %u",
+                            l.name.c_str(),
+                            (!l.pp ? units[pu] : units[cu]).name.c_str(),
+                            !l.pp ? "output" : "input",
+                            static_cast<unsigned>(!l.pp ? st.producer_arg
+                                                        : st.consumer_arg));
+        if (l.pp->tdata.bits != l.cp->tdata.bits)
+            return axl_fail(AXL_ERR_INVALID,
+                            "RTL model: stream %s: TDATA is %u bits at the "
+                            "producer, %u at the consumer; the fabric has "
+                            "no width converter", l.name.c_str(),
+                            static_cast<unsigned>(l.pp->tdata.bits),
+                            static_cast<unsigned>(l.cp->tdata.bits));
+        l.stats.depth = l.depth;
+        units[pu].links.push_back(links.size());
+        units[cu].links.push_back(links.size());
+        links.push_back(l);
+    }
+    drive_streams();
+    return AXL_SUCCESS;
+}
+
 // ---- Power and reset ------------------------------------------------------------
 
 // ap_rst_n low for reset_cycles on the given units (the others run on),
@@ -766,6 +990,12 @@ void testbench::hold_reset(std::vector<unit *> which)
         u->done_told = false;
         u->shadow = 0;
         u->last_activity = cycle;
+        // A producer's half-offered beat goes with its reset; the FIFOs
+        // keep what they hold (the fabric's reset, an attach, empties
+        // them).
+        for (size_t li : u->links)
+            if (&units[links[li].prod] == u)
+                links[li].waiting = false;
         for (mem_slave &s : u->mem) {
             s.ar.clear();
             s.aw.clear();
@@ -868,6 +1098,15 @@ axl_status testbench::attach(const axl_xclbin *design,
         put(u.d->clk, 0);
         u.d->eval();
     }
+    axl_status st = join_streams(design);
+    if (st != AXL_SUCCESS) {
+        for (unit &u : units)
+            u.d->close();
+        units.clear();
+        links.clear();
+        ctx.reset();
+        return st;
+    }
     // Power-on: every unit in reset together.
     std::vector<unit *> all;
     for (unit &u : units)
@@ -882,6 +1121,7 @@ void testbench::detach()
         if (u.d)
             u.d->close();
     units.clear();
+    links.clear();
     ctx.reset();
     // The port's allocations outlive an attach (a reprogrammed fabric):
     // only note_free forgets one.
@@ -1161,6 +1401,20 @@ axl_status axl_rtl_unit_stats_get(uint32_t ip_index, axl_rtl_unit_stats *out)
                         "axl_rtl_unit_stats_get: no unit with RTL at "
                         "IP_LAYOUT index %u", static_cast<unsigned>(ip_index));
     *out = u->stats;
+    return AXL_SUCCESS;
+}
+
+axl_status axl_rtl_stream_stats_get(uint32_t stream_index,
+                                    axl_rtl_stream_stats *out)
+{
+    stream_link *l = tb.link(stream_index);
+    if (!l)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_rtl_stream_stats_get: no stream %u joined in "
+                        "the testbench (both its units need RTL)",
+                        static_cast<unsigned>(stream_index));
+    *out = l->stats;
+    out->fill = static_cast<uint32_t>(l->q.size());
     return AXL_SUCCESS;
 }
 
