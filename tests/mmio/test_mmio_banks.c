@@ -20,6 +20,7 @@
 
 #include "axl/axl.h"
 #include "axl/emu.h"
+#include "axl/hal.h"
 #include "axl/mmio.h"
 #include "axl/mmio_model.h"
 #include "axl/plan.h"
@@ -137,6 +138,44 @@ static void buffers_in_banks_of_one_memory_never_overlap_on_the_port(void **s)
     AXL_OK(axl_kernel_bundle_release(b));
     AXL_OK(axl_queue_release(q));
     AXL_OK(axl_context_release(ctx));
+}
+
+/* The emulated device keeps the same rule (its C models are given host
+ * pointers, but a device address must mean one place): HP0 and HPC0 are
+ * carved from one arena. */
+extern const axl_device_port axl_emu_port;
+
+static void the_emulated_device_carves_banks_of_one_memory_once(void **s)
+{
+    (void)s;
+    void *dev;
+    AXL_OK(axl_emu_port.open(0, &dev));
+    axl_hal_mem m[2];
+    uint32_t b[2] = {UINT32_MAX, UINT32_MAX};
+    for (uint32_t i = 0; i < 4; i++) {
+        axl_hal_bank hb;
+        if (axl_emu_port.bank(dev, i, &hb) != AXL_SUCCESS)
+            break;
+        if (!strcmp(hb.tag, "HP0"))
+            b[0] = i;
+        if (!strcmp(hb.tag, "HPC0"))
+            b[1] = i;
+    }
+    assert_int_not_equal(b[0], UINT32_MAX);
+    assert_int_not_equal(b[1], UINT32_MAX);
+    AXL_OK(axl_emu_port.mem_alloc(dev, b[0], 4 * N, NULL, &m[0]));
+    AXL_OK(axl_emu_port.mem_alloc(dev, b[1], 4 * N, NULL, &m[1]));
+    assert_true(m[0].device_address + 4 * N <= m[1].device_address ||
+                m[1].device_address + 4 * N <= m[0].device_address);
+    assert_ptr_not_equal(m[0].host_ptr, m[1].host_ptr);
+    axl_emu_port.mem_free(dev, &m[1]);
+    axl_emu_port.mem_free(dev, &m[0]);
+    /* Freed where they came from: the same place again. */
+    axl_hal_mem again;
+    AXL_OK(axl_emu_port.mem_alloc(dev, b[1], 4 * N, NULL, &again));
+    assert_int_equal(again.device_address, m[0].device_address);
+    axl_emu_port.mem_free(dev, &again);
+    axl_emu_port.close(dev);
 }
 
 /* ---- Plans --------------------------------------------------------------------- */
@@ -306,6 +345,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(
             buffers_in_banks_of_one_memory_never_overlap_on_the_port, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            the_emulated_device_carves_banks_of_one_memory_once, setup,
             teardown),
         cmocka_unit_test_setup_teardown(
             a_plan_places_buffers_of_one_memory_apart, setup, teardown),

@@ -152,7 +152,8 @@ static void a_buffer_update_swaps_memory_of_the_same_bank(void **state)
     const axl_mmio_bank_region *g = &bd->banks[0];
     uint64_t d_phys;
     assert_int_equal(axl_plan_buffer(p, 3, NULL, &d_phys), AXL_SUCCESS);
-    const uint64_t other = d_phys + 4u * N + 64u;
+    /* At the board's alignment (4 KiB: AXL_MMIO_BUFFER_ALIGN). */
+    const uint64_t other = (d_phys + 4u * N + 4095u) & ~(uint64_t)4095u;
     uint32_t *host = (uint32_t *)((unsigned char *)g->host +
                                   (other - g->phys));
     assert_int_equal(axl_plan_set_buffer(p, 3, host, other, N * 4u),
@@ -171,7 +172,7 @@ static void a_buffer_update_swaps_memory_of_the_same_bank(void **state)
                      AXL_ERR_INVALID);
     assert_int_equal(axl_plan_set_buffer(p, 3, host + 1, other + 4, N * 4u),
                      AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("aligned to 64");
+    AXL_MESSAGE_HAS("aligned to 4096");
     assert_int_equal(axl_plan_set_buffer(p, 3, host, g->phys + g->size,
                                          N * 4u),
                      AXL_ERR_INVALID);
@@ -240,7 +241,7 @@ static void an_update_between_submissions_reaches_the_registers(void **state)
     const axl_mmio_bank_region *g = &bd->banks[0];
     uint64_t c_phys;
     assert_int_equal(axl_plan_buffer(p, 3, NULL, &c_phys), AXL_SUCCESS);
-    const uint64_t other = c_phys + 4u * N + 64u;
+    const uint64_t other = (c_phys + 4u * N + 4095u) & ~(uint64_t)4095u;
     uint32_t *nb = (uint32_t *)((unsigned char *)g->host +
                                 (other - g->phys));
     for (uint32_t i = 0; i < N; i++)
