@@ -441,11 +441,13 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan and out must not be NULL");
     out->id = 0;
-    if (plan->format != AXL_PLAN_FORMAT)
+    /* Format 1 is format 2 without names (its tables compile with them
+     * NULL). */
+    if (plan->format != AXL_PLAN_FORMAT && plan->format != 1u)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan %s is in format %u; this "
-                         "executor reads format %u (write it again with "
-                         "this axl)",
+                         "executor reads formats 1 and %u (write it again "
+                         "with this axl)",
                          plan->name ? plan->name : "(unnamed)",
                          (unsigned)plan->format, (unsigned)AXL_PLAN_FORMAT);
     axl_status st = check_tables(plan);
@@ -564,6 +566,44 @@ axl_status axl_plan_unload(axl_plan_id id)
     if (!--loaded)
         give_fabric();
     return AXL_SUCCESS;
+}
+
+/* ---- Names ----------------------------------------------------------------------- */
+
+/* The index of `name` in names[count] (a plan's name table, or NULL). */
+static axl_status find_named(const char *fn, const axl_plan *plan,
+                             const char *what, const char *const *names,
+                             uint32_t count, const char *name,
+                             uint32_t *index)
+{
+    if (!plan || !name || !index)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "%s: plan, name and index must not be NULL", fn);
+    for (uint32_t i = 0; names && plan->format >= 2u && i < count; i++)
+        if (names[i] && !strcmp(names[i], name)) {
+            *index = i;
+            return AXL_SUCCESS;
+        }
+    return mmio_fail(AXL_ERR_INVALID,
+                     "%s: plan %s has no %s named \"%.40s\" (names are "
+                     "given when it is written: axl_plan_write_named)",
+                     fn, plan->name ? plan->name : "(unnamed)", what, name);
+}
+
+axl_status axl_plan_find_buffer(const axl_plan *plan, const char *name,
+                                uint32_t *index)
+{
+    return find_named("axl_plan_find_buffer", plan, "buffer",
+                      plan ? plan->buffer_names : NULL,
+                      plan ? plan->nbuffers : 0u, name, index);
+}
+
+axl_status axl_plan_find_node(const axl_plan *plan, const char *name,
+                              uint32_t *index)
+{
+    return find_named("axl_plan_find_node", plan, "node",
+                      plan ? plan->node_names : NULL,
+                      plan ? plan->nnodes : 0u, name, index);
 }
 
 /* ---- Updates -------------------------------------------------------------------- */
