@@ -174,8 +174,9 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
 {
     if (bd->predigested)
         return bd->predigested->uuid;
+    static const uint8_t magic[8] = {'x', 'c', 'l', 'b', 'i', 'n', '2', 0};
     if (bd->design && bd->design_size >= 432 &&
-        !memcmp(bd->design, "xclbin2", 8))
+        !memcmp(bd->design, magic, sizeof magic))
         return (const uint8_t *)bd->design + 416; /* m_header.uuid */
     return bd->design_uuid;
 }
@@ -265,8 +266,7 @@ static uint64_t align_of(const axl_plan_buffer_desc *d)
 
 static unsigned char *host_at(const axl_mmio_bank_region *r, uint64_t phys)
 {
-    return r->host ? (unsigned char *)r->host + (phys - r->phys)
-                   : (unsigned char *)(uintptr_t)phys;
+    return (unsigned char *)r->host + (phys - r->phys); /* checked: set */
 }
 
 /* Where the plan's buffers go, after what is placed in each region
@@ -756,10 +756,10 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
     axl_status st = axl__mmio_ready(u);
     if (st != AXL_SUCCESS)
         return st;
-    if (u->held_id == s->id[n])
-        goto go; /* the unit holds this node's arguments */
+    /* None when the unit holds this node's arguments. */
+    const uint32_t nargs = u->held_id == s->id[n] ? 0u : nd->nargs;
     int whole = 1; /* every argument held (no wide scalar) */
-    for (uint32_t m = 0; m < nd->nargs; m++) {
+    for (uint32_t m = 0; m < nargs; m++) {
         const axl_plan_arg *a = &p->args[nd->arg0 + m];
         uint32_t word[2] = {0, 0};
         if (a->kind == AXL_PLAN_ARG_BUFFER) {
@@ -784,7 +784,6 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
         axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
     }
     u->held_id = whole ? s->id[n] : 0u;
-go:
     axl__mmio_go(u, &s->nodes[n]);
     return AXL_SUCCESS;
 }
@@ -803,20 +802,27 @@ static void start_failed(plan_slot *s, uint32_t n, axl_status st)
 }
 
 /* A node that will not run (a node it waits for failed or will not run)
- * settles, and so do the nodes after it. */
+ * settles, and so do the nodes after it: a walk down the edges with the
+ * nodes to visit as a bit set (no recursion; each node once, so at most
+ * AXL_PLAN_MAX_NODES steps of at most its successors each). */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
 static void skip_after(plan_slot *s, uint32_t n)
 {
-    for (uint32_t k = s->succ0[n]; k < s->succ0[n + 1u]; k++) {
-        const uint32_t m = s->succ[k];
-        if (s->waiting[m] == UINT8_MAX)
-            continue; /* settled already */
-        s->waiting[m] = UINT8_MAX;
-        s->ready &= ~(1u << m);
-        s->left--;
-        skip_after(s, m);
+    uint32_t todo = 1u << n;
+    while (todo) {
+        const uint32_t k0 = (uint32_t)__builtin_ctz(todo);
+        todo &= todo - 1u;
+        for (uint32_t k = s->succ0[k0]; k < s->succ0[k0 + 1u]; k++) {
+            const uint32_t m = s->succ[k];
+            if (s->waiting[m] == UINT8_MAX)
+                continue; /* settled already */
+            s->waiting[m] = UINT8_MAX;
+            s->ready &= ~(1u << m);
+            s->left--;
+            todo |= 1u << m;
+        }
     }
 }
 
