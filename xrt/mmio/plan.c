@@ -176,7 +176,7 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
         return bd->predigested->uuid;
     static const uint8_t magic[8] = {'x', 'c', 'l', 'b', 'i', 'n', '2', 0};
     if (bd->design && bd->design_size >= 432 &&
-        !memcmp(bd->design, magic, sizeof magic))
+        !memcmp((const uint8_t *)bd->design, magic, sizeof magic))
         return (const uint8_t *)bd->design + 416; /* m_header.uuid */
     return bd->design_uuid;
 }
