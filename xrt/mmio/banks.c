@@ -50,23 +50,20 @@ static axl_status host_view(const char *fn, const design_mems *design,
     (void)reserved;
     return mmio_fail(AXL_ERR_PLATFORM,
                      "%s: bank %s has no host memory; a model's board backs "
-                     "each bank (axl_mmio_bank_region.host), as the model "
-                     "reads and writes its bytes there",
+                     "each bank (axl_mmio_bank_region.host)",
                      fn, bank_name(name, sizeof name, design, r->mem_index));
 #else
     if (r->phys > UINTPTR_MAX || r->size - 1u > UINTPTR_MAX - r->phys)
         return mmio_fail(AXL_ERR_PLATFORM,
                          "%s: bank %s at 0x%llx is outside the CPU's "
-                         "address space; the board must give its host view "
-                         "(axl_mmio_bank_region.host)",
+                         "address space; give its host view (.host)",
                          fn, bank_name(name, sizeof name, design, r->mem_index),
                          (unsigned long long)r->phys);
     if (reserved && r->phys < reserved)
         return mmio_fail(AXL_ERR_PLATFORM,
                          "%s: bank %s is at 0x%llx, below 0x%llx where the "
-                         "CPU sees other memory (the R5's TCMs); give a "
-                         "region above it or a host view "
-                         "(axl_mmio_bank_region.host)",
+                         "CPU sees other memory (TCM); give a region above "
+                         "it or a host view (.host)",
                          fn, bank_name(name, sizeof name, design, r->mem_index),
                          (unsigned long long)r->phys,
                          (unsigned long long)reserved);
@@ -87,8 +84,7 @@ static axl_status pair(const char *fn, const design_mems *design,
         if (ha != hb)
             return mmio_fail(AXL_ERR_PLATFORM,
                              "%s: banks %s and %s are the same memory "
-                             "(0x%llx, %llu bytes) with two host views; "
-                             "give both the same one",
+                             "(0x%llx, %llu bytes) with two host views",
                              fn, bank_name(na, sizeof na, design, a->mem_index),
                              bank_name(nb, sizeof nb, design, b->mem_index),
                              (unsigned long long)a->phys,
@@ -102,8 +98,7 @@ static axl_status pair(const char *fn, const design_mems *design,
         return mmio_fail(AXL_ERR_PLATFORM,
                          "%s: banks %s (0x%llx, %llu bytes) and %s (0x%llx, "
                          "%llu bytes) overlap; give regions that are the "
-                         "same memory (the same base and size: they share "
-                         "it) or apart (axl_mmio_board.banks)",
+                         "same memory (same base and size) or apart",
                          fn, bank_name(na, sizeof na, design, a->mem_index),
                          (unsigned long long)a->phys,
                          (unsigned long long)a->size,
@@ -121,8 +116,7 @@ static axl_status gather(const char *fn, const axl_mmio_board *bd,
     if (bd->banks) {
         if (bd->bank_count > AXL_MMIO_BANKS)
             return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                             "%s: the board gives %u bank regions, the port "
-                             "holds AXL_MMIO_BANKS (%u)",
+                             "%s: %u bank regions, AXL_MMIO_BANKS is %u",
                              fn, (unsigned)bd->bank_count,
                              (unsigned)AXL_MMIO_BANKS);
         n = bd->bank_count;
@@ -136,7 +130,7 @@ static axl_status gather(const char *fn, const axl_mmio_board *bd,
             continue;
         if (n == AXL_MMIO_BANKS)
             return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                             "%s: the design uses more banks than "
+                             "%s: the design has more banks than "
                              "AXL_MMIO_BANKS (%u)",
                              fn, (unsigned)AXL_MMIO_BANKS);
         m->region[n++] = (axl_mmio_bank_region){b, mem.base_address,
@@ -155,9 +149,8 @@ axl_status axl__mmio_memory(const char *fn, const axl_mmio_board *bd,
     m->align = bd->align ? bd->align : (uint32_t)AXL_MMIO_BUFFER_ALIGN;
     if (m->align < 64u || (m->align & (m->align - 1u)))
         return mmio_fail(AXL_ERR_PLATFORM,
-                         "%s: the board's buffer alignment %u is not a "
-                         "power of two of at least 64 bytes (a cache line; "
-                         "axl_mmio_board.align)",
+                         "%s: alignment %u is not a power of two of at "
+                         "least 64 (axl_mmio_board.align)",
                          fn, (unsigned)m->align);
     axl_status st = gather(fn, bd, design, m);
     const uint64_t reserved =
@@ -167,8 +160,7 @@ axl_status axl__mmio_memory(const char *fn, const axl_mmio_board *bd,
         m->same[i] = (uint8_t)i;
         if (!m->region[i].size)
             return mmio_fail(AXL_ERR_PLATFORM,
-                             "%s: bank %s has a region of 0 bytes; give "
-                             "its size (axl_mmio_bank_region.size)",
+                             "%s: bank %s has a region of 0 bytes",
                              fn, bank_name(name, sizeof name, design,
                                            m->region[i].mem_index));
         st = host_view(fn, design, reserved, &m->region[i]);

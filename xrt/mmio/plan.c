@@ -585,8 +585,7 @@ static axl_status find_named(const char *fn, const axl_plan *plan,
             return AXL_SUCCESS;
         }
     return mmio_fail(AXL_ERR_INVALID,
-                     "%s: plan %s has no %s named \"%.40s\" (names are "
-                     "given when it is written: axl_plan_write_named)",
+                     "%s: plan %s has no %s named \"%.40s\"",
                      fn, plan->name ? plan->name : "(unnamed)", what, name);
 }
 
