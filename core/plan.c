@@ -633,7 +633,7 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
         if (tables[i].has)
             put(t, "    .%s = %s_%s,\n", tables[i].field, name,
                 tables[i].table);
-        else
+        else if (i < 5) /* no names: as a plan of format 1 reads */
             put(t, "    .%s = NULL,\n", tables[i].field);
     }
     put(t, "};\n");

@@ -12,6 +12,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -34,37 +35,33 @@ enum { N = 300 }; /* not a multiple of a page: buffers end mid-page */
 static const void *design(void) { return axl_test_zcu102_vadd_xclbin; }
 static size_t design_size(void) { return axl_test_zcu102_vadd_xclbin_size; }
 
-/* The MEM_TOPOLOGY index of the bank tagged `tag`. */
-static uint32_t bank(const char *tag)
+/* The MEM_TOPOLOGY index of the bank tagged `name` (mem), or the
+ * IP_LAYOUT index of the unit named `name`. */
+static uint32_t index_of(bool mem, const char *name)
 {
     axl_xclbin x;
     char why[64];
     AXL_OK(axl_xclbin_open(&x, design(), design_size(), why, sizeof why));
-    for (uint32_t m = 0; m < x.mem_count; m++) {
-        axl_xclbin_mem mem;
-        AXL_OK(axl_xclbin_get_mem(&x, m, &mem));
-        if (mem.tag.len == strlen(tag) && !memcmp(mem.tag.ptr, tag, mem.tag.len))
-            return m;
+    for (uint32_t i = 0; i < (mem ? x.mem_count : x.ip_count); i++) {
+        axl_xclbin_mem m;
+        axl_xclbin_ip ip;
+        axl_str s;
+        if (mem) {
+            AXL_OK(axl_xclbin_get_mem(&x, i, &m));
+            s = m.tag;
+        } else {
+            AXL_OK(axl_xclbin_get_ip(&x, i, &ip));
+            s = ip.name;
+        }
+        if (s.len == strlen(name) && !memcmp(s.ptr, name, s.len))
+            return i;
     }
-    fail_msg("no bank %s", tag);
+    fail_msg("no %s %s", mem ? "bank" : "unit", name);
     return 0;
 }
 
-/* The IP_LAYOUT index of the unit named `name`. */
-static uint32_t unit(const char *name)
-{
-    axl_xclbin x;
-    char why[64];
-    AXL_OK(axl_xclbin_open(&x, design(), design_size(), why, sizeof why));
-    for (uint32_t i = 0; i < x.ip_count; i++) {
-        axl_xclbin_ip ip;
-        AXL_OK(axl_xclbin_get_ip(&x, i, &ip));
-        if (ip.name.len == strlen(name) && !memcmp(ip.name.ptr, name, ip.name.len))
-            return i;
-    }
-    fail_msg("no unit %s", name);
-    return 0;
-}
+static uint32_t bank(const char *tag) { return index_of(true, tag); }
+static uint32_t unit(const char *name) { return index_of(false, name); }
 
 static int setup(void **s)
 {
