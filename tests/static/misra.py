@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 
 FILES = ["core/*.c", "port/baremetal/*.c", "xrt/mmio/mmio.c",
@@ -63,8 +64,12 @@ def main():
     jobs = sys.argv[4] if len(sys.argv) > 4 else "2"
     files = sorted(f for p in FILES for f in glob.glob(os.path.join(src, p)))
     files = [os.path.relpath(f, src) for f in files]
-    run = subprocess.run([cppcheck, "-j", jobs] + OPTIONS + files, cwd=src,
-                         capture_output=True, text=True)
+    # Its work files (.ctu-info, dumps) in a folder of its own, not beside
+    # the sources.
+    with tempfile.TemporaryDirectory() as work:
+        run = subprocess.run([cppcheck, "-j", jobs,
+                              "--cppcheck-build-dir=" + work] + OPTIONS +
+                             files, cwd=src, capture_output=True, text=True)
     findings = []
     for line in (run.stdout + run.stderr).splitlines():
         parts = line.split("|")
