@@ -70,6 +70,7 @@ function(axl_mmio_model_library name)
 
   set(dir ${PROJECT_SOURCE_DIR}/xrt/mmio)
   add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/unit.c ${dir}/plan.c
+              ${dir}/banks.c
               ${dir}/sim.c)
   target_include_directories(${name}_port PRIVATE ${PROJECT_SOURCE_DIR}/include
     ${AXL_BOARD_DIR} ${PROJECT_SOURCE_DIR}/xrt/emu ${dir})

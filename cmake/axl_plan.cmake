@@ -18,15 +18,18 @@
 # axl_plan_write_file(x, argv[2], argv[1]); a failure's message and a
 # nonzero exit fail the build. OUTPUT (relative paths are in the current
 # binary folder) is then a generated C source defining
-# `const axl_plan <symbol>`: list it among a target's sources in the same
-# folder, or build the target axl_plan_<symbol> alone.
+# `const axl_plan <symbol>`, written by every build (the target
+# axl_plan_<symbol> is part of ALL): list it among a target's sources in
+# the same folder to compile it.
 #
 # A cross build for the board cannot run the program: it compiles a copy
 # kept in the source tree. CHECKED_IN <copy.c> names that copy and adds
 # a test, plan_<symbol>_checked_in_copy_is_current, that runs the program
 # again and fails when the copy differs, printing the command that
 # refreshes it (the target axl_plan_<symbol>_refresh, which writes the
-# copy).
+# copy). That test needs testing enabled (enable_testing() or
+# include(CTest) in the top-level CMakeLists.txt): without it configuring
+# fails, saying so.
 #
 # Host builds only (the program runs where it is built): in a cross
 # build, axl_add_plan is an error.
@@ -70,7 +73,9 @@ function(axl_add_plan)
     COMMAND ${prog} ${out} ${P_NAME} ${P_ARGS}
     DEPENDS ${prog}
     COMMENT "Writing plan ${P_NAME} (${P_OUTPUT})" VERBATIM)
-  add_custom_target(axl_plan_${P_NAME} DEPENDS ${out})
+  # Built by default: the plan is written at build time whether or not a
+  # target lists OUTPUT among its sources.
+  add_custom_target(axl_plan_${P_NAME} ALL DEPENDS ${out})
   if(P_CHECKED_IN)
     get_filename_component(copy ${P_CHECKED_IN} ABSOLUTE
                            BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
@@ -85,5 +90,25 @@ function(axl_add_plan)
               -DCOPY=${copy} -DBUILD=${CMAKE_BINARY_DIR}
               -P ${_AXL_PLAN_DIR}/axl_plan_check.cmake)
     set_tests_properties(plan_${P_NAME}_checked_in_copy_is_current PROPERTIES LABELS plan)
+    # ctest runs that test only where testing is enabled: checked once
+    # the whole project is read (enable_testing() may come later).
+    # (A deferred call's arguments are read when it runs: EVAL fixes them.)
+    cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY \
+      [[${CMAKE_SOURCE_DIR}]] CALL _axl_plan_needs_testing [[${P_NAME}]] \
+      [[${CMAKE_CURRENT_SOURCE_DIR}]])")
+  endif()
+endfunction()
+
+function(_axl_plan_needs_testing name dir)
+  get_directory_property(here DIRECTORY ${dir} DEFINITION
+                         CMAKE_TESTING_ENABLED)
+  get_directory_property(top DIRECTORY ${CMAKE_SOURCE_DIR} DEFINITION
+                         CMAKE_TESTING_ENABLED)
+  if(NOT here OR NOT top)
+    message(FATAL_ERROR "axl_add_plan(NAME ${name} CHECKED_IN ...) adds the "
+      "test plan_${name}_checked_in_copy_is_current, which keeps the "
+      "checked-in copy current; ctest sees it only with testing enabled: "
+      "add enable_testing() (or include(CTest)) to the top-level "
+      "CMakeLists.txt, before add_subdirectory() of ${dir}")
   endif()
 endfunction()

@@ -53,6 +53,8 @@ struct plan_model {
     uint16_t nbuffers;
     uint32_t nargs, npreds, scalar_bytes;
     uint32_t align;             /* every buffer's, bytes */
+    const char *buf_name[AXL_MAX_ACCESSORS]; /* given names, or NULL */
+    const char *node_name[AXL__LAID_NODES];
 };
 
 static inline struct axl__graph_node *node_of(axl__graph_node_ref r)
@@ -417,6 +419,8 @@ static void put_buffers(text *t, const struct plan_model *pm,
             pb->flags & AXL_PLAN_READ ? "AXL_PLAN_READ | " : "",
             pb->flags & AXL_PLAN_WRITE ? "AXL_PLAN_WRITE | " : "",
             (unsigned)b);
+        if (pm->buf_name[b])
+            put(t, " \"%s\":", pm->buf_name[b]);
         /* Who uses it: node and argument. */
         const char *sep = " ";
         for (unsigned i = 0; i < pm->nnodes; i++) {
@@ -538,13 +542,39 @@ static void put_nodes(text *t, const struct plan_model *pm, const char *name)
             (unsigned)pm->unit_of[pm->cu[i]] - 1u, arg0, na, pred0,
             (unsigned)n->npreds);
         put_name(t, kernel, strlen(kernel));
-        put(t, "\"}, /* node %u on ", i);
+        put(t, "\"}, /* node %u ", i);
+        if (pm->node_name[i])
+            put(t, "\"%s\" ", pm->node_name[i]);
+        put(t, "on ");
         put_unit_name(t, pm, pm->cu[i]);
         put(t, " */\n");
         arg0 += na;
         pred0 += n->npreds;
     }
     put(t, "};\n\n");
+}
+
+/* The names given for the plan's buffers or nodes (names[n], NULL where
+ * none), as a table; false (nothing written) when none was given. */
+static bool put_names(text *t, const char *name, const char *what,
+                      const char *const *names, unsigned n)
+{
+    bool any = false;
+    for (unsigned i = 0; i < n; i++)
+        any |= names[i] != NULL;
+    if (!any)
+        return false;
+    put(t, "/* The names given when it was written (axl_plan_find_%s). */\n"
+           "static const char *const %s_%s_names[%u] = {",
+        what, name, what, n);
+    for (unsigned i = 0; i < n; i++) {
+        if (names[i])
+            put(t, "%s\"%s\"", i ? ", " : "", names[i]);
+        else
+            put(t, "%sNULL", i ? ", " : "");
+    }
+    put(t, "};\n\n");
+    return true;
 }
 
 static void put_plan(text *t, const struct plan_model *pm, const char *name)
@@ -573,6 +603,10 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
     if (pm->scalar_bytes)
         put_scalars(t, pm, name);
     put_nodes(t, pm, name);
+    const bool buf_names = put_names(t, name, "buffer", pm->buf_name,
+                                     pm->nbuffers);
+    const bool node_names = put_names(t, name, "node", pm->node_name,
+                                      pm->nnodes);
     put(t, "const axl_plan %s = {\n    .format = AXL_PLAN_FORMAT,\n"
            "    .name = \"%s\",\n    .uuid = {",
         name, name);
@@ -592,15 +626,117 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
                   {true, "nodes", "nodes"},
                   {pm->nargs != 0, "args", "args"},
                   {pm->npreds != 0, "preds", "preds"},
-                  {pm->scalar_bytes != 0, "scalars", "scalars"}};
+                  {pm->scalar_bytes != 0, "scalars", "scalars"},
+                  {buf_names, "buffer_names", "buffer_names"},
+                  {node_names, "node_names", "node_names"}};
     for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (tables[i].has)
             put(t, "    .%s = %s_%s,\n", tables[i].field, name,
                 tables[i].table);
-        else
+        else if (i < 5) /* no names: as a plan of format 1 reads */
             put(t, "    .%s = NULL,\n", tables[i].field);
     }
     put(t, "};\n");
+}
+
+/* ---- Names ------------------------------------------------------------- */
+
+/* Whether s is a name a plan can carry: a C identifier of 1 to 31
+ * characters (a firmware may make constants of it). */
+static bool short_identifier(const char *s)
+{
+    size_t n = 0;
+    for (; s[n] && n <= 31; n++) {
+        const char c = s[n];
+        const bool alpha =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        if (!alpha && !(n && c >= '0' && c <= '9'))
+            return false;
+    }
+    return n > 0 && n <= 31;
+}
+
+/* Entry e's buffer: the plan buffer of its base, or a refusal. */
+static axl_status name_buffer(const char *fn, struct plan_model *pm,
+                              uint32_t e, const axl_plan_name *nm)
+{
+    const struct axl__buffer *view =
+        axl__pool_get(AXL__POOL(BUFFER), nm->buffer.id);
+    if (!view)
+        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                         "names[%u] (\"%s\"): buffer 0x%08x is not a live "
+                         "buffer",
+                         (unsigned)e, nm->name, (unsigned)nm->buffer.id);
+    const struct axl__buffer *base = axl__buffer_base(view);
+    for (uint16_t b = 0; b < pm->nbuffers; b++) {
+        if (pm->buffers[b].base != base)
+            continue;
+        if (pm->buf_name[b])
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "names[%u] (\"%s\"): plan buffer %u is named "
+                             "\"%s\" already",
+                             (unsigned)e, nm->name, (unsigned)b,
+                             pm->buf_name[b]);
+        pm->buf_name[b] = nm->name;
+        return AXL_SUCCESS;
+    }
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "names[%u] (\"%s\"): buffer 0x%08x is none the "
+                     "graph's nodes use",
+                     (unsigned)e, nm->name, (unsigned)nm->buffer.id);
+}
+
+/* Entry e's node: the plan node it became (graph.c's rule: a node of x,
+ * or of the graph x was made from). */
+static axl_status name_node(const char *fn, struct plan_model *pm,
+                            uint32_t e, const axl_plan_name *nm)
+{
+    for (unsigned i = 0; i < pm->nnodes; i++) {
+        const struct axl__graph_node *n = pm->node[i];
+        if (n->from != nm->node.id &&
+            AXL__HANDLE(GRAPH_NODE, n) != nm->node.id)
+            continue;
+        if (pm->node_name[i])
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "names[%u] (\"%s\"): node %u is named \"%s\" "
+                             "already",
+                             (unsigned)e, nm->name, i, pm->node_name[i]);
+        pm->node_name[i] = nm->name;
+        return AXL_SUCCESS;
+    }
+    return axl__fail(fn, AXL_ERR_INVALID,
+                     "names[%u] (\"%s\"): node 0x%08x is not a kernel node "
+                     "of the executable graph (nor of its graph)",
+                     (unsigned)e, nm->name, (unsigned)nm->node.id);
+}
+
+/* The names given, each checked, into pm (lock held). */
+static axl_status take_names(const char *fn, struct plan_model *pm,
+                             const axl_plan_name *names, uint32_t count)
+{
+    for (uint32_t e = 0; e < count; e++) {
+        const axl_plan_name *nm = &names[e];
+        if (!nm->name || !short_identifier(nm->name))
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "names[%u]: \"%.40s\" is not a C identifier of "
+                             "1 to 31 characters",
+                             (unsigned)e, nm->name ? nm->name : "(null)");
+        if (!nm->buffer.id == !nm->node.id)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "names[%u] (\"%s\"): set one of buffer and node",
+                             (unsigned)e, nm->name);
+        for (uint32_t k = 0; k < e; k++)
+            if (!names[k].buffer.id == !nm->buffer.id &&
+                !strcmp(names[k].name, nm->name))
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "names[%u]: \"%s\" is given twice",
+                                 (unsigned)e, nm->name);
+        axl_status st = nm->buffer.id ? name_buffer(fn, pm, e, nm)
+                                      : name_node(fn, pm, e, nm);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    return AXL_SUCCESS;
 }
 
 /* ---- The call ------------------------------------------------------------- */
@@ -628,7 +764,17 @@ static bool exec_idle(const void *arg)
 axl_status axl_plan_write(axl_graph_exec exec, const char *name, char *dst,
                           size_t cap, size_t *len)
 {
+    return axl_plan_write_named(exec, name, NULL, 0, dst, cap, len);
+}
+
+axl_status axl_plan_write_named(axl_graph_exec exec, const char *name,
+                                const axl_plan_name *names, uint32_t count,
+                                char *dst, size_t cap, size_t *len)
+{
     static const char fn[] = "axl_plan_write";
+    if (count && !names)
+        return axl__fail(fn, AXL_ERR_INVALID, "names is NULL with count %u",
+                         (unsigned)count);
     if (!name)
         return axl__null(fn, "name");
     if (!identifier(name))
@@ -654,6 +800,8 @@ axl_status axl_plan_write(axl_graph_exec exec, const char *name, char *dst,
     }
     struct plan_model pm;
     st = gather(fn, x, &pm);
+    if (st == AXL_SUCCESS)
+        st = take_names(fn, &pm, names, count);
     if (st != AXL_SUCCESS) {
         axl__leave();
         return st;
@@ -679,6 +827,15 @@ axl_status axl_plan_write(axl_graph_exec exec, const char *name, char *dst,
                           size_t cap, size_t *len)
 {
     (void)exec, (void)name, (void)dst, (void)cap, (void)len;
+    return axl__switched_off("axl_plan_write", "AXL_FEATURE_GRAPHS");
+}
+
+axl_status axl_plan_write_named(axl_graph_exec exec, const char *name,
+                                const axl_plan_name *names, uint32_t count,
+                                char *dst, size_t cap, size_t *len)
+{
+    (void)exec, (void)name, (void)names, (void)count, (void)dst, (void)cap,
+        (void)len;
     return axl__switched_off("axl_plan_write", "AXL_FEATURE_GRAPHS");
 }
 

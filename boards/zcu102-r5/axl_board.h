@@ -78,4 +78,14 @@
 #define AXL_MESSAGE_DETAIL 0
 #endif
 
+/* The mmio port and the plan executor: the R5 sees its TCMs at physical
+ * 0 to 0x3FFFF (ATCM and BTCM, split or lockstep), not the PS DDR the
+ * PL's masters reach there: a bank region without a host view in that
+ * range is refused (axl_mmio_board.cpu_reserved overrides it at run time).
+ * Buffers are aligned to 4 KiB (AXL_MMIO_BUFFER_ALIGN, as XRT), unless
+ * the board gives axl_mmio_board.align. */
+#ifndef AXL_MMIO_CPU_RESERVED
+#define AXL_MMIO_CPU_RESERVED 0x40000u
+#endif
+
 #endif /* AXL_BOARD_H */

@@ -31,7 +31,16 @@ struct axl_xclbin;
 struct axl_mmio_model;
 
 /** Where a bank is: its physical base (what the IP is given), its size,
- *  and where the CPU reads and writes it (NULL: at the physical address). */
+ *  and where the CPU reads and writes it (NULL: at the physical address).
+ *  Checked when the port opens and when the first plan loads: two
+ *  regions are either the same memory (the same phys and size, and the
+ *  same host view: every ZynqMP PS port, HP0-3, HPC0-1, LPD, reaches the
+ *  same DDR) and share one allocator, so two live buffers never overlap
+ *  whichever of them they are in, or apart (physically and in the CPU's
+ *  view); an overlap of another kind, a region of 0 bytes, a NULL host
+ *  where a model needs the bytes or where the CPU does not reach memory
+ *  at the physical address (axl_mmio_board.cpu_reserved) is refused, the
+ *  message naming the bank and the fix. */
 typedef struct axl_mmio_bank_region {
     uint32_t mem_index;  /**< MEM_TOPOLOGY index in the design */
     uint64_t phys;       /**< device (physical) address of the region */
@@ -107,6 +116,16 @@ typedef struct axl_mmio_board {
      *  bytes nor its pre-digested form: what a plan's load checks
      *  (axl/plan.h). Not read when design or predigested is given. */
     const uint8_t *design_uuid;
+    /** Alignment of every buffer placed in a bank (by the port and by a
+     *  plan's load), in bytes: a power of two of at least 64. 0: the
+     *  build's AXL_MMIO_BUFFER_ALIGN, 4096 as XRT aligns its buffers (RTL
+     *  kernels rely on it: an AXI4 burst does not cross 4 KiB). */
+    uint32_t align;
+    /** Bytes from physical address 0 where the CPU does not reach memory
+     *  at the physical address (the Cortex-R5's TCMs: 0x40000): a bank
+     *  region without a host view (host NULL) below it is refused. 0: the
+     *  build's AXL_MMIO_CPU_RESERVED (0x40000 on zcu102-r5, else 0). */
+    uint64_t cpu_reserved;
 } axl_mmio_board;
 
 /**

@@ -49,8 +49,10 @@
 extern "C" {
 #endif
 
-/** The format a plan is written in; a loader refuses another. */
-#define AXL_PLAN_FORMAT 1u
+/** The format a plan is written in. 2 added the buffers' and nodes'
+ *  names (axl_plan.buffer_names, node_names: a plan of format 1 has none
+ *  and loads as before); a loader refuses any other. */
+#define AXL_PLAN_FORMAT 2u
 
 /** A compute unit a plan drives. */
 typedef struct axl_plan_unit {
@@ -114,6 +116,11 @@ typedef struct axl_plan {
     const axl_plan_arg *args;
     const uint16_t *preds;
     const uint8_t *scalars;     /**< the scalars as recorded */
+    /** Format 2: the names given when writing (axl_plan_write_named), one
+     *  per buffer and one per node, NULL where none was given; each table
+     *  NULL when no name was (and in a plan of format 1). */
+    const char *const *buffer_names;
+    const char *const *node_names;
 } axl_plan;
 
 /* ------------------------------------------------------------------------ */
@@ -161,6 +168,32 @@ typedef struct axl_plan {
 axl_status axl_plan_write(axl_graph_exec x, const char *name, char *dst,
                           size_t cap, size_t *len);
 
+/** A name for a plan's buffer or node, given when writing it: exactly one
+ *  of buffer and node is set (the other {0}). */
+typedef struct axl_plan_name {
+    const char *name;    /**< a C identifier of at most 31 characters */
+    axl_buffer buffer;   /**< a buffer the nodes use (or a sub-buffer of
+                              it): names the plan buffer of its base */
+    axl_graph_node node; /**< a kernel node of the graph (or of x) */
+} axl_plan_name;
+
+/**
+ * axl_plan_write with names: each names[i] names the plan buffer its
+ * buffer handle became, or the plan node its node handle became, in the
+ * written tables (axl_plan.buffer_names, node_names), so a
+ * firmware finds them with axl_plan_find_buffer / axl_plan_find_node
+ * instead of indices (which follow the order the graph first used them).
+ * names may be NULL when count is 0 (then this is axl_plan_write).
+ * AXL_ERR_INVALID, naming the entry, when a name is not an identifier or
+ * given twice (among buffers, among nodes), an entry sets neither or both
+ * handles, or its buffer is none the nodes use or its node not one of the
+ * graph's kernel nodes; AXL_ERR_INVALID_OBJECT for a stale handle; else
+ * axl_plan_write's statuses.
+ */
+axl_status axl_plan_write_named(axl_graph_exec x, const char *name,
+                                const axl_plan_name *names, uint32_t count,
+                                char *dst, size_t cap, size_t *len);
+
 /**
  * axl_plan_write into the file at path, written whole or not at all
  * (through "<path>.tmp", renamed over it). Hosted builds only (the POSIX
@@ -171,6 +204,11 @@ axl_status axl_plan_write(axl_graph_exec x, const char *name, char *dst,
  */
 axl_status axl_plan_write_file(axl_graph_exec x, const char *name,
                                const char *path);
+
+/** axl_plan_write_file with names (axl_plan_write_named). */
+axl_status axl_plan_write_file_named(axl_graph_exec x, const char *name,
+                                     const axl_plan_name *names,
+                                     uint32_t count, const char *path);
 
 /* ------------------------------------------------------------------------ */
 /* Replaying a plan (the board: xrt/mmio/plan.c, beside the mmio port)       */
@@ -201,6 +239,19 @@ typedef struct axl_plan_run {
  * region too small), AXL_ERR_PLATFORM (no board).
  */
 axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out);
+
+/**
+ * The index of the plan's buffer named `name` when it was written
+ * (axl_plan_write_named), for axl_plan_buffer and axl_plan_set_buffer. A
+ * look at the const tables: a plan need not be loaded. AXL_ERR_INVALID,
+ * naming the plan and the name, when it has no buffer of that name.
+ */
+axl_status axl_plan_find_buffer(const axl_plan *plan, const char *name,
+                                uint32_t *index);
+
+/** The same for a node (axl_plan_set_scalar's node). */
+axl_status axl_plan_find_node(const axl_plan *plan, const char *name,
+                              uint32_t *index);
 
 /** Unloads a plan that is not running (AXL_ERR_BAD_STATE while it runs). */
 axl_status axl_plan_unload(axl_plan_id plan);

@@ -34,17 +34,24 @@ static axl_status again(axl_status st)
 axl_status axl_plan_write_file(axl_graph_exec x, const char *name,
                                const char *path)
 {
+    return axl_plan_write_file_named(x, name, NULL, 0, path);
+}
+
+axl_status axl_plan_write_file_named(axl_graph_exec x, const char *name,
+                                     const axl_plan_name *names,
+                                     uint32_t count, const char *path)
+{
     if (!path)
         return axl_fail(AXL_ERR_INVALID, "%s: path must not be NULL", fn);
     size_t n = 0;
-    axl_status st = axl_plan_write(x, name, NULL, 0, &n);
+    axl_status st = axl_plan_write_named(x, name, names, count, NULL, 0, &n);
     if (st != AXL_SUCCESS)
         return again(st);
     char *text = malloc(n + 1);
     if (!text)
         return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "%s: no memory for the plan's %zu bytes", fn, n);
-    st = axl_plan_write(x, name, text, n + 1, NULL);
+    st = axl_plan_write_named(x, name, names, count, text, n + 1, NULL);
     if (st != AXL_SUCCESS) {
         free(text);
         return again(st);

@@ -171,6 +171,57 @@ static void the_port_writes_registers_and_banks_through_the_mappings(void **s)
     axl_mmio_linux_unmap();
 }
 
+/* axl_mmio_board.align: buffers 4 KiB apart unless the board says (as
+ * XRT aligns them: an RTL kernel's 256-beat burst from a buffer's start
+ * must not cross 4 KiB). */
+static void buffers_are_aligned_to_4_kib_unless_the_board_says(void **s)
+{
+    (void)s;
+    axl_mmio_linux_config cfg = config();
+    axl_mmio_board board;
+    AXL_OK(axl_mmio_linux_board(&cfg, axl_test_stock_xclbin,
+                                axl_test_stock_xclbin_size, &board));
+    for (uint32_t align = 0; align <= 64; align += 64) {
+        board.align = align;
+        AXL_OK(axl_mmio_set_board(&board));
+        void *dev;
+        AXL_OK(axl_mmio_port.open(0, &dev));
+        axl_hal_mem m[2];
+        AXL_OK(axl_mmio_port.mem_alloc(dev, 0, 100, NULL, &m[0]));
+        AXL_OK(axl_mmio_port.mem_alloc(dev, 0, 100, NULL, &m[1]));
+        assert_int_equal(m[1].device_address - m[0].device_address,
+                         align ? 128u : 4096u);
+        axl_mmio_port.mem_free(dev, &m[1]);
+        axl_mmio_port.mem_free(dev, &m[0]);
+        axl_mmio_port.close(dev);
+    }
+    AXL_OK(axl_mmio_set_board(NULL));
+    axl_mmio_linux_unmap();
+}
+
+/* axl_mmio_board.cpu_reserved: a bank the CPU would read at its physical
+ * address where it sees other memory (the R5's TCMs at 0) is refused,
+ * naming the bank and the fix, and the device does not open. */
+static void a_bank_where_the_cpu_sees_other_memory_is_refused(void **s)
+{
+    (void)s;
+    axl_mmio_linux_config cfg = config();
+    axl_mmio_board board;
+    AXL_OK(axl_mmio_linux_board(&cfg, axl_test_stock_xclbin,
+                                axl_test_stock_xclbin_size, &board));
+    static const axl_mmio_bank_region low[1] = {{0, 0x10000, 0x8000, NULL}};
+    board.banks = low;
+    board.bank_count = 1;
+    board.cpu_reserved = 0x40000;
+    AXL_OK(axl_mmio_set_board(&board));
+    void *dev;
+    AXL_EXPECT(axl_mmio_port.open(0, &dev), AXL_ERR_PLATFORM);
+    AXL_MESSAGE_HAS("(MEM_TOPOLOGY 0) is at 0x10000, below 0x40000");
+    AXL_MESSAGE_HAS("give a region above it or a host view (.host)");
+    AXL_OK(axl_mmio_set_board(NULL));
+    axl_mmio_linux_unmap();
+}
+
 static void a_missing_device_file_is_named(void **s)
 {
     (void)s;
@@ -190,6 +241,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_port_writes_registers_and_banks_through_the_mappings),
         cmocka_unit_test(a_missing_device_file_is_named),
+        cmocka_unit_test(buffers_are_aligned_to_4_kib_unless_the_board_says),
+        cmocka_unit_test(a_bank_where_the_cpu_sees_other_memory_is_refused),
     };
     return cmocka_run_group_tests(tests, make_tree, remove_tree);
 }

@@ -152,7 +152,8 @@ static void a_buffer_update_swaps_memory_of_the_same_bank(void **state)
     const axl_mmio_bank_region *g = &bd->banks[0];
     uint64_t d_phys;
     assert_int_equal(axl_plan_buffer(p, 3, NULL, &d_phys), AXL_SUCCESS);
-    const uint64_t other = d_phys + 4u * N + 64u;
+    /* At the board's alignment (4 KiB: AXL_MMIO_BUFFER_ALIGN). */
+    const uint64_t other = (d_phys + 4u * N + 4095u) & ~(uint64_t)4095u;
     uint32_t *host = (uint32_t *)((unsigned char *)g->host +
                                   (other - g->phys));
     assert_int_equal(axl_plan_set_buffer(p, 3, host, other, N * 4u),
@@ -171,7 +172,7 @@ static void a_buffer_update_swaps_memory_of_the_same_bank(void **state)
                      AXL_ERR_INVALID);
     assert_int_equal(axl_plan_set_buffer(p, 3, host + 1, other + 4, N * 4u),
                      AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("aligned to 64");
+    AXL_MESSAGE_HAS("aligned to 4096");
     assert_int_equal(axl_plan_set_buffer(p, 3, host, g->phys + g->size,
                                          N * 4u),
                      AXL_ERR_INVALID);
@@ -240,7 +241,7 @@ static void an_update_between_submissions_reaches_the_registers(void **state)
     const axl_mmio_bank_region *g = &bd->banks[0];
     uint64_t c_phys;
     assert_int_equal(axl_plan_buffer(p, 3, NULL, &c_phys), AXL_SUCCESS);
-    const uint64_t other = c_phys + 4u * N + 64u;
+    const uint64_t other = (c_phys + 4u * N + 4095u) & ~(uint64_t)4095u;
     uint32_t *nb = (uint32_t *)((unsigned char *)g->host +
                                 (other - g->phys));
     for (uint32_t i = 0; i < N; i++)
@@ -384,6 +385,37 @@ static void plans_and_the_runtime_do_not_share_units(void **state)
     assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
 }
 
+/* axl_plan_find_buffer / axl_plan_find_node (plan.h): by the names the
+ * plan carries (format 2), in the const tables, loaded or not; a plan of
+ * format 1 has none and still loads. */
+static void buffers_and_nodes_are_found_by_their_names(void **state)
+{
+    (void)state;
+    static const char *const bnames[4] = {"a", "b", NULL, "d"};
+    static const char *const nnames[2] = {NULL, "twice"};
+    axl_plan named = chain;
+    named.buffer_names = bnames;
+    named.node_names = nnames;
+    uint32_t i = 99;
+    assert_int_equal(axl_plan_find_buffer(&named, "d", &i), AXL_SUCCESS);
+    assert_int_equal(i, 3);
+    assert_int_equal(axl_plan_find_node(&named, "twice", &i), AXL_SUCCESS);
+    assert_int_equal(i, 1);
+    i = 99;
+    assert_int_equal(axl_plan_find_buffer(&named, "c", &i), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("plan chain has no buffer named \"c\"");
+    assert_int_equal(i, 99);
+    assert_int_equal(axl_plan_find_node(&chain, "twice", &i),
+                     AXL_ERR_INVALID);
+    /* Format 1: no names, loads as before. */
+    axl_plan old = chain;
+    old.format = 1;
+    assert_int_equal(axl_plan_find_buffer(&old, "a", &i), AXL_ERR_INVALID);
+    axl_plan_id p;
+    assert_int_equal(axl_plan_load(&old, &p), AXL_SUCCESS);
+    assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +426,7 @@ int main(void)
         cmocka_unit_test(an_update_between_submissions_reaches_the_registers),
         cmocka_unit_test(load_refuses_what_does_not_match_the_board),
         cmocka_unit_test(ids_and_states_are_checked),
+        cmocka_unit_test(buffers_and_nodes_are_found_by_their_names),
         /* Last: it leaves a unit that never finishes. */
         cmocka_unit_test(a_failed_node_fails_the_run_and_the_nodes_after_it),
     };

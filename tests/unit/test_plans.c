@@ -357,6 +357,83 @@ static void a_small_cap_is_out_of_resources_and_the_sizing_call_is_exact(
     axl_test_rig_down(&r);
 }
 
+/* axl_plan_write_named (plan.h): a buffer named by its handle, a node by
+ * its node handle, each written where the plan numbers it (buffers in
+ * the order the nodes first use them), so a firmware finds them by name
+ * (axl_plan_find_buffer / _node); bad names change nothing. */
+static void a_plan_carries_the_names_given_for_its_buffers_and_nodes(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_plan_write_named(NO_EXEC, "p", NULL, 0, NULL, 0, NULL));
+    rig r = axl_test_rig_up(0);
+    axl_buffer b[6];
+    for (int i = 0; i < 6; i++)
+        AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &b[i]));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_event e;
+    AXL_OK(vadd(&r, b[0], b[1], b[2], NULL));
+    AXL_OK(vadd(&r, b[3], b[4], b[5], &e));
+    axl_graph_node second;
+    AXL_OK(axl_graph_node_from_event(e, &second));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    axl_buffer view;
+    const size_t at[3] = {0, 0, 0};
+    AXL_OK(axl_buffer_create_sub(b[4], at, axl_range_1d(N / 2), &view));
+    const axl_plan_name names[3] = {
+        {.name = "out", .buffer = b[5]},
+        {.name = "second", .node = second},
+        {.name = "gain", .buffer = view}}; /* a view names its base */
+    static char text[16384];
+    AXL_OK(axl_plan_write_named(x, "pair", names, 3, text, sizeof text,
+                                NULL));
+    assert_non_null(strstr(text, "static const char *const "
+                                 "pair_buffer_names[6] = {NULL, NULL, NULL, "
+                                 "NULL, \"gain\", \"out\"};"));
+    assert_non_null(strstr(text, "static const char *const "
+                                 "pair_node_names[2] = {NULL, "
+                                 "\"second\"};"));
+    assert_non_null(strstr(text, ".buffer_names = pair_buffer_names,"));
+    assert_non_null(strstr(text, ".node_names = pair_node_names,"));
+    /* Without names: no tables (the text a plan without them had). */
+    AXL_OK(axl_plan_write(x, "pair", text, sizeof text, NULL));
+    assert_null(strstr(text, "_names"));
+    /* Refused, dst untouched: not an identifier, twice, neither or both
+     * handles, a buffer the graph does not use, a node of no graph. */
+    axl_buffer other;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &other));
+    const axl_plan_name bad[6][2] = {
+        {{.name = "2x", .buffer = b[0]}},
+        {{.name = "a", .buffer = b[0]}, {.name = "a", .buffer = b[1]}},
+        {{.name = "a"}},
+        {{.name = "a", .buffer = b[0], .node = second}},
+        {{.name = "a", .buffer = other}},
+        {{.name = "a", .buffer = b[0]}, {.name = "b", .buffer = b[0]}}};
+    const uint32_t counts[6] = {1, 2, 1, 1, 1, 2};
+    const char *says[6] = {"not a C identifier", "given twice",
+                           "set one of buffer and node",
+                           "set one of buffer and node", "none the graph",
+                           "is named \"a\" already"};
+    for (int i = 0; i < 6; i++) {
+        text[0] = 'z';
+        AXL_EXPECT(axl_plan_write_named(x, "pair", bad[i], counts[i], text,
+                                        sizeof text, NULL),
+                   AXL_ERR_INVALID);
+        AXL_MESSAGE_HAS(says[i]);
+        assert_int_equal(text[0], 'z');
+    }
+    AXL_OK(axl_buffer_release(other));
+    AXL_OK(axl_buffer_release(view));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    release_all(b, 6);
+    axl_test_rig_down(&r);
+}
+
 static void a_released_buffer_is_refused(void **s)
 {
     (void)s;
@@ -395,6 +472,7 @@ int main(void)
         T(a_bad_name_or_destination_is_refused_and_nothing_written),
         T(a_small_cap_is_out_of_resources_and_the_sizing_call_is_exact),
         T(a_released_buffer_is_refused),
+        T(a_plan_carries_the_names_given_for_its_buffers_and_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,6 +56,10 @@ extern const axl_xclbin_design AXL_EMU_BUILTIN_DESIGN;
 #define EMU_BANK_SLOTS AXL_EMU_BANKS
 #endif
 
+/* A buffer's handle: its offset + 1, and the bank whose arena holds it in
+ * the top byte. */
+#define EMU_ARENA_SHIFT (sizeof(uintptr_t) * 8u - 8u)
+
 typedef struct emu_bank {
     axl_arena arena;
 #if AXL_EMU_HOSTED
@@ -132,6 +136,11 @@ typedef struct emu_device {
     uint32_t bank_mem[EMU_BANK_SLOTS];
     char bank_tag[EMU_BANK_SLOTS][sizeof ((axl_hal_bank *)0)->tag];
     uint64_t bank_base[EMU_BANK_SLOTS]; /* its MEM_TOPOLOGY base address */
+    /* The bank whose arena each bank's buffers are carved from: banks of
+     * the design at one base and of one size are one memory (every ZynqMP
+     * PS port, HP0-3, HPC0-1, LPD, reaches the same DDR), so two live
+     * buffers never share an address whichever of them they are in. */
+    uint8_t bank_same[EMU_BANK_SLOTS];
     /* The platform it stands in for (axl_emu_set_platform), set at open:
      * a design built for another is warned about. "" for none. */
     char platform[64];
@@ -628,6 +637,13 @@ axl_status axl_emu_get_limits(axl_emu_limits *limits)
 }
 #endif
 
+/* The size MEM_TOPOLOGY gives bank m of image. */
+static uint64_t bank_size_of(const axl_xclbin *image, uint32_t m)
+{
+    axl_xclbin_mem mem;
+    return axl_xclbin_get_mem(image, m, &mem) == AXL_SUCCESS ? mem.size : 0;
+}
+
 /* Banks follow the used banks of the design, in MEM_TOPOLOGY order, with
  * their tags and base addresses copied (image NULL: no design, the
  * board's AXL_EMU_BANKS). A design with more banks than the device takes
@@ -675,12 +691,20 @@ static axl_status map_banks(emu_device *d, const axl_xclbin *image,
         axl_format(d->bank_tag[b], sizeof d->bank_tag[b], "%.*s",
                    (int)mem.tag.len, mem.tag.ptr);
         d->bank_base[b] = mem.base_address;
+        d->bank_same[b] = (uint8_t)b;
+        for (uint32_t k = 0; k < b; k++)
+            if (d->bank_base[k] == mem.base_address &&
+                bank_size_of(image, d->bank_mem[k]) == mem.size) {
+                d->bank_same[b] = d->bank_same[k];
+                break;
+            }
 #if AXL_EMU_HOSTED
         size[b] = mem.size ? mem.size : AXL_EMU_BANK_SIZE;
 #endif
         d->bank_mem[b++] = m;
     }
     for (; b < EMU_BANK_SLOTS; b++) {
+        d->bank_same[b] = (uint8_t)b;
         d->bank_mem[b] = image ? UINT32_MAX : b;
 #if AXL_EMU_HOSTED
         size[b] = AXL_EMU_BANK_SIZE;
@@ -890,7 +914,8 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
 #if AXL_EMU_HOSTED
     for (uint32_t b = 0; b < d->nbanks; b++) {
         const uint64_t size = d->banks[b].arena.size;
-        info->global_mem_size += size;
+        if (d->bank_same[b] == b) /* each memory once */
+            info->global_mem_size += size;
         if (size > info->max_mem_alloc_size)
             info->max_mem_alloc_size = size;
     }
@@ -1578,7 +1603,8 @@ static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
         axl_port_unlock();
         return AXL_ERR_INVALID;
     }
-    emu_bank *k = &d->banks[bank];
+    const uint32_t same = d->bank_same[bank];
+    emu_bank *k = &d->banks[same];
 #if AXL_EMU_HOSTED
     axl_status st = size <= k->arena.size ? bank_storage(k) : AXL_SUCCESS;
     if (st == AXL_SUCCESS)
@@ -1591,7 +1617,9 @@ static axl_status emu_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     axl_port_unlock();
     if (st != AXL_SUCCESS)
         return st;
-    out->handle = (uintptr_t)off + 1; /* 0 means none */
+    /* 0 means none; the top byte: the arena's bank (a later design may
+     * share banks otherwise). */
+    out->handle = ((uintptr_t)off + 1) | (uintptr_t)same << EMU_ARENA_SHIFT;
     out->host_ptr = base + off;
     out->device_address = address + off;
     out->size = size;
@@ -1603,7 +1631,9 @@ static void emu_mem_free(void *dev, axl_hal_mem *mem)
 {
     emu_device *d = dev;
     axl_port_lock();
-    axl_arena_free(&d->banks[mem->bank].arena, (uint64_t)(mem->handle - 1));
+    const uintptr_t off = mem->handle & (((uintptr_t)1 << EMU_ARENA_SHIFT) - 1);
+    axl_arena_free(&d->banks[mem->handle >> EMU_ARENA_SHIFT].arena,
+                   (uint64_t)(off - 1));
     axl_port_unlock();
     mem->handle = 0;
 }
@@ -1620,7 +1650,7 @@ static axl_status emu_mem_usage(void *dev, uint32_t bank,
         return AXL_ERR_INVALID;
     memset(out, 0, sizeof *out);
     axl_port_lock();
-    const axl_arena *a = &d->banks[bank].arena;
+    const axl_arena *a = &d->banks[d->bank_same[bank]].arena;
     out->size = a->size;
     out->free = a->size > a->in_use ? a->size - a->in_use : 0;
     out->largest_free = axl_arena_largest_free(a);

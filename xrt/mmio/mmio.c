@@ -40,13 +40,15 @@
 
 #include "axl/runtime.h"
 #include "axl/trace.h"
+#include "mmio_banks.h"
 #include "mmio_unit.h"
 
 typedef struct mmio_bank {
-    axl_arena arena;
+    axl_arena arena;     /* used when same is this bank's own index */
     axl_arena_block blocks[AXL_MMIO_BANK_ALLOCS];
     axl_mmio_bank_region region;
     unsigned char *host;
+    uint8_t same;        /* the bank whose arena it uses (mmio_banks.h) */
     char tag[24];
 } mmio_bank;
 
@@ -56,6 +58,7 @@ typedef struct mmio_device {
     int has_design;
     uint32_t nbanks;
     mmio_bank banks[AXL_MMIO_BANKS];
+    mmio_memory memory;  /* the banks' regions, checked */
 #if MMIO_MODEL
     axl_mmio_bank_region regions[AXL_MMIO_BANKS]; /* the banks, as given
                                                       to the model */
@@ -128,67 +131,42 @@ static void hal_ended(mmio_unit *u, const void *p, axl_status st,
 
 /* ---- Opening: banks and units from the design and the board --------------- */
 
-static axl_status add_bank(mmio_device *d, const axl_mmio_bank_region *r)
+bool axl__mmio_reader_mem(const void *design, uint32_t index,
+                          axl_xclbin_mem *out)
 {
-    if (d->nbanks == AXL_MMIO_BANKS)
-        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                         "mmio: the design has more banks than "
-                         "AXL_MMIO_BANKS (%u)",
-                         (unsigned)AXL_MMIO_BANKS);
-    mmio_bank *b = &d->banks[d->nbanks];
-    b->region = *r;
-    if (r->host) {
-        b->host = r->host;
-    } else if (MMIO_MODEL) {
-        return mmio_fail(AXL_ERR_PLATFORM,
-                         "mmio: bank %u has no host memory; a model's "
-                         "board backs each bank (axl_mmio_bank_region.host)",
-                         (unsigned)r->mem_index);
-    } else {
-        if (r->phys > UINTPTR_MAX || r->size > UINTPTR_MAX - r->phys)
-            return mmio_fail(AXL_ERR_PLATFORM,
-                             "mmio: bank %u at 0x%llx is outside the CPU's "
-                             "address space; the board must give its host "
-                             "view (axl_mmio_bank_region.host)",
-                             (unsigned)r->mem_index,
-                             (unsigned long long)r->phys);
-        b->host = (unsigned char *)(uintptr_t)r->phys;
-    }
-    axl_xclbin_mem mem;
-    if (d->has_design &&
-        axl_xclbin_get_mem(&d->design, r->mem_index, &mem) == AXL_SUCCESS)
-        axl_format(b->tag, sizeof b->tag, "%.*s", (int)mem.tag.len,
-                   mem.tag.ptr);
-    else
-        axl_format(b->tag, sizeof b->tag, "bank%u", (unsigned)r->mem_index);
-    axl_arena_init(&b->arena, b->host, r->size, AXL_MMIO_MEM_ALIGN_BITS / 8,
-                   b->blocks, AXL_MMIO_BANK_ALLOCS);
-    d->nbanks++;
-    return AXL_SUCCESS;
+    return axl_xclbin_get_mem(design, index, out) == AXL_SUCCESS;
 }
 
+/* The banks: the board's regions (or the design's used banks), checked
+ * (banks.c); banks that are the same memory share the first one's
+ * allocator, so two live buffers never overlap whichever bank each is
+ * in. */
 static axl_status map_banks(mmio_device *d)
 {
-    const axl_mmio_board *bd = axl__mmio.board;
-    d->nbanks = 0;
-    if (bd->banks) {
-        for (uint32_t i = 0; i < bd->bank_count; i++) {
-            axl_status st = add_bank(d, &bd->banks[i]);
-            if (st != AXL_SUCCESS)
-                return st;
-        }
-        return AXL_SUCCESS;
+    mmio_memory *mem = &d->memory;
+    axl_status st = axl__mmio_memory(
+        "mmio", axl__mmio.board, &d->design,
+        d->has_design ? d->design.mem_count : 0u, axl__mmio_reader_mem, mem);
+    if (st != AXL_SUCCESS)
+        return st;
+    for (uint32_t i = 0; i < mem->count; i++) {
+        mmio_bank *b = &d->banks[i];
+        const axl_mmio_bank_region *r = &mem->region[i];
+        b->region = *r;
+        b->host = r->host;
+        b->same = mem->same[i];
+        axl_xclbin_mem xm;
+        if (d->has_design &&
+            axl_xclbin_get_mem(&d->design, r->mem_index, &xm) == AXL_SUCCESS)
+            axl_format(b->tag, sizeof b->tag, "%.*s", (int)xm.tag.len,
+                       xm.tag.ptr);
+        else
+            axl_format(b->tag, sizeof b->tag, "bank%u",
+                       (unsigned)r->mem_index);
+        axl_arena_init(&b->arena, b->host, r->size, mem->align, b->blocks,
+                       AXL_MMIO_BANK_ALLOCS);
     }
-    for (uint32_t m = 0; d->has_design && m < d->design.mem_count; m++) {
-        axl_xclbin_mem mem;
-        if (axl_xclbin_get_mem(&d->design, m, &mem) != AXL_SUCCESS ||
-            !mem.used)
-            continue;
-        axl_mmio_bank_region r = {m, mem.base_address, mem.size, NULL};
-        axl_status st = add_bank(d, &r);
-        if (st != AXL_SUCCESS)
-            return st;
-    }
+    d->nbanks = mem->count;
     return AXL_SUCCESS;
 }
 
@@ -321,11 +299,16 @@ static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
 #endif
     if (axl__mmio.board->program)
         info->flags |= AXL_HAL_DEVICE_REPROGRAMMABLE;
-    info->mem_base_addr_align = AXL_MMIO_MEM_ALIGN_BITS;
+    /* A sub-buffer's origin keeps what the buffers themselves keep. */
+    info->mem_base_addr_align =
+        d->memory.align * 8u < AXL_MMIO_MEM_ALIGN_BITS
+            ? d->memory.align * 8u
+            : AXL_MMIO_MEM_ALIGN_BITS;
     info->max_clock_mhz = 300;
     info->bank_count = d->nbanks;
     for (uint32_t b = 0; b < d->nbanks; b++) {
-        info->global_mem_size += d->banks[b].region.size;
+        if (d->banks[b].same == b) /* each memory once */
+            info->global_mem_size += d->banks[b].region.size;
         if (d->banks[b].region.size > info->max_mem_alloc_size)
             info->max_mem_alloc_size = d->banks[b].region.size;
     }
@@ -728,10 +711,11 @@ static axl_status mmio_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     if (bank >= d->nbanks)
         return AXL_ERR_INVALID;
     mmio_bank *b = &d->banks[bank];
+    axl_arena *arena = &d->banks[b->same].arena;
     uint64_t off;
     axl_port_lock();
-    uint32_t full = b->arena.nblocks == b->arena.max_blocks;
-    axl_status st = axl_arena_alloc(&b->arena, size, &off);
+    uint32_t full = arena->nblocks == arena->max_blocks;
+    axl_status st = axl_arena_alloc(arena, size, &off);
     axl_port_unlock();
     if (st != AXL_SUCCESS) {
         if (full)
@@ -771,7 +755,8 @@ static void mmio_mem_free(void *dev, axl_hal_mem *mem)
     }
 #endif
     axl_port_lock();
-    axl_arena_free(&d->banks[mem->bank].arena, (uint64_t)(mem->handle - 1));
+    axl_arena_free(&d->banks[d->banks[mem->bank].same].arena,
+                   (uint64_t)(mem->handle - 1));
     axl_port_unlock();
     mem->handle = 0;
 }

@@ -32,11 +32,31 @@
 #define AXL_MMIO_MAX_ARGS 16
 #endif
 
-/** Alignment of device allocations, in bits (info::device::
- *  mem_base_addr_align): at least a cache line, so no line is shared
- *  between a buffer and other data. */
+/** What the device reports as info::device::mem_base_addr_align, in bits:
+ *  the alignment a sub-buffer's origin must keep (as the emulated
+ *  device's and the XRT port's, so a program that passes on one passes on
+ *  the others); at most the buffers' own alignment below. */
 #ifndef AXL_MMIO_MEM_ALIGN_BITS
 #define AXL_MMIO_MEM_ALIGN_BITS 4096
+#endif
+
+/** Alignment of every buffer the port and the plan executor place in a
+ *  bank, in bytes, when the board does not say (axl_mmio_board.align, a
+ *  run-time setting): 4 KiB, as XRT aligns its buffers, which RTL kernels
+ *  rely on (an AXI4 burst must not cross a 4 KiB boundary: a kernel that
+ *  bursts 256 beats from a buffer's start needs it). A board short of
+ *  memory (a bank in the R5's TCM) may give 64, a cache line. */
+#ifndef AXL_MMIO_BUFFER_ALIGN
+#define AXL_MMIO_BUFFER_ALIGN 4096u
+#endif
+
+/** Bytes from physical address 0 where the CPU does not reach memory at
+ *  the physical address, when the board does not say
+ *  (axl_mmio_board.cpu_reserved): a bank without a host view there is
+ *  refused. The Cortex-R5 sees its TCMs at 0 (the zcu102-r5 board sets
+ *  0x40000); 0 elsewhere. */
+#ifndef AXL_MMIO_CPU_RESERVED
+#define AXL_MMIO_CPU_RESERVED 0u
 #endif
 
 /** Reads of 0x00 after ap_sw_reset before the unit is declared dead. */
@@ -96,6 +116,10 @@ _Static_assert(AXL_MMIO_BANK_ALLOCS >= 1, "AXL_MMIO_BANK_ALLOCS must be >= 1");
 _Static_assert((AXL_MMIO_MEM_ALIGN_BITS & (AXL_MMIO_MEM_ALIGN_BITS - 1)) == 0 &&
                    AXL_MMIO_MEM_ALIGN_BITS >= 512,
                "AXL_MMIO_MEM_ALIGN_BITS must be a power of two >= 512 "
+               "(a cache line)");
+_Static_assert((AXL_MMIO_BUFFER_ALIGN & (AXL_MMIO_BUFFER_ALIGN - 1u)) == 0 &&
+                   AXL_MMIO_BUFFER_ALIGN >= 64u,
+               "AXL_MMIO_BUFFER_ALIGN must be a power of two >= 64 "
                "(a cache line)");
 
 /** The plan executor (axl/plan.h): plans loaded at once, and the most

@@ -23,6 +23,7 @@
 
 #include "axl/plan.h"
 #include "axl/runtime.h"
+#include "mmio_banks.h"
 #include "mmio_unit.h"
 
 #if MMIO_MODEL
@@ -62,8 +63,9 @@ typedef struct plan_slot {
                                    succ[succ0[n], succ0[n + 1]) */
     uint8_t succ[AXL_PLAN_MAX_EDGES];
     char why[AXL_MESSAGE_MAX];
-    uint64_t end[AXL_MMIO_BANKS]; /* where its placement ends per region
-                                     (0: nothing placed there) */
+    uint64_t end[AXL_MMIO_BANKS]; /* where its placement ends per memory
+                                     (mmio_banks.h, a region's `same`;
+                                     0: nothing placed there) */
     plan_place own[AXL_PLAN_MAX_BUFFERS]; /* its placement */
     plan_place buf[AXL_PLAN_MAX_BUFFERS]; /* what runs use (set_buffer) */
     uint8_t scalars[AXL_PLAN_SCALAR_BYTES + 8]; /* + 8: start_node reads
@@ -84,7 +86,10 @@ _Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 32,
 _Static_assert(AXL_PLAN_MAX_EDGES <= 255, "AXL_PLAN_MAX_EDGES must be < 256");
 
 static plan_slot slots[AXL_PLAN_LOADED];
-static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per board region */
+static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per memory (the
+                                         regions of one memory share it) */
+static mmio_memory memory;            /* the board's regions, checked at
+                                         the first load */
 static uint32_t loaded;               /* plans loaded */
 static uint32_t last_id;              /* the last argument identity given */
 
@@ -169,8 +174,9 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
 {
     if (bd->predigested)
         return bd->predigested->uuid;
+    static const uint8_t magic[8] = {'x', 'c', 'l', 'b', 'i', 'n', '2', 0};
     if (bd->design && bd->design_size >= 432 &&
-        !memcmp(bd->design, "xclbin2", 8))
+        !memcmp((const uint8_t *)bd->design, magic, sizeof magic))
         return (const uint8_t *)bd->design + 416; /* m_header.uuid */
     return bd->design_uuid;
 }
@@ -252,19 +258,15 @@ static axl_status check_tables(const axl_plan *p)
     return AXL_SUCCESS;
 }
 
-/* The board's region for MEM_TOPOLOGY bank `bank`, or -1. */
-static int region_of(const axl_mmio_board *bd, uint32_t bank)
+/* A buffer's alignment: the plan's, and at least the board's. */
+static uint64_t align_of(const axl_plan_buffer_desc *d)
 {
-    for (uint32_t r = 0; r < bd->bank_count && r < AXL_MMIO_BANKS; r++)
-        if (bd->banks[r].mem_index == bank)
-            return (int)r;
-    return -1;
+    return d->align > memory.align ? d->align : memory.align;
 }
 
 static unsigned char *host_at(const axl_mmio_bank_region *r, uint64_t phys)
 {
-    return r->host ? (unsigned char *)r->host + (phys - r->phys)
-                   : (unsigned char *)(uintptr_t)phys;
+    return (unsigned char *)r->host + (phys - r->phys); /* checked: set */
 }
 
 /* Where the plan's buffers go, after what is placed in each region
@@ -275,18 +277,20 @@ static axl_status place(plan_slot *s, const axl_mmio_board *bd)
     uint64_t at[AXL_MMIO_BANKS];
     memcpy(at, used, sizeof at);
     memset(s->end, 0, sizeof s->end);
+    (void)bd;
     for (uint32_t b = 0; b < p->nbuffers; b++) {
         const axl_plan_buffer_desc *d = &p->buffers[b];
-        const int r = region_of(bd, d->bank);
+        const int r = axl__mmio_region_of(&memory, d->bank);
         if (r < 0)
             return mmio_fail(AXL_ERR_INVALID,
                              "axl_plan_load: plan %s: buffer %u is in bank "
                              "%u (MEM_TOPOLOGY), for which the board "
                              "declares no region (axl_mmio_board.banks)",
                              p->name, (unsigned)b, (unsigned)d->bank);
-        const axl_mmio_bank_region *g = &bd->banks[r];
-        const uint64_t a = d->align;
-        const uint64_t addr = (g->phys + at[r] + a - 1u) & ~(a - 1u);
+        const axl_mmio_bank_region *g = &memory.region[r];
+        const uint32_t m = memory.same[r]; /* its memory's placement */
+        const uint64_t a = align_of(d);
+        const uint64_t addr = (g->phys + at[m] + a - 1u) & ~(a - 1u);
         const uint64_t off = addr - g->phys;
         if (off > g->size || d->size > g->size - off)
             return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
@@ -296,11 +300,11 @@ static axl_status place(plan_slot *s, const axl_mmio_board *bd)
                              p->name, (unsigned)b,
                              (unsigned long long)d->size, (unsigned)a,
                              (unsigned)d->bank, (unsigned long long)g->size,
-                             (unsigned long long)at[r]);
+                             (unsigned long long)at[m]);
         s->own[b].phys = addr;
         s->own[b].host = host_at(g, addr);
-        at[r] = off + d->size;
-        s->end[r] = at[r];
+        at[m] = off + d->size;
+        s->end[m] = at[m];
     }
     return AXL_SUCCESS;
 }
@@ -334,6 +338,30 @@ static axl_status take_fabric(const axl_mmio_board *bd)
                          "(axl_shutdown first)");
     if (axl__mmio.open == MMIO_OWNER_PLANS)
         return AXL_SUCCESS;
+    /* The design's banks (their regions without the board's, their
+     * names in messages): a pre-digested design's table, or (a model
+     * build, which has the reader) the design's bytes read. */
+#if MMIO_MODEL
+    const axl_xclbin *x = NULL;
+    char why[96];
+    if (bd->predigested
+            ? axl_xclbin_open_design(&design, bd->predigested, why,
+                                     sizeof why) == AXL_SUCCESS
+            : bd->design && axl_xclbin_open(&design, bd->design,
+                                            bd->design_size, why,
+                                            sizeof why) == AXL_SUCCESS)
+        x = &design;
+    axl_status st = axl__mmio_memory("axl_plan_load", bd, x,
+                                     x ? x->mem_count : 0u,
+                                     axl__mmio_reader_mem, &memory);
+#else
+    axl_status st = axl__mmio_memory(
+        "axl_plan_load", bd, bd->predigested,
+        bd->predigested ? bd->predigested->mem_count : 0u,
+        axl__mmio_digest_mem, &memory);
+#endif
+    if (st != AXL_SUCCESS)
+        return st;
     memset(axl__mmio.units, 0, sizeof axl__mmio.units);
     memset(used, 0, sizeof used);
     axl__mmio.board = bd;
@@ -341,18 +369,13 @@ static axl_status take_fabric(const axl_mmio_board *bd)
     axl__mmio.warn = NULL; /* axl_mmio_counters.irq_missing counts it */
 #if MMIO_MODEL
     axl__mmio.model = bd->model;
-    char why[96];
-    axl_status st =
-        !bd->model ? mmio_fail(AXL_ERR_PLATFORM,
-                               "axl_plan_load: a model build needs a model "
-                               "of the fabric; the board names none")
-        : bd->predigested
-            ? axl_xclbin_open_design(&design, bd->predigested, why, sizeof why)
-        : bd->design ? axl_xclbin_open(&design, bd->design, bd->design_size,
-                                       why, sizeof why)
-                     : AXL_ERR_PLATFORM;
+    st = !bd->model ? mmio_fail(AXL_ERR_PLATFORM,
+                                "axl_plan_load: a model build needs a model "
+                                "of the fabric; the board names none")
+         : x        ? AXL_SUCCESS
+                    : AXL_ERR_PLATFORM;
     if (st == AXL_SUCCESS)
-        st = axl__mmio_model_attach(&design, bd->banks, bd->bank_count);
+        st = axl__mmio_model_attach(&design, memory.region, memory.count);
     if (st != AXL_SUCCESS)
         return mmio_fail(st, "axl_plan_load: the model could not start: %s",
                          axl_last_message());
@@ -418,11 +441,13 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan and out must not be NULL");
     out->id = 0;
-    if (plan->format != AXL_PLAN_FORMAT)
+    /* Format 1 is format 2 without names (its tables compile with them
+     * NULL). */
+    if (plan->format != AXL_PLAN_FORMAT && plan->format != 1u)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan %s is in format %u; this "
-                         "executor reads format %u (write it again with "
-                         "this axl)",
+                         "executor reads formats 1 and %u (write it again "
+                         "with this axl)",
                          plan->name ? plan->name : "(unnamed)",
                          (unsigned)plan->format, (unsigned)AXL_PLAN_FORMAT);
     axl_status st = check_tables(plan);
@@ -450,11 +475,13 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
                          plan->name, plan->uuid[0], plan->uuid[1],
                          plan->uuid[2], plan->uuid[3], uuid[0], uuid[1],
                          uuid[2], uuid[3]);
-    if (!bd->banks && plan->nbuffers)
+    if (!bd->banks && !bd->predigested && plan->nbuffers &&
+        (!MMIO_MODEL || !bd->design))
         return mmio_fail(AXL_ERR_PLATFORM,
                          "axl_plan_load: the board declares no bank regions "
-                         "(axl_mmio_board.banks): plan %s places its buffers "
-                         "in them",
+                         "(axl_mmio_board.banks) and no pre-digested design "
+                         "whose banks would be them: plan %s places its "
+                         "buffers in them",
                          plan->name);
     uint32_t i = 0;
     while (i < AXL_PLAN_LOADED && slots[i].plan)
@@ -539,6 +566,43 @@ axl_status axl_plan_unload(axl_plan_id id)
     if (!--loaded)
         give_fabric();
     return AXL_SUCCESS;
+}
+
+/* ---- Names ----------------------------------------------------------------------- */
+
+/* The index of `name` in names[count] (a plan's name table, or NULL). */
+static axl_status find_named(const char *fn, const axl_plan *plan,
+                             const char *what, const char *const *names,
+                             uint32_t count, const char *name,
+                             uint32_t *index)
+{
+    if (!plan || !name || !index)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "%s: plan, name and index must not be NULL", fn);
+    for (uint32_t i = 0; names && plan->format >= 2u && i < count; i++)
+        if (names[i] && !strcmp(names[i], name)) {
+            *index = i;
+            return AXL_SUCCESS;
+        }
+    return mmio_fail(AXL_ERR_INVALID,
+                     "%s: plan %s has no %s named \"%.40s\"",
+                     fn, plan->name ? plan->name : "(unnamed)", what, name);
+}
+
+axl_status axl_plan_find_buffer(const axl_plan *plan, const char *name,
+                                uint32_t *index)
+{
+    return find_named("axl_plan_find_buffer", plan, "buffer",
+                      plan ? plan->buffer_names : NULL,
+                      plan ? plan->nbuffers : 0u, name, index);
+}
+
+axl_status axl_plan_find_node(const axl_plan *plan, const char *name,
+                              uint32_t *index)
+{
+    return find_named("axl_plan_find_node", plan, "node",
+                      plan ? plan->node_names : NULL,
+                      plan ? plan->nnodes : 0u, name, index);
 }
 
 /* ---- Updates -------------------------------------------------------------------- */
@@ -629,9 +693,8 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
         new_ids(s);
         return AXL_SUCCESS;
     }
-    const axl_mmio_board *bd = axl__mmio.board;
-    const int r = region_of(bd, d->bank);
-    const axl_mmio_bank_region *g = &bd->banks[r];
+    const int r = axl__mmio_region_of(&memory, d->bank);
+    const axl_mmio_bank_region *g = &memory.region[r];
     if (size < d->size || device_address < g->phys ||
         device_address - g->phys > g->size ||
         size > g->size - (device_address - g->phys))
@@ -645,11 +708,11 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
                          (unsigned long long)g->size,
                          (unsigned long long)device_address,
                          (unsigned long long)size);
-    if (device_address & (d->align - 1u))
+    if (device_address & (align_of(d) - 1u))
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_set_buffer: buffer %u of plan %s is "
                          "aligned to %u bytes; 0x%llx is not",
-                         (unsigned)index, p->name, (unsigned)d->align,
+                         (unsigned)index, p->name, (unsigned)align_of(d),
                          (unsigned long long)device_address);
     if ((unsigned char *)host != host_at(g, device_address))
         return mmio_fail(AXL_ERR_INVALID,
@@ -692,10 +755,10 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
     axl_status st = axl__mmio_ready(u);
     if (st != AXL_SUCCESS)
         return st;
-    if (u->held_id == s->id[n])
-        goto go; /* the unit holds this node's arguments */
+    /* None when the unit holds this node's arguments. */
+    const uint32_t nargs = u->held_id == s->id[n] ? 0u : nd->nargs;
     int whole = 1; /* every argument held (no wide scalar) */
-    for (uint32_t m = 0; m < nd->nargs; m++) {
+    for (uint32_t m = 0; m < nargs; m++) {
         const axl_plan_arg *a = &p->args[nd->arg0 + m];
         uint32_t word[2] = {0, 0};
         if (a->kind == AXL_PLAN_ARG_BUFFER) {
@@ -720,7 +783,6 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
         axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
     }
     u->held_id = whole ? s->id[n] : 0u;
-go:
     axl__mmio_go(u, &s->nodes[n]);
     return AXL_SUCCESS;
 }
@@ -739,20 +801,27 @@ static void start_failed(plan_slot *s, uint32_t n, axl_status st)
 }
 
 /* A node that will not run (a node it waits for failed or will not run)
- * settles, and so do the nodes after it. */
+ * settles, and so do the nodes after it: a walk down the edges with the
+ * nodes to visit as a bit set (no recursion; each node once, so at most
+ * AXL_PLAN_MAX_NODES steps of at most its successors each). */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
 static void skip_after(plan_slot *s, uint32_t n)
 {
-    for (uint32_t k = s->succ0[n]; k < s->succ0[n + 1u]; k++) {
-        const uint32_t m = s->succ[k];
-        if (s->waiting[m] == UINT8_MAX)
-            continue; /* settled already */
-        s->waiting[m] = UINT8_MAX;
-        s->ready &= ~(1u << m);
-        s->left--;
-        skip_after(s, m);
+    uint32_t todo = 1u << n;
+    while (todo) {
+        const uint32_t k0 = (uint32_t)__builtin_ctz(todo);
+        todo &= todo - 1u;
+        for (uint32_t k = s->succ0[k0]; k < s->succ0[k0 + 1u]; k++) {
+            const uint32_t m = s->succ[k];
+            if (s->waiting[m] == UINT8_MAX)
+                continue; /* settled already */
+            s->waiting[m] = UINT8_MAX;
+            s->ready &= ~(1u << m);
+            s->left--;
+            todo |= 1u << m;
+        }
     }
 }
 

@@ -136,7 +136,7 @@ static uint32_t nbanks;
  * storage. */
 static _Alignas(64) unsigned char
     bank_storage[AXL_MMIO_SIM_BANKS][AXL_MMIO_SIM_BANK_SIZE];
-static axl_mmio_bank_region regions[AXL_MMIO_SIM_BANKS];
+static axl_mmio_bank_region regions[AXL_MMIO_BANKS];
 static axl_mmio_unit_wiring wiring[AXL_MMIO_SIM_UNITS];
 static axl_mmio_board board;
 
@@ -711,18 +711,27 @@ static axl_status sim_reset(void *user, uint32_t ip_index)
 
 /* ---- The board the simulator stands for ----------------------------------- */
 
-/* Regions in static storage for the used banks of a design. */
+/* Regions in static storage for the used banks of a design. Banks at
+ * one base are one memory (every ZynqMP PS port reaches the same DDR):
+ * they get the same storage, as the port sees them (mmio_banks.h). */
 static uint32_t fill_regions(const axl_xclbin *x)
 {
-    uint32_t nb = 0;
+    uint32_t nb = 0, stored = 0;
     memset(regions, 0, sizeof regions);
-    for (uint32_t m = 0; m < x->mem_count && nb < AXL_MMIO_SIM_BANKS; m++) {
+    for (uint32_t m = 0; m < x->mem_count && nb < AXL_MMIO_BANKS; m++) {
         axl_xclbin_mem mem;
         if (axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS || !mem.used)
             continue;
-        regions[nb] = (axl_mmio_bank_region){
-            m, mem.base_address, AXL_MMIO_SIM_BANK_SIZE, bank_storage[nb]};
-        nb++;
+        void *host = NULL;
+        for (uint32_t k = 0; k < nb && !host; k++)
+            if (regions[k].phys == mem.base_address)
+                host = regions[k].host;
+        if (!host && stored == AXL_MMIO_SIM_BANKS)
+            break;
+        if (!host)
+            host = bank_storage[stored++];
+        regions[nb++] = (axl_mmio_bank_region){
+            m, mem.base_address, AXL_MMIO_SIM_BANK_SIZE, host};
     }
     return nb;
 }
