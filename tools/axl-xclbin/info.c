@@ -224,9 +224,7 @@ void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
     const uint8_t *h = x->data;
     fprintf(o, "image     %s (%zu bytes)\n", path, x->size);
     fprintf(o, "uuid      ");
-    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
-        fprintf(o, "%02x%s", x->uuid[i],
-                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+    print_uuid(o, x->uuid);
     fprintf(o, "\nplatform  %.*s\n", field_len(h + 352, 64),
             (const char *)h + 352);
     print_mode(o, x);
@@ -416,9 +414,7 @@ void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
     fprintf(o, "{\"format\":\"axl-xclbin-info\",\"version\":1,\"image\":");
     json_bytes(o, path, strlen(path));
     fprintf(o, ",\"size_bytes\":%zu,\"uuid\":\"", x->size);
-    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
-        fprintf(o, "%02x%s", x->uuid[i],
-                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+    print_uuid(o, x->uuid);
     fprintf(o, "\",\"platform\":");
     json_bytes(o, (const char *)h + 352, (size_t)field_len(h + 352, 64));
     const axl_platform_slot *slot;
