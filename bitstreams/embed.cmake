@@ -113,8 +113,9 @@ function(_axl_check_keywords fn out keywords)
 endfunction()
 
 function(axl_link_xclbin out)
-  set(keys KERNELS CONFIG PLATFORM BANKS UUID)
-  cmake_parse_arguments(L "" "BANKS;UUID;PLATFORM" "KERNELS;CONFIG" ${ARGN})
+  set(keys KERNELS CONFIG PLATFORM BANKS UUID SLOT)
+  cmake_parse_arguments(L "" "BANKS;UUID;PLATFORM;SLOT" "KERNELS;CONFIG"
+                        ${ARGN})
   _axl_check_keywords(axl_link_xclbin "${out}" "${keys}"
                       _UNPARSED ${L_UNPARSED_ARGUMENTS}
                       _LISTS ${L_KERNELS} ${L_CONFIG})
@@ -152,6 +153,15 @@ function(axl_link_xclbin out)
   endif()
   if(L_UUID)
     list(APPEND args --uuid ${L_UUID})
+  endif()
+  # A partial for one slot of a DFX shell (PLATFORM k26_2rp); the command
+  # line's --slot all writes several files, so a call links one slot.
+  if(DEFINED L_SLOT)
+    if(NOT L_SLOT MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "axl_link_xclbin(${out}): SLOT ${L_SLOT}: give a "
+                          "slot number (one call per slot's image)")
+    endif()
+    list(APPEND args --slot ${L_SLOT})
   endif()
   foreach(k IN LISTS L_KERNELS)
     get_filename_component(k "${k}" ABSOLUTE)

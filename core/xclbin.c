@@ -39,6 +39,10 @@
  * - hwControlProtocol ap_ctrl_hs, ap_ctrl_chain and ap_ctrl_none map to the
  *   IP_CONTROL values; user_managed maps to AP_CTRL_NONE (the runtime does
  *   not start such kernels); anything else is AXL_ERR_FEATURE_NOT_SUPPORTED.
+ * - The header's m_mode and m_interface_uuid are read as written and not
+ *   checked: tools differ in what they write there (an older flow's flat
+ *   image holds its feature ROM's ids in the interface UUID's bytes), and
+ *   whether an image fits a device's shell is the device's question.
  * - Streaming banks (MEM_STREAMING, MEM_STREAMING_CONNECTION) store a route
  *   id where other banks store a size: their size reads as 0.
  * - A CONNECTIVITY entry that names bank 64 or above is
@@ -68,6 +72,8 @@
 
 #define AXLF_MAGIC "xclbin2"           /* 8 bytes with the NUL */
 #define AXLF_LENGTH_OFF 304u           /* m_header.m_length */
+#define AXLF_MODE_OFF 332u             /* m_header.m_mode */
+#define AXLF_INTERFACE_UUID_OFF 336u   /* m_header.m_interface_uuid */
 #define AXLF_VBNV_OFF 352u             /* m_header.m_platformVBNV[64] */
 #define AXLF_VBNV_SIZE 64u
 #define AXLF_UUID_OFF 416u             /* m_header.uuid */
@@ -1086,6 +1092,9 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
     x->data = b;
     x->size = (size_t)length;
     memcpy(x->uuid, b + AXLF_UUID_OFF, AXL_XCLBIN_UUID_SIZE);
+    x->mode = ld16(b + AXLF_MODE_OFF);
+    memcpy(x->interface_uuid, b + AXLF_INTERFACE_UUID_OFF,
+           AXL_XCLBIN_UUID_SIZE);
     x->section_count = nsec;
 
     uint32_t idx_mem = 0, idx_ip = 0, idx_conn = 0, idx_xml = 0, idx_clk = 0;
@@ -1271,6 +1280,8 @@ axl_status axl_xclbin_open_design(axl_xclbin *x, const axl_xclbin_design *d,
                                 "name", (unsigned)k, (unsigned)a);
     }
     memcpy(x->uuid, d->uuid, sizeof x->uuid);
+    x->mode = d->mode;
+    memcpy(x->interface_uuid, d->interface_uuid, sizeof x->interface_uuid);
     x->mem_count = d->mem_count;
     x->ip_count = d->ip_count;
     x->connection_count = d->connection_count;
@@ -1418,6 +1429,38 @@ axl_str axl_xclbin_get_platform(const axl_xclbin *x)
     while (p.len < AXLF_VBNV_SIZE && p.ptr[p.len])
         p.len++;
     return p;
+}
+
+/* The section table was checked at open: every entry lies inside the
+ * image, and a non-empty section inside m_length after the table. */
+axl_status axl_xclbin_get_section(const axl_xclbin *x, uint32_t kind,
+                                  axl_xclbin_range *out)
+{
+    if (!usable(x) || !out)
+        return AXL_ERR_INVALID;
+    if (x->design)
+        return AXL_ERR_FEATURE_NOT_SUPPORTED; /* a design has no bytes */
+    out->offset = 0;
+    out->size = 0;
+    for (uint32_t i = 0; i < x->section_count; i++) {
+        const uint8_t *h = x->data + AXLF_SECTIONS_OFF +
+                           (size_t)i * SECTION_HEADER_SIZE;
+        if (ld32(h + SH_KIND) != kind)
+            continue;
+        size_t size = (size_t)ld64(h + SH_SIZE);
+        out->offset = size ? (size_t)ld64(h + SH_OFFSET) : 0;
+        out->size = size;
+        break;
+    }
+    return AXL_SUCCESS;
+}
+
+const char *axl_xclbin_mode_name(uint32_t mode)
+{
+    static const char *const names[] = {"flat", "pr", "tandem_stage2",
+                                        "tandem_stage2_with_pr", "hw_emu",
+                                        "sw_emu", "hw_emu_pr"};
+    return mode < sizeof names / sizeof names[0] ? names[mode] : "unknown";
 }
 
 axl_status axl_xclbin_get_kernel(const axl_xclbin *x, uint32_t index,

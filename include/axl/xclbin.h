@@ -48,11 +48,33 @@ typedef struct axl_xclbin_range {
     size_t size;
 } axl_xclbin_range;
 
+/** What an image programs (the header's m_mode, enum XCLBIN_MODE in XRT's
+ *  xclbin.h). A partial (PR) image programs one reconfigurable region of
+ *  a shell and names that shell in interface_uuid. */
+typedef enum axl_xclbin_mode {
+    AXL_XCLBIN_FLAT = 0,           /**< the whole device */
+    AXL_XCLBIN_PR = 1,             /**< a partial, for a shell's region */
+    AXL_XCLBIN_TANDEM_STAGE2 = 2,
+    AXL_XCLBIN_TANDEM_STAGE2_WITH_PR = 3,
+    AXL_XCLBIN_HW_EMU = 4,
+    AXL_XCLBIN_SW_EMU = 5,
+    AXL_XCLBIN_HW_EMU_PR = 6
+} axl_xclbin_mode;
+
 /** A checked image. Fill it with axl_xclbin_open(); read it with getters. */
 typedef struct axl_xclbin {
     const uint8_t *data;
     size_t size;
     uint8_t uuid[AXL_XCLBIN_UUID_SIZE];
+    /** The header's m_mode (axl_xclbin_mode), as written: the reader
+     *  refuses no value (tools differ in what they write). */
+    uint16_t mode;
+    /** The header's m_interface_uuid (offset 336; XRT 2.13's header calls
+     *  these bytes rom_uuid): the shell a partial image is built for. All
+     *  zero when the image names none. A flat image of an older flow may
+     *  hold its feature ROM's platform and feature ids here: whether the
+     *  bytes mean a shell is for the device to say, not the reader. */
+    uint8_t interface_uuid[AXL_XCLBIN_UUID_SIZE];
     uint32_t section_count;
     axl_xclbin_range mem_topology;
     axl_xclbin_range ip_layout;
@@ -248,6 +270,8 @@ typedef struct axl_xclbin_design {
     const axl_xclbin_clock *clocks;
     const axl_xclbin_design_kernel *kernels;
     axl_str platform; /**< as axl_xclbin_get_platform gives it */
+    uint16_t mode;    /**< axl_xclbin.mode (0: flat) */
+    uint8_t interface_uuid[AXL_XCLBIN_UUID_SIZE]; /**< axl_xclbin.interface_uuid */
 } axl_xclbin_design;
 
 /**
@@ -276,6 +300,29 @@ axl_status axl_xclbin_open(axl_xclbin *x, const void *data, size_t size,
 
 /** The name XRT gives a section kind (axlf_section_kind), or "unknown". */
 const char *axl_xclbin_section_name(uint32_t kind);
+
+/** Section kinds outside the five axl reads, for axl_xclbin_get_section
+ *  (axlf_section_kind in XRT's xclbin.h). */
+#define AXL_XCLBIN_SECTION_BITSTREAM 0u
+#define AXL_XCLBIN_SECTION_PDI 18u
+#define AXL_XCLBIN_SECTION_BITSTREAM_PARTIAL_PDI 19u
+#define AXL_XCLBIN_SECTION_PARTITION_METADATA 20u
+
+/**
+ * The bytes of the first section of kind `kind` (the numbering of
+ * axl_xclbin_section_name) in *out, as a range of x->data: a partial's
+ * BITSTREAM for a loader (xilfpga, the FPGA manager), its
+ * PARTITION_METADATA. A kind the image lacks gives AXL_SUCCESS and a
+ * range of size 0. The range was checked at open (inside m_length, after
+ * the section table). AXL_ERR_FEATURE_NOT_SUPPORTED for a pre-digested
+ * design (it has no bytes), AXL_ERR_INVALID for a NULL argument.
+ */
+axl_status axl_xclbin_get_section(const axl_xclbin *x, uint32_t kind,
+                                  axl_xclbin_range *out);
+
+/** The name of an axl_xclbin_mode as XRT's enum spells it without its
+ *  prefix, lower case ("flat", "pr", "hw_emu_pr"), or "unknown". */
+const char *axl_xclbin_mode_name(uint32_t mode);
 
 axl_status axl_xclbin_get_mem(const axl_xclbin *x, uint32_t index,
                               axl_xclbin_mem *out);

@@ -106,6 +106,15 @@ def check_info(tool, stock, corpus):
     text = run([tool, "info", stock]).stdout
     if "uuid      " + doc["uuid"] not in text:
         fail("uuid %r not the text's" % doc["uuid"])
+    need(doc, {"mode": str, "mode_id": int}, "info")
+    for k in ("interface_uuid", "shell", "slot"):
+        if k not in doc or not (doc[k] is None or isinstance(doc[k], str)):
+            fail("info: %s is not a string or null" % k)
+    if "\nmode      " + doc["mode"] not in text:
+        fail("mode %r not the text's" % doc["mode"])
+    if doc["interface_uuid"] and \
+            "\ninterface " + doc["interface_uuid"] not in text:
+        fail("interface_uuid %r not the text's" % doc["interface_uuid"])
     for s in doc["sections"]:
         need(s, {"index": int, "kind": str, "kind_id": int, "name": str,
                  "offset": int, "size_bytes": int}, "section")

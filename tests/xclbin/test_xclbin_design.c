@@ -62,6 +62,9 @@ static void str_equal(axl_str a, axl_str b)
 static void same_design(const axl_xclbin *x, const axl_xclbin *d)
 {
     assert_memory_equal(x->uuid, d->uuid, AXL_XCLBIN_UUID_SIZE);
+    assert_int_equal(x->mode, d->mode);
+    assert_memory_equal(x->interface_uuid, d->interface_uuid,
+                        AXL_XCLBIN_UUID_SIZE);
     assert_int_equal(x->mem_count, d->mem_count);
     assert_int_equal(x->ip_count, d->ip_count);
     assert_int_equal(x->connection_count, d->connection_count);
@@ -260,11 +263,34 @@ static void contradictory_design_is_refused(void **state)
                      AXL_ERR_INVALID);
 }
 
+/* A partial's mode and shell come with its design, as from its bytes
+ * (issue 40); a design has no section bytes to give. */
+static void a_partial_design_gives_its_mode_and_shell(void **state)
+{
+    (void)state;
+    axl_xclbin_design part = axl_design_stock;
+    static const uint8_t shell[AXL_XCLBIN_UUID_SIZE] = {
+        0x3c, 0x9f, 1, 2, 3, 4, 0x45, 6, 0x87, 8, 9, 10, 11, 12, 13, 0xee};
+    part.mode = AXL_XCLBIN_PR;
+    memcpy(part.interface_uuid, shell, sizeof shell);
+    axl_xclbin x;
+    char why[256];
+    assert_int_equal(axl_xclbin_open_design(&x, &part, why, sizeof why),
+                     AXL_SUCCESS);
+    assert_int_equal(x.mode, AXL_XCLBIN_PR);
+    assert_memory_equal(x.interface_uuid, shell, sizeof shell);
+    axl_xclbin_range r;
+    assert_int_equal(axl_xclbin_get_section(&x, AXL_XCLBIN_SECTION_BITSTREAM,
+                                            &r),
+                     AXL_ERR_FEATURE_NOT_SUPPORTED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(design_answers_as_the_image),
         cmocka_unit_test(contradictory_design_is_refused),
+        cmocka_unit_test(a_partial_design_gives_its_mode_and_shell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

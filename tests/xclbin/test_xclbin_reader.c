@@ -483,6 +483,65 @@ static void amd_style_image_reads_through_the_extras(void **state)
     free(im.p);
 }
 
+/* The header's m_mode and m_interface_uuid (XRT's xclbin.h, struct
+ * axlf_header: offsets 332 and 336 of the image), and the bytes of a
+ * section axl does not parse, as a loader needs them (issue 40). v++
+ * writes a flat image with m_mode XCLBIN_FLAT and a partial with
+ * XCLBIN_PR and its shell's interface UUID. */
+static void amd_style_image_gives_mode_interface_uuid_and_sections(void **state)
+{
+    (void)state;
+    image im = load("amd_style.xclbin");
+    axl_xclbin x;
+    open_ok(&x, im.p, im.size);
+    assert_int_equal(x.mode, AXL_XCLBIN_FLAT);
+    static const uint8_t zero[16];
+    assert_memory_equal(x.interface_uuid, zero, 16);
+    assert_string_equal(axl_xclbin_mode_name(x.mode), "flat");
+
+    /* Its BITSTREAM is section 0: krnl_vadd.bit's 208 bytes at 0x380. */
+    axl_xclbin_range r = {1, 1};
+    assert_int_equal(axl_xclbin_get_section(&x, AXL_XCLBIN_SECTION_BITSTREAM,
+                                            &r), AXL_SUCCESS);
+    assert_int_equal(r.offset, 0x380);
+    assert_int_equal(r.size, 208);
+    static const uint8_t bit_start[] = {0x00, 0x09, 0x0f, 0xf0,
+                                        0x0f, 0xf0, 0x0f, 0xf0};
+    assert_memory_equal(x.data + r.offset, bit_start, sizeof bit_start);
+    /* A kind the image lacks: an empty range, not an error. */
+    r.offset = r.size = 1;
+    assert_int_equal(axl_xclbin_get_section(
+                         &x, AXL_XCLBIN_SECTION_PARTITION_METADATA, &r),
+                     AXL_SUCCESS);
+    assert_int_equal(r.size, 0);
+    /* A kind axl parses is given too: the same range the reader keeps. */
+    assert_int_equal(axl_xclbin_get_section(&x, 8 /* IP_LAYOUT */, &r),
+                     AXL_SUCCESS);
+    assert_int_equal(r.offset, x.ip_layout.offset);
+    assert_int_equal(r.size, x.ip_layout.size);
+    assert_int_equal(axl_xclbin_get_section(&x, 0, NULL), AXL_ERR_INVALID);
+    assert_int_equal(axl_xclbin_get_section(NULL, 0, &r), AXL_ERR_INVALID);
+
+    /* The same image made a partial for a shell: both fields read back. */
+    static const uint8_t shell[16] = {0x3c, 0x9f, 0x01, 0x02, 0x03, 0x04,
+                                      0x45, 0x06, 0x87, 0x08, 0x09, 0x0a,
+                                      0x0b, 0x0c, 0x0d, 0xee};
+    tu_st16(im.p + 332, AXL_XCLBIN_PR);
+    memcpy(im.p + 336, shell, 16);
+    open_ok(&x, im.p, im.size);
+    assert_int_equal(x.mode, AXL_XCLBIN_PR);
+    assert_memory_equal(x.interface_uuid, shell, 16);
+    assert_string_equal(axl_xclbin_mode_name(x.mode), "pr");
+    /* A mode XRT's enum lacks is read as written, named "unknown". */
+    tu_st16(im.p + 332, 0x1234);
+    open_ok(&x, im.p, im.size);
+    assert_int_equal(x.mode, 0x1234);
+    assert_string_equal(axl_xclbin_mode_name(x.mode), "unknown");
+    assert_string_equal(axl_xclbin_mode_name(AXL_XCLBIN_HW_EMU_PR),
+                        "hw_emu_pr");
+    free(im.p);
+}
+
 /* Bytes after m_length (a signature, padding) are not part of the image. */
 static void bytes_past_m_length_are_ignored(void **state)
 {
@@ -1233,6 +1292,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(stock_image_has_the_contracted_design),
         cmocka_unit_test(app_image_has_scale_and_its_own_nop),
         cmocka_unit_test(amd_style_image_reads_through_the_extras),
+        cmocka_unit_test(amd_style_image_gives_mode_interface_uuid_and_sections),
         cmocka_unit_test(streams_name_both_ends_their_fifo_and_each_port),
         cmocka_unit_test(bytes_past_m_length_are_ignored),
         cmocka_unit_test(image_without_metadata_has_cus_but_no_kernels),

@@ -98,6 +98,40 @@ void check(const std::string &path)
 
     same(path, "uuid", std::memcmp(xb.get_uuid().get(), x.uuid, 16), 0);
 
+    // What a partial image says of itself (issue 40): the header's mode
+    // and the shell's interface UUID (XRT 2.13 calls its bytes rom_uuid),
+    // and the bytes of every section kind the image has that XRT keeps,
+    // as XRT finds them (the first of its kind).
+    const axlf *top = xb.get_axlf();
+    same(path, "mode", uint32_t(top->m_header.m_mode), uint32_t(x.mode));
+    same(path, "interface uuid",
+         std::memcmp(top->m_header.rom_uuid, x.interface_uuid, 16), 0);
+    for (uint32_t i = 0; i < top->m_header.m_numSections; i++) {
+        auto kind = axlf_section_kind(top->m_sections[i].m_sectionKind);
+        bool first = true;
+        for (uint32_t j = 0; j < i; j++)
+            first = first && top->m_sections[j].m_sectionKind != kind;
+        if (!first)
+            continue;
+        std::string w = std::string("section ") +
+                        axl_xclbin_section_name(uint32_t(kind));
+        axl_xclbin_range r{};
+        same(path, w + " found", int(AXL_SUCCESS),
+             int(axl_xclbin_get_section(&x, uint32_t(kind), &r)));
+        const char *p = nullptr;
+        try {
+            p = xb.get_axlf_section<const char *>(kind);
+        } catch (const std::exception &) {
+            p = nullptr; // XRT has no empty sections
+        }
+        if (!p)
+            continue; // XRT keeps only the kinds it uses (no BITSTREAM)
+        same(path, w + " bytes",
+             std::memcmp(p, bytes.data() + r.offset, r.size), 0);
+        same(path, w + " offset",
+             uint64_t(top->m_sections[i].m_sectionOffset), uint64_t(r.offset));
+    }
+
     auto mems = xb.get_mems();
     same(path, "bank count", mems.size(), size_t(x.mem_count));
     for (auto &m : mems) {

@@ -232,7 +232,7 @@ elseif(CASE STREQUAL "link_presets_refuse")
   file(WRITE ${WORK}/hbm.cfg "[connectivity]\nsp=vadd_1.in1:HBM[30:32]\n")
   refuse_link("hbm.cfg:2: sp=: memory \"HBM\\[30:32\\]\" is not on platform xilinx_u55c_gen3x16_xdma_3_202210_1"
               --platform xilinx_u55c_gen3x16_xdma_3_202210_1 --config ${WORK}/hbm.cfg)
-  refuse_link("--platform xilinx_u280_gen3x16_xdma_1_202211_1: no preset of that name \\(the presets: xilinx_u200_gen3x16_xdma_2_202110_1, .*xilinx_kv260_base_202420_1\\)"
+  refuse_link("--platform xilinx_u280_gen3x16_xdma_1_202211_1: no preset of that name \\(the presets: xilinx_u200_gen3x16_xdma_2_202110_1, .*xilinx_kv260_base_202420_1, k26_2rp\\)"
               --platform xilinx_u280_gen3x16_xdma_1_202211_1)
   refuse_link("--banks 2 describes axl's own platform; xilinx_u250_gen3x16_xdma_4_1_202210_1 has its own banks"
               --banks 2 --config ${cfgs}/asym4.cfg)
@@ -257,6 +257,95 @@ elseif(CASE STREQUAL "link_clock_decimal")
   run(0 link --config ${WORK}/c3.cfg ${v}/vadd.xml -o ${WORK}/c3.xclbin)
   run(0 info ${WORK}/c3.xclbin)
   need("${out}" "DATA_CLK +data +250 MHz" "kernel_frequency=0:250|1:500")
+elseif(CASE STREQUAL "info_mode")
+  # What an image programs (the header's m_mode) and, for a partial, the
+  # shell it names (m_interface_uuid): a flat image says flat and names
+  # no shell.
+  run(0 info ${IMAGES}/amd_style.xclbin)
+  need("${out}" "\nmode      flat\n" "amd_style is flat")
+  if(out MATCHES "\ninterface ")
+    message(FATAL_ERROR "a flat image with no interface UUID shows one:\n${out}")
+  endif()
+  run(0 info --json ${IMAGES}/amd_style.xclbin)
+  need("${out}" "\"mode\":\"flat\",\"mode_id\":0,\"interface_uuid\":null,\"shell\":null,\"slot\":null" "amd_style, JSON")
+  # A packed partial (manifest directives mode and interface_uuid) for a
+  # shell no preset knows: mode and interface shown, no shell named.
+  file(WRITE ${WORK}/pr.manifest "uuid 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0\nmode pr\ninterface_uuid 11223344-5566-4778-8899-aabbccddeeff\nsection MEM_TOPOLOGY json ${SOURCES}/stock/mem_topology.json\n")
+  run(0 pack ${WORK}/pr.manifest -o ${WORK}/pr.xclbin)
+  run(0 info ${WORK}/pr.xclbin)
+  need("${out}" "\nmode      pr\ninterface 11223344-5566-4778-8899-aabbccddeeff\n" "a packed partial")
+  file(WRITE ${WORK}/bad.manifest "uuid 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0\ninterface_uuid 1122\n")
+  run(2 pack ${WORK}/bad.manifest -o ${WORK}/bad.xclbin)
+  one_line("${err}" "bad.manifest:2: \"1122\" is not a UUID")
+elseif(CASE STREQUAL "link_slot")
+  # Partials for the slots of the Kria 2RP shell (k26_2rp): mode pr, the
+  # preset's interface UUID, units in the slot's control window 64 KiB
+  # apart, interrupt ids from 0, the shell's memories.
+  set(v ${SOURCES}/stock/vitis)
+  run(0 link --platform k26_2rp --slot 1 ${v}/vadd.xml ${v}/fir.xml -o ${WORK}/rp1.xclbin)
+  run(0 info ${WORK}/rp1.xclbin)
+  need("${out}" "platform  k26_2rp\n" "the shell's name")
+  need("${out}" "\nmode      pr \\(partial for shell k26_2rp, slot RP_1\\)\n" "a partial for RP_1")
+  need("${out}" "\ninterface 6e4cc1cf-0a87-405e-a934-a8a388efb3f3\n" "the shell's interface UUID")
+  need("${out}" "\\[0\\] vadd:vadd_1 +IP_KERNEL +base 0x82000000 +ap_ctrl_chain, interrupt on \\(id 0\\)" "vadd in RP_1's window")
+  need("${out}" "\\[1\\] fir:fir_1 +IP_KERNEL +base 0x82010000 +ap_ctrl_chain, interrupt on \\(id 1\\)" "fir 64 KiB on")
+  need("${out}" "memory banks  3\n" "HPC0, IRB0, IRB1")
+  need("${out}" "\\[0\\] HPC0 +MEM_DRAM +used +2 GiB +base 0x0\n" "HPC0 to the PS DDR")
+  need("${out}" "\\[1\\] IRB0 +MEM_DRAM +unused 1 GiB +base 0x200000000\n" "inter-RM buffer 0")
+  need("${out}" "\\[2\\] IRB1 +MEM_DRAM +unused 1 GiB +base 0x280000000\n" "inter-RM buffer 1")
+  run(0 info --json ${WORK}/rp1.xclbin)
+  need("${out}" "\"mode\":\"pr\",\"mode_id\":1,\"interface_uuid\":\"6e4cc1cf-0a87-405e-a934-a8a388efb3f3\",\"shell\":\"k26_2rp\",\"slot\":\"RP_1\"" "RP_1, JSON")
+  # --slot all: one image per slot, <out>_slot<N>.xclbin, each its own UUID.
+  run(0 link --platform k26_2rp --slot all ${v}/vadd.xml -o ${WORK}/acc.xclbin)
+  if(EXISTS ${WORK}/acc.xclbin)
+    message(FATAL_ERROR "--slot all wrote acc.xclbin itself")
+  endif()
+  run(0 info ${WORK}/acc_slot0.xclbin)
+  need("${out}" "slot RP_0\\)\n" "acc_slot0 is for RP_0")
+  need("${out}" "vadd:vadd_1 +IP_KERNEL +base 0x80000000 " "RP_0's window")
+  string(REGEX MATCH "uuid +[-0-9a-f]+" uuid0 "${out}")
+  run(0 info ${WORK}/acc_slot1.xclbin)
+  need("${out}" "slot RP_1\\)\n" "acc_slot1 is for RP_1")
+  string(REGEX MATCH "uuid +[-0-9a-f]+" uuid1 "${out}")
+  if(uuid0 STREQUAL uuid1 OR uuid0 STREQUAL "")
+    message(FATAL_ERROR "the two slots' images share a UUID: ${uuid0}")
+  endif()
+  # The same slot and inputs give the same image.
+  run(0 link --platform k26_2rp --slot 1 ${v}/vadd.xml -o ${WORK}/again.xclbin)
+  file(SHA256 ${WORK}/again.xclbin a)
+  file(SHA256 ${WORK}/acc_slot1.xclbin b)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "--slot 1 and --slot all's slot 1 differ")
+  endif()
+  # A pre-digested design keeps the mode and the shell.
+  run(0 design ${WORK}/rp1.xclbin axl_design_rp1 -o ${WORK}/rp1.c)
+  file(READ ${WORK}/rp1.c src)
+  need("${src}" "\\.mode = 1,\n" "the design's mode")
+  need("${src}" "\\.interface_uuid = {0x6e, 0x4c, 0xc1, 0xcf, " "the design's shell")
+elseif(CASE STREQUAL "link_slot_refuses")
+  set(v ${SOURCES}/stock/vitis)
+  function(refuse_slot regex)
+    file(REMOVE ${WORK}/bad.xclbin)
+    run(2 link ${ARGN} -o ${WORK}/bad.xclbin)
+    one_line("${err}" "${regex}")
+    if(EXISTS ${WORK}/bad.xclbin)
+      message(FATAL_ERROR "a refused image was written")
+    endif()
+  endfunction()
+  refuse_slot("--slot 2: platform k26_2rp has slots 0 \\(RP_0\\) and 1 \\(RP_1\\)\n"
+              --platform k26_2rp --slot 2 ${v}/vadd.xml)
+  refuse_slot("--slot 0: platform xilinx_u250_gen3x16_xdma_4_1_202210_1 has no reconfigurable slots \\(the shells: k26_2rp\\)\n"
+              --platform xilinx_u250_gen3x16_xdma_4_1_202210_1 --slot 0 ${v}/vadd.xml)
+  refuse_slot("--slot 0: platform axl_emu has no reconfigurable slots"
+              --slot 0 ${v}/vadd.xml)
+  refuse_slot("platform k26_2rp is a DFX shell: a design for it is a partial for one of its slots \\(--slot 0, 1 or all\\)\n"
+              --platform k26_2rp ${v}/vadd.xml)
+  file(WRITE ${WORK}/five.cfg "[connectivity]\nnk=vadd:5\n")
+  refuse_slot("slot RP_0 of k26_2rp has 4 interrupt lines: compute unit vadd_5 would need line 4 \\(link at most 4 units with interrupts per slot\\)\n"
+              --platform k26_2rp --slot 0 --config ${WORK}/five.cfg ${v}/vadd.xml)
+  refuse_slot("--uuid gives one UUID: with --slot all each slot's image needs its own \\(link one slot at a time\\)\n"
+              --platform k26_2rp --slot all --uuid 01234567-89ab-cdef-0123-456789abcdef ${v}/vadd.xml)
+  run(1 link --platform k26_2rp --slot x ${v}/vadd.xml -o ${WORK}/bad.xclbin)
 elseif(CASE STREQUAL "info_entities")
   # Argument types as kernel.xml writes them, with XML character
   # references: info prints the characters, in text and in JSON.
@@ -458,7 +547,7 @@ elseif(CASE STREQUAL "cmake_keywords")
     need("${e}" "${regex}" "${body}")
   endfunction()
   script("axl_link_xclbin(x.xclbin KERNELS vadd.xml PLATFORMS xilinx_u250_gen3x16_xdma_4_1_202210_1)"
-         "axl_link_xclbin\\(x.xclbin\\): unknown argument PLATFORMS \\(the keywords are KERNELS, CONFIG, PLATFORM, BANKS, UUID\\)")
+         "axl_link_xclbin\\(x.xclbin\\): unknown argument PLATFORMS \\(the keywords are KERNELS, CONFIG, PLATFORM, BANKS, UUID, SLOT\\)")
   script("axl_link_xclbin(x.xclbin CONFIGS a.cfg KERNELS vadd.xml)"
          "axl_link_xclbin\\(x.xclbin\\): unknown argument CONFIGS, a.cfg")
   script("axl_link_xclbin(x.xclbin KERNELS vadd.xml PLATFORM xilinx_u50_gen3x16_xdma_5_202210_1 BANKS 2)"

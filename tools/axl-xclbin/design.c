@@ -236,6 +236,16 @@ int axl_design_write(FILE *out, const char *source, const char *symbol,
                 x->connection_count ? "connections" : "NULL",
                 x->clock_count ? "clocks" : "NULL",
                 x->kernel_count ? "kernels" : "NULL");
+        /* Only a partial's: flat designs' sources stay as they were. */
+        if (x->mode)
+            fprintf(b, "    .mode = %u,\n", (unsigned)x->mode);
+        static const uint8_t none[AXL_XCLBIN_UUID_SIZE];
+        if (memcmp(x->interface_uuid, none, sizeof none) != 0) {
+            fprintf(b, "    .interface_uuid = {");
+            for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
+                fprintf(b, "%s0x%02x", i ? ", " : "", x->interface_uuid[i]);
+            fprintf(b, "},\n");
+        }
         const axl_str platform = axl_xclbin_get_platform(x);
         if (platform.len) {
             fprintf(b, "    .platform = ");

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "platform.h"
+
 static const char *const mem_types[] = {
     "MEM_DDR3", "MEM_DDR4", "MEM_DRAM", "MEM_STREAMING",
     "MEM_PREALLOCATED_GLOB", "MEM_ARE", "MEM_HBM", "MEM_BRAM", "MEM_URAM",
@@ -161,16 +163,71 @@ static void print_stream(FILE *o, const axl_xclbin_stream *st)
         fprintf(o, "no fifo given");
 }
 
+static int has_interface(const axl_xclbin *x)
+{
+    static const uint8_t none[AXL_XCLBIN_UUID_SIZE];
+    return memcmp(x->interface_uuid, none, sizeof none) != 0;
+}
+
+static void print_uuid(FILE *o, const uint8_t *u)
+{
+    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
+        fprintf(o, "%02x%s", u[i],
+                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+}
+
+/* The preset shell a partial names, and the slot whose control window
+ * holds every compute unit (NULL when none does). */
+static const axl_platform *shell_of(const axl_xclbin *x,
+                                    const axl_platform_slot **slot)
+{
+    *slot = NULL;
+    const axl_platform *p = has_interface(x)
+                                ? axl_platform_of_interface(x->interface_uuid)
+                                : NULL;
+    for (unsigned s = 0; p && s < p->shell->nslots && !*slot; s++) {
+        const axl_platform_slot *sl = &p->shell->slots[s];
+        int inside = 1;
+        for (uint32_t i = 0; i < x->ip_count && inside; i++) {
+            axl_xclbin_ip ip;
+            if (axl_xclbin_get_ip(x, i, &ip) == AXL_SUCCESS &&
+                ip.type == AXL_XCLBIN_IP_KERNEL)
+                inside = ip.base_address >= sl->ctrl_base &&
+                         ip.base_address - sl->ctrl_base < sl->ctrl_size;
+        }
+        if (inside)
+            *slot = sl;
+    }
+    return p;
+}
+
+/* "pr (partial for shell k26_2rp, slot RP_0)", "flat". */
+static void print_mode(FILE *o, const axl_xclbin *x)
+{
+    const axl_platform_slot *slot;
+    const axl_platform *p = shell_of(x, &slot);
+    fprintf(o, "mode      %s", axl_xclbin_mode_name(x->mode));
+    if (p)
+        fprintf(o, " (partial for shell %s, %s%s)", p->name,
+                slot ? "slot " : "units outside every slot",
+                slot ? slot->name : "");
+    fprintf(o, "\n");
+    if (has_interface(x)) {
+        fprintf(o, "interface ");
+        print_uuid(o, x->interface_uuid);
+        fprintf(o, "\n");
+    }
+}
+
 void axl_info_print(FILE *o, const char *path, const axl_xclbin *x)
 {
     const uint8_t *h = x->data;
     fprintf(o, "image     %s (%zu bytes)\n", path, x->size);
     fprintf(o, "uuid      ");
-    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
-        fprintf(o, "%02x%s", x->uuid[i],
-                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+    print_uuid(o, x->uuid);
     fprintf(o, "\nplatform  %.*s\n", field_len(h + 352, 64),
             (const char *)h + 352);
+    print_mode(o, x);
 
     fprintf(o, "sections  %u\n", (unsigned)x->section_count);
     for (uint32_t i = 0; i < x->section_count; i++) {
@@ -357,11 +414,30 @@ void axl_info_print_json(FILE *o, const char *path, const axl_xclbin *x)
     fprintf(o, "{\"format\":\"axl-xclbin-info\",\"version\":1,\"image\":");
     json_bytes(o, path, strlen(path));
     fprintf(o, ",\"size_bytes\":%zu,\"uuid\":\"", x->size);
-    for (int i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
-        fprintf(o, "%02x%s", x->uuid[i],
-                (i == 3 || i == 5 || i == 7 || i == 9) ? "-" : "");
+    print_uuid(o, x->uuid);
     fprintf(o, "\",\"platform\":");
     json_bytes(o, (const char *)h + 352, (size_t)field_len(h + 352, 64));
+    const axl_platform_slot *slot;
+    const axl_platform *shell = shell_of(x, &slot);
+    fprintf(o, ",\"mode\":\"%s\",\"mode_id\":%u,\"interface_uuid\":",
+            axl_xclbin_mode_name(x->mode), (unsigned)x->mode);
+    if (has_interface(x)) {
+        fprintf(o, "\"");
+        print_uuid(o, x->interface_uuid);
+        fprintf(o, "\"");
+    } else {
+        fprintf(o, "null");
+    }
+    fprintf(o, ",\"shell\":");
+    if (shell)
+        fprintf(o, "\"%s\"", shell->name);
+    else
+        fprintf(o, "null");
+    fprintf(o, ",\"slot\":");
+    if (slot)
+        fprintf(o, "\"%s\"", slot->name);
+    else
+        fprintf(o, "null");
 
     fprintf(o, ",\n\"sections\":[");
     for (uint32_t i = 0; i < x->section_count; i++) {

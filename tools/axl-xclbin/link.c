@@ -103,6 +103,7 @@ typedef struct link {
     unsigned default_bank;
     uint64_t cu_base;
     const axl_platform *preset; /* NULL: axl's own platform */
+    const axl_platform_slot *slot; /* the slot of a partial; NULL: flat */
     uint64_t hz;          /* the kernel clock; 0: none given yet */
     char platform[64];
     uint64_t h1, h2;      /* hashes of the inputs, for the UUID */
@@ -1151,6 +1152,58 @@ static void free_link(link *l)
 /* The banks sp= names: a preset's (--platform, or the config's platform=
  * when it names one) or axl's own (--banks N). Runs after pass 0, which
  * reads platform=. */
+/* "0 (RP_0), 1 (RP_1) and 2 (RP_2)", or with names 0 "0, 1 or all". */
+static void slot_list(const axl_platform_shell *sh, int names, char *out,
+                      size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < sh->nslots && k < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 < sh->nslots ? ", "
+                                       : names ? " and " : ", ";
+        int r = names ? snprintf(out + k, cap - k, "%s%u (%s)", sep, i,
+                                 sh->slots[i].name)
+                      : snprintf(out + k, cap - k, "%s%u", sep, i);
+        if (r < 0)
+            return;
+        k += (size_t)r;
+    }
+    if (!names && k < cap)
+        snprintf(out + k, cap - k, " or all");
+}
+
+/* A DFX shell takes partials only, one per slot; a flat platform none.
+ * A partial's units sit in its slot's control window, and the slot is
+ * part of what the UUID is made from. */
+static int setup_slot(link *l, const axl_link_options *o)
+{
+    const char *me = "axl-xclbin link";
+    const axl_platform_shell *sh = l->preset ? l->preset->shell : NULL;
+    char list[256];
+    if (o->slot < 0) {
+        if (!sh)
+            return 0;
+        slot_list(sh, 0, list, sizeof list);
+        return fail(l, me, 0, "platform %s is a DFX shell: a design for it "
+                    "is a partial for one of its slots (--slot %s)",
+                    l->platform, list);
+    }
+    if (!sh) {
+        axl_platform_shell_names(list, sizeof list);
+        return fail(l, me, 0, "--slot %d: platform %s has no reconfigurable "
+                    "slots (the shells: %s)", o->slot, l->platform, list);
+    }
+    if ((unsigned)o->slot >= sh->nslots) {
+        slot_list(sh, 1, list, sizeof list);
+        return fail(l, me, 0, "--slot %d: platform %s has slots %s", o->slot,
+                    l->platform, list);
+    }
+    l->slot = &sh->slots[o->slot];
+    unsigned slot = (unsigned)o->slot;
+    hash(l, &slot, sizeof slot);
+    return 0;
+}
+
 static int setup_platform(link *l, const axl_link_options *o)
 {
     const char *me = "axl-xclbin link";
@@ -1167,6 +1220,8 @@ static int setup_platform(link *l, const axl_link_options *o)
     if (l->preset && o->banks)
         return fail(l, me, 0, "--banks %u describes axl's own platform; %s "
                     "has its own banks", o->banks, l->platform);
+    if (setup_slot(l, o))
+        return -1;
     if (!l->preset) {
         for (unsigned b = 0; b < l->banks; b++) {
             bank *k = &l->bank[b];
@@ -1199,7 +1254,7 @@ static int setup_platform(link *l, const axl_link_options *o)
     }
     int d = bank_named(l, p->default_mem);
     l->default_bank = d < 0 ? 0 : (unsigned)d;
-    l->cu_base = p->cu_base;
+    l->cu_base = l->slot ? l->slot->ctrl_base : p->cu_base;
     hash(l, p->name, strlen(p->name));
     return 0;
 }
@@ -1266,6 +1321,24 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
             memcpy(l->c, sorted, sizeof(cu) * n);
         free(sorted);
     }
+    /* A partial's units fit its slot: control windows inside the slot's
+     * aperture, interrupt ids (the IP_LAYOUT index) below its lines. */
+    for (unsigned i = 0; r == 0 && l->slot && i < l->nc; i++) {
+        const kernel *k = &l->k[l->c[i].kernel];
+        if ((uint64_t)(i + 1) * CU_STRIDE > l->slot->ctrl_size)
+            r = fail(l, "axl-xclbin link", 0, "slot %s of %s has a %llu KiB "
+                     "control window: compute unit %s does not fit",
+                     l->slot->name, l->platform,
+                     (unsigned long long)(l->slot->ctrl_size >> 10),
+                     l->c[i].name);
+        else if (strcmp(k->control, "AP_CTRL_NONE") != 0 &&
+                 i >= l->slot->irq_count)
+            r = fail(l, "axl-xclbin link", 0, "slot %s of %s has %u "
+                     "interrupt lines: compute unit %s would need line %u "
+                     "(link at most %u units with interrupts per slot)",
+                     l->slot->name, l->platform, l->slot->irq_count,
+                     l->c[i].name, i, l->slot->irq_count);
+    }
     /* Memory arguments with no sp=: the platform's default bank. A
      * stream port no stream_connect joins would be left undriven in the
      * fabric: refused, naming it. */
@@ -1298,8 +1371,17 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
             r = fail(l, "axl-xclbin link", 0, "out of memory");
     }
     if (r == 0) {
-        axl_pack_input in = {"axl-xclbin link", {0}, l->platform, NULL, 0};
-        if (o->uuid) {
+        axl_pack_input in = {"axl-xclbin link", {0}, l->platform, NULL, 0,
+                             0, {0}};
+        if (l->slot) {
+            in.mode = 1; /* XCLBIN_PR */
+            memcpy(in.interface_uuid, l->preset->shell->interface_uuid, 16);
+        }
+        if (o->uuid && o->all_slots) {
+            r = fail(l, "axl-xclbin link", 0, "--uuid gives one UUID: with "
+                     "--slot all each slot's image needs its own (link one "
+                     "slot at a time)");
+        } else if (o->uuid) {
             if (parse_uuid(o->uuid, in.uuid))
                 r = fail(l, "axl-xclbin link", 0, "--uuid %s is not a UUID "
                          "like 01234567-89ab-cdef-0123-456789abcdef",
@@ -1328,6 +1410,9 @@ int axl_link(const axl_link_options *o, unsigned char **out, size_t *out_size,
     free(conn.p);
     free(clk.p);
     free(meta.p);
+    if (o->nslots)
+        *o->nslots = l->preset && l->preset->shell
+                         ? l->preset->shell->nslots : 0;
     free_link(l);
     return r;
 }

@@ -25,6 +25,9 @@
  *                 none) and KERNEL_CLK at 500 MHz;
  *   EMBEDDED_METADATA  the kernels' XML with one <instance> per unit and
  *                 the exact clocks in <kernelClocks>.
+ * On a DFX shell (k26_2rp) the image is a partial for one slot (slot in
+ * the options): control windows from the slot's base, m_mode XCLBIN_PR
+ * and the shell's interface UUID in the header.
  */
 #ifndef AXL_XCLBIN_LINK_H
 #define AXL_XCLBIN_LINK_H
@@ -43,6 +46,17 @@ typedef struct axl_link_options {
                                     platform= of the config (a preset's
                                     banks when it names one), else
                                     axl_emu */
+    int slot;                    /* -1: a design for the whole device;
+                                    else a partial for this slot of the
+                                    platform's DFX shell (k26_2rp): mode
+                                    XCLBIN_PR, the shell's interface UUID,
+                                    units in the slot's control window,
+                                    interrupt ids below its line count,
+                                    the slot in the UUID's inputs */
+    int all_slots;               /* the caller links every slot in turn
+                                    (--slot all): a fixed --uuid is refused */
+    unsigned *nslots;            /* out when not NULL: the platform's slots
+                                    (0: none), set even on failure */
 } axl_link_options;
 
 /** Builds the image; 0 and a malloc'd image, or -1 with a reason in err. */

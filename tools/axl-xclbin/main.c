@@ -9,9 +9,12 @@
  *                                     const axl_xclbin_design SYMBOL that a
  *                                     board links instead of the bytes
  *   axl-xclbin link [--config CFG]... [--platform NAME | --banks N]
- *                   [--uuid U] KERNEL_XML... -o FILE
+ *                   [--slot N|all] [--uuid U] KERNEL_XML... -o FILE
  *                                     build an image from a v++ link config
- *                                     and HLS kernel.xml files (link.h)
+ *                                     and HLS kernel.xml files (link.h); on
+ *                                     a DFX shell (k26_2rp) a partial for
+ *                                     slot N, or one per slot
+ *                                     (FILE_slot<N>.xclbin)
  *   axl-xclbin kernel-xml SOURCE --top NAME [-I DIR]... [-D NAME[=V]]...
  *                   [--vendor NAME] -o FILE
  *                                              write the kernel.xml of an HLS kernel
@@ -41,8 +44,8 @@ static int usage(void)
                     "       axl-xclbin pack MANIFEST -o FILE\n"
                     "       axl-xclbin design FILE SYMBOL -o OUT.c\n"
                     "       axl-xclbin link [--config CFG]... "
-                    "[--platform NAME | --banks N] [--uuid U]\n"
-                    "                       KERNEL_XML... -o FILE\n"
+                    "[--platform NAME | --banks N] [--slot N|all]\n"
+                    "                       [--uuid U] KERNEL_XML... -o FILE\n"
                     "       axl-xclbin kernel-xml SOURCE --top NAME "
                     "[-I DIR]... [-D NAME[=V]]...\n"
                     "                       [--vendor NAME] -o FILE\n");
@@ -170,11 +173,43 @@ static int design(int argc, char **argv)
     return 0;
 }
 
+/* --slot all: slot 0's image is linked; the others follow, each to
+ * <out without .xclbin>_slot<N>.xclbin. */
+static int link_all_slots(axl_link_options *o, unsigned char *img,
+                          size_t size, const char *out, unsigned nslots)
+{
+    size_t n = strlen(out);
+    if (n > 7 && strcmp(out + n - 7, ".xclbin") == 0)
+        n -= 7;
+    char *path = malloc(n + 32);
+    if (!path) {
+        free(img);
+        fprintf(stderr, "axl-xclbin: link: out of memory\n");
+        return 1;
+    }
+    int r = 0;
+    for (unsigned s = 0; r == 0 && s < nslots; s++) {
+        char err[512];
+        o->slot = (int)s;
+        if (s > 0 && axl_link(o, &img, &size, err, sizeof err)) {
+            fprintf(stderr, "axl-xclbin: %s\n", err);
+            r = 2;
+            break;
+        }
+        snprintf(path, n + 32, "%.*s_slot%u.xclbin", (int)n, out, s);
+        r = finish("link", img, size, path);
+    }
+    free(path);
+    return r;
+}
+
 static int link_cmd(int argc, char **argv)
 {
     const char **configs = calloc((size_t)argc, sizeof *configs);
     const char **kernels = calloc((size_t)argc, sizeof *kernels);
-    axl_link_options o = {configs, 0, kernels, 0, 0, NULL, NULL};
+    unsigned nslots = 0;
+    axl_link_options o = {configs, 0, kernels, 0, 0, NULL, NULL, -1, 0,
+                          &nslots};
     const char *out = NULL;
     int bad = !configs || !kernels;
     for (int i = 2; !bad && i < argc; i++) {
@@ -188,7 +223,14 @@ static int link_cmd(int argc, char **argv)
             o.uuid = argv[++i];
         else if (strcmp(a, "--platform") == 0 && more)
             o.platform = argv[++i];
-        else if (strcmp(a, "--banks") == 0 && more) {
+        else if (strcmp(a, "--slot") == 0 && more) {
+            const char *v = argv[++i];
+            char *e;
+            unsigned long n = strtoul(v, &e, 10);
+            o.all_slots = strcmp(v, "all") == 0;
+            bad = !o.all_slots && (!*v || *e || n > 255);
+            o.slot = o.all_slots ? 0 : (int)n;
+        } else if (strcmp(a, "--banks") == 0 && more) {
             char *e;
             unsigned long n = strtoul(argv[++i], &e, 10);
             bad = *e || n == 0 || n > 64;
@@ -208,8 +250,10 @@ static int link_cmd(int argc, char **argv)
         if (axl_link(&o, &img, &size, err, sizeof err)) {
             fprintf(stderr, "axl-xclbin: %s\n", err);
             r = 2;
-        } else {
+        } else if (!o.all_slots) {
             r = finish("link", img, size, out);
+        } else {
+            r = link_all_slots(&o, img, size, out, nslots);
         }
     }
     free(configs);

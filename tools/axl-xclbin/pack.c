@@ -529,6 +529,7 @@ typedef struct manifest {
     uint64_t timestamp;
     unsigned major, minor, patch;
     unsigned mode;
+    unsigned char interface_uuid[16];
     section sections[MAX_SECTIONS];
     unsigned nsec;
 } manifest;
@@ -727,6 +728,10 @@ static int parse_manifest(ctx *c, manifest *m, char *text,
                 m->patch > 65535)
                 return fail(c, line, "version \"%s\" is not MAJOR.MINOR.PATCH",
                             f[1]);
+        } else if (strcmp(key, "interface_uuid") == 0) {
+            if (parse_uuid(f[1], m->interface_uuid))
+                return fail(c, line, "\"%s\" is not a UUID like "
+                            "01234567-89ab-cdef-0123-456789abcdef", f[1]);
         } else if (strcmp(key, "mode") == 0) {
             unsigned k;
             for (k = 0; k < COUNT(modes); k++)
@@ -761,6 +766,7 @@ static int assemble(ctx *c, const manifest *m, buf *out)
     h[330] = (unsigned char)m->major;
     h[331] = (unsigned char)m->minor;
     st16(h + 332, m->mode);
+    memcpy(h + 336, m->interface_uuid, 16); /* m_interface_uuid */
     memcpy(h + 352, m->platform, strlen(m->platform));
     memcpy(h + 416, m->uuid, 16);
     st32(h + 448, m->nsec);
@@ -830,6 +836,8 @@ int axl_pack_image(const axl_pack_input *in, unsigned char **out,
         strcpy(m->platform, in->platform);
     m->major = 2;
     m->minor = 13;
+    m->mode = in->mode;
+    memcpy(m->interface_uuid, in->interface_uuid, 16);
     int r = 0;
     for (unsigned i = 0; r == 0 && i < in->count; i++) {
         const axl_pack_section *s = &in->sections[i];

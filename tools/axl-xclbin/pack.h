@@ -11,6 +11,8 @@
  *   version   2.13.0     (xclbin version MAJOR.MINOR.PATCH; default 2.13.0)
  *   mode      flat       (flat pr tandem_stage2 tandem_stage2_with_pr
  *                         hw_emu sw_emu hw_emu_pr; default flat)
+ *   interface_uuid UUID  (m_interface_uuid: the shell a partial is for;
+ *                         default none, all zero)
  *   section   KIND FORMAT FILE [NAME]
  *
  * `section` mirrors `xclbinutil --add-section KIND:FORMAT:FILE`: KIND is a
@@ -56,6 +58,8 @@ typedef struct axl_pack_input {
     const char *platform;
     const axl_pack_section *sections;
     unsigned count;
+    unsigned mode;                     /* m_mode: 0 flat, 1 pr, ... */
+    unsigned char interface_uuid[16];  /* m_interface_uuid; zero: none */
 } axl_pack_input;
 
 /** As axl_pack_manifest, from sections in memory. */

@@ -52,22 +52,44 @@ static const axl_platform_mem kv260_mems[] = {
     PS_PORT("HPC0"), PS_PORT("HPC1"),
 };
 
+/* Kria K26 with the 2RP DFX shell (Xilinx/kria-dfx-hw,
+ * k26/2rp_design): each slot's data port reaches the PS DDR through HPC0
+ * (low 2 GiB at 0) and the static region's two inter-RM buffers. */
+static const axl_platform_mem k26_2rp_mems[] = {
+    PS_PORT("HPC0"),
+    {"IRB0", 0, "MEM_DRAM", 0x200000000ull, 0, KIB(GIB(1))},
+    {"IRB1", 0, "MEM_DRAM", 0x280000000ull, 0, KIB(GIB(1))},
+};
+/* RP_0 and RP_1: a 32 MiB control aperture and 4 interrupt lines each.
+ * The interface UUID is axl's: the shell is a Vivado DFX design with no
+ * Vitis platform, so AMD gives it none (docs/vitis.md). */
+static const axl_platform_slot k26_2rp_slots[] = {
+    {"RP_0", 0x80000000ull, MIB(32), 4},
+    {"RP_1", 0x82000000ull, MIB(32), 4},
+};
+static const axl_platform_shell k26_2rp_shell = {
+    {0x6e, 0x4c, 0xc1, 0xcf, 0x0a, 0x87, 0x40, 0x5e, 0xa9, 0x34, 0xa8, 0xa3,
+     0x88, 0xef, 0xb3, 0xf3},
+    k26_2rp_slots, COUNT(k26_2rp_slots)};
+
 #define MEMS(m) m, COUNT(m)
 static const axl_platform presets[] = {
     {"xilinx_u200_gen3x16_xdma_2_202110_1", "u200", MEMS(u200_mems),
-     "DDR[1]", 0x1400000},
+     "DDR[1]", 0x1400000, NULL},
     {"xilinx_u250_gen3x16_xdma_4_1_202210_1", "u250", MEMS(u250_mems),
-     "DDR[1]", 0x1400000},
+     "DDR[1]", 0x1400000, NULL},
     {"xilinx_u50_gen3x16_xdma_5_202210_1", "u50", MEMS(u50_mems), "HBM[0]",
-     0x1400000},
+     0x1400000, NULL},
     {"xilinx_u55c_gen3x16_xdma_3_202210_1", "u55c", MEMS(u55c_mems),
-     "HBM[0]", 0x1400000},
+     "HBM[0]", 0x1400000, NULL},
     {"xilinx_zcu102_base_202220_1", "zcu102", MEMS(zcu_mems), "HP0",
-     0xA0000000},
+     0xA0000000, NULL},
     {"xilinx_zcu104_base_202220_1", "zcu104", MEMS(zcu_mems), "HP0",
-     0xA0000000},
+     0xA0000000, NULL},
     {"xilinx_kv260_base_202420_1", "kv260", MEMS(kv260_mems), "HP0",
-     0xA0000000},
+     0xA0000000, NULL},
+    {"k26_2rp", "k26", MEMS(k26_2rp_mems), "HPC0", 0x80000000ull,
+     &k26_2rp_shell},
 };
 
 /* Length of name without a release suffix _YYYYMM_N (v++ names carry the
@@ -128,4 +150,28 @@ void axl_platform_names(char *out, size_t out_size)
             break;
         k += (size_t)r;
     }
+}
+
+void axl_platform_shell_names(char *out, size_t out_size)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < COUNT(presets) && k < out_size; i++) {
+        if (!presets[i].shell)
+            continue;
+        int r = snprintf(out + k, out_size - k, "%s%s", k ? ", " : "",
+                         presets[i].name);
+        if (r < 0)
+            break;
+        k += (size_t)r;
+    }
+}
+
+const axl_platform *axl_platform_of_interface(const unsigned char uuid[16])
+{
+    for (size_t i = 0; i < COUNT(presets); i++)
+        if (presets[i].shell &&
+            memcmp(presets[i].shell->interface_uuid, uuid, 16) == 0)
+            return &presets[i];
+    return NULL;
 }

@@ -24,6 +24,21 @@ typedef struct axl_platform_mem {
     uint64_t size_kb;
 } axl_platform_mem;
 
+/** A reconfigurable slot of a DFX shell: the AXI4-Lite window its units'
+ *  control registers sit in, and the interrupt lines it has. */
+typedef struct axl_platform_slot {
+    const char *name;           /* "RP_0", as the shell's design names it */
+    uint64_t ctrl_base, ctrl_size;
+    unsigned irq_count;
+} axl_platform_slot;
+
+/** A DFX shell: the interface UUID its partials name, and its slots. */
+typedef struct axl_platform_shell {
+    unsigned char interface_uuid[16];
+    const axl_platform_slot *slots;
+    unsigned nslots;
+} axl_platform_shell;
+
 typedef struct axl_platform {
     const char *name;           /* as v++ --platform takes it */
     const char *board;          /* boardid in the kernel XML */
@@ -31,6 +46,9 @@ typedef struct axl_platform {
     unsigned nmems;
     const char *default_mem;    /* the bank an argument without sp= gets */
     uint64_t cu_base;           /* the first compute unit's control window */
+    /* A DFX shell's slots: a design for it is a partial for one slot
+     * (link --slot); NULL for a flat platform. */
+    const axl_platform_shell *shell;
 } axl_platform;
 
 /**
@@ -47,5 +65,11 @@ void axl_platform_basename(const char *name, char *out, size_t out_size);
 
 /** Writes the presets' names, comma-separated, for messages. */
 void axl_platform_names(char *out, size_t out_size);
+
+/** The same for the presets with a shell (link --slot). */
+void axl_platform_shell_names(char *out, size_t out_size);
+
+/** The preset whose shell has this interface UUID, or NULL. */
+const axl_platform *axl_platform_of_interface(const unsigned char uuid[16]);
 
 #endif
