@@ -273,7 +273,8 @@ static void probe_start(void)
 /* Whether e will never be completed (lock held): started before a run the
  * completion thread has passed, and NEW when read now. Read now, after
  * `passed` was raised (under the lock), not before: a state read earlier
- * may be from before the completion thread reached the run at all. */
+ * may be from before the completion thread reached the run at all. A
+ * free's wait reads XRT itself (what the shim does is what counts). */
 static int behind(started *e)
 {
     if (!e->lost && e->after < passed &&
@@ -292,11 +293,23 @@ int axl__xn_noop_lost(xrtRunHandle h, int state, xrtDeviceHandle dh)
         probe_dh = dh;
     probe_check();
     started *e = find(h);
-    int lost = e && behind(e);
-    if (e && !lost && e->after >= passed && !atomic_load(&freeing) &&
+    int lost = e && e->lost;
+    const int passed_by = e && !lost && e->after < passed;
+    if (e && !lost && !passed_by && !atomic_load(&freeing) &&
         now_ns() - e->at_ns >= (uint64_t)AXL_XRT_NOOP_PROBE_MS * MS)
         probe_start();
     pthread_mutex_unlock(&lock);
+    /* The state the caller read may be from before the completion thread
+     * reached the run: read it again, now (through the table, as the port
+     * reads states). */
+    if (passed_by && (int)axl__xrt.run_state(h) == ERT_CMD_STATE_NEW) {
+        pthread_mutex_lock(&lock);
+        e = find(h);
+        if (e)
+            e->lost = 1;
+        pthread_mutex_unlock(&lock);
+        lost = 1;
+    }
     return lost;
 }
 
