@@ -195,7 +195,7 @@ static void run_ok(void *dev, vadd_run *v)
     unsigned since = xt_mark();
     AXL_OK(P->run_start(dev, &v->run));
     xt_done d;
-    assert_true(xt_wait_done_since(v, since, 2000, &d));
+    assert_true(xt_wait_done_since(v, since, 10000, &d));
     if (d.status != AXL_SUCCESS)
         fail_msg("run ended with %s: %s", axl_status_name(d.status), d.why);
 }
@@ -882,7 +882,7 @@ static void a_run_complete_at_once_is_started_and_reported_without_the_device_lo
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, start_one, &s), 0);
     xt_done d;
-    int reported = xt_wait_done(&second, 2000, &d);
+    int reported = xt_wait_done(&second, 10000, &d);
     pthread_mutex_unlock(lock);
     pthread_join(t, NULL);
     assert_true(reported);
@@ -939,7 +939,7 @@ static void runs_started_on_one_unit_from_two_threads_are_each_reported_once(
         pthread_join(t[i], NULL);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(l[i].failed, 0);
-        for (int j = 0; j < 200 && xt_count_done(&v[i]) < 200; j++)
+        for (int j = 0; j < 2000 && xt_count_done(&v[i]) < 200; j++)
             xt_sleep_ms(5);
         assert_int_equal(xt_count_done(&v[i]), 200);
     }
@@ -1354,7 +1354,7 @@ static void float_scalar_passes_as_a_double(void **state)
     run.args = args;
     nseen = 0;
     AXL_OK(P->run_start(dev, &run));
-    assert_true(xt_wait_done(&run, 2000, NULL));
+    assert_true(xt_wait_done(&run, 10000, NULL));
     assert_int_equal(nseen, 3);
     assert_int_equal(seen[1].kind, AXL__XRT_FLOAT);
     assert_true(seen[1].v.v.d == 1.5);
@@ -1715,7 +1715,7 @@ static void a_run_ending_in_error_is_a_runtime_error(void **state)
     error_next = 1;
     AXL_OK(P->run_start(dev, &v.run));
     xt_done d;
-    assert_true(xt_wait_done(&v, 2000, &d));
+    assert_true(xt_wait_done(&v, 10000, &d));
     assert_int_equal(d.status, AXL_ERR_RUNTIME);
     assert_non_null(strstr(d.why, "vadd:{vadd_1} ended in XRT state ERROR"));
     assert_int_equal(counts().busy_runs, 0);
@@ -1751,10 +1751,10 @@ static void a_hung_run_is_reported_only_once_xrt_sees_it_end(void **state)
     assert_int_equal(counts().busy_runs, 1); /* still on the device */
     released = 1; /* the accelerator finally ends */
     xt_done d;
-    assert_true(xt_wait_done(&v, 2000, &d));
+    assert_true(xt_wait_done(&v, 10000, &d));
     assert_int_equal(d.status, AXL_ERR_TIMEOUT);
     assert_non_null(strstr(d.why, "given up at its timeout"));
-    for (int i = 0; i < 200 && counts().busy_runs; i++)
+    for (int i = 0; i < 2000 && counts().busy_runs; i++)
         xt_sleep_ms(5);
     assert_int_equal(counts().busy_runs, 0);
     xt_sleep_ms(20);
@@ -1784,12 +1784,12 @@ static void progress_reports_a_late_run_when_xrt_sees_it_end(void **state)
         P->progress(dev, axl_hal_now() + 5 * 1000000ull);
     assert_int_equal(xt_count_done(&v), 0);
     released = 1;
-    for (int i = 0; i < 100 && !xt_count_done(&v); i++)
+    for (int i = 0; i < 2000 && !xt_count_done(&v); i++)
         P->progress(dev, axl_hal_now() + 5 * 1000000ull);
     xt_done d;
     assert_true(xt_wait_done(&v, 0, &d));
     assert_int_equal(d.status, AXL_SUCCESS);
-    for (int i = 0; i < 200 && counts().busy_runs; i++)
+    for (int i = 0; i < 2000 && counts().busy_runs; i++)
         xt_sleep_ms(5);
     /* The completion thread may still be in its wait on the run progress
      * reported: let it go back to sleep under the device's lock (counts()
@@ -1817,8 +1817,8 @@ static void closing_a_unit_during_its_run_waits_for_the_run(void **state)
     P->cu_close(dev, cu);
     assert_int_equal(counts().kernels, 1); /* its run is still on it */
     released = 1;
-    assert_true(xt_wait_done(&v, 2000, NULL));
-    for (int i = 0; i < 200 && counts().kernels; i++)
+    assert_true(xt_wait_done(&v, 10000, NULL));
+    for (int i = 0; i < 2000 && counts().kernels; i++)
         xt_sleep_ms(5);
     assert_int_equal(counts().kernels, 0);
     assert_int_equal(counts().runs, 0);
@@ -1847,7 +1847,9 @@ static void shutdown_with_a_hung_run_gives_up_after_the_close_wait(
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     assert_true(ms >= AXL_XRT_CLOSE_WAIT_MS - 50);
-    assert_true(ms < AXL_XRT_CLOSE_WAIT_MS + 2000);
+    /* It gives up (the run never ends): closing the rest takes a while
+     * on a loaded machine, never another wait. */
+    assert_true(ms < AXL_XRT_CLOSE_WAIT_MS + 30000);
     axl__xrt_counts c = counts();
     assert_int_equal(c.devices + c.kernels + c.runs + c.bos + c.threads, 0);
     assert_int_equal(xt_count_done(&v), 0);
@@ -1863,11 +1865,18 @@ static void a_run_ending_later_is_reported_by_the_completion_thread(
     axl_hal_mem m[3];
     alloc3(dev, m, 64);
     vadd_run v;
-    vadd_setup(&v, &stock, 0, 0, &m[0], &m[1], &m[2], 1);
-    AXL_OK(P->run_start(dev, &v.run));
-    assert_int_equal(xt_count_done(&v), 0); /* 20 ms to go */
     xt_done d;
-    assert_true(xt_wait_done(&v, 2000, &d));
+    /* A start that took the run's 20 ms itself (this thread descheduled,
+     * on a loaded machine) finds it complete and reports it there, as it
+     * should: then it is tried again. */
+    for (int tries = 0; tries < 20; tries++) {
+        vadd_setup(&v, &stock, 0, 0, &m[0], &m[1], &m[2], 1);
+        unsigned since = xt_mark();
+        AXL_OK(P->run_start(dev, &v.run));
+        assert_true(xt_wait_done_since(&v, since, 10000, &d));
+        if (!pthread_equal(d.thread, pthread_self()))
+            break;
+    }
     assert_int_equal(d.status, AXL_SUCCESS);
     assert_false(pthread_equal(d.thread, pthread_self()));
     assert_int_equal(counts().threads, 1);
@@ -1883,7 +1892,10 @@ static void progress_returns_once_the_oldest_run_is_reported(void **state)
     vadd_run v;
     vadd_setup(&v, &stock, 0, 0, &m[0], &m[1], &m[2], 1);
     AXL_OK(P->run_start(dev, &v.run));
-    for (int i = 0; i < 50 && !xt_count_done(&v); i++)
+    /* Each call returns after a report or a wait slice: 10 s of them, for
+     * a loaded machine whose shim thread is slow to complete the run. */
+    const uint64_t until = axl_hal_now() + 10000ull * 1000000ull;
+    while (!xt_count_done(&v) && axl_hal_now() < until)
         P->progress(dev, UINT64_MAX);
     assert_int_equal(xt_count_done(&v), 1);
     P->progress(dev, UINT64_MAX); /* nothing in flight: returns */
@@ -1909,8 +1921,8 @@ static void runs_in_flight_together_grow_the_pool_then_reuse_it(
             AXL_OK(P->run_start(dev, &v[round * 4 + i].run));
         }
         for (int i = 0; i < 4; i++)
-            assert_true(xt_wait_done(&v[round * 4 + i], 2000, NULL));
-        for (int i = 0; i < 100 && counts().busy_runs; i++)
+            assert_true(xt_wait_done(&v[round * 4 + i], 10000, NULL));
+        for (int i = 0; i < 10000 && counts().busy_runs; i++)
             xt_sleep_ms(1);
     }
     axl__xrt_counts c = counts();
@@ -1932,7 +1944,7 @@ static void noop_wait_blocks_past_a_deadline_so_a_late_run_completes(
     v.run.timeout_ns = 5 * 1000000ull; /* the shim needs 20 ms */
     AXL_OK(P->run_start(dev, &v.run));
     xt_done d;
-    assert_true(xt_wait_done(&v, 2000, &d));
+    assert_true(xt_wait_done(&v, 10000, &d));
     /* The noop shim's xclExecWait spins until a run completes and ignores
      * its timeout, so XRT returns COMPLETED after 20 ms. Either way the
      * port reports a run when XRT sees it end: a timeout is the core's
@@ -1974,14 +1986,25 @@ static void a_bo_free_waits_until_the_noop_shim_has_looked_up_each_run(
     alloc3(dev, m, 64);
     AXL_OK(P->mem_alloc(dev, 0, 64, NULL, &other));
     vadd_run v;
-    vadd_setup(&v, &stock, 0, 0, &m[0], &m[1], &m[2], 1);
-    AXL_OK(P->run_start(dev, &v.run));
-    xrtRunHandle h = last_started;
-    assert_non_null(h);
-    assert_int_equal(axl__xrt_real.run_state(h), ERT_CMD_STATE_NEW);
-    P->mem_free(dev, &other); /* no lookup may meet its erase */
-    assert_int_equal(axl__xrt_real.run_state(h), ERT_CMD_STATE_COMPLETED);
-    assert_true(xt_wait_done(&v, 2000, NULL));
+    /* Until the run is still NEW when the free starts (a thread
+     * descheduled for the shim's 20 ms, on a loaded machine, finds it
+     * complete already, and the free proves nothing). */
+    int tried = 0;
+    for (int tries = 0; tries < 20 && !tried; tries++) {
+        vadd_setup(&v, &stock, 0, 0, &m[0], &m[1], &m[2], 1);
+        unsigned since = xt_mark();
+        AXL_OK(P->run_start(dev, &v.run));
+        xrtRunHandle h = last_started;
+        assert_non_null(h);
+        if (axl__xrt_real.run_state(h) == ERT_CMD_STATE_NEW) {
+            P->mem_free(dev, &other); /* no lookup may meet its erase */
+            assert_int_equal(axl__xrt_real.run_state(h),
+                             ERT_CMD_STATE_COMPLETED);
+            tried = 1;
+        }
+        assert_true(xt_wait_done_since(&v, since, 10000, NULL));
+    }
+    assert_true(tried);
     free3(dev, m);
 }
 
@@ -2010,14 +2033,14 @@ static void a_run_whose_completion_the_noop_shim_lost_is_reported_naming_it(
     AXL_OK(P->run_start(dev, &a.run));
     AXL_OK(P->run_start(dev, &b.run));
     xt_done d;
-    assert_true(xt_wait_done(&b, 2000, &d));
+    assert_true(xt_wait_done(&b, 10000, &d));
     assert_int_equal(d.status, AXL_SUCCESS);
-    assert_true(xt_wait_done(&a, 2000, &d));
+    assert_true(xt_wait_done(&a, 10000, &d));
     assert_int_equal(d.status, AXL_ERR_RUNTIME);
     assert_non_null(strstr(d.why, "vadd:{vadd_1}: XRT's noop shim lost its "
                                   "completion"));
     /* a's run is closed once reported, with no lock held. */
-    for (int i = 0; i < 200 && (counts().busy_runs || counts().runs > 1); i++)
+    for (int i = 0; i < 2000 && (counts().busy_runs || counts().runs > 1); i++)
         xt_sleep_ms(5);
     axl__xrt_counts c = counts();
     assert_int_equal(c.busy_runs, 0);
@@ -2045,10 +2068,10 @@ static void a_lone_run_whose_completion_the_noop_shim_lost_is_found_by_a_probe(
     AXL_OK(P->run_start(dev, &a.run));
     xt_done d;
     assert_false(xt_wait_done(&a, AXL_XRT_NOOP_PROBE_MS / 2, NULL));
-    assert_true(xt_wait_done(&a, 2000, &d));
+    assert_true(xt_wait_done(&a, 10000, &d));
     assert_int_equal(d.status, AXL_ERR_RUNTIME);
     assert_non_null(strstr(d.why, "XRT's noop shim lost its completion"));
-    for (int i = 0; i < 200 && counts().busy_runs; i++)
+    for (int i = 0; i < 2000 && counts().busy_runs; i++)
         xt_sleep_ms(5);
     assert_int_equal(counts().busy_runs, 0);
     lost = NULL;
