@@ -111,21 +111,10 @@ static int setup(void **state)
     return 0;
 }
 
+/* The table goes back after the shutdown joined the completion thread
+ * (xt_teardown): no wait on the wall clock for it to go back to sleep. */
 static int teardown(void **state)
 {
-    /* The completion thread may still be in run_wait_for on a run the
-     * core has seen end: let it go back to sleep under the device's lock
-     * (axl__xrt_get_counts takes it) before the teardown puts the real
-     * table back (tsan). */
-    axl__xrt_counts c;
-    for (int i = 0; i < 200; i++) {
-        axl__xrt_get_counts(&c);
-        if (!c.busy_runs)
-            break;
-        xt_sleep_ms(5);
-    }
-    xt_sleep_ms(20);
-    axl__xrt_get_counts(&c);
     return xt_teardown(state);
 }
 

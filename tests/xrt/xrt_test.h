@@ -211,10 +211,25 @@ static inline void xt_sleep_ms(unsigned ms)
 
 /* ---- Setup and teardown -------------------------------------------------- */
 
+/* The port's completion threads read the call table (axl__xrt) while a
+ * run is in flight or given up; a test changes it only while none is, and
+ * the setup and the teardown put it back only once the runtime has shut
+ * down and every such thread is joined (xt_table_restore). */
+static inline void xt_table_restore(void)
+{
+    axl__xrt_counts c;
+    axl__xrt_get_counts(&c);
+    if (c.threads)
+        fail_msg("the XRT port still runs %u completion thread(s): its call "
+                 "table is left as the test set it",
+                 c.threads);
+    axl__xrt = axl__xrt_real;
+}
+
 static inline int xt_setup(void **state)
 {
-    axl_test_setup(state);
-    axl__xrt = axl__xrt_real;
+    axl_test_setup(state); /* shuts down, or fails the test */
+    xt_table_restore();
     xt_done_reset();
     axl__xrt_set_run_done(xt_capture);
     xt_register();
@@ -225,10 +240,9 @@ static inline int xt_setup(void **state)
  * device, kernel, run, BO or thread left. */
 static inline int xt_teardown(void **state)
 {
-    /* A completion thread may still be reading the table (runs left for
-     * shutdown): write it only when a test changed it. */
-    if (memcmp(&axl__xrt, &axl__xrt_real, sizeof axl__xrt) != 0)
-        axl__xrt = axl__xrt_real;
+    /* The shutdown in axl_test_teardown runs through the table the test
+     * left (its fakes hand on to XRT's own once released), and joins the
+     * completion threads: only then is the table put back. */
     int st = axl_test_teardown(state);
     axl__xrt_counts c;
     axl__xrt_get_counts(&c);
@@ -240,6 +254,8 @@ static inline int xt_teardown(void **state)
                     c.sub_bos, c.threads);
         st = -1;
     }
+    if (!c.threads)
+        axl__xrt = axl__xrt_real;
     axl__xrt_set_run_done(NULL);
     unsetenv("AXL_XRT_BUILTIN_XCLBIN");
     return st;

@@ -6,7 +6,8 @@
  * functions; the tests swap single entries to make XRT fail at each step
  * that can fail (the nanopb "flaky stream" idea) and restore the table
  * with axl__xrt = axl__xrt_real. Nothing else in the port names an XRT
- * function.
+ * function, but xrt_noop.c, the gate the table's calls pass on XRT's
+ * noop shim (which reads run states and queues its probe itself).
  */
 #ifndef AXL_XRT_NATIVE_H
 #define AXL_XRT_NATIVE_H

@@ -65,6 +65,21 @@
 #define AXL_XRT_NOOP_POLL_US 20
 #endif
 
+/** XRT's noop shim (xrt_noop.c): a run still NEW this long (ms) after its
+ *  start with no later run complete gets a probe queued behind it, which
+ *  tells whether the shim lost its completion. */
+#ifndef AXL_XRT_NOOP_PROBE_MS
+#define AXL_XRT_NOOP_PROBE_MS 50
+#endif
+
+/** XRT's noop shim: longest wait (ms) of a BO free for the shim's
+ *  completion thread to pass the runs started; past it the free goes
+ *  ahead (only when that thread has stopped, or its
+ *  noop_completion_delay_us is longer). */
+#ifndef AXL_XRT_NOOP_FREE_WAIT_MS
+#define AXL_XRT_NOOP_FREE_WAIT_MS 10000
+#endif
+
 /** How often, in ms, the completion thread looks at runs the core gave up
  *  at their timeout until XRT sees them end (and they are reported). */
 #ifndef AXL_XRT_POLL_MS

@@ -49,6 +49,9 @@ typedef struct xn_run {
     int state;
     int ert;                 /* the XRT state it ended in */
     int cancelled;           /* given up at its timeout: a zombie */
+    int lost;                /* XRT's noop shim lost its completion: it
+                                stays NEW, and XRT refuses to start it
+                                again, so it is closed, not pooled */
     int parked;              /* reported while the completion thread
                                 waits on it (xn_device.waiting) */
     void *token;
@@ -322,6 +325,27 @@ void axl__xn_cu_close(void *dev, uintptr_t cu_handle);
 axl_status axl__xn_run_start(void *dev, const axl_hal_run *run);
 void axl__xn_run_cancel(void *dev, const axl_hal_run *run);
 void axl__xn_progress(void *dev, uint64_t deadline_ns);
+
+/* ---- XRT's noop shim (xrt_noop.c) ---- */
+
+/* Its gate, around the table's calls (xrt_api.c): a call that looks BOs up
+ * (use) or one that can free one (free). Each begin returns whether the
+ * gate applies (the noop shim), for its end. */
+int axl__xn_noop_use_begin(void);
+void axl__xn_noop_use_end(int gated);
+int axl__xn_noop_free_begin(void);
+void axl__xn_noop_free_end(int gated);
+/* Runs started: the counter before xrtRunStart, then the run and the
+ * state XRT gave right after it; a state read; a run closing. A device
+ * the port opened or took (open 1) or closes (0). */
+uint64_t axl__xn_noop_before_start(void);
+void axl__xn_noop_started(xrtRunHandle h, uint64_t before, int state);
+void axl__xn_noop_saw_state(xrtRunHandle h, int state);
+void axl__xn_noop_forget(xrtRunHandle h);
+void axl__xn_noop_device(xrtDeviceHandle dh, int open);
+/* Whether the shim lost the completion of a run XRT says is in `state`
+ * (only NEW can be): it will stay NEW for good. May queue a probe on dh. */
+int axl__xn_noop_lost(xrtRunHandle h, int state, xrtDeviceHandle dh);
 
 /* A new BO's number on d (see xn_device.bo_serials). */
 static inline uint64_t xn_bo_serial(xn_device *d)

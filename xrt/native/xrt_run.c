@@ -255,6 +255,15 @@ void axl__xn_run_to_pool(xn_device *d, xn_run *r)
 
 static axl_status run_status(const xn_run *r, char *why, size_t cap)
 {
+    if (r->lost) {
+        /* Never the accelerator's doing: the noop shim runs nothing. */
+        axl_format(why, cap,
+                   "%s: XRT's noop shim lost its completion (a BO freed "
+                   "as the shim looked the run up: XRT 2.13 "
+                   "pcie/noop/shim.cpp)",
+                   r->cu->name);
+        return AXL_ERR_RUNTIME;
+    }
     if (r->cancelled) {
         axl_format(why, cap,
                    "%s was given up at its timeout; XRT saw it end (state "
@@ -267,6 +276,36 @@ static axl_status run_status(const xn_run *r, char *why, size_t cap)
     axl_format(why, cap, "%s ended in XRT state %s", r->cu->name,
                ert_name(r->ert));
     return AXL_ERR_RUNTIME;
+}
+
+/* A reported run off the device's lists (lock held): back to its pool,
+ * or, one the noop shim lost, onto *lost for close_lost (XRT would refuse
+ * to start it again). Either way its unit has it back. */
+static void retire(xn_device *d, xn_run *r, xn_run **lost)
+{
+    if (!r->lost) {
+        axl__xn_run_to_pool(d, r);
+        return;
+    }
+    xn_cu *cu = r->cu;
+    cu->busy--;
+    axl__xn_unlink_if_done(d, cu);
+    r->cu = NULL;
+    r->next = *lost;
+    *lost = r;
+}
+
+/* Closes the runs retire set aside (no lock held), before any unit they
+ * came from is destroyed. */
+static void close_lost(xn_run *lost)
+{
+    while (lost) {
+        xn_run *r = lost;
+        lost = r->next;
+        axl__xrt.run_close(r->handle);
+        count(&axl__xn_counts.runs, -1);
+        free(r);
+    }
 }
 
 /*
@@ -286,6 +325,7 @@ static void deliver(xn_device *d, xn_run *batch)
         report(r->token, st, why[0] ? why : NULL);
     }
 
+    xn_run *lost = NULL;
     pthread_mutex_lock(&d->lock);
     for (xn_run *r = batch, *next; r; r = next) {
         next = r->batch_next;
@@ -293,7 +333,7 @@ static void deliver(xn_device *d, xn_run *batch)
         if (r == d->waiting)
             r->parked = 1; /* the completion thread puts it back */
         else
-            axl__xn_run_to_pool(d, r);
+            retire(d, r, &lost);
     }
     d->delivering--;
     atomic_fetch_add(&d->reports, 1);
@@ -301,6 +341,7 @@ static void deliver(xn_device *d, xn_run *batch)
         pthread_cond_broadcast(&d->reported);
     int dead = d->dead != NULL;
     pthread_mutex_unlock(&d->lock);
+    close_lost(lost);
     if (dead)
         axl__xn_destroy_dead(d);
 }
@@ -324,8 +365,12 @@ unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state)
                             known_state == ERT_CMD_STATE_COMPLETED
                         ? known_state
                         : (int)axl__xrt.run_state(r->handle);
-            if (!ert_final(s))
-                continue;
+            if (!ert_final(s)) {
+                /* On the noop shim a run can stay NEW for good. */
+                if (!axl__xn_noop_lost(r->handle, s, d->dh))
+                    continue;
+                r->lost = 1;
+            }
             r->ert = s;
             list_del(r);
             r->state = RUN_DELIVERING;
@@ -424,9 +469,11 @@ static void *completion_main(void *arg)
         d->waiting = NULL;
         if (w->parked) {
             w->parked = 0;
-            axl__xn_run_to_pool(d, w);
-            if (d->dead) {
+            xn_run *lost = NULL;
+            retire(d, w, &lost);
+            if (d->dead || lost) {
                 pthread_mutex_unlock(&d->lock);
+                close_lost(lost);
                 axl__xn_destroy_dead(d);
                 pthread_mutex_lock(&d->lock);
             }
