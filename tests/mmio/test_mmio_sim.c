@@ -18,6 +18,7 @@
 #include "axl_test.h"
 #include "axl/emu.h"
 #include "axl/mmio.h"
+#include "mmio_config.h"
 #include "mmio_regs.h"
 #include "mmio_sim.h"
 
@@ -1247,6 +1248,74 @@ static void an_interrupt_that_never_arrives_is_said_once_and_its_unit_is_polled(
     axl_log_set(AXL_LOG_OFF, NULL, NULL);
 }
 
+/* A board's interrupt handler that reads the unit's control word (for a
+ * log, say) before it calls axl_mmio_isr, as the board's vector table
+ * may. */
+static atomic_int board_reads;
+
+static void board_handler_reads_ctrl_first(uint32_t ip)
+{
+    atomic_fetch_add(&board_reads, 1);
+    (void)axl_mmio_sim_model.rd32(axl_mmio_sim_model.user, ip, MMIO_CTRL);
+    axl_mmio_sim_port_isr(ip);
+}
+
+/* Issue 35: a unit IP_LAYOUT declares ap_ctrl_chain whose registers behave
+ * as ap_ctrl_hs (reading 0x00 clears ap_done), and a read of 0x00 by
+ * someone else (the board's handler here; the port's own look for a
+ * missing interrupt did it under load) between the done and the entry.
+ * The entry ends the run from the ISR's done bit: no spurious interrupt,
+ * no missing one, and the run ends at its done, not at the fall-back a
+ * grace later (AXL_MMIO_IRQ_GRACE_NS). Before: one spurious interrupt
+ * counted per run, and the run was left to a look that never came. */
+static void a_done_another_read_consumed_still_ends_a_chain_units_run(
+    void **s)
+{
+    (void)s;
+    const uint32_t v = AXL_MMIO_SIM_IRQ_WIRED | AXL_MMIO_SIM_HS;
+    axl_mmio_sim_set_unit(VADD_1, v, AXL_MMIO_SIM_OK, 0);
+    axl_mmio_sim_set_unit(VADD_2, v, AXL_MMIO_SIM_OK, 0);
+    axl_mmio_sim_set_irq_handler(board_handler_reads_ctrl_first);
+    atomic_store(&board_reads, 0);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    /* Past the grace, so that a fall-back would be counted, not fail. */
+    AXL_OK(axl_queue_set_timeout(r.q, 1000u * 1000000u));
+    static int32_t a[N], o[N];
+    for (int i = 0; i < N; i++)
+        a[i] = 3 * i;
+    axl_buffer A, O;
+    AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
+    AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
+    for (int run = 0; run < 3; run++) {
+        uint32_t n = N;
+        axl_kernel_arg args[4] = {AXL_ARG_IN(A), AXL_ARG_IN(A), AXL_ARG_OUT(O),
+                                  AXL_ARG_U32(n)};
+        axl_event e;
+        AXL_OK(axl_queue_single_task(r.q, r.vadd, args, 4, NULL, 0, &e));
+        AXL_OK(axl_event_wait(e));
+        uint64_t t0 = 0, t1 = 0;
+        AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &t0));
+        AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_END, &t1));
+        if (t1 - t0 >= AXL_MMIO_IRQ_GRACE_NS)
+            fail_msg("run %d took %llu ns: ended by the fall-back", run,
+                     (unsigned long long)(t1 - t0));
+        AXL_OK(axl_event_release(e));
+    }
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    axl_mmio_counters_get(&after);
+    assert_int_equal(atomic_load(&board_reads), 3);
+    assert_int_equal(after.irq_spurious - before.irq_spurious, 0);
+    assert_int_equal(after.irq_missing - before.irq_missing, 0);
+    assert_int_equal(after.irq_done - before.irq_done, 3);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(O));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], 6 * i);
+    rig_down(&r);
+}
+
 /* axl_mmio_set_completion: polling and poll then sleep on a wired unit,
  * every result checked; an interrupt the board does not wire is refused
  * and changes nothing; BOARD goes back to the board's choice. */
@@ -1331,6 +1400,7 @@ int main(void)
         T(a_unit_holds_its_arguments_and_a_reset_forgets_them),
         T(an_interrupt_that_arrives_keeps_its_unit_interrupt_driven),
         T(an_interrupt_that_never_arrives_is_said_once_and_its_unit_is_polled),
+        T(a_done_another_read_consumed_still_ends_a_chain_units_run),
         T(completion_can_be_set_per_unit_and_an_unwired_interrupt_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,6 +85,12 @@ const axl_mmio_board *axl_mmio_sim_board(void);
  *  from the thread where the line rose. */
 void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index));
 
+/** Calls the isr the model was attached with (the port's interrupt entry,
+ *  as the model hands it over): what a handler set above calls once it
+ *  has done what a board's handler does first, as a board's handler
+ *  calls axl_mmio_isr(). */
+void axl_mmio_sim_port_isr(uint32_t ip_index);
+
 /** Blocks until unit ip_index is not computing (its model has returned or
  *  it never started): protocol tests use it to make the timeline exact. */
 void axl_mmio_sim_settle(uint32_t ip_index);

@@ -228,6 +228,12 @@ void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index))
     irq_handler = fn;
 }
 
+void axl_mmio_sim_port_isr(uint32_t ip_index)
+{
+    if (attach_isr)
+        attach_isr(ip_index);
+}
+
 /* ---- Interrupts ----------------------------------------------------------- */
 
 /* The line: global enable AND any status bit. Returns 1 on a rising edge
