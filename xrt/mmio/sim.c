@@ -165,6 +165,9 @@ static int attached;
  * without), and the earliest due_at of a unit with a done due. */
 static _Atomic uint64_t sim_ns;
 static uint64_t next_due = UINT64_MAX;
+/* The earliest next write of a KEEPS_WRITING unit (or later: a unit that
+ * stopped writing leaves it until the clock passes it). */
+static uint64_t next_write = UINT64_MAX;
 /* Who hears a unit's interrupt: the isr of attach, unless a test put its
  * own handler in its place. */
 static void (*attach_isr)(uint32_t ip_index);
@@ -415,6 +418,8 @@ __attribute__((noinline)) static void begin_faulty(sim_unit *u)
         scribble_target(u);
         u->state = SIM_WRITING;
         u->next_write = clock_now() + SIM_WRITE_PERIOD_NS;
+        if (u->next_write < next_write)
+            next_write = u->next_write;
         not_due(u);
     }
 }
@@ -634,14 +639,21 @@ static void set_clock(uint64_t t)
 {
     if (t <= clock_now())
         return;
-    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
-        sim_unit *u = &units[i];
-        if (!u->present || u->state != SIM_WRITING || u->next_write > t)
-            continue;
-        uint64_t n = (t - u->next_write) / SIM_WRITE_PERIOD_NS + 1;
-        scribble_once(u);
-        u->stats.writes += (uint32_t)(n - 1);
-        u->next_write += n * SIM_WRITE_PERIOD_NS;
+    if (t >= next_write) { /* rare: a hung unit that keeps writing */
+        next_write = UINT64_MAX;
+        for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+            sim_unit *u = &units[i];
+            if (!u->present || u->state != SIM_WRITING)
+                continue;
+            if (u->next_write <= t) {
+                uint64_t n = (t - u->next_write) / SIM_WRITE_PERIOD_NS + 1;
+                scribble_once(u);
+                u->stats.writes += (uint32_t)(n - 1);
+                u->next_write += n * SIM_WRITE_PERIOD_NS;
+            }
+            if (u->next_write < next_write)
+                next_write = u->next_write;
+        }
     }
     atomic_store_explicit(&sim_ns, t, memory_order_relaxed);
 }
@@ -817,7 +829,7 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
     memset(units, 0, sizeof units);
     memset(unit_ptr, 0, sizeof unit_ptr);
     atomic_store_explicit(&sim_ns, 0, memory_order_relaxed);
-    next_due = UINT64_MAX;
+    next_due = next_write = UINT64_MAX;
     nbanks = given_count < AXL_MMIO_BANKS ? given_count : AXL_MMIO_BANKS;
     memcpy(banks, given, nbanks * sizeof *banks);
     attach_isr = isr;
