@@ -326,6 +326,16 @@ static void deliver_all(uint32_t rose)
             deliver(i);
 }
 
+/* The same with the lock held: dropped around the handlers. */
+static void deliver_unlocked(uint32_t rose)
+{
+    if (!rose)
+        return;
+    UNLOCK();
+    deliver_all(rose);
+    LOCK();
+}
+
 static uint32_t ier_mask(const sim_unit *u)
 {
     return has(u, AXL_MMIO_SIM_NO_READY_IRQ) ? MMIO_IRQ_DONE
@@ -765,11 +775,7 @@ static int sim_advance(void *user, uint32_t ip_index, uint64_t until_ns)
         if (step == STEP_REACHED)
             break;
         if (step == STEP_RAISED) {
-            if (rose) {
-                UNLOCK();
-                deliver_all(rose);
-                LOCK();
-            }
+            deliver_unlocked(rose);
             continue;
         }
 #if SIM_THREADS
@@ -795,11 +801,7 @@ void axl_mmio_sim_settle(uint32_t ip_index)
         uint32_t rose = 0;
         int step = step_to(at, &who, &rose);
         if (step == STEP_RAISED) {
-            if (rose) {
-                UNLOCK();
-                deliver_all(rose);
-                LOCK();
-            }
+            deliver_unlocked(rose);
             continue;
         }
 #if SIM_THREADS
