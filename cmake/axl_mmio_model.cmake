@@ -14,8 +14,9 @@
 # On a POSIX port the port serialises its calls into the model with a lock,
 # and the C model runs each unit on a thread of its own. STEPPED drops
 # both, for programs with one thread: a unit's C model then runs when the
-# port reads its control word or gives the model time (bare metal, and
-# deterministic instruction counts).
+# simulator's clock, which the port's register accesses and waits move,
+# reaches the unit's done (bare metal, and deterministic instruction
+# counts).
 #
 # In the source tree the library is compiled from the sources (the tests,
 # the R5 kernel firmware and the benchmark use it; a caller may add compile

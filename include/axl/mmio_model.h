@@ -21,11 +21,11 @@
  * control, 0x04 GIE, 0x08 IER, 0x0C ISR, 0x10+ arguments, as the kernel XML
  * gives them).
  *
- * Time. A model either has a clock of its own (now_ns not NULL: an RTL
- * model, whose time moves only inside advance() and inside the register
- * accesses that take bus cycles) or runs in real time (now_ns NULL: the C
- * model, with a thread per unit on a host). When the device's model has a
- * clock, it is the device's clock: the runtime's kernel timeouts,
+ * Time. A model either has a clock of its own (now_ns not NULL: the RTL
+ * model and the C-model simulator, whose time moves only inside advance()
+ * and inside the register accesses, which take bus time) or runs in real
+ * time (now_ns NULL: a model of an application's that has none). When the
+ * device's model has a clock, it is the device's clock: the runtime's kernel timeouts,
  * profiling timestamps and trace times for that device count the model's
  * nanoseconds, so a timeout is the same number of cycles on any machine,
  * and the runtime's waits drive the model through advance() instead of
@@ -115,7 +115,11 @@ typedef struct axl_mmio_model {
      *  AXL_MMIO_MODEL_ANY_UNIT) raises ap_done or its interrupt line, or
      *  until the model's clock reaches until_ns (AXL_MMIO_MODEL_FOREVER:
      *  no deadline; a model in real time returns once it has run what is
-     *  pending). Returns at once, DONE or IRQ, when such a unit raised one
+     *  pending). A model whose units compute on threads of their own may
+     *  return DEADLINE before until_ns, its clock short of it, while a
+     *  computation whose done is due by then has not finished (the C-model
+     *  simulator's clock never passes such a done); the port calls again.
+     *  Returns at once, DONE or IRQ, when such a unit raised one
      *  since the port last read its 0x00 or 0x0C (so a done that rose
      *  during a register access is not slept through). The port calls it
      *  while a unit it started has not ended, with until_ns at most a

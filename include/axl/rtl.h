@@ -55,7 +55,11 @@
  * unit runs, the testbench reads its control word on the AXI4-Lite port
  * between the port's own accesses. What such a read clears (ap_done in
  * ap_ctrl_hs, a clear-on-read ap_ready) the port's next read of 0x00 still
- * sees, so the driver cannot tell.
+ * sees, so the driver cannot tell. A driver that reads only the ISR never
+ * reads 0x00, so an ap_ctrl_hs unit still holds the last run's ap_done
+ * when it is started again: the testbench then reads it away (into what
+ * the driver's next read of 0x00 sees) before the start, so that no look
+ * takes it for the new run's end.
  *
  * Single-threaded: the port serialises calls (mmio_model.h).
  */

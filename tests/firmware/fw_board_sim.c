@@ -2,8 +2,8 @@
  * fw_board_sim.c - the kernel firmware's board under QEMU: the mmio port's
  * register-level simulator (xrt/mmio/sim.c) is the fabric, programmed with
  * the stock design linked into the firmware. Without threads, a unit's C
- * model runs when the port's poll (progress, from a wait) reads its
- * control word.
+ * model runs when the simulator's clock (simulated time, which the port's
+ * register accesses and waits move) reaches the unit's done.
  */
 #include <string.h>
 

@@ -389,6 +389,47 @@ static void a_clear_on_read_isr_clears_when_read_and_ignores_writes(void **s)
     assert_int_equal(m->irq_line(m->user, ip), 0);
 }
 
+/* An interrupt-driven driver that reads only the ISR (axl/rtl.h: any
+ * driver of the generated RTL's protocol): start, wait for the model to
+ * say something, read the ISR, write it back; 0x00 is never read, so an
+ * ap_ctrl_hs unit's ap_done stays set from one run into the next, as the
+ * generated RTL holds it. Every return of advance() must be the run's end
+ * (its ISR says done), never a done left from the run before; each run's
+ * result is its own. ap_ctrl_chain gives ap_continue (a write) first. */
+static void isr_only_runs(uint32_t ip, int chain)
+{
+    wr(ip, IER, 1);
+    wr(ip, GIE, 1);
+    for (uint32_t r = 0; r < 6; r++) {
+        uint32_t n = 40 + r * 61, so = r * 1024;
+        vadd_fill(n, r);
+        memset(words(1, so), 0xEE, 4 * n + 64);
+        vadd_args(ip, phys(0, 0), phys(0, 0x10000), phys(1, so), n);
+        wr(ip, CTRL, AP_START);
+        int ev = advance(ip, now() + 10000000); /* 10 ms: far past a run */
+        if (ev == AXL_MMIO_MODEL_DEADLINE)
+            fail_msg("run %u: no interrupt within 10 ms of simulated time",
+                     r);
+        if (chain)
+            wr(ip, CTRL, AP_CONTINUE);
+        uint32_t v = rd(ip, ISR);
+        if (!(v & 1u))
+            fail_msg("run %u: advance() returned %s while the ISR reads "
+                     "0x%x (the run has not ended)",
+                     r, ev == AXL_MMIO_MODEL_DONE ? "DONE" : "IRQ", v);
+        wr(ip, ISR, v);
+        vadd_check(n, so);
+    }
+    assert_int_equal(m->irq_line(m->user, ip), 0);
+}
+
+static void an_isr_only_driver_sees_each_run_end_once(void **s)
+{
+    (void)s;
+    isr_only_runs(unit("vadd_hs:vadd_hs_1"), 0);
+    isr_only_runs(unit("vadd:vadd_2"), 1);
+}
+
 /* Back to back: every run of a unit, one after the other, gives its own
  * result (lengths and output offsets change each time). */
 static void back_to_back_runs_each_give_their_result(void **s)
@@ -852,6 +893,7 @@ int main(void)
         T(a_toggle_on_write_isr_set_by_a_write_raises_the_line),
         T(chain_isr_cannot_be_cleared_while_ap_done_is_high),
         T(a_clear_on_read_isr_clears_when_read_and_ignores_writes),
+        T(an_isr_only_driver_sees_each_run_end_once),
         T(back_to_back_runs_each_give_their_result),
         T(two_units_run_at_the_same_time),
         T(copy_moves_512_bit_beats_on_two_bundles_with_strobes),

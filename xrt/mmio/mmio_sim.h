@@ -9,11 +9,29 @@
  * picks, and runs the emulated device's C model of its kernel when
  * started: it reads the argument registers at the offsets the kernel XML
  * gives, turns the device addresses into the banks' memory and calls the
- * model (xrt/emu). On a host with threads each unit runs on its own
- * thread, so units overlap in time as on hardware; without threads (bare
- * metal) a unit's model runs when the port next reads its control word or
- * gives the simulator time (advance), i.e. the simulator is stepped by the
- * port.
+ * model (xrt/emu). On a host with threads each unit runs its model on a
+ * thread of its own, so units compute at once; without threads (bare
+ * metal) a unit's model runs when the clock reaches its done, inside the
+ * port's call that moved it: the simulator is stepped by the port.
+ *
+ * Time. The simulator has a clock of its own (axl_mmio_sim_model.now_ns:
+ * ns since attach), the device's clock, as the RTL model's is: kernel
+ * timeouts, profiling, the port's grace for a missing interrupt
+ * (AXL_MMIO_IRQ_GRACE_NS) and its poll-then-sleep spin count it. It moves
+ * only inside the model's calls: AXL_MMIO_SIM_ACCESS_NS (100) a register
+ * access, and up to the deadline the port gives advance(). A run's done
+ * rises at its start (the ap_start write) plus the unit's run time
+ * (axl_mmio_sim_set_run_time; AXL_MMIO_SIM_RUN_NS, 100, by default: the
+ * first access after the start sees it), and the clock never passes a
+ * done whose C model has not returned: advance() waits for the unit's
+ * thread (handing back to the port after a millisecond of the host's time
+ * with the clock there, so the port's other calls get in). So whatever the
+ * host's load, a run ends at the same simulated time, an interrupt is
+ * handled before the clock moves on, and a grace cannot expire because the
+ * host was slow. A C model's own wall time counts for nothing: a unit that
+ * should take long is given a run time; one that should hang returns
+ * AXL_EMU_HANG (or is set to AXL_MMIO_SIM_NEVER_DONE); a model that blocks
+ * forever stops the clock, and the waits on it.
  */
 #ifndef AXL_MMIO_SIM_H
 #define AXL_MMIO_SIM_H
@@ -47,8 +65,9 @@ enum axl_mmio_sim_fault {
     /** Starts, never finishes, and keeps writing 0xEE over the buffer its
      *  argument n points to (the allocation the port noted there when it
      *  started) until it is reset, as a hung IP may go on mastering the
-     *  memory it was given: with threads every 20 us, without each time
-     *  the port reads its control word. */
+     *  memory it was given: every 20 us of the simulator's clock (written
+     *  once as the clock passes any number of them, counted per 20 us in
+     *  axl_mmio_sim_stats.writes). */
     AXL_MMIO_SIM_KEEPS_WRITING = 5,
     /** Runs as OK, and its interrupt line rises at the IP (GIE, IER, ISR
      *  and 0x00 bit 9 as they should be) but never reaches the handler:
@@ -62,6 +81,11 @@ enum axl_mmio_sim_fault {
  *  them all. */
 void axl_mmio_sim_set_unit(uint32_t ip_index, uint32_t variant, uint32_t fault,
                            uint32_t n);
+/** How long each run of unit ip_index takes from its next start, in ns of
+ *  the simulator's clock, from the ap_start write to ap_done (0: the
+ *  default, AXL_MMIO_SIM_RUN_NS). A late done is a long run time. Kept as
+ *  the settings above are. */
+void axl_mmio_sim_set_run_time(uint32_t ip_index, uint64_t ns);
 void axl_mmio_sim_defaults(void);
 
 /** Powers the simulated fabric up with a design (the units of its
@@ -82,19 +106,31 @@ const axl_mmio_board *axl_mmio_sim_board(void);
 
 /** Puts fn in place of the isr the model was attached with (the port's
  *  interrupt entry), until axl_mmio_sim_defaults(); fn is called at once,
- *  from the thread where the line rose. */
+ *  inside the model's call in which the line rose (no lock of the
+ *  simulator's held: it may read the registers through
+ *  axl_mmio_sim_model). */
 void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index));
 
-/** Blocks until unit ip_index is not computing (its model has returned or
- *  it never started): protocol tests use it to make the timeline exact. */
+/** Calls the isr the model was attached with (the port's interrupt entry,
+ *  as the model hands it over): what a handler set above calls once it
+ *  has done what a board's handler does first, as a board's handler
+ *  calls axl_mmio_isr(). */
+void axl_mmio_sim_port_isr(uint32_t ip_index);
+
+/** Runs the clock to unit ip_index's done, when one is due (its model
+ *  returned, waited for; the done raised and its interrupt handled), else
+ *  returns at once: protocol tests use it to make the timeline exact. A
+ *  done that waits for polls (AXL_MMIO_SIM_DONE_AFTER_POLLS) is left to
+ *  them. */
 void axl_mmio_sim_settle(uint32_t ip_index);
 
 typedef struct axl_mmio_sim_stats {
     uint32_t runs;       /**< models run */
     uint32_t irqs;       /**< rising edges of the interrupt line */
-    uint64_t t_start;    /**< last run, axl_port_now_ns() */
+    uint64_t t_start;    /**< last run, on the simulator's clock */
     uint64_t t_end;
-    uint32_t writes;     /**< writes of a KEEPS_WRITING unit */
+    uint32_t writes;     /**< writes of a KEEPS_WRITING unit, one per
+                              20 us */
 } axl_mmio_sim_stats;
 void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out);
 

@@ -1,8 +1,8 @@
 /*
  * xrt/mmio/sim.c - the register-level simulator of Vitis HLS compute units
  * (mmio_sim.h), a model of the fabric (axl_mmio_sim_model, axl/mmio_model.h)
- * in real time: it has no clock of its own. It stands behind the port's
- * seam in the tests of label mmio and in the R5 kernel firmware under QEMU.
+ * with a clock of its own. It stands behind the port's seam in the tests of
+ * label mmio and in the R5 kernel firmware under QEMU.
  *
  * Per unit, a register file that follows the generated s_axilite RTL
  * (mmio_regs.h, issue 19's table) in the variant a test sets:
@@ -23,10 +23,19 @@
  * Starting a unit runs the emulated device's C model of its kernel
  * (xrt/emu: the registered model, else the stock one) on the banks'
  * memory, with the arguments the registers hold. With threads (the host),
- * each unit has its own thread; without (bare metal), the model runs when
- * the port next reads the unit's control word or gives the simulator time
- * (advance).
+ * each unit has its own thread, so units compute at once; without (bare
+ * metal), a unit's model runs when the clock reaches its done.
+ *
+ * Time is simulated (mmio_sim.h, "Time"): the clock moves only inside
+ * the model's calls, by AXL_MMIO_SIM_ACCESS_NS a register access and up to
+ * the deadline advance() is given. A run's done rises at its start plus
+ * the unit's run time, and the clock never passes a done whose model has
+ * not returned: it waits there (advance() waits for the unit's thread, a
+ * while at a time, then hands back; an access leaves the clock there),
+ * so what happens at a simulated time does not depend on how fast the
+ * host ran the models.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "axl/emu.h"
@@ -41,7 +50,6 @@
 
 #if defined(AXL_MMIO_MODEL_THREADS) && AXL_MMIO_MODEL_THREADS
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 #define SIM_THREADS 1
@@ -64,6 +72,26 @@
 #define AXL_MMIO_SIM_BANK_SIZE (2u * 1024u)
 #endif
 #endif
+/* Simulated nanoseconds a register access takes (an AXI4-Lite round trip
+ * from a Zynq UltraScale+'s R5 is of that order), and a run when the test
+ * sets none (axl_mmio_sim_set_run_time): one access, so the first access
+ * after ap_start sees the done, as it did before the clock. */
+#ifndef AXL_MMIO_SIM_ACCESS_NS
+#define AXL_MMIO_SIM_ACCESS_NS 100u
+#endif
+#ifndef AXL_MMIO_SIM_RUN_NS
+#define AXL_MMIO_SIM_RUN_NS 100u
+#endif
+/* A KEEPS_WRITING unit writes its buffer once every so many ns. */
+#define SIM_WRITE_PERIOD_NS 20000u
+/* How long advance() waits, in the host's time, for a unit's thread whose
+ * done is due before it hands back to the port (whose other calls, which
+ * a test's model may wait for, then get in): not simulated time, which
+ * stands still meanwhile. */
+#define SIM_WAIT_HOST_NS 1000000L
+_Static_assert(AXL_MMIO_SIM_UNITS <= 32,
+               "AXL_MMIO_SIM_UNITS must be <= 32 (a mask of units)");
+
 /* Argument words per unit (0x10 up to 0x10 + 4 * this). */
 #define SIM_ARG_WORDS 48
 #define SIM_MAX_ARGS 16
@@ -73,7 +101,8 @@ enum sim_state {
     SIM_HELD,      /* started; held while a spurious interrupt is out */
     SIM_PENDING,   /* started; the model has not run */
     SIM_RUNNING,   /* the model runs (on the unit's thread) */
-    SIM_COMPUTED,  /* the model returned; done not raised yet */
+    SIM_COMPUTED,  /* the model returned; done not raised yet (its time
+                      has not come, or it waits for polls) */
     SIM_HUNG,      /* never finishes */
     SIM_WRITING    /* never finishes, and writes its buffer (KEEPS_WRITING) */
 };
@@ -94,12 +123,20 @@ typedef struct sim_unit {
     uint32_t cu;        /* ordinal among the kernel's units */
     /* configuration */
     uint32_t variant, fault, fault_n;
+    uint64_t run_ns;    /* how long a run takes */
     /* registers */
     uint32_t start, done, ready, auto_restart, gie, ier, isr;
     uint32_t args[SIM_ARG_WORDS];
     int irq_line;
+    /* Raised since the port last read 0x00 (done; or an ISR that says
+     * done) or 0x0C (irq; or lowered GIE): what advance() answers at once
+     * (axl/mmio_model.h). */
+    uint8_t done_pending, irq_pending;
     /* core */
     int state;
+    uint8_t due;        /* a done to raise at due_at (once computed) */
+    uint64_t due_at;
+    uint64_t next_write; /* SIM_WRITING: its next write */
     uint32_t generation; /* bumped by ap_sw_reset: a model's late result
                             is dropped */
     uint32_t polls;      /* reads of 0x00 since start */
@@ -111,7 +148,6 @@ typedef struct sim_unit {
 #if SIM_THREADS
     pthread_t thread;
     int quit;
-    int delivering;      /* an interrupt its thread raised is being handled */
 #endif
 } sim_unit;
 
@@ -122,8 +158,16 @@ static sim_unit *unit_ptr[AXL_MMIO_SIM_UNITS];
 static struct {
     uint32_t variant, fault, n;
     int set;
+    uint64_t run_ns; /* 0: AXL_MMIO_SIM_RUN_NS */
 } config[AXL_MMIO_SIM_UNITS];
 static int attached;
+/* The clock: ns since attach (written with the lock held; now_ns reads it
+ * without), and the earliest due_at of a unit with a done due. */
+static _Atomic uint64_t sim_ns;
+static uint64_t next_due = UINT64_MAX;
+/* The earliest next write of a KEEPS_WRITING unit (or later: a unit that
+ * stopped writing leaves it until the clock passes it). */
+static uint64_t next_write = UINT64_MAX;
 /* Who hears a unit's interrupt: the isr of attach, unless a test put its
  * own handler in its place. */
 static void (*attach_isr)(uint32_t ip_index);
@@ -182,6 +226,7 @@ static void apply_config(sim_unit *u)
     u->variant = config[i].set ? config[i].variant : default_variant();
     u->fault = config[i].set ? config[i].fault : AXL_MMIO_SIM_OK;
     u->fault_n = config[i].set ? config[i].n : 0;
+    u->run_ns = config[i].run_ns ? config[i].run_ns : AXL_MMIO_SIM_RUN_NS;
     if (has(u, AXL_MMIO_SIM_HS))
         u->chain = 0;
     if (has(u, AXL_MMIO_SIM_CHAIN))
@@ -198,6 +243,17 @@ void axl_mmio_sim_set_unit(uint32_t ip_index, uint32_t variant, uint32_t fault,
     config[ip_index].fault = fault;
     config[ip_index].n = n;
     config[ip_index].set = 1;
+    if (units[ip_index].present)
+        apply_config(&units[ip_index]);
+    UNLOCK();
+}
+
+void axl_mmio_sim_set_run_time(uint32_t ip_index, uint64_t ns)
+{
+    if (ip_index >= AXL_MMIO_SIM_UNITS)
+        return;
+    LOCK();
+    config[ip_index].run_ns = ns;
     if (units[ip_index].present)
         apply_config(&units[ip_index]);
     UNLOCK();
@@ -228,6 +284,12 @@ void axl_mmio_sim_set_irq_handler(void (*fn)(uint32_t ip_index))
     irq_handler = fn;
 }
 
+void axl_mmio_sim_port_isr(uint32_t ip_index)
+{
+    if (attach_isr)
+        attach_isr(ip_index);
+}
+
 /* ---- Interrupts ----------------------------------------------------------- */
 
 /* The line: global enable AND any status bit. Returns 1 on a rising edge
@@ -242,8 +304,11 @@ static int update_line(sim_unit *u)
     /* IRQ_LOST: the IP's line rises (its 0x00 bit 9 says so) and goes
      * nowhere, as behind an interrupt controller whose master enable was
      * never set. */
-    return rose && has(u, AXL_MMIO_SIM_IRQ_WIRED) &&
-           u->fault != AXL_MMIO_SIM_IRQ_LOST;
+    if (!rose || !has(u, AXL_MMIO_SIM_IRQ_WIRED) ||
+        u->fault == AXL_MMIO_SIM_IRQ_LOST)
+        return 0;
+    u->irq_pending = 1;
+    return 1;
 }
 
 static void deliver(uint32_t ip_index)
@@ -251,6 +316,24 @@ static void deliver(uint32_t ip_index)
     void (*fn)(uint32_t) = irq_handler ? irq_handler : attach_isr;
     if (fn)
         fn(ip_index);
+}
+
+/* Every unit of the mask (lock not held). */
+static void deliver_all(uint32_t rose)
+{
+    for (uint32_t i = 0; rose; i++, rose >>= 1)
+        if (rose & 1u)
+            deliver(i);
+}
+
+/* The same with the lock held: dropped around the handlers. */
+static void deliver_unlocked(uint32_t rose)
+{
+    if (!rose)
+        return;
+    UNLOCK();
+    deliver_all(rose);
+    LOCK();
 }
 
 static uint32_t ier_mask(const sim_unit *u)
@@ -310,24 +393,59 @@ SIM_FABRIC_WRITE static void scribble_once(sim_unit *u)
     u->stats.writes++;
 }
 
-/* The start of a unit set to a fault that acts at the start. */
-__attribute__((noinline)) static void begin_faulty(sim_unit *u)
+static uint64_t clock_now(void)
 {
-    if (u->fault == AXL_MMIO_SIM_NEVER_DONE)
-        u->state = SIM_HUNG;
-    if (u->fault == AXL_MMIO_SIM_KEEPS_WRITING) {
-        scribble_target(u);
-        u->state = SIM_WRITING;
+    return atomic_load_explicit(&sim_ns, memory_order_relaxed);
+}
+
+/* The earliest done due (lock held): after a change of a unit's due. */
+static void find_next_due(void)
+{
+    uint64_t n = UINT64_MAX;
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present && units[i].due && units[i].due_at < n)
+            n = units[i].due_at;
+    next_due = n;
+}
+
+/* The unit will raise no done at a time of its own (lock held). */
+static void not_due(sim_unit *u)
+{
+    if (u->due) {
+        u->due = 0;
+        find_next_due();
     }
 }
 
+/* The start of a unit set to a fault that acts at the start. */
+__attribute__((noinline)) static void begin_faulty(sim_unit *u)
+{
+    if (u->fault == AXL_MMIO_SIM_NEVER_DONE) {
+        u->state = SIM_HUNG;
+        not_due(u);
+    }
+    if (u->fault == AXL_MMIO_SIM_KEEPS_WRITING) {
+        scribble_target(u);
+        u->state = SIM_WRITING;
+        u->next_write = clock_now() + SIM_WRITE_PERIOD_NS;
+        if (u->next_write < next_write)
+            next_write = u->next_write;
+        not_due(u);
+    }
+}
+
+/* A start at the clock's time: its done is due a run time later. */
 static void begin(sim_unit *u)
 {
     u->state = SIM_PENDING;
     u->polls = 0;
     u->result = AXL_SUCCESS;
     u->why[0] = '\0';
-    u->stats.t_start = axl_port_now_ns();
+    u->stats.t_start = clock_now();
+    u->due = 1;
+    u->due_at = u->stats.t_start + u->run_ns;
+    if (u->due_at < next_due)
+        next_due = u->due_at;
     if (u->fault) /* one test on every start: the faults are rare */
         begin_faulty(u);
 }
@@ -337,19 +455,22 @@ static void begin(sim_unit *u)
  * interrupt line rose. */
 static int raise_done(sim_unit *u)
 {
-    u->stats.t_end = axl_port_now_ns();
+    u->stats.t_end = clock_now();
     u->stats.runs++;
     u->state = SIM_IDLE;
     u->done = 1;
+    u->done_pending = 1;
     u->ready = 1;
     if (u->ier & MMIO_IRQ_DONE)
         u->isr |= MMIO_IRQ_DONE;
     if ((u->ier & MMIO_IRQ_READY) && !has(u, AXL_MMIO_SIM_NO_READY_IRQ))
         u->isr |= MMIO_IRQ_READY;
-    if (u->auto_restart)
+    if (u->auto_restart) {
         begin(u);
-    else
+        SIGNAL(); /* its thread */
+    } else {
         u->start = 0;
+    }
     return update_line(u);
 }
 
@@ -465,19 +586,18 @@ static axl_status run_model(const sim_unit *u, const uint32_t *argw,
     return st;
 }
 
-/* After the model: record, then done unless it hangs or must wait for
- * polls. Lock held. Returns 1 when the interrupt line rose. */
-static int computed(sim_unit *u, axl_status st, const char *why)
+/* After the model: its result, kept for its done (lock held). */
+static void computed(sim_unit *u, axl_status st, const char *why)
 {
     if (st == AXL_EMU_HANG) {
         u->state = SIM_HUNG;
-        return 0;
+        not_due(u);
+        return;
     }
     u->result = st;
     if (st != AXL_SUCCESS)
         axl_format(u->why, sizeof u->why, "%s", why);
     u->state = SIM_COMPUTED;
-    return may_finish(u) ? raise_done(u) : 0;
 }
 
 #if SIM_THREADS
@@ -486,21 +606,10 @@ static void *unit_thread(void *arg)
     sim_unit *u = arg;
     LOCK();
     for (;;) {
-        while (!u->quit && u->state != SIM_PENDING &&
-               u->state != SIM_WRITING)
+        while (!u->quit && u->state != SIM_PENDING)
             pthread_cond_wait(&sim_cond, &sim_lock);
         if (u->quit)
             break;
-        if (u->state == SIM_WRITING) {
-            /* Until a reset (or detach) moves it out of this state. */
-            scribble_once(u);
-            SIGNAL();
-            UNLOCK();
-            struct timespec t = {0, 20000};
-            nanosleep(&t, NULL);
-            LOCK();
-            continue;
-        }
         u->state = SIM_RUNNING;
         uint32_t gen = u->generation;
         uint32_t argw[SIM_ARG_WORDS];
@@ -511,58 +620,173 @@ static void *unit_thread(void *arg)
         LOCK();
         if (gen != u->generation || u->state != SIM_RUNNING)
             continue; /* reset meanwhile */
-        int rose = computed(u, st, why);
-        u->delivering = rose;
+        computed(u, st, why);
         SIGNAL();
-        if (rose) {
-            UNLOCK();
-            deliver(u->ip_index);
-            LOCK();
-            u->delivering = 0;
-            SIGNAL();
-        }
     }
     UNLOCK();
     return NULL;
 }
-#else
-/* Bare metal: the port's read of the control word steps the unit. */
-static void step(sim_unit *u)
+#endif
+
+/* Whether the unit's model has returned, so that its done can rise (lock
+ * held). Without threads its model runs here, when its time has come. */
+static int returned(sim_unit *u)
 {
-    if (u->state != SIM_PENDING)
+#if !SIM_THREADS
+    if (u->state == SIM_PENDING) {
+        u->state = SIM_RUNNING;
+        char why[AXL_MESSAGE_MAX] = "";
+        computed(u, run_model(u, u->args, why, sizeof why), why);
+    }
+#endif
+    return u->state != SIM_HELD && u->state != SIM_PENDING &&
+           u->state != SIM_RUNNING;
+}
+
+/* The clock to t (never back). A KEEPS_WRITING unit writes once for the
+ * periods passed (its writes are all the same: counted per period). */
+static void set_clock(uint64_t t)
+{
+    if (t <= clock_now())
         return;
-    u->state = SIM_RUNNING;
-    char why[AXL_MESSAGE_MAX] = "";
-    axl_status st = run_model(u, u->args, why, sizeof why);
-    if (computed(u, st, why))
-        deliver(u->ip_index);
+    if (t >= next_write) { /* rare: a hung unit that keeps writing */
+        next_write = UINT64_MAX;
+        for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+            sim_unit *u = &units[i];
+            if (!u->present || u->state != SIM_WRITING)
+                continue;
+            if (u->next_write <= t) {
+                uint64_t n = (t - u->next_write) / SIM_WRITE_PERIOD_NS + 1;
+                scribble_once(u);
+                u->stats.writes += (uint32_t)(n - 1);
+                u->next_write += n * SIM_WRITE_PERIOD_NS;
+            }
+            if (u->next_write < next_write)
+                next_write = u->next_write;
+        }
+    }
+    atomic_store_explicit(&sim_ns, t, memory_order_relaxed);
+}
+
+enum { STEP_REACHED, STEP_RAISED, STEP_WAITS };
+
+/* One step of the clock towards t (lock held): to the earliest done due
+ * by then, raised there if its unit's model has returned (STEP_RAISED,
+ * *who; bit who of *rose when its line rose), or the clock stops there
+ * (STEP_WAITS: a thread still computes it, or a spurious interrupt
+ * holds it); with none due, to t (STEP_REACHED). */
+static int step_to(uint64_t t, sim_unit **who, uint32_t *rose)
+{
+    if (next_due > t) {
+        set_clock(t);
+        return STEP_REACHED;
+    }
+    sim_unit *u = NULL;
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS && !u; i++)
+        if (units[i].present && units[i].due && units[i].due_at == next_due)
+            u = &units[i];
+    *who = u;
+    set_clock(u->due_at);
+    if (!returned(u))
+        return STEP_WAITS;
+    not_due(u);
+    /* A model that hung, or a done that waits for polls, rises no done
+     * now. */
+    if (u->state == SIM_COMPUTED && may_finish(u) && raise_done(u))
+        *rose |= 1u << u->ip_index;
+    return STEP_RAISED;
+}
+
+/* A register access: its time passes first, and what falls due meanwhile
+ * happens (the clock stops at a done a thread still computes). The units
+ * whose line rose. Lock held. */
+static uint32_t tick(void)
+{
+    const uint64_t t = clock_now() + AXL_MMIO_SIM_ACCESS_NS;
+    uint32_t rose = 0;
+    sim_unit *who;
+    if (next_due > t) { /* the common case: nothing due */
+        set_clock(t);
+        return 0;
+    }
+    while (step_to(t, &who, &rose) == STEP_RAISED)
+        ;
+    return rose;
+}
+
+#if SIM_THREADS
+/* Waits for u's thread to return from its model (lock held), a while of
+ * the host's time at most unless forever. Whether it returned. */
+static int wait_for_model(sim_unit *u, int forever)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += SIM_WAIT_HOST_NS;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (!returned(u) && u->present) {
+        if (forever)
+            pthread_cond_wait(&sim_cond, &sim_lock);
+        else if (pthread_cond_timedwait(&sim_cond, &sim_lock, &until))
+            break;
+    }
+    return returned(u);
 }
 #endif
 
-/* Time for the units: in real time there is no deadline to run to. With
- * threads each unit's own runs it; without, a pending unit's model runs
- * here (an interrupt-driven unit, which the port does not poll, gets its
- * time so). */
-static int sim_advance(void *user, uint32_t ip_index, uint64_t until_ns)
+/* What advance() answers at once (lock held): a unit's interrupt or done
+ * that no read has seen. */
+static int pending(uint32_t ip_index)
 {
-    (void)user;
-    (void)until_ns;
-#if SIM_THREADS
-    (void)ip_index;
-    return AXL_MMIO_MODEL_DEADLINE;
-#else
     int ev = AXL_MMIO_MODEL_DEADLINE;
     for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
-        sim_unit *u = &units[i];
-        if (!u->present || u->state != SIM_PENDING ||
+        const sim_unit *u = &units[i];
+        if (!u->present ||
             (ip_index != AXL_MMIO_MODEL_ANY_UNIT && i != ip_index))
             continue;
-        step(u);
-        if (u->done)
+        if (u->irq_pending)
+            return AXL_MMIO_MODEL_IRQ;
+        if (u->done_pending)
             ev = AXL_MMIO_MODEL_DONE;
     }
     return ev;
+}
+
+/* Time for the units, up to until_ns: each done due by then rises at its
+ * time, once its unit's model has returned. Returns at the first event of
+ * the unit asked for (or any), at until_ns, or, with a thread still
+ * computing a done due by then, after a while of the host's time with the
+ * clock at that done (the port calls again). Without a deadline, it runs
+ * to the next done due (none: returns at once). */
+static int sim_advance(void *user, uint32_t ip_index, uint64_t until_ns)
+{
+    (void)user;
+    LOCK();
+    int ev;
+    while ((ev = pending(ip_index)) == AXL_MMIO_MODEL_DEADLINE) {
+        uint64_t t = until_ns;
+        if (t == AXL_MMIO_MODEL_FOREVER && (t = next_due) == UINT64_MAX)
+            break;
+        sim_unit *who = NULL;
+        uint32_t rose = 0;
+        int step = step_to(t, &who, &rose);
+        if (step == STEP_REACHED)
+            break;
+        if (step == STEP_RAISED) {
+            deliver_unlocked(rose);
+            continue;
+        }
+#if SIM_THREADS
+        if (!wait_for_model(who, until_ns == AXL_MMIO_MODEL_FOREVER))
+            break;
+#else
+        break; /* held by a spurious interrupt: its handler lets it go */
 #endif
+    }
+    UNLOCK();
+    return ev;
 }
 
 void axl_mmio_sim_settle(uint32_t ip_index)
@@ -570,15 +794,23 @@ void axl_mmio_sim_settle(uint32_t ip_index)
     if (ip_index >= AXL_MMIO_SIM_UNITS)
         return;
     sim_unit *u = &units[ip_index];
-#if SIM_THREADS
     LOCK();
-    while (u->present && (u->state == SIM_PENDING || u->delivering ||
-                          u->state == SIM_RUNNING || u->state == SIM_HELD))
-        pthread_cond_wait(&sim_cond, &sim_lock);
-    UNLOCK();
-#else
-    step(u);
+    const uint64_t at = u->due_at;
+    while (u->present && u->due && u->due_at <= at) {
+        sim_unit *who = NULL;
+        uint32_t rose = 0;
+        int step = step_to(at, &who, &rose);
+        if (step == STEP_RAISED) {
+            deliver_unlocked(rose);
+            continue;
+        }
+#if SIM_THREADS
+        if (step == STEP_WAITS && wait_for_model(who, 1))
+            continue;
 #endif
+        break;
+    }
+    UNLOCK();
 }
 
 /* ---- Power ---------------------------------------------------------------- */
@@ -598,6 +830,8 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
     LOCK();
     memset(units, 0, sizeof units);
     memset(unit_ptr, 0, sizeof unit_ptr);
+    atomic_store_explicit(&sim_ns, 0, memory_order_relaxed);
+    next_due = next_write = UINT64_MAX;
     nbanks = given_count < AXL_MMIO_BANKS ? given_count : AXL_MMIO_BANKS;
     memcpy(banks, given, nbanks * sizeof *banks);
     attach_isr = isr;
@@ -687,6 +921,7 @@ static void sim_detach(void *user)
     LOCK();
     memset(units, 0, sizeof units);
     memset(unit_ptr, 0, sizeof unit_ptr);
+    next_due = UINT64_MAX;
     attached = 0;
     UNLOCK();
 }
@@ -699,13 +934,17 @@ static axl_status sim_reset(void *user, uint32_t ip_index)
     if (!u)
         return AXL_ERR_INVALID;
     LOCK();
+    uint32_t others = tick();
     u->generation++;
     u->state = SIM_IDLE;
     u->start = u->done = u->ready = u->auto_restart = 0;
     u->gie = u->ier = u->isr = 0;
     u->irq_line = 0;
+    u->done_pending = u->irq_pending = 0;
+    not_due(u);
     SIGNAL();
     UNLOCK();
+    deliver_all(others);
     return AXL_SUCCESS;
 }
 
@@ -826,7 +1065,8 @@ static uint32_t read_ctrl(sim_unit *u, int *rose)
 {
     if (u->state != SIM_IDLE)
         u->polls++;
-    if (u->state == SIM_COMPUTED && may_finish(u))
+    /* A done that waited for polls, its time come. */
+    if (u->state == SIM_COMPUTED && !u->due && may_finish(u))
         *rose |= raise_done(u);
     int busy = u->state != SIM_IDLE;
     uint32_t v = 0;
@@ -857,27 +1097,19 @@ static uint32_t sim_rd32(void *user, uint32_t ip_index, uint32_t off)
     sim_unit *u = unit_at(ip_index);
     if (!u)
         return MMIO_ALL_ONES; /* nothing decodes the address */
-#if !SIM_THREADS
-    if (off == MMIO_CTRL)
-        step(u);
-#endif
     LOCK();
+    uint32_t others = tick();
     uint32_t v = 0;
     int rose = 0;
-    if (u->fault) { /* one test on every read: the faults are rare */
-        if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
-            UNLOCK();
-            return MMIO_ALL_ONES;
-        }
-#if !SIM_THREADS
-        /* No thread writes for it: each read of 0x00 does. */
-        if (off == MMIO_CTRL && u->state == SIM_WRITING)
-            scribble_once(u);
-#endif
+    if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
+        UNLOCK();
+        deliver_all(others);
+        return MMIO_ALL_ONES;
     }
     switch (off) {
     case MMIO_CTRL:
         v = read_ctrl(u, &rose);
+        u->done_pending = 0; /* the port has looked */
         break;
     case MMIO_GIE:
         v = u->gie;
@@ -887,6 +1119,9 @@ static uint32_t sim_rd32(void *user, uint32_t ip_index, uint32_t off)
         break;
     case MMIO_ISR:
         v = u->isr;
+        u->irq_pending = 0;
+        if (v & MMIO_IRQ_DONE)
+            u->done_pending = 0; /* an ISR that says done told the port */
         if (u->state == SIM_HELD) {
             u->state = SIM_PENDING; /* the handler saw the spurious line */
             SIGNAL();
@@ -903,17 +1138,8 @@ static uint32_t sim_rd32(void *user, uint32_t ip_index, uint32_t off)
             v = u->args[(off - MMIO_ARGS) / 4];
         break; /* unknown offsets read 0 */
     }
-#if SIM_THREADS
-    int busy = u->state == SIM_PENDING || u->state == SIM_RUNNING ||
-               u->state == SIM_HELD;
-#endif
     UNLOCK();
-    if (rose)
-        deliver(u->ip_index);
-#if SIM_THREADS
-    if (busy)
-        sched_yield(); /* a bus read takes time; let the unit run */
-#endif
+    deliver_all(others | (rose ? 1u << u->ip_index : 0u));
     return v;
 }
 
@@ -925,6 +1151,8 @@ static void write_ctrl(sim_unit *u, uint32_t v)
         u->start = u->done = u->ready = 0;
         u->isr = 0;
         u->auto_restart = 0;
+        u->done_pending = u->irq_pending = 0;
+        not_due(u);
         return;
     }
     u->auto_restart = (v & MMIO_AUTO_RESTART) != 0;
@@ -950,16 +1178,15 @@ static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
     if (!u)
         return;
     LOCK();
+    uint32_t others = tick();
     int rose = 0;
-    if (u->fault == AXL_MMIO_SIM_ALL_ONES) {
-        UNLOCK();
-        return;
-    }
-    if (off >= MMIO_ARGS) {
+    if (u->fault == AXL_MMIO_SIM_ALL_ONES || off >= MMIO_ARGS) {
         /* The common case first: an argument register. */
-        if (off < MMIO_ARGS + 4 * SIM_ARG_WORDS && !(off & 3))
+        if (u->fault != AXL_MMIO_SIM_ALL_ONES &&
+            off < MMIO_ARGS + 4 * SIM_ARG_WORDS && !(off & 3))
             u->args[(off - MMIO_ARGS) / 4] = value;
         UNLOCK(); /* writes elsewhere are ignored */
+        deliver_all(others);
         return;
     }
     switch (off) {
@@ -973,6 +1200,7 @@ static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
             u->stats.irqs++;
             if (has(u, AXL_MMIO_SIM_IRQ_WIRED)) {
                 u->state = SIM_HELD;
+                u->irq_pending = 1;
                 rose = 1;
             }
         } else {
@@ -983,6 +1211,8 @@ static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
     case MMIO_GIE:
         u->gie = value & 1u;
         rose = update_line(u);
+        if (!u->gie)
+            u->irq_pending = 0; /* its line went down */
         break;
     case MMIO_IER:
         u->ier = value & ier_mask(u);
@@ -1000,8 +1230,7 @@ static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
         break; /* writes elsewhere are ignored */
     }
     UNLOCK();
-    if (rose)
-        deliver(u->ip_index);
+    deliver_all(others | (rose ? 1u << u->ip_index : 0u));
 }
 
 static axl_status sim_run_status(void *user, uint32_t ip_index, char *why,
@@ -1017,6 +1246,12 @@ static axl_status sim_run_status(void *user, uint32_t ip_index, char *why,
         axl_format(why, size, "%s", u->why);
     UNLOCK();
     return st;
+}
+
+static uint64_t sim_now_ns(void *user)
+{
+    (void)user;
+    return clock_now();
 }
 
 static int sim_irq_line(void *user, uint32_t ip_index)
@@ -1040,7 +1275,7 @@ const axl_mmio_model axl_mmio_sim_model = {
     .rd32 = sim_rd32,
     .wr32 = sim_wr32,
     .advance = sim_advance,
-    .now_ns = NULL, /* real time */
+    .now_ns = sim_now_ns,
     .irq_line = sim_irq_line,
     .reset = sim_reset,
     .can_run = sim_can_run,

@@ -527,8 +527,10 @@ static int interrupt_missing(mmio_unit *u)
 /* An interrupt-driven unit, looked at by one waiter (u->looking): every
  * AXL_MMIO_IRQ_GRACE_NS a read of its control word; a done seen there
  * that the interrupt has not ended one grace later is a missing
- * interrupt. (The read clears an ap_ctrl_hs ap_done, which the entry does
- * not need: it reads the ISR.) Nonzero when the run ended. */
+ * interrupt. The read clears an ap_ctrl_hs ap_done, and the look keeps
+ * what it saw (done_seen), for that fall-back; the entry does not need
+ * it: it reads the ISR, for ap_ctrl_chain too when the control word shows
+ * no done (isr_entry). Nonzero when the run ended. */
 AXL_HOT static int look_for_interrupt(mmio_unit *u)
 {
     const uint64_t now = axl__mmio_now();
@@ -792,7 +794,7 @@ AXL_HOT static void isr_entry(mmio_unit *u)
          * is high the ISR's done bit sets again whatever clears it, so:
          * ap_continue first, then read the ISR and write it back (which
          * clears a clear-on-read ISR at the read, a toggle-on-write one at
-         * the write). */
+         * the write). The run ended when either says done. */
         uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
         if (ctrl == MMIO_ALL_ONES)
             return;
@@ -800,6 +802,20 @@ AXL_HOT static void isr_entry(mmio_unit *u)
         if (done)
             mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
         uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+        if (!done && s != MMIO_ALL_ONES && (s & MMIO_IRQ_DONE)) {
+            /* The ISR says done and the control word did not: ap_done
+             * rose between the two reads, or another read of 0x00 (a
+             * look for a missing interrupt, the board's handler) cleared
+             * it first on a unit whose registers behave as ap_ctrl_hs
+             * whatever IP_LAYOUT says (issue 35). The run ended either
+             * way: ap_continue (a level's, in the first case; nothing to
+             * an ap_ctrl_hs unit), then the ISR read again, since a
+             * clear-on-read one set its done bit again while ap_done was
+             * high. */
+            done = 1;
+            mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+            s |= mmio_rd32(u->regs, MMIO_ISR);
+        }
         if (s)
             mmio_wr32(u->regs, MMIO_ISR, s);
 #if MMIO_IP

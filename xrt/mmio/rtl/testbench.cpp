@@ -571,6 +571,17 @@ void testbench::wr32(uint32_t ip, uint32_t off, uint32_t v)
     if (!u || failed || !u->d->has_ctrl)
         return;
     finish_peek(*u);
+    if (off == 0 && (v & (ap_start | auto_restart)) && u->running) {
+        // A start while no read of 0x00 has consumed the last run's end (a
+        // driver that reads only the ISR): the generated RTL still holds
+        // that run's ap_done (sticky in ap_ctrl_hs), which a look during
+        // the new run would take for its end. A look now consumes it
+        // into the shadow, so the driver's next read of 0x00 still sees
+        // it, as it would on the RTL, and any done a look sees from here
+        // on is the new run's.
+        begin(*u, false, 0, 0, true);
+        run_lite(*u);
+    }
     begin(*u, true, off, v, false);
     run_lite(*u);
     u->stats.control_writes++;
