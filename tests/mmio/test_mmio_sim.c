@@ -1,7 +1,7 @@
 /*
  * The register-level simulator of HLS compute units (xrt/mmio/sim.c), bit
  * by bit against the s_axilite control map the generated RTL implements
- * (issue 19's table: UG1399 "S_AXILITE Control Register Map" as Vitis HLS
+ * (docs/hls-control.md: UG1399 "S_AXILITE Control Register Map" as Vitis HLS
  * 2019.1-2025.2 really behave), and the mmio port driving it: every
  * variant, the interrupt paths, the fault modes, hung units, overlap of two
  * units in time, and the bank allocator's limit.

@@ -4,7 +4,7 @@
  * as the mmio port drives it: argument registers at the offsets the kernel
  * XML gives, ap_start, advance(), the control word and the ISR, then the
  * banks' memory. Each test is named after the rule it checks: the s_axilite
- * control map of the generated RTL (issue 19's table), a promise of
+ * control map of the generated RTL (docs/hls-control.md), a promise of
  * mmio_model.h or rtl.h, or a rule of AXI4 the memory model enforces.
  *
  * The design (tests/rtl/rtl_test.cfg): vadd_1 and vadd_2 (the stock vadd,

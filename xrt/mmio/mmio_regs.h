@@ -1,6 +1,6 @@
 /*
  * mmio_regs.h - the Vitis HLS s_axilite control register map as the RTL
- * Vitis HLS generates implements it (issue 19 has the table; UG1399,
+ * Vitis HLS generates implements it (docs/hls-control.md has the table; UG1399,
  * "S_AXILITE Control Register Map", simplifies it). Shared by the port and
  * the simulator.
  */

@@ -5,7 +5,7 @@
  * label mmio and in the R5 kernel firmware under QEMU.
  *
  * Per unit, a register file that follows the generated s_axilite RTL
- * (mmio_regs.h, issue 19's table) in the variant a test sets:
+ * (mmio_regs.h; docs/hls-control.md has the table) in the variant a test sets:
  *  0x00 ap_start: a write of 1 sets it, 0 is ignored; it clears when the
  *       core raises ap_ready (or stays under auto_restart); the pulse
  *       variant always reads 0. ap_done: sticky and clear on read in

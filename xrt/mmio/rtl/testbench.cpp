@@ -37,7 +37,7 @@ namespace {
 
 using axl_rtl::signal;
 
-// The control word (xrt/mmio/mmio_regs.h; issue 19's table).
+// The control word (xrt/mmio/mmio_regs.h; docs/hls-control.md).
 constexpr uint32_t ap_start = 1u << 0, ap_done = 1u << 1, ap_idle = 1u << 2,
                    ap_ready = 1u << 3, auto_restart = 1u << 7;
 constexpr uint32_t all_ones = 0xFFFFFFFFu;
