@@ -171,7 +171,7 @@ static bool place_doubles(axl_plan_id p)
                 low = places[o][0].device + pl->buffers[o].size;
         uint64_t at = (top - d->size) & ~(uint64_t)(d->align - 1);
         if (top < d->size || at < low) {
-            fw_printf("fw: FAIL: bank %u has no room for a second buffer %u "
+            axl_fw_printf("fw: FAIL: bank %u has no room for a second buffer %u "
                       "(%u bytes)\n",
                       (unsigned)d->bank, (unsigned)b, (unsigned)d->size);
             fw_failures++;
@@ -363,7 +363,7 @@ static void check(int i, int s, const params *q)
     }
     for (int k = 0; k < K_COUNT; k++)
         if (!ok[k] && wrong[k]++ == 0)
-            fw_printf("fw: FAIL: run %d: %s (node %u) wrong in buffer set "
+            axl_fw_printf("fw: FAIL: run %d: %s (node %u) wrong in buffer set "
                       "%d\n",
                       i, kernel_names[k], (unsigned)nodes[k].node, s);
 }
@@ -379,7 +379,7 @@ static bool in_hot(uintptr_t f)
 static void check_hot_path(void)
 {
     uintptr_t lo = (uintptr_t)__axl_hot_start, hi = (uintptr_t)__axl_hot_end;
-    fw_printf("fw: hot path 0x%05lx..0x%05lx (%lu bytes), ATCM ends at "
+    axl_fw_printf("fw: hot path 0x%05lx..0x%05lx (%lu bytes), ATCM ends at "
               "0x%05lx\n",
               (unsigned long)lo, (unsigned long)hi, (unsigned long)(hi - lo),
               (unsigned long)(uintptr_t)__axl_atcm_end);
@@ -391,11 +391,6 @@ static void check_hot_path(void)
 }
 
 /* ---- Replays ------------------------------------------------------------------ */
-
-/* No interrupt source under QEMU: waits poll the units instead of WFI. */
-void axl_board_wait_for_interrupt(void)
-{
-}
 
 /* What the header says is refused, while run r goes on. */
 static void refusals_while_running(axl_plan_id p)
@@ -448,7 +443,7 @@ static void replay(void)
         axl_plan_unload(p);
     if (!OK(axl_plan_load(pl, &p)))
         return;
-    fw_printf("fw: plan %s: %u nodes, %u buffers, %u units\n", pl->name,
+    axl_fw_printf("fw: plan %s: %u nodes, %u buffers, %u units\n", pl->name,
               (unsigned)pl->nnodes, (unsigned)pl->nbuffers,
               (unsigned)pl->nunits);
     if (!find_nodes() || !place_doubles(p)) {
@@ -498,7 +493,7 @@ static void replay(void)
         bad += wrong[k];
     EXPECT(bad == 0);
     EXPECT(fw_units_ran("vadd", 2));
-    fw_printf("fw: %d runs (%u waited by polling), %u scalar updates, %u "
+    axl_fw_printf("fw: %d runs (%u waited by polling), %u scalar updates, %u "
               "buffer swaps: %s\n",
               RUNS, polled, scalar_sets, swaps, bad ? "wrong" : "ok");
     OK(axl_plan_unload(p));
@@ -507,14 +502,14 @@ static void replay(void)
 
 int main(void)
 {
-    fw_puts("fw: axl plan firmware (" AXL_FW_BOARD ", mmio port)\n");
+    axl_fw_puts("fw: axl plan firmware (" AXL_FW_BOARD ", mmio port)\n");
     OK(fw_board());
     check_hot_path();
     replay();
     if (fw_failures) {
-        fw_printf("fw: FAIL (%u checks)\n", fw_failures);
+        axl_fw_printf("fw: FAIL (%u checks)\n", fw_failures);
         return 1;
     }
-    fw_puts("fw: PASS\n");
+    axl_fw_puts("fw: PASS\n");
     return 0;
 }
