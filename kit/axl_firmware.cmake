@@ -142,6 +142,9 @@ function(_axl_fw_design target xclbin srcs deps)
     set(tool axl-xclbin)
   elseif(TARGET axl::axl-xclbin)
     set(tool axl::axl-xclbin)
+  elseif(TARGET axl_core_obj)
+    # axl's own cross build: the checked-in copy below, whatever
+    # axl-xclbin the PATH may hold.
   else()
     _axl_fw_host_prefix(prefix)
     find_program(AXL_XCLBIN_TOOL axl-xclbin HINTS ${prefix}/bin)

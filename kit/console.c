@@ -25,7 +25,8 @@
 
 #if defined(AXL_FW_CONSOLE_UART)
 
-#define UART_REG(off) (*(volatile uint32_t *)(uintptr_t)((AXL_FW_CONSOLE_UART) + (off)))
+#define UART_REG(off)                                                          \
+    (*(volatile uint32_t *)(uintptr_t)((AXL_FW_CONSOLE_UART) + (off)))
 #define UART_CR UART_REG(0x00u)
 #define UART_SR UART_REG(0x2Cu)
 #define UART_FIFO UART_REG(0x30u)
@@ -155,8 +156,8 @@ _Noreturn void axl__fw_fault(unsigned vector, unsigned long address)
         __asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(at));
     }
 #endif
-    axl_fw_printf("fw: FAIL: unexpected %s exception near 0x%lx", names[vector & 7u],
-                  address);
+    axl_fw_printf("fw: FAIL: unexpected %s exception near 0x%lx",
+                  names[vector & 7u], address);
     if (vector == 3u || vector == 4u)
         axl_fw_printf(" (fault status 0x%03lx, address 0x%lx)", status, at);
     axl_fw_puts("\n");

@@ -22,7 +22,7 @@
 #include "axl/runtime.h"
 #include "kit.h"
 
-/* ---- The board ------------------------------------------------------------- */
+/* ---- The board ----------------------------------------------------------- */
 
 /* The DDR the linker script reserves for the design's banks (.axl_device,
  * kit/sections.ld). */

@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-/* ---- Time: the R5's cycle counter ----------------------------------------- */
+/* ---- Time: the R5's cycle counter ---------------------------------------- */
 
 /* The RPU's clock (the PS configuration's; only the board confirms it):
  * the cycle counter counts one every 64 of its cycles (PMCR.D), so it

@@ -12,7 +12,7 @@
 #include "axl/runtime.h"
 #include "kit.h"
 
-/* ---- Interrupts: the RPU's GIC (PL390, GICv1) ------------------------------ */
+/* ---- Interrupts: the RPU's GIC (PL390, GICv1) ---------------------------- */
 
 #ifndef AXL_FW_IRQS
 #define AXL_FW_IRQS 8

@@ -52,12 +52,13 @@ int main(int argc, char **argv)
     TRY(axl_buffer_create(4, axl_range_1d(CHAIN_N), NULL, &out));
     TRY(axl_graph_create(ctx, dev, &g));
     TRY(axl_graph_begin_recording(g, q));
-    TRY(axl_queue_single_task(q, copy, AXL_ARGS(AXL_ARG_IN(in), AXL_ARG_OUT(mid),
-                                                AXL_ARG_U32(CHAIN_N)),
+    TRY(axl_queue_single_task(q, copy,
+                              AXL_ARGS(AXL_ARG_IN(in), AXL_ARG_OUT(mid),
+                                       AXL_ARG_U32(CHAIN_N)),
                               NULL, 0, NULL));
-    TRY(axl_queue_single_task(q, vadd, AXL_ARGS(AXL_ARG_IN(mid), AXL_ARG_IN(b),
-                                                AXL_ARG_OUT(out),
-                                                AXL_ARG_U32(CHAIN_N)),
+    TRY(axl_queue_single_task(q, vadd,
+                              AXL_ARGS(AXL_ARG_IN(mid), AXL_ARG_IN(b),
+                                       AXL_ARG_OUT(out), AXL_ARG_U32(CHAIN_N)),
                               NULL, 0, NULL));
     TRY(axl_graph_end_recording(g, q));
     TRY(axl_graph_finalize(g, &x));

@@ -49,7 +49,12 @@ void axl_fw_printf(const char *fmt, ...)
 /** Ends the run with a status (0: passed). Under QEMU, semihosting's exit
  *  (QEMU exits 0 for 0, 1 otherwise); on the board the UART's last line
  *  says "fw: exit <status>" and the core sleeps; on the host, exit(). */
-_Noreturn void axl_fw_exit(int status);
+#if defined(__cplusplus)
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void axl_fw_exit(int status);
 
 /* ---- The board ----------------------------------------------------------- */
 

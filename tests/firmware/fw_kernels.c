@@ -132,7 +132,7 @@ static void fir(rig *r)
     EXPECT(same);
     OK(axl_kernel_release(k));
     axl_fw_printf("fw: fir %u taps over %u samples: %s\n", (unsigned)FTAPS,
-              (unsigned)FLEN, same ? "ok" : "wrong");
+                  (unsigned)FLEN, same ? "ok" : "wrong");
 }
 
 /* ---- conv2d ----------------------------------------------------------------- */
@@ -179,7 +179,7 @@ static void conv2d(rig *r)
     EXPECT(same);
     OK(axl_kernel_release(k));
     axl_fw_printf("fw: conv2d %ux%u: %s\n", (unsigned)CW, (unsigned)CH,
-              same ? "ok" : "wrong");
+                  same ? "ok" : "wrong");
 }
 
 /* ---- Pools ------------------------------------------------------------------ */
@@ -200,7 +200,8 @@ static void check_pools(bool after_shutdown)
                      !strcmp(s->name, "kernel_id");
         if ((after_shutdown || !owned) &&
             !fw_check(s->in_use == 0, "pool back to empty", __LINE__))
-            axl_fw_printf("fw:   %s: %u in use\n", s->name, (unsigned)s->in_use);
+            axl_fw_printf("fw:   %s: %u in use\n", s->name,
+                          (unsigned)s->in_use);
     }
 }
 

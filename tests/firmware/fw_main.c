@@ -44,7 +44,7 @@ static axl_device find_emulated_device(void)
         OK(axl_platform_get_devices(plats[p], AXL_DEVICE_TYPE_ALL, devs,
                                     AXL_MAX_DEVICES, &nd));
         axl_fw_printf("fw: platform %u: %s, %u device(s)\n", (unsigned)p, name,
-                  (unsigned)nd);
+                      (unsigned)nd);
         for (uint32_t d = 0; d < nd; d++) {
             bool emulated = false;
             char dname[64];
@@ -58,8 +58,9 @@ static axl_device find_emulated_device(void)
             OK(axl_device_get_info(devs[d], AXL_DEVICE_INFO_GLOBAL_MEM_SIZE,
                                    &global, sizeof global, NULL));
             axl_fw_printf("fw:   device %u: %s (%u bank(s), %u KiB)%s\n",
-                      (unsigned)d, dname, (unsigned)banks,
-                      (unsigned)(global >> 10), emulated ? ", emulated" : "");
+                          (unsigned)d, dname, (unsigned)banks,
+                          (unsigned)(global >> 10),
+                          emulated ? ", emulated" : "");
             if (emulated && AXL_IS_NONE(found))
                 found = devs[d];
         }
@@ -130,7 +131,7 @@ static void on_async_errors(const axl_async_error *errors, uint32_t count,
         handled_errors++;
         handled_status = errors[i].status;
         axl_fw_printf("fw: async error: %s: %s\n",
-                  axl_status_name(errors[i].status), errors[i].message);
+                      axl_status_name(errors[i].status), errors[i].message);
     }
 }
 
@@ -159,7 +160,7 @@ static void run_pipeline(axl_device dev)
             want += v < 0 ? -v : v;
         }
         axl_fw_printf("fw: pipeline: total %d (expected %d), order %s\n",
-                  (int)total, (int)want, order);
+                      (int)total, (int)want, order);
         EXPECT(total == want);
         EXPECT(norder == 4 && order[0] == 'a' && order[3] == 'c');
         for (int i = 0; i < 4; i++)
@@ -243,9 +244,9 @@ static void drain_trace(void)
     axl_trace_stats after;
     OK(axl_trace_stats_get(&after));
     axl_fw_printf("fw: trace: %u commands recorded (ring of %u, %u dropped), "
-              "%lu bytes of JSON, %u slices drained\n",
-              (unsigned)st.recorded, (unsigned)st.capacity,
-              (unsigned)st.dropped, d.bytes, d.slices);
+                  "%lu bytes of JSON, %u slices drained\n",
+                  (unsigned)st.recorded, (unsigned)st.capacity,
+                  (unsigned)st.dropped, d.bytes, d.slices);
     EXPECT(st.recorded >= 9 && st.dropped == 0);
     EXPECT(d.first == '{' && d.last == '\n' && d.slices >= st.held);
     EXPECT(after.held == 0);
@@ -265,7 +266,7 @@ static void fill_event_pool(void)
     axl_event extra;
     EXPECT(axl_event_create_complete(&extra) == AXL_ERR_OUT_OF_RESOURCES);
     axl_fw_printf("fw: event pool full at %u: %s\n", (unsigned)made,
-              axl_last_message());
+                  axl_last_message());
     for (uint32_t i = 0; i < made; i++)
         OK(axl_event_release(evs[i]));
 }
@@ -281,7 +282,7 @@ static void check_pools(bool after_shutdown)
     uint32_t total_bytes = 0;
     if (after_shutdown)
         axl_fw_printf("fw: %-10s %-22s %6s %5s %7s\n", "pool", "setting",
-                  "object", "cap", "bytes");
+                      "object", "cap", "bytes");
     for (uint32_t i = 0; i < n; i++) {
         const axl_pool_stats *s = &stats[i];
         /* Platforms and devices live from start-up to shut-down. */
@@ -289,18 +290,18 @@ static void check_pools(bool after_shutdown)
         if (after_shutdown || !static_pool)
             if (!fw_check(s->in_use == 0, "pool back to empty", __LINE__))
                 axl_fw_printf("fw:   %s: %u in use\n", s->name,
-                          (unsigned)s->in_use);
+                              (unsigned)s->in_use);
         if (after_shutdown) {
             uint32_t bytes = s->object_size * s->capacity;
             total_bytes += bytes;
             axl_fw_printf("fw: %-10s %-22s %6u %5u %7u\n", s->name, s->setting,
-                      (unsigned)s->object_size, (unsigned)s->capacity,
-                      (unsigned)bytes);
+                          (unsigned)s->object_size, (unsigned)s->capacity,
+                          (unsigned)bytes);
         }
     }
     if (after_shutdown)
         axl_fw_printf("fw: %-10s %-22s %6s %5s %7u\n", "total", "", "", "",
-                  (unsigned)total_bytes);
+                      (unsigned)total_bytes);
 }
 
 /* ---- What the kit's start-up code set before main ------------------------ */
@@ -332,7 +333,8 @@ static void check_memory_map(void)
             continue;
         }
         const axl__fw_region *r = &axl__fw_regions[i];
-        if (!EXPECT(base == r->base && size == (((r->size_log2 - 1u) << 1) | 1u) &&
+        uint32_t want_size = ((r->size_log2 - 1u) << 1) | 1u;
+        if (!EXPECT(base == r->base && size == want_size &&
                     access == r->access))
             axl_fw_printf("fw: MPU region %u: base 0x%08lx size 0x%lx access "
                           "0x%lx\n",

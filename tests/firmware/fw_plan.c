@@ -19,7 +19,7 @@
  * another design; updates, a second submission and unload while a run
  * goes on; updates that do not fit the plan), and that the hot path (the
  * input sections .axl_hot, AXL_HOT) was linked into the ATCM
- * (boards/zcu102-r5/sections.ld). It prints "fw: PASS" or "fw: FAIL (n
+ * (kit/sections.ld). It prints "fw: PASS" or "fw: FAIL (n
  * checks)".
  *
  * Under QEMU the board is the register-level simulator (fw_board_sim.c);
@@ -171,9 +171,9 @@ static bool place_doubles(axl_plan_id p)
                 low = places[o][0].device + pl->buffers[o].size;
         uint64_t at = (top - d->size) & ~(uint64_t)(d->align - 1);
         if (top < d->size || at < low) {
-            axl_fw_printf("fw: FAIL: bank %u has no room for a second buffer %u "
-                      "(%u bytes)\n",
-                      (unsigned)d->bank, (unsigned)b, (unsigned)d->size);
+            axl_fw_printf("fw: FAIL: bank %u has no room for a second "
+                          "buffer %u (%u bytes)\n",
+                          (unsigned)d->bank, (unsigned)b, (unsigned)d->size);
             fw_failures++;
             return false;
         }
@@ -364,8 +364,8 @@ static void check(int i, int s, const params *q)
     for (int k = 0; k < K_COUNT; k++)
         if (!ok[k] && wrong[k]++ == 0)
             axl_fw_printf("fw: FAIL: run %d: %s (node %u) wrong in buffer set "
-                      "%d\n",
-                      i, kernel_names[k], (unsigned)nodes[k].node, s);
+                          "%d\n",
+                          i, kernel_names[k], (unsigned)nodes[k].node, s);
 }
 
 /* ---- The hot path ------------------------------------------------------------ */
@@ -380,9 +380,10 @@ static void check_hot_path(void)
 {
     uintptr_t lo = (uintptr_t)__axl_hot_start, hi = (uintptr_t)__axl_hot_end;
     axl_fw_printf("fw: hot path 0x%05lx..0x%05lx (%lu bytes), ATCM ends at "
-              "0x%05lx\n",
-              (unsigned long)lo, (unsigned long)hi, (unsigned long)(hi - lo),
-              (unsigned long)(uintptr_t)__axl_atcm_end);
+                  "0x%05lx\n",
+                  (unsigned long)lo, (unsigned long)hi,
+                  (unsigned long)(hi - lo),
+                  (unsigned long)(uintptr_t)__axl_atcm_end);
     EXPECT(hi > lo);
     EXPECT(hi <= (uintptr_t)__axl_atcm_end);
     /* The wait that drives a replay, and a unit's interrupt entry. */
@@ -444,8 +445,8 @@ static void replay(void)
     if (!OK(axl_plan_load(pl, &p)))
         return;
     axl_fw_printf("fw: plan %s: %u nodes, %u buffers, %u units\n", pl->name,
-              (unsigned)pl->nnodes, (unsigned)pl->nbuffers,
-              (unsigned)pl->nunits);
+                  (unsigned)pl->nnodes, (unsigned)pl->nbuffers,
+                  (unsigned)pl->nunits);
     if (!find_nodes() || !place_doubles(p)) {
         OK(axl_plan_unload(p));
         return;
@@ -494,8 +495,8 @@ static void replay(void)
     EXPECT(bad == 0);
     EXPECT(fw_units_ran("vadd", 2));
     axl_fw_printf("fw: %d runs (%u waited by polling), %u scalar updates, %u "
-              "buffer swaps: %s\n",
-              RUNS, polled, scalar_sets, swaps, bad ? "wrong" : "ok");
+                  "buffer swaps: %s\n",
+                  RUNS, polled, scalar_sets, swaps, bad ? "wrong" : "ok");
     OK(axl_plan_unload(p));
     EXPECT(axl_plan_submit(p, &(axl_plan_run){0}) != AXL_SUCCESS);
 }
