@@ -70,7 +70,8 @@ function(axl_mmio_model_library name)
     endif()
     if(NOT TARGET ${lib})
       message(FATAL_ERROR "axl_mmio_model_library: this axl package has no "
-        "${lib} (it is built for POSIX hosts with the emulated device)")
+        "${lib} (a POSIX host's package with the emulated device has both, "
+        "a board kit's the STEPPED one)")
     endif()
     _axl_mmio_model_ports(${ports_c} ${M_BOARD})
     add_library(${name} INTERFACE)

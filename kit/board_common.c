@@ -4,7 +4,6 @@
  */
 #include <stddef.h>
 
-#include "axl/runtime.h"
 #include "kit.h"
 
 const axl_mmio_board *axl__fw_board;
@@ -18,7 +17,7 @@ axl_status axl_fw_bank_region(uint32_t bank, axl_mmio_bank_region *out)
 {
     const axl_mmio_board *b = axl__fw_board;
     if (!out)
-        return axl_fail(AXL_ERR_INVALID, "axl_fw_bank_region: out is NULL");
+        return kit_fail(AXL_ERR_INVALID, "axl_fw_bank_region: out is NULL");
     for (uint32_t i = 0; b && i < b->bank_count; i++) {
         if (b->banks[i].mem_index != bank)
             continue;
@@ -27,7 +26,7 @@ axl_status axl_fw_bank_region(uint32_t bank, axl_mmio_bank_region *out)
             out->host = (void *)(uintptr_t)out->phys;
         return AXL_SUCCESS;
     }
-    return axl_fail(AXL_ERR_INVALID,
+    return kit_fail(AXL_ERR_INVALID,
                     "axl_fw_bank_region: %s bank %u",
                     b ? "the board gives no region for" :
                         "no board yet (axl_fw_board) for",

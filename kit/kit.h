@@ -8,7 +8,28 @@
 #include <stdint.h>
 
 #include "axl/firmware.h"
+#include "axl/runtime.h"
+#include "axl/status.h"
 #include "axl/xclbin.h"
+
+/* A failure with its message; with AXL_MESSAGES 0 (a terse build) the
+ * message is the status's name, as the runtime's own, and the text is not
+ * compiled in (its format still checked). */
+#ifndef AXL_MESSAGES
+#define AXL_MESSAGES 1
+#endif
+#if AXL_MESSAGES
+#define kit_fail axl_fail
+#else
+int axl__kit_unformatted(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+#define kit_fail(status, ...)                                                  \
+    ((void)sizeof axl__kit_unformatted(__VA_ARGS__),                           \
+     axl_fail(status, "%s", axl_status_name(status)))
+#endif
 
 /* ---- The memory map (the board's kit file; mpu_armv7r.c programs it) ---- */
 

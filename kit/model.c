@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #include "axl/emu.h"
-#include "axl/runtime.h"
 #include "kit.h"
 
 /* The model library's board (axl_mmio_model_library writes it into each
@@ -27,7 +26,7 @@ axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
     (void)count;
     const axl_xclbin_design *d = axl_fw_design();
     if (!d)
-        return axl_fail(AXL_ERR_PLATFORM,
+        return kit_fail(AXL_ERR_PLATFORM,
                         "axl_fw_board: the firmware was built without a "
                         "design (axl_add_firmware(... DESIGN <xclbin>))");
     /* The simulator's board carries the emulated device's design (an RTL

@@ -19,7 +19,6 @@
 #include <stdint.h>
 
 #include "axl/mmio.h"
-#include "axl/runtime.h"
 #include "kit.h"
 
 /* ---- The board ----------------------------------------------------------- */
@@ -37,11 +36,11 @@ axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
 {
     const axl_xclbin_design *d = axl_fw_design();
     if (!d)
-        return axl_fail(AXL_ERR_PLATFORM,
+        return kit_fail(AXL_ERR_PLATFORM,
                         "axl_fw_board: the firmware was built without a "
                         "design (axl_add_firmware(... DESIGN <xclbin>))");
     if (!units && count)
-        return axl_fail(AXL_ERR_INVALID,
+        return kit_fail(AXL_ERR_INVALID,
                         "axl_fw_board: %u units given, and units is NULL",
                         (unsigned)count);
     uint32_t used = 0;
@@ -51,7 +50,7 @@ axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
             d->mems[m].type != AXL_XCLBIN_MEM_STREAMING_CONNECTION)
             used++;
     if (used > MAX_REGIONS)
-        return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+        return kit_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "axl_fw_board: the design uses %u banks, the kit "
                         "places %u",
                         (unsigned)used, (unsigned)MAX_REGIONS);
@@ -62,7 +61,7 @@ axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
                           ? ((end - start) / used) & ~(uintptr_t)(PAGE - 1u)
                           : 0;
     if (used && !slice)
-        return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+        return kit_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "axl_fw_board: the device memory (.axl_device, %lu "
                         "bytes) has no 4 KiB page for each of the design's "
                         "%u banks (axl_add_firmware's DEVICE_MEMORY)",

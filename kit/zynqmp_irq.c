@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "axl/hal.h"
-#include "axl/runtime.h"
 #include "kit.h"
 
 /* ---- Interrupts: the RPU's GIC (PL390, GICv1) ---------------------------- */
@@ -42,7 +41,7 @@ static volatile uint32_t unrouted; /* interrupts no route claimed */
 axl_status axl_fw_irq_connect(uint32_t irq_id, uint32_t ip_index)
 {
     if (irq_id < 32u || irq_id > 191u)
-        return axl_fail(AXL_ERR_INVALID,
+        return kit_fail(AXL_ERR_INVALID,
                         "axl_fw_irq_connect: interrupt %u is not one of the "
                         "RPU GIC's shared peripheral interrupts (32..191; "
                         "pl_ps_irq0[n] is 121 + n)",
@@ -51,7 +50,7 @@ axl_status axl_fw_irq_connect(uint32_t irq_id, uint32_t ip_index)
     while (i < nroutes && routes[i].irq_id != irq_id)
         i++;
     if (i == AXL_FW_IRQS)
-        return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+        return kit_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "axl_fw_irq_connect: %u interrupts routed already "
                         "(AXL_FW_IRQS)",
                         (unsigned)AXL_FW_IRQS);

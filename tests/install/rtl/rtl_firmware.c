@@ -10,10 +10,8 @@ int main(void)
 {
     enum { N = 256 };
     static int32_t a[N], b[N], s[N];
-    for (int i = 0; i < N; i++) {
-        a[i] = i;
-        b[i] = 1000 * i;
-    }
+    for (int i = 0; i < N; i++)
+        a[i] = 7 * i, b[i] = N - i;
     axl_queue q;
     axl_device dev;
     axl_context ctx;
@@ -42,7 +40,7 @@ int main(void)
         return 1;
     }
     for (int i = 0; i < N; i++)
-        if (s[i] != 1001 * i) {
+        if (s[i] != 6 * i + N) {
             printf("rtl firmware: s[%d] = %d\n", i, (int)s[i]);
             return 1;
         }
