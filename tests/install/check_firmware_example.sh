@@ -12,6 +12,7 @@ set -eu
 host=$1; board=$2; example=$3; scratch=$4
 rm -rf "$scratch"
 mkdir -p "$scratch"
+scratch=$(cd "$scratch" && pwd) # CMake reads the toolchain path from the build
 cmake --install "$host" --prefix "$scratch/host" >/dev/null
 cmake --install "$board" --prefix "$scratch/board" >/dev/null
 cp -r "$example" "$scratch/src"
