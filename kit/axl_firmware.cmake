@@ -211,8 +211,15 @@ function(_axl_fw_plan plan file dep)
   if(NOT EXISTS ${f} AND NOT IS_ABSOLUTE ${plan})
     get_filename_component(f ${plan} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_BINARY_DIR})
   endif()
+  # A plan axl_add_plan writes in this project (OUTPUT <name>.c): its
+  # target writes it first, so no two targets run its command at once.
+  get_filename_component(stem ${f} NAME_WE)
+  set(t "")
+  if(TARGET axl_plan_${stem})
+    set(t axl_plan_${stem})
+  endif()
   set(${file} ${f} PARENT_SCOPE)
-  set(${dep} "" PARENT_SCOPE)
+  set(${dep} "${t}" PARENT_SCOPE)
 endfunction()
 
 function(_axl_fw_host_prefix out)

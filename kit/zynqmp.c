@@ -32,6 +32,26 @@ enum { MAX_REGIONS = 8, PAGE = 4096 };
 static axl_mmio_bank_region regions[MAX_REGIONS];
 static axl_mmio_board board;
 
+/* A bank the port places buffers in (not a stream's). */
+static int is_memory(const axl_xclbin_mem *mem)
+{
+    return mem->used && mem->type != AXL_XCLBIN_MEM_STREAMING &&
+           mem->type != AXL_XCLBIN_MEM_STREAMING_CONNECTION;
+}
+
+/* The first used bank before m that is the same memory as m (the same
+ * base and size in MEM_TOPOLOGY: every ZynqMP PS port, HP0-3, HPC0-1 and
+ * LPD, is the PS DDR at 0), or m itself. */
+static uint32_t first_of_memory(const axl_xclbin_design *d, uint32_t m)
+{
+    for (uint32_t k = 0; k < m; k++)
+        if (is_memory(&d->mems[k]) &&
+            d->mems[k].base_address == d->mems[m].base_address &&
+            d->mems[k].size == d->mems[m].size)
+            return k;
+    return m;
+}
+
 axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
 {
     const axl_xclbin_design *d = axl_fw_design();
@@ -43,12 +63,12 @@ axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
         return kit_fail(AXL_ERR_INVALID,
                         "axl_fw_board: %u units given, and units is NULL",
                         (unsigned)count);
-    uint32_t used = 0;
+    uint32_t used = 0, memories = 0;
     for (uint32_t m = 0; m < d->mem_count; m++)
-        if (d->mems[m].used &&
-            d->mems[m].type != AXL_XCLBIN_MEM_STREAMING &&
-            d->mems[m].type != AXL_XCLBIN_MEM_STREAMING_CONNECTION)
+        if (is_memory(&d->mems[m])) {
             used++;
+            memories += first_of_memory(d, m) == m;
+        }
     if (used > MAX_REGIONS)
         return kit_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "axl_fw_board: the design uses %u banks, the kit "
@@ -57,28 +77,34 @@ axl_status axl_fw_board(const axl_mmio_unit_wiring *units, uint32_t count)
     uintptr_t start = ((uintptr_t)__axl_device_start + PAGE - 1u) &
                       ~(uintptr_t)(PAGE - 1u);
     uintptr_t end = (uintptr_t)__axl_device_end;
-    uintptr_t slice = used && end > start
-                          ? ((end - start) / used) & ~(uintptr_t)(PAGE - 1u)
-                          : 0;
-    if (used && !slice)
+    uintptr_t slice =
+        memories && end > start
+            ? ((end - start) / memories) & ~(uintptr_t)(PAGE - 1u)
+            : 0;
+    if (memories && !slice)
         return kit_fail(AXL_ERR_OUT_OF_RESOURCES,
                         "axl_fw_board: the device memory (.axl_device, %lu "
                         "bytes) has no 4 KiB page for each of the design's "
-                        "%u banks (axl_add_firmware's DEVICE_MEMORY)",
+                        "%u memories (axl_add_firmware's DEVICE_MEMORY)",
                         (unsigned long)(end - (uintptr_t)__axl_device_start),
-                        (unsigned)used);
-    /* One slice per used bank, in MEM_TOPOLOGY order: disjoint, so no two
-     * banks hand out the same bytes even where the design gives them the
-     * same physical memory (every PS port of a ZynqMP reaches the one
-     * DDR). The R5 sees DDR where the kernels do: no host view. */
-    uint32_t n = 0;
+                        (unsigned)memories);
+    /* Banks that are one memory get one region (the port gives them one
+     * allocator: two live buffers never overlap whichever bank they are
+     * in); other memories get slices of their own, apart. The R5 sees DDR
+     * where the kernels do: no host view. */
+    uint32_t n = 0, slices = 0;
     for (uint32_t m = 0; m < d->mem_count; m++) {
-        const axl_xclbin_mem *mem = &d->mems[m];
-        if (!mem->used || mem->type == AXL_XCLBIN_MEM_STREAMING ||
-            mem->type == AXL_XCLBIN_MEM_STREAMING_CONNECTION)
+        if (!is_memory(&d->mems[m]))
             continue;
-        regions[n] = (axl_mmio_bank_region){m, start + n * slice, slice, NULL};
-        n++;
+        uint32_t first = first_of_memory(d, m);
+        uintptr_t at = 0;
+        if (first == m)
+            at = start + slices++ * slice;
+        else
+            for (uint32_t r = 0; r < n; r++)
+                if (regions[r].mem_index == first)
+                    at = (uintptr_t)regions[r].phys;
+        regions[n++] = (axl_mmio_bank_region){m, at, slice, NULL};
     }
     board = (axl_mmio_board){
         .predigested = d,

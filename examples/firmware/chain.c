@@ -12,18 +12,14 @@
 
 extern const axl_plan chain_plan;
 
-/* Where argument `arg` (a buffer) of node `node` is, in the loaded plan. */
-static int32_t *buffer_of(axl_plan_id p, uint32_t node, uint32_t arg)
+/* The CPU's view of the plan's buffer named `name` (record.c names them). */
+static int32_t *buffer(axl_plan_id p, const char *name)
 {
-    const axl_plan_node *n = &chain_plan.nodes[node];
-    for (uint32_t i = n->arg0; i < n->arg0 + n->nargs; i++) {
-        const axl_plan_arg *a = &chain_plan.args[i];
-        void *host;
-        if (a->id == arg && a->kind == AXL_PLAN_ARG_BUFFER &&
-            axl_plan_buffer(p, a->ref, &host, NULL) == AXL_SUCCESS)
-            return (int32_t *)((char *)host + a->at);
-    }
-    return NULL;
+    uint32_t index;
+    void *host = NULL;
+    if (axl_plan_find_buffer(&chain_plan, name, &index) == AXL_SUCCESS)
+        axl_plan_buffer(p, index, &host, NULL);
+    return host;
 }
 
 int main(void)
@@ -35,8 +31,7 @@ int main(void)
         axl_fw_printf("chain: %s\n", axl_last_message());
         return 1;
     }
-    int32_t *in = buffer_of(p, CHAIN_COPY, 0), *b = buffer_of(p, CHAIN_VADD, 1);
-    int32_t *out = buffer_of(p, CHAIN_VADD, 2);
+    int32_t *in = buffer(p, "in"), *b = buffer(p, "b"), *out = buffer(p, "out");
     unsigned wrong = 0;
     for (int32_t run = 0; run < 4; run++) {
         for (int32_t i = 0; i < CHAIN_N; i++) {

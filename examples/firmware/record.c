@@ -2,7 +2,7 @@
  * record.c - writes the firmware's plan on the host (axl_add_plan runs it
  * as `record <output.c> <symbol>`): records the graph once on the
  * emulated device carrying the design, finalizes it (every rule checked
- * here) and writes it as C source.
+ * here) and writes it as C source, naming the buffers the firmware uses.
  */
 #include <stdio.h>
 
@@ -62,6 +62,9 @@ int main(int argc, char **argv)
                               NULL, 0, NULL));
     TRY(axl_graph_end_recording(g, q));
     TRY(axl_graph_finalize(g, &x));
-    TRY(axl_plan_write_file(x, argv[2], argv[1]));
+    const axl_plan_name names[] = {{.name = "in", .buffer = in},
+                                   {.name = "b", .buffer = b},
+                                   {.name = "out", .buffer = out}};
+    TRY(axl_plan_write_file_named(x, argv[2], names, 3, argv[1]));
     return 0; /* the process ends: nothing to give back */
 }

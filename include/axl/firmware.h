@@ -67,14 +67,17 @@ const struct axl_xclbin_design *axl_fw_design(void);
 /**
  * Gives the mmio port the board this firmware was built for (before the
  * runtime starts or the first plan loads):
- * - on the board: the design linked with DESIGN; each bank of it that the
- *   design uses in a slice of the device memory the kit's linker script
- *   reserves in DDR (.axl_device, DEVICE_MEMORY bytes, split equally, each
- *   slice 4 KiB aligned; nothing else of the firmware is placed there, and
- *   a Linux beside it must keep out of it); the units at IP_LAYOUT's base
- *   addresses unless `units` (count entries) says otherwise (the block
- *   design's address editor, wired interrupts, ap_sw_reset); caches not
- *   coherent (the port cleans and invalidates around each run);
+ * - on the board: the design linked with DESIGN; the banks it uses in the
+ *   device memory the kit's linker script reserves in DDR (.axl_device,
+ *   DEVICE_MEMORY bytes; nothing else of the firmware is placed there, and
+ *   a Linux beside it must keep out of it): banks that are one memory
+ *   (the same base and size in MEM_TOPOLOGY, as every ZynqMP PS port is)
+ *   get the same region, which the port gives one allocator, and other
+ *   memories equal 4 KiB-aligned slices of their own; the units at
+ *   IP_LAYOUT's base addresses unless `units` (count entries) says
+ *   otherwise (the block design's address editor, wired interrupts,
+ *   ap_sw_reset); caches not coherent (the port cleans and invalidates
+ *   around each run);
  * - under QEMU and on the host: the model's own board (the C-model
  *   simulator's, or the RTL's with axl_add_firmware(... MODEL)) carrying
  *   the same design; `units` is not read.

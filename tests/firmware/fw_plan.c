@@ -169,7 +169,11 @@ static bool place_doubles(axl_plan_id p)
             if (pl->buffers[o].bank == d->bank &&
                 places[o][0].device + pl->buffers[o].size > low)
                 low = places[o][0].device + pl->buffers[o].size;
-        uint64_t at = (top - d->size) & ~(uint64_t)(d->align - 1);
+        /* As the port aligns the plan's own (the board's alignment, at
+         * least the plan's). */
+        uint64_t align = d->align > fw_buffer_align() ? d->align
+                                                      : fw_buffer_align();
+        uint64_t at = (top - d->size) & ~(align - 1);
         if (top < d->size || at < low) {
             axl_fw_printf("fw: FAIL: bank %u has no room for a second "
                           "buffer %u (%u bytes)\n",
