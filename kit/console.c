@@ -23,6 +23,11 @@
 #include "axl/hal.h"
 #include "kit.h"
 
+#if defined(AXL_FW_CONSOLE_HOSTED) && !defined(AXL_FW_CONSOLE_UART)
+#include <stdio.h>
+#include <stdlib.h>
+#endif
+
 #if defined(AXL_FW_CONSOLE_UART)
 
 #define UART_REG(off)                                                          \
@@ -66,9 +71,6 @@ _Noreturn void axl_fw_exit(int status)
 }
 
 #elif defined(AXL_FW_CONSOLE_HOSTED)
-
-#include <stdio.h>
-#include <stdlib.h>
 
 void axl_fw_puts(const char *s)
 {

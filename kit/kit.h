@@ -66,6 +66,10 @@ void axl__fw_memory_map(void);
  *  abort, 4 data abort, 7 fiq) near address, and ends the run. */
 _Noreturn void axl__fw_fault(unsigned vector, unsigned long address);
 
+/** The bare-metal port's clock (port/baremetal/axl_port.c has a weak
+ *  default): a board's clock file (zynqmp_clock.c) defines it. */
+uint64_t axl_board_now_ns(void);
+
 /* ---- The design and the board ------------------------------------------ */
 
 /** The design axl_add_firmware(DESIGN) linked: the source it generates

@@ -5,6 +5,8 @@
  */
 #include <stdint.h>
 
+#include "kit.h"
+
 /* ---- Time: the R5's cycle counter ---------------------------------------- */
 
 /* The RPU's clock (the PS configuration's; only the board confirms it):
