@@ -160,7 +160,8 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
       list(FILTER opts EXCLUDE REGEX "^-Wl,-Map=")
       target_link_options(axl_fp_firmware_terse PRIVATE ${opts}
                           -Wl,-Map=${map})
-      target_link_libraries(axl_fp_firmware_terse PRIVATE axl_fp_terse)
+      target_link_libraries(axl_fp_firmware_terse PRIVATE axl_kit_qemu
+                            axl_fp_terse)
       add_dependencies(axl-footprint axl_fp_firmware_terse)
       string(APPEND _fp_content "linkmap firmware "
              "$<TARGET_FILE_DIR:axl-firmware>/axl-firmware.map\n"
@@ -174,7 +175,8 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
       foreach(v "" _terse _min _min_terse _min_lto _min_terse_lto)
         add_dependencies(axl-footprint axl_fp_kernel_firmware${v})
         string(APPEND _fp_content "linkmap kernel_firmware${v} "
-               "${CMAKE_BINARY_DIR}/axl_fp_kernel_firmware${v}.map\n")
+               "$<TARGET_FILE_DIR:axl_fp_kernel_firmware${v}>/"
+               "axl_fp_kernel_firmware${v}.map\n")
       endforeach()
     endif()
     if(TARGET axl_fp_plan_firmware)
@@ -184,8 +186,17 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
       foreach(v "" _terse)
         add_dependencies(axl-footprint axl_fp_plan_firmware${v})
         string(APPEND _fp_content "linkmap plan_firmware${v} "
-               "${CMAKE_BINARY_DIR}/axl_fp_plan_firmware${v}.map\n")
+               "$<TARGET_FILE_DIR:axl_fp_plan_firmware${v}>/"
+               "axl_fp_plan_firmware${v}.map\n")
       endforeach()
+    endif()
+    if(TARGET axl-kit-plan-firmware)
+      # The same plan firmware built with axl_add_firmware on the kit's
+      # board (tests/firmware/fw_board_kit.c): the kit's rows.
+      add_dependencies(axl-footprint axl-kit-plan-firmware)
+      string(APPEND _fp_content "linkmap kit_plan_firmware "
+             "$<TARGET_FILE_DIR:axl-kit-plan-firmware>/"
+             "axl-kit-plan-firmware.map\n")
     endif()
     file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/axl-footprint.txt
          CONTENT "${_fp_content}")
@@ -257,6 +268,10 @@ function(object_size file t d b)
 endfunction()
 
 set(report "")
+# What linked_size counts beside axl's runtime: another library (fp_also,
+# a name that matches none by default), or the board kit's alone.
+set(fp_also "axl_none_")
+set(fp_kit_only 0)
 macro(out text)
   string(APPEND report "${text}\n")
 endmacro()
@@ -509,13 +524,19 @@ function(linked_size map t d b h)
     endif()
     set(mark ${end})
     # libaxl.a's members (and the plan firmware's library of the
-    # executor's objects); a pre-digested design's const data
+    # executor's objects, the board kit's runtime libaxl_mmio.a, and with
+    # fp_also another library's: the kit's); a pre-digested design's const data
     # (boards/designs), which stands in for the image's bytes and the
     # reader, so a row with it counts it; a plan's const data
     # (tests/firmware/plans), which stands in for the kernel path; and in
     # an -flto link, what the optimiser wrote from the library's
     # intermediate code (ltrans).
-    if(NOT file MATCHES "lib(axl|axl_fp_terse|axl_mmio_board[a-z_]*|axl_plan_fw[a-z_]*)\\.a\\(" AND
+    if(fp_kit_only)
+      # The kit's rows: the kit's library alone.
+      if(NOT file MATCHES "libaxl_kit[a-z_]*\\.a\\(")
+        continue()
+      endif()
+    elseif(NOT file MATCHES "lib(axl|axl_fp_terse|axl_mmio|axl_mmio_board[a-z_]*|axl_plan_fw[a-z_]*|${fp_also})\\.a\\(" AND
        NOT file MATCHES "designs/[a-z_]+\\.c\\.(o|obj)$" AND
        NOT file MATCHES "plans/[A-Za-z0-9_]+\\.c\\.(o|obj)$" AND
        NOT file MATCHES "\\.ltrans[0-9]*\\.ltrans\\.o$")
@@ -608,6 +629,20 @@ if(DEFINED linkmap_full)
             plan_note)
     set(plan_hot ${row_hot})
   endif()
+  if(DEFINED linkmap_kit_plan_firmware AND EXISTS "${linkmap_kit_plan_firmware}")
+    set(fp_also "axl_kit")
+    linked_row("the same built with axl_add_firmware"
+               "${linkmap_kit_plan_firmware}" "")
+    set(fp_also "axl_none_")
+    set(kit_total ${row_code})
+    set(kit_total_ram ${row_ram})
+    set(fp_kit_only 1)
+    linked_row("  of which the board kit"
+               "${linkmap_kit_plan_firmware}" "")
+    set(fp_kit_only 0)
+    set(kit_own ${row_code})
+    set(kit_own_ram ${row_ram})
+  endif()
   out("")
   if(DEFINED min_note)
     out("The minimal kernel firmware (issue 11's targets: code 32 KiB,")
@@ -619,6 +654,15 @@ if(DEFINED linkmap_full)
       out("code, the firmware's own do not, so what the optimiser writes is")
       out("axl's): ${lto_note}.")
     endif()
+    out("")
+  endif()
+  if(DEFINED kit_total)
+    out("The plan firmware built as a user builds one (axl_add_firmware, the")
+    out("plan and the stock design by name, the kit's runtime libaxl_mmio.a):")
+    out("${kit_total} B of code and ${kit_total_ram} B of RAM beside the firmware's own,")
+    out("the pre-digested design's const data counted, the stacks not; of them")
+    out("the board kit (libaxl_kit.a: start-up code, MPU and caches, the UART")
+    out("console, the board, the GIC, the clock) ${kit_own} B and ${kit_own_ram} B.")
     out("")
   endif()
   if(DEFINED plan_note)

@@ -25,6 +25,17 @@
 # axl::axl_mmio_model_stepped), and the ports list and default board are
 # compiled into each program that links it.
 
+# In axl's own build (also as a subproject of another: add_subdirectory),
+# what the function compiles from: axl's folders and its board, kept where
+# a call from any folder of the project finds them (the caller's
+# PROJECT_SOURCE_DIR is its own project, not axl).
+if(TARGET axl_core_obj)
+  get_filename_component(_axl_src ${CMAKE_CURRENT_LIST_DIR} DIRECTORY)
+  set_property(GLOBAL PROPERTY AXL_MMIO_MODEL_SOURCE_DIR ${_axl_src})
+  set_property(GLOBAL PROPERTY AXL_MMIO_MODEL_BOARD_DIR ${AXL_BOARD_DIR})
+  set_property(GLOBAL PROPERTY AXL_MMIO_MODEL_OS_PORT ${AXL_OS_PORT})
+endif()
+
 # The board's port list (the mmio port alone) and the default board.
 function(_axl_mmio_model_ports out board)
   file(CONFIGURE OUTPUT ${out} CONTENT
@@ -60,7 +71,8 @@ function(axl_mmio_model_library name)
     endif()
     if(NOT TARGET ${lib})
       message(FATAL_ERROR "axl_mmio_model_library: this axl package has no "
-        "${lib} (it is built for POSIX hosts with the emulated device)")
+        "${lib} (a POSIX host's package with the emulated device has both, "
+        "a board kit's the STEPPED one)")
     endif()
     _axl_mmio_model_ports(${ports_c} ${M_BOARD})
     add_library(${name} INTERFACE)
@@ -69,14 +81,17 @@ function(axl_mmio_model_library name)
     return()
   endif()
 
-  set(dir ${PROJECT_SOURCE_DIR}/xrt/mmio)
+  get_property(src GLOBAL PROPERTY AXL_MMIO_MODEL_SOURCE_DIR)
+  get_property(board_dir GLOBAL PROPERTY AXL_MMIO_MODEL_BOARD_DIR)
+  get_property(os_port GLOBAL PROPERTY AXL_MMIO_MODEL_OS_PORT)
+  set(dir ${src}/xrt/mmio)
   add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/unit.c ${dir}/plan.c
               ${dir}/banks.c
               ${dir}/sim.c)
-  target_include_directories(${name}_port PRIVATE ${PROJECT_SOURCE_DIR}/include
-    ${AXL_BOARD_DIR} ${PROJECT_SOURCE_DIR}/xrt/emu ${dir})
+  target_include_directories(${name}_port PRIVATE ${src}/include
+    ${board_dir} ${src}/xrt/emu ${dir})
   target_compile_definitions(${name}_port PRIVATE AXL_MMIO_MODEL=1)
-  if(AXL_OS_PORT STREQUAL "posix" AND NOT M_STEPPED)
+  if(os_port STREQUAL "posix" AND NOT M_STEPPED)
     target_compile_definitions(${name}_port PRIVATE AXL_MMIO_MODEL_THREADS=1
                                _POSIX_C_SOURCE=200809L)
   endif()
@@ -89,14 +104,14 @@ function(axl_mmio_model_library name)
     add_library(${name} STATIC ${objs} ${ports_c})
   endif()
   target_include_directories(${name} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${src}/include>
     $<INSTALL_INTERFACE:include>)
   if(NOT M_PREBUILT)
     # The simulator's test controls (mmio_sim.h), for the project's tests.
     target_include_directories(${name} PUBLIC ${dir})
   endif()
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/include)
-  if(AXL_OS_PORT STREQUAL "posix")
+  target_include_directories(${name} PRIVATE ${src}/include)
+  if(os_port STREQUAL "posix")
     set(THREADS_PREFER_PTHREAD_FLAG ON)
     find_package(Threads REQUIRED)
     target_link_libraries(${name} PUBLIC Threads::Threads)

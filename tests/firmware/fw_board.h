@@ -24,4 +24,8 @@ bool fw_interrupts_ended(unsigned runs);
 bool fw_bank_region(uint32_t bank, void **host, uint64_t *phys,
                     uint64_t *size);
 
+/** The alignment the board's port gives every buffer it places
+ *  (axl_mmio_board.align, or the build's AXL_MMIO_BUFFER_ALIGN). */
+uint64_t fw_buffer_align(void);
+
 #endif

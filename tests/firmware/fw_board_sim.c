@@ -83,3 +83,8 @@ bool fw_bank_region(uint32_t bank, void **host, uint64_t *phys,
     }
     return false;
 }
+
+uint64_t fw_buffer_align(void)
+{
+    return FW_BUFFER_ALIGN; /* axl_mmio_fw's AXL_MMIO_BUFFER_ALIGN */
+}

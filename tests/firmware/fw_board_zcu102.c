@@ -106,3 +106,8 @@ bool fw_bank_region(uint32_t bank, void **host, uint64_t *phys,
     }
     return false;
 }
+
+uint64_t fw_buffer_align(void)
+{
+    return 4096; /* the board gives none: AXL_MMIO_BUFFER_ALIGN's default */
+}

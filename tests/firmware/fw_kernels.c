@@ -86,7 +86,7 @@ static void vadd_on_both_units(rig *r)
     EXPECT(fw_units_ran("vadd", 2));
     EXPECT(fw_interrupts_ended(2)); /* vadd's units are the wired ones */
     OK(axl_kernel_release(k));
-    fw_printf("fw: vadd x2 on both units: %s\n", bad ? "wrong" : "ok");
+    axl_fw_printf("fw: vadd x2 on both units: %s\n", bad ? "wrong" : "ok");
 }
 
 /* ---- fir ------------------------------------------------------------------ */
@@ -131,8 +131,8 @@ static void fir(rig *r)
     bool same = memcmp(out, want, sizeof want) == 0;
     EXPECT(same);
     OK(axl_kernel_release(k));
-    fw_printf("fw: fir %u taps over %u samples: %s\n", (unsigned)FTAPS,
-              (unsigned)FLEN, same ? "ok" : "wrong");
+    axl_fw_printf("fw: fir %u taps over %u samples: %s\n", (unsigned)FTAPS,
+                  (unsigned)FLEN, same ? "ok" : "wrong");
 }
 
 /* ---- conv2d ----------------------------------------------------------------- */
@@ -178,8 +178,8 @@ static void conv2d(rig *r)
     bool same = memcmp(out, want, sizeof want) == 0;
     EXPECT(same);
     OK(axl_kernel_release(k));
-    fw_printf("fw: conv2d %ux%u: %s\n", (unsigned)CW, (unsigned)CH,
-              same ? "ok" : "wrong");
+    axl_fw_printf("fw: conv2d %ux%u: %s\n", (unsigned)CW, (unsigned)CH,
+                  same ? "ok" : "wrong");
 }
 
 /* ---- Pools ------------------------------------------------------------------ */
@@ -200,18 +200,14 @@ static void check_pools(bool after_shutdown)
                      !strcmp(s->name, "kernel_id");
         if ((after_shutdown || !owned) &&
             !fw_check(s->in_use == 0, "pool back to empty", __LINE__))
-            fw_printf("fw:   %s: %u in use\n", s->name, (unsigned)s->in_use);
+            axl_fw_printf("fw:   %s: %u in use\n", s->name,
+                          (unsigned)s->in_use);
     }
-}
-
-/* No interrupt source: waits poll the units (progress) instead of WFI. */
-void axl_board_wait_for_interrupt(void)
-{
 }
 
 int main(void)
 {
-    fw_puts("fw: axl kernel firmware (" AXL_FW_BOARD ", mmio port)\n");
+    axl_fw_puts("fw: axl kernel firmware (" AXL_FW_BOARD ", mmio port)\n");
     OK(fw_board());
     OK(axl_init());
     rig r;
@@ -223,7 +219,7 @@ int main(void)
         char name[64];
         OK(axl_device_get_info(r.dev, AXL_DEVICE_INFO_NAME, name, sizeof name,
                                NULL));
-        fw_printf("fw: device: %s\n", name);
+        axl_fw_printf("fw: device: %s\n", name);
         axl_kernel_id ids[3];
         OK(axl_get_built_in_kernel_id(r.dev, "vadd", &ids[0]));
         OK(axl_get_built_in_kernel_id(r.dev, "fir", &ids[1]));
@@ -243,9 +239,9 @@ int main(void)
     OK(axl_shutdown());
     check_pools(true);
     if (fw_failures) {
-        fw_printf("fw: FAIL (%u checks)\n", fw_failures);
+        axl_fw_printf("fw: FAIL (%u checks)\n", fw_failures);
         return 1;
     }
-    fw_puts("fw: PASS\n");
+    axl_fw_puts("fw: PASS\n");
     return 0;
 }

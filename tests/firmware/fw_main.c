@@ -19,6 +19,7 @@
 #include "axl/axl.h"
 #include "axl/hal.h"
 #include "fw_console.h"
+#include "kit.h" /* the board's memory map, as the kit sets it */
 
 /* The default capacities of core/axl_config.h, as the board sets them. */
 #include "axl_config.h"
@@ -42,8 +43,8 @@ static axl_device find_emulated_device(void)
                                  sizeof name, NULL));
         OK(axl_platform_get_devices(plats[p], AXL_DEVICE_TYPE_ALL, devs,
                                     AXL_MAX_DEVICES, &nd));
-        fw_printf("fw: platform %u: %s, %u device(s)\n", (unsigned)p, name,
-                  (unsigned)nd);
+        axl_fw_printf("fw: platform %u: %s, %u device(s)\n", (unsigned)p, name,
+                      (unsigned)nd);
         for (uint32_t d = 0; d < nd; d++) {
             bool emulated = false;
             char dname[64];
@@ -56,9 +57,10 @@ static axl_device find_emulated_device(void)
                                    &banks, sizeof banks, NULL));
             OK(axl_device_get_info(devs[d], AXL_DEVICE_INFO_GLOBAL_MEM_SIZE,
                                    &global, sizeof global, NULL));
-            fw_printf("fw:   device %u: %s (%u bank(s), %u KiB)%s\n",
-                      (unsigned)d, dname, (unsigned)banks,
-                      (unsigned)(global >> 10), emulated ? ", emulated" : "");
+            axl_fw_printf("fw:   device %u: %s (%u bank(s), %u KiB)%s\n",
+                          (unsigned)d, dname, (unsigned)banks,
+                          (unsigned)(global >> 10),
+                          emulated ? ", emulated" : "");
             if (emulated && AXL_IS_NONE(found))
                 found = devs[d];
         }
@@ -128,8 +130,8 @@ static void on_async_errors(const axl_async_error *errors, uint32_t count,
     for (uint32_t i = 0; i < count; i++) {
         handled_errors++;
         handled_status = errors[i].status;
-        fw_printf("fw: async error: %s: %s\n",
-                  axl_status_name(errors[i].status), errors[i].message);
+        axl_fw_printf("fw: async error: %s: %s\n",
+                      axl_status_name(errors[i].status), errors[i].message);
     }
 }
 
@@ -157,8 +159,8 @@ static void run_pipeline(axl_device dev)
             int v = (i * 37) % 201 - 100;
             want += v < 0 ? -v : v;
         }
-        fw_printf("fw: pipeline: total %d (expected %d), order %s\n",
-                  (int)total, (int)want, order);
+        axl_fw_printf("fw: pipeline: total %d (expected %d), order %s\n",
+                      (int)total, (int)want, order);
         EXPECT(total == want);
         EXPECT(norder == 4 && order[0] == 'a' && order[3] == 'c');
         for (int i = 0; i < 4; i++)
@@ -203,7 +205,7 @@ static void fw_log_line(const char *text, size_t len, void *user)
 {
     (void)user;
     log_lines++;
-    fw_printf("fw: log: %.*s\n", (int)len, text);
+    axl_fw_printf("fw: log: %.*s\n", (int)len, text);
 }
 
 /* The trace drained through a sink: counted and checked for its shape (a
@@ -241,10 +243,10 @@ static void drain_trace(void)
     OK(axl_trace_format(count_sink, &d, AXL_TRACE_CONSUME));
     axl_trace_stats after;
     OK(axl_trace_stats_get(&after));
-    fw_printf("fw: trace: %u commands recorded (ring of %u, %u dropped), "
-              "%lu bytes of JSON, %u slices drained\n",
-              (unsigned)st.recorded, (unsigned)st.capacity,
-              (unsigned)st.dropped, d.bytes, d.slices);
+    axl_fw_printf("fw: trace: %u commands recorded (ring of %u, %u dropped), "
+                  "%lu bytes of JSON, %u slices drained\n",
+                  (unsigned)st.recorded, (unsigned)st.capacity,
+                  (unsigned)st.dropped, d.bytes, d.slices);
     EXPECT(st.recorded >= 9 && st.dropped == 0);
     EXPECT(d.first == '{' && d.last == '\n' && d.slices >= st.held);
     EXPECT(after.held == 0);
@@ -263,8 +265,8 @@ static void fill_event_pool(void)
     EXPECT(made == AXL_MAX_EVENTS);
     axl_event extra;
     EXPECT(axl_event_create_complete(&extra) == AXL_ERR_OUT_OF_RESOURCES);
-    fw_printf("fw: event pool full at %u: %s\n", (unsigned)made,
-              axl_last_message());
+    axl_fw_printf("fw: event pool full at %u: %s\n", (unsigned)made,
+                  axl_last_message());
     for (uint32_t i = 0; i < made; i++)
         OK(axl_event_release(evs[i]));
 }
@@ -279,39 +281,78 @@ static void check_pools(bool after_shutdown)
         return;
     uint32_t total_bytes = 0;
     if (after_shutdown)
-        fw_printf("fw: %-10s %-22s %6s %5s %7s\n", "pool", "setting",
-                  "object", "cap", "bytes");
+        axl_fw_printf("fw: %-10s %-22s %6s %5s %7s\n", "pool", "setting",
+                      "object", "cap", "bytes");
     for (uint32_t i = 0; i < n; i++) {
         const axl_pool_stats *s = &stats[i];
         /* Platforms and devices live from start-up to shut-down. */
         bool static_pool = s->name[0] == 'p' || s->name[0] == 'd';
         if (after_shutdown || !static_pool)
             if (!fw_check(s->in_use == 0, "pool back to empty", __LINE__))
-                fw_printf("fw:   %s: %u in use\n", s->name,
-                          (unsigned)s->in_use);
+                axl_fw_printf("fw:   %s: %u in use\n", s->name,
+                              (unsigned)s->in_use);
         if (after_shutdown) {
             uint32_t bytes = s->object_size * s->capacity;
             total_bytes += bytes;
-            fw_printf("fw: %-10s %-22s %6u %5u %7u\n", s->name, s->setting,
-                      (unsigned)s->object_size, (unsigned)s->capacity,
-                      (unsigned)bytes);
+            axl_fw_printf("fw: %-10s %-22s %6u %5u %7u\n", s->name, s->setting,
+                          (unsigned)s->object_size, (unsigned)s->capacity,
+                          (unsigned)bytes);
         }
     }
     if (after_shutdown)
-        fw_printf("fw: %-10s %-22s %6s %5s %7u\n", "total", "", "", "",
-                  (unsigned)total_bytes);
+        axl_fw_printf("fw: %-10s %-22s %6s %5s %7u\n", "total", "", "", "",
+                      (unsigned)total_bytes);
 }
 
-/* No interrupt source in this firmware: waits poll instead of sleeping in
- * WFI (which would never wake). A board with a timer interrupt keeps the
- * port's WFI. */
-void axl_board_wait_for_interrupt(void)
+/* ---- What the kit's start-up code set before main ------------------------ */
+
+/* The MPU on with the board's memory map, region by region as the kit's
+ * table says (kit/zynqmp_map.c), the unused ones off, and both caches on
+ * (QEMU models the MPU: a wrong region faults; it models no cache, so the
+ * C and I bits are all it can show). */
+static void check_memory_map(void)
 {
+    uint32_t sctlr, mpuir;
+    __asm__ __volatile__("mrc p15, 0, %0, c1, c0, 0" : "=r"(sctlr));
+    __asm__ __volatile__("mrc p15, 0, %0, c0, c0, 4" : "=r"(mpuir));
+    EXPECT((sctlr & 1u) != 0);          /* M: the MPU */
+    EXPECT((sctlr & (1u << 2)) != 0);   /* C: the data cache */
+    EXPECT((sctlr & (1u << 12)) != 0);  /* I: the instruction cache */
+    EXPECT((sctlr & (1u << 13)) == 0);  /* V: vectors at 0 */
+    uint32_t slots = (mpuir >> 8) & 0xFFu;
+    EXPECT(slots >= axl__fw_region_count);
+    for (uint32_t i = 0; i < slots; i++) {
+        uint32_t base, size, access;
+        __asm__ __volatile__("mcr p15, 0, %0, c6, c2, 0" ::"r"(i));
+        __asm__ __volatile__("isb");
+        __asm__ __volatile__("mrc p15, 0, %0, c6, c1, 0" : "=r"(base));
+        __asm__ __volatile__("mrc p15, 0, %0, c6, c1, 2" : "=r"(size));
+        __asm__ __volatile__("mrc p15, 0, %0, c6, c1, 4" : "=r"(access));
+        if (i >= axl__fw_region_count) {
+            EXPECT((size & 1u) == 0);
+            continue;
+        }
+        const axl__fw_region *r = &axl__fw_regions[i];
+        uint32_t want_size = ((r->size_log2 - 1u) << 1) | 1u;
+        if (!EXPECT(base == r->base && size == want_size &&
+                    access == r->access))
+            axl_fw_printf("fw: MPU region %u: base 0x%08lx size 0x%lx access "
+                          "0x%lx\n",
+                          (unsigned)i, (unsigned long)base,
+                          (unsigned long)size, (unsigned long)access);
+    }
+    /* .data as the image has it, .bss zero (the start-up code's copy and
+     * clear). */
+    static uint32_t initialised = 0x5A5A1234u, zeroed;
+    EXPECT(initialised == 0x5A5A1234u && zeroed == 0);
+    axl_fw_printf("fw: MPU on, %u of %u regions, caches on\n",
+                  (unsigned)axl__fw_region_count, (unsigned)slots);
 }
 
 int main(void)
 {
-    fw_puts("fw: axl test firmware (" AXL_FW_BOARD ")\n");
+    axl_fw_puts("fw: axl test firmware (" AXL_FW_BOARD ")\n");
+    check_memory_map();
     axl_log_set(AXL_LOG_INFO, fw_log_line, NULL);
     OK(axl_init());
     axl_log_set(AXL_LOG_OFF, NULL, NULL);
@@ -331,9 +372,9 @@ int main(void)
     OK(axl_shutdown());
     check_pools(true);
     if (fw_failures) {
-        fw_printf("fw: FAIL (%u checks)\n", fw_failures);
+        axl_fw_printf("fw: FAIL (%u checks)\n", fw_failures);
         return 1;
     }
-    fw_puts("fw: PASS\n");
+    axl_fw_puts("fw: PASS\n");
     return 0;
 }

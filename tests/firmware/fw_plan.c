@@ -19,7 +19,7 @@
  * another design; updates, a second submission and unload while a run
  * goes on; updates that do not fit the plan), and that the hot path (the
  * input sections .axl_hot, AXL_HOT) was linked into the ATCM
- * (boards/zcu102-r5/sections.ld). It prints "fw: PASS" or "fw: FAIL (n
+ * (kit/sections.ld). It prints "fw: PASS" or "fw: FAIL (n
  * checks)".
  *
  * Under QEMU the board is the register-level simulator (fw_board_sim.c);
@@ -169,11 +169,15 @@ static bool place_doubles(axl_plan_id p)
             if (pl->buffers[o].bank == d->bank &&
                 places[o][0].device + pl->buffers[o].size > low)
                 low = places[o][0].device + pl->buffers[o].size;
-        uint64_t at = (top - d->size) & ~(uint64_t)(d->align - 1);
+        /* As the port aligns the plan's own (the board's alignment, at
+         * least the plan's). */
+        uint64_t align = d->align > fw_buffer_align() ? d->align
+                                                      : fw_buffer_align();
+        uint64_t at = (top - d->size) & ~(align - 1);
         if (top < d->size || at < low) {
-            fw_printf("fw: FAIL: bank %u has no room for a second buffer %u "
-                      "(%u bytes)\n",
-                      (unsigned)d->bank, (unsigned)b, (unsigned)d->size);
+            axl_fw_printf("fw: FAIL: bank %u has no room for a second "
+                          "buffer %u (%u bytes)\n",
+                          (unsigned)d->bank, (unsigned)b, (unsigned)d->size);
             fw_failures++;
             return false;
         }
@@ -363,9 +367,9 @@ static void check(int i, int s, const params *q)
     }
     for (int k = 0; k < K_COUNT; k++)
         if (!ok[k] && wrong[k]++ == 0)
-            fw_printf("fw: FAIL: run %d: %s (node %u) wrong in buffer set "
-                      "%d\n",
-                      i, kernel_names[k], (unsigned)nodes[k].node, s);
+            axl_fw_printf("fw: FAIL: run %d: %s (node %u) wrong in buffer set "
+                          "%d\n",
+                          i, kernel_names[k], (unsigned)nodes[k].node, s);
 }
 
 /* ---- The hot path ------------------------------------------------------------ */
@@ -379,10 +383,11 @@ static bool in_hot(uintptr_t f)
 static void check_hot_path(void)
 {
     uintptr_t lo = (uintptr_t)__axl_hot_start, hi = (uintptr_t)__axl_hot_end;
-    fw_printf("fw: hot path 0x%05lx..0x%05lx (%lu bytes), ATCM ends at "
-              "0x%05lx\n",
-              (unsigned long)lo, (unsigned long)hi, (unsigned long)(hi - lo),
-              (unsigned long)(uintptr_t)__axl_atcm_end);
+    axl_fw_printf("fw: hot path 0x%05lx..0x%05lx (%lu bytes), ATCM ends at "
+                  "0x%05lx\n",
+                  (unsigned long)lo, (unsigned long)hi,
+                  (unsigned long)(hi - lo),
+                  (unsigned long)(uintptr_t)__axl_atcm_end);
     EXPECT(hi > lo);
     EXPECT(hi <= (uintptr_t)__axl_atcm_end);
     /* The wait that drives a replay, and a unit's interrupt entry. */
@@ -391,11 +396,6 @@ static void check_hot_path(void)
 }
 
 /* ---- Replays ------------------------------------------------------------------ */
-
-/* No interrupt source under QEMU: waits poll the units instead of WFI. */
-void axl_board_wait_for_interrupt(void)
-{
-}
 
 /* What the header says is refused, while run r goes on. */
 static void refusals_while_running(axl_plan_id p)
@@ -448,9 +448,9 @@ static void replay(void)
         axl_plan_unload(p);
     if (!OK(axl_plan_load(pl, &p)))
         return;
-    fw_printf("fw: plan %s: %u nodes, %u buffers, %u units\n", pl->name,
-              (unsigned)pl->nnodes, (unsigned)pl->nbuffers,
-              (unsigned)pl->nunits);
+    axl_fw_printf("fw: plan %s: %u nodes, %u buffers, %u units\n", pl->name,
+                  (unsigned)pl->nnodes, (unsigned)pl->nbuffers,
+                  (unsigned)pl->nunits);
     if (!find_nodes() || !place_doubles(p)) {
         OK(axl_plan_unload(p));
         return;
@@ -498,23 +498,23 @@ static void replay(void)
         bad += wrong[k];
     EXPECT(bad == 0);
     EXPECT(fw_units_ran("vadd", 2));
-    fw_printf("fw: %d runs (%u waited by polling), %u scalar updates, %u "
-              "buffer swaps: %s\n",
-              RUNS, polled, scalar_sets, swaps, bad ? "wrong" : "ok");
+    axl_fw_printf("fw: %d runs (%u waited by polling), %u scalar updates, %u "
+                  "buffer swaps: %s\n",
+                  RUNS, polled, scalar_sets, swaps, bad ? "wrong" : "ok");
     OK(axl_plan_unload(p));
     EXPECT(axl_plan_submit(p, &(axl_plan_run){0}) != AXL_SUCCESS);
 }
 
 int main(void)
 {
-    fw_puts("fw: axl plan firmware (" AXL_FW_BOARD ", mmio port)\n");
+    axl_fw_puts("fw: axl plan firmware (" AXL_FW_BOARD ", mmio port)\n");
     OK(fw_board());
     check_hot_path();
     replay();
     if (fw_failures) {
-        fw_printf("fw: FAIL (%u checks)\n", fw_failures);
+        axl_fw_printf("fw: FAIL (%u checks)\n", fw_failures);
         return 1;
     }
-    fw_puts("fw: PASS\n");
+    axl_fw_puts("fw: PASS\n");
     return 0;
 }

@@ -2,7 +2,8 @@
 # Installs the build tree into a scratch prefix, then builds a consumer with
 # find_package(axl) and another with pkg-config, and runs both; with a
 # fifth argument "rtl", also the RTL consumer (rtl/: a kernel's Verilog,
-# from an .xo, as compute units; needs verilator and a C++ compiler).
+# from an .xo, as compute units, and a firmware's host build on it; needs
+# verilator and a C++ compiler).
 set -eu
 build=$1; src=$2; scratch=$3; cflags=${4:-}; rtl=${5:-}
 rm -rf "$scratch"
@@ -40,4 +41,5 @@ if [ "$rtl" = rtl ]; then
     -DCMAKE_C_FLAGS="$cflags" >/dev/null
   cmake --build "$scratch/rtl" >/dev/null
   "$scratch/rtl/rtl_consumer"
+  "$scratch/rtl/rtl_firmware"
 fi

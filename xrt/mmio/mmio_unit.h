@@ -8,7 +8,7 @@
  *
  * The replay and completion path is marked AXL_HOT: its own input
  * section, which a firmware's linker script may put in the R5's ATCM
- * (boards/zcu102-r5/sections.ld does).
+ * (kit/sections.ld does).
  */
 #ifndef AXL_MMIO_UNIT_H
 #define AXL_MMIO_UNIT_H
