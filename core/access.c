@@ -373,8 +373,13 @@ static void link_one(struct axl__command *c, struct axl__access *a,
                     b->loc[AXL__LOC_HOST].xfer = own;
                 }
             }
-            b->loc[loc].ver = b->cur;
-            b->loc[loc].xfer = own;
+            /* No copy holds the contents a failure lost: the command fails
+             * unrun (above), and loc must not turn current by it (issue
+             * 35: the host's older copy did, and was written back). */
+            if (src != AXL__NO_LOC || !b->lost_status) {
+                b->loc[loc].ver = b->cur;
+                b->loc[loc].xfer = own;
+            }
         }
     }
     if (writes(a->mode)) {

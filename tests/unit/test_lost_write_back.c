@@ -279,6 +279,52 @@ static void lost_contents_of_the_only_writer_are_not_written_back_4_7_2_3(
     AXL_OK(axl_context_release(r.ctx));
 }
 
+/* A write accessor that is not a discard first brings the old contents
+ * to the device (a fill from the host copy): a failure there loses the
+ * newest contents all the same. Readers fail with the kernel's error
+ * instead of reading the host's older copy, whether they were submitted
+ * before the failure (here: the kernel waits behind a gate) or after it,
+ * and the release writes nothing back (issue 35: the buffer was not
+ * marked lost, and a reader after the failure made the older host copy
+ * current). */
+static void a_failed_write_after_a_fill_loses_the_contents_4_13(void **state)
+{
+    (void)state;
+    seen s = {0};
+    const axl_async_handler h = {handler, &s};
+    rig r;
+    rig_up(&r, NULL, &h);
+    atomic_int open = 0;
+    axl_event gate, bad, before, after;
+    AXL_OK(axl_queue_host_task(r.q, axl_test_gate, &open, NULL, 0, &gate));
+    AXL_OK(axl_queue_single_task(r.q, r.vadd,
+                                 AXL_ARGS(AXL_ARG_IN(r.A), AXL_ARG_IN(r.A),
+                                          AXL_ARG_WRITE(r.O),
+                                          AXL_ARG_U32(failing_size())),
+                                 &gate, 1, &bad));
+    int32_t host[4] = {0};
+    AXL_OK(axl_queue_copy_to_host(r.q, r.O, NULL, host, NULL, 0, &before));
+    atomic_store(&open, 1);
+    const axl_status failure = axl_event_wait(bad);
+    assert_int_not_equal(failure, AXL_SUCCESS);
+    AXL_EXPECT(axl_event_wait(before), failure);
+    AXL_MESSAGE_HAS("not run");
+    AXL_OK(axl_queue_copy_to_host(r.q, r.O, NULL, host, NULL, 0, &after));
+    AXL_EXPECT(axl_event_wait(after), failure);
+    AXL_MESSAGE_HAS("not run");
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(host[i], 0);
+    AXL_OK(axl_event_release(gate));
+    AXL_OK(axl_event_release(bad));
+    AXL_OK(axl_event_release(before));
+    AXL_OK(axl_event_release(after));
+    release_lost(&r);
+    AXL_OK(axl_queue_throw_asynchronous(r.q));
+    got_destruction_error(&s, 4);
+    rig_down(&r, true);
+    AXL_OK(axl_context_release(r.ctx));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -288,6 +334,7 @@ int main(void)
         T(lost_contents_of_a_released_queue_reach_its_context_4_7_2_3),
         T(lost_contents_reach_the_contexts_handler_4_7_2_3),
         T(lost_contents_of_the_only_writer_are_not_written_back_4_7_2_3),
+        T(a_failed_write_after_a_fill_loses_the_contents_4_13),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
