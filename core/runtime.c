@@ -544,6 +544,14 @@ axl_status axl_shutdown(void)
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "release these first (still held: %s)", list);
     }
+    /* From a host task (issue 35.2): the wait below would wait for it. */
+    axl_status blocked = axl__wait_check(fn, AXL__WAITED_ALL, NULL,
+                                         AXL_ERR_BAD_STATE,
+                                         "the wait for every command");
+    if (blocked != AXL_SUCCESS) {
+        axl_port_unlock();
+        return blocked;
+    }
     /* Commands whose events were released may still run: let them end,
      * as a wait would (dispatching, driving ports' progress, giving up
      * runs past their timeout). Runs abandoned for their timeout that a
