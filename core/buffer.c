@@ -795,8 +795,8 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         /* The data could not be brought to the host. */
         const struct axl__error *err =
             AXL__IS_REF(e->error) ? axl__error_deref(e->error) : NULL;
-        st = axl__fail(fn, e->status, "%s",
-                       err ? err->message : axl_status_name(e->status));
+        st = axl__fail_as(fn, e->status,
+                          err ? err->message : axl_status_name(e->status));
         axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
     } else {
         const struct axl__region *g = axl__required_region(&h.acc[0]);

@@ -259,9 +259,10 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
             axl__cu_adopt(d, NULL);
             if (axl__rt.waiters)
                 axl_port_wake(AXL_PORT_CHANNEL_DONE);
-            return axl__fail(fn, fail_as, "programming %s failed (%s): %s",
-                             d->info.name, axl_status_name(st),
-                             why[0] ? why : axl_last_message());
+            return axl__fail_quote(fn, fail_as,
+                                   why[0] ? why : axl_last_message(),
+                                   "programming %s failed (%s): ",
+                                   d->info.name, axl_status_name(st));
         }
         info.builtin_image = d->info.builtin_image;
         info.builtin_image_size = d->info.builtin_image_size;

@@ -861,23 +861,39 @@ static inline void axl__leave(void)
 #if AXL_MESSAGES
 axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
     AXL__PRINTF(3, 4);
+/* axl__fail whose message ends with `quote` (another message: the error
+ * it comes from), which gives way in its middle if the whole would not
+ * fit (axl_format_quote). */
+axl_status axl__fail_quote(const char *fn, axl_status status,
+                           const char *quote, const char *fmt, ...)
+    AXL__PRINTF(4, 5);
 #else
 axl_status axl__fail_status(const char *fn, axl_status status);
 int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
 #define axl__fail(fn, status, ...)                                             \
     ((void)sizeof axl__unformatted(__VA_ARGS__), axl__fail_status(fn, status))
+#define axl__fail_quote(fn, status, quote, ...)                                \
+    ((void)sizeof axl__unformatted(__VA_ARGS__), (void)(quote),                \
+     axl__fail_status(fn, status))
 #endif
+/* axl__fail passing on another call's message whole (or, if the prefix
+ * leaves no room, with its middle given way). */
+#define axl__fail_as(fn, status, message)                                      \
+    axl__fail_quote(fn, status, message, "%s", "")
 
 /* The text of an asynchronous error: axl__why formats it into a buffer of
  * cap bytes, AXL__TEXT is a fixed one. With AXL_MESSAGES 0 both are empty
  * and the error's message is its status name. */
 #if AXL_MESSAGES
 #define axl__why axl_format
+#define axl__why_quote axl_format_quote
 #define AXL__TEXT(s) (s)
 #else
 #define axl__why(buf, cap, ...)                                                \
     ((void)sizeof axl__unformatted(__VA_ARGS__),                               \
      (void)((cap) ? ((buf)[0] = '\0') : 0))
+#define axl__why_quote(buf, cap, quote, tail, ...)                             \
+    ((void)(quote), (void)(tail), axl__why(buf, cap, __VA_ARGS__))
 #define AXL__TEXT(s) ""
 #endif
 

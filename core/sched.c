@@ -215,8 +215,8 @@ void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
     err->refs = 1; /* the list's: no event holds it */
     err->listed = true;
     (void)id; /* not compiled in without messages */
-    axl__why(err->message, sizeof err->message, "buffer 0x%08x: %s",
-             (unsigned)id, axl_last_message());
+    axl__why_quote(err->message, sizeof err->message, axl_last_message(), "",
+                   "buffer 0x%08x: ", (unsigned)id);
     if (!err->message[0])
         axl_format(err->message, sizeof err->message, "%s",
                    axl_status_name(st));
@@ -378,9 +378,9 @@ static void fail_unrun(struct axl__command *c)
     if (perr && strncmp(perr->message, prefix, sizeof prefix - 1) == 0)
         axl_format(why, sizeof why, "%s", perr->message); /* same root */
     else
-        axl__why(why, sizeof why, "%s%s (%s%s%s)", prefix, buf,
-                 axl_status_name(c->dep_status), perr ? ": " : "",
-                 perr ? perr->message : "");
+        axl__why_quote(why, sizeof why, perr ? perr->message : "", ")",
+                       "%s%s (%s%s", prefix, buf,
+                       axl_status_name(c->dep_status), perr ? ": " : "");
 #if AXL_FEATURE_GRAPHS
     if (c->flags & AXL__CMD_JOIN) /* its predecessors' messages are read */
         join_done(c);
@@ -731,7 +731,7 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
     if (h->memo)
         return AXL_SUCCESS;
     if (h->error != AXL_SUCCESS)
-        return axl__fail(fn, h->error, "%s", h->why);
+        return axl__fail_as(fn, h->error, h->why);
     if (h->nactions == 0) /* 4.9.3: "no more than one" command: none is a
                              barrier on its dependencies and accessors */
         h->kind = AXL__CMD_EMPTY;
@@ -771,7 +771,7 @@ static axl_status record(const char *fn, struct axl__queue *q,
     if (axl__graph_submit_fn)
         st = axl__graph_submit_fn(fn, q, h, out);
     else if (h->error != AXL_SUCCESS) /* its own first error (handler.h) */
-        st = axl__fail(fn, h->error, "%s", h->why);
+        st = axl__fail_as(fn, h->error, h->why);
     else
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the group depends on a graph node's handle, and no "
@@ -1188,9 +1188,10 @@ static axl_status event_result(const char *fn, const struct axl__event *e)
         return AXL_SUCCESS;
     const struct axl__error *err =
         AXL__IS_REF(e->error) ? axl__error_deref(e->error) : NULL;
-    return axl__fail(fn, e->status, "the command failed: %s",
-                     err ? err->message
-                         : "(its message was lost: the error pool was full)");
+    return axl__fail_quote(
+        fn, e->status,
+        err ? err->message : "(its message was lost: the error pool was full)",
+        "the command failed: ");
 }
 
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
@@ -1392,24 +1393,23 @@ static axl_status take_one(const char *fn, err_list l, const char *what)
     unsigned more = 0;
     for (axl__error_ref r = *l.head; AXL__IS_REF(r); r = axl__error_deref(r)->next)
         more++;
-    /* The counts first: a long message may be cut at AXL_MESSAGE_MAX. */
-    char counts[128] = "";
+    /* The counts first, short: the error's own message follows whole. */
+    char counts[80] = "";
     if (more && dropped)
         axl_format(counts, sizeof counts,
-                   "(%u more queued: throw again; %u more were dropped: the "
-                   "error pool, AXL_MAX_ERRORS, was full) ",
+                   "(%u more queued: throw again; %u more were dropped: "
+                   "AXL_MAX_ERRORS was full) ",
                    more, (unsigned)dropped);
     else if (more)
         axl_format(counts, sizeof counts, "(%u more queued: throw again) ",
                    more);
     else if (dropped)
         axl_format(counts, sizeof counts,
-                   "(%u more were dropped: the error pool, AXL_MAX_ERRORS, "
-                   "was full) ",
+                   "(%u more were dropped: AXL_MAX_ERRORS was full) ",
                    (unsigned)dropped);
     *l.dropped = 0;
     axl_status st =
-        axl__fail(fn, err->status, "%s%s%s", what, counts, err->message);
+        axl__fail_quote(fn, err->status, err->message, "%s%s", what, counts);
     axl__error_unref(err);
     return st;
 }

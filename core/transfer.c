@@ -46,8 +46,8 @@ static void host_unlock(const struct axl__buffer *b)
 static axl_status port_failed(char *why, size_t cap, const char *what,
                               const dev_ref *d, axl_status st)
 {
-    axl__why(why, cap, "%s on %s failed (%s): %s", what, d->dev->port->name,
-             axl_status_name(st), axl_last_message());
+    axl__why_quote(why, cap, axl_last_message(), "", "%s on %s failed (%s): ",
+                   what, d->dev->port->name, axl_status_name(st));
     return st == AXL_ERR_MEMORY_ALLOCATION ? st : AXL_ERR_RUNTIME;
 }
 
@@ -318,6 +318,6 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
     if (traced)
         axl__trace_write_back(b, src, t0, t1, st);
     if (st != AXL_SUCCESS)
-        return axl__fail(fn, st, "%s", why);
+        return axl__fail_as(fn, st, why);
     return AXL_SUCCESS;
 }
