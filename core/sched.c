@@ -1397,15 +1397,15 @@ static axl_status take_one(const char *fn, err_list l, const char *what)
     char counts[80] = "";
     if (more && dropped)
         axl_format(counts, sizeof counts,
-                   "(%u more queued: throw again; %u more were dropped: "
-                   "AXL_MAX_ERRORS was full) ",
+                   "(%u more queued: throw again; %u dropped: "
+                   "AXL_MAX_ERRORS full) ",
                    more, (unsigned)dropped);
     else if (more)
         axl_format(counts, sizeof counts, "(%u more queued: throw again) ",
                    more);
     else if (dropped)
         axl_format(counts, sizeof counts,
-                   "(%u more were dropped: AXL_MAX_ERRORS was full) ",
+                   "(%u dropped: AXL_MAX_ERRORS full) ",
                    (unsigned)dropped);
     *l.dropped = 0;
     axl_status st =
