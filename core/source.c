@@ -162,7 +162,7 @@ static axl_status build_failed(const char *fn, const axl_build_props *props,
                                const struct axl__image *img, const char *fmt,
                                ...)
 {
-    char line[AXL_MESSAGE_MAX];
+    char line[AXL_MESSAGE_MAX - 112];
     char *log = props && props->log && props->log_size ? props->log : NULL;
     size_t size = log ? props->log_size : 0, len = 0;
     if (log) {
@@ -176,9 +176,14 @@ static axl_status build_failed(const char *fn, const axl_build_props *props,
     if (log && len < size) /* the application's buffer: cut to its size */
         axl_vformat_part(log + len, size - len, fmt, ap);
     va_end(ap);
+    /* The message begins the log: its line shortened in the middle (a
+     * long kernel name) so that the message, and what to pass for all of
+     * it, stay whole. */
+    char full[AXL_MESSAGE_MAX];
     va_start(ap, fmt);
-    axl_vformat(line, sizeof line, fmt, ap);
+    axl_vformat_part(full, sizeof full, fmt, ap);
     va_end(ap);
+    axl_shorten(line, sizeof line, full);
     return axl__fail(fn, AXL_ERR_BUILD, "build log: %s%s", line,
                      log ? "" : " (pass axl_build_props.log for all of it)");
 }
