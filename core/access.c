@@ -373,8 +373,13 @@ static void link_one(struct axl__command *c, struct axl__access *a,
                     b->loc[AXL__LOC_HOST].xfer = own;
                 }
             }
-            b->loc[loc].ver = b->cur;
-            b->loc[loc].xfer = own;
+            /* No copy holds the contents a failure lost: the command fails
+             * unrun (above), and loc must not turn current by it (issue
+             * 35: the host's older copy did, and was written back). */
+            if (src != AXL__NO_LOC || !b->lost_status) {
+                b->loc[loc].ver = b->cur;
+                b->loc[loc].xfer = own;
+            }
         }
     }
     if (writes(a->mode)) {
@@ -475,6 +480,12 @@ void axl__access_finish(struct axl__command *c, bool failed)
                 b->nrec--;
             }
         }
+        /* Asked before the fills are undone: a write to a location this
+         * command also filled (a write accessor that is not a discard)
+         * loses the newest contents too (issue 35: the buffer was not
+         * marked lost, and its release wrote an older copy back). */
+        const bool lost =
+            failed && writes(a->mode) && b->loc[a->loc].ver == a->ver;
         for (uint8_t l = 0; own && l < AXL__LOCS; l++) {
             struct axl__loc *loc = &b->loc[l];
             if (loc->xfer == own) {
@@ -483,7 +494,7 @@ void axl__access_finish(struct axl__command *c, bool failed)
                     loc->ver = AXL__VER_NONE;
             }
         }
-        if (failed && writes(a->mode) && b->loc[a->loc].ver == a->ver) {
+        if (lost) {
             b->loc[a->loc].ver = AXL__VER_NONE;
             b->lost_status = event_of(c)->status;
             b->lost_event = AXL__HANDLE(EVENT, event_of(c));

@@ -95,7 +95,8 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base)
  * released buffers keep some for runs given up at their timeout (room.c). */
 static axl_status out_of_memory(const char *fn, const struct axl__device *d,
                                 uint32_t bank, uint64_t size, axl_status st,
-                                const axl_hal_bank_usage *use)
+                                const axl_hal_bank_usage *use,
+                                const char *blocked)
 {
     axl_hal_bank hb;
     if (axl__dev_bank(d, bank, &hb) != AXL_SUCCESS)
@@ -106,10 +107,19 @@ static axl_status out_of_memory(const char *fn, const struct axl__device *d,
                          "%llu bytes in bank %u (%s) of %s: %s",
                          (unsigned long long)size, (unsigned)bank, hb.tag,
                          d->info.name, axl_status_name(st));
-    const char *reserved = axl__rt.reserved_bytes
-                               ? " (some is reserved for runs given up at "
-                                 "their timeout: reset their units)"
-                               : "";
+    /* What holds some of it: commands that wait for what this thread
+     * blocks (axl__memory_room did not wait for them: it never ends), or
+     * runs given up at their timeout. */
+    char reserved[AXL_MESSAGE_MAX / 2];
+    if (blocked[0])
+        axl_format(reserved, sizeof reserved,
+                   " (some is kept for commands that wait for %s)", blocked);
+    else
+        axl_format(reserved, sizeof reserved, "%s",
+                   axl__rt.reserved_bytes
+                       ? " (some is reserved for runs given up at their "
+                         "timeout: reset their units)"
+                       : "");
 #if AXL_MESSAGE_DETAIL
     char has[16];
     if (!use)
@@ -193,7 +203,10 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                               st == AXL_ERR_MEMORY_ALLOCATION &&
                               axl__dev_mem_usage(d, bank, &use);
         axl_port_lock();
-        if (st == AXL_ERR_MEMORY_ALLOCATION && axl__memory_room()) {
+        char blocked[AXL_MESSAGE_MAX / 2];
+        blocked[0] = '\0';
+        if (st == AXL_ERR_MEMORY_ALLOCATION &&
+            axl__memory_room(blocked, sizeof blocked)) {
             /* Bytes released buffers held (freed now, or once the
              * command that kept them ended): placed again. */
             b->holds--;
@@ -203,7 +216,7 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
         b->holds--;
         if (st != AXL_SUCCESS)
             return out_of_memory(fn, d, bank, b->size, st,
-                                 have_use ? &use : NULL);
+                                 have_use ? &use : NULL, blocked);
         if (axl__device_loc(b, ds) != AXL__NO_LOC ||
             AXL__IS_REF(b->loc[k].device)) {
             /* Another thread placed it meanwhile: use theirs. */
@@ -591,6 +604,20 @@ axl_status axl_buffer_release(axl_buffer buffer)
         axl__leave();
         return st;
     }
+    /* The same for a command using it that waits for what this thread
+     * blocks (a host task it runs: issue 35.2), when the release would
+     * block (below). */
+    if (b->refs == 1 && !(b->flags & AXL__BUF_SUB) &&
+        (((b->flags & AXL__BUF_WRITE_BACK) && b->final_dst && b->written) ||
+         (b->flags & AXL__BUF_HOST_DATA))) {
+        st = axl__wait_check(fn, AXL__WAITED_BUFFER, b, AXL_ERR_BAD_STATE,
+                             "the last release's wait for the buffer's "
+                             "commands");
+        if (st != AXL_SUCCESS) {
+            axl__leave();
+            return st;
+        }
+    }
     if (--b->refs) {
         axl__leave();
         return st;
@@ -739,20 +766,37 @@ axl_status axl_host_accessor_create(axl_buffer buffer, axl_access_mode mode,
         return st;
     }
     struct axl__event *e = axl__event_at(c->event);
+    c->u.access.dropped = false;
     ha->command = AXL__SLOT(COMMAND, c);
     ha->event = AXL__HANDLE(EVENT, e);
     ha->buffer = buffer.id;
     ha->owner = axl_port_message_buffer();
     e->holds++;
     axl__pump();
+    /* Its command waits for commands that wait for what this thread blocks
+     * (a host task it runs: issue 35.2): not waited for. The accessor is
+     * dropped, and its command, once its turn comes, ends as a released
+     * accessor's does (run_host_access). */
+    char why[AXL_MESSAGE_MAX - 64];
+    if (axl__wait_may_block() && !started_or_done(e) &&
+        axl__wait_blocked(AXL__WAITED_EVENT, e, why, sizeof why)) {
+        c->u.access.dropped = true;
+        axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "the wait for the buffer can never end: it waits "
+                       "for %s", why);
+        axl__event_unhold(e);
+        axl__leave();
+        return st;
+    }
     axl__wait_until_pred(started_or_done, e);
     if (atomic_load_explicit(&e->state, memory_order_acquire) ==
         AXL_EVENT_COMPLETE) {
         /* The data could not be brought to the host. */
         const struct axl__error *err =
             AXL__IS_REF(e->error) ? axl__error_deref(e->error) : NULL;
-        st = axl__fail(fn, e->status, "%s",
-                       err ? err->message : axl_status_name(e->status));
+        st = axl__fail_as(fn, e->status,
+                          err ? err->message : axl_status_name(e->status));
         axl__pool_free(AXL__POOL(HOST_ACCESSOR), ha);
     } else {
         const struct axl__region *g = axl__required_region(&h.acc[0]);

@@ -303,7 +303,10 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
             *ns = e->t_submit;
             break;
         case AXL_PROFILING_COMMAND_START:
-            axl__wait_started(e);
+            /* Not when the command waits for what this thread blocks. */
+            st = axl__wait_started(fn, e);
+            if (st != AXL_SUCCESS)
+                break;
             /* A command that fails before running gets its start once it
              * completes; wait for that if it has none yet. */
             if (!e->t_start) {
@@ -313,6 +316,10 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
             *ns = e->t_start;
             break;
         case AXL_PROFILING_COMMAND_END: {
+            st = axl__wait_check(fn, AXL__WAITED_EVENT, e, AXL_ERR_BAD_STATE,
+                                 "the wait");
+            if (st != AXL_SUCCESS)
+                break;
             struct axl__event *one = e;
             axl__wait_events(fn, &one, 1);
             *ns = e->t_end;

@@ -10,7 +10,16 @@
 #include "axl/hal.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
+
+/* Texts cut (axl_format_cuts): counted where the cut happens, so that a
+ * test finds a message too long for its buffer wherever it was made (a
+ * port's reason, quoted later whole in a message that fits, counts). */
+static atomic_ulong cuts;
+static atomic_int first_claimed;
+#define FIRST_CUT 48
+static char first_cut[FIRST_CUT]; /* written once, before cuts counts it */
 
 typedef struct out {
     char *dst;
@@ -61,7 +70,99 @@ static void put_uint(out *o, uintmax_t v, unsigned base, int upper, int neg,
     put_field(o, &tmp[sizeof tmp - n], n, width, left, pad);
 }
 
+static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+
+/* A text cut: counted, and the first one's beginning kept for the person
+ * reading the failed test (the count is what is checked). */
+static void count_cut(const char *text)
+{
+    if (!atomic_exchange_explicit(&first_claimed, 1, memory_order_relaxed))
+        for (size_t i = 0; i + 1 < FIRST_CUT; i++) {
+            first_cut[i] = text[i];
+            if (!text[i])
+                break;
+        }
+    atomic_fetch_add_explicit(&cuts, 1, memory_order_release);
+}
+
 size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+    const size_t n = vformat(dst, cap, fmt, ap);
+    if (cap && n >= cap)
+        count_cut(dst);
+    return n;
+}
+
+unsigned long axl_format_cuts(const char **first)
+{
+    const unsigned long n = atomic_load_explicit(&cuts, memory_order_acquire);
+    if (first)
+        *first = n ? first_cut : NULL;
+    return n;
+}
+
+size_t axl_format_part(char *dst, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t n = vformat(dst, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+size_t axl_vformat_part(char *dst, size_t cap, const char *fmt, va_list ap)
+{
+    return vformat(dst, cap, fmt, ap);
+}
+
+static size_t length(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+size_t axl_format_quote(char *dst, size_t cap, const char *quote,
+                        const char *tail, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const size_t n = axl_vformat_quote(dst, cap, quote, tail, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+size_t axl_vformat_quote(char *dst, size_t cap, const char *quote,
+                         const char *tail, const char *fmt, va_list ap)
+{
+    if (!cap)
+        return 0;
+    size_t h = axl_vformat(dst, cap, fmt, ap); /* counts its own cut */
+    if (h >= cap)
+        return cap - 1;
+    const size_t q = length(quote), t = length(tail);
+    size_t room = cap - h; /* for the quote, the tail and the NUL */
+    if (q + t < room) {
+        for (size_t i = 0; i <= q; i++)
+            dst[h + i] = quote[i];
+        h += q;
+    } else {
+        count_cut(dst);
+        if (t + 1 < room) {
+            axl_shorten(dst + h, room - t, quote);
+            h += length(dst + h);
+        }
+    }
+    room = cap - h;
+    size_t i = 0;
+    for (; i < t && i + 1 < room; i++)
+        dst[h + i] = tail[i];
+    dst[h + i] = '\0';
+    return h + i;
+}
+
+static size_t vformat(char *dst, size_t cap, const char *fmt, va_list ap)
 {
     out o = {dst, cap, 0};
     for (const char *p = fmt; *p; p++) {
@@ -201,7 +302,24 @@ const char *axl_shorten(char *dst, size_t cap, const char *s)
         return dst;
     }
     keep -= sizeof dots - 1;
-    size_t head = keep / 3, tail = keep - head, o = 0;
+    size_t head = keep / 3, o = 0;
+    /* A path stays readable: the cuts fall on its separators when they
+     * can, so that no folder's name and never the file's is cut in two
+     * ("/home/user/.../build/design.xclbin"): the head ends after a '/'
+     * within its share, the tail takes the rest of the room and starts
+     * at a '/' if one is in it (else, a file name longer than the room,
+     * it keeps its end). */
+    for (size_t h = head; h > 1; h--)
+        if (s[h - 1] == '/') {
+            head = h;
+            break;
+        }
+    size_t tail = keep - head;
+    for (size_t t = tail; t > 0; t--)
+        if (s[n - t] == '/') {
+            tail = t;
+            break;
+        }
     for (size_t i = 0; i < head; i++)
         dst[o++] = s[i];
     for (size_t i = 0; i < sizeof dots - 1; i++)

@@ -411,7 +411,7 @@ static axl_status graph_submit(const char *fn, struct axl__queue *q,
     uint32_t id = 0;
     if (h->error != AXL_SUCCESS) {
         /* The group's own first error comes first (handler.h). */
-        st = axl__fail(fn, h->error, "%s", h->why);
+        st = axl__fail_as(fn, h->error, h->why);
     } else if (!AXL__IS_REF(q->graph)) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the group depends on a recorded command (a graph "

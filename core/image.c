@@ -207,6 +207,13 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
 {
     const axl__image_ref want = axl__image_ref_of(img);
     while (!axl__image_ref_eq(d->loaded, want)) {
+        /* Not when a command on the device waits for what this thread
+         * blocks (a host task on one of its queues: issue 35.2). */
+        const axl_status blocked = axl__wait_check(
+            fn, AXL__WAITED_DEVICE, d, AXL_ERR_BAD_STATE,
+            "the wait for the device's commands before programming it");
+        if (blocked != AXL_SUCCESS)
+            return blocked;
         axl__wait_until_pred(device_quiet, d);
         if (axl__image_ref_eq(d->loaded, want))
             break;
@@ -252,9 +259,10 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
             axl__cu_adopt(d, NULL);
             if (axl__rt.waiters)
                 axl_port_wake(AXL_PORT_CHANNEL_DONE);
-            return axl__fail(fn, fail_as, "programming %s failed (%s): %s",
-                             d->info.name, axl_status_name(st),
-                             why[0] ? why : axl_last_message());
+            return axl__fail_quote(fn, fail_as,
+                                   why[0] ? why : axl_last_message(),
+                                   "programming %s failed (%s): ",
+                                   d->info.name, axl_status_name(st));
         }
         info.builtin_image = d->info.builtin_image;
         info.builtin_image_size = d->info.builtin_image_size;

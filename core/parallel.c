@@ -281,7 +281,7 @@ static axl_status chunk_check(const char *fn, struct axl__queue *q,
                               axl_handler *h)
 {
     if (h->error != AXL_SUCCESS)
-        return axl__fail(fn, h->error, "%s", h->why);
+        return axl__fail_as(fn, h->error, h->why);
 #if AXL_FEATURE_GRAPHS
     /* A graph node's handle as a dependency is an edge only in a
      * recording: axl__submit would refuse it elsewhere, and a range of 0
@@ -568,7 +568,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         axl__handler_require(&h, stale[i], AXL_ACCESS_READ, NULL, 0, &acc,
                              true);
         axl_handler_prefetch(&h, acc);
-        st = h.error != AXL_SUCCESS ? axl__fail(fn, h.error, "%s", h.why)
+        st = h.error != AXL_SUCCESS ? axl__fail_as(fn, h.error, h.why)
                                     : axl__prefetch_prepare(fn, q, &h);
         if (st == AXL_SUCCESS)
             st = axl__commit(fn, q, &h, NULL, NULL);
@@ -594,7 +594,7 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         axl__handler_depends_on(&h, ev, made, true);
         h.kind = AXL__CMD_EMPTY;
         st = h.error != AXL_SUCCESS
-                 ? axl__fail(fn, h.error, "%s", h.why)
+                 ? axl__fail_as(fn, h.error, h.why)
                  : axl__commit(fn, q, &h, NULL, event);
         axl__handler_drop(&h);
     }

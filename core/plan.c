@@ -340,7 +340,9 @@ static void put(text *t, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     const size_t room = t->len < t->cap ? t->cap - t->len : 0;
-    t->len += axl_vformat(room ? t->dst + t->len : NULL, room, fmt, ap);
+    /* Into the caller's buffer: what does not fit is measured (the
+     * length says how much it takes), as its contract says. */
+    t->len += axl_vformat_part(room ? t->dst + t->len : NULL, room, fmt, ap);
     va_end(ap);
 }
 

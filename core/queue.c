@@ -172,15 +172,14 @@ axl_status axl_queue_release(axl_queue queue)
             const struct axl__error *first;
             unsigned n = queue_errors(q, &first);
             if (first)
-                st = axl__fail(fn, first->status,
-                               "the queue was released holding %u "
-                               "unconsumed asynchronous error%s%s (and no "
-                               "handler): the first: %s",
-                               n, n == 1 ? "" : "s",
-                               q->dropped ? " and more the full error pool "
-                                            "dropped"
-                                          : "",
-                               first->message);
+                st = axl__fail_quote(fn, first->status, first->message,
+                                     "the queue was released holding %u "
+                                     "unconsumed asynchronous error%s%s (and "
+                                     "no handler): the first: ",
+                                     n, n == 1 ? "" : "s",
+                                     q->dropped ? " and more the full error "
+                                                  "pool dropped"
+                                                : "");
             else
                 st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                                "the queue was released holding %u "

@@ -158,15 +158,17 @@ axl_status axl__room(const char *fn, int kind)
         }
         struct axl__command *c = oldest_keeping(kind);
         if (c) {
-            if (axl__wait_for_room(axl__event_at(c->event)) == AXL_SUCCESS)
+            char why[AXL_MESSAGE_MAX - 64];
+            if (axl__wait_for_room(axl__event_at(c->event), why,
+                                   sizeof why) == AXL_SUCCESS)
                 continue;
+            /* The room would come from a command that waits for what this
+             * thread blocks: a wait that can never end (issue 35.2). */
             p->failures++;
             return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                             "the %s pool is full (%u in use; raise %s): "
-                             "the released ones wait for commands that "
-                             "wait for a host accessor this thread holds: "
-                             "release it first",
-                             p->name, (unsigned)p->in_use, p->setting);
+                             "the %s pool is full (%u in use; raise %s), "
+                             "some kept for commands that wait for %s",
+                             p->name, (unsigned)p->in_use, p->setting, why);
         }
         struct axl__device *d = NULL;
         struct axl__cu *cu = given_up_keeping(kind, &d);
@@ -186,12 +188,13 @@ axl_status axl__room(const char *fn, int kind)
     }
 }
 
-bool axl__memory_room(void)
+bool axl__memory_room(char *why, size_t cap)
 {
     if (AXL__IS_REF(axl__rt.zombie_head)) {
         axl__free_zombies();
         return true;
     }
     struct axl__command *c = oldest_keeping(AXL__POOL_BUFFER);
-    return c && axl__wait_for_room(axl__event_at(c->event)) == AXL_SUCCESS;
+    return c && axl__wait_for_room(axl__event_at(c->event), why, cap) ==
+                    AXL_SUCCESS;
 }

@@ -536,6 +536,9 @@ struct axl__command {
         struct {
             axl_host_task_fn fn;
             void *user;
+            const void *runner; /* while it runs: the thread running it
+                                   (its message buffer), else NULL */
+            axl__command_ref next_running; /* in axl__rt.running */
         } host;
         struct {
             void *host;         /* application memory, either direction */
@@ -556,6 +559,11 @@ struct axl__command {
             uint8_t bytes[AXL_MAX_ARG_BYTES];
             uint64_t timeout_ns;
         } kernel;
+        struct {                /* AXL__CMD_HOST_ACCESS */
+            bool dropped;       /* its creation gave up waiting for it
+                                   (a wait that could never end): it
+                                   ends at once when it starts */
+        } access;
         struct {                /* AXL__CMD_GRAPH */
             axl__command_ref nodes; /* its node commands, linked by next
                                    until it starts */
@@ -663,6 +671,7 @@ struct axl__runtime {
     char gave_up_what[96];                 /* the first of them */
     unsigned workers;                      /* host-task threads running */
     unsigned worker_ids;                   /* numbers given to workers */
+    unsigned idle_workers;                 /* workers waiting for work */
     axl_clock_fn clock;
     void *clock_user;
     uint32_t nports;
@@ -676,6 +685,10 @@ struct axl__runtime {
                                               statistics' last row) */
     uint64_t reserved_high;                /* its high-water mark */
     uint16_t hung_units;                   /* units cu.c calls hung */
+    axl__command_ref running;              /* host tasks running now,
+                                              linked by u.host.next_running
+                                              (the waits that can never
+                                              end: sched.c) */
 };
 
 extern struct axl__runtime axl__rt;
@@ -848,23 +861,39 @@ static inline void axl__leave(void)
 #if AXL_MESSAGES
 axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
     AXL__PRINTF(3, 4);
+/* axl__fail whose message ends with `quote` (another message: the error
+ * it comes from), which gives way in its middle if the whole would not
+ * fit (axl_format_quote). */
+axl_status axl__fail_quote(const char *fn, axl_status status,
+                           const char *quote, const char *fmt, ...)
+    AXL__PRINTF(4, 5);
 #else
 axl_status axl__fail_status(const char *fn, axl_status status);
 int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
 #define axl__fail(fn, status, ...)                                             \
     ((void)sizeof axl__unformatted(__VA_ARGS__), axl__fail_status(fn, status))
+#define axl__fail_quote(fn, status, quote, ...)                                \
+    ((void)sizeof axl__unformatted(__VA_ARGS__), (void)(quote),                \
+     axl__fail_status(fn, status))
 #endif
+/* axl__fail passing on another call's message whole (or, if the prefix
+ * leaves no room, with its middle given way). */
+#define axl__fail_as(fn, status, message)                                      \
+    axl__fail_quote(fn, status, message, "%s", "")
 
 /* The text of an asynchronous error: axl__why formats it into a buffer of
  * cap bytes, AXL__TEXT is a fixed one. With AXL_MESSAGES 0 both are empty
  * and the error's message is its status name. */
 #if AXL_MESSAGES
 #define axl__why axl_format
+#define axl__why_quote axl_format_quote
 #define AXL__TEXT(s) (s)
 #else
 #define axl__why(buf, cap, ...)                                                \
     ((void)sizeof axl__unformatted(__VA_ARGS__),                               \
      (void)((cap) ? ((buf)[0] = '\0') : 0))
+#define axl__why_quote(buf, cap, quote, tail, ...)                             \
+    ((void)(quote), (void)(tail), axl__why(buf, cap, __VA_ARGS__))
 #define AXL__TEXT(s) ""
 #endif
 
@@ -1217,11 +1246,43 @@ static inline axl_status axl__room_for(const char *fn, int kind)
 /* Device memory found full (buffer.c): frees released buffers nothing
  * uses, else waits for the oldest command in flight that keeps a released
  * buffer (with its device memory); whether it did either, so the caller
- * tries again. Lock held, dropped while it waits. */
-bool axl__memory_room(void);
+ * tries again. Not when that wait could never end: false, with *why
+ * (left alone otherwise) naming what the command waits for. Lock held,
+ * dropped while it waits. */
+bool axl__memory_room(char *why, size_t cap);
 /* For room.c: waits until e completes (held meanwhile), unless that can
- * never happen (a host accessor this thread holds): AXL_ERR_BAD_STATE. */
-axl_status axl__wait_for_room(struct axl__event *e);
+ * never happen (e waits for a host accessor this thread holds or a host
+ * task it runs): AXL_ERR_BAD_STATE, with *why naming it. */
+axl_status axl__wait_for_room(struct axl__event *e, char *why, size_t cap);
+
+/* Waits that can never end (sched.c, issues 16.5 and 35.2). A thread
+ * blocks the host accessors it holds and the host tasks it runs (with
+ * what they call: handlers, command-group functions, allocators); a wait
+ * of that thread for commands that need one of them, directly or through
+ * what they wait for, would never end. What a wait waits for: */
+enum axl__waited {
+    AXL__WAITED_EVENT,  /* struct axl__event: its command */
+    AXL__WAITED_QUEUE,  /* struct axl__queue: its commands in flight */
+    AXL__WAITED_BUFFER, /* base struct axl__buffer: the commands using it */
+    AXL__WAITED_DEVICE, /* struct axl__device: its commands in flight */
+    AXL__WAITED_ALL     /* (arg NULL) every command in flight */
+};
+/* Could a wait of any thread never end now: a host accessor alive or a
+ * host task running? Two loads; the checks below cost nothing more while
+ * it is false. */
+static inline bool axl__wait_may_block(void)
+{
+    return AXL__POOL(HOST_ACCESSOR)->in_use || AXL__IS_REF(axl__rt.running);
+}
+/* Would a wait of the calling thread for `arg` never end? *why then names
+ * what it needs ("the host task this thread runs (event 0x...)", "a host
+ * accessor of buffer 0x... that this thread holds"). Lock held. */
+bool axl__wait_blocked(enum axl__waited what, const void *arg, char *why,
+                       size_t cap);
+/* The same as a status: `as` with "<first> can never end: it waits for
+ * <why>", nothing changed; else AXL_SUCCESS. */
+axl_status axl__wait_check(const char *fn, enum axl__waited what,
+                           const void *arg, axl_status as, const char *first);
 
 /* Handler (handler.c). */
 /* An empty group (inline: every launch starts one). */
@@ -1351,6 +1412,7 @@ static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
             memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
     } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;
+        c->u.host.runner = NULL;
     } else if (kind != AXL__CMD_GRAPH) { /* graph.c sets u.graph */
         c->u = h->u;
     }
@@ -1384,7 +1446,9 @@ axl_status axl__wait_events_until(const char *fn,
                                   uint64_t until);
 axl_status axl__wait_queue(const char *fn, struct axl__queue *q);
 bool axl__held_by_caller(const struct axl__buffer *b);
-void axl__wait_started(struct axl__event *e);
+/* Waits until e's command starts, unless that can never happen
+ * (AXL_ERR_BAD_STATE, axl__wait_check). */
+axl_status axl__wait_started(const char *fn, struct axl__event *e);
 typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
 void axl__workers_main(void *arg);

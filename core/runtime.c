@@ -62,6 +62,27 @@ axl_status axl__fail(const char *fn, axl_status status, const char *fmt, ...)
     }
     return status;
 }
+
+axl_status axl__fail_quote(const char *fn, axl_status status,
+                           const char *quote, const char *fmt, ...)
+{
+    char *buf = axl_port_message_buffer();
+    /* The quote is often the thread's last message, in the buffer this
+     * writes: a copy first. */
+    char copy[AXL_MESSAGE_MAX];
+    if (quote == buf) {
+        axl_format_part(copy, sizeof copy, "%s", quote);
+        quote = copy;
+    }
+    size_t n = axl_format(buf, AXL_MESSAGE_MAX, "%s: ", fn);
+    if (n < AXL_MESSAGE_MAX) {
+        va_list ap;
+        va_start(ap, fmt);
+        axl_vformat_quote(buf + n, AXL_MESSAGE_MAX - n, quote, "", fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
 #else
 axl_status axl__fail_status(const char *fn, axl_status status)
 {
@@ -427,9 +448,12 @@ static void open_port(const axl_device_port *port)
         if (st != AXL_SUCCESS) {
             /* The port's reason first and whole (it fits: a message is
              * AXL_MESSAGE_MAX), then which device. */
-            axl_format(p->no_device_reason, sizeof p->no_device_reason,
-                       "%s (device %u did not open)", axl_last_message(),
+            char tail[32];
+            axl_format(tail, sizeof tail, " (device %u did not open)",
                        (unsigned)i);
+            axl_format_quote(p->no_device_reason,
+                             sizeof p->no_device_reason, axl_last_message(),
+                             tail, "%s", "");
             if (d->data)
                 axl__dev_close(d);
             axl__pool_free(AXL__POOL(DEVICE), d);
@@ -456,8 +480,8 @@ static axl_status start_locked(const char *fn)
         return AXL_SUCCESS;
     axl_status st = axl_port_init();
     if (st != AXL_SUCCESS)
-        return axl__fail(fn, st, "the OS port did not start: %s",
-                         axl_last_message());
+        return axl__fail_quote(fn, st, axl_last_message(),
+                               "the OS port did not start: ");
     for (int k = 0; k < AXL__POOL_COUNT; k++)
         axl__pool_reset(&axl__pools[k]);
     axl_clock_fn clock = axl__rt.clock;
@@ -543,6 +567,14 @@ axl_status axl_shutdown(void)
         axl_port_unlock();
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "release these first (still held: %s)", list);
+    }
+    /* From a host task (issue 35.2): the wait below would wait for it. */
+    axl_status blocked = axl__wait_check(fn, AXL__WAITED_ALL, NULL,
+                                         AXL_ERR_BAD_STATE,
+                                         "the wait for every command");
+    if (blocked != AXL_SUCCESS) {
+        axl_port_unlock();
+        return blocked;
     }
     /* Commands whose events were released may still run: let them end,
      * as a wait would (dispatching, driving ports' progress, giving up

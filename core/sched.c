@@ -215,8 +215,8 @@ void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
     err->refs = 1; /* the list's: no event holds it */
     err->listed = true;
     (void)id; /* not compiled in without messages */
-    axl__why(err->message, sizeof err->message, "buffer 0x%08x: %s",
-             (unsigned)id, axl_last_message());
+    axl__why_quote(err->message, sizeof err->message, axl_last_message(), "",
+                   "buffer 0x%08x: ", (unsigned)id);
     if (!err->message[0])
         axl_format(err->message, sizeof err->message, "%s",
                    axl_status_name(st));
@@ -378,9 +378,9 @@ static void fail_unrun(struct axl__command *c)
     if (perr && strncmp(perr->message, prefix, sizeof prefix - 1) == 0)
         axl_format(why, sizeof why, "%s", perr->message); /* same root */
     else
-        axl__why(why, sizeof why, "%s%s (%s%s%s)", prefix, buf,
-                 axl_status_name(c->dep_status), perr ? ": " : "",
-                 perr ? perr->message : "");
+        axl__why_quote(why, sizeof why, perr ? perr->message : "", ")",
+                       "%s%s (%s%s", prefix, buf,
+                       axl_status_name(c->dep_status), perr ? ": " : "");
 #if AXL_FEATURE_GRAPHS
     if (c->flags & AXL__CMD_JOIN) /* its predecessors' messages are read */
         join_done(c);
@@ -398,6 +398,12 @@ static void run_host_task(struct axl__command *c, unsigned worker)
     AXL__TRACE_SET(c, worker, (uint8_t)worker);
     (void)worker; /* only the trace uses it */
     start(c);
+    /* Known as this thread's while it runs: a wait of this thread (in the
+     * task, or a call it makes) for what waits for it can never end. */
+    const axl__command_ref me = axl__command_ref_of(c);
+    c->u.host.runner = axl_port_message_buffer();
+    c->u.host.next_running = axl__rt.running;
+    axl__rt.running = me;
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
     if (st == AXL_SUCCESS) {
@@ -410,6 +416,17 @@ static void run_host_task(struct axl__command *c, unsigned worker)
                                       "message"));
     }
     axl_port_lock();
+    /* Off the running list (a few entries: the workers, and tasks run
+     * inside a wait of another one on the same thread). */
+    for (axl__command_ref *at = &axl__rt.running; AXL__IS_REF(*at);) {
+        struct axl__command *x = axl__command_deref(*at);
+        if (axl__command_ref_eq(*at, me)) {
+            *at = x->u.host.next_running;
+            break;
+        }
+        at = &x->u.host.next_running;
+    }
+    c->u.host.runner = NULL;
     complete(c, st, st == AXL_SUCCESS ? NULL : why);
 }
 
@@ -456,6 +473,14 @@ static void run_host_access(struct axl__command *c)
     axl_port_lock();
     if (st != AXL_SUCCESS) {
         complete(c, st, why);
+        return;
+    }
+    /* An accessor its creation gave up on (it could never be ready:
+     * axl_host_accessor_create) ends at once, as a released one. */
+    if (c->u.access.dropped) {
+        axl__access_started(c);
+        start(c);
+        complete(c, AXL_SUCCESS, NULL);
         return;
     }
     axl__access_started(c);
@@ -572,7 +597,9 @@ void axl__workers_main(void *arg)
         if (!c) {
             if (axl__rt.stopping)
                 break;
+            axl__rt.idle_workers++;
             axl_port_wait(AXL_PORT_CHANNEL_WORK, UINT64_MAX);
+            axl__rt.idle_workers--;
             continue;
         }
         run_host_task(c, me);
@@ -704,7 +731,7 @@ static axl_status group_check(const char *fn, struct axl__queue *q,
     if (h->memo)
         return AXL_SUCCESS;
     if (h->error != AXL_SUCCESS)
-        return axl__fail(fn, h->error, "%s", h->why);
+        return axl__fail_as(fn, h->error, h->why);
     if (h->nactions == 0) /* 4.9.3: "no more than one" command: none is a
                              barrier on its dependencies and accessors */
         h->kind = AXL__CMD_EMPTY;
@@ -744,7 +771,7 @@ static axl_status record(const char *fn, struct axl__queue *q,
     if (axl__graph_submit_fn)
         st = axl__graph_submit_fn(fn, q, h, out);
     else if (h->error != AXL_SUCCESS) /* its own first error (handler.h) */
-        st = axl__fail(fn, h->error, "%s", h->why);
+        st = axl__fail_as(fn, h->error, h->why);
     else
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the group depends on a graph node's handle, and no "
@@ -832,17 +859,27 @@ axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
 
 /* ---- Waiting ------------------------------------------------------------------------ */
 
-/* ---- Waits that can never end (issue 16.5) ------------------------------------------ */
+/* ---- Waits that can never end (issues 16.5, 35.2) ----------------------------------- */
+
+/* What the calling thread blocks: the host accessors it holds (until it
+ * releases them) and the host tasks it runs (until they return; with
+ * everything they call: handlers, command-group functions, allocators). A
+ * wait of that thread for a command that waits for one of them, directly
+ * or through others, can never end. The thread is told apart by its
+ * message buffer, which is per thread on ports with threads (one on bare
+ * metal: one thread). Before any wait that may find one, the waiter walks
+ * the unfinished predecessors of what it waits for (bounded by the
+ * command pool) and fails at once, naming it, instead of hanging. */
 
 /* The walk's scratch: static (used under the lock), so its size, which
  * grows with the command pool, is not on the waiting thread's stack. */
 static uint16_t walk_todo[AXL_MAX_COMMANDS];
 static uint8_t walk_seen[(AXL_MAX_COMMANDS + 7) / 8];
 
-/* Does the calling thread hold any host accessor? (The thread is told
- * apart by its message buffer, which is per thread on ports with threads;
- * one on bare metal: one thread.) Nearly always false: then no wait of
- * this thread can be stuck on one, and nothing more is looked at. */
+#define SEEN(x) (walk_seen[(x) >> 3] >> ((x) & 7) & 1)
+#define MARK(x) (walk_seen[(x) >> 3] |= (uint8_t)(1u << ((x) & 7)))
+
+/* Does the calling thread hold any host accessor? */
 static bool caller_holds_accessor(const void *me)
 {
     const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
@@ -856,40 +893,72 @@ static bool caller_holds_accessor(const void *me)
     return false;
 }
 
-/* Do the commands in todo[0..n) (transitively) wait for a host accessor
- * that the calling thread holds? Then no other thread can release it, and
- * a wait for them would never end. A breadth-first walk over unfinished
- * predecessors, each command once (seen: one bit per command slot);
- * *why names the accessor's buffer. */
-static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
-                                   const void *me, char *why, size_t cap)
+/* Does the calling thread run a host task (axl__rt.running: the host
+ * tasks running now, a few)? */
+static bool caller_runs_task(const void *me)
 {
-#define SEEN(x) (seen[(x) >> 3] >> ((x) & 7) & 1)
-#define MARK(x) (seen[(x) >> 3] |= (uint8_t)(1u << ((x) & 7)))
+    for (axl__command_ref r = axl__rt.running; AXL__IS_REF(r);) {
+        const struct axl__command *c = axl__command_deref(r);
+        if (c->u.host.runner == me)
+            return true;
+        r = c->u.host.next_running;
+    }
+    return false;
+}
+
+/* Could any wait of the calling thread never end? Nearly always false,
+ * at the cost of two loads: no host accessor alive, no host task
+ * running. */
+static bool caller_blocks(const void *me)
+{
+    return (AXL__POOL(HOST_ACCESSOR)->in_use && caller_holds_accessor(me)) ||
+           (AXL__IS_REF(axl__rt.running) && caller_runs_task(me));
+}
+
+/* Is command c (unfinished) one the calling thread blocks? *why then
+ * names it. */
+static bool blocked_by_caller(uint16_t slot, const struct axl__command *c,
+                              const void *me, char *why, size_t cap)
+{
+    if (c->kind == AXL__CMD_HOST_TASK) {
+        if (c->u.host.runner != me)
+            return false;
+        axl_format(why, cap, "the host task this thread runs (event 0x%08x)",
+                   (unsigned)axl__pool_slot_handle(AXL__POOL(EVENT),
+                                                   c->event));
+        return true;
+    }
+    if (c->kind != AXL__CMD_HOST_ACCESS ||
+        atomic_load_explicit(&axl__event_at(c->event)->state,
+                             memory_order_acquire) == AXL_EVENT_SUBMITTED)
+        return false;
+    const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
+    for (uint16_t h = 0; h < p->capacity; h++) {
+        if (!axl__pool_is_live(p, h))
+            continue;
+        const struct axl__host_accessor *ha = axl__pool_at(p, h);
+        if (ha->command != slot || ha->owner != me)
+            continue; /* another thread's: it may release it */
+        axl_format(why, cap,
+                   "a host accessor of buffer 0x%08x that this thread "
+                   "holds (release it first)",
+                   (unsigned)ha->buffer);
+        return true;
+    }
+    return false;
+}
+
+/* Do the commands in walk_todo[0..n) (marked seen), or what they wait for
+ * transitively, need something the calling thread blocks? A
+ * breadth-first walk over unfinished predecessors, each command once. */
+static bool walk_blocked(unsigned n, const void *me, char *why, size_t cap)
+{
     unsigned at = 0;
     while (at < n) {
-        const uint16_t slot = todo[at++];
+        const uint16_t slot = walk_todo[at++];
         const struct axl__command *c = axl__command_at(slot);
-        const struct axl__event *ce = axl__event_at(c->event);
-        if (c->kind == AXL__CMD_HOST_ACCESS &&
-            atomic_load_explicit(&ce->state, memory_order_acquire) !=
-                AXL_EVENT_SUBMITTED) {
-            const axl__pool *p = AXL__POOL(HOST_ACCESSOR);
-            for (uint16_t h = 0; h < p->capacity; h++) {
-                if (!axl__pool_is_live(p, h))
-                    continue;
-                const struct axl__host_accessor *ha = axl__pool_at(p, h);
-                if (ha->command != slot || ha->owner != me)
-                    continue;
-                axl_format(why, cap,
-                           "it waits for a host accessor of buffer 0x%08x "
-                           "that this thread holds: release it first "
-                           "(nothing was cancelled)",
-                           (unsigned)ha->buffer);
-                return true;
-            }
-            continue; /* another thread's: it may release it */
-        }
+        if (blocked_by_caller(slot, c, me, why, cap))
+            return true;
         for (uint8_t j = 0; j < c->ndeps; j++) {
             if (!AXL__IS_REF(c->deps[j].pred))
                 continue;
@@ -898,7 +967,7 @@ static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
             if (!AXL__IS_REF(pe->command) || SEEN(ps))
                 continue;
             MARK(ps);
-            todo[n++] = ps;
+            walk_todo[n++] = ps;
         }
         if (c->flags & AXL__CMD_BARRIER) /* every earlier command */
             for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
@@ -907,13 +976,86 @@ static bool waits_for_own_accessor(uint16_t *todo, unsigned n, uint8_t *seen,
                 r = x->next_inflight;
                 if (x->seq < c->seq && !SEEN(xs)) {
                     MARK(xs);
-                    todo[n++] = xs;
+                    walk_todo[n++] = xs;
                 }
             }
     }
     return false;
+}
+
+/* Does a command in flight use base buffer `base` (an accessor of it or
+ * of a sub-buffer of it)? */
+static bool uses_buffer(const struct axl__command *c, uint16_t base)
+{
+    for (uint8_t i = 0; i < c->nacc; i++)
+        if (c->acc[i].base == base)
+            return true;
+    return false;
+}
+
+/* The commands a wait for `arg` waits for, into walk_todo: the count. */
+static unsigned wait_set(enum axl__waited what, const void *arg)
+{
+    memset(walk_seen, 0, sizeof walk_seen);
+    if (what == AXL__WAITED_EVENT) {
+        const struct axl__event *e = arg;
+        if (!AXL__IS_REF(e->command))
+            return 0;
+        walk_todo[0] = axl__command_ref_slot(e->command);
+        MARK(walk_todo[0]);
+        return 1;
+    }
+    unsigned n = 0;
+    for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
+        const struct axl__command *c = axl__command_deref(r);
+        const uint16_t cs = axl__command_ref_slot(r);
+        r = c->next_inflight;
+        bool in;
+        switch (what) {
+        case AXL__WAITED_QUEUE:
+            in = c->queue == AXL__SLOT(QUEUE, (const struct axl__queue *)arg);
+            break;
+        case AXL__WAITED_BUFFER:
+            in = uses_buffer(c, AXL__SLOT(BUFFER,
+                                          (const struct axl__buffer *)arg));
+            break;
+        case AXL__WAITED_DEVICE:
+            in = c->device == AXL__SLOT(DEVICE,
+                                        (const struct axl__device *)arg);
+            break;
+        default: /* everything in flight */
+            in = true;
+            break;
+        }
+        if (in) {
+            MARK(cs);
+            walk_todo[n++] = cs;
+        }
+    }
+    return n;
+}
+
 #undef SEEN
 #undef MARK
+
+bool axl__wait_blocked(enum axl__waited what, const void *arg, char *why,
+                       size_t cap)
+{
+    const void *me = axl_port_message_buffer();
+    if (!caller_blocks(me))
+        return false;
+    return walk_blocked(wait_set(what, arg), me, why, cap);
+}
+
+axl_status axl__wait_check(const char *fn, enum axl__waited what,
+                           const void *arg, axl_status as, const char *first)
+{
+    if (!axl__wait_may_block())
+        return AXL_SUCCESS;
+    char why[AXL_MESSAGE_MAX - 64];
+    if (!axl__wait_blocked(what, arg, why, sizeof why))
+        return AXL_SUCCESS;
+    return axl__fail(fn, as, "%s can never end: it waits for %s", first, why);
 }
 
 /* Does the calling thread hold a host accessor of base buffer b (or of a
@@ -934,60 +1076,6 @@ bool axl__held_by_caller(const struct axl__buffer *b)
     return false;
 }
 
-static bool event_stuck(const void *arg, char *why, size_t cap)
-{
-    const struct axl__event *e = arg;
-    if (!AXL__IS_REF(e->command) || !AXL__POOL(HOST_ACCESSOR)->in_use)
-        return false;
-    const void *me = axl_port_message_buffer();
-    if (!caller_holds_accessor(me))
-        return false;
-    uint16_t *todo = walk_todo;
-    uint8_t *seen = walk_seen;
-    memset(walk_seen, 0, sizeof walk_seen);
-    todo[0] = axl__command_ref_slot(e->command);
-    seen[todo[0] >> 3] |= (uint8_t)(1u << (todo[0] & 7));
-    return waits_for_own_accessor(todo, 1, seen, me, why, cap);
-}
-
-static bool queue_stuck(const void *arg, char *why, size_t cap)
-{
-    if (!AXL__POOL(HOST_ACCESSOR)->in_use)
-        return false;
-    const void *me = axl_port_message_buffer();
-    if (!caller_holds_accessor(me))
-        return false;
-    const uint16_t q = AXL__SLOT(QUEUE, (const struct axl__queue *)arg);
-    uint16_t *todo = walk_todo;
-    uint8_t *seen = walk_seen;
-    memset(walk_seen, 0, sizeof walk_seen);
-    unsigned n = 0;
-    for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
-        const struct axl__command *c = axl__command_deref(r);
-        const uint16_t cs = axl__command_ref_slot(r);
-        r = c->next_inflight;
-        if (c->queue == q) {
-            seen[cs >> 3] |= (uint8_t)(1u << (cs & 7));
-            todo[n++] = cs;
-        }
-    }
-    return waits_for_own_accessor(todo, n, seen, me, why, cap);
-}
-
-/* AXL_ERR_BAD_STATE naming what blocks arg, when stuck says the wait for
- * it can never end; else AXL_SUCCESS. Apart, so that the message buffer
- * is on the stack only when there is a host accessor to look at. */
-static axl_status stuck_status(const char *fn,
-                               bool (*stuck)(const void *, char *, size_t),
-                               const void *arg, const char *what)
-{
-    char why[AXL_MESSAGE_MAX - 64];
-    if (!stuck(arg, why, sizeof why))
-        return AXL_SUCCESS;
-    return axl__fail(fn, AXL_ERR_BAD_STATE, "the wait can never end: %s%s",
-                     what, why);
-}
-
 /* Blocks (lock held) until done(arg): first dispatching whatever is ready,
  * then spinning briefly so a completion on another thread arrives without
  * a sleep, then sleeping on the DONE channel. Gives up at `until` (runtime
@@ -997,6 +1085,17 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
     uint64_t spin_until = 0;
     while (!done(arg)) {
         if (AXL__IS_REF(axl__rt.ready.head)) {
+            axl__pump();
+            continue;
+        }
+        /* A host task that waits holds its worker. With every worker so
+         * held, a host task queued for one would never run, and a wait
+         * for it would never end (issue 35.2): the waiting one runs it
+         * (on a worker all the same). */
+        if (AXL__IS_REF(axl__rt.host.head) && !axl__rt.idle_workers &&
+            AXL__IS_REF(axl__rt.running) &&
+            caller_runs_task(axl_port_message_buffer())) {
+            run_host_task(axl__fifo_pop(&axl__rt.host), 0);
             axl__pump();
             continue;
         }
@@ -1089,9 +1188,10 @@ static axl_status event_result(const char *fn, const struct axl__event *e)
         return AXL_SUCCESS;
     const struct axl__error *err =
         AXL__IS_REF(e->error) ? axl__error_deref(e->error) : NULL;
-    return axl__fail(fn, e->status, "the command failed: %s",
-                     err ? err->message
-                         : "(its message was lost: the error pool was full)");
+    return axl__fail_quote(
+        fn, e->status,
+        err ? err->message : "(its message was lost: the error pool was full)",
+        "the command failed: ");
 }
 
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
@@ -1109,14 +1209,12 @@ axl_status axl__wait_events_until(const char *fn,
                                   uint64_t until)
 {
     for (uint32_t i = 0; i < n; i++) {
-        /* A wait that can never end, asked before waiting: only when some
-         * host accessor is alive (what this thread holds does not change
-         * while it waits). */
-        if (AXL__POOL(HOST_ACCESSOR)->in_use) {
-            axl_status st = stuck_status(fn, event_stuck, evs[i], "");
-            if (st != AXL_SUCCESS)
-                return st;
-        }
+        /* A wait that can never end, asked before waiting (what this
+         * thread blocks does not change while it waits). */
+        axl_status st = axl__wait_check(fn, AXL__WAITED_EVENT, evs[i],
+                                        AXL_ERR_BAD_STATE, "the wait");
+        if (st != AXL_SUCCESS)
+            return st;
         if (!wait_core(event_done, evs[i], until))
             return axl__fail(fn, AXL_ERR_TIMEOUT,
                              "the command is not complete after the time "
@@ -1130,32 +1228,33 @@ axl_status axl__wait_events_until(const char *fn,
     return AXL_SUCCESS;
 }
 
-axl_status axl__wait_for_room(struct axl__event *e)
+axl_status axl__wait_for_room(struct axl__event *e, char *why, size_t cap)
 {
-    if (AXL__POOL(HOST_ACCESSOR)->in_use) {
-        char why[AXL_MESSAGE_MAX];
-        if (event_stuck(e, why, sizeof why))
-            return AXL_ERR_BAD_STATE;
-    }
+    if (axl__wait_may_block() &&
+        axl__wait_blocked(AXL__WAITED_EVENT, e, why, cap))
+        return AXL_ERR_BAD_STATE;
     e->holds++;
     wait_until(event_done, e);
     axl__event_unhold(e);
     return AXL_SUCCESS;
 }
 
-void axl__wait_started(struct axl__event *e)
+axl_status axl__wait_started(const char *fn, struct axl__event *e)
 {
-    wait_until(event_started, e);
+    axl_status st = axl__wait_check(fn, AXL__WAITED_EVENT, e,
+                                    AXL_ERR_BAD_STATE, "the wait");
+    if (st == AXL_SUCCESS)
+        wait_until(event_started, e);
+    return st;
 }
 
 axl_status axl__wait_queue(const char *fn, struct axl__queue *q)
 {
-    if (AXL__POOL(HOST_ACCESSOR)->in_use) {
-        axl_status st =
-            stuck_status(fn, queue_stuck, q, "a command of the queue: ");
-        if (st != AXL_SUCCESS)
-            return st;
-    }
+    axl_status st = axl__wait_check(fn, AXL__WAITED_QUEUE, q,
+                                    AXL_ERR_BAD_STATE,
+                                    "the wait for the queue");
+    if (st != AXL_SUCCESS)
+        return st;
     wait_until(queue_idle, q);
     if (AXL__IS_REF(axl__rt.zombie_head))
         axl__free_zombies();
@@ -1294,24 +1393,23 @@ static axl_status take_one(const char *fn, err_list l, const char *what)
     unsigned more = 0;
     for (axl__error_ref r = *l.head; AXL__IS_REF(r); r = axl__error_deref(r)->next)
         more++;
-    /* The counts first: a long message may be cut at AXL_MESSAGE_MAX. */
-    char counts[128] = "";
+    /* The counts first, short: the error's own message follows whole. */
+    char counts[80] = "";
     if (more && dropped)
         axl_format(counts, sizeof counts,
-                   "(%u more queued: throw again; %u more were dropped: the "
-                   "error pool, AXL_MAX_ERRORS, was full) ",
+                   "(%u more queued: throw again; %u dropped: "
+                   "AXL_MAX_ERRORS full) ",
                    more, (unsigned)dropped);
     else if (more)
         axl_format(counts, sizeof counts, "(%u more queued: throw again) ",
                    more);
     else if (dropped)
         axl_format(counts, sizeof counts,
-                   "(%u more were dropped: the error pool, AXL_MAX_ERRORS, "
-                   "was full) ",
+                   "(%u dropped: AXL_MAX_ERRORS full) ",
                    (unsigned)dropped);
     *l.dropped = 0;
     axl_status st =
-        axl__fail(fn, err->status, "%s%s%s", what, counts, err->message);
+        axl__fail_quote(fn, err->status, err->message, "%s%s", what, counts);
     axl__error_unref(err);
     return st;
 }

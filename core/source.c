@@ -133,23 +133,26 @@ static axl_status parse_options(const char *fn, const axl_build_props *p,
 /* The first lines of a build log: the image and its kernels. */
 static void log_image(char *log, size_t size, const struct axl__image *img)
 {
-    size_t len = axl_format(log, size, "xclbin ");
+    /* The application's buffer (axl_format_part: cut to its size). */
+    size_t len = axl_format_part(log, size, "xclbin ");
     for (int i = 0; i < 16; i++)
-        len += axl_format(log + (len < size ? len : size),
-                          len < size ? size - len : 0, "%02x%s",
-                          (unsigned)img->x.uuid[i],
-                          i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
-    len += axl_format(log + (len < size ? len : size), len < size ? size - len : 0,
-                      ": %u kernels:", (unsigned)img->x.kernel_count);
+        len += axl_format_part(log + (len < size ? len : size),
+                               len < size ? size - len : 0, "%02x%s",
+                               (unsigned)img->x.uuid[i],
+                               i == 3 || i == 5 || i == 7 || i == 9 ? "-"
+                                                                    : "");
+    len += axl_format_part(log + (len < size ? len : size),
+                           len < size ? size - len : 0, ": %u kernels:",
+                           (unsigned)img->x.kernel_count);
     const axl__pool *p = AXL__POOL(KERNEL_ID);
     for (uint16_t s = 0; s < p->capacity; s++)
         if (axl__pool_is_live(p, s) &&
             axl__kernel_id_at(s)->image == AXL__SLOT(IMAGE, img))
-            len += axl_format(log + (len < size ? len : size),
-                              len < size ? size - len : 0, " %s",
-                              axl__kernel_id_at(s)->name);
-    axl_format(log + (len < size ? len : size), len < size ? size - len : 0,
-               "\n");
+            len += axl_format_part(log + (len < size ? len : size),
+                                   len < size ? size - len : 0, " %s",
+                                   axl__kernel_id_at(s)->name);
+    axl_format_part(log + (len < size ? len : size),
+                    len < size ? size - len : 0, "\n");
 }
 
 /* A failed build: the whole log into props->log (kernel_compiler: "a full
@@ -159,7 +162,7 @@ static axl_status build_failed(const char *fn, const axl_build_props *props,
                                const struct axl__image *img, const char *fmt,
                                ...)
 {
-    char line[AXL_MESSAGE_MAX];
+    char line[AXL_MESSAGE_MAX - 112];
     char *log = props && props->log && props->log_size ? props->log : NULL;
     size_t size = log ? props->log_size : 0, len = 0;
     if (log) {
@@ -170,12 +173,17 @@ static axl_status build_failed(const char *fn, const axl_build_props *props,
     }
     va_list ap;
     va_start(ap, fmt);
-    if (log && len < size)
-        axl_vformat(log + len, size - len, fmt, ap);
+    if (log && len < size) /* the application's buffer: cut to its size */
+        axl_vformat_part(log + len, size - len, fmt, ap);
     va_end(ap);
+    /* The message begins the log: its line shortened in the middle (a
+     * long kernel name) so that the message, and what to pass for all of
+     * it, stay whole. */
+    char full[AXL_MESSAGE_MAX];
     va_start(ap, fmt);
-    axl_vformat(line, sizeof line, fmt, ap);
+    axl_vformat_part(full, sizeof full, fmt, ap);
     va_end(ap);
+    axl_shorten(line, sizeof line, full);
     return axl__fail(fn, AXL_ERR_BUILD, "build log: %s%s", line,
                      log ? "" : " (pass axl_build_props.log for all of it)");
 }

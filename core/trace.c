@@ -616,8 +616,9 @@ static void put(writer *w, const char *fmt, ...)
     va_list ap;
     for (int attempt = 0; attempt < 2; attempt++) {
         va_start(ap, fmt);
-        size_t n = axl_vformat(w->buf + w->len, sizeof w->buf - w->len, fmt,
-                               ap);
+        /* A first try that does not fit is flushed and made again. */
+        size_t n = axl_vformat_part(w->buf + w->len,
+                                    sizeof w->buf - w->len, fmt, ap);
         va_end(ap);
         if (w->len + n < sizeof w->buf) {
             w->len += n;

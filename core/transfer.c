@@ -46,8 +46,8 @@ static void host_unlock(const struct axl__buffer *b)
 static axl_status port_failed(char *why, size_t cap, const char *what,
                               const dev_ref *d, axl_status st)
 {
-    axl__why(why, cap, "%s on %s failed (%s): %s", what, d->dev->port->name,
-             axl_status_name(st), axl_last_message());
+    axl__why_quote(why, cap, axl_last_message(), "", "%s on %s failed (%s): ",
+                   what, d->dev->port->name, axl_status_name(st));
     return st == AXL_ERR_MEMORY_ALLOCATION ? st : AXL_ERR_RUNTIME;
 }
 
@@ -275,6 +275,13 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
     uint8_t src = b->loc[AXL__LOC_HOST].ver == b->cur && b->host
                       ? AXL__LOC_HOST
                       : axl__pick_source(b, AXL__NO_LOC);
+    /* Only the newest contents go back. An older copy (the host's, from
+     * before a kernel that failed writing the device's) is not the
+     * buffer's contents: the application's memory keeps what it had, and
+     * the release says so (issue 35: it wrote the stale copy back and
+     * returned AXL_SUCCESS). */
+    if (src != AXL__NO_LOC && b->loc[src].ver != b->cur)
+        src = AXL__NO_LOC;
     /* Traced: a write-back from a device is a transfer of its own. */
     const bool traced = AXL_TRACE_DETAIL && src != AXL__NO_LOC &&
                         src != AXL__LOC_HOST && axl__trace_on();
@@ -282,7 +289,12 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
     if (src == AXL__NO_LOC)
         return axl__fail(fn, AXL_ERR_RUNTIME,
                          "nothing written back: the buffer's contents were "
-                         "lost when a command writing it failed");
+                         "lost when a command writing it failed%s%s%s; the "
+                         "host memory keeps what it had",
+                         b->lost_status ? " (" : "",
+                         b->lost_status ? axl_status_name(b->lost_status)
+                                        : "",
+                         b->lost_status ? ")" : "");
     void *dst = b->final_dst;
     axl_status st = AXL_SUCCESS;
     char why[AXL_MESSAGE_MAX] = "";
@@ -306,6 +318,6 @@ axl_status axl__write_back(const char *fn, struct axl__buffer *b)
     if (traced)
         axl__trace_write_back(b, src, t0, t1, st);
     if (st != AXL_SUCCESS)
-        return axl__fail(fn, st, "%s", why);
+        return axl__fail_as(fn, st, why);
     return AXL_SUCCESS;
 }

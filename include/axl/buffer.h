@@ -116,7 +116,12 @@ axl_status axl_buffer_retain(axl_buffer buffer);
 /**
  * The last release applies 4.7.2.3: it may block until the commands on the
  * buffer finish and then write the contents back (see the top of this
- * file). A failed write-back is returned here, and is also an unconsumed
+ * file). When a command that wrote the buffer failed, its newest contents
+ * are lost (a failed kernel may have written part of its output): nothing
+ * is written back, the host memory keeps what it had, and the release
+ * returns AXL_ERR_RUNTIME ("nothing written back", with the failed
+ * command's status), whichever copy of older contents the runtime still
+ * has. A failed write-back is returned here, and is also an unconsumed
  * async error ("reported via the associated queue's asynchronous error
  * handling mechanism"): of the queue whose failed command lost the
  * contents, or of that queue's context once the queue is gone (a port

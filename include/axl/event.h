@@ -30,9 +30,8 @@ axl_status axl_event_release(axl_event event);
  * as 4.6.5.5 requires. A wait that can never end returns
  * AXL_ERR_BAD_STATE with a message naming what blocks it instead of
  * hanging: the command (or one it depends on) needs a host accessor that
- * is still alive and nothing else can release (on a single-threaded port,
- * or held by the waiting thread's own code path), or it waits for
- * nothing that can complete.
+ * the waiting thread holds, or the host task the waiting thread runs (a
+ * host task waiting for its own dependents).
  */
 axl_status axl_event_wait(axl_event event);
 

@@ -51,10 +51,43 @@ size_t axl_format(char *dst, size_t cap, const char *fmt, ...)
 #endif
     ;
 size_t axl_vformat(char *dst, size_t cap, const char *fmt, va_list ap);
+/** How many texts axl_format and axl_vformat have cut since the program
+ *  started (cap > 0 and the text longer: messages, names, whatever they
+ *  wrote), and the beginning of the first one cut (NULL: none). Every
+ *  message axl writes must fit its buffer: the tests' teardown asserts
+ *  that none was cut. A copy into a buffer the caller sized, which may cut
+ *  by contract, goes through axl_format_part and is not counted. */
+unsigned long axl_format_cuts(const char **first);
+/** axl_format into a buffer whose size the caller chose (a name into an
+ *  info struct, a list into the application's buffer) or that is filled
+ *  piece by piece (a writer that flushes and tries again): cutting there
+ *  is the contract, not counted by axl_format_cuts. */
+size_t axl_format_part(char *dst, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+size_t axl_vformat_part(char *dst, size_t cap, const char *fmt, va_list ap);
+/** A message that quotes another (a failure quoting the one it comes
+ *  from): dst = the text fmt makes, then `quote`, then `tail`. When the
+ *  whole does not fit, the quote gives way in its middle ("...", as
+ *  axl_shorten), so that its beginning and its end, where a message names
+ *  the fix, stay; that counts as a cut (axl_format_cuts). Returns the
+ *  length written. */
+size_t axl_format_quote(char *dst, size_t cap, const char *quote,
+                        const char *tail, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+size_t axl_vformat_quote(char *dst, size_t cap, const char *quote,
+                         const char *tail, const char *fmt, va_list ap);
 /** Copies s (a path, say) into dst, cap bytes with the NUL; when it does
  *  not fit, keeps its beginning and its end with "..." between, so a
  *  message that names a long path keeps its file name and its room for
- *  the reason. Returns dst. */
+ *  the reason. The cuts fall on '/' where the room allows, so that every
+ *  folder name shown is whole ("/home/user/.../build/design.xclbin").
+ *  Returns dst. */
 const char *axl_shorten(char *dst, size_t cap, const char *s);
 /** A size for a message: "128 KiB", "1 GiB" when exact, "31.5 KiB" (to a
  *  tenth, rounded down) when not, "700 bytes" under 1 KiB. Returns dst. */
@@ -65,7 +98,7 @@ const char *axl_bytes(char *dst, size_t cap, uint64_t n);
 /* ------------------------------------------------------------------------ */
 
 /** Size of each thread's message buffer, including the NUL. */
-#define AXL_MESSAGE_MAX 192
+#define AXL_MESSAGE_MAX 256
 
 /** Wait channels. A port may implement them with one condition each, or
  *  with one shared event flag: waiters re-check their condition anyway. */

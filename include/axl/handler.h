@@ -35,7 +35,12 @@ typedef void (*axl_cgf)(axl_handler *handler, void *user);
 
 /**
  * A host task: runs on the host, in dependency order with the queue's other
- * commands, on a worker thread where the port has threads. Return
+ * commands, on a worker thread where the port has threads. It may call the
+ * runtime; a call that would wait for the task itself (for a command that
+ * depends on it) fails at once instead of waiting for ever
+ * (AXL_ERR_BAD_STATE, or AXL_ERR_OUT_OF_RESOURCES for a creation, naming
+ * the host task). A host task that waits lends its worker to the host
+ * tasks queued meanwhile. Return
  * AXL_SUCCESS, or a failure (axl_fail() adds a message): the failure marks
  * the event, reaches the async handler and fails the commands that depend
  * on this one.

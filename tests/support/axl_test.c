@@ -272,9 +272,13 @@ const char *axl_test_kernel_fix(void)
 #endif
 }
 
+/* Texts the formatter had cut when the test began (axl_format_cuts). */
+static unsigned long cuts_at_setup;
+
 int axl_test_setup(void **state)
 {
     (void)state;
+    cuts_at_setup = axl_format_cuts(NULL);
     AXL_OK(axl_shutdown());
 #if defined(AXL_TEST_PREDIGESTED)
     AXL_OK(axl_emu_set_builtin_design(&AXL_TEST_EMU_DESIGN));
@@ -319,6 +323,17 @@ int axl_test_teardown(void **state)
             leaks++;
         }
     }
+    /* Every message whole (issue 35.4): none of the texts the runtime,
+     * the ports and the models formatted during the test was cut. */
+    const char *last;
+    const unsigned long cuts = axl_format_cuts(&last);
+    if (cuts != cuts_at_setup) {
+        print_error("%lu text(s) did not fit their buffer (cut); the "
+                    "first of the program began \"%s\"\n",
+                    cuts - cuts_at_setup, last ? last : "");
+        leaks++;
+    }
+    cuts_at_setup = cuts;
     fake_config = (fake_port_config){0};
     axl_test_alloc_hook = NULL;
     axl_test_free_hook = NULL;

@@ -343,6 +343,10 @@ static void a_returned_hung_model_times_out_once_each_time(void **s)
     pthread_join(t, NULL);
     /* One error per throw (4.13.1.2): the timeouts the error pool kept. */
     AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    /* The message whole (issue 35.4), the counts before the error's own
+     * text, and that to its end, which says what stays reserved. */
+    AXL_MESSAGE_HAS("more queued: throw again");
+    AXL_MESSAGE_HAS("(its buffers stay reserved until the unit is back)");
     for (int i = 0; i < 64 && axl_queue_throw_asynchronous(r.q) != AXL_SUCCESS;
          i++)
         ;

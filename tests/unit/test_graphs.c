@@ -1366,7 +1366,10 @@ static void a_failed_node_fails_the_graph_event_and_the_queue_keeps_working(
     while (axl_queue_throw_asynchronous(r.q) != AXL_SUCCESS) {
     }
     /* The queue goes on: the same graph with a good size, and a plain
-     * command. */
+     * command. The failed node lost O's contents (a later user fails the
+     * same way until something writes all of it): written again first. */
+    const int32_t zero = 0;
+    AXL_OK(axl_queue_fill(r.q, O, NULL, &zero, sizeof zero, NULL, 0, NULL));
     uint32_t n = N;
     AXL_OK(axl_graph_exec_update_scalar(x, node, 3, &n, 4));
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &done));

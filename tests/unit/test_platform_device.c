@@ -344,7 +344,9 @@ static void port_registration_checks_required_ops(void **state)
 }
 
 /* Messages that name a path keep their reason: axl_shorten keeps a long
- * path's beginning and its file name, in the room it is given. */
+ * path's beginning and its file name, in the room it is given, and cuts
+ * on its separators, so that no folder name shown is cut in two (issue
+ * 35.4: paths stay readable). */
 static void shortened_path_keeps_its_beginning_and_file_name(void **state)
 {
     (void)state;
@@ -354,10 +356,22 @@ static void shortened_path_keeps_its_beginning_and_file_name(void **state)
         strcat(path, "/a_rather_long_folder");
     strcat(path, "/design.xclbin");
     assert_ptr_equal(axl_shorten(out, sizeof out, path), out);
+    assert_string_equal(out, "/home/someone/.../design.xclbin");
+    /* With more room, whole folders on either side of the dots. */
+    char wide[80];
+    axl_shorten(wide, sizeof wide, path);
+    assert_true(strlen(wide) < sizeof wide);
+    assert_string_equal(wide, "/home/someone/.../a_rather_long_folder/"
+                              "a_rather_long_folder/design.xclbin");
+    /* A file name longer than the room keeps its end, cut where it must. */
+    char name[200] = "/x/";
+    for (int i = 0; i < 10; i++)
+        strcat(name, "long_file_name_");
+    strcat(name, "end.xclbin");
+    axl_shorten(out, sizeof out, name);
     assert_int_equal(strlen(out), sizeof out - 1);
-    assert_memory_equal(out, "/home/some", 10);
     assert_non_null(strstr(out, "..."));
-    assert_string_equal(out + strlen(out) - 14, "/design.xclbin");
+    assert_string_equal(out + strlen(out) - 10, "end.xclbin");
 }
 
 static void short_text_is_copied_whole(void **state)

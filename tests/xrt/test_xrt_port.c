@@ -408,7 +408,7 @@ static const char *deep_copy(const char *src, char *path, size_t cap)
 {
     snprintf(path, cap, "%s", AXL_TEST_SCRATCH);
     mkdir(path, 0755);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 12; i++) {
         size_t n = strlen(path);
         snprintf(path + n, cap - n,
                  "/a_folder_name_long_enough_to_push_the_reason_out_%d", i);
