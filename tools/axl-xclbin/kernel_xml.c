@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "pack.h"
+#include "text.h"
 
 #define MAX_PARAMS 64
 #define NAME_MAX_ 64
@@ -129,26 +130,6 @@ static int is_id(int c)
     return isalnum(c) || c == '_';
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 /* ---- reading the source ---------------------------------------------- */
 
 /* Blanks the comments of a C/C++ text in place, keeping newlines (and so
@@ -205,10 +186,10 @@ static int define(kx *k, const char *s, int dash_d)
     m->fn = !dash_d && *s == '(';
     if (dash_d)
         s = *s == '=' ? s + 1 : "1";
-    m->body = dup_n(s, strlen(s));
+    m->body = text_dup_n(s, strlen(s));
     if (!m->body)
         return -1;
-    trim(m->body);
+    text_trim(m->body);
     k->nmacros++;
     return 0;
 }
@@ -304,7 +285,7 @@ static int load(kx *k, const char *path, int depth)
     unsigned char *data;
     size_t size;
     if (depth == 0 && k->o->text) {
-        data = (unsigned char *)dup_n(k->o->text, k->o->text_size);
+        data = (unsigned char *)text_dup_n(k->o->text, k->o->text_size);
         size = k->o->text_size;
         if (!data)
             return fail(k, path, 0, "out of memory");
@@ -323,7 +304,7 @@ static int load_text(kx *k, const char *path, unsigned char *data,
         free(data);
         return fail(k, path, 0, "out of memory");
     }
-    char *name = dup_n(path, strlen(path));
+    char *name = text_dup_n(path, strlen(path));
     if (!name) {
         free(data);
         return fail(k, path, 0, "out of memory");
@@ -382,7 +363,7 @@ static int load_text(kx *k, const char *path, unsigned char *data,
                      sizeof(pragma_rec)))
                 r = fail(k, name, first, "out of memory");
             else {
-                char *text = dup_n(t + 6, strlen(t + 6));
+                char *text = text_dup_n(t + 6, strlen(t + 6));
                 if (!text)
                     r = fail(k, name, first, "out of memory");
                 else
@@ -423,7 +404,7 @@ static int append(char **out, size_t *len, size_t *cap, const char *s,
  * a C preprocessor would not expand again). */
 static char *expand(kx *k, const char *s)
 {
-    char *cur = dup_n(s, strlen(s));
+    char *cur = text_dup_n(s, strlen(s));
     for (int round = 0; cur && round < 32; round++) {
         size_t n = strlen(cur), cap = n + 16, len = 0;
         char *out = malloc(cap);
@@ -480,11 +461,11 @@ static int add_alias(kx *k, const char *name, size_t nl, const char *type,
     alias *a = &k->aliases[k->naliases];
     memcpy(a->name, name, nl);
     a->name[nl] = '\0';
-    a->type = structy ? NULL : dup_n(type, tl);
+    a->type = structy ? NULL : text_dup_n(type, tl);
     if (!structy && !a->type)
         return -1;
     if (a->type)
-        trim(a->type);
+        text_trim(a->type);
     k->naliases++;
     return 0;
 }
@@ -1026,7 +1007,7 @@ static int check_return(kx *k, const top *t)
     size_t b = t->name;
     while (b > 0 && s[b - 1] != ';' && s[b - 1] != '}' && s[b - 1] != '{')
         b--;
-    char *ret = dup_n(s + b, t->name - b);
+    char *ret = text_dup_n(s + b, t->name - b);
     if (!ret)
         return fail(k, k->o->source, 0, "out of memory");
     const line_rec *L = &k->lines[line_of(k, t->name)];
@@ -1067,7 +1048,7 @@ static int read_param(kx *k, const char *file, unsigned line, char *text,
             break;
         }
     }
-    text = trim(text);
+    text = text_trim(text);
     /* array suffixes: int a[1024] is a pointer on the interface */
     size_t n = strlen(text);
     int array = 0;
@@ -1076,7 +1057,7 @@ static int read_param(kx *k, const char *file, unsigned line, char *text,
         while (b && text[b] != '[')
             b--;
         text[b] = '\0';
-        n = strlen(trim(text));
+        n = strlen(text_trim(text));
         array = 1;
     }
     size_t e = n;
@@ -1156,14 +1137,14 @@ static int read_param(kx *k, const char *file, unsigned line, char *text,
 static int read_params(kx *k, const top *t)
 {
     const line_rec *L = &k->lines[line_of(k, t->lp)];
-    char *raw = dup_n(k->code + t->lp + 1, t->rp - t->lp - 1);
+    char *raw = text_dup_n(k->code + t->lp + 1, t->rp - t->lp - 1);
     char *list = raw ? expand(k, raw) : NULL;
     free(raw);
     if (!list)
         return fail(k, L->file, L->line, "%s", k->overflow
                     ? "the parameters' macros expand past 64 KiB (one "
                       "contains itself?)" : "out of memory");
-    if (strcmp(trim(list), "void") == 0 || !trim(list)[0]) {
+    if (strcmp(text_trim(list), "void") == 0 || !text_trim(list)[0]) {
         free(list);
         return 0;
     }
@@ -1462,46 +1443,6 @@ static int read_pragmas(kx *k, const top *t, iface *f)
 
 /* ---- the XML --------------------------------------------------------- */
 
-typedef struct text {
-    char *p;
-    size_t len, cap;
-    int bad;
-} text;
-
-static void put(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void put(text *t, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->p ? t->p + t->len : NULL,
-                          t->p ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->bad = 1;
-            return;
-        }
-        if (t->p && (size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 2048;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *p = realloc(t->p, cap);
-        if (!p) {
-            t->bad = 1;
-            return;
-        }
-        t->p = p;
-        t->cap = cap;
-    }
-}
-
 static void escaped(const char *s, char *out, size_t cap)
 {
     size_t n = 0;
@@ -1578,7 +1519,7 @@ static int write_xml(kx *k, const iface *f, text *t)
     if (off > 0x1000)
         return fail(k, k->o->source, 0, "the control registers end at 0x%X, "
                     "past the 4 KiB control window", off);
-    put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    text_put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<!-- %s: written by axl-xclbin kernel-xml from %s (the kernel.xml "
         "v++ -c puts in %s.xo) -->\n"
         "<root versionMajor=\"1\" versionMinor=\"6\">\n"
@@ -1597,27 +1538,27 @@ static int write_xml(kx *k, const iface *f, text *t)
         if (!p->mem || seen)
             continue;
         upper(p->bundle, bundle_port, sizeof bundle_port);
-        put(t, "      <port name=\"M_AXI_%s\" mode=\"master\" "
+        text_put(t, "      <port name=\"M_AXI_%s\" mode=\"master\" "
             "range=\"0xFFFFFFFF\" dataWidth=\"%u\" portType=\"addressable\" "
             "base=\"0x0\"/>\n", bundle_port, bundle_width(k, p->bundle));
     }
     if (has_slave)
-        put(t, "      <port name=\"S_AXI_%s\" mode=\"slave\" range=\"0x1000\" "
+        text_put(t, "      <port name=\"S_AXI_%s\" mode=\"slave\" range=\"0x1000\" "
             "dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n", ctl);
     for (unsigned i = 0; i < k->np; i++)
         if (k->p[i].stream)
-            put(t, "      <port name=\"%s\" mode=\"%s\" range=\"0x0\" "
+            text_put(t, "      <port name=\"%s\" mode=\"%s\" range=\"0x0\" "
                 "dataWidth=\"%u\" portType=\"stream\" base=\"0x0\"/>\n",
                 k->p[i].name, k->p[i].dir == 1 ? "read_only" : "write_only",
                 k->p[i].bits);
-    put(t, "    </ports>\n    <args>\n");
+    text_put(t, "    </ports>\n    <args>\n");
     for (unsigned i = 0; i < k->np; i++) {
         const param *p = &k->p[i];
         char type[TYPE_MAX * 6];
         escaped(p->type, type, sizeof type);
         unsigned size = p->mem ? 8 : scalar_bytes(p->bits);
         if (p->stream) {
-            put(t, "      <arg name=\"%s\" addressQualifier=\"4\" id=\"%u\" "
+            text_put(t, "      <arg name=\"%s\" addressQualifier=\"4\" id=\"%u\" "
                 "port=\"%s\" size=\"0x0\" offset=\"0x0\" hostOffset=\"0x0\" "
                 "hostSize=\"0x0\" type=\"%s\"/>\n", p->name, i, p->name,
                 type);
@@ -1625,13 +1566,13 @@ static int write_xml(kx *k, const iface *f, text *t)
         }
         if (p->mem)
             upper(p->bundle, bundle_port, sizeof bundle_port);
-        put(t, "      <arg name=\"%s\" addressQualifier=\"%d\" id=\"%u\" "
+        text_put(t, "      <arg name=\"%s\" addressQualifier=\"%d\" id=\"%u\" "
             "port=\"%s%s\" size=\"0x%X\" offset=\"0x%X\" hostOffset=\"0x0\" "
             "hostSize=\"0x%X\" type=\"%s\"/>\n", p->name, p->mem ? 1 : 0, i,
             p->mem ? "M_AXI_" : "S_AXI_", p->mem ? bundle_port : ctl, size,
             p->offset, size, type);
     }
-    put(t, "    </args>\n"
+    text_put(t, "    </args>\n"
         "    <compileWorkGroupSize x=\"1\" y=\"1\" z=\"1\"/>\n"
         "  </kernel>\n"
         "</root>\n");

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "pack.h"
+#include "text.h"
 #include "platform.h"
 
 #define MAX_KERNELS 64
@@ -140,48 +141,6 @@ static void hash(link *l, const void *p, size_t n)
     }
 }
 
-/* ---- A growable text ---------------------------------------------------- */
-
-typedef struct text {
-    char *p;
-    size_t len, cap;
-    int bad;
-} text;
-
-static void put(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void put(text *t, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->p ? t->p + t->len : NULL,
-                          t->p ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->bad = 1;
-            return;
-        }
-        if (t->p && (size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *p = realloc(t->p, cap);
-        if (!p) {
-            t->bad = 1;
-            return;
-        }
-        t->p = p;
-        t->cap = cap;
-    }
-}
-
 /* ---- kernel.xml ---------------------------------------------------- */
 
 /* One tag of an XML text: <name attrs> or <name attrs/> or </name>.
@@ -288,16 +247,6 @@ static int attr(const xtag *t, const char *key, char *out, size_t out_size)
     return 0;
 }
 
-static char *dup_n(const char *p, size_t n)
-{
-    char *s = malloc(n + 1);
-    if (s) {
-        memcpy(s, p, n);
-        s[n] = '\0';
-    }
-    return s;
-}
-
 static int parse_uint(const char *s, unsigned long long max,
                       unsigned long long *out)
 {
@@ -388,7 +337,7 @@ static int read_kernel_xml(link *l, const char *file)
                             "ap_ctrl_none", k->name, proto);
             }
             strcpy(k->slave, "S_AXI_CONTROL");
-            k->attrs = dup_n(t.attrs, t.alen);
+            k->attrs = text_dup_n(t.attrs, t.alen);
         } else if (is_tag(&t, "kernel") && t.closing) {
             k = NULL;
         } else if (k && is_tag(&t, "port") && !t.closing) {
@@ -412,7 +361,7 @@ static int read_kernel_xml(link *l, const char *file)
             if (attr(&t, "dataWidth", w, sizeof w) == 1 &&
                 parse_uint(w, 1u << 20, &bits) == 0)
                 kp->bits = (unsigned)bits;
-            k->ports[k->nports++] = dup_n(t.start, t.len);
+            k->ports[k->nports++] = text_dup_n(t.start, t.len);
         } else if (k && is_tag(&t, "arg") && !t.closing) {
             if (k->nargs == MAX_ARGS) {
                 free(data);
@@ -444,7 +393,7 @@ static int read_kernel_xml(link *l, const char *file)
             a->qualifier = (unsigned)q;
             if (attr(&t, "port", a->port, sizeof a->port) != 1)
                 a->port[0] = '\0';
-            a->raw = dup_n(t.start, t.len);
+            a->raw = text_dup_n(t.start, t.len);
             k->nargs++;
         }
     }
@@ -458,16 +407,6 @@ static int read_kernel_xml(link *l, const char *file)
 }
 
 /* ---- the v++ config ------------------------------------------------ */
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
 
 static kernel *kernel_named(link *l, const char *name)
 {
@@ -513,7 +452,7 @@ static int do_nk(link *l, const char *file, unsigned line, char *v)
     char *count = c1 + 1, *names = strchr(count, ':');
     if (names)
         *names++ = '\0';
-    kernel *k = kernel_named(l, trim(v));
+    kernel *k = kernel_named(l, text_trim(v));
     if (!k)
         return fail(l, file, line, "nk= names kernel %s, which no kernel "
                     "file gives", v);
@@ -521,7 +460,7 @@ static int do_nk(link *l, const char *file, unsigned line, char *v)
         return fail(l, file, line, "nk= for kernel %s is given twice",
                     k->name);
     unsigned long long n;
-    if (parse_uint(trim(count), MAX_CUS, &n) || n == 0)
+    if (parse_uint(text_trim(count), MAX_CUS, &n) || n == 0)
         return fail(l, file, line, "nk=%s: the count \"%s\" is not 1..%d",
                     k->name, count, MAX_CUS);
     k->nk_seen = 1;
@@ -535,7 +474,7 @@ static int do_nk(link *l, const char *file, unsigned line, char *v)
             else if (i + 1 < n)
                 return fail(l, file, line, "nk=%s:%llu names fewer than "
                             "%llu units", k->name, n, n);
-            snprintf(name, sizeof name, "%s", trim(names));
+            snprintf(name, sizeof name, "%s", text_trim(names));
             names = dot ? dot + 1 : NULL;
         } else {
             snprintf(name, sizeof name, "%s_%llu", k->name, i + 1);
@@ -676,8 +615,8 @@ static int do_sp(link *l, const char *file, unsigned line, char *v)
     for (char *d = dot; d; d = strchr(d + 1, '.'))
         dot = d;
     *dot = '\0';
-    const char *cname = trim(v), *aname = trim(dot + 1),
-               *mem = trim(colon + 1);
+    const char *cname = text_trim(v), *aname = text_trim(dot + 1),
+               *mem = text_trim(colon + 1);
     cu *c = cu_named(l, cname);
     if (!c)
         return fail(l, file, line, "sp= names compute unit %s, which no "
@@ -724,7 +663,7 @@ static int stream_end(link *l, const char *file, unsigned line, char *v,
         return fail(l, file, line, "stream_connect: \"%s\" is not "
                     "<cu>.<port>", v);
     *dot = '\0';
-    const char *cname = trim(v), *pname = trim(dot + 1);
+    const char *cname = text_trim(v), *pname = text_trim(dot + 1);
     cu *c = cu_named(l, cname);
     if (!c)
         return fail(l, file, line, "stream_connect names compute unit %s, "
@@ -767,9 +706,9 @@ static int do_sc(link *l, const char *file, unsigned line, char *v)
     if (c2)
         *c2 = '\0';
     unsigned long long depth = 0;
-    if (c2 && (parse_uint(trim(c2 + 1), MAX_DEPTH, &depth) || depth < 2))
+    if (c2 && (parse_uint(text_trim(c2 + 1), MAX_DEPTH, &depth) || depth < 2))
         return fail(l, file, line, "stream_connect: FIFO depth \"%s\" is not "
-                    "2..%u beats", trim(c2 + 1), MAX_DEPTH);
+                    "2..%u beats", text_trim(c2 + 1), MAX_DEPTH);
     if (l->ns == MAX_STREAMS || l->banks + l->ns >= MAX_BANKS)
         return fail(l, file, line, "stream_connect: more than %u banks and "
                     "streams in one design", MAX_BANKS);
@@ -815,10 +754,10 @@ static int do_slr(link *l, const char *file, unsigned line, char *v)
         return fail(l, file, line, "slr=%s: expected <cu>:SLR<n>", v);
     *colon = '\0';
     unsigned long long n;
-    const char *slr = trim(colon + 1);
-    if (!cu_named(l, trim(v)))
+    const char *slr = text_trim(colon + 1);
+    if (!cu_named(l, text_trim(v)))
         return fail(l, file, line, "slr= names compute unit %s, which no "
-                    "nk= makes", trim(v));
+                    "nk= makes", text_trim(v));
     if (strncmp(slr, "SLR", 3) != 0 || parse_uint(slr + 3, 15, &n))
         return fail(l, file, line, "slr=: \"%s\" is not SLR0..SLR15", slr);
     return 0;
@@ -873,7 +812,7 @@ static int do_clock(link *l, const char *file, unsigned line,
     unsigned long long hz;
     char *colon = strchr(v, ':');
     if (strcmp(key, "defaultFreqHz") == 0) {
-        if (parse_uint(trim(v), UINT64_MAX, &hz))
+        if (parse_uint(text_trim(v), UINT64_MAX, &hz))
             return fail(l, file, line, "defaultFreqHz=%s is not a number "
                         "of Hz", v);
         return set_hz(l, file, line, hz);
@@ -884,15 +823,15 @@ static int do_clock(link *l, const char *file, unsigned line,
     if (!colon)
         return fail(l, file, line, "freqHz=%s: expected <hz>:<cu>", v);
     *colon = '\0';
-    if (parse_uint(trim(v), UINT64_MAX, &hz))
+    if (parse_uint(text_trim(v), UINT64_MAX, &hz))
         return fail(l, file, line, "freqHz=%s is not a number of Hz", v);
     for (char *u = strtok(colon + 1, ","); u; u = strtok(NULL, ",")) {
         char *pin = strchr(u, '.'); /* <cu>.<clock pin> */
         if (pin)
             *pin = '\0';
-        if (!cu_named(l, trim(u)))
+        if (!cu_named(l, text_trim(u)))
             return fail(l, file, line, "freqHz= names compute unit %s, "
-                        "which no nk= makes", trim(u));
+                        "which no nk= makes", text_trim(u));
     }
     return set_hz(l, file, line, hz);
 }
@@ -902,7 +841,7 @@ static int do_clock(link *l, const char *file, unsigned line,
 static int read_config(link *l, const char *file, const char *body,
                        int pass)
 {
-    char *copy = dup_n(body, strlen(body));
+    char *copy = text_dup_n(body, strlen(body));
     if (!copy)
         return fail(l, file, 0, "out of memory");
     char section[32] = "";
@@ -913,7 +852,7 @@ static int read_config(link *l, const char *file, const char *body,
         if (nl)
             *nl++ = '\0';
         line++;
-        char *t = trim(s);
+        char *t = text_trim(s);
         if (!*t || *t == '#')
             continue;
         if (*t == '[') {
@@ -923,7 +862,7 @@ static int read_config(link *l, const char *file, const char *body,
                 break;
             }
             *e = '\0';
-            strcpy(section, trim(t + 1));
+            strcpy(section, text_trim(t + 1));
             continue;
         }
         char *eq = strchr(t, '=');
@@ -932,7 +871,7 @@ static int read_config(link *l, const char *file, const char *body,
             break;
         }
         *eq = '\0';
-        char *key = trim(t), *v = trim(eq + 1);
+        char *key = text_trim(t), *v = text_trim(eq + 1);
         if (strcmp(section, "connectivity") == 0) {
             if (strcmp(key, "nk") == 0)
                 r = pass == 0 ? do_nk(l, file, line, v) : 0;
@@ -971,7 +910,7 @@ static int read_config(link *l, const char *file, const char *body,
                 *bar = '\0';
             if (strncmp(sel, "0:", 2) == 0)
                 sel += 2;
-            if (parse_mhz(trim(sel), &hz))
+            if (parse_mhz(text_trim(sel), &hz))
                 r = fail(l, file, line, "kernel_frequency=%s: expected MHz "
                          "(300, 333.33 or 0:300|1:500)", v);
             else
@@ -992,10 +931,10 @@ static void mem_json(const link *l, text *t)
     for (unsigned i = 0; i < l->nc; i++)
         for (unsigned a = 0; a < MAX_ARGS; a++)
             used |= l->c[i].banks[a];
-    put(t, "{\"mem_topology\": {\"m_count\": \"%u\", \"m_mem_data\": [",
+    text_put(t, "{\"mem_topology\": {\"m_count\": \"%u\", \"m_mem_data\": [",
         l->banks + l->ns);
     for (unsigned b = 0; b < l->banks; b++)
-        put(t, "%s{\"m_type\": \"%s\", \"m_used\": \"%d\", "
+        text_put(t, "%s{\"m_type\": \"%s\", \"m_used\": \"%d\", "
             "\"m_sizeKB\": \"0x%llx\", \"m_tag\": \"%s\", "
             "\"m_base_address\": \"0x%llx\"}", b ? ", " : "",
             l->bank[b].type, (int)(used >> b & 1),
@@ -1004,19 +943,19 @@ static void mem_json(const link *l, text *t)
     /* A stream is a MEM_STREAMING_CONNECTION entry, as v++ writes one,
      * with its FIFO depth in the word XRT calls route_id. */
     for (unsigned s = 0; s < l->ns; s++)
-        put(t, "%s{\"m_type\": \"MEM_STREAMING_CONNECTION\", \"m_used\": "
+        text_put(t, "%s{\"m_type\": \"MEM_STREAMING_CONNECTION\", \"m_used\": "
             "\"1\", \"route_id\": \"%u\", \"m_tag\": \"stream%u\"}",
             l->banks + s ? ", " : "", l->s[s].depth, s);
-    put(t, "]}}");
+    text_put(t, "]}}");
 }
 
 static void ip_json(const link *l, text *t)
 {
-    put(t, "{\"ip_layout\": {\"m_count\": \"%u\", \"m_ip_data\": [", l->nc);
+    text_put(t, "{\"ip_layout\": {\"m_count\": \"%u\", \"m_ip_data\": [", l->nc);
     for (unsigned i = 0; i < l->nc; i++) {
         const kernel *k = &l->k[l->c[i].kernel];
         /* An ap_ctrl_none unit has no done, so no interrupt. */
-        put(t, "%s{\"m_type\": \"IP_KERNEL\", \"m_int_enable\": \"%d\", "
+        text_put(t, "%s{\"m_type\": \"IP_KERNEL\", \"m_int_enable\": \"%d\", "
             "\"m_interrupt_id\": \"%u\", \"m_ip_control\": \"%s\", "
             "\"m_base_address\": \"0x%llx\", \"m_name\": \"%s:%s\"}",
             i ? ", " : "", strcmp(k->control, "AP_CTRL_NONE") != 0, i,
@@ -1024,7 +963,7 @@ static void ip_json(const link *l, text *t)
             (unsigned long long)(l->cu_base + i * CU_STRIDE), k->name,
             l->c[i].name);
     }
-    put(t, "]}}");
+    text_put(t, "]}}");
 }
 
 static void conn_json(const link *l, text *t)
@@ -1039,7 +978,7 @@ static void conn_json(const link *l, text *t)
                     continue;
                 for (unsigned b = 0; b < l->banks; b++)
                     if (l->c[i].banks[a] >> b & 1)
-                        put(&body, "%s{\"arg_index\": \"%u\", "
+                        text_put(&body, "%s{\"arg_index\": \"%u\", "
                             "\"m_ip_layout_index\": \"%u\", "
                             "\"mem_data_index\": \"%u\"}", n++ ? ", " : "",
                             id, i, b);
@@ -1054,11 +993,11 @@ static void conn_json(const link *l, text *t)
                 ui++;
             const kernel *k = &l->k[l->c[ui].kernel];
             unsigned a = end ? l->s[s].to_arg : l->s[s].from_arg;
-            put(&body, "%s{\"arg_index\": \"%u\", \"m_ip_layout_index\": "
+            text_put(&body, "%s{\"arg_index\": \"%u\", \"m_ip_layout_index\": "
                 "\"%u\", \"mem_data_index\": \"%u\"}", n++ ? ", " : "",
                 k->args[a].id, ui, l->banks + s);
         }
-    put(t, "{\"connectivity\": {\"m_count\": \"%u\", \"m_connection\": [%s]}}",
+    text_put(t, "{\"connectivity\": {\"m_count\": \"%u\", \"m_connection\": [%s]}}",
         n, body.p ? body.p : "");
     t->bad |= body.bad;
     free(body.p);
@@ -1071,7 +1010,7 @@ static uint64_t clock_hz(const link *l)
 
 static void clock_json(const link *l, text *t)
 {
-    put(t, "{\"clock_freq_topology\": {\"m_count\": \"2\", \"m_clock_freq\": "
+    text_put(t, "{\"clock_freq_topology\": {\"m_count\": \"2\", \"m_clock_freq\": "
         "[{\"m_freq_Mhz\": \"%u\", \"m_type\": \"DATA\", \"m_name\": "
         "\"DATA_CLK\"}, {\"m_freq_Mhz\": \"%u\", \"m_type\": \"KERNEL\", "
         "\"m_name\": \"KERNEL_CLK\"}]}}",
@@ -1081,7 +1020,7 @@ static void clock_json(const link *l, text *t)
 static void xml(const link *l, text *t)
 {
     uint64_t hz = clock_hz(l);
-    put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    text_put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<!-- written by axl-xclbin link -->\n"
         "<project name=\"%s\">\n"
         "  <platform vendor=\"%s\" boardid=\"%s\" name=\"%s\" "
@@ -1102,22 +1041,22 @@ static void xml(const link *l, text *t)
         (unsigned)(hz % 1000000u), KERNEL_CLK_MHZ);
     for (unsigned i = 0; i < l->nk; i++) {
         const kernel *k = &l->k[i];
-        put(t, "        <kernel%s>\n", k->attrs ? k->attrs : "");
+        text_put(t, "        <kernel%s>\n", k->attrs ? k->attrs : "");
         for (unsigned p = 0; p < k->nports; p++)
-            put(t, "          %s\n", k->ports[p]);
+            text_put(t, "          %s\n", k->ports[p]);
         for (unsigned a = 0; a < k->nargs; a++)
-            put(t, "          %s\n", k->args[a].raw);
+            text_put(t, "          %s\n", k->args[a].raw);
         for (unsigned c = 0; c < l->nc; c++)
             if (l->c[c].kernel == i)
-                put(t, "          <instance name=\"%s\">\n"
+                text_put(t, "          <instance name=\"%s\">\n"
                     "            <addrRemap base=\"0x%llx\" range=\"0x%llx\" "
                     "port=\"%s\"/>\n          </instance>\n",
                     l->c[c].name,
                     (unsigned long long)(l->cu_base + c * CU_STRIDE),
                     (unsigned long long)CU_STRIDE, k->slave);
-        put(t, "        </kernel>\n");
+        text_put(t, "        </kernel>\n");
     }
-    put(t, "      </core>\n    </device>\n  </platform>\n</project>\n");
+    text_put(t, "      </core>\n    </device>\n  </platform>\n</project>\n");
 }
 
 static int parse_uuid(const char *s, unsigned char out[16])
