@@ -224,7 +224,7 @@ static void conv2d_convolves_8_bit_images(void **s)
  * the output buffer (AXL_ERR_RUNTIME, naming the unit and the bundle). */
 #if defined(AXL_TEST_RTL) && AXL_TEST_RTL
 #define OVERRUN AXL_ERR_RUNTIME
-#define OVERRUN_SAYS "is outside every buffer the port allocated"
+#define OVERRUN_SAYS "is outside every buffer"
 #define OVERRUN_CAUSE "(AXL_ERR_RUNTIME: RTL vadd:vadd_"
 #else
 #define OVERRUN AXL_ERR_KERNEL

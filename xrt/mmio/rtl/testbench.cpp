@@ -694,8 +694,8 @@ void testbench::write_beat(unit &u, mem_slave &s, burst &w)
         if (!(strb[lane >> 3] >> (lane & 7) & 1))
             continue;
         if (checked && (x < w.lo || x >= w.hi)) {
-            error(u, "%s %s: write at 0x%llx is outside every buffer the "
-                  "port allocated", u.name.c_str(), p.name,
+            error(u, "%s %s: write at 0x%llx is outside every buffer",
+                  u.name.c_str(), p.name,
                   static_cast<unsigned long long>(x));
             w.bad = true;
             checked = false;
@@ -1214,8 +1214,8 @@ axl_status testbench::run_status(uint32_t ip, char *why, size_t size)
     if (u->run_errors == 1)
         std::snprintf(why, size, "RTL %s", u->run_error.c_str());
     else
-        std::snprintf(why, size, "RTL %s (and %u more protocol errors in "
-                      "this run)", u->run_error.c_str(), u->run_errors - 1);
+        std::snprintf(why, size, "RTL %s (+%u more protocol errors)",
+                      u->run_error.c_str(), u->run_errors - 1);
     return AXL_ERR_RUNTIME;
 }
 
