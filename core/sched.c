@@ -1322,7 +1322,7 @@ axl_status axl__deliver_errors(const char *fn, struct axl__queue *q)
     if (h.fn)
         give_all(ql, h);
     else
-        st = take_one(fn, ql, "asynchronous error: ");
+        st = take_one(fn, ql, ""); /* fn says it is a throw */
     if (st != AXL_SUCCESS)
         return st;
     return axl__deliver_context_errors(fn, ctx);
@@ -1338,9 +1338,7 @@ axl_status axl__deliver_context_errors(const char *fn,
         give_all(cl, ctx->handler);
         return AXL_SUCCESS;
     }
-    return take_one(fn, cl,
-                    "asynchronous error (of a queue released before its "
-                    "command finished): ");
+    return take_one(fn, cl, "of a released queue: ");
 }
 
 /* A context's last release with a handler (4.13.1.1: a context destroyed

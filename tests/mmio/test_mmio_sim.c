@@ -1279,8 +1279,9 @@ static void an_interrupt_that_never_arrives_is_said_once_and_its_unit_is_polled(
 }
 
 /* One vadd on fresh buffers, its result checked when it ran; its status,
- * and the run's profiled length in *ns. */
-static axl_status vadd_timed(rig *r, uint64_t *ns)
+ * and the run's profiled length in *ns. A failed wait's message must hold
+ * fails_saying. */
+static axl_status vadd_timed(rig *r, uint64_t *ns, const char *fails_saying)
 {
     static int32_t a[N], o[N];
     for (int i = 0; i < N; i++) {
@@ -1296,6 +1297,8 @@ static axl_status vadd_timed(rig *r, uint64_t *ns)
     axl_event e;
     AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
     axl_status st = axl_event_wait(e);
+    if (st != AXL_SUCCESS && fails_saying)
+        AXL_MESSAGE_HAS(fails_saying);
     uint64_t t0 = 0, t1 = 0;
     if (st == AXL_SUCCESS) {
         AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &t0));
@@ -1351,7 +1354,7 @@ static void a_done_another_read_consumed_still_ends_a_chain_units_run(
     AXL_OK(axl_queue_set_timeout(r.q, 1000u * 1000000u));
     for (int run = 0; run < 3; run++) {
         uint64_t ns = 0;
-        AXL_OK(vadd_timed(&r, &ns)); /* its result checked */
+        AXL_OK(vadd_timed(&r, &ns, NULL)); /* its result checked */
         if (ns >= AXL_MMIO_IRQ_GRACE_NS)
             fail_msg("run %d took %llu ns: ended by the fall-back", run,
                      (unsigned long long)ns);
@@ -1386,10 +1389,10 @@ static void a_late_done_meets_or_misses_its_timeout_to_the_microsecond(
         rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
         uint64_t ns = 0;
         AXL_OK(axl_queue_set_timeout(r.q, RUN - 10 * US));
-        AXL_EXPECT(vadd_timed(&r, &ns), AXL_ERR_TIMEOUT);
-        AXL_MESSAGE_HAS("did not finish within 29 ms");
+        AXL_EXPECT(vadd_timed(&r, &ns, "did not finish within 29 ms"),
+                   AXL_ERR_TIMEOUT);
         AXL_OK(axl_queue_set_timeout(r.q, RUN + 10 * US));
-        AXL_OK(vadd_timed(&r, &ns));
+        AXL_OK(vadd_timed(&r, &ns, NULL));
         if (ns < RUN || ns >= RUN + 10 * US)
             fail_msg("variant 0x%x: the run took %llu ns of the device's "
                      "clock; %u to %u expected",

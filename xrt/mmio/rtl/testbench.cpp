@@ -1214,7 +1214,7 @@ axl_status testbench::run_status(uint32_t ip, char *why, size_t size)
     if (u->run_errors == 1)
         std::snprintf(why, size, "RTL %s", u->run_error.c_str());
     else
-        std::snprintf(why, size, "RTL %s (+%u more protocol errors)",
+        std::snprintf(why, size, "RTL %s (+%u more)",
                       u->run_error.c_str(), u->run_errors - 1);
     return AXL_ERR_RUNTIME;
 }
