@@ -1338,7 +1338,8 @@ axl_status axl__deliver_context_errors(const char *fn,
         give_all(cl, ctx->handler);
         return AXL_SUCCESS;
     }
-    return take_one(fn, cl, "of a released queue: ");
+    return take_one(fn, cl,
+                    "of a queue released before its command finished: ");
 }
 
 /* A context's last release with a handler (4.13.1.1: a context destroyed
