@@ -993,6 +993,94 @@ static void placement_reuses_the_memory_of_a_released_buffer_let_go(
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
+/* Issue 35 item 6, the sequence random API programs found: a context and
+ * queue, vadd's bundle, the context pool filled (one more queue is
+ * refused for want of a context) and those contexts released; a launch
+ * over one 48-byte buffer as all three arguments with a count far past
+ * its end fails asynchronously; the error is delivered, everything is
+ * released and waited for. Every context slot comes back (4.6.2: a
+ * context lives while something holds it, and no longer). On the emulated
+ * device and on a fake one (real hardware to the runtime). */
+static void every_context_slot_comes_back_after_a_failed_launch_on(
+    axl_device dev, bool fails)
+{
+    const uint32_t start = axl_test_pool("context").in_use;
+    axl_context ctx;
+    AXL_OK(axl_context_create(&dev, 1, NULL, &ctx));
+    axl_queue q;
+    AXL_OK(axl_queue_create(ctx, dev, 0, NULL, &q));
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(dev, "vadd", &id));
+    axl_kernel_bundle bundle;
+    AXL_OK(axl_get_kernel_bundle_for(ctx, &dev, 1, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bundle));
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(bundle, id, &k));
+    axl_context fill[64];
+    uint32_t nfill = 0;
+    while (nfill < 64 &&
+           axl_context_create(&dev, 1, NULL, &fill[nfill]) == AXL_SUCCESS)
+        nfill++;
+    axl_queue extra;
+    assert_int_equal(axl_queue_create(AXL_NO_CONTEXT, dev, 0, NULL, &extra),
+                     AXL_ERR_OUT_OF_RESOURCES);
+    for (uint32_t i = 0; i < nfill; i++)
+        AXL_OK(axl_context_release(fill[i]));
+    axl_buffer b;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(12), NULL, &b));
+    /* Accepted; the kernel fails on the emulated device (its model checks
+     * the count against the buffers), and runs at once on a fake one. */
+    AXL_OK(axl_queue_single_task(
+        q, k,
+        AXL_ARGS(AXL_ARG_IN(b), AXL_ARG_IN(b), AXL_ARG_OUT(b),
+                 AXL_ARG_U32(1u << 20)),
+        NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    const axl_status thrown = axl_queue_throw_asynchronous(q);
+    if (fails)
+        assert_int_not_equal(thrown, AXL_SUCCESS);
+    AXL_OK(axl_buffer_release(b));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(bundle));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(ctx));
+    assert_int_equal(axl_test_pool("context").in_use, start);
+    assert_int_equal(axl_test_pool("queue").in_use, 0);
+    assert_int_equal(axl_test_pool("buffer").in_use, 0);
+}
+
+static void every_context_slot_comes_back_after_a_failed_launch(void **s)
+{
+    (void)s;
+    every_context_slot_comes_back_after_a_failed_launch_on(
+        axl_test_emu_device(), true);
+}
+
+static void every_context_slot_comes_back_after_a_failed_launch_fake(
+    void **s)
+{
+    (void)s;
+    fake_config = (fake_port_config){
+        .devices = 2,
+        .flags = AXL_HAL_DEVICE_AVAILABLE,
+        .program_mask = 3,
+        .builtin_image = axl_test_stock_xclbin,
+        .builtin_image_size = axl_test_stock_xclbin_size};
+    AXL_OK(axl_device_port_register(&fake_port));
+    axl_device all[8];
+    uint32_t n = 0;
+    AXL_OK(axl_device_get_all(AXL_DEVICE_TYPE_ALL, all, 8, &n));
+    axl_device fake = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        bool emu = true;
+        AXL_OK(axl_device_has(all[i], AXL_ASPECT_EMULATED, &emu));
+        if (!emu && !fake.id)
+            fake = all[i];
+    }
+    assert_true(fake.id != 0);
+    every_context_slot_comes_back_after_a_failed_launch_on(fake, false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1010,6 +1098,8 @@ int main(void)
         T(stats_do_not_count_a_released_buffer_its_command_let_go),
         T(buffer_create_reuses_a_released_buffer_its_command_let_go),
         T(placement_reuses_the_memory_of_a_released_buffer_let_go),
+        T(every_context_slot_comes_back_after_a_failed_launch),
+        T(every_context_slot_comes_back_after_a_failed_launch_fake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1473,6 +1473,14 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
                 u->alone = alone;
             }
         }
+    } else if (u) {
+        /* No arguments, nothing to check: the unit's worker reads the
+         * check's buffers from here, and a unit may have served a kernel
+         * with buffers before (a programming gives idle units to other
+         * IPs). Left as it was, the worker digested the last run's
+         * buffers, freed and unmapped since (issue 35, fuzz_api). */
+        u->args_id = 0;
+        u->alone = 0;
     }
     char why[AXL_MESSAGE_MAX];
 
