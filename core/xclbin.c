@@ -1663,7 +1663,7 @@ axl_status axl_xclbin_get_stream(const axl_xclbin *x, uint32_t index,
         return AXL_ERR_INVALID;
     uint32_t m = stream_bank(x, index);
     axl_xclbin_mem mem;
-    axl_xclbin_connection a, b;
+    axl_xclbin_connection a = {0}, b = {0}; /* stream_ends may find one end only */
     if (m >= x->mem_count || axl_xclbin_get_mem(x, m, &mem) != AXL_SUCCESS)
         return AXL_ERR_INVALID;
     stream_ends(x, m, &a, &b);
