@@ -140,34 +140,49 @@ axl_status axl_is_compatible(const axl_kernel_id *ids, uint32_t count,
 
 /* ---- The design a device carries ------------------------------------------------- */
 
-/* At start-up: the design the device came with (lock held). A design the
- * reader rejects leaves the device without built-in kernels, and says why
- * in its name. */
+/* The design d came with, opened into x; its reader's answer. */
+static axl_status open_builtin(const struct axl__device *d, axl_xclbin *x,
+                               char *why, size_t size)
+{
+    const axl_hal_device_info *i = &d->info;
+    /* A pre-digested design (axl-xclbin design) needs no reader. */
+    return i->builtin_design
+               ? axl_xclbin_open_design(x, i->builtin_design, why, size)
+               : axl_xclbin_open(x, i->builtin_image, i->builtin_image_size,
+                                 why, size);
+}
+
+/* The name says only that the design was rejected (a device name has 64
+ * bytes); the reason, which may not fit there, is read again when a
+ * message needs it. */
 void axl__device_builtin(struct axl__device *d)
 {
+    static const char note[] = " (design rejected)";
     const axl_hal_device_info *i = &d->info;
     struct axl__image *img = NULL;
     if (i->builtin_image || i->builtin_design) {
         axl_xclbin x;
-        char why[96];
-        /* A pre-digested design (axl-xclbin design) needs no reader. */
-        axl_status st =
-            i->builtin_design
-                ? axl_xclbin_open_design(&x, i->builtin_design, why,
-                                         sizeof why)
-                : axl_xclbin_open(&x, i->builtin_image, i->builtin_image_size,
-                                  why, sizeof why);
+        axl_status st = open_builtin(d, &x, NULL, 0);
         if (st == AXL_SUCCESS)
             st = axl__image_add("axl_init", &x, AXL__IMAGE_BUILTIN,
                                 AXL__SLOT(DEVICE, d), &img);
-        else
-            axl_format(d->info.name + strlen(d->info.name),
-                       sizeof d->info.name - strlen(d->info.name),
-                       " (design rejected: %s)", why);
+        else if (strlen(d->info.name) + sizeof note <= sizeof d->info.name)
+            strcat(d->info.name, note);
         if (img)
             d->builtin = d->loaded = axl__image_ref_of(img);
     }
     axl__cu_adopt(d, img);
+}
+
+bool axl__device_rejected(const struct axl__device *d, char *why,
+                          size_t size)
+{
+    axl_xclbin x;
+    why[0] = '\0';
+    if (AXL__IS_REF(d->builtin) ||
+        !(d->info.builtin_image || d->info.builtin_design))
+        return false;
+    return open_builtin(d, &x, why, size) != AXL_SUCCESS;
 }
 
 /* No command in flight on d, no run out on any of its units (a run given

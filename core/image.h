@@ -101,7 +101,14 @@ const char *axl__kernel_fix(const struct axl__kernel_id *k,
                             const char **device_name);
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);
+/* At start-up: the design device d came with. One the reader rejects
+ * leaves it without built-in kernels and " (design rejected)" in its
+ * name; axl__device_rejected says why (for messages). */
 void axl__device_builtin(struct axl__device *d);
+/* Why the design d came with was rejected, written to why; false (why
+ * left "") when it came with none or it was taken. */
+bool axl__device_rejected(const struct axl__device *d, char *why,
+                          size_t size);
 /* Programs device d with img unless it carries it (lock held; waits for
  * the commands on it, drops the lock while the port works). Once the
  * device is quiet, just before it programs, it asks may_replace (when

@@ -250,14 +250,22 @@ axl_status axl_get_built_in_kernel_id(axl_device device, const char *name,
     if (!name)
         return axl__null(fn, "name");
     AXL__ENTER_OUT(device, d, device, id);
-    if (!AXL__IS_REF(d->builtin) ||
-        !kernel_id_named(name, axl__image_ref_slot(d->builtin), id))
+    char why[AXL_MESSAGE_MAX];
+    if (!AXL__IS_REF(d->builtin)) {
+        if (axl__device_rejected(d, why, sizeof why))
+            st = axl__fail_quote(fn, AXL_ERR_INVALID, why,
+                                 "%s has no built-in kernel named %s: the "
+                                 "design it came with was rejected: ",
+                                 d->info.name, name);
+        else
+            st = axl__fail(fn, AXL_ERR_INVALID,
+                           "%s carries no design, so no built-in kernel "
+                           "named %s",
+                           d->info.name, name);
+    } else if (!kernel_id_named(name, axl__image_ref_slot(d->builtin), id))
         st = axl__fail(fn, AXL_ERR_INVALID,
-                       AXL__IS_REF(d->builtin) ? "%s has no built-in kernel named %s "
-                                    "(AXL_DEVICE_INFO_BUILT_IN_KERNELS "
-                                    "lists them)"
-                                  : "%s carries no design, so no built-in "
-                                    "kernel named %s",
+                       "%s has no built-in kernel named %s "
+                       "(AXL_DEVICE_INFO_BUILT_IN_KERNELS lists them)",
                        d->info.name, name);
     axl__leave();
     return st;
