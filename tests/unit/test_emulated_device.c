@@ -426,6 +426,76 @@ static void a_launch_with_the_arguments_a_unit_keeps_sees_its_own_scalars(void *
     AXL_OK(axl_context_release(c));
 }
 
+#ifdef AXL_TEST_NOP_ALONE
+#include "axl_test_nop_alone_xclbin.h"
+
+static axl_status nop_model(const axl_emu_call *call, void *user)
+{
+    (void)call;
+    (void)user;
+    return AXL_SUCCESS;
+}
+
+/* Issue 35 (fuzz_api; tests/fuzz/found/README.md): a unit that a
+ * programming gives to a kernel without arguments checks no buffers. The
+ * unit of IP 0 runs vadd with two read-only buffers (the read-only check
+ * keeps them in the unit's call record); the nop_alone design puts nop at
+ * IP 0. Before the fix the unit's worker digested vadd's buffers again for
+ * nop's run, from the record, in the banks the programming had unmapped:
+ * SEGV (seen here on the unfixed emu.c). */
+static void a_unit_given_to_a_kernel_without_arguments_checks_no_old_buffers(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_nop_alone_xclbin,
+                                      axl_test_nop_alone_xclbin_size));
+    AXL_OK(axl_emu_set_deterministic(false)); /* the units' workers */
+    AXL_OK(axl_emu_check_read_only(true));
+    axl_context c = emu_context();
+    axl_device d = axl_test_emu_device();
+    axl_kernel_bundle b;
+    axl_kernel k = builtin_vadd(&b, c);
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    enum { N = 1024 };
+    static int32_t x[N], y[N], z[N];
+    axl_buffer X, Y, Z;
+    AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
+    AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
+    AXL_OK(axl_buffer_create_from(z, 4, axl_range_1d(N), NULL, &Z));
+    AXL_OK(vadd_with(q, k, X, Y, Z, AXL_ACCESS_WRITE_NO_INIT, N));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    AXL_OK(axl_buffer_release(Z));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(b));
+
+    AXL_OK(axl_image_register(axl_test_nop_alone_xclbin,
+                              axl_test_nop_alone_xclbin_size));
+    AXL_OK(axl_emu_register_model("nop", nop_model, NULL));
+    /* Banks of another size: the programming gives the old storage back
+     * to the OS (a design whose banks differ, as the fuzzer's did). */
+    const axl_emu_limits small = {.max_bank_bytes = 1u << 20};
+    AXL_OK(axl_emu_set_limits(&small));
+    axl_kernel_id nop;
+    AXL_OK(axl_get_kernel_id("nop", &nop));
+    AXL_OK(axl_get_kernel_bundle_for(c, NULL, 0, &nop, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, nop, &k));
+    for (int run = 0; run < 3; run++) {
+        AXL_OK(axl_queue_single_task(q, k, NULL, 0, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait(q));
+    }
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    AXL_OK(axl_emu_set_limits(NULL));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_context_release(c));
+}
+#endif
+
 static void skipped_without_the_asym_design(void **s)
 {
     (void)s;
@@ -459,6 +529,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             a_launch_with_the_arguments_a_unit_keeps_sees_its_own_scalars,
             axl_test_setup, axl_test_teardown),
+#ifdef AXL_TEST_NOP_ALONE
+        cmocka_unit_test_setup_teardown(
+            a_unit_given_to_a_kernel_without_arguments_checks_no_old_buffers,
+            axl_test_setup, axl_test_teardown),
+#endif
         cmocka_unit_test_setup_teardown(skipped_without_the_asym_design,
                                         axl_test_setup, axl_test_teardown),
     };
