@@ -116,17 +116,27 @@ void axl__xn_mem_free(void *dev, axl_hal_mem *mem)
     if (b->next)
         b->next->prev = b->prev;
     pthread_mutex_unlock(&d->lock);
+    axl__xn_bo_destroy(b);
+    mem->handle = 0;
+}
+
+void axl__xn_sub_destroy(xn_sub *s)
+{
+    axl__xrt.bo_free(s->bo);
+    count(&axl__xn_counts.sub_bos, -1);
+    free(s);
+}
+
+void axl__xn_bo_destroy(xn_bo *b)
+{
     while (b->subs) {
         xn_sub *s = b->subs;
         b->subs = s->next;
-        axl__xrt.bo_free(s->bo);
-        count(&axl__xn_counts.sub_bos, -1);
-        free(s);
+        axl__xn_sub_destroy(s);
     }
     axl__xrt.bo_free(b->bo);
     count(&axl__xn_counts.bos, -1);
     free(b);
-    mem->handle = 0;
 }
 
 static axl_status range_check(const xn_bo *b, uint64_t offset, uint64_t size,

@@ -356,16 +356,7 @@ static void close_device(xn_device *d)
     while (d->bos) {
         xn_bo *b = d->bos;
         d->bos = b->next;
-        while (b->subs) {
-            xn_sub *s = b->subs;
-            b->subs = s->next;
-            axl__xrt.bo_free(s->bo);
-            count(&axl__xn_counts.sub_bos, -1);
-            free(s);
-        }
-        axl__xrt.bo_free(b->bo);
-        count(&axl__xn_counts.bos, -1);
-        free(b);
+        axl__xn_bo_destroy(b);
     }
     axl__xn_noop_device(d->dh, 0);
     if (d->owned)

@@ -280,6 +280,10 @@ static inline void list_del(xn_run *r)
 axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
                              void *user_ptr, axl_hal_mem *out);
 void axl__xn_mem_free(void *dev, axl_hal_mem *mem);
+/* Gives a BO back to XRT, the sub-buffer BOs made of it first (b is out
+ * of its device's list); a sub-buffer BO alone. */
+void axl__xn_bo_destroy(xn_bo *b);
+void axl__xn_sub_destroy(xn_sub *s);
 axl_status axl__xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
                              const void *src, uint64_t size);
 axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,

@@ -609,9 +609,7 @@ axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
     }
     pthread_mutex_unlock(&d->lock);
     if (other) { /* another thread made the same one meanwhile */
-        axl__xrt.bo_free(s->bo);
-        count(&axl__xn_counts.sub_bos, -1);
-        free(s);
+        axl__xn_sub_destroy(s);
         s = other;
     }
     *out = s->bo;
