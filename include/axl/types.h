@@ -75,7 +75,10 @@ AXL_DECLARE_HANDLE(axl_ip);
 /** Backends (spec 4.1). */
 typedef enum axl_backend {
     AXL_BACKEND_EMU = 1, /**< the emulated device (C models of kernels) */
-    AXL_BACKEND_XRT = 2  /**< AMD XRT: Alveo cards and embedded boards */
+    AXL_BACKEND_XRT = 2, /**< AMD XRT: Alveo cards and embedded boards */
+    AXL_BACKEND_MMIO = 3 /**< axl's own driver of the IPs' registers (the
+                              mmio port: bare metal, Linux UIO, or a
+                              model of the fabric in CI) */
 } axl_backend;
 
 /** info::device_type (spec 4.6.4.2). */

@@ -1473,12 +1473,31 @@ static void completion_can_be_set_per_unit_and_an_unwired_interrupt_is_refused(
     rig_down(&r);
 }
 
+/* 4.1: a platform and its devices name their backend. The mmio port
+ * drives the IPs' registers itself (the C-model simulator's here, a
+ * board's on a board): its own backend, not the emulated device's,
+ * though in CI both run C models. */
+static void the_port_names_its_own_backend_4_1(void **s)
+{
+    (void)s;
+    axl_device d = axl_test_emu_device();
+    axl_backend b = AXL_BACKEND_EMU;
+    AXL_OK(axl_device_get_backend(d, &b));
+    assert_int_equal(b, AXL_BACKEND_MMIO);
+    axl_platform p;
+    AXL_OK(axl_device_get_platform(d, &p));
+    b = AXL_BACKEND_EMU;
+    AXL_OK(axl_platform_get_backend(p, &b));
+    assert_int_equal(b, AXL_BACKEND_MMIO);
+}
+
 #define P(f) cmocka_unit_test_setup_teardown(f, sim_setup, sim_teardown)
 #define T(f) cmocka_unit_test_setup_teardown(f, port_setup, port_teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        T(the_port_names_its_own_backend_4_1),
         P(ap_start_write_of_one_sets_it_and_zero_is_ignored),
         P(ap_start_clears_when_the_core_raises_ap_ready),
         P(pulse_ap_start_reads_zero_while_the_unit_runs),
