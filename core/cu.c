@@ -18,6 +18,7 @@
 #include "image.h"
 #include "observe.h"
 #include "devops.h"
+#include "pipeline_priv.h"
 
 /* Banks of the device an argument of a unit reaches (all of them when the
  * image says nothing about connectivity). */
@@ -417,6 +418,9 @@ void axl__run_kernel(struct axl__command *c)
                                 "design before the kernel could run"));
         return;
     }
+    /* A unit of a pipeline starts after the units downstream of it. */
+    if (c->u.kernel.pipe && axl__pipeline_hold(c))
+        return;
     /* A free unit of this kernel that reaches its buffers, going round its
      * units from the one after the last used, so runs spread over them. */
     struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
@@ -540,6 +544,8 @@ void axl__run_kernel(struct axl__command *c)
     }
     uint8_t phase = atomic_exchange_explicit(&cu->phase, AXL__CU_IDLE,
                                              memory_order_acq_rel);
+    if (st == AXL_SUCCESS && c->u.kernel.pipe)
+        axl__pipeline_dispatched(c); /* before run_back may free c */
     if (st != AXL_SUCCESS) {
         /* Never started: this thread has the run back. */
         run_back(cu, c, st, why);
@@ -598,7 +604,7 @@ uint64_t axl__device_deadline(const struct axl__device *d)
  * is past its deadline: due now, on any clock. */
 uint64_t axl__next_deadline(void)
 {
-    uint64_t next = UINT64_MAX;
+    uint64_t next = axl__pipeline_next_deadline(); /* held commands' */
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s))
@@ -685,8 +691,8 @@ static bool overdue(const struct axl__cu *cu, uint64_t now)
  */
 unsigned axl__check_timeouts(void)
 {
-    unsigned n = 0;
     const uint64_t host_now = axl__now();
+    unsigned n = axl__pipeline_check_timeouts(host_now);
     const bool may_call_out = !axl_port_in_isr();
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {

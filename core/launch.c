@@ -11,6 +11,7 @@
 #include "rt.h"
 #include "image.h"
 #include "devops.h"
+#include "pipeline_priv.h"
 
 /* ---- Checks at submit ------------------------------------------------------------- */
 
@@ -133,6 +134,16 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              d->info.name, kid->name, kid->name);
         }
 
+        /* A kernel with stream ports: its streams are the design's, its
+         * unit one of a started pipeline (pipeline.c). */
+        uint8_t pipe = 0, pipe_unit = 0;
+        if (kid->streams) {
+            st = axl__pipeline_check_launch(fn, q, h, kn, kid, &pipe,
+                                            &pipe_unit);
+            if (st != AXL_SUCCESS)
+                return st;
+        }
+
         /* Arguments against the metadata. The names for messages come from
          * the XML, read only when there is something to say. */
         char name[48];
@@ -155,6 +166,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         h->u.kernel.nargs = 0;
         for (uint8_t m = 0; m < kid->nargs; m++) {
             const struct axl__karg_meta *meta = &kid->args[m];
+            if (meta->is_mem == AXL__ARG_STREAM)
+                continue; /* the design's (checked above) */
             const struct axl__karg *set = NULL;
             for (uint8_t i = 0; i < h->nkargs; i++)
                 if (h->kargs[i].id == meta->id)
@@ -274,6 +287,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         h->u.kernel.kernel = AXL__HANDLE_SLOT(h->kernel);
         h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
         h->u.kernel.memo = 0;
+        h->u.kernel.pipe = pipe;
+        h->u.kernel.pipe_unit = pipe_unit;
         return AXL_SUCCESS;
     }
     return axl__fail(fn, AXL_ERR_RUNTIME,
