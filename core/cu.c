@@ -35,8 +35,9 @@ uint64_t axl__arg_banks(const struct axl__device *d,
     return banks;
 }
 
-/* Each unit's banks per argument, in the kernel id's argument order
- * (sorted by id), so launches never walk CONNECTIVITY. */
+/* Each unit's banks per argument the host sets, in the kernel id's
+ * argument order (sorted by id) less its stream ports (the order of a
+ * command's arguments, launch.c), so launches never walk CONNECTIVITY. */
 static void unit_banks(struct axl__device *d, const struct axl__image *img,
                        struct axl__cu *cu)
 {
@@ -46,6 +47,8 @@ static void unit_banks(struct axl__device *d, const struct axl__image *img,
     for (uint32_t a = 0; a < ki.arg_count && n < AXL_MAX_KERNEL_ARGS; a++) {
         axl_xclbin_arg arg;
         axl_xclbin_get_kernel_arg(&img->x, &ki, a, &arg);
+        if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+            continue; /* the design joins it: no bank */
         uint32_t at = n++;
         while (at && ids[at - 1] > arg.index) {
             ids[at] = ids[at - 1];

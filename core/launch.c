@@ -199,6 +199,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             h->u.kernel.args[h->u.kernel.nargs++] = *set;
             if (!meta->is_mem)
                 continue;
+            /* Its place among the arguments the host sets: a unit's
+             * banks are kept in that order (cu.c, unit_banks). */
+            const uint8_t hm = (uint8_t)(h->u.kernel.nargs - 1u);
             /* The address must be one the kernel's master can use for
              * its pointer type. */
             struct axl__required *r = &h->acc[set->acc - 1];
@@ -225,8 +228,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                     !axl__kernel_may_use(kn, &d->cus[c]) ||
                     (c < 32 && (struck >> c & 1u)))
                     continue;
-                any |= d->cus[c].banks[m];
-                all &= d->cus[c].banks[m];
+                any |= d->cus[c].banks[hm];
+                all &= d->cus[c].banks[hm];
             }
             uint8_t loc = axl__device_loc(b, q->device);
             if (loc != AXL__NO_LOC) {
@@ -244,7 +247,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                      struck ? "that reaches the buffers "
                                               "before it"
                                             : "of the kernel object",
-                                     reach_list(d, img, kn, kid, m, units,
+                                     reach_list(d, img, kn, kid, hm, units,
                                                 sizeof units));
 #else
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
@@ -259,7 +262,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 }
                 for (uint8_t c = 0; c < d->ncus && c < 32; c++)
                     if (d->cus[c].kernel_index == kid->index &&
-                        !(d->cus[c].banks[m] >> bank & 1))
+                        !(d->cus[c].banks[hm] >> bank & 1))
                         struck |= 1u << c;
             } else {
                 uint64_t pick = all ? all : any;

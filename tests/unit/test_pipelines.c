@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -648,5 +649,7 @@ int main(void)
         T(stop_past_its_timeout_names_the_unit_that_did_not_stop),
         T(the_bundle_lists_its_designs_pipes_with_their_depths),
     };
+    if (getenv("AXL_TEST_ONLY"))
+        cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
