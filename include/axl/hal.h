@@ -352,8 +352,10 @@ enum axl_hal_stop {
     /** Any unit: ap_sw_reset, else the board's reset hook (the emulated
      *  device ends its model); a run on it ends (run_done, failed). */
     AXL_HAL_RESET = 1,
-    /** Close: as STOP, and the emulated device ends free-running models
-     *  too (a board leaves them running). */
+    /** Close (the pipeline is let go of): auto-restart cleared, and a
+     *  unit not idle at once is reset (the emulated device ends its model
+     *  at its next stream op), which is no failure; the emulated device
+     *  ends free-running models too (a board leaves them running). */
     AXL_HAL_CLOSE = 2
 };
 

@@ -147,9 +147,12 @@ typedef struct axl_pipeline_desc {
 axl_status axl_pipeline_create(axl_queue queue, const axl_pipeline_desc *desc,
                                axl_pipeline *out);
 
-/** Stops the pipeline if it runs (as axl_pipeline_stop, its report
- *  lost: a unit that did not stop is reset), then lets go of it and its
- *  bundle. Its status is the stop's; the handle goes either way. */
+/** Stops the pipeline if it runs, then lets go of it and its bundle:
+ *  held commands fail, auto-restart is cleared and a unit not idle at
+ *  once (an iteration waiting for a packet that will not come) is reset,
+ *  which is no failure; commands in flight are waited for up to the stop
+ *  timeout. AXL_ERR_TIMEOUT when one still runs then or a unit did not
+ *  reset, naming it; the handle goes either way. */
 axl_status axl_pipeline_release(axl_pipeline pipeline);
 
 /**
