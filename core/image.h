@@ -48,6 +48,7 @@ struct axl__kernel_id {
     uint8_t nargs;
     uint8_t ncu;
     uint8_t streams;            /* its AXL__ARG_STREAM arguments */
+    uint8_t free_running;       /* ap_ctrl_none: never launched */
     struct axl__karg_meta args[AXL_MAX_KERNEL_ARGS]; /* sorted by id */
     uint16_t cu_ip[AXL_MAX_KERNEL_CUS];              /* IP_LAYOUT indexes */
     char name[AXL_KERNEL_NAME_MAX];

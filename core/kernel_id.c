@@ -141,6 +141,12 @@ axl_status axl__image_kernels(const char *fn, struct axl__image *img)
             axl_xclbin_get_kernel_cu(x, &ki, c, &ip);
             id->cu_ip[c] = (uint16_t)ip;
         }
+        /* hwControlProtocol is the kernel's: its units share it. */
+        axl_xclbin_ip xi;
+        id->free_running = id->ncu &&
+                           axl_xclbin_get_ip(x, id->cu_ip[0], &xi) ==
+                               AXL_SUCCESS &&
+                           xi.control == AXL_XCLBIN_AP_CTRL_NONE;
         img->nkids++;
     }
     if (st != AXL_SUCCESS)

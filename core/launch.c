@@ -134,6 +134,21 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              d->info.name, kid->name, kid->name);
         }
 
+        /* An ap_ctrl_none unit has no start and no done: it runs from
+         * the fabric's reset, and no command launches it (XRT's
+         * xrt::kernel refuses it too). */
+        if (kid->free_running)
+            return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "kernel %s is ap_ctrl_none (free-running): it "
+                             "runs from the fabric's reset and takes no "
+                             "launch; %s",
+                             kid->name,
+                             kid->streams
+                                 ? "its pipeline sets its scalars "
+                                   "(axl_pipeline_set_arg, axl/pipeline.h)"
+                                 : "axl_ip_open reaches its registers "
+                                   "(axl/ip.h)");
+
         /* A kernel with stream ports: its streams are the design's, its
          * unit one of a started pipeline (pipeline.c). */
         uint8_t pipe = 0, pipe_unit = 0;

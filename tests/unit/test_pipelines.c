@@ -382,6 +382,25 @@ static void a_command_on_a_unit_of_no_started_pipeline_is_refused(void **s)
     down(&r);
 }
 
+/* An ap_ctrl_none unit has no ap_start: a plain launch of sinc is
+ * refused at submit saying so, on every port (XRT's xrt::kernel refuses
+ * one too), before any pipeline is looked for. */
+static void a_free_running_kernel_takes_no_plain_launch(void **s)
+{
+    (void)s;
+    rig r = up(0);
+    axl_kernel sinc;
+    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "sinc", &sinc));
+    const uint32_t inc = 1;
+    AXL_EXPECT(axl_queue_single_task(r.q, sinc,
+                                     AXL_ARGS(AXL_ARG_AT(2, AXL_ARG_U32(inc))),
+                                     NULL, 0, NULL),
+               AXL_ERR_KERNEL_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("kernel sinc is ap_ctrl_none (free-running)");
+    AXL_OK(axl_kernel_release(sinc));
+    down(&r);
+}
+
 /* A producer whose consumer never starts fails at the start timeout,
  * naming the unit that did not start and the pipe into it. */
 static void a_held_command_times_out_naming_the_consumer_never_started(
@@ -641,6 +660,7 @@ int main(void)
         T(a_producer_submitted_first_starts_after_its_consumers),
         T(a_stream_argument_set_by_the_host_is_refused_naming_its_stream),
         T(a_command_on_a_unit_of_no_started_pipeline_is_refused),
+        T(a_free_running_kernel_takes_no_plain_launch),
         T(a_held_command_times_out_naming_the_consumer_never_started),
         T(a_deadlocked_pipeline_fails_naming_units_fifos_and_fill),
         T(deterministic_mode_finds_the_same_deadlock),
