@@ -621,6 +621,44 @@ static void stop_past_its_timeout_names_the_unit_that_did_not_stop(void **s)
     down(&r);
 }
 
+/* Drain is stop, then the pipes empty: s2mm_2 takes 5 of the 10 words
+ * mm2s_2 sends through the free-running sinc_1, so beats stay in the
+ * pipes (no deadlock: no command waits) and drain fails at the stop
+ * timeout naming a pipe and its fill, the pipeline stopped all the same.
+ * The mmio port cannot see the fabric's FIFOs and says so. (Last: the
+ * beats stay in the device's FIFOs, as a fabric's do.) */
+static void drain_names_a_pipe_that_still_holds_beats(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    rig r = up(0);
+    axl_pipeline_desc d = {r.b, "sinc_1", NULL, 0, 0, 20000u};
+    axl_pipeline p;
+    AXL_OK(axl_pipeline_create(r.q, &d, &p));
+    const uint32_t inc = 2;
+    AXL_OK(axl_pipeline_set_arg(p, "sinc_1", 2, &inc, 4));
+    AXL_OK(axl_pipeline_start(p));
+    fill(10, 6);
+    packet(&r, r.mm2s2, r.s2mm2, 10, 5, NULL, NULL);
+    check_plus(5, inc);
+    axl_pipeline_report rep;
+    if (ON_MMIO) {
+        AXL_EXPECT(axl_pipeline_drain(p, &rep),
+                   AXL_ERR_FEATURE_NOT_SUPPORTED);
+        AXL_MESSAGE_HAS("cannot see the fabric's FIFOs");
+    } else {
+        AXL_EXPECT(axl_pipeline_drain(p, &rep), AXL_ERR_TIMEOUT);
+        AXL_MESSAGE_HAS("is stopped, not drained: pipe ");
+        AXL_MESSAGE_HAS("beats 20000 ns after the stop");
+    }
+    axl_pipeline_state st;
+    AXL_OK(axl_pipeline_get_state(p, &st, NULL, NULL));
+    assert_int_equal(st, AXL_PIPELINE_STOPPED);
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
 /* ---- The design's pipes ---------------------------------------------------------- */
 
 static void the_bundle_lists_its_designs_pipes_with_their_depths(void **s)
@@ -668,6 +706,7 @@ int main(void)
         T(an_auto_restart_unit_takes_an_update_at_its_next_iteration),
         T(stop_past_its_timeout_names_the_unit_that_did_not_stop),
         T(the_bundle_lists_its_designs_pipes_with_their_depths),
+        T(drain_names_a_pipe_that_still_holds_beats),
     };
     if (getenv("AXL_TEST_ONLY"))
         cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
