@@ -38,17 +38,6 @@ static struct axl__pipeline *pipeline_at(uint8_t pipe)
 
 /* ---- Names ------------------------------------------------------------------ */
 
-/* The instance in an IP_LAYOUT name ("sadd_1" of "sadd:sadd_1"). */
-static axl_str instance_of(axl_str whole)
-{
-    for (size_t i = 0; i < whole.len; i++)
-        if (whole.ptr[i] == ':') {
-            axl_str s = {whole.ptr + i + 1, whole.len - i - 1};
-            return s;
-        }
-    return whole;
-}
-
 /* The compute unit of x called `name` (its instance or its whole name),
  * or x->ip_count. */
 static uint32_t unit_named(const axl_xclbin *x, const char *name)
@@ -59,7 +48,7 @@ static uint32_t unit_named(const axl_xclbin *x, const char *name)
             ip.type != AXL_XCLBIN_IP_KERNEL)
             continue;
         if (axl_str_eq(ip.name, name) ||
-            axl_str_eq(instance_of(ip.name), name))
+            axl_str_eq(axl_xclbin_instance_of(ip.name), name))
             return i;
     }
     return x->ip_count;
@@ -68,8 +57,8 @@ static uint32_t unit_named(const axl_xclbin *x, const char *name)
 /* "mm2s_1.data_out->sadd_1.data_in". */
 static void pipe_name(const axl_xclbin_stream *s, char *out, size_t cap)
 {
-    const axl_str p = instance_of(s->producer_unit);
-    const axl_str c = instance_of(s->consumer_unit);
+    const axl_str p = axl_xclbin_instance_of(s->producer_unit);
+    const axl_str c = axl_xclbin_instance_of(s->consumer_unit);
     axl_format(out, cap, "%.*s.%.*s->%.*s.%.*s", (int)p.len, p.ptr,
                (int)s->producer_port.len, s->producer_port.ptr, (int)c.len,
                c.ptr, (int)s->consumer_port.len, s->consumer_port.ptr);
@@ -421,7 +410,7 @@ static axl_status fill(const char *fn, struct axl__pipeline *pl,
                              "unit %.*s names a kernel the design's XML "
                              "does not describe",
                              (int)xi.name.len, xi.name.ptr);
-        const axl_str inst = instance_of(xi.name);
+        const axl_str inst = axl_xclbin_instance_of(xi.name);
         axl_format(u->name, sizeof u->name, "%.*s", (int)inst.len, inst.ptr);
         u->ip = (uint16_t)f->ip[i];
         u->ordinal = (uint8_t)ordinal;
@@ -985,21 +974,33 @@ static axl_status stop_result(const char *fn, const struct axl__pipeline *pl,
                      r->not_stopped == 1 ? "" : "s", verb, r->unit, r->why);
 }
 
+/* What stop and drain begin with: the report cleared, the call begun
+ * (NULL, *st set, for a bad handle), a running or failed pipeline stopped
+ * and *st the stop's result. */
+static struct axl__pipeline *stop_call(const char *fn, axl_pipeline h,
+                                       axl_pipeline_report *r,
+                                       axl_status *st)
+{
+    memset(r, 0, sizeof *r);
+    struct axl__pipeline *pl = begin_call(fn, h, st);
+    if (!pl)
+        return NULL;
+    if (pl->state == AXL_PIPELINE_RUNNING ||
+        pl->state == AXL_PIPELINE_FAILED)
+        stop(pl, AXL_HAL_STOP, r);
+    *st = stop_result(fn, pl, r, "stop");
+    return pl;
+}
+
 axl_status axl_pipeline_stop(axl_pipeline h, axl_pipeline_report *report)
 {
     static const char fn[] = "axl_pipeline_stop";
     axl_pipeline_report own;
-    axl_pipeline_report *r = report ? report : &own;
-    memset(r, 0, sizeof *r);
     axl_status st;
-    struct axl__pipeline *pl = begin_call(fn, h, &st);
-    if (!pl)
-        return st;
-    if (pl->state == AXL_PIPELINE_RUNNING ||
-        pl->state == AXL_PIPELINE_FAILED)
-        stop(pl, AXL_HAL_STOP, r);
-    st = stop_result(fn, pl, r, "stop");
-    end_call(pl);
+    struct axl__pipeline *pl =
+        stop_call(fn, h, report ? report : &own, &st);
+    if (pl)
+        end_call(pl);
     return st;
 }
 
@@ -1008,15 +1009,10 @@ axl_status axl_pipeline_drain(axl_pipeline h, axl_pipeline_report *report)
     static const char fn[] = "axl_pipeline_drain";
     axl_pipeline_report own;
     axl_pipeline_report *r = report ? report : &own;
-    memset(r, 0, sizeof *r);
     axl_status st;
-    struct axl__pipeline *pl = begin_call(fn, h, &st);
+    struct axl__pipeline *pl = stop_call(fn, h, r, &st);
     if (!pl)
         return st;
-    if (pl->state == AXL_PIPELINE_RUNNING ||
-        pl->state == AXL_PIPELINE_FAILED)
-        stop(pl, AXL_HAL_STOP, r);
-    st = stop_result(fn, pl, r, "stop");
     const struct axl__device *d = device_of(pl);
     if (st == AXL_SUCCESS && !axl__dev_can_drain(d)) {
         st = axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
@@ -1253,8 +1249,7 @@ axl_status axl__pipeline_check_launch(const char *fn, struct axl__queue *q,
     const axl_xclbin *x = &axl__image_at(kid->image)->x;
     axl_xclbin_ip xi;
     axl_xclbin_get_ip(x, ip, &xi);
-    const axl_str inst = instance_of(xi.name);
-    (void)inst;
+    const axl_str inst = axl_xclbin_instance_of(xi.name);
     if (!pl)
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "%.*s is a unit of no pipeline: its streams join "

@@ -45,37 +45,11 @@ static emu_pipeline pipelines[AXL_EMU_PIPELINES];
 
 /* ---- The design's FIFOs -------------------------------------------------- */
 
-/* The TDATA bits of argument arg of unit ip, from its kernel's XML. */
-static uint32_t port_bits(const axl_xclbin *x, uint32_t ip, uint32_t arg)
+/* A beat's bytes: the producer's TDATA bits (32 when the XML gives
+ * none), rounded up. */
+static uint32_t beat_bytes(const axl_xclbin_stream *s)
 {
-    axl_xclbin_ip xi;
-    if (axl_xclbin_get_ip(x, ip, &xi) != AXL_SUCCESS)
-        return 32;
-    for (uint32_t k = 0; k < x->kernel_count; k++) {
-        axl_xclbin_kernel ki;
-        if (axl_xclbin_get_kernel(x, k, &ki) != AXL_SUCCESS ||
-            ki.name.len != xi.kernel.len ||
-            memcmp(ki.name.ptr, xi.kernel.ptr, ki.name.len) != 0)
-            continue;
-        for (uint32_t a = 0; a < ki.arg_count; a++) {
-            axl_xclbin_arg xa;
-            if (axl_xclbin_get_kernel_arg(x, &ki, a, &xa) == AXL_SUCCESS &&
-                xa.index == arg && xa.stream_bits)
-                return xa.stream_bits;
-        }
-    }
-    return 32;
-}
-
-/* The instance in an IP_LAYOUT name ("sadd_1" of "sadd:sadd_1"). */
-static axl_str instance_of(axl_str whole)
-{
-    for (size_t i = 0; i < whole.len; i++)
-        if (whole.ptr[i] == ':') {
-            axl_str s = {whole.ptr + i + 1, whole.len - i - 1};
-            return s;
-        }
-    return whole;
+    return ((s->width_bits ? s->width_bits : 32u) + 7u) / 8u;
 }
 
 /* A device that opens has no pipeline open: slots an earlier open left
@@ -106,8 +80,7 @@ axl_status emu_fifos_build(emu_device *d, const axl_xclbin *image)
         axl_xclbin_stream s;
         if (axl_xclbin_get_stream(image, i, &s) != AXL_SUCCESS)
             continue;
-        const uint32_t bytes =
-            (port_bits(image, s.producer_ip, s.producer_arg) + 7u) / 8u;
+        const uint32_t bytes = beat_bytes(&s);
         const uint32_t depth = s.fifo_depth ? s.fifo_depth : 2u;
         need += ((uint64_t)depth * (bytes + 1u) + 7u) & ~(uint64_t)7u;
     }
@@ -131,13 +104,13 @@ axl_status emu_fifos_build(emu_device *d, const axl_xclbin *image)
         f->prod_arg = s.producer_arg;
         f->cons_ip = s.consumer_ip;
         f->cons_arg = s.consumer_arg;
-        f->bytes = (port_bits(image, s.producer_ip, s.producer_arg) + 7u) / 8u;
+        f->bytes = beat_bytes(&s);
         f->depth = s.fifo_depth ? s.fifo_depth : 2u;
         f->data = stream_store[d->index] + used;
         f->last = f->data + (uint64_t)f->depth * f->bytes;
         used += ((uint64_t)f->depth * (f->bytes + 1u) + 7u) & ~(uint64_t)7u;
-        const axl_str p = instance_of(s.producer_unit);
-        const axl_str c = instance_of(s.consumer_unit);
+        const axl_str p = axl_xclbin_instance_of(s.producer_unit);
+        const axl_str c = axl_xclbin_instance_of(s.consumer_unit);
         axl_format(f->name, sizeof f->name, "%.*s.%.*s->%.*s.%.*s",
                    (int)p.len, p.ptr, (int)s.producer_port.len,
                    s.producer_port.ptr, (int)c.len, c.ptr,

@@ -704,28 +704,6 @@ static axl_status end_write(void *ctx, const void *beat, bool last)
 
 static const axl_emu_stream_ops end_ops = {end_read, end_write};
 
-/* The TDATA bits of argument arg of unit ip (32 when unknown). */
-static uint32_t stream_bits(const axl_xclbin *x, uint32_t ip, uint32_t arg)
-{
-    axl_xclbin_ip xi;
-    if (axl_xclbin_get_ip(x, ip, &xi) != AXL_SUCCESS)
-        return 32;
-    for (uint32_t k = 0; k < x->kernel_count; k++) {
-        axl_xclbin_kernel kk;
-        if (axl_xclbin_get_kernel(x, k, &kk) != AXL_SUCCESS ||
-            kk.name.len != xi.kernel.len ||
-            memcmp(kk.name.ptr, xi.kernel.ptr, kk.name.len) != 0)
-            continue;
-        for (uint32_t a = 0; a < kk.arg_count; a++) {
-            axl_xclbin_arg xa;
-            if (axl_xclbin_get_kernel_arg(x, &kk, a, &xa) == AXL_SUCCESS &&
-                xa.index == arg && xa.stream_bits)
-                return xa.stream_bits;
-        }
-    }
-    return 32;
-}
-
 #endif
 
 /* The design's streams as FIFOs, and each unit's ends (lock held, at
@@ -746,7 +724,7 @@ static void join_streams(const axl_xclbin *x)
         f->prod_arg = st.producer_arg;
         f->cons_ip = st.consumer_ip;
         f->cons_arg = st.consumer_arg;
-        f->bytes = (stream_bits(x, st.producer_ip, st.producer_arg) + 7u) / 8u;
+        f->bytes = ((st.width_bits ? st.width_bits : 32u) + 7u) / 8u;
         f->depth = st.fifo_depth ? st.fifo_depth : 2u;
         const uint32_t need = (f->depth * (f->bytes + 1u) + 7u) & ~7u;
         if (used + need > sizeof stream_store)
