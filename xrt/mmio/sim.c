@@ -168,6 +168,10 @@ typedef struct sim_unit {
     /* registers */
     uint32_t start, done, ready, auto_restart, gie, ier, isr;
     uint32_t args[SIM_ARG_WORDS];
+    /* The argument words as they were at the run's ap_start, which the
+     * run's model is given: the RTL latches its scalars there, so a write
+     * after it (an auto-restart unit's next scalar) is the next run's. */
+    uint32_t start_args[SIM_ARG_WORDS];
     int irq_line;
     /* Raised since the port last read 0x00 (done; or an ISR that says
      * done) or 0x0C (irq; or lowered GIE): what advance() answers at once
@@ -504,6 +508,7 @@ static void begin(sim_unit *u)
     u->due_at = u->stats.t_start + u->run_ns;
     if (u->due_at < next_due)
         next_due = u->due_at;
+    memcpy(u->start_args, u->args, sizeof u->start_args);
     if (u->fault) /* one test on every start: the faults are rare */
         begin_faulty(u);
 }
@@ -863,7 +868,8 @@ static void *unit_thread(void *arg)
         uint32_t gen = u->generation;
         u->run_gen = gen;
         uint32_t argw[SIM_ARG_WORDS];
-        memcpy(argw, u->args, sizeof argw);
+        memcpy(argw, u->free_running ? u->args : u->start_args,
+               sizeof argw);
         u->live_argw = u->free_running ? argw : NULL;
         UNLOCK();
         char why[AXL_MESSAGE_MAX] = "";
@@ -901,7 +907,7 @@ static int returned(sim_unit *u)
     if (u->state == SIM_PENDING) {
         u->state = SIM_RUNNING;
         char why[AXL_MESSAGE_MAX] = "";
-        computed(u, run_model(u, u->args, why, sizeof why), why);
+        computed(u, run_model(u, u->start_args, why, sizeof why), why);
     }
 #endif
     return u->state != SIM_HELD && u->state != SIM_PENDING &&
