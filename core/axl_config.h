@@ -353,6 +353,29 @@
 #define AXL_MAX_IPS 2
 #endif
 
+/** Streaming designs (axl/pipeline.h): axl_kernel_bundle_get_pipes and
+ *  axl_pipeline_*, with their pool (AXL_MAX_PIPELINES). 0 compiles them
+ *  out; a launch of a kernel with stream ports is then refused at submit
+ *  naming this switch (nothing else would start its peers). */
+#ifndef AXL_FEATURE_STREAMS
+#define AXL_FEATURE_STREAMS 1
+#endif
+
+/** Pipelines (axl_pipeline) alive at once. */
+#ifndef AXL_MAX_PIPELINES
+#define AXL_MAX_PIPELINES 2
+#endif
+
+/** Units of one pipeline (at most 32). */
+#ifndef AXL_MAX_PIPELINE_UNITS
+#define AXL_MAX_PIPELINE_UNITS 8
+#endif
+
+/** Pipes (streams) of one pipeline. */
+#ifndef AXL_MAX_PIPELINE_PIPES
+#define AXL_MAX_PIPELINE_PIPES 8
+#endif
+
 /* ---- Messages ------------------------------------------------------------- */
 
 /** What a failure leaves in axl_last_message() (and in asynchronous errors).
@@ -459,6 +482,12 @@ AXL__CHECK_SWITCH(AXL_FEATURE_XCLBIN_READER);
 AXL__CHECK_SWITCH(AXL_FEATURE_GRAPHS);
 AXL__CHECK_SWITCH(AXL_FEATURE_IP_ACCESS);
 AXL__CHECK_POOL(AXL_MAX_IPS);
+AXL__CHECK_SWITCH(AXL_FEATURE_STREAMS);
+AXL__CHECK_POOL(AXL_MAX_PIPELINES);
+_Static_assert(AXL_MAX_PIPELINE_UNITS >= 2 && AXL_MAX_PIPELINE_UNITS <= 32,
+               "AXL_MAX_PIPELINE_UNITS must be 2..32 (a stream joins two)");
+_Static_assert(AXL_MAX_PIPELINE_PIPES >= 1 && AXL_MAX_PIPELINE_PIPES <= 255,
+               "AXL_MAX_PIPELINE_PIPES must be 1..255");
 _Static_assert(AXL_MAX_GRAPHS >= 1 && AXL_MAX_GRAPH_EXECS >= 1 &&
                    AXL_MAX_GRAPH_NODES >= 1,
                "the graph pools need at least one object each");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bundle.h"
+#include "pipeline_priv.h"
 
 AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {
@@ -249,6 +250,16 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
                              "which another would take away: release the "
                              "IP first",
                              d->info.name, ip_name, (unsigned)ip_handle);
+        }
+        uint32_t pipeline;
+        if (axl__pipeline_holds(s, d, &pipeline)) {
+            if (!say)
+                return AXL_ERR_BAD_STATE;
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "%s carries the design of pipeline 0x%08x, "
+                             "which another would stop: release the "
+                             "pipeline first",
+                             d->info.name, (unsigned)pipeline);
         }
         for (uint16_t k = 0; k < kp->capacity; k++) {
             if (!axl__pool_is_live(kp, k) || axl__kernel_at(k)->bundle != s)

@@ -18,6 +18,7 @@
 #include "image.h"
 #include "observe.h"
 #include "devops.h"
+#include "pipeline_priv.h"
 
 /* Banks of the device an argument of a unit reaches (all of them when the
  * image says nothing about connectivity). */
@@ -34,8 +35,9 @@ uint64_t axl__arg_banks(const struct axl__device *d,
     return banks;
 }
 
-/* Each unit's banks per argument, in the kernel id's argument order
- * (sorted by id), so launches never walk CONNECTIVITY. */
+/* Each unit's banks per argument the host sets, in the kernel id's
+ * argument order (sorted by id) less its stream ports (the order of a
+ * command's arguments, launch.c), so launches never walk CONNECTIVITY. */
 static void unit_banks(struct axl__device *d, const struct axl__image *img,
                        struct axl__cu *cu)
 {
@@ -45,6 +47,8 @@ static void unit_banks(struct axl__device *d, const struct axl__image *img,
     for (uint32_t a = 0; a < ki.arg_count && n < AXL_MAX_KERNEL_ARGS; a++) {
         axl_xclbin_arg arg;
         axl_xclbin_get_kernel_arg(&img->x, &ki, a, &arg);
+        if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+            continue; /* the design joins it: no bank */
         uint32_t at = n++;
         while (at && ids[at - 1] > arg.index) {
             ids[at] = ids[at - 1];
@@ -417,6 +421,9 @@ void axl__run_kernel(struct axl__command *c)
                                 "design before the kernel could run"));
         return;
     }
+    /* A unit of a pipeline starts after the units downstream of it. */
+    if (c->u.kernel.pipe && axl__pipeline_hold(c))
+        return;
     /* A free unit of this kernel that reaches its buffers, going round its
      * units from the one after the last used, so runs spread over them. */
     struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
@@ -540,6 +547,8 @@ void axl__run_kernel(struct axl__command *c)
     }
     uint8_t phase = atomic_exchange_explicit(&cu->phase, AXL__CU_IDLE,
                                              memory_order_acq_rel);
+    if (st == AXL_SUCCESS && c->u.kernel.pipe)
+        axl__pipeline_dispatched(c); /* before run_back may free c */
     if (st != AXL_SUCCESS) {
         /* Never started: this thread has the run back. */
         run_back(cu, c, st, why);
@@ -598,7 +607,7 @@ uint64_t axl__device_deadline(const struct axl__device *d)
  * is past its deadline: due now, on any clock. */
 uint64_t axl__next_deadline(void)
 {
-    uint64_t next = UINT64_MAX;
+    uint64_t next = axl__pipeline_next_deadline(); /* held commands' */
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s))
@@ -685,8 +694,8 @@ static bool overdue(const struct axl__cu *cu, uint64_t now)
  */
 unsigned axl__check_timeouts(void)
 {
-    unsigned n = 0;
     const uint64_t host_now = axl__now();
+    unsigned n = axl__pipeline_check_timeouts(host_now);
     const bool may_call_out = !axl_port_in_isr();
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; s < p->capacity; s++) {

@@ -35,7 +35,13 @@
  *                      access, axl/ip.h), ip_wait (NULL: cannot wait for
  *                      an IP's interrupt), mem_usage (NULL: a failed
  *                      allocation's message gives the bank's size only;
- *                      axl__dev_mem_usage says whether it could).
+ *                      axl__dev_mem_usage says whether it could),
+ *                      pipeline_open with pipeline_close, unit_start and
+ *                      unit_stop (all four or none, checked at
+ *                      registration; NULL: no pipelines, axl/pipeline.h),
+ *                      unit_update (NULL: no scalar updates while
+ *                      running), pipeline_drained (NULL: the FIFOs cannot
+ *                      be seen).
  *
  * probe and open, and describe for a device a port adopts, run before there
  * is a device: runtime.c and hal.c call them on the port (they are required).
@@ -306,6 +312,70 @@ static inline axl_status axl__dev_ip_wait(const struct axl__device *d,
                                           uint64_t timeout_ns)
 {
     return d->port->ip_wait(d->data, handle, timeout_ns);
+}
+
+/* ---- Pipelines (pipeline_open, pipeline_close, unit_start, unit_stop: all
+ * or none; unit_update and pipeline_drained on their own), called without
+ * the lock (pipeline.c) ------------------------------------------------------ */
+
+static inline bool axl__dev_has_pipelines(const struct axl__device *d)
+{
+    return d->port->pipeline_open != NULL;
+}
+
+static inline axl_status axl__dev_pipeline_open(const struct axl__device *d,
+                                                axl_hal_pipeline *p)
+{
+    return d->port->pipeline_open(d->data, p);
+}
+
+static inline void axl__dev_pipeline_close(const struct axl__device *d,
+                                           axl_hal_pipeline *p)
+{
+    d->port->pipeline_close(d->data, p);
+}
+
+static inline axl_status axl__dev_unit_start(const struct axl__device *d,
+                                             axl_hal_pipeline *p,
+                                             uint32_t unit,
+                                             const axl_hal_arg *args,
+                                             uint32_t n)
+{
+    return d->port->unit_start(d->data, p, unit, args, n);
+}
+
+/* NULL unit_update: the port cannot change a running unit's scalars. */
+static inline axl_status axl__dev_unit_update(const struct axl__device *d,
+                                              axl_hal_pipeline *p,
+                                              uint32_t unit,
+                                              const axl_hal_arg *arg,
+                                              uint64_t timeout_ns)
+{
+    if (!d->port->unit_update)
+        return axl__dev_lacks(d, "unit_update");
+    return d->port->unit_update(d->data, p, unit, arg, timeout_ns);
+}
+
+static inline axl_status axl__dev_unit_stop(const struct axl__device *d,
+                                            axl_hal_pipeline *p,
+                                            uint32_t unit, uint32_t how,
+                                            uint64_t timeout_ns)
+{
+    return d->port->unit_stop(d->data, p, unit, how, timeout_ns);
+}
+
+/* NULL pipeline_drained: the port cannot see the FIFOs; the caller says
+ * so. */
+static inline bool axl__dev_can_drain(const struct axl__device *d)
+{
+    return d->port->pipeline_drained != NULL;
+}
+
+static inline axl_status axl__dev_pipeline_drained(const struct axl__device *d,
+                                                   axl_hal_pipeline *p,
+                                                   uint64_t timeout_ns)
+{
+    return d->port->pipeline_drained(d->data, p, timeout_ns);
 }
 
 #endif /* AXL_DEVOPS_H */

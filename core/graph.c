@@ -323,6 +323,10 @@ static axl_status record(const char *fn, struct axl__graph *g,
     if (h->memo)
         unmemo(h);
     axl_status st = axl__group_check(fn, q, h);
+    if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && h->u.kernel.pipe)
+        st = axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                       "a command on a unit of a pipeline is not recorded "
+                       "into a graph: submit it (axl/pipeline.h)");
     if (st == AXL_SUCCESS && h->nacc)
         st = axl__access_prepare(fn, h, q);
     if (st != AXL_SUCCESS)

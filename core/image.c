@@ -97,8 +97,9 @@ bool axl__kernel_compatible(const struct axl__kernel_id *k,
     if (img->kind == AXL__IMAGE_BUILTIN)
         return img->device == AXL__SLOT(DEVICE, d) && axl__dev_runs_kernels(d);
     for (uint8_t a = 0; a < k->nargs; a++)
-        if (k->args[a].is_mem > 1)
-            return false; /* streams and local memory: not from a host */
+        if (k->args[a].is_mem == AXL__ARG_LOCAL)
+            return false; /* local memory: not from a host (a stream is
+                             the design's: axl/pipeline.h) */
     if (!axl__device_loads_images(d))
         return false;
     return axl__dev_kernel_compatible(d, &img->x, k->index);

@@ -24,9 +24,18 @@ struct axl__image {
     axl_xclbin x;
 };
 
+/* What a kernel argument is (axl__karg_meta.is_mem). */
+enum {
+    AXL__ARG_SCALAR = 0,
+    AXL__ARG_MEM = 1,           /* a buffer: global or constant memory */
+    AXL__ARG_LOCAL = 2,         /* local memory: nothing a host sets */
+    AXL__ARG_STREAM = 3         /* an AXI4-Stream port: the design joins
+                                   it (axl/pipeline.h), never the host */
+};
+
 struct axl__karg_meta {
     uint16_t id;                /* the XML id */
-    uint8_t is_mem;
+    uint8_t is_mem;             /* AXL__ARG_* */
     uint8_t align;              /* buffer: the bytes its pointer type's
                                    elements align to (int*: 4), 1 if the
                                    type is not one axl knows */
@@ -38,6 +47,8 @@ struct axl__kernel_id {
     uint16_t index;             /* kernel index in the image */
     uint8_t nargs;
     uint8_t ncu;
+    uint8_t streams;            /* its AXL__ARG_STREAM arguments */
+    uint8_t free_running;       /* ap_ctrl_none: never launched */
     struct axl__karg_meta args[AXL_MAX_KERNEL_ARGS]; /* sorted by id */
     uint16_t cu_ip[AXL_MAX_KERNEL_CUS];              /* IP_LAYOUT indexes */
     char name[AXL_KERNEL_NAME_MAX];

@@ -678,6 +678,7 @@ bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
     h->u.kernel.kernel = AXL__HANDLE_SLOT(kernel.id);
     h->u.kernel.timeout_ns = q->timeout_ns; /* single_task sets none */
     h->u.kernel.memo = mm->seq;
+    h->u.kernel.pipe = 0; /* a memo is never of a stream kernel */
     h->kind = AXL__CMD_KERNEL;
     h->nactions = 1;
     return true;

@@ -103,6 +103,7 @@ axl_status axl__image_kernels(const char *fn, struct axl__image *img)
         memcpy(id->name, ki.name.ptr, ki.name.len);
         id->name[ki.name.len] = '\0';
         id->nargs = (uint8_t)ki.arg_count;
+        id->streams = 0;
         /* The second bound is the check above again, for the compiler: at
          * one argument, GCC's -Warray-bounds cannot see that the sorted
          * insert below stays inside args[] without it. */
@@ -114,9 +115,12 @@ axl_status axl__image_kernels(const char *fn, struct axl__image *img)
             m.id = (uint16_t)arg.index;
             m.is_mem = arg.address_qualifier == AXL_XCLBIN_ARG_GLOBAL ||
                        arg.address_qualifier == AXL_XCLBIN_ARG_CONSTANT;
-            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
-                arg.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
-                m.is_mem = 2; /* not something a host sets: unsupported */
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
+                m.is_mem = AXL__ARG_LOCAL; /* nothing a host sets */
+            if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM) {
+                m.is_mem = AXL__ARG_STREAM; /* the design joins it */
+                id->streams++;
+            }
             m.align = m.is_mem == 1 ? pointee_align(arg.type) : 1;
             m.size = (uint32_t)(m.is_mem ? 8
                                 : arg.host_size ? arg.host_size
@@ -137,6 +141,12 @@ axl_status axl__image_kernels(const char *fn, struct axl__image *img)
             axl_xclbin_get_kernel_cu(x, &ki, c, &ip);
             id->cu_ip[c] = (uint16_t)ip;
         }
+        /* hwControlProtocol is the kernel's: its units share it. */
+        axl_xclbin_ip xi;
+        id->free_running = id->ncu &&
+                           axl_xclbin_get_ip(x, id->cu_ip[0], &xi) ==
+                               AXL_SUCCESS &&
+                           xi.control == AXL_XCLBIN_AP_CTRL_NONE;
         img->nkids++;
     }
     if (st != AXL_SUCCESS)

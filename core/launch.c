@@ -11,6 +11,7 @@
 #include "rt.h"
 #include "image.h"
 #include "devops.h"
+#include "pipeline_priv.h"
 
 /* ---- Checks at submit ------------------------------------------------------------- */
 
@@ -133,6 +134,31 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              d->info.name, kid->name, kid->name);
         }
 
+        /* An ap_ctrl_none unit has no start and no done: it runs from
+         * the fabric's reset, and no command launches it (XRT's
+         * xrt::kernel refuses it too). */
+        if (kid->free_running)
+            return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "kernel %s is ap_ctrl_none (free-running): it "
+                             "runs from the fabric's reset and takes no "
+                             "launch; %s",
+                             kid->name,
+                             kid->streams
+                                 ? "its pipeline sets its scalars "
+                                   "(axl_pipeline_set_arg, axl/pipeline.h)"
+                                 : "axl_ip_open reaches its registers "
+                                   "(axl/ip.h)");
+
+        /* A kernel with stream ports: its streams are the design's, its
+         * unit one of a started pipeline (pipeline.c). */
+        uint8_t pipe = 0, pipe_unit = 0;
+        if (kid->streams) {
+            st = axl__pipeline_check_launch(fn, q, h, kn, kid, &pipe,
+                                            &pipe_unit);
+            if (st != AXL_SUCCESS)
+                return st;
+        }
+
         /* Arguments against the metadata. The names for messages come from
          * the XML, read only when there is something to say. */
         char name[48];
@@ -155,6 +181,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         h->u.kernel.nargs = 0;
         for (uint8_t m = 0; m < kid->nargs; m++) {
             const struct axl__karg_meta *meta = &kid->args[m];
+            if (meta->is_mem == AXL__ARG_STREAM)
+                continue; /* the design's (checked above) */
             const struct axl__karg *set = NULL;
             for (uint8_t i = 0; i < h->nkargs; i++)
                 if (h->kargs[i].id == meta->id)
@@ -186,6 +214,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
             h->u.kernel.args[h->u.kernel.nargs++] = *set;
             if (!meta->is_mem)
                 continue;
+            /* Its place among the arguments the host sets: a unit's
+             * banks are kept in that order (cu.c, unit_banks). */
+            const uint8_t hm = (uint8_t)(h->u.kernel.nargs - 1u);
             /* The address must be one the kernel's master can use for
              * its pointer type. */
             struct axl__required *r = &h->acc[set->acc - 1];
@@ -212,8 +243,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                     !axl__kernel_may_use(kn, &d->cus[c]) ||
                     (c < 32 && (struck >> c & 1u)))
                     continue;
-                any |= d->cus[c].banks[m];
-                all &= d->cus[c].banks[m];
+                any |= d->cus[c].banks[hm];
+                all &= d->cus[c].banks[hm];
             }
             uint8_t loc = axl__device_loc(b, q->device);
             if (loc != AXL__NO_LOC) {
@@ -231,7 +262,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                      struck ? "that reaches the buffers "
                                               "before it"
                                             : "of the kernel object",
-                                     reach_list(d, img, kn, kid, m, units,
+                                     reach_list(d, img, kn, kid, hm, units,
                                                 sizeof units));
 #else
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
@@ -246,7 +277,7 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                 }
                 for (uint8_t c = 0; c < d->ncus && c < 32; c++)
                     if (d->cus[c].kernel_index == kid->index &&
-                        !(d->cus[c].banks[m] >> bank & 1))
+                        !(d->cus[c].banks[hm] >> bank & 1))
                         struck |= 1u << c;
             } else {
                 uint64_t pick = all ? all : any;
@@ -274,6 +305,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
         h->u.kernel.kernel = AXL__HANDLE_SLOT(h->kernel);
         h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
         h->u.kernel.memo = 0;
+        h->u.kernel.pipe = pipe;
+        h->u.kernel.pipe_unit = pipe_unit;
         return AXL_SUCCESS;
     }
     return axl__fail(fn, AXL_ERR_RUNTIME,

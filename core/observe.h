@@ -89,6 +89,36 @@ static inline void axl__trace_write_back(const struct axl__buffer *b,
 }
 #endif
 
+/* A pipeline's events (pipeline.c, axl/pipeline.h), each one record of
+ * the ring, on a track of its device named after the pipeline and the
+ * unit ("pipeline 1: sadd_1"; unit UINT8_MAX: the pipeline's own). */
+enum axl__trace_pipe_event {
+    AXL__TRACE_PIPELINE_START = 1, /* value: its units */
+    AXL__TRACE_UNIT_START,         /* value: its kind */
+    AXL__TRACE_COMMAND_HELD,       /* value: the command's number */
+    AXL__TRACE_COMMAND_RELEASED,   /* value: the command's number */
+    AXL__TRACE_MAILBOX,            /* value: iterations when it returned */
+    AXL__TRACE_UNIT_STOP,          /* value: iterations */
+    AXL__TRACE_UNIT_STOP_TIMEOUT,  /* value: iterations */
+    AXL__TRACE_PIPELINE_STOP,      /* value: units that did not stop */
+    AXL__TRACE_PIPELINE_RESET,     /* value: units that did not reset */
+    AXL__TRACE_FAILED              /* value: the failed command's number */
+};
+#if AXL_TRACE_EVENTS
+void axl__trace_pipeline(uint16_t device, uint32_t pipeline, uint8_t unit,
+                         const char *unit_name, uint8_t what, uint64_t value,
+                         axl_status status);
+#else
+static inline void axl__trace_pipeline(uint16_t device, uint32_t pipeline,
+                                       uint8_t unit, const char *unit_name,
+                                       uint8_t what, uint64_t value,
+                                       axl_status status)
+{
+    (void)device, (void)pipeline, (void)unit, (void)unit_name, (void)what;
+    (void)value, (void)status;
+}
+#endif
+
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */
 extern _Atomic uint8_t axl__log_level;

@@ -41,6 +41,15 @@
 #define AXL__IP_POOLS(X)
 #endif
 
+/* Pipelines (axl/pipeline.h) exist only with AXL_FEATURE_STREAMS. */
+#if AXL_FEATURE_STREAMS
+#define AXL__STREAM_POOLS(X)                                                   \
+    X(PIPELINE, pipeline, struct axl__pipeline, AXL_MAX_PIPELINES,             \
+      axl_pipeline, "pipeline", APP)
+#else
+#define AXL__STREAM_POOLS(X)
+#endif
+
 #define AXL__POOL_LIST(X)                                                      \
     X(PLATFORM, platform, struct axl__platform, AXL_MAX_PLATFORMS,             \
       axl_platform, "platform", RT)                                            \
@@ -69,7 +78,8 @@
     X(KERNEL, kernel, struct axl__kernel, AXL_MAX_KERNELS, axl_kernel,         \
       "kernel", APP)                                                           \
     AXL__GRAPH_POOLS(X)                                                        \
-    AXL__IP_POOLS(X)
+    AXL__IP_POOLS(X)                                                           \
+    AXL__STREAM_POOLS(X)
 
 enum axl__pool_kind {
 #define AXL__POOL_ENUM(KIND, ...) AXL__POOL_##KIND,

@@ -553,6 +553,10 @@ struct axl__command {
             uint16_t kid;
             uint8_t nargs;
             uint8_t cu;         /* the run slot, once dispatched */
+            uint8_t pipe;       /* a unit of a pipeline: its slot + 1
+                                   (pipeline_priv.h), else 0 */
+            uint8_t pipe_unit;  /* which unit of it */
+            uint8_t pipe_flags; /* AXL__PIPE_*: the lock's */
             uint32_t memo;      /* the kernel's axl__launch_memo seq it was
                                    made from, or 0 */
             struct axl__karg args[AXL_MAX_KERNEL_ARGS];
@@ -1402,6 +1406,9 @@ static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
         c->u.kernel.nargs = h->u.kernel.nargs;
         c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
         c->u.kernel.memo = h->u.kernel.memo;
+        c->u.kernel.pipe = h->u.kernel.pipe;
+        c->u.kernel.pipe_unit = h->u.kernel.pipe_unit;
+        c->u.kernel.pipe_flags = 0;
         /* Whole arrays, when there is anything in them: a fixed size
          * copies in a few moves, where the counts would call memcpy (bytes
          * past them are never read). */
@@ -1451,6 +1458,9 @@ bool axl__held_by_caller(const struct axl__buffer *b);
 axl_status axl__wait_started(const char *fn, struct axl__event *e);
 typedef bool (*axl__done_fn)(const void *arg);
 void axl__wait_until_pred(axl__done_fn done, const void *arg);
+/* The same, giving up at until (runtime clock): false then. */
+bool axl__wait_until_pred_by(axl__done_fn done, const void *arg,
+                             uint64_t until);
 void axl__workers_main(void *arg);
 axl_status axl__deliver_errors(const char *fn, struct axl__queue *q);
 /* The context's own unconsumed errors (late errors of its released

@@ -9,6 +9,7 @@
 #include "image.h"
 #include "observe.h"
 #include "devops.h"
+#include "pipeline_priv.h"
 
 struct axl__runtime axl__rt;
 
@@ -382,6 +383,13 @@ static const char *port_lacks(const axl_device_port *port)
                : !port->ip_close ? "ip_close"
                : !port->ip_read32 ? "ip_read32"
                                   : "ip_write32";
+    const int pipe_ops = !!port->pipeline_open + !!port->pipeline_close +
+                         !!port->unit_start + !!port->unit_stop;
+    if (pipe_ops && pipe_ops < 4)
+        return !port->pipeline_open    ? "pipeline_open"
+               : !port->pipeline_close ? "pipeline_close"
+               : !port->unit_start     ? "unit_start"
+                                       : "unit_stop";
     if (!port->mem_alloc && !port->mem_write && !port->mem_read &&
         !port->mem_copy)
         return NULL; /* no device memory at all */

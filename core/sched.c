@@ -23,6 +23,7 @@
 #include "rt.h"
 #include "observe.h"
 #include "devops.h"
+#include "pipeline_priv.h"
 
 static void make_ready(struct axl__command *c)
 {
@@ -267,6 +268,8 @@ static void complete(struct axl__command *c, axl_status status,
                  (unsigned)c->seq, axl__command_label(c),
                  axl_status_name(status), why && why[0] ? why : "");
     }
+    if (c->kind == AXL__CMD_KERNEL && c->u.kernel.pipe)
+        axl__pipeline_ended(c, status, why);
     uint32_t rec = 0; /* its trace record, for its dependents' arrows */
     if (AXL__OBSERVED(c))
         rec = axl__observe_end(c, e, status);
@@ -672,6 +675,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
         e->t_submit = q ? axl__dev_now(axl__device_at(q->device)) : axl__now();
     if (kind == AXL__CMD_KERNEL && !kn)
         axl__kernel_at(h->u.kernel.kernel)->holds++;
+    if (kind == AXL__CMD_KERNEL && c->u.kernel.pipe)
+        axl__pipeline_committed(c);
 
     /* Data edges first (they must not fail the command), then the explicit
      * ones, then the in-order edge, which only orders: a barrier covers it
@@ -1163,6 +1168,12 @@ static void wait_until(axl__done_fn done, const void *arg)
 void axl__wait_until_pred(axl__done_fn done, const void *arg)
 {
     wait_until(done, arg);
+}
+
+bool axl__wait_until_pred_by(axl__done_fn done, const void *arg,
+                             uint64_t until)
+{
+    return wait_core(done, arg, until);
 }
 
 static bool event_done(const void *arg)

@@ -222,6 +222,22 @@ uint32_t axl__observe_end(struct axl__command *c, const struct axl__event *e,
 /* A record that is no command: a buffer's write-back at its last release
  * (axl__trace_write_back), drawn on its device's transfers track only. */
 #define KIND_WRITE_BACK 0xFEu
+/* Another: a pipeline's event (axl__trace_pipeline), an instant on its
+ * device's track for the pipeline's unit: cu holds the event, worker the
+ * unit + 1 (0: the pipeline's own), seq the pipeline's number, bytes the
+ * event's value, name the unit's name. */
+#define KIND_PIPELINE 0xFDu
+static const char *const pipe_event_names[] = {
+    [AXL__TRACE_PIPELINE_START] = "pipeline_start",
+    [AXL__TRACE_UNIT_START] = "unit_start",
+    [AXL__TRACE_COMMAND_HELD] = "command_held",
+    [AXL__TRACE_COMMAND_RELEASED] = "command_released",
+    [AXL__TRACE_MAILBOX] = "mailbox_update",
+    [AXL__TRACE_UNIT_STOP] = "unit_stop",
+    [AXL__TRACE_UNIT_STOP_TIMEOUT] = "unit_stop_timeout",
+    [AXL__TRACE_PIPELINE_STOP] = "pipeline_stop",
+    [AXL__TRACE_PIPELINE_RESET] = "pipeline_reset",
+    [AXL__TRACE_FAILED] = "pipeline_failed"};
 
 /* Where an action moves bytes, when its accessor is on a device. */
 enum { DIR_NONE, DIR_TO_DEVICE, DIR_TO_HOST, DIR_ON_DEVICE };
@@ -557,6 +573,32 @@ void axl__trace_write_back(const struct axl__buffer *b, uint8_t src,
     name_device(r->xfer_device);
 }
 
+void axl__trace_pipeline(uint16_t device, uint32_t pipeline, uint8_t unit,
+                         const char *unit_name, uint8_t what, uint64_t value,
+                         axl_status status)
+{
+    if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
+        ring.tail++;
+        ring.dropped++;
+    }
+    const uint32_t pos = ring.head++;
+    ring.recorded++;
+    struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
+    memset(r, 0, sizeof *r);
+    r->submit = r->ready = r->start = r->end =
+        axl__dev_now(axl__device_at(device));
+    r->kind = KIND_PIPELINE;
+    r->cu = what;
+    r->worker = unit == UINT8_MAX ? 0 : (uint8_t)(unit + 1u);
+    r->seq = pipeline;
+    r->bytes = value;
+    r->status = status;
+    r->queue = AXL__NO_QUEUE;
+    r->device = r->xfer_device = r->act_device = device;
+    axl_format(r->name, sizeof r->name, "%s", unit_name);
+    name_device(device);
+}
+
 axl_status axl_trace_stats_get(axl_trace_stats *out)
 {
     if (!out)
@@ -593,6 +635,8 @@ axl_status axl_trace_clear(void)
 #define TID_WORKER(w) (2000u + (w))
 #define TID_CU(cu) (1u + (cu))
 #define TID_XFER(lane) (1000u + (lane))
+#define PIPE_TRACKS (AXL_MAX_PIPELINE_UNITS + 1u)
+#define TID_PIPE(p, u) (3000u + (p) * PIPE_TRACKS + (u))
 
 typedef struct writer {
     axl_text_sink sink;
@@ -686,6 +730,7 @@ typedef struct seen {
     bool device[AXL_MAX_DEVICES];
     bool cu[AXL_MAX_DEVICES][AXL_MAX_DEVICE_CUS];
     bool xfer[AXL_MAX_DEVICES][LANES];
+    bool pipe[AXL_MAX_DEVICES][AXL_MAX_PIPELINES + 1][PIPE_TRACKS];
 } seen;
 
 static void device_label(char *out, size_t cap, uint16_t dev)
@@ -944,9 +989,47 @@ static bool rec_get(uint32_t pos, struct trace_rec *out)
     return ok;
 }
 
+/* A pipeline's event: an instant on its unit's track of its device. */
+static void pipeline_event(writer *w, seen *sn, const struct trace_rec *r)
+{
+    const unsigned p = r->seq <= AXL_MAX_PIPELINES ? r->seq : 0;
+    const unsigned u = r->worker < PIPE_TRACKS ? r->worker : 0;
+    const uint16_t dev = r->device < AXL_MAX_DEVICES ? r->device : 0;
+    const char *what =
+        r->cu < sizeof pipe_event_names / sizeof pipe_event_names[0] &&
+                pipe_event_names[r->cu]
+            ? pipe_event_names[r->cu]
+            : "pipeline";
+    name_process(w, sn, dev);
+    if (!sn->pipe[dev][p][u]) {
+        char label[64];
+        sn->pipe[dev][p][u] = true;
+        if (u)
+            axl_format(label, sizeof label, "pipeline %u: %s", (unsigned)r->seq,
+                       r->name);
+        else
+            axl_format(label, sizeof label, "pipeline %u", (unsigned)r->seq);
+        meta(w, "thread_name", PID_DEVICE(dev), TID_PIPE(p, u), label,
+             TID_PIPE(p, u));
+    }
+    event_start(w);
+    put(w, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"pipeline\",\"name\":\"%s\","
+           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"args\":{\"pipeline\":%u,"
+           "\"unit\":\"",
+        what, PID_DEVICE(dev), TID_PIPE(p, u), US(r->end), (unsigned)r->seq);
+    put_str(w, r->name);
+    put(w, "\",\"value\":%llu,\"status\":\"%s\",\"device\":%u}}",
+        (unsigned long long)r->bytes, axl_status_name(r->status),
+        (unsigned)r->device);
+}
+
 static void record(writer *w, seen *sn, uint32_t pos,
                    const struct trace_rec *r)
 {
+    if (r->kind == KIND_PIPELINE) {
+        pipeline_event(w, sn, r);
+        return;
+    }
     /* The commands it waited for that are still in the ring (positions
      * are never reused: one in [tail, head) is the record it was). */
     pred preds[AXL_TRACE_DEPS];

@@ -1630,10 +1630,21 @@ uint32_t axl_xclbin_stream_count(const axl_xclbin *x)
     return n;
 }
 
-/* Argument arg_id of the unit at IP ip_index: its direction, and the
- * unit's and the argument's names. */
+axl_str axl_xclbin_instance_of(axl_str ip_name)
+{
+    for (size_t i = 0; i < ip_name.len; i++)
+        if (ip_name.ptr[i] == ':') {
+            axl_str s = {ip_name.ptr + i + 1, ip_name.len - i - 1};
+            return s;
+        }
+    return ip_name;
+}
+
+/* Argument arg_id of the unit at IP ip_index: its direction, the unit's
+ * and the argument's names, and its TDATA bits. */
 static uint8_t port_of(const axl_xclbin *x, uint32_t ip_index,
-                       uint32_t arg_id, axl_str *unit, axl_str *port)
+                       uint32_t arg_id, axl_str *unit, axl_str *port,
+                       uint32_t *bits)
 {
     axl_xclbin_ip ip;
     if (axl_xclbin_get_ip(x, ip_index, &ip) != AXL_SUCCESS)
@@ -1649,6 +1660,7 @@ static uint8_t port_of(const axl_xclbin *x, uint32_t ip_index,
             if (axl_xclbin_get_kernel_arg(x, &kern, i, &arg) == AXL_SUCCESS &&
                 arg.index == arg_id) {
                 *port = arg.name;
+                *bits = arg.stream_bits;
                 return arg.stream_dir;
             }
         }
@@ -1669,8 +1681,11 @@ axl_status axl_xclbin_get_stream(const axl_xclbin *x, uint32_t index,
     stream_ends(x, m, &a, &b);
     memset(out, 0, sizeof *out);
     axl_str un[2] = {{"", 0}, {"", 0}}, pn[2] = {{"", 0}, {"", 0}};
-    uint8_t da = port_of(x, a.ip_index, a.arg_index, &un[0], &pn[0]);
-    uint8_t db = port_of(x, b.ip_index, b.arg_index, &un[1], &pn[1]);
+    uint32_t bits[2] = {0, 0};
+    uint8_t da =
+        port_of(x, a.ip_index, a.arg_index, &un[0], &pn[0], &bits[0]);
+    uint8_t db =
+        port_of(x, b.ip_index, b.arg_index, &un[1], &pn[1], &bits[1]);
     /* The producer is the end whose port writes; else the first entry. */
     int swap = da == AXL_XCLBIN_STREAM_IN || db == AXL_XCLBIN_STREAM_OUT;
     const axl_xclbin_connection *p = swap ? &b : &a, *c = swap ? &a : &b;
@@ -1680,6 +1695,7 @@ axl_status axl_xclbin_get_stream(const axl_xclbin *x, uint32_t index,
     out->producer_arg = p->arg_index;
     out->consumer_ip = c->ip_index;
     out->consumer_arg = c->arg_index;
+    out->width_bits = bits[swap];
     out->producer_unit = un[swap];
     out->producer_port = pn[swap];
     out->consumer_unit = un[!swap];

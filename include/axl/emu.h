@@ -41,8 +41,9 @@ extern "C" {
  * What backs a stream a model reads or writes (an AXI4-Stream port joined
  * to another unit's by the design's stream_connect): the emulated device
  * gives a bounded FIFO of the design's depth between two units that each
- * run on a worker of their own (docs/streams-api.md, "The emulated
- * device"); a test may give its own. Each op moves one beat of the
+ * run on a worker of their own (docs/streaming.md, "The emulated
+ * device"); the C-model simulator behind the mmio port gives the same
+ * between its units' threads; a test may give its own. Each op moves one beat of the
  * stream's width and blocks until it can, or until the device gives up on
  * the pipeline, and then returns why: a deadlock found (every unit of the
  * pipeline blocked on a full or empty FIFO; the message names the units
@@ -60,7 +61,7 @@ typedef struct axl_emu_stream {
     void *ctx;
     uint32_t bytes;      /**< a beat's TDATA bytes (the port's dataWidth / 8) */
     bool out;            /**< the model writes it (mode write_only) */
-    const char *name;    /**< "mm2s:mm2s_1.data_out -> sadd:sadd_1.data_in" */
+    const char *name;    /**< "mm2s_1.data_out->sadd_1.data_in" */
 } axl_emu_stream;
 
 /** What a read or write returns when the pipeline was stopped: a

@@ -294,6 +294,71 @@ typedef struct axl_hal_run {
     uint64_t timeout_ns;      /**< 0: none */
 } axl_hal_run;
 
+/* ---- Pipelines (axl/pipeline.h) ------------------------------------------ */
+
+/** What a unit of a pipeline is to the port. */
+enum axl_hal_unit_kind {
+    AXL_HAL_UNIT_COMMAND = 0,      /**< runs the core's runs (run_start) */
+    AXL_HAL_UNIT_FREE_RUNNING = 1, /**< ap_ctrl_none: runs from the fabric's
+                                        reset; its scalars are read all the
+                                        time */
+    AXL_HAL_UNIT_AUTO_RESTART = 2  /**< ap_ctrl_chain started with
+                                        auto_restart (control bit 7) */
+};
+
+/** One unit of a pipeline. */
+typedef struct axl_hal_pipeline_unit {
+    uint32_t ip_index;     /**< IP_LAYOUT index */
+    uint32_t kernel_index; /**< its kernel in the image's XML */
+    uint32_t kind;         /**< axl_hal_unit_kind */
+    const char *name;      /**< its instance ("sadd_1"), for messages */
+    /** Auto-restart: iterations the port saw end since its start. Written
+     *  by the port, read by the core, with __atomic builtins (relaxed). */
+    uint32_t iterations;
+} axl_hal_pipeline_unit;
+
+/**
+ * A pipeline as the core hands it to the port (pipeline_open to
+ * pipeline_close): a connected part of the design's stream graph, its
+ * units in start order (consumers first) and its streams. The core owns
+ * it; the port keeps a pointer while it is open.
+ */
+typedef struct axl_hal_pipeline {
+    uint32_t number;       /**< "pipeline <number>" in messages */
+    const axl_xclbin *image;
+    uint32_t unit_count;
+    axl_hal_pipeline_unit *units;
+    uint32_t stream_count;
+    const uint32_t *streams; /**< axl_xclbin_get_stream indices */
+    /** Under the runtime lock (axl_port_lock), which a port takes for its
+     *  own short sections. queued: commands on the pipeline's units that
+     *  the core has and the port has not been given yet (run_start):
+     *  while it is not 0 more work is coming, so a port that looks for
+     *  deadlocks does not call one; the core wakes AXL_PORT_CHANNEL_DEVICE
+     *  when it falls. failed and why: the port gave up on the pipeline (a
+     *  deadlock), written by the port. */
+    uint32_t queued;
+    uint32_t failed;
+    char why[AXL_MESSAGE_MAX];
+    void *port;            /**< the port's, from pipeline_open */
+} axl_hal_pipeline;
+
+/** unit_stop's `how`. */
+enum axl_hal_stop {
+    /** Auto-restart: clear it and wait for the unit to go idle, resetting
+     *  it past the timeout; free-running: leave it running; a command
+     *  unit: nothing (the core waits for its run). */
+    AXL_HAL_STOP = 0,
+    /** Any unit: ap_sw_reset, else the board's reset hook (the emulated
+     *  device ends its model); a run on it ends (run_done, failed). */
+    AXL_HAL_RESET = 1,
+    /** Close (the pipeline is let go of): auto-restart cleared, and a
+     *  unit not idle at once is reset (the emulated device ends its model
+     *  at its next stream op), which is no failure; the emulated device
+     *  ends free-running models too (a board leaves them running). */
+    AXL_HAL_CLOSE = 2
+};
+
 /**
  * A device port. Required ops: probe, open, close, describe, bank. The rest
  * are optional: NULL means the feature is missing and the core reports
@@ -447,6 +512,40 @@ typedef struct axl_device_port {
     axl_status (*ip_write32)(void *dev, uintptr_t handle, uint32_t offset,
                              uint32_t value);
     axl_status (*ip_wait)(void *dev, uintptr_t handle, uint64_t timeout_ns);
+
+    /** Optional: streaming pipelines (axl/pipeline.h), called without the
+     *  runtime lock. pipeline_open, pipeline_close, unit_start and
+     *  unit_stop come all four or none (registration checks it); NULL:
+     *  the device runs no pipeline (AXL_ERR_FEATURE_NOT_SUPPORTED at
+     *  axl_pipeline_create).
+     *  - pipeline_open readies the port for p (the emulated device: its
+     *    units' workers, its FIFOs' owner); a failure says why with
+     *    axl_fail. pipeline_close undoes it (after a stop).
+     *  - unit_start starts unit `unit` (an index into p->units, a free-
+     *    running or auto-restart one) with its scalars: free-running, the
+     *    scalars written; auto-restart, the scalars then ap_start with
+     *    auto_restart. The core calls it for each such unit in p's order.
+     *  - unit_update gives a running unit a new scalar: free-running, at
+     *    once; auto-restart, through its mailbox, AXL_SUCCESS once an
+     *    iteration that started after it has taken it, AXL_ERR_TIMEOUT
+     *    (with a message) when none did within timeout_ns (the device's
+     *    clock). NULL: AXL_ERR_FEATURE_NOT_SUPPORTED.
+     *  - unit_stop (axl_hal_stop): AXL_ERR_TIMEOUT with a message naming
+     *    what the unit waited on when it did not stop within timeout_ns
+     *    (then it was reset).
+     *  - pipeline_drained waits until p's FIFOs are empty:
+     *    AXL_ERR_TIMEOUT naming one that is not and its fill. NULL: the
+     *    port cannot see them (AXL_ERR_FEATURE_NOT_SUPPORTED). */
+    axl_status (*pipeline_open)(void *dev, axl_hal_pipeline *p);
+    void (*pipeline_close)(void *dev, axl_hal_pipeline *p);
+    axl_status (*unit_start)(void *dev, axl_hal_pipeline *p, uint32_t unit,
+                             const axl_hal_arg *args, uint32_t arg_count);
+    axl_status (*unit_update)(void *dev, axl_hal_pipeline *p, uint32_t unit,
+                              const axl_hal_arg *arg, uint64_t timeout_ns);
+    axl_status (*unit_stop)(void *dev, axl_hal_pipeline *p, uint32_t unit,
+                            uint32_t how, uint64_t timeout_ns);
+    axl_status (*pipeline_drained)(void *dev, axl_hal_pipeline *p,
+                                   uint64_t timeout_ns);
 } axl_device_port;
 
 /**

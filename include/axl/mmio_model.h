@@ -73,10 +73,14 @@ enum axl_mmio_model_event {
     AXL_MMIO_MODEL_DONE = 1,     /**< a unit raised ap_done */
     AXL_MMIO_MODEL_IRQ = 2,      /**< a unit's interrupt line rose (its
                                       isr has been called) */
-    AXL_MMIO_MODEL_ERROR = 3     /**< the model stopped: a protocol error,
+    AXL_MMIO_MODEL_ERROR = 3,    /**< the model stopped: a protocol error,
                                       $finish, a failed C model; the port
                                       ends every running unit's run with
                                       that unit's run_status */
+    AXL_MMIO_MODEL_RUN_FAILED = 4 /**< some units' runs failed and the model
+                                      goes on (the RTL's deadlock of a
+                                      stream pipeline): the port ends the
+                                      runs whose run_status says so */
 };
 
 typedef struct axl_mmio_model {

@@ -152,6 +152,23 @@ void axl_rtl_set_latency(uint32_t read_cycles, uint32_t write_cycles);
  *  AXL_RTL_WATCHDOG_CYCLES from the environment; 0 turns it off. */
 void axl_rtl_set_watchdog(uint64_t cycles);
 
+/** A deadlock of a stream pipeline (docs/streaming.md): in a part of the
+ *  design's stream graph where a unit runs (a command or an auto-restart:
+ *  free-running units waiting for data are at rest), every running unit
+ *  waits on a full or empty FIFO (its beat offered to a full one, or its
+ *  TREADY up before an empty one, no memory transaction in flight) and
+ *  no beat has moved for this many cycles. Each such unit's run then
+ *  fails (advance() returns AXL_MMIO_MODEL_RUN_FAILED, run_status says
+ *  "deadlock: mm2s_1 writes full mm2s_1.data_out->sadd_1.data_in (64 of
+ *  64); ..."), and the model goes on: the units stay stalled until they
+ *  are reset. Default 4096, or AXL_RTL_DEADLOCK_CYCLES from the
+ *  environment; 0 turns it off. The testbench sees the fabric, not the
+ *  runtime: a consumer left waiting this long with its producer not yet
+ *  started reads as a deadlock too (the runtime starts a pipeline's
+ *  commands one after the other, consumers first, in a few hundred
+ *  cycles). */
+void axl_rtl_set_deadlock_cycles(uint64_t cycles);
+
 #ifdef __cplusplus
 }
 #endif

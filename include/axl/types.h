@@ -38,6 +38,7 @@ AXL_DECLARE_HANDLE(axl_kernel_bundle);
 AXL_DECLARE_HANDLE(axl_kernel);
 AXL_DECLARE_HANDLE(axl_device_image);
 AXL_DECLARE_HANDLE(axl_ip);
+AXL_DECLARE_HANDLE(axl_pipeline);
 
 /** The value of a "no object" handle of any kind, as an initializer:
  *  `axl_context none = AXL_NONE;`. It is not an expression: where a call
@@ -64,6 +65,7 @@ AXL_DECLARE_HANDLE(axl_ip);
 #define AXL_NO_KERNEL AXL__NO(axl_kernel)
 #define AXL_NO_DEVICE_IMAGE AXL__NO(axl_device_image)
 #define AXL_NO_IP AXL__NO(axl_ip)
+#define AXL_NO_PIPELINE AXL__NO(axl_pipeline)
 
 /** Equality of common reference semantics (spec 4.5.2): two handles of one
  *  kind are equal when they name the same object. */

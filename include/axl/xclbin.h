@@ -233,11 +233,18 @@ typedef struct axl_xclbin_stream {
     uint32_t producer_arg;  /**< its argument's id (XML id) */
     uint32_t consumer_ip;   /**< IP_LAYOUT index of the unit that reads */
     uint32_t consumer_arg;
+    /** TDATA bits of the producer's port (its axl_xclbin_arg.stream_bits);
+     *  0 when the XML gives none. */
+    uint32_t width_bits;
     /** Views into the design, for messages: the units' IP_LAYOUT names
      *  ("mm2s:mm2s_1") and their arguments' names ("out"); a port whose
      *  kernel the XML lacks has an empty name. */
     axl_str producer_unit, producer_port, consumer_unit, consumer_port;
 } axl_xclbin_stream;
+
+/** The instance in an IP_LAYOUT name ("sadd_1" of "sadd:sadd_1"); the
+ *  whole name when it has no ':'. */
+axl_str axl_xclbin_instance_of(axl_str ip_name);
 
 /* ---- Pre-digested designs ------------------------------------------------------ */
 

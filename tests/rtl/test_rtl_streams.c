@@ -215,6 +215,9 @@ static void a_full_fifo_holds_its_depth_and_stalls_the_producer(void **s)
              s2mm = unit("s2mm:s2mm_1");
     fill(0, 300, 3);
     memset(words(0x10000), 0xEE, 4 * 300 + 64);
+    /* The stall is on purpose: the testbench's deadlock window (4096
+     * cycles) would call it a deadlock (axl/rtl.h). */
+    axl_rtl_set_deadlock_cycles(0);
     wr(sadd, 0x10, 5);
     wr(sadd, CTRL, AP_START);
     start_mover(mm2s, 0, 300);
@@ -233,6 +236,7 @@ static void a_full_fifo_holds_its_depth_and_stalls_the_producer(void **s)
     assert_false(rd(mm2s, CTRL) & AP_DONE);
     start_mover(s2mm, 0x10000, 300);
     wait_done(s2mm);
+    axl_rtl_set_deadlock_cycles(4096);
     check_plus(0, 0x10000, 300, 5);
     assert_int_equal(a.protocol_errors + b.protocol_errors, 0);
 }

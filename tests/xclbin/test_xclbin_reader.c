@@ -402,6 +402,10 @@ static void streams_name_both_ends_their_fifo_and_each_port(void **state)
         assert_true(axl_str_eq(st.consumer_unit, want[i].cons));
         assert_true(axl_str_eq(st.consumer_port, want[i].cport));
         assert_int_equal(st.fifo_depth, want[i].depth);
+        /* The producer's TDATA width, from its kernel's XML. */
+        assert_int_equal(st.width_bits, 32);
+        assert_true(axl_str_eq(axl_xclbin_instance_of(st.producer_unit),
+                               strchr(want[i].prod, ':') + 1));
         assert_int_equal(st.mem_index, 4 + i);
         axl_xclbin_mem m;
         assert_int_equal(axl_xclbin_get_mem(&x, st.mem_index, &m),
@@ -427,6 +431,9 @@ static void streams_name_both_ends_their_fifo_and_each_port(void **state)
     }
     axl_xclbin_stream st;
     assert_int_equal(axl_xclbin_get_stream(&x, 4, &st), AXL_ERR_INVALID);
+    /* A name without an instance is its own instance. */
+    const axl_str whole = {"vadd", 4};
+    assert_true(axl_str_eq(axl_xclbin_instance_of(whole), "vadd"));
     /* mm2s_1's src (argument 0) is memory, on no stream. */
     assert_int_equal(axl_xclbin_port_stream(&x, 0, 0, NULL), AXL_ERR_INVALID);
     /* The kernels' stream arguments and protocols. */

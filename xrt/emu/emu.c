@@ -39,6 +39,7 @@
 #include "axl/trace.h"
 #include "emu_config.h"
 #include "emu_models.h"
+#include "emu_unit.h"
 
 #if defined(AXL_EMU_BUILTIN)
 #include "axl_emu_builtin.h"
@@ -50,101 +51,11 @@ extern const axl_xclbin_design AXL_EMU_BUILTIN_DESIGN;
 
 #if AXL_EMU_HOSTED
 #include <sys/mman.h>
-/* Banks a device can have: as many as the core's bank masks hold. */
-#define EMU_BANK_SLOTS 64
-#else
-#define EMU_BANK_SLOTS AXL_EMU_BANKS
 #endif
 
 /* A buffer's handle: its offset + 1, and the bank whose arena holds it in
  * the top byte. */
 #define EMU_ARENA_SHIFT (sizeof(uintptr_t) * 8u - 8u)
-
-typedef struct emu_bank {
-    axl_arena arena;
-#if AXL_EMU_HOSTED
-    /* Made at the bank's first allocation and kept until the device
-     * closes (blocks) or the bank is empty when a design of another size
-     * comes (map): allocations alive across a reprogramming keep theirs. */
-    axl_arena_block *blocks;
-    unsigned char *map;
-    uint64_t map_size;
-    uint64_t design_size; /* the design's size, before the limit */
-#else
-    axl_arena_block blocks[AXL_EMU_BANK_ALLOCS];
-#endif
-} emu_bank;
-
-/*
- * A compute unit's run, as the emulator holds it between run_start and
- * axl_hal_run_done. Every field is guarded by the runtime lock
- * (axl_port_lock), taken by run_start, run_cancel, progress, close and the
- * unit's worker; the model itself runs without it, on what the worker
- * copied out under it. run points at the core's hal run, valid until the
- * run is reported (hal.h); ptr holds the buffer arguments' bytes, found at
- * run_start while the buffers are certainly alive.
- */
-enum { UNIT_IDLE, UNIT_PENDING, UNIT_RUNNING, UNIT_HUNG };
-
-typedef struct emu_unit {
-    uint32_t ip;            /* the IP_LAYOUT index it serves; UINT32_MAX: free */
-    uint8_t state;          /* UNIT_* */
-    bool cancelled;         /* given up: what the model returns is discarded */
-    bool reporting;         /* its worker is inside axl_hal_run_done */
-    bool stop;              /* close: the worker ends */
-    unsigned thread;        /* its worker (axl_port_thread_start), 0: none */
-    struct emu_device *dev;
-    const axl_hal_run *run;
-    axl_emu_model_fn fn;
-    void *user;
-    /* Its model, set by cu_open (under the lock, and only when it
-     * changes: a launch reads it without the lock), which gives a handle
-     * naming this unit (unit_of). */
-    const struct emu_model *model;
-    bool stock;             /* its kernel is axl's stock one (model->serves) */
-    /* The model's call record: kept from run to run while the core gives
-     * the same nonzero args_id (hal.h: the same ids and memory arguments;
-     * only scalars differ), so such a run refreshes the scalars and
-     * nothing else. Written by run_start while the unit holds no run (the
-     * core gives a unit one run at a time), read by the model's caller. */
-    uint32_t args_id;       /* 0: the record is the last run's, kept for none */
-    uint32_t scalars;       /* bit i: args[i] is a scalar */
-    uint32_t alone;         /* bit i: args[i] is a buffer given read-only
-                               that no writable argument reaches (what the
-                               read-only check digests) */
-    axl_emu_arg args[AXL_EMU_MAX_ARGS];
-} emu_unit;
-
-/* The record's masks hold a bit per argument. */
-_Static_assert(AXL_EMU_MAX_ARGS <= 32, "AXL_EMU_MAX_ARGS above 32");
-
-typedef struct emu_device {
-    uint32_t index;
-    int open;
-    uint32_t epoch;             /* this open; a worker of an older one ends */
-    emu_unit units[AXL_EMU_UNITS];
-    emu_bank banks[EMU_BANK_SLOTS];
-    /* What it keeps of the design it carries, copied at load_image: the
-     * image's bytes are the application's and need not outlive the bundle
-     * that loaded them (hal.h, load_image), so nothing later reads them.
-     * The banks (nbanks of them: the design's used banks, or AXL_EMU_BANKS
-     * with no design), each bank's MEM_TOPOLOGY index (UINT32_MAX: none),
-     * its tag ("" when the design does not name it) and base address.
-     * Written under the runtime lock (open holds it; load_image takes it). */
-    bool has_design;
-    uint32_t nbanks;
-    uint32_t bank_mem[EMU_BANK_SLOTS];
-    char bank_tag[EMU_BANK_SLOTS][sizeof ((axl_hal_bank *)0)->tag];
-    uint64_t bank_base[EMU_BANK_SLOTS]; /* its MEM_TOPOLOGY base address */
-    /* The bank whose arena each bank's buffers are carved from: banks of
-     * the design at one base and of one size are one memory (every ZynqMP
-     * PS port, HP0-3, HPC0-1, LPD, reaches the same DDR), so two live
-     * buffers never share an address whichever of them they are in. */
-    uint8_t bank_same[EMU_BANK_SLOTS];
-    /* The platform it stands in for (axl_emu_set_platform), set at open:
-     * a design built for another is warned about. "" for none. */
-    char platform[64];
-} emu_device;
 
 static emu_device devices[AXL_EMU_DEVICES];
 
@@ -815,6 +726,9 @@ static axl_status emu_open(uint32_t index, void **dev)
         d->units[u].ip = UINT32_MAX;
         d->units[u].dev = d;
     }
+#if EMU_STREAMS
+    emu_pipes_forget(d);
+#endif
 #if AXL_EMU_HOSTED
     read_env_limits();
 #else
@@ -840,6 +754,11 @@ static axl_status emu_open(uint32_t index, void **dev)
     choose_platform(d, st == AXL_SUCCESS ? &x : NULL);
     if (st != AXL_SUCCESS || map_banks(d, &x, why, sizeof why) != AXL_SUCCESS)
         map_banks(d, NULL, why, sizeof why);
+#if EMU_STREAMS
+    /* A design whose FIFOs do not fit opens all the same: its pipelines
+     * are refused, saying why. */
+    emu_fifos_build(d, st == AXL_SUCCESS ? &x : NULL);
+#endif
 #else
     /* Bare metal: the static banks, named for the design when it is
      * programmed (as before issue 29). */
@@ -960,6 +879,13 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
 #endif
     axl_port_lock();
     axl_status st = map_banks(d, image, why, why_size);
+#if EMU_STREAMS
+    if (st == AXL_SUCCESS) {
+        st = emu_fifos_build(d, image);
+        if (st != AXL_SUCCESS)
+            axl_format(why, why_size, "%s", d->streams_why);
+    }
+#endif
     /* Idle units serve the new design's units from their next run. */
     for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
         if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
@@ -977,6 +903,19 @@ static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
 }
 
 static emu_unit *unit_for(emu_device *d, uint32_t ip);
+
+emu_unit *emu_unit_for(emu_device *d, uint32_t ip)
+{
+    return unit_for(d, ip);
+}
+
+axl_emu_model_fn emu_model_of(const axl_xclbin *image, uint32_t kernel_index,
+                              void **user)
+{
+    emu_model *m = model_for_locked(image, kernel_index);
+    *user = m ? m->user : NULL;
+    return m ? MODEL_FN(m) : NULL;
+}
 
 /* A unit's handle names the emulator's unit for the IP (bit 1 set), which
  * holds the model and the call record its launches reuse; when every unit
@@ -1072,6 +1011,11 @@ static bool is_deterministic(void)
         mode = atomic_load_explicit(&deterministic, memory_order_relaxed);
     }
     return mode != 0;
+}
+
+bool emu_is_deterministic(void)
+{
+    return is_deterministic();
 }
 
 /* ---- Arguments given read-only ------------------------------------------------ */
@@ -1277,9 +1221,9 @@ static inline void record_refresh(const axl_hal_run *run, axl_emu_arg *args,
  * why. */
 static inline __attribute__((always_inline)) axl_status
 invoke(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
-       const axl_emu_arg *args, char *why)
+       const axl_emu_arg *args, uint32_t nargs, char *why)
 {
-    axl_emu_call call = {run->kernel_name, run->cu, run->arg_count, args};
+    axl_emu_call call = {run->kernel_name, run->cu, nargs, args};
     char *msg = axl_port_message_buffer();
     char saved[AXL_MESSAGE_MAX];
     const bool keep = msg[0] != '\0'; /* most launches have nothing to keep */
@@ -1302,13 +1246,13 @@ invoke(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
  * digested before and after: a change fails the run. */
 static inline __attribute__((always_inline)) axl_status
 call_model(const axl_hal_run *run, axl_emu_model_fn fn, void *user,
-           const axl_emu_arg *args, uint32_t alone, char *why)
+           const axl_emu_arg *args, uint32_t nargs, uint32_t alone, char *why)
 {
     if (!alone)
-        return invoke(run, fn, user, args, why);
+        return invoke(run, fn, user, args, nargs, why);
     uint64_t before[AXL_EMU_MAX_ARGS] = {0}; /* only checked ones are read */
     const uint32_t checked = digest_read_only(args, alone, before);
-    axl_status st = invoke(run, fn, user, args, why);
+    axl_status st = invoke(run, fn, user, args, nargs, why);
     if (st == AXL_SUCCESS && checked)
         st = check_read_only(run, args, before, checked, why);
     return st;
@@ -1370,7 +1314,14 @@ static void unit_main(void *arg)
     emu_unit *u = arg;
     axl_port_lock();
     const uint32_t epoch = u->dev->epoch;
+    u->epoch = epoch;
     while (u->dev->epoch == epoch && !u->stop) {
+#if EMU_STREAMS
+        if (u->state != UNIT_PENDING && emu_pipe_due(u)) {
+            emu_pipe_run(u); /* a free-running or auto-restart unit's */
+            continue;
+        }
+#endif
         if (u->state != UNIT_PENDING) {
             axl_port_wait(AXL_PORT_CHANNEL_DEVICE, UINT64_MAX);
             continue;
@@ -1384,16 +1335,32 @@ static void unit_main(void *arg)
          * given up, this worker detached) must not see the record a
          * later open clears. */
         axl_emu_arg args[AXL_EMU_MAX_ARGS];
-        memcpy(args, u->args, run->arg_count * sizeof args[0]);
+        const uint32_t nargs = u->nargs;
+        memcpy(args, u->args, nargs * sizeof args[0]);
+#if EMU_STREAMS
+        emu_model_begin(u);
+#endif
         axl_port_unlock();
         char why[AXL_MESSAGE_MAX];
-        axl_status st = call_model(run, fn, user, args, alone, why);
+        axl_status st = call_model(run, fn, user, args, nargs, alone, why);
         axl_port_lock();
+#if EMU_STREAMS
+        emu_model_end(u);
+#endif
         if (u->dev->epoch != epoch)
             break; /* closed meanwhile (shutdown gave the run up) */
         unit_finish(u, st, why);
     }
     axl_port_unlock();
+}
+
+/* Starts u's worker if it has none (lock held). */
+void emu_worker_start(emu_unit *u)
+{
+    if (!u->thread) {
+        u->stop = false;
+        u->thread = axl_port_thread_start(unit_main, u);
+    }
 }
 #else
 /* Bare metal: waits run the models of the device's pending runs here. */
@@ -1413,7 +1380,8 @@ static void emu_progress(void *dev, uint64_t deadline_ns)
         unit_take(x, &run, &fn, &user, &alone);
         axl_port_unlock();
         char why[AXL_MESSAGE_MAX];
-        axl_status st = call_model(run, fn, user, x->args, alone, why);
+        axl_status st = call_model(run, fn, user, x->args, x->nargs, alone,
+                                   why);
         axl_port_lock();
         unit_finish(x, st, why);
         u = (unsigned)-1; /* a report may have started another run */
@@ -1444,7 +1412,21 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
                         "AXL_EMU_MAX_ARGS (%u)",
                         run->kernel_name, (unsigned)run->arg_count,
                         (unsigned)AXL_EMU_MAX_ARGS);
-    const bool async = !is_deterministic();
+    const bool det = is_deterministic();
+#if EMU_STREAMS
+    /* A unit with stream ports runs on its worker in either mode: its
+     * model waits for its peers (deterministic: one at a time, with the
+     * baton, and run_start returns once the pipeline is at rest). */
+    axl_port_lock();
+    bool streams = false;
+    for (uint32_t f = 0; f < d->nfifos && !streams; f++)
+        streams = d->fifos[f].prod_ip == run->ip_index ||
+                  d->fifos[f].cons_ip == run->ip_index;
+    axl_port_unlock();
+    const bool async = !det || streams;
+#else
+    const bool async = !det;
+#endif
     if (!u && async) {
         /* A handle without a unit: one may have come free since. */
         axl_port_lock();
@@ -1491,6 +1473,12 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
         u->user = user;
         u->cancelled = false;
         u->state = UNIT_PENDING;
+        u->nargs = run->arg_count;
+#if EMU_STREAMS
+        if (streams)
+            u->nargs = emu_stream_args(u, u->args, run->arg_count,
+                                       AXL_EMU_MAX_ARGS);
+#endif
 #if AXL_EMU_HOSTED
         if (!u->thread) {
             u->stop = false;
@@ -1499,6 +1487,10 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
         if (u->thread) {
             axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
             axl_port_unlock();
+#if EMU_STREAMS
+            if (det)
+                emu_pipe_settle(u);
+#endif
             return AXL_SUCCESS;
         }
         u->state = UNIT_IDLE; /* no thread to be had: run it here */
@@ -1510,7 +1502,8 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
     }
 
     /* Deterministic: here, now. */
-    axl_status st = call_model(run, fn, user, args, alone, why);
+    axl_status st = call_model(run, fn, user, args, run->arg_count, alone,
+                               why);
     if (st == AXL_EMU_HANG) {
         /* Started, and will never finish: a unit holds the run until the
          * core gives it up (run_cancel). */
@@ -1539,8 +1532,10 @@ static void emu_run_cancel(void *dev, const axl_hal_run *run)
             continue;
         if (x->state == UNIT_RUNNING) {
             /* The model runs on: its worker reports the run, result
-             * discarded, when it returns; until then the unit is busy. */
+             * discarded, when it returns; until then the unit is busy.
+             * A stream op it waits in returns (emu_pipe.c). */
             x->cancelled = true;
+            axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
         } else {
             /* Not started, or hung after its model returned: given back
              * now. */
@@ -1736,6 +1731,14 @@ const axl_device_port axl_emu_port = {
     .run_cancel = emu_run_cancel,
 #if !AXL_EMU_HOSTED
     .progress = emu_progress,
+#endif
+#if EMU_STREAMS
+    .pipeline_open = emu_pipeline_open,
+    .pipeline_close = emu_pipeline_close,
+    .unit_start = emu_unit_start,
+    .unit_update = emu_unit_update,
+    .unit_stop = emu_unit_stop,
+    .pipeline_drained = emu_pipeline_drained,
 #endif
 };
 

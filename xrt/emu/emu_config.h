@@ -115,6 +115,35 @@
 #endif
 #endif
 
+/** Streams (docs/streaming.md): bytes per device of the static arena the
+ *  FIFOs of a design's streams are carved from when the device is
+ *  programmed (each FIFO its depth in beats of its width, and a byte a
+ *  beat for TLAST); a design whose FIFOs do not fit is refused then,
+ *  naming this. 0 leaves streams out (bare metal: pipelines need a
+ *  worker per unit, which only a hosted build has). */
+#ifndef AXL_EMU_STREAM_BYTES
+#if AXL_EMU_HOSTED
+#define AXL_EMU_STREAM_BYTES (64u * 1024u)
+#else
+#define AXL_EMU_STREAM_BYTES 0
+#endif
+#endif
+
+/** Streams of one design the emulated device joins. */
+#ifndef AXL_EMU_MAX_STREAMS
+#define AXL_EMU_MAX_STREAMS 16
+#endif
+
+/** Pipelines open at once on the emulated devices. */
+#ifndef AXL_EMU_PIPELINES
+#define AXL_EMU_PIPELINES 4
+#endif
+
+/** Stream ports of one unit. */
+#ifndef AXL_EMU_UNIT_STREAMS
+#define AXL_EMU_UNIT_STREAMS 4
+#endif
+
 /* The port's failure messages follow the core's AXL_MESSAGES (see
  * core/axl_config.h, whose default this repeats): with 0 the message of a
  * failure is its status name. */
@@ -134,6 +163,10 @@ _Static_assert(AXL_EMU_UNITS >= 1 && AXL_EMU_UNITS <= 64,
 _Static_assert(AXL_EMU_BANK_ALLOCS >= 1, "AXL_EMU_BANK_ALLOCS must be >= 1");
 _Static_assert(AXL_EMU_MAX_ARGS >= 1 && AXL_EMU_MAX_ARGS <= 32,
                "AXL_EMU_MAX_ARGS must be 1..32");
+_Static_assert(AXL_EMU_MAX_STREAMS >= 1 && AXL_EMU_UNIT_STREAMS >= 1 &&
+                   AXL_EMU_PIPELINES >= 1,
+               "AXL_EMU_MAX_STREAMS, AXL_EMU_UNIT_STREAMS and "
+               "AXL_EMU_PIPELINES must be >= 1");
 _Static_assert((AXL_EMU_MEM_ALIGN_BITS & (AXL_EMU_MEM_ALIGN_BITS - 1)) == 0 &&
                    AXL_EMU_MEM_ALIGN_BITS >= 8,
                "AXL_EMU_MEM_ALIGN_BITS must be a power of two >= 8");

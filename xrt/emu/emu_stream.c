@@ -3,8 +3,8 @@
  * beats of its stream arguments through the backend the device gives
  * with each stream end (axl_emu_stream_ops), and axl's stream kernels as
  * C models. What backs them on the emulated device (bounded FIFOs of the
- * design's depth, a worker per unit, deadlock found) is the proposal of
- * docs/streams-api.md; nothing here knows which backend it has.
+ * design's depth, a worker per unit, deadlock found) is emu_pipe.c's, on
+ * the C-model simulator sim.c's; nothing here knows which backend it has.
  */
 #include <string.h>
 
@@ -100,18 +100,23 @@ axl_status axl_emu_model_s2mm(const axl_emu_call *call, void *user)
 }
 
 /* Free-running: it ends only when the device stops its pipeline (the
- * read or write returns AXL_EMU_STREAM_STOPPED), which is its normal end. */
+ * read or write returns AXL_EMU_STREAM_STOPPED), which is its normal end.
+ * inc is read at each beat, as the RTL reads its register: a new value
+ * (axl_pipeline_update_arg) applies from the next beat. */
 axl_status axl_emu_model_sinc(const axl_emu_call *call, void *user)
 {
     (void)user;
     uint32_t inc, w;
     bool last;
-    axl_status st = axl_emu_u32(call, 2, &inc);
+    axl_status st = AXL_SUCCESS;
     while (st == AXL_SUCCESS) {
         st = axl_emu_stream_read(call, 0, &w, &last);
-        w += inc;
         if (st == AXL_SUCCESS)
+            st = axl_emu_u32(call, 2, &inc);
+        if (st == AXL_SUCCESS) {
+            w += inc;
             st = axl_emu_stream_write(call, 1, &w, last);
+        }
     }
     return st == AXL_EMU_STREAM_STOPPED ? AXL_SUCCESS : st;
 }

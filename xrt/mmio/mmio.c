@@ -462,47 +462,9 @@ static axl_status mmio_cu_open(void *dev, const axl_xclbin *image,
                          (int)k.name.len, k.name.ptr, model_fix);
 #endif
     mmio_unit *u = &axl__mmio.units[ip_index];
-    if (k.arg_count > AXL_MMIO_MAX_ARGS)
-        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                         "mmio: kernel %.*s has %u arguments; the port keeps "
-                         "AXL_MMIO_MAX_ARGS (%u)",
-                         (int)k.name.len, k.name.ptr, (unsigned)k.arg_count,
-                         (unsigned)AXL_MMIO_MAX_ARGS);
-    /* The register layout, from the XML, never computed. */
-    u->nargs = 0;
-    for (uint32_t a = 0; a < k.arg_count; a++) {
-        axl_xclbin_arg x;
-        if (axl_xclbin_get_kernel_arg(image, &k, a, &x) != AXL_SUCCESS)
-            return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                             "mmio: kernel %.*s: argument %u unreadable",
-                             (int)k.name.len, k.name.ptr, (unsigned)a);
-        if (x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
-            x.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
-            continue; /* not in the register map */
-        if (x.offset < MMIO_ARGS || (x.offset & 3) || x.size == 0 ||
-            x.size > 64 || x.offset + x.size > 0x10000)
-            return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
-                             "mmio: kernel %.*s: argument %.*s at offset "
-                             "0x%llx, %llu bytes, is not a register the "
-                             "port can write",
-                             (int)k.name.len, k.name.ptr, (int)x.name.len,
-                             x.name.ptr, (unsigned long long)x.offset,
-                             (unsigned long long)x.size);
-        mmio_arg *m = &u->args[u->nargs++];
-        m->id = x.index;
-        m->offset = (uint32_t)x.offset;
-        m->size = (uint32_t)x.size;
-        m->is_mem = x.address_qualifier != AXL_XCLBIN_ARG_SCALAR;
-    }
-    /* By id, as runs give them. */
-    for (uint32_t i = 1; i < u->nargs; i++)
-        for (uint32_t j = i; j > 0 && u->args[j - 1].id > u->args[j].id; j--) {
-            mmio_arg t = u->args[j];
-            u->args[j] = u->args[j - 1];
-            u->args[j - 1] = t;
-        }
-    u->kernel_index = kernel_index;
-    axl__mmio_forget_held(u); /* another layout, or a reloaded design */
+    axl_status st = axl__mmio_layout(u, image, kernel_index);
+    if (st != AXL_SUCCESS)
+        return st;
     /* ap_done raises the interrupt where the mode wants one; ap_ready
      * never does (a bit some cores lack). */
     axl__mmio_arm(u);
@@ -589,11 +551,63 @@ static void back_after_reset(mmio_unit *u)
                  "mmio: the compute unit was reset before its run ended");
 }
 
+/* The register layout of kernel kernel_index, from the XML, never
+ * computed (a failure says why). */
+axl_status axl__mmio_layout(mmio_unit *u, const axl_xclbin *image,
+                            uint32_t kernel_index)
+{
+    axl_xclbin_kernel k;
+    if (axl_xclbin_get_kernel(image, kernel_index, &k) != AXL_SUCCESS)
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: no kernel %u in the design",
+                         (unsigned)kernel_index);
+    if (k.arg_count > AXL_MMIO_MAX_ARGS)
+        return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                         "mmio: kernel %.*s has %u arguments; the port keeps "
+                         "AXL_MMIO_MAX_ARGS (%u)",
+                         (int)k.name.len, k.name.ptr, (unsigned)k.arg_count,
+                         (unsigned)AXL_MMIO_MAX_ARGS);
+    u->nargs = 0;
+    for (uint32_t a = 0; a < k.arg_count; a++) {
+        axl_xclbin_arg x;
+        if (axl_xclbin_get_kernel_arg(image, &k, a, &x) != AXL_SUCCESS)
+            return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "mmio: kernel %.*s: argument %u unreadable",
+                             (int)k.name.len, k.name.ptr, (unsigned)a);
+        if (x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
+            x.address_qualifier == AXL_XCLBIN_ARG_LOCAL)
+            continue; /* not in the register map */
+        if (x.offset < MMIO_ARGS || (x.offset & 3) || x.size == 0 ||
+            x.size > 64 || x.offset + x.size > 0x10000)
+            return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
+                             "mmio: kernel %.*s: argument %.*s at offset "
+                             "0x%llx, %llu bytes, is not a register the "
+                             "port can write",
+                             (int)k.name.len, k.name.ptr, (int)x.name.len,
+                             x.name.ptr, (unsigned long long)x.offset,
+                             (unsigned long long)x.size);
+        mmio_arg *m = &u->args[u->nargs++];
+        m->id = x.index;
+        m->offset = (uint32_t)x.offset;
+        m->size = (uint32_t)x.size;
+        m->is_mem = x.address_qualifier != AXL_XCLBIN_ARG_SCALAR;
+    }
+    /* By id, as runs give them. */
+    for (uint32_t i = 1; i < u->nargs; i++)
+        for (uint32_t j = i; j > 0 && u->args[j - 1].id > u->args[j].id; j--) {
+            mmio_arg t = u->args[j];
+            u->args[j] = u->args[j - 1];
+            u->args[j - 1] = t;
+        }
+    u->kernel_index = kernel_index;
+    axl__mmio_forget_held(u); /* another layout, or a reloaded design */
+    return AXL_SUCCESS;
+}
+
 /* ap_sw_reset where the board says the unit has it, then the board's
  * hook; the unit is back when it reads idle, and its run (if any) ends
  * then. Else why says what each attempt did. */
-static axl_status reset_unit(uint32_t ip_index, char *why,
-                             size_t why_size)
+axl_status axl__mmio_reset(uint32_t ip_index, char *why, size_t why_size)
 {
     mmio_unit *u = &axl__mmio.units[ip_index];
     uint32_t ctrl = 0;
@@ -646,7 +660,7 @@ axl_status axl_mmio_reset_unit(uint32_t ip_index)
     mmio_unit *u = &axl__mmio.units[ip_index];
     char why[AXL_MESSAGE_MAX - 48];
     why[0] = '\0';
-    axl_status st = reset_unit(ip_index, why, sizeof why);
+    axl_status st = axl__mmio_reset(ip_index, why, sizeof why);
     if (st == AXL_ERR_FEATURE_NOT_SUPPORTED)
         return mmio_fail(st,
                          "axl_mmio_reset_unit: compute unit %s has no "
@@ -942,5 +956,12 @@ const axl_device_port axl_mmio_port = {
     .ip_read32 = mmio_ip_read32,
     .ip_write32 = mmio_ip_write32,
     .ip_wait = mmio_ip_wait,
+#endif
+#if MMIO_STREAMS
+    .pipeline_open = axl__mmio_pipeline_open,
+    .pipeline_close = axl__mmio_pipeline_close,
+    .unit_start = axl__mmio_unit_start,
+    .unit_update = axl__mmio_unit_update,
+    .unit_stop = axl__mmio_unit_stop,
 #endif
 };

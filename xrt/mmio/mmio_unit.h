@@ -38,6 +38,14 @@
 #define MMIO_IP 0
 #endif
 
+/* Streaming pipelines (axl/pipeline.h, pipe.c), unless the board
+ * switches them off (AXL_FEATURE_STREAMS 0 in its axl_board.h). */
+#if !defined(AXL_FEATURE_STREAMS) || AXL_FEATURE_STREAMS
+#define MMIO_STREAMS 1
+#else
+#define MMIO_STREAMS 0
+#endif
+
 /* The hot path's section (see above). */
 #if defined(__GNUC__) && defined(__ELF__)
 #define AXL_HOT __attribute__((section(".axl_hot")))
@@ -133,6 +141,17 @@ struct mmio_unit {
     _Atomic uint32_t starts;
     uint32_t look_start;
     const void *_Atomic run; /* the run in flight, or NULL */
+#if MMIO_STREAMS
+    /* A unit of a pipeline on auto-restart (pipe.c): each ap_done is
+     * answered with ap_continue (auto_restart kept) by whoever claims it,
+     * the poll (axl__mmio_service) or the interrupt entry, and counted in
+     * *iterations (the core's, with __atomic builtins). */
+    uint8_t restart;
+    uint8_t mbox_pending; /* a scalar written since the done counted in
+                             mbox_at: the iteration after it takes it */
+    uint32_t mbox_at;
+    uint32_t *iterations;
+#endif
 #if MMIO_IP
     uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
     uint32_t irqs_seen;  /* irqs when the last ip_wait returned */
@@ -258,6 +277,30 @@ uint64_t axl__mmio_now(void);
 
 /* After a reset: back when the unit reads idle. */
 int axl__mmio_back_idle(mmio_unit *u, uint32_t *ctrl);
+
+/* The unit's argument registers from kernel kernel_index's XML (mmio.c). */
+axl_status axl__mmio_layout(mmio_unit *u, const axl_xclbin *image,
+                            uint32_t kernel_index);
+/* ap_sw_reset, else the board's hook (mmio.c): AXL_ERR_FEATURE_NOT_
+ * SUPPORTED with neither, else why says what each attempt did. */
+axl_status axl__mmio_reset(uint32_t ip_index, char *why, size_t why_size);
+
+#if MMIO_STREAMS
+/* A polled auto-restart unit's ended iteration: ap_continue (auto_restart
+ * kept), counted; 1 when one ended (unit.c). */
+int axl__mmio_service(mmio_unit *u);
+/* The device port's pipeline ops (pipe.c, hal.h). */
+axl_status axl__mmio_pipeline_open(void *dev, axl_hal_pipeline *p);
+void axl__mmio_pipeline_close(void *dev, axl_hal_pipeline *p);
+axl_status axl__mmio_unit_start(void *dev, axl_hal_pipeline *p,
+                                uint32_t unit, const axl_hal_arg *args,
+                                uint32_t n);
+axl_status axl__mmio_unit_update(void *dev, axl_hal_pipeline *p,
+                                 uint32_t unit, const axl_hal_arg *arg,
+                                 uint64_t timeout_ns);
+axl_status axl__mmio_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t unit,
+                               uint32_t how, uint64_t timeout_ns);
+#endif
 
 #if MMIO_MODEL
 /* The model's side (a model build only): serialised calls, its clock. */

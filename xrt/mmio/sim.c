@@ -34,6 +34,26 @@
  * while at a time, then hands back; an access leaves the clock there),
  * so what happens at a simulated time does not depend on how fast the
  * host ran the models.
+ *
+ * Streams (with threads): the design's streams join its units' C models
+ * through FIFOs of the design's depth, as the fabric's AXI4-Stream FIFOs
+ * join the IPs (axl/emu.h's stream ops). An ap_ctrl_none unit runs its
+ * model from attach (the fabric's reset) to detach, again each time it
+ * returns, reading its scalar registers anew at each stream op (what the
+ * RTL reads all the time); it has no done, so the clock never waits for
+ * it. A reset ends what a unit's model waits for. Under ap_ctrl_chain a
+ * unit's ap_done waits for ap_continue before the next iteration's (what
+ * back-pressure on ap_done is for): a done due meanwhile rises at the
+ * continue, so an auto-restart unit counts one done per iteration.
+ *
+ * A model that waits on a stream does not compute: when every model that
+ * has not returned waits on a stream that none of them can fill or drain
+ * (nothing moves until the port does something), the clock goes past
+ * their dues (they are late). A late unit's done is due again at the
+ * clock's time when a beat lets its model go on, and rises once it has
+ * returned. The simulator does not look for deadlocks (it is the
+ * hardware): a run stuck on a stream ends at its command's timeout, as on
+ * a board.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -95,6 +115,27 @@ _Static_assert(AXL_MMIO_SIM_UNITS <= 32,
 /* Argument words per unit (0x10 up to 0x10 + 4 * this). */
 #define SIM_ARG_WORDS 48
 #define SIM_MAX_ARGS 16
+/* Streams: per design, per unit, and the FIFOs' bytes. */
+#define SIM_STREAMS 16
+#define SIM_UNIT_STREAMS 4
+#ifndef AXL_MMIO_SIM_STREAM_BYTES
+#define AXL_MMIO_SIM_STREAM_BYTES (16u * 1024u)
+#endif
+
+struct sim_unit;
+
+/* A stream of the design: a FIFO between two units' ports. */
+typedef struct sim_fifo {
+    uint32_t prod_ip, prod_arg, cons_ip, cons_arg;
+    uint32_t depth, bytes, head, count;
+    unsigned char *data, *last;
+    char name[72];
+} sim_fifo;
+
+struct sim_end {
+    sim_fifo *fifo;
+    struct sim_unit *unit;
+};
 
 enum sim_state {
     SIM_IDLE,      /* ap_idle */
@@ -127,6 +168,10 @@ typedef struct sim_unit {
     /* registers */
     uint32_t start, done, ready, auto_restart, gie, ier, isr;
     uint32_t args[SIM_ARG_WORDS];
+    /* The argument words as they were at the run's ap_start, which the
+     * run's model is given: the RTL latches its scalars there, so a write
+     * after it (an auto-restart unit's next scalar) is the next run's. */
+    uint32_t start_args[SIM_ARG_WORDS];
     int irq_line;
     /* Raised since the port last read 0x00 (done; or an ISR that says
      * done) or 0x0C (irq; or lowered GIE): what advance() answers at once
@@ -140,6 +185,17 @@ typedef struct sim_unit {
     uint32_t generation; /* bumped by ap_sw_reset: a model's late result
                             is dropped */
     uint32_t polls;      /* reads of 0x00 since start */
+    int free_running;    /* ap_ctrl_none: its model runs from attach */
+    uint32_t run_gen;    /* generation its model runs in (streams) */
+    uint32_t *live_argw; /* a free-running model's argument words, which
+                            its stream ops refresh from the registers */
+    uint32_t nends;
+    axl_emu_stream ends[SIM_UNIT_STREAMS];
+    struct sim_end end[SIM_UNIT_STREAMS];
+    struct sim_end *waits; /* the end its model waits on (NULL: none) */
+    uint8_t waits_full;    /* for room (else for a beat) */
+    uint8_t late;          /* its done went by while its model waited on a
+                              stream: due again when a beat lets it go on */
     axl_status result;
     char why[AXL_MESSAGE_MAX];
     unsigned char *scribble;  /* SIM_WRITING: what it writes, as it was */
@@ -152,6 +208,11 @@ typedef struct sim_unit {
 } sim_unit;
 
 static sim_unit units[AXL_MMIO_SIM_UNITS];
+static uint32_t nfifos;
+#if SIM_THREADS
+static sim_fifo fifos[SIM_STREAMS];
+static _Alignas(8) unsigned char stream_store[AXL_MMIO_SIM_STREAM_BYTES];
+#endif
 /* The present units by IP_LAYOUT index (NULL: none there), for the seam's
  * one lookup per access. */
 static sim_unit *unit_ptr[AXL_MMIO_SIM_UNITS];
@@ -442,10 +503,12 @@ static void begin(sim_unit *u)
     u->result = AXL_SUCCESS;
     u->why[0] = '\0';
     u->stats.t_start = clock_now();
+    u->late = 0;
     u->due = 1;
     u->due_at = u->stats.t_start + u->run_ns;
     if (u->due_at < next_due)
         next_due = u->due_at;
+    memcpy(u->start_args, u->args, sizeof u->start_args);
     if (u->fault) /* one test on every start: the faults are rare */
         begin_faulty(u);
 }
@@ -478,6 +541,22 @@ static int raise_done(sim_unit *u)
 static int may_finish(const sim_unit *u)
 {
     return u->fault != AXL_MMIO_SIM_DONE_AFTER_POLLS || u->polls >= u->fault_n;
+}
+
+/* ap_ctrl_chain: a done not yet continued holds the next one back. */
+static int held_back(const sim_unit *u)
+{
+    return u->chain && u->done;
+}
+
+/* A late unit's done, due again at the clock's time (lock held). */
+static void due_again(sim_unit *u)
+{
+    u->late = 0;
+    u->due = 1;
+    u->due_at = clock_now();
+    if (u->due_at < next_due)
+        next_due = u->due_at;
 }
 
 /* The port's allocations (test builds tell the simulator, see
@@ -538,8 +617,175 @@ static inline __attribute__((always_inline)) void *bank_ptr(uint64_t addr,
     return NULL;
 }
 
+#if SIM_THREADS
+/* ---- Streams: the FIFOs between the units' models ------------------------- */
+
+static int fifo_ready(const sim_fifo *f, int full)
+{
+    return full ? f->count < f->depth : f->count > 0;
+}
+
+/* Waits (lock held) until the FIFO has room (full) or a beat, or the
+ * unit's model is to end: a reset (its generation moved), a detach. A
+ * free-running model's argument words are refreshed from its registers
+ * here, at each op (its thread's own copy: the model reads it between
+ * ops). */
+static axl_status stream_wait(struct sim_end *e, int full)
+{
+    sim_unit *u = e->unit;
+    for (;;) {
+        if (u->quit || u->generation != u->run_gen) {
+            u->waits = NULL;
+            return axl_fail(AXL_EMU_STREAM_STOPPED,
+                            "%s: its unit was reset", e->fifo->name);
+        }
+        if (u->live_argw)
+            memcpy(u->live_argw, u->args, sizeof u->args);
+        if (fifo_ready(e->fifo, full)) {
+            u->waits = NULL;
+            return AXL_SUCCESS;
+        }
+        if (!u->waits) {
+            /* It stops computing: whoever waits for the fabric to be
+             * still looks again (once per wait, so that two waiting
+             * models do not wake each other for ever). */
+            u->waits = e;
+            u->waits_full = (uint8_t)full;
+            SIGNAL();
+        }
+        pthread_cond_wait(&sim_cond, &sim_lock);
+    }
+}
+
+/* After a FIFO moved (lock held): a late unit whose model it lets go on
+ * is due again now. */
+static void let_go(void)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+        sim_unit *u = &units[i];
+        if (u->present && u->late && u->waits &&
+            fifo_ready(u->waits->fifo, u->waits_full))
+            due_again(u);
+    }
+}
+
+static axl_status end_read(void *ctx, void *beat, bool *last)
+{
+    struct sim_end *e = ctx;
+    sim_fifo *f = e->fifo;
+    LOCK();
+    axl_status st = stream_wait(e, 0);
+    if (st == AXL_SUCCESS) {
+        memcpy(beat, f->data + (uint64_t)f->head * f->bytes, f->bytes);
+        *last = f->last[f->head] != 0;
+        f->head = f->head + 1u == f->depth ? 0u : f->head + 1u;
+        f->count--;
+        let_go();
+        SIGNAL();
+    }
+    UNLOCK();
+    return st;
+}
+
+static axl_status end_write(void *ctx, const void *beat, bool last)
+{
+    struct sim_end *e = ctx;
+    sim_fifo *f = e->fifo;
+    LOCK();
+    axl_status st = stream_wait(e, 1);
+    if (st == AXL_SUCCESS) {
+        uint32_t at = f->head + f->count;
+        if (at >= f->depth)
+            at -= f->depth;
+        memcpy(f->data + (uint64_t)at * f->bytes, beat, f->bytes);
+        f->last[at] = last ? 1u : 0u;
+        f->count++;
+        let_go();
+        SIGNAL();
+    }
+    UNLOCK();
+    return st;
+}
+
+static const axl_emu_stream_ops end_ops = {end_read, end_write};
+
+#endif
+
+/* The design's streams as FIFOs, and each unit's ends (lock held, at
+ * attach): only with threads, which blocking models need. */
+static void join_streams(const axl_xclbin *x)
+{
+    nfifos = 0;
+#if SIM_THREADS
+    uint32_t used = 0;
+    const uint32_t n = axl_xclbin_stream_count(x);
+    for (uint32_t i = 0; i < n && nfifos < SIM_STREAMS; i++) {
+        axl_xclbin_stream st;
+        if (axl_xclbin_get_stream(x, i, &st) != AXL_SUCCESS)
+            continue;
+        sim_fifo *f = &fifos[nfifos];
+        memset(f, 0, sizeof *f);
+        f->prod_ip = st.producer_ip;
+        f->prod_arg = st.producer_arg;
+        f->cons_ip = st.consumer_ip;
+        f->cons_arg = st.consumer_arg;
+        f->bytes = ((st.width_bits ? st.width_bits : 32u) + 7u) / 8u;
+        f->depth = st.fifo_depth ? st.fifo_depth : 2u;
+        const uint32_t need = (f->depth * (f->bytes + 1u) + 7u) & ~7u;
+        if (used + need > sizeof stream_store)
+            break; /* its units' models find no stream, and say so */
+        f->data = stream_store + used;
+        f->last = f->data + f->depth * f->bytes;
+        used += need;
+        axl_format(f->name, sizeof f->name, "%.*s.%.*s->%.*s.%.*s",
+                   (int)st.producer_unit.len, st.producer_unit.ptr,
+                   (int)st.producer_port.len, st.producer_port.ptr,
+                   (int)st.consumer_unit.len, st.consumer_unit.ptr,
+                   (int)st.consumer_port.len, st.consumer_port.ptr);
+        for (uint32_t e = 0; e < 2; e++) {
+            const uint32_t ip = e ? f->cons_ip : f->prod_ip;
+            sim_unit *u = ip < AXL_MMIO_SIM_UNITS && units[ip].present
+                              ? &units[ip]
+                              : NULL;
+            if (!u || u->nends == SIM_UNIT_STREAMS)
+                continue;
+            const uint32_t k = u->nends++;
+            u->end[k].fifo = f;
+            u->end[k].unit = u;
+            u->ends[k] = (axl_emu_stream){&end_ops, &u->end[k], f->bytes,
+                                          e == 0, f->name};
+        }
+        nfifos++;
+    }
+#else
+    (void)x;
+#endif
+}
+
+/* Whether every model that has not returned waits on a stream that is
+ * still empty (or full): then nothing moves until the port does something,
+ * and the clock need not wait for them (lock held). */
+static int fabric_waits(void)
+{
+#if SIM_THREADS
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+        const sim_unit *u = &units[i];
+        if (!u->present || (u->state != SIM_PENDING &&
+                            u->state != SIM_RUNNING && u->state != SIM_HELD))
+            continue;
+        if (u->state != SIM_RUNNING || !u->waits || u->quit ||
+            u->generation != u->run_gen ||
+            fifo_ready(u->waits->fifo, u->waits_full))
+            return 0;
+    }
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 /* Runs the model with the arguments the registers hold (the snapshot the
- * caller took). No lock held. */
+ * caller took) and its stream ends. No lock held. */
 static axl_status run_model(const sim_unit *u, const uint32_t *argw,
                             char *why, size_t why_size)
 {
@@ -566,6 +812,12 @@ static axl_status run_model(const sim_unit *u, const uint32_t *argw,
             e->size = room; /* the allocation's rest (see mmio_sim.h) */
             e->value = NULL;
         }
+    }
+    for (uint32_t k = 0; k < u->nends && n < SIM_MAX_ARGS; k++) {
+        const struct sim_end *e = &u->end[k];
+        const int out = u->ends[k].out;
+        args[n++] = (axl_emu_arg){out ? e->fifo->prod_arg : e->fifo->cons_arg,
+                                  false, NULL, 0, NULL, &u->ends[k]};
     }
     axl_emu_model_fn fn;
     void *user;
@@ -598,6 +850,8 @@ static void computed(sim_unit *u, axl_status st, const char *why)
     if (st != AXL_SUCCESS)
         axl_format(u->why, sizeof u->why, "%s", why);
     u->state = SIM_COMPUTED;
+    if (u->late) /* its done rises at the next access or advance */
+        due_again(u);
 }
 
 #if SIM_THREADS
@@ -612,12 +866,29 @@ static void *unit_thread(void *arg)
             break;
         u->state = SIM_RUNNING;
         uint32_t gen = u->generation;
+        u->run_gen = gen;
         uint32_t argw[SIM_ARG_WORDS];
-        memcpy(argw, u->args, sizeof argw);
+        memcpy(argw, u->free_running ? u->args : u->start_args,
+               sizeof argw);
+        u->live_argw = u->free_running ? argw : NULL;
         UNLOCK();
         char why[AXL_MESSAGE_MAX] = "";
         axl_status st = run_model(u, argw, why, sizeof why);
         LOCK();
+        u->live_argw = NULL;
+        if (u->free_running) {
+            /* From the fabric's reset to detach: again, unless it failed
+             * (its status kept for run_status). */
+            if (st != AXL_SUCCESS && st != AXL_EMU_STREAM_STOPPED) {
+                u->result = st;
+                axl_format(u->why, sizeof u->why, "%s", why);
+                u->state = SIM_IDLE;
+            } else if (u->state == SIM_RUNNING) {
+                u->state = SIM_PENDING;
+            }
+            SIGNAL();
+            continue;
+        }
         if (gen != u->generation || u->state != SIM_RUNNING)
             continue; /* reset meanwhile */
         computed(u, st, why);
@@ -636,7 +907,7 @@ static int returned(sim_unit *u)
     if (u->state == SIM_PENDING) {
         u->state = SIM_RUNNING;
         char why[AXL_MESSAGE_MAX] = "";
-        computed(u, run_model(u, u->args, why, sizeof why), why);
+        computed(u, run_model(u, u->start_args, why, sizeof why), why);
     }
 #endif
     return u->state != SIM_HELD && u->state != SIM_PENDING &&
@@ -687,12 +958,19 @@ static int step_to(uint64_t t, sim_unit **who, uint32_t *rose)
             u = &units[i];
     *who = u;
     set_clock(u->due_at);
-    if (!returned(u))
-        return STEP_WAITS;
+    if (!returned(u)) {
+        if (u->state != SIM_RUNNING || !fabric_waits())
+            return STEP_WAITS;
+        /* Its model waits on a stream, as every other does: late. */
+        not_due(u);
+        u->late = 1;
+        return STEP_RAISED;
+    }
     not_due(u);
-    /* A model that hung, or a done that waits for polls, rises no done
-     * now. */
-    if (u->state == SIM_COMPUTED && may_finish(u) && raise_done(u))
+    /* A model that hung, a done that waits for polls or one that an
+     * earlier done not yet continued holds back, rises no done now. */
+    if (u->state == SIM_COMPUTED && may_finish(u) && !held_back(u) &&
+        raise_done(u))
         *rose |= 1u << u->ip_index;
     return STEP_RAISED;
 }
@@ -716,7 +994,8 @@ static uint32_t tick(void)
 
 #if SIM_THREADS
 /* Waits for u's thread to return from its model (lock held), a while of
- * the host's time at most unless forever. Whether it returned. */
+ * the host's time at most unless forever. Whether it returned, or every
+ * model waits on a stream (the caller steps again: u is late). */
 static int wait_for_model(sim_unit *u, int forever)
 {
     struct timespec until;
@@ -726,13 +1005,13 @@ static int wait_for_model(sim_unit *u, int forever)
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
-    while (!returned(u) && u->present) {
+    while (!returned(u) && u->present && !fabric_waits()) {
         if (forever)
             pthread_cond_wait(&sim_cond, &sim_lock);
         else if (pthread_cond_timedwait(&sim_cond, &sim_lock, &until))
             break;
     }
-    return returned(u);
+    return returned(u) || fabric_waits();
 }
 #endif
 
@@ -883,9 +1162,13 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
             if (units[j].present && !strcmp(units[j].kernel, u->kernel))
                 u->cu++;
         apply_config(u);
-        u->state = SIM_IDLE;
+        /* ap_ctrl_none runs from the fabric's reset (with threads: its
+         * model waits on its streams). */
+        u->free_running = SIM_THREADS && ip.control == AXL_XCLBIN_AP_CTRL_NONE;
+        u->state = u->free_running ? SIM_PENDING : SIM_IDLE;
         unit_ptr[i] = u;
     }
+    join_streams(design);
     attached = 1;
     UNLOCK();
 #if SIM_THREADS
@@ -936,11 +1219,12 @@ static axl_status sim_reset(void *user, uint32_t ip_index)
     LOCK();
     uint32_t others = tick();
     u->generation++;
-    u->state = SIM_IDLE;
+    u->state = u->free_running ? SIM_PENDING : SIM_IDLE;
     u->start = u->done = u->ready = u->auto_restart = 0;
     u->gie = u->ier = u->isr = 0;
     u->irq_line = 0;
     u->done_pending = u->irq_pending = 0;
+    u->late = 0;
     not_due(u);
     SIGNAL();
     UNLOCK();
@@ -1065,8 +1349,9 @@ static uint32_t read_ctrl(sim_unit *u, int *rose)
 {
     if (u->state != SIM_IDLE)
         u->polls++;
-    /* A done that waited for polls, its time come. */
-    if (u->state == SIM_COMPUTED && !u->due && may_finish(u))
+    /* A done that waited for polls or for ap_continue, its time come. */
+    if (u->state == SIM_COMPUTED && !u->due && may_finish(u) &&
+        !held_back(u))
         *rose |= raise_done(u);
     int busy = u->state != SIM_IDLE;
     uint32_t v = 0;
@@ -1143,21 +1428,28 @@ static uint32_t sim_rd32(void *user, uint32_t ip_index, uint32_t off)
     return v;
 }
 
-static void write_ctrl(sim_unit *u, uint32_t v)
+static int write_ctrl(sim_unit *u, uint32_t v)
 {
+    int rose = 0;
     if ((v & MMIO_AP_SW_RESET) && !has(u, AXL_MMIO_SIM_NO_SW_RESET)) {
         u->generation++;
-        u->state = SIM_IDLE;
+        u->state = u->free_running ? SIM_PENDING : SIM_IDLE;
         u->start = u->done = u->ready = 0;
         u->isr = 0;
         u->auto_restart = 0;
         u->done_pending = u->irq_pending = 0;
+        u->late = 0;
         not_due(u);
-        return;
+        return 0;
     }
     u->auto_restart = (v & MMIO_AUTO_RESTART) != 0;
-    if ((v & MMIO_AP_CONTINUE) && u->chain)
+    if ((v & MMIO_AP_CONTINUE) && u->chain) {
         u->done = 0;
+        /* The next iteration's done, held back by this one's: its time
+         * has come (or it is still due, and rises then). */
+        if (u->state == SIM_COMPUTED && !u->due && may_finish(u))
+            rose = raise_done(u);
+    }
     if (v & MMIO_AP_START) {
         if (u->state == SIM_IDLE) {
             u->start = 1;
@@ -1168,6 +1460,7 @@ static void write_ctrl(sim_unit *u, uint32_t v)
             u->start = 1; /* held; taken when the core is ready */
         }
     }
+    return rose;
 }
 
 static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
@@ -1191,7 +1484,7 @@ static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
     }
     switch (off) {
     case MMIO_CTRL:
-        write_ctrl(u, value);
+        rose = write_ctrl(u, value);
         chain_isr(u);
         if ((value & MMIO_AP_START) && u->state == SIM_PENDING &&
             u->fault == AXL_MMIO_SIM_IRQ_WITHOUT_DONE) {
@@ -1204,7 +1497,7 @@ static void sim_wr32(void *user, uint32_t ip_index, uint32_t off,
                 rose = 1;
             }
         } else {
-            rose = update_line(u);
+            rose = update_line(u) || rose;
         }
         SIGNAL();
         break;

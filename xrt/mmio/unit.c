@@ -690,6 +690,21 @@ static void model_stopped(void)
     }
 }
 
+/* Some runs failed, the model goes on: those runs end, with what the
+ * model says of each. */
+static void runs_failed(void)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+        mmio_unit *u = &axl__mmio.units[i];
+        if (!atomic_load(&u->run))
+            continue;
+        char why[AXL_MESSAGE_MAX];
+        const axl_status st = axl__mmio_model_status(u, why, sizeof why);
+        if (st != AXL_SUCCESS)
+            axl__mmio_finish(u, st, why);
+    }
+}
+
 /* Gives the model time while a unit runs: with a clock, one slice of it
  * (up to the deadline), after which progress returns so the waiter can
  * look at the host's clock and other devices (hal.h, now); in real time,
@@ -718,9 +733,41 @@ int axl__mmio_model_advance(uint64_t deadline_ns)
         model_stopped();
         return 1;
     }
+    if (ev == AXL_MMIO_MODEL_RUN_FAILED) {
+        runs_failed();
+        return 1;
+    }
     return m->now_ns != NULL;
 }
 
+#endif
+
+#if MMIO_STREAMS
+int axl__mmio_service(mmio_unit *u)
+{
+    if (!u->restart || !atomic_load(&u->polled))
+        return 0; /* an interrupt-driven one's is the entry's */
+    if (atomic_exchange(&u->looking, 1))
+        return 0; /* another waiter looks at it */
+    const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+    const int ended = ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE) &&
+                      u->restart;
+    if (ended) {
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE | MMIO_AUTO_RESTART);
+        if (u->iterations)
+            __atomic_fetch_add(u->iterations, 1u, __ATOMIC_RELAXED);
+    }
+    atomic_store(&u->looking, 0);
+    return ended;
+}
+
+/* The polled auto-restart units, while a waiter looks anyway. */
+static void service_restarting(void)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
+        if (axl__mmio.units[i].restart)
+            axl__mmio_service(&axl__mmio.units[i]);
+}
 #endif
 
 AXL_HOT void axl__mmio_progress(uint64_t deadline_ns)
@@ -730,6 +777,9 @@ AXL_HOT void axl__mmio_progress(uint64_t deadline_ns)
 #endif
     for (;;) {
         int running = 0, ended = 0;
+#if MMIO_STREAMS
+        service_restarting();
+#endif
         for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
             if (!atomic_load(&axl__mmio.units[i].run))
                 continue;
@@ -799,6 +849,18 @@ AXL_HOT static void isr_entry(mmio_unit *u)
         if (ctrl == MMIO_ALL_ONES)
             return;
         done = (ctrl & MMIO_AP_DONE) != 0;
+#if MMIO_STREAMS
+        const int iteration = done && u->restart;
+        if (iteration) {
+            /* An auto-restart unit's iteration (pipe.c): continued with
+             * auto_restart kept (every write rewrites bit 7), counted; no
+             * run of the core's ends. */
+            mmio_wr32(u->regs, MMIO_CTRL,
+                      MMIO_AP_CONTINUE | MMIO_AUTO_RESTART);
+            if (u->iterations)
+                __atomic_fetch_add(u->iterations, 1u, __ATOMIC_RELAXED);
+        } else
+#endif
         if (done)
             mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
         uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
@@ -821,6 +883,10 @@ AXL_HOT static void isr_entry(mmio_unit *u)
 #if MMIO_IP
         if (s && s != MMIO_ALL_ONES)
             atomic_fetch_add(&u->irqs, 1u);
+#endif
+#if MMIO_STREAMS
+        if (iteration)
+            return;
 #endif
     } else {
         /* ap_done is clear on read in ap_ctrl_hs: the ISR says it. */

@@ -161,6 +161,8 @@ struct beat {
 struct stream_link {
     uint32_t index = 0;           // in the design (axl_xclbin_get_stream)
     std::string name;             // "mm2s:mm2s_1.data_out -> sadd:sadd_1.data_in"
+    std::string pipe;             // "mm2s_1.data_out->sadd_1.data_in"
+    uint64_t last_move = 0;       // cycle a beat last went in or out
     size_t prod = 0, cons = 0;
     const axl_rtl::axis_port *pp = nullptr, *cp = nullptr;
     uint32_t depth = 2;
@@ -207,6 +209,8 @@ struct unit {
     std::string run_error;
     axl_rtl_unit_stats stats{};
     std::vector<size_t> links; // the streams it is an end of
+    size_t comp = 0;           // its part of the stream graph
+    uint64_t last_mem = 0;     // cycle a memory beat of its last moved
 };
 
 class testbench {
@@ -237,6 +241,7 @@ class testbench {
     unit *find(uint32_t ip);
     uint32_t read_latency = 20, write_latency = 4;
     uint64_t watchdog = uint64_t{1} << 30;
+    uint64_t deadlock_cycles = 4096;
 
   private:
     bool step();
@@ -263,6 +268,8 @@ class testbench {
     void sample_streams(unit &u);
     void drive_streams();
     bool streams_live() const;
+    bool find_deadlock();
+    bool stalled(const unit &u, std::string *what) const;
     uint64_t to_cycles(uint64_t ns) const;
 
     std::unique_ptr<VerilatedContext> ctx;
@@ -271,6 +278,9 @@ class testbench {
     std::vector<buffer> buffers;
     std::vector<stream_link> links;
     bool live = false; // a stream had work at the start of this cycle
+    size_t ncomps = 0;  // parts of the stream graph (unit.comp)
+    std::vector<uint64_t> comp_reported; // the cycle each last said a
+                                         // deadlock (0: none since it moved)
     void (*isr)(uint32_t) = nullptr;
     uint64_t cycle = 0;
     uint32_t clock_mhz = 300;
@@ -704,6 +714,7 @@ void testbench::write_beat(unit &u, mem_slave &s, burst &w)
             w.host[x - w.addr] = data[lane];
     }
     u.stats.write_beats++;
+    u.last_mem = cycle;
     w.beat++;
 }
 
@@ -758,6 +769,7 @@ void testbench::sample_mem(unit &u, mem_slave &s)
     if (s.rvalid && high(p.rready)) {
         burst &r = s.ar.front();
         u.stats.read_beats++;
+        u.last_mem = cycle;
         s.rdata_fresh = false;
         if (++r.beat == r.beats)
             s.ar.pop_front();
@@ -831,6 +843,14 @@ beat read_beat(const axl_rtl::axis_port &p)
     return b;
 }
 
+// The instance in an IP_LAYOUT name ("sadd_1" of "sadd:sadd_1").
+std::string instance(axl_str whole)
+{
+    std::string s(whole.ptr, whole.len);
+    size_t at = s.find(':');
+    return at == std::string::npos ? s : s.substr(at + 1);
+}
+
 bool same_beat(const beat &a, const beat &b, uint32_t bytes)
 {
     return a.keep == b.keep && a.strb == b.strb && a.last == b.last &&
@@ -844,6 +864,7 @@ void testbench::sample_streams(unit &u)
         if (&units[l.cons] == &u && l.valid_driven && high(l.cp->tready)) {
             l.q.pop_front();
             u.last_activity = cycle;
+            l.last_move = cycle;
         }
         if (&units[l.prod] != &u)
             continue;
@@ -880,6 +901,7 @@ void testbench::sample_streams(unit &u)
         if (l.ready_driven) {
             l.q.push_back(b);
             l.waiting = false;
+            l.last_move = cycle;
             l.stats.beats++;
             if (l.q.size() > l.stats.max_fill)
                 l.stats.max_fill = static_cast<uint32_t>(l.q.size());
@@ -936,6 +958,10 @@ axl_status testbench::join_streams(const axl_xclbin *design)
                  " -> " +
                  std::string(st.consumer_unit.ptr, st.consumer_unit.len) +
                  "." + std::string(st.consumer_port.ptr, st.consumer_port.len);
+        l.pipe = instance(st.producer_unit) + "." +
+                 std::string(st.producer_port.ptr, st.producer_port.len) +
+                 "->" + instance(st.consumer_unit) + "." +
+                 std::string(st.consumer_port.ptr, st.consumer_port.len);
         l.prod = pu;
         l.cons = cu;
         l.depth = st.fifo_depth ? st.fifo_depth : 2;
@@ -967,8 +993,96 @@ axl_status testbench::join_streams(const axl_xclbin *design)
         units[cu].links.push_back(links.size());
         links.push_back(l);
     }
+    // Parts of the stream graph, each unit labelled with its part's
+    // lowest unit index (a few passes suffice for any design).
+    for (size_t k = 0; k < units.size(); k++)
+        units[k].comp = k;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (const stream_link &l : links) {
+            size_t c = units[l.prod].comp < units[l.cons].comp
+                           ? units[l.prod].comp
+                           : units[l.cons].comp;
+            moved |= units[l.prod].comp != c || units[l.cons].comp != c;
+            units[l.prod].comp = units[l.cons].comp = c;
+        }
+    }
+    ncomps = units.size();
+    comp_reported.assign(ncomps, 0);
     drive_streams();
     return AXL_SUCCESS;
+}
+
+// Whether a unit a run keeps busy waits on a stream: its beat offered to
+// a full FIFO, or its TREADY up before an empty one. *what says which,
+// for the message. (Its memory may wait behind the stream: a mover's read
+// engine stops taking beats; find_deadlock asks that none moved.)
+bool testbench::stalled(const unit &u, std::string *what) const
+{
+    char buf[160];
+    for (size_t li : u.links) {
+        const stream_link &l = links[li];
+        if (&units[l.prod] == &u && l.waiting) {
+            std::snprintf(buf, sizeof buf, "writes full %s (%u of %u)",
+                          l.pipe.c_str(), static_cast<unsigned>(l.q.size()),
+                          l.depth);
+            *what = buf;
+            return true;
+        }
+        if (&units[l.cons] == &u && l.q.empty() && high(l.cp->tready)) {
+            std::snprintf(buf, sizeof buf, "reads empty %s (0 of %u)",
+                          l.pipe.c_str(), l.depth);
+            *what = buf;
+            return true;
+        }
+    }
+    return false;
+}
+
+// A deadlock (docs/streaming.md): in a part of the stream graph where a
+// unit runs (a command or an auto-restart: free-running units waiting for
+// data are at rest), every running unit waits on a full or empty FIFO and
+// no beat has moved for deadlock_cycles. Each running unit's run fails,
+// naming the units, the FIFOs and their fill; true when one was found.
+bool testbench::find_deadlock()
+{
+    bool found = false;
+    for (size_t c = 0; c < ncomps; c++) {
+        uint64_t last = 0;
+        bool any = false, all = true;
+        std::string msg = "deadlock:";
+        for (size_t li = 0; li < links.size(); li++)
+            if (units[links[li].prod].comp == c && links[li].last_move > last)
+                last = links[li].last_move;
+        for (const unit &u : units) {
+            if (u.comp != c || u.links.empty() || !u.running)
+                continue;
+            any = true;
+            if (u.started_at > last)
+                last = u.started_at;
+            if (u.last_mem > last)
+                last = u.last_mem;
+            std::string what;
+            if (!stalled(u, &what)) {
+                all = false;
+                break;
+            }
+            std::string inst = u.name.substr(u.name.find(':') + 1);
+            msg += (msg.back() == ':' ? " " : "; ") + inst + " " + what;
+        }
+        if (!any || !all || cycle - last < deadlock_cycles ||
+            comp_reported[c] > last)
+            continue;
+        comp_reported[c] = cycle;
+        for (unit &u : units)
+            if (u.comp == c && !u.links.empty() && u.running) {
+                u.stats.protocol_errors++;
+                if (u.run_errors++ == 0)
+                    u.run_error = msg;
+            }
+        found = true;
+    }
+    return found;
 }
 
 // ---- Power and reset ------------------------------------------------------------
@@ -1184,6 +1298,9 @@ int testbench::advance(uint32_t ip, uint64_t until_ns)
                 cycle = until;
             return AXL_MMIO_MODEL_DEADLINE;
         }
+        if (deadlock_cycles && !links.empty() && (cycle & 255u) == 0 &&
+            find_deadlock())
+            return AXL_MMIO_MODEL_RUN_FAILED;
     }
 }
 
@@ -1368,6 +1485,8 @@ struct watchdog_from_env {
     {
         if (const char *v = std::getenv("AXL_RTL_WATCHDOG_CYCLES"))
             tb.watchdog = std::strtoull(v, nullptr, 0);
+        if (const char *v = std::getenv("AXL_RTL_DEADLOCK_CYCLES"))
+            tb.deadlock_cycles = std::strtoull(v, nullptr, 0);
     }
 } watchdog_init;
 
@@ -1438,6 +1557,11 @@ void axl_rtl_set_latency(uint32_t read_cycles, uint32_t write_cycles)
 void axl_rtl_set_watchdog(uint64_t cycles)
 {
     tb.watchdog = cycles;
+}
+
+void axl_rtl_set_deadlock_cycles(uint64_t cycles)
+{
+    tb.deadlock_cycles = cycles;
 }
 
 } // extern "C"
