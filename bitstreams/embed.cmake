@@ -112,6 +112,31 @@ function(_axl_check_keywords fn out keywords)
   endif()
 endfunction()
 
+# A file a rule of these functions makes (an image, a kernel's XML) gets a
+# target that makes it, recorded as AXL_MADE_<md5 of its path>; every
+# target whose own rules read the file waits for that one (_axl_wait_for).
+# Else each such target runs the rule itself, and a parallel build ran it
+# twice at once: "cannot write the image", then "cannot read the file"
+# (CMake's add_custom_command: "do not list the output in more than one
+# independent target").
+function(_axl_made_here out)
+  string(MD5 key "${out}")
+  string(SUBSTRING "${key}" 0 8 short)
+  get_filename_component(stem "${out}" NAME_WE)
+  string(MAKE_C_IDENTIFIER "${stem}" stem)
+  add_custom_target(axl_make_${stem}_${short} DEPENDS "${out}")
+  set_property(GLOBAL PROPERTY AXL_MADE_${key} axl_make_${stem}_${short})
+endfunction()
+
+function(_axl_wait_for target file)
+  get_filename_component(file "${file}" ABSOLUTE)
+  string(MD5 key "${file}")
+  get_property(maker GLOBAL PROPERTY AXL_MADE_${key})
+  if(maker)
+    add_dependencies(${target} ${maker})
+  endif()
+endfunction()
+
 function(axl_link_xclbin out)
   set(keys KERNELS CONFIG PLATFORM BANKS UUID SLOT)
   cmake_parse_arguments(L "" "BANKS;UUID;PLATFORM;SLOT" "KERNELS;CONFIG"
@@ -173,6 +198,12 @@ function(axl_link_xclbin out)
     DEPENDS ${tool} ${deps}
     COMMENT "Linking ${out} with axl-xclbin"
     VERBATIM)
+  _axl_made_here("${out}")
+  string(MD5 key "${out}")
+  get_property(maker GLOBAL PROPERTY AXL_MADE_${key})
+  foreach(k IN LISTS L_KERNELS)
+    _axl_wait_for(${maker} "${k}")
+  endforeach()
 endfunction()
 
 function(axl_kernel_xml out)
@@ -220,6 +251,7 @@ function(axl_kernel_xml out)
     DEPENDS ${tool} "${src}" ${deps}
     COMMENT "Writing ${out} from ${K_SOURCE} with axl-xclbin"
     VERBATIM)
+  _axl_made_here("${out}")
 endfunction()
 
 function(axl_embed_xclbin target file symbol)
@@ -248,6 +280,7 @@ function(axl_embed_xclbin target file symbol)
       COMMENT "Embedding ${file} as ${symbol}"
       VERBATIM)
     add_custom_target(${driver} DEPENDS ${out})
+    _axl_wait_for(${driver} "${file}")
     set_property(GLOBAL PROPERTY ${driver}_FILE "${file}")
     # A stock image is packed by a custom command in bitstreams/; another
     # folder's rule only waits for it through a target-level dependency.

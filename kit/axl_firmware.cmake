@@ -169,6 +169,11 @@ function(_axl_fw_design target xclbin srcs deps)
       if(dep)
         add_dependencies(${sym}_source ${dep})
       endif()
+      # An image axl_link_xclbin links in this project: made once, by
+      # its own target, before the design is read from it.
+      if(COMMAND _axl_wait_for)
+        _axl_wait_for(${sym}_source ${xclbin})
+      endif()
     endif()
     list(APPEND dep ${sym}_source)
   else()
