@@ -106,8 +106,9 @@ axl_status axl_emu_model_s2mm(const axl_emu_call *call, void *user)
 axl_status axl_emu_model_sinc(const axl_emu_call *call, void *user)
 {
     (void)user;
-    uint32_t inc, w;
-    bool last;
+    uint32_t inc = 0, w = 0;
+    bool last = false; /* set by each read before its write (gcc -O2 for
+                          aarch64 and the R5 could not see it) */
     axl_status st = AXL_SUCCESS;
     while (st == AXL_SUCCESS) {
         st = axl_emu_stream_read(call, 0, &w, &last);
