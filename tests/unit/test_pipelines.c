@@ -132,6 +132,26 @@ static axl_pipeline sadd_pipeline(const rig *r, bool restart, uint32_t addend,
     return p;
 }
 
+/* Waits until sadd_1 (unit 1) has ended n iterations. A packet is back
+ * once s2mm took its last beat; sadd_1 wrote that beat, but on the
+ * emulated device its model may not have returned yet, so its iteration
+ * (and the restart that begins the next) can end after the packet does.
+ * On a board it ends first by far (s2mm still writes memory); a test that
+ * stops or updates "the next iteration" waits for this first. */
+static void ended(axl_pipeline p, uint32_t n)
+{
+    const struct timespec nap = {0, 100000};
+    for (int i = 0; i < 100000; i++) {
+        axl_pipeline_unit_info ui;
+        AXL_OK(axl_pipeline_get_unit(p, 1, &ui));
+        assert_string_equal(ui.name, "sadd_1");
+        if (ui.iterations >= n)
+            return;
+        nanosleep(&nap, NULL);
+    }
+    fail_msg("sadd_1 did not end %u iterations within 10 s", (unsigned)n);
+}
+
 static uint32_t src[1024], dst[1024];
 
 static void fill(uint32_t n, uint32_t seed)
@@ -577,6 +597,7 @@ static void an_auto_restart_unit_takes_an_update_at_its_next_iteration(
     fill(64, 1);
     packet(&r, r.mm2s, r.s2mm, 64, 64, NULL, NULL);
     check_plus(64, 1);
+    ended(p, 1);
     const uint32_t a100 = 100, a200 = 200;
     AXL_OK(axl_pipeline_update_arg(p, "sadd_1", 2, &a100, 4, 1000000u));
     AXL_EXPECT(axl_pipeline_update_arg(p, "sadd_1", 2, &a200, 4, 20000u),
@@ -612,6 +633,7 @@ static void stop_past_its_timeout_names_the_unit_that_did_not_stop(void **s)
     fill(32, 1);
     packet(&r, r.mm2s, r.s2mm, 32, 32, NULL, NULL);
     check_plus(32, 3);
+    ended(p, 1);
     axl_pipeline_report rep;
     AXL_EXPECT(axl_pipeline_stop(p, &rep), AXL_ERR_TIMEOUT);
     AXL_MESSAGE_HAS("sadd_1");

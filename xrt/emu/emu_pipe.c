@@ -156,7 +156,7 @@ static void baton_pass(emu_pipeline *pl)
 static bool has_run(const emu_unit *x)
 {
     return x->state == UNIT_PENDING || x->state == UNIT_RUNNING ||
-           x->in_model || x->pl_run == EMU_PL_RUN;
+           x->in_model || x->pl_run != EMU_PL_IDLE;
 }
 
 static bool is_command_run(const emu_unit *x)
@@ -248,7 +248,7 @@ static bool at_rest(const emu_pipeline *pl)
         if (!x)
             continue;
         if (x->state == UNIT_PENDING ||
-            (x->pl_run == EMU_PL_RUN && !x->in_model) ||
+            (x->pl_run != EMU_PL_IDLE && !x->in_model) ||
             (x->in_model && (!x->blocked || can_go(x))))
             return false;
     }
@@ -387,7 +387,7 @@ uint32_t emu_stream_args(emu_unit *u, axl_emu_arg *args, uint32_t n,
 
 bool emu_pipe_due(const emu_unit *u)
 {
-    return u->pl && u->pl_run == EMU_PL_RUN && !u->in_model && u->pl_fn;
+    return u->pl && u->pl_run != EMU_PL_IDLE && !u->in_model && u->pl_fn;
 }
 
 /* The unit's kernel name, for the model's call. */
@@ -406,14 +406,6 @@ void emu_pipe_run(emu_unit *u)
 {
     emu_pipeline *pl = u->pl;
     const uint32_t k = u->pl_index;
-    /* An auto-restart unit's mailbox, at the iteration boundary. */
-    if (u->pl_kind == AXL_HAL_UNIT_AUTO_RESTART && u->mbox_pending) {
-        for (uint32_t i = 0; i < u->nscalars; i++)
-            if (u->sc[i].id == u->mbox_id)
-                memcpy(u->sc[i].bytes, u->mbox, u->sc[i].size);
-        u->mbox_pending = false;
-        u->mbox_taken = true;
-    }
     axl_emu_arg args[AXL_EMU_MAX_ARGS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < u->nscalars && n < AXL_EMU_MAX_ARGS; i++)
@@ -454,7 +446,17 @@ void emu_pipe_run(emu_unit *u)
         u->pl_run = EMU_PL_IDLE;
     }
     /* Else called again: the next iteration of an auto-restart unit, a
-     * free-running model that returned by itself. */
+     * free-running model that returned by itself. An auto-restart unit's
+     * next iteration starts here, as the hardware restarts at done, not
+     * when a worker next calls the model: the mailbox is read now, and a
+     * stop from here on lets that iteration run (emu_unit_stop). */
+    else if (u->pl_kind == AXL_HAL_UNIT_AUTO_RESTART && u->mbox_pending) {
+        for (uint32_t i = 0; i < u->nscalars; i++)
+            if (u->sc[i].id == u->mbox_id)
+                memcpy(u->sc[i].bytes, u->mbox, u->sc[i].size);
+        u->mbox_pending = false;
+        u->mbox_taken = true;
+    }
     axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
 }
 
@@ -482,7 +484,7 @@ static uint64_t deadline_in(uint64_t ns)
 
 static bool model_out(const emu_unit *u)
 {
-    return !u->in_model && u->pl_run != EMU_PL_RUN &&
+    return !u->in_model && u->pl_run == EMU_PL_IDLE &&
            u->state != UNIT_PENDING && u->state != UNIT_RUNNING;
 }
 
@@ -721,8 +723,10 @@ axl_status emu_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t k,
     const uint64_t until = deadline_in(timeout_ns);
     if (how == AXL_HAL_STOP && kind == AXL_HAL_UNIT_AUTO_RESTART &&
         u->pl_run != EMU_PL_IDLE) {
-        /* auto_restart cleared: the iteration under way is its last. */
-        u->pl_run = u->in_model ? EMU_PL_LAST : EMU_PL_IDLE;
+        /* auto_restart cleared: the iteration under way is its last,
+         * also one whose model a worker has not called yet (it began
+         * at the last one's end, or at start). */
+        u->pl_run = EMU_PL_LAST;
         if (!wait_for(u, restart_over, until)) {
             char where[112];
             waits_on(u, where, sizeof where);
