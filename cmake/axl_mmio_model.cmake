@@ -85,11 +85,11 @@ function(axl_mmio_model_library name)
   get_property(board_dir GLOBAL PROPERTY AXL_MMIO_MODEL_BOARD_DIR)
   get_property(os_port GLOBAL PROPERTY AXL_MMIO_MODEL_OS_PORT)
   set(dir ${src}/xrt/mmio)
-  add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/unit.c ${dir}/plan.c
+  add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/unit.c ${dir}/fw_exec.c
               ${dir}/banks.c
               ${dir}/pipe.c ${dir}/sim.c)
   target_include_directories(${name}_port PRIVATE ${src}/include
-    ${board_dir} ${src}/xrt/emu ${dir})
+    ${board_dir} ${src}/xrt/emu ${dir} ${src}/core)
   target_compile_definitions(${name}_port PRIVATE AXL_MMIO_MODEL=1)
   if(os_port STREQUAL "posix" AND NOT M_STEPPED)
     target_compile_definitions(${name}_port PRIVATE AXL_MMIO_MODEL_THREADS=1

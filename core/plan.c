@@ -1,6 +1,6 @@
 /*
  * plan.c - an executable graph written down as a plan (axl/plan.h): C
- * source of const tables that the executor (xrt/mmio/plan.c) replays on a
+ * source of const tables that the executor (xrt/mmio/fw_exec.c) replays on a
  * board, written here, on the host, from a graph finalize laid out.
  *
  * Everything is read under the runtime lock from what finalize checked

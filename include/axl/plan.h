@@ -12,7 +12,7 @@
  * on and each argument register's value or where it comes from (a buffer
  * and an offset, a scalar), the edges, and per buffer its size, bank,
  * alignment and what the caches need. On the board, the firmware links
- * that file, the executor (xrt/mmio/plan.c), the mmio port's unit code
+ * that file, the executor (xrt/mmio/fw_exec.c), the mmio port's unit code
  * and the OS port, and nothing of the core but its formatter and status
  * names:
  *
@@ -50,9 +50,26 @@ extern "C" {
 #endif
 
 /** The format a plan is written in. 2 added the buffers' and nodes'
- *  names (axl_plan.buffer_names, node_names: a plan of format 1 has none
- *  and loads as before); a loader refuses any other. */
+ *  names (axl_plan.buffer_names, node_names) and node kinds and runs (a
+ *  node of several unit runs), all fields a plan of format 1 leaves zero
+ *  (it loads as before); a loader refuses any other. */
 #define AXL_PLAN_FORMAT 2u
+
+/** What a node is (axl_plan_node.kind). */
+enum axl_plan_node_kind {
+    AXL_PLAN_NODE_KERNEL = 0, /**< runs of a kernel (format 1: every node) */
+    AXL_PLAN_NODE_EMPTY = 1,  /**< only orders (a group with no action) */
+    AXL_PLAN_NODE_HOST = 2    /**< a host task, copy or fill: the runtime's
+                                   replay only; never written, and a
+                                   loader refuses it */
+};
+
+/** One run of a node of several (a recorded parallel_for's chunks): its
+ *  unit and its arguments, as a node's own. */
+typedef struct axl_plan_node_run {
+    uint16_t unit;       /**< index in units[] */
+    uint16_t arg0, nargs; /**< args[arg0, arg0 + nargs) */
+} axl_plan_node_run;
 
 /** A compute unit a plan drives. */
 typedef struct axl_plan_unit {
@@ -94,13 +111,17 @@ typedef struct axl_plan_arg {
     uint64_t at;         /**< buffer: byte offset of the argument in it */
 } axl_plan_arg;
 
-/** One kernel node: a run of `unit` after its preds have ended. */
+/** One node: after its preds have ended, a kernel node runs `unit` with
+ *  its arguments, or (nruns > 1) each of runs[run0, run0 + nruns). */
 typedef struct axl_plan_node {
     uint16_t unit;       /**< index in units[] */
     uint16_t arg0, nargs;   /**< its arguments: args[arg0, arg0 + nargs) */
     uint16_t pred0, npreds; /**< earlier nodes it waits for:
                                  preds[pred0, pred0 + npreds) */
     const char *kernel;  /**< the kernel's name, for messages */
+    uint8_t kind;        /**< axl_plan_node_kind (format 1: 0) */
+    uint16_t run0, nruns; /**< nruns > 1: its runs; else the one run
+                               unit, arg0 and nargs say (format 1: 0) */
 } axl_plan_node;
 
 /** A plan: what axl_plan_write_file writes, as const data. */
@@ -121,6 +142,8 @@ typedef struct axl_plan {
      *  NULL when no name was (and in a plan of format 1). */
     const char *const *buffer_names;
     const char *const *node_names;
+    const axl_plan_node_run *runs; /**< format 2: nodes' runs, or NULL */
+    uint16_t nruns;
 } axl_plan;
 
 /* ------------------------------------------------------------------------ */
@@ -211,7 +234,7 @@ axl_status axl_plan_write_file_named(axl_graph_exec x, const char *name,
                                      uint32_t count, const char *path);
 
 /* ------------------------------------------------------------------------ */
-/* Replaying a plan (the board: xrt/mmio/plan.c, beside the mmio port)       */
+/* Replaying a plan (the board: xrt/mmio/fw_exec.c, beside the mmio port)       */
 /* ------------------------------------------------------------------------ */
 
 /** A loaded plan: a slot and a generation (0 is none). */

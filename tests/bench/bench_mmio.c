@@ -258,9 +258,12 @@ static void plan_up(void)
         plan_args[i * 4 + 3] =
             (axl_plan_arg){3, 0x34, 4, AXL_PLAN_ARG_SCALAR, 0, 4, 0};
         plan_preds[i] = (uint16_t)(i ? i - 1 : 0);
-        plan_nodes[i] = (axl_plan_node){0, (uint16_t)(i * 4), 4,
-                                        (uint16_t)(i ? i : 0),
-                                        (uint16_t)(i ? 1 : 0), "vadd"};
+        plan_nodes[i] = (axl_plan_node){.unit = 0,
+                                        .arg0 = (uint16_t)(i * 4),
+                                        .nargs = 4,
+                                        .pred0 = (uint16_t)(i ? i : 0),
+                                        .npreds = (uint16_t)(i ? 1 : 0),
+                                        .kernel = "vadd"};
     }
     for (int g = 0; g < 3; g++) {
         plans[g] = (axl_plan){

@@ -1,7 +1,7 @@
 /*
  * fw_plan.c - the R5 plan firmware: replays a plan (axl/plan.h) made on
  * the host against the stock design, with nothing of the runtime but the
- * executor (xrt/mmio/plan.c), the mmio port's unit code and the OS port.
+ * executor (xrt/mmio/fw_exec.c), the mmio port's unit code and the OS port.
  *
  * The plan, axl_fw_plan (tests/firmware/plans/axl_fw_plan.c, written on
  * the host by axl_plan_write), holds two independent vadd nodes (one on
@@ -33,6 +33,7 @@
 
 #include "axl/mmio.h"
 #include "axl/plan.h"
+#include "exec.h" /* the executor's hot functions (core/) */
 #include "fw_board.h"
 #include "fw_console.h"
 
@@ -390,9 +391,12 @@ static void check_hot_path(void)
                   (unsigned long)(uintptr_t)__axl_atcm_end);
     EXPECT(hi > lo);
     EXPECT(hi <= (uintptr_t)__axl_atcm_end);
-    /* The wait that drives a replay, and a unit's interrupt entry. */
+    /* The wait that drives a replay, a unit's interrupt entry, and the
+     * executor's walk and run end (core/exec.c). */
     EXPECT(in_hot((uintptr_t)&axl_plan_wait));
     EXPECT(in_hot((uintptr_t)&axl_mmio_isr));
+    EXPECT(in_hot((uintptr_t)&axl__exec_drive_held));
+    EXPECT(in_hot((uintptr_t)&axl__exec_run_ended));
 }
 
 /* ---- Replays ------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /*
- * test_plan_executor.c - the plan executor (axl/plan.h, xrt/mmio/plan.c)
+ * test_plan_executor.c - the plan executor (axl/plan.h, xrt/mmio/fw_exec.c)
  * on the C-model register simulator: plans written by hand here, so each
  * table says exactly what a test needs (tests/unit/test_plans.c checks
  * the plans the writer makes, and that a written plan replays as the
@@ -42,8 +42,10 @@ static const axl_plan_arg args[8] = {
 };
 static const uint16_t preds[1] = {0};
 static axl_plan_node nodes[2] = {
-    {0, 0, 4, 0, 0, "vadd"},
-    {1, 4, 4, 0, 1, "vadd"},
+    {.unit = 0, .arg0 = 0, .nargs = 4, .pred0 = 0, .npreds = 0,
+     .kernel = "vadd"},
+    {.unit = 1, .arg0 = 4, .nargs = 4, .pred0 = 0, .npreds = 1,
+     .kernel = "vadd"},
 };
 static const uint8_t scalars[8] = {N, 0, 0, 0, N, 0, 0, 0};
 static axl_plan chain;

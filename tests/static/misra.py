@@ -24,7 +24,7 @@ import tempfile
 from collections import defaultdict
 
 FILES = ["core/*.c", "port/baremetal/*.c", "xrt/mmio/mmio.c",
-         "xrt/mmio/unit.c", "xrt/mmio/banks.c", "xrt/mmio/plan.c",
+         "xrt/mmio/unit.c", "xrt/mmio/banks.c", "xrt/mmio/fw_exec.c",
          "kit/*.c"]
 OPTIONS = ["--addon=misra", "--std=c11", "-q", "--inline-suppr",
            "--template={file}|{line}|{id}",

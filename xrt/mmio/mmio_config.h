@@ -123,15 +123,19 @@ _Static_assert((AXL_MMIO_BUFFER_ALIGN & (AXL_MMIO_BUFFER_ALIGN - 1u)) == 0 &&
                "(a cache line)");
 
 /** The plan executor (axl/plan.h): plans loaded at once, and the most
- *  nodes (at most 32), edges, buffers and bytes of scalars one plan may
- *  have. Its RAM is about AXL_PLAN_LOADED x (AXL_MESSAGE_MAX + 10 x
- *  AXL_PLAN_MAX_NODES + AXL_PLAN_MAX_EDGES + 32 x AXL_PLAN_MAX_BUFFERS +
- *  AXL_PLAN_SCALAR_BYTES) bytes. */
+ *  nodes, unit runs (a node has one, a recorded parallel_for's one per
+ *  chunk), edges, buffers and bytes of scalars one plan may have. Its RAM
+ *  is about AXL_PLAN_LOADED x (AXL_MESSAGE_MAX + 14 x AXL_PLAN_MAX_NODES +
+ *  10 x AXL_PLAN_MAX_RUNS + 2 x AXL_PLAN_MAX_EDGES + 32 x
+ *  AXL_PLAN_MAX_BUFFERS + AXL_PLAN_SCALAR_BYTES) bytes. */
 #ifndef AXL_PLAN_LOADED
 #define AXL_PLAN_LOADED 2
 #endif
 #ifndef AXL_PLAN_MAX_NODES
 #define AXL_PLAN_MAX_NODES 16
+#endif
+#ifndef AXL_PLAN_MAX_RUNS
+#define AXL_PLAN_MAX_RUNS AXL_PLAN_MAX_NODES
 #endif
 #ifndef AXL_PLAN_MAX_EDGES
 #define AXL_PLAN_MAX_EDGES 32

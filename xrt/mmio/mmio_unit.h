@@ -2,7 +2,7 @@
  * mmio_unit.h - the mmio port's units: what a run does to an HLS IP's
  * control registers, and how its end is seen (xrt/mmio/unit.c). Two
  * clients share it: the device port the core drives (mmio.c, a run is an
- * axl_hal_run) and the plan executor (plan.c, a run is a plan's node). A
+ * axl_hal_run) and the plan executor (fw_exec.c, a run is a plan's node's). A
  * unit holds one run at a time, an opaque pointer of its client's; the
  * client's `ended` is told, once, how it ended.
  *
@@ -46,12 +46,9 @@
 #define MMIO_STREAMS 0
 #endif
 
-/* The hot path's section (see above). */
-#if defined(__GNUC__) && defined(__ELF__)
-#define AXL_HOT __attribute__((section(".axl_hot")))
-#else
-#define AXL_HOT
-#endif
+/* The hot path's section (see above): AXL_HOT, the executor's
+ * (core/exec.h, which the plan firmware's executor runs on). */
+#include "exec.h"
 
 /* With AXL_MESSAGES 0 the message is the status name (as in xrt/emu). */
 #if AXL_MESSAGES

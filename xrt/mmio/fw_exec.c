@@ -1,17 +1,18 @@
 /*
- * xrt/mmio/plan.c - the plan executor (axl/plan.h): replays a plan that a
- * host build wrote, on the mmio port's units (unit.c: the same argument
+ * xrt/mmio/fw_exec.c - the plan executor (axl/plan.h): replays a plan that
+ * a host build wrote, on the mmio port's units (unit.c: the same argument
  * writes, ap_start and completion modes as the device port), with no
- * runtime, scheduler or allocator.
+ * runtime, scheduler or allocator. The walk is the runtime's own
+ * (core/exec.c): this file is its firmware client, which loads plans,
+ * places their buffers, wires their units and starts runs.
  *
  * A loaded plan is a slot: where each buffer is, the scalars as updated,
- * and the current submission as bit sets over the nodes. A submission
- * starts the nodes whose predecessors have ended, on their units; a
- * unit's end (seen by the waiter's poll or by the interrupt entry,
- * possibly in interrupt context) only sets its node's ended bit, and the
- * waiter, which drives every loaded plan, starts what that releases. So
- * one thread drives plans, and interrupts touch nothing but a node's
- * status, its bit and a failure's message.
+ * and the executor's state for the current submission. A unit's end (seen
+ * by the waiter's poll or by the interrupt entry, possibly in interrupt
+ * context) only tells the executor that the run ended, never driving it:
+ * the waiter, which drives every loaded plan, adopts the claim and starts
+ * what that releases. So one thread drives plans, and interrupts touch
+ * nothing but a node's status, its bit and a failure's message.
  *
  * What load checks is what can differ on the board from where the plan
  * was made (DESIGN.md, "One launch mechanism"): the design's UUID, the
@@ -24,66 +25,72 @@
 #include "axl/plan.h"
 #include "axl/runtime.h"
 #include "mmio_banks.h"
+#include "exec.h"
 #include "mmio_unit.h"
 
 #if MMIO_MODEL
 #include "axl/xclbin.h"
 #endif
 
-/* A node's token: what its unit's run points to (mmio_unit.h). */
-typedef struct plan_node_state {
+#define WORDS ((AXL_PLAN_MAX_NODES + 31) / 32)
+
+/* A run's token: what its unit's run points to (mmio_unit.h). */
+typedef struct plan_token {
+    uint16_t node;
+    uint16_t run;
     uint8_t slot;
-    uint8_t node;
-    axl_status st;       /* how it ended (written before its ended bit) */
-} plan_node_state;
+} plan_token;
 
 typedef struct plan_place {
     unsigned char *host;
     uint64_t phys;
 } plan_place;
 
-/* A submission is bit sets over the nodes (AXL_PLAN_MAX_NODES <= 32):
- * the interrupt side sets a node's bit in `ended` and nothing else; the
- * waiter takes the set, settles each node, and counts down its
- * successors' `waiting`, which puts those at zero in `ready`; a ready
- * node starts once its unit is free. So a node costs the same whatever
- * the plan's size. */
+/* A loaded plan: its placement, scalars and the executor's state. */
 typedef struct plan_slot {
     const axl_plan *plan;   /* NULL: free */
     uint16_t gen;
     uint8_t running;        /* a submission not yet waited to its end */
-    uint8_t left;           /* its nodes not settled */
     uint32_t seq;           /* its number */
-    _Atomic uint32_t ended; /* nodes ended, not yet settled */
-    uint32_t ready;         /* nodes free to start */
-    axl_status status;      /* the submission's: its first failure */
-    _Atomic uint8_t failing; /* a node failed: why holds its message */
-    uint8_t waiting[AXL_PLAN_MAX_NODES]; /* predecessors not yet done */
-    uint8_t succ0[AXL_PLAN_MAX_NODES + 1]; /* successors of n:
+    axl__exec x;            /* the walk (core/exec.h) */
+    axl__exec_graph g;
+    uint32_t roots[WORDS], ready[WORDS], doomed[WORDS], failed[WORDS];
+    _Atomic uint32_t ended[WORDS];
+    uint16_t waiting[AXL_PLAN_MAX_NODES], next_run[AXL_PLAN_MAX_NODES];
+    _Atomic uint16_t runs_left[AXL_PLAN_MAX_NODES];
+    _Atomic int32_t node_st[AXL_PLAN_MAX_NODES];
+    uint16_t succ0[AXL_PLAN_MAX_NODES + 1]; /* successors of n:
                                    succ[succ0[n], succ0[n + 1]) */
-    uint8_t succ[AXL_PLAN_MAX_EDGES];
-    char why[AXL_MESSAGE_MAX];
+    uint16_t succ[AXL_PLAN_MAX_EDGES];
+    char why[1][AXL_MESSAGE_MAX]; /* the first failure's message */
+    uint16_t why_node[1];
+    uint16_t run0[AXL_PLAN_MAX_NODES + 1]; /* node n's first token (and
+                                   the count of tokens after the last) */
+    plan_token tok[AXL_PLAN_MAX_RUNS];
     uint64_t end[AXL_MMIO_BANKS]; /* where its placement ends per memory
                                      (mmio_banks.h, a region's `same`;
                                      0: nothing placed there) */
     plan_place own[AXL_PLAN_MAX_BUFFERS]; /* its placement */
     plan_place buf[AXL_PLAN_MAX_BUFFERS]; /* what runs use (set_buffer) */
-    uint8_t scalars[AXL_PLAN_SCALAR_BYTES + 8]; /* + 8: start_node reads
+    uint8_t scalars[AXL_PLAN_SCALAR_BYTES + 8]; /* + 8: start_run reads
                                                    8 at a time */
-    plan_node_state nodes[AXL_PLAN_MAX_NODES];
-    /* Each node's arguments' identity (mmio_unit.h, held_id): a unit
-     * whose registers a start of node n wrote with id[n] holds them
-     * still, and the next start of n writes none. New ids at load and at
+    /* Each run's arguments' identity (mmio_unit.h, held_id): a unit
+     * whose registers a start of run t wrote with id[t] holds them
+     * still, and the next start of t writes none. New ids at load and at
      * every update (they have the top bit set, apart from the device
      * port's args_ids; the units' owner changes only with every id
      * forgotten). */
-    uint32_t id[AXL_PLAN_MAX_NODES];
+    uint32_t id[AXL_PLAN_MAX_RUNS];
 } plan_slot;
 
-_Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 32,
-               "AXL_PLAN_MAX_NODES must be 1 to 32 (a submission is bit "
-               "sets of a 32-bit word)");
-_Static_assert(AXL_PLAN_MAX_EDGES <= 255, "AXL_PLAN_MAX_EDGES must be < 256");
+_Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 4095,
+               "AXL_PLAN_MAX_NODES must be 1 to 4095");
+_Static_assert(AXL_PLAN_MAX_RUNS >= AXL_PLAN_MAX_NODES &&
+                   AXL_PLAN_MAX_RUNS <= UINT16_MAX,
+               "AXL_PLAN_MAX_RUNS must be AXL_PLAN_MAX_NODES to 65535");
+_Static_assert(AXL_PLAN_MAX_EDGES <= UINT16_MAX,
+               "AXL_PLAN_MAX_EDGES must be < 65536");
+_Static_assert(AXL_PLAN_LOADED <= 32, "AXL_PLAN_LOADED must be <= 32");
 
 static plan_slot slots[AXL_PLAN_LOADED];
 static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per memory (the
@@ -92,17 +99,31 @@ static mmio_memory memory;            /* the board's regions, checked at
                                          the first load */
 static uint32_t loaded;               /* plans loaded */
 static uint32_t last_id;              /* the last argument identity given */
+/* Per unit, the slots whose run waits for it (a bit each): its end kicks
+ * them (any context, the interrupt's included). */
+static _Atomic uint32_t unit_waiters[AXL_MMIO_UNITS];
 
-/* Whether nodes k and n write the same words into the same unit. */
-static int same_args(const plan_slot *s, uint32_t k, uint32_t n)
+/* Run r of node n: its unit and arguments. */
+static inline axl_plan_node_run run_of(const axl_plan *p, uint32_t n,
+                                       uint32_t r)
+{
+    const axl_plan_node *nd = &p->nodes[n];
+    if (nd->nruns > 1)
+        return p->runs[nd->run0 + r];
+    const axl_plan_node_run one = {nd->unit, nd->arg0, nd->nargs};
+    return one;
+}
+
+/* Whether runs a and b write the same words into the same unit. */
+static int same_args(const plan_slot *s, axl_plan_node_run a,
+                     axl_plan_node_run b)
 {
     const axl_plan *p = s->plan;
-    const axl_plan_node *a = &p->nodes[k], *b = &p->nodes[n];
-    if (a->unit != b->unit || a->nargs != b->nargs)
+    if (a.unit != b.unit || a.nargs != b.nargs)
         return 0;
-    for (uint32_t m = 0; m < a->nargs; m++) {
-        const axl_plan_arg *x = &p->args[a->arg0 + m];
-        const axl_plan_arg *y = &p->args[b->arg0 + m];
+    for (uint32_t m = 0; m < a.nargs; m++) {
+        const axl_plan_arg *x = &p->args[a.arg0 + m];
+        const axl_plan_arg *y = &p->args[b.arg0 + m];
         if (x->kind != y->kind || x->offset != y->offset ||
             x->size != y->size || x->bytes != y->bytes)
             return 0;
@@ -114,21 +135,28 @@ static int same_args(const plan_slot *s, uint32_t k, uint32_t n)
     return 1;
 }
 
-/* New identities for every node of s (what units hold is not theirs),
- * one for nodes that write the same words into the same unit: a chain
- * of one launch repeated writes its arguments once. */
+/* Run t of s (a token): its unit and arguments. */
+static axl_plan_node_run token_run(const plan_slot *s, uint32_t t)
+{
+    return run_of(s->plan, s->tok[t].node, s->tok[t].run);
+}
+
+/* New identities for every run of s (what units hold is not theirs), one
+ * for runs that write the same words into the same unit: a chain of one
+ * launch repeated writes its arguments once. */
 static void new_ids(plan_slot *s)
 {
-    for (uint32_t n = 0; n < s->plan->nnodes; n++) {
+    const uint32_t runs = s->run0[s->plan->nnodes];
+    for (uint32_t t = 0; t < runs; t++) {
         uint32_t k = 0;
-        while (k < n && !same_args(s, k, n))
+        while (k < t && !same_args(s, token_run(s, k), token_run(s, t)))
             k++;
-        if (k < n) {
-            s->id[n] = s->id[k];
+        if (k < t) {
+            s->id[t] = s->id[k];
             continue;
         }
         last_id = (last_id + 1u) & 0x7fffffffu;
-        s->id[n] = 0x80000000u | last_id;
+        s->id[t] = 0x80000000u | last_id;
     }
 }
 #if MMIO_MODEL
@@ -162,11 +190,6 @@ static axl_status stale(const char *fn, uint32_t id)
                      fn, (unsigned)id);
 }
 
-static mmio_unit *unit_of(const axl_plan *p, uint32_t node)
-{
-    return &axl__mmio.units[p->units[p->nodes[node].unit].ip_index];
-}
-
 /* ---- Loading ------------------------------------------------------------------ */
 
 /* The UUID of the design the board says is programmed, or NULL. */
@@ -181,22 +204,63 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
     return bd->design_uuid;
 }
 
+/* Run r of node i of plan p (named n) is one the executor can start:
+ * its unit and arguments inside the tables, each argument a register it
+ * can write. */
+static axl_status check_run(const axl_plan *p, const char *n, uint32_t i,
+                            axl_plan_node_run run)
+{
+    if (run.unit >= p->nunits || run.nargs > AXL_MMIO_MAX_ARGS ||
+        (uint32_t)run.arg0 + run.nargs > p->nargs)
+        return mmio_fail(AXL_ERR_INVALID,
+                         "axl_plan_load: plan %s: node %u names a unit or "
+                         "arguments outside its tables (or more than "
+                         "AXL_MMIO_MAX_ARGS %u arguments)",
+                         n, (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
+    for (uint32_t k = 0; k < run.nargs; k++) {
+        const axl_plan_arg *a = &p->args[run.arg0 + k];
+        int ok = a->size && a->size <= 64 && !(a->offset & 3u) &&
+                 a->offset >= MMIO_ARGS;
+        if (a->kind == AXL_PLAN_ARG_BUFFER)
+            ok = ok && a->ref < p->nbuffers && a->size >= 4 &&
+                 a->at < p->buffers[a->ref].size;
+        else
+            ok = ok && a->kind == AXL_PLAN_ARG_SCALAR &&
+                 a->bytes <= a->size &&
+                 (uint64_t)a->ref + a->bytes <= p->scalar_bytes;
+        if (!ok)
+            return mmio_fail(AXL_ERR_INVALID,
+                             "axl_plan_load: plan %s: node %u argument "
+                             "%u (register 0x%x, %u bytes) is not one "
+                             "the executor can write",
+                             n, (unsigned)i, (unsigned)a->id,
+                             (unsigned)a->offset, (unsigned)a->size);
+    }
+    return AXL_SUCCESS;
+}
+
 /* A plan is const data from anywhere: its tables must hold together
  * before anything trusts them. */
 static axl_status check_tables(const axl_plan *p)
 {
     const char *n = p->name ? p->name : "(unnamed)";
+    uint32_t runs = 0;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        runs += axl__exec_runs(&p->nodes[i]);
     if (p->nnodes > AXL_PLAN_MAX_NODES || p->npreds > AXL_PLAN_MAX_EDGES ||
-        p->nbuffers > AXL_PLAN_MAX_BUFFERS ||
+        p->nbuffers > AXL_PLAN_MAX_BUFFERS || runs > AXL_PLAN_MAX_RUNS ||
         p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
         return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                         "axl_plan_load: plan %s has %u nodes, %u edges, %u "
-                         "buffers, %u bytes of scalars; the executor holds "
-                         "%u, %u, %u, %u (AXL_PLAN_MAX_NODES, _EDGES, "
-                         "_BUFFERS, AXL_PLAN_SCALAR_BYTES)",
-                         n, (unsigned)p->nnodes, (unsigned)p->npreds,
-                         (unsigned)p->nbuffers, (unsigned)p->scalar_bytes,
+                         "axl_plan_load: plan %s has %u nodes, %u runs, %u "
+                         "edges, %u buffers, %u bytes of scalars; the "
+                         "executor holds %u, %u, %u, %u, %u "
+                         "(AXL_PLAN_MAX_NODES, _RUNS, _EDGES, _BUFFERS, "
+                         "AXL_PLAN_SCALAR_BYTES)",
+                         n, (unsigned)p->nnodes, (unsigned)runs,
+                         (unsigned)p->npreds, (unsigned)p->nbuffers,
+                         (unsigned)p->scalar_bytes,
                          (unsigned)AXL_PLAN_MAX_NODES,
+                         (unsigned)AXL_PLAN_MAX_RUNS,
                          (unsigned)AXL_PLAN_MAX_EDGES,
                          (unsigned)AXL_PLAN_MAX_BUFFERS,
                          (unsigned)AXL_PLAN_SCALAR_BYTES);
@@ -220,14 +284,19 @@ static axl_status check_tables(const axl_plan *p)
     }
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
-        if (nd->unit >= p->nunits || nd->nargs > AXL_MMIO_MAX_ARGS ||
-            (uint32_t)nd->arg0 + nd->nargs > p->nargs ||
-            (uint32_t)nd->pred0 + nd->npreds > p->npreds)
+        if (nd->kind != AXL_PLAN_NODE_KERNEL &&
+            nd->kind != AXL_PLAN_NODE_EMPTY)
             return mmio_fail(AXL_ERR_INVALID,
-                             "axl_plan_load: plan %s: node %u names a unit, "
-                             "arguments or edges outside its tables (or more "
-                             "than AXL_MMIO_MAX_ARGS %u arguments)",
-                             n, (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
+                             "axl_plan_load: plan %s: node %u is of kind %u, "
+                             "not a kernel or empty node",
+                             n, (unsigned)i, (unsigned)nd->kind);
+        if ((uint32_t)nd->pred0 + nd->npreds > p->npreds ||
+            (nd->nruns > 1 &&
+             ((uint32_t)nd->run0 + nd->nruns > p->nruns || !p->runs)))
+            return mmio_fail(AXL_ERR_INVALID,
+                             "axl_plan_load: plan %s: node %u names edges or "
+                             "runs outside its tables",
+                             n, (unsigned)i);
         for (uint32_t e = 0; e < nd->npreds; e++)
             if (p->preds[nd->pred0 + e] >= i)
                 return mmio_fail(AXL_ERR_INVALID,
@@ -235,24 +304,10 @@ static axl_status check_tables(const axl_plan *p)
                                  "node %u, which is not before it",
                                  n, (unsigned)i,
                                  (unsigned)p->preds[nd->pred0 + e]);
-        for (uint32_t k = 0; k < nd->nargs; k++) {
-            const axl_plan_arg *a = &p->args[nd->arg0 + k];
-            int ok = a->size && a->size <= 64 && !(a->offset & 3u) &&
-                     a->offset >= MMIO_ARGS;
-            if (a->kind == AXL_PLAN_ARG_BUFFER)
-                ok = ok && a->ref < p->nbuffers && a->size >= 4 &&
-                     a->at < p->buffers[a->ref].size;
-            else
-                ok = ok && a->kind == AXL_PLAN_ARG_SCALAR &&
-                     a->bytes <= a->size &&
-                     (uint64_t)a->ref + a->bytes <= p->scalar_bytes;
-            if (!ok)
-                return mmio_fail(AXL_ERR_INVALID,
-                                 "axl_plan_load: plan %s: node %u argument "
-                                 "%u (register 0x%x, %u bytes) is not one "
-                                 "the executor can write",
-                                 n, (unsigned)i, (unsigned)a->id,
-                                 (unsigned)a->offset, (unsigned)a->size);
+        for (uint32_t r = 0; r < axl__exec_runs(nd); r++) {
+            axl_status st = check_run(p, n, i, run_of(p, i, r));
+            if (st != AXL_SUCCESS)
+                return st;
         }
     }
     return AXL_SUCCESS;
@@ -400,8 +455,21 @@ static void give_fabric(void)
 static void plan_ended(mmio_unit *u, const void *run, axl_status st,
                        const char *why);
 
+/* The first run of plan p on unit k, in node order. */
+static int first_run_on(const axl_plan *p, uint32_t k,
+                        axl_plan_node_run *out)
+{
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        for (uint32_t r = 0; r < axl__exec_runs(&p->nodes[i]); r++) {
+            *out = run_of(p, i, r);
+            if (out->unit == k)
+                return 1;
+        }
+    return 0;
+}
+
 /* Each unit of the plan wired, its registers laid out as the plan's
- * first node on it says (every node of a unit runs its one kernel). */
+ * first run on it says (every run of a unit runs its one kernel). */
 static axl_status ready_units(const axl_plan *p)
 {
     for (uint32_t k = 0; k < p->nunits; k++) {
@@ -416,23 +484,64 @@ static axl_status ready_units(const axl_plan *p)
         if (st != AXL_SUCCESS)
             return st;
         u->ended = plan_ended;
-        for (uint32_t i = 0; i < p->nnodes; i++) {
-            if (p->nodes[i].unit != k)
-                continue;
-            u->nargs = p->nodes[i].nargs;
+        axl_plan_node_run run;
+        if (first_run_on(p, k, &run)) {
+            u->nargs = run.nargs;
             for (uint32_t m = 0; m < u->nargs; m++) {
-                const axl_plan_arg *a = &p->args[p->nodes[i].arg0 + m];
+                const axl_plan_arg *a = &p->args[run.arg0 + m];
                 u->args[m].id = a->id;
                 u->args[m].offset = a->offset;
                 u->args[m].size = a->size;
                 u->args[m].is_mem = a->kind == AXL_PLAN_ARG_BUFFER;
             }
-            break;
         }
         axl__mmio_forget_held(u);
         axl__mmio_arm(u);
     }
     return AXL_SUCCESS;
+}
+
+static const axl__exec_ops plan_ops;
+
+/* The executor of slot i, over its plan's nodes, and each run's token. */
+static void ready_exec(plan_slot *s, uint32_t i)
+{
+    const axl_plan *p = s->plan;
+    s->g.nnodes = p->nnodes;
+    s->g.words = (p->nnodes + 31u) / 32u;
+    s->g.nodes = p->nodes;
+    s->g.succ0 = s->succ0;
+    s->g.succ = s->succ;
+    s->g.roots = s->roots;
+    /* check_tables saw every edge go to an earlier node. */
+    (void)axl__exec_build(p->nodes, p->nnodes, p->preds, s->succ0, s->succ,
+                          s->roots);
+    axl__exec *x = &s->x;
+    x->g = &s->g;
+    x->ops = &plan_ops;
+    x->client = s;
+    x->ready = s->ready;
+    x->doomed = s->doomed;
+    x->failed = s->failed;
+    x->ended = s->ended;
+    x->waiting = s->waiting;
+    x->next_run = s->next_run;
+    x->runs_left = s->runs_left;
+    x->node_st = s->node_st;
+    x->why = s->why;
+    x->why_node = s->why_node;
+    x->nwhy = 1;
+    axl__exec_init(x);
+    uint32_t t = 0;
+    for (uint32_t n = 0; n < p->nnodes; n++) {
+        s->run0[n] = (uint16_t)t;
+        for (uint32_t r = 0; r < axl__exec_runs(&p->nodes[n]); r++, t++) {
+            s->tok[t].slot = (uint8_t)i;
+            s->tok[t].node = (uint16_t)n;
+            s->tok[t].run = (uint16_t)r;
+        }
+    }
+    s->run0[p->nnodes] = (uint16_t)t;
 }
 
 axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
@@ -441,9 +550,9 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan and out must not be NULL");
     out->id = 0;
-    /* Format 1 is format 2 without names (its tables compile with them
-     * NULL). */
-    if (plan->format != AXL_PLAN_FORMAT && plan->format != 1u)
+    /* Format 1 is format 2 without names, kinds or runs (its tables
+     * compile with them zero). */
+    if (plan->format != 1u && plan->format != AXL_PLAN_FORMAT)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan %s is in format %u; this "
                          "executor reads formats 1 and %u (write it again "
@@ -512,23 +621,7 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     memcpy(s->buf, s->own, sizeof s->buf);
     if (plan->scalar_bytes)
         memcpy(s->scalars, plan->scalars, plan->scalar_bytes);
-    for (uint32_t n = 0; n < plan->nnodes; n++) {
-        s->nodes[n].slot = (uint8_t)i;
-        s->nodes[n].node = (uint8_t)n;
-    }
-    /* Successor lists, from the preds (counted, then filled). */
-    uint8_t fill[AXL_PLAN_MAX_NODES + 1];
-    memset(fill, 0, sizeof fill);
-    for (uint32_t e = 0; e < plan->npreds; e++)
-        fill[plan->preds[e] + 1u]++;
-    for (uint32_t n = 0; n < plan->nnodes; n++)
-        fill[n + 1u] = (uint8_t)(fill[n + 1u] + fill[n]);
-    memcpy(s->succ0, fill, sizeof s->succ0);
-    for (uint32_t n = 0; n < plan->nnodes; n++) {
-        const axl_plan_node *nd = &plan->nodes[n];
-        for (uint32_t e = 0; e < nd->npreds; e++)
-            s->succ[fill[plan->preds[nd->pred0 + e]]++] = (uint8_t)n;
-    }
+    ready_exec(s, i);
     new_ids(s);
     loaded++;
     out->id = id_of(i);
@@ -729,37 +822,47 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
 
 /* ---- Replaying ------------------------------------------------------------------ */
 
-/* The unit's end (mmio_unit.h), maybe in interrupt context: the node's
- * status, its ended bit, and the first failure's message. */
+/* The unit's end (mmio_unit.h), maybe in interrupt context: the run's
+ * end told to the executor (never driving it: the waiter adopts), the
+ * first failure's message, and a kick for each slot whose run waits for
+ * the unit, which is free now. */
 AXL_HOT static void plan_ended(mmio_unit *u, const void *run, axl_status st,
                                const char *why)
 {
-    plan_node_state *ns = (plan_node_state *)(uintptr_t)run;
-    plan_slot *s = &slots[ns->slot];
-    ns->st = st;
-    if (st != AXL_SUCCESS && !atomic_exchange(&s->failing, 1))
-        axl_format(s->why, sizeof s->why,
-                   "plan %s: node %u (%s on %s) failed: %s", s->plan->name,
-                   (unsigned)ns->node, s->plan->nodes[ns->node].kernel,
-                   u->name, why ? why : axl_status_name(st));
-    atomic_fetch_or_explicit(&s->ended, 1u << ns->node, memory_order_release);
+    const plan_token *tk = (const plan_token *)(uintptr_t)run;
+    plan_slot *s = &slots[tk->slot];
+    if (st != AXL_SUCCESS) {
+        char *w = axl__exec_why(&s->x, tk->node);
+        if (w)
+            axl_format(w, AXL_MESSAGE_MAX,
+                       "plan %s: node %u (%s on %s) failed: %s",
+                       s->plan->name, (unsigned)tk->node,
+                       s->plan->nodes[tk->node].kernel, u->name,
+                       why ? why : axl_status_name(st));
+    }
+    (void)axl__exec_run_ended(&s->x, tk->node, st, false);
+    uint32_t waiters = atomic_exchange_explicit(
+        &unit_waiters[u - axl__mmio.units], 0u, memory_order_acq_rel);
+    for (; waiters; waiters &= waiters - 1u)
+        (void)axl__exec_kick(&slots[__builtin_ctz(waiters)].x, false);
 }
 
-/* Starts node n on its unit with its arguments: none when the unit holds
- * what this node's last start wrote, else only the words that differ. */
-AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
+/* Starts run r of node n on its unit u with its arguments: none when the
+ * unit holds what this run's last start wrote, else only the words that
+ * differ. */
+AXL_HOT static axl_status start_run(plan_slot *s, uint32_t n, uint32_t r,
+                                    axl_plan_node_run run, mmio_unit *u)
 {
     const axl_plan *p = s->plan;
-    const axl_plan_node *nd = &p->nodes[n];
-    mmio_unit *u = unit_of(p, n);
+    const uint32_t t = s->run0[n] + r;
     axl_status st = axl__mmio_ready(u);
     if (st != AXL_SUCCESS)
         return st;
-    /* None when the unit holds this node's arguments. */
-    const uint32_t nargs = u->held_id == s->id[n] ? 0u : nd->nargs;
+    /* None when the unit holds this run's arguments. */
+    const uint32_t nargs = u->held_id == s->id[t] ? 0u : run.nargs;
     int whole = 1; /* every argument held (no wide scalar) */
     for (uint32_t m = 0; m < nargs; m++) {
-        const axl_plan_arg *a = &p->args[nd->arg0 + m];
+        const axl_plan_arg *a = &p->args[run.arg0 + m];
         uint32_t word[2] = {0, 0};
         if (a->kind == AXL_PLAN_ARG_BUFFER) {
             const uint64_t addr = s->buf[a->ref].phys + a->at;
@@ -782,97 +885,69 @@ AXL_HOT static axl_status start_node(plan_slot *s, uint32_t n)
         }
         axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
     }
-    u->held_id = whole ? s->id[n] : 0u;
-    axl__mmio_go(u, &s->nodes[n]);
+    u->held_id = whole ? s->id[t] : 0u;
+    axl__mmio_go(u, &s->tok[t]);
     return AXL_SUCCESS;
 }
 
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void start_failed(plan_slot *s, uint32_t n, axl_status st)
+static void start_failed(plan_slot *s, uint32_t n)
 {
-    s->nodes[n].st = st;
-    if (!atomic_exchange(&s->failing, 1))
-        axl_format(s->why, sizeof s->why,
+    char *w = axl__exec_why(&s->x, n);
+    if (w)
+        axl_format(w, AXL_MESSAGE_MAX,
                    "plan %s: node %u (%s) could not start: %s",
                    s->plan->name, (unsigned)n, s->plan->nodes[n].kernel,
                    axl_last_message());
 }
 
-/* A node that will not run (a node it waits for failed or will not run)
- * settles, and so do the nodes after it: a walk down the edges with the
- * nodes to visit as a bit set (no recursion; each node once, so at most
- * AXL_PLAN_MAX_NODES steps of at most its successors each). */
-#if defined(__GNUC__)
-__attribute__((noinline, cold))
-#endif
-static void skip_after(plan_slot *s, uint32_t n)
+/* The executor's start (core/exec.h): run r of node n, or AXL__EXEC_WAIT
+ * while another run holds its unit (whose end kicks this slot). */
+AXL_HOT static axl_status plan_start(axl__exec *x, uint32_t n, uint32_t r)
 {
-    uint32_t todo = 1u << n;
-    while (todo) {
-        const uint32_t k0 = (uint32_t)__builtin_ctz(todo);
-        todo &= todo - 1u;
-        for (uint32_t k = s->succ0[k0]; k < s->succ0[k0 + 1u]; k++) {
-            const uint32_t m = s->succ[k];
-            if (s->waiting[m] == UINT8_MAX)
-                continue; /* settled already */
-            s->waiting[m] = UINT8_MAX;
-            s->ready &= ~(1u << m);
-            s->left--;
-            todo |= 1u << m;
-        }
+    plan_slot *s = x->client;
+    const axl_plan_node_run run = run_of(s->plan, n, r);
+    const uint32_t ip = s->plan->units[run.unit].ip_index;
+    mmio_unit *u = &axl__mmio.units[ip];
+    if (atomic_load_explicit(&u->run, memory_order_acquire)) {
+        /* Registered first, then looked at again: an end between the two
+         * either finds the registration (and kicks), or is seen here. */
+        const uint32_t bit = 1u << (uint32_t)(s - slots);
+        atomic_fetch_or(&unit_waiters[ip], bit);
+        if (atomic_load(&u->run) ||
+            !(atomic_fetch_and(&unit_waiters[ip], ~bit) & bit))
+            return AXL__EXEC_WAIT;
     }
+    const axl_status st = start_run(s, n, r, run, u);
+    if (st != AXL_SUCCESS)
+        start_failed(s, n);
+    return st;
 }
 
-/* Node n has ended (st): the successors it releases become ready. */
-AXL_HOT static void settle(plan_slot *s, uint32_t n, axl_status st)
+static const axl__exec_ops plan_ops = {.start = plan_start};
+
+/* The submission of s has ended: what units wrote is read from memory. */
+AXL_HOT static void end_run(plan_slot *s)
 {
-    s->left--;
-    if (st != AXL_SUCCESS) {
-        if (s->status == AXL_SUCCESS)
-            s->status = st;
-        skip_after(s, n);
-        return;
-    }
-    for (uint32_t k = s->succ0[n]; k < s->succ0[n + 1u]; k++) {
-        const uint32_t m = s->succ[k];
-        if (!--s->waiting[m])
-            s->ready |= 1u << m;
-    }
+    const axl_plan *p = s->plan;
+    for (uint32_t b = 0; b < p->nbuffers; b++)
+        if (p->buffers[b].flags & AXL_PLAN_WRITE)
+            axl__mmio_invalidate(s->buf[b].host, p->buffers[b].size);
+    s->running = 0;
 }
 
-/* Settles what ended and starts what that released, in node order. */
-AXL_HOT static void drive(plan_slot *s)
-{
-    uint32_t ended = atomic_exchange_explicit(&s->ended, 0u,
-                                              memory_order_acquire);
-    while (ended) {
-        const uint32_t n = (uint32_t)__builtin_ctz(ended);
-        ended &= ended - 1u;
-        settle(s, n, s->nodes[n].st);
-    }
-    for (uint32_t ready = s->ready; ready; ready &= ready - 1u) {
-        const uint32_t n = (uint32_t)__builtin_ctz(ready);
-        if (!(s->ready & (1u << n)))
-            continue; /* skipped meanwhile (a start failed) */
-        if (atomic_load_explicit(&unit_of(s->plan, n)->run,
-                                 memory_order_relaxed))
-            continue; /* its unit is busy: when it is free */
-        s->ready &= ~(1u << n);
-        const axl_status st = start_node(s, n);
-        if (st != AXL_SUCCESS) {
-            start_failed(s, n, st);
-            settle(s, n, st);
-        }
-    }
-}
-
+/* Drives every running plan whose runs ended since (the claims their ends
+ * left), ending the submissions that finish. */
 AXL_HOT static void drive_all(void)
 {
-    for (uint32_t i = 0; i < AXL_PLAN_LOADED; i++)
-        if (slots[i].plan && slots[i].running && slots[i].left)
-            drive(&slots[i]);
+    for (uint32_t i = 0; i < AXL_PLAN_LOADED; i++) {
+        plan_slot *s = &slots[i];
+        if (s->plan && s->running && axl__exec_adopt(&s->x) &&
+            axl__exec_drive_held(&s->x))
+            end_run(s);
+    }
 }
 
 AXL_HOT axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
@@ -894,42 +969,24 @@ AXL_HOT axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
             /* What units read must be in memory, and no dirty line of
              * what they write may be evicted over their writes. */
             axl__mmio_clean(s->buf[b].host, p->buffers[b].size);
-    s->ready = 0;
-    for (uint32_t n = 0; n < p->nnodes; n++) {
-        s->waiting[n] = (uint8_t)p->nodes[n].npreds;
-        if (!s->waiting[n])
-            s->ready |= 1u << n;
-    }
-    atomic_store_explicit(&s->ended, 0u, memory_order_relaxed);
-    atomic_store(&s->failing, 0);
-    s->why[0] = '\0';
-    s->status = AXL_SUCCESS;
-    s->left = (uint8_t)p->nnodes;
     s->seq++;
     s->running = 1;
-    drive(s);
+    axl__exec_begin(&s->x);
+    if (axl__exec_drive(&s->x))
+        end_run(s);
     run->plan = id.id;
     run->seq = s->seq;
     return AXL_SUCCESS;
 }
 
-/* The submission has ended: what units wrote is read from memory. */
-AXL_HOT static axl_status end_run(plan_slot *s)
-{
-    const axl_plan *p = s->plan;
-    for (uint32_t b = 0; b < p->nbuffers; b++)
-        if (p->buffers[b].flags & AXL_PLAN_WRITE)
-            axl__mmio_invalidate(s->buf[b].host, p->buffers[b].size);
-    s->running = 0;
-    return s->status;
-}
-
 /* The answer for a run that has ended (now or before). */
 AXL_HOT static axl_status ended_status(const plan_slot *s)
 {
-    if (s->status == AXL_SUCCESS)
+    if (s->x.status == AXL_SUCCESS)
         return AXL_SUCCESS;
-    return mmio_fail(s->status, "%s", s->why);
+    /* The first failure's message: a start or an end that failed took
+     * the one slot (a skipped node's status is a failure's). */
+    return mmio_fail(s->x.status, "%s", s->why[0]);
 }
 
 AXL_HOT static axl_status run_slot(const char *fn, axl_plan_run run,
@@ -960,17 +1017,15 @@ AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
     }
     while (s->running) {
         drive_all();
-        if (!s->left) {
-            end_run(s);
+        if (!s->running)
             break;
-        }
         if (deadline != UINT64_MAX && axl__mmio_now() >= deadline)
             return mmio_fail(AXL_ERR_TIMEOUT,
                              "axl_plan_wait: plan %s has not ended within "
                              "%llu ns (%u of %u nodes left); it goes on: "
                              "wait or poll again",
                              s->plan->name, (unsigned long long)timeout_ns,
-                             (unsigned)s->left, (unsigned)s->plan->nnodes);
+                             (unsigned)s->x.left, (unsigned)s->plan->nnodes);
         axl__mmio_progress(deadline);
     }
     return ended_status(s);
@@ -986,7 +1041,7 @@ AXL_HOT axl_status axl_plan_poll(axl_plan_run run, int *done)
         *done = 0;
     if (s->running) {
         drive_all();
-        if (s->left) {
+        if (s->running) {
             /* One look at the units (a model gets one slice of time). */
             uint64_t now = axl__mmio_now();
 #if MMIO_MODEL
@@ -995,9 +1050,8 @@ AXL_HOT axl_status axl_plan_poll(axl_plan_run run, int *done)
             axl__mmio_progress(now);
             drive_all();
         }
-        if (s->left)
+        if (s->running)
             return AXL_SUCCESS;
-        end_run(s);
     }
     if (done)
         *done = 1;
