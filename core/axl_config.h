@@ -84,6 +84,23 @@
 #define AXL_MAX_GRAPH_NODES 4
 #endif
 
+/** Bytes of the arena that holds executable graphs' plans (core/replay.h):
+ *  per graph node about 64 bytes and 4 per edge, per kernel node's run
+ *  about 200 and 48 per argument, per buffer 16. The default holds
+ *  AXL_MAX_GRAPH_NODES kernel nodes of AXL_MAX_KERNEL_ARGS arguments.
+ *  A finalize that does not fit fails naming it and the bytes it needs. */
+#ifndef AXL_GRAPH_TABLE_BYTES
+#define AXL_GRAPH_TABLE_BYTES                                                  \
+    (AXL_MAX_GRAPH_NODES * (256 + 48 * AXL_MAX_KERNEL_ARGS))
+#endif
+
+/** Failure messages a graph's submission keeps, one per failed node, for
+ *  the asynchronous errors its finish gives (the nodes that fail after
+ *  have their status and their name). */
+#ifndef AXL_EXEC_WHYS
+#define AXL_EXEC_WHYS 2
+#endif
+
 /** Explicit edges one graph node keeps (to earlier nodes: the events it
  *  was recorded depending on, and an in-order queue's previous command).
  *  Data edges between nodes are not stored: a replay finds them from the

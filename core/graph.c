@@ -18,6 +18,7 @@
 #include "image.h"
 #include "devops.h"
 #include "observe.h"
+#include "replay.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -720,6 +721,7 @@ static void exec_disown(struct axl__graph_exec *x)
  * nodes named is freed). */
 static void exec_free(struct axl__graph_exec *x)
 {
+    axl__plan_free(x);
     free_nodes(x->head);
     axl__context_unhold(axl__context_at(x->context));
     axl__pool_free(AXL__POOL(GRAPH_EXEC), x);
@@ -834,6 +836,8 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
                            (unsigned)AXL_MAX_COMMANDS,
                            (unsigned)AXL_MAX_EVENTS);
     }
+    if (st == AXL_SUCCESS)
+        st = axl__plan_build(fn, x);
     if (--g->refs == 1 && axl__rt.waiters)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
     if (st != AXL_SUCCESS)
@@ -1565,6 +1569,15 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
                            (unsigned)n->index, need,
                            (unsigned)AXL_MAX_COMMANDS,
                            (unsigned)AXL_MAX_EVENTS);
+        }
+        if (st == AXL_SUCCESS) {
+            /* The plan again, with the node's new edges; kept as it was
+             * (and the node) when the tables cannot hold the new one. */
+            st = axl__plan_build(fn, x);
+            if (st != AXL_SUCCESS) {
+                memcpy(n, &was, sizeof was);
+                find_sinks(x);
+            }
         }
         if (st == AXL_SUCCESS) /* a chunk's sub-buffer it named no more */
             graph_buffer(was.bufs[a], false);

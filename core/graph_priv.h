@@ -57,6 +57,15 @@ struct axl__graph_node {
     uint16_t preds[AXL__LAID_PREDS];
     struct axl__access acc[AXL_MAX_ACCESSORS]; /* its command's accessors
                                    as a launch reads them (not records) */
+    /* Executable nodes: what the plan's build uses while it walks the
+     * nodes (plan.c). */
+    uint16_t mark;              /* build: the last node (+ 1) that took an
+                                   edge from it */
+    uint16_t plan_npreds;       /* build: its edges in the plan */
+    uint32_t rec_next[AXL_MAX_ACCESSORS]; /* build: the next access of the
+                                   same buffer that later nodes order
+                                   after (slot * AXL_MAX_ACCESSORS + i +
+                                   1, 0: none) */
     axl_handler h;              /* the checked group (holds nothing) */
 };
 
@@ -107,6 +116,9 @@ struct axl__graph_exec {
                                    reference (live or retired), or 0: the
                                    next submission starts after it */
     axl__graph_node_ref head;
+    struct axl__plan *plan;     /* its plan (replay.h), built at finalize
+                                   and again when an update changes a
+                                   buffer */
 };
 
 /* axl__submit's branch for a queue that records (or a group that names

@@ -20,17 +20,454 @@
 #include "rt.h"
 #include "image.h"
 #include "devops.h"
+#include "replay.h"
 
 #if AXL_FEATURE_GRAPHS
 
-/* ---- What the tables are made of ------------------------------------------ */
+/* ---- Building a plan at finalize (replay.h) -------------------------------- */
 
-struct plan_buffer {
-    const struct axl__buffer *base; /* the base buffer: one plan buffer */
-    uint32_t dev_bank;          /* the device's bank it is in */
-    uint32_t bank;              /* the same as a MEM_TOPOLOGY index */
-    uint32_t flags;             /* axl_plan_buffer_flags */
-};
+static _Alignas(16) unsigned char table_bytes[AXL_GRAPH_TABLE_BYTES];
+/* One block per executable graph, and one more while an update builds a
+ * new plan beside the old. */
+static axl_arena_block table_blocks[AXL_MAX_GRAPH_EXECS + 1];
+
+/* The build's scratch (lock held): per base buffer slot, its plan buffer
+ * + 1 and its live accesses (a record id, as rec_next). */
+static uint16_t pbuf_of[AXL_MAX_BUFFERS];
+static uint32_t live_head[AXL_MAX_BUFFERS];
+
+#define REC(n, i) ((uint32_t)AXL__SLOT(GRAPH_NODE, (n)) * AXL_MAX_ACCESSORS + (i) + 1u)
+#define REC_NODE(r) axl__graph_node_at((uint16_t)(((r) - 1u) / AXL_MAX_ACCESSORS))
+#define REC_ACC(r) (((r) - 1u) % AXL_MAX_ACCESSORS)
+
+static inline struct axl__graph_node *next_node(axl__graph_node_ref r)
+{
+    return AXL__IS_REF(r) ? axl__graph_node_deref(r) : NULL;
+}
+
+/* What a node is, as an executor sees it. */
+static uint8_t node_kind(const struct axl__graph_node *n)
+{
+    if (n->h.kind == AXL__CMD_KERNEL)
+        return AXL_PLAN_NODE_KERNEL;
+    return n->h.kind == AXL__CMD_EMPTY ? AXL_PLAN_NODE_EMPTY
+                                       : AXL_PLAN_NODE_HOST;
+}
+
+/* Whether accessor i of a and accessor j of b (of one base buffer) must be
+ * ordered: the same bytes, one writes; or two places (a base buffer is
+ * used at one place at a time: its moves are whole). */
+static bool conflict(const struct axl__graph_node *a, unsigned i,
+                     const struct axl__graph_node *b, unsigned j)
+{
+    const struct axl__graph_span *x = &a->span[i], *y = &b->span[j];
+    if (a->h.acc[i].loc != b->h.acc[j].loc)
+        return true;
+    return (x->writes || y->writes) && x->lo < y->hi && y->lo < x->hi;
+}
+
+/*
+ * The edges of x's nodes, as access.c finds a command's among the
+ * records of its buffers: per base buffer the accesses later ones order
+ * after (the last writes and the reads since, a write pruning the
+ * accesses at its place it covers), and the recorded edges. Counted
+ * (preds NULL) or written; each node's edges once, in order.
+ */
+static uint32_t edges(struct axl__graph_exec *x, uint16_t *preds)
+{
+    uint32_t total = 0;
+    for (struct axl__graph_node *n = next_node(x->head); n;
+         n = next_node(n->next)) {
+        n->mark = 0;
+        for (uint8_t i = 0; i < n->nacc; i++)
+            live_head[n->span[i].base] = 0;
+    }
+    for (struct axl__graph_node *n = next_node(x->head); n;
+         n = next_node(n->next)) {
+        const uint16_t me = (uint16_t)(n->index + 1u);
+        uint32_t k = 0;
+#define EDGE(m)                                                                \
+    do {                                                                       \
+        struct axl__graph_node *m_ = (m);                                      \
+        if (m_->mark != me) {                                                  \
+            m_->mark = me;                                                     \
+            if (preds)                                                         \
+                preds[total + k] = m_->index;                                  \
+            k++;                                                               \
+        }                                                                      \
+    } while (0)
+        for (uint8_t d = 0; d < n->ndeps; d++)
+            for (struct axl__graph_node *m = next_node(x->head); m;
+                 m = next_node(m->next))
+                if (m->index == n->deps[d]) {
+                    EDGE(m);
+                    break;
+                }
+        for (uint8_t i = 0; i < n->nacc; i++)
+            for (uint32_t r = live_head[n->span[i].base]; r;) {
+                struct axl__graph_node *m = REC_NODE(r);
+                const unsigned j = REC_ACC(r);
+                r = m->rec_next[j];
+                if (m != n && conflict(n, i, m, j))
+                    EDGE(m);
+            }
+#undef EDGE
+        /* Then its own accesses: a write drops the ones at its place that
+         * it covers (later accesses reach them through it). */
+        for (uint8_t i = 0; i < n->nacc; i++) {
+            const struct axl__graph_span *s = &n->span[i];
+            uint32_t *at = &live_head[s->base];
+            while (*at) {
+                struct axl__graph_node *m = REC_NODE(*at);
+                const unsigned j = REC_ACC(*at);
+                const struct axl__graph_span *o = &m->span[j];
+                if (s->writes && m != n &&
+                    m->h.acc[j].loc == n->h.acc[i].loc && s->lo <= o->lo &&
+                    o->hi <= s->hi)
+                    *at = m->rec_next[j];
+                else
+                    at = &m->rec_next[j];
+            }
+            n->rec_next[i] = 0;
+            *at = REC(n, i);
+        }
+        n->plan_npreds = (uint16_t)k;
+        total += k;
+    }
+    return total;
+}
+
+/* Whether node n's accessor i writes all of base buffer b without
+ * reading it: no_init over the whole buffer, or a fill or copy in that
+ * overwrites it all (as access.c's is_discard says). */
+static bool discards(const struct axl__graph_node *n, unsigned i,
+                     const struct axl__buffer *b)
+{
+    const struct axl__required *r = &n->h.acc[i];
+    const bool over = (n->h.kind == AXL__CMD_FILL ||
+                       n->h.kind == AXL__CMD_COPY_FROM_HOST) &&
+                      n->h.a0 == i + 1u;
+    return (r->mode & AXL_ACCESS_WRITE) && !(r->mode & AXL_ACCESS_READ) &&
+           ((r->flags & AXL_ACCESS_NO_INIT) || over) &&
+           n->span[i].lo == 0 && n->span[i].hi == b->size;
+}
+
+/* The plan buffers of x's nodes, in the order the nodes first use them;
+ * counted, or filled into buf with each accessor's (pbuf). */
+static uint32_t plan_buffers(struct axl__graph_exec *x,
+                             struct axl__plan_buf *buf, uint16_t *pbuf)
+{
+    for (struct axl__graph_node *n = next_node(x->head); n;
+         n = next_node(n->next))
+        for (uint8_t i = 0; i < n->nacc; i++)
+            pbuf_of[n->span[i].base] = 0;
+    uint32_t nb = 0;
+    const struct axl__device *d = axl__device_at(x->device);
+    for (struct axl__graph_node *n = next_node(x->head); n;
+         n = next_node(n->next))
+        for (uint8_t i = 0; i < n->nacc; i++) {
+            const uint16_t base = n->span[i].base;
+            const struct axl__required *r = &n->h.acc[i];
+            if (!pbuf_of[base]) {
+                pbuf_of[base] = (uint16_t)++nb;
+                if (buf) {
+                    struct axl__plan_buf *b = &buf[nb - 1u];
+                    memset(b, 0, sizeof *b);
+                    b->base = base;
+                    b->loc_first = r->loc;
+                    b->dev_bank = n->span[i].bank;
+                    const struct axl__buffer *bb = axl__buffer_at(base);
+                    const uint8_t l = axl__device_loc(bb, x->device);
+                    if (b->dev_bank == UINT32_MAX && l != AXL__NO_LOC)
+                        b->dev_bank = bb->loc[l].mem.bank;
+                    (void)d;
+                    if (discards(n, i, bb))
+                        b->flags |= AXL__PB_DISCARD_FIRST;
+                }
+            }
+            if (!buf)
+                continue;
+            const uint16_t k = (uint16_t)(pbuf_of[base] - 1u);
+            pbuf[n->index * AXL_MAX_ACCESSORS + i] = k;
+            struct axl__plan_buf *b = &buf[k];
+            if (b->locs && !(b->locs & (1u << r->loc)))
+                b->flags |= AXL__PB_MULTI_LOC;
+            b->locs |= (uint8_t)(1u << r->loc);
+            b->loc_out = r->loc;
+            b->mode |= r->mode;
+            if (r->mode & AXL_ACCESS_READ)
+                b->flags |= AXL__PB_READS;
+            if (r->mode & AXL_ACCESS_WRITE)
+                b->flags |= AXL__PB_WRITES;
+        }
+    return nb;
+}
+
+/* Whether unit cu reaches the bank of every buffer argument of node n
+ * (cu->banks is in the kernel id's argument order, as n's arguments). */
+static bool unit_reaches(const struct axl__cu *cu,
+                         const struct axl__graph_node *n)
+{
+    for (uint8_t m = 0; m < n->h.u.kernel.nargs; m++) {
+        const struct axl__karg *a = &n->h.u.kernel.args[m];
+        if (!a->acc)
+            continue;
+        uint32_t bank = n->span[a->acc - 1].bank;
+        if (bank >= 64 || !(cu->banks[m] >> bank & 1))
+            return false;
+    }
+    return true;
+}
+
+/*
+ * Each run's unit, by plan.h's rule: of the kernel's units (those its
+ * kernel object may use) that reach the run's buffers' banks, the first
+ * that no run it could run beside was given, else the one such runs were
+ * given least. Runs are taken in order, so "beside" means the earlier
+ * runs of nodes that are not its node's ancestors (and the earlier runs
+ * of its own node). The ancestors of node i are found walking back over
+ * the successor lists, as a bit set in the (idle) ready words.
+ */
+static void choose_units(struct axl__plan *p, struct axl__graph_exec *x)
+{
+    const struct axl__device *d = axl__device_at(x->device);
+    uint32_t *anc = p->x.ready;
+    for (uint32_t i = 0; i < p->nnodes; i++) {
+        if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
+            continue;
+        memset(anc, 0, p->g.words * sizeof *anc);
+        anc[i >> 5] |= 1u << (i & 31u);
+        for (uint32_t j = i; j-- > 0;)
+            for (uint32_t k = p->g.succ0[j]; k < p->g.succ0[j + 1u]; k++) {
+                const uint32_t s = p->g.succ[k];
+                if (anc[s >> 5] >> (s & 31u) & 1u) {
+                    anc[j >> 5] |= 1u << (j & 31u);
+                    break;
+                }
+            }
+        const struct axl__graph_node *n = axl__graph_node_deref(p->node[i]);
+        const struct axl__kernel_id *kid = axl__kernel_id_at(n->h.u.kernel.kid);
+        const struct axl__kernel *kn = axl__kernel_at(n->h.u.kernel.kernel);
+        for (uint32_t r = 0; r < p->nodes[i].nruns; r++) {
+            struct axl__plan_run *run = &p->run[p->nodes[i].run0 + r];
+            uint16_t given[AXL_MAX_DEVICE_CUS];
+            memset(given, 0, sizeof given);
+            for (uint32_t e = 0; e < p->nodes[i].run0 + r; e++) {
+                const uint32_t j = p->run[e].node;
+                if ((j == i || !(anc[j >> 5] >> (j & 31u) & 1u)) &&
+                    p->run[e].cu < AXL_MAX_DEVICE_CUS)
+                    given[p->run[e].cu]++;
+            }
+            int best = -1;
+            for (uint8_t c = 0; c < d->ncus; c++) {
+                const struct axl__cu *cu = &d->cus[c];
+                if (cu->kernel_index != kid->index ||
+                    !axl__kernel_may_use(kn, cu) || !unit_reaches(cu, n))
+                    continue;
+                if (best < 0 || given[c] < given[best])
+                    best = c;
+            }
+            run->cu = best < 0 ? 0xFFu : (uint8_t)best;
+        }
+    }
+    memset(anc, 0, p->g.words * sizeof *anc);
+}
+
+/*
+ * Drops the edges another path implies (a chain over the same buffers
+ * waits for its previous node only): node by node, its predecessors from
+ * the nearest, each kept unless a nearer kept one already reaches it; the
+ * ones a kept predecessor reaches are marked (a bit set in the idle ready
+ * words) walking the earlier nodes' kept edges (a stack in the idle
+ * waiting counts). Fewer edges are fewer counts per replay; the order and
+ * what a failure skips are the same. Each node's kept edges stay in
+ * p->preds, nearest first.
+ */
+static void reduce(struct axl__plan *p)
+{
+    uint32_t *mark = p->x.ready;
+    uint16_t *stack = p->x.waiting;
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < p->nnodes; i++) {
+        axl_plan_node *nd = &p->nodes[i];
+        uint16_t *pr = &p->preds[nd->pred0];
+        const uint32_t k = nd->npreds;
+        for (uint32_t a = 1; a < k; a++) /* nearest first */
+            for (uint32_t b = a; b > 0 && pr[b - 1u] < pr[b]; b--) {
+                const uint16_t t = pr[b];
+                pr[b] = pr[b - 1u];
+                pr[b - 1u] = t;
+            }
+        memset(mark, 0, p->g.words * sizeof *mark);
+        const uint32_t first = out;
+        for (uint32_t e = 0; e < k; e++) {
+            const uint32_t q = pr[e];
+            if (mark[q >> 5] >> (q & 31u) & 1u)
+                continue; /* a nearer kept edge reaches it */
+            p->preds[out++] = (uint16_t)q;
+            uint32_t top = 0;
+            stack[top++] = (uint16_t)q;
+            mark[q >> 5] |= 1u << (q & 31u);
+            while (top) {
+                const axl_plan_node *m = &p->nodes[stack[--top]];
+                for (uint32_t f = 0; f < m->npreds; f++) {
+                    const uint32_t a = p->preds[m->pred0 + f];
+                    if (mark[a >> 5] >> (a & 31u) & 1u)
+                        continue;
+                    mark[a >> 5] |= 1u << (a & 31u);
+                    stack[top++] = (uint16_t)a;
+                }
+            }
+        }
+        nd->pred0 = (uint16_t)first;
+        nd->npreds = (uint16_t)(out - first);
+    }
+    p->npreds = out;
+    memset(mark, 0, p->g.words * sizeof *mark);
+    memset(stack, 0, p->nnodes * sizeof *stack);
+}
+
+/* The block's layout: each table after the last, aligned; with base NULL
+ * only its size. */
+static size_t take(size_t *at, size_t bytes, size_t align, void **out,
+                   unsigned char *base)
+{
+    *at = (*at + align - 1u) & ~(align - 1u);
+    if (out)
+        *out = base ? base + *at : NULL;
+    *at += bytes;
+    return *at;
+}
+#define TAKE(at, base, ptr, n)                                                 \
+    take(&(at), sizeof *(ptr) * (size_t)(n), _Alignof(__typeof__(*(ptr))),    \
+         (void **)&(ptr), (base))
+
+static size_t layout(struct axl__plan **pp, unsigned char *base,
+                     uint32_t nn, uint32_t nr, uint32_t ne, uint32_t nb)
+{
+    const uint32_t words = (nn + 31u) / 32u;
+    size_t at = 0;
+    struct axl__plan *p;
+    TAKE(at, base, p, 1);
+    struct axl__plan q;
+    struct axl__plan *t = base ? p : &q;
+    TAKE(at, base, t->nodes, nn);
+    TAKE(at, base, t->preds, ne ? ne : 1u);
+    TAKE(at, base, t->run, nr ? nr : 1u);
+    TAKE(at, base, t->buf, nb ? nb : 1u);
+    TAKE(at, base, t->pbuf, (size_t)(nn ? nn : 1u) * AXL_MAX_ACCESSORS);
+    TAKE(at, base, t->node, nn ? nn : 1u);
+    uint16_t *succ0, *succ;
+    uint32_t *roots;
+    TAKE(at, base, succ0, nn + 1u);
+    TAKE(at, base, succ, ne ? ne : 1u);
+    TAKE(at, base, roots, words ? words : 1u);
+    TAKE(at, base, t->x.ready, words ? words : 1u);
+    TAKE(at, base, t->x.doomed, words ? words : 1u);
+    TAKE(at, base, t->x.failed, words ? words : 1u);
+    TAKE(at, base, t->x.ended, words ? words : 1u);
+    TAKE(at, base, t->x.waiting, nn ? nn : 1u);
+    TAKE(at, base, t->x.next_run, nn ? nn : 1u);
+    TAKE(at, base, t->x.runs_left, nn ? nn : 1u);
+    TAKE(at, base, t->x.node_st, nn ? nn : 1u);
+    TAKE(at, base, t->x.why, AXL_EXEC_WHYS);
+    TAKE(at, base, t->x.why_node, AXL_EXEC_WHYS);
+    if (base) {
+        t->g.succ0 = succ0;
+        t->g.succ = succ;
+        t->g.roots = roots;
+        *pp = p;
+    }
+    return at;
+}
+
+void axl__plan_free(struct axl__graph_exec *x)
+{
+    if (!x->plan)
+        return;
+    axl_arena_free(&axl__rt.graph_tables, x->plan->offset);
+    x->plan = NULL;
+}
+
+axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
+{
+    axl_arena *a = &axl__rt.graph_tables;
+    if (!a->base)
+        axl_arena_init(a, table_bytes, sizeof table_bytes, 16, table_blocks,
+                       sizeof table_blocks / sizeof table_blocks[0]);
+    /* The counts: nodes, kernel runs, edges, buffers. */
+    const uint32_t nn = x->nnodes;
+    uint32_t nr = 0;
+    for (struct axl__graph_node *n = next_node(x->head); n;
+         n = next_node(n->next))
+        nr += node_kind(n) == AXL_PLAN_NODE_KERNEL;
+    const uint32_t ne = edges(x, NULL);
+    const uint32_t nb = plan_buffers(x, NULL, NULL);
+    if (ne > UINT16_MAX || nr > UINT16_MAX)
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "the graph has %u edges and %u kernel runs; a plan "
+                         "holds 65535 of each",
+                         (unsigned)ne, (unsigned)nr);
+    const size_t bytes = layout(NULL, NULL, nn, nr, ne, nb);
+    uint64_t off;
+    if (bytes > UINT32_MAX ||
+        axl_arena_alloc(a, bytes, &off) != AXL_SUCCESS) {
+        char need[32], room[32];
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "the graph's plan takes %s, and the graph tables "
+                         "have %s free of AXL_GRAPH_TABLE_BYTES (%u): raise "
+                         "it in the board header",
+                         axl_bytes(need, sizeof need, bytes),
+                         axl_bytes(room, sizeof room,
+                                   axl_arena_largest_free(a)),
+                         (unsigned)AXL_GRAPH_TABLE_BYTES);
+    }
+    unsigned char *base = table_bytes + off;
+    memset(base, 0, bytes);
+    struct axl__plan *p = NULL;
+    layout(&p, base, nn, nr, ne, nb);
+    p->offset = off;
+    p->bytes = (uint32_t)bytes;
+    p->nnodes = nn;
+    p->nruns = nr;
+    p->npreds = ne;
+    p->nbufs = nb;
+    (void)edges(x, p->preds);
+    (void)plan_buffers(x, p->buf, p->pbuf);
+    uint32_t pred0 = 0, run0 = 0, i = 0;
+    for (struct axl__graph_node *n = next_node(x->head); n;
+         n = next_node(n->next), i++) {
+        axl_plan_node *nd = &p->nodes[i];
+        p->node[i] = axl__graph_node_ref_of(n);
+        nd->kind = node_kind(n);
+        nd->pred0 = (uint16_t)pred0;
+        nd->npreds = n->plan_npreds;
+        pred0 += n->plan_npreds;
+        nd->kernel = NULL;
+        if (nd->kind != AXL_PLAN_NODE_KERNEL)
+            continue;
+        nd->kernel = axl__kernel_id_at(n->h.u.kernel.kid)->name;
+        nd->nargs = n->h.u.kernel.nargs;
+        nd->run0 = (uint16_t)run0;
+        nd->nruns = 1;
+        p->run[run0++].node = (uint16_t)i;
+    }
+    p->g.nnodes = nn;
+    p->g.words = (nn + 31u) / 32u;
+    p->g.nodes = p->nodes;
+    reduce(p);
+    (void)axl__exec_build(p->nodes, nn, p->preds, (uint16_t *)p->g.succ0,
+                          (uint16_t *)p->g.succ, (uint32_t *)p->g.roots);
+    p->x.g = &p->g;
+    p->x.nwhy = AXL_EXEC_WHYS;
+    axl__exec_init(&p->x);
+    choose_units(p, x);
+    axl__plan_free(x);
+    x->plan = p;
+    return AXL_SUCCESS;
+}
+
+/* ---- Writing a plan: what the text says, checked -------------------------- */
 
 /* One argument register of a node, checked (gather). */
 struct plan_arg {
@@ -41,25 +478,28 @@ struct plan_arg {
 struct plan_model {
     const struct axl__device *d;
     const struct axl__image *img; /* the design every node's kernel is of */
-    uint16_t nnodes;
-    struct axl__graph_node *node[AXL__LAID_NODES];
-    uint8_t cu[AXL__LAID_NODES];  /* each node's unit: a d->cus index */
-    uint8_t buf[AXL__LAID_NODES][AXL_MAX_ACCESSORS]; /* plan buffer of
-                                   each node's accessor */
+    const struct axl__plan *p;    /* the graph's plan (replay.h) */
     uint16_t unit_of[AXL_MAX_DEVICE_CUS]; /* plan unit + 1 of a d->cus
                                    index, 0: not in the plan */
     uint16_t nunits;
-    struct plan_buffer buffers[AXL_MAX_ACCESSORS];
-    uint16_t nbuffers;
     uint32_t nargs, npreds, scalar_bytes;
     uint32_t align;             /* every buffer's, bytes */
-    const char *buf_name[AXL_MAX_ACCESSORS]; /* given names, or NULL */
+    /* Given names, or NULL: the first NAMED buffers and nodes may have
+     * one (the writer's limits before plans of any size). */
+    const char *buf_name[AXL_MAX_ACCESSORS];
     const char *node_name[AXL__LAID_NODES];
 };
 
-static inline struct axl__graph_node *node_of(axl__graph_node_ref r)
+static const struct axl__graph_node *node_at(const struct plan_model *pm,
+                                             unsigned i)
 {
-    return AXL__IS_REF(r) ? axl__graph_node_deref(r) : NULL;
+    return axl__graph_node_deref(pm->p->node[i]);
+}
+
+/* Node i's unit (a d->cus index): its one run's. */
+static uint8_t cu_of(const struct plan_model *pm, unsigned i)
+{
+    return pm->p->run[pm->p->nodes[i].run0].cu;
 }
 
 static const struct axl__kernel_id *kid_of(const struct axl__graph_node *n)
@@ -123,110 +563,46 @@ static axl_status node_arg(const char *fn, const struct plan_model *pm,
     return AXL_SUCCESS;
 }
 
-/* Does unit cu reach the bank of every buffer argument of node n? (As a
- * launch asks, cu.c: cu->banks is in the kernel id's argument order.) */
-static bool unit_reaches(const struct axl__cu *cu,
-                         const struct axl__graph_node *n)
+/* What a node that is not a kernel is, for the refusal. */
+static const char *host_node_what(const struct axl__graph_node *n)
 {
-    for (uint8_t m = 0; m < n->h.u.kernel.nargs; m++) {
-        const struct axl__karg *a = &n->h.u.kernel.args[m];
-        if (!a->acc)
-            continue;
-        uint32_t bank = n->span[a->acc - 1].bank;
-        if (bank >= 64 || !(cu->banks[m] >> bank & 1))
-            return false;
+    switch (n->h.kind) {
+    case AXL__CMD_HOST_TASK:
+        return "a host task";
+    case AXL__CMD_FILL:
+        return "a fill";
+    case AXL__CMD_UPDATE_HOST:
+        return "an update_host";
+    case AXL__CMD_PREFETCH:
+        return "a prefetch";
+    default:
+        return "a copy";
     }
-    return true;
 }
 
-/*
- * Each node's unit, by plan.h's rule: of its kernel's units (those its
- * kernel object may use) that reach its buffers' banks, the first that no
- * node it could run beside was given, else the one such nodes were given
- * least. Nodes are taken in order, so "beside" means the earlier nodes
- * that are not its ancestors (a later node is not given a unit yet).
- */
-static axl_status choose_units(const char *fn, struct plan_model *pm)
+/* Node i's accessor k's buffer, alive, in the bank its plan buffer is. */
+static axl_status node_buffer(const char *fn, const struct plan_model *pm,
+                              unsigned i, uint8_t k)
 {
-    uint64_t anc[AXL__LAID_NODES];
-    const struct axl__device *d = pm->d;
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
-        anc[i] = 0;
-        for (uint8_t k = 0; k < n->npreds; k++)
-            anc[i] |= anc[n->preds[k]] | (uint64_t)1 << n->preds[k];
-        uint16_t given[AXL_MAX_DEVICE_CUS];
-        memset(given, 0, sizeof given);
-        for (unsigned j = 0; j < i; j++)
-            if (!(anc[i] >> j & 1))
-                given[pm->cu[j]]++;
-        const struct axl__kernel_id *kid = kid_of(n);
-        const struct axl__kernel *kn = axl__kernel_at(n->h.u.kernel.kernel);
-        int best = -1;
-        for (uint8_t c = 0; c < d->ncus; c++) {
-            const struct axl__cu *cu = &d->cus[c];
-            if (cu->kernel_index != kid->index ||
-                !axl__kernel_may_use(kn, cu) || !unit_reaches(cu, n))
-                continue;
-            if (best < 0 || given[c] < given[best])
-                best = c;
-        }
-        if (best < 0)
-            return axl__fail(fn, AXL_ERR_INVALID,
-                             "node %u: no unit of %s on %s reaches its "
-                             "buffers' banks",
-                             i, kid->name, d->info.name);
-        pm->cu[i] = (uint8_t)best;
-    }
-    return AXL_SUCCESS;
-}
-
-/* The plan buffer of node n's accessor k (its base buffer's), added on
- * first use with what the node does to it. */
-static axl_status take_buffer(const char *fn, struct plan_model *pm,
-                              unsigned pos, const struct axl__graph_node *n,
-                              uint8_t k)
-{
-    const struct axl__buffer *view =
-        axl__pool_get(AXL__POOL(BUFFER), n->bufs[k]);
-    if (!view)
+    const struct axl__graph_node *n = node_at(pm, i);
+    if (!axl__pool_get(AXL__POOL(BUFFER), n->bufs[k]))
         return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
                          "node %u: buffer 0x%08x (accessor %u) was released",
-                         pos, (unsigned)n->bufs[k], (unsigned)k + 1);
-    const struct axl__buffer *base = axl__buffer_base(view);
-    const uint32_t dev_bank = n->span[k].bank;
-    uint16_t b = 0;
-    while (b < pm->nbuffers && pm->buffers[b].base != base)
-        b++;
-    if (b == pm->nbuffers) {
-        axl_hal_bank hb;
-        if (dev_bank == UINT32_MAX ||
-            axl__dev_bank(pm->d, dev_bank, &hb) != AXL_SUCCESS)
-            return axl__fail(fn, AXL_ERR_INVALID,
-                             "node %u: buffer 0x%08x is in no bank of %s",
-                             pos, (unsigned)n->bufs[k], pm->d->info.name);
-        if (b == AXL_MAX_ACCESSORS) /* a laid-out graph has no more */
-            return axl__fail(fn, AXL_ERR_INVALID,
-                             "the graph uses more than %u buffers",
-                             (unsigned)AXL_MAX_ACCESSORS);
-        pm->buffers[b].base = base;
-        pm->buffers[b].dev_bank = dev_bank;
-        pm->buffers[b].bank = hb.image_index;
-        pm->buffers[b].flags = AXL_PLAN_UPDATABLE;
-        pm->nbuffers++;
-    } else if (pm->buffers[b].dev_bank != dev_bank) {
+                         i, (unsigned)n->bufs[k], (unsigned)k + 1);
+    const struct axl__plan_buf *b =
+        &pm->p->buf[pm->p->pbuf[i * AXL_MAX_ACCESSORS + k]];
+    axl_hal_bank hb;
+    if (b->dev_bank == UINT32_MAX ||
+        axl__dev_bank(pm->d, b->dev_bank, &hb) != AXL_SUCCESS)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "node %u: buffer 0x%08x is in no bank of %s", i,
+                         (unsigned)n->bufs[k], pm->d->info.name);
+    if (n->span[k].bank != b->dev_bank)
         return axl__fail(fn, AXL_ERR_INVALID,
                          "node %u: buffer 0x%08x is in another bank than "
                          "where an earlier node has it: a plan places a "
                          "buffer once",
-                         pos, (unsigned)n->bufs[k]);
-    }
-    const uint8_t mode = n->h.acc[k].mode;
-    if (mode & AXL_ACCESS_READ)
-        pm->buffers[b].flags |= AXL_PLAN_READ;
-    if (mode & AXL_ACCESS_WRITE)
-        pm->buffers[b].flags |= AXL_PLAN_WRITE;
-    pm->buf[pos][k] = (uint8_t)b;
+                         i, (unsigned)n->bufs[k]);
     return AXL_SUCCESS;
 }
 
@@ -234,48 +610,60 @@ static axl_status take_buffer(const char *fn, struct plan_model *pm,
 static axl_status gather(const char *fn, const struct axl__graph_exec *x,
                          struct plan_model *pm)
 {
-    if (!x->laid)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "the graph was not laid out "
-                         "(axl_graph_exec_laid_out): a plan holds 2 to %u "
-                         "kernel nodes, no host task, copy or fill, over at "
-                         "most AXL_MAX_ACCESSORS (%u) buffers",
-                         (unsigned)AXL__LAID_NODES,
-                         (unsigned)AXL_MAX_ACCESSORS);
     memset(pm, 0, sizeof *pm);
     pm->d = axl__device_at(x->device);
+    pm->p = x->plan;
+    const struct axl__plan *p = pm->p;
     uint16_t image = 0;
-    for (struct axl__graph_node *n = node_of(x->head); n;
-         n = node_of(n->next)) {
-        const unsigned pos = pm->nnodes;
+    for (unsigned i = 0; i < p->nnodes; i++) {
+        const struct axl__graph_node *n = node_at(pm, i);
+        if (p->nodes[i].kind == AXL_PLAN_NODE_HOST)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "node %u is %s: a plan holds kernel nodes (and "
+                             "empty ones)",
+                             i, host_node_what(n));
+        if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
+            continue;
         if (!axl__pool_get(AXL__POOL(KERNEL), n->kernel))
             return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                             "node %u: its kernel 0x%08x was released", pos,
+                             "node %u: its kernel 0x%08x was released", i,
                              (unsigned)n->kernel);
         const struct axl__kernel_id *kid = kid_of(n);
-        if (pos == 0)
-            image = kid->image;
-        else if (kid->image != image)
+        if (!image)
+            image = (uint16_t)(kid->image + 1u);
+        else if (kid->image + 1u != image)
             return axl__fail(fn, AXL_ERR_INVALID,
                              "node %u: kernel %s is of another design than "
-                             "node 0's: a plan is made for one design",
-                             pos, kid->name);
-        pm->node[pm->nnodes++] = n;
+                             "the nodes before it: a plan is made for one "
+                             "design",
+                             i, kid->name);
         for (uint8_t k = 0; k < n->nacc; k++) {
-            axl_status st = take_buffer(fn, pm, pos, n, k);
+            axl_status st = node_buffer(fn, pm, i, k);
             if (st != AXL_SUCCESS)
                 return st;
         }
+        if (cu_of(pm, i) == 0xFFu)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "node %u: no unit of %s on %s reaches its "
+                             "buffers' banks",
+                             i, kid->name, pm->d->info.name);
     }
-    if (!axl__device_carries(pm->d, image))
+    if (!image)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the graph has no kernel node: a plan runs "
+                         "kernels");
+    if (!axl__device_carries(pm->d, (uint16_t)(image - 1u)))
         return axl__fail(fn, AXL_ERR_INVALID,
                          "%s carries another design now than the one the "
                          "graph was finalized with: a plan is written "
                          "against the design its kernels run on",
                          pm->d->info.name);
-    pm->img = axl__image_at(image);
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
+    pm->img = axl__image_at((uint16_t)(image - 1u));
+    for (unsigned i = 0; i < p->nnodes; i++) {
+        pm->npreds += p->nodes[i].npreds;
+        if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
+            continue;
+        const struct axl__graph_node *n = node_at(pm, i);
         for (uint8_t m = 0; m < n->h.u.kernel.nargs; m++) {
             struct plan_arg pa;
             axl_status st = node_arg(fn, pm, i, n, m, &pa);
@@ -287,20 +675,19 @@ static axl_status gather(const char *fn, const struct axl__graph_exec *x,
             if (!pa.a->acc)
                 pm->scalar_bytes += pa.a->size;
         }
-        pm->npreds += n->npreds;
     }
-    if (pm->scalar_bytes > UINT16_MAX || pm->nargs > UINT16_MAX)
+    if (pm->scalar_bytes > UINT16_MAX || pm->nargs > UINT16_MAX ||
+        pm->npreds > UINT16_MAX || p->nbufs > UINT16_MAX ||
+        p->nnodes > UINT16_MAX)
         return axl__fail(fn, AXL_ERR_INVALID,
-                         "the graph's %u arguments and %u scalar bytes do "
-                         "not fit a plan's 16-bit counts",
-                         (unsigned)pm->nargs, (unsigned)pm->scalar_bytes);
-    axl_status st = choose_units(fn, pm);
-    if (st != AXL_SUCCESS)
-        return st;
+                         "the graph's %u arguments, %u scalar bytes or %u "
+                         "edges do not fit a plan's 16-bit counts",
+                         (unsigned)pm->nargs, (unsigned)pm->scalar_bytes,
+                         (unsigned)pm->npreds);
     for (uint8_t c = 0; c < pm->d->ncus; c++) {
         bool used = false;
-        for (unsigned i = 0; i < pm->nnodes; i++)
-            used |= pm->cu[i] == c;
+        for (uint32_t r = 0; r < p->nruns; r++)
+            used |= p->run[r].cu == c;
         if (!used)
             continue;
         axl_xclbin_ip ip;
@@ -367,11 +754,14 @@ static void put_unit_name(text *t, const struct plan_model *pm, uint8_t c)
     put_name(t, ip.name.ptr, ip.name.len);
 }
 
-/* Node i's register arguments, in order (gather checked them). */
+/* Node i's register arguments, in order (gather checked them); none for
+ * a node that is not a kernel. */
 static unsigned node_args(const struct plan_model *pm, unsigned i,
                           struct plan_arg *out)
 {
-    const struct axl__graph_node *n = pm->node[i];
+    if (pm->p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
+        return 0;
+    const struct axl__graph_node *n = node_at(pm, i);
     unsigned k = 0;
     for (uint8_t m = 0; m < n->h.u.kernel.nargs; m++) {
         (void)node_arg("", pm, i, n, m, &out[k]);
@@ -379,6 +769,12 @@ static unsigned node_args(const struct plan_model *pm, unsigned i,
             k++;
     }
     return k;
+}
+
+/* The plan buffer of node i's accessor k. */
+static unsigned buf_of(const struct plan_model *pm, unsigned i, unsigned k)
+{
+    return pm->p->pbuf[i * AXL_MAX_ACCESSORS + k];
 }
 
 static void put_units(text *t, const struct plan_model *pm, const char *name)
@@ -406,30 +802,33 @@ static void put_units(text *t, const struct plan_model *pm, const char *name)
 static void put_buffers(text *t, const struct plan_model *pm,
                         const char *name)
 {
+    const struct axl__plan *p = pm->p;
     put(t,
         "/* Each placed at load in its bank's region (bank: MEM_TOPOLOGY "
         "index). */\n"
         "static const axl_plan_buffer_desc %s_buffers[%u] = {\n",
-        name, (unsigned)pm->nbuffers);
-    for (uint16_t b = 0; b < pm->nbuffers; b++) {
-        const struct plan_buffer *pb = &pm->buffers[b];
+        name, (unsigned)p->nbufs);
+    for (uint32_t b = 0; b < p->nbufs; b++) {
+        const struct axl__plan_buf *pb = &p->buf[b];
+        axl_hal_bank hb;
+        (void)axl__dev_bank(pm->d, pb->dev_bank, &hb); /* gather's */
         put(t,
             "    {.size = %llu, .bank = %u, .align = %u,\n"
             "     .flags = %s%sAXL_PLAN_UPDATABLE}, /* buffer %u:",
-            (unsigned long long)pb->base->size, (unsigned)pb->bank,
-            (unsigned)pm->align,
-            pb->flags & AXL_PLAN_READ ? "AXL_PLAN_READ | " : "",
-            pb->flags & AXL_PLAN_WRITE ? "AXL_PLAN_WRITE | " : "",
+            (unsigned long long)axl__buffer_at(pb->base)->size,
+            (unsigned)hb.image_index, (unsigned)pm->align,
+            pb->flags & AXL__PB_READS ? "AXL_PLAN_READ | " : "",
+            pb->flags & AXL__PB_WRITES ? "AXL_PLAN_WRITE | " : "",
             (unsigned)b);
         if (pm->buf_name[b])
             put(t, " \"%s\":", pm->buf_name[b]);
         /* Who uses it: node and argument. */
         const char *sep = " ";
-        for (unsigned i = 0; i < pm->nnodes; i++) {
+        for (unsigned i = 0; i < p->nnodes; i++) {
             struct plan_arg pa[AXL_MAX_KERNEL_ARGS];
             unsigned na = node_args(pm, i, pa);
             for (unsigned k = 0; k < na; k++)
-                if (pa[k].a->acc && pm->buf[i][pa[k].a->acc - 1] == b) {
+                if (pa[k].a->acc && buf_of(pm, i, pa[k].a->acc - 1u) == b) {
                     put(t, "%snode %u ", sep, i);
                     put_name(t, pa[k].x.name.ptr, pa[k].x.name.len);
                     sep = ", ";
@@ -445,13 +844,15 @@ static void put_args(text *t, const struct plan_model *pm, const char *name)
     put(t, "static const axl_plan_arg %s_args[%u] = {\n", name,
         (unsigned)pm->nargs);
     uint32_t scalar = 0;
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
+    for (unsigned i = 0; i < pm->p->nnodes; i++) {
+        if (pm->p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
+            continue;
+        const struct axl__graph_node *n = node_at(pm, i);
         const char *kernel = kid_of(n)->name;
         put(t, "    /* node %u: ", i);
         put_name(t, kernel, strlen(kernel));
         put(t, " on ");
-        put_unit_name(t, pm, pm->cu[i]);
+        put_unit_name(t, pm, cu_of(pm, i));
         put(t, " */\n");
         struct plan_arg pa[AXL_MAX_KERNEL_ARGS];
         unsigned na = node_args(pm, i, pa);
@@ -461,14 +862,16 @@ static void put_args(text *t, const struct plan_model *pm, const char *name)
                 (unsigned)a->id, (unsigned)pa[k].x.offset,
                 (unsigned)pa[k].x.size);
             if (a->acc) {
-                /* Where the launch points the unit (cu.c, fill_args: the
-                 * laid-out accessor's offset, the view's in its base). */
+                /* Where the launch points the unit (the view's offset in
+                 * its base; gather found the view alive). */
                 const uint8_t acc = a->acc - 1;
-                const unsigned b = pm->buf[i][acc];
+                const unsigned b = buf_of(pm, i, acc);
+                const struct axl__buffer *view =
+                    axl__buffer_at(AXL__HANDLE_SLOT(n->bufs[acc]));
                 put(t,
                     ".kind = AXL_PLAN_ARG_BUFFER, .ref = %u, .at = %llu}, "
                     "/* ",
-                    b, (unsigned long long)n->acc[acc].offset);
+                    b, (unsigned long long)view->offset);
                 put_name(t, pa[k].x.name.ptr, pa[k].x.name.len);
                 put(t, ": buffer %u */\n", b);
             } else {
@@ -488,15 +891,16 @@ static void put_args(text *t, const struct plan_model *pm, const char *name)
 
 static void put_preds(text *t, const struct plan_model *pm, const char *name)
 {
+    const struct axl__plan *p = pm->p;
     put(t, "static const uint16_t %s_preds[%u] = {\n", name,
         (unsigned)pm->npreds);
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
-        if (!n->npreds)
+    for (unsigned i = 0; i < p->nnodes; i++) {
+        const axl_plan_node *nd = &p->nodes[i];
+        if (!nd->npreds)
             continue;
         put(t, "   ");
-        for (uint8_t k = 0; k < n->npreds; k++)
-            put(t, " %u,", (unsigned)n->preds[k]);
+        for (uint16_t k = 0; k < nd->npreds; k++)
+            put(t, " %u,", (unsigned)p->preds[nd->pred0 + k]);
         put(t, " /* node %u waits for them */\n", i);
     }
     put(t, "};\n\n");
@@ -507,8 +911,7 @@ static void put_scalars(text *t, const struct plan_model *pm,
 {
     put(t, "/* As recorded. */\nstatic const uint8_t %s_scalars[%u] = {\n",
         name, (unsigned)pm->scalar_bytes);
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
+    for (unsigned i = 0; i < pm->p->nnodes; i++) {
         struct plan_arg pa[AXL_MAX_KERNEL_ARGS];
         unsigned na = node_args(pm, i, pa);
         for (unsigned k = 0; k < na; k++) {
@@ -518,6 +921,7 @@ static void put_scalars(text *t, const struct plan_model *pm,
             put(t, "   ");
             /* A node's scalars are in its handler's kbytes (a command's
              * copy, u.kernel.bytes, is made at commit). */
+            const struct axl__graph_node *n = node_at(pm, i);
             for (uint16_t j = 0; j < a->size; j++)
                 put(t, " 0x%02x,", (unsigned)n->h.kbytes[a->off + j]);
             put(t, " /* node %u ", i);
@@ -530,28 +934,36 @@ static void put_scalars(text *t, const struct plan_model *pm,
 
 static void put_nodes(text *t, const struct plan_model *pm, const char *name)
 {
+    const struct axl__plan *p = pm->p;
     put(t, "static const axl_plan_node %s_nodes[%u] = {\n", name,
-        (unsigned)pm->nnodes);
-    unsigned arg0 = 0, pred0 = 0;
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
+        (unsigned)p->nnodes);
+    unsigned arg0 = 0;
+    for (unsigned i = 0; i < p->nnodes; i++) {
+        const axl_plan_node *nd = &p->nodes[i];
+        if (nd->kind != AXL_PLAN_NODE_KERNEL) {
+            /* Only orders (check: no host node gets here). */
+            put(t,
+                "    {.arg0 = %u, .pred0 = %u, .npreds = %u,\n"
+                "     .kind = AXL_PLAN_NODE_EMPTY}, /* node %u */\n",
+                arg0, (unsigned)nd->pred0, (unsigned)nd->npreds, i);
+            continue;
+        }
         struct plan_arg pa[AXL_MAX_KERNEL_ARGS];
         unsigned na = node_args(pm, i, pa);
-        const char *kernel = kid_of(n)->name;
+        const char *kernel = kid_of(node_at(pm, i))->name;
         put(t,
             "    {.unit = %u, .arg0 = %u, .nargs = %u, .pred0 = %u, "
             ".npreds = %u,\n     .kernel = \"",
-            (unsigned)pm->unit_of[pm->cu[i]] - 1u, arg0, na, pred0,
-            (unsigned)n->npreds);
+            (unsigned)pm->unit_of[cu_of(pm, i)] - 1u, arg0, na,
+            (unsigned)nd->pred0, (unsigned)nd->npreds);
         put_name(t, kernel, strlen(kernel));
         put(t, "\"}, /* node %u ", i);
-        if (pm->node_name[i])
+        if (i < AXL__LAID_NODES && pm->node_name[i])
             put(t, "\"%s\" ", pm->node_name[i]);
         put(t, "on ");
-        put_unit_name(t, pm, pm->cu[i]);
+        put_unit_name(t, pm, cu_of(pm, i));
         put(t, " */\n");
         arg0 += na;
-        pred0 += n->npreds;
     }
     put(t, "};\n\n");
 }
@@ -559,10 +971,10 @@ static void put_nodes(text *t, const struct plan_model *pm, const char *name)
 /* The names given for the plan's buffers or nodes (names[n], NULL where
  * none), as a table; false (nothing written) when none was given. */
 static bool put_names(text *t, const char *name, const char *what,
-                      const char *const *names, unsigned n)
+                      const char *const *names, unsigned n, unsigned cap)
 {
     bool any = false;
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n && i < cap; i++)
         any |= names[i] != NULL;
     if (!any)
         return false;
@@ -570,7 +982,7 @@ static bool put_names(text *t, const char *name, const char *what,
            "static const char *const %s_%s_names[%u] = {",
         what, name, what, n);
     for (unsigned i = 0; i < n; i++) {
-        if (names[i])
+        if (i < cap && names[i])
             put(t, "%s\"%s\"", i ? ", " : "", names[i]);
         else
             put(t, "%sNULL", i ? ", " : "");
@@ -585,10 +997,10 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
     put(t,
         "/* Generated by axl_plan_write (axl/plan.h); do not edit. The plan "
         "%s:\n"
-        " * %u kernel nodes on %u units, %u buffers, of the design whose "
+        " * %u nodes on %u units, %u buffers, of the design whose "
         "UUID is\n * ",
-        name, (unsigned)pm->nnodes, (unsigned)pm->nunits,
-        (unsigned)pm->nbuffers);
+        name, (unsigned)pm->p->nnodes, (unsigned)pm->nunits,
+        (unsigned)pm->p->nbufs);
     for (unsigned i = 0; i < AXL_XCLBIN_UUID_SIZE; i++)
         put(t, "%02x", (unsigned)u[i]);
     put(t, ". */\n#include <stddef.h>\n#include <stdint.h>\n\n"
@@ -596,7 +1008,7 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
            "extern const axl_plan %s;\n\n",
         name);
     put_units(t, pm, name);
-    if (pm->nbuffers)
+    if (pm->p->nbufs)
         put_buffers(t, pm, name);
     if (pm->nargs)
         put_args(t, pm, name);
@@ -605,10 +1017,12 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
     if (pm->scalar_bytes)
         put_scalars(t, pm, name);
     put_nodes(t, pm, name);
-    const bool buf_names = put_names(t, name, "buffer", pm->buf_name,
-                                     pm->nbuffers);
-    const bool node_names = put_names(t, name, "node", pm->node_name,
-                                      pm->nnodes);
+    const bool buf_names =
+        put_names(t, name, "buffer", pm->buf_name, pm->p->nbufs,
+                  AXL_MAX_ACCESSORS);
+    const bool node_names =
+        put_names(t, name, "node", pm->node_name, pm->p->nnodes,
+                  AXL__LAID_NODES);
     put(t, "const axl_plan %s = {\n    .format = AXL_PLAN_FORMAT,\n"
            "    .name = \"%s\",\n    .uuid = {",
         name, name);
@@ -618,13 +1032,13 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
         "},\n    .nunits = %u,\n    .nbuffers = %u,\n    .nnodes = %u,\n"
         "    .nargs = %u,\n    .npreds = %u,\n    .scalar_bytes = %u,\n"
         "    .units = %s_units,\n",
-        (unsigned)pm->nunits, (unsigned)pm->nbuffers, (unsigned)pm->nnodes,
-        (unsigned)pm->nargs, (unsigned)pm->npreds,
+        (unsigned)pm->nunits, (unsigned)pm->p->nbufs,
+        (unsigned)pm->p->nnodes, (unsigned)pm->nargs, (unsigned)pm->npreds,
         (unsigned)pm->scalar_bytes, name);
     const struct {
         bool has;
         const char *field, *table;
-    } tables[] = {{pm->nbuffers != 0, "buffers", "buffers"},
+    } tables[] = {{pm->p->nbufs != 0, "buffers", "buffers"},
                   {true, "nodes", "nodes"},
                   {pm->nargs != 0, "args", "args"},
                   {pm->npreds != 0, "preds", "preds"},
@@ -670,9 +1084,15 @@ static axl_status name_buffer(const char *fn, struct plan_model *pm,
                          "buffer",
                          (unsigned)e, nm->name, (unsigned)nm->buffer.id);
     const struct axl__buffer *base = axl__buffer_base(view);
-    for (uint16_t b = 0; b < pm->nbuffers; b++) {
-        if (pm->buffers[b].base != base)
+    for (uint32_t b = 0; b < pm->p->nbufs; b++) {
+        if (axl__buffer_at(pm->p->buf[b].base) != base)
             continue;
+        if (b >= AXL_MAX_ACCESSORS)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "names[%u] (\"%s\"): plan buffer %u: only the "
+                             "first %u buffers may be named",
+                             (unsigned)e, nm->name, (unsigned)b,
+                             (unsigned)AXL_MAX_ACCESSORS);
         if (pm->buf_name[b])
             return axl__fail(fn, AXL_ERR_INVALID,
                              "names[%u] (\"%s\"): plan buffer %u is named "
@@ -693,11 +1113,17 @@ static axl_status name_buffer(const char *fn, struct plan_model *pm,
 static axl_status name_node(const char *fn, struct plan_model *pm,
                             uint32_t e, const axl_plan_name *nm)
 {
-    for (unsigned i = 0; i < pm->nnodes; i++) {
-        const struct axl__graph_node *n = pm->node[i];
+    for (unsigned i = 0; i < pm->p->nnodes; i++) {
+        const struct axl__graph_node *n = node_at(pm, i);
         if (n->from != nm->node.id &&
             AXL__HANDLE(GRAPH_NODE, n) != nm->node.id)
             continue;
+        if (i >= AXL__LAID_NODES)
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "names[%u] (\"%s\"): node %u: only the first "
+                             "%u nodes may be named",
+                             (unsigned)e, nm->name, i,
+                             (unsigned)AXL__LAID_NODES);
         if (pm->node_name[i])
             return axl__fail(fn, AXL_ERR_INVALID,
                              "names[%u] (\"%s\"): node %u is named \"%s\" "

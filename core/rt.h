@@ -693,6 +693,11 @@ struct axl__runtime {
                                               linked by u.host.next_running
                                               (the waits that can never
                                               end: sched.c) */
+#if AXL_FEATURE_GRAPHS
+    axl_arena graph_tables;                /* executable graphs' plans
+                                              (plan.c; set up at first
+                                              use) */
+#endif
 };
 
 extern struct axl__runtime axl__rt;

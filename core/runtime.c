@@ -661,9 +661,11 @@ static uint32_t stat_bytes(uint64_t n)
 axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
 {
     /* Every pool, then device memory released buffers cannot give back
-     * yet: runs given up at their timeout keep it (cu.c). */
-    axl_status st = axl__list_check("axl_stats_get", AXL__POOL_COUNT + 1, out,
-                                    cap, count);
+     * yet: runs given up at their timeout keep it (cu.c), then the bytes
+     * of executable graphs' plans (plan.c). */
+    axl_status st = axl__list_check("axl_stats_get",
+                                    AXL__POOL_COUNT + 1 + AXL_FEATURE_GRAPHS,
+                                    out, cap, count);
     if (st != AXL_SUCCESS || !out)
         return st;
     axl_port_lock();
@@ -681,6 +683,13 @@ axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
     out[AXL__POOL_COUNT] = (axl_pool_stats){
         "reserved_memory", "none", 1, 0, stat_bytes(axl__rt.reserved_bytes),
         stat_bytes(axl__rt.reserved_high), 0};
+#if AXL_FEATURE_GRAPHS
+    const axl_arena *gt = &axl__rt.graph_tables;
+    out[AXL__POOL_COUNT + 1] = (axl_pool_stats){
+        "graph_tables",          "AXL_GRAPH_TABLE_BYTES", 1,
+        AXL_GRAPH_TABLE_BYTES,   stat_bytes(gt->in_use),
+        stat_bytes(gt->high_water), gt->failures};
+#endif
     axl_port_unlock();
     return AXL_SUCCESS;
 }

@@ -26,12 +26,12 @@
  *     axl_plan_submit(p, &r);
  *     axl_plan_wait(r, 1000000);        // or axl_plan_poll
  *
- * A plan replays exactly the graph's kernel nodes, in its laid-out order,
- * each on the unit written in it. Copies and host tasks are not in a plan
- * (its buffers live where the CPU reaches them: the firmware reads and
- * writes them in place). A graph is written as a plan when it was laid
- * out (axl_graph_exec_laid_out): 2 to 64 kernel nodes, no host-task,
- * copy or fill node.
+ * A plan replays exactly the graph's nodes, in recording order, each
+ * kernel run on the unit written in it, with the same executor the
+ * runtime replays every executable graph with (core/exec.c). Copies and
+ * host tasks are not in a plan (its buffers live where the CPU reaches
+ * them: the firmware reads and writes them in place): a graph of kernel
+ * nodes (and empty ones, which only order) is written, of any size.
  *
  * Threads: one thread drives a plan (submit, wait, poll, updates); a
  * unit's interrupt may end its runs from interrupt context.
@@ -162,18 +162,20 @@ typedef struct axl_plan {
  * the same program writes the same bytes.
  *
  * Statuses, each with a message naming the call: AXL_ERR_INVALID, dst
- * and *len untouched, when x was not laid out (axl_graph_exec_laid_out),
- * its device carries another design than its kernels' now, a unit is
+ * and *len untouched, when a node is a host task, copy or fill (the
+ * message names it), x has no kernel node, its device carries another
+ * design than its kernels' now, a unit is
  * neither ap_ctrl_hs nor ap_ctrl_chain, or name is not an identifier;
  * AXL_ERR_INVALID_OBJECT when a node's kernel or buffer was released;
  * AXL_ERR_OUT_OF_RESOURCES when cap > 0 is too small (dst holds "", *len
  * the length needed); AXL_ERR_FEATURE_NOT_SUPPORTED with
  * AXL_FEATURE_GRAPHS 0.
  *
- * What is written, from what finalize checked and laid out:
- * - nodes in recording order (which respects the edges), each with its
- *   laid-out predecessors (none implied by another);
- * - per node the unit, chosen here, once: the first of its kernel's
+ * What is written, from what finalize checked and built (the graph's
+ * plan, which the runtime's replays walk too):
+ * - nodes in recording order (which respects the edges), each with the
+ *   earlier nodes it waits for (none implied by another);
+ * - per node the unit, chosen at finalize, once: the first of its kernel's
  *   units (those its kernel object may use) that reaches its buffers'
  *   banks and that no node it could run beside (neither its ancestor
  *   nor its descendant) was given; failing that, the one such nodes were

@@ -52,7 +52,7 @@ typedef struct axl_pool_stats {
 } axl_pool_stats;
 
 /**
- * Statistics of every pool, then one row more. With out == NULL, *count is
+ * Statistics of every pool, then the rows below. With out == NULL, *count is
  * set to the number of rows. Otherwise cap must be at least that (else
  * AXL_ERR_INVALID and nothing is written). Safe before axl_init (shows
  * empty pools). A buffer released while commands used it is counted until
@@ -75,11 +75,13 @@ typedef struct axl_pool_stats {
  * accelerator) are not waited for either: the failure names the unit and
  * how to bring it back.
  *
- * The last row, "reserved_memory" (object_size 1, capacity 0, setting
- * "none"), counts bytes: the device memory of released buffers that runs
- * given up at their timeout keep, because the accelerator may still write
- * it (in_use, saturating at UINT32_MAX; high_water). It goes back to 0
- * when those units are back, and at axl_shutdown.
+ * The row "reserved_memory" (object_size 1, capacity 0, setting "none"),
+ * counts bytes: the device memory of released buffers that runs given up
+ * at their timeout keep, because the accelerator may still write it
+ * (in_use, saturating at UINT32_MAX; high_water). It goes back to 0 when
+ * those units are back, and at axl_shutdown. With graphs (AXL_FEATURE_
+ * GRAPHS), the last row, "graph_tables" (object_size 1, setting
+ * AXL_GRAPH_TABLE_BYTES), counts the bytes executable graphs' plans take.
  */
 axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count);
 

@@ -225,14 +225,66 @@ static void release_all(axl_buffer *b, int n)
         AXL_OK(axl_buffer_release(b[i]));
 }
 
-static void a_graph_not_laid_out_is_refused_with_a_message_and_nothing_written(
+static axl_status host_noop(void *user)
+{
+    (void)user;
+    return AXL_SUCCESS;
+}
+
+/* A plan holds kernel nodes: a graph with a host task is refused, naming
+ * the node, and nothing is written. */
+static void a_graph_with_a_host_task_is_refused_with_a_message_and_nothing_written(
     void **s)
 {
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_plan_write(NO_EXEC, "p", NULL, 0, NULL));
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_buffer b[3];
+    for (int i = 0; i < 3; i++)
+        AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &b[i]));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(vadd(&r, b[0], b[1], b[2], NULL));
+    AXL_OK(axl_queue_host_task(r.q, host_noop, NULL, NULL, 0, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    char dst[64];
+    memset(dst, 'x', sizeof dst);
+    size_t len = 12345;
+    AXL_EXPECT(axl_plan_write(x, "plan", dst, sizeof dst, &len),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("axl_plan_write");
+    AXL_MESSAGE_HAS("node 1 is a host task");
+    print_message("%s\n", axl_last_message());
+    for (size_t i = 0; i < sizeof dst; i++)
+        assert_int_equal(dst[i], 'x');
+    assert_int_equal(len, 12345);
+    /* The file call says the same, as its own, and writes no file. */
+    const char *path = "test_plans_host_task.c";
+    remove(path);
+    AXL_EXPECT(axl_plan_write_file(x, "plan", path), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("axl_plan_write_file: ");
+    AXL_MESSAGE_HAS("node 1 is a host task");
+    FILE *f = fopen(path, "r");
+    assert_null(f);
+    AXL_OK(axl_graph_exec_release(x));
+    release_all(b, 3);
+    axl_test_rig_down(&r);
+}
+
+/* Every executable graph is a plan: one of a single node is written too
+ * (once refused: a graph was written only when laid out, 2 to 64 kernel
+ * nodes), in format 2. */
+static void a_graph_of_one_node_is_written_in_format_2(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_plan_write(NO_EXEC, "p", NULL, 0, NULL));
     rig r = axl_test_rig_up(0);
-    /* One node: a laid-out graph has two at least. */
     axl_buffer b[3];
     for (int i = 0; i < 3; i++)
         AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &b[i]));
@@ -244,28 +296,13 @@ static void a_graph_not_laid_out_is_refused_with_a_message_and_nothing_written(
     axl_graph_exec x;
     AXL_OK(axl_graph_finalize(g, &x));
     AXL_OK(axl_graph_release(g));
-    bool laid = true;
-    AXL_OK(axl_graph_exec_laid_out(x, &laid));
-    assert_false(laid);
-    char dst[64];
-    memset(dst, 'x', sizeof dst);
-    size_t len = 12345;
-    AXL_EXPECT(axl_plan_write(x, "plan", dst, sizeof dst, &len),
-               AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("axl_plan_write");
-    AXL_MESSAGE_HAS("not laid out");
-    print_message("%s\n", axl_last_message());
-    for (size_t i = 0; i < sizeof dst; i++)
-        assert_int_equal(dst[i], 'x');
-    assert_int_equal(len, 12345);
-    /* The file call says the same, as its own, and writes no file. */
-    const char *path = "test_plans_not_laid_out.c";
-    remove(path);
-    AXL_EXPECT(axl_plan_write_file(x, "plan", path), AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("axl_plan_write_file: ");
-    AXL_MESSAGE_HAS("not laid out");
-    FILE *f = fopen(path, "r");
-    assert_null(f);
+    size_t len = 0;
+    AXL_OK(axl_plan_write(x, "one", NULL, 0, &len));
+    static char text[16384];
+    assert_true(len < sizeof text);
+    AXL_OK(axl_plan_write(x, "one", text, sizeof text, NULL));
+    assert_non_null(strstr(text, ".format = 2,"));
+    assert_non_null(strstr(text, ".nnodes = 1,"));
     AXL_OK(axl_graph_exec_release(x));
     release_all(b, 3);
     axl_test_rig_down(&r);
@@ -468,7 +505,8 @@ int main(void)
         cmocka_unit_test(
             a_node_gets_a_unit_no_node_beside_it_has_else_the_least_given),
 #endif
-        T(a_graph_not_laid_out_is_refused_with_a_message_and_nothing_written),
+        T(a_graph_with_a_host_task_is_refused_with_a_message_and_nothing_written),
+        T(a_graph_of_one_node_is_written_in_format_2),
         T(a_bad_name_or_destination_is_refused_and_nothing_written),
         T(a_small_cap_is_out_of_resources_and_the_sizing_call_is_exact),
         T(a_released_buffer_is_refused),
