@@ -34,6 +34,9 @@
 #include "rt.h"
 #include "devops.h"
 #include "access.h"
+#if AXL_FEATURE_GRAPHS
+#include "replay.h"
+#endif
 
 /* ---- Locations ------------------------------------------------------------------- */
 
@@ -275,7 +278,11 @@ static inline bool link_sole(struct axl__access *a, struct axl__buffer *b,
                              axl__rec id)
 {
     struct axl__loc *l = &b->loc[a->loc];
-    if (b->rec_head || b->lost_status || l->ver != b->cur || l->xfer)
+    if (b->rec_head || b->lost_status || l->ver != b->cur || l->xfer
+#if AXL_FEATURE_GRAPHS
+        || b->graph_ev
+#endif
+    )
         return false;
     if (writes(a->mode)) {
         l->ver = ++b->cur;
@@ -335,6 +342,19 @@ static void link_one(struct axl__command *c, struct axl__access *a,
         }
     }
 
+#if AXL_FEATURE_GRAPHS
+    /* A graph's submission that uses the buffer and has not finished
+     * (replay.c): after it, by an edge that only orders (coarse: whatever
+     * the modes and places); what it lost is looked at at dispatch. */
+    if (b->graph_ev) {
+        struct axl__event *ge =
+            axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
+        if (ge && ge != event_of(c)) {
+            axl__add_weak_dep(c, ge);
+            c->flags |= AXL__CMD_AFTER_GRAPH;
+        }
+    }
+#endif
     /* Contents a failed command left unknown: fail the same way instead of
      * reading them, until something writes the whole buffer again. */
     if (b->lost_status && !discard) {
@@ -494,6 +514,15 @@ void axl__access_finish(struct axl__command *c, bool failed)
                     loc->ver = AXL__VER_NONE;
             }
         }
+#if AXL_FEATURE_GRAPHS
+        /* The version it made is lost, whatever was committed since: a
+         * graph's submission committed after it reads it (replay.c). */
+        if (failed && writes(a->mode)) {
+            b->lost_ver = a->ver;
+            b->lost_ver_status = event_of(c)->status;
+            b->lost_ver_event = AXL__HANDLE(EVENT, event_of(c));
+        }
+#endif
         if (lost) {
             b->loc[a->loc].ver = AXL__VER_NONE;
             b->lost_status = event_of(c)->status;
@@ -526,3 +555,153 @@ void axl__access_started(struct axl__command *c)
                 b->loc[l].xfer = 0;
     }
 }
+
+#if AXL_FEATURE_GRAPHS
+bool axl__host_accessed(const struct axl__buffer *b)
+{
+    for (axl__rec r = b->rec_head; r; r = rec_acc(r)->next)
+        if (rec_acc(r)->flags & AXL__ACC_HOST_ACCESS)
+            return true;
+    return false;
+}
+
+/* ---- A graph's submission (replay.c) --------------------------------------------- */
+
+void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
+{
+    const uint32_t self = AXL__HANDLE(EVENT, event_of(c));
+    p->any_lost = p->moves = false;
+    for (uint32_t i = 0; i < p->nbufs; i++) {
+        struct axl__plan_buf *pb = &p->buf[i];
+        struct axl__buffer *b = axl__buffer_at(pb->base);
+        const uint8_t loc = pb->loc_out;
+        const bool w = (pb->flags & AXL__PB_WRITES) != 0;
+        const bool discard = (pb->flags & AXL__PB_DISCARD_FIRST) != 0;
+        pb->ver_in = b->cur;
+        pb->lost = AXL_SUCCESS;
+        pb->lost_event = 0;
+        pb->mask = (uint8_t)(1u << loc);
+        if (b->rec_head || b->graph_ev || b->lost_status ||
+            b->loc[loc].ver != b->cur || b->loc[loc].xfer) {
+            /* After the commands using it (records at another place, or
+             * that write, or a fence), the last graph's submission, and
+             * what fills its locations: edges that only order. */
+            for (axl__rec r = b->rec_head; r;) {
+                const struct axl__access *x = rec_acc(r);
+                struct axl__command *pc = rec_cmd(r);
+                r = x->next;
+                if ((x->flags & AXL__ACC_FENCE) || x->loc != loc || w ||
+                    writes(x->mode))
+                    axl__add_weak_dep(c, event_of(pc));
+            }
+            if (b->graph_ev) {
+                struct axl__event *ge =
+                    axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
+                if (ge)
+                    axl__add_weak_dep(c, ge);
+            }
+            /* What each location holds once those are done: the current
+             * version, or it is filled by one of them. */
+            pb->mask = 0;
+            for (uint8_t l = 0; l < AXL__LOCS; l++) {
+                struct axl__loc *at = &b->loc[l];
+                if (l == AXL__LOC_HOST ? !b->host : !AXL__IS_REF(at->device))
+                    continue;
+                if (at->xfer) {
+                    struct axl__event *fe =
+                        axl__pool_lookup_any(AXL__POOL(EVENT), at->xfer);
+                    if (fe)
+                        axl__add_weak_dep(c, fe);
+                }
+                if (at->ver == b->cur)
+                    pb->mask |= (uint8_t)(1u << l);
+            }
+            if (!discard && b->lost_status) {
+                pb->lost = b->lost_status;
+                pb->lost_event = b->lost_event ? b->lost_event : 1u;
+                p->any_lost = true;
+            }
+            if (!discard && !(pb->mask & (1u << pb->loc_first)))
+                p->moves = true;
+        }
+        /* Its versions: the place it leaves it at is current after it. */
+        if (w) {
+            b->cur++;
+            b->written = true;
+            /* A graph that writes all of it first leaves it sound (not
+             * while a hung unit's given-up run holds it: cu.c). */
+            if (discard && !(b->reserved && axl__held_by_hung(b)))
+                b->lost_status = AXL_SUCCESS;
+        }
+        b->loc[loc].ver = b->cur;
+        pb->ver_made = b->cur;
+        b->graph_ev = self;
+        b->busy++;
+        b->holds++;
+    }
+    c->nacc = 0;
+}
+
+void axl__access_finish_graph(struct axl__command *c, struct axl__plan *p)
+{
+    const struct axl__event *e = event_of(c);
+    const uint32_t self = AXL__HANDLE(EVENT, e);
+    const axl__exec *x = &p->x;
+    if (x->status != AXL_SUCCESS || p->any_lost) {
+        /* What each buffer holds after the nodes, in order, from what it
+         * held before them (lost_event: it was lost then): a failed or
+         * skipped node lost what it writes; a later node that writes all
+         * of it without reading it (and ran) makes it sound again. */
+        for (uint32_t i = 0; i < p->nbufs; i++)
+            if (!p->buf[i].lost_event)
+                p->buf[i].lost = AXL_SUCCESS;
+        for (uint32_t n = 0; n < p->nnodes; n++) {
+            const struct axl__graph_node *gn =
+                axl__graph_node_deref(p->node[n]);
+            const bool failed = axl__exec_failed(x, n);
+            for (uint8_t k = 0; k < gn->nacc; k++) {
+                const struct axl__required *r = &gn->h.acc[k];
+                if (!writes(r->mode))
+                    continue;
+                struct axl__plan_buf *pb =
+                    &p->buf[p->pbuf[n * AXL_MAX_ACCESSORS + k]];
+                if (failed)
+                    pb->lost = axl__exec_status(x, n);
+                else if (!(r->mode & AXL_ACCESS_READ) &&
+                         gn->span[k].lo == 0 &&
+                         gn->span[k].hi == axl__buffer_at(pb->base)->size)
+                    pb->lost = AXL_SUCCESS;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < p->nbufs; i++) {
+        struct axl__plan_buf *pb = &p->buf[i];
+        struct axl__buffer *b = axl__buffer_at(pb->base);
+        if (b->graph_ev == self)
+            b->graph_ev = 0;
+        if (pb->lost_event && !pb->lost && b->lost_status &&
+            b->loc[pb->loc_out].ver == pb->ver_made &&
+            !(b->reserved && axl__held_by_hung(b)))
+            b->lost_status = AXL_SUCCESS; /* its nodes wrote all of it */
+        if (x->status != AXL_SUCCESS && pb->lost &&
+            (pb->flags & AXL__PB_WRITES)) {
+            b->lost_ver = pb->ver_made;
+            b->lost_ver_status = pb->lost;
+            b->lost_ver_event = self;
+            if (b->loc[pb->loc_out].ver == pb->ver_made) {
+                /* Nothing was committed since: lost as a failed command
+                 * leaves what it wrote (axl__access_finish). */
+                b->loc[pb->loc_out].ver = AXL__VER_NONE;
+                b->lost_status = pb->lost;
+                b->lost_event = self;
+                b->lost_queue = e->queue;
+                b->lost_context =
+                    axl__pool_slot_handle(AXL__POOL(CONTEXT),
+                                          axl__queue_at(c->queue)->context);
+            }
+        }
+        b->busy--;
+        axl__buffer_unhold(b);
+    }
+}
+#endif

@@ -29,4 +29,19 @@ bool axl__region_contiguous(const struct axl__region *r);
  * failure), else nowhere (the contents are unspecified). */
 uint8_t axl__pick_source(const struct axl__buffer *b, uint8_t to);
 
+#if AXL_FEATURE_GRAPHS
+struct axl__plan;
+/* A graph's submission c (plan p) accesses each of its plan buffers as
+ * one command would, with the nodes' modes together (lock held): edges
+ * that only order from the commands using them before, versions, its
+ * mark on each (later commands order after it), its hold; what each
+ * buffer holds where, and what was lost before, for its nodes. */
+void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p);
+/* And when it finishes: what its failed nodes wrote is lost (from the
+ * version each made), marks and holds go. */
+void axl__access_finish_graph(struct axl__command *c, struct axl__plan *p);
+/* Whether a host accessor holds, or waits for, base buffer b (lock held). */
+bool axl__host_accessed(const struct axl__buffer *b);
+#endif
+
 #endif /* AXL_ACCESS_H */

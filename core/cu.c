@@ -19,6 +19,9 @@
 #include "observe.h"
 #include "devops.h"
 #include "pipeline_priv.h"
+#if AXL_FEATURE_GRAPHS
+#include "replay.h"
+#endif
 
 /* Banks of the device an argument of a unit reaches (all of them when the
  * image says nothing about connectivity). */
@@ -131,11 +134,32 @@ AXL__HOT_INLINE void cu_wait(struct axl__command *c)
 }
 
 /* A unit is free again: the kernels waiting for one try again. */
-static void cu_release(struct axl__cu *cu)
+static void cu_release(struct axl__device *d, struct axl__cu *cu)
 {
     cu->cmd = AXL__NONE(command);
     cu->deadline = 0;
+#if AXL_FEATURE_GRAPHS
+    atomic_store(&cu->taken, 0);
+    axl__unit_freed(d, cu); /* graphs' runs waiting for it */
+#else
+    (void)d;
+#endif
     axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
+}
+
+/* Takes a free unit for a plain command (lock held): a unit no command
+ * holds that no graph's run holds either (those take it without the
+ * lock). */
+AXL__HOT_INLINE bool cu_take(struct axl__cu *x)
+{
+    if (AXL__IS_REF(x->cmd))
+        return false;
+#if AXL_FEATURE_GRAPHS
+    uint8_t free_ = 0;
+    return atomic_compare_exchange_strong(&x->taken, &free_, 1);
+#else
+    return true;
+#endif
 }
 
 /* Does unit `cu` reach the bank of every buffer argument of c? */
@@ -199,10 +223,11 @@ static void fill_args(struct axl__cu *cu, const struct axl__command *c)
 
 /* now + ns, saturating: a timeout too long to add is no timeout
  * (UINT64_MAX is documented as "wait forever"). */
-static uint64_t deadline_after(uint64_t now, uint64_t ns)
+uint64_t axl__deadline_after(uint64_t now, uint64_t ns)
 {
     return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
 }
+#define deadline_after axl__deadline_after
 
 /* ---- What a run given up at its timeout keeps ---------------------------------- */
 
@@ -241,15 +266,26 @@ static struct axl__buffer *arg_base(const struct axl__command *c, uint8_t m)
  * memory is not freed, however the application releases it) and its
  * kernel (whose image the port's run names). Lock held; before the
  * command completes, which lets go of its own holds. */
+void axl__given_up_keep(struct axl__buffer *b)
+{
+    b->holds++;
+    if (b->reserved++ == 0 && b->refs == 0)
+        reserved_add(device_bytes(b)); /* released already */
+}
+
+void axl__given_up_let_go(struct axl__buffer *b)
+{
+    if (--b->reserved == 0 && b->refs == 0)
+        axl__rt.reserved_bytes -= device_bytes(b);
+    axl__buffer_unhold(b);
+}
+
 static void keep_for_given_up(struct axl__command *c)
 {
     for (uint8_t m = 0; m < c->u.kernel.nargs; m++) {
         struct axl__buffer *b = arg_base(c, m);
-        if (!b)
-            continue;
-        b->holds++;
-        if (b->reserved++ == 0 && b->refs == 0)
-            reserved_add(device_bytes(b)); /* released already */
+        if (b)
+            axl__given_up_keep(b);
     }
     axl__kernel_at(c->u.kernel.kernel)->holds++;
 }
@@ -259,11 +295,8 @@ static void let_go_of_given_up(struct axl__command *c)
 {
     for (uint8_t m = 0; m < c->u.kernel.nargs; m++) {
         struct axl__buffer *b = arg_base(c, m);
-        if (!b)
-            continue;
-        if (--b->reserved == 0 && b->refs == 0)
-            axl__rt.reserved_bytes -= device_bytes(b);
-        axl__buffer_unhold(b);
+        if (b)
+            axl__given_up_let_go(b);
     }
     axl__kernel_unhold(axl__kernel_at(c->u.kernel.kernel));
 }
@@ -279,6 +312,16 @@ bool axl__held_by_hung(const struct axl__buffer *b)
             const struct axl__cu *cu = &d->cus[i];
             if (!cu->hung)
                 continue;
+#if AXL_FEATURE_GRAPHS
+            const struct axl__plan_run *pr =
+                atomic_load_explicit(&cu->prun, memory_order_relaxed);
+            if (pr) {
+                for (uint8_t m = 0; m < pr->nargs; m++)
+                    if (pr->bases[m] == AXL__SLOT(BUFFER, b))
+                        return true;
+                continue;
+            }
+#endif
             const struct axl__command *c = axl__command_deref(cu->cmd);
             for (uint8_t m = 0; m < c->u.kernel.nargs; m++)
                 if (arg_base(c, m) == b)
@@ -296,9 +339,17 @@ void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
 {
     (void)d; /* not compiled in without messages */
     (void)cu;
+    const axl_hal_run *run = &cu->run;
+#if AXL_FEATURE_GRAPHS
+    const struct axl__plan_run *pr =
+        atomic_load_explicit(&cu->prun, memory_order_relaxed);
+    if (pr)
+        run = &pr->hal; /* a graph's run holds it */
+#endif
+    (void)run;
     axl__why(out, size,
              "%s unit %u (IP_LAYOUT %u) on %s, %s at its timeout: %s",
-             cu->run.kernel_name, (unsigned)cu->run.cu, (unsigned)cu->ip,
+             run->kernel_name, (unsigned)run->cu, (unsigned)cu->ip,
              d->info.name, cu->hung ? "hung" : "given up",
              cu->hung ? d->port->unit_fix : "back once its run ends");
 }
@@ -319,14 +370,14 @@ void axl__buffer_reserved(struct axl__buffer *b)
 /* The run of c on unit cu came back to this thread (lock held): the unit
  * is free again, and the command completes, unless a timeout already
  * completed it (then what the run kept, and its slot, are left to free). */
-AXL__COLD static void given_up_back(struct axl__cu *cu,
+AXL__COLD static void given_up_back(struct axl__device *d, struct axl__cu *cu,
                                     struct axl__command *c)
 {
     if (cu->hung)
         axl__rt.hung_units--;
     cu->abandoned = cu->cancel_asked = cu->hung = false;
     let_go_of_given_up(c);
-    cu_release(cu);
+    cu_release(d, cu);
     axl__pool_free_slot(AXL__POOL(COMMAND), AXL__SLOT(COMMAND, c));
     /* Nothing completes here, yet a wait may be for this unit (a device
      * to program, shutdown's runs out, a creation). */
@@ -334,13 +385,14 @@ AXL__COLD static void given_up_back(struct axl__cu *cu,
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
 
-static inline void run_back(struct axl__cu *cu, struct axl__command *c,
-                     axl_status status, const char *why)
+static inline void run_back(struct axl__device *d, struct axl__cu *cu,
+                            struct axl__command *c, axl_status status,
+                            const char *why)
 {
     if (cu->abandoned) {
-        given_up_back(cu, c);
+        given_up_back(d, cu, c);
     } else {
-        cu_release(cu);
+        cu_release(d, cu);
         axl__complete(c, status, why);
     }
 }
@@ -437,19 +489,29 @@ void axl__run_kernel(struct axl__command *c)
     const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
     struct axl__cu *cu = NULL;
     bool any = false;
-    for (uint8_t i = first; first < d->ncus;) {
-        struct axl__cu *x = &d->cus[i];
-        if (may_take(x, c, kn)) {
-            any = true;
-            if (!AXL__IS_REF(x->cmd)) {
-                cu = x;
-                c->u.kernel.cu = i;
-                kn->cu_hint = x->next_same;
-                break;
+    for (int round = 0; !cu && round < 2; round++) {
+        for (uint8_t i = first; first < d->ncus;) {
+            struct axl__cu *x = &d->cus[i];
+            if (may_take(x, c, kn)) {
+                any = true;
+                if (cu_take(x)) {
+                    cu = x;
+                    c->u.kernel.cu = i;
+                    kn->cu_hint = x->next_same;
+                    break;
+                }
             }
+            i = x->next_same;
+            if (i == first)
+                break;
         }
-        i = x->next_same;
-        if (i == first)
+#if AXL_FEATURE_GRAPHS
+        /* Said before looking again: a graph's run that frees a unit
+         * without the lock meanwhile sees it and looks at cu_wait. */
+        if (!cu && any && !round)
+            atomic_store(&axl__rt.unit_waits, 1);
+        else
+#endif
             break;
     }
     if (!cu) {
@@ -551,10 +613,10 @@ void axl__run_kernel(struct axl__command *c)
         axl__pipeline_dispatched(c); /* before run_back may free c */
     if (st != AXL_SUCCESS) {
         /* Never started: this thread has the run back. */
-        run_back(cu, c, st, why);
+        run_back(d, cu, c, st, why);
     } else if (phase == AXL__CU_ENDED_INSIDE) {
         /* It ended inside run_start (see axl_hal_run_done). */
-        run_back(cu, c, cu->done_status,
+        run_back(d, cu, c, cu->done_status,
                  cu->done_status == AXL_SUCCESS ? NULL : cu->why);
     } else if (c->u.kernel.timeout_ns) {
         /* It goes on: its timeout counts from here (one clock read, only
@@ -567,10 +629,18 @@ void axl__run_kernel(struct axl__command *c)
 
 void axl_hal_run_done(void *token, axl_status status, const char *why)
 {
+#if AXL_FEATURE_GRAPHS
+    /* A graph's run (its token is in the graph tables, replay.c). */
+    if (axl__plan_owns(token)) {
+        axl__replay_run_done(token, status, why);
+        return;
+    }
+#endif
     struct axl__command *c = token;
     /* The unit and device of a running command do not change: reading
      * them needs no lock. */
-    struct axl__cu *cu = &axl__device_at(c->device)->cus[c->u.kernel.cu];
+    struct axl__device *d = axl__device_at(c->device);
+    struct axl__cu *cu = &d->cus[c->u.kernel.cu];
     cu->done_status = status;
     if (status != AXL_SUCCESS)
         axl_format(cu->why, sizeof cu->why, "%s", why ? why : "");
@@ -581,7 +651,7 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
                                                 memory_order_acquire))
         return; /* still inside run_start: the dispatcher completes it */
     axl_port_lock();
-    run_back(cu, c, status, why);
+    run_back(d, cu, c, status, why);
     if (!axl_port_in_isr())
         axl__pump();
     axl_port_unlock();
@@ -593,7 +663,11 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
 /* The earliest deadline of a run on d, on d's clock (UINT64_MAX: none). */
 uint64_t axl__device_deadline(const struct axl__device *d)
 {
+#if AXL_FEATURE_GRAPHS
+    uint64_t next = axl__replay_deadline(d);
+#else
     uint64_t next = UINT64_MAX;
+#endif
     for (uint8_t i = 0; i < d->ncus; i++)
         if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
             d->cus[i].deadline < next)
@@ -624,6 +698,11 @@ uint64_t axl__next_deadline(void)
             if (AXL__IS_REF(d->cus[i].cmd) && d->cus[i].deadline &&
                 d->cus[i].deadline < next)
                 next = d->cus[i].deadline;
+#if AXL_FEATURE_GRAPHS
+        const uint64_t r = axl__replay_deadline(d);
+        if (r < next)
+            next = r;
+#endif
     }
     return next;
 }
@@ -641,7 +720,13 @@ struct axl__device *axl__progress_device(void)
             continue;
         /* A hung unit's run is not waited for (cancel_run). */
         for (uint8_t i = 0; i < d->ncus; i++)
-            if (AXL__IS_REF(d->cus[i].cmd) && !d->cus[i].hung)
+            if ((AXL__IS_REF(d->cus[i].cmd)
+#if AXL_FEATURE_GRAPHS
+                 || atomic_load_explicit(&d->cus[i].prun,
+                                         memory_order_relaxed)
+#endif
+                     ) &&
+                !d->cus[i].hung)
                 return d;
     }
     return NULL;
@@ -704,6 +789,9 @@ unsigned axl__check_timeouts(void)
         struct axl__device *d = axl__device_at(s);
         /* Each device's deadlines are on its own clock. */
         const uint64_t now = axl__dev_clocked(d) ? axl__dev_now(d) : host_now;
+#if AXL_FEATURE_GRAPHS
+        n += axl__replay_timeouts(d, now, may_call_out);
+#endif
         for (uint8_t i = 0; i < d->ncus; i++) {
             struct axl__cu *cu = &d->cus[i];
             if (!AXL__IS_REF(cu->cmd))
@@ -757,11 +845,18 @@ unsigned axl__runs_out(char *what, size_t size)
         const struct axl__device *d = axl__device_at(s);
         for (uint8_t i = 0; i < d->ncus; i++) {
             const struct axl__cu *cu = &d->cus[i];
-            if (!AXL__IS_REF(cu->cmd))
+            const axl_hal_run *run = AXL__IS_REF(cu->cmd) ? &cu->run : NULL;
+#if AXL_FEATURE_GRAPHS
+            const struct axl__plan_run *pr =
+                atomic_load_explicit(&cu->prun, memory_order_relaxed);
+            if (!run && pr)
+                run = &pr->hal;
+#endif
+            if (!run)
                 continue;
             if (n++ == 0)
                 axl_format(what, size, "kernel %s on compute unit %u of %s",
-                           cu->run.kernel_name, (unsigned)cu->run.cu,
+                           run->kernel_name, (unsigned)run->cu,
                            d->info.name);
         }
     }

@@ -18,6 +18,7 @@
 #include "image.h"
 #include "devops.h"
 #include "observe.h"
+#include "access.h"
 #include "replay.h"
 
 #if AXL_FEATURE_GRAPHS
@@ -695,6 +696,11 @@ static bool exec_idle(const void *arg)
     return !((const struct axl__graph_exec *)arg)->busy;
 }
 
+static bool exec_settled(const void *arg)
+{
+    return !((const struct axl__graph_exec *)arg)->pending;
+}
+
 /* exec's graph once no other call owns its nodes (a submission or a
  * buffer swap, which may drop the lock while it uses them): NULL with *st
  * when exec is not, or after a wait no longer, a live executable graph.
@@ -709,6 +715,40 @@ static struct axl__graph_exec *exec_unowned(const char *fn,
     return x;
 }
 
+/*
+ * exec's graph once no call owns its nodes and none of its submissions
+ * through its plan is pending (their tables must not change under them:
+ * an update reaches the next submission only), or NULL with *st. A wait
+ * that can never end (a host accessor this thread holds that a pending
+ * submission waits for) is AXL_ERR_BAD_STATE. Lock held.
+ */
+static struct axl__graph_exec *exec_quiet(const char *fn, axl_graph_exec exec,
+                                          axl_status *st)
+{
+    struct axl__graph_exec *x = axl__graph_exec_get(fn, exec, st);
+    while (x && (x->busy || x->pending)) {
+        if (x->busy) {
+            axl__wait_until_pred(exec_idle, x);
+        } else {
+            /* Its submissions run one at a time: the last one's end is
+             * theirs. */
+            struct axl__event *e =
+                axl__pool_lookup_any(AXL__POOL(EVENT), x->last);
+            if (e && axl__wait_for_room(e) != AXL_SUCCESS) {
+                *st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                                "the executable graph's last submission "
+                                "waits for a host accessor this thread "
+                                "holds: release it first (nothing changed)");
+                return NULL;
+            }
+            if (!e)
+                axl__wait_until_pred(exec_settled, x);
+        }
+        x = axl__graph_exec_get(fn, exec, st);
+    }
+    return x;
+}
+
 /* Ends a call's ownership of x's nodes (x->busy), waking who waits. */
 static void exec_disown(struct axl__graph_exec *x)
 {
@@ -719,6 +759,12 @@ static void exec_disown(struct axl__graph_exec *x)
 
 /* Frees x (lock held; dropped at the end if a chunk's sub-buffer its
  * nodes named is freed). */
+static void exec_free(struct axl__graph_exec *x);
+void axl__exec_free(struct axl__graph_exec *x)
+{
+    exec_free(x);
+}
+
 static void exec_free(struct axl__graph_exec *x)
 {
     axl__plan_free(x);
@@ -856,7 +902,16 @@ axl_status axl_graph_exec_release(axl_graph_exec exec)
         axl__leave();
         return st;
     }
-    exec_free(x);
+    /* Its submissions run on (graph.h): those through its plan read its
+     * nodes and tables, and runs given up at their timeout keep them, so
+     * it is retired (its handle stale at once) and freed with the last
+     * (replay.c). */
+    if (x->pending || (x->plan && x->plan->given_up)) {
+        x->retired = true;
+        axl__pool_retire(AXL__POOL(GRAPH_EXEC), x);
+    } else {
+        exec_free(x);
+    }
     axl__leave();
     return st;
 }
@@ -865,7 +920,7 @@ axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid)
 {
     static const char fn[] = "axl_graph_exec_laid_out";
     AXL__ENTER_OUT(graph_exec, x, exec, laid);
-    *laid = x->laid;
+    *laid = x->laid || (x->plan && x->plan->simple);
     axl__leave();
     return st;
 }
@@ -1099,6 +1154,261 @@ static void unresolve(struct axl__graph_exec *x, unsigned committed,
     }
 }
 
+/* ---- Submissions through the plan (replay.c) -------------------------- */
+
+/* What replay_submit returns when it made room in the event pool: the
+ * call starts over (not a status the API returns). */
+#define AGAIN ((axl_status)1)
+
+/* Whether a host accessor holds or waits for a buffer of plan p. */
+static bool host_accessed(const struct axl__plan *p)
+{
+    for (uint32_t i = 0; i < p->nbufs; i++)
+        if (axl__host_accessed(axl__buffer_at(p->buf[i].base)))
+            return true;
+    return false;
+}
+
+static bool unit_idle(const void *arg)
+{
+    const struct axl__cu *cu = arg;
+    return cu->opened || !atomic_load(&cu->taken);
+}
+
+/* Opens unit cu of d for run's kernel, as its first launch would (lock
+ * held, dropped while the port opens it): the unit is taken meanwhile and
+ * the device counts as being programmed, so no launch and no load
+ * touches it. AXL_ERR_... with the port's message when it cannot. */
+static axl_status open_unit(const char *fn, struct axl__device *d,
+                            struct axl__cu *cu,
+                            const struct axl__plan_run *run)
+{
+    uint8_t free_ = 0;
+    if (!atomic_compare_exchange_strong(&cu->taken, &free_, 1)) {
+        /* A launch holds it, and opens it as it starts. */
+        axl__wait_until_pred(unit_idle, cu);
+        return AXL_SUCCESS;
+    }
+    const axl_xclbin *img = run->hal.image;
+    const uint32_t ki = run->hal.kernel_index, ip = cu->ip;
+    uintptr_t h = 0;
+    d->programming = true;
+    axl_port_unlock();
+    axl_status st = axl__dev_cu_open(d, img, ki, ip, &h);
+    axl_port_lock();
+    d->programming = false;
+    if (st == AXL_SUCCESS && !cu->opened) {
+        cu->handle = h;
+        cu->opened = true;
+    } else if (st == AXL_SUCCESS) {
+        axl_port_unlock();
+        axl__dev_cu_close(d, h);
+        axl_port_lock();
+    } else {
+        char was[AXL_MESSAGE_MAX];
+        axl_format(was, sizeof was, "%s", axl_last_message());
+        st = axl__fail(fn, st, "node %u: its compute unit could not be "
+                       "opened: %s",
+                       (unsigned)run->node, was);
+    }
+    atomic_store(&cu->taken, 0);
+    axl__unit_freed(d, cu);
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    return st;
+}
+
+/* The port may keep what it set for an args_id (hal.h): runs that give
+ * one unit the same memory arguments share one, new ones each time the
+ * plan is resolved (lock held). */
+static void give_args_ids(struct axl__plan *p, struct axl__device *d)
+{
+    for (uint32_t r = 0; r < p->nruns; r++) {
+        struct axl__plan_run *run = &p->run[r];
+        run->hal.args_id = 0;
+        if (run->cu == 0xFFu)
+            continue;
+        run->hal.cu_handle = d->cus[run->cu].handle;
+        for (uint32_t e = 0; e < r && !run->hal.args_id; e++) {
+            const struct axl__plan_run *o = &p->run[e];
+            if (o->cu != run->cu || o->nargs != run->nargs ||
+                o->kernel != run->kernel || !o->hal.args_id)
+                continue;
+            bool same = true;
+            for (uint8_t m = 0; m < run->nargs && same; m++) {
+                const axl_hal_arg *a = &run->args[m], *b = &o->args[m];
+                same = a->id == b->id && a->is_mem == b->is_mem &&
+                       a->mem == b->mem && a->offset == b->offset &&
+                       a->size == b->size;
+            }
+            if (same)
+                run->hal.args_id = o->hal.args_id;
+        }
+        if (!run->hal.args_id && d->args_ids != UINT32_MAX)
+            run->hal.args_id = ++d->args_ids;
+    }
+}
+
+/*
+ * What can have changed since x's plan last ran, looked at again when it
+ * may have (lock held; dropped to open a unit or make host storage, and
+ * then looked at again): every node's kernel and buffers alive, the
+ * design on the device, each run bound to a unit again, the units open,
+ * the args_ids; and each submission, the runs' timeout (the queue's), and
+ * host storage for a buffer whose move to the device bounces through the
+ * host.
+ */
+static axl_status resolve(const char *fn, struct axl__queue *q,
+                          struct axl__graph_exec *x, struct axl__device *d)
+{
+    struct axl__plan *p = x->plan;
+    for (;;) {
+        const uint32_t kg = axl__rt.kernels_gone, bg = axl__rt.buffers_gone;
+        if (!(x->checked && x->kernels_gone == kg && x->buffers_gone == bg &&
+              axl__image_ref_eq(x->loaded, d->loaded))) {
+            for (struct axl__graph_node *n = node_of(x->head); n;
+                 n = node_of(n->next)) {
+                if (n->kernel) {
+                    const struct axl__kernel *kn =
+                        axl__pool_get(AXL__POOL(KERNEL), n->kernel);
+                    if (!kn)
+                        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                                         "node %u: its kernel 0x%08x was "
+                                         "released",
+                                         (unsigned)n->index,
+                                         (unsigned)n->kernel);
+                    const struct axl__kernel_id *kid =
+                        axl__kernel_id_at(kn->kid);
+                    if (!axl__device_carries(d, kid->image))
+                        return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                                         "node %u: %s does not carry the "
+                                         "design of kernel %s now",
+                                         (unsigned)n->index, d->info.name,
+                                         kid->name);
+                }
+                for (uint8_t i = 0; i < n->nacc; i++)
+                    if (!axl__pool_get(AXL__POOL(BUFFER), n->bufs[i]))
+                        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                                         "node %u: buffer 0x%08x (accessor "
+                                         "%u) was released",
+                                         (unsigned)n->index,
+                                         (unsigned)n->bufs[i],
+                                         (unsigned)i + 1);
+            }
+            axl__plan_bind(p, x);
+            bool dropped = false;
+            for (uint32_t r = 0; r < p->nruns && !dropped; r++) {
+                const struct axl__plan_run *run = &p->run[r];
+                if (run->cu == 0xFFu || d->cus[run->cu].opened ||
+                    !axl__dev_has_cu_open(d))
+                    continue;
+                axl_status st = open_unit(fn, d, &d->cus[run->cu], run);
+                if (st != AXL_SUCCESS)
+                    return st;
+                dropped = true;
+            }
+            if (dropped)
+                continue; /* the lock was dropped: look again */
+            give_args_ids(p, d);
+            x->checked = true;
+            x->kernels_gone = kg;
+            x->buffers_gone = bg;
+            x->loaded = d->loaded;
+            x->timeout_q = 0;
+        }
+        /* A buffer not current where its first node uses it, whose
+         * current copy is on another device, bounces through the host. */
+        bool dropped = false;
+        for (uint32_t i = 0; i < p->nbufs && !dropped; i++) {
+            const struct axl__plan_buf *pb = &p->buf[i];
+            struct axl__buffer *b = axl__buffer_at(pb->base);
+            if (b->host || b->loc[pb->loc_first].ver == b->cur ||
+                (pb->flags & AXL__PB_DISCARD_FIRST))
+                continue;
+            const uint8_t src = axl__pick_source(b, pb->loc_first);
+            if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
+                continue;
+            b->holds++;
+            axl_status st = axl__host_storage(fn, b);
+            axl__buffer_unhold(b);
+            if (st != AXL_SUCCESS)
+                return st;
+            dropped = true;
+        }
+        if (!dropped)
+            break;
+    }
+    if (x->timeout_q != q->timeout_ns + 1u) {
+        for (uint32_t r = 0; r < p->nruns; r++) {
+            const struct axl__graph_node *n =
+                axl__graph_node_deref(p->node[p->run[r].node]);
+            p->run[r].hal.timeout_ns =
+                n->h.timeout_ns ? n->h.timeout_ns : q->timeout_ns;
+        }
+        x->timeout_q = q->timeout_ns + 1u;
+    }
+    return AXL_SUCCESS;
+}
+
+/*
+ * A submission through x's plan (lock held; the handles looked up, x not
+ * owned by another call, the device not being programmed): resolve,
+ * commit (one command, one event), pump. A full event pool whose slots
+ * commands in flight keep is waited for as any submission waits for it
+ * (axl__room), and then the call starts over (AGAIN).
+ */
+static axl_status replay_submit(const char *fn, struct axl__queue *q,
+                                 struct axl__graph_exec *x,
+                                 struct axl__device *d,
+                                 const axl_event *deps, uint32_t ndeps,
+                                 axl_event *event)
+{
+    x->busy = true;
+    q->holds++;
+    axl_status st = AXL_SUCCESS;
+    uint32_t udeps[AXL_MAX_HANDLER_DEPS];
+    unsigned nu = 0;
+    bool overflow = false;
+    for (uint32_t i = 0; i < ndeps; i++) {
+        struct axl__event *e = axl__lookup(fn, "a dependency event",
+                                           AXL__POOL_EVENT, deps[i].id, &st);
+        if (!e)
+            break;
+        if (atomic_load_explicit(&e->state, memory_order_acquire) ==
+                AXL_EVENT_COMPLETE &&
+            e->status == AXL_SUCCESS)
+            continue;
+        if (nu < AXL_MAX_HANDLER_DEPS)
+            udeps[nu++] = deps[i].id;
+        else
+            overflow = true;
+    }
+    if (st == AXL_SUCCESS)
+        st = resolve(fn, q, x, d);
+    if (st == AXL_SUCCESS)
+        st = axl__replay_commit(fn, q, x, udeps, nu, overflow, event);
+    exec_disown(x);
+    axl__queue_unhold(q);
+    axl__pool *ep = AXL__POOL(EVENT);
+    if (st == AXL_ERR_OUT_OF_RESOURCES && !ep->free_head) {
+        /* As submit_failed (sched.c): room is waited for (the lock
+         * dropped), and the call starts over. */
+        axl_status r = axl__room(fn, AXL__POOL_EVENT);
+        if (r == AXL_SUCCESS && ep->free_head) {
+            if (ep->failures)
+                ep->failures--; /* the commit's allocation: not refused */
+            return AGAIN;
+        }
+        if (r == AXL_SUCCESS)
+            st = axl__pool_full(fn, AXL__POOL_EVENT);
+        else
+            st = r;
+    }
+    if (st == AXL_SUCCESS)
+        axl__pump();
+    return st;
+}
+
 axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                                   const axl_event *deps, uint32_t ndeps,
                                   axl_event *event)
@@ -1110,6 +1420,8 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
+again:
+    st = AXL_SUCCESS;
     unsigned resolved = 0;  /* nodes whose handlers hold their buffers */
     bool prepared = false;  /* axl__access_prepare was called: the lock
                                may have been dropped */
@@ -1146,6 +1458,21 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                        "the queue is recording a graph: an executable graph "
                        "is not recorded into another");
     if (st != AXL_SUCCESS) {
+        axl__leave();
+        return st;
+    }
+    /* Its plan, run by the one executor (replay.c); a graph with host
+     * nodes or a buffer at two places goes node by node (issue 37, until
+     * its stage 4). So does one whose buffers a host accessor holds or
+     * waits for: an update while it waits must reach the next submission
+     * only, and an update waits for a submission through the plan (its
+     * tables are the next one's), which could not end while this thread
+     * holds the accessor (issue 37: until an update can leave a pending
+     * submission its own tables). */
+    if (x->plan && x->plan->simple && !host_accessed(x->plan)) {
+        st = replay_submit(fn, q, x, d, deps, ndeps, event);
+        if (st == AGAIN)
+            goto again;
         axl__leave();
         return st;
     }
@@ -1451,7 +1778,7 @@ axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
     if (!value)
         return axl__null(fn, "value");
     AXL__ENTER(graph_exec, x, exec);
-    if (x->busy && !(x = exec_unowned(fn, exec, &st))) {
+    if ((x->busy || x->pending) && !(x = exec_quiet(fn, exec, &st))) {
         axl__leave();
         return st;
     }
@@ -1480,7 +1807,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
 {
     static const char fn[] = "axl_graph_exec_update_buffer";
     AXL__ENTER(graph_exec, x, exec);
-    if (x->busy && !(x = exec_unowned(fn, exec, &st))) {
+    if ((x->busy || x->pending) && !(x = exec_quiet(fn, exec, &st))) {
         axl__leave();
         return st;
     }

@@ -119,6 +119,13 @@ struct axl__graph_exec {
     struct axl__plan *plan;     /* its plan (replay.h), built at finalize
                                    and again when an update changes a
                                    buffer */
+    uint16_t pending;           /* submissions through its plan committed
+                                   and not finished (they read its nodes
+                                   and tables: updates wait for them) */
+    bool retired;               /* released while some are: freed with
+                                   the last (replay.c) */
+    uint64_t timeout_q;         /* the queue timeout its runs were given
+                                   (hal timeout_ns), + 1; 0: none yet */
 };
 
 /* axl__submit's branch for a queue that records (or a group that names

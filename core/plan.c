@@ -228,7 +228,7 @@ static bool unit_reaches(const struct axl__cu *cu,
  * of its own node). The ancestors of node i are found walking back over
  * the successor lists, as a bit set in the (idle) ready words.
  */
-static void choose_units(struct axl__plan *p, struct axl__graph_exec *x)
+static void choose_units(struct axl__plan *p, const struct axl__graph_exec *x)
 {
     const struct axl__device *d = axl__device_at(x->device);
     uint32_t *anc = p->x.ready;
@@ -327,6 +327,97 @@ static void reduce(struct axl__plan *p)
     memset(stack, 0, p->nnodes * sizeof *stack);
 }
 
+/*
+ * Each run's hal run as far as it stays from one submission to the next
+ * (the port gets it as is; axl__plan_bind adds its unit, replay.c its
+ * timeout, args_id and unit handle): the kernel's image and name, the
+ * arguments as cu.c's fill_args gives a launch's, a scalar pointing at
+ * the node's own bytes (an update writes there), a buffer at its base's
+ * copy where the node uses it, from its view's offset. Also the graph's
+ * kernels once each (a submission holds them) and whether the executor
+ * runs it: kernel and empty nodes, each buffer at one place.
+ */
+static void prepare_runs(struct axl__plan *p, const struct axl__graph_exec *x)
+{
+    p->simple = true;
+    for (uint32_t b = 0; b < p->nbufs; b++)
+        if (p->buf[b].flags & AXL__PB_MULTI_LOC)
+            p->simple = false;
+    uint32_t a0 = 0;
+    for (uint32_t i = 0; i < p->nnodes; i++) {
+        const axl_plan_node *nd = &p->nodes[i];
+        if (nd->kind == AXL_PLAN_NODE_HOST)
+            p->simple = false;
+        if (nd->kind != AXL_PLAN_NODE_KERNEL)
+            continue;
+        const struct axl__graph_node *n = axl__graph_node_deref(p->node[i]);
+        const struct axl__kernel_id *kid = axl__kernel_id_at(n->h.u.kernel.kid);
+        uint16_t k = 0;
+        while (k < p->nkernels && p->kernels[k] != n->h.u.kernel.kernel)
+            k++;
+        if (k == p->nkernels)
+            p->kernels[p->nkernels++] = n->h.u.kernel.kernel;
+        for (uint32_t r = 0; r < nd->nruns; r++) {
+            struct axl__plan_run *run = &p->run[nd->run0 + r];
+            run->plan = p;
+            run->node = (uint16_t)i;
+            run->kernel = n->h.u.kernel.kernel;
+            run->nargs = n->h.u.kernel.nargs;
+            run->args = p->args + a0;
+            run->bases = p->bases + a0;
+            a0 += run->nargs;
+            axl_hal_run *h = &run->hal;
+            h->token = run;
+            h->image = &axl__image_at(kid->image)->x;
+            h->kernel_index = kid->index;
+            h->kernel_name = kid->name;
+            h->arg_count = run->nargs;
+            h->args = run->args;
+            h->range = (axl_range){1, {1, 1, 1}};
+            for (uint8_t m = 0; m < run->nargs; m++) {
+                const struct axl__karg *a = &n->h.u.kernel.args[m];
+                axl_hal_arg *g = &run->args[m];
+                g->id = a->id;
+                if (a->acc) {
+                    const uint8_t acc = a->acc - 1u;
+                    const struct axl__buffer *view =
+                        axl__buffer_at(AXL__HANDLE_SLOT(n->bufs[acc]));
+                    struct axl__buffer *base = axl__buffer_base(view);
+                    g->is_mem = 1;
+                    g->mem = &base->loc[n->h.acc[acc].loc].mem;
+                    g->offset = view->offset;
+                    g->size = view->size;
+                    g->value = NULL;
+                    g->access = n->h.acc[acc].mode;
+                    run->bases[m] = view->base;
+                } else {
+                    g->is_mem = 0;
+                    g->mem = NULL;
+                    g->offset = 0;
+                    g->size = a->size;
+                    g->value = n->h.kbytes + a->off;
+                    g->access = 0;
+                    run->bases[m] = UINT16_MAX;
+                }
+            }
+        }
+    }
+    (void)x;
+}
+
+void axl__plan_bind(struct axl__plan *p, const struct axl__graph_exec *x)
+{
+    const struct axl__device *d = axl__device_at(x->device);
+    choose_units(p, x);
+    for (uint32_t r = 0; r < p->nruns; r++) {
+        struct axl__plan_run *run = &p->run[r];
+        if (run->cu == 0xFFu)
+            continue;
+        run->hal.cu = d->cus[run->cu].ordinal;
+        run->hal.ip_index = d->cus[run->cu].ip;
+    }
+}
+
 /* The block's layout: each table after the last, aligned; with base NULL
  * only its size. */
 static size_t take(size_t *at, size_t bytes, size_t align, void **out,
@@ -343,7 +434,8 @@ static size_t take(size_t *at, size_t bytes, size_t align, void **out,
          (void **)&(ptr), (base))
 
 static size_t layout(struct axl__plan **pp, unsigned char *base,
-                     uint32_t nn, uint32_t nr, uint32_t ne, uint32_t nb)
+                     uint32_t nn, uint32_t nr, uint32_t ne, uint32_t nb,
+                     uint32_t na)
 {
     const uint32_t words = (nn + 31u) / 32u;
     size_t at = 0;
@@ -354,6 +446,9 @@ static size_t layout(struct axl__plan **pp, unsigned char *base,
     TAKE(at, base, t->nodes, nn);
     TAKE(at, base, t->preds, ne ? ne : 1u);
     TAKE(at, base, t->run, nr ? nr : 1u);
+    TAKE(at, base, t->args, na ? na : 1u);
+    TAKE(at, base, t->bases, na ? na : 1u);
+    TAKE(at, base, t->kernels, nr ? nr : 1u);
     TAKE(at, base, t->buf, nb ? nb : 1u);
     TAKE(at, base, t->pbuf, (size_t)(nn ? nn : 1u) * AXL_MAX_ACCESSORS);
     TAKE(at, base, t->node, nn ? nn : 1u);
@@ -381,11 +476,22 @@ static size_t layout(struct axl__plan **pp, unsigned char *base,
     return at;
 }
 
+bool axl__plan_owns(const void *p)
+{
+    const unsigned char *c = p;
+    return c >= table_bytes && c < table_bytes + sizeof table_bytes;
+}
+
+void axl__plan_free_block(struct axl__plan *p)
+{
+    axl_arena_free(&axl__rt.graph_tables, p->offset);
+}
+
 void axl__plan_free(struct axl__graph_exec *x)
 {
     if (!x->plan)
         return;
-    axl_arena_free(&axl__rt.graph_tables, x->plan->offset);
+    axl__plan_free_block(x->plan);
     x->plan = NULL;
 }
 
@@ -397,10 +503,13 @@ axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
                        sizeof table_blocks / sizeof table_blocks[0]);
     /* The counts: nodes, kernel runs, edges, buffers. */
     const uint32_t nn = x->nnodes;
-    uint32_t nr = 0;
+    uint32_t nr = 0, na = 0;
     for (struct axl__graph_node *n = next_node(x->head); n;
          n = next_node(n->next))
-        nr += node_kind(n) == AXL_PLAN_NODE_KERNEL;
+        if (node_kind(n) == AXL_PLAN_NODE_KERNEL) {
+            nr++;
+            na += n->h.u.kernel.nargs;
+        }
     const uint32_t ne = edges(x, NULL);
     const uint32_t nb = plan_buffers(x, NULL, NULL);
     if (ne > UINT16_MAX || nr > UINT16_MAX)
@@ -408,7 +517,7 @@ axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
                          "the graph has %u edges and %u kernel runs; a plan "
                          "holds 65535 of each",
                          (unsigned)ne, (unsigned)nr);
-    const size_t bytes = layout(NULL, NULL, nn, nr, ne, nb);
+    const size_t bytes = layout(NULL, NULL, nn, nr, ne, nb, na);
     uint64_t off;
     if (bytes > UINT32_MAX ||
         axl_arena_alloc(a, bytes, &off) != AXL_SUCCESS) {
@@ -425,7 +534,7 @@ axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
     unsigned char *base = table_bytes + off;
     memset(base, 0, bytes);
     struct axl__plan *p = NULL;
-    layout(&p, base, nn, nr, ne, nb);
+    layout(&p, base, nn, nr, ne, nb, na);
     p->offset = off;
     p->bytes = (uint32_t)bytes;
     p->nnodes = nn;
@@ -460,8 +569,12 @@ axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
                           (uint16_t *)p->g.succ, (uint32_t *)p->g.roots);
     p->x.g = &p->g;
     p->x.nwhy = AXL_EXEC_WHYS;
+    p->x.client = p;
     axl__exec_init(&p->x);
-    choose_units(p, x);
+    p->exec = AXL__SLOT(GRAPH_EXEC, x);
+    p->device = x->device;
+    prepare_runs(p, x);
+    axl__plan_bind(p, x);
     axl__plan_free(x);
     x->plan = p;
     return AXL_SUCCESS;

@@ -38,38 +38,138 @@ struct axl__plan_buf {
     uint8_t mode;               /* every node's modes, ORed */
     uint32_t dev_bank;          /* its copy's bank on the graph's device at
                                    finalize (UINT32_MAX: none) */
+    /* The submission running (replay.c), set at commit: */
+    uint32_t ver_in;            /* the version the graph reads */
+    uint32_t ver_made;          /* the one its writes make */
+    axl_status lost;            /* lost before the graph: nodes that read
+                                   it fail unrun */
+    uint32_t lost_event;        /* the event of the command that lost it */
+    uint8_t mask;               /* locations current for the nodes (a bit
+                                   each) */
 };
 
-/* A run of a kernel node on a compute unit. */
+/* Where a graph's run is in its hand-off with the port (struct
+ * axl__plan_run.state's low byte; the rest counts its starts, so a
+ * timeout's compare-and-swap never takes a later start for the one it
+ * read). */
+enum axl__run_phase {
+    AXL__RUN_IDLE = 0,      /* not started in this submission, or ended */
+    AXL__RUN_STARTING = 1,  /* its starter is inside run_start */
+    AXL__RUN_RUNNING = 2,   /* started; deadline set */
+    AXL__RUN_ENDED = 3,     /* ended inside run_start: its starter frees
+                               the unit */
+    AXL__RUN_GIVEN_UP = 4   /* past its timeout: the node failed, the unit
+                               and what the run was given stay its until
+                               the port gives it back */
+};
+
+/* A run of a kernel node on a compute unit: the hal run it hands the
+ * port, ready from one submission to the next. */
 struct axl__plan_run {
+    _Atomic uint32_t state;     /* enum axl__run_phase | starts << 8 */
     uint16_t node;
     uint8_t cu;                 /* its unit: an index of the device's cus,
                                    bound at finalize (0xFF: none of the
                                    kernel's units reaches its buffers) */
+    uint8_t nargs;
+    uint16_t kernel;            /* its kernel object's slot */
+    struct axl__plan *plan;
+    uint64_t deadline;          /* on the device's clock; written before
+                                   RUNNING (0, UINT64_MAX: none) */
+    uint64_t t_start, t_end;    /* traced submissions: the trace's times */
+    axl_hal_run hal;            /* token: this run */
+    axl_hal_arg *args;          /* nargs of them, in the block */
+    uint16_t *bases;            /* each argument's base buffer slot
+                                   (UINT16_MAX: a scalar) */
 };
 
 struct axl__plan {
     uint64_t offset;            /* its block in the graph-table arena */
     uint32_t bytes;
     uint32_t nnodes, nruns, npreds, nbufs;
+    uint16_t exec;              /* its executable graph's slot */
+    uint16_t device;            /* slot */
+    bool simple;                /* kernel and empty nodes only, each
+                                   buffer at one place: the executor runs
+                                   it (else a submission is node by node:
+                                   issue 37's stage 3) */
+    /* The submission running (replay.c), from commit to finish: */
+    bool running;               /* dispatched, not finished */
+    bool profiling;             /* its event is profiled */
+    bool traced;                /* tracing was on at its commit */
+    bool moves;                 /* a buffer is not current where its first
+                                   node uses it */
+    bool any_lost;              /* a buffer it reads was lost before */
+    uint16_t given_up;          /* its runs given up and not back */
+    uint16_t cmd;               /* its command's slot */
+    _Atomic uint8_t started;    /* a node started: the event is running */
+    _Atomic uint64_t t_end;     /* profiled: the latest run's end */
     axl__exec x;                /* the walk's state */
     axl__exec_graph g;          /* nodes, successors, roots */
     axl_plan_node *nodes;       /* kind, preds; a kernel node's runs are
                                    run[run0, run0 + nruns) (nruns >= 1) */
     uint16_t *preds;
     struct axl__plan_run *run;
+    axl_hal_arg *args;          /* the runs' arguments, one after another */
+    uint16_t *bases;            /* and their base buffers */
+    uint16_t *kernels;          /* the kernel objects' slots, once each */
+    uint16_t nkernels;
     struct axl__plan_buf *buf;
     uint16_t *pbuf;             /* node n's accessor i's plan buffer:
                                    pbuf[n * AXL_MAX_ACCESSORS + i] */
     axl__graph_node_ref *node;  /* the executable graph's nodes, by index */
 };
 
+/* Whether p is in the graph-table arena (a graph's run as a token). */
+bool axl__plan_owns(const void *p);
+
 /* Builds x's plan (lock held; nothing dropped): edges from the nodes'
  * accessors and recorded edges, a run per kernel node bound to a unit,
  * the plan buffers. AXL_ERR_OUT_OF_RESOURCES naming AXL_GRAPH_TABLE_BYTES
  * when the arena cannot hold it; x keeps its plan (or none) then. */
 axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x);
+/* Each run's unit, bound again (by plan.h's rule: the device's units and
+ * what each kernel may use may have changed since), with the hal runs'
+ * unit fields (lock held). */
+void axl__plan_bind(struct axl__plan *p, const struct axl__graph_exec *x);
 /* Frees x's plan, if it has one (lock held). */
 void axl__plan_free(struct axl__graph_exec *x);
+/* Frees the block of plan p (lock held). */
+void axl__plan_free_block(struct axl__plan *p);
+
+/* ---- Replays (replay.c) ------------------------------------------------- */
+
+/* The submission of executable graph x (slot xs) to q (lock held; nothing
+ * dropped): one command of kind AXL__CMD_REPLAY and its event, after the
+ * ones deps name (strong edges: a failed one fails every node unrun), the
+ * commands its buffers' accesses conflict with and the last submission of
+ * x (edges that only order). AXL_ERR_OUT_OF_RESOURCES when the command or
+ * event pool is full (nothing made). */
+axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
+                              struct axl__graph_exec *x,
+                              const uint32_t *deps, unsigned ndeps,
+                              bool overflow, axl_event *out);
+/* From the commit (sched.c, lock held): the plan buffers' accesses, the
+ * edge to the last submission, the holds on its kernels. */
+void axl__replay_edges(struct axl__command *c, struct axl__queue *q);
+/* Its dispatch (sched.c; lock held, dropped while it drives). */
+void axl__replay_start(struct axl__command *c);
+/* Drives the submissions whose claim nobody drives (lock held, dropped
+ * while it drives): from a pump or a wait when axl__rt.replay_kick. */
+void axl__replay_poll(void);
+/* A graph's run ended (axl_hal_run_done's token). */
+void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
+                          const char *why);
+/* Unit cu of device d is free (lock held): the graphs' runs that wait for
+ * it are kicked, the kernel commands waiting for a unit ready again. */
+void axl__unit_freed(struct axl__device *d, struct axl__cu *cu);
+/* Timeouts of graphs' runs (cu.c's, lock held): gives up those past their
+ * deadline on d (now on its clock); the earliest deadline of the others. */
+unsigned axl__replay_timeouts(struct axl__device *d, uint64_t now,
+                              bool may_call_out);
+uint64_t axl__replay_deadline(const struct axl__device *d);
+/* Whether a command's dispatch must fail it: it read a version a graph
+ * lost (AXL__CMD_AFTER_GRAPH; lock held). */
+bool axl__after_graph_lost(struct axl__command *c);
 
 #endif /* AXL_REPLAY_H */

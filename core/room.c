@@ -26,6 +26,9 @@
  */
 #include "rt.h"
 #include "image.h"
+#if AXL_FEATURE_GRAPHS
+#include "replay.h"
+#endif
 
 static bool released(int kind, uint16_t slot)
 {
@@ -85,6 +88,21 @@ static bool keeps(const struct axl__command *c, int kind, bool given_up)
     if (kind == AXL__POOL_EVENT && released(AXL__POOL_EVENT, c->event))
         return true;
 #if AXL_FEATURE_GRAPHS
+    /* A graph's submission holds its executable graph (freed with its
+     * last submission once released), its kernels and its base buffers. */
+    if (c->kind == AXL__CMD_REPLAY) {
+        const struct axl__plan *p =
+            axl__graph_exec_at(c->u.replay.exec)->plan;
+        if (kind == AXL__POOL_GRAPH_EXEC &&
+            released(AXL__POOL_GRAPH_EXEC, c->u.replay.exec))
+            return true;
+        for (uint16_t k = 0; k < p->nkernels; k++)
+            if (kernel_keeps(p->kernels[k], kind))
+                return true;
+        for (uint32_t b = 0; b < p->nbufs; b++)
+            if (buffer_keeps(p->buf[b].base, p->buf[b].base, kind))
+                return true;
+    }
     /* A graph's join holds the events it waits for (sched.c). */
     if (kind == AXL__POOL_EVENT && (c->flags & AXL__CMD_JOIN))
         for (uint8_t i = 0; i < c->u.kernel.nargs; i++)

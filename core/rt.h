@@ -152,6 +152,19 @@ struct axl__cu {
     char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
     axl_hal_run run;
     axl_hal_arg args[AXL_MAX_KERNEL_ARGS];
+#if AXL_FEATURE_GRAPHS
+    /* Who has the unit, without the lock: a plain command (cmd, taken
+     * under the lock) or a graph's run (replay.c, taken by the executor's
+     * driver), each by setting `taken` from 0 (seq_cst, with `wanted`:
+     * whoever finds it taken says so there, and whoever frees it looks,
+     * so no release is missed). prun: the graph's run holding it, or
+     * NULL. waiting: per executable graph's slot, its runs that wait for
+     * it, each promised a kick when it is free (the lock's). */
+    _Atomic uint8_t taken;
+    _Atomic uint8_t wanted;
+    struct axl__plan_run *_Atomic prun;
+    uint16_t waiting[AXL_MAX_GRAPH_EXECS];
+#endif
 };
 
 struct axl__device {
@@ -257,10 +270,13 @@ enum axl__command_kind {
     AXL__CMD_EMPTY,         /* a group with no action (4.9.3): done once
                                what it depends on is (a barrier) */
     AXL__CMD_KERNEL,        /* single_task on a compute unit */
-    AXL__CMD_GRAPH          /* a laid-out graph's submission (graph.c):
+    AXL__CMD_GRAPH,         /* a laid-out graph's submission (graph.c):
                                holds its nodes' buffers; starting it
                                releases its node commands, and it ends
                                when the last of them does */
+    AXL__CMD_REPLAY         /* a submission of an executable graph's plan
+                               (replay.c): one command, no command per
+                               node; the executor runs its nodes */
 };
 
 /* ---- Kernels (images, kernel ids and bundles: image.h) ---------------------- */
@@ -410,6 +426,18 @@ struct axl__buffer {
     axl__buffer_ref next_zombie;
     uint32_t trace_writer;      /* base: event handle of the last traced
                                    command that wrote it (trace arrows) */
+#if AXL_FEATURE_GRAPHS
+    /* Base: a graph's submission that uses it and has not finished (its
+     * event handle, 0: none): later commands order after it (replay.c).
+     * And the last version a failed write lost (lost_ver, with why:
+     * lost_ver_status and the event that failed): a command committed
+     * after a graph that reads that version fails unrun at dispatch,
+     * whatever was committed since. */
+    uint32_t graph_ev;
+    uint32_t lost_ver;
+    axl_status lost_ver_status;
+    uint32_t lost_ver_event;
+#endif
 };
 
 enum axl__access_flags {
@@ -475,11 +503,15 @@ enum axl__command_flags {
     AXL__CMD_JOIN = 1u << 6,     /* a graph's join (graph.c): holds the
                                     events it waits for (in u.kernel.args),
                                     its failure is its event's only */
-    AXL__CMD_NODE = 1u << 7      /* a node of a laid-out graph's submission
+    AXL__CMD_NODE = 1u << 7,     /* a node of a laid-out graph's submission
                                     (parent): no accessors of its own (the
                                     parent's stand for them; acc[] is only
                                     read for its arguments), not in the
                                     submission-order list */
+    AXL__CMD_AFTER_GRAPH = 1u << 8 /* waits for a graph's submission through
+                                    a buffer (an edge that only orders):
+                                    its dispatch looks whether the graph
+                                    lost what it reads (replay.c) */
 };
 
 #if AXL_TRACE_EVENTS
@@ -514,7 +546,7 @@ struct axl__dep {
 struct axl__command {
     uint32_t seq;               /* submission order */
     uint8_t kind;
-    uint8_t flags;
+    uint16_t flags;
     uint8_t ndeps;
     uint16_t event;             /* slot */
     uint16_t queue;             /* slot */
@@ -575,6 +607,9 @@ struct axl__command {
             uint16_t failed;    /* the first failed node's event slot + 1,
                                    held for fail_unrun's message, or 0 */
         } graph;
+        struct {                /* AXL__CMD_REPLAY */
+            uint16_t exec;      /* its executable graph's slot (held) */
+        } replay;
     } u;
 };
 
@@ -697,6 +732,15 @@ struct axl__runtime {
     axl_arena graph_tables;                /* executable graphs' plans
                                               (plan.c; set up at first
                                               use) */
+    _Atomic uint8_t replay_kick;           /* a graph's submission has a
+                                              claim nobody drives (an
+                                              interrupt's run end, a kick
+                                              under the lock): the next
+                                              pump or wait drives it */
+    _Atomic uint8_t unit_waits;            /* a kernel command waits in
+                                              cu_wait for a unit a graph's
+                                              run may hold: its release
+                                              takes the lock to look */
 #endif
 };
 
@@ -1156,7 +1200,11 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
 void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h);
 void axl__access_finish(struct axl__command *c, bool failed);
 void axl__access_started(struct axl__command *c);
-/* Moving bytes, outside the lock (transfer.c). */
+/* Moving bytes, outside the lock (transfer.c). axl__move: base buffer
+ * b's whole contents from location src to location to, through its host
+ * storage when neither is the host (which it must have). */
+axl_status axl__move(struct axl__buffer *b, uint8_t src, uint8_t to,
+                     char *why, size_t cap);
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
 axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
                                size_t cap);
@@ -1225,6 +1273,13 @@ struct axl__device *axl__progress_device(void);
 void axl__unit_what(const struct axl__device *d, const struct axl__cu *cu,
                     char *out, size_t size);
 void axl__buffer_reserved(struct axl__buffer *b);
+/* now + ns, saturating (a deadline; UINT64_MAX: none). */
+uint64_t axl__deadline_after(uint64_t now, uint64_t ns);
+/* A run given up at its timeout keeps base buffer b (its device memory
+ * counted reserved once the application released it), until it comes
+ * back (lock held). */
+void axl__given_up_keep(struct axl__buffer *b);
+void axl__given_up_let_go(struct axl__buffer *b);
 /* Whether a hung unit's given-up run holds base buffer b (lock held). */
 bool axl__held_by_hung(const struct axl__buffer *b);
 /* Kernel commands waiting for a unit (the cu_wait FIFO) that only hung
@@ -1346,6 +1401,13 @@ axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
+/* A data edge that only orders (to or from a graph's submission): noted as
+ * a strong one is (Table 34's contexts), carrying no failure. */
+void axl__add_weak_dep(struct axl__command *c, struct axl__event *e);
+/* An asynchronous error of q that no event carries (a graph's node; the
+ * event handle is its submission's), at the end of q's list (lock held). */
+void axl__async_error(struct axl__queue *q, uint32_t event, axl_status st,
+                      const char *why);
 
 /* The edge itself, unchecked: e is pending, not already c's predecessor,
  * and c has room for it (axl__add_dep checks all three). Inline: the
@@ -1425,7 +1487,10 @@ static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
     } else if (kind == AXL__CMD_HOST_TASK) {
         c->u.host = h->u.host;
         c->u.host.runner = NULL;
-    } else if (kind != AXL__CMD_GRAPH) { /* graph.c sets u.graph */
+    } else if (kind == AXL__CMD_REPLAY) {
+        c->u.replay = h->u.replay;
+    } else if (kind != AXL__CMD_GRAPH) {
+        /* (graph.c sets u.graph, replay.c u.replay) */
         c->u = h->u;
     }
     if (q) {

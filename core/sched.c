@@ -24,6 +24,9 @@
 #include "observe.h"
 #include "devops.h"
 #include "pipeline_priv.h"
+#if AXL_FEATURE_GRAPHS
+#include "replay.h"
+#endif
 
 static void make_ready(struct axl__command *c)
 {
@@ -131,6 +134,14 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
     axl__link_dep(c, e, strong);
 }
 
+void axl__add_weak_dep(struct axl__command *c, struct axl__event *e)
+{
+    if (e == axl__event_at(c->event) || event_complete(e))
+        return;
+    waited_on(c, e);
+    axl__add_dep(c, e, false);
+}
+
 /* ---- Errors ---------------------------------------------------------------------- */
 
 void axl__error_unref(struct axl__error *err)
@@ -150,7 +161,8 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
      * event only. (Its command is e's still.) */
     if (q) {
         const struct axl__command *c = axl__command_deref(e->command);
-        if ((c->flags & AXL__CMD_JOIN) || c->kind == AXL__CMD_GRAPH)
+        if ((c->flags & AXL__CMD_JOIN) || c->kind == AXL__CMD_GRAPH ||
+            c->kind == AXL__CMD_REPLAY)
             q = NULL;
     }
 #endif
@@ -172,6 +184,29 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
     err->queue = AXL__HANDLE(QUEUE, q);
     err->refs = 2; /* and the queue's list */
     err->listed = true;
+    if (AXL__IS_REF(q->err_tail))
+        axl__error_deref(q->err_tail)->next = r;
+    else
+        q->err_head = r;
+    q->err_tail = r;
+}
+
+void axl__async_error(struct axl__queue *q, uint32_t event, axl_status st,
+                      const char *why)
+{
+    struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
+    if (!err) {
+        q->dropped++;
+        return;
+    }
+    err->status = st;
+    err->event = event;
+    err->queue = AXL__HANDLE(QUEUE, q);
+    err->refs = 1; /* the queue's list: no event holds it */
+    err->listed = true;
+    axl_format(err->message, sizeof err->message, "%s",
+               why && why[0] ? why : axl_status_name(st));
+    axl__error_ref r = axl__error_ref_of(err);
     if (AXL__IS_REF(q->err_tail))
         axl__error_deref(q->err_tail)->next = r;
     else
@@ -257,7 +292,10 @@ static void complete(struct axl__command *c, axl_status status,
     struct axl__queue *q =
         c->queue != AXL__NO_QUEUE ? axl__queue_at(c->queue) : NULL;
     if (e->profiling) {
-        e->t_end = axl__command_now(c);
+        /* A graph's submission ends at its last node's end (replay.c has
+         * set it), or now when none ran. */
+        if (c->kind != AXL__CMD_REPLAY || !e->t_end)
+            e->t_end = axl__command_now(c);
         if (!e->t_start)
             e->t_start = e->t_end; /* never ran: failed dependency */
     }
@@ -350,7 +388,11 @@ static void lost_buffer(const struct axl__command *c, char *out, size_t n)
     out[0] = '\0';
     for (uint8_t i = 0; i < c->nacc; i++) {
         const struct axl__buffer *b = axl__buffer_at(c->acc[i].base);
-        if (b->lost_event != c->dep_event || !b->lost_status)
+        if ((b->lost_event != c->dep_event || !b->lost_status)
+#if AXL_FEATURE_GRAPHS
+            && (b->lost_ver_event != c->dep_event || !b->lost_ver_status)
+#endif
+        )
             continue;
         unsigned arg = UINT32_MAX;
         for (uint8_t m = 0; c->kind == AXL__CMD_KERNEL &&
@@ -544,6 +586,14 @@ static void dispatch(struct axl__command *c)
         graph_start(c);
         return;
     }
+    if (c->kind == AXL__CMD_REPLAY) {
+        axl__replay_start(c);
+        return;
+    }
+    /* After a graph's submission through a buffer (an edge that only
+     * orders): what it reads may be what a node of it lost. */
+    if ((c->flags & AXL__CMD_AFTER_GRAPH) && !c->dep_status)
+        (void)axl__after_graph_lost(c);
 #endif
     if (c->dep_status) {
         fail_unrun(c);
@@ -583,8 +633,17 @@ static void dispatch(struct axl__command *c)
 void axl__pump(void)
 {
     struct axl__command *c;
-    while ((c = axl__fifo_pop(&axl__rt.ready)))
+    for (;;) {
+#if AXL_FEATURE_GRAPHS
+        /* A graph's submission whose claim nobody drives (an interrupt's
+         * run end, a unit freed under the lock). */
+        if (atomic_load_explicit(&axl__rt.replay_kick, memory_order_relaxed))
+            axl__replay_poll();
+#endif
+        if (!(c = axl__fifo_pop(&axl__rt.ready)))
+            break;
         dispatch(c);
+    }
     if (AXL__IS_REF(axl__rt.zombie_head))
         axl__free_zombies();
 }
@@ -683,6 +742,10 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
      * if it does not fit. The handler's buffer holds pass to the command. */
     if (h->nacc)
         axl__access_commit(c, cs, h);
+#if AXL_FEATURE_GRAPHS
+    else if (kind == AXL__CMD_REPLAY)
+        axl__replay_edges(c, q);
+#endif
     for (uint16_t i = 0; i < h->ndeps; i++) {
         struct axl__event *p =
             axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
@@ -1089,7 +1152,12 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
 {
     uint64_t spin_until = 0;
     while (!done(arg)) {
-        if (AXL__IS_REF(axl__rt.ready.head)) {
+        if (AXL__IS_REF(axl__rt.ready.head)
+#if AXL_FEATURE_GRAPHS
+            || atomic_load_explicit(&axl__rt.replay_kick,
+                                    memory_order_relaxed)
+#endif
+        ) {
             axl__pump();
             continue;
         }

@@ -61,6 +61,35 @@ static bool aliased(const struct axl__buffer *b, uint8_t loc)
 /* Whole-buffer moves into each accessor's location. */
 static axl_status transfers(struct axl__command *c, char *why, size_t cap);
 
+axl_status axl__move(struct axl__buffer *b, uint8_t src, uint8_t to,
+                     char *why, size_t cap)
+{
+    axl_status st = AXL_SUCCESS;
+    if (src != AXL__LOC_HOST) {
+        dev_ref s = dev_of(b, src);
+        host_lock(b);
+        if (aliased(b, src))
+            axl_port_cache_invalidate(b->host, (size_t)b->size);
+        else
+            st = axl__dev_mem_read(s.dev, s.mem, 0, b->host, b->size);
+        host_unlock(b);
+        if (st != AXL_SUCCESS)
+            return port_failed(why, cap, "reading the buffer back", &s, st);
+    }
+    if (to != AXL__LOC_HOST) {
+        dev_ref d = dev_of(b, to);
+        host_lock(b);
+        if (aliased(b, to))
+            axl_port_cache_flush(b->host, (size_t)b->size);
+        else
+            st = axl__dev_mem_write(d.dev, d.mem, 0, b->host, b->size);
+        host_unlock(b);
+        if (st != AXL_SUCCESS)
+            return port_failed(why, cap, "copying the buffer in", &d, st);
+    }
+    return AXL_SUCCESS;
+}
+
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap)
 {
     if (!(c->flags & AXL__CMD_XFER))
@@ -95,28 +124,9 @@ static axl_status transfers(struct axl__command *c, char *why, size_t cap)
                                                       : a->src]
                                                 .device));
 #endif
-        if (a->src != AXL__LOC_HOST) {
-            dev_ref s = dev_of(b, a->src);
-            host_lock(b);
-            if (aliased(b, a->src))
-                axl_port_cache_invalidate(b->host, (size_t)b->size);
-            else
-                st = axl__dev_mem_read(s.dev, s.mem, 0, b->host, b->size);
-            host_unlock(b);
-            if (st != AXL_SUCCESS)
-                return port_failed(why, cap, "reading the buffer back", &s, st);
-        }
-        if (a->loc != AXL__LOC_HOST) {
-            dev_ref d = dev_of(b, a->loc);
-            host_lock(b);
-            if (aliased(b, a->loc))
-                axl_port_cache_flush(b->host, (size_t)b->size);
-            else
-                st = axl__dev_mem_write(d.dev, d.mem, 0, b->host, b->size);
-            host_unlock(b);
-            if (st != AXL_SUCCESS)
-                return port_failed(why, cap, "copying the buffer in", &d, st);
-        }
+        st = axl__move(b, a->src, a->loc, why, cap);
+        if (st != AXL_SUCCESS)
+            return st;
     }
     return AXL_SUCCESS;
 }

@@ -1,0 +1,635 @@
+/*
+ * replay.c - submissions of an executable graph's plan (replay.h): one
+ * command and one event per submission, whose nodes the one executor
+ * (exec.c) runs: a node's runs are started through the device port by
+ * whoever drives (the submitting thread, or the thread a run ended on),
+ * and a run's end readies its successors and starts them, with no command,
+ * event or lock per node. The runtime lock is taken to commit and to
+ * finish a submission, and on slow paths (a unit another holds, a run
+ * past its timeout, a claim an interrupt left).
+ *
+ * The rules (docs/design.md, "Graphs"): the scheduler sees one command,
+ * ordered against commands outside the graph by edges that only order
+ * (access.c: a graph's buffers carry its mark); a failed node loses what
+ * it writes and what depends on it, nothing else, and the commands after
+ * the graph look at what they read (axl__after_graph_lost); the event is
+ * running from the first node's start, its command_start that start and
+ * command_end the last end; each node's failure is an asynchronous error
+ * of the queue, the first one the event's.
+ */
+#include <string.h>
+
+#include "rt.h"
+#include "access.h"
+#include "devops.h"
+#include "image.h"
+#include "observe.h"
+#include "replay.h"
+
+#if AXL_FEATURE_GRAPHS
+
+#define PHASE(s) ((s) & 0xFFu)
+#define STARTS(s) ((s) & ~0xFFu)
+
+static inline struct axl__device *device_of(const struct axl__plan *p)
+{
+    return axl__device_at(p->device);
+}
+
+/* Whether executable-graph slot s is allocated (live, or released while
+ * its submissions run). */
+static bool exec_in_use(uint16_t s)
+{
+    const axl__pool *xp = AXL__POOL(GRAPH_EXEC);
+    return xp->link[s] == AXL__SLOT_LIVE || xp->link[s] == AXL__SLOT_RETIRED;
+}
+
+/* ---- Commit ------------------------------------------------------------------ */
+
+axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
+                              struct axl__graph_exec *x,
+                              const uint32_t *deps, unsigned ndeps,
+                              bool overflow, axl_event *out)
+{
+    /* As a checked group with no accessor of its own, its dependencies
+     * explicit (axl__commit): its buffers' accesses are the plan's,
+     * committed by axl__replay_edges from the commit. */
+    axl_handler h;
+    h.kind = AXL__CMD_REPLAY;
+    h.a0 = h.a1 = 0;
+    h.nacc = 0;
+    h.memo = 1; /* nothing to place */
+    h.ndeps = (uint16_t)ndeps;
+    memcpy(h.deps, deps, ndeps * sizeof deps[0]);
+    h.deps_overflow = overflow;
+    h.u.replay.exec = AXL__SLOT(GRAPH_EXEC, x);
+    struct axl__command *c;
+    axl_status st = axl__commit(fn, q, &h, &c, out);
+    if (st != AXL_SUCCESS)
+        return st;
+    x->pending++;
+    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    return AXL_SUCCESS;
+}
+
+/* Whether the event `last` (a handle the runtime made) is still pending,
+ * and a submission to q must wait for it to keep one instance of a graph
+ * at a time: not on an in-order queue that made it, whose order does. */
+static struct axl__event *running_last(uint32_t last, const struct axl__queue *q)
+{
+    if (!last)
+        return NULL;
+    const uint16_t es = AXL__HANDLE_SLOT(last);
+    struct axl__event *e = axl__event_at(es);
+    if (AXL__POOL(EVENT)->gen[es] != (uint16_t)(last >> AXL__HANDLE_GEN_SHIFT) ||
+        atomic_load_explicit(&e->state, memory_order_acquire) ==
+            AXL_EVENT_COMPLETE ||
+        ((q->flags & AXL_QUEUE_IN_ORDER) && e->queue == AXL__HANDLE(QUEUE, q)))
+        return NULL;
+    return e;
+}
+
+void axl__replay_edges(struct axl__command *c, struct axl__queue *q)
+{
+    struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
+    struct axl__plan *p = x->plan;
+    /* sycl_ext_oneapi_graph, "New Handler Member Functions",
+     * ext_oneapi_graph(graph): "Only one instance of graph will execute
+     * at any time": after the last submission if it still runs, by an
+     * edge that only orders (its failure is not this one's). */
+    struct axl__event *last = running_last(x->last, q);
+    if (last)
+        axl__add_dep(c, last, false);
+    axl__access_commit_graph(c, p);
+    for (uint16_t k = 0; k < p->nkernels; k++)
+        axl__kernel_at(p->kernels[k])->holds++;
+}
+
+/* ---- Units ------------------------------------------------------------------- */
+
+void axl__unit_freed(struct axl__device *d, struct axl__cu *cu)
+{
+    (void)d;
+    if (atomic_exchange(&cu->wanted, 0))
+        for (uint16_t s = 0; s < AXL_MAX_GRAPH_EXECS; s++)
+            for (; cu->waiting[s]; cu->waiting[s]--) {
+                /* The kick a start promised: the claim, if taken here, is
+                 * left for a pump (no driving with the lock held). */
+                (void)axl__exec_kick(&axl__graph_exec_at(s)->plan->x, false);
+                atomic_store(&axl__rt.replay_kick, 1);
+            }
+    if (atomic_exchange(&axl__rt.unit_waits, 0))
+        axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
+}
+
+/* The unit a graph's run had is free (no lock held): the ones that wait
+ * for it are told, under the lock, when some do. */
+static void unit_release(struct axl__device *d, struct axl__cu *cu)
+{
+    atomic_store_explicit(&cu->prun, NULL, memory_order_relaxed);
+    atomic_store(&cu->taken, 0);
+    if (atomic_load(&cu->wanted) || atomic_load(&axl__rt.unit_waits)) {
+        axl_port_lock();
+        axl__unit_freed(d, cu);
+        axl_port_unlock();
+    }
+}
+
+/* The unit of node n's run was taken (driver; no lock held): a kick is
+ * promised for when it is free (AXL__EXEC_WAIT), unless it came free
+ * meanwhile and is this run's now (AXL_SUCCESS). A hung unit fails the
+ * run at once. */
+AXL__COLD static axl_status wait_for_unit(struct axl__plan *p,
+                                          struct axl__cu *cu, uint32_t n)
+{
+    struct axl__device *d = device_of(p);
+    axl_port_lock();
+    axl_status st = AXL__EXEC_WAIT;
+    if (cu->hung) {
+        char what[AXL_MESSAGE_MAX - 64];
+        axl__unit_what(d, cu, what, sizeof what);
+        char *w = axl__exec_why(&p->x, n);
+        if (w)
+            axl__why(w, AXL_MESSAGE_MAX, "node %u: no free unit: %s",
+                     (unsigned)n, what);
+        st = AXL_ERR_RUNTIME;
+    } else {
+        /* Said first, then looked at again: a release between the two
+         * either sees `wanted` (and kicks, under this lock, after it), or
+         * is seen here. */
+        cu->waiting[p->exec]++;
+        atomic_store(&cu->wanted, 1);
+        uint8_t free_ = 0;
+        if (atomic_compare_exchange_strong(&cu->taken, &free_, 1)) {
+            cu->waiting[p->exec]--;
+            st = AXL_SUCCESS;
+        }
+    }
+    axl_port_unlock();
+    return st;
+}
+
+/* ---- Runs -------------------------------------------------------------------- */
+
+/* The first failure's message of node n: "node 2 (vadd on vadd_2): why". */
+static void node_why(struct axl__plan *p, const struct axl__plan_run *run,
+                     const char *why)
+{
+    char *w = axl__exec_why(&p->x, run->node);
+    if (!w)
+        return;
+    const struct axl__device *d = device_of(p);
+    axl__why(w, AXL_MESSAGE_MAX, "node %u (%s on unit %u of %s): %s",
+             (unsigned)run->node, run->hal.kernel_name, (unsigned)run->hal.cu,
+             d->info.name, why && why[0] ? why : "failed");
+}
+
+/* Whether node n reads what was lost before the submission: it does not
+ * run then (lock-free: the plan buffers' lost is set at commit). */
+AXL__COLD static axl_status lost_input(struct axl__plan *p, uint32_t n)
+{
+    const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+    for (uint8_t k = 0; k < gn->nacc; k++) {
+        const struct axl__plan_buf *pb =
+            &p->buf[p->pbuf[n * AXL_MAX_ACCESSORS + k]];
+        if (!pb->lost || !(gn->h.acc[k].mode & AXL_ACCESS_READ))
+            continue;
+        char *w = axl__exec_why(&p->x, n);
+        if (w)
+            axl__why(w, AXL_MESSAGE_MAX,
+                     "node %u: not run: buffer 0x%x (accessor %u) was lost "
+                     "(%s)",
+                     (unsigned)n, (unsigned)gn->bufs[k], (unsigned)k + 1u,
+                     axl_status_name(pb->lost));
+        return pb->lost;
+    }
+    return AXL_SUCCESS;
+}
+
+/* The executor's start (exec.h): run r of kernel node n on its unit, with
+ * the arguments it holds. */
+static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
+{
+    struct axl__plan *p = x->client;
+    struct axl__plan_run *run = &p->run[p->nodes[n].run0 + r];
+    struct axl__device *d = device_of(p);
+    if (p->any_lost) {
+        const axl_status st = lost_input(p, n);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    if (run->cu == 0xFFu) {
+        node_why(p, run,
+                 AXL__TEXT("no compute unit of the kernel on the device "
+                           "(past AXL_MAX_DEVICE_CUS?) reaches its buffers"));
+        return AXL_ERR_KERNEL_NOT_SUPPORTED;
+    }
+    struct axl__cu *cu = &d->cus[run->cu];
+    uint8_t free_ = 0;
+    if (!atomic_compare_exchange_strong(&cu->taken, &free_, 1)) {
+        const axl_status st = wait_for_unit(p, cu, n);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    atomic_store_explicit(&cu->prun, run, memory_order_relaxed);
+    const uint32_t starts = STARTS(atomic_load_explicit(&run->state,
+                                                        memory_order_relaxed)) +
+                            0x100u;
+    atomic_store_explicit(&run->state, starts | AXL__RUN_STARTING,
+                          memory_order_relaxed);
+    if (!atomic_load_explicit(&p->started, memory_order_relaxed) &&
+        !atomic_exchange(&p->started, 1)) {
+        /* The first node's start: the event runs from here (its
+         * command_start this start's time). */
+        struct axl__event *e = axl__event_at(axl__command_at(p->cmd)->event);
+        if (p->profiling)
+            e->t_start = axl__dev_now(d);
+        atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
+                              memory_order_release);
+    }
+    if (p->traced)
+        run->t_start = axl__dev_now(d);
+    const axl_status st = axl__dev_run_start(d, &run->hal);
+    if (st != AXL_SUCCESS) {
+        node_why(p, run, axl_last_message());
+        atomic_store_explicit(&run->state, starts | AXL__RUN_IDLE,
+                              memory_order_relaxed);
+        unit_release(d, cu);
+        return st;
+    }
+    /* Its deadline, then RUNNING (a timeout reads the deadline after it
+     * sees RUNNING): unless it ended inside run_start, when this thread
+     * frees the unit (the port saw no other start of it meanwhile). */
+    run->deadline = run->hal.timeout_ns
+                        ? axl__deadline_after(axl__dev_now(d),
+                                              run->hal.timeout_ns)
+                        : 0;
+    uint32_t was = starts | AXL__RUN_STARTING;
+    if (!atomic_compare_exchange_strong_explicit(
+            &run->state, &was, starts | AXL__RUN_RUNNING,
+            memory_order_release, memory_order_acquire))
+        unit_release(d, cu);
+    return AXL_SUCCESS;
+}
+
+static const axl__exec_ops replay_ops = {.start = start_run};
+
+/* ---- The end of a submission ------------------------------------------------- */
+
+/* x was released while its submissions ran: freed with the last of them
+ * (and of its runs given up). Lock held. */
+void axl__exec_free(struct axl__graph_exec *x);
+
+static void exec_settle(struct axl__graph_exec *x)
+{
+    struct axl__plan *p = x->plan;
+    if (x->retired && !x->pending && (!p || !p->given_up))
+        axl__exec_free(x);
+}
+
+/* Submission p has finished: every node settled (lock held). */
+static void finish(struct axl__plan *p)
+{
+    struct axl__command *c = axl__command_at(p->cmd);
+    struct axl__event *e = axl__event_at(c->event);
+    struct axl__queue *q = axl__queue_at(c->queue);
+    struct axl__graph_exec *x = axl__graph_exec_at(p->exec);
+    const axl__exec *ex = &p->x;
+    axl__access_finish_graph(c, p);
+    for (uint16_t k = 0; k < p->nkernels; k++)
+        axl__kernel_unhold(axl__kernel_at(p->kernels[k]));
+    char why[AXL_MESSAGE_MAX] = "";
+    if (ex->status != AXL_SUCCESS) {
+        /* One error per failed or skipped node for the queue, in node
+         * order, as each node's command had (the event's: the first). */
+        const uint32_t nwhy = atomic_load(&ex->whys) < ex->nwhy
+                                  ? atomic_load(&ex->whys)
+                                  : ex->nwhy;
+        for (uint32_t n = 0; n < p->nnodes; n++) {
+            if (!axl__exec_failed(ex, n))
+                continue;
+            const axl_status st = axl__exec_status(ex, n);
+            char msg[AXL_MESSAGE_MAX];
+            const char *m = NULL;
+            for (uint32_t k = 0; k < nwhy && !m; k++)
+                if (ex->why_node[k] == n)
+                    m = ex->why[k];
+            if (!m && axl__exec_skipped(ex, n)) {
+                axl__why(msg, sizeof msg,
+                         "node %u: not run: a node it depends on failed "
+                         "(%s)",
+                         (unsigned)n, axl_status_name(st));
+                m = msg;
+            } else if (!m) {
+                axl__why(msg, sizeof msg, "node %u failed (%s)", (unsigned)n,
+                         axl_status_name(st));
+                m = msg;
+            }
+            if (n == ex->first_failed)
+                axl_format(why, sizeof why, "%s", m);
+            axl__async_error(q, AXL__HANDLE(EVENT, e), st, m);
+        }
+    }
+    if (p->profiling)
+        e->t_end = atomic_load(&p->t_end);
+    p->running = false;
+    x->pending--;
+    axl__complete(c, ex->status, ex->status == AXL_SUCCESS ? NULL : why);
+    exec_settle(x);
+}
+
+/* ---- Dispatch ----------------------------------------------------------------- */
+
+/* Each buffer not current where the graph's first node on it uses it is
+ * moved there (no lock held: the submission's commit holds it, and its
+ * edges ordered it after what fills it). One that cannot be is lost for
+ * the nodes that read it. */
+AXL__COLD static void moves(struct axl__plan *p)
+{
+    for (uint32_t i = 0; i < p->nbufs; i++) {
+        struct axl__plan_buf *pb = &p->buf[i];
+        const uint8_t to = pb->loc_first;
+        if ((pb->mask >> to & 1u) || !pb->mask ||
+            (pb->flags & AXL__PB_DISCARD_FIRST))
+            continue;
+        /* From the host when it is current there, else the first place
+         * that is (through the host: resolve made its storage). */
+        const uint8_t src = (pb->mask & 1u)
+                                ? AXL__LOC_HOST
+                                : (uint8_t)__builtin_ctz(pb->mask);
+        char why[AXL_MESSAGE_MAX];
+        const axl_status st =
+            axl__move(axl__buffer_at(pb->base), src, to, why, sizeof why);
+        pb->mask |= (uint8_t)(1u << to);
+        if (st != AXL_SUCCESS && !pb->lost) {
+            pb->lost = st;
+            p->any_lost = true;
+        }
+    }
+}
+
+void axl__replay_start(struct axl__command *c)
+{
+    struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
+    struct axl__plan *p = x->plan;
+    p->cmd = AXL__SLOT(COMMAND, c);
+    p->running = true;
+    p->profiling = axl__event_at(c->event)->profiling;
+    p->traced = AXL__TRACED(c);
+    atomic_store_explicit(&p->started, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->t_end, 0, memory_order_relaxed);
+    p->x.ops = &replay_ops;
+    axl__exec_begin(&p->x);
+    if (c->dep_status) {
+        /* A dependency of the submission failed: every node fails unrun
+         * (its roots doomed, the rest after them). */
+        for (uint32_t w = 0; w < p->g.words; w++)
+            for (uint32_t b = p->g.roots[w]; b; b &= b - 1u) {
+                const uint32_t n = w * 32u + (uint32_t)__builtin_ctz(b);
+                p->x.doomed[w] |= 1u << (n & 31u);
+                atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
+            }
+    }
+    axl_port_unlock();
+    if (p->moves && !c->dep_status)
+        moves(p);
+    const bool done = axl__exec_drive(&p->x);
+    axl_port_lock();
+    if (done)
+        finish(p);
+}
+
+void axl__replay_poll(void)
+{
+    atomic_store(&axl__rt.replay_kick, 0);
+    struct axl__plan *got[AXL_MAX_GRAPH_EXECS];
+    unsigned n = 0;
+    for (uint16_t s = 0; s < AXL_MAX_GRAPH_EXECS; s++) {
+        if (!exec_in_use(s))
+            continue;
+        struct axl__plan *p = axl__graph_exec_at(s)->plan;
+        if (p && p->running && axl__exec_adopt(&p->x))
+            got[n++] = p;
+    }
+    if (!n)
+        return;
+    /* Each claim taken keeps its submission from finishing elsewhere. */
+    bool done[AXL_MAX_GRAPH_EXECS];
+    axl_port_unlock();
+    for (unsigned i = 0; i < n; i++)
+        done[i] = axl__exec_drive_held(&got[i]->x);
+    axl_port_lock();
+    for (unsigned i = 0; i < n; i++)
+        if (done[i])
+            finish(got[i]);
+}
+
+/* ---- Run ends ------------------------------------------------------------------ */
+
+/* A given-up run came back (lock held): what it kept goes, its unit is
+ * free again. */
+static void given_up_back(struct axl__plan_run *run)
+{
+    struct axl__plan *p = run->plan;
+    struct axl__device *d = device_of(p);
+    struct axl__cu *cu = &d->cus[run->cu];
+    if (cu->hung)
+        axl__rt.hung_units--;
+    cu->abandoned = cu->cancel_asked = cu->hung = false;
+    for (uint8_t m = 0; m < run->nargs; m++)
+        if (run->bases[m] != UINT16_MAX)
+            axl__given_up_let_go(axl__buffer_at(run->bases[m]));
+    axl__kernel_unhold(axl__kernel_at(run->kernel));
+    const uint32_t s = atomic_load(&run->state);
+    atomic_store(&run->state, STARTS(s) | AXL__RUN_IDLE);
+    atomic_store_explicit(&cu->prun, NULL, memory_order_relaxed);
+    atomic_store(&cu->taken, 0);
+    axl__unit_freed(d, cu);
+    p->given_up--;
+    exec_settle(axl__graph_exec_at(p->exec));
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
+void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
+                          const char *why)
+{
+    struct axl__plan *p = run->plan;
+    struct axl__device *d = device_of(p);
+    const bool isr = axl_port_in_isr() != 0;
+    if (PHASE(atomic_load(&run->state)) == AXL__RUN_GIVEN_UP) {
+        /* The late end of a run given up at its timeout. */
+        axl_port_lock();
+        given_up_back(run);
+        axl_port_unlock();
+        return;
+    }
+    /* Its message before its end is told (the executor's client reads it
+     * once the node has settled). */
+    if (status != AXL_SUCCESS)
+        node_why(p, run, why);
+    bool inside;
+    for (;;) {
+        uint32_t s = atomic_load(&run->state);
+        if (PHASE(s) == AXL__RUN_GIVEN_UP) { /* a timeout came first */
+            axl_port_lock();
+            given_up_back(run);
+            axl_port_unlock();
+            return;
+        }
+        const uint32_t to = STARTS(s) | (PHASE(s) == AXL__RUN_STARTING
+                                             ? AXL__RUN_ENDED
+                                             : AXL__RUN_IDLE);
+        if (atomic_compare_exchange_strong(&run->state, &s, to)) {
+            inside = PHASE(to) == AXL__RUN_ENDED;
+            break;
+        }
+    }
+    if (p->profiling || p->traced) {
+        const uint64_t now = axl__dev_now(d);
+        run->t_end = now;
+        uint64_t t = atomic_load_explicit(&p->t_end, memory_order_relaxed);
+        while (t < now && !atomic_compare_exchange_weak(&p->t_end, &t, now)) {
+        }
+    }
+    if (!inside) /* else its starter frees the unit */
+        unit_release(d, &d->cus[run->cu]);
+    const bool done = axl__exec_run_ended(&p->x, run->node, status, !isr);
+    if (isr) {
+        /* The next pump or wait drives it: a waiter asleep is woken, as a
+         * plain command's end in an ISR wakes it. */
+        atomic_store(&axl__rt.replay_kick, 1);
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+        return;
+    }
+    if (done || atomic_load(&axl__rt.replay_kick) ||
+        (atomic_load(&axl__rt.unit_waits) && !inside)) {
+        axl_port_lock();
+        if (done)
+            finish(p);
+        if (atomic_load(&axl__rt.replay_kick))
+            axl__replay_poll();
+        axl__pump();
+        axl_port_unlock();
+    }
+}
+
+/* ---- After a graph ---------------------------------------------------------------- */
+
+bool axl__after_graph_lost(struct axl__command *c)
+{
+    for (uint8_t i = 0; i < c->nacc; i++) {
+        const struct axl__access *a = &c->acc[i];
+        const struct axl__buffer *b = axl__buffer_at(a->base);
+        if (!b->lost_ver_status || (a->flags & AXL__ACC_DISCARD))
+            continue;
+        const uint32_t in =
+            (a->mode & AXL_ACCESS_WRITE) ? a->ver - 1u : a->ver;
+        if (b->lost_ver != in)
+            continue;
+        if (!c->dep_status) {
+            c->dep_status = b->lost_ver_status;
+            c->dep_event = b->lost_ver_event;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* ---- Timeouts ----------------------------------------------------------------- */
+
+uint64_t axl__replay_deadline(const struct axl__device *d)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint8_t i = 0; i < d->ncus; i++) {
+        const struct axl__plan_run *r =
+            atomic_load_explicit(&d->cus[i].prun, memory_order_relaxed);
+        if (!r)
+            continue;
+        const uint32_t s = atomic_load(&r->state);
+        if (PHASE(s) == AXL__RUN_RUNNING && r->deadline &&
+            r->deadline < next)
+            next = r->deadline;
+    }
+    return next;
+}
+
+/* Gives up run r on unit cu of d, past its deadline (lock held): its node
+ * fails with AXL_ERR_TIMEOUT now, once; the unit and what the run was
+ * given stay the run's until the port gives it back. */
+static void give_up(struct axl__device *d, struct axl__cu *cu,
+                    struct axl__plan_run *r)
+{
+    struct axl__plan *p = r->plan;
+    const uint64_t t = r->hal.timeout_ns;
+    const bool us = t < 1000000u;
+    char *w = axl__exec_why(&p->x, r->node);
+    if (w)
+        axl__why(w, AXL_MESSAGE_MAX,
+                 "node %u: kernel %s on compute unit %u of %s did not "
+                 "finish within %llu %cs: given up (its buffers stay "
+                 "reserved until the unit is back)",
+                 (unsigned)r->node, r->hal.kernel_name, (unsigned)r->hal.cu,
+                 d->info.name,
+                 (unsigned long long)(t / (us ? 1000u : 1000000u)),
+                 us ? 'u' : 'm');
+    if (axl__rt.shutting_down && axl__rt.gave_up++ == 0)
+        axl_format(axl__rt.gave_up_what, sizeof axl__rt.gave_up_what,
+                   "kernel %s on compute unit %u of %s", r->hal.kernel_name,
+                   (unsigned)r->hal.cu, d->info.name);
+    cu->abandoned = true;
+    cu->cancel_asked = false;
+    for (uint8_t m = 0; m < r->nargs; m++)
+        if (r->bases[m] != UINT16_MAX)
+            axl__given_up_keep(axl__buffer_at(r->bases[m]));
+    axl__kernel_at(r->kernel)->holds++;
+    p->given_up++;
+    (void)axl__exec_run_ended(&p->x, r->node, AXL_ERR_TIMEOUT, false);
+    atomic_store(&axl__rt.replay_kick, 1);
+}
+
+unsigned axl__replay_timeouts(struct axl__device *d, uint64_t now,
+                              bool may_call_out)
+{
+    unsigned n = 0;
+    for (uint8_t i = 0; i < d->ncus; i++) {
+        struct axl__cu *cu = &d->cus[i];
+        struct axl__plan_run *r =
+            atomic_load_explicit(&cu->prun, memory_order_relaxed);
+        if (!r)
+            continue;
+        uint32_t s = atomic_load(&r->state);
+        if (PHASE(s) == AXL__RUN_RUNNING && r->deadline &&
+            r->deadline != UINT64_MAX && now >= r->deadline &&
+            atomic_compare_exchange_strong(&r->state, &s,
+                                           STARTS(s) | AXL__RUN_GIVEN_UP)) {
+            give_up(d, cu, r);
+            n++;
+        }
+        if (PHASE(atomic_load(&r->state)) != AXL__RUN_GIVEN_UP ||
+            cu->cancel_asked || !may_call_out)
+            continue;
+        /* Ask the port to give it back (lock dropped; the run stays the
+         * unit's, so r stays valid); one it says may never end makes the
+         * unit hung. */
+        cu->cancel_asked = true;
+        if (!axl__dev_can_cancel(d))
+            continue;
+        axl_port_unlock();
+        axl__dev_run_cancel(d, &r->hal);
+        axl_port_lock();
+        if (d->port->unit_fix &&
+            atomic_load_explicit(&cu->prun, memory_order_relaxed) == r &&
+            PHASE(atomic_load(&r->state)) == AXL__RUN_GIVEN_UP &&
+            !cu->hung) {
+            cu->hung = true;
+            axl__rt.hung_units++;
+            axl__fail_stranded();
+            if (axl__rt.waiters)
+                axl_port_wake(AXL_PORT_CHANNEL_DONE);
+        }
+    }
+    return n;
+}
+
+#endif /* AXL_FEATURE_GRAPHS */
