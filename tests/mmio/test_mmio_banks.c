@@ -189,7 +189,7 @@ static const axl_plan_arg args[4] = {
     {2, 0x28, 8, AXL_PLAN_ARG_BUFFER, 2, 0, 0},
     {3, 0x34, 4, AXL_PLAN_ARG_SCALAR, 0, 4, 0},
 };
-static const axl_plan_node nodes[1] = {{0, 0, 4, 0, 0, "vadd"}};
+static const axl_plan_node nodes[1] = {{0, 0, 4, 0, 0, "vadd", 0, 0, 0}};
 static const uint8_t scalars[4] = {N & 0xff, N >> 8, 0, 0};
 static axl_plan sum;
 
