@@ -17,6 +17,8 @@
 
 #include "exec.h"
 
+#if AXL_FEATURE_GRAPHS /* (rt.h before: axl_config.h) */
+
 /* What the nodes do to a plan buffer (struct axl__plan_buf.flags). */
 enum axl__plan_buf_flags {
     AXL__PB_READS = 1u,        /* a node reads it */
@@ -171,5 +173,7 @@ uint64_t axl__replay_deadline(const struct axl__device *d);
 /* Whether a command's dispatch must fail it: it read a version a graph
  * lost (AXL__CMD_AFTER_GRAPH; lock held). */
 bool axl__after_graph_lost(struct axl__command *c);
+
+#endif /* AXL_FEATURE_GRAPHS */
 
 #endif /* AXL_REPLAY_H */
