@@ -734,11 +734,13 @@ static struct axl__graph_exec *exec_quiet(const char *fn, axl_graph_exec exec,
              * theirs. */
             struct axl__event *e =
                 axl__pool_lookup_any(AXL__POOL(EVENT), x->last);
-            if (e && axl__wait_for_room(e) != AXL_SUCCESS) {
+            char why[AXL_MESSAGE_MAX - 96];
+            if (e && axl__wait_for_room(e, why, sizeof why) != AXL_SUCCESS) {
                 *st = axl__fail(fn, AXL_ERR_BAD_STATE,
                                 "the executable graph's last submission "
-                                "waits for a host accessor this thread "
-                                "holds: release it first (nothing changed)");
+                                "can never end: it waits for %s (nothing "
+                                "changed)",
+                                why);
                 return NULL;
             }
             if (!e)

@@ -425,11 +425,13 @@ static void action_on_device(struct trace_rec *r, const struct axl__command *c,
 }
 
 /* Its name, for the device's tracks, the first time a record is about it
- * (slot AXL__NO_QUEUE: none). */
+ * (slot AXL__NO_QUEUE: none). The track's label holds the name's first
+ * DEVICE_NAME_MAX - 1 characters by design (a long one, an XRT device's
+ * with its shim, is cut there, not counted as a message cut). */
 static inline __attribute__((always_inline)) void name_device(uint16_t dev)
 {
     if (dev < AXL_MAX_DEVICES && !ring.device_name[dev][0])
-        axl_format(ring.device_name[dev], DEVICE_NAME_MAX, "%s",
+        axl_format_part(ring.device_name[dev], DEVICE_NAME_MAX, "%s",
                    axl__device_at(dev)->info.name);
 }
 
