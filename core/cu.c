@@ -718,6 +718,13 @@ struct axl__device *axl__progress_device(void)
         struct axl__device *d = axl__device_at(s);
         if (!axl__dev_polled(d))
             continue;
+#if AXL_FEATURE_GRAPHS
+        /* A graph's submission starts its runs without the lock, maybe
+         * after this look: driven from its dispatch to its end, or a
+         * waiter that slept meanwhile would never see them end. */
+        if (d->replays)
+            return d;
+#endif
         /* A hung unit's run is not waited for (cancel_run). */
         for (uint8_t i = 0; i < d->ncus; i++)
             if ((AXL__IS_REF(d->cus[i].cmd)

@@ -333,6 +333,7 @@ static void finish(struct axl__plan *p)
     if (p->profiling)
         e->t_end = atomic_load(&p->t_end);
     p->running = false;
+    device_of(p)->replays--;
     x->pending--;
     axl__complete(c, ex->status, ex->status == AXL_SUCCESS ? NULL : why);
     exec_settle(x);
@@ -374,6 +375,7 @@ void axl__replay_start(struct axl__command *c)
     struct axl__plan *p = x->plan;
     p->cmd = AXL__SLOT(COMMAND, c);
     p->running = true;
+    device_of(p)->replays++; /* said before the lock drops (cu.c) */
     p->profiling = axl__event_at(c->event)->profiling;
     p->traced = AXL__TRACED(c);
     atomic_store_explicit(&p->started, 0, memory_order_relaxed);

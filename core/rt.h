@@ -183,6 +183,14 @@ struct axl__device {
                                    on it (never reused while it is open;
                                    at UINT32_MAX no more are given) */
     struct axl__cu cus[AXL_MAX_DEVICE_CUS];
+#if AXL_FEATURE_GRAPHS
+    uint16_t replays;           /* graph submissions dispatched on it and
+                                   not finished (replay.c): a waiter
+                                   drives a polled device while one runs,
+                                   as while a unit has a command (their
+                                   runs start without the lock: a waiter
+                                   asleep would never see them) */
+#endif
     uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
     axl_hal_device_info info;
 };
