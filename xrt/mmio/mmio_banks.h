@@ -1,6 +1,6 @@
 /*
  * mmio_banks.h - the board's memory as the mmio port (mmio.c) and the plan
- * executor (plan.c) place buffers in it (banks.c): the bank regions
+ * executor (fw_exec.c) place buffers in it (banks.c): the bank regions
  * checked once, and which of them are the same memory.
  *
  * Every ZynqMP PS port (HP0-3, HPC0-1, LPD) reaches the same PS DDR, so a

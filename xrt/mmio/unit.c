@@ -3,7 +3,7 @@
  * wiring, the arguments a unit holds, ap_start, and the three ways a
  * run's end is seen (polling, the interrupt, poll then sleep), with the
  * model of the fabric behind the seam in a model build. Shared by the
- * device port the core drives (mmio.c) and the plan executor (plan.c);
+ * device port the core drives (mmio.c) and the plan executor (fw_exec.c);
  * the protocol notes are mmio.c's header.
  */
 #include <stdatomic.h>
