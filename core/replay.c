@@ -375,7 +375,11 @@ void axl__replay_start(struct axl__command *c)
     struct axl__plan *p = x->plan;
     p->cmd = AXL__SLOT(COMMAND, c);
     p->running = true;
-    device_of(p)->replays++; /* said before the lock drops (cu.c) */
+    /* Said before the lock drops, and a waiter asleep since before this
+     * dispatch told: it drives the device now (axl__progress_device). */
+    device_of(p)->replays++;
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
     p->profiling = axl__event_at(c->event)->profiling;
     p->traced = AXL__TRACED(c);
     atomic_store_explicit(&p->started, 0, memory_order_relaxed);
