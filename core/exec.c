@@ -57,8 +57,9 @@ void axl__exec_init(axl__exec *x)
     const axl__exec_graph *g = x->g;
     for (uint32_t n = 0; n < g->nnodes; n++) {
         x->waiting[n] = g->nodes[n].npreds;
-        atomic_init(&x->runs_left[n],
-                    (uint16_t)axl__exec_runs(&g->nodes[n]));
+        if (axl__exec_runs(&g->nodes[n]) > 1u) /* only they use runs_left,
+                                                  next_run */
+            atomic_init(&x->runs_left[n], g->nodes[n].nruns);
     }
 }
 
@@ -151,7 +152,7 @@ AXL_HOT static void start_runs(axl__exec *x, uint32_t n)
 {
     const axl_plan_node *nd = &x->g->nodes[n];
     const uint32_t runs = axl__exec_runs(nd);
-    for (uint32_t r = x->next_run[n]; r < runs; r++) {
+    for (uint32_t r = runs > 1u ? x->next_run[n] : 0u; r < runs; r++) {
         const axl_status st = x->ops->start(x, n, r);
         if (st == AXL_SUCCESS) {
             x->due++;
@@ -159,16 +160,17 @@ AXL_HOT static void start_runs(axl__exec *x, uint32_t n)
         }
         if (st == AXL__EXEC_WAIT) {
             x->due++; /* the kick it promised */
-            x->next_run[n] = (uint16_t)r;
+            if (runs > 1u)
+                x->next_run[n] = (uint16_t)r;
             return;
         }
         x->ready[WORD(n)] &= ~BIT(n);
-        x->next_run[n] = 0;
         node_fails(x, n, st);
         if (runs == 1u) {
             settle(x, n);
             return;
         }
+        x->next_run[n] = 0;
         const uint16_t unstarted = (uint16_t)(runs - r);
         if (atomic_fetch_sub_explicit(&x->runs_left[n], unstarted,
                                       memory_order_acq_rel) == unstarted) {
@@ -179,7 +181,8 @@ AXL_HOT static void start_runs(axl__exec *x, uint32_t n)
         return;
     }
     x->ready[WORD(n)] &= ~BIT(n);
-    x->next_run[n] = 0;
+    if (runs > 1u)
+        x->next_run[n] = 0;
 }
 
 AXL_HOT static void start_node(axl__exec *x, uint32_t n)
@@ -262,7 +265,7 @@ AXL_HOT bool axl__exec_run_ended(axl__exec *x, uint32_t n, axl_status st,
     const axl_plan_node *nd = &x->g->nodes[n];
     if (st != AXL_SUCCESS)
         node_fails(x, n, st);
-    if (nd->nruns > 1) {
+    if (axl__exec_runs(nd) > 1u) {
         if (atomic_fetch_sub_explicit(&x->runs_left[n], 1,
                                       memory_order_acq_rel) != 1)
             return poked(x, may_drive);

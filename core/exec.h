@@ -100,7 +100,9 @@ struct axl__exec {
     _Atomic uint32_t *ended;     /* set by run ends, any context */
     uint16_t *waiting;           /* the driver's: predecessors to end */
     uint16_t *next_run;          /* the driver's: runs started */
-    _Atomic uint16_t *runs_left; /* nodes of several runs: not ended */
+    _Atomic uint16_t *runs_left; /* runs not ended */
+    /* (next_run and runs_left: only nodes of several runs use them, so a
+     * client whose graphs have none may leave both NULL.) */
     _Atomic int32_t *node_st;    /* first failure of a node's runs */
     /* Failure messages: why[k] is node why_node[k]'s (k < nwhy). */
     char (*why)[AXL_MESSAGE_MAX];
@@ -119,12 +121,21 @@ struct axl__exec {
     uint32_t first_failed;       /* its node */
 };
 
+/* Nodes of several runs: 0 compiles the executor for graphs of one run
+ * per kernel node (a client that refuses the others: the plan firmware,
+ * AXL_PLAN_SEVERAL_RUNS 0 in xrt/mmio/mmio_config.h). */
+#ifndef AXL_EXEC_SEVERAL_RUNS
+#define AXL_EXEC_SEVERAL_RUNS 1
+#endif
+
 /* The runs of node n of a graph: a kernel's (1 when nruns is 0: a
  * format-1 node), none for the others. */
 static inline uint32_t axl__exec_runs(const axl_plan_node *nd)
 {
     if (nd->kind != AXL_PLAN_NODE_KERNEL)
         return 0;
+    if (!AXL_EXEC_SEVERAL_RUNS)
+        return 1u;
     return nd->nruns > 1 ? nd->nruns : 1u;
 }
 

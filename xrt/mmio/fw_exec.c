@@ -34,6 +34,18 @@
 
 #define WORDS ((AXL_PLAN_MAX_NODES + 31) / 32)
 
+/* Runs a slot holds: one per node unless nodes of several runs are
+ * switched on (mmio_config.h), when run t of the plan is a token of its
+ * own (run0). */
+#if AXL_PLAN_SEVERAL_RUNS
+#define RUNS AXL_PLAN_MAX_RUNS
+#if !AXL_EXEC_SEVERAL_RUNS
+#error "AXL_PLAN_SEVERAL_RUNS needs the executor's AXL_EXEC_SEVERAL_RUNS"
+#endif
+#else
+#define RUNS AXL_PLAN_MAX_NODES
+#endif
+
 /* A run's token: what its unit's run points to (mmio_unit.h). */
 typedef struct plan_token {
     uint16_t node;
@@ -56,17 +68,22 @@ typedef struct plan_slot {
     axl__exec_graph g;
     uint32_t roots[WORDS], ready[WORDS], doomed[WORDS], failed[WORDS];
     _Atomic uint32_t ended[WORDS];
-    uint16_t waiting[AXL_PLAN_MAX_NODES], next_run[AXL_PLAN_MAX_NODES];
+    uint16_t waiting[AXL_PLAN_MAX_NODES];
+#if AXL_PLAN_SEVERAL_RUNS
+    uint16_t next_run[AXL_PLAN_MAX_NODES];
     _Atomic uint16_t runs_left[AXL_PLAN_MAX_NODES];
+#endif
     _Atomic int32_t node_st[AXL_PLAN_MAX_NODES];
     uint16_t succ0[AXL_PLAN_MAX_NODES + 1]; /* successors of n:
                                    succ[succ0[n], succ0[n + 1]) */
     uint16_t succ[AXL_PLAN_MAX_EDGES];
     char why[1][AXL_MESSAGE_MAX]; /* the first failure's message */
     uint16_t why_node[1];
+#if AXL_PLAN_SEVERAL_RUNS
     uint16_t run0[AXL_PLAN_MAX_NODES + 1]; /* node n's first token (and
                                    the count of tokens after the last) */
-    plan_token tok[AXL_PLAN_MAX_RUNS];
+#endif
+    plan_token tok[RUNS];
     uint64_t end[AXL_MMIO_BANKS]; /* where its placement ends per memory
                                      (mmio_banks.h, a region's `same`;
                                      0: nothing placed there) */
@@ -80,7 +97,7 @@ typedef struct plan_slot {
      * every update (they have the top bit set, apart from the device
      * port's args_ids; the units' owner changes only with every id
      * forgotten). */
-    uint32_t id[AXL_PLAN_MAX_RUNS];
+    uint32_t id[RUNS];
 } plan_slot;
 
 _Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 4095,
@@ -108,10 +125,38 @@ static inline axl_plan_node_run run_of(const axl_plan *p, uint32_t n,
                                        uint32_t r)
 {
     const axl_plan_node *nd = &p->nodes[n];
+#if AXL_PLAN_SEVERAL_RUNS
     if (nd->nruns > 1)
         return p->runs[nd->run0 + r];
+#else
+    (void)r; /* load refused nodes of several runs */
+#endif
     const axl_plan_node_run one = {nd->unit, nd->arg0, nd->nargs};
     return one;
+}
+
+/* The runs of node n that the slot's tokens count (an empty node's one
+ * when every node has one token). */
+static inline uint32_t tokens_of(const axl_plan_node *nd)
+{
+#if AXL_PLAN_SEVERAL_RUNS
+    return axl__exec_runs(nd);
+#else
+    (void)nd;
+    return 1u;
+#endif
+}
+
+/* Node n's first token in slot s. */
+AXL_HOT static inline uint32_t first_token(const struct plan_slot *s,
+                                           uint32_t n)
+{
+#if AXL_PLAN_SEVERAL_RUNS
+    return s->run0[n];
+#else
+    (void)s;
+    return n;
+#endif
 }
 
 /* Whether runs a and b write the same words into the same unit. */
@@ -146,7 +191,7 @@ static axl_plan_node_run token_run(const plan_slot *s, uint32_t t)
  * launch repeated writes its arguments once. */
 static void new_ids(plan_slot *s)
 {
-    const uint32_t runs = s->run0[s->plan->nnodes];
+    const uint32_t runs = first_token(s, s->plan->nnodes);
     for (uint32_t t = 0; t < runs; t++) {
         uint32_t k = 0;
         while (k < t && !same_args(s, token_run(s, k), token_run(s, t)))
@@ -246,9 +291,9 @@ static axl_status check_tables(const axl_plan *p)
     const char *n = p->name ? p->name : "(unnamed)";
     uint32_t runs = 0;
     for (uint32_t i = 0; i < p->nnodes; i++)
-        runs += axl__exec_runs(&p->nodes[i]);
+        runs += tokens_of(&p->nodes[i]);
     if (p->nnodes > AXL_PLAN_MAX_NODES || p->npreds > AXL_PLAN_MAX_EDGES ||
-        p->nbuffers > AXL_PLAN_MAX_BUFFERS || runs > AXL_PLAN_MAX_RUNS ||
+        p->nbuffers > AXL_PLAN_MAX_BUFFERS || runs > RUNS ||
         p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
         return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
                          "axl_plan_load: plan %s has %u nodes, %u runs, %u "
@@ -259,8 +304,7 @@ static axl_status check_tables(const axl_plan *p)
                          n, (unsigned)p->nnodes, (unsigned)runs,
                          (unsigned)p->npreds, (unsigned)p->nbuffers,
                          (unsigned)p->scalar_bytes,
-                         (unsigned)AXL_PLAN_MAX_NODES,
-                         (unsigned)AXL_PLAN_MAX_RUNS,
+                         (unsigned)AXL_PLAN_MAX_NODES, (unsigned)RUNS,
                          (unsigned)AXL_PLAN_MAX_EDGES,
                          (unsigned)AXL_PLAN_MAX_BUFFERS,
                          (unsigned)AXL_PLAN_SCALAR_BYTES);
@@ -290,6 +334,14 @@ static axl_status check_tables(const axl_plan *p)
                              "axl_plan_load: plan %s: node %u is of kind %u, "
                              "not a kernel or empty node",
                              n, (unsigned)i, (unsigned)nd->kind);
+#if !AXL_PLAN_SEVERAL_RUNS
+        if (nd->nruns > 1)
+            return mmio_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                             "axl_plan_load: plan %s: node %u has %u runs; "
+                             "this executor runs one per node "
+                             "(AXL_PLAN_SEVERAL_RUNS 0)",
+                             n, (unsigned)i, (unsigned)nd->nruns);
+#endif
         if ((uint32_t)nd->pred0 + nd->npreds > p->npreds ||
             (nd->nruns > 1 &&
              ((uint32_t)nd->run0 + nd->nruns > p->nruns || !p->runs)))
@@ -525,8 +577,10 @@ static void ready_exec(plan_slot *s, uint32_t i)
     x->failed = s->failed;
     x->ended = s->ended;
     x->waiting = s->waiting;
+#if AXL_PLAN_SEVERAL_RUNS
     x->next_run = s->next_run;
     x->runs_left = s->runs_left;
+#endif
     x->node_st = s->node_st;
     x->why = s->why;
     x->why_node = s->why_node;
@@ -534,14 +588,18 @@ static void ready_exec(plan_slot *s, uint32_t i)
     axl__exec_init(x);
     uint32_t t = 0;
     for (uint32_t n = 0; n < p->nnodes; n++) {
+#if AXL_PLAN_SEVERAL_RUNS
         s->run0[n] = (uint16_t)t;
-        for (uint32_t r = 0; r < axl__exec_runs(&p->nodes[n]); r++, t++) {
+#endif
+        for (uint32_t r = 0; r < tokens_of(&p->nodes[n]); r++, t++) {
             s->tok[t].slot = (uint8_t)i;
             s->tok[t].node = (uint16_t)n;
             s->tok[t].run = (uint16_t)r;
         }
     }
+#if AXL_PLAN_SEVERAL_RUNS
     s->run0[p->nnodes] = (uint16_t)t;
+#endif
 }
 
 axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
@@ -854,7 +912,7 @@ AXL_HOT static axl_status start_run(plan_slot *s, uint32_t n, uint32_t r,
                                     axl_plan_node_run run, mmio_unit *u)
 {
     const axl_plan *p = s->plan;
-    const uint32_t t = s->run0[n] + r;
+    const uint32_t t = first_token(s, n) + r;
     axl_status st = axl__mmio_ready(u);
     if (st != AXL_SUCCESS)
         return st;

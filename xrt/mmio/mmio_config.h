@@ -134,6 +134,13 @@ _Static_assert((AXL_MMIO_BUFFER_ALIGN & (AXL_MMIO_BUFFER_ALIGN - 1u)) == 0 &&
 #ifndef AXL_PLAN_MAX_NODES
 #define AXL_PLAN_MAX_NODES 16
 #endif
+/** Nodes of several unit runs (a recorded parallel_for as one node): 0
+ *  (the default) refuses a plan that has one at load, naming this switch,
+ *  and keeps the code and tables for them out of the executor;
+ *  AXL_PLAN_MAX_RUNS then counts for nothing. */
+#ifndef AXL_PLAN_SEVERAL_RUNS
+#define AXL_PLAN_SEVERAL_RUNS 0
+#endif
 #ifndef AXL_PLAN_MAX_RUNS
 #define AXL_PLAN_MAX_RUNS AXL_PLAN_MAX_NODES
 #endif
