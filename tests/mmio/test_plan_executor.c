@@ -296,6 +296,21 @@ static void load_refuses_what_does_not_match_the_board(void **state)
     other.format = AXL_PLAN_FORMAT + 1u;
     assert_int_equal(axl_plan_load(&other, &p), AXL_ERR_INVALID);
 
+    /* A node of two runs (a recorded parallel_for's chunks as one node)
+     * with the executor's default AXL_PLAN_SEVERAL_RUNS 0: refused,
+     * naming the switch (mmio_config.h). */
+    static const axl_plan_node_run two[2] = {{0, 0, 4}, {0, 0, 4}};
+    axl_plan_node wide[2] = {nodes[0], nodes[1]};
+    wide[0].run0 = 0;
+    wide[0].nruns = 2;
+    other = chain;
+    other.nodes = wide;
+    other.runs = two;
+    other.nruns = 2;
+    assert_int_equal(axl_plan_load(&other, &p),
+                     AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("AXL_PLAN_SEVERAL_RUNS");
+
     /* The refusals left nothing behind: the plan loads and runs. */
     p = load_chain(0);
     axl_plan_run r;
