@@ -420,7 +420,7 @@ static void buffers_and_nodes_are_found_by_their_names(void **state)
     assert_int_equal(i, 1);
     i = 99;
     assert_int_equal(axl_plan_find_buffer(&named, "c", &i), AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("plan chain has no buffer named \"c\"");
+    AXL_MESSAGE_HAS("plan chain: no buffer named \"c\"");
     assert_int_equal(i, 99);
     assert_int_equal(axl_plan_find_node(&chain, "twice", &i),
                      AXL_ERR_INVALID);

@@ -19,6 +19,7 @@
  * banks' regions, the executor's capacities, and that the tables are
  * consistent (a plan is const data a firmware may get from anywhere).
  */
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -235,6 +236,30 @@ static axl_status stale(const char *fn, uint32_t id)
                      fn, (unsigned)id);
 }
 
+/* A call refused about plan p: "fn: plan NAME: " and why, one prefix for
+ * every message that names a plan. */
+#if AXL_MESSAGES
+#if defined(__GNUC__)
+__attribute__((noinline, cold, format(printf, 4, 5)))
+#endif
+static axl_status plan_fail(axl_status st, const char *fn, const axl_plan *p,
+                            const char *fmt, ...)
+{
+    char *m = axl_port_message_buffer();
+    const size_t n = axl_format(m, AXL_MESSAGE_MAX, "%s: plan %s: ", fn,
+                                p->name ? p->name : "(unnamed)");
+    va_list ap;
+    va_start(ap, fmt);
+    if (n < AXL_MESSAGE_MAX)
+        axl_vformat(m + n, AXL_MESSAGE_MAX - n, fmt, ap);
+    va_end(ap);
+    return st;
+}
+#else
+#define plan_fail(st, fn, p, ...)                                              \
+    ((void)(fn), (void)(p), mmio_fail(st, __VA_ARGS__))
+#endif
+
 /* ---- Loading ------------------------------------------------------------------ */
 
 /* The UUID of the design the board says is programmed, or NULL. */
@@ -249,19 +274,18 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
     return bd->design_uuid;
 }
 
-/* Run r of node i of plan p (named n) is one the executor can start:
- * its unit and arguments inside the tables, each argument a register it
- * can write. */
-static axl_status check_run(const axl_plan *p, const char *n, uint32_t i,
+/* Run r of node i of plan p is one the executor can start: its unit and
+ * arguments inside the tables, each argument a register it can write. */
+static axl_status check_run(const axl_plan *p, uint32_t i,
                             axl_plan_node_run run)
 {
     if (run.unit >= p->nunits || run.nargs > AXL_MMIO_MAX_ARGS ||
         (uint32_t)run.arg0 + run.nargs > p->nargs)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_load: plan %s: node %u names a unit or "
-                         "arguments outside its tables (or more than "
-                         "AXL_MMIO_MAX_ARGS %u arguments)",
-                         n, (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                         "node %u names a unit or arguments outside its "
+                         "tables (or more than AXL_MMIO_MAX_ARGS %u "
+                         "arguments)",
+                         (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
     for (uint32_t k = 0; k < run.nargs; k++) {
         const axl_plan_arg *a = &p->args[run.arg0 + k];
         int ok = a->size && a->size <= 64 && !(a->offset & 3u) &&
@@ -274,11 +298,10 @@ static axl_status check_run(const axl_plan *p, const char *n, uint32_t i,
                  a->bytes <= a->size &&
                  (uint64_t)a->ref + a->bytes <= p->scalar_bytes;
         if (!ok)
-            return mmio_fail(AXL_ERR_INVALID,
-                             "axl_plan_load: plan %s: node %u argument "
-                             "%u (register 0x%x, %u bytes) is not one "
-                             "the executor can write",
-                             n, (unsigned)i, (unsigned)a->id,
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "node %u argument %u (register 0x%x, %u "
+                             "bytes) is not one the executor can write",
+                             (unsigned)i, (unsigned)a->id,
                              (unsigned)a->offset, (unsigned)a->size);
     }
     return AXL_SUCCESS;
@@ -288,20 +311,18 @@ static axl_status check_run(const axl_plan *p, const char *n, uint32_t i,
  * before anything trusts them. */
 static axl_status check_tables(const axl_plan *p)
 {
-    const char *n = p->name ? p->name : "(unnamed)";
     uint32_t runs = 0;
     for (uint32_t i = 0; i < p->nnodes; i++)
         runs += tokens_of(&p->nodes[i]);
     if (p->nnodes > AXL_PLAN_MAX_NODES || p->npreds > AXL_PLAN_MAX_EDGES ||
         p->nbuffers > AXL_PLAN_MAX_BUFFERS || runs > RUNS ||
         p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
-        return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                         "axl_plan_load: plan %s has %u nodes, %u runs, %u "
-                         "edges, %u buffers, %u bytes of scalars; the "
-                         "executor holds %u, %u, %u, %u, %u "
+        return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
+                         "%u nodes, %u runs, %u edges, %u buffers, %u bytes "
+                         "of scalars; the executor holds %u, %u, %u, %u, %u "
                          "(AXL_PLAN_MAX_NODES, _RUNS, _EDGES, _BUFFERS, "
                          "AXL_PLAN_SCALAR_BYTES)",
-                         n, (unsigned)p->nnodes, (unsigned)runs,
+                         (unsigned)p->nnodes, (unsigned)runs,
                          (unsigned)p->npreds, (unsigned)p->nbuffers,
                          (unsigned)p->scalar_bytes,
                          (unsigned)AXL_PLAN_MAX_NODES, (unsigned)RUNS,
@@ -310,19 +331,18 @@ static axl_status check_tables(const axl_plan *p)
                          (unsigned)AXL_PLAN_SCALAR_BYTES);
     for (uint32_t u = 0; u < p->nunits; u++)
         if (p->units[u].ip_index >= AXL_MMIO_UNITS)
-            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                             "axl_plan_load: plan %s drives IP_LAYOUT entry "
-                             "%u; the port drives entries below "
-                             "AXL_MMIO_UNITS (%u)",
-                             n, (unsigned)p->units[u].ip_index,
+            return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
+                             "it drives IP_LAYOUT entry %u; the port drives "
+                             "entries below AXL_MMIO_UNITS (%u)",
+                             (unsigned)p->units[u].ip_index,
                              (unsigned)AXL_MMIO_UNITS);
     for (uint32_t b = 0; b < p->nbuffers; b++) {
         const uint32_t a = p->buffers[b].align;
         if (!a || (a & (a - 1u)) || !p->buffers[b].size)
-            return mmio_fail(AXL_ERR_INVALID,
-                             "axl_plan_load: plan %s: buffer %u has size "
-                             "%llu and alignment %u (a power of two)",
-                             n, (unsigned)b,
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "buffer %u has size %llu and alignment %u (a "
+                             "power of two)",
+                             (unsigned)b,
                              (unsigned long long)p->buffers[b].size,
                              (unsigned)a);
     }
@@ -330,34 +350,34 @@ static axl_status check_tables(const axl_plan *p)
         const axl_plan_node *nd = &p->nodes[i];
         if (nd->kind != AXL_PLAN_NODE_KERNEL &&
             nd->kind != AXL_PLAN_NODE_EMPTY)
-            return mmio_fail(AXL_ERR_INVALID,
-                             "axl_plan_load: plan %s: node %u is of kind %u, "
-                             "not a kernel or empty node",
-                             n, (unsigned)i, (unsigned)nd->kind);
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "node %u is of kind %u, not a kernel or empty "
+                             "node",
+                             (unsigned)i, (unsigned)nd->kind);
 #if !AXL_PLAN_SEVERAL_RUNS
         if (nd->nruns > 1)
-            return mmio_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
-                             "axl_plan_load: plan %s: node %u has %u runs; "
-                             "this executor runs one per node "
-                             "(AXL_PLAN_SEVERAL_RUNS 0)",
-                             n, (unsigned)i, (unsigned)nd->nruns);
+            return plan_fail(AXL_ERR_FEATURE_NOT_SUPPORTED, "axl_plan_load",
+                             p,
+                             "node %u has %u runs; this executor runs one "
+                             "per node (AXL_PLAN_SEVERAL_RUNS 0)",
+                             (unsigned)i, (unsigned)nd->nruns);
 #endif
         if ((uint32_t)nd->pred0 + nd->npreds > p->npreds ||
             (nd->nruns > 1 &&
              ((uint32_t)nd->run0 + nd->nruns > p->nruns || !p->runs)))
-            return mmio_fail(AXL_ERR_INVALID,
-                             "axl_plan_load: plan %s: node %u names edges or "
-                             "runs outside its tables",
-                             n, (unsigned)i);
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "node %u names edges or runs outside its "
+                             "tables",
+                             (unsigned)i);
         for (uint32_t e = 0; e < nd->npreds; e++)
             if (p->preds[nd->pred0 + e] >= i)
-                return mmio_fail(AXL_ERR_INVALID,
-                                 "axl_plan_load: plan %s: node %u waits for "
-                                 "node %u, which is not before it",
-                                 n, (unsigned)i,
+                return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                                 "node %u waits for node %u, which is not "
+                                 "before it",
+                                 (unsigned)i,
                                  (unsigned)p->preds[nd->pred0 + e]);
         for (uint32_t r = 0; r < axl__exec_runs(nd); r++) {
-            axl_status st = check_run(p, n, i, run_of(p, i, r));
+            axl_status st = check_run(p, i, run_of(p, i, r));
             if (st != AXL_SUCCESS)
                 return st;
         }
@@ -389,22 +409,22 @@ static axl_status place(plan_slot *s, const axl_mmio_board *bd)
         const axl_plan_buffer_desc *d = &p->buffers[b];
         const int r = axl__mmio_region_of(&memory, d->bank);
         if (r < 0)
-            return mmio_fail(AXL_ERR_INVALID,
-                             "axl_plan_load: plan %s: buffer %u is in bank "
-                             "%u (MEM_TOPOLOGY), for which the board "
-                             "declares no region (axl_mmio_board.banks)",
-                             p->name, (unsigned)b, (unsigned)d->bank);
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "buffer %u is in bank %u (MEM_TOPOLOGY), for "
+                             "which the board declares no region "
+                             "(axl_mmio_board.banks)",
+                             (unsigned)b, (unsigned)d->bank);
         const axl_mmio_bank_region *g = &memory.region[r];
         const uint32_t m = memory.same[r]; /* its memory's placement */
         const uint64_t a = align_of(d);
         const uint64_t addr = (g->phys + at[m] + a - 1u) & ~(a - 1u);
         const uint64_t off = addr - g->phys;
         if (off > g->size || d->size > g->size - off)
-            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                             "axl_plan_load: plan %s: buffer %u (%llu bytes, "
-                             "aligned to %u) does not fit bank %u's region "
-                             "of %llu bytes, %llu of them placed already",
-                             p->name, (unsigned)b,
+            return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
+                             "buffer %u (%llu bytes, aligned to %u) does "
+                             "not fit bank %u's region of %llu bytes, %llu "
+                             "of them placed already",
+                             (unsigned)b,
                              (unsigned long long)d->size, (unsigned)a,
                              (unsigned)d->bank, (unsigned long long)g->size,
                              (unsigned long long)at[m]);
@@ -611,11 +631,9 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     /* Format 1 is format 2 without names, kinds or runs (its tables
      * compile with them zero). */
     if (plan->format != 1u && plan->format != AXL_PLAN_FORMAT)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_load: plan %s is in format %u; this "
-                         "executor reads formats 1 and %u (write it again "
-                         "with this axl)",
-                         plan->name ? plan->name : "(unnamed)",
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
+                         "it is in format %u; this executor reads formats 1 "
+                         "and %u (write it again with this axl)",
                          (unsigned)plan->format, (unsigned)AXL_PLAN_FORMAT);
     axl_status st = check_tables(plan);
     if (st != AXL_SUCCESS)
@@ -628,28 +646,26 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
                          "axl_plan_load: no board (axl_mmio_set_board)");
     const uint8_t *uuid = board_uuid(bd);
     if (!uuid)
-        return mmio_fail(AXL_ERR_PLATFORM,
-                         "axl_plan_load: the board names no design and no "
-                         "design_uuid (axl_mmio_board): plan %s cannot be "
-                         "checked against what the fabric carries",
-                         plan->name);
+        return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
+                         "the board names no design and no design_uuid "
+                         "(axl_mmio_board): the plan cannot be checked "
+                         "against what the fabric carries");
     if (memcmp(uuid, plan->uuid, 16))
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_load: plan %s was made for the design "
-                         "with UUID %02x%02x%02x%02x...; the board's design "
-                         "is %02x%02x%02x%02x...: write the plan again "
-                         "against the design the fabric carries",
-                         plan->name, plan->uuid[0], plan->uuid[1],
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
+                         "made for the design with UUID %02x%02x%02x%02x...; "
+                         "the board's design is %02x%02x%02x%02x...: write "
+                         "the plan again against the design the fabric "
+                         "carries",
+                         plan->uuid[0], plan->uuid[1],
                          plan->uuid[2], plan->uuid[3], uuid[0], uuid[1],
                          uuid[2], uuid[3]);
     if (!bd->banks && !bd->predigested && plan->nbuffers &&
         (!MMIO_MODEL || !bd->design))
-        return mmio_fail(AXL_ERR_PLATFORM,
-                         "axl_plan_load: the board declares no bank regions "
+        return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
+                         "the board declares no bank regions "
                          "(axl_mmio_board.banks) and no pre-digested design "
-                         "whose banks would be them: plan %s places its "
-                         "buffers in them",
-                         plan->name);
+                         "whose banks would be them, to place its buffers "
+                         "in");
     uint32_t i = 0;
     while (i < AXL_PLAN_LOADED && slots[i].plan)
         i++;
@@ -692,10 +708,8 @@ axl_status axl_plan_unload(axl_plan_id id)
     if (!s)
         return stale("axl_plan_unload", id.id);
     if (s->running)
-        return mmio_fail(AXL_ERR_BAD_STATE,
-                         "axl_plan_unload: plan %s runs (wait for its "
-                         "submission first)",
-                         s->plan->name);
+        return plan_fail(AXL_ERR_BAD_STATE, "axl_plan_unload", s->plan,
+                         "it runs (wait for its submission first)");
 #if MMIO_MODEL
     const axl_mmio_model *m = axl__mmio.model;
     if (m->note_free)
@@ -735,9 +749,8 @@ static axl_status find_named(const char *fn, const axl_plan *plan,
             *index = i;
             return AXL_SUCCESS;
         }
-    return mmio_fail(AXL_ERR_INVALID,
-                     "%s: plan %s has no %s named \"%.40s\"",
-                     fn, plan->name ? plan->name : "(unnamed)", what, name);
+    return plan_fail(AXL_ERR_INVALID, fn, plan, "no %s named \"%.40s\"",
+                     what, name);
 }
 
 axl_status axl_plan_find_buffer(const axl_plan *plan, const char *name,
@@ -765,10 +778,9 @@ axl_status axl_plan_buffer(axl_plan_id id, uint32_t index, void **host,
     if (!s)
         return stale("axl_plan_buffer", id.id);
     if (index >= s->plan->nbuffers)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_buffer: plan %s has %u buffers, no %u",
-                         s->plan->name, (unsigned)s->plan->nbuffers,
-                         (unsigned)index);
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_buffer", s->plan,
+                         "no buffer %u (it has %u)", (unsigned)index,
+                         (unsigned)s->plan->nbuffers);
     if (host)
         *host = s->buf[index].host;
     if (device_address)
@@ -778,10 +790,9 @@ axl_status axl_plan_buffer(axl_plan_id id, uint32_t index, void **host,
 
 static axl_status refuse_running(const char *fn, const plan_slot *s)
 {
-    return mmio_fail(AXL_ERR_BAD_STATE,
-                     "%s: plan %s runs; update it between submissions "
-                     "(after axl_plan_wait has seen one end)",
-                     fn, s->plan->name);
+    return plan_fail(AXL_ERR_BAD_STATE, fn, s->plan,
+                     "it runs; update it between submissions (after "
+                     "axl_plan_wait has seen one end)");
 }
 
 axl_status axl_plan_set_scalar(axl_plan_id id, uint32_t node,
@@ -793,24 +804,21 @@ axl_status axl_plan_set_scalar(axl_plan_id id, uint32_t node,
         return stale("axl_plan_set_scalar", id.id);
     const axl_plan *p = s->plan;
     if (node >= p->nnodes)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_scalar: plan %s has %u nodes, no %u",
-                         p->name, (unsigned)p->nnodes, (unsigned)node);
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_scalar", p,
+                         "no node %u (it has %u)", (unsigned)node,
+                         (unsigned)p->nnodes);
     const axl_plan_node *nd = &p->nodes[node];
     const axl_plan_arg *a = NULL;
     for (uint32_t k = 0; k < nd->nargs && !a; k++)
         if (p->args[nd->arg0 + k].id == arg_id)
             a = &p->args[nd->arg0 + k];
     if (!a || a->kind != AXL_PLAN_ARG_SCALAR)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_scalar: node %u of plan %s (%s) has "
-                         "no scalar argument %u",
-                         (unsigned)node, p->name, nd->kernel,
-                         (unsigned)arg_id);
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_scalar", p,
+                         "node %u (%s) has no scalar argument %u",
+                         (unsigned)node, nd->kernel, (unsigned)arg_id);
     if (!value || size != a->bytes)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_scalar: argument %u of node %u (%s) "
-                         "is %u bytes; %u given",
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_scalar", p,
+                         "argument %u of node %u (%s) is %u bytes; %u given",
                          (unsigned)arg_id, (unsigned)node, nd->kernel,
                          (unsigned)a->bytes, (unsigned)size);
     if (s->running)
@@ -828,15 +836,13 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
         return stale("axl_plan_set_buffer", id.id);
     const axl_plan *p = s->plan;
     if (index >= p->nbuffers)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_buffer: plan %s has %u buffers, no %u",
-                         p->name, (unsigned)p->nbuffers, (unsigned)index);
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
+                         "no buffer %u (it has %u)", (unsigned)index,
+                         (unsigned)p->nbuffers);
     const axl_plan_buffer_desc *d = &p->buffers[index];
     if (!(d->flags & AXL_PLAN_UPDATABLE))
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_buffer: buffer %u of plan %s is not "
-                         "updatable",
-                         (unsigned)index, p->name);
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
+                         "buffer %u is not updatable", (unsigned)index);
     if (s->running)
         return refuse_running("axl_plan_set_buffer", s);
     if (!host) {
@@ -849,26 +855,25 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
     if (size < d->size || device_address < g->phys ||
         device_address - g->phys > g->size ||
         size > g->size - (device_address - g->phys))
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_buffer: buffer %u of plan %s is %llu "
-                         "bytes in bank %u (0x%llx, %llu bytes); 0x%llx, "
-                         "%llu bytes given is not that inside it",
-                         (unsigned)index, p->name,
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
+                         "buffer %u is %llu bytes in bank %u (0x%llx, %llu "
+                         "bytes); 0x%llx, %llu bytes given is not that "
+                         "inside it",
+                         (unsigned)index,
                          (unsigned long long)d->size, (unsigned)d->bank,
                          (unsigned long long)g->phys,
                          (unsigned long long)g->size,
                          (unsigned long long)device_address,
                          (unsigned long long)size);
     if (device_address & (align_of(d) - 1u))
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_buffer: buffer %u of plan %s is "
-                         "aligned to %u bytes; 0x%llx is not",
-                         (unsigned)index, p->name, (unsigned)align_of(d),
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
+                         "buffer %u is aligned to %u bytes; 0x%llx is not",
+                         (unsigned)index, (unsigned)align_of(d),
                          (unsigned long long)device_address);
     if ((unsigned char *)host != host_at(g, device_address))
-        return mmio_fail(AXL_ERR_INVALID,
-                         "axl_plan_set_buffer: the CPU's view of 0x%llx is "
-                         "%p in the board's bank %u region, not %p",
+        return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
+                         "the CPU's view of 0x%llx is %p in the board's bank "
+                         "%u region, not %p",
                          (unsigned long long)device_address,
                          (void *)host_at(g, device_address),
                          (unsigned)d->bank, host);
@@ -1017,10 +1022,9 @@ AXL_HOT axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_submit: run must not be NULL");
     if (s->running)
-        return mmio_fail(AXL_ERR_BAD_STATE,
-                         "axl_plan_submit: plan %s runs already (one "
-                         "submission at a time: wait for it to end)",
-                         s->plan->name);
+        return plan_fail(AXL_ERR_BAD_STATE, "axl_plan_submit", s->plan,
+                         "it runs already (one submission at a time: wait "
+                         "for it to end)");
     const axl_plan *p = s->plan;
     for (uint32_t b = 0; b < p->nbuffers; b++)
         if (p->buffers[b].flags & (AXL_PLAN_READ | AXL_PLAN_WRITE))
@@ -1054,10 +1058,9 @@ AXL_HOT static axl_status run_slot(const char *fn, axl_plan_run run,
     if (!s)
         return stale(fn, run.plan);
     if (run.seq != s->seq)
-        return mmio_fail(AXL_ERR_INVALID,
-                         "%s: submission %u of plan %s is not its last (%u)",
-                         fn, (unsigned)run.seq, s->plan->name,
-                         (unsigned)s->seq);
+        return plan_fail(AXL_ERR_INVALID, fn, s->plan,
+                         "submission %u is not its last (%u)",
+                         (unsigned)run.seq, (unsigned)s->seq);
     *out = s;
     return AXL_SUCCESS;
 }
@@ -1078,11 +1081,10 @@ AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
         if (!s->running)
             break;
         if (deadline != UINT64_MAX && axl__mmio_now() >= deadline)
-            return mmio_fail(AXL_ERR_TIMEOUT,
-                             "axl_plan_wait: plan %s has not ended within "
-                             "%llu ns (%u of %u nodes left); it goes on: "
-                             "wait or poll again",
-                             s->plan->name, (unsigned long long)timeout_ns,
+            return plan_fail(AXL_ERR_TIMEOUT, "axl_plan_wait", s->plan,
+                             "not ended within %llu ns (%u of %u nodes "
+                             "left); it goes on: wait or poll again",
+                             (unsigned long long)timeout_ns,
                              (unsigned)s->x.left, (unsigned)s->plan->nnodes);
         axl__mmio_progress(deadline);
     }
