@@ -231,8 +231,7 @@ __attribute__((noinline, cold))
 static axl_status stale(const char *fn, uint32_t id)
 {
     return mmio_fail(AXL_ERR_INVALID_OBJECT,
-                     "%s: plan id 0x%x is not a loaded plan (never loaded, "
-                     "or unloaded since)",
+                     "%s: plan id 0x%x names no loaded plan",
                      fn, (unsigned)id);
 }
 
@@ -260,6 +259,14 @@ static axl_status plan_fail(axl_status st, const char *fn, const axl_plan *p,
     ((void)(fn), (void)(p), mmio_fail(st, __VA_ARGS__))
 #endif
 
+/* A submission of s runs: unloading, updating or submitting again waits
+ * for its end. */
+static axl_status refuse_running(const char *fn, const plan_slot *s)
+{
+    return plan_fail(AXL_ERR_BAD_STATE, fn, s->plan,
+                     "it runs: wait for its submission to end first");
+}
+
 /* ---- Loading ------------------------------------------------------------------ */
 
 /* The UUID of the design the board says is programmed, or NULL. */
@@ -282,10 +289,9 @@ static axl_status check_run(const axl_plan *p, uint32_t i,
     if (run.unit >= p->nunits || run.nargs > AXL_MMIO_MAX_ARGS ||
         (uint32_t)run.arg0 + run.nargs > p->nargs)
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
-                         "node %u names a unit or arguments outside its "
-                         "tables (or more than AXL_MMIO_MAX_ARGS %u "
-                         "arguments)",
-                         (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
+                         "node %u names %s outside its tables",
+                         (unsigned)i,
+                         "a unit or arguments (or over AXL_MMIO_MAX_ARGS)");
     for (uint32_t k = 0; k < run.nargs; k++) {
         const axl_plan_arg *a = &p->args[run.arg0 + k];
         int ok = a->size && a->size <= 64 && !(a->offset & 3u) &&
@@ -300,7 +306,7 @@ static axl_status check_run(const axl_plan *p, uint32_t i,
         if (!ok)
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
                              "node %u argument %u (register 0x%x, %u "
-                             "bytes) is not one the executor can write",
+                             "bytes) is not writable",
                              (unsigned)i, (unsigned)a->id,
                              (unsigned)a->offset, (unsigned)a->size);
     }
@@ -311,29 +317,35 @@ static axl_status check_run(const axl_plan *p, uint32_t i,
  * before anything trusts them. */
 static axl_status check_tables(const axl_plan *p)
 {
-    uint32_t runs = 0;
-    for (uint32_t i = 0; i < p->nnodes; i++)
-        runs += tokens_of(&p->nodes[i]);
     if (p->nnodes > AXL_PLAN_MAX_NODES || p->npreds > AXL_PLAN_MAX_EDGES ||
-        p->nbuffers > AXL_PLAN_MAX_BUFFERS || runs > RUNS ||
+        p->nbuffers > AXL_PLAN_MAX_BUFFERS ||
         p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
         return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
-                         "%u nodes, %u runs, %u edges, %u buffers, %u bytes "
-                         "of scalars; the executor holds %u, %u, %u, %u, %u "
-                         "(AXL_PLAN_MAX_NODES, _RUNS, _EDGES, _BUFFERS, "
+                         "%u nodes, %u edges, %u buffers, %u scalar bytes; "
+                         "the executor holds %u, %u, %u, %u "
+                         "(AXL_PLAN_MAX_NODES, _EDGES, _BUFFERS, "
                          "AXL_PLAN_SCALAR_BYTES)",
-                         (unsigned)p->nnodes, (unsigned)runs,
-                         (unsigned)p->npreds, (unsigned)p->nbuffers,
-                         (unsigned)p->scalar_bytes,
-                         (unsigned)AXL_PLAN_MAX_NODES, (unsigned)RUNS,
+                         (unsigned)p->nnodes, (unsigned)p->npreds,
+                         (unsigned)p->nbuffers, (unsigned)p->scalar_bytes,
+                         (unsigned)AXL_PLAN_MAX_NODES,
                          (unsigned)AXL_PLAN_MAX_EDGES,
                          (unsigned)AXL_PLAN_MAX_BUFFERS,
                          (unsigned)AXL_PLAN_SCALAR_BYTES);
+#if AXL_PLAN_SEVERAL_RUNS
+    uint32_t runs = 0;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        runs += tokens_of(&p->nodes[i]);
+    if (runs > RUNS)
+        return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
+                         "%u runs; the executor holds %u "
+                         "(AXL_PLAN_MAX_RUNS)",
+                         (unsigned)runs, (unsigned)RUNS);
+#endif
     for (uint32_t u = 0; u < p->nunits; u++)
         if (p->units[u].ip_index >= AXL_MMIO_UNITS)
             return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
-                             "it drives IP_LAYOUT entry %u; the port drives "
-                             "entries below AXL_MMIO_UNITS (%u)",
+                             "IP_LAYOUT entry %u: the port drives those "
+                             "below AXL_MMIO_UNITS (%u)",
                              (unsigned)p->units[u].ip_index,
                              (unsigned)AXL_MMIO_UNITS);
     for (uint32_t b = 0; b < p->nbuffers; b++) {
@@ -359,16 +371,15 @@ static axl_status check_tables(const axl_plan *p)
             return plan_fail(AXL_ERR_FEATURE_NOT_SUPPORTED, "axl_plan_load",
                              p,
                              "node %u has %u runs; this executor runs one "
-                             "per node (AXL_PLAN_SEVERAL_RUNS 0)",
+                             "(AXL_PLAN_SEVERAL_RUNS 0)",
                              (unsigned)i, (unsigned)nd->nruns);
 #endif
         if ((uint32_t)nd->pred0 + nd->npreds > p->npreds ||
             (nd->nruns > 1 &&
              ((uint32_t)nd->run0 + nd->nruns > p->nruns || !p->runs)))
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
-                             "node %u names edges or runs outside its "
-                             "tables",
-                             (unsigned)i);
+                             "node %u names %s outside its tables",
+                             (unsigned)i, "edges or runs");
         for (uint32_t e = 0; e < nd->npreds; e++)
             if (p->preds[nd->pred0 + e] >= i)
                 return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
@@ -410,9 +421,8 @@ static axl_status place(plan_slot *s, const axl_mmio_board *bd)
         const int r = axl__mmio_region_of(&memory, d->bank);
         if (r < 0)
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
-                             "buffer %u is in bank %u (MEM_TOPOLOGY), for "
-                             "which the board declares no region "
-                             "(axl_mmio_board.banks)",
+                             "buffer %u: the board declares no region for "
+                             "its bank %u (axl_mmio_board.banks)",
                              (unsigned)b, (unsigned)d->bank);
         const axl_mmio_bank_region *g = &memory.region[r];
         const uint32_t m = memory.same[r]; /* its memory's placement */
@@ -422,12 +432,12 @@ static axl_status place(plan_slot *s, const axl_mmio_board *bd)
         if (off > g->size || d->size > g->size - off)
             return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
                              "buffer %u (%llu bytes, aligned to %u) does "
-                             "not fit bank %u's region of %llu bytes, %llu "
-                             "of them placed already",
+                             "not fit bank %u's region: %llu of %llu bytes "
+                             "are placed",
                              (unsigned)b,
                              (unsigned long long)d->size, (unsigned)a,
-                             (unsigned)d->bank, (unsigned long long)g->size,
-                             (unsigned long long)at[m]);
+                             (unsigned)d->bank, (unsigned long long)at[m],
+                             (unsigned long long)g->size);
         s->own[b].phys = addr;
         s->own[b].host = host_at(g, addr);
         at[m] = off + d->size;
@@ -460,9 +470,9 @@ static axl_status take_fabric(const axl_mmio_board *bd)
 {
     if (axl__mmio.open == MMIO_OWNER_DEVICE)
         return mmio_fail(AXL_ERR_BAD_STATE,
-                         "axl_plan_load: the mmio device is open in the "
-                         "runtime; plans and the runtime do not share units "
-                         "(axl_shutdown first)");
+                         "axl_plan_load: the runtime has the mmio device "
+                         "open; plans do not share its units (axl_shutdown "
+                         "first)");
     if (axl__mmio.open == MMIO_OWNER_PLANS)
         return AXL_SUCCESS;
     /* The design's banks (their regions without the board's, their
@@ -632,8 +642,8 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
      * compile with them zero). */
     if (plan->format != 1u && plan->format != AXL_PLAN_FORMAT)
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
-                         "it is in format %u; this executor reads formats 1 "
-                         "and %u (write it again with this axl)",
+                         "format %u; this executor reads 1 and %u (write "
+                         "it again with this axl)",
                          (unsigned)plan->format, (unsigned)AXL_PLAN_FORMAT);
     axl_status st = check_tables(plan);
     if (st != AXL_SUCCESS)
@@ -647,32 +657,29 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     const uint8_t *uuid = board_uuid(bd);
     if (!uuid)
         return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
-                         "the board names no design and no design_uuid "
-                         "(axl_mmio_board): the plan cannot be checked "
-                         "against what the fabric carries");
+                         "the board names no design or design_uuid "
+                         "(axl_mmio_board) to check it against");
     if (memcmp(uuid, plan->uuid, 16))
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
-                         "made for the design with UUID %02x%02x%02x%02x...; "
-                         "the board's design is %02x%02x%02x%02x...: write "
-                         "the plan again against the design the fabric "
-                         "carries",
+                         "made for the design with UUID %02x%02x%02x%02x..., "
+                         "not the board's %02x%02x%02x%02x...: write it "
+                         "again against the board's",
                          plan->uuid[0], plan->uuid[1],
                          plan->uuid[2], plan->uuid[3], uuid[0], uuid[1],
                          uuid[2], uuid[3]);
     if (!bd->banks && !bd->predigested && plan->nbuffers &&
         (!MMIO_MODEL || !bd->design))
         return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
-                         "the board declares no bank regions "
-                         "(axl_mmio_board.banks) and no pre-digested design "
-                         "whose banks would be them, to place its buffers "
-                         "in");
+                         "the board declares no bank regions to place its "
+                         "buffers in (axl_mmio_board.banks, or a "
+                         "pre-digested design's)");
     uint32_t i = 0;
     while (i < AXL_PLAN_LOADED && slots[i].plan)
         i++;
     if (i == AXL_PLAN_LOADED)
         return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
-                         "axl_plan_load: %u plans are loaded, "
-                         "AXL_PLAN_LOADED of them",
+                         "axl_plan_load: AXL_PLAN_LOADED (%u) plans are "
+                         "loaded",
                          (unsigned)AXL_PLAN_LOADED);
     st = take_fabric(bd);
     if (st != AXL_SUCCESS)
@@ -708,8 +715,7 @@ axl_status axl_plan_unload(axl_plan_id id)
     if (!s)
         return stale("axl_plan_unload", id.id);
     if (s->running)
-        return plan_fail(AXL_ERR_BAD_STATE, "axl_plan_unload", s->plan,
-                         "it runs (wait for its submission first)");
+        return refuse_running("axl_plan_unload", s);
 #if MMIO_MODEL
     const axl_mmio_model *m = axl__mmio.model;
     if (m->note_free)
@@ -788,12 +794,6 @@ axl_status axl_plan_buffer(axl_plan_id id, uint32_t index, void **host,
     return AXL_SUCCESS;
 }
 
-static axl_status refuse_running(const char *fn, const plan_slot *s)
-{
-    return plan_fail(AXL_ERR_BAD_STATE, fn, s->plan,
-                     "it runs; update it between submissions (after "
-                     "axl_plan_wait has seen one end)");
-}
 
 axl_status axl_plan_set_scalar(axl_plan_id id, uint32_t node,
                                uint32_t arg_id, const void *value,
@@ -856,13 +856,10 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
         device_address - g->phys > g->size ||
         size > g->size - (device_address - g->phys))
         return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
-                         "buffer %u is %llu bytes in bank %u (0x%llx, %llu "
-                         "bytes); 0x%llx, %llu bytes given is not that "
-                         "inside it",
-                         (unsigned)index,
-                         (unsigned long long)d->size, (unsigned)d->bank,
-                         (unsigned long long)g->phys,
-                         (unsigned long long)g->size,
+                         "buffer %u (%llu bytes, bank %u): 0x%llx, %llu "
+                         "bytes given is not that inside the bank's region",
+                         (unsigned)index, (unsigned long long)d->size,
+                         (unsigned)d->bank,
                          (unsigned long long)device_address,
                          (unsigned long long)size);
     if (device_address & (align_of(d) - 1u))
@@ -1022,9 +1019,7 @@ AXL_HOT axl_status axl_plan_submit(axl_plan_id id, axl_plan_run *run)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_submit: run must not be NULL");
     if (s->running)
-        return plan_fail(AXL_ERR_BAD_STATE, "axl_plan_submit", s->plan,
-                         "it runs already (one submission at a time: wait "
-                         "for it to end)");
+        return refuse_running("axl_plan_submit", s);
     const axl_plan *p = s->plan;
     for (uint32_t b = 0; b < p->nbuffers; b++)
         if (p->buffers[b].flags & (AXL_PLAN_READ | AXL_PLAN_WRITE))
@@ -1082,8 +1077,8 @@ AXL_HOT axl_status axl_plan_wait(axl_plan_run run, uint64_t timeout_ns)
             break;
         if (deadline != UINT64_MAX && axl__mmio_now() >= deadline)
             return plan_fail(AXL_ERR_TIMEOUT, "axl_plan_wait", s->plan,
-                             "not ended within %llu ns (%u of %u nodes "
-                             "left); it goes on: wait or poll again",
+                             "still runs after %llu ns (%u of %u nodes "
+                             "left): wait or poll again",
                              (unsigned long long)timeout_ns,
                              (unsigned)s->x.left, (unsigned)s->plan->nnodes);
         axl__mmio_progress(deadline);
