@@ -321,10 +321,9 @@ static axl_status check_tables(const axl_plan *p)
         p->nbuffers > AXL_PLAN_MAX_BUFFERS ||
         p->scalar_bytes > AXL_PLAN_SCALAR_BYTES)
         return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
-                         "%u nodes, %u edges, %u buffers, %u scalar bytes; "
-                         "the executor holds %u, %u, %u, %u "
-                         "(AXL_PLAN_MAX_NODES, _EDGES, _BUFFERS, "
-                         "AXL_PLAN_SCALAR_BYTES)",
+                         "%u nodes, %u edges, %u buffers, %u scalar bytes: "
+                         "over AXL_PLAN_MAX_NODES %u, _EDGES %u, _BUFFERS %u "
+                         "or AXL_PLAN_SCALAR_BYTES %u",
                          (unsigned)p->nnodes, (unsigned)p->npreds,
                          (unsigned)p->nbuffers, (unsigned)p->scalar_bytes,
                          (unsigned)AXL_PLAN_MAX_NODES,
@@ -344,7 +343,8 @@ static axl_status check_tables(const axl_plan *p)
     for (uint32_t u = 0; u < p->nunits; u++)
         if (p->units[u].ip_index >= AXL_MMIO_UNITS)
             return plan_fail(AXL_ERR_OUT_OF_RESOURCES, "axl_plan_load", p,
-                             "IP_LAYOUT entry %u: the port drives those "
+                             /* unit.c's words (one string, merged) */
+                             "IP_LAYOUT entry %u; the port drives entries "
                              "below AXL_MMIO_UNITS (%u)",
                              (unsigned)p->units[u].ip_index,
                              (unsigned)AXL_MMIO_UNITS);
@@ -470,9 +470,8 @@ static axl_status take_fabric(const axl_mmio_board *bd)
 {
     if (axl__mmio.open == MMIO_OWNER_DEVICE)
         return mmio_fail(AXL_ERR_BAD_STATE,
-                         "axl_plan_load: the runtime has the mmio device "
-                         "open; plans do not share its units (axl_shutdown "
-                         "first)");
+                         "axl_plan_load: the runtime holds the mmio "
+                         "device's units (axl_shutdown first)");
     if (axl__mmio.open == MMIO_OWNER_PLANS)
         return AXL_SUCCESS;
     /* The design's banks (their regions without the board's, their
@@ -661,18 +660,18 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
                          "(axl_mmio_board) to check it against");
     if (memcmp(uuid, plan->uuid, 16))
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
-                         "made for the design with UUID %02x%02x%02x%02x..., "
-                         "not the board's %02x%02x%02x%02x...: write it "
-                         "again against the board's",
+                         "made for design UUID %02x%02x%02x%02x..., the "
+                         "board's is %02x%02x%02x%02x...: write it again for "
+                         "it",
                          plan->uuid[0], plan->uuid[1],
                          plan->uuid[2], plan->uuid[3], uuid[0], uuid[1],
                          uuid[2], uuid[3]);
     if (!bd->banks && !bd->predigested && plan->nbuffers &&
         (!MMIO_MODEL || !bd->design))
         return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
-                         "the board declares no bank regions to place its "
-                         "buffers in (axl_mmio_board.banks, or a "
-                         "pre-digested design's)");
+                         "the board declares no bank regions for its "
+                         "buffers (axl_mmio_board.banks, or a pre-digested "
+                         "design's)");
     uint32_t i = 0;
     while (i < AXL_PLAN_LOADED && slots[i].plan)
         i++;
@@ -856,12 +855,11 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
         device_address - g->phys > g->size ||
         size > g->size - (device_address - g->phys))
         return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
-                         "buffer %u (%llu bytes, bank %u): 0x%llx, %llu "
-                         "bytes given is not that inside the bank's region",
-                         (unsigned)index, (unsigned long long)d->size,
-                         (unsigned)d->bank,
-                         (unsigned long long)device_address,
-                         (unsigned long long)size);
+                         "buffer %u: 0x%llx, %llu bytes is not %llu bytes "
+                         "inside bank %u's region",
+                         (unsigned)index, (unsigned long long)device_address,
+                         (unsigned long long)size,
+                         (unsigned long long)d->size, (unsigned)d->bank);
     if (device_address & (align_of(d) - 1u))
         return plan_fail(AXL_ERR_INVALID, "axl_plan_set_buffer", p,
                          "buffer %u is aligned to %u bytes; 0x%llx is not",
