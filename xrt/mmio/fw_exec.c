@@ -358,6 +358,8 @@ static axl_status check_tables(const axl_plan *p)
                              (unsigned long long)p->buffers[b].size,
                              (unsigned)a);
     }
+    uint32_t edges = 0; /* each node's are its own: the successor
+                           lists hold as many (axl__exec_build) */
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
         if (nd->kind != AXL_PLAN_NODE_KERNEL &&
@@ -374,7 +376,9 @@ static axl_status check_tables(const axl_plan *p)
                              "(AXL_PLAN_SEVERAL_RUNS 0)",
                              (unsigned)i, (unsigned)nd->nruns);
 #endif
+        edges += nd->npreds;
         if ((uint32_t)nd->pred0 + nd->npreds > p->npreds ||
+            edges > p->npreds ||
             (nd->nruns > 1 &&
              ((uint32_t)nd->run0 + nd->nruns > p->nruns || !p->runs)))
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
@@ -594,7 +598,8 @@ static void ready_exec(plan_slot *s, uint32_t i)
     s->g.succ0 = s->succ0;
     s->g.succ = s->succ;
     s->g.roots = s->roots;
-    /* check_tables saw every edge go to an earlier node. */
+    /* check_tables saw every edge go to an earlier node, and the edges
+     * fit the lists. */
     (void)axl__exec_build(p->nodes, p->nnodes, p->preds, s->succ0, s->succ,
                           s->roots);
     axl__exec *x = &s->x;
