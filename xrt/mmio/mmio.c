@@ -94,9 +94,16 @@ static uint64_t core_now(void)
     return axl_hal_now();
 }
 
-static void core_warn(const char *line)
+/* A unit's interrupt went missing (unit.c): one line (AXL_MESSAGE_MAX);
+ * docs/on-the-metal.md says more. */
+static void core_warn(const mmio_unit *u, uint32_t gie, uint32_t ier)
 {
-    axl_hal_log(AXL_LOG_WARN, "%s", line);
+    axl_hal_log(AXL_LOG_WARN,
+                "mmio: %s (IP_LAYOUT %u) finished, its interrupt missing: "
+                "polled from now on. Check GIE (reads %u), IER (0x%x), the "
+                "IRQ controller's master enable, the IRQ wiring",
+                u->name, (unsigned)(u - axl__mmio.units), (unsigned)gie,
+                (unsigned)ier);
 }
 
 static void *host_of(const axl_hal_mem *m, uint64_t offset)

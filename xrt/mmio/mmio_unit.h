@@ -166,7 +166,10 @@ typedef struct mmio_fabric {
     int open;            /* an MMIO_OWNER_ */
     const axl_mmio_board *board;
     uint64_t (*now)(void);              /* the owner's clock */
-    void (*warn)(const char *line);     /* the owner's log, or NULL */
+    /* The owner's log of a unit whose interrupt went missing (GIE and
+     * IER as read), or NULL: the owner words it (a plan firmware,
+     * which counts it in axl_mmio_counters.irq_missing, links no text). */
+    void (*warn)(const mmio_unit *u, uint32_t gie, uint32_t ier);
     mmio_unit units[AXL_MMIO_UNITS];
 #if MMIO_MODEL
     const axl_mmio_model *model; /* the board's, while open */

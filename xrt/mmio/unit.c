@@ -500,16 +500,7 @@ static int interrupt_missing(mmio_unit *u)
     axl__mmio_count(&axl__mmio_counters.irq_missing);
     if (!u->reported && axl__mmio.warn) {
         u->reported = 1;
-        /* One line (AXL_MESSAGE_MAX): docs/on-the-metal.md says more. */
-        char line[AXL_MESSAGE_MAX];
-        axl_format(line, sizeof line,
-                   "mmio: %s (IP_LAYOUT %u) finished, its interrupt "
-                   "missing: polled from now on. Check GIE (reads %u), IER "
-                   "(0x%x), the IRQ controller's master enable, the IRQ "
-                   "wiring",
-                   u->name, (unsigned)(u - axl__mmio.units), (unsigned)gie,
-                   (unsigned)ier);
-        axl__mmio.warn(line);
+        axl__mmio.warn(u, gie, ier);
     }
     const void *run = atomic_exchange(&u->run, NULL);
     if (!run)
