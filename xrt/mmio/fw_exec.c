@@ -281,6 +281,13 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
     return bd->design_uuid;
 }
 
+/* A UUID's first four bytes, as it is written (for messages). */
+static unsigned long uuid_head(const uint8_t *u)
+{
+    return (unsigned long)u[0] << 24 | (unsigned long)u[1] << 16 |
+           (unsigned long)u[2] << 8 | u[3];
+}
+
 /* Run r of node i of plan p is one the executor can start: its unit and
  * arguments inside the tables, each argument a register it can write. */
 static axl_status check_run(const axl_plan *p, uint32_t i,
@@ -665,12 +672,9 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
                          "(axl_mmio_board) to check it against");
     if (memcmp(uuid, plan->uuid, 16))
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
-                         "made for design UUID %02x%02x%02x%02x..., the "
-                         "board's is %02x%02x%02x%02x...: write it again for "
-                         "it",
-                         plan->uuid[0], plan->uuid[1],
-                         plan->uuid[2], plan->uuid[3], uuid[0], uuid[1],
-                         uuid[2], uuid[3]);
+                         "made for design UUID %08lx..., the board's is "
+                         "%08lx...: write it again for it",
+                         uuid_head(plan->uuid), uuid_head(uuid));
     if (!bd->banks && !bd->predigested && plan->nbuffers &&
         (!MMIO_MODEL || !bd->design))
         return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
