@@ -281,12 +281,11 @@ static const uint8_t *board_uuid(const axl_mmio_board *bd)
     return bd->design_uuid;
 }
 
-/* A UUID's first four bytes, as it is written (for messages). */
-static unsigned long uuid_head(const uint8_t *u)
-{
-    return (unsigned long)u[0] << 24 | (unsigned long)u[1] << 16 |
-           (unsigned long)u[2] << 8 | u[3];
-}
+/* A UUID's first four bytes, as it is written (for messages; a macro,
+ * which a build without messages leaves unused). */
+#define UUID_HEAD(u)                                                           \
+    ((unsigned long)(u)[0] << 24 | (unsigned long)(u)[1] << 16 |              \
+     (unsigned long)(u)[2] << 8 | (unsigned long)(u)[3])
 
 /* Run r of node i of plan p is one the executor can start: its unit and
  * arguments inside the tables, each argument a register it can write. */
@@ -674,7 +673,7 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
                          "made for design UUID %08lx..., the board's is "
                          "%08lx...: write it again for it",
-                         uuid_head(plan->uuid), uuid_head(uuid));
+                         UUID_HEAD(plan->uuid), UUID_HEAD(uuid));
     if (!bd->banks && !bd->predigested && plan->nbuffers &&
         (!MMIO_MODEL || !bd->design))
         return plan_fail(AXL_ERR_PLATFORM, "axl_plan_load", plan,
