@@ -295,9 +295,9 @@ static axl_status check_run(const axl_plan *p, uint32_t i,
     if (run.unit >= p->nunits || run.nargs > AXL_MMIO_MAX_ARGS ||
         (uint32_t)run.arg0 + run.nargs > p->nargs)
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
-                         "node %u names %s outside its tables",
-                         (unsigned)i,
-                         "a unit or arguments (or over AXL_MMIO_MAX_ARGS)");
+                         "node %u names %s", (unsigned)i,
+                         "a unit or arguments outside its tables (or over "
+                         "AXL_MMIO_MAX_ARGS)");
     for (uint32_t k = 0; k < run.nargs; k++) {
         const axl_plan_arg *a = &p->args[run.arg0 + k];
         int ok = a->size && a->size <= 64 && !(a->offset & 3u) &&
@@ -388,8 +388,8 @@ static axl_status check_tables(const axl_plan *p)
             (nd->nruns > 1 &&
              ((uint32_t)nd->run0 + nd->nruns > p->nruns || !p->runs)))
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
-                             "node %u names %s outside its tables",
-                             (unsigned)i, "edges or runs");
+                             "node %u names %s", (unsigned)i,
+                             "edges or runs outside its tables");
         for (uint32_t e = 0; e < nd->npreds; e++)
             if (p->preds[nd->pred0 + e] >= i)
                 return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
