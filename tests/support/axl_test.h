@@ -77,6 +77,13 @@ bool axl_test_messages(void);
  * checks that every pool is empty (lwIP's lwip_check_ensure_no_alloc). */
 int axl_test_setup(void **state);
 int axl_test_teardown(void **state);
+/* cmocka setup for the streams design (bitstreams/streams.cfg):
+ * axl_test_setup, then the emulated device (and the mmio simulator)
+ * carries the design, and its kernels' C models (mm2s, sadd, s2mm, sinc)
+ * are registered. A program that uses it embeds the image as
+ * axl_test_streams_xclbin (axl_embed_xclbin; tests/support/
+ * axl_test_streams.c). */
+int axl_test_setup_streams(void **state);
 
 /* A clock that advances by `step` ns on every read (deterministic). */
 void axl_test_clock_install(uint64_t start, uint64_t step);
