@@ -469,10 +469,14 @@ static axl_status bundle_ok(const char *fn, const struct axl__queue *q,
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "%s does not carry the bundle's design",
                          d->info.name);
+    if (!axl__dev_has_pipelines(d) && d->port->no_pipelines)
+        return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                         "%s runs no pipelines: %s", d->info.name,
+                         d->port->no_pipelines);
     if (!axl__dev_has_pipelines(d))
         return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                         "%s runs no pipelines (the %s port has no "
-                         "free-running or auto-restart units)",
+                         "%s runs no pipelines: the %s port starts no "
+                         "free-running (ap_ctrl_none) or auto-restart unit",
                          d->info.name, d->port->name);
     return AXL_SUCCESS;
 }
