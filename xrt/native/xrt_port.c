@@ -662,10 +662,9 @@ const axl_device_port axl_native_port = {
     /* No pipelines: XRT 2.13 gives ap_ctrl_none units to xrt::ip only, and
      * auto-restart only as the native API's autostart counter (its driver
      * leaves control bits 5-7 alone). */
-    .no_pipelines = "the XRT port starts no free-running unit (XRT's "
-                    "xrt::kernel refuses ap_ctrl_none) and no auto-restart "
-                    "unit (its driver does not drive control bit 7); the mmio "
-                    "port runs them on a board (docs/streaming.md)",
+    .no_pipelines = "XRT's xrt::kernel refuses ap_ctrl_none units and its "
+                    "driver leaves auto-restart (bit 7) alone; the mmio port "
+                    "runs them",
 };
 
 /* ---- Test hooks and interop ----------------------------------------------------- */
