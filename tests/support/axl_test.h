@@ -128,7 +128,8 @@ void axl_test_rig_drop(axl_test_rig *r);
  * may put a bundle of its own in r->bundle then; down releases it. */
 void axl_test_rig_let_go(axl_test_rig *r);
 /* Built-in kernel `name` of dev, and that kernel of the rig's bundle
- * (the caller releases it). */
+ * (the caller releases it): any kernel of the design vadd is in, since
+ * the bundle holds the whole design. */
 axl_kernel_id axl_test_builtin(axl_device dev, const char *name);
 axl_kernel axl_test_rig_kernel(const axl_test_rig *r, const char *name);
 
