@@ -218,15 +218,19 @@ static axl_status check_tables(const axl_plan *p)
                              (unsigned long long)p->buffers[b].size,
                              (unsigned)a);
     }
+    uint32_t edges = 0; /* named by the nodes, entries shared or not */
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
+        edges += nd->npreds; /* more in all than the table: shared */
         if (nd->unit >= p->nunits || nd->nargs > AXL_MMIO_MAX_ARGS ||
             (uint32_t)nd->arg0 + nd->nargs > p->nargs ||
-            (uint32_t)nd->pred0 + nd->npreds > p->npreds)
+            (uint32_t)nd->pred0 + nd->npreds > p->npreds ||
+            edges > p->npreds)
             return mmio_fail(AXL_ERR_INVALID,
                              "axl_plan_load: plan %s: node %u names a unit, "
-                             "arguments or edges outside its tables (or more "
-                             "than AXL_MMIO_MAX_ARGS %u arguments)",
+                             "arguments or edges outside its tables (edges "
+                             "shared with other nodes count again), or more "
+                             "than AXL_MMIO_MAX_ARGS (%u) arguments",
                              n, (unsigned)i, (unsigned)AXL_MMIO_MAX_ARGS);
         for (uint32_t e = 0; e < nd->npreds; e++)
             if (p->preds[nd->pred0 + e] >= i)
@@ -516,11 +520,15 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         s->nodes[n].slot = (uint8_t)i;
         s->nodes[n].node = (uint8_t)n;
     }
-    /* Successor lists, from the preds (counted, then filled). */
+    /* Successor lists, from the nodes' edges (counted, then filled: at
+     * most npreds in all, check_tables saw to it). */
     uint8_t fill[AXL_PLAN_MAX_NODES + 1];
     memset(fill, 0, sizeof fill);
-    for (uint32_t e = 0; e < plan->npreds; e++)
-        fill[plan->preds[e] + 1u]++;
+    for (uint32_t n = 0; n < plan->nnodes; n++) {
+        const axl_plan_node *nd = &plan->nodes[n];
+        for (uint32_t e = 0; e < nd->npreds; e++)
+            fill[plan->preds[nd->pred0 + e] + 1u]++;
+    }
     for (uint32_t n = 0; n < plan->nnodes; n++)
         fill[n + 1u] = (uint8_t)(fill[n + 1u] + fill[n]);
     memcpy(s->succ0, fill, sizeof s->succ0);
