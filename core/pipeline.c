@@ -469,10 +469,14 @@ static axl_status bundle_ok(const char *fn, const struct axl__queue *q,
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "%s does not carry the bundle's design",
                          d->info.name);
+    if (!axl__dev_has_pipelines(d) && d->port->no_pipelines)
+        return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                         "%s runs no pipelines: %s", d->info.name,
+                         d->port->no_pipelines);
     if (!axl__dev_has_pipelines(d))
         return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                         "%s runs no pipelines (the %s port has no "
-                         "free-running or auto-restart units)",
+                         "%s runs no pipelines: the %s port starts no "
+                         "free-running (ap_ctrl_none) or auto-restart unit",
                          d->info.name, d->port->name);
     return AXL_SUCCESS;
 }
@@ -484,6 +488,8 @@ static void pipeline_free(struct axl__pipeline *pl)
     axl__pool_free(AXL__POOL(PIPELINE), pl);
     axl__bundle_unhold(b);
 }
+
+static void hooks_on(void); /* below the calls it gives */
 
 axl_status axl_pipeline_create(axl_queue queue, const axl_pipeline_desc *desc,
                                axl_pipeline *out)
@@ -547,6 +553,7 @@ axl_status axl_pipeline_create(axl_queue queue, const axl_pipeline_desc *desc,
             st = axl__pool_full(fn, AXL__POOL_PIPELINE);
     }
     if (st == AXL_SUCCESS) {
+        hooks_on(); /* a pipeline exists: the scheduler's calls reach it */
         memset(pl, 0, sizeof *pl);
         pl->bundle = AXL__SLOT(KERNEL_BUNDLE, b);
         pl->device = q->device;
@@ -1280,7 +1287,7 @@ axl_status axl__pipeline_check_launch(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
-void axl__pipeline_committed(struct axl__command *c)
+static void on_committed(struct axl__command *c)
 {
     struct axl__pipeline *pl = pipeline_at(c->u.kernel.pipe);
     pl->holds++;
@@ -1328,7 +1335,7 @@ static void release_held(struct axl__pipeline *pl)
     }
 }
 
-bool axl__pipeline_hold(struct axl__command *c)
+static bool on_hold(struct axl__command *c)
 {
     struct axl__pipeline *pl = pipeline_at(c->u.kernel.pipe);
     const uint8_t k = c->u.kernel.pipe_unit;
@@ -1355,7 +1362,7 @@ bool axl__pipeline_hold(struct axl__command *c)
     return true;
 }
 
-void axl__pipeline_dispatched(struct axl__command *c)
+static void on_dispatched(struct axl__command *c)
 {
     struct axl__pipeline *pl = pipeline_at(c->u.kernel.pipe);
     struct axl__pipeline_unit *u = &pl->unit[c->u.kernel.pipe_unit];
@@ -1373,8 +1380,8 @@ void axl__pipeline_dispatched(struct axl__command *c)
         release_held(pl);
 }
 
-void axl__pipeline_ended(struct axl__command *c, axl_status status,
-                         const char *why)
+static void on_ended(struct axl__command *c, axl_status status,
+                     const char *why)
 {
     struct axl__pipeline *pl = pipeline_at(c->u.kernel.pipe);
     struct axl__pipeline_unit *u = &pl->unit[c->u.kernel.pipe_unit];
@@ -1444,7 +1451,7 @@ static void held_why(const struct axl__pipeline *pl, uint8_t k,
                  : "");
 }
 
-unsigned axl__pipeline_check_timeouts(uint64_t now)
+static unsigned on_check_timeouts(uint64_t now)
 {
     unsigned n = 0;
     const axl__pool *p = AXL__POOL(PIPELINE);
@@ -1488,7 +1495,7 @@ unsigned axl__pipeline_check_timeouts(uint64_t now)
     return n;
 }
 
-uint64_t axl__pipeline_next_deadline(void)
+static uint64_t on_next_deadline(void)
 {
     uint64_t next = UINT64_MAX;
     const axl__pool *p = AXL__POOL(PIPELINE);
@@ -1510,8 +1517,8 @@ uint64_t axl__pipeline_next_deadline(void)
     return next;
 }
 
-bool axl__pipeline_holds(uint16_t b, const struct axl__device *d,
-                         uint32_t *handle)
+static bool on_holds(uint16_t b, const struct axl__device *d,
+                     uint32_t *handle)
 {
     const axl__pool *p = AXL__POOL(PIPELINE);
     const uint16_t ds = AXL__SLOT(DEVICE, d);
@@ -1525,6 +1532,16 @@ bool axl__pipeline_holds(uint16_t b, const struct axl__device *d,
         }
     }
     return false;
+}
+
+static const struct axl__pipeline_hooks hooks = {
+    on_committed,      on_hold,          on_dispatched, on_ended,
+    on_check_timeouts, on_next_deadline, on_holds,
+};
+
+static void hooks_on(void)
+{
+    axl__pipeline_hooks = &hooks;
 }
 
 #else /* !AXL_FEATURE_STREAMS: every call answers that it is switched off */

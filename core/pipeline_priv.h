@@ -78,25 +78,71 @@ axl_status axl__pipeline_check_launch(const char *fn, struct axl__queue *q,
                                       const struct axl__kernel *kn,
                                       const struct axl__kernel_id *kid,
                                       uint8_t *pipe, uint8_t *unit);
-/* c, a command on a pipeline unit, is committed: a command to come. */
-void axl__pipeline_committed(struct axl__command *c);
-/* At dispatch (lock held): true when c does not go on now, held until
- * its consumers start, or failed (its pipeline stopped). */
-bool axl__pipeline_hold(struct axl__command *c);
-/* c's run is with the port now (lock held, after run_start): its unit
- * has started, and commands held for it may go. */
-void axl__pipeline_dispatched(struct axl__command *c);
-/* c completes (lock held, from complete()). */
-void axl__pipeline_ended(struct axl__command *c, axl_status status,
-                         const char *why);
-/* Held commands past their start timeout fail (lock held); the earliest
- * such deadline, runtime clock (UINT64_MAX: none). */
-unsigned axl__pipeline_check_timeouts(uint64_t now);
-uint64_t axl__pipeline_next_deadline(void);
-/* A live pipeline holding bundle slot b on device d (bundle.c's
- * design_held names it). */
-bool axl__pipeline_holds(uint16_t b, const struct axl__device *d,
-                         uint32_t *handle);
+/* What the scheduler, the units and the bundles ask of pipelines, set by
+ * the first axl_pipeline_create (lock held) and read with the lock held:
+ * until a pipeline exists no command is on one, so each call is a no-op,
+ * and a firmware that never creates a pipeline links none of pipeline.c
+ * (about 12 KiB of Thumb-2 code on the R5; only the launch check below,
+ * which refuses a stream argument in any build, is linked directly). */
+struct axl__pipeline_hooks {
+    /* c, a command on a pipeline unit, is committed: a command to come. */
+    void (*committed)(struct axl__command *c);
+    /* At dispatch (lock held): true when c does not go on now, held
+     * until its consumers start, or failed (its pipeline stopped). */
+    bool (*hold)(struct axl__command *c);
+    /* c's run is with the port now (lock held, after run_start): its
+     * unit has started, and commands held for it may go. */
+    void (*dispatched)(struct axl__command *c);
+    /* c completes (lock held, from complete()). */
+    void (*ended)(struct axl__command *c, axl_status status,
+                  const char *why);
+    /* Held commands past their start timeout fail (lock held); the
+     * earliest such deadline, runtime clock (UINT64_MAX: none). */
+    unsigned (*check_timeouts)(uint64_t now);
+    uint64_t (*next_deadline)(void);
+    /* A live pipeline holding bundle slot b on device d (bundle.c's
+     * design_held names it). */
+    bool (*holds)(uint16_t b, const struct axl__device *d,
+                  uint32_t *handle);
+};
+extern const struct axl__pipeline_hooks *axl__pipeline_hooks; /* runtime.c */
+
+static inline void axl__pipeline_committed(struct axl__command *c)
+{
+    if (axl__pipeline_hooks)
+        axl__pipeline_hooks->committed(c);
+}
+static inline bool axl__pipeline_hold(struct axl__command *c)
+{
+    return axl__pipeline_hooks && axl__pipeline_hooks->hold(c);
+}
+static inline void axl__pipeline_dispatched(struct axl__command *c)
+{
+    if (axl__pipeline_hooks)
+        axl__pipeline_hooks->dispatched(c);
+}
+static inline void axl__pipeline_ended(struct axl__command *c,
+                                       axl_status status, const char *why)
+{
+    if (axl__pipeline_hooks)
+        axl__pipeline_hooks->ended(c, status, why);
+}
+static inline unsigned axl__pipeline_check_timeouts(uint64_t now)
+{
+    return axl__pipeline_hooks ? axl__pipeline_hooks->check_timeouts(now)
+                               : 0;
+}
+static inline uint64_t axl__pipeline_next_deadline(void)
+{
+    return axl__pipeline_hooks ? axl__pipeline_hooks->next_deadline()
+                               : UINT64_MAX;
+}
+static inline bool axl__pipeline_holds(uint16_t b,
+                                       const struct axl__device *d,
+                                       uint32_t *handle)
+{
+    return axl__pipeline_hooks && axl__pipeline_hooks->holds(b, d, handle);
+}
 
 #else /* !AXL_FEATURE_STREAMS */
 

@@ -13,6 +13,10 @@
 
 struct axl__runtime axl__rt;
 
+#if AXL_FEATURE_STREAMS
+const struct axl__pipeline_hooks *axl__pipeline_hooks;
+#endif
+
 /* Storage for every pool, expanded from the one list in pools.h. */
 #define AXL__POOL_STORAGE(KIND, name, type, cap, ...)                          \
     static type axl__##name##_slots[cap];                                      \

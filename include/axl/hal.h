@@ -546,6 +546,12 @@ typedef struct axl_device_port {
                             uint32_t how, uint64_t timeout_ns);
     axl_status (*pipeline_drained)(void *dev, axl_hal_pipeline *p,
                                    uint64_t timeout_ns);
+    /** Optional, without pipeline_open: why the port runs no pipeline, a
+     *  short phrase axl_pipeline_create's refusal quotes after naming the
+     *  device ("XRT's xrt::kernel refuses ap_ctrl_none units ..."). NULL:
+     *  the refusal says the port cannot start free-running or
+     *  auto-restart units. */
+    const char *no_pipelines;
 } axl_device_port;
 
 /**

@@ -53,15 +53,7 @@
 
 #include "axl/axl.h"
 
-#define CHECK(call)                                                            \
-    do {                                                                       \
-        axl_status st_ = (call);                                               \
-        if (st_ != AXL_SUCCESS) {                                              \
-            fprintf(stderr, "%s: %s: %s\n", #call, axl_status_name(st_),       \
-                    axl_last_message());                                       \
-            exit(1);                                                           \
-        }                                                                      \
-    } while (0)
+#include "bench_check.h"
 
 static double now_ns(void)
 {

@@ -54,15 +54,7 @@
 #define NOINLINE __attribute__((noinline))
 #define LOOPS 1000
 
-#define CHECK(call)                                                            \
-    do {                                                                       \
-        axl_status st_ = (call);                                               \
-        if (st_ != AXL_SUCCESS) {                                              \
-            fprintf(stderr, "%s: %s: %s\n", #call, axl_status_name(st_),       \
-                    axl_last_message());                                       \
-            exit(1);                                                           \
-        }                                                                      \
-    } while (0)
+#include "bench_check.h"
 
 static axl_status nothing(const axl_emu_call *c, void *user)
 {

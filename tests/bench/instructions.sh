@@ -92,3 +92,20 @@ for b in 16 4096 1048576; do
   done
   echo "vadd_${b}_launch $per_0 instructions/launch, $per_1 with the read-only check ($(( per_1 - per_0 )) more: $(( (per_1 - per_0) * 100 / (2 * b) ))/100 per byte checked)"
 done
+# Starting and stopping a streaming pipeline (tests/bench/bench_pipeline.c):
+# test_pipelines' sadd pipeline (mm2s_1 -> sadd_1 on auto-restart ->
+# s2mm_1), N times created, its addend set, started and released (a stop:
+# auto-restart cleared, sadd_1 reset), less N times the same unstarted;
+# on the emulated device, then on the mmio port over the C-model
+# simulator. Both run the units' models on threads, which callgrind
+# counts too (the figure moves by a few hundred from run to run).
+dir=$(dirname "$bench_main")
+for b in axl-bench-pipeline axl-bench-pipeline-mmio; do
+  [ -x "$dir/$b" ] || continue
+  bench=$dir/$b
+  open=$(ir open 100)
+  cycle=$(ir cycle 100)
+  name=pipeline_start_stop
+  [ "$b" = axl-bench-pipeline-mmio ] && name=mmio_pipeline_start_stop
+  echo "$name $(( (cycle - open) / 100 )) instructions/cycle"
+done

@@ -376,38 +376,24 @@ static void an_interrupt_without_done_has_no_status_behind_it(void **s)
 
 /* ---- The port on the simulator -------------------------------------------------- */
 
+/* The support rig on the simulated device, and its nop. */
 typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd, nop;
+    axl_test_rig t;
+    axl_kernel nop;
 } rig;
 
 static rig rig_up(uint32_t flags)
 {
     rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id ids[2];
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &ids[0]));
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "nop", &ids[1]));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, ids, 2,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, ids[0], &r.vadd));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, ids[1], &r.nop));
+    r.t = axl_test_rig_up(flags);
+    r.nop = axl_test_rig_kernel(&r.t, "nop");
     return r;
 }
 
 static void rig_down(rig *r)
 {
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->vadd));
     AXL_OK(axl_kernel_release(r->nop));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
+    axl_test_rig_down(&r->t);
 }
 
 enum { N = 256 };
@@ -433,7 +419,7 @@ static axl_status vadd_runs(rig *r, int launches)
                                   {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
                                   {.index = 3, .value = &n, .size = sizeof n}};
         axl_event e;
-        AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+        AXL_OK(axl_queue_single_task(r->t.q, r->t.vadd, args, 4, NULL, 0, &e));
         result = axl_event_wait(e);
         AXL_OK(axl_event_release(e));
         AXL_OK(axl_buffer_release(A));
@@ -447,7 +433,7 @@ static axl_status vadd_runs(rig *r, int launches)
             for (int i = 0; i < N; i++)
                 assert_int_equal(o[i], a[i] + b[i]);
     }
-    (void)axl_queue_wait_and_throw(r->q);
+    (void)axl_queue_wait_and_throw(r->t.q);
     return result;
 }
 
@@ -491,7 +477,7 @@ static void the_port_drives_every_variant_of_the_register_map(void **s)
         axl_mmio_counters before, after;
         axl_mmio_counters_get(&before);
         rig r = rig_up(AXL_QUEUE_IN_ORDER);
-        AXL_OK(axl_queue_set_timeout(r.q, 2000u * 1000000u));
+        AXL_OK(axl_queue_set_timeout(r.t.q, 2000u * 1000000u));
         axl_status st6 = vadd_runs(&r, 6);
         if (st6 != AXL_SUCCESS)
             print_error("variant 0x%x\n", (unsigned)variants[v]);
@@ -570,9 +556,9 @@ static void two_units_of_vadd_run_at_the_same_time(void **s)
                                {.index = 1, .buffer = A2, .mode = AXL_ACCESS_READ},
                                {.index = 2, .buffer = O2, .mode = AXL_ACCESS_WRITE},
                                {.index = 3, .value = &n, .size = sizeof n}};
-    AXL_OK(axl_queue_single_task(r.q, r.vadd, args1, 4, NULL, 0, NULL));
-    AXL_OK(axl_queue_single_task(r.q, r.vadd, args2, 4, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_single_task(r.t.q, r.t.vadd, args1, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_single_task(r.t.q, r.t.vadd, args2, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     axl_mmio_sim_stats u1, u2;
     axl_mmio_sim_stats_get(VADD_1, &u1);
     axl_mmio_sim_stats_get(VADD_2, &u2);
@@ -635,7 +621,7 @@ static void a_missing_ip_fails_the_launch_naming_the_unit(void **s)
     AXL_MESSAGE_HAS("reads all ones");
     AXL_MESSAGE_HAS("vadd:vadd_");
     /* The failed run's output was not written back (4.7.2.3). */
-    AXL_EXPECT(axl_queue_throw_asynchronous(r.q), AXL_ERR_RUNTIME);
+    AXL_EXPECT(axl_queue_throw_asynchronous(r.t.q), AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("nothing written back");
     rig_down(&r);
 }
@@ -643,10 +629,10 @@ static void a_missing_ip_fails_the_launch_naming_the_unit(void **s)
 static axl_status nop_once(rig *r)
 {
     axl_event e;
-    AXL_OK(axl_queue_single_task(r->q, r->nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r->t.q, r->nop, NULL, 0, NULL, 0, &e));
     axl_status st = axl_event_wait(e);
     AXL_OK(axl_event_release(e));
-    (void)axl_queue_wait_and_throw(r->q);
+    (void)axl_queue_wait_and_throw(r->t.q);
     return st;
 }
 
@@ -656,7 +642,7 @@ static void a_hung_unit_without_sw_reset_stays_unusable_until_reset(void **s)
     axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET,
                           AXL_MMIO_SIM_NEVER_DONE, 0);
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 20u * 1000000u));
     AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
     /* The runs below keep the 20 ms: simulated, of which a nop takes
      * nanoseconds whatever the host's load. */
@@ -683,7 +669,7 @@ static void a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out(void **s)
     axl_mmio_counters before, after;
     axl_mmio_counters_get(&before);
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 20u * 1000000u));
     AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
     axl_mmio_counters_get(&after);
     assert_int_equal(after.resets - before.resets, 1);
@@ -740,18 +726,18 @@ static uint32_t sim_writes(void)
 static uint32_t vadd_given_up(rig *r, axl_buffer A, axl_buffer B,
                               axl_buffer O)
 {
-    AXL_OK(axl_queue_set_timeout(r->q, 20u * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r->t.q, 20u * 1000000u));
     uint32_t n = N;
     axl_kernel_arg args[4] = {AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_OUT(O),
                               AXL_ARG_U32(n)};
     axl_event e;
-    AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r->t.q, r->t.vadd, args, 4, NULL, 0, &e));
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
     uint32_t cu = 0;
     AXL_OK(axl_event_get_compute_unit(e, &cu));
     AXL_OK(axl_event_release(e));
-    (void)axl_queue_throw_asynchronous(r->q);
-    AXL_OK(axl_queue_set_timeout(r->q, 0));
+    (void)axl_queue_throw_asynchronous(r->t.q);
+    AXL_OK(axl_queue_set_timeout(r->t.q, 0));
     return VADD_1 + cu; /* the stock design's vadd units are IPs 0, 1 */
 }
 
@@ -782,10 +768,10 @@ static void a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds(
      * only current copy): first fit would put it where the output was. */
     axl_buffer X;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &X));
-    AXL_OK(axl_queue_prefetch(r.q, X, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_prefetch(r.t.q, X, NULL, NULL, 0, NULL));
     const uint32_t pattern = 0x12345678u;
-    AXL_OK(axl_queue_fill(r.q, X, NULL, &pattern, 4, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_fill(r.t.q, X, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(B));
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 3 * 4 * N);
@@ -800,8 +786,8 @@ static void a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds(
     assert_true(sim_writes() - w0 >= 149);
     /* Read back from the device. */
     static uint32_t v[N];
-    AXL_OK(axl_queue_copy_to_host(r.q, X, NULL, v, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_copy_to_host(r.t.q, X, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     for (int i = 0; i < N; i++)
         assert_int_equal(v[i], pattern);
     axl_buffer Y;
@@ -810,12 +796,12 @@ static void a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds(
     axl_kernel one;
     char spec[48];
     snprintf(spec, sizeof spec, "vadd:{vadd_%u}", (unsigned)(ip - VADD_1 + 1));
-    AXL_OK(axl_kernel_select_units(r.vadd, spec, &one));
+    AXL_OK(axl_kernel_select_units(r.t.vadd, spec, &one));
     uint32_t n = N;
     axl_kernel_arg args[4] = {AXL_ARG_IN(X), AXL_ARG_IN(X), AXL_ARG_OUT(Y),
                               AXL_ARG_U32(n)};
-    AXL_OK(axl_queue_single_task(r.q, one, args, 4, NULL, 0, NULL));
-    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_RUNTIME);
+    AXL_OK(axl_queue_single_task(r.t.q, one, args, 4, NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.t.q), AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("hung");
     AXL_MESSAGE_HAS("axl_mmio_reset_unit");
     AXL_OK(axl_mmio_reset_unit(ip));
@@ -905,15 +891,15 @@ static void a_buffer_a_hung_unit_may_write_stays_unknown_until_reset(void **s)
     const uint32_t ip = vadd_given_up(&r, A, B, O);
     const uint32_t pattern = 0x2468ACE0u;
     static uint32_t v[N];
-    AXL_OK(axl_queue_fill(r.q, O, NULL, &pattern, 4, NULL, 0, NULL));
-    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, v, NULL, 0, NULL));
-    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_fill(r.t.q, O, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.t.q, O, NULL, v, NULL, 0, NULL));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.t.q), AXL_ERR_TIMEOUT);
     AXL_MESSAGE_HAS("a command it depends on failed");
-    (void)axl_queue_throw_asynchronous(r.q);
+    (void)axl_queue_throw_asynchronous(r.t.q);
     AXL_OK(axl_mmio_reset_unit(ip));
-    AXL_OK(axl_queue_fill(r.q, O, NULL, &pattern, 4, NULL, 0, NULL));
-    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, v, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_fill(r.t.q, O, NULL, &pattern, 4, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(r.t.q, O, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     for (int i = 0; i < N; i++)
         assert_int_equal(v[i], pattern);
     AXL_OK(axl_buffer_release(A));
@@ -961,9 +947,9 @@ static void reset_tries_the_board_hook_when_ap_sw_reset_does_nothing(void **s)
     (void)s;
     lie_about_nop(true);
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 20u * 1000000u));
     AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
-    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 0));
     axl_mmio_sim_set_unit(NOP, AXL_MMIO_SIM_NO_SW_RESET, AXL_MMIO_SIM_OK, 0);
     AXL_EXPECT(nop_once(&r), AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("hung");
@@ -982,9 +968,9 @@ static void reset_says_which_attempt_failed(void **s)
     (void)s;
     lie_about_nop(false);
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 20u * 1000000u));
     AXL_EXPECT(nop_once(&r), AXL_ERR_TIMEOUT);
-    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 0));
     AXL_EXPECT(axl_mmio_reset_unit(NOP), AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("nop_1");
     AXL_MESSAGE_HAS("ap_sw_reset left it busy");
@@ -1106,7 +1092,7 @@ static uint32_t vadd_counted(rig *r, axl_buffer A, axl_buffer B, axl_buffer O,
                               {.index = 2, .buffer = O, .mode = AXL_ACCESS_WRITE},
                               {.index = 3, .value = &n, .size = sizeof n}};
     axl_event e;
-    AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r->t.q, r->t.vadd, args, 4, NULL, 0, &e));
     AXL_OK(axl_event_wait(e));
     AXL_OK(axl_event_release(e));
     uint32_t unit = UINT32_MAX, started = 0;
@@ -1148,7 +1134,7 @@ static void a_unit_holds_its_arguments_and_a_reset_forgets_them(void **s)
     for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         if (k == 5) {
             /* Every vadd unit reset: its registers are forgotten. */
-            AXL_OK(axl_queue_wait(r.q));
+            AXL_OK(axl_queue_wait(r.t.q));
             AXL_OK(axl_mmio_reset_unit(VADD_1));
             AXL_OK(axl_mmio_reset_unit(VADD_2));
             memset(ran, 0, sizeof ran);
@@ -1248,7 +1234,7 @@ static void an_interrupt_that_never_arrives_is_said_once_and_its_unit_is_polled(
     axl_mmio_counters before, after;
     axl_mmio_counters_get(&before);
     rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    AXL_OK(axl_queue_set_timeout(r.q, 5000ull * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 5000ull * 1000000u));
     AXL_OK(vadd_runs(&r, 6)); /* every result checked */
     axl_mmio_counters_get(&after);
     uint32_t units_run = 0;
@@ -1302,7 +1288,7 @@ static axl_status vadd_timed(rig *r, uint64_t *ns, const char *fails_saying)
     axl_kernel_arg args[4] = {AXL_ARG_IN(A), AXL_ARG_IN(A), AXL_ARG_OUT(O),
                               AXL_ARG_U32(n)};
     axl_event e;
-    AXL_OK(axl_queue_single_task(r->q, r->vadd, args, 4, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r->t.q, r->t.vadd, args, 4, NULL, 0, &e));
     axl_status st = axl_event_wait(e);
     if (st != AXL_SUCCESS && fails_saying)
         AXL_MESSAGE_HAS(fails_saying);
@@ -1312,7 +1298,7 @@ static axl_status vadd_timed(rig *r, uint64_t *ns, const char *fails_saying)
     }
     *ns = t1 - t0;
     AXL_OK(axl_event_release(e));
-    (void)axl_queue_throw_asynchronous(r->q);
+    (void)axl_queue_throw_asynchronous(r->t.q);
     AXL_OK(axl_buffer_release(A));
     /* 4.7.2.3: a run given up lost O's newest contents, and its release
      * says so; a run that ended in time writes O back. */
@@ -1357,7 +1343,7 @@ static void a_done_another_read_consumed_still_ends_a_chain_units_run(
     axl_mmio_counters_get(&before);
     rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
     /* Past the grace, so that a fall-back would be counted, not fail. */
-    AXL_OK(axl_queue_set_timeout(r.q, 1000u * 1000000u));
+    AXL_OK(axl_queue_set_timeout(r.t.q, 1000u * 1000000u));
     for (int run = 0; run < 3; run++) {
         uint64_t ns = 0;
         AXL_OK(vadd_timed(&r, &ns, NULL)); /* its result checked */
@@ -1394,10 +1380,10 @@ static void a_late_done_meets_or_misses_its_timeout_to_the_microsecond(
         }
         rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
         uint64_t ns = 0;
-        AXL_OK(axl_queue_set_timeout(r.q, RUN - 10 * US));
+        AXL_OK(axl_queue_set_timeout(r.t.q, RUN - 10 * US));
         AXL_EXPECT(vadd_timed(&r, &ns, "did not finish within 29 ms"),
                    AXL_ERR_TIMEOUT);
-        AXL_OK(axl_queue_set_timeout(r.q, RUN + 10 * US));
+        AXL_OK(axl_queue_set_timeout(r.t.q, RUN + 10 * US));
         AXL_OK(vadd_timed(&r, &ns, NULL));
         if (ns < RUN || ns >= RUN + 10 * US)
             fail_msg("variant 0x%x: the run took %llu ns of the device's "

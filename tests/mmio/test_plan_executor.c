@@ -292,11 +292,12 @@ static void load_refuses_what_does_not_match_the_board(void **state)
     assert_int_equal(axl_plan_load(&other, &p), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("not before it");
 
-    /* Nodes whose edges share the table's entries: more edges than the
-     * table holds (64 here, in a table of 32), which the successor lists,
-     * sized by the table, cannot hold. Refused. */
+    /* Nodes whose edges share the table's entries: more edges in all
+     * than the table holds (64 named in a table of 32), which the
+     * successor lists, sized by the table, cannot hold. Refused. */
     static const uint16_t zeros[32] = {0};
     axl_plan_node shared[3] = {nodes[0], nodes[1], nodes[1]};
+    shared[1].pred0 = shared[2].pred0 = 0;
     shared[1].npreds = shared[2].npreds = 32;
     other = chain;
     other.nnodes = 3;

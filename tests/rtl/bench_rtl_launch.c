@@ -27,15 +27,7 @@
 #include "axl/rtl.h"
 #include "axl/xclbin.h"
 
-#define CHECK(call)                                                            \
-    do {                                                                       \
-        axl_status st_ = (call);                                               \
-        if (st_ != AXL_SUCCESS) {                                              \
-            fprintf(stderr, "%s: %s: %s\n", #call, axl_status_name(st_),       \
-                    axl_last_message());                                       \
-            exit(1);                                                           \
-        }                                                                      \
-    } while (0)
+#include "../bench/bench_check.h"
 
 enum { N = 16, LAUNCHES = 100 };
 

@@ -31,47 +31,6 @@
 #include "axl/rtl.h"
 #include "axl/xclbin.h"
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-} rig;
-
-static axl_kernel_id builtin(axl_device d, const char *name)
-{
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(d, name, &id));
-    return id;
-}
-
-static rig rig_up(uint32_t flags)
-{
-    rig r;
-    r.dev = axl_test_emu_device(); /* aspect::emulated: the model's */
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id vadd = builtin(r.dev, "vadd");
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
-
-static axl_kernel kernel(rig *r, const char *name)
-{
-    axl_kernel k;
-    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, builtin(r->dev, name), &k));
-    return k;
-}
-
 /* The IP_LAYOUT index of a unit of the design ("busy:busy_1"). */
 static uint32_t ip_of(const char *unit)
 {
@@ -160,8 +119,9 @@ static void busy_args(axl_kernel_arg *a, axl_buffer out, uint32_t *words,
 static void a_timeout_counts_the_designs_simulated_clock(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
-    axl_kernel busy = kernel(&r, "busy");
+    axl_test_rig r =
+        axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel busy = axl_test_rig_kernel(&r, "busy");
     uint32_t ip = ip_of("busy:busy_1");
     uint32_t words = 8, rounds = 40, delay = 1000;
     axl_buffer out;
@@ -224,7 +184,7 @@ static void a_timeout_counts_the_designs_simulated_clock(void **s)
                   (unsigned long long)(2 * run), met_wall);
     AXL_OK(axl_buffer_release(out));
     AXL_OK(axl_kernel_release(busy));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* vadd is built with ap_sw_reset: the port resets it when its run is
@@ -232,8 +192,8 @@ static void a_timeout_counts_the_designs_simulated_clock(void **s)
 static void a_unit_with_ap_sw_reset_runs_again_after_its_timeout(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel vadd = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = axl_test_rig_kernel(&r, "vadd");
     enum { N = 1 << 16 };
     static int32_t a[N], o[N];
     for (int i = 0; i < N; i++)
@@ -262,7 +222,7 @@ static void a_unit_with_ap_sw_reset_runs_again_after_its_timeout(void **s)
         assert_int_equal(o[i], 2 * i);
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_kernel_release(vadd));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* vadd's two units run at once: on an out-of-order queue two launches
@@ -273,8 +233,8 @@ static void a_unit_with_ap_sw_reset_runs_again_after_its_timeout(void **s)
 static void two_units_run_at_once_in_simulated_time(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_ENABLE_PROFILING);
-    axl_kernel vadd = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel vadd = axl_test_rig_kernel(&r, "vadd");
     enum { N = 1 << 14 };
     static int32_t a[N], o[2][N];
     for (int i = 0; i < N; i++)
@@ -310,7 +270,7 @@ static void two_units_run_at_once_in_simulated_time(void **s)
         AXL_OK(axl_buffer_release(A[k]));
     }
     AXL_OK(axl_kernel_release(vadd));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The board wires a unit's interrupt where IP_LAYOUT enables it and its
@@ -319,8 +279,8 @@ static void two_units_run_at_once_in_simulated_time(void **s)
 static void runs_end_by_interrupt_where_the_board_wires_it(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel vadd = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = axl_test_rig_kernel(&r, "vadd");
     int32_t a[64] = {1}, o[64];
     axl_buffer A, O;
     AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(64), NULL, &A));
@@ -347,7 +307,7 @@ static void runs_end_by_interrupt_where_the_board_wires_it(void **s)
     assert_int_equal(o[0], 2);
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_kernel_release(vadd));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Memory an abandoned run still writes (issue 27 item 7) ------------------- */
@@ -381,7 +341,8 @@ static uint64_t busy_write_beats(uint32_t ip)
 /* Simulated time runs only while the port waits for a unit: one vadd of
  * 2^13 elements on a vadd unit, about 20,000 cycles of it, during which
  * every unit (the hung one too) is clocked. */
-static void let_time_run(rig *r, axl_kernel vadd, axl_buffer A, axl_buffer O)
+static void let_time_run(axl_test_rig *r, axl_kernel vadd, axl_buffer A,
+                         axl_buffer O)
 {
     AXL_OK(axl_queue_single_task(r->q, vadd,
                                  AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
@@ -414,12 +375,13 @@ typedef struct given_up {
     uint64_t beats_at_timeout; /* the run's, when it was given up */
 } given_up;
 
-static given_up busy_given_up_beside_a_new_buffer(rig *r, uint32_t rounds,
+static given_up busy_given_up_beside_a_new_buffer(axl_test_rig *r,
+                                                  uint32_t rounds,
                                                   uint64_t beats_to_see)
 {
     given_up g;
-    g.busy = kernel(r, "busy");
-    g.vadd = kernel(r, "vadd");
+    g.busy = axl_test_rig_kernel(r, "busy");
+    g.vadd = axl_test_rig_kernel(r, "vadd");
     g.ip = ip_of("busy:busy_1");
     g.beats_before = busy_write_beats(g.ip); /* counted since attach */
     AXL_OK(axl_buffer_create(4, axl_range_1d(1u << 13), NULL, &g.A));
@@ -480,14 +442,14 @@ static given_up busy_given_up_beside_a_new_buffer(rig *r, uint32_t rounds,
     return g;
 }
 
-static void given_up_down(rig *r, given_up *g)
+static void given_up_down(axl_test_rig *r, given_up *g)
 {
     AXL_OK(axl_buffer_release(g->X));
     AXL_OK(axl_buffer_release(g->A));
     AXL_OK(axl_buffer_release(g->O));
     AXL_OK(axl_kernel_release(g->busy));
     AXL_OK(axl_kernel_release(g->vadd));
-    rig_down(r);
+    axl_test_rig_down(r);
 }
 
 /* A run of busy's that ends by itself (4 rounds): simulated time runs on
@@ -498,7 +460,7 @@ static void memory_a_given_up_run_writes_is_not_handed_out_until_it_ends(
     void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     given_up g = busy_given_up_beside_a_new_buffer(&r, 4, W);
     for (int i = 0; i < 200 && (busy_write_beats(g.ip) - g.beats_before <
                                     4 * W ||
@@ -534,7 +496,7 @@ static void memory_a_hung_unit_writes_is_not_handed_out_until_its_reset(
     void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
     given_up g = busy_given_up_beside_a_new_buffer(&r, 0, 2 * W);
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 4 * W);
     AXL_OK(axl_mmio_reset_unit(g.ip));
@@ -562,10 +524,11 @@ static void a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel(void **s)
     axl_mmio_model_board(&board, axl_rtl_model(), axl_test_stock_xclbin,
                          axl_test_stock_xclbin_size, banks, 2);
     AXL_OK(axl_mmio_set_board(&board));
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel vadd = kernel(&r, "vadd"), mmult = kernel(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = axl_test_rig_kernel(&r, "vadd");
+    axl_kernel mmult = axl_test_rig_kernel(&r, "mmult");
     bool ok = false;
-    axl_kernel_id id = builtin(r.dev, "mmult");
+    axl_kernel_id id = axl_test_builtin(r.dev, "mmult");
     /* A kernel of the design the device came with is compatible (as on
      * the emulated device); its launch is refused before its unit is
      * touched. */
@@ -591,7 +554,7 @@ static void a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_kernel_release(vadd));
     AXL_OK(axl_kernel_release(mmult));
-    rig_down(&r);
+    axl_test_rig_down(&r);
     AXL_OK(axl_shutdown());
     AXL_OK(axl_mmio_set_board(NULL));
 }

@@ -448,25 +448,58 @@ axl_test_rig axl_test_rig_up(uint32_t flags)
 
 axl_test_rig axl_test_rig_on(axl_device dev, uint32_t flags)
 {
+    return axl_test_rig_as((axl_test_rig_config){.dev = dev, .flags = flags});
+}
+
+axl_test_rig axl_test_rig_as(axl_test_rig_config c)
+{
     axl_test_rig r;
-    r.dev = dev;
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id vadd;
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &vadd));
+    r.dev = AXL_IS_NONE(c.dev) ? axl_test_emu_device() : c.dev;
+    AXL_OK(axl_context_create(&r.dev, 1, c.on_context, &r.ctx));
+    AXL_OK(axl_queue_create(r.ctx, r.dev, c.flags, c.on_queue, &r.q));
+    axl_kernel_id vadd = axl_test_builtin(r.dev, "vadd");
     AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
                                      AXL_BUNDLE_EXECUTABLE, &r.bundle));
     AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, vadd, &r.vadd));
     return r;
 }
 
+void axl_test_rig_let_go(axl_test_rig *r)
+{
+    if (!AXL_IS_NONE(r->vadd))
+        AXL_OK(axl_kernel_release(r->vadd));
+    if (!AXL_IS_NONE(r->bundle))
+        AXL_OK(axl_kernel_bundle_release(r->bundle));
+    r->vadd = (axl_kernel)AXL_NONE;
+    r->bundle = (axl_kernel_bundle)AXL_NONE;
+}
+
 void axl_test_rig_down(axl_test_rig *r)
 {
     AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
+    axl_test_rig_drop(r);
+}
+
+void axl_test_rig_drop(axl_test_rig *r)
+{
+    axl_test_rig_let_go(r);
     AXL_OK(axl_queue_release(r->q));
     AXL_OK(axl_context_release(r->ctx));
+}
+
+axl_kernel_id axl_test_builtin(axl_device dev, const char *name)
+{
+    axl_kernel_id id;
+    AXL_OK(axl_get_built_in_kernel_id(dev, name, &id));
+    return id;
+}
+
+axl_kernel axl_test_rig_kernel(const axl_test_rig *r, const char *name)
+{
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle,
+                                        axl_test_builtin(r->dev, name), &k));
+    return k;
 }
 
 /* ---- The fake port ----------------------------------------------------------- */

@@ -77,6 +77,13 @@ bool axl_test_messages(void);
  * checks that every pool is empty (lwIP's lwip_check_ensure_no_alloc). */
 int axl_test_setup(void **state);
 int axl_test_teardown(void **state);
+/* cmocka setup for the streams design (bitstreams/streams.cfg):
+ * axl_test_setup, then the emulated device (and the mmio simulator)
+ * carries the design, and its kernels' C models (mm2s, sadd, s2mm, sinc)
+ * are registered. A program that uses it embeds the image as
+ * axl_test_streams_xclbin (axl_embed_xclbin; tests/support/
+ * axl_test_streams.c). */
+int axl_test_setup_streams(void **state);
 
 /* A clock that advances by `step` ns on every read (deterministic). */
 void axl_test_clock_install(uint64_t start, uint64_t step);
@@ -101,7 +108,30 @@ typedef struct axl_test_rig {
 axl_test_rig axl_test_rig_up(uint32_t flags);
 /* The same on another device (one that has the stock design's vadd). */
 axl_test_rig axl_test_rig_on(axl_device dev, uint32_t flags);
+/* The same with asynchronous error handlers (4.13.1): the context's and
+ * the queue's, each NULL for none; dev AXL_NONE is the emulated device. */
+typedef struct axl_test_rig_config {
+    axl_device dev;
+    uint32_t flags;
+    const axl_async_handler *on_context;
+    const axl_async_handler *on_queue;
+} axl_test_rig_config;
+axl_test_rig axl_test_rig_as(axl_test_rig_config config);
+/* Waits for the rig's queue, then releases what the rig still holds (its
+ * bundle and vadd unless let go). */
 void axl_test_rig_down(axl_test_rig *r);
+/* The same without the wait: commands still in flight are the runtime's
+ * (for a test of what a release or a shutdown does with them). */
+void axl_test_rig_drop(axl_test_rig *r);
+/* Lets the rig's bundle and vadd go before the rest: their design no
+ * longer holds the device (4.11.6), so another can be programmed. A test
+ * may put a bundle of its own in r->bundle then; down releases it. */
+void axl_test_rig_let_go(axl_test_rig *r);
+/* Built-in kernel `name` of dev, and that kernel of the rig's bundle
+ * (the caller releases it): any kernel of the design vadd is in, since
+ * the bundle holds the whole design. */
+axl_kernel_id axl_test_builtin(axl_device dev, const char *name);
+axl_kernel axl_test_rig_kernel(const axl_test_rig *r, const char *name);
 
 /* A fake device port: devices that are real hardware to the runtime.
  * Register before the runtime starts (setup shuts it down first). */

@@ -36,47 +36,6 @@ static bool wait_flag(atomic_int *flag, int want)
     return atomic_load(flag) >= want;
 }
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-} rig;
-
-static axl_kernel_id builtin(const char *name)
-{
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(axl_test_emu_device(), name, &id));
-    return id;
-}
-
-static rig rig_up(uint32_t flags)
-{
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id ids[3] = {builtin("vadd"), builtin("mmult"), builtin("nop")};
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, ids, 3,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    if (r->bundle.id)
-        AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
-
-static axl_kernel kernel(rig *r, const char *name)
-{
-    axl_kernel k;
-    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, builtin(name), &k));
-    return k;
-}
-
 /* A model that holds its unit until the test releases it. */
 static atomic_int entered, finished, released, active, most;
 
@@ -115,8 +74,8 @@ static void submit_returns_at_once_and_units_overlap_4_6_5(void **s)
     (void)s;
     reset_flags();
     AXL_OK(axl_emu_register_model("vadd", held_model, NULL));
-    rig r = rig_up(AXL_QUEUE_ENABLE_PROFILING);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     axl_buffer a, o[2];
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &a));
     axl_event e[2];
@@ -149,7 +108,7 @@ static void submit_returns_at_once_and_units_overlap_4_6_5(void **s)
     AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
     AXL_OK(axl_buffer_release(a));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The deterministic mode runs each model inside submit, in submission
@@ -161,8 +120,8 @@ static void deterministic_mode_runs_models_inside_submit(void **s)
     atomic_store(&released, 1); /* the model returns at once */
     AXL_OK(axl_emu_set_deterministic(true));
     AXL_OK(axl_emu_register_model("nop", held_model, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     for (int i = 0; i < 3; i++) {
         AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, NULL));
         assert_int_equal(atomic_load(&finished), i + 1);
@@ -171,7 +130,7 @@ static void deterministic_mode_runs_models_inside_submit(void **s)
     AXL_OK(axl_emu_register_model("nop", NULL, NULL));
     AXL_OK(axl_emu_set_deterministic(false));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- 4.6.6: a poll sees a timeout ------------------------------------------ */
@@ -190,8 +149,8 @@ static void a_poll_reports_a_kernel_past_its_timeout_4_6_6(void **s)
 {
     (void)s;
     AXL_OK(axl_emu_register_model("nop", hang, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_set_timeout(r.q, 2u * 1000000u));
     axl_event e;
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e));
@@ -205,7 +164,7 @@ static void a_poll_reports_a_kernel_past_its_timeout_4_6_6(void **s)
     AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
     AXL_OK(axl_emu_register_model("nop", NULL, NULL));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- A timed-out command completes once; its unit waits for the model ----- */
@@ -218,8 +177,8 @@ static void a_late_model_is_discarded_and_its_unit_waits_for_it(void **s)
     (void)s;
     reset_flags();
     AXL_OK(axl_emu_register_model("nop", held_model, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_set_timeout(r.q, 1000000u)); /* 1 ms */
     axl_event e1, e2;
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e1));
@@ -245,7 +204,7 @@ static void a_late_model_is_discarded_and_its_unit_waits_for_it(void **s)
     assert_int_equal(axl_test_pool("command").in_use, 0);
     AXL_OK(axl_emu_register_model("nop", NULL, NULL));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 typedef struct waiter {
@@ -272,8 +231,8 @@ static void *keep_waiting(void *p)
 static void a_large_mmult_past_a_1ms_timeout_completes_once(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "mmult");
     enum { DIM = 192 };
     static float a[DIM * DIM], b[DIM * DIM], c[DIM * DIM];
     for (int i = 0; i < DIM * DIM; i++) {
@@ -317,7 +276,7 @@ static void a_large_mmult_past_a_1ms_timeout_completes_once(void **s)
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A hung model that has already returned (AXL_EMU_HANG), launched again
@@ -327,8 +286,8 @@ static void a_returned_hung_model_times_out_once_each_time(void **s)
 {
     (void)s;
     AXL_OK(axl_emu_register_model("nop", hang, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     waiter w = {r.q, 0};
     pthread_t t;
     pthread_create(&t, NULL, keep_waiting, &w);
@@ -358,7 +317,7 @@ static void a_returned_hung_model_times_out_once_each_time(void **s)
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- UINT64_MAX is no timeout ------------------------------------------------ */
@@ -395,8 +354,8 @@ static void a_timeout_of_uint64_max_never_expires(void **s)
     (void)s;
     reset_flags();
     AXL_OK(axl_emu_register_model("nop", held_model, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_set_timeout(r.q, UINT64_MAX));
     submitter sb = {r.q, k, AXL_ERR_RUNTIME};
     pthread_t t;
@@ -414,7 +373,7 @@ static void a_timeout_of_uint64_max_never_expires(void **s)
     AXL_OK(axl_queue_wait_and_throw(r.q));
     AXL_OK(axl_emu_register_model("nop", NULL, NULL));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- A timeout keeps its message ------------------------------------------- */
@@ -425,9 +384,9 @@ static void wait_list_timeout_has_a_message(bool deterministic)
 {
     AXL_OK(axl_emu_set_deterministic(deterministic));
     AXL_OK(axl_emu_register_model("nop", hang, NULL));
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "nop");
-    axl_kernel v = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
+    axl_kernel v = axl_test_rig_kernel(&r, "vadd");
     AXL_OK(axl_queue_set_timeout(r.q, 2u * 1000000u));
     axl_event e[2];
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e[0]));
@@ -453,7 +412,7 @@ static void wait_list_timeout_has_a_message(bool deterministic)
     AXL_OK(axl_buffer_release(a));
     AXL_OK(axl_kernel_release(k));
     AXL_OK(axl_kernel_release(v));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void wait_list_timeout_has_a_message_deterministic(void **s)
@@ -485,8 +444,8 @@ static void a_successful_launch_keeps_the_callers_message(void **s)
     (void)s;
     AXL_OK(axl_emu_set_deterministic(true));
     AXL_OK(axl_emu_register_model("nop", chatty, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     axl_event stale = {0x7FFFFFFFu};
     AXL_EXPECT(axl_event_wait(stale), AXL_ERR_INVALID_OBJECT);
     char before[AXL_MESSAGE_MAX];
@@ -499,7 +458,7 @@ static void a_successful_launch_keeps_the_callers_message(void **s)
     AXL_OK(axl_emu_register_model("nop", NULL, NULL));
     AXL_OK(axl_emu_set_deterministic(false));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- axl_shutdown gives up runs past their timeout ------------------------- */
@@ -527,14 +486,14 @@ static void shutdown_gives_up_a_timed_out_run(bool hold)
 {
     reset_flags();
     AXL_OK(axl_emu_register_model("nop", hold ? held_model : hang, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, NULL));
     if (hold)
         assert_true(wait_flag(&entered, 1));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_drop(&r); /* the run still in flight */
     stopper sp = {0, AXL_SUCCESS, ""};
     pthread_t t;
     pthread_create(&t, NULL, stop_runtime, &sp);
@@ -561,12 +520,12 @@ static void shutdown_gives_up_a_running_model_past_its_timeout(void **s)
     /* The abandoned model returns after shutdown; the runtime starts
      * again and its unit works. */
     wait_flag(&finished, 1);
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- A run given up at its timeout is the unit's until it comes back ---- */
@@ -597,8 +556,8 @@ static void programming_waits_for_an_abandoned_run_to_come_back(void **s)
                        axl_test_app_xclbin_size, &none));
     reset_flags();
     AXL_OK(axl_emu_register_model("nop", held_model, NULL));
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_set_timeout(r.q, 1000000u)); /* 1 ms */
     axl_event e;
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e));
@@ -610,8 +569,7 @@ static void programming_waits_for_an_abandoned_run_to_come_back(void **s)
      * is not displaced, 4.11.6); the abandoned run still holds its
      * kernel, which is the runtime's to wait for. */
     AXL_OK(axl_kernel_release(k));
-    AXL_OK(axl_kernel_bundle_release(r.bundle));
-    r.bundle.id = 0;
+    axl_test_rig_let_go(&r);
     pthread_t t;
     pthread_create(&t, NULL, release_later, NULL);
     axl_kernel_bundle src, exe;
@@ -644,7 +602,7 @@ static void programming_waits_for_an_abandoned_run_to_come_back(void **s)
     AXL_OK(axl_kernel_release(sk));
     AXL_OK(axl_kernel_bundle_release(exe));
     AXL_OK(axl_kernel_bundle_release(src));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)

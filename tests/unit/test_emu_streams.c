@@ -23,7 +23,6 @@
 #include "axl/xclbin.h"
 #include "axl_config.h" /* AXL_FEATURE_XCLBIN_READER */
 #include "axl_test.h"
-#include "axl_test_streams_xclbin.h"
 
 #define MAX_DEPTH 64
 
@@ -380,19 +379,7 @@ static void a_model_reading_its_output_stream_is_a_kernel_argument_error(void **
  * argument is AXL_ARG_STREAM (never a buffer, whatever the host does),
  * and a kernel's control protocol is its XML's (axl-ls prints both). The
  * emulated device carries bitstreams/streams.xclbin, the stream kernels'
- * models registered. */
-static int setup_streams_design(void **state)
-{
-    axl_test_setup(state);
-    AXL_OK(axl_emu_set_builtin_image(axl_test_streams_xclbin,
-                                     axl_test_streams_xclbin_size));
-    AXL_OK(axl_emu_register_model("mm2s", axl_emu_model_mm2s, NULL));
-    AXL_OK(axl_emu_register_model("sadd", axl_emu_model_sadd, NULL));
-    AXL_OK(axl_emu_register_model("s2mm", axl_emu_model_s2mm, NULL));
-    AXL_OK(axl_emu_register_model("sinc", axl_emu_model_sinc, NULL));
-    return 0;
-}
-
+ * models registered (axl_test_setup_streams). */
 static void kernel_info_names_stream_arguments_and_the_control_protocol(void **s)
 {
     (void)s;
@@ -465,7 +452,7 @@ int main(void)
         cmocka_unit_test(a_model_reading_its_output_stream_is_a_kernel_argument_error),
         cmocka_unit_test_setup_teardown(
             kernel_info_names_stream_arguments_and_the_control_protocol,
-            setup_streams_design, axl_test_teardown),
+            axl_test_setup_streams, axl_test_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,63 +15,13 @@
 #include "axl/emu.h"
 #include "axl/xclbin.h"
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-} rig;
-
-static axl_kernel_id builtin(const char *name)
-{
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(axl_test_emu_device(), name, &id));
-    return id;
-}
-
-static rig rig_up(uint32_t flags)
-{
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id vadd = builtin("vadd");
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &vadd, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    if (r->bundle.id)
-        AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
-
-/* The rig's bundle of built-in kernels let go: its design no longer
- * holds the device (4.11.6), so another can be programmed. */
-static void rig_let_go(rig *r)
-{
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    r->bundle.id = 0;
-}
-
-static axl_kernel kernel(rig *r, const char *name)
-{
-    axl_kernel k;
-    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, builtin(name), &k));
-    return k;
-}
-
 /* ---- The stock models against the host --------------------------------------------- */
 
 static void vadd_adds_on_the_emulated_device(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     enum { N = 4096 };
     static int32_t a[N], b[N], out[N];
     for (int i = 0; i < N; i++) {
@@ -94,15 +44,15 @@ static void vadd_adds_on_the_emulated_device(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void mmult_multiplies_matrices(void **s)
 {
     (void)s;
     AXL_TEST_NEEDS_C_MODELS("mmult is floating point and has no RTL");
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "mmult");
     enum { D = 16 };
     static float a[D * D], b[D * D], c[D * D], want[D * D];
     for (int i = 0; i < D * D; i++) {
@@ -133,14 +83,14 @@ static void mmult_multiplies_matrices(void **s)
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void fir_filters_q15_samples(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "fir");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "fir");
     enum { L = 256, T = 8 };
     static int16_t in[L], coeff[T], out[L], want[L];
     for (int i = 0; i < L; i++)
@@ -172,14 +122,14 @@ static void fir_filters_q15_samples(void **s)
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void conv2d_convolves_8_bit_images(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "conv2d");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "conv2d");
     enum { W = 37, H = 23 };
     static uint8_t in[H][W], out[H][W], want[H][W];
     static const int8_t sharpen[9] = {0, -1, 0, -1, 5, -1, 0, -1, 0};
@@ -215,7 +165,7 @@ static void conv2d_convolves_8_bit_images(void **s)
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A vadd of 100 elements over buffers of 4 fails its run: the C model's
@@ -235,8 +185,8 @@ static void conv2d_convolves_8_bit_images(void **s)
 static void model_failure_fails_the_event_and_its_dependents(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     axl_buffer A, O;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &O));
@@ -266,7 +216,7 @@ static void model_failure_fails_the_event_and_its_dependents(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A command that reads what a failed command wrote fails too (SYCL 4.13:
@@ -275,8 +225,8 @@ static void model_failure_fails_the_event_and_its_dependents(void **s)
 static void a_command_after_a_failed_write_names_the_buffer_4_13(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     axl_buffer A, O;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &O));
@@ -314,7 +264,7 @@ static void a_command_after_a_failed_write_names_the_buffer_4_13(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The emulated device's banks are the used banks of its design's
@@ -351,8 +301,9 @@ static void emulated_banks_have_the_designs_mem_topology_addresses(void **s)
 static void compute_units_and_the_memories_their_arguments_reach(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel vadd = kernel(&r, "vadd"), mmult = kernel(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd = axl_test_rig_kernel(&r, "vadd");
+    axl_kernel mmult = axl_test_rig_kernel(&r, "mmult");
     axl_kernel_cu_info cu;
     AXL_OK(axl_kernel_get_cu_info(vadd, 1, &cu));
     assert_string_equal(cu.name, "vadd_2");
@@ -374,7 +325,7 @@ static void compute_units_and_the_memories_their_arguments_reach(void **s)
                AXL_ERR_INVALID);
     AXL_OK(axl_kernel_release(vadd));
     AXL_OK(axl_kernel_release(mmult));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Arguments against the metadata ------------------------------------------------- */
@@ -424,8 +375,9 @@ static void arg_cgf(axl_handler *h, void *user)
 static void bad_arguments_are_kernel_argument_errors_and_nothing_runs(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
-    argcase c = {kernel(&r, "vadd"), AXL_NONE, AXL_NONE, AXL_NONE, 0};
+    axl_test_rig r = axl_test_rig_up(0);
+    argcase c = {axl_test_rig_kernel(&r, "vadd"), AXL_NONE, AXL_NONE, AXL_NONE,
+                 0};
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &c.a));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &c.b));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &c.o));
@@ -449,7 +401,7 @@ static void bad_arguments_are_kernel_argument_errors_and_nothing_runs(void **s)
     AXL_OK(axl_buffer_release(c.b));
     AXL_OK(axl_buffer_release(c.o));
     AXL_OK(axl_kernel_release(c.k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- axl_queue_single_task against its command group ------------------------------ */
@@ -507,8 +459,8 @@ static void both_ways(axl_queue q, axl_kernel k, const axl_kernel_arg *args,
 static void single_task_says_what_its_command_group_says(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     static const int32_t ro[16] = {1, 2, 3};
     axl_buffer A, B, O, C, S, N;
     AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &A));
@@ -621,8 +573,7 @@ static void single_task_says_what_its_command_group_says(void **s)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         both_ways(r.q, k, cases[i].args, cases[i].n, cases[i].want);
     /* A stale kernel and a stale queue, after a plain group. */
-    axl_kernel gone;
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, builtin("vadd"), &gone));
+    axl_kernel gone = axl_test_rig_kernel(&r, "vadd");
     AXL_OK(axl_kernel_release(gone));
     both_ways(r.q, gone, ok, 4, AXL_ERR_INVALID_OBJECT);
     axl_queue q2;
@@ -645,7 +596,7 @@ static void single_task_says_what_its_command_group_says(void **s)
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_buffer_release(N));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* Launches whose buffers are already on the device (filled from the memo)
@@ -655,8 +606,8 @@ static void repeated_launches_keep_their_data_order(void **s)
 {
     (void)s;
     for (int in_order = 0; in_order < 2; in_order++) {
-        rig r = rig_up(in_order ? AXL_QUEUE_IN_ORDER : 0);
-        axl_kernel k = kernel(&r, "vadd");
+        axl_test_rig r = axl_test_rig_up(in_order ? AXL_QUEUE_IN_ORDER : 0);
+        axl_kernel k = axl_test_rig_kernel(&r, "vadd");
         enum { N = 64, ROUNDS = 12 };
         static int32_t x[N], y[N], z[N], got[N];
         int32_t want_x[N], want_y[N], want_z[N];
@@ -717,7 +668,7 @@ static void repeated_launches_keep_their_data_order(void **s)
         AXL_OK(axl_buffer_release(Y));
         AXL_OK(axl_buffer_release(Z));
         AXL_OK(axl_kernel_release(k));
-        rig_down(&r);
+        axl_test_rig_down(&r);
     }
 }
 
@@ -730,8 +681,8 @@ static atomic_int gate_open;
 static void a_launch_from_the_memo_into_full_pools_changes_nothing(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     enum { N = 16 };
     int32_t a[N], b[N];
     for (int i = 0; i < N; i++) {
@@ -805,11 +756,11 @@ static void a_launch_from_the_memo_into_full_pools_changes_nothing(void **s)
     /* No hold left behind: the buffers are gone with their handles. */
     assert_int_equal(axl_test_pool("buffer").in_use, buffers);
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* vadd's output against a + b (n elements), read back from O. */
-static void expect_sum(rig *r, axl_buffer O, const int32_t *a,
+static void expect_sum(axl_test_rig *r, axl_buffer O, const int32_t *a,
                        const int32_t *b, int n)
 {
     int32_t got[64];
@@ -826,8 +777,8 @@ static void expect_sum(rig *r, axl_buffer O, const int32_t *a,
 static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     enum { N = 16 };
     static const int32_t ro[N] = {5, 6, 7};
     int32_t a[N], b[N], b2[N], a2[N];
@@ -969,15 +920,15 @@ static void a_launch_like_the_last_one_still_sees_what_changed(void **s)
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void **s)
 {
     (void)s;
     /* mmult's arguments connect to bank1 only (stock CONNECTIVITY). */
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "mmult");
     axl_buffer A, B, C;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &B));
@@ -1006,7 +957,7 @@ static void memory_a_compute_unit_cannot_reach_is_a_kernel_argument_error(void *
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void pf_cgf(axl_handler *h, void *user)
@@ -1017,13 +968,13 @@ static void pf_cgf(axl_handler *h, void *user)
 static void parallel_for_on_a_built_in_kernel_is_feature_not_supported(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_EXPECT(axl_queue_submit(r.q, pf_cgf, &k, NULL),
                AXL_ERR_FEATURE_NOT_SUPPORTED);
     AXL_MESSAGE_HAS("single_task");
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- use_kernel_bundle (4.9.4.4) ------------------------------------------------------- */
@@ -1046,8 +997,8 @@ static void ukb_cgf(axl_handler *h, void *user)
 static void use_kernel_bundle_is_ignored_by_a_kernel_object_4_9_4_2(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel nop = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel nop = axl_test_rig_kernel(&r, "nop");
     axl_kernel_bundle empty;
     AXL_OK(axl_get_kernel_bundle(r.ctx, NULL, 0, AXL_BUNDLE_EXECUTABLE, &empty));
     ukb u = {nop, empty};
@@ -1061,14 +1012,14 @@ static void use_kernel_bundle_is_ignored_by_a_kernel_object_4_9_4_2(void **s)
     AXL_OK(axl_event_release(e));
     AXL_OK(axl_kernel_bundle_release(empty));
     AXL_OK(axl_kernel_release(nop));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void kernel_from_a_bundle_of_another_context_is_invalid(void **s)
 {
     (void)s;
-    rig r = rig_up(0);
-    axl_kernel nop = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel nop = axl_test_rig_kernel(&r, "nop");
     axl_context other;
     AXL_OK(axl_context_create(&r.dev, 1, NULL, &other));
     axl_queue q2;
@@ -1079,7 +1030,7 @@ static void kernel_from_a_bundle_of_another_context_is_invalid(void **s)
     AXL_OK(axl_queue_release(q2));
     AXL_OK(axl_context_release(other));
     AXL_OK(axl_kernel_release(nop));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Designs: programmed when a bundle is obtained ---------------------------------- */
@@ -1087,8 +1038,8 @@ static void kernel_from_a_bundle_of_another_context_is_invalid(void **s)
 static void obtaining_an_application_bundle_programs_the_device(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel vadd_nop = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel vadd_nop = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
     /* Without ids (listing kernels), the bundle does not displace the
      * stock design the rig's bundle uses (issue 16.7; before, it did). */
@@ -1111,7 +1062,7 @@ static void obtaining_an_application_bundle_programs_the_device(void **s)
                                          AXL_BUNDLE_EXECUTABLE, &app),
                AXL_ERR_BAD_STATE);
     AXL_OK(axl_kernel_release(vadd_nop));
-    rig_let_go(&r);
+    axl_test_rig_let_go(&r);
     AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &scale_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &app));
     /* The device now carries app.xclbin: 2 compute units. */
@@ -1135,16 +1086,16 @@ static void obtaining_an_application_bundle_programs_the_device(void **s)
      * application's bundle is let go. */
     AXL_OK(axl_kernel_release(scale));
     AXL_OK(axl_kernel_bundle_release(app));
-    axl_kernel_id nop_id = builtin("nop");
+    axl_kernel_id nop_id = axl_test_builtin(r.dev, "nop");
     AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &nop_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    vadd_nop = kernel(&r, "nop");
+    vadd_nop = axl_test_rig_kernel(&r, "nop");
     axl_event e;
     AXL_OK(axl_queue_single_task(r.q, vadd_nop, NULL, 0, NULL, 0, &e));
     AXL_OK(axl_event_wait(e));
     AXL_OK(axl_event_release(e));
     AXL_OK(axl_kernel_release(vadd_nop));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void built_from_source_kernel_runs_by_name(void **s)
@@ -1152,8 +1103,8 @@ static void built_from_source_kernel_runs_by_name(void **s)
     (void)s;
     AXL_TEST_NEEDS_C_MODELS("it runs app.xclbin's scale (floating point), "
                             "which has no RTL");
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    rig_let_go(&r); /* its design would hold the device (4.11.6) */
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_test_rig_let_go(&r); /* its design would hold the device (4.11.6) */
     axl_kernel_bundle src, exe;
     AXL_OK(axl_kernel_bundle_create_from_source(r.ctx, AXL_SOURCE_XCLBIN,
                                                 axl_test_app_xclbin,
@@ -1176,7 +1127,7 @@ static void built_from_source_kernel_runs_by_name(void **s)
     AXL_OK(axl_kernel_release(k));
     AXL_OK(axl_kernel_bundle_release(exe));
     AXL_OK(axl_kernel_bundle_release(src));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Arguments written short (AXL_ARG_*) ------------------------------------------- */
@@ -1200,8 +1151,8 @@ static void set_args_cgf(axl_handler *h, void *user)
 static void kernel_args_by_position_and_value_launch_both_paths_4_9_4(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     enum { N = 256 };
     static int32_t a[N], b[N], out1[N], out2[N];
     for (int i = 0; i < N; i++) {
@@ -1241,14 +1192,14 @@ static void kernel_args_by_position_and_value_launch_both_paths_4_9_4(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void kernel_args_by_value_check_like_set_arg_4_9_4(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     axl_buffer A, O;
     AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(16), NULL, &O));
@@ -1290,7 +1241,7 @@ static void kernel_args_by_value_check_like_set_arg_4_9_4(void **s)
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- Compute units ----------------------------------------------------------------------- */
@@ -1349,8 +1300,8 @@ static void a_kernel_with_two_compute_units_runs_two_commands_at_once(void **s)
     AXL_OK(axl_emu_register_model("vadd", overlapping_vadd, NULL));
     atomic_store(&active, 0);
     atomic_store(&most, 0);
-    rig r = rig_up(0);
-    axl_kernel k = kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     enum { T = 3 };
     launcher l[T];
     pthread_t t[T];
@@ -1371,7 +1322,7 @@ static void a_kernel_with_two_compute_units_runs_two_commands_at_once(void **s)
     assert_int_equal(atomic_load(&most), 2); /* two units, never three */
     AXL_OK(axl_buffer_release(a));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* ---- A kernel that never finishes -------------------------------------------------------- */
@@ -1390,8 +1341,8 @@ static void a_hung_kernel_times_out_and_frees_its_compute_unit(void **s)
                             "(tests/rtl/test_rtl_device.c times out the "
                             "busy kernel's RTL)");
     AXL_OK(axl_emu_register_model("nop", hang, NULL));
-    rig r = rig_up(AXL_QUEUE_IN_ORDER);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     AXL_OK(axl_queue_set_timeout(r.q, 50u * 1000000u));
     axl_event e;
     AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e));
@@ -1407,15 +1358,16 @@ static void a_hung_kernel_times_out_and_frees_its_compute_unit(void **s)
     AXL_OK(axl_event_wait(e));
     AXL_OK(axl_event_release(e));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void kernel_profiling_orders_submit_start_end(void **s)
 {
     (void)s;
     axl_test_clock_install(5000, 7);
-    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
-    axl_kernel k = kernel(&r, "nop");
+    axl_test_rig r =
+        axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
     axl_event e[3];
     for (int i = 0; i < 3; i++)
         AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e[i]));
@@ -1431,7 +1383,7 @@ static void kernel_profiling_orders_submit_start_end(void **s)
         AXL_OK(axl_event_release(e[i]));
     }
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 

@@ -28,50 +28,12 @@
 #include "axl_test.h"
 #endif
 
+/* The device, the set-up and the teardown of each port, and the size
+ * that makes vadd fail there. */
 #if defined(AXL_TEST_XRT_PORT)
 
-/* The next run started ends in ERROR (XRT's state for a failed command). */
-static atomic_int error_next;
-static _Atomic(xrtRunHandle) errored;
-
-static int start_marking(xrtRunHandle h)
-{
-    if (atomic_exchange(&error_next, 0))
-        atomic_store(&errored, h);
-    else if (atomic_load(&errored) == h)
-        atomic_store(&errored, NULL); /* a pooled run used again */
-    return axl__xrt_real.run_start(h);
-}
-
-static enum ert_cmd_state state_faked(xrtRunHandle h)
-{
-    return h == atomic_load(&errored) ? ERT_CMD_STATE_ERROR
-                                      : axl__xrt_real.run_state(h);
-}
-
-static enum ert_cmd_state wait_faked(xrtRunHandle h, unsigned ms)
-{
-    return h == atomic_load(&errored) ? ERT_CMD_STATE_ERROR
-                                      : axl__xrt_real.run_wait_for(h, ms);
-}
-
-static int setup(void **state)
-{
-    xt_setup(state);
-    axl__xrt_set_run_done(NULL); /* runs end in the core */
-    setenv("AXL_XRT_BUILTIN_XCLBIN", AXL_XCLBIN_DIR "/stock.xclbin", 1);
-    atomic_store(&error_next, 0);
-    atomic_store(&errored, NULL);
-    axl__xrt.run_start = start_marking;
-    axl__xrt.run_state = state_faked;
-    axl__xrt.run_wait_for = wait_faked;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    return xt_teardown(state);
-}
+#define SETUP xt_setup_stock
+#define TEARDOWN xt_teardown
 
 static axl_device test_device(void)
 {
@@ -81,21 +43,14 @@ static axl_device test_device(void)
 /* The noop shim runs nothing: the run fails because XRT says so. */
 static uint32_t failing_size(void)
 {
-    atomic_store(&error_next, 1);
+    xt_stick_next_run(ERT_CMD_STATE_ERROR);
     return 4;
 }
 
 #else
 
-static int setup(void **state)
-{
-    return axl_test_setup(state);
-}
-
-static int teardown(void **state)
-{
-    return axl_test_teardown(state);
-}
+#define SETUP axl_test_setup
+#define TEARDOWN axl_test_teardown
 
 static axl_device test_device(void)
 {
@@ -139,12 +94,10 @@ static void got_destruction_error(const seen *s, uint32_t count)
         assert_non_null(strstr(s->message[count - 1], "nothing written back"));
 }
 
+/* The support rig (in order, with the handlers a test gives) and two
+ * buffers of 4 from host memory: A = {1, 2, 3, 4} and O = {-7, ...}. */
 typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd;
+    axl_test_rig t;
     int32_t in[4];
     int32_t out[4];
     axl_buffer A, O;
@@ -153,15 +106,12 @@ typedef struct rig {
 static void rig_up(rig *r, const axl_async_handler *on_context,
                    const axl_async_handler *on_queue)
 {
-    r->dev = test_device();
-    AXL_OK(axl_context_create(&r->dev, 1, on_context, &r->ctx));
-    AXL_OK(axl_queue_create(r->ctx, r->dev, AXL_QUEUE_IN_ORDER, on_queue,
-                            &r->q));
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(r->dev, "vadd", &id));
-    AXL_OK(axl_get_kernel_bundle_for(r->ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r->bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, id, &r->vadd));
+    r->t = axl_test_rig_as((axl_test_rig_config){
+        .dev = test_device(),
+        .flags = AXL_QUEUE_IN_ORDER,
+        .on_context = on_context,
+        .on_queue = on_queue,
+    });
     for (int i = 0; i < 4; i++) {
         r->in[i] = i + 1;
         r->out[i] = -7;
@@ -174,7 +124,7 @@ static void rig_up(rig *r, const axl_async_handler *on_context,
 /* vadd(A, A) into O over n elements. */
 static void launch(rig *r, uint32_t n)
 {
-    AXL_OK(axl_queue_single_task(r->q, r->vadd,
+    AXL_OK(axl_queue_single_task(r->t.q, r->t.vadd,
                                  AXL_ARGS(AXL_ARG_IN(r->A), AXL_ARG_IN(r->A),
                                           AXL_ARG_OUT(r->O), AXL_ARG_U32(n)),
                                  NULL, 0, NULL));
@@ -189,13 +139,11 @@ static void release_lost(rig *r)
         assert_int_equal(r->out[i], -7);
 }
 
-static void rig_down(rig *r, bool queue_too)
+/* What O's release left: A and the support rig. */
+static void rig_down(rig *r)
 {
     AXL_OK(axl_buffer_release(r->A));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    if (queue_too)
-        AXL_OK(axl_queue_release(r->q));
+    axl_test_rig_down(&r->t);
 }
 
 /* A kernel wrote O, the next one failed writing it: the newest contents
@@ -209,14 +157,13 @@ static void lost_contents_reach_the_queues_handler_4_7_2_3(void **state)
     rig_up(&r, NULL, &h);
     launch(&r, 4);
     launch(&r, failing_size());
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_int_equal(s.count, 1); /* the kernel's own error */
     release_lost(&r);
-    AXL_OK(axl_queue_throw_asynchronous(r.q));
+    AXL_OK(axl_queue_throw_asynchronous(r.t.q));
     got_destruction_error(&s, 2);
-    assert_true(AXL_SAME(s.queue[1], r.q));
-    rig_down(&r, true);
-    AXL_OK(axl_context_release(r.ctx));
+    assert_true(AXL_SAME(s.queue[1], r.t.q));
+    rig_down(&r);
 }
 
 /* The failed kernel's queue is gone before the buffer: its context's
@@ -231,12 +178,14 @@ static void lost_contents_of_a_released_queue_reach_its_context_4_7_2_3(
     rig_up(&r, &hc, &hq);
     launch(&r, 4);
     launch(&r, failing_size());
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_int_equal(sq.count, 1);
-    rig_down(&r, true); /* the queue first */
+    AXL_OK(axl_buffer_release(r.A));
+    axl_test_rig_let_go(&r.t);
+    AXL_OK(axl_queue_release(r.t.q)); /* the queue first */
     release_lost(&r);
     assert_int_equal(sc.count, 0); /* delivered only when asked for */
-    AXL_OK(axl_context_release(r.ctx));
+    AXL_OK(axl_context_release(r.t.ctx));
     got_destruction_error(&sc, 1);
     assert_int_equal(sq.count, 1);
 }
@@ -251,13 +200,12 @@ static void lost_contents_reach_the_contexts_handler_4_7_2_3(void **state)
     rig_up(&r, &hc, NULL);
     launch(&r, 4);
     launch(&r, failing_size());
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_int_equal(sc.count, 1);
     release_lost(&r);
-    AXL_OK(axl_queue_throw_asynchronous(r.q));
+    AXL_OK(axl_queue_throw_asynchronous(r.t.q));
     got_destruction_error(&sc, 2);
-    rig_down(&r, true);
-    AXL_OK(axl_context_release(r.ctx));
+    rig_down(&r);
 }
 
 /* The failed kernel was the buffer's only writer: the host copy it still
@@ -271,12 +219,11 @@ static void lost_contents_of_the_only_writer_are_not_written_back_4_7_2_3(
     rig r;
     rig_up(&r, NULL, &h);
     launch(&r, failing_size());
-    AXL_OK(axl_queue_wait(r.q));
+    AXL_OK(axl_queue_wait(r.t.q));
     release_lost(&r);
-    AXL_OK(axl_queue_throw_asynchronous(r.q));
+    AXL_OK(axl_queue_throw_asynchronous(r.t.q));
     got_destruction_error(&s, 2);
-    rig_down(&r, true);
-    AXL_OK(axl_context_release(r.ctx));
+    rig_down(&r);
 }
 
 /* A write accessor that is not a discard first brings the old contents
@@ -296,20 +243,20 @@ static void a_failed_write_after_a_fill_loses_the_contents_4_13(void **state)
     rig_up(&r, NULL, &h);
     atomic_int open = 0;
     axl_event gate, bad, before, after;
-    AXL_OK(axl_queue_host_task(r.q, axl_test_gate, &open, NULL, 0, &gate));
-    AXL_OK(axl_queue_single_task(r.q, r.vadd,
+    AXL_OK(axl_queue_host_task(r.t.q, axl_test_gate, &open, NULL, 0, &gate));
+    AXL_OK(axl_queue_single_task(r.t.q, r.t.vadd,
                                  AXL_ARGS(AXL_ARG_IN(r.A), AXL_ARG_IN(r.A),
                                           AXL_ARG_WRITE(r.O),
                                           AXL_ARG_U32(failing_size())),
                                  &gate, 1, &bad));
     int32_t host[4] = {0};
-    AXL_OK(axl_queue_copy_to_host(r.q, r.O, NULL, host, NULL, 0, &before));
+    AXL_OK(axl_queue_copy_to_host(r.t.q, r.O, NULL, host, NULL, 0, &before));
     atomic_store(&open, 1);
     const axl_status failure = axl_event_wait(bad);
     assert_int_not_equal(failure, AXL_SUCCESS);
     AXL_EXPECT(axl_event_wait(before), failure);
     AXL_MESSAGE_HAS("not run");
-    AXL_OK(axl_queue_copy_to_host(r.q, r.O, NULL, host, NULL, 0, &after));
+    AXL_OK(axl_queue_copy_to_host(r.t.q, r.O, NULL, host, NULL, 0, &after));
     AXL_EXPECT(axl_event_wait(after), failure);
     AXL_MESSAGE_HAS("not run");
     for (int i = 0; i < 4; i++)
@@ -319,13 +266,12 @@ static void a_failed_write_after_a_fill_loses_the_contents_4_13(void **state)
     AXL_OK(axl_event_release(before));
     AXL_OK(axl_event_release(after));
     release_lost(&r);
-    AXL_OK(axl_queue_throw_asynchronous(r.q));
+    AXL_OK(axl_queue_throw_asynchronous(r.t.q));
     got_destruction_error(&s, 4);
-    rig_down(&r, true);
-    AXL_OK(axl_context_release(r.ctx));
+    rig_down(&r);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, SETUP, TEARDOWN)
 
 int main(void)
 {

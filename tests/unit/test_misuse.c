@@ -338,44 +338,6 @@ static void null_out_parameter_is_invalid_naming_it_before_the_lock(void **s)
 
 /* ---- Kernels on the emulated device --------------------------------------- */
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-} rig;
-
-static rig rig_up(void)
-{
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &r.q));
-    r.bundle = (axl_kernel_bundle)AXL_NONE;
-    return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    if (r->bundle.id)
-        AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
-
-static axl_kernel rig_kernel(rig *r, const char *name)
-{
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(r->dev, name, &id));
-    assert_int_equal(r->bundle.id, 0); /* one kernel per rig */
-    AXL_OK(axl_get_kernel_bundle_for(r->ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r->bundle));
-    axl_kernel k;
-    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, id, &k));
-    return k;
-}
-
 /* The command's status once it is done (its message is the thread's). */
 static axl_status run_status(axl_event ev)
 {
@@ -395,8 +357,8 @@ static axl_status run_status(axl_event ev)
 static void model_size_check_does_not_wrap_mmult(void **s)
 {
     (void)s;
-    rig r = rig_up();
-    axl_kernel k = rig_kernel(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "mmult");
     float m[4] = {1, 2, 3, 4};
     axl_buffer A, B, C;
     AXL_OK(axl_buffer_create_from_const(m, 4, axl_range_1d(4), NULL, &A));
@@ -423,7 +385,7 @@ static void model_size_check_does_not_wrap_mmult(void **s)
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* A kernel's buffer argument is a device address its HLS master reads as
@@ -435,8 +397,8 @@ static void model_size_check_does_not_wrap_mmult(void **s)
 static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
 {
     (void)s;
-    rig r = rig_up();
-    axl_kernel k = rig_kernel(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(0);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     enum { N = 16 };
     unsigned char raw[4 * N + 4];
     for (size_t i = 0; i < sizeof raw; i++)
@@ -467,11 +429,11 @@ static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
     AXL_OK(axl_buffer_release(in));
     AXL_OK(axl_buffer_release(o));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 
     /* fir's buffers are short*: 2-byte boundaries are enough. */
-    r = rig_up();
-    k = rig_kernel(&r, "fir");
+    r = axl_test_rig_up(0);
+    k = axl_test_rig_kernel(&r, "fir");
     int16_t res[N];
     AXL_OK(axl_buffer_create_from(raw, 1, axl_range_1d(sizeof raw), NULL,
                                   &in));
@@ -496,7 +458,7 @@ static void kernel_buffer_argument_must_meet_its_pointer_alignment(void **s)
     AXL_OK(axl_buffer_release(in));
     AXL_OK(axl_buffer_release(o));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The same rule for the calls a kernel model makes (axl/emu.h): a model
@@ -519,10 +481,10 @@ static axl_status null_probe_model(const struct axl_emu_call *c, void *user)
 static void null_out_parameter_of_a_model_call_is_invalid(void **s)
 {
     (void)s;
-    rig r = rig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     probe p = {AXL_SUCCESS, AXL_SUCCESS, "", ""};
     AXL_OK(axl_emu_register_model("vadd", null_probe_model, &p));
-    axl_kernel k = rig_kernel(&r, "vadd");
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     axl_buffer b;
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &b));
     uint32_t n = 4;
@@ -542,7 +504,7 @@ static void null_out_parameter_of_a_model_call_is_invalid(void **s)
     }
     AXL_OK(axl_buffer_release(b));
     AXL_OK(axl_kernel_release(k));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The same rule inside a command group: the handler calls with an
@@ -582,7 +544,7 @@ static void null_out_group(axl_handler *h, void *user)
 static void null_out_parameter_in_a_command_group_is_invalid(void **s)
 {
     (void)s;
-    rig r = rig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     group_probe g = {{0}, 0, AXL_SUCCESS, AXL_SUCCESS, "", ""};
     AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &g.buf));
     for (g.which = 0; g.which < 2; g.which++) {
@@ -598,7 +560,7 @@ static void null_out_parameter_in_a_command_group_is_invalid(void **s)
         assert_non_null(strstr(g.host_ptr_msg, "ptr must not be NULL"));
     }
     AXL_OK(axl_buffer_release(g.buf));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The checked arithmetic every size goes through: exact up to the top of

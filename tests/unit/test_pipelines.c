@@ -28,7 +28,6 @@
 #include "axl_config.h"
 #include "axl_reader_skip.h"
 #include "axl_test.h"
-#include "axl_test_streams_xclbin.h"
 
 #if defined(AXL_TEST_RTL) && AXL_TEST_RTL
 #define ON_RTL 1
@@ -40,21 +39,6 @@
 #else
 #define ON_MMIO 0
 #endif
-
-/* The device carries the streams design and the C models of its kernels
- * (the emulated device and the simulator run them; the RTL device has
- * the design and the kernels' RTL built in). */
-static int setup(void **state)
-{
-    axl_test_setup(state);
-    AXL_OK(axl_emu_set_builtin_image(axl_test_streams_xclbin,
-                                     axl_test_streams_xclbin_size));
-    AXL_OK(axl_emu_register_model("mm2s", axl_emu_model_mm2s, NULL));
-    AXL_OK(axl_emu_register_model("sadd", axl_emu_model_sadd, NULL));
-    AXL_OK(axl_emu_register_model("s2mm", axl_emu_model_s2mm, NULL));
-    AXL_OK(axl_emu_register_model("sinc", axl_emu_model_sinc, NULL));
-    return 0;
-}
 
 static int teardown(void **state)
 {
@@ -730,7 +714,7 @@ int main(void)
      * has no kernels to join. */
     if (axl_test_without_reader())
         return 0;
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup_streams, teardown)
     const struct CMUnitTest tests[] = {
         T(three_kernel_pipeline_computes_the_same_bytes_on_every_port),
         T(a_pipeline_of_commands_runs_in_any_submission_order),

@@ -64,59 +64,13 @@ static bool deterministic(void)
 
 /* Runs last: the noop shim completes each one 100 us after its start
  * (Runtime.noop_completion_delay_us in the xrt.ini the test's XRT_INI_PATH
- * names, tests/xrt/noop_root.cmake). A hung accelerator: the next run
- * started stays RUNNING, through the port's call table, until
- * hang_released. */
-static atomic_int hang_next, hang_released;
-static _Atomic(xrtRunHandle) hung_run;
-
-static bool hanging(xrtRunHandle h)
-{
-    return h == atomic_load(&hung_run) && !atomic_load(&hang_released);
-}
-
-static int start_marking(xrtRunHandle h)
-{
-    if (atomic_exchange(&hang_next, 0)) {
-        atomic_store(&hang_released, 0);
-        atomic_store(&hung_run, h);
-    }
-    return axl__xrt_real.run_start(h);
-}
-
-static enum ert_cmd_state state_faked(xrtRunHandle h)
-{
-    return hanging(h) ? ERT_CMD_STATE_RUNNING : axl__xrt_real.run_state(h);
-}
-
-static enum ert_cmd_state wait_faked(xrtRunHandle h, unsigned ms)
-{
-    if (hanging(h)) {
-        sleep_us(ms * 1000u);
-        return ERT_CMD_STATE_TIMEOUT; /* XRT's answer when the wait times out */
-    }
-    return axl__xrt_real.run_wait_for(h, ms);
-}
-
-static int setup(void **state)
-{
-    xt_setup(state);
-    axl__xrt_set_run_done(NULL); /* runs end in the core */
-    setenv("AXL_XRT_BUILTIN_XCLBIN", AXL_XCLBIN_DIR "/stock.xclbin", 1);
-    atomic_store(&hung_run, NULL);
-    atomic_store(&hang_next, 0);
-    axl__xrt.run_start = start_marking;
-    axl__xrt.run_state = state_faked;
-    axl__xrt.run_wait_for = wait_faked;
-    return 0;
-}
-
-/* The table goes back after the shutdown joined the completion thread
- * (xt_teardown): no wait on the wall clock for it to go back to sleep. */
-static int teardown(void **state)
-{
-    return xt_teardown(state);
-}
+ * names, tests/xrt/noop_root.cmake). A hung accelerator: the run
+ * xt_stick_next_run(ERT_CMD_STATE_RUNNING) marks stays RUNNING, through
+ * the port's call table, until xt_stuck_run_ends(). The table goes back
+ * after the shutdown joined the completion thread (xt_teardown): no wait
+ * on the wall clock for it to go back to sleep. */
+#define SETUP xt_setup_stock
+#define TEARDOWN xt_teardown
 
 static axl_device test_device(void)
 {
@@ -138,6 +92,9 @@ static axl_status slow_vadd(const axl_emu_call *c, void *user)
     sleep_us(atomic_load(&run_us));
     return axl_test_vadd_model(c, user);
 }
+
+#define SETUP setup
+#define TEARDOWN teardown
 
 static int setup(void **state)
 {
@@ -164,13 +121,9 @@ static axl_device test_device(void)
 /* ---- A context, a queue, vadd, an input ---------------------------------- */
 
 typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
+    axl_test_rig t; /* in any order, vadd */
     axl_kernel_id id;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd;
-    axl_buffer in;
+    axl_buffer in; /* 0, 1, ..., N - 1 */
 } rig;
 
 static axl_kernel_bundle bundle_of(axl_context ctx, axl_kernel_id id)
@@ -184,29 +137,22 @@ static axl_kernel_bundle bundle_of(axl_context ctx, axl_kernel_id id)
 static rig rig_up(void)
 {
     rig r;
-    r.dev = test_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &r.q));
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &r.id));
-    r.bundle = bundle_of(r.ctx, r.id);
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, r.id, &r.vadd));
+    r.t = axl_test_rig_on(test_device(), 0);
+    r.id = axl_test_builtin(r.t.dev, "vadd");
     int32_t v[N];
     for (int i = 0; i < N; i++)
         v[i] = i;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &r.in));
-    AXL_OK(axl_queue_copy_from_host(r.q, v, r.in, NULL, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_copy_from_host(r.t.q, v, r.in, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     return r;
 }
 
 static void rig_down(rig *r)
 {
-    AXL_OK(axl_queue_wait_and_throw(r->q));
+    AXL_OK(axl_queue_wait_and_throw(r->t.q));
     AXL_OK(axl_buffer_release(r->in));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
+    axl_test_rig_down(&r->t);
 }
 
 /* out = in + in on q with kernel k, not waited for. */
@@ -317,11 +263,11 @@ static void released_buffers_commands_still_use_come_back_to_buffer_create(
         release_when_full("buffer", NULL);
         axl_buffer out;
         AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
-        launch(r.q, r.vadd, r.in, out, NULL);
+        launch(r.t.q, r.t.vadd, r.in, out, NULL);
         AXL_OK(axl_buffer_release(out));
     }
     assert_filled("buffer");
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_back(&before);
     rig_down(&r);
 }
@@ -339,14 +285,14 @@ static void released_kernels_commands_still_use_come_back_to_get_kernel(
     for (uint32_t i = 0; i < 10 * cap; i++) {
         release_when_full("kernel", NULL);
         axl_kernel k;
-        AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, r.id, &k));
-        launch(r.q, k, r.in, out, NULL);
+        AXL_OK(axl_kernel_bundle_get_kernel(r.t.bundle, r.id, &k));
+        launch(r.t.q, k, r.in, out, NULL);
         AXL_OK(axl_kernel_release(k));
     }
     assert_filled("kernel");
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_back(&before);
-    check_out(r.q, out);
+    check_out(r.t.q, out);
     AXL_OK(axl_buffer_release(out));
     rig_down(&r);
 }
@@ -363,17 +309,17 @@ static void released_bundles_released_kernels_keep_come_back_to_get_bundle(
     hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
         release_when_full("kernel_bundle", "kernel");
-        axl_kernel_bundle b = bundle_of(r.ctx, r.id);
+        axl_kernel_bundle b = bundle_of(r.t.ctx, r.id);
         axl_kernel k;
         AXL_OK(axl_kernel_bundle_get_kernel(b, r.id, &k));
-        launch(r.q, k, r.in, out, NULL);
+        launch(r.t.q, k, r.in, out, NULL);
         AXL_OK(axl_kernel_release(k));
         AXL_OK(axl_kernel_bundle_release(b));
     }
     assert_filled("kernel_bundle");
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_back(&before);
-    check_out(r.q, out);
+    check_out(r.t.q, out);
     AXL_OK(axl_buffer_release(out));
     rig_down(&r);
 }
@@ -391,14 +337,14 @@ static void released_queues_with_commands_in_flight_come_back_to_queue_create(
     for (uint32_t i = 0; i < 10 * cap; i++) {
         release_when_full("queue", NULL);
         axl_queue q;
-        AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q));
-        launch(q, r.vadd, r.in, out, NULL);
+        AXL_OK(axl_queue_create(r.t.ctx, r.t.dev, 0, NULL, &q));
+        launch(q, r.t.vadd, r.in, out, NULL);
         AXL_OK(axl_queue_release(q));
     }
     assert_filled("queue");
     /* The one wait: for the last of the released queues' commands, which
      * each wrote out. */
-    check_out(r.q, out);
+    check_out(r.t.q, out);
     assert_back(&before);
     AXL_OK(axl_buffer_release(out));
     rig_down(&r);
@@ -418,8 +364,8 @@ static void released_contexts_their_queues_keep_come_back_to_context_create(
         release_when_full("context", "queue");
         axl_context c;
         axl_queue q;
-        AXL_OK(axl_context_create(&r.dev, 1, NULL, &c));
-        AXL_OK(axl_queue_create(c, r.dev, 0, NULL, &q));
+        AXL_OK(axl_context_create(&r.t.dev, 1, NULL, &c));
+        AXL_OK(axl_queue_create(c, r.t.dev, 0, NULL, &q));
         axl_kernel_bundle b = bundle_of(c, r.id);
         axl_kernel k;
         AXL_OK(axl_kernel_bundle_get_kernel(b, r.id, &k));
@@ -430,7 +376,7 @@ static void released_contexts_their_queues_keep_come_back_to_context_create(
         AXL_OK(axl_context_release(c));
     }
     assert_filled("context");
-    check_out(r.q, out); /* the one wait, as above */
+    check_out(r.t.q, out); /* the one wait, as above */
     assert_back(&before);
     AXL_OK(axl_buffer_release(out));
     rig_down(&r);
@@ -462,33 +408,33 @@ static void released_events_of_commands_in_flight_come_back_to_a_launch(
     rig r = rig_up();
     axl_buffer out;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
-    launch(r.q, r.vadd, r.in, out, NULL); /* the kernel remembers it */
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    launch(r.t.q, r.t.vadd, r.in, out, NULL); /* the kernel remembers it */
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     const uint32_t cap = axl_test_pool("event").capacity;
     const uint32_t keep = cap - axl_test_pool("event").in_use - 4;
     axl_event *held = malloc(keep * sizeof *held);
     for (uint32_t i = 0; i < keep; i++)
         AXL_OK(axl_event_create_complete(&held[i]));
     const pools before = snapshot();
-    group g = {r.vadd, r.in, out};
+    group g = {r.t.vadd, r.in, out};
     hold_runs();
     for (uint32_t i = 0; i < 10 * cap; i++) {
         release_when_full("event", NULL);
         axl_event e;
         if (i % 2)
-            AXL_OK(axl_queue_submit(r.q, vadd_group, &g, &e));
+            AXL_OK(axl_queue_submit(r.t.q, vadd_group, &g, &e));
         else
-            launch(r.q, r.vadd, r.in, out, &e);
+            launch(r.t.q, r.t.vadd, r.in, out, &e);
         AXL_OK(axl_event_release(e));
     }
     assert_filled("event");
     assert_int_equal(axl_test_pool("event").failures, 0);
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     assert_back(&before);
     for (uint32_t i = 0; i < keep; i++)
         AXL_OK(axl_event_release(held[i]));
     free(held);
-    check_out(r.q, out);
+    check_out(r.t.q, out);
     AXL_OK(axl_buffer_release(out));
     rig_down(&r);
 }
@@ -506,7 +452,7 @@ static void a_pool_full_of_what_the_application_holds_fails_at_once(void **s)
     (void)s;
     rig r = rig_up();
     axl_queue q;
-    AXL_OK(axl_queue_create(r.ctx, r.dev, AXL_QUEUE_IN_ORDER, NULL, &q));
+    AXL_OK(axl_queue_create(r.t.ctx, r.t.dev, AXL_QUEUE_IN_ORDER, NULL, &q));
     atomic_store(&gate, 0);
     AXL_OK(axl_queue_host_task(q, axl_test_gate, &gate, NULL, 0, NULL));
     const uint32_t cap = axl_test_pool("buffer").capacity;
@@ -514,7 +460,7 @@ static void a_pool_full_of_what_the_application_holds_fails_at_once(void **s)
     uint32_t n = 0;
     while (axl_test_pool("buffer").in_use < cap)
         AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &held[n++]));
-    launch(q, r.vadd, r.in, held[0], NULL); /* behind the host task */
+    launch(q, r.t.vadd, r.in, held[0], NULL); /* behind the host task */
     const uint32_t failures = axl_test_pool("buffer").failures;
     axl_buffer extra;
     AXL_EXPECT(axl_buffer_create(4, axl_range_1d(N), NULL, &extra),
@@ -526,7 +472,7 @@ static void a_pool_full_of_what_the_application_holds_fails_at_once(void **s)
     /* A bundle the application released, which a kernel it holds keeps
      * (the kernel's command is held up too): the application's. */
     const uint32_t bcap = axl_test_pool("kernel_bundle").capacity;
-    axl_kernel_bundle b = bundle_of(r.ctx, r.id);
+    axl_kernel_bundle b = bundle_of(r.t.ctx, r.id);
     axl_kernel k;
     AXL_OK(axl_kernel_bundle_get_kernel(b, r.id, &k));
     launch(q, k, r.in, held[1], NULL);
@@ -534,10 +480,10 @@ static void a_pool_full_of_what_the_application_holds_fails_at_once(void **s)
     axl_kernel_bundle bs[64];
     uint32_t nb = 0;
     while (axl_test_pool("kernel_bundle").in_use < bcap)
-        bs[nb++] = bundle_of(r.ctx, r.id);
+        bs[nb++] = bundle_of(r.t.ctx, r.id);
     axl_kernel_bundle more;
     axl_kernel_id id = r.id;
-    AXL_EXPECT(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
+    AXL_EXPECT(axl_get_kernel_bundle_for(r.t.ctx, NULL, 0, &id, 1,
                                          AXL_BUNDLE_EXECUTABLE, &more),
                AXL_ERR_OUT_OF_RESOURCES);
     AXL_MESSAGE_HAS("kernel_bundle pool is full");
@@ -576,7 +522,7 @@ static void buffer_create_waits_for_the_command_that_keeps_the_slot(void **s)
     (void)s;
     rig r = rig_up();
     axl_queue q;
-    AXL_OK(axl_queue_create(r.ctx, r.dev, AXL_QUEUE_IN_ORDER, NULL, &q));
+    AXL_OK(axl_queue_create(r.t.ctx, r.t.dev, AXL_QUEUE_IN_ORDER, NULL, &q));
     atomic_store(&gate, 0);
     atomic_store(&opened_by_other_thread, 0);
     AXL_OK(axl_queue_host_task(q, axl_test_gate, &gate, NULL, 0, NULL));
@@ -587,7 +533,7 @@ static void buffer_create_waits_for_the_command_that_keeps_the_slot(void **s)
         AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &held[n++]));
     axl_buffer out;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
-    launch(q, r.vadd, r.in, out, NULL);
+    launch(q, r.t.vadd, r.in, out, NULL);
     AXL_OK(axl_buffer_release(out));
     pthread_t t;
     pthread_create(&t, NULL, open_gate_later, NULL);
@@ -644,9 +590,9 @@ static void a_given_up_run_writes_nothing_a_new_buffer_holds(void **s)
     const pools before = snapshot();
     axl_buffer out;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &out));
-    AXL_OK(axl_queue_set_timeout(r.q, 2000000u)); /* 2 ms */
+    AXL_OK(axl_queue_set_timeout(r.t.q, 2000000u)); /* 2 ms */
     axl_event e;
-    launch(r.q, r.vadd, r.in, out, &e);
+    launch(r.t.q, r.t.vadd, r.in, out, &e);
     /* The model runs (and is held) before a wait can give it up: a run
      * given up before its model started is given back at once. */
     for (int i = 0; i < 100000 && !atomic_load(&model_entered); i++)
@@ -655,8 +601,8 @@ static void a_given_up_run_writes_nothing_a_new_buffer_holds(void **s)
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
     AXL_MESSAGE_HAS("its buffers stay reserved");
     AXL_OK(axl_event_release(e));
-    (void)axl_queue_throw_asynchronous(r.q);
-    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    (void)axl_queue_throw_asynchronous(r.t.q);
+    AXL_OK(axl_queue_set_timeout(r.t.q, 0));
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
     AXL_OK(axl_buffer_release(out)); /* succeeds */
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 4 * N);
@@ -668,9 +614,9 @@ static void a_given_up_run_writes_nothing_a_new_buffer_holds(void **s)
     int32_t v[N];
     for (int i = 0; i < N; i++)
         v[i] = 1000 + i;
-    AXL_OK(axl_queue_copy_from_host(r.q, v, fresh, NULL, NULL, 0, NULL));
-    AXL_OK(axl_queue_prefetch(r.q, fresh, NULL, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_copy_from_host(r.t.q, v, fresh, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_prefetch(r.t.q, fresh, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     atomic_store(&model_go, 1);
     for (int i = 0; i < 20000 && axl_test_pool("reserved_memory").in_use;
          i++)
@@ -678,8 +624,8 @@ static void a_given_up_run_writes_nothing_a_new_buffer_holds(void **s)
     assert_int_equal(atomic_load(&model_wrote), 50);
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
     memset(v, 0, sizeof v);
-    AXL_OK(axl_queue_copy_to_host(r.q, fresh, NULL, v, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_copy_to_host(r.t.q, fresh, NULL, v, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     for (int i = 0; i < N; i++)
         assert_int_equal(v[i], 1000 + i);
     AXL_OK(axl_buffer_release(fresh));
@@ -707,23 +653,23 @@ static void a_run_given_up_keeps_its_bos_until_xrt_sees_it_end(void **s)
 {
     (void)s;
     rig r = rig_up();
-    AXL_OK(axl_queue_prefetch(r.q, r.in, NULL, NULL, 0, NULL)); /* its BO */
-    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_queue_prefetch(r.t.q, r.in, NULL, NULL, 0, NULL)); /* its BO */
+    AXL_OK(axl_queue_wait_and_throw(r.t.q));
     const pools before = snapshot();
     const uint32_t bos = xrt_counts().bos;
     axl_kernel one;
-    AXL_OK(axl_kernel_select_units(r.vadd, "vadd:{vadd_1}", &one));
+    AXL_OK(axl_kernel_select_units(r.t.vadd, "vadd:{vadd_1}", &one));
     axl_buffer A, O;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
-    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
-    atomic_store(&hang_next, 1);
+    AXL_OK(axl_queue_set_timeout(r.t.q, 20u * 1000000u));
+    xt_stick_next_run(ERT_CMD_STATE_RUNNING);
     axl_event e;
-    launch(r.q, one, A, O, &e);
+    launch(r.t.q, one, A, O, &e);
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
     AXL_OK(axl_event_release(e));
-    (void)axl_queue_throw_asynchronous(r.q);
-    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    (void)axl_queue_throw_asynchronous(r.t.q);
+    AXL_OK(axl_queue_set_timeout(r.t.q, 0));
     assert_int_equal(xrt_counts().bos, bos + 2);
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
@@ -732,12 +678,12 @@ static void a_run_given_up_keeps_its_bos_until_xrt_sees_it_end(void **s)
     /* Its unit is XRT's until the run ends: no wait, a clear failure. */
     axl_buffer X;
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &X));
-    launch(r.q, one, r.in, X, NULL);
-    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_RUNTIME);
+    launch(r.t.q, one, r.in, X, NULL);
+    AXL_EXPECT(axl_queue_wait_and_throw(r.t.q), AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("vadd unit 0");
     AXL_MESSAGE_HAS("hung");
     AXL_MESSAGE_HAS("XRT");
-    atomic_store(&hang_released, 1); /* the accelerator ends after all */
+    xt_stuck_run_ends(); /* the accelerator ends after all */
     for (int i = 0; i < 2000 && axl_test_pool("reserved_memory").in_use; i++)
         sleep_us(1000);
     assert_int_equal(axl_test_pool("reserved_memory").in_use, 0);
@@ -749,7 +695,7 @@ static void a_run_given_up_keeps_its_bos_until_xrt_sees_it_end(void **s)
 }
 #endif
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, SETUP, TEARDOWN)
 
 int main(void)
 {

@@ -9,44 +9,21 @@
 #include "axl_test.h"
 #include "axl/kernels.h"
 
-typedef struct rig {
-    axl_queue q;
-    axl_kernel_bundle bundle;
-} rig;
-
-static axl_kernel stock(rig *r, const char *name)
-{
-    axl_device dev = axl_test_emu_device();
-    axl_context ctx;
-    axl_kernel_id id;
-    axl_kernel k;
-    AXL_OK(axl_get_built_in_kernel_id(dev, name, &id));
-    if (AXL_IS_NONE(r->q)) {
-        axl_context none_ctx = AXL_NONE;
-        AXL_OK(axl_queue_create(none_ctx, dev, AXL_QUEUE_IN_ORDER,
-                                NULL, &r->q));
-        AXL_OK(axl_queue_get_context(r->q, &ctx));
-        AXL_OK(axl_get_kernel_bundle_for(ctx, &dev, 1, &id, 1,
-                                         AXL_BUNDLE_EXECUTABLE, &r->bundle));
-    }
-    AXL_OK(axl_kernel_bundle_get_kernel(r->bundle, id, &k));
-    return k;
-}
-
-static void rig_down(rig *r, axl_kernel k)
+/* The kernel a test ran, then the support rig, its queue's errors all
+ * taken. */
+static void rig_down(axl_test_rig *r, axl_kernel k)
 {
     AXL_OK(axl_kernel_release(k));
     AXL_OK(axl_queue_wait_and_throw(r->q));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
+    axl_test_rig_down(r);
 }
 
 /* "The sum wraps modulo 2^32"; "Elements past the count are not written". */
 static void vadd_wraps_and_writes_only_size_elements(void **s)
 {
     (void)s;
-    rig r = {{0}, {0}};
-    axl_kernel k = stock(&r, "vadd");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "vadd");
     int32_t a[4] = {INT32_MAX, -5, INT32_MIN, 9};
     int32_t b[4] = {1, 3, -1, 9};
     int32_t out[4] = {0, 0, 0, 77};
@@ -72,8 +49,8 @@ static void vadd_wraps_and_writes_only_size_elements(void **s)
 static void fir_rounds_half_up_saturates_and_starts_empty(void **s)
 {
     (void)s;
-    rig r = {{0}, {0}};
-    axl_kernel k = stock(&r, "fir");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "fir");
     int16_t in[6] = {1, -1, 3, 32767, 32767, -32768};
     int16_t coeff[2] = {16384, 32767}; /* 0.5 and 1 - 2^-15 */
     int16_t out[6];
@@ -107,8 +84,8 @@ static void fir_rounds_half_up_saturates_and_starts_empty(void **s)
 static void fir_saturates_negative_sums(void **s)
 {
     (void)s;
-    rig r = {{0}, {0}};
-    axl_kernel k = stock(&r, "fir");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "fir");
     int16_t in[2] = {-32768, -32768};
     int16_t coeff[2] = {32767, 32767};
     int16_t out[2];
@@ -131,7 +108,7 @@ static void fir_saturates_negative_sums(void **s)
 }
 
 /* One conv2d over a 3x3 image with coeff (shift), into out. */
-static void conv(rig *r, axl_kernel k, const uint8_t in[9],
+static void conv(axl_test_rig *r, axl_kernel k, const uint8_t in[9],
                  const int8_t coeff[9], uint32_t shift, uint8_t out[9])
 {
     axl_buffer I, C, O;
@@ -152,8 +129,8 @@ static void conv(rig *r, axl_kernel k, const uint8_t in[9],
 static void conv2d_correlates_pads_with_zero_and_clamps(void **s)
 {
     (void)s;
-    rig r = {{0}, {0}};
-    axl_kernel k = stock(&r, "conv2d");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "conv2d");
     const uint8_t in[9] = {10, 20, 30, 40, 50, 60, 70, 80, 200};
     uint8_t out[9];
     /* coeff[5] is (dy 0, dx +1): each pixel takes its right neighbour; a
@@ -185,8 +162,8 @@ static void conv2d_correlates_pads_with_zero_and_clamps(void **s)
 static void conv2d_refuses_a_shift_above_30_and_short_buffers(void **s)
 {
     (void)s;
-    rig r = {{0}, {0}};
-    axl_kernel k = stock(&r, "conv2d");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "conv2d");
     const uint8_t in[9] = {0};
     const int8_t coeff[9] = {0};
     uint8_t out[9];
@@ -227,8 +204,8 @@ static void conv2d_refuses_a_shift_above_30_and_short_buffers(void **s)
 static void mmult_accumulates_row_major_in_float(void **s)
 {
     (void)s;
-    rig r = {{0}, {0}};
-    axl_kernel k = stock(&r, "mmult");
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel k = axl_test_rig_kernel(&r, "mmult");
     enum { D = 3 };
     float a[D * D], b[D * D], c[D * D], want[D * D];
     for (int i = 0; i < D * D; i++) {

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -262,5 +263,69 @@ static inline int xt_teardown(void **state)
 }
 
 #define XT_TEST(fn) cmocka_unit_test_setup_teardown(fn, xt_setup, xt_teardown)
+
+/* ---- A run XRT reports stuck --------------------------------------------- */
+
+/* After xt_stick_next_run(state), XRT's state and wait calls (through the
+ * port's call table, as xt_setup_stock installs it) report the next run
+ * started in `state` until xt_stuck_run_ends() or until its handle starts
+ * again (a pooled run used again): ERT_CMD_STATE_ERROR is a failed
+ * command; ERT_CMD_STATE_RUNNING a hung accelerator, whose every wait
+ * sleeps its time and answers ERT_CMD_STATE_TIMEOUT, as XRT's does. */
+static atomic_int xt_stick_next;
+static _Atomic(enum ert_cmd_state) xt_stuck_state;
+static _Atomic(xrtRunHandle) xt_stuck;
+
+static inline void xt_stick_next_run(enum ert_cmd_state state)
+{
+    atomic_store(&xt_stuck_state, state);
+    atomic_store(&xt_stick_next, 1);
+}
+
+static inline void xt_stuck_run_ends(void)
+{
+    atomic_store(&xt_stuck, NULL);
+}
+
+static inline int xt_start_marking(xrtRunHandle h)
+{
+    if (atomic_exchange(&xt_stick_next, 0))
+        atomic_store(&xt_stuck, h);
+    else if (atomic_load(&xt_stuck) == h)
+        xt_stuck_run_ends();
+    return axl__xrt_real.run_start(h);
+}
+
+static inline enum ert_cmd_state xt_state_faked(xrtRunHandle h)
+{
+    return h == atomic_load(&xt_stuck) ? atomic_load(&xt_stuck_state)
+                                       : axl__xrt_real.run_state(h);
+}
+
+static inline enum ert_cmd_state xt_wait_faked(xrtRunHandle h, unsigned ms)
+{
+    if (h != atomic_load(&xt_stuck))
+        return axl__xrt_real.run_wait_for(h, ms);
+    if (atomic_load(&xt_stuck_state) != ERT_CMD_STATE_RUNNING)
+        return atomic_load(&xt_stuck_state);
+    xt_sleep_ms(ms);
+    return ERT_CMD_STATE_TIMEOUT;
+}
+
+/* xt_setup for tests of the core on the XRT port: runs end in the core
+ * (no completions caught), the stock design is the device's built-in one,
+ * and the stuck-run fakes are in the call table, no run stuck yet. */
+static inline int xt_setup_stock(void **state)
+{
+    xt_setup(state);
+    axl__xrt_set_run_done(NULL);
+    setenv("AXL_XRT_BUILTIN_XCLBIN", AXL_XCLBIN_DIR "/stock.xclbin", 1);
+    atomic_store(&xt_stick_next, 0);
+    xt_stuck_run_ends();
+    axl__xrt.run_start = xt_start_marking;
+    axl__xrt.run_state = xt_state_faked;
+    axl__xrt.run_wait_for = xt_wait_faked;
+    return 0;
+}
 
 #endif /* AXL_XRT_TEST_H */

@@ -47,11 +47,6 @@ static emu_pipeline pipelines[AXL_EMU_PIPELINES];
 
 /* A beat's bytes: the producer's TDATA bits (32 when the XML gives
  * none), rounded up. */
-static uint32_t beat_bytes(const axl_xclbin_stream *s)
-{
-    return ((s->width_bits ? s->width_bits : 32u) + 7u) / 8u;
-}
-
 /* A device that opens has no pipeline open: slots an earlier open left
  * (a runtime shut down with pipelines alive) are free again. */
 void emu_pipes_forget(const emu_device *d)
@@ -80,9 +75,7 @@ axl_status emu_fifos_build(emu_device *d, const axl_xclbin *image)
         axl_xclbin_stream s;
         if (axl_xclbin_get_stream(image, i, &s) != AXL_SUCCESS)
             continue;
-        const uint32_t bytes = beat_bytes(&s);
-        const uint32_t depth = s.fifo_depth ? s.fifo_depth : 2u;
-        need += ((uint64_t)depth * (bytes + 1u) + 7u) & ~(uint64_t)7u;
+        need += emu_fifo_store_bytes(&s);
     }
     if (need > AXL_EMU_STREAM_BYTES) {
         axl_format(d->streams_why, sizeof d->streams_why,
@@ -100,15 +93,8 @@ axl_status emu_fifos_build(emu_device *d, const axl_xclbin *image)
             d->nfifos++;
             continue;
         }
-        f->prod_ip = s.producer_ip;
-        f->prod_arg = s.producer_arg;
-        f->cons_ip = s.consumer_ip;
-        f->cons_arg = s.consumer_arg;
-        f->bytes = beat_bytes(&s);
-        f->depth = s.fifo_depth ? s.fifo_depth : 2u;
-        f->data = stream_store[d->index] + used;
-        f->last = f->data + (uint64_t)f->depth * f->bytes;
-        used += ((uint64_t)f->depth * (f->bytes + 1u) + 7u) & ~(uint64_t)7u;
+        emu_fifo_init(f, &s, stream_store[d->index] + used);
+        used += emu_fifo_store_bytes(&s);
         const axl_str p = axl_xclbin_instance_of(s.producer_unit);
         const axl_str c = axl_xclbin_instance_of(s.consumer_unit);
         axl_format(f->name, sizeof f->name, "%.*s.%.*s->%.*s.%.*s",
@@ -122,11 +108,6 @@ axl_status emu_fifos_build(emu_device *d, const axl_xclbin *image)
 
 /* ---- The baton and the deadlock -------------------------------------------- */
 
-static bool fifo_ready(const emu_fifo *f, bool full)
-{
-    return full ? f->count < f->depth : f->count > 0;
-}
-
 /* Whether unit x can go on now (its op's FIFO has room or a beat, or its
  * model is about to start). */
 static bool can_go(const emu_unit *x)
@@ -134,7 +115,7 @@ static bool can_go(const emu_unit *x)
     if (!x->in_model)
         return false;
     if (x->blocked)
-        return fifo_ready(x->blocked, x->blocked_full);
+        return emu_fifo_ready(x->blocked, x->blocked_full);
     return x->wants_baton;
 }
 
@@ -167,7 +148,7 @@ static bool is_command_run(const emu_unit *x)
 static bool waits(const emu_unit *x)
 {
     return x->in_model && x->blocked &&
-           !fifo_ready(x->blocked, x->blocked_full);
+           !emu_fifo_ready(x->blocked, x->blocked_full);
 }
 
 /* The deadlock rule (see the file's comment). */
@@ -297,7 +278,7 @@ static axl_status stream_wait(emu_unit *u, emu_fifo *f, bool full)
                             f->name);
         if (pl && pl->dead)
             return emu_fail(AXL_ERR_RUNTIME, "%s", pl->hal->why);
-        const bool ok = fifo_ready(f, full);
+        const bool ok = emu_fifo_ready(f, full);
         if (ok && (!pl || !pl->det || pl->baton == u))
             break;
         if (ok && !pl->baton) {
@@ -329,10 +310,7 @@ static axl_status end_read(void *ctx, void *beat, bool *last)
     axl_port_lock();
     axl_status st = stream_wait(e->unit, f, false);
     if (st == AXL_SUCCESS) {
-        memcpy(beat, f->data + (uint64_t)f->head * f->bytes, f->bytes);
-        *last = f->last[f->head] != 0;
-        f->head = f->head + 1u == f->depth ? 0u : f->head + 1u;
-        f->count--;
+        emu_fifo_pop(f, beat, last);
         axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
     }
     axl_port_unlock();
@@ -346,12 +324,7 @@ static axl_status end_write(void *ctx, const void *beat, bool last)
     axl_port_lock();
     axl_status st = stream_wait(e->unit, f, true);
     if (st == AXL_SUCCESS) {
-        uint32_t at = f->head + f->count;
-        if (at >= f->depth)
-            at -= f->depth;
-        memcpy(f->data + (uint64_t)at * f->bytes, beat, f->bytes);
-        f->last[at] = last ? 1u : 0u;
-        f->count++;
+        emu_fifo_push(f, beat, last);
         axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
     }
     axl_port_unlock();

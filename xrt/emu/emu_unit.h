@@ -19,16 +19,8 @@
 
 #if EMU_STREAMS
 /* One stream of the design: a bounded FIFO of its depth between the
- * producer's port and the consumer's. */
-typedef struct emu_fifo {
-    uint32_t prod_ip, prod_arg, cons_ip, cons_arg;
-    uint32_t depth;             /* beats (2 when the design gives none) */
-    uint32_t bytes;             /* a beat's TDATA bytes */
-    uint32_t head, count;
-    unsigned char *data;        /* depth beats */
-    unsigned char *last;        /* depth TLAST flags */
-    char name[72];              /* "mm2s_1.data_out->sadd_1.data_in" */
-} emu_fifo;
+ * producer's port and the consumer's (emu_fifo.h). */
+#include "emu_fifo.h"
 
 /* A free-running or auto-restart unit's run (emu_unit.pl_run). */
 enum { EMU_PL_IDLE = 0, EMU_PL_RUN = 1, EMU_PL_LAST = 2 /* restart

@@ -63,6 +63,7 @@
 #include "axl/mmio_model.h"
 #include "axl/runtime.h"
 #include "axl_board.h"
+#include "emu_fifo.h"
 #include "emu_models.h"
 #include "mmio_config.h"
 #include "mmio_regs.h"
@@ -124,16 +125,10 @@ _Static_assert(AXL_MMIO_SIM_UNITS <= 32,
 
 struct sim_unit;
 
-/* A stream of the design: a FIFO between two units' ports. */
-typedef struct sim_fifo {
-    uint32_t prod_ip, prod_arg, cons_ip, cons_arg;
-    uint32_t depth, bytes, head, count;
-    unsigned char *data, *last;
-    char name[72];
-} sim_fifo;
-
+/* A unit's end of a stream (the FIFO is emu_fifo.h's, the emulated
+ * device's). */
 struct sim_end {
-    sim_fifo *fifo;
+    emu_fifo *fifo;
     struct sim_unit *unit;
 };
 
@@ -210,7 +205,7 @@ typedef struct sim_unit {
 static sim_unit units[AXL_MMIO_SIM_UNITS];
 static uint32_t nfifos;
 #if SIM_THREADS
-static sim_fifo fifos[SIM_STREAMS];
+static emu_fifo fifos[SIM_STREAMS];
 static _Alignas(8) unsigned char stream_store[AXL_MMIO_SIM_STREAM_BYTES];
 #endif
 /* The present units by IP_LAYOUT index (NULL: none there), for the seam's
@@ -620,11 +615,6 @@ static inline __attribute__((always_inline)) void *bank_ptr(uint64_t addr,
 #if SIM_THREADS
 /* ---- Streams: the FIFOs between the units' models ------------------------- */
 
-static int fifo_ready(const sim_fifo *f, int full)
-{
-    return full ? f->count < f->depth : f->count > 0;
-}
-
 /* Waits (lock held) until the FIFO has room (full) or a beat, or the
  * unit's model is to end: a reset (its generation moved), a detach. A
  * free-running model's argument words are refreshed from its registers
@@ -641,7 +631,7 @@ static axl_status stream_wait(struct sim_end *e, int full)
         }
         if (u->live_argw)
             memcpy(u->live_argw, u->args, sizeof u->args);
-        if (fifo_ready(e->fifo, full)) {
+        if (emu_fifo_ready(e->fifo, full)) {
             u->waits = NULL;
             return AXL_SUCCESS;
         }
@@ -664,7 +654,7 @@ static void let_go(void)
     for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
         sim_unit *u = &units[i];
         if (u->present && u->late && u->waits &&
-            fifo_ready(u->waits->fifo, u->waits_full))
+            emu_fifo_ready(u->waits->fifo, u->waits_full))
             due_again(u);
     }
 }
@@ -672,14 +662,11 @@ static void let_go(void)
 static axl_status end_read(void *ctx, void *beat, bool *last)
 {
     struct sim_end *e = ctx;
-    sim_fifo *f = e->fifo;
+    emu_fifo *f = e->fifo;
     LOCK();
     axl_status st = stream_wait(e, 0);
     if (st == AXL_SUCCESS) {
-        memcpy(beat, f->data + (uint64_t)f->head * f->bytes, f->bytes);
-        *last = f->last[f->head] != 0;
-        f->head = f->head + 1u == f->depth ? 0u : f->head + 1u;
-        f->count--;
+        emu_fifo_pop(f, beat, last);
         let_go();
         SIGNAL();
     }
@@ -690,16 +677,11 @@ static axl_status end_read(void *ctx, void *beat, bool *last)
 static axl_status end_write(void *ctx, const void *beat, bool last)
 {
     struct sim_end *e = ctx;
-    sim_fifo *f = e->fifo;
+    emu_fifo *f = e->fifo;
     LOCK();
     axl_status st = stream_wait(e, 1);
     if (st == AXL_SUCCESS) {
-        uint32_t at = f->head + f->count;
-        if (at >= f->depth)
-            at -= f->depth;
-        memcpy(f->data + (uint64_t)at * f->bytes, beat, f->bytes);
-        f->last[at] = last ? 1u : 0u;
-        f->count++;
+        emu_fifo_push(f, beat, last);
         let_go();
         SIGNAL();
     }
@@ -717,25 +699,17 @@ static void join_streams(const axl_xclbin *x)
 {
     nfifos = 0;
 #if SIM_THREADS
-    uint32_t used = 0;
+    uint64_t used = 0;
     const uint32_t n = axl_xclbin_stream_count(x);
     for (uint32_t i = 0; i < n && nfifos < SIM_STREAMS; i++) {
         axl_xclbin_stream st;
         if (axl_xclbin_get_stream(x, i, &st) != AXL_SUCCESS)
             continue;
-        sim_fifo *f = &fifos[nfifos];
-        memset(f, 0, sizeof *f);
-        f->prod_ip = st.producer_ip;
-        f->prod_arg = st.producer_arg;
-        f->cons_ip = st.consumer_ip;
-        f->cons_arg = st.consumer_arg;
-        f->bytes = ((st.width_bits ? st.width_bits : 32u) + 7u) / 8u;
-        f->depth = st.fifo_depth ? st.fifo_depth : 2u;
-        const uint32_t need = (f->depth * (f->bytes + 1u) + 7u) & ~7u;
+        emu_fifo *f = &fifos[nfifos];
+        const uint64_t need = emu_fifo_store_bytes(&st);
         if (used + need > sizeof stream_store)
             break; /* its units' models find no stream, and say so */
-        f->data = stream_store + used;
-        f->last = f->data + f->depth * f->bytes;
+        emu_fifo_init(f, &st, stream_store + used);
         used += need;
         axl_format(f->name, sizeof f->name, "%.*s.%.*s->%.*s.%.*s",
                    (int)st.producer_unit.len, st.producer_unit.ptr,
@@ -775,7 +749,7 @@ static int fabric_waits(void)
             continue;
         if (u->state != SIM_RUNNING || !u->waits || u->quit ||
             u->generation != u->run_gen ||
-            fifo_ready(u->waits->fifo, u->waits_full))
+            emu_fifo_ready(u->waits->fifo, u->waits_full))
             return 0;
     }
     return 1;

@@ -659,6 +659,12 @@ const axl_device_port axl_native_port = {
     .ip_close = axl__xn_ip_close,
     .ip_read32 = axl__xn_ip_read32,
     .ip_write32 = axl__xn_ip_write32,
+    /* No pipelines: XRT 2.13 gives ap_ctrl_none units to xrt::ip only, and
+     * auto-restart only as the native API's autostart counter (its driver
+     * leaves control bits 5-7 alone). */
+    .no_pipelines = "XRT's xrt::kernel refuses ap_ctrl_none units and its "
+                    "driver leaves auto-restart (bit 7) alone; the mmio port "
+                    "runs them",
 };
 
 /* ---- Test hooks and interop ----------------------------------------------------- */
