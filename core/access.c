@@ -345,8 +345,9 @@ static void link_one(struct axl__command *c, struct axl__access *a,
 #if AXL_FEATURE_GRAPHS
     /* A graph's submission that uses the buffer and has not finished
      * (replay.c): after it, by an edge that only orders (coarse: whatever
-     * the modes and places); what it lost is looked at at dispatch. */
-    if (b->graph_ev) {
+     * the places), unless both only read it and the graph moves none of
+     * it; what it lost is looked at at dispatch. */
+    if (b->graph_ev && (b->graph_writes || writes(a->mode))) {
         struct axl__event *ge =
             axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
         if (ge && ge != event_of(c)) {
@@ -624,6 +625,8 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
             if (!discard && !(pb->mask & (1u << pb->loc_first)))
                 p->moves = true;
         }
+        if (pb->flags & AXL__PB_MULTI_LOC)
+            p->moves = true; /* used at two places: moved between */
         /* Its versions: the place it leaves it at is current after it. */
         if (w) {
             b->cur++;
@@ -633,6 +636,12 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
             if (discard && !(b->reserved && axl__held_by_hung(b)))
                 b->lost_status = AXL_SUCCESS;
         }
+        /* A reader after it waits for it when it writes the buffer or
+         * moves it (where its last node has it is not current yet), or
+         * when it waits for a graph that does. */
+        b->graph_writes = (b->graph_ev && b->graph_writes) || w ||
+                          (pb->flags & AXL__PB_MULTI_LOC) ||
+                          (!discard && !(pb->mask & (1u << loc)));
         b->loc[loc].ver = b->cur;
         pb->ver_made = b->cur;
         b->graph_ev = self;
@@ -677,12 +686,23 @@ void axl__access_finish_graph(struct axl__command *c, struct axl__plan *p)
     for (uint32_t i = 0; i < p->nbufs; i++) {
         struct axl__plan_buf *pb = &p->buf[i];
         struct axl__buffer *b = axl__buffer_at(pb->base);
-        if (b->graph_ev == self)
+        if (b->graph_ev == self) {
             b->graph_ev = 0;
+            b->graph_writes = false;
+        }
         if (pb->lost_event && !pb->lost && b->lost_status &&
             b->loc[pb->loc_out].ver == pb->ver_made &&
             !(b->reserved && axl__held_by_hung(b)))
             b->lost_status = AXL_SUCCESS; /* its nodes wrote all of it */
+        if (p->moves && pb->now && !(pb->now >> pb->loc_out & 1u) &&
+            b->loc[pb->loc_out].ver == pb->ver_made) {
+            /* Not moved to where its last node has it (replay.c's
+             * final_moves failed): current where it is. */
+            b->loc[pb->loc_out].ver = AXL__VER_NONE;
+            for (uint8_t l = 0; l < AXL__LOCS; l++)
+                if (pb->now >> l & 1u)
+                    b->loc[l].ver = pb->ver_made;
+        }
         if (x->status != AXL_SUCCESS && pb->lost &&
             (pb->flags & AXL__PB_WRITES)) {
             b->lost_ver = pb->ver_made;

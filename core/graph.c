@@ -384,6 +384,7 @@ static axl_status record(const char *fn, struct axl__graph *g,
     n->owner = gh;
     n->next = AXL__NONE(graph_node);
     n->index = g->nnodes;
+    n->split.chunks = 0; /* a parallel_for's sets its cut (parallel.c) */
     n->ndeps = (uint8_t)nd;
     n->nacc = h->nacc;
     memcpy(n->deps, deps, nd * sizeof deps[0]);
@@ -438,41 +439,11 @@ static axl_status graph_submit(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
-/*
- * The sub-buffers a recorded parallel_for made for its chunks
- * (AXL__BUF_GRAPH; the application never has their handles) live as long
- * as a node names them: each node that names one holds one of its
- * references, taken (take) when an executable node is copied from a
- * recorded one and let go of when the node goes. The last one retires it
- * as axl_buffer_release would (it is freed once idle: axl__free_zombies).
- */
-static void graph_buffer(uint32_t id, bool take)
-{
-    struct axl__buffer *b = axl__pool_get(AXL__POOL(BUFFER), id);
-    if (!b || !(b->flags & AXL__BUF_GRAPH))
-        return;
-    if (take) {
-        b->refs++;
-    } else if (--b->refs == 0) {
-        axl__pool_retire(AXL__POOL(BUFFER), b);
-        axl__rt.buffers_gone++;
-        b->holds++;
-        axl__buffer_unhold(b);
-    }
-}
-
-static void node_buffers(const struct axl__graph_node *n, bool take)
-{
-    for (uint8_t i = 0; i < n->nacc; i++)
-        graph_buffer(n->bufs[i], take);
-}
-
 static void free_nodes(axl__graph_node_ref r)
 {
     while (AXL__IS_REF(r)) {
         struct axl__graph_node *n = axl__graph_node_deref(r);
         r = n->next;
-        node_buffers(n, false);
         axl__pool_free(AXL__POOL(GRAPH_NODE), n);
     }
 }
@@ -842,7 +813,6 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
         }
         memcpy(m, n, sizeof *m);
         memcpy(&m->h, &h, sizeof h);
-        node_buffers(m, true);
         m->owner = xh;
         m->from = AXL__HANDLE(GRAPH_NODE, n);
         m->next = AXL__NONE(graph_node);
@@ -922,7 +892,7 @@ axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid)
 {
     static const char fn[] = "axl_graph_exec_laid_out";
     AXL__ENTER_OUT(graph_exec, x, exec, laid);
-    *laid = x->laid || (x->plan && x->plan->simple);
+    *laid = x->laid || x->plan;
     axl__leave();
     return st;
 }
@@ -1318,23 +1288,41 @@ static axl_status resolve(const char *fn, struct axl__queue *q,
             x->loaded = d->loaded;
             x->timeout_q = 0;
         }
-        /* A buffer not current where its first node uses it, whose
-         * current copy is on another device, bounces through the host. */
+        /* Host storage for a buffer a node uses on the host, one used at
+         * two places (moved between them through the host), and one not
+         * current where its first node uses it whose current copy is on
+         * another device (it bounces through the host). */
         bool dropped = false;
         for (uint32_t i = 0; i < p->nbufs && !dropped; i++) {
             const struct axl__plan_buf *pb = &p->buf[i];
             struct axl__buffer *b = axl__buffer_at(pb->base);
-            if (b->host || b->loc[pb->loc_first].ver == b->cur ||
-                (pb->flags & AXL__PB_DISCARD_FIRST))
+            if (b->host)
                 continue;
-            const uint8_t src = axl__pick_source(b, pb->loc_first);
-            if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
-                continue;
+            if (!(pb->locs & (1u << AXL__LOC_HOST)) &&
+                !(pb->flags & AXL__PB_MULTI_LOC)) {
+                if (b->loc[pb->loc_first].ver == b->cur ||
+                    (pb->flags & AXL__PB_DISCARD_FIRST))
+                    continue;
+                const uint8_t src = axl__pick_source(b, pb->loc_first);
+                if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
+                    continue;
+            }
             b->holds++;
             axl_status st = axl__host_storage(fn, b);
             axl__buffer_unhold(b);
-            if (st != AXL_SUCCESS)
-                return st;
+            if (st != AXL_SUCCESS) {
+                /* Said of the first node that uses it. */
+                uint32_t n = 0;
+                for (uint32_t k = 0; k < p->nnodes * AXL_MAX_ACCESSORS; k++)
+                    if (p->pbuf[k] == i &&
+                        k % AXL_MAX_ACCESSORS <
+                            axl__graph_node_deref(
+                                p->node[k / AXL_MAX_ACCESSORS])->nacc) {
+                        n = k / AXL_MAX_ACCESSORS;
+                        break;
+                    }
+                return at_node(fn, st, n);
+            }
             dropped = true;
         }
         if (!dropped)
@@ -1463,15 +1451,15 @@ again:
         axl__leave();
         return st;
     }
-    /* Its plan, run by the one executor (replay.c); a graph with host
-     * nodes or a buffer at two places goes node by node (issue 37, until
-     * its stage 4). So does one whose buffers a host accessor holds or
-     * waits for: an update while it waits must reach the next submission
-     * only, and an update waits for a submission through the plan (its
-     * tables are the next one's), which could not end while this thread
-     * holds the accessor (issue 37: until an update can leave a pending
-     * submission its own tables). */
-    if (x->plan && x->plan->simple && !host_accessed(x->plan)) {
+    /* Its plan, run by the one executor (replay.c); but one whose buffers
+     * a host accessor holds or waits for goes node by node: an update
+     * while it waits must reach the next submission only, and an update
+     * waits for a submission through the plan (its tables are the next
+     * one's), which could not end while this thread holds the accessor
+     * (issue 37: until an update can leave a pending submission its own
+     * tables). A recorded parallel_for's node is one launch over the
+     * whole range there (its offset 0, its count the range). */
+    if (x->plan && !host_accessed(x->plan)) {
         st = replay_submit(fn, q, x, d, deps, ndeps, event);
         if (st == AGAIN)
             goto again;
@@ -1792,6 +1780,15 @@ axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
                        "node %u: argument %u is a buffer "
                        "(axl_graph_exec_update_buffer swaps it)",
                        (unsigned)n->index, (unsigned)arg_index);
+    else if (n && n->split.chunks > 1 &&
+             ((int32_t)arg_index == n->split.offset_id ||
+              (int32_t)arg_index == n->split.count_id))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "node %u: argument %u is the chunks' %s: the "
+                       "parallel_for's split sets it",
+                       (unsigned)n->index, (unsigned)arg_index,
+                       (int32_t)arg_index == n->split.offset_id ? "offset"
+                                                                : "count");
     else if (n && size != ka->size)
         st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                        "node %u: argument %u takes %u bytes; %zu were given",
@@ -1908,8 +1905,6 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
                 find_sinks(x);
             }
         }
-        if (st == AXL_SUCCESS) /* a chunk's sub-buffer it named no more */
-            graph_buffer(was.bufs[a], false);
     }
     axl__handler_drop(&h);
     exec_disown(x);

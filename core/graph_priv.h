@@ -46,6 +46,20 @@ struct axl__graph_node {
                                    buffer argument at finalize */
         size_t elem, range[3];
     } span[AXL_MAX_ACCESSORS];
+    /* A recorded parallel_for (parallel.c) is one node over the whole
+     * range, its buffers whole, which a plan runs as `chunks` runs, each
+     * over its part of the split buffers and told its first item and
+     * count (axl__split_chunk). chunks 0: a plain node (one run). */
+    struct axl__graph_split {
+        uint16_t chunks;
+        uint8_t nsplit;
+        uint8_t offset_size, count_size;  /* 4 or 8 */
+        int32_t offset_id, count_id;      /* argument ids, or -1 */
+        uint16_t split_id[AXL_MAX_KERNEL_ARGS]; /* the split buffers'
+                                             argument ids */
+        uint64_t range, granule;          /* items; every chunk but the
+                                             last is a multiple of it */
+    } split;
     uint32_t from;              /* executable nodes: the handle of the
                                    graph's node it was made from (updates
                                    name it; it may be released since) */

@@ -48,6 +48,8 @@ struct axl__plan_buf {
     uint32_t lost_event;        /* the event of the command that lost it */
     uint8_t mask;               /* locations current for the nodes (a bit
                                    each) */
+    uint8_t now;                /* the driver's, from dispatch: where it is
+                                   current as the nodes move and write it */
 };
 
 /* Where a graph's run is in its hand-off with the port (struct
@@ -83,6 +85,9 @@ struct axl__plan_run {
     axl_hal_arg *args;          /* nargs of them, in the block */
     uint16_t *bases;            /* each argument's base buffer slot
                                    (UINT16_MAX: a scalar) */
+    _Alignas(8) unsigned char own[16]; /* a parallel_for's chunk: its
+                                   first item and count (the offset and
+                                   count arguments point here) */
 };
 
 struct axl__plan {
@@ -91,16 +96,15 @@ struct axl__plan {
     uint32_t nnodes, nruns, npreds, nbufs;
     uint16_t exec;              /* its executable graph's slot */
     uint16_t device;            /* slot */
-    bool simple;                /* kernel and empty nodes only, each
-                                   buffer at one place: the executor runs
-                                   it (else a submission is node by node:
-                                   issue 37's stage 3) */
     /* The submission running (replay.c), from commit to finish: */
     bool running;               /* dispatched, not finished */
     bool profiling;             /* its event is profiled */
     bool traced;                /* tracing was on at its commit */
-    bool moves;                 /* a buffer is not current where its first
-                                   node uses it */
+    bool moves;                 /* a buffer is not current where a node
+                                   uses it (its first node's place, or it
+                                   is used at two): the driver moves it
+                                   before each node (and to where the last
+                                   node has it, after the last) */
     bool any_lost;              /* a buffer it reads was lost before */
     uint16_t given_up;          /* its runs given up and not back */
     uint16_t cmd;               /* its command's slot */
@@ -121,6 +125,13 @@ struct axl__plan {
                                    pbuf[n * AXL_MAX_ACCESSORS + i] */
     axl__graph_node_ref *node;  /* the executable graph's nodes, by index */
 };
+
+/* Whether node n's accessor i writes all of base buffer b without reading
+ * it (its contents before are not needed). */
+bool axl__node_discards(const struct axl__graph_node *n, unsigned i,
+                        const struct axl__buffer *b);
+/* What a node that is not a kernel is: "a host task", "a copy", ... */
+const char *axl__node_what(const struct axl__graph_node *n);
 
 /* Whether p is in the graph-table arena (a graph's run as a token). */
 bool axl__plan_owns(const void *p);
@@ -159,6 +170,10 @@ void axl__replay_start(struct axl__command *c);
 /* Drives the submissions whose claim nobody drives (lock held, dropped
  * while it drives): from a pump or a wait when axl__rt.replay_kick. */
 void axl__replay_poll(void);
+/* A host-task worker (sched.c, lock held; dropped while the task runs):
+ * runs a graph's host-task node that waits for a worker. False: none
+ * waits. */
+bool axl__replay_host_work(void);
 /* A graph's run ended (axl_hal_run_done's token). */
 void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
                           const char *why);

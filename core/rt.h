@@ -383,10 +383,7 @@ enum axl__buffer_flags {
     AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
     AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
     AXL__BUF_SUB = 1u << 13,
-    AXL__BUF_ZOMBIE = 1u << 14,     /* released; freed once idle */
-    AXL__BUF_GRAPH = 1u << 15       /* a chunk's sub-buffer a recorded
-                                       parallel_for made: its references
-                                       are the graph nodes naming it */
+    AXL__BUF_ZOMBIE = 1u << 14      /* released; freed once idle */
 };
 
 /* Dependency records: the accessors of unfinished commands, linked into
@@ -440,8 +437,12 @@ struct axl__buffer {
      * And the last version a failed write lost (lost_ver, with why:
      * lost_ver_status and the event that failed): a command committed
      * after a graph that reads that version fails unrun at dispatch,
-     * whatever was committed since. */
+     * whatever was committed since. A graph that only reads it, and
+     * where it is current, orders only the commands that write it. */
     uint32_t graph_ev;
+    bool graph_writes;          /* it (or one it waits for) writes or
+                                   moves the buffer: a reader orders
+                                   after it too, not only a writer */
     uint32_t lost_ver;
     axl_status lost_ver_status;
     uint32_t lost_ver_event;
@@ -749,6 +750,13 @@ struct axl__runtime {
                                               cu_wait for a unit a graph's
                                               run may hold: its release
                                               takes the lock to look */
+    uint32_t host_nodes[AXL_MAX_GRAPH_NODES]; /* graphs' host-task nodes
+                                              waiting for a worker, a ring
+                                              (exec slot << 16 | node):
+                                              a node is in it once at
+                                              most, and every one is a
+                                              graph node */
+    uint32_t host_nodes_head, host_nodes_count;
 #endif
 };
 
@@ -1214,10 +1222,14 @@ void axl__access_started(struct axl__command *c);
 axl_status axl__move(struct axl__buffer *b, uint8_t src, uint8_t to,
                      char *why, size_t cap);
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
-axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
-                               size_t cap);
-axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
-axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
+/* The action of a copy, fill, update_host, prefetch or empty group (kind)
+ * whose accessors are acc (where each touches its buffer: loc), a0 and a1
+ * the ones it names (1-based), u its action's part: a command's, or a
+ * graph's node's (replay.c). */
+axl_status axl__data_action(uint8_t kind, const struct axl__access *acc,
+                            uint8_t a0, uint8_t a1,
+                            const union axl__action *u, char *why,
+                            size_t cap);
 
 /* Kernels (kernel.c; the checker at submit, launch.c). */
 void axl__kernel_unhold(struct axl__kernel *k);
@@ -1229,6 +1241,13 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
 /* An axl_kernel_arg's id (AXL_ARG_POS: its position i in the list), its
  * kind (a buffer has neither value nor size) and a scalar's bytes (value,
  * or the argument's own `scalar` when NULL). */
+/* Chunk j of a parallel_for's range cut in `chunks` (parallel.c): its
+ * first item and count, the range in granules dealt out as evenly as they
+ * go (the first chunks take one more when they do not divide), the last
+ * cut at the range's end. */
+void axl__split_chunk(uint64_t range, uint64_t granule, uint32_t chunks,
+                      uint32_t j, uint64_t *first, uint64_t *count);
+
 static inline uint32_t axl__arg_index(const axl_kernel_arg *a, uint32_t i)
 {
     return a->index == AXL_ARG_POS ? i : a->index;

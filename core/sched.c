@@ -486,24 +486,9 @@ static void run_data_command(struct axl__command *c)
     start(c);
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
-    if (st == AXL_SUCCESS) {
-        switch (c->kind) {
-        case AXL__CMD_COPY_TO_HOST:
-            st = axl__exec_copy_host(c, true, why, sizeof why);
-            break;
-        case AXL__CMD_COPY_FROM_HOST:
-            st = axl__exec_copy_host(c, false, why, sizeof why);
-            break;
-        case AXL__CMD_COPY:
-            st = axl__exec_copy(c, why, sizeof why);
-            break;
-        case AXL__CMD_FILL:
-            st = axl__exec_fill(c, why, sizeof why);
-            break;
-        default: /* update_host, prefetch: the transfer was the job */
-            break;
-        }
-    }
+    if (st == AXL_SUCCESS)
+        st = axl__data_action(c->kind, c->acc, c->a0, c->a1, &c->u, why,
+                              sizeof why);
     axl_port_lock();
     complete(c, st, st == AXL_SUCCESS ? NULL : why);
 }
@@ -657,6 +642,12 @@ void axl__workers_main(void *arg)
         struct axl__command *c =
             axl__fifo_pop(&axl__rt.host);
         if (!c) {
+#if AXL_FEATURE_GRAPHS
+            if (axl__replay_host_work()) { /* a graph's host-task node */
+                axl__pump();
+                continue;
+            }
+#endif
             if (axl__rt.stopping)
                 break;
             axl__rt.idle_workers++;
