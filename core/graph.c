@@ -686,12 +686,62 @@ static struct axl__graph_exec *exec_unowned(const char *fn,
     return x;
 }
 
+void axl__plan_detached_free(struct axl__plan *p)
+{
+    free_nodes(p->head);
+    axl__plan_free_block(p);
+}
+
 /*
- * exec's graph once no call owns its nodes and none of its submissions
- * through its plan is pending (their tables must not change under them:
- * an update reaches the next submission only), or NULL with *st. A wait
- * that can never end (a host accessor this thread holds that a pending
- * submission waits for) is AXL_ERR_BAD_STATE. Lock held.
+ * Leaves x's pending submissions their nodes and plan (detached: theirs,
+ * freed with the last of them) and gives x a copy of the nodes and a plan
+ * of its own, which an update may change: it reaches the next submission
+ * only, without waiting for the pending ones (which may wait for a host
+ * accessor the caller holds). False when the node pool or the graph
+ * tables cannot hold the copy (nothing changed). Lock held.
+ */
+static bool exec_fork(const char *fn, struct axl__graph_exec *x)
+{
+    const axl__pool *np = AXL__POOL(GRAPH_NODE);
+    if ((unsigned)np->capacity - np->in_use < x->nnodes)
+        return false;
+    struct axl__plan *old = x->plan;
+    const axl__graph_node_ref old_head = x->head;
+    struct axl__graph_node *tail = NULL;
+    x->head = AXL__NONE(graph_node);
+    for (struct axl__graph_node *n = node_of(old_head); n;
+         n = node_of(n->next)) {
+        struct axl__graph_node *m = axl__pool_alloc(AXL__POOL(GRAPH_NODE));
+        memcpy(m, n, sizeof *m);
+        m->next = AXL__NONE(graph_node);
+        if (tail)
+            tail->next = axl__graph_node_ref_of(m);
+        else
+            x->head = axl__graph_node_ref_of(m);
+        tail = m;
+    }
+    x->plan = NULL;
+    if (axl__plan_build(fn, x) != AXL_SUCCESS) {
+        free_nodes(x->head);
+        x->head = old_head;
+        x->plan = old;
+        return false;
+    }
+    old->detached = true;
+    old->head = old_head;
+    x->checked = false; /* the new runs bound and given args_ids again */
+    x->timeout_q = 0;
+    return true;
+}
+
+/*
+ * exec's graph once no call owns its nodes, with no submission through
+ * its plan pending (their tables must not change under them: an update
+ * reaches the next submission only), or NULL with *st: pending ones are
+ * left the plan they have (exec_fork), or, when the pools cannot hold a
+ * second, waited for; a wait that can never end (a host accessor this
+ * thread holds that a pending submission waits for) is
+ * AXL_ERR_BAD_STATE. Lock held.
  */
 static struct axl__graph_exec *exec_quiet(const char *fn, axl_graph_exec exec,
                                           axl_status *st)
@@ -700,6 +750,10 @@ static struct axl__graph_exec *exec_quiet(const char *fn, axl_graph_exec exec,
     while (x && (x->busy || x->pending)) {
         if (x->busy) {
             axl__wait_until_pred(exec_idle, x);
+        } else if (!x->plan->pending || exec_fork(fn, x)) {
+            /* The pending submissions have plans of their own. */
+            *st = AXL_SUCCESS;
+            return x;
         } else {
             /* Its submissions run one at a time: the last one's end is
              * theirs. */
@@ -1132,15 +1186,6 @@ static void unresolve(struct axl__graph_exec *x, unsigned committed,
  * call starts over (not a status the API returns). */
 #define AGAIN ((axl_status)1)
 
-/* Whether a host accessor holds or waits for a buffer of plan p. */
-static bool host_accessed(const struct axl__plan *p)
-{
-    for (uint32_t i = 0; i < p->nbufs; i++)
-        if (axl__host_accessed(axl__buffer_at(p->buf[i].base)))
-            return true;
-    return false;
-}
-
 static bool unit_idle(const void *arg)
 {
     const struct axl__cu *cu = arg;
@@ -1451,15 +1496,8 @@ again:
         axl__leave();
         return st;
     }
-    /* Its plan, run by the one executor (replay.c); but one whose buffers
-     * a host accessor holds or waits for goes node by node: an update
-     * while it waits must reach the next submission only, and an update
-     * waits for a submission through the plan (its tables are the next
-     * one's), which could not end while this thread holds the accessor
-     * (issue 37: until an update can leave a pending submission its own
-     * tables). A recorded parallel_for's node is one launch over the
-     * whole range there (its offset 0, its count the range). */
-    if (x->plan && !host_accessed(x->plan)) {
+    /* Its plan, run by the one executor (replay.c). */
+    if (x->plan) {
         st = replay_submit(fn, q, x, d, deps, ndeps, event);
         if (st == AGAIN)
             goto again;

@@ -138,6 +138,9 @@ struct axl__graph_exec {
                                    and tables: updates wait for them) */
     bool retired;               /* released while some are: freed with
                                    the last (replay.c) */
+    struct axl__plan *run_plan; /* the plan of its submission dispatched
+                                   and not finished (one at a time), or
+                                   NULL */
     uint64_t timeout_q;         /* the queue timeout its runs were given
                                    (hal timeout_ns), + 1; 0: none yet */
 };

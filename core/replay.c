@@ -63,11 +63,13 @@ axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
     memcpy(h.deps, deps, ndeps * sizeof deps[0]);
     h.deps_overflow = overflow;
     h.u.replay.exec = AXL__SLOT(GRAPH_EXEC, x);
+    h.u.replay.plan = x->plan;
     struct axl__command *c;
     axl_status st = axl__commit(fn, q, &h, &c, out);
     if (st != AXL_SUCCESS)
         return st;
     x->pending++;
+    x->plan->pending++;
     x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
     return AXL_SUCCESS;
 }
@@ -92,7 +94,7 @@ static struct axl__event *running_last(uint32_t last, const struct axl__queue *q
 void axl__replay_edges(struct axl__command *c, struct axl__queue *q)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
-    struct axl__plan *p = x->plan;
+    struct axl__plan *p = c->u.replay.plan;
     /* sycl_ext_oneapi_graph, "New Handler Member Functions",
      * ext_oneapi_graph(graph): "Only one instance of graph will execute
      * at any time": after the last submission if it still runs, by an
@@ -115,7 +117,8 @@ void axl__unit_freed(struct axl__device *d, struct axl__cu *cu)
             for (; cu->waiting[s]; cu->waiting[s]--) {
                 /* The kick a start promised: the claim, if taken here, is
                  * left for a pump (no driving with the lock held). */
-                (void)axl__exec_kick(&axl__graph_exec_at(s)->plan->x, false);
+                (void)axl__exec_kick(&axl__graph_exec_at(s)->run_plan->x,
+                                     false);
                 atomic_store(&axl__rt.replay_kick, 1);
             }
     if (atomic_exchange(&axl__rt.unit_waits, 0))
@@ -484,7 +487,7 @@ bool axl__replay_host_work(void)
     axl__rt.host_nodes_head = (axl__rt.host_nodes_head + 1u) %
                               AXL_MAX_GRAPH_NODES;
     axl__rt.host_nodes_count--;
-    struct axl__plan *p = axl__graph_exec_at((uint16_t)(e >> 16))->plan;
+    struct axl__plan *p = axl__graph_exec_at((uint16_t)(e >> 16))->run_plan;
     const uint32_t n = e & 0xFFFFu;
     axl_port_unlock();
     char why[AXL_MESSAGE_MAX - 32];
@@ -509,6 +512,16 @@ static void exec_settle(struct axl__graph_exec *x)
     struct axl__plan *p = x->plan;
     if (x->retired && !x->pending && (!p || !p->given_up))
         axl__exec_free(x);
+}
+
+/* Plan p's submission or given-up run is over (lock held): a detached
+ * plan goes with the last; else x may (released meanwhile). */
+static void plan_settle(struct axl__plan *p, struct axl__graph_exec *x)
+{
+    if (!p->detached)
+        exec_settle(x);
+    else if (!p->pending && !p->given_up)
+        axl__plan_detached_free(p);
 }
 
 /* Submission p has finished: every node settled (lock held). */
@@ -559,8 +572,12 @@ static void finish(struct axl__plan *p)
     p->running = false;
     device_of(p)->replays--;
     x->pending--;
+    p->pending--;
+    x->run_plan = NULL;
     axl__complete(c, ex->status, ex->status == AXL_SUCCESS ? NULL : why);
-    exec_settle(x);
+    if (p->detached)
+        exec_settle(x); /* x may go first: p keeps its own nodes */
+    plan_settle(p, x);
 }
 
 /* ---- Dispatch ----------------------------------------------------------------- */
@@ -568,7 +585,8 @@ static void finish(struct axl__plan *p)
 void axl__replay_start(struct axl__command *c)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
-    struct axl__plan *p = x->plan;
+    struct axl__plan *p = c->u.replay.plan;
+    x->run_plan = p;
     p->cmd = AXL__SLOT(COMMAND, c);
     p->running = true;
     /* Said before the lock drops, and a waiter asleep since before this
@@ -618,7 +636,7 @@ void axl__replay_poll(void)
     for (uint16_t s = 0; s < AXL_MAX_GRAPH_EXECS; s++) {
         if (!exec_in_use(s))
             continue;
-        struct axl__plan *p = axl__graph_exec_at(s)->plan;
+        struct axl__plan *p = axl__graph_exec_at(s)->run_plan;
         if (p && p->running && axl__exec_adopt(&p->x))
             got[n++] = p;
     }
@@ -660,7 +678,7 @@ static void given_up_back(struct axl__plan_run *run)
     atomic_store(&cu->taken, 0);
     axl__unit_freed(d, cu);
     p->given_up--;
-    exec_settle(axl__graph_exec_at(p->exec));
+    plan_settle(p, axl__graph_exec_at(p->exec));
     if (axl__rt.waiters)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }

@@ -107,6 +107,13 @@ struct axl__plan {
                                    node has it, after the last) */
     bool any_lost;              /* a buffer it reads was lost before */
     uint16_t given_up;          /* its runs given up and not back */
+    uint16_t pending;           /* submissions committed with it, not
+                                   finished */
+    bool detached;              /* an update made while some were pending
+                                   gave the graph new nodes and a new plan:
+                                   this one is theirs, with its own nodes
+                                   (head), freed with the last of them */
+    axl__graph_node_ref head;   /* detached: its nodes */
     uint16_t cmd;               /* its command's slot */
     _Atomic uint8_t started;    /* a node started: the event is running */
     _Atomic uint64_t t_end;     /* profiled: the latest run's end */
@@ -149,6 +156,8 @@ void axl__plan_bind(struct axl__plan *p, const struct axl__graph_exec *x);
 void axl__plan_free(struct axl__graph_exec *x);
 /* Frees the block of plan p (lock held). */
 void axl__plan_free_block(struct axl__plan *p);
+/* Frees detached plan p and its nodes (graph.c; lock held). */
+void axl__plan_detached_free(struct axl__plan *p);
 
 /* ---- Replays (replay.c) ------------------------------------------------- */
 

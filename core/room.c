@@ -91,8 +91,7 @@ static bool keeps(const struct axl__command *c, int kind, bool given_up)
     /* A graph's submission holds its executable graph (freed with its
      * last submission once released), its kernels and its base buffers. */
     if (c->kind == AXL__CMD_REPLAY) {
-        const struct axl__plan *p =
-            axl__graph_exec_at(c->u.replay.exec)->plan;
+        const struct axl__plan *p = c->u.replay.plan;
         if (kind == AXL__POOL_GRAPH_EXEC &&
             released(AXL__POOL_GRAPH_EXEC, c->u.replay.exec))
             return true;

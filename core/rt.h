@@ -618,6 +618,9 @@ struct axl__command {
         } graph;
         struct {                /* AXL__CMD_REPLAY */
             uint16_t exec;      /* its executable graph's slot (held) */
+            struct axl__plan *plan; /* the plan it was committed with (an
+                                   update made while it is pending gives
+                                   the graph a new one: replay.h) */
         } replay;
     } u;
 };

@@ -151,9 +151,7 @@ axl_status axl_graph_exec_release(axl_graph_exec exec);
  * copies, fills) the one executor runs along the edges its plan found at
  * finalize, with no command per node (a replay's cost is then a fixed
  * part and a small part per node, docs/performance.md). True for every
- * live executable graph (issue 37); kept for source compatibility. (A
- * submission made while a host accessor holds one of its buffers still
- * goes node by node, with the same results.)
+ * live executable graph (issue 37); kept for source compatibility.
  */
 axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid);
 
