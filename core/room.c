@@ -102,11 +102,6 @@ static bool keeps(const struct axl__command *c, int kind, bool given_up)
             if (buffer_keeps(p->buf[b].base, p->buf[b].base, kind))
                 return true;
     }
-    /* A graph's join holds the events it waits for (sched.c). */
-    if (kind == AXL__POOL_EVENT && (c->flags & AXL__CMD_JOIN))
-        for (uint8_t i = 0; i < c->u.kernel.nargs; i++)
-            if (released(AXL__POOL_EVENT, c->u.kernel.args[i].id))
-                return true;
 #endif
     if (c->queue != AXL__NO_QUEUE && released(AXL__POOL_QUEUE, c->queue) &&
         (kind == AXL__POOL_QUEUE ||

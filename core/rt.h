@@ -278,10 +278,6 @@ enum axl__command_kind {
     AXL__CMD_EMPTY,         /* a group with no action (4.9.3): done once
                                what it depends on is (a barrier) */
     AXL__CMD_KERNEL,        /* single_task on a compute unit */
-    AXL__CMD_GRAPH,         /* a laid-out graph's submission (graph.c):
-                               holds its nodes' buffers; starting it
-                               releases its node commands, and it ends
-                               when the last of them does */
     AXL__CMD_REPLAY         /* a submission of an executable graph's plan
                                (replay.c): one command, no command per
                                node; the executor runs its nodes */
@@ -509,14 +505,6 @@ enum axl__command_flags {
     AXL__CMD_LOGGED = 1u << 4,   /* debug logs were on at submission */
     AXL__CMD_KEEP_SLOT = 1u << 5, /* abandoned run: completing the event
                                     leaves the slot to the run's owner */
-    AXL__CMD_JOIN = 1u << 6,     /* a graph's join (graph.c): holds the
-                                    events it waits for (in u.kernel.args),
-                                    its failure is its event's only */
-    AXL__CMD_NODE = 1u << 7,     /* a node of a laid-out graph's submission
-                                    (parent): no accessors of its own (the
-                                    parent's stand for them; acc[] is only
-                                    read for its arguments), not in the
-                                    submission-order list */
     AXL__CMD_AFTER_GRAPH = 1u << 8 /* waits for a graph's submission through
                                     a buffer (an edge that only orders):
                                     its dispatch looks whether the graph
@@ -567,7 +555,6 @@ struct axl__command {
     uint8_t nacc;
     uint8_t a0, a1;             /* accessors the action names, 1-based */
     uint16_t device;            /* slot of the queue's device */
-    uint16_t parent;            /* AXL__CMD_NODE: its AXL__CMD_GRAPH's slot */
     struct axl__dep deps[AXL_MAX_COMMAND_DEPS];
     struct axl__access acc[AXL_MAX_ACCESSORS];
 #if AXL_TRACE_EVENTS
@@ -609,13 +596,6 @@ struct axl__command {
                                    (a wait that could never end): it
                                    ends at once when it starts */
         } access;
-        struct {                /* AXL__CMD_GRAPH */
-            axl__command_ref nodes; /* its node commands, linked by next
-                                   until it starts */
-            uint16_t left;      /* node commands not complete */
-            uint16_t failed;    /* the first failed node's event slot + 1,
-                                   held for fail_unrun's message, or 0 */
-        } graph;
         struct {                /* AXL__CMD_REPLAY */
             uint16_t exec;      /* its executable graph's slot (held) */
             struct axl__plan *plan; /* the plan it was committed with (an
@@ -1519,8 +1499,7 @@ static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
         c->u.host.runner = NULL;
     } else if (kind == AXL__CMD_REPLAY) {
         c->u.replay = h->u.replay;
-    } else if (kind != AXL__CMD_GRAPH) {
-        /* (graph.c sets u.graph, replay.c u.replay) */
+    } else {
         c->u = h->u;
     }
     if (q) {
