@@ -1735,19 +1735,26 @@ static axl_status read_status(rig *r, axl_buffer b, int32_t *out)
     return st;
 }
 
+/* Waits for e and then for the queue: e's status, and how many errors
+ * the queue's asynchronous list got. */
+static unsigned ended_with(rig *r, axl_event e, axl_status *status)
+{
+    *status = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
+    (void)axl_queue_wait(r->q);
+    unsigned n = 0;
+    while (axl_queue_throw_asynchronous(r->q) != AXL_SUCCESS)
+        n++;
+    return n;
+}
+
 /* The errors a failing replay of chain4 leaves: the event's status, and
  * how many the queue's asynchronous list gets. */
 static unsigned failed_replay(rig *r, axl_graph_exec x, axl_status *status)
 {
     axl_event done;
     AXL_OK(axl_queue_submit_graph(r->q, x, NULL, 0, &done));
-    *status = axl_event_wait(done);
-    AXL_OK(axl_event_release(done));
-    (void)axl_queue_wait(r->q);
-    unsigned n = 0;
-    while (axl_queue_throw_asynchronous(r->q) != AXL_SUCCESS)
-        n++;
-    return n;
+    return ended_with(r, done, status);
 }
 
 /* chain4's commands submitted one by one (node 1 given n1): the last
@@ -1761,13 +1768,7 @@ static unsigned failed_commands(rig *r, axl_buffer A, axl_buffer B,
     AXL_OK(vadd(r, O1, B, O2, n1, NULL));
     AXL_OK(vadd(r, O2, A, O1, N, NULL));
     AXL_OK(vadd(r, O1, O1, O2, N, &last));
-    *status = axl_event_wait(last);
-    AXL_OK(axl_event_release(last));
-    (void)axl_queue_wait(r->q);
-    unsigned n = 0;
-    while (axl_queue_throw_asynchronous(r->q) != AXL_SUCCESS)
-        n++;
-    return n;
+    return ended_with(r, last, status);
 }
 
 /* A replay in which a node fails ends as the same commands submitted one
