@@ -1,7 +1,8 @@
 /*
  * xrt/mmio/fw_exec.c - the plan executor (axl/plan.h): replays a plan that
  * a host build wrote, on the mmio port's units (unit.c: the same argument
- * writes, ap_start and completion modes as the device port), with no
+ * writes, ap_start and completion modes as the device port, on the
+ * registers of docs/hls-control.md), with no
  * runtime, scheduler or allocator. The walk is the runtime's own
  * (core/exec.c): this file is its firmware client, which loads plans,
  * places their buffers, wires their units and starts runs.

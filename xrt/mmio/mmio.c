@@ -12,7 +12,8 @@
  * through axl_mmio_isr(); whichever sees it first claims the run (an
  * atomic exchange), so a run ends once.
  *
- * What the driver must honour of the generated RTL (mmio_regs.h):
+ * What the driver must honour of the generated RTL (mmio_regs.h;
+ * docs/hls-control.md has the table and its sources):
  *  - ap_done is clear on read in ap_ctrl_hs: the poll that sees it acts
  *    on it; a done left by a run the interrupt ended is read away before
  *    the next start.
