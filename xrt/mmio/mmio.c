@@ -17,8 +17,9 @@
  *  - ap_done is clear on read in ap_ctrl_hs: the poll that sees it acts
  *    on it; a done left by a run the interrupt ended is read away before
  *    the next start.
- *  - ap_ready may be clear on read and ap_start may be a pulse: the port
- *    reads neither.
+ *  - ap_ready may be clear on read and ap_start may be a pulse: a run
+ *    reads neither (a pipeline's stop, pipe.c, waits for ap_idle with
+ *    ap_start clear, which a pulse start satisfies once idle).
  *  - ap_ctrl_chain holds ap_done until ap_continue, and its ISR cannot be
  *    cleared while ap_done is high: ap_continue first, then the ISR.
  *  - The ISR is toggle-on-write or clear-on-read: read it and write the
