@@ -521,6 +521,12 @@ static bool exec_idle(const void *arg)
     return !((const struct axl__graph_exec *)arg)->busy;
 }
 
+static bool plan_idle(const void *arg)
+{
+    const struct axl__graph_exec *x = arg;
+    return !x->plan || !x->plan->pending;
+}
+
 static bool exec_settled(const void *arg)
 {
     return !((const struct axl__graph_exec *)arg)->pending;
@@ -1060,6 +1066,31 @@ static axl_status replay_submit(const char *fn, struct axl__queue *q,
     return st;
 }
 
+/* A submission of a graph with more buffers than a command keeps the view
+ * of (AXL__REPLAY_SEEN) waits for the last pending one (lock held; dropped
+ * while it waits); a wait that could never end (it waits for what this
+ * thread blocks) fails. */
+AXL__COLD static axl_status wait_for_plan(const char *fn,
+                                          struct axl__graph_exec *x)
+{
+    const uint16_t es = AXL__HANDLE_SLOT(x->last);
+    struct axl__event *e = axl__event_at(es);
+    if (!x->last ||
+        AXL__POOL(EVENT)->gen[es] != (uint16_t)(x->last >> AXL__HANDLE_GEN_SHIFT)) {
+        axl__wait_until_pred(plan_idle, x); /* not expected: its event holds */
+        return AXL_SUCCESS;
+    }
+    char why[AXL_MESSAGE_MAX - 96];
+    if (axl__wait_for_room(e, why, sizeof why) == AXL_SUCCESS)
+        return AXL_SUCCESS;
+    return axl__fail(fn, AXL_ERR_BAD_STATE,
+                     "the graph's %u buffers are more than a submission "
+                     "keeps beside a pending one (%u): it waits for it, and "
+                     "would wait for %s",
+                     (unsigned)x->plan->nbufs, (unsigned)AXL__REPLAY_SEEN,
+                     why);
+}
+
 axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                                   const axl_event *deps, uint32_t ndeps,
                                   axl_event *event)
@@ -1094,7 +1125,16 @@ again:
             axl__wait_until_pred(exec_idle, x);
         else if (d->programming)
             axl__wait_until_pred(device_ready, d);
-        else
+        else if (x->plan && x->plan->pending &&
+                 x->plan->nbufs > AXL__REPLAY_SEEN) {
+            /* Its commit writes what it finds into the plan, which the
+             * pending submissions read: after the last of them. */
+            st = wait_for_plan(fn, x);
+            if (st != AXL_SUCCESS) {
+                axl__leave();
+                return st;
+            }
+        } else
             break;
     }
     if (x->context != q->context || x->device != q->device)

@@ -582,10 +582,28 @@ static void finish(struct axl__plan *p)
 
 /* ---- Dispatch ----------------------------------------------------------------- */
 
+void axl__plan_seen_put(struct axl__plan *p, uint32_t i,
+                        const struct axl__plan_seen *sn)
+{
+    struct axl__plan_buf *pb = &p->buf[i];
+    pb->ver_made = sn->ver_made;
+    pb->lost_event = sn->lost_event;
+    pb->lost = (axl_status)sn->lost;
+    pb->mask = sn->mask;
+}
+
 void axl__replay_start(struct axl__command *c)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
     struct axl__plan *p = c->u.replay.plan;
+    if (c->u.replay.kept) {
+        /* What its commit found: the plan is this submission's from now
+         * (the one before it has finished: one at a time). */
+        for (uint32_t i = 0; i < p->nbufs; i++)
+            axl__plan_seen_put(p, i, &c->u.replay.seen[i]);
+        p->moves = c->u.replay.moves;
+        p->any_lost = c->u.replay.any_lost;
+    }
     x->run_plan = p;
     p->cmd = AXL__SLOT(COMMAND, c);
     p->running = true;

@@ -40,8 +40,8 @@ struct axl__plan_buf {
     uint8_t mode;               /* every node's modes, ORed */
     uint32_t dev_bank;          /* its copy's bank on the graph's device at
                                    finalize (UINT32_MAX: none) */
-    /* The submission running (replay.c), set at commit: */
-    uint32_t ver_in;            /* the version the graph reads */
+    /* The submission running (replay.c), from what its commit found
+     * (struct axl__plan_seen), set at dispatch: */
     uint32_t ver_made;          /* the one its writes make */
     axl_status lost;            /* lost before the graph: nodes that read
                                    it fail unrun */
@@ -139,6 +139,10 @@ bool axl__node_discards(const struct axl__graph_node *n, unsigned i,
                         const struct axl__buffer *b);
 /* What a node that is not a kernel is: "a host task", "a copy", ... */
 const char *axl__node_what(const struct axl__graph_node *n);
+
+/* What a submission's commit found of plan buffer i, into the plan. */
+void axl__plan_seen_put(struct axl__plan *p, uint32_t i,
+                        const struct axl__plan_seen *sn);
 
 /* Whether p is in the graph-table arena (a graph's run as a token). */
 bool axl__plan_owns(const void *p);

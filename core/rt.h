@@ -540,6 +540,23 @@ struct axl__dep {
                                    edge only orders) */
 };
 
+/* What a graph submission's commit found of one of its plan's buffers:
+ * the submission's own (replay.c), kept in its command until it is
+ * dispatched, since later submissions of the graph commit before it runs.
+ * As many as the kernel arguments' room holds, so commands grow for none. */
+struct axl__plan_seen {
+    uint32_t ver_made;          /* the version its writes make */
+    uint32_t lost_event;        /* the command that lost it before, or 0 */
+    int16_t lost;               /* axl_status: lost before the graph */
+    uint8_t mask;               /* locations current for the nodes */
+};
+#define AXL__REPLAY_SEEN_ROOM                                                  \
+    ((AXL_MAX_KERNEL_ARGS * sizeof(struct axl__karg) + AXL_MAX_ARG_BYTES) /  \
+     sizeof(struct axl__plan_seen))
+#define AXL__REPLAY_SEEN                                                       \
+    (AXL__REPLAY_SEEN_ROOM < AXL_MAX_BUFFERS ? AXL__REPLAY_SEEN_ROOM           \
+                                             : AXL_MAX_BUFFERS)
+
 struct axl__command {
     uint32_t seq;               /* submission order */
     uint8_t kind;
@@ -601,9 +618,18 @@ struct axl__command {
             struct axl__plan *plan; /* the plan it was committed with (an
                                    update made while it is pending gives
                                    the graph a new one: replay.h) */
+            bool kept;          /* seen[] and the two below hold what its
+                                   commit found, copied into the plan at
+                                   dispatch (else the commit wrote the plan:
+                                   too many buffers, none pending) */
+            bool moves, any_lost;
+            struct axl__plan_seen seen[AXL__REPLAY_SEEN];
         } replay;
     } u;
 };
+_Static_assert(sizeof(((struct axl__command *)0)->u.replay) <=
+                   sizeof(((struct axl__command *)0)->u.kernel),
+               "a graph submission's view fits in the kernel arguments' room");
 
 struct axl__error {
     axl_status status;
