@@ -627,8 +627,8 @@ struct axl__command {
         } replay;
     } u;
 };
-_Static_assert(sizeof(((struct axl__command *)0)->u.replay) <=
-                   sizeof(((struct axl__command *)0)->u.kernel),
+_Static_assert(sizeof((union axl__action){0}.replay) <=
+                   sizeof((union axl__action){0}.kernel),
                "a graph submission's view fits in the kernel arguments' room");
 
 struct axl__error {
