@@ -644,6 +644,117 @@ static void a_submission_committed_behind_another_keeps_what_its_commit_found(
     }
 }
 
+/* ---- Past the executor's first word; host tasks between kernels ------- */
+
+/*
+ * The executor keeps a bit per node in 32-bit words (exec.h): a chain of
+ * 40 nodes (two words, the second part full), X and Y in turn (node k: Y = X + B when k is even,
+ * X = Y + B when odd, X first A's copy), runs each node once and in order
+ * (X ends as A + nodes * B), on two submissions.
+ */
+static void a_graph_past_a_word_of_nodes_runs_each_once_in_order(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    enum { NODES = 40 };
+    if (AXL_MAX_GRAPH_NODES < 2 * NODES) {
+        skip(); /* the board's capacities hold fewer nodes (the graph's
+                   and its executable graph's) */
+        return;
+    }
+    axl_test_rig r = rig_up(0);
+    axl_buffer B = ramp_on(r.q, 10), X = ramp_on(r.q, 1), Y = ramp_on(r.q, 0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    for (int k = 0; k < NODES; k++)
+        AXL_OK(k % 2 ? vadd(r.q, r.vadd, Y, B, X, N, NULL)
+                     : vadd(r.q, r.vadd, X, B, Y, N, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    int32_t a[N], b[N];
+    fill_ramp(b, 10);
+    for (int rep = 1; rep <= 2; rep++) {
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        int32_t got[N];
+        AXL_OK(read_status(r.q, X, got));
+        fill_ramp(a, 1);
+        for (int i = 0; VALUES && i < N; i++)
+            assert_int_equal(got[i], a[i] + rep * NODES * b[i]);
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    axl_test_rig_down(&r);
+}
+
+static axl_status doubling_task(void *user)
+{
+    (void)user;
+    for (int i = 0; i < N; i++)
+        gated_b[i] *= 2;
+    return AXL_SUCCESS;
+}
+
+static void doubling_task_cgf(axl_handler *h, void *user)
+{
+    axl_accessor a;
+    axl_handler_require(h, *(axl_buffer *)user, AXL_ACCESS_READ_WRITE, NULL,
+                        0, &a);
+    axl_handler_host_ptr(h, a, (void **)&gated_b);
+    axl_handler_host_task(h, doubling_task, NULL);
+}
+
+/*
+ * A host-task node between two kernel nodes on one buffer: O = A + B on
+ * the device, then the host task doubles O on the host, then P = O + B
+ * on the device. The replay moves O to the host and back between the
+ * nodes: P = 2 (A + B) + B, on every submission.
+ */
+static void a_host_task_between_kernels_gets_their_buffer_and_hands_it_on(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task((axl_queue)AXL_NONE, gate_task, NULL,
+                                       NULL, 0, NULL));
+    axl_test_rig r = rig_up(0);
+    axl_buffer A = ramp_on(r.q, 1), B = ramp_on(r.q, 10), O = ramp_on(r.q, 0),
+               P = ramp_on(r.q, 0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(vadd(r.q, r.vadd, A, B, O, N, NULL));
+    AXL_OK(axl_queue_submit(r.q, doubling_task_cgf, &O, NULL));
+    AXL_OK(vadd(r.q, r.vadd, O, B, P, N, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    int32_t a[N], b[N];
+    fill_ramp(a, 1);
+    fill_ramp(b, 10);
+    for (int rep = 0; rep < 2; rep++) {
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        int32_t got[N];
+        AXL_OK(read_status(r.q, P, got));
+        for (int i = 0; VALUES && i < N; i++)
+            assert_int_equal(got[i], 2 * (a[i] + b[i]) + b[i]);
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_buffer_release(P));
+    axl_test_rig_down(&r);
+}
+
 /* A rule that fails leaves a host task held: let it go first. */
 static int teardown(void **state)
 {
@@ -671,6 +782,8 @@ int main(void)
         T(a_graph_submission_waits_for_room_in_a_full_event_pool),
         T(an_update_made_while_a_submission_waits_reaches_the_next_only),
         T(a_submission_committed_behind_another_keeps_what_its_commit_found),
+        T(a_graph_past_a_word_of_nodes_runs_each_once_in_order),
+        T(a_host_task_between_kernels_gets_their_buffer_and_hands_it_on),
     };
     /* AXL_TEST_ONLY=<name pattern>: one rule at a time (a rule that fails
      * leaves its objects held, and the next test's setup says so). */
