@@ -296,6 +296,19 @@ static void restart_run_ends(uint32_t ip, int isr_cor)
         wr(ip, ISR, 1);
 }
 
+/* vadd over 64 elements on auto-restart with the done interrupt on, its
+ * first three runs seen to end (restart_run_ends). */
+static void restart_three_runs(uint32_t ip, uint32_t seed, int isr_cor)
+{
+    vadd_fill(64, seed);
+    vadd_args(ip, phys(0, 0), phys(0, 0x10000), phys(1, 0), 64);
+    wr(ip, IER, 1);
+    wr(ip, GIE, 1);
+    wr(ip, CTRL, AP_START | AUTO_RESTART);
+    for (int run = 0; run < 3; run++)
+        restart_run_ends(ip, isr_cor);
+}
+
 /* Clears auto_restart and waits for the run under way to end: the
  * control word's ap_done, raised once as the core goes idle. Its ISR bit
  * is cleared on the way. Returns the control word that showed the done. */
@@ -324,13 +337,7 @@ static void chain_auto_restart_runs_on_by_itself_with_each_end_in_the_isr(
 {
     (void)s;
     uint32_t ip = unit("vadd:vadd_1");
-    vadd_fill(64, 5);
-    vadd_args(ip, phys(0, 0), phys(0, 0x10000), phys(1, 0), 64);
-    wr(ip, IER, 1);
-    wr(ip, GIE, 1);
-    wr(ip, CTRL, AP_START | AUTO_RESTART);
-    for (int run = 0; run < 3; run++)
-        restart_run_ends(ip, 0);
+    restart_three_runs(ip, 5, 0);
     uint32_t c = restart_last_done(ip, 0);
     assert_true(c & AP_IDLE);
     assert_false(c & (AUTO_RESTART | AP_START));
@@ -351,13 +358,7 @@ static void hs_auto_restart_shows_one_done_once_a_write_clears_it(void **s)
 {
     (void)s;
     uint32_t ip = unit("vadd_hs:vadd_hs_1");
-    vadd_fill(64, 6);
-    vadd_args(ip, phys(0, 0), phys(0, 0x10000), phys(1, 0), 64);
-    wr(ip, IER, 1);
-    wr(ip, GIE, 1);
-    wr(ip, CTRL, AP_START | AUTO_RESTART);
-    for (int run = 0; run < 3; run++)
-        restart_run_ends(ip, 1);
+    restart_three_runs(ip, 6, 1);
     uint32_t c = restart_last_done(ip, 1);
     assert_true(c & AP_IDLE);
     assert_false(c & AUTO_RESTART);

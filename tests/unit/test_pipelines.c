@@ -154,6 +154,34 @@ static void check_plus(uint32_t n, uint32_t add)
                      (unsigned)add);
 }
 
+/* Buffers over src (n_out words) and dst (n_in) and mm2s(src, n_out),
+ * s2mm(dst, n_in) on the given units, submitted producer first (the
+ * runtime starts the consumer first) or, consumer_first, s2mm first;
+ * nothing waited for. */
+static void submit_packet(const rig *r, axl_kernel mm2s, axl_kernel s2mm,
+                          uint32_t n_out, uint32_t n_in, bool consumer_first,
+                          axl_buffer *S, axl_buffer *D, axl_event *e1,
+                          axl_event *e2)
+{
+    AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(n_out), NULL,
+                                        S));
+    AXL_OK(axl_buffer_create_from(dst, 4, axl_range_1d(n_in), NULL, D));
+    /* Argument ids as the XML gives them: a stream argument has one too
+     * (mm2s: src 0, data_out 1, n 2; s2mm: data_in 0, dst 1, n 2). */
+    for (int i = 0; i < 2; i++) {
+        if ((i == 0) != consumer_first)
+            AXL_OK(axl_queue_single_task(
+                r->q, mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(*S)),
+                                     AXL_ARG_AT(2, AXL_ARG_U32(n_out))),
+                NULL, 0, e1));
+        else
+            AXL_OK(axl_queue_single_task(
+                r->q, s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(*D)),
+                                     AXL_ARG_AT(2, AXL_ARG_U32(n_in))),
+                NULL, 0, e2));
+    }
+}
+
 /* mm2s(src, n) then s2mm(dst, n) on the given units, in that order (the
  * producer first: the runtime starts the consumer first); dst's contents
  * come back at its release. The events are returned when asked. */
@@ -162,20 +190,8 @@ static void packet(const rig *r, axl_kernel mm2s, axl_kernel s2mm,
                    axl_event *got)
 {
     axl_buffer S, D;
-    AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(n_out), NULL,
-                                        &S));
-    AXL_OK(axl_buffer_create_from(dst, 4, axl_range_1d(n_in), NULL, &D));
-    /* Argument ids as the XML gives them: a stream argument has one too
-     * (mm2s: src 0, data_out 1, n 2; s2mm: data_in 0, dst 1, n 2). */
     axl_event e1, e2;
-    AXL_OK(axl_queue_single_task(
-        r->q, mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
-                             AXL_ARG_AT(2, AXL_ARG_U32(n_out))),
-        NULL, 0, &e1));
-    AXL_OK(axl_queue_single_task(
-        r->q, s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
-                             AXL_ARG_AT(2, AXL_ARG_U32(n_in))),
-        NULL, 0, &e2));
+    submit_packet(r, mm2s, s2mm, n_out, n_in, false, &S, &D, &e1, &e2);
     AXL_OK(axl_buffer_release(S));
     AXL_OK(axl_buffer_release(D)); /* waits for s2mm, writes dst back */
     if (sent)
@@ -653,16 +669,7 @@ static void a_stop_during_an_iteration_waits_for_its_end_and_counts_it(
     const uint32_t n = 500;
     fill(n, 2);
     axl_buffer S, D;
-    AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(n), NULL, &S));
-    AXL_OK(axl_buffer_create_from(dst, 4, axl_range_1d(n), NULL, &D));
-    AXL_OK(axl_queue_single_task(
-        r.q, r.s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
-                              AXL_ARG_AT(2, AXL_ARG_U32(n))),
-        NULL, 0, NULL));
-    AXL_OK(axl_queue_single_task(
-        r.q, r.mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
-                              AXL_ARG_AT(2, AXL_ARG_U32(n))),
-        NULL, 0, NULL));
+    submit_packet(&r, r.mm2s, r.s2mm, n, n, true, &S, &D, NULL, NULL);
     axl_pipeline_report rep;
     AXL_OK(axl_pipeline_stop(p, &rep));
     assert_int_equal(rep.not_stopped, 0);
