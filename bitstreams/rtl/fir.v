@@ -90,7 +90,8 @@ module fir #(
     );
 
     wire finishing = state == S_FINISH && (CHAIN == 0 || !done_held);
-    assign ap_idle = state == S_IDLE;
+    // Idle as HLS has it: not while a start waits (auto-restart holds it).
+    assign ap_idle = state == S_IDLE && !ap_start;
     assign ap_done = CHAIN != 0 ? done_held : finishing;
     assign ap_ready = finishing;
 

@@ -16,7 +16,8 @@ module sadd #(
     parameter READY_COR = 0,
     parameter START_PULSE = 0,
     parameter SW_RESET = 0,
-    parameter READY_IRQ = 1
+    parameter READY_IRQ = 1,
+    parameter RESTART_DONES = 0
 ) (
     input wire ap_clk,
     input wire ap_rst_n,
@@ -35,7 +36,7 @@ module sadd #(
         .ADDR_WIDTH(5), .ARG_WORDS(1), .ARG_MASK(64'b1), // addend 0x10
         .CHAIN(CHAIN), .ISR_COR(ISR_COR), .READY_COR(READY_COR),
         .START_PULSE(START_PULSE), .SW_RESET(SW_RESET),
-        .READY_IRQ(READY_IRQ)
+        .READY_IRQ(READY_IRQ), .RESTART_DONES(RESTART_DONES)
     ) control (
         .ACLK(ap_clk), .ARESET(rst),
         `AXL_S_AXI_CONTROL_CONNECT,
@@ -61,7 +62,8 @@ module sadd #(
     assign data_out_TSTRB = 4'hF;
 
     wire finishing = state == S_FINISH && (CHAIN == 0 || !done_held);
-    assign ap_idle = state == S_IDLE;
+    // Idle as HLS has it: not while a start waits (auto-restart holds it).
+    assign ap_idle = state == S_IDLE && !ap_start;
     assign ap_done = CHAIN != 0 ? done_held : finishing;
     assign ap_ready = finishing;
 

@@ -19,6 +19,7 @@ module vadd #(
     parameter START_PULSE = 0,
     parameter SW_RESET = 1,
     parameter READY_IRQ = 1,
+    parameter RESTART_DONES = 0,
     parameter CHUNK = 256,
     parameter MAX_BURST = 16,
     parameter OUTSTANDING = 16
@@ -44,7 +45,7 @@ module vadd #(
         .ARG_MASK(64'b10_1101_1011),
         .CHAIN(CHAIN), .ISR_COR(ISR_COR), .READY_COR(READY_COR),
         .START_PULSE(START_PULSE), .SW_RESET(SW_RESET),
-        .READY_IRQ(READY_IRQ)
+        .READY_IRQ(READY_IRQ), .RESTART_DONES(RESTART_DONES)
     ) control (
         .ACLK(ap_clk), .ARESET(rst),
         `AXL_S_AXI_CONTROL_CONNECT,
@@ -81,7 +82,8 @@ module vadd #(
     reg done_held; // ap_ctrl_chain: ap_done until ap_continue
     reg [31:0] buffer [0:CHUNK-1];
 
-    assign ap_idle = state == S_IDLE;
+    // Idle as HLS has it: not while a start waits (auto-restart holds it).
+    assign ap_idle = state == S_IDLE && !ap_start;
     // The sum stream: an in2 beat goes out with the buffered in1 element.
     assign wr_valid = state == S_ADD && rd_valid;
     assign wr_data = rd_data + buffer[idx[$clog2(CHUNK)-1:0]];

@@ -100,7 +100,8 @@ module xcopy #(
 
     localparam S_IDLE = 2'd0, S_REQ = 2'd1, S_RUN = 2'd2, S_FINISH = 2'd3;
     reg [1:0] state;
-    assign ap_idle = state == S_IDLE;
+    // Idle as HLS has it: not while a start waits (auto-restart holds it).
+    assign ap_idle = state == S_IDLE && !ap_start;
     assign ap_done = state == S_FINISH;
     assign ap_ready = state == S_FINISH;
 

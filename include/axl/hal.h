@@ -312,8 +312,10 @@ typedef struct axl_hal_pipeline_unit {
     uint32_t kernel_index; /**< its kernel in the image's XML */
     uint32_t kind;         /**< axl_hal_unit_kind */
     const char *name;      /**< its instance ("sadd_1"), for messages */
-    /** Auto-restart: iterations the port saw end since its start. Written
-     *  by the port, read by the core, with __atomic builtins (relaxed). */
+    /** Auto-restart: iterations the port saw end since its start
+     *  (axl_pipeline_unit_info.iterations says what each port counts).
+     *  Written by the port, read by the core, with __atomic builtins
+     *  (relaxed). */
     uint32_t iterations;
 } axl_hal_pipeline_unit;
 

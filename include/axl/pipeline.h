@@ -192,8 +192,9 @@ axl_status axl_pipeline_start(axl_pipeline pipeline);
  * The emulated device and the C-model simulator model the mailbox; the
  * mmio port writes the register, which axl's RTL (and an HLS core built
  * with -s_axilite_mailbox) takes at the next iteration's ap_start, and
- * counts an update taken when an ap_done ends the iteration it was
- * written in.
+ * counts an update taken once an iteration's end is counted after it
+ * (axl_pipeline_unit_info.iterations moved: a lower bound, so an update
+ * may wait longer than it must, never less).
  */
 axl_status axl_pipeline_update_arg(axl_pipeline pipeline, const char *unit,
                                    uint32_t arg_index, const void *value,
@@ -267,7 +268,21 @@ typedef struct axl_pipeline_unit_info {
     axl_pipeline_unit_kind kind;
     axl_pipeline_unit_state state;
     uint32_t commands;          /**< commands it ran */
-    uint32_t iterations;        /**< auto-restart: iterations the port saw end */
+    /** Auto-restart: iterations the port saw end since the start. The
+     *  emulated device counts each return of the unit's model (one ended
+     *  by a stop or reset too). The mmio port counts the looks that found
+     *  the unit's done status bit set (ISR bit 0, which the control block
+     *  sets at every end of an iteration; from Vitis HLS 2022.2 the
+     *  control word shows none): the interrupt entry's, or a polled
+     *  unit's looks, made while a thread waits in the port (a command's
+     *  wait, a pipeline call). Iterations that end between two looks set
+     *  the sticky bit once and count as one, so the count is a lower
+     *  bound, exact while each iteration outlasts the gap between looks
+     *  (and always with the block before 2022.2, whose ap_ctrl_chain
+     *  unit waits for the look's ap_continue). The stop counts the
+     *  iterations that end after auto-restart is cleared; a unit reset
+     *  at the stop timeout counts none for the iteration it was in. */
+    uint32_t iterations;
 } axl_pipeline_unit_info;
 
 /** Unit `index` of the pipeline, in start order (consumers first). */

@@ -209,6 +209,67 @@ static void auto_restart_starts_the_core_again_until_turned_off(void **s)
     assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_IDLE));
 }
 
+/* Settles runs of unit ip until `runs` models have run, 20 settles at
+ * most; the runs counted. */
+static uint32_t settle_runs(uint32_t ip, uint32_t runs)
+{
+    axl_mmio_sim_stats st;
+    for (int i = 0; i < 20; i++) {
+        axl_mmio_sim_stats_get(ip, &st);
+        if (st.runs >= runs)
+            break;
+        axl_mmio_sim_settle(ip);
+    }
+    axl_mmio_sim_stats_get(ip, &st);
+    return st.runs;
+}
+
+/* The block of Vitis HLS 2022.2 on, ap_ctrl_chain under auto_restart:
+ * the unit continues by itself (no ap_continue written), no run's end
+ * shows on the control word (neither ap_done nor ap_ready), only in the
+ * ISR's done bit; cleared, the run under way ends with ap_done, a level
+ * until ap_continue. */
+static void chain_auto_restart_runs_on_with_each_end_in_the_isr_only(
+    void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_CHAIN, AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_IER, MMIO_IRQ_DONE);
+    wr(MMIO_CTRL, MMIO_AUTO_RESTART | MMIO_AP_START);
+    assert_true(settle_runs(NOP, 3) >= 3);
+    uint32_t v = rd(MMIO_CTRL);
+    assert_false(BIT(v, MMIO_AP_DONE) || BIT(v, MMIO_AP_READY));
+    assert_true(BIT(v, MMIO_AUTO_RESTART) && BIT(v, MMIO_AP_START));
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE);
+    wr(MMIO_ISR, MMIO_IRQ_DONE);
+    wr(MMIO_CTRL, 0);
+    axl_mmio_sim_settle(NOP);
+    v = rd(MMIO_CTRL);
+    assert_true(BIT(v, MMIO_AP_DONE) && BIT(v, MMIO_AP_IDLE));
+    assert_false(BIT(v, MMIO_AUTO_RESTART) || BIT(v, MMIO_AP_START));
+    assert_int_equal(rd(MMIO_ISR), MMIO_IRQ_DONE); /* the last run's */
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE)); /* a level */
+    wr(MMIO_CTRL, MMIO_AP_CONTINUE);
+    assert_false(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+}
+
+/* The block before 2022.2 (RESTART_DONES): every auto-restart run raises
+ * ap_done on the control word, bit 7 still set, and in ap_ctrl_chain the
+ * next run's end waits for ap_continue (written with bit 7 kept). */
+static void before_2022_2_every_auto_restart_run_raises_ap_done(void **s)
+{
+    (void)s;
+    power(NOP, AXL_MMIO_SIM_CHAIN | AXL_MMIO_SIM_RESTART_DONES,
+          AXL_MMIO_SIM_OK, 0);
+    wr(MMIO_CTRL, MMIO_AUTO_RESTART | MMIO_AP_START);
+    assert_int_equal(settle_runs(NOP, 3), 1); /* held by the first done */
+    uint32_t v = rd(MMIO_CTRL);
+    assert_true(BIT(v, MMIO_AP_DONE) && BIT(v, MMIO_AUTO_RESTART));
+    wr(MMIO_CTRL, MMIO_AP_CONTINUE | MMIO_AUTO_RESTART);
+    assert_int_equal(settle_runs(NOP, 3), 2);
+    assert_true(BIT(rd(MMIO_CTRL), MMIO_AP_DONE));
+}
+
 static void ap_sw_reset_brings_a_hung_unit_back_where_built_with_it(void **s)
 {
     (void)s;
@@ -1492,6 +1553,8 @@ int main(void)
         P(ap_ready_is_plain_or_clear_on_read_by_version),
         P(auto_restart_is_rewritten_by_every_write),
         P(auto_restart_starts_the_core_again_until_turned_off),
+        P(chain_auto_restart_runs_on_with_each_end_in_the_isr_only),
+        P(before_2022_2_every_auto_restart_run_raises_ap_done),
         P(ap_sw_reset_brings_a_hung_unit_back_where_built_with_it),
         P(interrupt_bit_is_global_enable_and_any_status_bit),
         P(isr_bit_sets_only_when_enabled),

@@ -9,7 +9,8 @@
  *
  * The design (tests/rtl/rtl_test.cfg): vadd_1 and vadd_2 (the stock vadd,
  * ap_ctrl_chain, toggle-on-write ISR, held ap_start), vadd_hs_1 (ap_ctrl_hs
- * with pulse ap_start, clear-on-read ap_ready and ISR), busy_1 (slow, no
+ * with pulse ap_start, clear-on-read ap_ready and ISR), vadd_2020_1 (the
+ * stock vadd with the control block of before 2022.2), busy_1 (slow, no
  * ap_sw_reset), copy_1 (512-bit, two bundles, ap_sw_reset), rogue_1 (breaks
  * AXI4 on request).
  */
@@ -277,13 +278,104 @@ static void ap_start_reads_1_until_ap_ready_or_always_0_when_pulsed(void **s)
     vadd_check(2000, 0);
 }
 
-/* auto_restart (bit 7) keeps ap_start set at ap_ready: the core runs again
- * with no write, until a write of 0x00 turns it off. */
-static void auto_restart_runs_again_until_a_write_clears_it(void **s)
+/* Waits for what an auto-restart run's end raises (the 2022.2-on block
+ * shows it in the ISR only): IRQ with the done status set, which the
+ * port's handling clears (read, and write back for a toggle-on-write
+ * ISR). No DONE may come meanwhile. */
+static void restart_run_ends(uint32_t ip, int isr_cor)
+{
+    int ev = advance(ip, now() + 1000000); /* 1 ms: far past a run */
+    if (ev != AXL_MMIO_MODEL_IRQ)
+        fail_msg("advance() said %d, not IRQ, for a run's end", ev);
+    uint32_t c = rd(ip, CTRL);
+    assert_false(c & AP_DONE);  /* not shown under auto_restart */
+    assert_false(c & AP_READY); /* nor latched */
+    assert_true(c & AUTO_RESTART);
+    assert_int_equal(rd(ip, ISR) & 1u, 1u);
+    if (!isr_cor)
+        wr(ip, ISR, 1);
+}
+
+/* vadd over 64 elements on auto-restart with the done interrupt on, its
+ * first three runs seen to end (restart_run_ends). */
+static void restart_three_runs(uint32_t ip, uint32_t seed, int isr_cor)
+{
+    vadd_fill(64, seed);
+    vadd_args(ip, phys(0, 0), phys(0, 0x10000), phys(1, 0), 64);
+    wr(ip, IER, 1);
+    wr(ip, GIE, 1);
+    wr(ip, CTRL, AP_START | AUTO_RESTART);
+    for (int run = 0; run < 3; run++)
+        restart_run_ends(ip, isr_cor);
+}
+
+/* Clears auto_restart and waits for the run under way to end: the
+ * control word's ap_done, raised once as the core goes idle. Its ISR bit
+ * is cleared on the way. Returns the control word that showed the done. */
+static uint32_t restart_last_done(uint32_t ip, int isr_cor)
+{
+    wr(ip, CTRL, 0);
+    for (int i = 0; i < 8; i++) {
+        int ev = advance(ip, now() + 200000);
+        if (ev == AXL_MMIO_MODEL_IRQ && (rd(ip, ISR) & 1u) && !isr_cor)
+            wr(ip, ISR, 1);
+        uint32_t c = rd(ip, CTRL);
+        if (c & AP_DONE)
+            return c;
+    }
+    fail_msg("no ap_done after auto_restart was cleared");
+    return 0;
+}
+
+/* From Vitis HLS 2022.2, ap_ctrl_chain under auto_restart (bit 7): the
+ * block continues the core itself, so runs follow each other with no
+ * ap_continue written, and the control word shows no run's ap_done (nor
+ * ap_ready); the ISR's done bit sets at each. Cleared, the run under way
+ * ends and ap_done rises once, a level until ap_continue. */
+static void chain_auto_restart_runs_on_by_itself_with_each_end_in_the_isr(
+    void **s)
+{
+    (void)s;
+    uint32_t ip = unit("vadd:vadd_1");
+    restart_three_runs(ip, 5, 0);
+    uint32_t c = restart_last_done(ip, 0);
+    assert_true(c & AP_IDLE);
+    assert_false(c & (AUTO_RESTART | AP_START));
+    assert_true(rd(ip, CTRL) & AP_DONE); /* held */
+    wr(ip, CTRL, AP_CONTINUE);
+    assert_false(rd(ip, CTRL) & AP_DONE);
+    /* None follows. */
+    assert_int_equal(advance(ip, now() + 100000), AXL_MMIO_MODEL_DEADLINE);
+    assert_true(rd(ip, CTRL) & AP_IDLE);
+    assert_int_equal(rd(ip, ISR), 0);
+    vadd_check(64, 0);
+}
+
+/* The same in ap_ctrl_hs (the 2022.1-style core, pulse ap_start, clear-on-
+ * read ISR): ap_start pulses again at each run's end while bit 7 is set;
+ * the one ap_done after it is cleared is clear on read. */
+static void hs_auto_restart_shows_one_done_once_a_write_clears_it(void **s)
 {
     (void)s;
     uint32_t ip = unit("vadd_hs:vadd_hs_1");
-    vadd_fill(64, 5);
+    restart_three_runs(ip, 6, 1);
+    uint32_t c = restart_last_done(ip, 1);
+    assert_true(c & AP_IDLE);
+    assert_false(c & AUTO_RESTART);
+    assert_false(rd(ip, CTRL) & AP_DONE); /* clear on read */
+    assert_int_equal(advance(ip, now() + 100000), AXL_MMIO_MODEL_DEADLINE);
+    vadd_check(64, 0);
+}
+
+/* The block before 2022.2 (vadd_2020: RESTART_DONES): every auto-restart
+ * run raises ap_done on the control word, bit 7 still set, and in
+ * ap_ctrl_chain the run after it waits for ap_continue, which software
+ * writes with bit 7 kept (0x90). */
+static void before_2022_2_every_auto_restart_run_shows_ap_done(void **s)
+{
+    (void)s;
+    uint32_t ip = unit("vadd_2020:vadd_2020_1");
+    vadd_fill(64, 7);
     vadd_args(ip, phys(0, 0), phys(0, 0x10000), phys(1, 0), 64);
     wr(ip, CTRL, AP_START | AUTO_RESTART);
     for (int run = 0; run < 3; run++) {
@@ -291,14 +383,17 @@ static void auto_restart_runs_again_until_a_write_clears_it(void **s)
         uint32_t c = rd(ip, CTRL);
         assert_true(c & AP_DONE);
         assert_true(c & AUTO_RESTART);
+        wr(ip, CTRL, AP_CONTINUE | AUTO_RESTART);
     }
     wr(ip, CTRL, 0);
-    assert_false(rd(ip, CTRL) & AUTO_RESTART);
-    /* The run under way ends; none follows. */
-    assert_int_equal(advance(ip, now() + 100000), AXL_MMIO_MODEL_DONE);
-    assert_true(rd(ip, CTRL) & AP_DONE);
-    assert_true(advance(ip, now() + 100000) == AXL_MMIO_MODEL_DEADLINE);
-    assert_true(rd(ip, CTRL) & AP_IDLE);
+    assert_int_equal(advance(ip, now() + 200000), AXL_MMIO_MODEL_DONE);
+    uint32_t c = rd(ip, CTRL);
+    assert_true(c & AP_DONE);
+    wr(ip, CTRL, AP_CONTINUE);
+    assert_int_equal(advance(ip, now() + 100000), AXL_MMIO_MODEL_DEADLINE);
+    c = rd(ip, CTRL);
+    assert_true(c & AP_IDLE);
+    assert_false(c & AP_DONE);
     vadd_check(64, 0);
 }
 
@@ -888,7 +983,9 @@ int main(void)
         T(chain_ap_done_is_a_level_until_ap_continue),
         T(hs_ap_done_is_clear_on_read_and_a_peek_does_not_lose_it),
         T(ap_start_reads_1_until_ap_ready_or_always_0_when_pulsed),
-        T(auto_restart_runs_again_until_a_write_clears_it),
+        T(chain_auto_restart_runs_on_by_itself_with_each_end_in_the_isr),
+        T(hs_auto_restart_shows_one_done_once_a_write_clears_it),
+        T(before_2022_2_every_auto_restart_run_shows_ap_done),
         T(the_interrupt_calls_the_isr_on_its_rising_edge),
         T(a_toggle_on_write_isr_set_by_a_write_raises_the_line),
         T(chain_isr_cannot_be_cleared_while_ap_done_is_high),

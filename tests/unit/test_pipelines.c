@@ -154,6 +154,34 @@ static void check_plus(uint32_t n, uint32_t add)
                      (unsigned)add);
 }
 
+/* Buffers over src (n_out words) and dst (n_in) and mm2s(src, n_out),
+ * s2mm(dst, n_in) on the given units, submitted producer first (the
+ * runtime starts the consumer first) or, consumer_first, s2mm first;
+ * nothing waited for. */
+static void submit_packet(const rig *r, axl_kernel mm2s, axl_kernel s2mm,
+                          uint32_t n_out, uint32_t n_in, bool consumer_first,
+                          axl_buffer *S, axl_buffer *D, axl_event *e1,
+                          axl_event *e2)
+{
+    AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(n_out), NULL,
+                                        S));
+    AXL_OK(axl_buffer_create_from(dst, 4, axl_range_1d(n_in), NULL, D));
+    /* Argument ids as the XML gives them: a stream argument has one too
+     * (mm2s: src 0, data_out 1, n 2; s2mm: data_in 0, dst 1, n 2). */
+    for (int i = 0; i < 2; i++) {
+        if ((i == 0) != consumer_first)
+            AXL_OK(axl_queue_single_task(
+                r->q, mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(*S)),
+                                     AXL_ARG_AT(2, AXL_ARG_U32(n_out))),
+                NULL, 0, e1));
+        else
+            AXL_OK(axl_queue_single_task(
+                r->q, s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(*D)),
+                                     AXL_ARG_AT(2, AXL_ARG_U32(n_in))),
+                NULL, 0, e2));
+    }
+}
+
 /* mm2s(src, n) then s2mm(dst, n) on the given units, in that order (the
  * producer first: the runtime starts the consumer first); dst's contents
  * come back at its release. The events are returned when asked. */
@@ -162,20 +190,8 @@ static void packet(const rig *r, axl_kernel mm2s, axl_kernel s2mm,
                    axl_event *got)
 {
     axl_buffer S, D;
-    AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(n_out), NULL,
-                                        &S));
-    AXL_OK(axl_buffer_create_from(dst, 4, axl_range_1d(n_in), NULL, &D));
-    /* Argument ids as the XML gives them: a stream argument has one too
-     * (mm2s: src 0, data_out 1, n 2; s2mm: data_in 0, dst 1, n 2). */
     axl_event e1, e2;
-    AXL_OK(axl_queue_single_task(
-        r->q, mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
-                             AXL_ARG_AT(2, AXL_ARG_U32(n_out))),
-        NULL, 0, &e1));
-    AXL_OK(axl_queue_single_task(
-        r->q, s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
-                             AXL_ARG_AT(2, AXL_ARG_U32(n_in))),
-        NULL, 0, &e2));
+    submit_packet(r, mm2s, s2mm, n_out, n_in, false, &S, &D, &e1, &e2);
     AXL_OK(axl_buffer_release(S));
     AXL_OK(axl_buffer_release(D)); /* waits for s2mm, writes dst back */
     if (sent)
@@ -598,6 +614,84 @@ static void an_auto_restart_unit_takes_an_update_at_its_next_iteration(
     down(&r);
 }
 
+/* sadd_1 on auto-restart ends one iteration per packet (the packet's
+ * TLAST ends its run) and the port counts each, whatever the completion
+ * mode: from the status register's done bit on the mmio ports, since the
+ * control block of Vitis HLS 2022.2 on shows no iteration's end on its
+ * control word; in interrupt mode the entry must leave auto_restart set
+ * (the rtl_ and mmio_ variants run it polled and interrupt-driven). The
+ * next iteration waits for a packet: not counted. */
+static void an_auto_restart_unit_counts_each_iteration_it_ends(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    rig r = up(0);
+    axl_pipeline p = sadd_pipeline(&r, true, 9, 0, 0);
+    for (uint32_t k = 0; k < 4; k++) {
+        const uint32_t n = 40 + 90 * k;
+        fill(n, 10 + k);
+        packet(&r, r.mm2s, r.s2mm, n, n, NULL, NULL);
+        check_plus(n, 9);
+        ended(p, k + 1);
+    }
+    axl_pipeline_unit_info ui;
+    AXL_OK(axl_pipeline_get_unit(p, 1, &ui));
+    assert_int_equal(ui.iterations, 4);
+    assert_int_equal(ui.state, AXL_PIPELINE_UNIT_RESTARTING);
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* A stop while an iteration is under way (its packet submitted, consumer
+ * first, and not waited for) clears auto-restart and waits for that
+ * iteration's end: the stop succeeds, the iteration is counted (from the
+ * status register: from 2022.2 the control word's one done comes as the
+ * unit goes idle), and the unit, its final done continued, starts again.
+ * On the RTL only, where nothing runs between the port's calls: on the
+ * other ports the packet may be through before the stop. */
+static void a_stop_during_an_iteration_waits_for_its_end_and_counts_it(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    if (!ON_RTL) {
+        print_message("the packet may be through before the stop here\n");
+        skip();
+    }
+    rig r = up(0);
+    axl_pipeline p = sadd_pipeline(&r, true, 4, 0, 0);
+    fill(100, 1);
+    packet(&r, r.mm2s, r.s2mm, 100, 100, NULL, NULL);
+    check_plus(100, 4);
+    ended(p, 1);
+    const uint32_t n = 500;
+    fill(n, 2);
+    axl_buffer S, D;
+    submit_packet(&r, r.mm2s, r.s2mm, n, n, true, &S, &D, NULL, NULL);
+    axl_pipeline_report rep;
+    AXL_OK(axl_pipeline_stop(p, &rep));
+    assert_int_equal(rep.not_stopped, 0);
+    axl_pipeline_unit_info ui;
+    AXL_OK(axl_pipeline_get_unit(p, 1, &ui));
+    assert_int_equal(ui.iterations, 2);
+    assert_int_equal(ui.state, AXL_PIPELINE_UNIT_STOPPED);
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    check_plus(n, 4);
+    /* Stopped, it starts again: the count from 0. */
+    AXL_OK(axl_pipeline_start(p));
+    fill(64, 3);
+    packet(&r, r.mm2s, r.s2mm, 64, 64, NULL, NULL);
+    check_plus(64, 4);
+    ended(p, 1);
+    AXL_OK(axl_pipeline_get_unit(p, 1, &ui));
+    assert_int_equal(ui.iterations, 1);
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
 /* The stop timeout of the tests that run past it. It also ends a
  * release's wait for a model to return from its reset: on the emulated
  * device that is the host's time, of which a loaded machine can spend
@@ -727,6 +821,8 @@ int main(void)
         T(deterministic_mode_finds_the_same_deadlock),
         T(a_free_running_unit_adds_its_scalar_and_takes_a_new_one),
         T(an_auto_restart_unit_takes_an_update_at_its_next_iteration),
+        T(an_auto_restart_unit_counts_each_iteration_it_ends),
+        T(a_stop_during_an_iteration_waits_for_its_end_and_counts_it),
         T(stop_past_its_timeout_names_the_unit_that_did_not_stop),
         T(the_bundle_lists_its_designs_pipes_with_their_depths),
         T(drain_names_a_pipe_that_still_holds_beats),

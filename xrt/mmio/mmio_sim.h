@@ -52,7 +52,15 @@ enum axl_mmio_sim_variant {
     AXL_MMIO_SIM_NO_READY_IRQ = 1u << 4,/**< IER/ISR bit 1 missing */
     AXL_MMIO_SIM_HS = 1u << 5,          /**< ap_ctrl_hs whatever IP_LAYOUT says */
     AXL_MMIO_SIM_CHAIN = 1u << 6,       /**< ap_ctrl_chain likewise */
-    AXL_MMIO_SIM_IRQ_WIRED = 1u << 7    /**< the sim board wires its interrupt */
+    AXL_MMIO_SIM_IRQ_WIRED = 1u << 7,   /**< the sim board wires its interrupt */
+    /** The control block before Vitis HLS 2022.2: every ap_done of the
+     *  core shows on the control word under auto-restart too (ap_ctrl_chain:
+     *  held until ap_continue, which the next iteration's done waits for).
+     *  Without it, the block of 2022.2 on (docs/hls-control.md,
+     *  "Auto-restart"): while auto_restart is set an iteration's end shows
+     *  only in the ISR (when enabled), the unit continues by itself, and
+     *  ap_done rises once, when it ends after auto_restart was cleared. */
+    AXL_MMIO_SIM_RESTART_DONES = 1u << 8
 };
 
 /** Faults a unit can be set to. */

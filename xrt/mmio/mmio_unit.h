@@ -139,10 +139,13 @@ struct mmio_unit {
     uint32_t look_start;
     const void *_Atomic run; /* the run in flight, or NULL */
 #if MMIO_STREAMS
-    /* A unit of a pipeline on auto-restart (pipe.c): each ap_done is
-     * answered with ap_continue (auto_restart kept) by whoever claims it,
-     * the poll (axl__mmio_service) or the interrupt entry, and counted in
-     * *iterations (the core's, with __atomic builtins). */
+    /* A unit of a pipeline on auto-restart (pipe.c): each end of an
+     * iteration the status register shows (unit.c, "Auto-restart units")
+     * is acknowledged, with ap_continue and auto_restart kept, by whoever
+     * claims the unit, a waiter's poll (axl__mmio_service) or the
+     * interrupt entry, and counted in *iterations (the core's, with
+     * __atomic builtins). restart is read by both and the stop, with
+     * __atomic builtins. */
     uint8_t restart;
     uint8_t mbox_pending; /* a scalar written since the done counted in
                              mbox_at: the iteration after it takes it */
@@ -300,9 +303,25 @@ axl_status axl__mmio_layout(mmio_unit *u, const axl_xclbin *image,
 axl_status axl__mmio_reset(uint32_t ip_index, char *why, size_t why_size);
 
 #if MMIO_STREAMS
-/* A polled auto-restart unit's ended iteration: ap_continue (auto_restart
- * kept), counted; 1 when one ended (unit.c). */
+/* Auto-restart units (unit.c, "Auto-restart units", says what the count
+ * means). A polled one's look: an iteration ended is acknowledged
+ * (ap_continue, auto_restart kept) and counted; 1 when one ended. */
 int axl__mmio_service(mmio_unit *u);
+/* Before ap_start | auto_restart: IER's done bit on, a stale status
+ * cleared, GIE on in interrupt mode (the entry counts) else off. */
+void axl__mmio_restart_arm(mmio_unit *u);
+/* The stop's first step: the unit's status register is the caller's (the
+ * entry out, GIE off), restart clear, and no look under way writes
+ * auto_restart back. */
+void axl__mmio_restart_claim(mmio_unit *u);
+/* A look at the status register by its claimer: an iteration ended is
+ * acknowledged (ap_continue | keep, keep being auto_restart or 0) and
+ * counted; 1 when one ended. */
+int axl__mmio_restart_look(mmio_unit *u, uint32_t keep);
+/* The stop's last step, the unit idle: the last iteration counted, the
+ * final done (chain) continued, the count let go of, the interrupt
+ * registers as the unit's mode has them for commands. */
+void axl__mmio_restart_end(mmio_unit *u);
 /* The device port's pipeline ops (pipe.c, hal.h). */
 axl_status axl__mmio_pipeline_open(void *dev, axl_hal_pipeline *p);
 void axl__mmio_pipeline_close(void *dev, axl_hal_pipeline *p);

@@ -3,15 +3,20 @@
  * pipeline ops): what a driver does to the units of a streaming design,
  * and no more.
  *
- *  - Auto-restart (ap_ctrl_chain): its scalars written, then 0x00 =
- *    ap_start | auto_restart (0x81). Each ap_done is answered with
- *    ap_continue | auto_restart (every write of 0x00 rewrites bit 7) by
- *    whoever claims the unit, the poll (progress, axl__mmio_service) or
- *    the interrupt entry, and counted: the core reads the count as the
- *    unit's iterations (docs/hls-control.md, "Auto-restart": the RTL
- *    Vitis HLS generates from 2022.2 hides these dones). Stopped by a write of 0x00 with bit 7 clear (and
- *    bit 0: a 0 there is ignored), then ap_idle waited for on the
- *    device's clock; past the timeout, ap_sw_reset or the board's hook
+ *  - Auto-restart (ap_ctrl_chain): its scalars written, IER's done bit
+ *    on (GIE too in interrupt mode), then 0x00 = ap_start | auto_restart
+ *    (0x81). Each end of an iteration the status register shows is
+ *    acknowledged (ap_continue with auto_restart kept: every write of 0x00
+ *    rewrites bit 7) and counted by whoever claims the unit, a waiter's
+ *    poll (progress, axl__mmio_service) or the interrupt entry; the core
+ *    reads the count as the unit's iterations, which unit.c ("Auto-restart
+ *    units") says the meaning of: the control block of Vitis HLS 2022.2
+ *    on shows no iteration's end on the control word
+ *    (docs/hls-control.md, "Auto-restart"). Stopped by taking the status
+ *    register from the entry, then a write of 0x00 (bit 7 clear; a 0 in
+ *    bit 0 is ignored), then ap_idle waited for on the device's clock,
+ *    the ends of the last iterations counted and the final ap_done
+ *    continued; past the timeout, ap_sw_reset or the board's hook
  *    (axl__mmio_reset), and the stop says so.
  *  - Free-running (ap_ctrl_none): its scalars written, nothing else (it
  *    runs from the fabric's reset; the port never writes its 0x00).
@@ -112,7 +117,7 @@ void axl__mmio_pipeline_close(void *dev, axl_hal_pipeline *p)
     for (uint32_t k = 0; k < p->unit_count; k++) {
         mmio_unit *u = unit_of(p, k);
         if (u && p->units[k].kind == AXL_HAL_UNIT_AUTO_RESTART) {
-            u->restart = 0;
+            __atomic_store_n(&u->restart, 0, __ATOMIC_SEQ_CST);
             u->iterations = NULL;
         }
     }
@@ -135,8 +140,8 @@ axl_status axl__mmio_unit_start(void *dev, axl_hal_pipeline *p, uint32_t k,
         return st;
     u->iterations = &p->units[k].iterations;
     u->mbox_pending = 0;
-    u->restart = 1;
-    axl__mmio_arm(u);
+    axl__mmio_restart_arm(u);
+    __atomic_store_n(&u->restart, 1, __ATOMIC_SEQ_CST);
     u->idle_seen = 0;
     axl__mmio_count(&axl__mmio_counters.starts);
     mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START | MMIO_AUTO_RESTART);
@@ -156,7 +161,7 @@ axl_status axl__mmio_unit_update(void *dev, axl_hal_pipeline *p, uint32_t k,
     const char *name = p->units[k].name;
     if (p->units[k].kind == AXL_HAL_UNIT_FREE_RUNNING)
         return put_scalars(u, name, arg, 1); /* read all the time */
-    if (!u->restart)
+    if (!__atomic_load_n(&u->restart, __ATOMIC_RELAXED))
         return mmio_fail(AXL_ERR_BAD_STATE, "mmio: %s is not on auto-restart",
                          name);
     /* A done that stands now is of an iteration under way before: answered
@@ -222,9 +227,9 @@ axl_status axl__mmio_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t k,
                              name, done_by);
         return AXL_SUCCESS;
     }
-    /* auto_restart off first, so that nothing sets it again (the entry
-     * and the poll keep it while restart is on). */
-    u->restart = 0;
+    /* auto_restart off, after the entry and the polls let go of the unit
+     * (either would write it back), so that nothing sets it again. */
+    axl__mmio_restart_claim(u);
     mmio_wr32(u->regs, MMIO_CTRL, 0);
     if (how == AXL_HAL_RESET) {
         u->iterations = NULL;
@@ -239,12 +244,15 @@ axl_status axl__mmio_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t k,
         how == AXL_HAL_CLOSE ? axl__mmio_now() : deadline_in(timeout_ns);
     uint32_t ctrl = 0;
     for (;;) {
+        /* The iterations that end meanwhile, counted from the status
+         * register as while it ran. */
+        axl__mmio_restart_look(u, 0);
         ctrl = mmio_rd32(u->regs, MMIO_CTRL);
         if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE)) {
-            /* Its last iteration ended (ap_ctrl_chain holds done). */
+            /* The last iteration's end (ap_ctrl_chain holds it): from
+             * 2022.2 the one done the control word shows, before it each
+             * iteration's; counted from the status register either way. */
             mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
-            if (u->iterations)
-                __atomic_fetch_add(u->iterations, 1u, __ATOMIC_RELAXED);
             continue;
         }
         if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_IDLE) &&
@@ -270,7 +278,7 @@ axl_status axl__mmio_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t k,
         }
         give_time(until);
     }
-    u->iterations = NULL;
+    axl__mmio_restart_end(u);
     return AXL_SUCCESS;
 }
 

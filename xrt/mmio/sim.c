@@ -42,9 +42,11 @@
  * returns, reading its scalar registers anew at each stream op (what the
  * RTL reads all the time); it has no done, so the clock never waits for
  * it. A reset ends what a unit's model waits for. Under ap_ctrl_chain a
- * unit's ap_done waits for ap_continue before the next iteration's (what
+ * unit's ap_done waits for ap_continue before the next run's (what
  * back-pressure on ap_done is for): a done due meanwhile rises at the
- * continue, so an auto-restart unit counts one done per iteration.
+ * continue. Under auto-restart the 2022.2-on block continues the core
+ * itself and shows no done, so iterations follow each other without the
+ * port; with RESTART_DONES each waits for the port's ap_continue.
  *
  * A model that waits on a stream does not compute: when every model that
  * has not returned waits on a stream that none of them can fill or drain
@@ -509,16 +511,20 @@ static void begin(sim_unit *u)
 }
 
 /* Done and ready together, as a non-pipelined HLS core raises them. Under
- * auto_restart the core starts again at once. Returns 1 when the
- * interrupt line rose. */
+ * auto_restart the core starts again at once, and the 2022.2-on block
+ * shows neither on the control word (its task done and ready leave an
+ * auto-restart iteration out; the ISR is fed by the core's). Returns 1
+ * when the interrupt line rose. */
 static int raise_done(sim_unit *u)
 {
     u->stats.t_end = clock_now();
     u->stats.runs++;
     u->state = SIM_IDLE;
-    u->done = 1;
-    u->done_pending = 1;
-    u->ready = 1;
+    if (!u->auto_restart || has(u, AXL_MMIO_SIM_RESTART_DONES)) {
+        u->done = 1;
+        u->done_pending = 1;
+        u->ready = 1;
+    }
     if (u->ier & MMIO_IRQ_DONE)
         u->isr |= MMIO_IRQ_DONE;
     if ((u->ier & MMIO_IRQ_READY) && !has(u, AXL_MMIO_SIM_NO_READY_IRQ))
@@ -538,10 +544,12 @@ static int may_finish(const sim_unit *u)
     return u->fault != AXL_MMIO_SIM_DONE_AFTER_POLLS || u->polls >= u->fault_n;
 }
 
-/* ap_ctrl_chain: a done not yet continued holds the next one back. */
+/* ap_ctrl_chain: a done not yet continued holds the next one back,
+ * unless the 2022.2-on block continues the core itself (auto_restart). */
 static int held_back(const sim_unit *u)
 {
-    return u->chain && u->done;
+    return u->chain && u->done &&
+           (!u->auto_restart || has(u, AXL_MMIO_SIM_RESTART_DONES));
 }
 
 /* A late unit's done, due again at the clock's time (lock held). */

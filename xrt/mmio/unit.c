@@ -735,20 +735,98 @@ int axl__mmio_model_advance(uint64_t deadline_ns)
 #endif
 
 #if MMIO_STREAMS
+/* ---- Auto-restart units (pipe.c) -------------------------------------------
+ *
+ * What the hardware shows of an iteration's end depends on the release
+ * that generated the control block (docs/hls-control.md, "Auto-restart"):
+ * from 2022.2 the control word shows none (the block continues the core
+ * itself) and only the status register's done bit sets, once per
+ * iteration, sticky; before 2022.2 the control word's ap_done rises too
+ * and, in ap_ctrl_chain, the core waits for ap_continue. The port cannot
+ * tell which it drives, and counts from the status bit, which both set:
+ * an iteration is counted when a look finds it set, so iterations that
+ * end while it is still set count as one. Before 2022.2 that never
+ * happens (the core waits for the look's ap_continue); from 2022.2 the
+ * count is exact while each iteration outlasts the gap between two looks
+ * (the interrupt entry's latency, or a waiter's polls), and short by the
+ * iterations merged otherwise. IER's done bit is on for such a unit in
+ * every completion mode; GIE only in interrupt mode. */
+
+void axl__mmio_restart_arm(mmio_unit *u)
+{
+    if (u->irq) {
+        take_from_isr(u);
+        mmio_wr32(u->regs, MMIO_GIE, 0);
+    }
+    /* A done status left by a command's run (poll then sleep leaves
+     * them) is no iteration of this one. */
+    const uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+    if (s && s != MMIO_ALL_ONES)
+        mmio_wr32(u->regs, MMIO_ISR, s);
+    mmio_wr32(u->regs, MMIO_IER, MMIO_IRQ_DONE);
+    u->gie_on = 0;
+    if (u->irq && u->mode == AXL_MMIO_COMPLETION_INTERRUPT) {
+        give_to_isr(u);
+        mmio_wr32(u->regs, MMIO_GIE, 1);
+    }
+}
+
+void axl__mmio_restart_claim(mmio_unit *u)
+{
+    if (u->irq) {
+        take_from_isr(u);
+        mmio_wr32(u->regs, MMIO_GIE, 0);
+    }
+    __atomic_store_n(&u->restart, 0, __ATOMIC_SEQ_CST);
+    /* A waiter's look under way (axl__mmio_service), which might write
+     * auto_restart back, ends first; a later one sees restart clear. */
+    while (atomic_exchange(&u->looking, 1))
+        axl_port_relax();
+    atomic_store(&u->looking, 0);
+}
+
+int axl__mmio_restart_look(mmio_unit *u, uint32_t keep)
+{
+    const uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
+    if (s == MMIO_ALL_ONES || !(s & MMIO_IRQ_DONE))
+        return 0;
+    /* ap_continue first (before 2022.2 the core holds ap_done for it, and
+     * a clear-on-read status set itself again meanwhile; from 2022.2 it
+     * changes nothing), with auto_restart as it is to stay: every write
+     * of 0x00 rewrites it. Then the status read again and written back,
+     * which clears either kind. */
+    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE | keep);
+    const uint32_t again = mmio_rd32(u->regs, MMIO_ISR);
+    if (again && again != MMIO_ALL_ONES)
+        mmio_wr32(u->regs, MMIO_ISR, again);
+    if (u->iterations)
+        __atomic_fetch_add(u->iterations, 1u, __ATOMIC_RELAXED);
+    return 1;
+}
+
+void axl__mmio_restart_end(mmio_unit *u)
+{
+    /* The last iteration's status bit, set before the unit read idle. */
+    axl__mmio_restart_look(u, 0);
+    /* From 2022.2 the control word's one done rises as the core goes
+     * idle, a cycle after the idle bit may be read: ap_ctrl_chain holds
+     * it until ap_continue, which it is given now, done read or not. */
+    if (u->chain)
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+    u->iterations = NULL;
+    axl__mmio_arm(u); /* as its mode has it for commands */
+}
+
 int axl__mmio_service(mmio_unit *u)
 {
-    if (!u->restart || !atomic_load(&u->polled))
+    if (!__atomic_load_n(&u->restart, __ATOMIC_RELAXED) ||
+        !atomic_load(&u->polled))
         return 0; /* an interrupt-driven one's is the entry's */
     if (atomic_exchange(&u->looking, 1))
-        return 0; /* another waiter looks at it */
-    const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
-    const int ended = ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE) &&
-                      u->restart;
-    if (ended) {
-        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE | MMIO_AUTO_RESTART);
-        if (u->iterations)
-            __atomic_fetch_add(u->iterations, 1u, __ATOMIC_RELAXED);
-    }
+        return 0; /* another waiter looks at it, or a stop has it */
+    int ended = 0;
+    if (__atomic_load_n(&u->restart, __ATOMIC_SEQ_CST))
+        ended = axl__mmio_restart_look(u, MMIO_AUTO_RESTART);
     atomic_store(&u->looking, 0);
     return ended;
 }
@@ -757,7 +835,7 @@ int axl__mmio_service(mmio_unit *u)
 static void service_restarting(void)
 {
     for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
-        if (axl__mmio.units[i].restart)
+        if (__atomic_load_n(&axl__mmio.units[i].restart, __ATOMIC_RELAXED))
             axl__mmio_service(&axl__mmio.units[i]);
 }
 #endif
@@ -831,6 +909,22 @@ AXL_HOT void axl_mmio_isr(uint32_t ip_index)
 AXL_HOT static void isr_entry(mmio_unit *u)
 {
     int done;
+#if MMIO_STREAMS
+    if (__atomic_load_n(&u->restart, __ATOMIC_RELAXED)) {
+        /* An auto-restart unit's iteration (or iterations) ended: counted,
+         * auto_restart kept; no run of the core's ends. (The control word
+         * shows no done here from 2022.2: the branch below would take the
+         * status for a run's end and write 0x10, clearing bit 7.) */
+        if (axl__mmio_restart_look(u, MMIO_AUTO_RESTART)) {
+#if MMIO_IP
+            atomic_fetch_add(&u->irqs, 1u);
+#endif
+        } else {
+            axl__mmio_count(&axl__mmio_counters.irq_spurious);
+        }
+        return;
+    }
+#endif
     if (u->chain) {
         /* ap_done is a level here, and reading it clears nothing. While it
          * is high the ISR's done bit sets again whatever clears it, so:
@@ -841,18 +935,6 @@ AXL_HOT static void isr_entry(mmio_unit *u)
         if (ctrl == MMIO_ALL_ONES)
             return;
         done = (ctrl & MMIO_AP_DONE) != 0;
-#if MMIO_STREAMS
-        const int iteration = done && u->restart;
-        if (iteration) {
-            /* An auto-restart unit's iteration (pipe.c): continued with
-             * auto_restart kept (every write rewrites bit 7), counted; no
-             * run of the core's ends. */
-            mmio_wr32(u->regs, MMIO_CTRL,
-                      MMIO_AP_CONTINUE | MMIO_AUTO_RESTART);
-            if (u->iterations)
-                __atomic_fetch_add(u->iterations, 1u, __ATOMIC_RELAXED);
-        } else
-#endif
         if (done)
             mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
         uint32_t s = mmio_rd32(u->regs, MMIO_ISR);
@@ -875,10 +957,6 @@ AXL_HOT static void isr_entry(mmio_unit *u)
 #if MMIO_IP
         if (s && s != MMIO_ALL_ONES)
             atomic_fetch_add(&u->irqs, 1u);
-#endif
-#if MMIO_STREAMS
-        if (iteration)
-            return;
 #endif
     } else {
         /* ap_done is clear on read in ap_ctrl_hs: the ISR says it. */

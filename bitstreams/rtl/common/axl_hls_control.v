@@ -13,6 +13,17 @@
 //       bit 4 ap_continue (chain): self-clearing. bit 7 auto_restart:
 //       rewritten by every write. bit 8 ap_sw_reset (SW_RESET): resets the
 //       core, reads 1 until the core is back. bit 9 interrupt (read only).
+//
+//  Auto-restart, as the block of Vitis HLS 2022.2 on runs it (the
+//  default; docs/hls-control.md, "Auto-restart"): while bit 7 is set,
+//  and until the core is idle after it was cleared, the block drives the
+//  core's ap_continue itself (chain), the control word's ap_done does not
+//  rise at the core's ap_done, and ap_ready is not latched; ap_done rises
+//  once, when the core goes idle after bit 7 was cleared (chain: held
+//  until ap_continue; hs: clear on read). The ISR's done bit still sets at
+//  every ap_done of the core. RESTART_DONES=1 is the block before 2022.2:
+//  every ap_done of the core shows (chain: the core's level, which waits
+//  for software's ap_continue), auto-restart or not.
 //  0x04 global interrupt enable. 0x08 IER: bit 0 done, bit 1 ready
 //       (missing without READY_IRQ). 0x0C ISR: a bit sets only when its
 //       enable is set; toggle on write, or clear on read with writes
@@ -34,7 +45,8 @@ module axl_hls_control #(
     parameter READY_COR = 0,
     parameter START_PULSE = 0,
     parameter SW_RESET = 0,
-    parameter READY_IRQ = 1
+    parameter READY_IRQ = 1,
+    parameter RESTART_DONES = 0
 ) (
     input  wire                    ACLK,
     input  wire                    ARESET,
@@ -122,9 +134,22 @@ module axl_hls_control #(
     reg [1:0] int_ier, int_isr;
     reg [3:0] int_sw_reset; // cycles of core reset left
     reg int_idle;
+    // Auto-restart (2022.2 on): the block runs the core's iterations from
+    // bit 7's write until the core is idle after it was cleared (status),
+    // and its one done is the core going idle then (chain: registered,
+    // held until ap_continue).
+    reg restart_status, restart_done_held;
+    wire new_restart = RESTART_DONES == 0;
+    wire idle_rose = ap_idle && !int_idle;
+    wire restart_done = new_restart &&
+        (CHAIN != 0 ? restart_done_held : restart_status && idle_rose);
+    wire task_done = new_restart ? (ap_done && !restart_status) || restart_done
+                                 : ap_done;
+    wire task_ready = ap_ready && !(new_restart && int_auto_restart);
 
     assign ap_start = START_PULSE ? int_pulse : int_start;
-    assign ap_continue = int_continue;
+    assign ap_continue = int_continue ||
+                         (new_restart && CHAIN != 0 && restart_status);
     assign ap_core_reset = int_sw_reset != 4'd0;
     assign interrupt = int_gie & |int_isr;
 
@@ -140,8 +165,18 @@ module axl_hls_control #(
             int_continue <= 1'b0;
             int_isr <= 2'b00;
             int_idle <= 1'b0;
+            restart_status <= 1'b0;
+            restart_done_held <= 1'b0;
         end else begin
             int_idle <= ap_idle;
+            if (int_auto_restart)
+                restart_status <= 1'b1;
+            else if (ap_idle)
+                restart_status <= 1'b0;
+            if (restart_status && idle_rose)
+                restart_done_held <= 1'b1;
+            else if (int_continue)
+                restart_done_held <= 1'b0;
             // ap_start: set by a write of 1; cleared when the core takes it
             // (ap_ready) unless auto_restart keeps it.
             if (wr_ctrl && WDATA[0] && !sw_reset_write)
@@ -153,13 +188,17 @@ module axl_hls_control #(
             if (wr_ctrl)
                 int_auto_restart <= WDATA[7];
             int_continue <= CHAIN != 0 && wr_ctrl && WDATA[4];
-            // ap_done (ap_ctrl_chain reads the core's level itself)
-            if (ap_done)
+            // ap_done: hs sticky, clear on read; chain (2022.2 on) the
+            // task's done registered, down at ap_continue (before 2022.2
+            // chain reads the core's level itself)
+            if (CHAIN != 0)
+                int_done <= task_done && !int_continue;
+            else if (task_done)
                 int_done <= 1'b1;
             else if (rd_ctrl)
                 int_done <= 1'b0;
             // ap_ready
-            if (ap_ready)
+            if (task_ready)
                 int_ready <= 1'b1;
             else if (READY_COR != 0 ? rd_ctrl : (wr_ctrl && WDATA[0]))
                 int_ready <= 1'b0;
@@ -221,7 +260,8 @@ module axl_hls_control #(
     // ---- read data ---------------------------------------------------------
     wire [31:0] ctrl_word = {22'd0, interrupt, ap_core_reset,
                              int_auto_restart, 2'b00, 1'b0, int_ready,
-                             int_idle, CHAIN != 0 ? ap_done : int_done,
+                             int_idle,
+                             CHAIN != 0 && !new_restart ? ap_done : int_done,
                              START_PULSE != 0 ? 1'b0 : int_start};
     integer i;
     always @(posedge ACLK) begin

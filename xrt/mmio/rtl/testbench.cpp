@@ -597,6 +597,11 @@ void testbench::wr32(uint32_t ip, uint32_t off, uint32_t v)
     u->stats.control_writes++;
     if (off != 0)
         return;
+    // Auto-restart cleared: the status reads of its iterations told the
+    // port nothing of the done the control word raises as the unit ends
+    // (2022.2 on), which advance() reports.
+    if (u->restart && !(v & auto_restart))
+        u->done_told = false;
     u->restart = (v & auto_restart) != 0;
     if (v & (ap_start | auto_restart)) {
         // A new run: its errors start afresh; a plain ap_ready the core
