@@ -345,8 +345,9 @@ static void link_one(struct axl__command *c, struct axl__access *a,
 #if AXL_FEATURE_GRAPHS
     /* A graph's submission that uses the buffer and has not finished
      * (replay.c): after it, by an edge that only orders (coarse: whatever
-     * the modes and places); what it lost is looked at at dispatch. */
-    if (b->graph_ev) {
+     * the places), unless both only read it and the graph moves none of
+     * it; what it lost is looked at at dispatch. */
+    if (b->graph_ev && (b->graph_writes || writes(a->mode))) {
         struct axl__event *ge =
             axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
         if (ge && ge != event_of(c)) {
@@ -570,17 +571,18 @@ bool axl__host_accessed(const struct axl__buffer *b)
 void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
 {
     const uint32_t self = AXL__HANDLE(EVENT, event_of(c));
-    p->any_lost = p->moves = false;
+    /* What it finds is its own: kept in the command when it fits, since a
+     * submission of the graph still pending reads the plan's; else (none
+     * pending: graph.c waits for them) written into the plan. */
+    const bool kept = p->nbufs <= AXL__REPLAY_SEEN;
+    bool moves = false, any_lost = false;
     for (uint32_t i = 0; i < p->nbufs; i++) {
-        struct axl__plan_buf *pb = &p->buf[i];
+        const struct axl__plan_buf *pb = &p->buf[i];
         struct axl__buffer *b = axl__buffer_at(pb->base);
         const uint8_t loc = pb->loc_out;
         const bool w = (pb->flags & AXL__PB_WRITES) != 0;
         const bool discard = (pb->flags & AXL__PB_DISCARD_FIRST) != 0;
-        pb->ver_in = b->cur;
-        pb->lost = AXL_SUCCESS;
-        pb->lost_event = 0;
-        pb->mask = (uint8_t)(1u << loc);
+        struct axl__plan_seen sn = {0, 0, AXL_SUCCESS, (uint8_t)(1u << loc)};
         if (b->rec_head || b->graph_ev || b->lost_status ||
             b->loc[loc].ver != b->cur || b->loc[loc].xfer) {
             /* After the commands using it (records at another place, or
@@ -602,7 +604,7 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
             }
             /* What each location holds once those are done: the current
              * version, or it is filled by one of them. */
-            pb->mask = 0;
+            sn.mask = 0;
             for (uint8_t l = 0; l < AXL__LOCS; l++) {
                 struct axl__loc *at = &b->loc[l];
                 if (l == AXL__LOC_HOST ? !b->host : !AXL__IS_REF(at->device))
@@ -614,16 +616,18 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
                         axl__add_weak_dep(c, fe);
                 }
                 if (at->ver == b->cur)
-                    pb->mask |= (uint8_t)(1u << l);
+                    sn.mask |= (uint8_t)(1u << l);
             }
             if (!discard && b->lost_status) {
-                pb->lost = b->lost_status;
-                pb->lost_event = b->lost_event ? b->lost_event : 1u;
-                p->any_lost = true;
+                sn.lost = (int16_t)b->lost_status;
+                sn.lost_event = b->lost_event ? b->lost_event : 1u;
+                any_lost = true;
             }
-            if (!discard && !(pb->mask & (1u << pb->loc_first)))
-                p->moves = true;
+            if (!discard && !(sn.mask & (1u << pb->loc_first)))
+                moves = true;
         }
+        if (pb->flags & AXL__PB_MULTI_LOC)
+            moves = true; /* used at two places: moved between */
         /* Its versions: the place it leaves it at is current after it. */
         if (w) {
             b->cur++;
@@ -633,11 +637,28 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
             if (discard && !(b->reserved && axl__held_by_hung(b)))
                 b->lost_status = AXL_SUCCESS;
         }
+        /* A reader after it waits for it when it writes the buffer or
+         * moves it (where its last node has it is not current yet), or
+         * when it waits for a graph that does. */
+        b->graph_writes = (b->graph_ev && b->graph_writes) || w ||
+                          (pb->flags & AXL__PB_MULTI_LOC) ||
+                          (!discard && !(sn.mask & (1u << loc)));
         b->loc[loc].ver = b->cur;
-        pb->ver_made = b->cur;
+        sn.ver_made = b->cur;
         b->graph_ev = self;
         b->busy++;
         b->holds++;
+        if (kept)
+            c->u.replay.seen[i] = sn;
+        else
+            axl__plan_seen_put(p, i, &sn);
+    }
+    c->u.replay.kept = kept;
+    c->u.replay.moves = moves;
+    c->u.replay.any_lost = any_lost;
+    if (!kept) {
+        p->moves = moves;
+        p->any_lost = any_lost;
     }
     c->nacc = 0;
 }
@@ -677,12 +698,23 @@ void axl__access_finish_graph(struct axl__command *c, struct axl__plan *p)
     for (uint32_t i = 0; i < p->nbufs; i++) {
         struct axl__plan_buf *pb = &p->buf[i];
         struct axl__buffer *b = axl__buffer_at(pb->base);
-        if (b->graph_ev == self)
+        if (b->graph_ev == self) {
             b->graph_ev = 0;
+            b->graph_writes = false;
+        }
         if (pb->lost_event && !pb->lost && b->lost_status &&
             b->loc[pb->loc_out].ver == pb->ver_made &&
             !(b->reserved && axl__held_by_hung(b)))
             b->lost_status = AXL_SUCCESS; /* its nodes wrote all of it */
+        if (p->moves && pb->now && !(pb->now >> pb->loc_out & 1u) &&
+            b->loc[pb->loc_out].ver == pb->ver_made) {
+            /* Not moved to where its last node has it (replay.c's
+             * final_moves failed): current where it is. */
+            b->loc[pb->loc_out].ver = AXL__VER_NONE;
+            for (uint8_t l = 0; l < AXL__LOCS; l++)
+                if (pb->now >> l & 1u)
+                    b->loc[l].ver = pb->ver_made;
+        }
         if (x->status != AXL_SUCCESS && pb->lost &&
             (pb->flags & AXL__PB_WRITES)) {
             b->lost_ver = pb->ver_made;

@@ -106,134 +106,6 @@ static void span_of(struct axl__graph_span *s, const axl_handler *h,
     memcpy(s->range, r->buf->range, sizeof s->range);
 }
 
-/* Whether node b (later) waits for node a: an explicit edge, or accessors
- * of the same bytes of which one writes (as axl__access_commit finds). */
-static bool waits_for(const struct axl__graph_node *b,
-                      const struct axl__graph_node *a)
-{
-    for (uint8_t k = 0; k < b->ndeps; k++)
-        if (b->deps[k] == a->index)
-            return true;
-    for (uint8_t i = 0; i < b->h.nacc; i++)
-        for (uint8_t j = 0; j < a->h.nacc; j++) {
-            const struct axl__graph_span *x = &b->span[i], *y = &a->span[j];
-            if (x->base == y->base && (x->writes || y->writes) &&
-                x->lo < y->hi && y->lo < x->hi)
-                return true;
-        }
-    return false;
-}
-
-/* Edges a join command may take and still carry failures (axl__add_dep
- * keeps AXL_MAX_HOST_ACCESSORS of a command's edges for host accessors),
- * and events it can hold (in its unused kernel arguments). */
-#define JOIN_FAN_EDGES (AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS)
-#define JOIN_FAN                                                               \
-    (JOIN_FAN_EDGES < AXL_MAX_KERNEL_ARGS ? JOIN_FAN_EDGES                     \
-                                          : AXL_MAX_KERNEL_ARGS)
-_Static_assert(JOIN_FAN >= 1, "a join waits for one event at least");
-
-/*
- * Lays out x's edges once, for submissions that make one command and
- * release the node commands from it (laid_submit): per node the earlier
- * nodes it waits for, none implied by another (a chain over the same
- * buffers waits for its previous node only), found nearest first with
- * each node's ancestors as a bit set. Only kernel nodes, up to
- * AXL__LAID_NODES of them, each with edges that fit a command's
- * (AXL__LAID_PREDS); any other graph is submitted node by node.
- */
-static void lay_out(struct axl__graph_exec *x)
-{
-    _Static_assert(AXL__LAID_NODES <= 64, "ancestors are 64-bit sets");
-    x->laid = false; /* one node: its own command is as cheap */
-    if (x->nnodes < 2 || x->nnodes > AXL__LAID_NODES)
-        return;
-    struct axl__graph_node *at[AXL__LAID_NODES];
-    uint64_t anc[AXL__LAID_NODES];
-    unsigned i = 0;
-    for (struct axl__graph_node *b = node_of(x->head); b;
-         b = node_of(b->next), i++) {
-        if (b->h.kind != AXL__CMD_KERNEL)
-            return;
-        /* Its command's accessors: where its arguments are (cu.c reads
-         * them), never linked into a buffer's records. */
-        memset(b->acc, 0, sizeof b->acc);
-        for (uint8_t k = 0; k < b->nacc; k++) {
-            const struct axl__required *r = &b->h.acc[k];
-            struct axl__access *a = &b->acc[k];
-            a->view = r->view;
-            a->base = r->buf->base;
-            a->mode = r->mode;
-            a->loc = r->loc;
-            a->src = AXL__NO_LOC;
-            a->offset = r->buf->offset;
-            a->size = r->buf->size;
-        }
-        at[i] = b;
-        anc[i] = 0;
-        b->npreds = 0;
-        for (unsigned a = i; a-- > 0;) {
-            if ((anc[i] >> a) & 1u || !waits_for(b, at[a]))
-                continue;
-            if (b->npreds == AXL__LAID_PREDS)
-                return;
-            b->preds[b->npreds++] = (uint16_t)a;
-            anc[i] |= anc[a] | (uint64_t)1 << a;
-        }
-    }
-    /* The submission's group: each buffer once, used in one place. */
-    x->ngroup = 0;
-    for (struct axl__graph_node *n = node_of(x->head); n;
-         n = node_of(n->next))
-        for (uint8_t a = 0; a < n->nacc; a++) {
-            const struct axl__required *r = &n->h.acc[a];
-            uint8_t k = 0;
-            while (k < x->ngroup &&
-                   x->group[k].node->h.acc[x->group[k].acc].view != r->view)
-                k++;
-            if (k < x->ngroup) {
-                if (x->group[k].node->h.acc[x->group[k].acc].loc != r->loc)
-                    return;
-                x->group[k].mode |= r->mode & AXL_ACCESS_READ_WRITE;
-                continue;
-            }
-            if (x->ngroup == AXL_MAX_ACCESSORS)
-                return;
-            x->group[k].node = n;
-            x->group[k].acc = a;
-            x->group[k].mode = r->mode & AXL_ACCESS_READ_WRITE;
-            x->ngroup++;
-        }
-    x->laid = true;
-}
-
-/* The sinks of an executable graph, and the join commands they need. */
-static void find_sinks(struct axl__graph_exec *x)
-{
-    x->nsinks = 0;
-    for (struct axl__graph_node *a = node_of(x->head); a;
-         a = node_of(a->next)) {
-        a->has_succ = false;
-        for (struct axl__graph_node *b = node_of(a->next); b && !a->has_succ;
-             b = node_of(b->next))
-            a->has_succ = waits_for(b, a);
-        x->nsinks += !a->has_succ;
-    }
-    /* One sink: every other node reaches it through edges that carry
-     * failures, so its event is the graph's (no join). The last node is
-     * always a sink. */
-    uint16_t n = x->nsinks, j = n == 1 ? 0 : 1;
-    if (JOIN_FAN < 2 && n > 1)
-        j = UINT16_MAX; /* no join can take two: finalize refuses it */
-    else
-        while (n > JOIN_FAN) {
-            n = (uint16_t)((n + JOIN_FAN - 1) / JOIN_FAN);
-            j = (uint16_t)(j + n);
-        }
-    x->njoins = j;
-    lay_out(x);
-}
-
 /* A memo-filled single_task group (axl__launch_recall) as the handler
  * calls would have filled it, for the checker to check in full. */
 static void unmemo(axl_handler *h)
@@ -279,24 +151,6 @@ static bool same_args(const struct axl__graph_node *a,
         if (x->id != y->id || !x->acc != !y->acc || x->size != y->size ||
             (x->acc && (a->bufs[x->acc - 1] != b->bufs[y->acc - 1] ||
                         a->h.acc[x->acc - 1].loc != b->h.acc[y->acc - 1].loc)))
-            return false;
-    }
-    return true;
-}
-
-/* Whether a kernel node's buffers are where its last check put them, with
- * nothing to make host storage for: axl__access_prepare would change
- * nothing, and the commit may skip it (as for a launch filled from its
- * kernel's memo, axl__launch_recall). */
-static bool placed(const axl_handler *h, uint16_t device)
-{
-    for (uint8_t i = 0; i < h->nacc; i++) {
-        const struct axl__required *r = &h->acc[i];
-        const struct axl__buffer *b = r->base;
-        if (!r->on_device || r->loc == AXL__LOC_HOST ||
-            !axl__device_ref_eq(b->loc[r->loc].device,
-                                axl__device_ref_at(device)) ||
-            !(b->host || b->loc[r->loc].ver == b->cur))
             return false;
     }
     return true;
@@ -384,6 +238,7 @@ static axl_status record(const char *fn, struct axl__graph *g,
     n->owner = gh;
     n->next = AXL__NONE(graph_node);
     n->index = g->nnodes;
+    n->split.chunks = 0; /* a parallel_for's sets its cut (parallel.c) */
     n->ndeps = (uint8_t)nd;
     n->nacc = h->nacc;
     memcpy(n->deps, deps, nd * sizeof deps[0]);
@@ -438,41 +293,11 @@ static axl_status graph_submit(const char *fn, struct axl__queue *q,
     return AXL_SUCCESS;
 }
 
-/*
- * The sub-buffers a recorded parallel_for made for its chunks
- * (AXL__BUF_GRAPH; the application never has their handles) live as long
- * as a node names them: each node that names one holds one of its
- * references, taken (take) when an executable node is copied from a
- * recorded one and let go of when the node goes. The last one retires it
- * as axl_buffer_release would (it is freed once idle: axl__free_zombies).
- */
-static void graph_buffer(uint32_t id, bool take)
-{
-    struct axl__buffer *b = axl__pool_get(AXL__POOL(BUFFER), id);
-    if (!b || !(b->flags & AXL__BUF_GRAPH))
-        return;
-    if (take) {
-        b->refs++;
-    } else if (--b->refs == 0) {
-        axl__pool_retire(AXL__POOL(BUFFER), b);
-        axl__rt.buffers_gone++;
-        b->holds++;
-        axl__buffer_unhold(b);
-    }
-}
-
-static void node_buffers(const struct axl__graph_node *n, bool take)
-{
-    for (uint8_t i = 0; i < n->nacc; i++)
-        graph_buffer(n->bufs[i], take);
-}
-
 static void free_nodes(axl__graph_node_ref r)
 {
     while (AXL__IS_REF(r)) {
         struct axl__graph_node *n = axl__graph_node_deref(r);
         r = n->next;
-        node_buffers(n, false);
         axl__pool_free(AXL__POOL(GRAPH_NODE), n);
     }
 }
@@ -696,6 +521,12 @@ static bool exec_idle(const void *arg)
     return !((const struct axl__graph_exec *)arg)->busy;
 }
 
+static bool plan_idle(const void *arg)
+{
+    const struct axl__graph_exec *x = arg;
+    return !x->plan || !x->plan->pending;
+}
+
 static bool exec_settled(const void *arg)
 {
     return !((const struct axl__graph_exec *)arg)->pending;
@@ -715,12 +546,62 @@ static struct axl__graph_exec *exec_unowned(const char *fn,
     return x;
 }
 
+void axl__plan_detached_free(struct axl__plan *p)
+{
+    free_nodes(p->head);
+    axl__plan_free_block(p);
+}
+
 /*
- * exec's graph once no call owns its nodes and none of its submissions
- * through its plan is pending (their tables must not change under them:
- * an update reaches the next submission only), or NULL with *st. A wait
- * that can never end (a host accessor this thread holds that a pending
- * submission waits for) is AXL_ERR_BAD_STATE. Lock held.
+ * Leaves x's pending submissions their nodes and plan (detached: theirs,
+ * freed with the last of them) and gives x a copy of the nodes and a plan
+ * of its own, which an update may change: it reaches the next submission
+ * only, without waiting for the pending ones (which may wait for a host
+ * accessor the caller holds). False when the node pool or the graph
+ * tables cannot hold the copy (nothing changed). Lock held.
+ */
+static bool exec_fork(const char *fn, struct axl__graph_exec *x)
+{
+    const axl__pool *np = AXL__POOL(GRAPH_NODE);
+    if ((unsigned)np->capacity - np->in_use < x->nnodes)
+        return false;
+    struct axl__plan *old = x->plan;
+    const axl__graph_node_ref old_head = x->head;
+    struct axl__graph_node *tail = NULL;
+    x->head = AXL__NONE(graph_node);
+    for (struct axl__graph_node *n = node_of(old_head); n;
+         n = node_of(n->next)) {
+        struct axl__graph_node *m = axl__pool_alloc(AXL__POOL(GRAPH_NODE));
+        memcpy(m, n, sizeof *m);
+        m->next = AXL__NONE(graph_node);
+        if (tail)
+            tail->next = axl__graph_node_ref_of(m);
+        else
+            x->head = axl__graph_node_ref_of(m);
+        tail = m;
+    }
+    x->plan = NULL;
+    if (axl__plan_build(fn, x) != AXL_SUCCESS) {
+        free_nodes(x->head);
+        x->head = old_head;
+        x->plan = old;
+        return false;
+    }
+    old->detached = true;
+    old->head = old_head;
+    x->checked = false; /* the new runs bound and given args_ids again */
+    x->timeout_q = 0;
+    return true;
+}
+
+/*
+ * exec's graph once no call owns its nodes, with no submission through
+ * its plan pending (their tables must not change under them: an update
+ * reaches the next submission only), or NULL with *st: pending ones are
+ * left the plan they have (exec_fork), or, when the pools cannot hold a
+ * second, waited for; a wait that can never end (a host accessor this
+ * thread holds that a pending submission waits for) is
+ * AXL_ERR_BAD_STATE. Lock held.
  */
 static struct axl__graph_exec *exec_quiet(const char *fn, axl_graph_exec exec,
                                           axl_status *st)
@@ -729,6 +610,10 @@ static struct axl__graph_exec *exec_quiet(const char *fn, axl_graph_exec exec,
     while (x && (x->busy || x->pending)) {
         if (x->busy) {
             axl__wait_until_pred(exec_idle, x);
+        } else if (!x->plan->pending || exec_fork(fn, x)) {
+            /* The pending submissions have plans of their own. */
+            *st = AXL_SUCCESS;
+            return x;
         } else {
             /* Its submissions run one at a time: the last one's end is
              * theirs. */
@@ -842,7 +727,6 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
         }
         memcpy(m, n, sizeof *m);
         memcpy(&m->h, &h, sizeof h);
-        node_buffers(m, true);
         m->owner = xh;
         m->from = AXL__HANDLE(GRAPH_NODE, n);
         m->next = AXL__NONE(graph_node);
@@ -869,20 +753,6 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
             x->head = axl__graph_node_ref_of(m);
         tail = m;
         x->nnodes++;
-    }
-    if (st == AXL_SUCCESS) {
-        find_sinks(x);
-        /* A submission takes a command and an event per node and join at
-         * once: a graph that can never have them is refused now. */
-        const unsigned need = (unsigned)x->nnodes + x->njoins;
-        if (need > AXL_MAX_COMMANDS || need > AXL_MAX_EVENTS)
-            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                           "a submission of the graph takes %u commands and "
-                           "events at once (its %u nodes and %u joins), more "
-                           "than AXL_MAX_COMMANDS (%u) or AXL_MAX_EVENTS (%u)",
-                           need, (unsigned)x->nnodes, (unsigned)x->njoins,
-                           (unsigned)AXL_MAX_COMMANDS,
-                           (unsigned)AXL_MAX_EVENTS);
     }
     if (st == AXL_SUCCESS)
         st = axl__plan_build(fn, x);
@@ -922,7 +792,7 @@ axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid)
 {
     static const char fn[] = "axl_graph_exec_laid_out";
     AXL__ENTER_OUT(graph_exec, x, exec, laid);
-    *laid = x->laid || (x->plan && x->plan->simple);
+    *laid = true; /* every live one is (issue 37) */
     axl__leave();
     return st;
 }
@@ -932,244 +802,11 @@ static bool device_ready(const void *arg)
     return !((const struct axl__device *)arg)->programming;
 }
 
-/* Adds event handle id to h's dependencies (as axl_handler_depends_on). */
-static void add_dep(axl_handler *h, uint32_t id)
-{
-    for (uint16_t j = 0; j < h->ndeps; j++)
-        if (h->deps[j] == id)
-            return;
-    if (h->ndeps < AXL_MAX_HANDLER_DEPS)
-        h->deps[h->ndeps++] = id;
-    else
-        h->deps_overflow = true;
-}
-
-/*
- * An empty command waiting for evs[0..n) (lock held; room checked). It
- * holds those events until it completes, so that when one of them failed
- * its message is there to be quoted in its own (fail_unrun), and its own
- * failure goes to its event only (AXL__CMD_JOIN): the node's error is in
- * the queue's list already.
- */
-static axl_status join(const char *fn, struct axl__queue *q,
-                       const uint32_t *evs, unsigned n, uint32_t *ev,
-                       axl_event *out, bool barrier)
-{
-    axl_handler h;
-    axl__handler_init(&h);
-    h.kind = AXL__CMD_EMPTY;
-    for (unsigned i = 0; i < n; i++)
-        add_dep(&h, evs[i]);
-    h.deps_overflow = barrier; /* waits for every earlier command */
-    struct axl__command *c;
-    axl_status st = axl__commit(fn, q, &h, &c, out);
-    if (st != AXL_SUCCESS)
-        return st;
-    *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-    c->flags |= AXL__CMD_JOIN;
-    c->u.kernel.nargs = 0;
-    for (unsigned i = 0; i < n; i++) {
-        struct axl__event *e = axl__pool_lookup_any(AXL__POOL(EVENT), evs[i]);
-        if (!e)
-            continue;
-        e->holds++;
-        c->u.kernel.args[c->u.kernel.nargs++].id = AXL__SLOT(EVENT, e);
-    }
-    return AXL_SUCCESS;
-}
-
-/* Whether the event `last` (a handle the runtime made) is still pending,
- * and a submission to q must wait for it to keep one instance of a graph
- * at a time: not on an in-order queue that made it, whose order does. Its
- * slot still holds that event (live, or retired while it runs) while the
- * generations agree. Lock held. */
-static bool running(uint32_t last, const struct axl__queue *q)
-{
-    const uint16_t es = AXL__HANDLE_SLOT(last);
-    const struct axl__event *e = axl__event_at(es);
-    return AXL__POOL(EVENT)->gen[es] ==
-               (uint16_t)(last >> AXL__HANDLE_GEN_SHIFT) &&
-           atomic_load_explicit(&e->state, memory_order_acquire) !=
-               AXL_EVENT_COMPLETE &&
-           !((q->flags & AXL_QUEUE_IN_ORDER) &&
-             e->queue == AXL__HANDLE(QUEUE, q));
-}
-
-/*
- * An empty command that starts once the event `last` (a runtime
- * reference: a graph's last submission, which has not completed) has
- * (lock held; room checked): *ev, its event. Its edge only orders, as an
- * in-order queue's does: the last submission's failure is its own, and
- * does not fail the submission that waits for it.
- */
-static axl_status after_last(const char *fn, struct axl__queue *q,
-                             uint32_t last, uint32_t *ev)
-{
-    axl_handler h;
-    axl__handler_init(&h);
-    h.kind = AXL__CMD_EMPTY;
-    add_dep(&h, last);
-    struct axl__command *c;
-    axl_status st = axl__commit(fn, q, &h, &c, NULL);
-    if (st != AXL_SUCCESS)
-        return st;
-    /* Not made ready yet (the event it waits for is pending): its edges
-     * are made weak before anything can complete them. */
-    for (uint8_t j = 0; j < c->ndeps; j++)
-        c->deps[j].strong = false;
-    *ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-    return AXL_SUCCESS;
-}
-
-/*
- * The group of a laid-out submission (lock held): each buffer x's nodes
- * use, once, with every mode they use it in, where they use it (lay_out
- * found them), so that its edges to the queue's other commands and the
- * buffers' versions are those of the nodes together. False, and nothing
- * held, when a buffer is not current there (the node-by-node submission
- * moves it). Otherwise each buffer is held for the command (axl__commit
- * takes the holds over).
- */
-static bool laid_group(const struct axl__graph_exec *x, uint16_t device,
-                       axl_handler *g)
-{
-    axl__handler_init(g);
-    g->kind = AXL__CMD_GRAPH;
-    g->nactions = 1;
-    const axl__device_ref dev = axl__device_ref_at(device);
-    for (uint8_t k = 0; k < x->ngroup; k++) {
-        const struct axl__graph_use *u = &x->group[k];
-        const struct axl__required *r = &u->node->h.acc[u->acc];
-        const struct axl__buffer *b = r->base;
-        if (r->loc == AXL__LOC_HOST ||
-            !axl__device_ref_eq(b->loc[r->loc].device, dev) ||
-            b->loc[r->loc].ver != b->cur)
-            return false;
-        /* What axl__access_commit reads of a kernel's accessor. */
-        struct axl__required *to = &g->acc[k];
-        to->view = r->view;
-        to->buf = r->buf;
-        to->base = r->base;
-        to->mode = u->mode;
-        to->flags = 0; /* the nodes together read it */
-        to->on_device = true;
-        to->loc = r->loc;
-        to->off = r->off;
-        to->size = r->size;
-    }
-    g->nacc = x->ngroup;
-    for (uint8_t k = 0; k < g->nacc; k++)
-        g->acc[k].buf->holds++;
-    g->memo = 1; /* placed: axl__commit need not prepare them */
-    return true;
-}
-
-/* Node n's command in the laid-out submission gc (slot gs) of queue q (lock held;
- * room checked): a kernel command as axl__commit makes one, with no
- * accessor records (gc's stand for them), waiting for gc to start and
- * for the nodes laid out before it (by: their commands, by position). */
-static struct axl__command *laid_node(struct axl__queue *q, uint16_t gs,
-                                      const struct axl__graph_node *n,
-                                      struct axl__command *const *by)
-{
-    const axl_handler *h = &n->h;
-    uint16_t es = 0, cs = 0;
-    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
-    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
-    axl__command_arm(c, cs, e, es, q, h); /* no profiling: gc's event has
-                                             the submission's times */
-    axl__pool_retire(AXL__POOL(EVENT), e);
-    c->flags = AXL__CMD_NODE;
-    c->parent = gs;
-    c->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns : q->timeout_ns;
-    /* A kernel restricted to some units since has no memo. */
-    struct axl__kernel *kn = axl__kernel_at(h->u.kernel.kernel);
-    if (kn->cus)
-        c->u.kernel.memo = 0;
-    kn->holds++;
-    /* Its arguments' buffers, as the launch reads them (cu.c): laid out
-     * with the edges (a fixed size copies in a few moves). */
-    memcpy(c->acc, n->acc, sizeof c->acc);
-    /* Edges to node commands not yet started (each waits for gc): no
-     * search, no context to note (a node's event is never waited on),
-     * room laid out (npreds <= AXL__LAID_PREDS). */
-    for (uint8_t k = 0; k < n->npreds; k++)
-        axl__link_dep(c, axl__event_at(by[n->preds[k]]->event), true);
-    return c;
-}
-
-/*
- * A laid-out submission of x to q (lock held; room checked for its
- * nnodes + 1 commands and events, so nothing fails): one command, gc,
- * holding every buffer the nodes use (g: laid_group's) and taking the
- * submission's dependencies, then a command per node that waits for gc to
- * start and for the nodes before it that it waits for. gc's start
- * releases them, and the last to end ends gc, whose event is the
- * submission's (sched.c: graph_start, node_done). The edges were laid
- * out at finalize (lay_out); nothing here searches.
- */
-static void laid_submit(const char *fn, struct axl__queue *q,
-                        struct axl__graph_exec *x, axl_handler *g,
-                        const uint32_t *udeps, unsigned nu, bool overflow,
-                        axl_event *event)
-{
-    for (unsigned k = 0; k < nu; k++)
-        add_dep(g, udeps[k]);
-    g->deps_overflow |= overflow;
-    struct axl__command *gc = NULL;
-    (void)axl__commit(fn, q, g, &gc, event);
-    const uint16_t gs = AXL__SLOT(COMMAND, gc);
-    gc->u.graph.left = x->nnodes;
-    gc->u.graph.failed = 0;
-    struct axl__command *by[AXL__LAID_NODES];
-    axl__command_ref *link = &gc->u.graph.nodes;
-    unsigned i = 0;
-    for (struct axl__graph_node *n = node_of(x->head); n;
-         n = node_of(n->next), i++) {
-        struct axl__command *c = laid_node(q, gs, n, by);
-        by[i] = c;
-        *link = axl__command_ref_of(c);
-        link = &c->next;
-    }
-    *link = AXL__NONE(command);
-    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), gc->event);
-}
-
-/* Lets go of what submit_graph took on the first `resolved` nodes of x:
- * each kernel's hold; the events of the nodes it committed (the first
- * `committed`); the buffers of the others (resolved in place, not
- * submitted), leaving their handlers as finalize left them. */
-static void unresolve(struct axl__graph_exec *x, unsigned committed,
-                      unsigned resolved)
-{
-    struct axl__graph_node *n = node_of(x->head);
-    for (unsigned i = 0; i < resolved; i++, n = node_of(n->next)) {
-        if (i < committed) {
-            axl__event_unhold(axl__event_at(AXL__HANDLE_SLOT(n->ev)));
-        } else {
-            axl__handler_drop(&n->h);
-            n->h.nacc = n->nacc;
-            n->h.memo = 0;
-        }
-        if (n->kernel)
-            axl__kernel_unhold(axl__kernel_at(AXL__HANDLE_SLOT(n->kernel)));
-    }
-}
-
 /* ---- Submissions through the plan (replay.c) -------------------------- */
 
 /* What replay_submit returns when it made room in the event pool: the
  * call starts over (not a status the API returns). */
 #define AGAIN ((axl_status)1)
-
-/* Whether a host accessor holds or waits for a buffer of plan p. */
-static bool host_accessed(const struct axl__plan *p)
-{
-    for (uint32_t i = 0; i < p->nbufs; i++)
-        if (axl__host_accessed(axl__buffer_at(p->buf[i].base)))
-            return true;
-    return false;
-}
 
 static bool unit_idle(const void *arg)
 {
@@ -1318,23 +955,41 @@ static axl_status resolve(const char *fn, struct axl__queue *q,
             x->loaded = d->loaded;
             x->timeout_q = 0;
         }
-        /* A buffer not current where its first node uses it, whose
-         * current copy is on another device, bounces through the host. */
+        /* Host storage for a buffer a node uses on the host, one used at
+         * two places (moved between them through the host), and one not
+         * current where its first node uses it whose current copy is on
+         * another device (it bounces through the host). */
         bool dropped = false;
         for (uint32_t i = 0; i < p->nbufs && !dropped; i++) {
             const struct axl__plan_buf *pb = &p->buf[i];
             struct axl__buffer *b = axl__buffer_at(pb->base);
-            if (b->host || b->loc[pb->loc_first].ver == b->cur ||
-                (pb->flags & AXL__PB_DISCARD_FIRST))
+            if (b->host)
                 continue;
-            const uint8_t src = axl__pick_source(b, pb->loc_first);
-            if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
-                continue;
+            if (!(pb->locs & (1u << AXL__LOC_HOST)) &&
+                !(pb->flags & AXL__PB_MULTI_LOC)) {
+                if (b->loc[pb->loc_first].ver == b->cur ||
+                    (pb->flags & AXL__PB_DISCARD_FIRST))
+                    continue;
+                const uint8_t src = axl__pick_source(b, pb->loc_first);
+                if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
+                    continue;
+            }
             b->holds++;
             axl_status st = axl__host_storage(fn, b);
             axl__buffer_unhold(b);
-            if (st != AXL_SUCCESS)
-                return st;
+            if (st != AXL_SUCCESS) {
+                /* Said of the first node that uses it. */
+                uint32_t n = 0;
+                for (uint32_t k = 0; k < p->nnodes * AXL_MAX_ACCESSORS; k++)
+                    if (p->pbuf[k] == i &&
+                        k % AXL_MAX_ACCESSORS <
+                            axl__graph_node_deref(
+                                p->node[k / AXL_MAX_ACCESSORS])->nacc) {
+                        n = k / AXL_MAX_ACCESSORS;
+                        break;
+                    }
+                return at_node(fn, st, n);
+            }
             dropped = true;
         }
         if (!dropped)
@@ -1411,6 +1066,31 @@ static axl_status replay_submit(const char *fn, struct axl__queue *q,
     return st;
 }
 
+/* A submission of a graph with more buffers than a command keeps the view
+ * of (AXL__REPLAY_SEEN) waits for the last pending one (lock held; dropped
+ * while it waits); a wait that could never end (it waits for what this
+ * thread blocks) fails. */
+AXL__COLD static axl_status wait_for_plan(const char *fn,
+                                          struct axl__graph_exec *x)
+{
+    const uint16_t es = AXL__HANDLE_SLOT(x->last);
+    struct axl__event *e = axl__event_at(es);
+    if (!x->last ||
+        AXL__POOL(EVENT)->gen[es] != (uint16_t)(x->last >> AXL__HANDLE_GEN_SHIFT)) {
+        axl__wait_until_pred(plan_idle, x); /* not expected: its event holds */
+        return AXL_SUCCESS;
+    }
+    char why[AXL_MESSAGE_MAX - 96];
+    if (axl__wait_for_room(e, why, sizeof why) == AXL_SUCCESS)
+        return AXL_SUCCESS;
+    return axl__fail(fn, AXL_ERR_BAD_STATE,
+                     "the graph's %u buffers are more than a submission "
+                     "keeps beside a pending one (%u): it waits for it, and "
+                     "would wait for %s",
+                     (unsigned)x->plan->nbufs, (unsigned)AXL__REPLAY_SEEN,
+                     why);
+}
+
 axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
                                   const axl_event *deps, uint32_t ndeps,
                                   axl_event *event)
@@ -1424,10 +1104,6 @@ axl_status axl_queue_submit_graph(axl_queue queue, axl_graph_exec exec,
         return st;
 again:
     st = AXL_SUCCESS;
-    unsigned resolved = 0;  /* nodes whose handlers hold their buffers */
-    bool prepared = false;  /* axl__access_prepare was called: the lock
-                               may have been dropped */
-    unsigned committed = 0; /* nodes submitted (and their events held) */
     struct axl__queue *q;
     struct axl__graph_exec *x;
     struct axl__device *d;
@@ -1449,7 +1125,16 @@ again:
             axl__wait_until_pred(exec_idle, x);
         else if (d->programming)
             axl__wait_until_pred(device_ready, d);
-        else
+        else if (x->plan && x->plan->pending &&
+                 x->plan->nbufs > AXL__REPLAY_SEEN) {
+            /* Its commit writes what it finds into the plan, which the
+             * pending submissions read: after the last of them. */
+            st = wait_for_plan(fn, x);
+            if (st != AXL_SUCCESS) {
+                axl__leave();
+                return st;
+            }
+        } else
             break;
     }
     if (x->context != q->context || x->device != q->device)
@@ -1463,264 +1148,10 @@ again:
         axl__leave();
         return st;
     }
-    /* Its plan, run by the one executor (replay.c); a graph with host
-     * nodes or a buffer at two places goes node by node (issue 37, until
-     * its stage 4). So does one whose buffers a host accessor holds or
-     * waits for: an update while it waits must reach the next submission
-     * only, and an update waits for a submission through the plan (its
-     * tables are the next one's), which could not end while this thread
-     * holds the accessor (issue 37: until an update can leave a pending
-     * submission its own tables). */
-    if (x->plan && x->plan->simple && !host_accessed(x->plan)) {
-        st = replay_submit(fn, q, x, d, deps, ndeps, event);
-        if (st == AGAIN)
-            goto again;
-        axl__leave();
-        return st;
-    }
-    /* From here the lock may be dropped (host storage): x is this call's
-     * (updates, releases and other submissions of it wait), the queue and
-     * each node's kernel are held. */
-    x->busy = true;
-    q->holds++;
-    /* The submission's own dependencies (complete ones order nothing). */
-    uint32_t udeps[AXL_MAX_HANDLER_DEPS];
-    unsigned nu = 0;
-    bool overflow = false;
-    for (uint32_t i = 0; i < ndeps; i++) {
-        struct axl__event *e = axl__lookup(fn, "a dependency event",
-                                           AXL__POOL_EVENT, deps[i].id, &st);
-        if (!e)
-            goto out;
-        if (atomic_load_explicit(&e->state, memory_order_acquire) ==
-                AXL_EVENT_COMPLETE &&
-            e->status == AXL_SUCCESS)
-            continue;
-        if (nu < AXL_MAX_HANDLER_DEPS)
-            udeps[nu++] = deps[i].id;
-        else
-            overflow = true;
-    }
-    /* 1. Before anything is submitted, all that may fail, node by node:
-     * what can have changed since finalize (the kernel and the buffers
-     * alive, the design on the device), then the handler in place with
-     * its pointers set and its buffers and kernel held (the holds of the
-     * handler calls, which the commit takes over), then host storage for
-     * the buffers that need it (the lock is dropped while it is made;
-     * what the nodes use is held). A graph runs whole or not at all. */
-    const uint32_t kernels_gone = axl__rt.kernels_gone,
-                   buffers_gone = axl__rt.buffers_gone;
-    const bool live = x->checked && x->kernels_gone == kernels_gone &&
-                      x->buffers_gone == buffers_gone &&
-                      axl__image_ref_eq(x->loaded, d->loaded);
-    /* Laid out at finalize, every buffer where the nodes run, nothing to
-     * trace: one command for the submission and one per node, with the
-     * edges finalize found (laid_submit); else node by node. Found live,
-     * the nodes' handlers point at their buffers still (the last
-     * submission's step 1 set them), and step 1 has nothing to do. */
-    axl_handler g;
-    bool laid = live && x->laid && !axl__observing() &&
-                laid_group(x, q->device, &g);
-    for (struct axl__graph_node *n = laid ? NULL : node_of(x->head); n;
-         n = node_of(n->next)) {
-        axl_handler *h = &n->h;
-        struct axl__kernel *kn = NULL;
-        struct axl__buffer *v[AXL_MAX_ACCESSORS];
-        /* As the last submission found them, unless the lock may have
-         * been dropped since (another thread may have released one). */
-        if (live && !prepared) {
-            if (n->kernel)
-                kn = axl__kernel_at(AXL__HANDLE_SLOT(n->kernel));
-            for (uint8_t i = 0; i < n->nacc; i++)
-                v[i] = axl__buffer_at(AXL__HANDLE_SLOT(n->bufs[i]));
-            goto hold;
-        }
-        if (n->kernel) {
-            kn = axl__pool_get(AXL__POOL(KERNEL), n->kernel);
-            if (!kn) {
-                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                               "node %u: its kernel 0x%08x was released",
-                               (unsigned)n->index, (unsigned)n->kernel);
-                goto out;
-            }
-            const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
-            if (!axl__device_carries(d, kid->image)) {
-                st = axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                               "node %u: %s does not carry the design of "
-                               "kernel %s now",
-                               (unsigned)n->index, d->info.name, kid->name);
-                goto out;
-            }
-        }
-        for (uint8_t i = 0; i < n->nacc; i++)
-            if (!(v[i] = axl__pool_get(AXL__POOL(BUFFER), n->bufs[i]))) {
-                st = axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                               "node %u: buffer 0x%08x (accessor %u) was "
-                               "released",
-                               (unsigned)n->index, (unsigned)n->bufs[i],
-                               (unsigned)i + 1);
-                goto out;
-            }
-    hold:
-        for (uint8_t i = 0; i < n->nacc; i++) {
-            v[i]->holds++;
-            h->acc[i].buf = v[i];
-            h->acc[i].base = axl__buffer_base(v[i]);
-        }
-        if (kn)
-            kn->holds++;
-        resolved++;
-        if (h->kind == AXL__CMD_KERNEL)
-            h->memo = placed(h, q->device);
-        if (n->nacc && !h->memo) {
-            prepared = true;
-            if ((st = axl__access_prepare(fn, h, q)) != AXL_SUCCESS) {
-                st = at_node(fn, st, n->index);
-                goto out;
-            }
-        }
-    }
-    /* Every node was found live when step 1 began: the next submission
-     * need not look again while nothing is retired or freed. */
-    x->checked = true;
-    x->kernels_gone = kernels_gone;
-    x->buffers_gone = buffers_gone;
-    x->loaded = d->loaded;
-    /* sycl_ext_oneapi_graph, "New Handler Member Functions",
-     * ext_oneapi_graph(graph): "Only one instance of graph will execute at
-     * any time. If graph is submitted multiple times, dependencies are
-     * automatically added by the runtime to prevent concurrent executions
-     * of an identical graph." While the last submission runs (from any
-     * queue), this one starts after it, through a gate (after_last); on an
-     * in-order queue that made the last one, the queue's order does it.
-     * With no command in flight the last one is done: a replay loop that
-     * waits for each pays a load and a branch for the rule. Then room for
-     * every command at once (after the lock was last dropped). */
-    if (!laid)
-        laid = x->laid && !prepared && !axl__observing() &&
-               laid_group(x, q->device, &g);
-    unsigned need = (unsigned)x->nnodes + (laid ? 1u : x->njoins);
-    const bool gated = AXL__IS_REF(axl__rt.inflight_head) && x->last &&
-                       running(x->last, q);
-    if (gated)
-        need++;
-    static const int kinds[2] = {AXL__POOL_COMMAND, AXL__POOL_EVENT};
-    for (unsigned k = 0; k < 2; k++) {
-        const axl__pool *p = &axl__pools[kinds[k]];
-        if ((unsigned)p->capacity - p->in_use < need) {
-            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                           "the graph needs %u %ss at once, and the %s pool "
-                           "has %u left (configure axl with -D%s=%u)",
-                           need, p->name, p->name,
-                           (unsigned)(p->capacity - p->in_use), p->setting,
-                           (unsigned)p->in_use + need);
-            if (laid)
-                axl__handler_drop(&g);
-            goto out;
-        }
-    }
-    if (gated) {
-        uint32_t ev;
-        if ((st = after_last(fn, q, x->last, &ev)) != AXL_SUCCESS) {
-            if (laid) /* cannot fail: the room was checked */
-                axl__handler_drop(&g);
-            goto out;
-        }
-        if (nu < AXL_MAX_HANDLER_DEPS)
-            udeps[nu++] = ev;
-        else
-            overflow = true; /* every earlier command: the gate too */
-    }
-    if (laid) {
-        laid_submit(fn, q, x, &g, udeps, nu, overflow, event);
-        goto out; /* the nodes' handlers let go of what step 1 held */
-    }
-    /* 2. The nodes, in order, each a checked group committed as a
-     * submission commits one, from the node's own handler. */
-    struct axl__graph_node *by_index[AXL_MAX_GRAPH_NODES];
-    /* The sinks: the nodes', or an empty graph's dependencies. */
-    uint32_t sinks[AXL_MAX_GRAPH_NODES > AXL_MAX_HANDLER_DEPS
-                       ? AXL_MAX_GRAPH_NODES
-                       : AXL_MAX_HANDLER_DEPS];
-    unsigned ns = 0;
-    for (struct axl__graph_node *n = node_of(x->head); n;
-         n = node_of(n->next)) {
-        by_index[n->index] = n;
-        axl_handler *h = &n->h;
-        const uint32_t kmemo = h->u.kernel.memo;
-        for (uint8_t k = 0; k < n->ndeps; k++)
-            add_dep(h, by_index[n->deps[k]]->ev);
-        for (unsigned k = 0; k < nu; k++)
-            add_dep(h, udeps[k]);
-        h->deps_overflow |= overflow;
-        if (h->kind == AXL__CMD_KERNEL) {
-            h->u.kernel.timeout_ns = h->timeout_ns ? h->timeout_ns
-                                                   : q->timeout_ns;
-            /* A kernel restricted to some units since has no memo. */
-            if (axl__kernel_at(h->u.kernel.kernel)->cus)
-                h->u.kernel.memo = 0;
-            /* Its buffers are where step 1 found them unless the lock
-             * was dropped since (host storage, which only a prepare
-             * makes): the nodes before run on this device or the host,
-             * and a buffer the host wrote has host storage. */
-            if (h->memo && prepared)
-                h->memo = placed(h, q->device);
-        }
-        prepared |= h->nacc && !h->memo;
-        /* With one sink (the last node), its event is the graph's. */
-        const bool last = x->njoins == 0 && !AXL__IS_REF(n->next);
-        struct axl__command *c;
-        st = axl__commit(fn, q, h, &c, last ? event : NULL);
-        h->ndeps = 0;
-        h->deps_overflow = false;
-        if (h->kind == AXL__CMD_KERNEL)
-            h->u.kernel.memo = kmemo;
-        if (st != AXL_SUCCESS) /* host storage step 1 could not foresee
-                                  (a copy between devices an earlier
-                                  node made necessary): the nodes before
-                                  run, the event is not made */
-            goto out;
-        h->nacc = n->nacc;
-        h->memo = 0;
-        /* Held until the joins are made: the lock may be dropped in a
-         * later node's commit (host storage), and a node that ran and
-         * failed meanwhile must still be found by its dependents. */
-        axl__event_at(c->event)->holds++;
-        committed++;
-        n->ev = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-        /* The submission's event, made or not (the next submission
-         * starts after it): the last node's, unless a join follows. */
-        x->last = n->ev;
-        if (!n->has_succ)
-            sinks[ns++] = n->ev;
-    }
-    /* 3. The one event: joins of the sinks, JOIN_FAN at a time (a join
-     * keeps each edge, so each carries its node's failure). */
-    if (x->njoins) {
-        if (x->nnodes == 0)
-            for (unsigned k = 0; k < nu; k++)
-                sinks[ns++] = udeps[k]; /* an empty graph waits for deps */
-        while (ns > JOIN_FAN) {
-            unsigned m = 0;
-            for (unsigned k = 0; k < ns && st == AXL_SUCCESS; k += JOIN_FAN)
-                st = join(fn, q, sinks + k,
-                          ns - k < JOIN_FAN ? ns - k : JOIN_FAN, &sinks[m++],
-                          NULL, false);
-            if (st != AXL_SUCCESS)
-                goto out;
-            ns = m;
-        }
-        /* An empty graph given more dependencies than a group holds
-         * waits for every earlier command, as such a group does. */
-        st = join(fn, q, sinks, ns, &x->last, event,
-                  x->nnodes == 0 && overflow);
-    }
-out:
-    unresolve(x, committed, resolved);
-    exec_disown(x);
-    axl__queue_unhold(q);
-    if (st == AXL_SUCCESS || committed)
-        axl__pump();
+    /* Its plan, run by the one executor (replay.c). */
+    st = replay_submit(fn, q, x, d, deps, ndeps, event);
+    if (st == AGAIN)
+        goto again;
     axl__leave();
     return st;
 }
@@ -1792,6 +1223,15 @@ axl_status axl_graph_exec_update_scalar(axl_graph_exec exec,
                        "node %u: argument %u is a buffer "
                        "(axl_graph_exec_update_buffer swaps it)",
                        (unsigned)n->index, (unsigned)arg_index);
+    else if (n && n->split.chunks > 1 &&
+             ((int32_t)arg_index == n->split.offset_id ||
+              (int32_t)arg_index == n->split.count_id))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "node %u: argument %u is the chunks' %s: the "
+                       "parallel_for's split sets it",
+                       (unsigned)n->index, (unsigned)arg_index,
+                       (int32_t)arg_index == n->split.offset_id ? "offset"
+                                                                : "count");
     else if (n && size != ka->size)
         st = axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                        "node %u: argument %u takes %u bytes; %zu were given",
@@ -1876,8 +1316,7 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
                        was.tag);
     }
     if (st == AXL_SUCCESS) {
-        /* The node changes; its edges may, and with them the joins a
-         * submission needs: kept only if a submission can still fit. */
+        /* The node changes, and its edges may. */
         struct axl__graph_node was;
         memcpy(&was, n, sizeof was);
         memcpy(&n->h, &h, sizeof h);
@@ -1886,30 +1325,13 @@ axl_status axl_graph_exec_update_buffer(axl_graph_exec exec,
         x->checked = false;
         span_of(&n->span[a], &h, a);
         n->span[a].bank = bank;
-        find_sinks(x);
-        const unsigned need = (unsigned)x->nnodes + x->njoins;
-        if (need > AXL_MAX_COMMANDS || need > AXL_MAX_EVENTS) {
-            memcpy(n, &was, sizeof was);
-            find_sinks(x);
-            st = axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                           "node %u: with the new buffer a submission would "
-                           "take %u commands and events at once, more than "
-                           "AXL_MAX_COMMANDS (%u) or AXL_MAX_EVENTS (%u)",
-                           (unsigned)n->index, need,
-                           (unsigned)AXL_MAX_COMMANDS,
-                           (unsigned)AXL_MAX_EVENTS);
-        }
         if (st == AXL_SUCCESS) {
             /* The plan again, with the node's new edges; kept as it was
              * (and the node) when the tables cannot hold the new one. */
             st = axl__plan_build(fn, x);
-            if (st != AXL_SUCCESS) {
+            if (st != AXL_SUCCESS)
                 memcpy(n, &was, sizeof was);
-                find_sinks(x);
-            }
         }
-        if (st == AXL_SUCCESS) /* a chunk's sub-buffer it named no more */
-            graph_buffer(was.bufs[a], false);
     }
     axl__handler_drop(&h);
     exec_disown(x);

@@ -7,18 +7,15 @@
  * handler that described it, holding nothing: its buffers and its kernel
  * are remembered by handle (so a released one is seen, by its stale
  * generation, at finalize and at submission), and the handler's pointers
- * to them are set again each time the node is used. A replay copies each
- * node's handler and commits it as axl_queue_submit commits a checked
- * group (axl__commit): the checker is skipped, the rules that depend on
- * the moment (data edges, data movement, in-order edges) are not.
+ * to them are set again each time the node is used. Finalize makes the
+ * executable graph's plan from its nodes (replay.h), which a submission
+ * replays as one command: the checker is skipped, the rules that depend
+ * on the moment (data edges, data movement, in-order edges) are not.
  */
 #ifndef AXL_GRAPH_PRIV_H
 #define AXL_GRAPH_PRIV_H
 
-/* A laid-out graph's node command takes its edges to the other nodes as
- * any command takes edges (axl__add_dep), leaving room for host
- * accessors' edges; a graph up to AXL__LAID_NODES nodes is laid out. */
-#define AXL__LAID_PREDS (AXL_MAX_COMMAND_DEPS - AXL_MAX_HOST_ACCESSORS)
+/* A written plan names its nodes up to this many (plan.c). */
 #define AXL__LAID_NODES 64u
 
 struct axl__graph_node {
@@ -28,8 +25,6 @@ struct axl__graph_node {
     uint8_t ndeps;
     uint8_t nacc;               /* its accessors (h.nacc, which a
                                    submission's commit zeroes) */
-    bool has_succ;              /* a later node depends on it (an edge or
-                                   conflicting accessors) */
     uint16_t deps[AXL_MAX_GRAPH_NODE_DEPS]; /* explicit edges: positions of
                                    earlier nodes */
     uint32_t kernel;            /* kernel nodes: the kernel's handle */
@@ -46,17 +41,23 @@ struct axl__graph_node {
                                    buffer argument at finalize */
         size_t elem, range[3];
     } span[AXL_MAX_ACCESSORS];
+    /* A recorded parallel_for (parallel.c) is one node over the whole
+     * range, its buffers whole, which a plan runs as `chunks` runs, each
+     * over its part of the split buffers and told its first item and
+     * count (axl__split_chunk). chunks 0: a plain node (one run). */
+    struct axl__graph_split {
+        uint16_t chunks;
+        uint8_t nsplit;
+        uint8_t offset_size, count_size;  /* 4 or 8 */
+        int32_t offset_id, count_id;      /* argument ids, or -1 */
+        uint16_t split_id[AXL_MAX_KERNEL_ARGS]; /* the split buffers'
+                                             argument ids */
+        uint64_t range, granule;          /* items; every chunk but the
+                                             last is a multiple of it */
+    } split;
     uint32_t from;              /* executable nodes: the handle of the
                                    graph's node it was made from (updates
                                    name it; it may be released since) */
-    uint32_t ev;                /* executable nodes: its command's event
-                                   in the submission being made */
-    /* Executable nodes of a laid-out graph (axl__graph_exec.laid): the
-     * earlier nodes it waits for, none implied by another (positions). */
-    uint8_t npreds;
-    uint16_t preds[AXL__LAID_PREDS];
-    struct axl__access acc[AXL_MAX_ACCESSORS]; /* its command's accessors
-                                   as a launch reads them (not records) */
     /* Executable nodes: what the plan's build uses while it walks the
      * nodes (plan.c). */
     uint16_t mark;              /* build: the last node (+ 1) that took an
@@ -81,32 +82,14 @@ struct axl__graph_exec {
     uint16_t refs;
     uint16_t context, device;   /* slots; it holds its context */
     uint16_t nnodes;
-    uint16_t nsinks;            /* nodes no other node depends on */
-    uint16_t njoins;            /* commands that join the sinks' events
-                                   (0: one sink, whose event is the
-                                   graph's) */
-    bool busy;                  /* a submission is using the nodes'
-                                   handlers in place (it may drop the lock
-                                   for host storage): another submits from
-                                   copies, updates wait for it to end */
+    bool busy;                  /* a call owns the nodes (a submission's
+                                   resolve or an update may drop the lock):
+                                   others wait for it to end */
     /* What the last submission found live (its step 1): while no kernel
      * or buffer was released or freed since (axl__rt's counts) and the
      * device carries the same design, every node's kernel and buffers
      * still are. (Fields ordered so that the struct has no hole.) */
     bool checked;
-    bool laid;                  /* its nodes are kernels whose edges were
-                                   laid out (npreds, preds): a submission
-                                   may be one command that releases the
-                                   node commands (AXL__CMD_GRAPH) */
-    uint8_t ngroup;             /* laid: the buffers the nodes use, once
-                                   each (a submission's command holds
-                                   them): where a node names it first, and
-                                   every mode the nodes use it in */
-    struct axl__graph_use {
-        struct axl__graph_node *node;
-        uint8_t acc;
-        uint8_t mode;
-    } group[AXL_MAX_ACCESSORS];
     axl__image_ref loaded;
     uint32_t graph;             /* handle of the graph it was made from
                                    (weak: names the nodes updates take) */
@@ -124,6 +107,9 @@ struct axl__graph_exec {
                                    and tables: updates wait for them) */
     bool retired;               /* released while some are: freed with
                                    the last (replay.c) */
+    struct axl__plan *run_plan; /* the plan of its submission dispatched
+                                   and not finished (one at a time), or
+                                   NULL */
     uint64_t timeout_q;         /* the queue timeout its runs were given
                                    (hal timeout_ns), + 1; 0: none yet */
 };
@@ -131,9 +117,7 @@ struct axl__graph_exec {
 /* axl__submit's branch for a queue that records (or a group that names
  * graph nodes): lock held, the handler's holds dropped before it returns.
  * Reached through axl__graph_submit_fn (sched.c), which axl_graph_create
- * sets: a firmware that makes no graph links none of graph.c. A join
- * command (AXL__CMD_JOIN) holds the events of u.kernel.args[0..nargs)'s
- * ids (slots), which sched.c lets go of when it completes. */
+ * sets: a firmware that makes no graph links none of graph.c. */
 typedef axl_status (*axl__graph_submit_t)(const char *fn,
                                           struct axl__queue *q,
                                           axl_handler *h, axl_event *out);

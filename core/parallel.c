@@ -218,16 +218,25 @@ static axl_status plan_split(const char *fn, const struct axl__queue *q,
 /* Chunk j's first item and count: the range in granules, dealt out as
  * evenly as they go (the first chunks take one more when they do not
  * divide), the last chunk cut at the range's end. */
+void axl__split_chunk(uint64_t range, uint64_t granule, uint32_t chunks,
+                      uint32_t j, uint64_t *first, uint64_t *count)
+{
+    const uint64_t blocks = (range + granule - 1) / granule;
+    const uint64_t base = blocks / chunks, extra = blocks % chunks;
+    const uint64_t b0 = j * base + (j < extra ? j : extra);
+    const uint64_t b1 = b0 + base + (j < extra ? 1 : 0);
+    const uint64_t end = b1 * granule < range ? b1 * granule : range;
+    *first = b0 * granule;
+    *count = end - *first;
+}
+
 static void chunk_span(const struct plan *p, size_t range, uint32_t j,
                        size_t *first, size_t *count)
 {
-    const size_t blocks = (range + p->granule - 1) / p->granule;
-    const size_t base = blocks / p->chunks, extra = blocks % p->chunks;
-    const size_t b0 = j * base + (j < extra ? j : extra);
-    const size_t b1 = b0 + base + (j < extra ? 1 : 0);
-    const size_t end = b1 * p->granule < range ? b1 * p->granule : range;
-    *first = b0 * p->granule;
-    *count = end - *first;
+    uint64_t f, c;
+    axl__split_chunk(range, p->granule, p->chunks, j, &f, &c);
+    *first = (size_t)f;
+    *count = (size_t)c;
 }
 
 static void set_scalar(axl_kernel_arg *a, uint32_t size, uint64_t v)
@@ -328,99 +337,86 @@ static uint32_t stale_buffers(const struct axl__queue *q,
 
 #if AXL_FEATURE_GRAPHS
 /*
- * parallel_for into the graph q records into (lock held; p planned, subs
- * made): each chunk a node, as axl_queue_single_task would record it with
- * its sub-buffers. A node holds nothing, so these sub-buffers, which the
- * application never sees, are marked AXL__BUF_GRAPH and the nodes that
- * name them hold their references instead (graph.c: the recorded node
- * the one made here, each executable node one more; the last to go frees
- * them). *event stands for a node that depends on every chunk: on an
- * in-order queue the last chunk (the recording chains them), else empty
- * nodes that each take the one before and AXL_MAX_GRAPH_NODE_DEPS - 1
- * chunks. No prefetch is recorded: in a replay a chunk moves what it
- * uses, as any recorded launch does.
- *
- * All or nothing, as at once: the first chunk is checked and placed (the
- * lock may be dropped), then the node pool is checked for every node,
- * and then every node is recorded, each passing the checks the first did.
- * *made: the chunks recorded (their sub-buffers are the graph's).
+ * parallel_for into the graph q records into (lock held; p planned): one
+ * node, the group as a single_task over the whole buffers would be
+ * (sycl_ext_oneapi_graph: a parallel_for is one command group, so one
+ * node, and an update through it covers its whole range), with the cut
+ * kept beside it: a replay runs it as p->chunks runs, each over its part
+ * of the split buffers with its own first item and count (the plan, at
+ * finalize: plan.c). The call's event and each chunk's are the node.
  */
-static axl_status record_chunks(const char *fn, struct axl__queue *q,
-                                axl_kernel kernel, size_t range,
-                                const axl_kernel_arg *args, uint32_t nargs,
-                                const axl_split *split, const struct plan *p,
-                                const axl_buffer *subs, const axl_event *deps,
-                                uint32_t ndeps, axl_event *event,
-                                uint32_t *made)
+static axl_status record_split(const char *fn, struct axl__queue *q,
+                               axl_kernel kernel, size_t range,
+                               const axl_kernel_arg *args, uint32_t nargs,
+                               const struct plan *p, const axl_split *split,
+                               const axl_event *deps, uint32_t ndeps,
+                               axl_event *event)
 {
-    const uint32_t fan = AXL_MAX_GRAPH_NODE_DEPS;
-    const bool chained = (q->flags & AXL_QUEUE_IN_ORDER) != 0;
-    *made = 0;
-    if (event && p->chunks > 1 && !chained && fan < 2)
-        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                         "the recorded event of %u chunks needs a node "
-                         "that depends on two nodes at least, and a node "
-                         "keeps AXL_MAX_GRAPH_NODE_DEPS (%u) edges",
-                         (unsigned)p->chunks, (unsigned)fan);
-    const uint32_t joins =
-        !event || p->chunks == 1 || chained
-            ? 0
-            : (p->chunks - 1 + fan - 2) / (fan - 1);
     axl_kernel_arg a[AXL_MAX_KERNEL_ARGS];
+    memcpy(a, args, nargs * sizeof *args);
+    if (p->offset_at >= 0)
+        set_scalar(&a[p->offset_at], p->offset_size, 0);
+    if (p->count_at >= 0)
+        set_scalar(&a[p->count_at], p->count_size, range);
     axl_handler h;
-    chunk_args(p, range, 0, args, nargs, subs, a);
     chunk_handler(&h, kernel, deps, ndeps, a, nargs);
-    axl_status st = chunk_check(fn, q, &h);
-    if (st == AXL_SUCCESS && h.nacc)
-        st = axl__access_prepare(fn, &h, q);
-    axl__handler_drop(&h);
+    axl_event ev;
+    axl_status st = axl__submit(fn, q, &h, &ev); /* recorded: a node */
     if (st != AXL_SUCCESS)
         return st;
-    if (!AXL__IS_REF(q->graph)) /* ended while the lock was dropped */
-        return axl__fail(fn, AXL_ERR_BAD_STATE,
-                         "the queue's recording ended during the call: "
-                         "nothing was recorded nor submitted");
-    const axl__pool *np = AXL__POOL(GRAPH_NODE);
-    const uint32_t need = p->chunks + joins;
-    if ((uint32_t)(np->capacity - np->in_use) < need)
-        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
-                         "parallel_for records %u nodes (%u chunks, %u to "
-                         "wait for them), and the graph node pool has %u "
-                         "left (raise AXL_MAX_GRAPH_NODES in the board "
-                         "header): nothing was recorded",
-                         (unsigned)need, (unsigned)p->chunks,
-                         (unsigned)joins,
-                         (unsigned)(np->capacity - np->in_use));
-    for (uint32_t i = 0; i < p->chunks * p->nsplit; i++)
-        axl__buffer_at(AXL__HANDLE_SLOT(subs[i].id))->flags |= AXL__BUF_GRAPH;
-    axl_event ev[AXL_MAX_HANDLER_DEPS];
-    for (uint32_t j = 0; st == AXL_SUCCESS && j < p->chunks; j++) {
-        chunk_args(p, range, j, args, nargs, subs, a);
-        chunk_handler(&h, kernel, deps, ndeps, a, nargs);
-        st = axl__submit(fn, q, &h, &ev[j]); /* recorded: a node */
-        *made += st == AXL_SUCCESS;
-    }
-    axl_event all = ev[*made ? *made - 1 : 0];
-    for (uint32_t k = 1; st == AXL_SUCCESS && joins && k < *made;) {
-        /* The one before (or the first chunk), then fan - 1 chunks. */
-        axl_event in[AXL_MAX_GRAPH_NODE_DEPS];
-        uint32_t n = 0;
-        in[n++] = k == 1 ? ev[0] : all;
-        while (n < fan && k < *made)
-            in[n++] = ev[k++];
-        axl__handler_init(&h);
-        axl__handler_depends_on(&h, in, n, true);
-        st = axl__submit(fn, q, &h, &all);
-    }
-    if (st != AXL_SUCCESS) /* cannot happen: see above */
-        return st;
+    struct axl__graph_node *n = axl__pool_get(AXL__POOL(GRAPH_NODE), ev.id);
+    if (!n) /* cannot happen: the lock was held since it was made */
+        return axl__fail(fn, AXL_ERR_RUNTIME,
+                         "internal: the recorded node 0x%08x is gone",
+                         (unsigned)ev.id);
+    struct axl__graph_split *sp = &n->split;
+    memset(sp, 0, sizeof *sp);
+    sp->chunks = (uint16_t)p->chunks;
+    sp->range = range;
+    sp->granule = p->granule;
+    sp->offset_id = p->offset_at >= 0
+                        ? (int32_t)axl__arg_index(&args[p->offset_at],
+                                                  (uint32_t)p->offset_at)
+                        : -1;
+    sp->count_id = p->count_at >= 0
+                       ? (int32_t)axl__arg_index(&args[p->count_at],
+                                                 (uint32_t)p->count_at)
+                       : -1;
+    sp->offset_size = (uint8_t)p->offset_size;
+    sp->count_size = (uint8_t)p->count_size;
+    sp->nsplit = (uint8_t)p->nsplit;
+    for (uint32_t k = 0; k < p->nsplit; k++)
+        sp->split_id[k] = (uint16_t)axl__arg_index(&args[p->split_at[k]],
+                                                   p->split_at[k]);
     if (event)
-        *event = all;
-    if (split->chunk_events)
-        memcpy(split->chunk_events, ev, *made * sizeof ev[0]);
+        *event = ev;
+    for (uint32_t j = 0; split->chunk_events && j < p->chunks; j++)
+        split->chunk_events[j] = ev;
     if (split->chunk_count)
-        *split->chunk_count = *made;
+        *split->chunk_count = p->chunks;
     return AXL_SUCCESS;
+}
+
+/* When q records: the call recorded (*recorded true) and its status. */
+static axl_status maybe_record(const char *fn, axl_queue queue,
+                               axl_kernel kernel, size_t range,
+                               const axl_kernel_arg *args, uint32_t nargs,
+                               const struct plan *p, const axl_split *split,
+                               const axl_event *deps, uint32_t ndeps,
+                               axl_event *event, bool *recorded)
+{
+    *recorded = false;
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = axl__queue_get(fn, queue, &st);
+    if (q && AXL__IS_REF(q->graph)) {
+        *recorded = true;
+        st = record_split(fn, q, kernel, range, args, nargs, p, split, deps,
+                          ndeps, event);
+    }
+    axl__leave();
+    return st;
 }
 #endif
 
@@ -495,6 +491,17 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
         return st;
     }
 
+#if AXL_FEATURE_GRAPHS
+    /* sycl_ext_oneapi_graph, "Queue Recording API": the nodes of a
+     * recording are made from queue::submit "or from the queue shortcut
+     * equivalents": a parallel_for is one node (record_split). */
+    bool recorded;
+    st = maybe_record(fn, queue, kernel, range, args, nargs, &p, split, deps,
+                      ndeps, event, &recorded);
+    if (recorded || st != AXL_SUCCESS)
+        return st;
+#endif
+
     /* 2. The sub-buffers: each chunk's part of each split buffer. */
     axl_buffer subs[AXL_MAX_HANDLER_DEPS * AXL_MAX_KERNEL_ARGS];
     uint32_t nsubs = 0;
@@ -527,18 +534,12 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
     }
     q = axl__queue_get(fn, queue, &st);
 #if AXL_FEATURE_GRAPHS
-    /* sycl_ext_oneapi_graph, "Queue Recording API": the nodes of a
-     * recording are made from queue::submit "or from the queue shortcut
-     * equivalents"; parallel_for's chunks are recorded as they would be
-     * submitted (record_chunks). */
+    /* A recording begun while the lock was dropped: one node still. */
     if (q && AXL__IS_REF(q->graph)) {
-        uint32_t recorded;
-        st = record_chunks(fn, q, kernel, range, args, nargs, split, &p,
-                           subs, deps, ndeps, event, &recorded);
+        st = record_split(fn, q, kernel, range, args, nargs, &p, split,
+                          deps, ndeps, event);
         axl__leave();
-        /* The recorded chunks' sub-buffers are their nodes'. */
-        release_all(subs + recorded * p.nsplit,
-                    nsubs - recorded * p.nsplit);
+        release_all(subs, nsubs);
         return st;
     }
 #endif

@@ -45,6 +45,12 @@ static inline struct axl__graph_node *next_node(axl__graph_node_ref r)
     return AXL__IS_REF(r) ? axl__graph_node_deref(r) : NULL;
 }
 
+/* A kernel node's runs: a recorded parallel_for's chunks, else one. */
+static uint32_t node_runs(const struct axl__graph_node *n)
+{
+    return n->split.chunks > 1 ? n->split.chunks : 1u;
+}
+
 /* What a node is, as an executor sees it. */
 static uint8_t node_kind(const struct axl__graph_node *n)
 {
@@ -140,8 +146,8 @@ static uint32_t edges(struct axl__graph_exec *x, uint16_t *preds)
 /* Whether node n's accessor i writes all of base buffer b without
  * reading it: no_init over the whole buffer, or a fill or copy in that
  * overwrites it all (as access.c's is_discard says). */
-static bool discards(const struct axl__graph_node *n, unsigned i,
-                     const struct axl__buffer *b)
+bool axl__node_discards(const struct axl__graph_node *n, unsigned i,
+                        const struct axl__buffer *b)
 {
     const struct axl__required *r = &n->h.acc[i];
     const bool over = (n->h.kind == AXL__CMD_FILL ||
@@ -181,7 +187,7 @@ static uint32_t plan_buffers(struct axl__graph_exec *x,
                     if (b->dev_bank == UINT32_MAX && l != AXL__NO_LOC)
                         b->dev_bank = bb->loc[l].mem.bank;
                     (void)d;
-                    if (discards(n, i, bb))
+                    if (axl__node_discards(n, i, bb))
                         b->flags |= AXL__PB_DISCARD_FIRST;
                 }
             }
@@ -327,6 +333,42 @@ static void reduce(struct axl__plan *p)
     memset(stack, 0, p->nnodes * sizeof *stack);
 }
 
+/* Run r of a recorded parallel_for's node n (its arguments as the whole
+ * node's): its chunk's part of each split buffer, its first item and
+ * count in its own bytes (parallel.c's cut). */
+static void split_run(struct axl__plan_run *run,
+                      const struct axl__graph_node *n, uint32_t r)
+{
+    const struct axl__graph_split *sp = &n->split;
+    uint64_t first, count;
+    axl__split_chunk(sp->range, sp->granule, sp->chunks, r, &first, &count);
+    for (uint8_t m = 0; m < run->nargs; m++) {
+        const struct axl__karg *a = &n->h.u.kernel.args[m];
+        axl_hal_arg *g = &run->args[m];
+        const uint64_t v[2] = {first, count};
+        for (unsigned k = 0; k < 2; k++) {
+            const int32_t id = k ? sp->count_id : sp->offset_id;
+            const unsigned size = k ? sp->count_size : sp->offset_size;
+            if (a->acc || (int32_t)a->id != id)
+                continue;
+            unsigned char *own = run->own + 8u * k;
+            if (size == 4) {
+                const uint32_t v32 = (uint32_t)v[k];
+                memcpy(own, &v32, 4);
+            } else {
+                memcpy(own, &v[k], 8);
+            }
+            g->value = own;
+        }
+        for (uint8_t s = 0; a->acc && s < sp->nsplit; s++)
+            if (sp->split_id[s] == a->id) {
+                const uint64_t per = g->size / sp->range; /* an item's */
+                g->offset += first * per;
+                g->size = count * per;
+            }
+    }
+}
+
 /*
  * Each run's hal run as far as it stays from one submission to the next
  * (the port gets it as is; axl__plan_bind adds its unit, replay.c its
@@ -334,20 +376,13 @@ static void reduce(struct axl__plan *p)
  * arguments as cu.c's fill_args gives a launch's, a scalar pointing at
  * the node's own bytes (an update writes there), a buffer at its base's
  * copy where the node uses it, from its view's offset. Also the graph's
- * kernels once each (a submission holds them) and whether the executor
- * runs it: kernel and empty nodes, each buffer at one place.
+ * kernels once each (a submission holds them).
  */
 static void prepare_runs(struct axl__plan *p, const struct axl__graph_exec *x)
 {
-    p->simple = true;
-    for (uint32_t b = 0; b < p->nbufs; b++)
-        if (p->buf[b].flags & AXL__PB_MULTI_LOC)
-            p->simple = false;
     uint32_t a0 = 0;
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
-        if (nd->kind == AXL_PLAN_NODE_HOST)
-            p->simple = false;
         if (nd->kind != AXL_PLAN_NODE_KERNEL)
             continue;
         const struct axl__graph_node *n = axl__graph_node_deref(p->node[i]);
@@ -400,6 +435,8 @@ static void prepare_runs(struct axl__plan *p, const struct axl__graph_exec *x)
                     run->bases[m] = UINT16_MAX;
                 }
             }
+            if (nd->nruns > 1)
+                split_run(run, n, r);
         }
     }
     (void)x;
@@ -507,8 +544,8 @@ axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
     for (struct axl__graph_node *n = next_node(x->head); n;
          n = next_node(n->next))
         if (node_kind(n) == AXL_PLAN_NODE_KERNEL) {
-            nr++;
-            na += n->h.u.kernel.nargs;
+            nr += node_runs(n);
+            na += n->h.u.kernel.nargs * node_runs(n);
         }
     const uint32_t ne = edges(x, NULL);
     const uint32_t nb = plan_buffers(x, NULL, NULL);
@@ -558,8 +595,9 @@ axl_status axl__plan_build(const char *fn, struct axl__graph_exec *x)
         nd->kernel = axl__kernel_id_at(n->h.u.kernel.kid)->name;
         nd->nargs = n->h.u.kernel.nargs;
         nd->run0 = (uint16_t)run0;
-        nd->nruns = 1;
-        p->run[run0++].node = (uint16_t)i;
+        nd->nruns = (uint16_t)node_runs(n);
+        for (uint32_t r = 0; r < nd->nruns; r++)
+            p->run[run0++].node = (uint16_t)i;
     }
     p->g.nnodes = nn;
     p->g.words = (nn + 31u) / 32u;
@@ -676,8 +714,7 @@ static axl_status node_arg(const char *fn, const struct plan_model *pm,
     return AXL_SUCCESS;
 }
 
-/* What a node that is not a kernel is, for the refusal. */
-static const char *host_node_what(const struct axl__graph_node *n)
+const char *axl__node_what(const struct axl__graph_node *n)
 {
     switch (n->h.kind) {
     case AXL__CMD_HOST_TASK:
@@ -734,9 +771,14 @@ static axl_status gather(const char *fn, const struct axl__graph_exec *x,
             return axl__fail(fn, AXL_ERR_INVALID,
                              "node %u is %s: a plan holds kernel nodes (and "
                              "empty ones)",
-                             i, host_node_what(n));
+                             i, axl__node_what(n));
         if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
             continue;
+        if (p->nodes[i].nruns > 1)
+            return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                             "node %u is a parallel_for of %u chunks: a "
+                             "written plan holds one run per node",
+                             i, (unsigned)p->nodes[i].nruns);
         if (!axl__pool_get(AXL__POOL(KERNEL), n->kernel))
             return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
                              "node %u: its kernel 0x%08x was released", i,

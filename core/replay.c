@@ -63,11 +63,13 @@ axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
     memcpy(h.deps, deps, ndeps * sizeof deps[0]);
     h.deps_overflow = overflow;
     h.u.replay.exec = AXL__SLOT(GRAPH_EXEC, x);
+    h.u.replay.plan = x->plan;
     struct axl__command *c;
     axl_status st = axl__commit(fn, q, &h, &c, out);
     if (st != AXL_SUCCESS)
         return st;
     x->pending++;
+    x->plan->pending++;
     x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
     return AXL_SUCCESS;
 }
@@ -92,7 +94,7 @@ static struct axl__event *running_last(uint32_t last, const struct axl__queue *q
 void axl__replay_edges(struct axl__command *c, struct axl__queue *q)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
-    struct axl__plan *p = x->plan;
+    struct axl__plan *p = c->u.replay.plan;
     /* sycl_ext_oneapi_graph, "New Handler Member Functions",
      * ext_oneapi_graph(graph): "Only one instance of graph will execute
      * at any time": after the last submission if it still runs, by an
@@ -115,7 +117,8 @@ void axl__unit_freed(struct axl__device *d, struct axl__cu *cu)
             for (; cu->waiting[s]; cu->waiting[s]--) {
                 /* The kick a start promised: the claim, if taken here, is
                  * left for a pump (no driving with the lock held). */
-                (void)axl__exec_kick(&axl__graph_exec_at(s)->plan->x, false);
+                (void)axl__exec_kick(&axl__graph_exec_at(s)->run_plan->x,
+                                     false);
                 atomic_store(&axl__rt.replay_kick, 1);
             }
     if (atomic_exchange(&axl__rt.unit_waits, 0))
@@ -206,6 +209,130 @@ AXL__COLD static axl_status lost_input(struct axl__plan *p, uint32_t n)
     return AXL_SUCCESS;
 }
 
+/* A node starts, the first of the submission (any context that drives):
+ * the event runs from here, its command_start this start's time. */
+static void first_start(struct axl__plan *p, struct axl__device *d)
+{
+    if (atomic_exchange(&p->started, 1))
+        return;
+    struct axl__event *e = axl__event_at(axl__command_at(p->cmd)->event);
+    if (p->profiling)
+        e->t_start = axl__dev_now(d);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
+                          memory_order_release);
+}
+
+/* Node n's failure message, "node 2 (a copy): why", unless one is kept. */
+static void host_node_why(struct axl__plan *p, uint32_t n, const char *why)
+{
+    char *w = axl__exec_why(&p->x, n);
+    if (w)
+        axl__why(w, AXL_MESSAGE_MAX, "node %u (%s): %s", (unsigned)n,
+                 axl__node_what(axl__graph_node_deref(p->node[n])),
+                 why && why[0] ? why : "failed");
+}
+
+/* Where the current copy of plan buffer pb is to be moved from: the host
+ * when it is current there (a move between devices goes through it),
+ * else the first place that is. */
+static uint8_t move_source(const struct axl__plan_buf *pb)
+{
+    return (pb->now & 1u) ? AXL__LOC_HOST : (uint8_t)__builtin_ctz(pb->now);
+}
+
+/*
+ * Node n's buffers where it uses them (the driver, no lock held, before
+ * the node starts: the nodes that use a buffer at another place are
+ * ordered before it or after it, so nothing else moves or writes it
+ * meanwhile): one not current there is moved from where it is (unless
+ * the node writes all of it without reading); one the node writes is
+ * current only there after it. A move that fails fails the node.
+ */
+AXL__COLD static axl_status node_moves(struct axl__plan *p, uint32_t n)
+{
+    const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+    for (uint8_t k = 0; k < gn->nacc; k++) {
+        struct axl__plan_buf *pb = &p->buf[p->pbuf[n * AXL_MAX_ACCESSORS + k]];
+        const uint8_t l = gn->h.acc[k].loc;
+        struct axl__buffer *b = axl__buffer_at(pb->base);
+        if (!(pb->now >> l & 1u) && pb->now &&
+            !axl__node_discards(gn, k, b)) {
+            char why[AXL_MESSAGE_MAX - 64];
+            const axl_status st =
+                axl__move(b, move_source(pb), l, why, sizeof why);
+            if (st != AXL_SUCCESS) {
+                char *w = axl__exec_why(&p->x, n);
+                if (w)
+                    axl__why(w, AXL_MESSAGE_MAX,
+                             "node %u: buffer 0x%x (accessor %u) could not "
+                             "be moved where the node uses it: %s",
+                             (unsigned)n, (unsigned)gn->bufs[k],
+                             (unsigned)k + 1u, why);
+                return st;
+            }
+        }
+        pb->now |= (uint8_t)(1u << l);
+        if (gn->h.acc[k].mode & AXL_ACCESS_WRITE)
+            pb->now = (uint8_t)(1u << l);
+    }
+    return AXL_SUCCESS;
+}
+
+/* At dispatch (no lock held: the commit holds the buffers, and its edges
+ * ordered it after what fills them): each buffer not current where its
+ * first node uses it is moved there, before any node starts. One that
+ * cannot be is lost for the nodes that read it. */
+AXL__COLD static void first_moves(struct axl__plan *p)
+{
+    for (uint32_t i = 0; i < p->nbufs; i++) {
+        struct axl__plan_buf *pb = &p->buf[i];
+        const uint8_t to = pb->loc_first;
+        if ((pb->now >> to & 1u) || !pb->now ||
+            (pb->flags & AXL__PB_DISCARD_FIRST))
+            continue;
+        char why[AXL_MESSAGE_MAX];
+        const axl_status st = axl__move(axl__buffer_at(pb->base),
+                                        move_source(pb), to, why, sizeof why);
+        pb->now |= (uint8_t)(1u << to);
+        if (st != AXL_SUCCESS && !pb->lost) {
+            pb->lost = st;
+            p->any_lost = true;
+        }
+    }
+}
+
+/* After the first moves (lock held): a buffer the graph only reads, at
+ * one place, is where its nodes read it now, so the commands after the
+ * graph that only read it need not wait for the graph any more (its mark
+ * says so, unless a later graph's took its place). */
+AXL__COLD static void readers_free(struct axl__plan *p, uint32_t self)
+{
+    for (uint32_t i = 0; i < p->nbufs; i++) {
+        const struct axl__plan_buf *pb = &p->buf[i];
+        struct axl__buffer *b = axl__buffer_at(pb->base);
+        if (!(pb->flags & (AXL__PB_WRITES | AXL__PB_MULTI_LOC)) &&
+            b->graph_ev == self && !pb->lost)
+            b->graph_writes = false;
+    }
+}
+
+/* After the last node (no lock held): each buffer is current where the
+ * last node that uses it has it (the place the commit made current),
+ * even when that node did not run. One that cannot be moved there is
+ * lost there (the finish marks it). */
+AXL__COLD static void final_moves(struct axl__plan *p)
+{
+    for (uint32_t i = 0; i < p->nbufs; i++) {
+        struct axl__plan_buf *pb = &p->buf[i];
+        if (!pb->now || (pb->now >> pb->loc_out & 1u))
+            continue;
+        char why[AXL_MESSAGE_MAX];
+        if (axl__move(axl__buffer_at(pb->base), move_source(pb),
+                      pb->loc_out, why, sizeof why) == AXL_SUCCESS)
+            pb->now |= (uint8_t)(1u << pb->loc_out);
+    }
+}
+
 /* The executor's start (exec.h): run r of kernel node n on its unit, with
  * the arguments it holds. */
 static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
@@ -215,6 +342,11 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
     struct axl__device *d = device_of(p);
     if (p->any_lost) {
         const axl_status st = lost_input(p, n);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    if (p->moves && r == 0) {
+        const axl_status st = node_moves(p, n);
         if (st != AXL_SUCCESS)
             return st;
     }
@@ -237,16 +369,8 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
                             0x100u;
     atomic_store_explicit(&run->state, starts | AXL__RUN_STARTING,
                           memory_order_relaxed);
-    if (!atomic_load_explicit(&p->started, memory_order_relaxed) &&
-        !atomic_exchange(&p->started, 1)) {
-        /* The first node's start: the event runs from here (its
-         * command_start this start's time). */
-        struct axl__event *e = axl__event_at(axl__command_at(p->cmd)->event);
-        if (p->profiling)
-            e->t_start = axl__dev_now(d);
-        atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
-                              memory_order_release);
-    }
+    if (!atomic_load_explicit(&p->started, memory_order_relaxed))
+        first_start(p, d);
     if (p->traced)
         run->t_start = axl__dev_now(d);
     const axl_status st = axl__dev_run_start(d, &run->hal);
@@ -272,7 +396,110 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
     return AXL_SUCCESS;
 }
 
-static const axl__exec_ops replay_ops = {.start = start_run};
+/* Host node n's action, on the thread that runs it (no lock held): a
+ * host task's function, or a copy's or fill's bytes. Its status; why
+ * filled when it failed. */
+static axl_status host_action(struct axl__plan *p, uint32_t n, char *why,
+                              size_t cap)
+{
+    const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+    const axl_handler *h = &gn->h;
+    if (h->kind == AXL__CMD_HOST_TASK) {
+        char *msg = axl_port_message_buffer();
+        msg[0] = '\0';
+        const axl_status st = h->u.host.fn(h->u.host.user);
+        if (st != AXL_SUCCESS)
+            axl_format(why, cap, "%s",
+                       msg[0] ? msg
+                              : AXL__TEXT("the host task failed and gave "
+                                          "no message"));
+        return st;
+    }
+    /* Its accessors as a command's (where each touches its buffer). */
+    struct axl__access acc[AXL_MAX_ACCESSORS];
+    for (uint8_t k = 0; k < gn->nacc; k++) {
+        acc[k].view = AXL__HANDLE_SLOT(gn->bufs[k]);
+        acc[k].base = gn->span[k].base;
+        acc[k].loc = h->acc[k].loc;
+    }
+    return axl__data_action(h->kind, acc, h->a0, h->a1, &h->u, why, cap);
+}
+
+/* Host node n ran (its thread, no lock held): its end stamped, told. */
+static bool host_ended(struct axl__plan *p, uint32_t n, axl_status st,
+                       const char *why)
+{
+    if (st != AXL_SUCCESS)
+        host_node_why(p, n, why);
+    if (p->profiling) {
+        const uint64_t now = axl__dev_now(device_of(p));
+        uint64_t t = atomic_load_explicit(&p->t_end, memory_order_relaxed);
+        while (t < now && !atomic_compare_exchange_weak(&p->t_end, &t, now)) {
+        }
+    }
+    return axl__exec_node_ended(&p->x, n, st, true);
+}
+
+/* The executor's run_node (exec.h): a host task goes to the host-task
+ * workers when there are some (the driver goes on), else runs here; a
+ * copy or fill runs here, the lock not held. */
+static axl_status run_node(axl__exec *x, uint32_t n)
+{
+    struct axl__plan *p = x->client;
+    if (p->any_lost) {
+        const axl_status st = lost_input(p, n);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    if (p->moves) {
+        const axl_status st = node_moves(p, n);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    first_start(p, device_of(p));
+    const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+    if (gn->h.kind == AXL__CMD_HOST_TASK && axl__rt.workers) {
+        axl_port_lock();
+        const uint32_t at = (axl__rt.host_nodes_head +
+                             axl__rt.host_nodes_count++) %
+                            AXL_MAX_GRAPH_NODES;
+        axl__rt.host_nodes[at] = (uint32_t)p->exec << 16 | n;
+        axl_port_wake(AXL_PORT_CHANNEL_WORK);
+        axl_port_unlock();
+        return AXL_SUCCESS;
+    }
+    char why[AXL_MESSAGE_MAX - 32];
+    const axl_status st = host_action(p, n, why, sizeof why);
+    (void)host_ended(p, n, st, why); /* this driver settles it */
+    return AXL_SUCCESS;
+}
+
+static const axl__exec_ops replay_ops = {.start = start_run,
+                                         .run_node = run_node};
+
+static void finish(struct axl__plan *p);
+
+bool axl__replay_host_work(void)
+{
+    if (!axl__rt.host_nodes_count)
+        return false;
+    const uint32_t e = axl__rt.host_nodes[axl__rt.host_nodes_head];
+    axl__rt.host_nodes_head = (axl__rt.host_nodes_head + 1u) %
+                              AXL_MAX_GRAPH_NODES;
+    axl__rt.host_nodes_count--;
+    struct axl__plan *p = axl__graph_exec_at((uint16_t)(e >> 16))->run_plan;
+    const uint32_t n = e & 0xFFFFu;
+    axl_port_unlock();
+    char why[AXL_MESSAGE_MAX - 32];
+    const axl_status st = host_action(p, n, why, sizeof why);
+    const bool done = host_ended(p, n, st, why);
+    if (done && p->moves)
+        final_moves(p);
+    axl_port_lock();
+    if (done)
+        finish(p);
+    return true;
+}
 
 /* ---- The end of a submission ------------------------------------------------- */
 
@@ -285,6 +512,16 @@ static void exec_settle(struct axl__graph_exec *x)
     struct axl__plan *p = x->plan;
     if (x->retired && !x->pending && (!p || !p->given_up))
         axl__exec_free(x);
+}
+
+/* Plan p's submission or given-up run is over (lock held): a detached
+ * plan goes with the last; else x may (released meanwhile). */
+static void plan_settle(struct axl__plan *p, struct axl__graph_exec *x)
+{
+    if (!p->detached)
+        exec_settle(x);
+    else if (!p->pending && !p->given_up)
+        axl__plan_detached_free(p);
 }
 
 /* Submission p has finished: every node settled (lock held). */
@@ -335,44 +572,39 @@ static void finish(struct axl__plan *p)
     p->running = false;
     device_of(p)->replays--;
     x->pending--;
+    p->pending--;
+    x->run_plan = NULL;
     axl__complete(c, ex->status, ex->status == AXL_SUCCESS ? NULL : why);
-    exec_settle(x);
+    if (p->detached)
+        exec_settle(x); /* x may go first: p keeps its own nodes */
+    plan_settle(p, x);
 }
 
 /* ---- Dispatch ----------------------------------------------------------------- */
 
-/* Each buffer not current where the graph's first node on it uses it is
- * moved there (no lock held: the submission's commit holds it, and its
- * edges ordered it after what fills it). One that cannot be is lost for
- * the nodes that read it. */
-AXL__COLD static void moves(struct axl__plan *p)
+void axl__plan_seen_put(struct axl__plan *p, uint32_t i,
+                        const struct axl__plan_seen *sn)
 {
-    for (uint32_t i = 0; i < p->nbufs; i++) {
-        struct axl__plan_buf *pb = &p->buf[i];
-        const uint8_t to = pb->loc_first;
-        if ((pb->mask >> to & 1u) || !pb->mask ||
-            (pb->flags & AXL__PB_DISCARD_FIRST))
-            continue;
-        /* From the host when it is current there, else the first place
-         * that is (through the host: resolve made its storage). */
-        const uint8_t src = (pb->mask & 1u)
-                                ? AXL__LOC_HOST
-                                : (uint8_t)__builtin_ctz(pb->mask);
-        char why[AXL_MESSAGE_MAX];
-        const axl_status st =
-            axl__move(axl__buffer_at(pb->base), src, to, why, sizeof why);
-        pb->mask |= (uint8_t)(1u << to);
-        if (st != AXL_SUCCESS && !pb->lost) {
-            pb->lost = st;
-            p->any_lost = true;
-        }
-    }
+    struct axl__plan_buf *pb = &p->buf[i];
+    pb->ver_made = sn->ver_made;
+    pb->lost_event = sn->lost_event;
+    pb->lost = (axl_status)sn->lost;
+    pb->mask = sn->mask;
 }
 
 void axl__replay_start(struct axl__command *c)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
-    struct axl__plan *p = x->plan;
+    struct axl__plan *p = c->u.replay.plan;
+    if (c->u.replay.kept) {
+        /* What its commit found: the plan is this submission's from now
+         * (the one before it has finished: one at a time). */
+        for (uint32_t i = 0; i < p->nbufs; i++)
+            axl__plan_seen_put(p, i, &c->u.replay.seen[i]);
+        p->moves = c->u.replay.moves;
+        p->any_lost = c->u.replay.any_lost;
+    }
+    x->run_plan = p;
     p->cmd = AXL__SLOT(COMMAND, c);
     p->running = true;
     /* Said before the lock drops, and a waiter asleep since before this
@@ -396,10 +628,19 @@ void axl__replay_start(struct axl__command *c)
                 atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
             }
     }
+    if (p->moves)
+        for (uint32_t i = 0; i < p->nbufs; i++)
+            p->buf[i].now = p->buf[i].mask;
     axl_port_unlock();
-    if (p->moves && !c->dep_status)
-        moves(p);
+    if (p->moves && !c->dep_status) {
+        first_moves(p);
+        axl_port_lock();
+        readers_free(p, AXL__HANDLE(EVENT, axl__event_at(c->event)));
+        axl_port_unlock();
+    }
     const bool done = axl__exec_drive(&p->x);
+    if (done && p->moves)
+        final_moves(p);
     axl_port_lock();
     if (done)
         finish(p);
@@ -413,7 +654,7 @@ void axl__replay_poll(void)
     for (uint16_t s = 0; s < AXL_MAX_GRAPH_EXECS; s++) {
         if (!exec_in_use(s))
             continue;
-        struct axl__plan *p = axl__graph_exec_at(s)->plan;
+        struct axl__plan *p = axl__graph_exec_at(s)->run_plan;
         if (p && p->running && axl__exec_adopt(&p->x))
             got[n++] = p;
     }
@@ -422,8 +663,11 @@ void axl__replay_poll(void)
     /* Each claim taken keeps its submission from finishing elsewhere. */
     bool done[AXL_MAX_GRAPH_EXECS];
     axl_port_unlock();
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n; i++) {
         done[i] = axl__exec_drive_held(&got[i]->x);
+        if (done[i] && got[i]->moves)
+            final_moves(got[i]);
+    }
     axl_port_lock();
     for (unsigned i = 0; i < n; i++)
         if (done[i])
@@ -452,7 +696,7 @@ static void given_up_back(struct axl__plan_run *run)
     atomic_store(&cu->taken, 0);
     axl__unit_freed(d, cu);
     p->given_up--;
-    exec_settle(axl__graph_exec_at(p->exec));
+    plan_settle(p, axl__graph_exec_at(p->exec));
     if (axl__rt.waiters)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
@@ -501,6 +745,8 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
     if (!inside) /* else its starter frees the unit */
         unit_release(d, &d->cus[run->cu]);
     const bool done = axl__exec_run_ended(&p->x, run->node, status, !isr);
+    if (done && p->moves)
+        final_moves(p);
     if (isr) {
         /* The next pump or wait drives it: a waiter asleep is woken, as a
          * plain command's end in an ISR wakes it. */

@@ -40,14 +40,16 @@ struct axl__plan_buf {
     uint8_t mode;               /* every node's modes, ORed */
     uint32_t dev_bank;          /* its copy's bank on the graph's device at
                                    finalize (UINT32_MAX: none) */
-    /* The submission running (replay.c), set at commit: */
-    uint32_t ver_in;            /* the version the graph reads */
+    /* The submission running (replay.c), from what its commit found
+     * (struct axl__plan_seen), set at dispatch: */
     uint32_t ver_made;          /* the one its writes make */
     axl_status lost;            /* lost before the graph: nodes that read
                                    it fail unrun */
     uint32_t lost_event;        /* the event of the command that lost it */
     uint8_t mask;               /* locations current for the nodes (a bit
                                    each) */
+    uint8_t now;                /* the driver's, from dispatch: where it is
+                                   current as the nodes move and write it */
 };
 
 /* Where a graph's run is in its hand-off with the port (struct
@@ -83,6 +85,9 @@ struct axl__plan_run {
     axl_hal_arg *args;          /* nargs of them, in the block */
     uint16_t *bases;            /* each argument's base buffer slot
                                    (UINT16_MAX: a scalar) */
+    _Alignas(8) unsigned char own[16]; /* a parallel_for's chunk: its
+                                   first item and count (the offset and
+                                   count arguments point here) */
 };
 
 struct axl__plan {
@@ -91,18 +96,24 @@ struct axl__plan {
     uint32_t nnodes, nruns, npreds, nbufs;
     uint16_t exec;              /* its executable graph's slot */
     uint16_t device;            /* slot */
-    bool simple;                /* kernel and empty nodes only, each
-                                   buffer at one place: the executor runs
-                                   it (else a submission is node by node:
-                                   issue 37's stage 3) */
     /* The submission running (replay.c), from commit to finish: */
     bool running;               /* dispatched, not finished */
     bool profiling;             /* its event is profiled */
     bool traced;                /* tracing was on at its commit */
-    bool moves;                 /* a buffer is not current where its first
-                                   node uses it */
+    bool moves;                 /* a buffer is not current where a node
+                                   uses it (its first node's place, or it
+                                   is used at two): the driver moves it
+                                   before each node (and to where the last
+                                   node has it, after the last) */
     bool any_lost;              /* a buffer it reads was lost before */
     uint16_t given_up;          /* its runs given up and not back */
+    uint16_t pending;           /* submissions committed with it, not
+                                   finished */
+    bool detached;              /* an update made while some were pending
+                                   gave the graph new nodes and a new plan:
+                                   this one is theirs, with its own nodes
+                                   (head), freed with the last of them */
+    axl__graph_node_ref head;   /* detached: its nodes */
     uint16_t cmd;               /* its command's slot */
     _Atomic uint8_t started;    /* a node started: the event is running */
     _Atomic uint64_t t_end;     /* profiled: the latest run's end */
@@ -122,6 +133,17 @@ struct axl__plan {
     axl__graph_node_ref *node;  /* the executable graph's nodes, by index */
 };
 
+/* Whether node n's accessor i writes all of base buffer b without reading
+ * it (its contents before are not needed). */
+bool axl__node_discards(const struct axl__graph_node *n, unsigned i,
+                        const struct axl__buffer *b);
+/* What a node that is not a kernel is: "a host task", "a copy", ... */
+const char *axl__node_what(const struct axl__graph_node *n);
+
+/* What a submission's commit found of plan buffer i, into the plan. */
+void axl__plan_seen_put(struct axl__plan *p, uint32_t i,
+                        const struct axl__plan_seen *sn);
+
 /* Whether p is in the graph-table arena (a graph's run as a token). */
 bool axl__plan_owns(const void *p);
 
@@ -138,6 +160,8 @@ void axl__plan_bind(struct axl__plan *p, const struct axl__graph_exec *x);
 void axl__plan_free(struct axl__graph_exec *x);
 /* Frees the block of plan p (lock held). */
 void axl__plan_free_block(struct axl__plan *p);
+/* Frees detached plan p and its nodes (graph.c; lock held). */
+void axl__plan_detached_free(struct axl__plan *p);
 
 /* ---- Replays (replay.c) ------------------------------------------------- */
 
@@ -159,6 +183,10 @@ void axl__replay_start(struct axl__command *c);
 /* Drives the submissions whose claim nobody drives (lock held, dropped
  * while it drives): from a pump or a wait when axl__rt.replay_kick. */
 void axl__replay_poll(void);
+/* A host-task worker (sched.c, lock held; dropped while the task runs):
+ * runs a graph's host-task node that waits for a worker. False: none
+ * waits. */
+bool axl__replay_host_work(void);
 /* A graph's run ended (axl_hal_run_done's token). */
 void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
                           const char *why);

@@ -91,8 +91,7 @@ static bool keeps(const struct axl__command *c, int kind, bool given_up)
     /* A graph's submission holds its executable graph (freed with its
      * last submission once released), its kernels and its base buffers. */
     if (c->kind == AXL__CMD_REPLAY) {
-        const struct axl__plan *p =
-            axl__graph_exec_at(c->u.replay.exec)->plan;
+        const struct axl__plan *p = c->u.replay.plan;
         if (kind == AXL__POOL_GRAPH_EXEC &&
             released(AXL__POOL_GRAPH_EXEC, c->u.replay.exec))
             return true;
@@ -103,11 +102,6 @@ static bool keeps(const struct axl__command *c, int kind, bool given_up)
             if (buffer_keeps(p->buf[b].base, p->buf[b].base, kind))
                 return true;
     }
-    /* A graph's join holds the events it waits for (sched.c). */
-    if (kind == AXL__POOL_EVENT && (c->flags & AXL__CMD_JOIN))
-        for (uint8_t i = 0; i < c->u.kernel.nargs; i++)
-            if (released(AXL__POOL_EVENT, c->u.kernel.args[i].id))
-                return true;
 #endif
     if (c->queue != AXL__NO_QUEUE && released(AXL__POOL_QUEUE, c->queue) &&
         (kind == AXL__POOL_QUEUE ||

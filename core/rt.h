@@ -313,10 +313,6 @@ enum axl__command_kind {
     AXL__CMD_EMPTY,         /* a group with no action (4.9.3): done once
                                what it depends on is (a barrier) */
     AXL__CMD_KERNEL,        /* single_task on a compute unit */
-    AXL__CMD_GRAPH,         /* a laid-out graph's submission (graph.c):
-                               holds its nodes' buffers; starting it
-                               releases its node commands, and it ends
-                               when the last of them does */
     AXL__CMD_REPLAY         /* a submission of an executable graph's plan
                                (replay.c): one command, no command per
                                node; the executor runs its nodes */
@@ -428,10 +424,7 @@ enum axl__buffer_flags {
     AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
     AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
     AXL__BUF_SUB = 1u << 13,
-    AXL__BUF_ZOMBIE = 1u << 14,     /* released; freed once idle */
-    AXL__BUF_GRAPH = 1u << 15       /* a chunk's sub-buffer a recorded
-                                       parallel_for made: its references
-                                       are the graph nodes naming it */
+    AXL__BUF_ZOMBIE = 1u << 14      /* released; freed once idle */
 };
 
 /* Dependency records: the accessors of unfinished commands, linked into
@@ -485,8 +478,12 @@ struct axl__buffer {
      * And the last version a failed write lost (lost_ver, with why:
      * lost_ver_status and the event that failed): a command committed
      * after a graph that reads that version fails unrun at dispatch,
-     * whatever was committed since. */
+     * whatever was committed since. A graph that only reads it, and
+     * where it is current, orders only the commands that write it. */
     uint32_t graph_ev;
+    bool graph_writes;          /* it (or one it waits for) writes or
+                                   moves the buffer: a reader orders
+                                   after it too, not only a writer */
     uint32_t lost_ver;
     axl_status lost_ver_status;
     uint32_t lost_ver_event;
@@ -553,14 +550,6 @@ enum axl__command_flags {
     AXL__CMD_LOGGED = 1u << 4,   /* debug logs were on at submission */
     AXL__CMD_KEEP_SLOT = 1u << 5, /* abandoned run: completing the event
                                     leaves the slot to the run's owner */
-    AXL__CMD_JOIN = 1u << 6,     /* a graph's join (graph.c): holds the
-                                    events it waits for (in u.kernel.args),
-                                    its failure is its event's only */
-    AXL__CMD_NODE = 1u << 7,     /* a node of a laid-out graph's submission
-                                    (parent): no accessors of its own (the
-                                    parent's stand for them; acc[] is only
-                                    read for its arguments), not in the
-                                    submission-order list */
     AXL__CMD_AFTER_GRAPH = 1u << 8 /* waits for a graph's submission through
                                     a buffer (an edge that only orders):
                                     its dispatch looks whether the graph
@@ -596,6 +585,23 @@ struct axl__dep {
                                    edge only orders) */
 };
 
+/* What a graph submission's commit found of one of its plan's buffers:
+ * the submission's own (replay.c), kept in its command until it is
+ * dispatched, since later submissions of the graph commit before it runs.
+ * As many as the kernel arguments' room holds, so commands grow for none. */
+struct axl__plan_seen {
+    uint32_t ver_made;          /* the version its writes make */
+    uint32_t lost_event;        /* the command that lost it before, or 0 */
+    int16_t lost;               /* axl_status: lost before the graph */
+    uint8_t mask;               /* locations current for the nodes */
+};
+#define AXL__REPLAY_SEEN_ROOM                                                  \
+    ((AXL_MAX_KERNEL_ARGS * sizeof(struct axl__karg) + AXL_MAX_ARG_BYTES) /  \
+     sizeof(struct axl__plan_seen))
+#define AXL__REPLAY_SEEN                                                       \
+    (AXL__REPLAY_SEEN_ROOM < AXL_MAX_BUFFERS ? AXL__REPLAY_SEEN_ROOM           \
+                                             : AXL_MAX_BUFFERS)
+
 struct axl__command {
     uint32_t seq;               /* submission order */
     uint8_t kind;
@@ -611,7 +617,6 @@ struct axl__command {
     uint8_t nacc;
     uint8_t a0, a1;             /* accessors the action names, 1-based */
     uint16_t device;            /* slot of the queue's device */
-    uint16_t parent;            /* AXL__CMD_NODE: its AXL__CMD_GRAPH's slot */
     struct axl__dep deps[AXL_MAX_COMMAND_DEPS];
     struct axl__access acc[AXL_MAX_ACCESSORS];
 #if AXL_TRACE_EVENTS
@@ -653,18 +658,23 @@ struct axl__command {
                                    (a wait that could never end): it
                                    ends at once when it starts */
         } access;
-        struct {                /* AXL__CMD_GRAPH */
-            axl__command_ref nodes; /* its node commands, linked by next
-                                   until it starts */
-            uint16_t left;      /* node commands not complete */
-            uint16_t failed;    /* the first failed node's event slot + 1,
-                                   held for fail_unrun's message, or 0 */
-        } graph;
         struct {                /* AXL__CMD_REPLAY */
             uint16_t exec;      /* its executable graph's slot (held) */
+            struct axl__plan *plan; /* the plan it was committed with (an
+                                   update made while it is pending gives
+                                   the graph a new one: replay.h) */
+            bool kept;          /* seen[] and the two below hold what its
+                                   commit found, copied into the plan at
+                                   dispatch (else the commit wrote the plan:
+                                   too many buffers, none pending) */
+            bool moves, any_lost;
+            struct axl__plan_seen seen[AXL__REPLAY_SEEN];
         } replay;
     } u;
 };
+_Static_assert(sizeof(((struct axl__command *)0)->u.replay) <=
+                   sizeof(((struct axl__command *)0)->u.kernel),
+               "a graph submission's view fits in the kernel arguments' room");
 
 struct axl__error {
     axl_status status;
@@ -794,6 +804,13 @@ struct axl__runtime {
                                               cu_wait for a unit a graph's
                                               run may hold: its release
                                               takes the lock to look */
+    uint32_t host_nodes[AXL_MAX_GRAPH_NODES]; /* graphs' host-task nodes
+                                              waiting for a worker, a ring
+                                              (exec slot << 16 | node):
+                                              a node is in it once at
+                                              most, and every one is a
+                                              graph node */
+    uint32_t host_nodes_head, host_nodes_count;
 #endif
 };
 
@@ -1259,10 +1276,14 @@ void axl__access_started(struct axl__command *c);
 axl_status axl__move(struct axl__buffer *b, uint8_t src, uint8_t to,
                      char *why, size_t cap);
 axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
-axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
-                               size_t cap);
-axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap);
-axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap);
+/* The action of a copy, fill, update_host, prefetch or empty group (kind)
+ * whose accessors are acc (where each touches its buffer: loc), a0 and a1
+ * the ones it names (1-based), u its action's part: a command's, or a
+ * graph's node's (replay.c). */
+axl_status axl__data_action(uint8_t kind, const struct axl__access *acc,
+                            uint8_t a0, uint8_t a1,
+                            const union axl__action *u, char *why,
+                            size_t cap);
 
 /* Kernels (kernel.c; the checker at submit, launch.c). */
 void axl__kernel_unhold(struct axl__kernel *k);
@@ -1274,6 +1295,13 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
 /* An axl_kernel_arg's id (AXL_ARG_POS: its position i in the list), its
  * kind (a buffer has neither value nor size) and a scalar's bytes (value,
  * or the argument's own `scalar` when NULL). */
+/* Chunk j of a parallel_for's range cut in `chunks` (parallel.c): its
+ * first item and count, the range in granules dealt out as evenly as they
+ * go (the first chunks take one more when they do not divide), the last
+ * cut at the range's end. */
+void axl__split_chunk(uint64_t range, uint64_t granule, uint32_t chunks,
+                      uint32_t j, uint64_t *first, uint64_t *count);
+
 static inline uint32_t axl__arg_index(const axl_kernel_arg *a, uint32_t i)
 {
     return a->index == AXL_ARG_POS ? i : a->index;
@@ -1542,8 +1570,7 @@ static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
         c->u.host.runner = NULL;
     } else if (kind == AXL__CMD_REPLAY) {
         c->u.replay = h->u.replay;
-    } else if (kind != AXL__CMD_GRAPH) {
-        /* (graph.c sets u.graph, replay.c u.replay) */
+    } else {
         c->u = h->u;
     }
     if (q) {

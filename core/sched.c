@@ -156,15 +156,11 @@ static void record_error(struct axl__queue *q, struct axl__event *e,
                          axl_status status, const char *why)
 {
 #if AXL_FEATURE_GRAPHS
-    /* A graph's join (graph.c), or a laid-out graph's submission, fails
-     * with a node whose error the queue has already: its own goes to its
-     * event only. (Its command is e's still.) */
-    if (q) {
-        const struct axl__command *c = axl__command_deref(e->command);
-        if ((c->flags & AXL__CMD_JOIN) || c->kind == AXL__CMD_GRAPH ||
-            c->kind == AXL__CMD_REPLAY)
-            q = NULL;
-    }
+    /* A graph's submission fails with a node whose error the queue has
+     * already: its own goes to its event only. (Its command is e's
+     * still.) */
+    if (q && axl__command_deref(e->command)->kind == AXL__CMD_REPLAY)
+        q = NULL;
 #endif
     struct axl__error *err = axl__pool_alloc(AXL__POOL(ERROR));
     if (!err) {
@@ -270,19 +266,6 @@ void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
 
 #if AXL_FEATURE_GRAPHS
 axl__graph_submit_t axl__graph_submit_fn;
-
-/* A graph's join command (graph.c) lets go of the events it held. */
-static void join_done(struct axl__command *c)
-{
-    for (uint8_t i = 0; i < c->u.kernel.nargs; i++)
-        axl__event_unhold(axl__event_at(c->u.kernel.args[i].id));
-    c->u.kernel.nargs = 0;
-}
-#endif
-
-#if AXL_FEATURE_GRAPHS
-static void node_done(struct axl__command *g, struct axl__event *e,
-                      axl_status status);
 #endif
 
 static void complete(struct axl__command *c, axl_status status,
@@ -338,10 +321,6 @@ static void complete(struct axl__command *c, axl_status status,
     if (c->flags & AXL__CMD_INFLIGHT)
         inflight_unlink(c);
     const uint16_t cs = axl__command_ref_slot(e->command); /* c's slot */
-#if AXL_FEATURE_GRAPHS
-    const bool node = (c->flags & AXL__CMD_NODE) != 0; /* c's slot is */
-    const uint16_t parent = c->parent;                  /* freed below */
-#endif
     e->command = AXL__NONE(command);
     if (q) {
         q->inflight--;
@@ -353,10 +332,6 @@ static void complete(struct axl__command *c, axl_status status,
                           memory_order_release);
     if (AXL__IS_REF(axl__rt.barriers.head))
         barrier_check();
-#if AXL_FEATURE_GRAPHS
-    if (node)
-        node_done(axl__command_at(parent), e, status);
-#endif
     axl__event_unhold(e);
     if (q)
         axl__queue_unhold(q);
@@ -426,10 +401,6 @@ static void fail_unrun(struct axl__command *c)
         axl__why_quote(why, sizeof why, perr ? perr->message : "", ")",
                        "%s%s (%s%s", prefix, buf,
                        axl_status_name(c->dep_status), perr ? ": " : "");
-#if AXL_FEATURE_GRAPHS
-    if (c->flags & AXL__CMD_JOIN) /* its predecessors' messages are read */
-        join_done(c);
-#endif
     complete(c, c->dep_status, why);
 }
 
@@ -479,31 +450,12 @@ static void run_host_task(struct axl__command *c, unsigned worker)
 static void run_data_command(struct axl__command *c)
 {
     char why[AXL_MESSAGE_MAX] = "";
-#if AXL_FEATURE_GRAPHS
-    if (c->flags & AXL__CMD_JOIN) /* a graph's join, about to succeed */
-        join_done(c);
-#endif
     start(c);
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
-    if (st == AXL_SUCCESS) {
-        switch (c->kind) {
-        case AXL__CMD_COPY_TO_HOST:
-            st = axl__exec_copy_host(c, true, why, sizeof why);
-            break;
-        case AXL__CMD_COPY_FROM_HOST:
-            st = axl__exec_copy_host(c, false, why, sizeof why);
-            break;
-        case AXL__CMD_COPY:
-            st = axl__exec_copy(c, why, sizeof why);
-            break;
-        case AXL__CMD_FILL:
-            st = axl__exec_fill(c, why, sizeof why);
-            break;
-        default: /* update_host, prefetch: the transfer was the job */
-            break;
-        }
-    }
+    if (st == AXL_SUCCESS)
+        st = axl__data_action(c->kind, c->acc, c->a0, c->a1, &c->u, why,
+                              sizeof why);
     axl_port_lock();
     complete(c, st, st == AXL_SUCCESS ? NULL : why);
 }
@@ -534,58 +486,9 @@ static void run_host_access(struct axl__command *c)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
 
-#if AXL_FEATURE_GRAPHS
-/* A node command of laid-out graph g ended (lock held; its event e is
- * complete, still held): the first failure is g's, and the last node ends
- * g, as a join of them would (its failure goes to its event only). */
-static void node_done(struct axl__command *g, struct axl__event *e,
-                      axl_status status)
-{
-    if (status != AXL_SUCCESS && !g->dep_status) {
-        g->dep_status = status;
-        g->dep_event = AXL__HANDLE(EVENT, e);
-        e->holds++; /* fail_unrun quotes its message */
-        g->u.graph.failed = (uint16_t)(AXL__SLOT(EVENT, e) + 1u);
-    }
-    if (--g->u.graph.left)
-        return;
-    const uint16_t held = g->u.graph.failed;
-    if (g->dep_status)
-        fail_unrun(g);
-    else
-        complete(g, AXL_SUCCESS, NULL);
-    if (held)
-        axl__event_unhold(axl__event_at((uint16_t)(held - 1u)));
-}
-
-/* A laid-out graph's submission starts: every node command waits for it
- * (one count of its pending), and dependencies that failed fail each node
- * as they would have failed the node commands of a graph submitted node
- * by node (each one's error is the queue's; g's is its event's). */
-static void graph_start(struct axl__command *g)
-{
-    start(g);
-    for (axl__command_ref r = g->u.graph.nodes; AXL__IS_REF(r);) {
-        struct axl__command *n = axl__command_deref(r);
-        r = n->next; /* make_ready links it anew */
-        if (g->dep_status && !n->dep_status) {
-            n->dep_status = g->dep_status;
-            n->dep_event = g->dep_event;
-        }
-        if (--n->pending == 0)
-            make_ready(n);
-    }
-    g->u.graph.nodes = AXL__NONE(command);
-}
-#endif
-
 static void dispatch(struct axl__command *c)
 {
 #if AXL_FEATURE_GRAPHS
-    if (c->kind == AXL__CMD_GRAPH) {
-        graph_start(c);
-        return;
-    }
     if (c->kind == AXL__CMD_REPLAY) {
         axl__replay_start(c);
         return;
@@ -657,6 +560,12 @@ void axl__workers_main(void *arg)
         struct axl__command *c =
             axl__fifo_pop(&axl__rt.host);
         if (!c) {
+#if AXL_FEATURE_GRAPHS
+            if (axl__replay_host_work()) { /* a graph's host-task node */
+                axl__pump();
+                continue;
+            }
+#endif
             if (axl__rt.stopping)
                 break;
             axl__rt.idle_workers++;

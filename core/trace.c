@@ -28,7 +28,7 @@ static const char *const kind_names[] = {
     [AXL__CMD_PREFETCH] = "prefetch",
     [AXL__CMD_EMPTY] = "barrier",
     [AXL__CMD_KERNEL] = "kernel",
-    [AXL__CMD_GRAPH] = "graph"};
+    [AXL__CMD_REPLAY] = "graph"};
 
 const char *axl__command_kind_name(uint8_t kind)
 {

@@ -172,13 +172,14 @@ static axl_status place_write(const place *p, uint64_t off, const void *src,
 
 /* copy(accessor, dst) and copy(src, accessor): rows to and from packed
  * application memory. */
-axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
-                               size_t cap)
+static axl_status copy_host(const struct axl__access *acc, uint8_t a0,
+                            const union axl__action *u, bool to_host,
+                            char *why, size_t cap)
 {
-    const struct axl__access *a = &c->acc[c->a0 - 1];
-    const struct axl__region *r = to_host ? &c->u.copy.src : &c->u.copy.dst;
+    const struct axl__access *a = &acc[a0 - 1];
+    const struct axl__region *r = to_host ? &u->copy.src : &u->copy.dst;
     place p = place_of(a);
-    unsigned char *mem = c->u.copy.host;
+    unsigned char *mem = u->copy.host;
     row_cursor rows;
     axl__rows_begin(&rows, r);
     uint64_t off, len, done = 0;
@@ -197,12 +198,13 @@ axl_status axl__exec_copy_host(struct axl__command *c, bool to_host, char *why,
 
 /* copy(accessor, accessor): the source's rows poured into the destination's
  * rows, through a bounce chunk when the bytes are on a device. */
-axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap)
+static axl_status copy(const struct axl__access *acc, uint8_t a0, uint8_t a1,
+                       const union axl__action *u, char *why, size_t cap)
 {
-    place s = place_of(&c->acc[c->a0 - 1]), d = place_of(&c->acc[c->a1 - 1]);
+    place s = place_of(&acc[a0 - 1]), d = place_of(&acc[a1 - 1]);
     row_cursor rs, rd;
-    axl__rows_begin(&rs, &c->u.copy.src);
-    axl__rows_begin(&rd, &c->u.copy.dst);
+    axl__rows_begin(&rs, &u->copy.src);
+    axl__rows_begin(&rd, &u->copy.dst);
     uint64_t so = 0, sl = 0, doff = 0, dl = 0;
     axl_status st = AXL_SUCCESS;
     unsigned char chunk[512];
@@ -249,15 +251,16 @@ axl_status axl__exec_copy(struct axl__command *c, char *why, size_t cap)
 }
 
 /* fill(accessor, pattern). */
-axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap)
+static axl_status fill(const struct axl__access *acc, uint8_t a0,
+                       const union axl__action *u, char *why, size_t cap)
 {
-    place p = place_of(&c->acc[c->a0 - 1]);
-    const struct axl__region *r = &c->u.fill.dst;
+    place p = place_of(&acc[a0 - 1]);
+    const struct axl__region *r = &u->fill.dst;
     /* A chunk of whole patterns (elements are at most 256 bytes). */
     unsigned char chunk[512];
     size_t chunk_bytes = sizeof chunk / r->elem * r->elem;
     for (size_t k = 0; k < chunk_bytes; k += r->elem)
-        memcpy(chunk + k, c->u.fill.pattern, r->elem);
+        memcpy(chunk + k, u->fill.pattern, r->elem);
     row_cursor rows;
     axl__rows_begin(&rows, r);
     uint64_t off, len;
@@ -275,6 +278,25 @@ axl_status axl__exec_fill(struct axl__command *c, char *why, size_t cap)
     if (p.loc == AXL__LOC_HOST)
         host_unlock(p.base);
     return st;
+}
+
+axl_status axl__data_action(uint8_t kind, const struct axl__access *acc,
+                            uint8_t a0, uint8_t a1,
+                            const union axl__action *u, char *why,
+                            size_t cap)
+{
+    switch (kind) {
+    case AXL__CMD_COPY_TO_HOST:
+        return copy_host(acc, a0, u, true, why, cap);
+    case AXL__CMD_COPY_FROM_HOST:
+        return copy_host(acc, a0, u, false, why, cap);
+    case AXL__CMD_COPY:
+        return copy(acc, a0, a1, u, why, cap);
+    case AXL__CMD_FILL:
+        return fill(acc, a0, u, why, cap);
+    default: /* update_host, prefetch, empty: the moves were the job */
+        return AXL_SUCCESS;
+    }
 }
 
 /* ---- Write-back on the last release (4.7.2.3) --------------------------------------- */

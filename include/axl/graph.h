@@ -146,16 +146,12 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec);
 axl_status axl_graph_exec_release(axl_graph_exec exec);
 
 /**
- * Whether submissions of the executable graph are laid out: made of one
- * command that takes the submission's dependencies and holds every buffer
- * the nodes use, and a command per node released by it along the edges
- * found once at finalize (a replay's cost is then a fixed part and a
- * small part per node, docs/performance.md). Finalize lays out graphs of
- * 2 to 64 kernel nodes whose edges fit a command's; a submission uses the
- * layout when every buffer is already current on the device and tracing
- * and debug logs are off, and otherwise submits node by node (the same
- * results, as the graph rules say). An update that changes a buffer lays
- * the graph out again.
+ * Whether submissions of the executable graph are laid out: one command
+ * and one event per submission, whose nodes (kernels, host tasks,
+ * copies, fills) the one executor runs along the edges its plan found at
+ * finalize, with no command per node (a replay's cost is then a fixed
+ * part and a small part per node, docs/performance.md). True for every
+ * live executable graph (issue 37); kept for source compatibility.
  */
 axl_status axl_graph_exec_laid_out(axl_graph_exec exec, bool *laid);
 

@@ -187,13 +187,14 @@ typedef struct axl_split {
  * commands or events for the prefetches, every chunk and *event
  * (AXL_ERR_OUT_OF_RESOURCES) submits nothing, and the message says why.
  *
- * On a queue that records a graph (axl/graph.h) each chunk becomes a
- * node, recorded as its single_task would be; the chunks' sub-buffers
- * live as long as a node names them (the graph's, and each executable
- * graph's made from it). chunk_events and *event then stand for nodes:
- * *event for a node after every chunk (on an in-order queue the last
- * chunk; else empty nodes taking the chunks AXL_MAX_GRAPH_NODE_DEPS - 1
- * at a time). No prefetch is recorded. Too few graph nodes
+ * On a queue that records a graph (axl/graph.h) the call is one node, as
+ * the extension has it for a command group: checked as a single_task of
+ * the whole buffers would be, and run by each replay as its chunks (each
+ * over its part of the split buffers, told its first item and count),
+ * with no sub-buffer made. chunk_events and *event are all that node, so
+ * axl_graph_exec_update_buffer through it swaps a buffer for every chunk
+ * (the offset and count arguments are the split's: an update of them is
+ * refused). No prefetch is recorded; a node that cannot be recorded
  * (AXL_MAX_GRAPH_NODES) records nothing.
  */
 axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,

@@ -247,37 +247,15 @@ const axl_mmio_board *clock_board(void)
 
 /* ---- Tests ------------------------------------------------------------------ */
 
-typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel nop;
-} rig;
-
-static rig rig_up(uint32_t flags, uint64_t timeout_ns)
+/* The support rig (tests/support) on the model's one kernel, nop, with
+ * the queue's kernel timeout when timeout_ns is not 0. */
+static axl_test_rig rig_up(uint32_t flags, uint64_t timeout_ns)
 {
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
+    axl_test_rig r = axl_test_rig_as(
+        (axl_test_rig_config){.flags = flags, .kernel = "nop"});
     if (timeout_ns)
         AXL_OK(axl_queue_set_timeout(r.q, timeout_ns));
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "nop", &id));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &r.nop));
     return r;
-}
-
-static void rig_down(rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->nop));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
 }
 
 static int setup(void **s)
@@ -297,10 +275,10 @@ static uint64_t wall_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static axl_status run_nop(rig *r)
+static axl_status run_nop(axl_test_rig *r)
 {
     axl_event e;
-    AXL_OK(axl_queue_single_task(r->q, r->nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r->q, r->kernel, NULL, 0, NULL, 0, &e));
     axl_status st = axl_event_wait(e);
     AXL_OK(axl_event_release(e));
     return st;
@@ -313,12 +291,12 @@ static void a_kernel_timeout_counts_the_models_time_not_the_hosts(void **s)
 {
     (void)s;
     M.wall_ns_per_advance = 1000000;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER, 110000);
+    axl_test_rig r = rig_up(AXL_QUEUE_IN_ORDER, 110000);
     uint64_t w0 = wall_ns(), m0 = M.now;
     AXL_OK(run_nop(&r));
     assert_true(wall_ns() - w0 > 2 * 110000); /* the host was slow */
     assert_true(M.now - m0 >= 100000 && M.now - m0 < 110000);
-    rig_down(&r);
+    axl_test_rig_down(&r);
 
     r = rig_up(AXL_QUEUE_IN_ORDER, 90000);
     m0 = M.now;
@@ -329,17 +307,18 @@ static void a_kernel_timeout_counts_the_models_time_not_the_hosts(void **s)
     (void)axl_queue_wait_and_throw(r.q);
     /* The unit (no ap_sw_reset) is brought back by its reset line. */
     AXL_OK(axl_mmio_reset_unit(NOP));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* SYCL 4.6.6, Table 36: the times are the device's, here the model's. */
 static void profiling_times_are_the_models_clock(void **s)
 {
     (void)s;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING, 0);
+    axl_test_rig r =
+        rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING, 0);
     axl_event e;
     uint64_t m0 = M.now;
-    AXL_OK(axl_queue_single_task(r.q, r.nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r.q, r.kernel, NULL, 0, NULL, 0, &e));
     AXL_OK(axl_event_wait(e));
     uint64_t t_submit, t_start, t_end;
     AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_SUBMIT, &t_submit));
@@ -353,7 +332,7 @@ static void profiling_times_are_the_models_clock(void **s)
     assert_true(t_submit <= t_start);
     assert_int_equal(t_end - t_start, 100000);
     assert_int_equal(t_end - t_submit, M.now - m0);
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* An interrupt-wired unit is never polled: the model's advance raises
@@ -365,10 +344,10 @@ static void an_interrupt_wired_unit_gets_its_time_through_advance(void **s)
     axl_mmio_counters before, after;
     axl_mmio_counters_get(&before);
     unsigned adv = M.advances;
-    rig r = rig_up(AXL_QUEUE_IN_ORDER, 0);
+    axl_test_rig r = rig_up(AXL_QUEUE_IN_ORDER, 0);
     for (int i = 0; i < 3; i++)
         AXL_OK(run_nop(&r));
-    rig_down(&r);
+    axl_test_rig_down(&r);
     axl_mmio_counters_get(&after);
     assert_int_equal(after.irq_done - before.irq_done, 3);
     assert_int_equal(after.polls - before.polls, 0);
@@ -393,10 +372,11 @@ static void keep(const char *text, size_t len, void *user)
  * clock from profiling (start to end). */
 static void three_runs(uint64_t len[3])
 {
-    rig r = rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING, 0);
+    axl_test_rig r =
+        rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING, 0);
     for (int i = 0; i < 3; i++) {
         axl_event e;
-        AXL_OK(axl_queue_single_task(r.q, r.nop, NULL, 0, NULL, 0, &e));
+        AXL_OK(axl_queue_single_task(r.q, r.kernel, NULL, 0, NULL, 0, &e));
         AXL_OK(axl_event_wait(e));
         uint64_t t0, t1;
         AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &t0));
@@ -404,7 +384,7 @@ static void three_runs(uint64_t len[3])
         AXL_OK(axl_event_release(e));
         len[i] = t1 - t0;
     }
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* An interrupt that comes late, but within AXL_MMIO_IRQ_GRACE_NS of the
@@ -477,9 +457,9 @@ static void a_host_wait_for_ends_in_host_time_on_a_device_with_a_clock(
 {
     (void)s;
     M.run_ns = UINT64_MAX; /* runs until told */
-    rig r = rig_up(AXL_QUEUE_IN_ORDER, 0);
+    axl_test_rig r = rig_up(AXL_QUEUE_IN_ORDER, 0);
     axl_event e;
-    AXL_OK(axl_queue_single_task(r.q, r.nop, NULL, 0, NULL, 0, &e));
+    AXL_OK(axl_queue_single_task(r.q, r.kernel, NULL, 0, NULL, 0, &e));
     uint64_t w0 = wall_ns();
     AXL_EXPECT(axl_event_wait_for(e, 20000000), AXL_ERR_TIMEOUT);
     assert_true(wall_ns() - w0 >= 20000000);
@@ -487,7 +467,7 @@ static void a_host_wait_for_ends_in_host_time_on_a_device_with_a_clock(
     M.u[NOP].until = M.now;
     AXL_OK(axl_event_wait(e));
     AXL_OK(axl_event_release(e));
-    rig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* Issue 27 item 6: the device says what the model is, and a kernel the

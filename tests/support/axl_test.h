@@ -103,18 +103,24 @@ typedef struct axl_test_rig {
     axl_context ctx;
     axl_queue q;
     axl_kernel_bundle bundle;
-    axl_kernel vadd;
+    union {
+        axl_kernel vadd;   /* the rig's kernel: vadd, */
+        axl_kernel kernel; /* or the one axl_test_rig_config names */
+    };
 } axl_test_rig;
 axl_test_rig axl_test_rig_up(uint32_t flags);
 /* The same on another device (one that has the stock design's vadd). */
 axl_test_rig axl_test_rig_on(axl_device dev, uint32_t flags);
 /* The same with asynchronous error handlers (4.13.1): the context's and
- * the queue's, each NULL for none; dev AXL_NONE is the emulated device. */
+ * the queue's, each NULL for none; dev AXL_NONE is the emulated device;
+ * kernel, the built-in kernel the bundle is made for (NULL: vadd), for a
+ * device that has no vadd. */
 typedef struct axl_test_rig_config {
     axl_device dev;
     uint32_t flags;
     const axl_async_handler *on_context;
     const axl_async_handler *on_queue;
+    const char *kernel;
 } axl_test_rig_config;
 axl_test_rig axl_test_rig_as(axl_test_rig_config config);
 /* Waits for the rig's queue, then releases what the rig still holds (its

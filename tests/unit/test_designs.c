@@ -180,20 +180,16 @@ static void bundles_of_two_designs_run_alternately_without_a_release_4_11(
     axl_device d = test_device();
     AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
                               axl_test_designs_b_xclbin_size));
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id vadd_id, fir_id;
-    AXL_OK(axl_get_built_in_kernel_id(d, "vadd", &vadd_id));
+    /* Design A's bundle and vadd: the rig's (tests/support). */
+    axl_test_rig rig = axl_test_rig_on(d, AXL_QUEUE_IN_ORDER);
+    const axl_queue q = rig.q;
+    const axl_kernel vadd = rig.vadd;
+    axl_kernel_id vadd_id = axl_test_builtin(d, "vadd"), fir_id;
     AXL_OK(axl_get_kernel_id("fir", &fir_id));
-    axl_kernel_bundle a, b;
-    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &vadd_id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &a));
-    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+    axl_kernel_bundle b;
+    AXL_OK(axl_get_kernel_bundle_for(rig.ctx, &d, 1, &fir_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &b));
-    axl_kernel vadd, fir;
-    AXL_OK(axl_kernel_bundle_get_kernel(a, vadd_id, &vadd));
+    axl_kernel fir;
     AXL_OK(axl_kernel_bundle_get_kernel(b, fir_id, &fir));
     /* What the queries say, a launch does: both run on the device. */
     bool ok = false;
@@ -271,12 +267,9 @@ static void bundles_of_two_designs_run_alternately_without_a_release_4_11(
     AXL_OK(axl_buffer_release(I));
     AXL_OK(axl_buffer_release(C));
     AXL_OK(axl_buffer_release(O));
-    AXL_OK(axl_kernel_release(vadd));
     AXL_OK(axl_kernel_release(fir));
-    AXL_OK(axl_kernel_bundle_release(a));
     AXL_OK(axl_kernel_bundle_release(b));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    axl_test_rig_down(&rig);
 }
 
 #if !defined(AXL_TEST_DESIGNS_XRT) && !defined(AXL_TEST_RTL)

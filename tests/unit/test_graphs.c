@@ -700,11 +700,11 @@ static void one_instance_of_an_executable_graph_runs_at_a_time(void **s)
 
 /* "Queue Recording API", Node: nodes are made from the command groups
  * submitted to a recording queue "or from the queue shortcut equivalents";
- * parallel_for is one (axl/queue.h): each of its chunks becomes a node,
- * its event and each chunk's event stand for nodes, nothing runs, and
- * the sub-buffers of the chunks live as long as a node names them. A
+ * parallel_for is one (axl/queue.h), so one node: its event and each
+ * chunk's event are that node, nothing runs, no sub-buffer is made
+ * (however many chunks: no node per chunk, nor nodes to join them). A
  * replay does what the same call does at once. */
-static void parallel_for_is_recorded_its_chunks_become_nodes(void **s)
+static void parallel_for_is_recorded_as_one_node_of_its_chunks(void **s)
 {
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
@@ -726,85 +726,62 @@ static void parallel_for_is_recorded_its_chunks_become_nodes(void **s)
     AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
     const uint32_t buffers = axl_test_pool("buffer").in_use;
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
-    axl_event done, chunk[2];
-    uint32_t nchunks = 0;
-    AXL_OK(axl_queue_parallel_for(
-        r.q, r.vadd, BIG,
-        AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_WRITE(O),
-                 AXL_ARG_U32(0)),
-        &(axl_split){.count_arg = "size", .chunk_events = chunk,
-                     .chunk_count = &nchunks},
-        NULL, 0, &done));
-    assert_int_equal(nchunks, 2);
-    /* Each chunk's part of each buffer, a sub-buffer its nodes keep. */
-    assert_int_equal(axl_test_pool("buffer").in_use, buffers + 2 * 3);
-    assert_int_equal(axl_test_pool("command").in_use, 0);
-    axl_graph_node node;
-    AXL_OK(axl_graph_node_from_event(chunk[0], &node));
-    AXL_OK(axl_graph_node_from_event(chunk[1], &node));
-    AXL_OK(axl_graph_node_from_event(done, &node));
-    /* Its event is a node later recorded commands may depend on. */
-    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &done, 1, NULL));
-    uint32_t count;
-    AXL_OK(axl_graph_node_count(g, &count));
-    assert_int_equal(count, 4); /* two chunks, the event, the task */
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    int32_t out[BIG];
-    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
-    for (int i = 0; i < BIG; i++)
-        assert_int_equal(out[i], -1); /* nothing ran */
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
-    for (int k = 0; k < 2; k++) {
+    /* Two chunks, then more than a node keeps edges: one node each time
+     * (sycl_ext_oneapi_graph: a parallel_for is one command group). */
+    const uint32_t chunks[2] = {2, AXL_MAX_GRAPH_NODE_DEPS + 2};
+    for (int c = 0; c < 2; c++) {
         AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
-        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(r.q));
+        axl_graph g;
+        AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+        AXL_OK(axl_graph_begin_recording(g, r.q));
+        axl_event done, chunk[AXL_MAX_GRAPH_NODE_DEPS + 2];
+        uint32_t nchunks = 0;
+        AXL_OK(axl_queue_parallel_for(
+            r.q, r.vadd, BIG,
+            AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_WRITE(O),
+                     AXL_ARG_U32(0)),
+            &(axl_split){.count_arg = "size", .chunks = chunks[c],
+                         .chunk_events = chunk, .chunk_count = &nchunks},
+            NULL, 0, &done));
+        assert_int_equal(nchunks, chunks[c]);
+        /* No sub-buffer is made, no command; every chunk's event is the
+         * call's, the one node. */
+        assert_int_equal(axl_test_pool("buffer").in_use, buffers);
+        assert_int_equal(axl_test_pool("command").in_use, 0);
+        axl_graph_node node, chunk_node;
+        AXL_OK(axl_graph_node_from_event(done, &node));
+        for (uint32_t k = 0; k < nchunks; k++) {
+            AXL_OK(axl_graph_node_from_event(chunk[k], &chunk_node));
+            assert_int_equal(chunk_node.id, node.id);
+        }
+        /* Its event is a node later recorded commands may depend on. */
+        AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &done, 1, NULL));
+        uint32_t count;
+        AXL_OK(axl_graph_node_count(g, &count));
+        assert_int_equal(count, 2); /* the parallel_for, the task */
+        AXL_OK(axl_graph_end_recording(g, r.q));
+        int32_t out[BIG];
         AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
         AXL_OK(axl_queue_wait_and_throw(r.q));
         for (int i = 0; i < BIG; i++)
-            assert_int_equal(out[i], a[i] + b[i]);
-        assert_int_equal(atomic_load(&task_runs), k + 1);
+            assert_int_equal(out[i], -1); /* nothing ran */
+        axl_graph_exec x;
+        AXL_OK(axl_graph_finalize(g, &x));
+        AXL_OK(axl_graph_release(g));
+        atomic_store(&task_runs, 0);
+        for (int k = 0; k < 2; k++) {
+            AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
+            AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+            AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
+            AXL_OK(axl_queue_wait_and_throw(r.q));
+            for (int i = 0; i < BIG; i++)
+                assert_int_equal(out[i], a[i] + b[i]);
+            assert_int_equal(atomic_load(&task_runs), k + 1);
+        }
+        AXL_OK(axl_graph_exec_release(x));
+        assert_int_equal(axl_test_pool("buffer").in_use, buffers);
     }
-    /* The executable graph's nodes keep them after the graph's go; the
-     * last node to go frees them. */
-    assert_int_equal(axl_test_pool("buffer").in_use, buffers + 2 * 3);
-    AXL_OK(axl_graph_exec_release(x));
-    assert_int_equal(axl_test_pool("buffer").in_use, buffers);
-
-    /* More chunks than a node keeps edges (AXL_MAX_GRAPH_NODE_DEPS): the
-     * event's node waits for them through a chain of empty nodes. */
-    const uint32_t many = AXL_MAX_GRAPH_NODE_DEPS + 2;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
-    AXL_OK(axl_queue_parallel_for(
-        r.q, r.vadd, BIG,
-        AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_WRITE(O),
-                 AXL_ARG_U32(0)),
-        &(axl_split){.count_arg = "size", .chunks = many,
-                     .chunk_count = &nchunks},
-        NULL, 0, &done));
-    assert_int_equal(nchunks, many);
-    AXL_OK(axl_queue_host_task(r.q, count_task, NULL, &done, 1, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    AXL_OK(axl_graph_node_count(g, &count));
-    const uint32_t fan = AXL_MAX_GRAPH_NODE_DEPS;
-    assert_int_equal(count, many + (many - 1 + fan - 2) / (fan - 1) + 1);
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
-    AXL_OK(axl_queue_copy_from_host(r.q, o, O, NULL, NULL, 0, NULL));
-    atomic_store(&task_runs, 0);
-    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
-    AXL_OK(axl_queue_copy_to_host(r.q, O, NULL, out, NULL, 0, NULL));
-    AXL_OK(axl_queue_wait_and_throw(r.q));
-    for (int i = 0; i < BIG; i++)
-        assert_int_equal(out[i], a[i] + b[i]);
-    assert_int_equal(atomic_load(&task_runs), 1);
-    AXL_OK(axl_graph_exec_release(x));
-    assert_int_equal(axl_test_pool("buffer").in_use, buffers);
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(O));
@@ -1651,7 +1628,7 @@ static void a_buffer_released_while_a_replay_makes_host_memory_is_seen(
     axl_test_rig_down(&r);
 }
 
-/* ---- Laid-out replays (axl_graph_exec_laid_out) ---------------------------- */
+/* ---- Replays as the commands one by one ------------------------------------- */
 
 /* vadd four times over A, B, O1, O2, each node reading what the one before
  * wrote (and node 2 overwriting what node 1 read): O1 = A + B, O2 = O1 + B,
@@ -1685,7 +1662,7 @@ static bool event_done(axl_event e)
     return st == AXL_EVENT_COMPLETE;
 }
 
-static void a_laid_out_chain_replays_as_its_commands_one_by_one(void **s)
+static void a_chain_replays_as_its_commands_one_by_one(void **s)
 {
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
@@ -1758,14 +1735,12 @@ static axl_status read_status(rig *r, axl_buffer b, int32_t *out)
     return st;
 }
 
-/* The errors a failing replay of chain4 leaves: the event's status, and
- * how many the queue's asynchronous list gets. */
-static unsigned failed_replay(rig *r, axl_graph_exec x, axl_status *status)
+/* Waits for e and then for the queue: e's status, and how many errors
+ * the queue's asynchronous list got. */
+static unsigned ended_with(rig *r, axl_event e, axl_status *status)
 {
-    axl_event done;
-    AXL_OK(axl_queue_submit_graph(r->q, x, NULL, 0, &done));
-    *status = axl_event_wait(done);
-    AXL_OK(axl_event_release(done));
+    *status = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
     (void)axl_queue_wait(r->q);
     unsigned n = 0;
     while (axl_queue_throw_asynchronous(r->q) != AXL_SUCCESS)
@@ -1773,12 +1748,39 @@ static unsigned failed_replay(rig *r, axl_graph_exec x, axl_status *status)
     return n;
 }
 
-static void a_laid_out_replay_fails_as_the_node_by_node_one_does(void **s)
+/* The errors a failing replay of chain4 leaves: the event's status, and
+ * how many the queue's asynchronous list gets. */
+static unsigned failed_replay(rig *r, axl_graph_exec x, axl_status *status)
+{
+    axl_event done;
+    AXL_OK(axl_queue_submit_graph(r->q, x, NULL, 0, &done));
+    return ended_with(r, done, status);
+}
+
+/* chain4's commands submitted one by one (node 1 given n1): the last
+ * one's status, the errors the queue's asynchronous list gets. */
+static unsigned failed_commands(rig *r, axl_buffer A, axl_buffer B,
+                                axl_buffer O1, axl_buffer O2, uint32_t n1,
+                                axl_status *status)
+{
+    axl_event last;
+    AXL_OK(vadd(r, A, B, O1, N, NULL));
+    AXL_OK(vadd(r, O1, B, O2, n1, NULL));
+    AXL_OK(vadd(r, O2, A, O1, N, NULL));
+    AXL_OK(vadd(r, O1, O1, O2, N, &last));
+    return ended_with(r, last, status);
+}
+
+/* A replay in which a node fails ends as the same commands submitted one
+ * by one do (3.7.1: a command whose dependency failed does not run): the
+ * graph's event and the last command fail alike, what the failed node's
+ * dependents write is lost alike, and the queue gets an error per node
+ * that failed or did not run, as per command. */
+static void a_replay_fails_as_its_commands_one_by_one_would(void **s)
 {
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
-    AXL_TEST_NEEDS(AXL_TRACE_EVENTS, axl_trace_enable(false));
     rig r = axl_test_rig_up(0);
     axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O1 = ramp_buffer(0),
                O2 = ramp_buffer(0);
@@ -1791,29 +1793,27 @@ static void a_laid_out_replay_fails_as_the_node_by_node_one_does(void **s)
      * same way until it is written whole again). */
     uint32_t too_many = 4 * N;
     AXL_OK(axl_graph_exec_update_scalar(x, nodes[1], 3, &too_many, 4));
-    axl_status laid_status, plain_status, laid_read, plain_read;
+    axl_status replay_status, plain_status, replay_read, plain_read;
     int32_t o[N];
-    const unsigned laid_errors = failed_replay(&r, x, &laid_status);
-    laid_read = read_status(&r, O2, o);
-    /* The same replay node by node (tracing submits graphs so), from the
-     * same start: O1 and O2 written whole from the host again. */
+    const unsigned replay_errors = failed_replay(&r, x, &replay_status);
+    replay_read = read_status(&r, O2, o);
+    /* The same commands one by one, from the same start: O1 and O2
+     * written whole from the host again. */
     int32_t zero[N];
     fill_ramp(zero, 0);
     AXL_OK(axl_queue_copy_from_host(r.q, zero, O1, NULL, NULL, 0, NULL));
     AXL_OK(axl_queue_copy_from_host(r.q, zero, O2, NULL, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
-    AXL_OK(axl_trace_enable(true));
-    const unsigned plain_errors = failed_replay(&r, x, &plain_status);
+    const unsigned plain_errors =
+        failed_commands(&r, A, B, O1, O2, too_many, &plain_status);
     plain_read = read_status(&r, O2, o);
-    AXL_OK(axl_trace_enable(false));
-    assert_int_equal(laid_status, AXL_ERR_KERNEL);
-    assert_int_equal(plain_status, laid_status);
-    assert_int_equal(laid_read, AXL_ERR_KERNEL);
-    assert_int_equal(plain_read, laid_read);
-    assert_int_equal(laid_errors, plain_errors);
-    assert_true(laid_errors >= 1);
-    /* Mended and its outputs written again, it runs, laid out from its
-     * second replay (the first moves them to the device). */
+    assert_int_equal(replay_status, AXL_ERR_KERNEL);
+    assert_int_equal(plain_status, replay_status);
+    assert_int_equal(replay_read, AXL_ERR_KERNEL);
+    assert_int_equal(plain_read, replay_read);
+    assert_int_equal(replay_errors, plain_errors);
+    assert_int_equal(replay_errors, 3);
+    /* Mended and its outputs written again, it runs. */
     uint32_t n = N;
     AXL_OK(axl_graph_exec_update_scalar(x, nodes[1], 3, &n, 4));
     for (int rep = 0; rep < 2; rep++) {
@@ -1848,7 +1848,7 @@ int main(void)
         T(end_recording_on_a_queue_that_does_not_record_does_nothing),
         T(waiting_on_a_recording_queue_is_invalid_naming_its_graph),
         T(one_instance_of_an_executable_graph_runs_at_a_time),
-        T(parallel_for_is_recorded_its_chunks_become_nodes),
+        T(parallel_for_is_recorded_as_one_node_of_its_chunks),
         T(replay_equals_the_same_commands_submitted_one_by_one),
         T(added_nodes_run_after_their_dependencies),
         T(the_graph_event_waits_for_every_sink_and_fails_with_one),
@@ -1865,8 +1865,8 @@ int main(void)
         T(a_replay_that_cannot_start_every_node_runs_none),
         T(a_copy_of_a_misaligned_sub_buffer_is_refused_when_recorded),
         T(a_buffer_released_while_a_replay_makes_host_memory_is_seen),
-        T(a_laid_out_chain_replays_as_its_commands_one_by_one),
-        T(a_laid_out_replay_fails_as_the_node_by_node_one_does),
+        T(a_chain_replays_as_its_commands_one_by_one),
+        T(a_replay_fails_as_its_commands_one_by_one_would),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

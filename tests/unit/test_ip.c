@@ -13,30 +13,6 @@
 #include "mmio_sim.h"
 #endif
 
-typedef struct iprig {
-    axl_device dev;
-    axl_context ctx;
-    axl_kernel_bundle bundle;
-} iprig;
-
-static iprig iprig_up(void)
-{
-    iprig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &id));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    return r;
-}
-
-static void iprig_down(iprig *r)
-{
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_context_release(r->ctx));
-}
-
 #if defined(AXL_TEST_MMIO)
 
 enum { CTRL = 0x00, GIE = 0x04, IER = 0x08, ISR = 0x0C, VADD_SIZE = 0x34 };
@@ -46,7 +22,7 @@ enum { CTRL = 0x00, GIE = 0x04, IER = 0x08, ISR = 0x0C, VADD_SIZE = 0x34 };
 static void a_units_ap_ctrl_reads_idle_by_either_name(void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     const char *names[] = {"vadd:vadd_1", "vadd_1"};
     for (int i = 0; i < 2; i++) {
         axl_ip ip;
@@ -62,13 +38,13 @@ static void a_units_ap_ctrl_reads_idle_by_either_name(void **s)
         assert_int_equal(range, AXL_IP_RANGE);
         AXL_OK(axl_ip_release(ip));
     }
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void a_scalar_argument_register_reads_back_what_was_written(void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip;
     AXL_OK(axl_ip_open(r.bundle, r.dev, "vadd_2", &ip));
     AXL_OK(axl_ip_write32(ip, VADD_SIZE, 0x12345678u));
@@ -76,7 +52,7 @@ static void a_scalar_argument_register_reads_back_what_was_written(void **s)
     AXL_OK(axl_ip_read32(ip, VADD_SIZE, &v));
     assert_int_equal(v, 0x12345678u);
     AXL_OK(axl_ip_release(ip));
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* Started by register writes, with GIE and IER set: the wait returns once
@@ -87,7 +63,7 @@ static void start_and_wait(uint32_t variant)
     AXL_OK(axl_shutdown()); /* the wiring is read when the device opens */
     axl_mmio_sim_defaults();
     axl_mmio_sim_set_unit(5 /* nop_1 */, variant, AXL_MMIO_SIM_OK, 0);
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip;
     AXL_OK(axl_ip_open(r.bundle, r.dev, "nop_1", &ip));
     AXL_OK(axl_ip_write32(ip, GIE, 1));
@@ -100,7 +76,7 @@ static void start_and_wait(uint32_t variant)
     /* One interrupt, one wait: the next finds none. */
     AXL_EXPECT(axl_ip_wait_interrupt(ip, 1000000), AXL_ERR_TIMEOUT);
     AXL_OK(axl_ip_release(ip));
-    iprig_down(&r);
+    axl_test_rig_down(&r);
     axl_mmio_sim_defaults();
 }
 
@@ -116,7 +92,7 @@ static void an_offset_out_of_range_or_unaligned_is_refused_and_writes_nothing(
     void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip;
     AXL_OK(axl_ip_open(r.bundle, r.dev, "vadd_1", &ip));
     AXL_OK(axl_ip_write32(ip, VADD_SIZE, 7));
@@ -132,13 +108,13 @@ static void an_offset_out_of_range_or_unaligned_is_refused_and_writes_nothing(
     AXL_OK(axl_ip_read32(ip, VADD_SIZE, &v));
     assert_int_equal(v, 7);
     AXL_OK(axl_ip_release(ip));
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void a_released_ip_handle_is_an_invalid_object(void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip;
     AXL_OK(axl_ip_open(r.bundle, r.dev, "vadd_1", &ip));
     AXL_OK(axl_ip_release(ip));
@@ -147,31 +123,31 @@ static void a_released_ip_handle_is_an_invalid_object(void **s)
     AXL_EXPECT(axl_ip_write32(ip, 0, 0), AXL_ERR_INVALID_OBJECT);
     AXL_EXPECT(axl_ip_wait_interrupt(ip, 0), AXL_ERR_INVALID_OBJECT);
     AXL_EXPECT(axl_ip_release(ip), AXL_ERR_INVALID_OBJECT);
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void a_wait_without_an_interrupt_times_out(void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip;
     AXL_OK(axl_ip_open(r.bundle, r.dev, "vadd_1", &ip));
     AXL_EXPECT(axl_ip_wait_interrupt(ip, 2000000), AXL_ERR_TIMEOUT);
     AXL_MESSAGE_HAS("raised no interrupt within 2000000 ns");
     AXL_OK(axl_ip_release(ip));
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 static void an_unknown_name_is_refused_naming_the_ips(void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip = AXL_NONE;
     AXL_EXPECT(axl_ip_open(r.bundle, r.dev, "vadd_9", &ip), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("no IP \"vadd_9\"");
     AXL_MESSAGE_HAS("vadd:vadd_1, vadd:vadd_2");
     assert_true(AXL_IS_NONE(ip));
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 /* The handle holds the bundle: released first, it lives on, and the
@@ -179,15 +155,15 @@ static void an_unknown_name_is_refused_naming_the_ips(void **s)
 static void an_open_ip_keeps_its_bundle_and_design(void **s)
 {
     (void)s;
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip;
     AXL_OK(axl_ip_open(r.bundle, r.dev, "vadd_1", &ip));
-    AXL_OK(axl_kernel_bundle_release(r.bundle));
+    axl_test_rig_let_go(&r); /* the rig's kernel, then its bundle */
     AXL_OK(axl_ip_write32(ip, VADD_SIZE, 3));
     assert_int_equal(axl_test_pool("kernel_bundle").in_use, 1);
     AXL_OK(axl_ip_release(ip));
     assert_int_equal(axl_test_pool("kernel_bundle").in_use, 0);
-    AXL_OK(axl_context_release(r.ctx));
+    axl_test_rig_down(&r);
 }
 
 #else /* the emulated device */
@@ -198,13 +174,13 @@ static void the_emulated_device_refuses_register_access(void **s)
     AXL_TEST_NEEDS(AXL_FEATURE_IP_ACCESS,
                    axl_ip_open(AXL_NO_KERNEL_BUNDLE, AXL_NO_DEVICE, "x",
                                NULL));
-    iprig r = iprig_up();
+    axl_test_rig r = axl_test_rig_up(0);
     axl_ip ip = AXL_NONE;
     AXL_EXPECT(axl_ip_open(r.bundle, r.dev, "vadd_1", &ip),
                AXL_ERR_FEATURE_NOT_SUPPORTED);
     AXL_MESSAGE_HAS("no IP registers to reach");
     assert_true(AXL_IS_NONE(ip));
-    iprig_down(&r);
+    axl_test_rig_down(&r);
 }
 
 #endif

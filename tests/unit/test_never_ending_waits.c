@@ -90,32 +90,28 @@ static void refused(const inside *in, axl_status want)
                  in->message);
 }
 
+/* The support rig (tests/support: its queue, context and vadd) with T as
+ * its queue's first command, and T's event. */
 typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_event t; /* T's event */
+    axl_test_rig on;
+    axl_event t;
 } rig;
 
-static rig rig_up(inside *in, axl_status (*body)(inside *))
+static rig rig_up(inside *in, axl_status (*body)(inside *), uint32_t flags)
 {
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &r.q));
+    rig r = {.on = axl_test_rig_up(flags)};
     in->body = body;
-    in->q = r.q;
-    in->ctx = r.ctx;
-    AXL_OK(axl_queue_host_task(r.q, task, in, NULL, 0, &r.t));
+    in->q = r.on.q;
+    in->ctx = r.on.ctx;
+    AXL_OK(axl_queue_host_task(r.on.q, task, in, NULL, 0, &r.t));
     return r;
 }
 
 static void rig_down(rig *r)
 {
-    AXL_OK(axl_queue_wait_and_throw(r->q));
+    AXL_OK(axl_queue_wait_and_throw(r->on.q));
     AXL_OK(axl_event_release(r->t));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
+    axl_test_rig_down(&r->on);
 }
 
 static axl_status nothing(void *user)
@@ -225,7 +221,7 @@ static uint32_t fill_kept(rig *r, inside *in, axl_event *held, uint32_t *nheld)
         for (uint32_t i = s.in_use; i < s.capacity; i++, n++) {
             axl_buffer x;
             AXL_OK(axl_buffer_create(4, axl_range_1d(4), NULL, &x));
-            after(r->q, r->t, x, NULL);
+            after(r->on.q, r->t, x, NULL);
             AXL_OK(axl_buffer_release(x));
         }
         return n;
@@ -234,12 +230,12 @@ static uint32_t fill_kept(rig *r, inside *in, axl_event *held, uint32_t *nheld)
         for (uint32_t i = s.in_use; i + 4 < s.capacity; i++)
             AXL_OK(axl_event_create_complete(&held[(*nheld)++]));
         for (int i = 0; i < 4; i++, n++)
-            after(r->q, r->t, (axl_buffer){0}, NULL);
+            after(r->on.q, r->t, (axl_buffer){0}, NULL);
         break;
     case QUEUE:
         for (uint32_t i = s.in_use; i < s.capacity; i++, n++) {
             axl_queue q;
-            AXL_OK(axl_queue_create(r->ctx, r->dev, 0, NULL, &q));
+            AXL_OK(axl_queue_create(r->on.ctx, r->on.dev, 0, NULL, &q));
             after(q, r->t, (axl_buffer){0}, NULL);
             AXL_OK(axl_queue_release(q));
         }
@@ -248,8 +244,8 @@ static uint32_t fill_kept(rig *r, inside *in, axl_event *held, uint32_t *nheld)
         for (uint32_t i = s.in_use; i < s.capacity; i++, n++) {
             axl_context c;
             axl_queue q;
-            AXL_OK(axl_context_create(&r->dev, 1, NULL, &c));
-            AXL_OK(axl_queue_create(c, r->dev, 0, NULL, &q));
+            AXL_OK(axl_context_create(&r->on.dev, 1, NULL, &c));
+            AXL_OK(axl_queue_create(c, r->on.dev, 0, NULL, &q));
             after(q, r->t, (axl_buffer){0}, NULL);
             AXL_OK(axl_queue_release(q));
             AXL_OK(axl_context_release(c));
@@ -259,7 +255,7 @@ static uint32_t fill_kept(rig *r, inside *in, axl_event *held, uint32_t *nheld)
         for (uint32_t i = s.in_use; i < s.capacity; i++, n++) {
             axl_kernel k;
             AXL_OK(axl_kernel_bundle_get_kernel(in->made, in->kid, &k));
-            vadd_after(r->q, k, r->t, b);
+            vadd_after(r->on.q, k, r->t, b);
             AXL_OK(axl_kernel_release(k));
         }
         break;
@@ -267,10 +263,10 @@ static uint32_t fill_kept(rig *r, inside *in, axl_event *held, uint32_t *nheld)
         for (uint32_t i = s.in_use; i < s.capacity; i++, n++) {
             axl_kernel_bundle kb;
             axl_kernel k;
-            AXL_OK(axl_get_kernel_bundle_for(r->ctx, NULL, 0, &in->kid, 1,
+            AXL_OK(axl_get_kernel_bundle_for(r->on.ctx, NULL, 0, &in->kid, 1,
                                              AXL_BUNDLE_EXECUTABLE, &kb));
             AXL_OK(axl_kernel_bundle_get_kernel(kb, in->kid, &k));
-            vadd_after(r->q, k, r->t, b);
+            vadd_after(r->on.q, k, r->t, b);
             AXL_OK(axl_kernel_release(k));
             AXL_OK(axl_kernel_bundle_release(kb));
         }
@@ -288,12 +284,11 @@ static void creation_inside_a_host_task_does_not_wait_for_its_dependents(
     for (uint32_t p = 0; p < NPOOLS; p++) {
         inside in = {0};
         in.pool = p;
-        rig r = rig_up(&in, create_one);
-        AXL_OK(axl_get_built_in_kernel_id(r.dev, "vadd", &in.kid));
-        /* One bundle the test holds (a kernel's comes from it; the bundle
-         * pool's fill makes its own). */
-        AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &in.kid, 1,
-                                         AXL_BUNDLE_EXECUTABLE, &in.made));
+        rig r = rig_up(&in, create_one, 0);
+        in.kid = axl_test_builtin(r.on.dev, "vadd");
+        /* One bundle the test holds, the rig's (a kernel's comes from it;
+         * the bundle pool's fill makes its own). */
+        in.made = r.on.bundle;
         uint32_t nheld;
         assert_true(fill_kept(&r, &in, held, &nheld) > 0);
         const axl_pool_stats full = axl_test_pool(pool_names[p]);
@@ -305,7 +300,6 @@ static void creation_inside_a_host_task_does_not_wait_for_its_dependents(
         /* T came back: its dependents run and give the slots back. */
         for (uint32_t i = 0; i < nheld; i++)
             AXL_OK(axl_event_release(held[i]));
-        AXL_OK(axl_kernel_bundle_release(in.made));
         rig_down(&r);
         /* Commands of released queues may still be ending. */
         for (int i = 0; i < 10000 && axl_test_pool("command").in_use; i++) {
@@ -374,18 +368,11 @@ static void a_wait_inside_a_host_task_for_its_dependents_fails_at_once(
         profiling_end, profiling_start};
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
         inside in = {0};
-        rig r;
-        r.dev = axl_test_emu_device();
-        AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-        AXL_OK(axl_queue_create(r.ctx, r.dev, AXL_QUEUE_ENABLE_PROFILING,
-                                NULL, &r.q));
-        in.body = bodies[i];
-        in.q = r.q;
-        AXL_OK(axl_queue_host_task(r.q, task, &in, NULL, 0, &r.t));
+        rig r = rig_up(&in, bodies[i], AXL_QUEUE_ENABLE_PROFILING);
         /* Through another command: d waits for c, which waits for T. */
         axl_event c;
-        after(r.q, r.t, (axl_buffer){0}, &c);
-        after(r.q, c, (axl_buffer){0}, &in.ev);
+        after(r.on.q, r.t, (axl_buffer){0}, &c);
+        after(r.on.q, c, (axl_buffer){0}, &in.ev);
         open_and_join(&in);
         refused(&in, AXL_ERR_BAD_STATE);
         AXL_OK(axl_event_wait(in.ev)); /* nothing was cancelled */
@@ -395,7 +382,7 @@ static void a_wait_inside_a_host_task_for_its_dependents_fails_at_once(
     }
     /* A wait that can end waits. */
     inside in = {0};
-    rig r = rig_up(&in, wait_independent);
+    rig r = rig_up(&in, wait_independent, 0);
     open_and_join(&in);
     AXL_OK(in.got);
     rig_down(&r);
@@ -427,14 +414,14 @@ static void a_release_or_accessor_inside_a_host_task_does_not_wait_for_it(
                                                       host_accessor};
     for (size_t i = 0; i < 2; i++) {
         inside in = {0};
-        rig r = rig_up(&in, bodies[i]);
+        rig r = rig_up(&in, bodies[i], 0);
         int32_t data[4] = {1, 2, 3, 4};
         AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(4), NULL,
                                       &in.buf));
-        after(r.q, r.t, in.buf, NULL); /* writes the buffer after T */
+        after(r.on.q, r.t, in.buf, NULL); /* writes the buffer after T */
         open_and_join(&in);
         refused(&in, AXL_ERR_BAD_STATE);
-        AXL_OK(axl_queue_wait_and_throw(r.q));
+        AXL_OK(axl_queue_wait_and_throw(r.on.q));
         /* Nothing changed: the buffer still works, and goes. */
         axl_host_accessor ha;
         void *p;
@@ -462,14 +449,11 @@ static void a_host_task_cannot_release_the_last_reference_of_its_own_buffer(
 {
     (void)s;
     inside in = {0};
-    rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &r.q));
+    rig r = {.on = axl_test_rig_up(0)}; /* T is the command below */
     int32_t data[4] = {0};
     AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(4), NULL, &in.buf));
     in.body = release_buffer;
-    AXL_OK(axl_queue_submit(r.q, own_buffer_cgf, &in, &r.t));
+    AXL_OK(axl_queue_submit(r.on.q, own_buffer_cgf, &in, &r.t));
     open_and_join(&in);
     refused(&in, AXL_ERR_BAD_STATE);
     AXL_OK(axl_buffer_release(in.buf));
@@ -497,7 +481,8 @@ static void programming_from_a_host_task_on_the_device_fails_at_once(
                                       axl_test_app_xclbin_size));
     AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
     inside in = {0};
-    rig r = rig_up(&in, program);
+    rig r = rig_up(&in, program, 0);
+    axl_test_rig_let_go(&r.on); /* its design must not hold the device */
     open_and_join(&in);
     refused(&in, AXL_ERR_BAD_STATE);
     rig_down(&r);
@@ -513,11 +498,10 @@ static void shutdown_from_a_host_task_fails_at_once(void **s)
 {
     (void)s;
     inside in = {0};
-    rig r = rig_up(&in, shut_down);
+    rig r = rig_up(&in, shut_down, 0);
     /* The application holds nothing: only T is left. */
     AXL_OK(axl_event_release(r.t));
-    AXL_OK(axl_queue_release(r.q));
-    AXL_OK(axl_context_release(r.ctx));
+    axl_test_rig_drop(&r.on);
     open_and_join(&in);
     refused(&in, AXL_ERR_BAD_STATE);
 }

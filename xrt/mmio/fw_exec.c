@@ -1,7 +1,8 @@
 /*
  * xrt/mmio/fw_exec.c - the plan executor (axl/plan.h): replays a plan that
  * a host build wrote, on the mmio port's units (unit.c: the same argument
- * writes, ap_start and completion modes as the device port), with no
+ * writes, ap_start and completion modes as the device port, on the
+ * registers of docs/hls-control.md), with no
  * runtime, scheduler or allocator. The walk is the runtime's own
  * (core/exec.c): this file is its firmware client, which loads plans,
  * places their buffers, wires their units and starts runs.
@@ -929,11 +930,9 @@ AXL_HOT static axl_status start_run(plan_slot *s, uint32_t n, uint32_t r,
     int whole = 1; /* every argument held (no wide scalar) */
     for (uint32_t m = 0; m < nargs; m++) {
         const axl_plan_arg *a = &p->args[run.arg0 + m];
-        uint32_t word[2] = {0, 0};
+        uint64_t v;
         if (a->kind == AXL_PLAN_ARG_BUFFER) {
-            const uint64_t addr = s->buf[a->ref].phys + a->at;
-            word[0] = (uint32_t)addr;
-            word[1] = (uint32_t)(addr >> 32);
+            v = s->buf[a->ref].phys + a->at;
         } else if (a->size > 8) {
             axl__mmio_put_wide(u, m, s->scalars + a->ref, a->bytes);
             whole = 0;
@@ -941,15 +940,12 @@ AXL_HOT static axl_status start_run(plan_slot *s, uint32_t n, uint32_t r,
         } else {
             /* Eight bytes at once (scalars[] has room past its end) and
              * the ones past the scalar's cleared: no call out of the hot
-             * section. Little-endian, as every target and the registers. */
-            uint64_t v;
+             * section. */
             __builtin_memcpy(&v, s->scalars + a->ref, sizeof v);
             if (a->bytes < 8)
                 v &= ((uint64_t)1 << (8u * a->bytes)) - 1u;
-            word[0] = (uint32_t)v;
-            word[1] = (uint32_t)(v >> 32);
         }
-        axl__mmio_put(u, m, word, a->size >= 8 ? 2u : 1u);
+        axl__mmio_put_value(u, m, v);
     }
     u->held_id = whole ? s->id[t] : 0u;
     axl__mmio_go(u, &s->tok[t]);

@@ -12,12 +12,14 @@
  * through axl_mmio_isr(); whichever sees it first claims the run (an
  * atomic exchange), so a run ends once.
  *
- * What the driver must honour of the generated RTL (mmio_regs.h):
+ * What the driver must honour of the generated RTL (mmio_regs.h;
+ * docs/hls-control.md has the table and its sources):
  *  - ap_done is clear on read in ap_ctrl_hs: the poll that sees it acts
  *    on it; a done left by a run the interrupt ended is read away before
  *    the next start.
- *  - ap_ready may be clear on read and ap_start may be a pulse: the port
- *    reads neither.
+ *  - ap_ready may be clear on read and ap_start may be a pulse: a run
+ *    reads neither (a pipeline's stop, pipe.c, waits for ap_idle with
+ *    ap_start clear, which a pulse start satisfies once idle).
  *  - ap_ctrl_chain holds ap_done until ap_continue, and its ISR cannot be
  *    cleared while ap_done is high: ap_continue first, then the ISR.
  *  - The ISR is toggle-on-write or clear-on-read: read it and write the
@@ -517,24 +519,25 @@ static axl_status mmio_run_start(void *dev, const axl_hal_run *run)
                              run->kernel_name, (unsigned)a->id);
         }
         const mmio_arg *r = &u->args[m];
-        uint32_t word[2];
+        uint64_t v;
         if (a->is_mem) {
             axl__mmio_clean(host_of(a->mem, a->offset), a->size);
             if (same_mem && (u->held_mask & (1u << m)))
                 continue;
-            uint64_t addr = a->mem->device_address + a->offset;
-            word[0] = (uint32_t)addr;
-            word[1] = (uint32_t)(addr >> 32);
+            v = a->mem->device_address + a->offset;
         } else {
             uint64_t n = a->size < r->size ? a->size : r->size;
             if (r->size > 8) {
                 axl__mmio_put_wide(u, m, a->value, n);
                 continue;
             }
-            word[0] = word[1] = 0;
-            memcpy(word, a->value, (size_t)n);
+            /* Into zeroed words, not a zeroed uint64_t: GCC at -Os keeps
+             * that zero in a VFP register on the R5 (32 B more). */
+            uint32_t w[2] = {0, 0};
+            memcpy(w, a->value, (size_t)n);
+            v = w[0] | (uint64_t)w[1] << 32;
         }
-        axl__mmio_put(u, m, word, r->size >= 8 ? 2u : 1u);
+        axl__mmio_put_value(u, m, v);
     }
     u->held_id = run->args_id;
     axl__mmio_go(u, run);

@@ -257,6 +257,20 @@ static inline void axl__mmio_put(mmio_unit *u, uint32_t m,
     u->held_mask |= bit;
 }
 
+/* Writes v, a buffer's address or a scalar of up to 8 bytes, into
+ * argument register m: its low word, and its high word when the register
+ * has two (little-endian, as every target and the registers). What both
+ * clients (mmio.c, fw_exec.c) write for an argument; inline, so the
+ * plan executor's start stays in the hot section with no call. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void axl__mmio_put_value(mmio_unit *u, uint32_t m, uint64_t v)
+{
+    const uint32_t word[2] = {(uint32_t)v, (uint32_t)(v >> 32)};
+    axl__mmio_put(u, m, word, u->args[m].size >= 8 ? 2u : 1u);
+}
+
 /* Writes a scalar wider than 8 bytes whole (never held). */
 void axl__mmio_put_wide(mmio_unit *u, uint32_t m, const void *value,
                         uint64_t n);

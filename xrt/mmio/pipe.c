@@ -8,7 +8,8 @@
  *    ap_continue | auto_restart (every write of 0x00 rewrites bit 7) by
  *    whoever claims the unit, the poll (progress, axl__mmio_service) or
  *    the interrupt entry, and counted: the core reads the count as the
- *    unit's iterations. Stopped by a write of 0x00 with bit 7 clear (and
+ *    unit's iterations (docs/hls-control.md, "Auto-restart": the RTL
+ *    Vitis HLS generates from 2022.2 hides these dones). Stopped by a write of 0x00 with bit 7 clear (and
  *    bit 0: a 0 there is ignored), then ap_idle waited for on the
  *    device's clock; past the timeout, ap_sw_reset or the board's hook
  *    (axl__mmio_reset), and the stop says so.

@@ -4,7 +4,8 @@
  * run's end is seen (polling, the interrupt, poll then sleep), with the
  * model of the fabric behind the seam in a model build. Shared by the
  * device port the core drives (mmio.c) and the plan executor (fw_exec.c);
- * the protocol notes are mmio.c's header.
+ * the protocol notes are mmio.c's header, the register table
+ * docs/hls-control.md.
  */
 #include <stdatomic.h>
 #include <string.h>
