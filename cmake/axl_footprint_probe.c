@@ -9,6 +9,7 @@
  */
 #include "rt.h"
 #include "image.h" /* the layouts of its pools */
+#include "place.h"
 #include "pipeline_priv.h"
 
 #define AXL_FP_POOL(KIND, name, type, cap, ...)                                \

@@ -370,6 +370,31 @@
 #define AXL_MAX_IPS 2
 #endif
 
+/** Designs that change on a device while the program runs (issue 40,
+ *  docs/designs-design.md): a placement (AXL_MAX_PLACEMENTS) keeps its
+ *  design's unit table of its own, copied into the device's run slots
+ *  when the design is loaded. 0 keeps one table per device, the run
+ *  slots themselves (a placement is then their bank map alone), for a
+ *  firmware whose device keeps its design (zcu102-r5). No design swaps
+ *  on demand yet either way: that is the issue's stage 3. */
+#ifndef AXL_FEATURE_DESIGN_SWAP
+#define AXL_FEATURE_DESIGN_SWAP 1
+#endif
+
+/** Designs made ready for a device, loaded or not (placements,
+ *  core/place.h: a design's unit table and bank map for one device;
+ *  docs/designs-design.md 1.3). Each device's loaded design takes one; a
+ *  device carries one design at a time until on-demand reprogramming
+ *  (issue 40, stage 3) keeps others ready too. Without
+ *  AXL_FEATURE_DESIGN_SWAP one per device is all there can be. */
+#ifndef AXL_MAX_PLACEMENTS
+#if AXL_FEATURE_DESIGN_SWAP
+#define AXL_MAX_PLACEMENTS 8
+#else
+#define AXL_MAX_PLACEMENTS AXL_MAX_DEVICES
+#endif
+#endif
+
 /** Streaming designs (axl/pipeline.h): axl_kernel_bundle_get_pipes and
  *  axl_pipeline_*, with their pool (AXL_MAX_PIPELINES). 0 compiles them
  *  out; a launch of a kernel with stream ports is then refused at submit
@@ -500,6 +525,11 @@ AXL__CHECK_SWITCH(AXL_FEATURE_GRAPHS);
 AXL__CHECK_SWITCH(AXL_FEATURE_IP_ACCESS);
 AXL__CHECK_POOL(AXL_MAX_IPS);
 AXL__CHECK_SWITCH(AXL_FEATURE_STREAMS);
+AXL__CHECK_SWITCH(AXL_FEATURE_DESIGN_SWAP);
+AXL__CHECK_POOL(AXL_MAX_PLACEMENTS);
+/* Each device's loaded design has a placement. */
+_Static_assert(AXL_MAX_PLACEMENTS >= AXL_MAX_DEVICES,
+               "AXL_MAX_PLACEMENTS must be >= AXL_MAX_DEVICES");
 AXL__CHECK_POOL(AXL_MAX_PIPELINES);
 _Static_assert(AXL_MAX_PIPELINE_UNITS >= 2 && AXL_MAX_PIPELINE_UNITS <= 32,
                "AXL_MAX_PIPELINE_UNITS must be 2..32 (a stream joins two)");

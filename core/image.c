@@ -8,6 +8,7 @@
 
 #include "rt.h"
 #include "image.h"
+#include "place.h"
 #include "observe.h"
 #include "devops.h"
 
@@ -49,6 +50,7 @@ void axl__image_unref(struct axl__image *img)
     for (uint16_t s = 0; s < dp->capacity; s++)
         if (axl__pool_is_live(dp, s) && axl__image_ref_eq(axl__device_at(s)->loaded, was))
             axl__device_at(s)->loaded = AXL__NONE(image);
+    axl__place_forget_image(AXL__SLOT(IMAGE, img));
     axl__image_kernels_free(img);
     axl__pool_free(AXL__POOL(IMAGE), img);
 }
@@ -172,7 +174,7 @@ void axl__device_builtin(struct axl__device *d)
         if (img)
             d->builtin = d->loaded = axl__image_ref_of(img);
     }
-    axl__cu_adopt(d, img);
+    axl__place_adopt(d, img);
 }
 
 bool axl__device_rejected(const struct axl__device *d, char *why,
@@ -272,7 +274,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         d->programming = false;
         if (st != AXL_SUCCESS) {
             d->loaded = AXL__NONE(image); /* what it carries now is unknown */
-            axl__cu_adopt(d, NULL);
+            axl__place_adopt(d, NULL);
             if (axl__rt.waiters)
                 axl_port_wake(AXL_PORT_CHANNEL_DONE);
             return axl__fail_quote(fn, fail_as,
@@ -285,7 +287,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         info.builtin_design = d->info.builtin_design;
         d->info = info;
         d->loaded = want;
-        axl__cu_adopt(d, img);
+        axl__place_adopt(d, img);
         AXL__LOG(AXL__LOG_INFO, "device programmed: %s, %u compute units",
                  d->info.name, (unsigned)d->compute_units);
         if (log && log_size)

@@ -133,14 +133,9 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
                                axl__replace_check may_replace,
                                const void *arg);
 
-/* Compute units (cu.c): the table a design gives device d (img NULL:
- * none; lock held), the banks an argument of unit ip reaches, and unit
- * `ordinal` of kernel `kernel_index` (NULL if none; programming rewrites
- * the table, so look again after any wait). */
-void axl__cu_adopt(struct axl__device *d, const struct axl__image *img);
-uint64_t axl__arg_banks(const struct axl__device *d,
-                        const struct axl__image *img, uint32_t ip,
-                        uint32_t arg);
+/* Compute units (cu.c): unit `ordinal` of kernel `kernel_index` (NULL if
+ * none; programming rewrites the run slots, so look again after any
+ * wait). Their table is the placement's (place.h). */
 struct axl__cu *axl__cu_find(struct axl__device *d, uint16_t kernel_index,
                              uint32_t ordinal);
 

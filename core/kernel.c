@@ -10,6 +10,7 @@
 
 #include "rt.h"
 #include "image.h"
+#include "place.h"
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
 
@@ -308,9 +309,10 @@ axl_status axl_kernel_get_arg_bank(axl_kernel kernel, uint32_t index,
         axl_format(bank->tag, sizeof bank->tag, "%.*s", (int)mem.tag.len,
                    mem.tag.ptr);
     bank->bank = UINT32_MAX;
-    if (axl__device_carries(d, kid->image) && low < sizeof d->bank_of_mem &&
-        d->bank_of_mem[low] != 0xFF)
-        bank->bank = d->bank_of_mem[low];
+    const struct axl__placement *p =
+        axl__place_loaded(AXL__SLOT(DEVICE, d), kid->image);
+    if (p && low < sizeof p->bank_of_mem && p->bank_of_mem[low] != 0xFF)
+        bank->bank = p->bank_of_mem[low];
 out:
     axl__leave();
     return st;

@@ -10,6 +10,7 @@
 
 #include "rt.h"
 #include "image.h"
+#include "place.h"
 #include "devops.h"
 #include "pipeline_priv.h"
 
@@ -34,19 +35,21 @@ AXL__MESSAGE_ONLY static const char *arg_name(const struct axl__image *img,
 }
 
 /* "vadd_1: DDR[0]; vadd_3: PLRAM[0]": the banks argument m (in the
- * kernel id's order) reaches from each unit of kernel object kn on d,
- * for messages (lock held). */
+ * kernel id's order) reaches from each unit of kernel object kn in its
+ * placement p on d, for messages (lock held). */
 #if AXL_MESSAGE_DETAIL
 static const char *
-reach_list(const struct axl__device *d, const struct axl__image *img,
-           const struct axl__kernel *kn, const struct axl__kernel_id *kid,
-           uint8_t m, char *buf, size_t size)
+reach_list(const struct axl__device *d, const struct axl__placement *p,
+           const struct axl__image *img, const struct axl__kernel *kn,
+           const struct axl__kernel_id *kid, uint8_t m, char *buf,
+           size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (uint8_t c = 0; c < d->ncus && used + 1 < size; c++) {
-        const struct axl__cu *cu = &d->cus[c];
-        if (cu->kernel_index != kid->index || !axl__kernel_may_use(kn, cu))
+    for (uint8_t c = 0; c < p->nunits && used + 1 < size; c++) {
+        const struct axl__unit *cu = axl__place_unit(p, c);
+        if (cu->kernel_index != kid->index ||
+            !axl__kernel_may_use_unit(kn, cu))
             continue;
         axl_xclbin_ip ip;
         axl_xclbin_get_ip(&img->x, cu->ip, &ip);
@@ -133,6 +136,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                              "for %s programs it once nothing holds that)",
                              d->info.name, kid->name, kid->name);
         }
+        /* The units that may run it: its design's placement on d. */
+        const struct axl__placement *p =
+            axl__kernel_place(kn, q->device, kid->image);
 
         /* An ap_ctrl_none unit has no start and no done: it runs from
          * the fabric's reset, and no command launches it (XRT's
@@ -238,13 +244,14 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
              * can run is refused here, not left to fail at dispatch. */
             struct axl__buffer *b = r->base;
             uint64_t any = 0, all = ~(uint64_t)0;
-            for (uint8_t c = 0; c < d->ncus; c++) {
-                if (d->cus[c].kernel_index != kid->index ||
-                    !axl__kernel_may_use(kn, &d->cus[c]) ||
+            for (uint8_t c = 0; c < p->nunits; c++) {
+                const struct axl__unit *u = axl__place_unit(p, c);
+                if (u->kernel_index != kid->index ||
+                    !axl__kernel_may_use_unit(kn, u) ||
                     (c < 32 && (struck >> c & 1u)))
                     continue;
-                any |= d->cus[c].banks[hm];
-                all &= d->cus[c].banks[hm];
+                any |= u->banks[hm];
+                all &= u->banks[hm];
             }
             uint8_t loc = axl__device_loc(b, q->device);
             if (loc != AXL__NO_LOC) {
@@ -262,8 +269,8 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                      struck ? "that reaches the buffers "
                                               "before it"
                                             : "of the kernel object",
-                                     reach_list(d, img, kn, kid, hm, units,
-                                                sizeof units));
+                                     reach_list(d, p, img, kn, kid, hm,
+                                                units, sizeof units));
 #else
                     return axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                      "argument %u (%s) of %s: the buffer is "
@@ -275,9 +282,9 @@ axl_status axl__kernel_prepare(const char *fn, struct axl__queue *q,
                                             : "of the kernel object");
 #endif
                 }
-                for (uint8_t c = 0; c < d->ncus && c < 32; c++)
-                    if (d->cus[c].kernel_index == kid->index &&
-                        !(d->cus[c].banks[hm] >> bank & 1))
+                for (uint8_t c = 0; c < p->nunits && c < 32; c++)
+                    if (axl__place_unit(p, c)->kernel_index == kid->index &&
+                        !(axl__place_unit(p, c)->banks[hm] >> bank & 1))
                         struck |= 1u << c;
             } else {
                 uint64_t pick = all ? all : any;

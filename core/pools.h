@@ -50,6 +50,8 @@
 #define AXL__STREAM_POOLS(X)
 #endif
 
+/* Placements (core/place.h) come last: the pools before them keep the
+ * handle kinds they had. */
 #define AXL__POOL_LIST(X)                                                      \
     X(PLATFORM, platform, struct axl__platform, AXL_MAX_PLATFORMS,             \
       axl_platform, "platform", RT)                                            \
@@ -79,7 +81,9 @@
       "kernel", APP)                                                           \
     AXL__GRAPH_POOLS(X)                                                        \
     AXL__IP_POOLS(X)                                                           \
-    AXL__STREAM_POOLS(X)
+    AXL__STREAM_POOLS(X)                                                       \
+    X(PLACEMENT, placement, struct axl__placement, AXL_MAX_PLACEMENTS,         \
+      axl__no_handle, "placement", RT)
 
 enum axl__pool_kind {
 #define AXL__POOL_ENUM(KIND, ...) AXL__POOL_##KIND,

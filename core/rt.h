@@ -107,38 +107,61 @@ enum axl__cu_phase {
     AXL__CU_ENDED_INSIDE = 2
 };
 
+/* One compute unit of a design as a placement (core/place.h) describes
+ * it: which kernel and IP, and the device banks each argument the host
+ * sets reaches, in the order of the kernel id's args less its stream
+ * ports (the order of a command's arguments, launch.c), so launches
+ * never walk CONNECTIVITY. A device's run slot carries a copy made when
+ * its design is loaded. */
+#define AXL__UNIT_FIELDS                                                       \
+    uint16_t kernel_index;      /* the kernel's index in the image */          \
+    uint16_t ip;                /* its IP_LAYOUT index */                      \
+    uint8_t ordinal;            /* which unit of its kernel it is */           \
+    uint8_t next_same;          /* the next unit of the same kernel (cyclic;   \
+                                   in a run slot: a d->cus index) */           \
+    uint64_t banks[AXL_MAX_KERNEL_ARGS];
+struct axl__unit {
+    AXL__UNIT_FIELDS
+};
+
 /* A compute unit of the design a device carries, and the run slot it uses:
  * the hal run and its arguments live here while the unit runs, so nothing
- * is allocated per launch. */
+ * is allocated per launch. Its description is its placement's unit, read
+ * by name (cu->kernel_index) or whole (cu->unit). */
 struct axl__cu {
-    axl__command_ref cmd;       /* the command running here, or none */
-    uint16_t kernel_index;      /* the kernel's index in the image */
-    uint8_t ordinal;            /* which unit of its kernel it is */
-    uint8_t next_same;          /* the next unit of the same kernel (cyclic) */
-    /* The hand-off with the port, without the lock (enum axl__cu_phase).
-     * done_status and why are written by run_done before that atomic and
-     * read by the dispatcher after it. Everything else here is under the
-     * runtime lock. */
-    _Atomic uint8_t phase;
-    axl_status done_status;     /* with why: written by run_done before it
-                                   moves phase to 2, read by the dispatcher
-                                   after it takes phase (acq_rel) */
-    uint16_t ip;                /* its IP_LAYOUT index */
-    axl__kernel_ref memo_kernel; /* with memo: the kernel memo whose buffer
-                                   arguments args holds (and run.args_id
-                                   names): the kernel (or none) and
-                                   axl__launch_memo seq */
-    uintptr_t handle;           /* from the port's cu_open, or 0; with
-                                   opened: the lock's (axl__run_kernel
-                                   records them after it takes it back) */
-    uint32_t memo;
-    bool opened;
-    bool prepared;              /* run's fixed fields are filled in */
+    union {
+        struct axl__unit unit;
+        struct {
+            AXL__UNIT_FIELDS
+        };
+    };
+    /* The fields below are ordered widest first, so that a unit is no
+     * bigger than before its description became struct axl__unit (a
+     * launch indexes d->cus: its size is in the hot path's arithmetic). */
     uint64_t deadline;          /* ns; the run is given up after it; 0 or
                                    UINT64_MAX: never. Armed once run_start
                                    has returned, never while the
                                    dispatcher holds the run. Abandoned: 1
                                    until the port is asked to cancel */
+    uintptr_t handle;           /* from the port's cu_open, or 0; with
+                                   opened: the lock's (axl__run_kernel
+                                   records them after it takes it back) */
+    uint32_t memo;
+    /* The hand-off with the port, without the lock (enum axl__cu_phase).
+     * done_status and why are written by run_done before that atomic and
+     * read by the dispatcher after it. Everything else here is under the
+     * runtime lock. */
+    axl_status done_status;     /* with why: written by run_done before it
+                                   moves phase to 2, read by the dispatcher
+                                   after it takes phase (acq_rel) */
+    axl__command_ref cmd;       /* the command running here, or none */
+    axl__kernel_ref memo_kernel; /* with memo: the kernel memo whose buffer
+                                   arguments args holds (and run.args_id
+                                   names): the kernel (or none) and
+                                   axl__launch_memo seq */
+    _Atomic uint8_t phase;
+    bool opened;
+    bool prepared;              /* run's fixed fields are filled in */
     bool abandoned;             /* past its deadline: the command has
                                    completed (AXL_ERR_TIMEOUT); the run
                                    has not come back yet */
@@ -147,8 +170,6 @@ struct axl__cu {
                                    the run, and the port says such a run
                                    may never end by itself (its unit_fix):
                                    no launch or creation waits for it */
-    uint64_t banks[AXL_MAX_KERNEL_ARGS]; /* banks each argument reaches, in
-                                   the order of the kernel id's args */
     char why[AXL_MESSAGE_MAX];  /* an inline completion's message */
     axl_hal_run run;
     axl_hal_arg args[AXL_MAX_KERNEL_ARGS];
@@ -167,15 +188,29 @@ struct axl__cu {
 #endif
 };
 
+/* A part of a device's fabric that carries one design at a time
+ * (docs/designs-design.md 1.1, struct axl__region there; that name is a
+ * buffer region's here). Region 0 is the whole fabric, and the
+ * only one until DFX slots (issue 40, stage 5). */
+#define AXL__MAX_REGIONS 1u
+#define AXL__NO_REGION 0xFFu
+struct axl__device_region {
+    axl__placement_ref design;  /* the placement it carries; none: nothing,
+                                   or a design the runtime no longer knows */
+    uint8_t cu0, ncu;           /* its run slots: d->cus[cu0, cu0 + ncu) */
+};
+
 struct axl__device {
     uint16_t platform;          /* slot */
     bool programming;           /* a new design is being loaded */
-    uint8_t ncus;
+    uint8_t ncus;               /* run slots in use (d->cus), all regions' */
     const axl_device_port *port; /* its platform's; called via devops.h */
     void *data;                 /* the port's state */
     uint32_t compute_units;     /* of the loaded design */
     axl__image_ref builtin;     /* the design it came with, or none */
-    axl__image_ref loaded;      /* the design it carries, or none */
+    axl__image_ref loaded;      /* the design it carries, or none: region
+                                   0's placement's image (kept beside it
+                                   until the regions replace it, stage 3) */
     uint32_t loaded_by;         /* handle of the bundle that programmed it
                                    (weak; 0: the design it came with) */
     uint32_t inflight;          /* commands on it not yet complete */
@@ -191,7 +226,7 @@ struct axl__device {
                                    runs start without the lock: a waiter
                                    asleep would never see them) */
 #endif
-    uint8_t bank_of_mem[64];    /* image MEM_TOPOLOGY index -> bank */
+    struct axl__device_region region[AXL__MAX_REGIONS];
     axl_hal_device_info info;
 };
 
@@ -341,6 +376,11 @@ struct axl__kernel {
     uint16_t bundle;            /* slot; held */
     uint16_t kid;               /* slot */
     uint8_t cu_hint;            /* the unit to try first (round robin) */
+#if AXL_FEATURE_DESIGN_SWAP
+    uint32_t place;             /* handle of the placement its last checked
+                                   launch found (place.h), or 0: a cache,
+                                   valid while the handle is live */
+#endif
     uint32_t cus;               /* the units it may run on, bit = ordinal
                                    within the kernel; 0: all of them
                                    (axl_kernel_select_units) */
@@ -349,10 +389,15 @@ struct axl__kernel {
 
 /* Whether kernel object k may run on unit cu (of its kernel): a kernel
  * restricted to some units (axl_kernel_select_units) runs only there. */
+static inline bool axl__kernel_may_use_unit(const struct axl__kernel *k,
+                                            const struct axl__unit *u)
+{
+    return !k->cus || (k->cus >> u->ordinal & 1u);
+}
 static inline bool axl__kernel_may_use(const struct axl__kernel *k,
                                        const struct axl__cu *cu)
 {
-    return !k->cus || (k->cus >> cu->ordinal & 1u);
+    return axl__kernel_may_use_unit(k, &cu->unit);
 }
 
 /* ---- Buffers and accesses ------------------------------------------------- */

@@ -7,6 +7,7 @@
 #define AXL__RUNTIME_IMPL /* defines axl__enter, which rt.h declares, for -Os */
 #include "rt.h"
 #include "image.h"
+#include "place.h"
 #include "observe.h"
 #include "devops.h"
 #include "pipeline_priv.h"

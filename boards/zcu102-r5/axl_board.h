@@ -45,6 +45,15 @@
 #define AXL_FEATURE_GRAPHS 0
 #endif
 
+/* The device keeps its design: a placement (core/place.h) is its run
+ * slots' bank map, with no unit table of its own (AXL_MAX_PLACEMENTS
+ * follows AXL_MAX_DEVICES, 1), so the unit tables take what they took
+ * before placements (docs/footprint.md). A firmware that reprograms its
+ * device on demand (issue 40) sets this to 1. */
+#ifndef AXL_FEATURE_DESIGN_SWAP
+#define AXL_FEATURE_DESIGN_SWAP 0
+#endif
+
 /* No register access to IPs (axl/ip.h): the R5's footprint rows stay as
  * they were. A firmware that drives an IP of its own by registers (a
  * DMA, a GPIO, an RTL block) sets this to 1 (about the IP pool and

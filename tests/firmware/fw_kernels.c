@@ -192,10 +192,12 @@ static void check_pools(bool after_shutdown)
         return;
     for (uint32_t i = 0; i < n; i++) {
         const axl_pool_stats *s = &stats[i];
-        /* What the runtime owns until shutdown: platforms, devices, and
-         * the built-in design's image and kernel ids. */
+        /* What the runtime owns until shutdown: platforms, devices, the
+         * placement of the design each carries, and the built-in
+         * design's image and kernel ids. */
         bool owned = !strcmp(s->name, "platform") ||
                      !strcmp(s->name, "device") ||
+                     !strcmp(s->name, "placement") ||
                      !strcmp(s->name, "image") ||
                      !strcmp(s->name, "kernel_id");
         if ((after_shutdown || !owned) &&

@@ -285,7 +285,8 @@ static void check_pools(bool after_shutdown)
                       "object", "cap", "bytes");
     for (uint32_t i = 0; i < n; i++) {
         const axl_pool_stats *s = &stats[i];
-        /* Platforms and devices live from start-up to shut-down. */
+        /* Platforms, devices and the placements of their designs live
+         * from start-up to shut-down. */
         bool static_pool = s->name[0] == 'p' || s->name[0] == 'd';
         if (after_shutdown || !static_pool)
             if (!fw_check(s->in_use == 0, "pool back to empty", __LINE__))

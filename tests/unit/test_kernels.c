@@ -1035,6 +1035,22 @@ static void kernel_from_a_bundle_of_another_context_is_invalid(void **s)
 
 /* ---- Designs: programmed when a bundle is obtained ---------------------------------- */
 
+/* app.xclbin's scale halves 64 floats on q (a host buffer, in and out). */
+static void scale_halves(axl_queue q, axl_kernel scale)
+{
+    float data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = (float)i;
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(64), NULL, &D));
+    AXL_OK(axl_queue_single_task(q, scale,
+                                 AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(0.5f),
+                                          AXL_ARG_U32(64)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_buffer_release(D));
+    assert_true(data[63] == 31.5f);
+}
+
 static void obtaining_an_application_bundle_programs_the_device(void **s)
 {
     (void)s;
@@ -1071,17 +1087,7 @@ static void obtaining_an_application_bundle_programs_the_device(void **s)
     assert_int_equal(cus, 2);
     axl_kernel scale;
     AXL_OK(axl_kernel_bundle_get_kernel(app, scale_id, &scale));
-    float data[64];
-    for (int i = 0; i < 64; i++)
-        data[i] = (float)i;
-    axl_buffer D;
-    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(64), NULL, &D));
-    AXL_OK(axl_queue_single_task(r.q, scale,
-                                 AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(0.5f),
-                                          AXL_ARG_U32(64)),
-                                 NULL, 0, NULL));
-    AXL_OK(axl_buffer_release(D));
-    assert_true(data[63] == 31.5f);
+    scale_halves(r.q, scale);
     /* A built-in bundle programs the stock design back, once the
      * application's bundle is let go. */
     AXL_OK(axl_kernel_release(scale));
@@ -1095,6 +1101,41 @@ static void obtaining_an_application_bundle_programs_the_device(void **s)
     AXL_OK(axl_event_wait(e));
     AXL_OK(axl_event_release(e));
     AXL_OK(axl_kernel_release(vadd_nop));
+    axl_test_rig_down(&r);
+}
+
+/* A device programmed again and again keeps one placement (its loaded
+ * design's unit table and bank map, core/place.h; docs/designs-design.md
+ * 1.3): the one it carried goes with each new design, so the pool
+ * (AXL_MAX_PLACEMENTS, 8; the device count with AXL_FEATURE_DESIGN_SWAP
+ * 0) never fills, and the last design's units compute. */
+static void a_device_programmed_again_and_again_keeps_one_placement(void **s)
+{
+    (void)s;
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_image_register(axl_test_app_xclbin, axl_test_app_xclbin_size));
+    AXL_TEST_NEEDS_C_MODELS("it runs app.xclbin's scale (floating point), "
+                            "which has no RTL");
+    axl_test_rig_let_go(&r);
+    const uint32_t placed = axl_test_pool("placement").in_use;
+    assert_true(placed >= 1); /* the stock design's, at least */
+    axl_kernel_id scale_id, nop_id = axl_test_builtin(r.dev, "nop");
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    axl_kernel_bundle b;
+    for (int i = 0; i < 10; i++) {
+        AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0,
+                                         i % 2 ? &nop_id : &scale_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b));
+        assert_int_equal(axl_test_pool("placement").in_use, placed);
+        AXL_OK(axl_kernel_bundle_release(b));
+    }
+    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, scale_id, &scale));
+    scale_halves(r.q, scale);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_bundle_release(b));
     axl_test_rig_down(&r);
 }
 
@@ -1693,6 +1734,7 @@ int main(void)
         T(use_kernel_bundle_is_ignored_by_a_kernel_object_4_9_4_2),
         T(kernel_from_a_bundle_of_another_context_is_invalid),
         T(obtaining_an_application_bundle_programs_the_device),
+        T(a_device_programmed_again_and_again_keeps_one_placement),
         T(built_from_source_kernel_runs_by_name),
         T(a_kernel_with_two_compute_units_runs_two_commands_at_once),
         T(a_hung_kernel_times_out_and_frees_its_compute_unit),

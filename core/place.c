@@ -1,0 +1,186 @@
+/*
+ * place.c - placements (place.h): making a design's unit table and bank
+ * map for a device, loading it into a region's run slots, and letting it
+ * go with its design.
+ */
+#include <string.h>
+
+#include "place.h"
+#include "devops.h"
+
+/* Banks of the device an argument of a unit reaches (all of them when the
+ * image says nothing about connectivity). */
+static uint64_t arg_banks(const struct axl__placement *p,
+                          const struct axl__image *img, uint32_t ip,
+                          uint32_t arg)
+{
+    if (img->x.connection_count == 0)
+        return ~(uint64_t)0;
+    uint64_t mem = axl_xclbin_arg_banks(&img->x, ip, arg), banks = 0;
+    for (uint32_t m = 0; m < 64; m++)
+        if ((mem >> m & 1) && p->bank_of_mem[m] != 0xFF)
+            banks |= (uint64_t)1 << p->bank_of_mem[m];
+    return banks;
+}
+
+/* Each unit's banks per argument the host sets, in the kernel id's
+ * argument order (sorted by id) less its stream ports (the order of a
+ * command's arguments, launch.c), so launches never walk CONNECTIVITY. */
+static void unit_banks(const struct axl__placement *p,
+                       const struct axl__image *img, struct axl__unit *u)
+{
+    axl_xclbin_kernel ki;
+    axl_xclbin_get_kernel(&img->x, u->kernel_index, &ki);
+    uint32_t ids[AXL_MAX_KERNEL_ARGS], n = 0;
+    for (uint32_t a = 0; a < ki.arg_count && n < AXL_MAX_KERNEL_ARGS; a++) {
+        axl_xclbin_arg arg;
+        axl_xclbin_get_kernel_arg(&img->x, &ki, a, &arg);
+        if (arg.address_qualifier == AXL_XCLBIN_ARG_STREAM)
+            continue; /* the design joins it: no bank */
+        uint32_t at = n++;
+        while (at && ids[at - 1] > arg.index) {
+            ids[at] = ids[at - 1];
+            at--;
+        }
+        ids[at] = arg.index;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        u->banks[i] = arg_banks(p, img, u->ip, ids[i]);
+}
+
+/* Where unit i of p is written while p is made: its own table, or (with
+ * no table of its own) the run slot of region 0 it describes, cleared. */
+static struct axl__unit *unit_to_make(struct axl__device *d,
+                                      struct axl__placement *p, uint8_t i)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    (void)d;
+    struct axl__unit *u = &p->units[i];
+    memset(u, 0, sizeof *u);
+    return u;
+#else
+    (void)p;
+    memset(&d->cus[i], 0, sizeof d->cus[i]);
+    return &d->cus[i].unit;
+#endif
+}
+
+/* p's bank map from the device's banks, and its units from the image's
+ * IP_LAYOUT (lock held). */
+static void place_make(struct axl__device *d, struct axl__placement *p,
+                       const struct axl__image *img)
+{
+    memset(p->bank_of_mem, 0xFF, sizeof p->bank_of_mem);
+    for (uint32_t b = 0; b < d->info.bank_count; b++) {
+        axl_hal_bank bank;
+        if (axl__dev_bank(d, b, &bank) == AXL_SUCCESS &&
+            bank.image_index < sizeof p->bank_of_mem)
+            p->bank_of_mem[bank.image_index] = (uint8_t)b;
+    }
+    p->nunits = 0;
+    p->compute_units = 0;
+    for (uint32_t i = 0; i < img->x.ip_count; i++) {
+        axl_xclbin_ip ip;
+        axl_xclbin_get_ip(&img->x, i, &ip);
+        if (ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        p->compute_units++;
+        if (p->nunits == AXL_MAX_DEVICE_CUS)
+            continue;
+        for (uint32_t k = 0; k < img->x.kernel_count; k++) {
+            axl_xclbin_kernel ki;
+            axl_xclbin_get_kernel(&img->x, k, &ki);
+            if (ki.name.len == ip.kernel.len &&
+                !memcmp(ki.name.ptr, ip.kernel.ptr, ip.kernel.len)) {
+                const uint8_t at = p->nunits++;
+                struct axl__unit *u = unit_to_make(d, p, at);
+                u->kernel_index = (uint16_t)k;
+                u->ip = (uint16_t)i;
+                for (uint8_t o = 0; o < at; o++)
+                    u->ordinal += axl__place_unit(p, o)->kernel_index == k;
+                unit_banks(p, img, u);
+                break;
+            }
+        }
+    }
+    /* Each unit's next of the same kernel, cyclic. */
+    for (uint8_t i = 0; i < p->nunits; i++) {
+        const uint16_t k = axl__place_unit(p, i)->kernel_index;
+        uint8_t j = i;
+        do
+            j = (uint8_t)(j + 1 == p->nunits ? 0 : j + 1);
+        while (axl__place_unit(p, j)->kernel_index != k);
+        ((struct axl__unit *)axl__place_unit(p, i))->next_same = j;
+    }
+}
+
+struct axl__placement *axl__place_loaded(uint16_t device, uint16_t image)
+{
+    const struct axl__device *d = axl__device_at(device);
+    for (uint8_t r = 0; r < AXL__MAX_REGIONS; r++) {
+        if (!AXL__IS_REF(d->region[r].design))
+            continue;
+        struct axl__placement *p = axl__placement_deref(d->region[r].design);
+        if (p->image == image)
+            return p;
+    }
+    return NULL;
+}
+
+/* Region r of d carries nothing the runtime knows; its placement goes. */
+static void region_clear(struct axl__device *d, uint8_t r)
+{
+    struct axl__device_region *g = &d->region[r];
+    if (AXL__IS_REF(g->design))
+        axl__pool_free(AXL__POOL(PLACEMENT),
+                       axl__placement_deref(g->design));
+    g->design = AXL__NONE(placement);
+}
+
+void axl__place_adopt(struct axl__device *d, const struct axl__image *img)
+{
+    struct axl__device_region *g = &d->region[0];
+    region_clear(d, 0);
+    g->cu0 = 0;
+    g->ncu = 0;
+    d->ncus = 0;
+    d->compute_units = 0;
+    if (!img)
+        return;
+    struct axl__placement *p = axl__pool_alloc(AXL__POOL(PLACEMENT));
+    if (!p)
+        return; /* cannot be: see place.h */
+    p->device = AXL__SLOT(DEVICE, d);
+    p->image = AXL__SLOT(IMAGE, img);
+    p->region = 0;
+    place_make(d, p, img);
+#if AXL_FEATURE_DESIGN_SWAP
+    /* The run slots from the placement's units: run state cleared. */
+    for (uint8_t i = 0; i < p->nunits; i++) {
+        struct axl__cu *cu = &d->cus[g->cu0 + i];
+        memset(cu, 0, sizeof *cu);
+        cu->unit = p->units[i];
+        cu->next_same = (uint8_t)(g->cu0 + p->units[i].next_same);
+    }
+#endif
+    g->design = axl__placement_ref_of(p);
+    g->ncu = p->nunits;
+    d->ncus = p->nunits;
+    d->compute_units = p->compute_units;
+}
+
+void axl__place_forget_image(uint16_t image)
+{
+    const axl__pool *pp = AXL__POOL(PLACEMENT);
+    for (uint16_t s = 0; s < pp->capacity; s++) {
+        if (!axl__pool_is_live(pp, s))
+            continue;
+        struct axl__placement *p = axl__placement_at(s);
+        if (p->image != image)
+            continue;
+        if (p->region != AXL__NO_REGION)
+            axl__device_at(p->device)->region[p->region].design =
+                AXL__NONE(placement);
+        axl__pool_free(AXL__POOL(PLACEMENT), p);
+    }
+}
