@@ -67,6 +67,10 @@ struct axl__graph_node {
                                    same buffer that later nodes order
                                    after (slot * AXL_MAX_ACCESSORS + i +
                                    1, 0: none) */
+#if AXL_TRACE_EVENTS
+    uint64_t t_start, t_end;    /* executable host nodes of a traced
+                                   submission: when it ran (replay.c) */
+#endif
     axl_handler h;              /* the checked group (holds nothing) */
 };
 

@@ -89,6 +89,31 @@ static inline void axl__trace_write_back(const struct axl__buffer *b,
 }
 #endif
 
+/* One node of a traced graph submission (replay.c), recorded as the
+ * command it stands for would be: its kind (AXL__CMD_KERNEL, a host
+ * task's, a copy's or fill's, AXL__CMD_EMPTY), for a kernel its kernel id
+ * and the run slot of its first run, when it ran (start 0: it never did)
+ * and its status, and the records of what it waited for (the nodes before
+ * it; a root, the commands the submission waited for). */
+struct axl__trace_node {
+    uint32_t node;              /* its index in the graph */
+    uint8_t kind;
+    uint8_t cu;                 /* kernels that ran: run slot */
+    uint16_t kid;               /* kernels: kernel id slot */
+    uint64_t start, end;
+    uint64_t bytes;             /* its accessors' bytes */
+    axl_status status;
+    uint32_t dep_rec[AXL_TRACE_DEPS];
+    uint8_t ndeps, deps_hidden;
+};
+#if AXL_TRACE_EVENTS
+/* Lock held: node tn of submission c (event e) into the ring; its
+ * record's position + 1 (for the arrows of the nodes after it). */
+uint32_t axl__trace_graph_node(const struct axl__command *c,
+                               const struct axl__event *e,
+                               const struct axl__trace_node *tn);
+#endif
+
 /* A pipeline's events (pipeline.c, axl/pipeline.h), each one record of
  * the ring, on a track of its device named after the pipeline and the
  * unit ("pipeline 1: sadd_1"; unit UINT8_MAX: the pipeline's own). */

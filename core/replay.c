@@ -402,8 +402,12 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
 static axl_status host_action(struct axl__plan *p, uint32_t n, char *why,
                               size_t cap)
 {
-    const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+    struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
     const axl_handler *h = &gn->h;
+#if AXL_TRACE_EVENTS
+    if (p->traced)
+        gn->t_start = axl__dev_now(device_of(p));
+#endif
     if (h->kind == AXL__CMD_HOST_TASK) {
         char *msg = axl_port_message_buffer();
         msg[0] = '\0';
@@ -431,6 +435,11 @@ static bool host_ended(struct axl__plan *p, uint32_t n, axl_status st,
 {
     if (st != AXL_SUCCESS)
         host_node_why(p, n, why);
+#if AXL_TRACE_EVENTS
+    if (p->traced)
+        axl__graph_node_deref(p->node[n])->t_end =
+            axl__dev_now(device_of(p));
+#endif
     if (p->profiling) {
         const uint64_t now = axl__dev_now(device_of(p));
         uint64_t t = atomic_load_explicit(&p->t_end, memory_order_relaxed);
@@ -524,6 +533,83 @@ static void plan_settle(struct axl__plan *p, struct axl__graph_exec *x)
         axl__plan_detached_free(p);
 }
 
+#if AXL_TRACE_EVENTS
+/* A traced submission's nodes, each a record of the trace as the command
+ * it stands for (lock held, before the submission's own record): when it
+ * ran (a kernel node from its runs' first start to their last end; an
+ * empty one at its last predecessor's end), its status, an arrow from
+ * each node before it (a root: from what the submission waited for). */
+static uint32_t node_rec[AXL_MAX_GRAPH_NODES];
+static uint64_t node_end[AXL_MAX_GRAPH_NODES];
+
+static void trace_nodes(const struct axl__plan *p,
+                        const struct axl__command *c,
+                        const struct axl__event *e)
+{
+    for (uint32_t n = 0; n < p->nnodes; n++) {
+        const axl_plan_node *nd = &p->nodes[n];
+        const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+        struct axl__trace_node tn;
+        memset(&tn, 0, sizeof tn);
+        tn.node = n;
+        tn.status = axl__exec_status(&p->x, n);
+        uint64_t after = c->tr.start;
+        for (uint32_t k = 0; k < nd->npreds; k++) {
+            const uint16_t m = p->preds[nd->pred0 + k];
+            after = node_end[m] > after ? node_end[m] : after;
+            if (tn.ndeps < AXL_TRACE_DEPS)
+                tn.dep_rec[tn.ndeps++] = node_rec[m];
+            else
+                tn.deps_hidden++;
+        }
+        if (!nd->npreds) {
+            tn.ndeps = c->tr.ndeps;
+            tn.deps_hidden = c->tr.deps_hidden;
+            memcpy(tn.dep_rec, c->tr.dep_rec, sizeof tn.dep_rec);
+        }
+        for (uint8_t k = 0; k < gn->nacc; k++)
+            tn.bytes += gn->span[k].hi - gn->span[k].lo;
+        if (nd->kind == AXL_PLAN_NODE_KERNEL) {
+            tn.kind = AXL__CMD_KERNEL;
+            tn.kid = gn->h.u.kernel.kid;
+            for (uint32_t r = nd->run0; r < nd->run0 + nd->nruns; r++) {
+                const struct axl__plan_run *run = &p->run[r];
+                if (!run->t_start)
+                    continue;
+                if (!tn.start || run->t_start < tn.start) {
+                    tn.start = run->t_start;
+                    tn.cu = run->cu;
+                }
+                tn.end = run->t_end > tn.end ? run->t_end : tn.end;
+            }
+        } else if (nd->kind == AXL_PLAN_NODE_HOST) {
+            tn.kind = gn->h.kind;
+            tn.start = gn->t_start;
+            tn.end = gn->t_end;
+        } else {
+            tn.kind = AXL__CMD_EMPTY;
+            tn.start = tn.end = after;
+        }
+        if (!tn.end || tn.end < tn.start)
+            tn.end = tn.start ? tn.start : after;
+        node_end[n] = tn.end;
+        node_rec[n] = axl__trace_graph_node(c, e, &tn);
+    }
+}
+
+/* Before a traced submission: no time of a previous one is taken for
+ * this one's (a node that never runs keeps none). */
+static void trace_times_clear(struct axl__plan *p)
+{
+    for (uint32_t r = 0; r < p->nruns; r++)
+        p->run[r].t_start = p->run[r].t_end = 0;
+    for (uint32_t n = 0; n < p->nnodes; n++) {
+        struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+        gn->t_start = gn->t_end = 0;
+    }
+}
+#endif
+
 /* Submission p has finished: every node settled (lock held). */
 static void finish(struct axl__plan *p)
 {
@@ -535,6 +621,10 @@ static void finish(struct axl__plan *p)
     axl__access_finish_graph(c, p);
     for (uint16_t k = 0; k < p->nkernels; k++)
         axl__kernel_unhold(axl__kernel_at(p->kernels[k]));
+#if AXL_TRACE_EVENTS
+    if (p->traced)
+        trace_nodes(p, c, e);
+#endif
     char why[AXL_MESSAGE_MAX] = "";
     if (ex->status != AXL_SUCCESS) {
         /* One error per failed or skipped node for the queue, in node
@@ -614,6 +704,10 @@ void axl__replay_start(struct axl__command *c)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
     p->profiling = axl__event_at(c->event)->profiling;
     p->traced = AXL__TRACED(c);
+#if AXL_TRACE_EVENTS
+    if (p->traced)
+        trace_times_clear(p);
+#endif
     atomic_store_explicit(&p->started, 0, memory_order_relaxed);
     atomic_store_explicit(&p->t_end, 0, memory_order_relaxed);
     p->x.ops = &replay_ops;

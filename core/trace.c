@@ -257,6 +257,8 @@ struct trace_rec {
     uint16_t queue;             /* slot, or AXL__NO_QUEUE */
     uint16_t device;            /* slot */
     uint8_t kind;
+    uint16_t node;              /* a graph submission's node: its index + 1
+                                   (seq is the submission's), else 0 */
     uint8_t cu;                 /* kernels that ran: run slot + 1 */
     uint8_t cu_ordinal;         /* the unit's number within its kernel */
     uint8_t worker;             /* host tasks: worker + 1, 0: inline */
@@ -435,8 +437,32 @@ static inline __attribute__((always_inline)) void name_device(uint16_t dev)
                    axl__device_at(dev)->info.name);
 }
 
-static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
-                          axl_status status, uint64_t end)
+/* A kernel's record: its name, and when it ran (r->start) its unit, run
+ * slot cu on device dev. */
+static void kernel_names(struct trace_rec *r, uint16_t kid, uint16_t dev,
+                         uint8_t cu)
+{
+    const struct axl__kernel_id *k = axl__kernel_id_at(kid);
+    axl_format(r->name, sizeof r->name, "%s", k->name);
+    if (!r->start)
+        return;
+    const struct axl__device *d = axl__device_at(dev);
+    r->cu = (uint8_t)(cu + 1u);
+    r->cu_ordinal = d->cus[cu].ordinal;
+#if AXL_TRACE_DETAIL
+    /* The unit by the design's name for it (IP_LAYOUT's m_name after the
+     * ':'), as XRT and Vitis Analyzer show it. */
+    axl_xclbin_ip ip;
+    if (axl_xclbin_get_ip(&axl__image_at(k->image)->x, d->cus[cu].ip,
+                          &ip) == AXL_SUCCESS)
+        axl_format(r->unit, sizeof r->unit, "%.*s", (int)ip.instance.len,
+                   ip.instance.ptr);
+#endif
+}
+
+/* The next record of the ring (the oldest overwritten when it is full):
+ * its position. */
+static uint32_t ring_take(void)
 {
     if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
         ring.tail++;
@@ -447,8 +473,51 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
                      "overwritten (AXL_TRACE_EVENTS %u)",
                      (unsigned)AXL_TRACE_EVENTS);
     }
-    const uint32_t pos = ring.head++;
     ring.recorded++;
+    return ring.head++;
+}
+
+uint32_t axl__trace_graph_node(const struct axl__command *c,
+                               const struct axl__event *e,
+                               const struct axl__trace_node *tn)
+{
+    const uint32_t pos = ring_take();
+    struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
+    memset(r, 0, sizeof *r);
+    r->submit = c->tr.submit;
+    r->ready = c->tr.ready;
+    r->start = tn->start;
+    r->end = tn->end;
+    r->xfer_device = c->device;
+#if AXL_TRACE_DETAIL
+    r->act_device = c->device;
+#endif
+    r->seq = c->seq;
+    r->event = AXL__HANDLE(EVENT, e);
+    r->status = tn->status;
+    r->ndeps = tn->ndeps;
+    r->deps_hidden = tn->deps_hidden;
+    memcpy(r->dep_rec, tn->dep_rec, sizeof r->dep_rec);
+    r->queue = c->queue;
+    r->device = c->device;
+    r->kind = tn->kind;
+    r->node = (uint16_t)(tn->node + 1u);
+    r->bytes = tn->bytes;
+    if (tn->kind == AXL__CMD_KERNEL)
+        kernel_names(r, tn->kid, c->device, tn->cu);
+    const uint64_t begin = r->start ? r->start : r->end;
+    r->queue_lane = pick_lane(
+        ring.queue_lane_end[c->queue < AXL_MAX_QUEUES ? c->queue
+                                                      : AXL_MAX_QUEUES],
+        begin, r->end);
+    name_device(c->queue != AXL__NO_QUEUE ? c->device : AXL__NO_QUEUE);
+    return pos + 1u;
+}
+
+static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
+                          axl_status status, uint64_t end)
+{
+    const uint32_t pos = ring_take();
     struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
     r->submit = c->tr.submit;
     r->ready = c->tr.ready;
@@ -481,25 +550,10 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
     r->worker = c->kind == AXL__CMD_HOST_TASK ? c->tr.worker : 0;
     r->name[0] = '\0';
     r->bytes = 0;
+    r->node = 0;
     switch (c->kind) {
     case AXL__CMD_KERNEL: {
-        const struct axl__kernel_id *k = axl__kernel_id_at(c->u.kernel.kid);
-        axl_format(r->name, sizeof r->name, "%s", k->name);
-        if (r->start) {
-            const struct axl__device *d = axl__device_at(c->device);
-            r->cu = (uint8_t)(c->u.kernel.cu + 1u);
-            r->cu_ordinal = d->cus[c->u.kernel.cu].ordinal;
-#if AXL_TRACE_DETAIL
-            /* The unit by the design's name for it (IP_LAYOUT's m_name
-             * after the ':'), as XRT and Vitis Analyzer show it. */
-            axl_xclbin_ip ip;
-            if (axl_xclbin_get_ip(&axl__image_at(k->image)->x,
-                                  d->cus[c->u.kernel.cu].ip,
-                                  &ip) == AXL_SUCCESS)
-                axl_format(r->unit, sizeof r->unit, "%.*s",
-                           (int)ip.instance.len, ip.instance.ptr);
-#endif
-        }
+        kernel_names(r, c->u.kernel.kid, c->device, c->u.kernel.cu);
         for (uint8_t i = 0; i < c->nacc; i++)
             r->bytes += c->acc[i].size;
         break;
@@ -551,12 +605,7 @@ static uint32_t trace_end(struct axl__command *c, const struct axl__event *e,
 void axl__trace_write_back(const struct axl__buffer *b, uint8_t src,
                            uint64_t t0, uint64_t t1, axl_status status)
 {
-    if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
-        ring.tail++;
-        ring.dropped++;
-    }
-    const uint32_t pos = ring.head++;
-    ring.recorded++;
+    const uint32_t pos = ring_take();
     struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
     memset(r, 0, sizeof *r);
     r->submit = r->ready = r->start = r->xfer_start = t0;
@@ -579,12 +628,7 @@ void axl__trace_pipeline(uint16_t device, uint32_t pipeline, uint8_t unit,
                          const char *unit_name, uint8_t what, uint64_t value,
                          axl_status status)
 {
-    if (ring.head - ring.tail >= AXL_TRACE_EVENTS) {
-        ring.tail++;
-        ring.dropped++;
-    }
-    const uint32_t pos = ring.head++;
-    ring.recorded++;
+    const uint32_t pos = ring_take();
     struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
     memset(r, 0, sizeof *r);
     r->submit = r->ready = r->start = r->end =
@@ -921,6 +965,8 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
     }
     if (r->kind == AXL__CMD_HOST_TASK && r->start)
         put(w, ",\"worker\":%u", (unsigned)r->worker);
+    if (r->node) /* seq: its graph submission's */
+        put(w, ",\"graph_node\":%u", (unsigned)(r->node - 1u));
     put(w, ",\"bytes\":%llu,\"transfer_bytes\":%llu",
         (unsigned long long)r->bytes, (unsigned long long)r->xfer_bytes);
     put(w, ",\"submit_ns\":%llu,\"ready_ns\":%llu,\"start_ns\":%llu,"

@@ -626,6 +626,104 @@ static void trace_names_unit_tracks_by_the_designs_unit_names(void **state)
     assert_null(strstr(doc, "vadd:1"));
 }
 
+/* ---- Graph replays (issue 37) ------------------------------------------------ */
+
+static int32_t *doubled;
+
+static axl_status double_it(void *user)
+{
+    (void)user;
+    for (int i = 0; i < 64; i++)
+        doubled[i] *= 2;
+    return AXL_SUCCESS;
+}
+
+static void double_cgf(axl_handler *h, void *user)
+{
+    axl_accessor a;
+    axl_handler_require(h, *(axl_buffer *)user, AXL_ACCESS_READ_WRITE, NULL,
+                        0, &a);
+    axl_handler_host_ptr(h, a, (void **)&doubled);
+    axl_handler_host_task(h, double_it, NULL);
+}
+
+/*
+ * A traced replay shows each node as the command it stands for (as the
+ * same commands submitted one by one would): O = A + B on a unit, a host
+ * task that doubles O, P = O + B on a unit, submitted twice. Each kernel
+ * node is a slice on its unit's track and each host-task node one on a
+ * worker's, all tagged with their node and the submission's number, with
+ * an arrow from each node to the next; the submission itself stays one
+ * "graph" slice.
+ */
+static void trace_shows_each_node_of_a_graph_replay_as_its_command(
+    void **state)
+{
+    (void)state;
+    if (!AXL_TRACE_EVENTS) { /* no trace compiled in */
+        AXL_EXPECT(axl_trace_enable(true), AXL_ERR_FEATURE_NOT_SUPPORTED);
+        skip();
+    }
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task((axl_queue)AXL_NONE, nothing, NULL,
+                                       NULL, 0, NULL));
+    vadd_rig r = vadd_up();
+    static int32_t a[64], b[64];
+    for (int i = 0; i < 64; i++) {
+        a[i] = i;
+        b[i] = 100;
+    }
+    axl_buffer A, B, O, P;
+    AXL_OK(axl_buffer_create_from_const(a, 4, axl_range_1d(64), NULL, &A));
+    AXL_OK(axl_buffer_create_from_const(b, 4, axl_range_1d(64), NULL, &B));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &O));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &P));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, axl_test_emu_device(), &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_queue_single_task(r.q, r.k,
+                                 AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
+                                          AXL_ARG_OUT(O), AXL_ARG_U32(64)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_queue_submit(r.q, double_cgf, &O, NULL));
+    AXL_OK(axl_queue_single_task(r.q, r.k,
+                                 AXL_ARGS(AXL_ARG_IN(O), AXL_ARG_IN(B),
+                                          AXL_ARG_OUT(P), AXL_ARG_U32(64)),
+                                 NULL, 0, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_trace_enable(true));
+    for (int k = 0; k < 2; k++)
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    AXL_OK(axl_trace_enable(false));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    assert_int_equal(count(doc, "\"cat\":\"command\",\"name\":\"graph\""), 2);
+    assert_int_equal(count(doc, "\"cat\":\"kernel\",\"name\":\"vadd\""), 4);
+    assert_int_equal(count(doc, "\"cat\":\"host_task\",\"name\":\"host_task\""),
+                     2);
+    /* Each node's slices (the queue's, and its unit's or worker's) name
+     * it: 2 submissions x 2 slices. */
+    for (unsigned n = 0; n < 3; n++) {
+        char key[32];
+        snprintf(key, sizeof key, "\"graph_node\":%u,", n);
+        assert_int_equal(count(doc, key), 4);
+    }
+    /* An arrow into each node after the first, per submission (and the
+     * second submission's first node from the first's end). */
+    assert_true(count(doc, "\"ph\":\"f\"") >= 4);
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_buffer_release(P));
+    vadd_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, trace_setup, trace_teardown)
 
 int main(void)
@@ -646,6 +744,7 @@ int main(void)
         T(trace_format_checks_its_arguments),
         T(trace_puts_every_transfer_on_the_transfers_track),
         T(trace_names_unit_tracks_by_the_designs_unit_names),
+        T(trace_shows_each_node_of_a_graph_replay_as_its_command),
         T(log_debug_reports_each_dispatch_and_completion),
         T(log_below_its_level_calls_no_sink),
         T(log_info_reports_devices_found_at_start),
