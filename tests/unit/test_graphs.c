@@ -1833,6 +1833,84 @@ static void a_replay_fails_as_its_commands_one_by_one_would(void **s)
     axl_test_rig_down(&r);
 }
 
+/* ---- A node past its timeout ------------------------------------------------ */
+
+static axl_status hang_model(const axl_emu_call *c, void *user)
+{
+    (void)c;
+    (void)user;
+    return AXL_EMU_HANG;
+}
+
+/* nop (user: the kernel), given up after 2 ms: the other nodes keep the
+ * queue's timeout (none), so a busy machine cannot time them out. */
+static void hang_cgf(axl_handler *h, void *user)
+{
+    axl_handler_set_timeout(h, 2u * 1000000u);
+    axl_handler_single_task(h, *(axl_kernel *)user);
+}
+
+/*
+ * sycl_ext_oneapi_graph's failure rule with a timeout (4.6.6: the kernel
+ * never finishes, the runtime gives it up): n0, nop on a unit that never
+ * finishes (its model hangs; its own timeout 2 ms); n1 = A + B -> O,
+ * independent; n2 = A + B -> Q after n0. The submission fails with
+ * AXL_ERR_TIMEOUT, O reads back A + B, Q is lost with n0's status; the
+ * unit comes back and the graph mended (a model that returns) runs whole.
+ */
+static void a_node_past_its_timeout_fails_only_what_depends_on_it(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    AXL_OK(axl_emu_register_model("nop", hang_model, NULL));
+    rig r = axl_test_rig_up(0);
+    axl_kernel nop = axl_test_rig_kernel(&r, "nop");
+    axl_buffer A = ramp_buffer(1), B = ramp_buffer(10), O = ramp_buffer(0),
+               Q = ramp_buffer(0);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_event hung;
+    AXL_OK(axl_queue_submit(r.q, hang_cgf, &nop, &hung));
+    AXL_OK(vadd(&r, A, B, O, N, NULL));
+    AXL_OK(axl_queue_single_task(
+        r.q, r.vadd,
+        AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B), AXL_ARG_WRITE(Q),
+                 AXL_ARG_U32(N)),
+        &hung, 1, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    axl_event e;
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_event_release(e));
+    int32_t o[N], a[N], b[N];
+    fill_ramp(a, 1);
+    fill_ramp(b, 10);
+    assert_int_equal(read_status(&r, O, o), AXL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], a[i] + b[i]);
+    assert_int_equal(read_status(&r, Q, o), AXL_ERR_TIMEOUT);
+    /* Mended: the unit is back, Q written whole again, every node runs. */
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    AXL_OK(axl_queue_copy_from_host(r.q, a, Q, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    read_back(&r, Q, o);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(o[i], a[i] + b[i]);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_kernel_release(nop));
+    AXL_OK(axl_buffer_release(A));
+    AXL_OK(axl_buffer_release(B));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_buffer_release(Q));
+    axl_test_rig_down(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -1867,6 +1945,7 @@ int main(void)
         T(a_buffer_released_while_a_replay_makes_host_memory_is_seen),
         T(a_chain_replays_as_its_commands_one_by_one),
         T(a_replay_fails_as_its_commands_one_by_one_would),
+        T(a_node_past_its_timeout_fails_only_what_depends_on_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
