@@ -19,8 +19,9 @@ typedef struct design_mems {
 } design_mems;
 
 /* "HP0 (MEM_TOPOLOGY 4)", or "MEM_TOPOLOGY bank 4" without a design. */
-static const char *bank_name(char *out, size_t size, const design_mems *dm,
-                             uint32_t mem_index)
+MMIO_MESSAGE_ONLY static const char *bank_name(char *out, size_t size,
+                                               const design_mems *dm,
+                                               uint32_t mem_index)
 {
     axl_xclbin_mem mem;
     if (dm->get && mem_index < dm->count &&

@@ -419,7 +419,7 @@ static bool mmio_kernel_compatible(void *dev, const axl_xclbin *image,
     return drivable(image, kernel_index);
 }
 
-static const char *protocol_name(uint32_t control)
+MMIO_MESSAGE_ONLY static const char *protocol_name(uint32_t control)
 {
     switch (control) {
     case AXL_XCLBIN_AP_CTRL_NONE: return "ap_ctrl_none";

@@ -50,6 +50,14 @@
  * (core/exec.h, which the plan firmware's executor runs on). */
 #include "exec.h"
 
+/* A static function only messages use: with AXL_MESSAGES 0 it is named
+ * only inside a sizeof, which clang reports as not needed. */
+#if defined(__GNUC__)
+#define MMIO_MESSAGE_ONLY __attribute__((unused))
+#else
+#define MMIO_MESSAGE_ONLY
+#endif
+
 /* With AXL_MESSAGES 0 the message is the status name (as in xrt/emu). */
 #if AXL_MESSAGES
 #define mmio_fail axl_fail
