@@ -75,16 +75,16 @@ static enum ert_cmd_state state_failing(xrtRunHandle h)
 static int setup(void **state)
 {
     xt_setup(state);
-    /* The runtime started, so the teardown's shutdown forgets the port
-     * registered here even when the test is skipped before any call
-     * (AXL_FEATURE_GRAPHS 0): else each skip kept one, and the fourth
-     * setup found no room for it. */
-    (void)xt_platform();
     axl__xrt_set_run_done(NULL); /* runs end in the core */
     setenv("AXL_XRT_BUILTIN_XCLBIN", AXL_XCLBIN_DIR "/stock.xclbin", 1);
     atomic_store(&bad_run, NULL);
     axl__xrt.run_set_arg = set_arg_marking;
     axl__xrt.run_state = state_failing;
+    /* The runtime started, so the teardown's shutdown forgets the port
+     * registered here even when the test is skipped before any call
+     * (AXL_FEATURE_GRAPHS 0): else each skip kept one, and the fourth
+     * setup found no room for it. */
+    (void)xt_platform();
     return 0;
 }
 
