@@ -1138,6 +1138,21 @@ axl_status axl_pipeline_get_unit(axl_pipeline h, uint32_t index,
 {
     static const char fn[] = "axl_pipeline_get_unit";
     AXL__ENTER_OUT(pipeline, pl, h, info);
+    const struct axl__device *d = axl__device_at(pl->device);
+    if (pl->state == AXL_PIPELINE_RUNNING && axl__dev_polled(d)) {
+        /* A port whose waiters end its runs also counts a polled
+         * auto-restart unit's iterations when it looks: one look (no
+         * wait), so an iteration that ended after the last waiter went
+         * is counted. The lock is dropped for it: looked up again. */
+        axl_port_unlock();
+        axl__dev_progress(d, 0);
+        axl_port_lock();
+        pl = axl__pipeline_get(fn, h, &st);
+        if (!pl) {
+            axl__leave();
+            return st;
+        }
+    }
     if (index >= pl->nunits) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "pipeline %u has %u units; there is no unit %u",
