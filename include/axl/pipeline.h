@@ -275,7 +275,8 @@ typedef struct axl_pipeline_unit_info {
      *  sets at every end of an iteration; from Vitis HLS 2022.2 the
      *  control word shows none): the interrupt entry's, or a polled
      *  unit's looks, made while a thread waits in the port (a command's
-     *  wait, a pipeline call). Iterations that end between two looks set
+     *  wait, a pipeline call; axl_pipeline_get_unit looks once before
+     *  it reads the count). Iterations that end between two looks set
      *  the sticky bit once and count as one, so the count is a lower
      *  bound, exact while each iteration outlasts the gap between looks
      *  (and always with the block before 2022.2, whose ap_ctrl_chain
