@@ -653,10 +653,10 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
         else
             axl__plan_seen_put(p, i, &sn);
     }
-    c->u.replay.kept = kept;
-    c->u.replay.moves = moves;
-    c->u.replay.any_lost = any_lost;
-    if (!kept) {
+    if (kept) {
+        c->u.replay.moves = moves;
+        c->u.replay.any_lost = any_lost;
+    } else {
         p->moves = moves;
         p->any_lost = any_lost;
     }

@@ -686,7 +686,7 @@ void axl__replay_start(struct axl__command *c)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
     struct axl__plan *p = c->u.replay.plan;
-    if (c->u.replay.kept) {
+    if (p->nbufs <= AXL__REPLAY_SEEN) {
         /* What its commit found: the plan is this submission's from now
          * (the one before it has finished: one at a time). */
         for (uint32_t i = 0; i < p->nbufs; i++)

@@ -663,10 +663,10 @@ struct axl__command {
             struct axl__plan *plan; /* the plan it was committed with (an
                                    update made while it is pending gives
                                    the graph a new one: replay.h) */
-            bool kept;          /* seen[] and the two below hold what its
-                                   commit found, copied into the plan at
-                                   dispatch (else the commit wrote the plan:
-                                   too many buffers, none pending) */
+            /* What its commit found, copied into the plan at dispatch,
+             * when the plan has at most AXL__REPLAY_SEEN buffers (else
+             * the commit wrote the plan: none of its submissions was
+             * pending, graph.c waits for them): */
             bool moves, any_lost;
             struct axl__plan_seen seen[AXL__REPLAY_SEEN];
         } replay;

@@ -207,6 +207,26 @@ static void *open_gate_later(void *arg)
     return NULL;
 }
 
+/* A graph on the rig's context and device, recording from its queue. */
+static axl_graph recording(const axl_test_rig *r)
+{
+    axl_graph g;
+    AXL_OK(axl_graph_create(r->ctx, r->dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r->q));
+    return g;
+}
+
+/* Recording from q ended, the graph finalized and released (the
+ * executable graph stands alone). */
+static axl_graph_exec finalized(axl_graph g, axl_queue q)
+{
+    AXL_OK(axl_graph_end_recording(g, q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    return x;
+}
+
 /* ---- A failed node loses only what it writes and what depends on it ---- */
 
 /*
@@ -232,17 +252,12 @@ static void a_failed_node_loses_only_what_it_writes_and_what_depends_on_it(
     axl_buffer C[4];
     for (int i = 0; i < 4; i++)
         C[i] = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     AXL_OK(vadd(r.q, r.vadd, A, B, C[0], N, NULL));
     AXL_OK(vadd(r.q, r.vadd, A, B, C[1], BAD_SIZE, NULL));
     AXL_OK(vadd(r.q, r.vadd, C[1], B, C[2], N, NULL));
     AXL_OK(vadd(r.q, r.vadd, C[0], B, C[3], N, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
+    axl_graph_exec x = finalized(g, r.q);
     int32_t a[N], b[N], o[N];
     fill_ramp(a, 1);
     fill_ramp(b, 10);
@@ -310,15 +325,10 @@ static void the_graph_event_runs_from_its_first_node_start_to_its_last_end(
                             &other));
     axl_buffer A = ramp_on(r.q, 1), B = ramp_on(r.q, 10), O = ramp_on(r.q, 0),
                P = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     AXL_OK(axl_queue_submit(r.q, gate_cgf, NULL, NULL));
     AXL_OK(vadd(r.q, r.vadd, A, B, O, N, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
+    axl_graph_exec x = finalized(g, r.q);
     for (int rep = 0; rep < 3; rep++) {
         tracing(rep == 2);
         gate_reset();
@@ -383,9 +393,7 @@ static void a_recorded_parallel_for_is_one_node_updated_over_its_range(
         AXL_OK(axl_queue_copy_from_host(r.q, a2, A2, NULL, NULL, 0, NULL));
         AXL_OK(axl_queue_copy_from_host(r.q, b, B, NULL, NULL, 0, NULL));
         AXL_OK(axl_queue_wait_and_throw(r.q));
-        axl_graph g;
-        AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-        AXL_OK(axl_graph_begin_recording(g, r.q));
+        axl_graph g = recording(&r);
         axl_event ev;
         uint32_t chunks = 0;
         AXL_OK(axl_queue_parallel_for(
@@ -436,15 +444,10 @@ static void a_graph_submission_waits_for_room_in_a_full_event_pool(void **s)
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     axl_test_rig r = rig_up(AXL_QUEUE_IN_ORDER);
     axl_buffer A = ramp_on(r.q, 1), B = ramp_on(r.q, 10), O = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     for (int i = 0; i < 4; i++)
         AXL_OK(vadd(r.q, r.vadd, A, B, O, N, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
+    axl_graph_exec x = finalized(g, r.q);
     /* Once, so that every buffer is on the device. */
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
@@ -501,9 +504,7 @@ static void an_update_made_while_a_submission_waits_reaches_the_next_only(
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     axl_test_rig r = rig_up(AXL_QUEUE_IN_ORDER);
     axl_buffer A = ramp_on(r.q, 1), B = ramp_on(r.q, 10), O = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     axl_event rec;
     AXL_OK(vadd(r.q, r.vadd, A, B, O, N, &rec));
     AXL_OK(axl_graph_end_recording(g, r.q));
@@ -553,10 +554,7 @@ static int32_t *gated_b;
 
 static axl_status gate_write_task(void *user)
 {
-    (void)user;
-    atomic_store(&gate_entered, 1);
-    while (!atomic_load(&gate_open))
-        sleep_ms(1);
+    (void)gate_task(user);
     fill_ramp(gated_b, 20);
     return AXL_SUCCESS;
 }
@@ -589,15 +587,10 @@ static void replay_behind_a_pending_one(uint32_t flags, int nodes)
     axl_buffer O[AXL_MAX_BUFFERS];
     for (int k = 0; k < nodes; k++)
         O[k] = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     for (int k = 0; k < nodes; k++)
         AXL_OK(vadd(r.q, r.vadd, k ? O[k - 1] : A, B, O[k], N, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
+    axl_graph_exec x = finalized(g, r.q);
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
     gate_reset();
@@ -670,16 +663,11 @@ static void a_graph_past_a_word_of_nodes_runs_each_once_in_order(void **s)
     }
     axl_test_rig r = rig_up(0);
     axl_buffer B = ramp_on(r.q, 10), X = ramp_on(r.q, 1), Y = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     for (int k = 0; k < NODES; k++)
         AXL_OK(k % 2 ? vadd(r.q, r.vadd, Y, B, X, N, NULL)
                      : vadd(r.q, r.vadd, X, B, Y, N, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
+    axl_graph_exec x = finalized(g, r.q);
     int32_t a[N], b[N];
     fill_ramp(b, 10);
     for (int rep = 1; rep <= 2; rep++) {
@@ -732,16 +720,11 @@ static void a_host_task_between_kernels_gets_their_buffer_and_hands_it_on(
     axl_test_rig r = rig_up(0);
     axl_buffer A = ramp_on(r.q, 1), B = ramp_on(r.q, 10), O = ramp_on(r.q, 0),
                P = ramp_on(r.q, 0);
-    axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
-    AXL_OK(axl_graph_begin_recording(g, r.q));
+    axl_graph g = recording(&r);
     AXL_OK(vadd(r.q, r.vadd, A, B, O, N, NULL));
     AXL_OK(axl_queue_submit(r.q, doubling_task_cgf, &O, NULL));
     AXL_OK(vadd(r.q, r.vadd, O, B, P, N, NULL));
-    AXL_OK(axl_graph_end_recording(g, r.q));
-    axl_graph_exec x;
-    AXL_OK(axl_graph_finalize(g, &x));
-    AXL_OK(axl_graph_release(g));
+    axl_graph_exec x = finalized(g, r.q);
     int32_t a[N], b[N];
     fill_ramp(a, 1);
     fill_ramp(b, 10);
