@@ -644,8 +644,9 @@ static void exec_disown(struct axl__graph_exec *x)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
 
-/* Frees x (lock held; dropped at the end if a chunk's sub-buffer its
- * nodes named is freed). */
+/* Frees x (lock held; dropped at the end when buffers released
+ * meanwhile are freed: a chunk's sub-buffer its nodes named, or one its
+ * last submission was the last to use). */
 static void exec_free(struct axl__graph_exec *x);
 void axl__exec_free(struct axl__graph_exec *x)
 {

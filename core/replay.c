@@ -665,9 +665,14 @@ static void finish(struct axl__plan *p)
     p->pending--;
     x->run_plan = NULL;
     axl__complete(c, ex->status, ex->status == AXL_SUCCESS ? NULL : why);
-    if (p->detached)
-        exec_settle(x); /* x may go first: p keeps its own nodes */
-    plan_settle(p, x);
+    /* What the submission held goes in this hold of the lock, as its
+     * command did: a thread that finds the command gone finds the rest
+     * gone too. x last: its free may drop the lock (exec_free frees the
+     * buffers released meanwhile). */
+    const bool detached = p->detached;
+    plan_settle(p, x); /* detached: p and its nodes, with its last */
+    if (detached)
+        exec_settle(x);
 }
 
 /* ---- Dispatch ----------------------------------------------------------------- */
