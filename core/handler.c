@@ -10,8 +10,21 @@
 
 #include "rt.h"
 
+/* False, with *st, for a NULL handler or one that has failed already
+ * (inline: every handler call starts with it, single_task on the launch
+ * path). */
+static inline bool usable(axl_handler *h, const char *fn, axl_status *st)
+{
+    if (!h) {
+        *st = axl__null(fn, "handler");
+        return false;
+    }
+    *st = h->error;
+    return h->error == AXL_SUCCESS;
+}
+
 /* Keeps the first error of the group, with its message. */
-axl_status axl__handler_fail(axl_handler *h, axl_status st)
+static axl_status handler_fail(axl_handler *h, axl_status st)
 {
     if (h->error == AXL_SUCCESS) {
         h->error = st;
@@ -37,17 +50,17 @@ axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
 {
     static const char fn[] = "axl_handler_depends_on";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st) || count == 0)
+    if (!usable(h, fn, &st) || count == 0)
         return st;
     if (!events)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "events is NULL with count %u",
                          (unsigned)count));
     if (!locked) {
         st = axl__enter(fn);
         if (st != AXL_SUCCESS)
-            return axl__handler_fail(h, st);
+            return handler_fail(h, st);
     }
     for (uint32_t i = 0; i < count && st == AXL_SUCCESS; i++) {
 #if AXL_FEATURE_GRAPHS
@@ -100,14 +113,15 @@ axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
     }
     if (!locked)
         axl__leave();
-    return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
+    return st == AXL_SUCCESS ? st : handler_fail(h, st);
 }
 
 /* Every action goes through here: exactly one per group. */
-axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind)
+static axl_status handler_action(axl_handler *h, const char *fn,
+                                 uint8_t kind)
 {
     if (++h->nactions > 1)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "a command group takes exactly one "
                          "action and this one already has "
@@ -121,14 +135,14 @@ axl_status axl_handler_host_task(axl_handler *h, axl_host_task_fn fn_,
 {
     static const char fn[] = "axl_handler_host_task";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     if (!AXL_FEATURE_HOST_TASKS)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__switched_off(fn, "AXL_FEATURE_HOST_TASKS"));
     if (!fn_)
-        return axl__handler_fail(h, axl__null(fn, "the host task function"));
-    st = axl__handler_action(h, fn, AXL__CMD_HOST_TASK);
+        return handler_fail(h, axl__null(fn, "the host task function"));
+    st = handler_action(h, fn, AXL__CMD_HOST_TASK);
     if (st == AXL_SUCCESS) {
         h->u.host.fn = fn_;
         h->u.host.user = user;
@@ -153,15 +167,15 @@ axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
 {
     static const char fn[] = "axl_handler_require";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     if (!accessor)
-        return axl__handler_fail(h, axl__null(fn, "accessor"));
+        return handler_fail(h, axl__null(fn, "accessor"));
     st = axl__access_args(fn, &mode, &flags);
     if (st != AXL_SUCCESS)
-        return axl__handler_fail(h, st);
+        return handler_fail(h, st);
     if (h->nacc == AXL_MAX_ACCESSORS)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                          "more than AXL_MAX_ACCESSORS (%u) "
                          "accessors in one command group",
@@ -169,7 +183,7 @@ axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
     if (!locked) {
         st = axl__enter(fn);
         if (st != AXL_SUCCESS)
-            return axl__handler_fail(h, st);
+            return handler_fail(h, st);
     }
     struct axl__buffer *view =
         axl__lookup_fast(fn, "buffer", AXL__POOL_BUFFER, buffer.id, &st);
@@ -186,7 +200,7 @@ axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
     }
     if (!locked)
         axl__leave();
-    return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
+    return st == AXL_SUCCESS ? st : handler_fail(h, st);
 }
 
 /* The handler's accessor for an axl_accessor, or an error. */
@@ -194,7 +208,7 @@ static struct axl__required *named(axl_handler *h, const char *fn,
                                    axl_accessor a, axl_status *st)
 {
     if (a.index == 0 || a.index > h->nacc) {
-        *st = axl__handler_fail(
+        *st = handler_fail(
             h, axl__fail(fn, AXL_ERR_ACCESSOR,
                          "accessor %u was not required in "
                          "this command group",
@@ -212,16 +226,16 @@ axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
 {
     static const char fn[] = "axl_handler_host_ptr";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, accessor, &st);
     if (!r)
         return st;
     if (!ptr)
-        return axl__handler_fail(h, axl__null(fn, "ptr"));
+        return handler_fail(h, axl__null(fn, "ptr"));
     st = axl__enter(fn);
     if (st != AXL_SUCCESS)
-        return axl__handler_fail(h, st);
+        return handler_fail(h, st);
     struct axl__buffer *view = r->buf;
     struct axl__buffer *b = r->base;
     st = axl__host_storage(fn, b);
@@ -234,7 +248,7 @@ axl_status axl_handler_host_ptr(axl_handler *h, axl_accessor accessor,
         h->host_ptrs = true;
     }
     axl__leave();
-    return st == AXL_SUCCESS ? st : axl__handler_fail(h, st);
+    return st == AXL_SUCCESS ? st : handler_fail(h, st);
 }
 
 static uint64_t region_bytes(const struct axl__region *r)
@@ -249,19 +263,19 @@ static axl_status host_copy(axl_handler *h, const char *fn, axl_accessor acc,
                             const void *host, bool to_host)
 {
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, acc, &st);
     if (!r)
         return st;
     if (!host)
-        return axl__handler_fail(h, axl__null(fn, to_host ? "dst" : "src"));
+        return handler_fail(h, axl__null(fn, to_host ? "dst" : "src"));
     if (!(r->mode & (to_host ? AXL_ACCESS_READ : AXL_ACCESS_WRITE)))
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_ACCESSOR, "the %s accessor must %s",
                          to_host ? "source" : "destination",
                          to_host ? "read" : "write"));
-    st = axl__handler_action(h, fn, to_host ? AXL__CMD_COPY_TO_HOST
+    st = handler_action(h, fn, to_host ? AXL__CMD_COPY_TO_HOST
                                             : AXL__CMD_COPY_FROM_HOST);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)acc.index;
@@ -291,7 +305,7 @@ axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
 {
     static const char fn[] = "axl_handler_copy";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     struct axl__required *rs = named(h, fn, src, &st);
     if (!rs)
@@ -300,19 +314,19 @@ axl_status axl_handler_copy(axl_handler *h, axl_accessor src, axl_accessor dst)
     if (!rd)
         return st;
     if (!(rs->mode & AXL_ACCESS_READ) || !(rd->mode & AXL_ACCESS_WRITE))
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_ACCESSOR,
                          "copy reads the source accessor and "
                          "writes the destination"));
     /* 4.9.4.3: "dest must have at least this many bytes". */
     if (region_bytes(&rd->region) < region_bytes(&rs->region))
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "the source has %llu bytes, and the destination "
                          "must have at least as many: it has %llu",
                          (unsigned long long)region_bytes(&rs->region),
                          (unsigned long long)region_bytes(&rd->region)));
-    st = axl__handler_action(h, fn, AXL__CMD_COPY);
+    st = handler_action(h, fn, AXL__CMD_COPY);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)src.index;
         h->a1 = (uint8_t)dst.index;
@@ -327,29 +341,29 @@ axl_status axl_handler_fill(axl_handler *h, axl_accessor dst,
 {
     static const char fn[] = "axl_handler_fill";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, dst, &st);
     if (!r)
         return st;
     if (!pattern || pattern_size != r->region.elem)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "the pattern must be one element "
                          "(%zu bytes), not %zu",
                          r->region.elem, pattern_size));
     if (pattern_size > AXL_MAX_FILL_PATTERN)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
                          "elements of %zu bytes are larger "
                          "than AXL_MAX_FILL_PATTERN (%u)",
                          pattern_size,
                          (unsigned)AXL_MAX_FILL_PATTERN));
     if (!(r->mode & AXL_ACCESS_WRITE))
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_ACCESSOR,
                          "fill needs a write accessor"));
-    st = axl__handler_action(h, fn, AXL__CMD_FILL);
+    st = handler_action(h, fn, AXL__CMD_FILL);
     if (st == AXL_SUCCESS) {
         h->a0 = (uint8_t)dst.index;
         h->u.fill.dst = r->region;
@@ -362,18 +376,18 @@ axl_status axl_handler_prefetch(axl_handler *h, axl_accessor acc)
 {
     static const char fn[] = "axl_handler_prefetch";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     struct axl__required *r = named(h, fn, acc, &st);
     if (!r)
         return st;
     if (r->mode != AXL_ACCESS_READ)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID,
                          "accessor %u is not read-only: a prefetch reads "
                          "the buffer (and writes only its device copy)",
                          (unsigned)acc.index));
-    st = axl__handler_action(h, fn, AXL__CMD_PREFETCH);
+    st = handler_action(h, fn, AXL__CMD_PREFETCH);
     if (st == AXL_SUCCESS)
         h->a0 = (uint8_t)acc.index;
     return st;
@@ -383,11 +397,11 @@ axl_status axl_handler_update_host(axl_handler *h, axl_accessor acc)
 {
     static const char fn[] = "axl_handler_update_host";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     if (!named(h, fn, acc, &st))
         return st;
-    st = axl__handler_action(h, fn, AXL__CMD_UPDATE_HOST);
+    st = handler_action(h, fn, AXL__CMD_UPDATE_HOST);
     if (st == AXL_SUCCESS)
         h->a0 = (uint8_t)acc.index;
     return st;
@@ -402,7 +416,7 @@ static struct axl__karg *karg_slot(axl_handler *h, const char *fn,
         if (h->kargs[i].id == index)
             return &h->kargs[i];
     if (h->nkargs == AXL_MAX_KERNEL_ARGS || index > 0xFFFF) {
-        *st = axl__handler_fail(
+        *st = handler_fail(
             h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                          "argument %u: a kernel takes at most "
                          "AXL_MAX_KERNEL_ARGS (%u) arguments",
@@ -421,15 +435,15 @@ axl_status axl_handler_set_arg(axl_handler *h, uint32_t index,
 {
     static const char fn[] = "axl_handler_set_arg";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     if (!value || size == 0)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                          "argument %u: no bytes given",
                          (unsigned)index));
     if (size > (size_t)(AXL_MAX_ARG_BYTES - h->kbytes_used))
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
                          "argument %u: the group's scalars take "
                          "more than AXL_MAX_ARG_BYTES (%u)",
@@ -451,10 +465,10 @@ axl_status axl_handler_set_arg_accessor(axl_handler *h, uint32_t index,
 {
     static const char fn[] = "axl_handler_set_arg_accessor";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     if (accessor.index == 0 || accessor.index > h->nacc)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_ACCESSOR,
                          "argument %u: accessor %u was not "
                          "required in this command group",
@@ -481,10 +495,10 @@ axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
 {
     static const char fn[] = "axl_handler_set_args";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     if (nargs && !args)
-        return axl__handler_fail(
+        return handler_fail(
             h, axl__fail(fn, AXL_ERR_INVALID, "args is NULL with nargs %u",
                          (unsigned)nargs));
     for (uint32_t i = 0; i < nargs && h->error == AXL_SUCCESS; i++) {
@@ -492,7 +506,7 @@ axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
         const uint32_t index = axl__arg_index(a, i);
         if (axl__arg_is_scalar(a)) {
             if (!a->value && a->size > sizeof a->scalar)
-                return axl__handler_fail(
+                return handler_fail(
                     h, axl__fail(fn, AXL_ERR_KERNEL_ARGUMENT,
                                  "argument %u: a scalar of %u bytes with "
                                  "value NULL (its own bytes hold 8 at most)",
@@ -521,9 +535,9 @@ axl_status axl_handler_single_task(axl_handler *h, axl_kernel kernel)
 {
     static const char fn[] = "axl_handler_single_task";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
-    st = axl__handler_action(h, fn, AXL__CMD_KERNEL);
+    st = handler_action(h, fn, AXL__CMD_KERNEL);
     if (st == AXL_SUCCESS)
         h->kernel = kernel.id;
     return st;
@@ -536,9 +550,9 @@ axl_status axl_handler_parallel_for(axl_handler *h, axl_range range,
     (void)range;
     (void)kernel;
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
-    return axl__handler_fail(
+    return handler_fail(
         h, axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
                      "a compute unit runs whole invocations, not "
                      "work-items: pass the size as an argument and "
@@ -550,7 +564,7 @@ axl_status axl_handler_use_kernel_bundle(axl_handler *h,
 {
     static const char fn[] = "axl_handler_use_kernel_bundle";
     axl_status st;
-    if (!axl__handler_usable(h, fn, &st))
+    if (!usable(h, fn, &st))
         return st;
     h->bundle = bundle.id;
     return AXL_SUCCESS;

@@ -88,6 +88,13 @@ AXL__POOL_LIST(AXL__POOL_REF_TYPE)
 /* The none reference of pool <name>, as a value. */
 #define AXL__NONE(name) ((axl__##name##_ref)AXL__NO_REF)
 
+/* The pools' object types, declared here and defined in the header of
+ * their concept (device.h, buffer.h, sched.h, ...): a file that only
+ * passes an object by pointer, or names it by reference, needs no more. */
+#define AXL__POOL_DECLARE(KIND, name, type, ...) type;
+AXL__POOL_LIST(AXL__POOL_DECLARE)
+#undef AXL__POOL_DECLARE
+
 /* ---- Objects ------------------------------------------------------------- */
 
 struct axl__platform {
@@ -1453,19 +1460,6 @@ static inline void axl__handler_init(axl_handler *h)
     h->nkargs = 0;
     h->kbytes_used = 0;
 }
-/* False, with *st, for a NULL handler or one that has failed already
- * (inline: every handler call starts with it, single_task on the launch
- * path). */
-static inline bool axl__handler_usable(axl_handler *h, const char *fn,
-                                       axl_status *st)
-{
-    if (!h) {
-        *st = axl__null(fn, "handler");
-        return false;
-    }
-    *st = h->error;
-    return h->error == AXL_SUCCESS;
-}
 /* axl_handler_require and axl_handler_depends_on_list; locked: the caller
  * holds the runtime lock already (axl_queue_single_task fills its handler
  * under the lock it submits with). */
@@ -1475,10 +1469,6 @@ axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
                                 bool locked);
 axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
                                    uint32_t count, bool locked);
-/* Keeps st, with the message, as the group's first error; returns st. */
-axl_status axl__handler_fail(axl_handler *h, axl_status st);
-/* Sets the group's one action; a second one is an error. */
-axl_status axl__handler_action(axl_handler *h, const char *fn, uint8_t kind);
 
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
@@ -1490,95 +1480,6 @@ void axl__add_weak_dep(struct axl__command *c, struct axl__event *e);
 void axl__async_error(struct axl__queue *q, uint32_t event, axl_status st,
                       const char *why);
 
-/* The edge itself, unchecked: e is pending, not already c's predecessor,
- * and c has room for it (axl__add_dep checks all three). Inline: the
- * launch path pays no call for it. */
-static inline void axl__link_dep(struct axl__command *c, struct axl__event *e, bool strong)
-{
-    uint8_t j = c->ndeps++;
-    c->deps[j].pred = axl__event_ref_of(e);
-    c->deps[j].strong = strong;
-    c->deps[j].next = e->succ;
-    e->succ = (axl__node)AXL__SLOT(COMMAND, c) * AXL_MAX_COMMAND_DEPS + j + 1;
-    c->pending++;
-}
-
-/* What every submission's event and command start as (lock held): e
- * (slot es) submitted, held by its command and not yet referenced
- * (retire it or take a reference), without profiling or a role; c (slot
- * cs) of h's kind with h's action, flags 0, held back by one pending
- * count, no edges, no accessors; q (NULL: a host accessor) counts it in
- * flight and holds it. The kernel is not held here. Used by axl__commit
- * and by a laid-out graph's node commands (graph.c). */
-static inline void axl__command_arm(struct axl__command *c, uint16_t cs,
-                      struct axl__event *e, uint16_t es,
-                      struct axl__queue *q, const axl_handler *h)
-{
-    const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
-    const uint8_t kind = h->kind;
-    e->refs = 0;
-    e->holds = 1; /* the command */
-    e->status = AXL_SUCCESS;
-    e->error = AXL__NONE(error);
-    e->succ = 0;
-    e->t_submit = e->t_start = e->t_end = 0;
-    e->profiling = false;
-    e->role = 0;
-    e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
-    /* Table 34: its own command is an execution it waits on, so its own
-     * context is one whose errors its wait_and_throw delivers. */
-    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0u;
-    e->command = axl__command_ref_at(cs);
-    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
-                          memory_order_relaxed);
-
-    c->seq = ++axl__rt.seq;
-    c->kind = kind;
-    c->flags = 0;
-    c->ndeps = 0;
-    c->nacc = 0;
-    c->event = es;
-    c->queue = qs;
-    c->device = q ? q->device : 0;
-    c->pending = 1; /* held until the end of submission */
-    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
-    c->dep_status = AXL_SUCCESS;
-    c->dep_event = 0;
-    c->a0 = h->a0;
-    c->a1 = h->a1;
-    if (kind == AXL__CMD_KERNEL) {
-        /* Only what the launch uses of the action; the scalars' bytes are
-         * still where axl_handler_set_arg put them. */
-        c->u.kernel.kernel = h->u.kernel.kernel;
-        c->u.kernel.kid = h->u.kernel.kid;
-        c->u.kernel.nargs = h->u.kernel.nargs;
-        c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
-        c->u.kernel.memo = h->u.kernel.memo;
-        c->u.kernel.pipe = h->u.kernel.pipe;
-        c->u.kernel.pipe_unit = h->u.kernel.pipe_unit;
-        c->u.kernel.pipe_flags = 0;
-        /* Whole arrays, when there is anything in them: a fixed size
-         * copies in a few moves, where the counts would call memcpy (bytes
-         * past them are never read). */
-        if (h->u.kernel.nargs)
-            memcpy(c->u.kernel.args, h->u.kernel.args,
-                   sizeof c->u.kernel.args);
-        if (h->kbytes_used)
-            memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
-    } else if (kind == AXL__CMD_HOST_TASK) {
-        c->u.host = h->u.host;
-        c->u.host.runner = NULL;
-    } else if (kind == AXL__CMD_REPLAY) {
-        c->u.replay = h->u.replay;
-    } else {
-        c->u = h->u;
-    }
-    if (q) {
-        q->holds++;
-        q->inflight++;
-        axl__device_at(q->device)->inflight++;
-    }
-}
 
 void axl__handler_drop(axl_handler *h);
 /* Builds the command of a checked group; its accessors are placed here
@@ -1620,6 +1521,8 @@ axl_status axl__deliver_context_errors(const char *fn,
 /* A context's last release, with a handler: every error that would reach
  * that handler, given to it (4.13.1.1; the caller holds ctx). */
 void axl__give_context_errors(struct axl__context *ctx);
+
+/* The concepts' headers, while rt.h is split into them. */
 
 /* Graphs' objects (graph.c): after the handler, which their nodes keep. */
 #if AXL_FEATURE_GRAPHS

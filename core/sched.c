@@ -98,6 +98,20 @@ static void waited_on(struct axl__command *c, const struct axl__event *e)
         e->waited_ctx | (q ? AXL__CTX_BIT(q->context) : 0u);
 }
 
+/* The edge itself, unchecked: e is pending, not already c's predecessor,
+ * and c has room for it (axl__add_dep checks all three). Inline: the
+ * launch path pays no call for it. */
+static inline void link_dep(struct axl__command *c, struct axl__event *e,
+                            bool strong)
+{
+    uint8_t j = c->ndeps++;
+    c->deps[j].pred = axl__event_ref_of(e);
+    c->deps[j].strong = strong;
+    c->deps[j].next = e->succ;
+    e->succ = (axl__node)AXL__SLOT(COMMAND, c) * AXL_MAX_COMMAND_DEPS + j + 1;
+    c->pending++;
+}
+
 /* Makes c wait for e. strong: e's failure fails c. Edges to host
  * accessors may use every slot; others leave AXL_MAX_HOST_ACCESSORS free
  * for them, so those edges always fit. */
@@ -131,7 +145,7 @@ void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong)
         c->flags |= AXL__CMD_BARRIER;
         return;
     }
-    axl__link_dep(c, e, strong);
+    link_dep(c, e, strong);
 }
 
 void axl__add_weak_dep(struct axl__command *c, struct axl__event *e)
@@ -598,6 +612,82 @@ static axl_status kernel_let_go(struct axl__kernel *kn, axl_status st)
     return st;
 }
 
+/* What every submission's event and command start as (lock held): e
+ * (slot es) submitted, held by its command and not yet referenced
+ * (retire it or take a reference), without profiling or a role; c (slot
+ * cs) of h's kind with h's action, flags 0, held back by one pending
+ * count, no edges, no accessors; q (NULL: a host accessor) counts it in
+ * flight and holds it. The kernel is not held here (axl__commit). */
+static inline void command_arm(struct axl__command *c, uint16_t cs,
+                               struct axl__event *e, uint16_t es,
+                               struct axl__queue *q, const axl_handler *h)
+{
+    const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
+    const uint8_t kind = h->kind;
+    e->refs = 0;
+    e->holds = 1; /* the command */
+    e->status = AXL_SUCCESS;
+    e->error = AXL__NONE(error);
+    e->succ = 0;
+    e->t_submit = e->t_start = e->t_end = 0;
+    e->profiling = false;
+    e->role = 0;
+    e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
+    /* Table 34: its own command is an execution it waits on, so its own
+     * context is one whose errors its wait_and_throw delivers. */
+    e->waited_ctx = q ? AXL__CTX_BIT(q->context) : 0u;
+    e->command = axl__command_ref_at(cs);
+    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_SUBMITTED,
+                          memory_order_relaxed);
+
+    c->seq = ++axl__rt.seq;
+    c->kind = kind;
+    c->flags = 0;
+    c->ndeps = 0;
+    c->nacc = 0;
+    c->event = es;
+    c->queue = qs;
+    c->device = q ? q->device : 0;
+    c->pending = 1; /* held until the end of submission */
+    c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
+    c->dep_status = AXL_SUCCESS;
+    c->dep_event = 0;
+    c->a0 = h->a0;
+    c->a1 = h->a1;
+    if (kind == AXL__CMD_KERNEL) {
+        /* Only what the launch uses of the action; the scalars' bytes are
+         * still where axl_handler_set_arg put them. */
+        c->u.kernel.kernel = h->u.kernel.kernel;
+        c->u.kernel.kid = h->u.kernel.kid;
+        c->u.kernel.nargs = h->u.kernel.nargs;
+        c->u.kernel.timeout_ns = h->u.kernel.timeout_ns;
+        c->u.kernel.memo = h->u.kernel.memo;
+        c->u.kernel.pipe = h->u.kernel.pipe;
+        c->u.kernel.pipe_unit = h->u.kernel.pipe_unit;
+        c->u.kernel.pipe_flags = 0;
+        /* Whole arrays, when there is anything in them: a fixed size
+         * copies in a few moves, where the counts would call memcpy (bytes
+         * past them are never read). */
+        if (h->u.kernel.nargs)
+            memcpy(c->u.kernel.args, h->u.kernel.args,
+                   sizeof c->u.kernel.args);
+        if (h->kbytes_used)
+            memcpy(c->u.kernel.bytes, h->kbytes, sizeof c->u.kernel.bytes);
+    } else if (kind == AXL__CMD_HOST_TASK) {
+        c->u.host = h->u.host;
+        c->u.host.runner = NULL;
+    } else if (kind == AXL__CMD_REPLAY) {
+        c->u.replay = h->u.replay;
+    } else {
+        c->u = h->u;
+    }
+    if (q) {
+        q->holds++;
+        q->inflight++;
+        axl__device_at(q->device)->inflight++;
+    }
+}
+
 /* Builds the command for a checked group (lock held; may be dropped while
  * storage is allocated). q is NULL for a host accessor. */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
@@ -633,7 +723,7 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     const axl__command_ref cref = axl__command_ref_at(cs);
     const uint32_t ehandle = axl__pool_slot_handle(AXL__POOL(EVENT), es);
     const uint8_t kind = h->kind;
-    axl__command_arm(c, cs, e, es, q, h);
+    command_arm(c, cs, e, es, q, h);
     e->refs = out ? 1 : 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->role = kind == AXL__CMD_HOST_ACCESS ? AXL__EV_HOST_ACCESS : 0;
