@@ -1244,7 +1244,6 @@ axl_status axl__host_storage(const char *fn, struct axl__buffer *base);
 axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
                             struct axl__device *d, uint32_t bank,
                             uint8_t *loc);
-axl_status axl__write_back(const char *fn, struct axl__buffer *base);
 /* An error found while base buffer b (handle id) was destroyed, with the
  * caller's message: also an asynchronous error (sched.c). */
 void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
@@ -1277,20 +1276,6 @@ axl_status axl__access_prepare(const char *fn, axl_handler *h,
 void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h);
 void axl__access_finish(struct axl__command *c, bool failed);
 void axl__access_started(struct axl__command *c);
-/* Moving bytes, outside the lock (transfer.c). axl__move: base buffer
- * b's whole contents from location src to location to, through its host
- * storage when neither is the host (which it must have). */
-axl_status axl__move(struct axl__buffer *b, uint8_t src, uint8_t to,
-                     char *why, size_t cap);
-axl_status axl__run_transfers(struct axl__command *c, char *why, size_t cap);
-/* The action of a copy, fill, update_host, prefetch or empty group (kind)
- * whose accessors are acc (where each touches its buffer: loc), a0 and a1
- * the ones it names (1-based), u its action's part: a command's, or a
- * graph's node's (replay.c). */
-axl_status axl__data_action(uint8_t kind, const struct axl__access *acc,
-                            uint8_t a0, uint8_t a1,
-                            const union axl__action *u, char *why,
-                            size_t cap);
 
 /* Kernels (kernel.c; the checker at submit, launch.c). */
 void axl__kernel_unhold(struct axl__kernel *k);
@@ -1375,33 +1360,6 @@ bool axl__held_by_hung(const struct axl__buffer *b);
  * free those units (lock held). */
 void axl__fail_stranded(void);
 
-/* Room in a full pool (room.c, issue 26.1). A slot a released object
- * keeps only because a command in flight still uses it is the runtime's
- * to give back: when pool `kind` is full, axl__room frees released
- * buffers nothing uses, then waits for the oldest command in flight that
- * keeps such a slot (as a wait does: dispatching, driving progress,
- * giving up runs past their timeout), and looks again. It never waits for
- * slots the application holds: then it returns AXL_SUCCESS and the
- * allocation that follows fails as it always did, at once, naming the
- * pool. Slots that only a hung unit's given-up run keeps (cu.c) are
- * AXL_ERR_OUT_OF_RESOURCES naming the unit and the way back, and one
- * waiting for a host accessor this thread holds likewise. Lock held,
- * dropped while it waits: call it before looking anything up. */
-axl_status axl__room(const char *fn, int kind);
-static inline axl_status axl__room_for(const char *fn, int kind)
-{
-    const axl__pool *p = &axl__pools[kind];
-    if (!p->ready || p->free_head)
-        return AXL_SUCCESS;
-    return axl__room(fn, kind);
-}
-/* Device memory found full (buffer.c): frees released buffers nothing
- * uses, else waits for the oldest command in flight that keeps a released
- * buffer (with its device memory); whether it did either, so the caller
- * tries again. Not when that wait could never end: false, with *why
- * (left alone otherwise) naming what the command waits for. Lock held,
- * dropped while it waits. */
-bool axl__memory_room(char *why, size_t cap);
 /* For room.c: waits until e completes (held meanwhile), unless that can
  * never happen (e waits for a host accessor this thread holds or a host
  * task it runs): AXL_ERR_BAD_STATE, with *why naming it. */
@@ -1523,6 +1481,8 @@ axl_status axl__deliver_context_errors(const char *fn,
 void axl__give_context_errors(struct axl__context *ctx);
 
 /* The concepts' headers, while rt.h is split into them. */
+#include "transfer.h"
+#include "room.h"
 
 /* Graphs' objects (graph.c): after the handler, which their nodes keep. */
 #if AXL_FEATURE_GRAPHS
