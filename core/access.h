@@ -8,6 +8,8 @@
 
 #include "rt.h"
 
+struct axl__required; /* handler_priv.h */
+
 /* Walks a region row by row (runs of the last dimension, merged when the
  * region is contiguous). */
 typedef struct row_cursor {
@@ -43,5 +45,26 @@ void axl__access_finish_graph(struct axl__command *c, struct axl__plan *p);
 /* Whether a host accessor holds, or waits for, base buffer b (lock held). */
 bool axl__host_accessed(const struct axl__buffer *b);
 #endif
+
+/* An accessor's checks (buffer accessors and host accessors alike): mode
+ * and flags, then, lock held, the buffer and the region. */
+axl_status axl__access_args(const char *fn, axl_access_mode *mode,
+                            uint32_t *flags);
+axl_status axl__access_view(const char *fn, struct axl__buffer *view,
+                            axl_access_mode mode, const axl_region *region,
+                            bool host, struct axl__required *out);
+const struct axl__region *axl__required_region(struct axl__required *r);
+
+/* The checks of the group's accessors against their buffers, and where
+ * each is touched (h->acc[i].loc). Not for a group a kernel's memo filled
+ * (h->memo): the memo's launch passed them, and the memo knows where. */
+axl_status axl__access_prepare(const char *fn, axl_handler *h,
+                               struct axl__queue *q);
+/* The handler's accessors become command c's (its slot: record ids), with
+ * their edges, versions and records; the handler's buffer holds pass to
+ * the command. */
+void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h);
+void axl__access_finish(struct axl__command *c, bool failed);
+void axl__access_started(struct axl__command *c);
 
 #endif /* AXL_ACCESS_H */

@@ -693,60 +693,6 @@ struct axl__error {
     char message[AXL_MESSAGE_MAX];
 };
 
-/* One accessor as the group declared it. */
-struct axl__required {
-    uint16_t view;              /* buffer slot, held by the handler */
-    struct axl__buffer *buf;    /* that buffer (set with view) */
-    struct axl__buffer *base;   /* and its base buffer */
-    uint8_t mode;
-    uint8_t flags;              /* axl_access_flags */
-    bool on_device;             /* a kernel's buffer argument */
-    bool whole;                 /* the whole view: region not made yet */
-    uint8_t loc;                /* where the command touches it
-                                   (axl__access_prepare, or the memo) */
-    uint64_t off, size;         /* the bytes of the view the region spans,
-                                   from its first element to the end of
-                                   its last */
-    struct axl__region region;  /* see axl__required_region */
-};
-
-/* The handler a command group fills, on the stack of axl_queue_submit. */
-struct axl_handler {
-    axl_status error;           /* first error; sticky */
-    char why[AXL_MESSAGE_MAX];
-    uint8_t kind;               /* the one action; 0 until chosen */
-    uint8_t nactions;
-    uint8_t nacc;
-    bool host_ptrs;             /* host_ptr was asked: host tasks only */
-    uint16_t ndeps;
-    uint32_t deps[AXL_MAX_HANDLER_DEPS]; /* event handles */
-    bool deps_overflow;         /* more than fit: wait for all earlier */
-#if AXL_FEATURE_GRAPHS
-    bool node_deps;             /* deps holds graph node handles (a
-                                   recorded command's "events") */
-    uint32_t done_dep;          /* the first dependency left out of deps
-                                   as complete, or 0: a recording refuses
-                                   it as it refuses a pending one */
-#endif
-    struct axl__required acc[AXL_MAX_ACCESSORS];
-    uint8_t a0, a1;             /* accessors the action names (1-based) */
-    size_t fill_size;
-    uint32_t bundle;            /* use_kernel_bundle, a handle, or 0 */
-    uint32_t kernel;            /* the kernel handle of single_task */
-    uint64_t timeout_ns;        /* 0: the queue's */
-    uint32_t memo;              /* the kernel's memo seq that filled the
-                                   kernel part (axl__launch_recall), or 0 */
-    bool args_given;            /* by axl_queue_single_task, to be checked
-                                   in full (so remembered): args, nargs */
-    const axl_kernel_arg *args;
-    uint32_t nargs;
-    uint8_t nkargs;
-    struct axl__karg kargs[AXL_MAX_KERNEL_ARGS];
-    uint16_t kbytes_used;
-    uint8_t kbytes[AXL_MAX_ARG_BYTES];
-    union axl__action u;
-};
-
 /* A FIFO of commands, linked through their `next`. A command is in at most
  * one at a time, so one link serves them all: the barrier FIFO until no
  * earlier command is in flight, then the ready FIFO, then the host-task
@@ -1248,14 +1194,6 @@ axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
  * caller's message: also an asynchronous error (sched.c). */
 void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
                                axl_status st);
-/* An accessor's checks (buffer accessors and host accessors alike): mode
- * and flags, then, lock held, the buffer and the region. */
-axl_status axl__access_args(const char *fn, axl_access_mode *mode,
-                            uint32_t *flags);
-axl_status axl__access_view(const char *fn, struct axl__buffer *view,
-                            axl_access_mode mode, const axl_region *region,
-                            bool host, struct axl__required *out);
-const struct axl__region *axl__required_region(struct axl__required *r);
 /* The location of a base buffer's copy on a device, or AXL__NO_LOC. */
 static inline uint8_t axl__device_loc(const struct axl__buffer *b,
                                       uint16_t device)
@@ -1265,17 +1203,6 @@ static inline uint8_t axl__device_loc(const struct axl__buffer *b,
             return l;
     return AXL__NO_LOC;
 }
-/* The checks of the group's accessors against their buffers, and where
- * each is touched (h->acc[i].loc). Not for a group a kernel's memo filled
- * (h->memo): the memo's launch passed them, and the memo knows where. */
-axl_status axl__access_prepare(const char *fn, axl_handler *h,
-                               struct axl__queue *q);
-/* The handler's accessors become command c's (its slot: record ids), with
- * their edges, versions and records; the handler's buffer holds pass to
- * the command. */
-void axl__access_commit(struct axl__command *c, uint16_t slot, axl_handler *h);
-void axl__access_finish(struct axl__command *c, bool failed);
-void axl__access_started(struct axl__command *c);
 
 /* Kernels (kernel.c; the checker at submit, launch.c). */
 void axl__kernel_unhold(struct axl__kernel *k);
@@ -1310,8 +1237,6 @@ static inline const void *axl__arg_bytes(const axl_kernel_arg *a)
  * there if needed (buffer.c; lock held, dropped around the port). */
 axl_status axl__prefetch_prepare(const char *fn, struct axl__queue *q,
                                  axl_handler *h);
-axl_status axl__handler_set_args(axl_handler *h, const axl_kernel_arg *args,
-                                 uint32_t nargs, bool locked);
 /* axl_queue_single_task's group from its kernel's memo (kernel.c; lock
  * held), or false: the handler calls fill it. */
 bool axl__launch_recall(axl_handler *h, const struct axl__queue *q,
@@ -1394,40 +1319,6 @@ bool axl__wait_blocked(enum axl__waited what, const void *arg, char *why,
 axl_status axl__wait_check(const char *fn, enum axl__waited what,
                            const void *arg, axl_status as, const char *first);
 
-/* Handler (handler.c). */
-/* An empty group (inline: every launch starts one). */
-static inline void axl__handler_init(axl_handler *h)
-{
-    h->error = AXL_SUCCESS;
-    h->kind = 0;
-    h->nactions = 0;
-    h->ndeps = 0;
-    h->deps_overflow = false;
-#if AXL_FEATURE_GRAPHS
-    h->node_deps = false;
-    h->done_dep = 0;
-#endif
-    h->nacc = 0;
-    h->host_ptrs = false;
-    h->a0 = h->a1 = 0;
-    h->bundle = 0;
-    h->kernel = 0;
-    h->timeout_ns = 0;
-    h->memo = 0;
-    h->args_given = false;
-    h->nkargs = 0;
-    h->kbytes_used = 0;
-}
-/* axl_handler_require and axl_handler_depends_on_list; locked: the caller
- * holds the runtime lock already (axl_queue_single_task fills its handler
- * under the lock it submits with). */
-axl_status axl__handler_require(axl_handler *h, axl_buffer buffer,
-                                axl_access_mode mode, const axl_region *region,
-                                uint32_t flags, axl_accessor *accessor,
-                                bool locked);
-axl_status axl__handler_depends_on(axl_handler *h, const axl_event *events,
-                                   uint32_t count, bool locked);
-
 /* Scheduler (sched.c). */
 void axl__add_dep(struct axl__command *c, struct axl__event *e, bool strong);
 /* A data edge that only orders (to or from a graph's submission): noted as
@@ -1481,6 +1372,8 @@ axl_status axl__deliver_context_errors(const char *fn,
 void axl__give_context_errors(struct axl__context *ctx);
 
 /* The concepts' headers, while rt.h is split into them. */
+#include "access.h"
+#include "handler_priv.h"
 #include "transfer.h"
 #include "room.h"
 
