@@ -1,7 +1,8 @@
 /*
  * bundle.h - what bundle.c offers source.c (the kernel_compiler path):
  * device and image lists, making and programming a bundle, and the
- * checks and messages both files give.
+ * checks and messages both files give; and to kernel.c, whether a bundle
+ * holds a kernel.
  */
 #ifndef AXL_BUNDLE_H
 #define AXL_BUNDLE_H
@@ -69,5 +70,11 @@ void axl__bundle_destroy(struct axl__bundle *b);
 /* A kernel object of kernel id k, taken from bundle b (which it holds). */
 axl_status axl__new_kernel(const char *fn, struct axl__bundle *b,
                            const struct axl__kernel_id *k, axl_kernel *out);
+
+/* Whether bundle b holds kernel id k, for device d if not NULL: its
+ * has_kernel (lock held; kernel.c asks it of a kernel's bundle). */
+bool axl__bundle_has_kernel(const struct axl__bundle *b,
+                            const struct axl__kernel_id *k,
+                            const struct axl__device *d);
 
 #endif /* AXL_BUNDLE_H */

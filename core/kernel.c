@@ -10,6 +10,7 @@
 
 #include "rt.h"
 #include "image.h"
+#include "bundle.h"
 #include "place.h"
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
