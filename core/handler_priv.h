@@ -7,7 +7,7 @@
 #ifndef AXL_HANDLER_PRIV_H
 #define AXL_HANDLER_PRIV_H
 
-#include "rt.h"
+#include "sched_priv.h"
 
 /* One accessor as the group declared it. */
 struct axl__required {

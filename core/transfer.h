@@ -10,7 +10,7 @@
 #include "rt.h"
 
 struct axl__access; /* access.h */
-union axl__action;  /* sched.h */
+union axl__action;  /* sched_priv.h */
 
 /* Moving bytes, outside the lock (transfer.c). axl__move: base buffer
  * b's whole contents from location src to location to, through its host
