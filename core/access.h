@@ -1,7 +1,9 @@
 /*
- * access.h - between region.c, access.c and transfer.c: walking a region
- * row by row and whether it is one run (region.c), and where a location's
- * current contents come from (access.c).
+ * access.h - accesses and regions (access.c, region.c): the record a
+ * command keeps of each accessor, the region it spans, the accessor
+ * checks every group passes, placing a group's accessors and turning
+ * them into its command's, where a location's current contents come
+ * from, and walking a region row by row (for transfer.c).
  */
 #ifndef AXL_ACCESS_H
 #define AXL_ACCESS_H
@@ -9,6 +11,41 @@
 #include "rt.h"
 
 struct axl__required; /* handler_priv.h */
+
+enum axl__access_flags {
+    AXL__ACC_NO_INIT = 1u << 0,
+    AXL__ACC_FENCE = 1u << 2,   /* stands for the whole buffer, as a write */
+    AXL__ACC_XFER = 1u << 3,    /* fills loc from src before the action */
+    AXL__ACC_DISCARD = 1u << 4, /* old contents not needed at all */
+    AXL__ACC_HOST_ACCESS = 1u << 5 /* a host accessor's record */
+};
+
+/* One accessor of a command: where and how it touches its base buffer,
+ * linked into the buffer's records while the command is unfinished. */
+struct axl__access {
+    uint16_t view;              /* buffer slot as required (maybe a sub) */
+    uint16_t base;              /* base buffer slot */
+    uint8_t mode;               /* axl_access_mode */
+    uint8_t flags;              /* axl__access_flags: fixed at commit, so
+                                   the dispatcher reads them unlocked */
+    uint8_t linked;             /* in its buffer's record list: changes
+                                   while the command runs (lock only) */
+    uint8_t loc;                /* where the command touches the buffer */
+    uint8_t src;                /* transfer source location, or NO_LOC */
+    uint32_t ver;               /* version it reads or makes at loc */
+    uint64_t offset;            /* bytes in the base: the accessed span */
+    uint64_t size;
+    axl__rec prev, next;
+};
+
+/* A region in elements of a view, for strided copies and fills. */
+struct axl__region {
+    uint32_t dims;
+    size_t elem;
+    size_t view_range[3];
+    size_t off[3];
+    size_t len[3];
+};
 
 /* Walks a region row by row (runs of the last dimension, merged when the
  * region is contiguous). */
