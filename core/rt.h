@@ -237,175 +237,6 @@ struct axl__device {
     axl_hal_device_info info;
 };
 
-struct axl__context {
-    uint16_t refs;              /* application references */
-    uint16_t holds;             /* queues using it */
-    uint16_t platform;
-    uint8_t ndev;
-    uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
-    axl_async_handler handler;
-    axl__error_ref err_head, err_tail; /* errors of commands that finished
-                                    after their queue's last release */
-    uint32_t dropped;           /* such errors lost to a full error pool */
-};
-
-struct axl__queue {
-    uint16_t refs;
-    uint16_t holds;             /* commands in flight */
-    uint16_t context;           /* slot; the queue holds it */
-    uint16_t device;            /* slot */
-#if AXL_FEATURE_GRAPHS
-    axl__graph_ref graph;       /* the graph it records into, or none */
-    uint16_t graph_pad;         /* 0. With graph, compared (with context
-                                   and device, 8 bytes at once) against a
-                                   launch memo's no_graph: a recording
-                                   queue never recalls a memo */
-#endif
-    uint32_t flags;             /* axl_queue_flags */
-    bool own_context;           /* made by the queue; released with it */
-    axl_async_handler handler;
-    uint32_t last_event;        /* in-order: handle of the last command */
-    uint32_t inflight;          /* commands not yet complete */
-    uint64_t timeout_ns;        /* for kernels */
-    axl__error_ref err_head, err_tail; /* unconsumed async errors */
-    uint32_t dropped;           /* errors lost to a full error pool */
-#if AXL_FEATURE_GRAPHS
-    uint32_t graph_last;        /* in-order: handle of the node it recorded
-                                   last, or 0 */
-#endif
-};
-
-/* Successor lists link "dependency nodes" that live inside the successor
- * command: node id = command slot * AXL_MAX_COMMAND_DEPS + dep index + 1. */
-typedef uint32_t axl__node;
-
-/* A context slot's bit in an event's waited_ctx (slots past 31 share
- * bits: wait_and_throw then also serves a context it did not wait on,
- * never misses one). */
-#define AXL__CTX_BIT(slot) (1u << ((slot) & 31u))
-
-enum { AXL__EV_HOST_ACCESS = 1, AXL__EV_CU = 2 };
-
-struct axl__event {
-    uint16_t refs;              /* application references */
-    uint16_t holds;             /* its command, a waiter, a dependency */
-    _Atomic uint8_t state;      /* axl_event_status; read without the lock */
-    bool profiling;
-    uint8_t role;               /* AXL__EV_HOST_ACCESS: a host accessor's
-                                   (edges to it are kept); AXL__EV_CU + n:
-                                   a kernel's command that unit n (its
-                                   ordinal within the kernel) ran, set at
-                                   dispatch; 0: neither (yet). One byte
-                                   set at submission for both. */
-    axl_status status;          /* the command's result once complete */
-    uint32_t queue;             /* handle of the queue it was submitted to
-                                   (weak: the queue may be gone) */
-    axl__command_ref command;   /* its command while not complete */
-    axl__error_ref error;       /* its error record, if any */
-    uint32_t waited_ctx;        /* contexts of the commands its command
-                                   waited on (AXL__CTX_BIT), Table 34 */
-    axl__node succ;             /* first dependent command's node */
-    uint64_t t_submit, t_start, t_end;
-};
-
-/* ---- Buffers and accesses ------------------------------------------------- */
-
-/* Where a base buffer's contents can be: location 0 is host storage, the
- * others are copies on devices. Each knows the version it will hold once
- * the commands submitted so far are done, and which command, if any, is
- * still filling it (DESIGN notes in docs/design.md, "data movement"). */
-#define AXL__LOC_HOST 0u
-#define AXL__LOCS (1u + AXL_BUFFER_DEVICE_COPIES)
-#define AXL__VER_NONE UINT32_MAX
-#define AXL__NO_LOC 0xFFu
-
-struct axl__loc {
-    axl__device_ref device;     /* its device; none for host / unused */
-    uint32_t ver;               /* version held once submitted work is done */
-    uint32_t xfer;              /* event of the command filling it, or 0 */
-    axl_hal_mem mem;            /* device copies */
-};
-
-enum axl__buffer_flags {
-    AXL__BUF_READ_ONLY = 1u << 8,   /* made from const host memory */
-    AXL__BUF_HOST_DATA = 1u << 9,   /* made from host memory */
-    AXL__BUF_WRITE_BACK = 1u << 11, /* write back on the last release */
-    AXL__BUF_HOST_OWNED = 1u << 12, /* host storage came from the allocator */
-    AXL__BUF_SUB = 1u << 13,
-    AXL__BUF_ZOMBIE = 1u << 14      /* released; freed once idle */
-};
-
-/* Dependency records: the accessors of unfinished commands, linked into
- * their base buffer's list. id = command slot * AXL_MAX_ACCESSORS + i + 1. */
-typedef uint32_t axl__rec;
-
-struct axl__buffer {
-    uint16_t refs;
-    uint16_t holds;             /* commands, sub-buffers, host accessors,
-                                   handlers being filled */
-    uint16_t busy;              /* base: unfinished commands using it */
-    uint16_t base;              /* slot of the base buffer (itself if base) */
-    uint32_t flags;             /* axl_buffer_flags | axl__buffer_flags */
-    uint32_t dims;
-    size_t elem;
-    size_t range[3];
-    uint64_t offset;            /* byte offset in the base */
-    uint64_t size;              /* bytes */
-    /* Base buffers only: */
-    axl__context_ref context;   /* context_bound: its context, or none */
-    uint16_t reserved;          /* runs given up at their timeout that were
-                                   given it as an argument and have not
-                                   come back (each holds it): its device
-                                   memory stays reserved, and while one of
-                                   them is on a hung unit a whole write
-                                   does not clear lost_status (the IP may
-                                   still write it) */
-    void *host;                 /* host storage, or NULL */
-    void *user;                 /* host memory given at creation */
-    void *final_dst;            /* where the last release writes back */
-    axl_allocator alloc;        /* .allocate NULL: the static arena */
-    axl_buffer_mutex mutex;     /* fixed at creation; zero unless
-                                   use_mutex (dispatchers read it alone) */
-    bool written;               /* a write accessor was created */
-    uint32_t cur;               /* current version */
-    axl_status lost_status;     /* a failed command left the contents
-                                   unknown: later users fail the same way */
-    uint32_t lost_event;        /* that command's event, and the handles */
-    uint32_t lost_queue;        /* of its queue and of that queue's */
-    uint32_t lost_context;      /* context (0: none; 4.7.2.3: where its
-                                   release reports the loss) */
-    struct axl__loc loc[AXL__LOCS];
-    axl__rec rec_head, rec_tail;
-    uint8_t nrec;
-    axl__buffer_ref next_zombie;
-    uint32_t trace_writer;      /* base: event handle of the last traced
-                                   command that wrote it (trace arrows) */
-#if AXL_FEATURE_GRAPHS
-    /* Base: a graph's submission that uses it and has not finished (its
-     * event handle, 0: none): later commands order after it (replay.c).
-     * And the last version a failed write lost (lost_ver, with why:
-     * lost_ver_status and the event that failed): a command committed
-     * after a graph that reads that version fails unrun at dispatch,
-     * whatever was committed since. A graph that only reads it, and
-     * where it is current, orders only the commands that write it. */
-    uint32_t graph_ev;
-    bool graph_writes;          /* it (or one it waits for) writes or
-                                   moves the buffer: a reader orders
-                                   after it too, not only a writer */
-    uint32_t lost_ver;
-    axl_status lost_ver_status;
-    uint32_t lost_ver_event;
-#endif
-};
-
-struct axl__host_accessor {
-    uint16_t command;           /* slot of its HOST_ACCESS command */
-    uint32_t event;             /* that command's event */
-    uint32_t buffer;            /* the buffer's handle (for messages) */
-    const void *owner;          /* the creating thread's message buffer:
-                                   who can release it (issue 16.5) */
-};
-
 /* A FIFO of commands, linked through their `next`. A command is in at most
  * one at a time, so one link serves them all: the barrier FIFO until no
  * earlier command is in flight, then the ready FIFO, then the host-task
@@ -826,17 +657,6 @@ axl_status axl__list_check(const char *fn, uint32_t n, const void *out,
 
 uint64_t axl__now(void);
 
-/* ---- Object internals shared between files --------------------------------- */
-
-void axl__context_unhold(struct axl__context *c);
-void axl__queue_unhold(struct axl__queue *q);
-void axl__event_unhold(struct axl__event *e);
-bool axl__context_has_device(const struct axl__context *c, uint16_t dev);
-axl_status axl__context_make(const char *fn, const axl_device *devices,
-                             uint32_t count, const axl_async_handler *handler,
-                             struct axl__context **out);
-axl_status axl__context_drop(struct axl__context *c);
-
 /* Devices (device.c). */
 axl_status axl__list_devices(const char *fn,
                              const struct axl__platform *platform,
@@ -844,39 +664,6 @@ axl_status axl__list_devices(const char *fn,
                              uint32_t cap, uint32_t *count);
 bool axl__device_has(const struct axl__device *d, axl_aspect aspect);
 
-/* Buffers (buffer.c, access.c, transfer.c). */
-static inline struct axl__buffer *axl__buffer_base(const struct axl__buffer *b)
-{
-    return axl__buffer_at(b->base);
-}
-/* A released buffer nobody uses any more is freed later, outside the
- * lock (a zombie: see axl__free_zombies). */
-void axl__buffer_zombie(struct axl__buffer *b);
-static inline void axl__buffer_unhold(struct axl__buffer *b)
-{
-    if (--b->holds == 0 && b->refs == 0)
-        axl__buffer_zombie(b);
-}
-void axl__free_zombies(void);
-void axl__host_arena_reset(void);
-axl_status axl__host_storage(const char *fn, struct axl__buffer *base);
-axl_status axl__device_copy(const char *fn, struct axl__buffer *b,
-                            struct axl__device *d, uint32_t bank,
-                            uint8_t *loc);
-/* The location of a base buffer's copy on a device, or AXL__NO_LOC. */
-static inline uint8_t axl__device_loc(const struct axl__buffer *b,
-                                      uint16_t device)
-{
-    for (uint8_t l = 1; l < AXL__LOCS; l++)
-        if (axl__device_ref_eq(b->loc[l].device, axl__device_ref_at(device)))
-            return l;
-    return AXL__NO_LOC;
-}
-
-/* A prefetch group's accessor placed on the queue's device, storage made
- * there if needed (buffer.c; lock held, dropped around the port). */
-axl_status axl__prefetch_prepare(const char *fn, struct axl__queue *q,
-                                 axl_handler *h);
 /* Runs on compute units (cu.c): dispatch of a checked kernel command,
  * deadlines and timeouts (lock held). */
 void axl__run_kernel(struct axl__command *c);
@@ -909,6 +696,10 @@ bool axl__held_by_hung(const struct axl__buffer *b);
 void axl__fail_stranded(void);
 
 /* The concepts' headers, while rt.h is split into them. */
+#include "context_priv.h"
+#include "queue_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
 #include "access.h"
 #include "sched_priv.h"
 #include "handler_priv.h"

@@ -9,7 +9,7 @@
 #define AXL_SCHED_PRIV_H
 
 #include "access.h"
-#include "rt.h"
+#include "event_priv.h"
 
 enum axl__command_kind {
     AXL__CMD_HOST_TASK = 1,
