@@ -66,6 +66,13 @@ struct axl__bundle {
     uint16_t img[AXL_MAX_BUNDLE_IMAGES];
 };
 
+/* The bundle pool's objects are struct axl__bundle. */
+static inline struct axl__bundle *axl__bundle_at(uint16_t s)
+{
+    return axl__kernel_bundle_at(s);
+}
+
+
 /* An open IP (ip.c, axl/ip.h): a design's IP whose registers the
  * application reaches through the device's port. */
 struct axl__ip {

@@ -7,7 +7,7 @@
 #ifndef AXL_KERNEL_H
 #define AXL_KERNEL_H
 
-#include "rt.h"
+#include "cu.h"
 
 /*
  * A kernel's memo of its last launch by axl_queue_single_task whose

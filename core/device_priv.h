@@ -1,0 +1,77 @@
+/*
+ * device_priv.h - platforms and devices (platform.c, device.c): the platform
+ * a port makes, a device with its run slots and the regions of its
+ * fabric, and the device list and aspect checks.
+ */
+#ifndef AXL_DEVICE_PRIV_H
+#define AXL_DEVICE_PRIV_H
+
+#include "cu.h"
+
+/* A platform: one registered device port and the devices it found. */
+struct axl__platform {
+    const axl_device_port *port;
+    uint16_t device_count;
+    char no_device_reason[AXL_MESSAGE_MAX]; /* the cause first: a port's
+                                   message whole, then which device */
+};
+
+/* A part of a device's fabric that carries one design at a time
+ * (docs/designs-design.md 1.1, struct axl__region there; that name is a
+ * buffer region's here). Region 0 is the whole fabric, and the
+ * only one until DFX slots (issue 40, stage 5). */
+#define AXL__MAX_REGIONS 1u
+#define AXL__NO_REGION 0xFFu
+struct axl__device_region {
+    axl__placement_ref design;  /* the placement it carries; none: nothing,
+                                   or a design the runtime no longer knows */
+    uint8_t cu0, ncu;           /* its run slots: d->cus[cu0, cu0 + ncu) */
+};
+
+struct axl__device {
+    uint16_t platform;          /* slot */
+    bool programming;           /* a new design is being loaded */
+    uint8_t ncus;               /* run slots in use (d->cus), all regions' */
+    const axl_device_port *port; /* its platform's; called via devops.h */
+    void *data;                 /* the port's state */
+    uint32_t compute_units;     /* of the loaded design */
+    axl__image_ref builtin;     /* the design it came with, or none */
+    axl__image_ref loaded;      /* the design it carries, or none: region
+                                   0's placement's image (kept beside it
+                                   until the regions replace it, stage 3) */
+    uint32_t loaded_by;         /* handle of the bundle that programmed it
+                                   (weak; 0: the design it came with) */
+    uint32_t inflight;          /* commands on it not yet complete */
+    uint32_t args_ids;          /* the last axl_hal_run.args_id given out
+                                   on it (never reused while it is open;
+                                   at UINT32_MAX no more are given) */
+    struct axl__cu cus[AXL_MAX_DEVICE_CUS];
+#if AXL_FEATURE_GRAPHS
+    uint16_t replays;           /* graph submissions dispatched on it and
+                                   not finished (replay.c): a waiter
+                                   drives a polled device while one runs,
+                                   as while a unit has a command (their
+                                   runs start without the lock: a waiter
+                                   asleep would never see them) */
+#endif
+    struct axl__device_region region[AXL__MAX_REGIONS];
+    axl_hal_device_info info;
+};
+
+/* Whether device d carries the design in image slot s. */
+AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
+                                         uint16_t s)
+{
+    return axl__image_ref_eq(d->loaded, axl__image_ref_at(s));
+}
+
+/* The devices of one type of `platform` (NULL: of every platform), as a
+ * list output (device.c). */
+axl_status axl__list_devices(const char *fn,
+                             const struct axl__platform *platform,
+                             axl_device_type type, axl_device *out,
+                             uint32_t cap, uint32_t *count);
+/* Whether device d has an aspect (device.c). */
+bool axl__device_has(const struct axl__device *d, axl_aspect aspect);
+
+#endif /* AXL_DEVICE_PRIV_H */
