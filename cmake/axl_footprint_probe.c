@@ -7,10 +7,7 @@
  * report reads them back with `nm -S`. It follows the pool list, so new
  * pools show up by themselves.
  */
-#include "rt.h"
-#include "image.h" /* the layouts of its pools */
-#include "place.h"
-#include "pipeline_priv.h"
+#include "objects.h" /* every pool's object type */
 
 #define AXL_FP_POOL(KIND, name, type, cap, ...)                                \
     char axl_fp_pool__##name##__object[sizeof(type)];                          \

@@ -32,6 +32,14 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "graph_priv.h"
 #include "devops.h"
 #include "access.h"
 #if AXL_FEATURE_GRAPHS
@@ -558,14 +566,6 @@ void axl__access_started(struct axl__command *c)
 }
 
 #if AXL_FEATURE_GRAPHS
-bool axl__host_accessed(const struct axl__buffer *b)
-{
-    for (axl__rec r = b->rec_head; r; r = rec_acc(r)->next)
-        if (rec_acc(r)->flags & AXL__ACC_HOST_ACCESS)
-            return true;
-    return false;
-}
-
 /* ---- A graph's submission (replay.c) --------------------------------------------- */
 
 void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)

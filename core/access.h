@@ -8,7 +8,7 @@
 #ifndef AXL_ACCESS_H
 #define AXL_ACCESS_H
 
-#include "rt.h"
+#include "buffer_priv.h"
 
 struct axl__required; /* handler_priv.h */
 
@@ -79,8 +79,6 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p);
 /* And when it finishes: what its failed nodes wrote is lost (from the
  * version each made), marks and holds go. */
 void axl__access_finish_graph(struct axl__command *c, struct axl__plan *p);
-/* Whether a host accessor holds, or waits for, base buffer b (lock held). */
-bool axl__host_accessed(const struct axl__buffer *b);
 #endif
 
 /* An accessor's checks (buffer accessors and host accessors alike): mode

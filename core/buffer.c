@@ -9,6 +9,18 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "context_priv.h"
+#include "queue_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "access.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
+#include "transfer.h"
+#include "room.h"
 #include "devops.h"
 
 /* ---- Host storage: the buffer's allocator or the static arena --------------- */

@@ -12,6 +12,9 @@
 
 #include "bundle.h"
 #include "pipeline_priv.h"
+#include "device_priv.h"
+#include "context_priv.h"
+#include "kernel.h"
 
 AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "image.h"
+#include "device_priv.h"
+#include "context_priv.h"
 
 typedef struct devlist {
     uint8_t n;

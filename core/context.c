@@ -2,6 +2,10 @@
  * context.c - contexts (spec 4.6.3).
  */
 #include "rt.h"
+#include "device_priv.h"
+#include "context_priv.h"
+#include "queue_priv.h"
+#include "sched_priv.h"
 
 bool axl__context_has_device(const struct axl__context *c, uint16_t dev)
 {

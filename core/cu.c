@@ -15,6 +15,14 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "access.h"
+#include "sched_priv.h"
+#include "kernel.h"
+#include "transfer.h"
 #include "image.h"
 #include "observe.h"
 #include "devops.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
 #include "image.h"
 #include "devops.h"
 

@@ -54,6 +54,8 @@
 #define AXL_DEVOPS_H
 
 #include "rt.h"
+#include "device_priv.h"
+#include "sched_priv.h"
 
 /* A NULL optional op's answer; the message names the op. */
 #define axl__dev_lacks(d, op)                                                  \

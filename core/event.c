@@ -2,6 +2,11 @@
  * event.c - events (spec 4.6.6).
  */
 #include "rt.h"
+#include "cu.h"
+#include "context_priv.h"
+#include "queue_priv.h"
+#include "event_priv.h"
+#include "sched_priv.h"
 
 static struct axl__event *get_event(const char *fn, axl_event h,
                                     axl_status *st)

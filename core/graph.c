@@ -15,6 +15,17 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "context_priv.h"
+#include "queue_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
+#include "room.h"
+#include "graph_priv.h"
 #include "image.h"
 #include "devops.h"
 #include "observe.h"

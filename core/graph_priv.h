@@ -1,7 +1,6 @@
 /*
  * graph_priv.h - the objects of recorded command graphs (graph.c), kept
- * in the pools of pools.h. Included by rt.h (for the pool storage and the
- * footprint probe) when AXL_FEATURE_GRAPHS is on.
+ * in the pools of pools.h (with AXL_FEATURE_GRAPHS on).
  *
  * A node is a command group that passed the one checker, kept as the
  * handler that described it, holding nothing: its buffers and its kernel
@@ -14,6 +13,10 @@
  */
 #ifndef AXL_GRAPH_PRIV_H
 #define AXL_GRAPH_PRIV_H
+
+#include "handler_priv.h" /* a node keeps its checked group */
+
+#if AXL_FEATURE_GRAPHS
 
 /* A written plan names its nodes up to this many (plan.c). */
 #define AXL__LAID_NODES 64u
@@ -126,5 +129,7 @@ typedef axl_status (*axl__graph_submit_t)(const char *fn,
                                           struct axl__queue *q,
                                           axl_handler *h, axl_event *out);
 extern axl__graph_submit_t axl__graph_submit_fn;
+
+#endif /* AXL_FEATURE_GRAPHS */
 
 #endif /* AXL_GRAPH_PRIV_H */

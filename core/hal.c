@@ -6,6 +6,11 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "kernel.h"
 #include "image.h"
 #include "devops.h"
 

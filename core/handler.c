@@ -9,6 +9,12 @@
 #include <string.h>
 
 #include "rt.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "access.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
 
 /* False, with *st, for a NULL handler or one that has failed already
  * (inline: every handler call starts with it, single_task on the launch

@@ -7,14 +7,18 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "sched_priv.h"
 #include "image.h"
 #include "place.h"
 #include "observe.h"
 #include "devops.h"
 
 /* A checked image with its kernel ids (lock held). */
-axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
-                          uint16_t device, struct axl__image **out)
+static axl_status image_add(const char *fn, const axl_xclbin *x,
+                            uint8_t kind, uint16_t device,
+                            struct axl__image **out)
 {
     struct axl__image *img = axl__pool_alloc(AXL__POOL(IMAGE));
     if (!img)
@@ -78,7 +82,7 @@ axl_status axl_image_register(const void *bytes, size_t size)
         }
     }
     struct axl__image *img;
-    st = axl__image_add(fn, &x, AXL__IMAGE_APP, 0, &img);
+    st = image_add(fn, &x, AXL__IMAGE_APP, 0, &img);
     axl__leave();
     return st;
 }
@@ -167,8 +171,8 @@ void axl__device_builtin(struct axl__device *d)
         axl_xclbin x;
         axl_status st = open_builtin(d, &x, NULL, 0);
         if (st == AXL_SUCCESS)
-            st = axl__image_add("axl_init", &x, AXL__IMAGE_BUILTIN,
-                                AXL__SLOT(DEVICE, d), &img);
+            st = image_add("axl_init", &x, AXL__IMAGE_BUILTIN,
+                           AXL__SLOT(DEVICE, d), &img);
         else if (strlen(d->info.name) + sizeof note <= sizeof d->info.name)
             strcat(d->info.name, note);
         if (img)

@@ -2,12 +2,14 @@
  * image.h - the design side of the core: images (image.c), the kernel ids
  * their metadata gives (kernel_id.c), the compute-unit table a design
  * gives a device (cu.c) and kernel bundles (bundle.c, source.c). Kernel
- * objects and launches are rt.h's.
+ * objects and launches are kernel.h's.
  */
 #ifndef AXL_IMAGE_H
 #define AXL_IMAGE_H
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
 
 enum axl__image_kind {
     AXL__IMAGE_APP = 1,     /* registered by the application */
@@ -100,16 +102,12 @@ static inline bool axl__ip_holds(uint16_t b, const struct axl__device *d,
 #endif
 
 /* Images (image.c). */
-axl_status axl__image_add(const char *fn, const axl_xclbin *x, uint8_t kind,
-                          uint16_t device, struct axl__image **out);
 void axl__image_unref(struct axl__image *img);
 
 /* Kernel ids (kernel_id.c): an image's, made from its metadata (lock
  * held; on failure none are left) and freed with it. */
 axl_status axl__image_kernels(const char *fn, struct axl__image *img);
 void axl__image_kernels_free(struct axl__image *img);
-uint32_t axl__image_kernel_ids(const struct axl__image *img,
-                               axl_kernel_id *out, uint32_t cap);
 bool axl__device_loads_images(const struct axl__device *d);
 /* What would make kernel k run on one of these devices (slots), as the
  * first device whose port says it (kernel_fix), for messages; NULL when

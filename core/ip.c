@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
 #include "bundle.h"
 #include "devops.h"
 #include "image.h"

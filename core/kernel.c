@@ -9,6 +9,12 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
 #include "image.h"
 #include "bundle.h"
 #include "place.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
 #include "image.h"
 
 /* ---- Kernel ids from an image's metadata --------------------------------------- */
@@ -158,8 +159,8 @@ axl_status axl__image_kernels(const char *fn, struct axl__image *img)
 /* ---- Kernel ids ----------------------------------------------------------------- */
 
 /* Kernel ids of one image, in kernel order, or all application ones. */
-uint32_t axl__image_kernel_ids(const struct axl__image *img,
-                               axl_kernel_id *out, uint32_t cap)
+static uint32_t image_kernel_ids(const struct axl__image *img,
+                                 axl_kernel_id *out, uint32_t cap)
 {
     const axl__pool *p = AXL__POOL(KERNEL_ID);
     uint16_t slot = AXL__SLOT(IMAGE, img);
@@ -189,14 +190,14 @@ axl_status axl_get_kernel_ids(axl_kernel_id *out, uint32_t cap,
     for (uint16_t s = 0; s < p->capacity; s++)
         if (axl__pool_is_live(p, s) &&
             axl__image_at(s)->kind == AXL__IMAGE_APP)
-            n += axl__image_kernel_ids(axl__image_at(s), NULL, 0);
+            n += image_kernel_ids(axl__image_at(s), NULL, 0);
     st = axl__list_check(fn, n, out, cap, count);
     if (st == AXL_SUCCESS && out) {
         uint32_t i = 0;
         for (uint16_t s = 0; s < p->capacity; s++)
             if (axl__pool_is_live(p, s) &&
                 axl__image_at(s)->kind == AXL__IMAGE_APP)
-                i += axl__image_kernel_ids(axl__image_at(s), out + i, cap - i);
+                i += image_kernel_ids(axl__image_at(s), out + i, cap - i);
     }
     axl__leave();
     return st;
@@ -290,8 +291,8 @@ axl_status axl__builtin_kernel_ids(const char *fn, const struct axl__device *d,
     axl_kernel_id ids[AXL_MAX_KERNEL_IDS];
     uint32_t n = 0;
     if (AXL__IS_REF(d->builtin))
-        n = axl__image_kernel_ids(axl__image_deref(d->builtin),
-                                  ids, AXL_MAX_KERNEL_IDS);
+        n = image_kernel_ids(axl__image_deref(d->builtin), ids,
+                             AXL_MAX_KERNEL_IDS);
     return axl__info_out(fn, ids, n * sizeof ids[0], value, value_size,
                          size_ret);
 }

@@ -9,6 +9,13 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
 #include "image.h"
 #include "place.h"
 #include "devops.h"

@@ -6,6 +6,10 @@
 #define AXL_OBSERVE_H
 
 #include "rt.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
 #include "devops.h"
 
 /* What is watched, read once per submission: bit 0 tracing, bit 1 debug
@@ -164,8 +168,6 @@ int axl__unformatted(const char *fmt, ...) AXL__PRINTF(1, 2);
 #define AXL__LOG_WARN 2
 #define AXL__LOG_INFO 3
 #define AXL__LOG_DEBUG 4
-/* The name of a command kind ("kernel", "copy", ...). */
-const char *axl__command_kind_name(uint8_t kind);
 /* For logs: a kernel's name, else the kind's. */
 const char *axl__command_label(const struct axl__command *c);
 

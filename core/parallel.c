@@ -28,6 +28,14 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "buffer_priv.h"
+#include "access.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
+#include "graph_priv.h"
 #include "image.h"
 
 static uint64_t gcd(uint64_t a, uint64_t b)

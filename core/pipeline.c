@@ -20,6 +20,11 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
 #include "bundle.h"
 #include "image.h"
 #include "devops.h"

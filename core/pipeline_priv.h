@@ -12,6 +12,11 @@
 #define AXL_PIPELINE_PRIV_H
 
 #include "rt.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
 #include "image.h"
 
 /* A command's standing with its pipeline (c->u.kernel.pipe_flags). */

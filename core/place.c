@@ -7,6 +7,8 @@
 
 #include "place.h"
 #include "devops.h"
+#include "cu.h"
+#include "device_priv.h"
 
 /* Banks of the device an argument of a unit reaches (all of them when the
  * image says nothing about connectivity). */

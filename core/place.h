@@ -18,6 +18,9 @@
 #define AXL_PLACE_H
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "kernel.h"
 #include "image.h"
 
 struct axl__placement {

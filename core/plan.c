@@ -18,6 +18,13 @@
 
 #include "axl/plan.h"
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
+#include "graph_priv.h"
 #include "image.h"
 #include "devops.h"
 #include "replay.h"

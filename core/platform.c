@@ -2,6 +2,7 @@
  * platform.c - platforms (spec 4.6.2): one per device port.
  */
 #include "rt.h"
+#include "device_priv.h"
 
 axl_status axl_platform_get_all(axl_platform *out, uint32_t cap,
                                 uint32_t *count)

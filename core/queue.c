@@ -3,6 +3,13 @@
  * delivery and the shortcuts of 4.6.5.2.
  */
 #include "rt.h"
+#include "device_priv.h"
+#include "context_priv.h"
+#include "queue_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
+#include "room.h"
 
 #define QUEUE_FLAGS (AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING)
 

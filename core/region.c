@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "rt.h"
+#include "buffer_priv.h"
+#include "handler_priv.h"
 #include "access.h"
 
 /* ---- Regions ------------------------------------------------------------------ */

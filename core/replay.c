@@ -20,6 +20,16 @@
 #include <string.h>
 
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
+#include "kernel.h"
+#include "transfer.h"
+#include "graph_priv.h"
 #include "access.h"
 #include "devops.h"
 #include "image.h"

@@ -16,6 +16,12 @@
 #define AXL_REPLAY_H
 
 #include "exec.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "graph_priv.h"
 
 #if AXL_FEATURE_GRAPHS /* (rt.h before: axl_config.h) */
 

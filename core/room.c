@@ -25,6 +25,13 @@
  * when a pool or a bank is full.
  */
 #include "rt.h"
+#include "cu.h"
+#include "device_priv.h"
+#include "queue_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "room.h"
+#include "kernel.h"
 #include "image.h"
 #if AXL_FEATURE_GRAPHS
 #include "replay.h"

@@ -1,15 +1,35 @@
 /*
- * rt.h - the core's private state: object layouts, the runtime singleton,
- * and the helpers every core file shares. Nothing here is public. What
- * only some files need has its own header: image.h (images, kernel ids,
- * compute-unit tables, bundles), observe.h (trace hooks and logs),
- * bundle.h (bundle.c for source.c), access.h (access.c for transfer.c),
- * devops.h (calling a device port's ops).
+ * rt.h - what every core file shares: the typed references to pooled
+ * objects, the runtime state and its lock, the entry into a call, handle
+ * lookup and messages. Nothing here is public. Each concept declares what
+ * other files may use of it in a private header beside its file, and a
+ * file includes the headers of what it uses (a new call between modules
+ * shows as a new include):
+ *   device_priv.h    platforms and devices (platform.c, device.c)
+ *   cu.h             compute units and their runs (cu.c)
+ *   context_priv.h, queue_priv.h, event_priv.h: those objects
+ *   buffer_priv.h    buffers, their locations, host accessors (buffer.c)
+ *   access.h         accessor records and regions (access.c, region.c)
+ *   transfer.h       moving bytes (transfer.c)
+ *   sched_priv.h     commands, the scheduler, waits, errors (sched.c)
+ *   handler_priv.h   the handler a command group fills (handler.c)
+ *   kernel.h         kernel objects and the launch checker (kernel.c,
+ *                    launch.c)
+ *   room.h           room in a full pool (room.c)
+ *   image.h, bundle.h, place.h: designs, kernel ids, bundles, placements
+ *   graph_priv.h, replay.h, exec.h: graphs, their replay, the executor
+ *   pipeline_priv.h  streaming pipelines (pipeline.c)
+ *   observe.h        trace hooks and logs (trace.c)
+ *   devops.h         calling a device port's ops
+ *   objects.h        every object header, for what sizes every pool
+ * The pools are pool.h and pools.h; the capacities axl_config.h. Headers
+ * named _priv have a public namesake in include/axl/ (or, sched_priv.h,
+ * in the C library).
  *
  * Locking: one runtime lock (axl_port_lock) guards every object and list
- * below. It is never held while the core calls a device-port op, a kernel
- * model or application code (selectors, command groups, host tasks, async
- * handlers). A field read without it says so beside the field, with what
+ * of the core. It is never held while the core calls a device-port op, a
+ * kernel model or application code (selectors, command groups, host
+ * tasks, async handlers). A field read without it says so beside the field, with what
  * makes that safe: it is fixed while anyone can read it unlocked (a
  * buffer's mutex and host storage, an access record's flags, loc and src
  * once committed, a running unit's run and args), or it is atomic (an
@@ -89,8 +109,9 @@ AXL__POOL_LIST(AXL__POOL_REF_TYPE)
 #define AXL__NONE(name) ((axl__##name##_ref)AXL__NO_REF)
 
 /* The pools' object types, declared here and defined in the header of
- * their concept (device.h, buffer.h, sched.h, ...): a file that only
- * passes an object by pointer, or names it by reference, needs no more. */
+ * their concept (device_priv.h, buffer_priv.h, sched_priv.h, ...): a file
+ * that only passes an object by pointer, or names it by reference, needs
+ * no more. */
 #define AXL__POOL_DECLARE(KIND, name, type, ...) type;
 AXL__POOL_LIST(AXL__POOL_DECLARE)
 #undef AXL__POOL_DECLARE
@@ -503,24 +524,5 @@ axl_status axl__list_check(const char *fn, uint32_t n, const void *out,
                            uint32_t cap, uint32_t *count);
 
 uint64_t axl__now(void);
-
-/* The concepts' headers, while rt.h is split into them. */
-#include "cu.h"
-#include "device_priv.h"
-#include "context_priv.h"
-#include "queue_priv.h"
-#include "event_priv.h"
-#include "buffer_priv.h"
-#include "access.h"
-#include "sched_priv.h"
-#include "handler_priv.h"
-#include "kernel.h"
-#include "transfer.h"
-#include "room.h"
-
-/* Graphs' objects (graph.c): after the handler, which their nodes keep. */
-#if AXL_FEATURE_GRAPHS
-#include "graph_priv.h"
-#endif
 
 #endif /* AXL_RT_H */

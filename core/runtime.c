@@ -6,11 +6,11 @@
 
 #define AXL__RUNTIME_IMPL /* defines axl__enter, which rt.h declares, for -Os */
 #include "rt.h"
-#include "image.h"
-#include "place.h"
+#include "objects.h" /* the pools' storage is here: every object */
+#include "cu.h"
+#include "room.h"
 #include "observe.h"
 #include "devops.h"
-#include "pipeline_priv.h"
 
 struct axl__runtime axl__rt;
 

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "bundle.h"
+#include "device_priv.h"
+#include "context_priv.h"
 
 static bool device_can_compile(const struct axl__device *d,
                                axl_source_language lang)

@@ -11,6 +11,12 @@
 
 #include "axl/trace.h"
 #include "rt.h"
+#include "device_priv.h"
+#include "event_priv.h"
+#include "buffer_priv.h"
+#include "access.h"
+#include "sched_priv.h"
+#include "handler_priv.h"
 #include "image.h"
 #include "observe.h"
 
@@ -30,7 +36,8 @@ static const char *const kind_names[] = {
     [AXL__CMD_KERNEL] = "kernel",
     [AXL__CMD_REPLAY] = "graph"};
 
-const char *axl__command_kind_name(uint8_t kind)
+/* The name of a command kind ("kernel", "copy", ...). */
+static const char *command_kind_name(uint8_t kind)
 {
     return kind < sizeof kind_names / sizeof kind_names[0] && kind_names[kind]
                ? kind_names[kind]
@@ -40,7 +47,7 @@ const char *axl__command_kind_name(uint8_t kind)
 const char *axl__command_label(const struct axl__command *c)
 {
     return c->kind == AXL__CMD_KERNEL ? axl__kernel_id_at(c->u.kernel.kid)->name
-                                      : axl__command_kind_name(c->kind);
+                                      : command_kind_name(c->kind);
 }
 
 /* ---- Logs --------------------------------------------------------------------- */
@@ -892,7 +899,7 @@ static const char *rec_name(const struct trace_rec *r)
     return r->kind == KIND_WRITE_BACK ? "write_back"
            : r->kind == AXL__CMD_KERNEL && r->name[0]
                ? r->name
-               : axl__command_kind_name(r->kind);
+               : command_kind_name(r->kind);
 }
 
 static unsigned queue_tid(const struct trace_rec *r)
@@ -946,7 +953,7 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
         tid, US(b), US(r->end - b));
     put(w, ",\"args\":{\"seq\":%u,\"kind\":\"%s\",\"status\":\"%s\","
            "\"queue\":%d,\"device\":%u",
-        (unsigned)r->seq, axl__command_kind_name(r->kind),
+        (unsigned)r->seq, command_kind_name(r->kind),
         axl_status_name(r->status),
         r->queue == AXL__NO_QUEUE ? -1 : (int)r->queue, (unsigned)r->device);
     if (r->kind == AXL__CMD_KERNEL) {

@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "rt.h"
+#include "device_priv.h"
+#include "buffer_priv.h"
+#include "sched_priv.h"
+#include "transfer.h"
 #include "observe.h"
 #include "devops.h"
 #include "access.h"

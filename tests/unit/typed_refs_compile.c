@@ -9,6 +9,7 @@
  * (issue 17 item 3).
  */
 #include "rt.h"
+#include "queue_priv.h" /* a queue's fields */
 
 axl_status typed_probe(axl_queue q, axl_buffer b);
 
