@@ -581,44 +581,21 @@ AXL_HOT static int go_to_sleep(mmio_unit *u)
     return !atomic_load(&u->run);
 }
 
-/* A unit whose end is (or is about to be) the interrupt's: one waiter at
- * a time looks at it. Nonzero when its run ended. */
+/* A unit whose end is (or is about to be) the interrupt's, looked at by
+ * the waiter that claims it. Nonzero when its run ended, -1 while the
+ * poll spins (the caller reads the control word). */
 AXL_HOT static int look_at_unit(mmio_unit *u)
 {
-    if (atomic_exchange(&u->looking, 1))
-        return !atomic_load(&u->run);
-    int ended;
-    if (!atomic_load(&u->run))
-        ended = 1;
-    else if (!atomic_load(&u->polled))
-        ended = look_for_interrupt(u);
-    else if (axl__mmio_now() >= u->spin_end)
-        ended = go_to_sleep(u);
-    else
-        ended = -1; /* still spinning: poll it */
-    atomic_store(&u->looking, 0);
-    return ended;
+    if (!atomic_load(&u->polled))
+        return look_for_interrupt(u);
+    if (axl__mmio_now() >= u->spin_end)
+        return go_to_sleep(u);
+    return -1; /* still spinning: poll it */
 }
 
-/* Looks at a running unit once; nonzero when its run ended. One claimer
- * per unit at a time: a polled unit's runs are the waiter's, an
- * interrupt-driven one's the entry's. With two, a poll could end run 1
- * and the next run start while run 1's done bit still stands in the ISR,
- * and the interrupt entry, seeing it, would end run 2 before the IP had.
- * (Clearing the ISR from the poll instead races the entry's
- * read-and-write-back on a toggle-on-write ISR.) The waiter takes a unit
- * over (take_from_isr) only with its GIE off or going off, and touches
- * the ISR only then. */
-AXL_HOT static int poll_unit(mmio_unit *u)
+/* Reads a claimed unit's control word once; nonzero when its run ended. */
+AXL_HOT static int read_ctrl(mmio_unit *u)
 {
-    if (!atomic_load(&u->run))
-        return 0;
-    if (atomic_load_explicit(&u->mode, memory_order_relaxed) !=
-        AXL_MMIO_COMPLETION_POLL) {
-        int ended = look_at_unit(u);
-        if (ended >= 0)
-            return ended;
-    }
     axl__mmio_count(&axl__mmio_counters.polls);
     uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
     if (ctrl == MMIO_ALL_ONES) {
@@ -635,6 +612,38 @@ AXL_HOT static int poll_unit(mmio_unit *u)
         return 1;
     }
     return 0;
+}
+
+/* Looks at a running unit once; nonzero when its run ended. One waiter
+ * at a time (u->looking), whatever the unit's mode: two waiters polling
+ * one unit, the first could end run 1 and start run 2 on it (its end
+ * dispatches the next command) between the second's read of the run
+ * and its read of the control word, and the second would end run 2 on
+ * run 1's done (an ap_ctrl_chain done stands until ap_continue). A
+ * waiter that finds the unit claimed moves on to the others. And one
+ * claimer of the run at a time: a polled unit's runs are the waiter's,
+ * an interrupt-driven one's the entry's. With two, a poll could end
+ * run 1 and the next run start while run 1's done bit still stands in
+ * the ISR, and the interrupt entry, seeing it, would end run 2 before
+ * the IP had. (Clearing the ISR from the poll instead races the entry's
+ * read-and-write-back on a toggle-on-write ISR.) The waiter takes a unit
+ * over (take_from_isr) only with its GIE off or going off, and touches
+ * the ISR only then. */
+AXL_HOT static int poll_unit(mmio_unit *u)
+{
+    if (atomic_exchange(&u->looking, 1))
+        return !atomic_load(&u->run);
+    int ended = 1; /* the run ended before the claim */
+    if (atomic_load(&u->run)) {
+        ended = -1;
+        if (atomic_load_explicit(&u->mode, memory_order_relaxed) !=
+            AXL_MMIO_COMPLETION_POLL)
+            ended = look_at_unit(u);
+        if (ended < 0)
+            ended = read_ctrl(u);
+    }
+    atomic_store(&u->looking, 0);
+    return ended;
 }
 
 /* Hung units (run_cancel) are looked at, never waited for: one whose IP
