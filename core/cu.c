@@ -379,43 +379,30 @@ void axl__fail_stranded(void)
     }
 }
 
-void axl__run_kernel(struct axl__command *c)
+/* Step 1 of a dispatch: a free unit of c's kernel (kernel_index on d)
+ * that reaches its buffers, going round its units from the one after the
+ * last used, so runs spread over them; NULL when none is free, with
+ * *any set when one could take c once it is. */
+AXL__HOT_INLINE struct axl__cu *take_unit(struct axl__device *d,
+                                          struct axl__command *c,
+                                          uint16_t kernel_index, bool *any)
 {
-    struct axl__device *d = axl__device_at(c->device);
-    const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
-    const struct axl__image *img = axl__image_at(kid->image);
-    if (!axl__device_carries(d, kid->image)) {
-        axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                      AXL__TEXT("the device was programmed with another "
-                                "design before the kernel could run"));
-        return;
-    }
-    /* A unit of a pipeline starts after the units downstream of it. */
-    if (c->u.kernel.pipe && axl__pipeline_hold(c))
-        return;
-    /* A free unit of this kernel that reaches its buffers, going round its
-     * units from the one after the last used, so runs spread over them. */
     struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
     uint8_t first = kn->cu_hint;
-    if (first >= d->ncus || d->cus[first].kernel_index != kid->index) {
+    if (first >= d->ncus || d->cus[first].kernel_index != kernel_index) {
         first = 0;
-        while (first < d->ncus && d->cus[first].kernel_index != kid->index)
+        while (first < d->ncus && d->cus[first].kernel_index != kernel_index)
             first++;
     }
-    const uint32_t memo = c->u.kernel.memo;
-    const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
-    struct axl__cu *cu = NULL;
-    bool any = false;
-    for (int round = 0; !cu && round < 2; round++) {
+    for (int round = 0; round < 2; round++) {
         for (uint8_t i = first; first < d->ncus;) {
             struct axl__cu *x = &d->cus[i];
             if (may_take(x, c, kn)) {
-                any = true;
+                *any = true;
                 if (cu_take(x)) {
-                    cu = x;
                     c->u.kernel.cu = i;
                     kn->cu_hint = x->next_same;
-                    break;
+                    return x;
                 }
             }
             i = x->next_same;
@@ -425,28 +412,39 @@ void axl__run_kernel(struct axl__command *c)
 #if AXL_FEATURE_GRAPHS
         /* Said before looking again: a graph's run that frees a unit
          * without the lock meanwhile sees it and looks at cu_wait. */
-        if (!cu && any && !round)
+        if (*any && !round)
             atomic_store(&axl__rt.unit_waits, 1);
         else
 #endif
             break;
     }
-    if (!cu) {
-        if (any) {
-            cu_wait(c);
-            if (axl__rt.hung_units) /* it may wait for hung units only */
-                axl__fail_stranded();
-        } else
-            axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                          AXL__TEXT("no compute unit of the kernel on the "
-                                    "device (past AXL_MAX_DEVICE_CUS?) "
-                                    "reaches its buffers"));
-        return;
-    }
-    struct axl__event *e = axl__event_at(c->event);
-    cu->cmd = e->command;
-    e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
+    return NULL;
+}
 
+/* No unit free for c: it waits for one (any: one of its units could take
+ * it), or fails when none of them reaches its buffers. */
+AXL__HOT_INLINE void no_free_unit(struct axl__command *c, bool any)
+{
+    if (any) {
+        cu_wait(c);
+        if (axl__rt.hung_units) /* it may wait for hung units only */
+            axl__fail_stranded();
+    } else
+        axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                      AXL__TEXT("no compute unit of the kernel on the "
+                                "device (past AXL_MAX_DEVICE_CUS?) "
+                                "reaches its buffers"));
+}
+
+/* Step 2: the hal run of c in unit cu's slot, and its arguments (kept
+ * from the unit's last run when that was of the same memo). */
+AXL__HOT_INLINE void fill_run(struct axl__device *d, struct axl__cu *cu,
+                              struct axl__command *c,
+                              const struct axl__image *img,
+                              const struct axl__kernel_id *kid)
+{
+    const uint32_t memo = c->u.kernel.memo;
+    const axl__kernel_ref mk = axl__kernel_ref_at(c->u.kernel.kernel);
     axl_hal_run *run = &cu->run;
     if (!cu->prepared) {
         /* What stays the same from run to run on this unit. */
@@ -479,6 +477,13 @@ void axl__run_kernel(struct axl__command *c)
         /* The port may keep what it sets for an id (hal.h). */
         run->args_id = memo && d->args_ids != UINT32_MAX ? ++d->args_ids : 0;
     }
+}
+
+/* Step 3: c's event says it runs, and the unit is being started. */
+AXL__HOT_INLINE void mark_running(struct axl__device *d, struct axl__cu *cu,
+                                  struct axl__command *c,
+                                  struct axl__event *e)
+{
     if (e->profiling)
         e->t_start = axl__dev_now(d);
     if (AXL__OBSERVED(c))
@@ -489,37 +494,20 @@ void axl__run_kernel(struct axl__command *c)
      * a timeout must not abandon a run its dispatcher still holds. */
     cu->deadline = 0;
     atomic_store_explicit(&cu->phase, AXL__CU_STARTING, memory_order_relaxed);
-    bool opened = cu->opened;
-    axl_port_unlock();
+}
 
-    char why[AXL_MESSAGE_MAX];
-    why[0] = '\0';
-    axl_status st = c->flags & AXL__CMD_XFER
-                        ? axl__run_transfers(c, why, sizeof why)
-                        : AXL_SUCCESS;
-    bool now_open = false; /* cu_open gave run->cu_handle: record it */
-    if (st == AXL_SUCCESS && !opened && axl__dev_has_cu_open(d)) {
-        uintptr_t handle = 0;
-        st = axl__dev_cu_open(d, &img->x, kid->index, cu->ip, &handle);
-        if (st == AXL_SUCCESS) {
-            run->cu_handle = handle;
-            now_open = true;
-        } else {
-            axl_format(why, sizeof why, "%s", axl_last_message());
-        }
-    }
-    if (st == AXL_SUCCESS) {
-        st = axl__dev_run_start(d, run);
-        if (st != AXL_SUCCESS)
-            axl_format(why, sizeof why, "%s", axl_last_message());
-    }
-
-    axl_port_lock();
+/* Step 5, lock held again: the unit's new handle recorded (now_open),
+ * and the run's owner settled: this thread when it never started (st) or
+ * ended inside run_start, else the port, with the run's deadline. */
+AXL__HOT_INLINE void settle_start(struct axl__device *d, struct axl__cu *cu,
+                                  struct axl__command *c, axl_status st,
+                                  bool now_open, const char *why)
+{
     if (now_open) {
         /* cu->handle and cu->opened are the lock's (axl_hal_kernel_cu
          * reads them): recorded here, not while the lock was dropped. The
          * unit stays this command's until phase is taken below. */
-        cu->handle = run->cu_handle;
+        cu->handle = cu->run.cu_handle;
         cu->opened = true;
         if (axl__rt.waiters)
             axl_port_wake(AXL_PORT_CHANNEL_DONE);
@@ -542,6 +530,68 @@ void axl__run_kernel(struct axl__command *c)
         cu->deadline = deadline_after(axl__dev_now(d), c->u.kernel.timeout_ns);
     }
     /* else: the port reports the end with axl_hal_run_done. */
+}
+
+/* A checked kernel command onto a unit, in steps: a free unit taken (1),
+ * its run filled (2) and marked running (3), the run started with the
+ * lock dropped (4), and who has the run settled (5). */
+void axl__run_kernel(struct axl__command *c)
+{
+    struct axl__device *d = axl__device_at(c->device);
+    const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
+    const struct axl__image *img = axl__image_at(kid->image);
+    if (!axl__device_carries(d, kid->image)) {
+        axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                      AXL__TEXT("the device was programmed with another "
+                                "design before the kernel could run"));
+        return;
+    }
+    /* A unit of a pipeline starts after the units downstream of it. */
+    if (c->u.kernel.pipe && axl__pipeline_hold(c))
+        return;
+    bool any = false;
+    struct axl__cu *cu = take_unit(d, c, kid->index, &any);
+    if (!cu) {
+        no_free_unit(c, any);
+        return;
+    }
+    struct axl__event *e = axl__event_at(c->event);
+    cu->cmd = e->command;
+    e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
+    fill_run(d, cu, c, img, kid);
+    mark_running(d, cu, c, e);
+    bool opened = cu->opened;
+    axl_port_unlock();
+
+    /* Step 4, lock dropped: c's data moved to the device, the unit opened
+     * when the port opens units and it was not yet, and the run started.
+     * (Kept here: as a function of its own it cost the launch 7
+     * instructions, tests/bench/instructions.sh.) */
+    char why[AXL_MESSAGE_MAX];
+    why[0] = '\0';
+    axl_hal_run *run = &cu->run;
+    axl_status st = c->flags & AXL__CMD_XFER
+                        ? axl__run_transfers(c, why, sizeof why)
+                        : AXL_SUCCESS;
+    bool now_open = false; /* cu_open gave run->cu_handle: record it */
+    if (st == AXL_SUCCESS && !opened && axl__dev_has_cu_open(d)) {
+        uintptr_t handle = 0;
+        st = axl__dev_cu_open(d, &img->x, kid->index, cu->ip, &handle);
+        if (st == AXL_SUCCESS) {
+            run->cu_handle = handle;
+            now_open = true;
+        } else {
+            axl_format(why, sizeof why, "%s", axl_last_message());
+        }
+    }
+    if (st == AXL_SUCCESS) {
+        st = axl__dev_run_start(d, run);
+        if (st != AXL_SUCCESS)
+            axl_format(why, sizeof why, "%s", axl_last_message());
+    }
+
+    axl_port_lock();
+    settle_start(d, cu, c, st, now_open, why);
 }
 
 void axl_hal_run_done(void *token, axl_status status, const char *why)

@@ -1398,6 +1398,127 @@ static axl_status too_many_units(const axl_hal_run *run)
                     run->kernel_name, (unsigned)AXL_EMU_UNITS);
 }
 
+#if EMU_STREAMS
+/* Whether run's IP has stream ports (a FIFO of d's design ends there). */
+static inline bool has_streams(emu_device *d, const axl_hal_run *run)
+{
+    axl_port_lock();
+    bool streams = false;
+    for (uint32_t f = 0; f < d->nfifos && !streams; f++)
+        streams = d->fifos[f].prod_ip == run->ip_index ||
+                  d->fifos[f].cons_ip == run->ip_index;
+    axl_port_unlock();
+    return streams;
+}
+#endif
+
+/* The call record of run: the unit's (u), reused while the args_id is the
+ * one it was built for; a unit-less deterministic run builds its own in
+ * `own`. NULL for a kernel without arguments. *alone: the buffers the
+ * read-only check digests. */
+static inline axl_emu_arg *call_record(emu_unit *u, const axl_hal_run *run,
+                                       axl_emu_arg *own, uint32_t *alone)
+{
+    *alone = 0;
+    if (!run->arg_count) {
+        if (u) {
+            /* No arguments, nothing to check: the unit's worker reads the
+             * check's buffers from here, and a unit may have served a
+             * kernel with buffers before (a programming gives idle units
+             * to other IPs). Left as it was, the worker digested the last
+             * run's buffers, freed and unmapped since (issue 35,
+             * fuzz_api). */
+            u->args_id = 0;
+            u->alone = 0;
+        }
+        return NULL;
+    }
+    axl_emu_arg *args = u ? u->args : own;
+    if (u && run->args_id && u->args_id == run->args_id) {
+        record_refresh(run, args, u->scalars);
+        *alone = u->alone;
+    } else {
+        uint32_t scalars;
+        record_build(run, args, &scalars, alone);
+        if (u) {
+            u->args_id = run->args_id;
+            u->scalars = scalars;
+            u->alone = *alone;
+        }
+    }
+    return args;
+}
+
+/* Hands run to unit u's worker (started if it has none); false when no
+ * worker thread can be had, and the caller runs it. Bare metal: the next
+ * wait runs it (emu_progress). streams: u has stream ports; det: the
+ * deterministic mode, where run_start returns once the pipeline is at
+ * rest. */
+static inline bool hand_to_worker(emu_unit *u, const axl_hal_run *run,
+                                  axl_emu_model_fn fn, void *user,
+                                  bool streams, bool det)
+{
+    (void)streams;
+    (void)det;
+    axl_port_lock();
+    u->run = run;
+    u->fn = fn;
+    u->user = user;
+    u->cancelled = false;
+    u->state = UNIT_PENDING;
+    u->nargs = run->arg_count;
+#if EMU_STREAMS
+    if (streams)
+        u->nargs = emu_stream_args(u, u->args, run->arg_count,
+                                   AXL_EMU_MAX_ARGS);
+#endif
+#if AXL_EMU_HOSTED
+    emu_worker_start(u);
+    if (u->thread) {
+        axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+        axl_port_unlock();
+#if EMU_STREAMS
+        if (det)
+            emu_pipe_settle(u);
+#endif
+        return true;
+    }
+    u->state = UNIT_IDLE; /* no thread to be had: run it here */
+    axl_port_unlock();
+    return false;
+#else
+    axl_port_unlock();
+    return true;
+#endif
+}
+
+/* Runs run's model here, now (deterministic, or no worker to be had),
+ * and reports its end; a model that hangs leaves the run started. */
+static inline axl_status run_here(emu_device *d, emu_unit *u,
+                                  const axl_hal_run *run, axl_emu_model_fn fn,
+                                  void *user, const axl_emu_arg *args,
+                                  uint32_t alone)
+{
+    char why[AXL_MESSAGE_MAX];
+    axl_status st = call_model(run, fn, user, args, run->arg_count, alone,
+                               why);
+    if (st == AXL_EMU_HANG) {
+        /* Started, and will never finish: a unit holds the run until the
+         * core gives it up (run_cancel). */
+        axl_port_lock();
+        if (!u)
+            u = unit_for(d, run->ip_index);
+        if (u) {
+            u->run = run;
+            u->state = UNIT_HUNG;
+        }
+        axl_port_unlock();
+        return u ? AXL_SUCCESS : too_many_units(run);
+    }
+    axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
+    return AXL_SUCCESS;
+}
+
 static axl_status emu_run_start(void *dev, const axl_hal_run *run)
 {
     emu_device *d = dev;
@@ -1417,16 +1538,11 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
     /* A unit with stream ports runs on its worker in either mode: its
      * model waits for its peers (deterministic: one at a time, with the
      * baton, and run_start returns once the pipeline is at rest). */
-    axl_port_lock();
-    bool streams = false;
-    for (uint32_t f = 0; f < d->nfifos && !streams; f++)
-        streams = d->fifos[f].prod_ip == run->ip_index ||
-                  d->fifos[f].cons_ip == run->ip_index;
-    axl_port_unlock();
-    const bool async = !det || streams;
+    const bool streams = has_streams(d, run);
 #else
-    const bool async = !det;
+    const bool streams = false;
 #endif
+    const bool async = !det || streams;
     if (!u && async) {
         /* A handle without a unit: one may have come free since. */
         axl_port_lock();
@@ -1436,89 +1552,13 @@ static axl_status emu_run_start(void *dev, const axl_hal_run *run)
             return too_many_units(run);
         u->args_id = 0;
     }
-    /* The call record: the unit's, reused while the args_id is the one
-     * it was built for; a unit-less deterministic run builds its own. */
     axl_emu_arg own[AXL_EMU_MAX_ARGS];
-    axl_emu_arg *args = NULL; /* a kernel without arguments has none */
-    uint32_t alone = 0;
-    if (run->arg_count) {
-        args = u ? u->args : own;
-        if (u && run->args_id && u->args_id == run->args_id) {
-            record_refresh(run, args, u->scalars);
-            alone = u->alone;
-        } else {
-            uint32_t scalars;
-            record_build(run, args, &scalars, &alone);
-            if (u) {
-                u->args_id = run->args_id;
-                u->scalars = scalars;
-                u->alone = alone;
-            }
-        }
-    } else if (u) {
-        /* No arguments, nothing to check: the unit's worker reads the
-         * check's buffers from here, and a unit may have served a kernel
-         * with buffers before (a programming gives idle units to other
-         * IPs). Left as it was, the worker digested the last run's
-         * buffers, freed and unmapped since (issue 35, fuzz_api). */
-        u->args_id = 0;
-        u->alone = 0;
-    }
-    char why[AXL_MESSAGE_MAX];
-
-    if (async) {
-        axl_port_lock();
-        u->run = run;
-        u->fn = fn;
-        u->user = user;
-        u->cancelled = false;
-        u->state = UNIT_PENDING;
-        u->nargs = run->arg_count;
-#if EMU_STREAMS
-        if (streams)
-            u->nargs = emu_stream_args(u, u->args, run->arg_count,
-                                       AXL_EMU_MAX_ARGS);
-#endif
-#if AXL_EMU_HOSTED
-        if (!u->thread) {
-            u->stop = false;
-            u->thread = axl_port_thread_start(unit_main, u);
-        }
-        if (u->thread) {
-            axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
-            axl_port_unlock();
-#if EMU_STREAMS
-            if (det)
-                emu_pipe_settle(u);
-#endif
-            return AXL_SUCCESS;
-        }
-        u->state = UNIT_IDLE; /* no thread to be had: run it here */
-        axl_port_unlock();
-#else
-        axl_port_unlock();
-        return AXL_SUCCESS; /* the next wait runs it (emu_progress) */
-#endif
-    }
-
+    uint32_t alone;
+    const axl_emu_arg *args = call_record(u, run, own, &alone);
+    if (async && hand_to_worker(u, run, fn, user, streams, det))
+        return AXL_SUCCESS;
     /* Deterministic: here, now. */
-    axl_status st = call_model(run, fn, user, args, run->arg_count, alone,
-                               why);
-    if (st == AXL_EMU_HANG) {
-        /* Started, and will never finish: a unit holds the run until the
-         * core gives it up (run_cancel). */
-        axl_port_lock();
-        if (!u)
-            u = unit_for(d, run->ip_index);
-        if (u) {
-            u->run = run;
-            u->state = UNIT_HUNG;
-        }
-        axl_port_unlock();
-        return u ? AXL_SUCCESS : too_many_units(run);
-    }
-    axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
-    return AXL_SUCCESS;
+    return run_here(d, u, run, fn, user, args, alone);
 }
 
 static void emu_run_cancel(void *dev, const axl_hal_run *run)
