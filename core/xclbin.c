@@ -531,11 +531,11 @@ static int next_tag(const doc *d, size_t *pos, tag *t)
     const char *s = d->s;
     size_t n = d->n;
     size_t p = *pos;
-    int found = skip_to_element(d, &p);
-    if (found == 0)
+    int got = skip_to_element(d, &p);
+    if (got == 0)
         *pos = n;
-    if (found <= 0)
-        return found;
+    if (got <= 0)
+        return got;
 
     size_t i = p + 1;
     int closing = i < n && s[i] == '/';
@@ -1102,10 +1102,10 @@ static axl_status check_clocks(const axl_xclbin *x, err *e, uint32_t sec)
 
 /* Where the sections axl reads were found: have_* when present (at most
  * once each), idx_* their index in the section table. */
-typedef struct found {
+typedef struct known_sections {
     uint32_t idx_mem, idx_ip, idx_conn, idx_xml, idx_clk;
     int have_mem, have_ip, have_conn, have_xml, have_clk;
-} found;
+} known_sections;
 
 /* The magic and the header's sizes: *length (m_length) and *nsec
  * (m_numSections), checked against the bytes given and each other. */
@@ -1150,7 +1150,8 @@ static axl_status check_header(const uint8_t *b, size_t size, err *e,
 /* The section table: each entry's bounds, and the place of the five kinds
  * axl reads (x's ranges, f). */
 static axl_status find_sections(axl_xclbin *x, const uint8_t *b,
-                                uint64_t length, err *e, found *f)
+                                uint64_t length, err *e,
+                                known_sections *f)
 {
     const uint32_t nsec = x->section_count;
     uint64_t table_end = AXLF_SECTIONS_OFF + (uint64_t)nsec *
@@ -1210,7 +1211,7 @@ static axl_status find_sections(axl_xclbin *x, const uint8_t *b,
 /* The contents of each section found: table counts and entries, then the
  * XML. */
 static axl_status check_sections(axl_xclbin *x, const uint8_t *b, err *e,
-                                 const found *f)
+                                 const known_sections *f)
 {
     axl_status st;
     const uint8_t *p;
@@ -1276,7 +1277,7 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
            AXL_XCLBIN_UUID_SIZE);
     x->section_count = nsec;
 
-    found f = {0};
+    known_sections f = {0};
     if ((st = find_sections(x, b, length, e, &f)))
         return st;
     return check_sections(x, b, e, &f);
