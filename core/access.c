@@ -305,22 +305,16 @@ static inline bool link_sole(struct axl__access *a, struct axl__buffer *b,
     return true;
 }
 
-/* Accessor a of command c (record id id), filled but for ver, prev and
- * next, on base buffer b: its edges, version and record. */
-static void link_one(struct axl__command *c, struct axl__access *a,
-                     struct axl__buffer *b, axl__rec id)
+/* Edges to c from b's records, for accessor a, which copies the whole
+ * buffer in from src when fill, through the host copy when bounce.
+ * Host accessors first, so they always get a real edge (see the top of
+ * this file). */
+static void add_record_edges(struct axl__command *c,
+                             const struct axl__access *a,
+                             const struct axl__buffer *b, bool fill,
+                             uint8_t src, bool bounce)
 {
-    if (link_sole(a, b, id))
-        return;
     const uint8_t loc = a->loc;
-    const bool discard = (a->flags & AXL__ACC_DISCARD) != 0;
-    bool fill = !discard && b->loc[loc].ver != b->cur;
-    uint8_t src = fill ? axl__pick_source(b, loc) : AXL__NO_LOC;
-    bool bounce = src != AXL__NO_LOC && src != AXL__LOC_HOST &&
-                  loc != AXL__LOC_HOST;
-
-    /* Edges from the records: host accessors first, so they always get a
-     * real edge (see the top of this file). */
     for (int pass = 0; b->rec_head && pass < 2; pass++) {
         for (axl__rec r_id = b->rec_head; r_id;) {
             struct axl__access *x = rec_acc(r_id);
@@ -349,12 +343,17 @@ static void link_one(struct axl__command *c, struct axl__access *a,
                 axl__add_dep(c, event_of(p), true);
         }
     }
+}
 
 #if AXL_FEATURE_GRAPHS
-    /* A graph's submission that uses the buffer and has not finished
-     * (replay.c): after it, by an edge that only orders (coarse: whatever
-     * the places), unless both only read it and the graph moves none of
-     * it; what it lost is looked at at dispatch. */
+/* A graph's submission that uses the buffer and has not finished
+ * (replay.c): after it, by an edge that only orders (coarse: whatever
+ * the places), unless both only read it and the graph moves none of
+ * it; what it lost is looked at at dispatch. */
+static void order_after_graph(struct axl__command *c,
+                              const struct axl__access *a,
+                              const struct axl__buffer *b)
+{
     if (b->graph_ev && (b->graph_writes || writes(a->mode))) {
         struct axl__event *ge =
             axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
@@ -363,9 +362,15 @@ static void link_one(struct axl__command *c, struct axl__access *a,
             c->flags |= AXL__CMD_AFTER_GRAPH;
         }
     }
+}
 #endif
-    /* Contents a failed command left unknown: fail the same way instead of
-     * reading them, until something writes the whole buffer again. */
+
+/* Contents a failed command left unknown: fail the same way instead of
+ * reading them, until something writes the whole buffer again. */
+static void follow_lost_contents(struct axl__command *c,
+                                 const struct axl__access *a,
+                                 struct axl__buffer *b, bool discard)
+{
     if (b->lost_status && !discard) {
         struct axl__event *e =
             axl__pool_lookup_any(AXL__POOL(EVENT), b->lost_event);
@@ -381,44 +386,48 @@ static void link_one(struct axl__command *c, struct axl__access *a,
      * until that unit is back. */
     if (discard && writes(a->mode) && !(b->reserved && axl__held_by_hung(b)))
         b->lost_status = AXL_SUCCESS;
+}
 
-    /* Data: make `loc` hold the current version before the action. */
-    if (!discard) {
-        if (!fill) {
-            if (b->loc[loc].xfer) /* something still fills it */
-                wait_for_fill(c, &b->loc[loc]);
-        } else {
-            uint32_t own = 0;
-            if (src != AXL__NO_LOC) {
-                /* The command fills loc: it is the one later users of loc
-                 * (and of the host copy it bounces through) wait for. */
-                own = AXL__HANDLE(EVENT, event_of(c));
-                a->flags |= AXL__ACC_XFER;
-                c->flags |= AXL__CMD_XFER;
-                a->src = src;
-                wait_for_fill(c, &b->loc[src]);
-                if (bounce) {
-                    b->loc[AXL__LOC_HOST].ver = b->cur;
-                    b->loc[AXL__LOC_HOST].xfer = own;
-                }
-            }
-            /* No copy holds the contents a failure lost: the command fails
-             * unrun (above), and loc must not turn current by it (issue
-             * 35: the host's older copy did, and was written back). */
-            if (src != AXL__NO_LOC || !b->lost_status) {
-                b->loc[loc].ver = b->cur;
-                b->loc[loc].xfer = own;
-            }
+/* Data: make a's location hold the current version before the action,
+ * copied in from src when fill (through the host copy when bounce). */
+static void make_current(struct axl__command *c, struct axl__access *a,
+                         struct axl__buffer *b, bool fill, uint8_t src,
+                         bool bounce)
+{
+    const uint8_t loc = a->loc;
+    if (!fill) {
+        if (b->loc[loc].xfer) /* something still fills it */
+            wait_for_fill(c, &b->loc[loc]);
+        return;
+    }
+    uint32_t own = 0;
+    if (src != AXL__NO_LOC) {
+        /* The command fills loc: it is the one later users of loc
+         * (and of the host copy it bounces through) wait for. */
+        own = AXL__HANDLE(EVENT, event_of(c));
+        a->flags |= AXL__ACC_XFER;
+        c->flags |= AXL__CMD_XFER;
+        a->src = src;
+        wait_for_fill(c, &b->loc[src]);
+        if (bounce) {
+            b->loc[AXL__LOC_HOST].ver = b->cur;
+            b->loc[AXL__LOC_HOST].xfer = own;
         }
     }
-    if (writes(a->mode)) {
-        b->cur++;
+    /* No copy holds the contents a failure lost: the command fails
+     * unrun (follow_lost_contents), and loc must not turn current by it
+     * (issue 35: the host's older copy did, and was written back). */
+    if (src != AXL__NO_LOC || !b->lost_status) {
         b->loc[loc].ver = b->cur;
-        b->written = true;
+        b->loc[loc].xfer = own;
     }
-    a->ver = b->loc[loc].ver;
+}
 
-    /* The record: prune what a write covers, fence when the list is full. */
+/* The record of a (id id) in b's list: prune what a write covers, fence
+ * when the list is full. */
+static void add_record(struct axl__command *c, struct axl__access *a,
+                       struct axl__buffer *b, axl__rec id)
+{
     if (writes(a->mode)) {
         for (axl__rec r_id = b->rec_head; r_id;) {
             struct axl__access *x = rec_acc(r_id);
@@ -427,7 +436,7 @@ static void link_one(struct axl__command *c, struct axl__access *a,
              * that other location too, which `a` does not: keep it. */
             if (!(x->flags & (AXL__ACC_HOST_ACCESS | AXL__ACC_FENCE |
                               AXL__ACC_XFER)) &&
-                x->loc == loc && covers(a, x))
+                x->loc == a->loc && covers(a, x))
                 rec_unlink(b, x);
         }
     }
@@ -443,6 +452,36 @@ static void link_one(struct axl__command *c, struct axl__access *a,
     }
     rec_append(b, a, id);
     b->busy++;
+}
+
+/* Accessor a of command c (record id id), filled but for ver, prev and
+ * next, on base buffer b: its edges, version and record. */
+static void link_one(struct axl__command *c, struct axl__access *a,
+                     struct axl__buffer *b, axl__rec id)
+{
+    if (link_sole(a, b, id))
+        return;
+    const uint8_t loc = a->loc;
+    const bool discard = (a->flags & AXL__ACC_DISCARD) != 0;
+    bool fill = !discard && b->loc[loc].ver != b->cur;
+    uint8_t src = fill ? axl__pick_source(b, loc) : AXL__NO_LOC;
+    bool bounce = src != AXL__NO_LOC && src != AXL__LOC_HOST &&
+                  loc != AXL__LOC_HOST;
+
+    add_record_edges(c, a, b, fill, src, bounce);
+#if AXL_FEATURE_GRAPHS
+    order_after_graph(c, a, b);
+#endif
+    follow_lost_contents(c, a, b, discard);
+    if (!discard)
+        make_current(c, a, b, fill, src, bounce);
+    if (writes(a->mode)) {
+        b->cur++;
+        b->loc[loc].ver = b->cur;
+        b->written = true;
+    }
+    a->ver = b->loc[loc].ver;
+    add_record(c, a, b, id);
 }
 
 /* Accessor i of command c, whose record id is id; kind_flags: what every

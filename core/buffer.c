@@ -311,6 +311,50 @@ static axl_status check_range(const char *fn, size_t elem, axl_range r,
     return AXL_SUCCESS;
 }
 
+/* The properties' flags and what they need; direct: the buffer uses the
+ * host memory itself (use_host_ptr, use_mutex), not a copy of it. */
+static axl_status check_props(const char *fn, const void *host,
+                              const axl_buffer_props *props, bool direct)
+{
+    if (props->flags & ~(uint32_t)USER_FLAGS)
+        return axl__fail(fn, AXL_ERR_INVALID, "unknown buffer flags 0x%x",
+                         (unsigned)(props->flags & ~(uint32_t)USER_FLAGS));
+    if (direct && !host)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "use_host_ptr and use_mutex need host memory to use");
+    if ((props->flags & AXL_BUFFER_USE_MUTEX) &&
+        (!props->mutex || !props->mutex->lock || !props->mutex->unlock))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "use_mutex needs a mutex with lock and unlock");
+    if (props->allocator && !props->allocator->allocate)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "an allocator needs an allocate function");
+    return AXL_SUCCESS;
+}
+
+/* What new buffer b does with the application's host memory: its initial
+ * contents, read-only or written back to at destruction (4.7.2.3), used
+ * in place (direct) or through *storage, which b owns from here (*storage
+ * NULL). */
+static void adopt_host_data(struct axl__buffer *b, void *host, bool is_const,
+                            bool direct, void **storage)
+{
+    b->flags |= AXL__BUF_HOST_DATA;
+    if (is_const)
+        b->flags |= AXL__BUF_READ_ONLY;
+    else {
+        b->final_dst = host;
+        b->flags |= AXL__BUF_WRITE_BACK;
+    }
+    if (direct) {
+        b->host = host;
+    } else {
+        b->host = *storage;
+        b->flags |= AXL__BUF_HOST_OWNED;
+        *storage = NULL;
+    }
+}
+
 static axl_status create(const char *fn, void *host, bool is_const,
                          size_t elem, axl_range range,
                          const axl_buffer_props *props, axl_buffer *out)
@@ -325,21 +369,11 @@ static axl_status create(const char *fn, void *host, bool is_const,
     st = check_range(fn, elem, range, &bytes);
     if (st != AXL_SUCCESS)
         return st;
-    if (props->flags & ~(uint32_t)USER_FLAGS)
-        return axl__fail(fn, AXL_ERR_INVALID, "unknown buffer flags 0x%x",
-                         (unsigned)(props->flags & ~(uint32_t)USER_FLAGS));
-    bool direct = (props->flags &
-                   (AXL_BUFFER_USE_HOST_PTR | AXL_BUFFER_USE_MUTEX)) != 0;
-    if (direct && !host)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "use_host_ptr and use_mutex need host memory to use");
-    if ((props->flags & AXL_BUFFER_USE_MUTEX) &&
-        (!props->mutex || !props->mutex->lock || !props->mutex->unlock))
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "use_mutex needs a mutex with lock and unlock");
-    if (props->allocator && !props->allocator->allocate)
-        return axl__fail(fn, AXL_ERR_INVALID,
-                         "an allocator needs an allocate function");
+    const bool direct = (props->flags & (AXL_BUFFER_USE_HOST_PTR |
+                                         AXL_BUFFER_USE_MUTEX)) != 0;
+    st = check_props(fn, host, props, direct);
+    if (st != AXL_SUCCESS)
+        return st;
 
     /* Host storage first, without the lock (the allocator is user code),
      * so a failure leaves nothing behind. */
@@ -399,22 +433,8 @@ static axl_status create(const char *fn, void *host, bool is_const,
             /* A buffer without data holds "unspecified contents" anywhere:
              * version 0 everywhere, nothing to move. */
             b->loc[AXL__LOC_HOST].ver = 0;
-            if (host) {
-                b->flags |= AXL__BUF_HOST_DATA;
-                if (is_const)
-                    b->flags |= AXL__BUF_READ_ONLY;
-                else {
-                    b->final_dst = host;
-                    b->flags |= AXL__BUF_WRITE_BACK;
-                }
-                if (direct) {
-                    b->host = host;
-                } else {
-                    b->host = storage;
-                    b->flags |= AXL__BUF_HOST_OWNED;
-                    storage = NULL;
-                }
-            }
+            if (host)
+                adopt_host_data(b, host, is_const, direct, &storage);
             out->id = AXL__HANDLE(BUFFER, b);
         }
         axl__leave();

@@ -900,6 +900,154 @@ static void give_args_ids(struct axl__plan *p, struct axl__device *d)
     }
 }
 
+/* Every node's kernel and buffers still alive, and each kernel's design
+ * on d now. */
+static axl_status check_nodes_alive(const char *fn,
+                                    const struct axl__graph_exec *x,
+                                    const struct axl__device *d)
+{
+    for (struct axl__graph_node *n = node_of(x->head); n;
+         n = node_of(n->next)) {
+        if (n->kernel) {
+            const struct axl__kernel *kn =
+                axl__pool_get(AXL__POOL(KERNEL), n->kernel);
+            if (!kn)
+                return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                                 "node %u: its kernel 0x%08x was "
+                                 "released",
+                                 (unsigned)n->index,
+                                 (unsigned)n->kernel);
+            const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
+            if (!axl__device_carries(d, kid->image))
+                return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
+                                 "node %u: %s does not carry the "
+                                 "design of kernel %s now",
+                                 (unsigned)n->index, d->info.name,
+                                 kid->name);
+        }
+        for (uint8_t i = 0; i < n->nacc; i++)
+            if (!axl__pool_get(AXL__POOL(BUFFER), n->bufs[i]))
+                return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                                 "node %u: buffer 0x%08x (accessor "
+                                 "%u) was released",
+                                 (unsigned)n->index,
+                                 (unsigned)n->bufs[i],
+                                 (unsigned)i + 1);
+    }
+    return AXL_SUCCESS;
+}
+
+/* Opens the first unit a run is bound to that is not open yet, if the
+ * device opens units: *dropped when it did (the lock was dropped). */
+static axl_status open_next_unit(const char *fn, const struct axl__plan *p,
+                                 struct axl__device *d, bool *dropped)
+{
+    for (uint32_t r = 0; r < p->nruns; r++) {
+        const struct axl__plan_run *run = &p->run[r];
+        if (run->cu == 0xFFu || d->cus[run->cu].opened ||
+            !axl__dev_has_cu_open(d))
+            continue;
+        *dropped = true;
+        return open_unit(fn, d, &d->cus[run->cu], run);
+    }
+    return AXL_SUCCESS;
+}
+
+/* Whether plan buffer pb lacks the host storage it needs: a buffer a node
+ * uses on the host, one used at two places (moved between them through
+ * the host), and one not current where its first node uses it whose
+ * current copy is on another device (it bounces through the host). */
+static bool lacks_host_storage(const struct axl__plan_buf *pb)
+{
+    const struct axl__buffer *b = axl__buffer_at(pb->base);
+    if (b->host)
+        return false;
+    if (!(pb->locs & (1u << AXL__LOC_HOST)) &&
+        !(pb->flags & AXL__PB_MULTI_LOC)) {
+        if (b->loc[pb->loc_first].ver == b->cur ||
+            (pb->flags & AXL__PB_DISCARD_FIRST))
+            return false;
+        const uint8_t src = axl__pick_source(b, pb->loc_first);
+        if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
+            return false;
+    }
+    return true;
+}
+
+/* Host storage for plan buffer i (the lock is dropped); a failure is said
+ * of the first node that uses it. Cold: once per buffer. */
+AXL__COLD static axl_status make_host_storage(const char *fn,
+                                              const struct axl__plan *p,
+                                              uint32_t i)
+{
+    struct axl__buffer *b = axl__buffer_at(p->buf[i].base);
+    b->holds++;
+    axl_status st = axl__host_storage(fn, b);
+    axl__buffer_unhold(b);
+    if (st == AXL_SUCCESS)
+        return st;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < p->nnodes * AXL_MAX_ACCESSORS; k++)
+        if (p->pbuf[k] == i &&
+            k % AXL_MAX_ACCESSORS <
+                axl__graph_node_deref(p->node[k / AXL_MAX_ACCESSORS])->nacc) {
+            n = k / AXL_MAX_ACCESSORS;
+            break;
+        }
+    return at_node(fn, st, n);
+}
+
+/* Host storage for the first plan buffer that lacks it: *dropped when one
+ * was made (the lock was dropped). */
+static axl_status make_next_host_storage(const char *fn,
+                                         const struct axl__plan *p,
+                                         bool *dropped)
+{
+    for (uint32_t i = 0; i < p->nbufs; i++)
+        if (lacks_host_storage(&p->buf[i])) {
+            *dropped = true;
+            return make_host_storage(fn, p, i);
+        }
+    return AXL_SUCCESS;
+}
+
+/* Each run's timeout: its node's own, or else the queue's. */
+static void set_timeouts(struct axl__plan *p, const struct axl__queue *q)
+{
+    for (uint32_t r = 0; r < p->nruns; r++) {
+        const struct axl__graph_node *n =
+            axl__graph_node_deref(p->node[p->run[r].node]);
+        p->run[r].hal.timeout_ns =
+            n->h.timeout_ns ? n->h.timeout_ns : q->timeout_ns;
+    }
+}
+
+/* The nodes, the units and the args_ids looked at again, x's plan bound
+ * to them, and the counts it was bound at (kg, bg) remembered: *dropped
+ * when a unit was opened instead (the lock was dropped). Cold: a replay
+ * comes here only when something changed. */
+AXL__COLD static axl_status check_again(const char *fn,
+                                        struct axl__graph_exec *x,
+                                        struct axl__device *d, uint32_t kg,
+                                        uint32_t bg, bool *dropped)
+{
+    struct axl__plan *p = x->plan;
+    axl_status st = check_nodes_alive(fn, x, d);
+    if (st != AXL_SUCCESS)
+        return st;
+    axl__plan_bind(p, x);
+    st = open_next_unit(fn, p, d, dropped);
+    if (st != AXL_SUCCESS || *dropped)
+        return st;
+    give_args_ids(p, d);
+    x->checked = true;
+    x->kernels_gone = kg;
+    x->buffers_gone = bg;
+    x->loaded = d->loaded;
+    x->timeout_q = 0;
+    return AXL_SUCCESS;
+}
+
 /*
  * What can have changed since x's plan last ran, looked at again when it
  * may have (lock held; dropped to open a unit or make host storage, and
@@ -915,105 +1063,20 @@ static axl_status resolve(const char *fn, struct axl__queue *q,
     struct axl__plan *p = x->plan;
     for (;;) {
         const uint32_t kg = axl__rt.kernels_gone, bg = axl__rt.buffers_gone;
-        if (!(x->checked && x->kernels_gone == kg && x->buffers_gone == bg &&
-              axl__image_ref_eq(x->loaded, d->loaded))) {
-            for (struct axl__graph_node *n = node_of(x->head); n;
-                 n = node_of(n->next)) {
-                if (n->kernel) {
-                    const struct axl__kernel *kn =
-                        axl__pool_get(AXL__POOL(KERNEL), n->kernel);
-                    if (!kn)
-                        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                                         "node %u: its kernel 0x%08x was "
-                                         "released",
-                                         (unsigned)n->index,
-                                         (unsigned)n->kernel);
-                    const struct axl__kernel_id *kid =
-                        axl__kernel_id_at(kn->kid);
-                    if (!axl__device_carries(d, kid->image))
-                        return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
-                                         "node %u: %s does not carry the "
-                                         "design of kernel %s now",
-                                         (unsigned)n->index, d->info.name,
-                                         kid->name);
-                }
-                for (uint8_t i = 0; i < n->nacc; i++)
-                    if (!axl__pool_get(AXL__POOL(BUFFER), n->bufs[i]))
-                        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
-                                         "node %u: buffer 0x%08x (accessor "
-                                         "%u) was released",
-                                         (unsigned)n->index,
-                                         (unsigned)n->bufs[i],
-                                         (unsigned)i + 1);
-            }
-            axl__plan_bind(p, x);
-            bool dropped = false;
-            for (uint32_t r = 0; r < p->nruns && !dropped; r++) {
-                const struct axl__plan_run *run = &p->run[r];
-                if (run->cu == 0xFFu || d->cus[run->cu].opened ||
-                    !axl__dev_has_cu_open(d))
-                    continue;
-                axl_status st = open_unit(fn, d, &d->cus[run->cu], run);
-                if (st != AXL_SUCCESS)
-                    return st;
-                dropped = true;
-            }
-            if (dropped)
-                continue; /* the lock was dropped: look again */
-            give_args_ids(p, d);
-            x->checked = true;
-            x->kernels_gone = kg;
-            x->buffers_gone = bg;
-            x->loaded = d->loaded;
-            x->timeout_q = 0;
-        }
-        /* Host storage for a buffer a node uses on the host, one used at
-         * two places (moved between them through the host), and one not
-         * current where its first node uses it whose current copy is on
-         * another device (it bounces through the host). */
         bool dropped = false;
-        for (uint32_t i = 0; i < p->nbufs && !dropped; i++) {
-            const struct axl__plan_buf *pb = &p->buf[i];
-            struct axl__buffer *b = axl__buffer_at(pb->base);
-            if (b->host)
-                continue;
-            if (!(pb->locs & (1u << AXL__LOC_HOST)) &&
-                !(pb->flags & AXL__PB_MULTI_LOC)) {
-                if (b->loc[pb->loc_first].ver == b->cur ||
-                    (pb->flags & AXL__PB_DISCARD_FIRST))
-                    continue;
-                const uint8_t src = axl__pick_source(b, pb->loc_first);
-                if (src == AXL__NO_LOC || src == AXL__LOC_HOST)
-                    continue;
-            }
-            b->holds++;
-            axl_status st = axl__host_storage(fn, b);
-            axl__buffer_unhold(b);
-            if (st != AXL_SUCCESS) {
-                /* Said of the first node that uses it. */
-                uint32_t n = 0;
-                for (uint32_t k = 0; k < p->nnodes * AXL_MAX_ACCESSORS; k++)
-                    if (p->pbuf[k] == i &&
-                        k % AXL_MAX_ACCESSORS <
-                            axl__graph_node_deref(
-                                p->node[k / AXL_MAX_ACCESSORS])->nacc) {
-                        n = k / AXL_MAX_ACCESSORS;
-                        break;
-                    }
-                return at_node(fn, st, n);
-            }
-            dropped = true;
-        }
+        axl_status st = AXL_SUCCESS;
+        if (!(x->checked && x->kernels_gone == kg && x->buffers_gone == bg &&
+              axl__image_ref_eq(x->loaded, d->loaded)))
+            st = check_again(fn, x, d, kg, bg, &dropped);
+        if (st == AXL_SUCCESS && !dropped)
+            st = make_next_host_storage(fn, p, &dropped);
+        if (st != AXL_SUCCESS)
+            return st;
         if (!dropped)
-            break;
+            break; /* else the lock was dropped: look again */
     }
     if (x->timeout_q != q->timeout_ns + 1u) {
-        for (uint32_t r = 0; r < p->nruns; r++) {
-            const struct axl__graph_node *n =
-                axl__graph_node_deref(p->node[p->run[r].node]);
-            p->run[r].hal.timeout_ns =
-                n->h.timeout_ns ? n->h.timeout_ns : q->timeout_ns;
-        }
+        set_timeouts(p, q);
         x->timeout_q = q->timeout_ns + 1u;
     }
     return AXL_SUCCESS;

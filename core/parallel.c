@@ -88,6 +88,19 @@ struct plan {
     uint32_t chunks;
 };
 
+/* What the application asked for: axl_queue_parallel_for's arguments. */
+struct call {
+    axl_queue queue;
+    axl_kernel kernel;
+    size_t range;
+    const axl_kernel_arg *args;
+    uint32_t nargs;
+    const axl_split *split;
+    const axl_event *deps;
+    uint32_t ndeps;
+    axl_event *event;
+};
+
 /* A named scalar argument of the chunks: its position in args. */
 static axl_status named_scalar(const char *fn, const struct axl__kernel_id *kid,
                                const char *name, const char *role,
@@ -127,10 +140,13 @@ static axl_status named_scalar(const char *fn, const struct axl__kernel_id *kid,
 
 /* The checks that need no sub-buffer, and the cut (lock held). */
 static axl_status plan_split(const char *fn, const struct axl__queue *q,
-                             const struct axl__kernel *kn, size_t range,
-                             const axl_kernel_arg *args, uint32_t nargs,
-                             const axl_split *split, struct plan *p)
+                             const struct axl__kernel *kn,
+                             const struct call *call, struct plan *p)
 {
+    const size_t range = call->range;
+    const axl_kernel_arg *args = call->args;
+    const uint32_t nargs = call->nargs;
+    const axl_split *split = call->split;
     const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
     const struct axl__device *d = axl__device_at(q->device);
     axl_status st = named_scalar(fn, kid, split->offset_arg, "offset", args,
@@ -354,12 +370,12 @@ static uint32_t stale_buffers(const struct axl__queue *q,
  * finalize: plan.c). The call's event and each chunk's are the node.
  */
 static axl_status record_split(const char *fn, struct axl__queue *q,
-                               axl_kernel kernel, size_t range,
-                               const axl_kernel_arg *args, uint32_t nargs,
-                               const struct plan *p, const axl_split *split,
-                               const axl_event *deps, uint32_t ndeps,
-                               axl_event *event)
+                               const struct call *call, const struct plan *p)
 {
+    const size_t range = call->range;
+    const axl_kernel_arg *args = call->args;
+    const uint32_t nargs = call->nargs;
+    const axl_split *split = call->split;
     axl_kernel_arg a[AXL_MAX_KERNEL_ARGS];
     memcpy(a, args, nargs * sizeof *args);
     if (p->offset_at >= 0)
@@ -367,7 +383,7 @@ static axl_status record_split(const char *fn, struct axl__queue *q,
     if (p->count_at >= 0)
         set_scalar(&a[p->count_at], p->count_size, range);
     axl_handler h;
-    chunk_handler(&h, kernel, deps, ndeps, a, nargs);
+    chunk_handler(&h, call->kernel, call->deps, call->ndeps, a, nargs);
     axl_event ev;
     axl_status st = axl__submit(fn, q, &h, &ev); /* recorded: a node */
     if (st != AXL_SUCCESS)
@@ -396,8 +412,8 @@ static axl_status record_split(const char *fn, struct axl__queue *q,
     for (uint32_t k = 0; k < p->nsplit; k++)
         sp->split_id[k] = (uint16_t)axl__arg_index(&args[p->split_at[k]],
                                                    p->split_at[k]);
-    if (event)
-        *event = ev;
+    if (call->event)
+        *call->event = ev;
     for (uint32_t j = 0; split->chunk_events && j < p->chunks; j++)
         split->chunk_events[j] = ev;
     if (split->chunk_count)
@@ -406,22 +422,17 @@ static axl_status record_split(const char *fn, struct axl__queue *q,
 }
 
 /* When q records: the call recorded (*recorded true) and its status. */
-static axl_status maybe_record(const char *fn, axl_queue queue,
-                               axl_kernel kernel, size_t range,
-                               const axl_kernel_arg *args, uint32_t nargs,
-                               const struct plan *p, const axl_split *split,
-                               const axl_event *deps, uint32_t ndeps,
-                               axl_event *event, bool *recorded)
+static axl_status maybe_record(const char *fn, const struct call *call,
+                               const struct plan *p, bool *recorded)
 {
     *recorded = false;
     axl_status st = axl__enter(fn);
     if (st != AXL_SUCCESS)
         return st;
-    struct axl__queue *q = axl__queue_get(fn, queue, &st);
+    struct axl__queue *q = axl__queue_get(fn, call->queue, &st);
     if (q && AXL__IS_REF(q->graph)) {
         *recorded = true;
-        st = record_split(fn, q, kernel, range, args, nargs, p, split, deps,
-                          ndeps, event);
+        st = record_split(fn, q, call, p);
     }
     axl__leave();
     return st;
@@ -443,6 +454,226 @@ static axl_status pools_hold(const char *fn, uint32_t need)
                      (unsigned)fe, (unsigned)e->capacity);
 }
 
+/* Step 1 (lock taken and dropped): the queue, the kernel, and the checks
+ * that need no sub-buffer (plan_split). */
+static axl_status plan_call(const char *fn, const struct call *call,
+                            struct plan *p)
+{
+    axl_status st;
+    struct axl__queue *q = axl__queue_enter(fn, call->queue, &st);
+    if (!q)
+        return st;
+    struct axl__kernel *kn = axl__kernel_get(fn, call->kernel, &st);
+    if (kn && call->range)
+        st = plan_split(fn, q, kn, call, p);
+    axl__leave();
+    return st;
+}
+
+/* No work-items: nothing runs. The arguments and dependencies are checked
+ * as a launch's would be; the event (if asked) completes once what it
+ * depends on has (an empty group, 4.9.3). */
+static axl_status submit_empty_range(const char *fn, const struct call *call)
+{
+    axl_handler h;
+    axl_status st = axl__enter(fn);
+    if (st != AXL_SUCCESS)
+        return st;
+    struct axl__queue *q = axl__queue_get(fn, call->queue, &st);
+    if (q) {
+        chunk_handler(&h, call->kernel, call->deps, call->ndeps, call->args,
+                      call->nargs);
+        st = chunk_check(fn, q, &h);
+        axl__handler_drop(&h);
+    }
+    if (st == AXL_SUCCESS && call->event) {
+        axl__handler_init(&h);
+        if (call->ndeps)
+            axl__handler_depends_on(&h, call->deps, call->ndeps, true);
+        st = axl__submit(fn, q, &h, call->event);
+    }
+    axl__leave();
+    return st;
+}
+
+/* Step 2: each chunk's part of each split buffer, a sub-buffer in subs
+ * (chunk-major); on failure none is left. */
+static axl_status make_subs(const struct call *call, const struct plan *p,
+                            axl_buffer *subs, uint32_t *nsubs)
+{
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < p->chunks; j++) {
+        size_t first, count;
+        chunk_span(p, call->range, j, &first, &count);
+        for (uint32_t s = 0; s < p->nsplit; s++) {
+            const size_t off[3] = {first * p->rows[s], 0, 0};
+            axl_range r = p->shape[s];
+            r.size[0] = count * p->rows[s];
+            axl_status st = axl_buffer_create_sub(
+                call->args[p->split_at[s]].buffer, off, r, &subs[n]);
+            if (st != AXL_SUCCESS) {
+                release_all(subs, n);
+                return st;
+            }
+            n++;
+        }
+    }
+    *nsubs = n;
+    return AXL_SUCCESS;
+}
+
+/* Where step 3 fills each command it makes: one handler (1-2 KB) and one
+ * argument list for them all, so that the steps share one stack frame (a
+ * handler of their own each keeps the compiler from inlining them at
+ * -Os). */
+struct work {
+    axl_handler h;
+    axl_kernel_arg a[AXL_MAX_KERNEL_ARGS];
+};
+
+/* The first chunk checked and placed as a launch would be (lock held; it
+ * may be dropped here: storage made, a design awaited). */
+static axl_status place_first_chunk(const char *fn, struct axl__queue *q,
+                                    const struct call *call,
+                                    const struct plan *p,
+                                    const axl_buffer *subs, struct work *w)
+{
+    chunk_args(p, call->range, 0, call->args, call->nargs, subs, w->a);
+    chunk_handler(&w->h, call->kernel, call->deps, call->ndeps, w->a,
+                  call->nargs);
+    axl_status st = chunk_check(fn, q, &w->h);
+    if (st == AXL_SUCCESS && w->h.nacc)
+        st = axl__access_prepare(fn, &w->h, q);
+    axl__handler_drop(&w->h);
+    return st;
+}
+
+/* A prefetch of each stale buffer, after the call's dependencies (lock
+ * held); *made: how many went in. */
+static axl_status commit_prefetches(const char *fn, struct axl__queue *q,
+                                    const struct call *call,
+                                    const axl_buffer *stale, uint32_t nstale,
+                                    axl_handler *h, uint32_t *made)
+{
+    axl_status st = AXL_SUCCESS;
+    for (uint32_t i = 0; st == AXL_SUCCESS && i < nstale; i++) {
+        axl_accessor acc;
+        axl__handler_init(h);
+        if (call->ndeps)
+            axl__handler_depends_on(h, call->deps, call->ndeps, true);
+        axl__handler_require(h, stale[i], AXL_ACCESS_READ, NULL, 0, &acc,
+                             true);
+        axl_handler_prefetch(h, acc);
+        st = h->error != AXL_SUCCESS ? axl__fail_as(fn, h->error, h->why)
+                                     : axl__prefetch_prepare(fn, q, h);
+        if (st == AXL_SUCCESS)
+            st = axl__commit(fn, q, h, NULL, NULL);
+        axl__handler_drop(h);
+        if (st == AXL_SUCCESS)
+            (*made)++;
+    }
+    return st;
+}
+
+/* Every chunk, its event in ev[j] (lock held); *made: how many went in. */
+static axl_status commit_chunks(const char *fn, struct axl__queue *q,
+                                const struct call *call, const struct plan *p,
+                                const axl_buffer *subs, struct work *w,
+                                axl_event *ev, uint32_t *made)
+{
+    axl_status st = AXL_SUCCESS;
+    for (uint32_t j = 0; st == AXL_SUCCESS && j < p->chunks; j++) {
+        chunk_args(p, call->range, j, call->args, call->nargs, subs, w->a);
+        chunk_handler(&w->h, call->kernel, call->deps, call->ndeps, w->a,
+                      call->nargs);
+        st = chunk_check(fn, q, &w->h);
+        if (st == AXL_SUCCESS)
+            st = axl__commit(fn, q, &w->h, NULL, &ev[j]);
+        axl__handler_drop(&w->h);
+        if (st == AXL_SUCCESS)
+            (*made)++;
+    }
+    return st;
+}
+
+/* The one event: an empty group on every chunk's event (lock held). */
+static axl_status commit_joint_event(const char *fn, struct axl__queue *q,
+                                     const axl_event *ev, uint32_t made,
+                                     axl_handler *h, axl_event *event)
+{
+    axl__handler_init(h);
+    axl__handler_depends_on(h, ev, made, true);
+    h->kind = AXL__CMD_EMPTY;
+    axl_status st = h->error != AXL_SUCCESS
+                        ? axl__fail_as(fn, h->error, h->why)
+                        : axl__commit(fn, q, h, NULL, event);
+    axl__handler_drop(h);
+    return st;
+}
+
+/* A failure after some commands went in: an internal error that says
+ * where, with the failure's own message. */
+static axl_status late_failure(const char *fn, uint32_t made, uint32_t chunks)
+{
+    char why[AXL_MESSAGE_MAX];
+    axl_format(why, sizeof why, "%s", axl_last_message());
+    return axl__fail(fn, AXL_ERR_RUNTIME,
+                     "internal: %s %u of %u failed after the first "
+                     "chunk passed its checks (%s)",
+                     made < chunks ? "chunk" : "the event's group after chunk",
+                     (unsigned)(made < chunks ? made + 1u : made),
+                     (unsigned)chunks, why);
+}
+
+/* Step 3 (lock held): the first chunk placed, then the prefetches, every
+ * chunk and the one event committed, then dispatched; *made: the chunks
+ * committed, their events in ev. */
+static axl_status submit_chunks(const char *fn, struct axl__queue *q,
+                                const struct call *call, const struct plan *p,
+                                const axl_buffer *subs, axl_event *ev,
+                                uint32_t *made)
+{
+    struct work w;
+    axl_status st = place_first_chunk(fn, q, call, p, subs, &w);
+    axl_buffer stale[AXL_MAX_KERNEL_ARGS];
+    uint32_t nstale = st == AXL_SUCCESS
+                          ? stale_buffers(q, call->args, call->nargs, stale)
+                          : 0;
+    if (st == AXL_SUCCESS)
+        st = pools_hold(fn, nstale + p->chunks + (call->event ? 1u : 0u));
+    /* From here the lock is not dropped until every chunk is in: nothing
+     * is dispatched (axl__pump) before the last. The first chunk made the
+     * buffers' device copies, so the prefetches find them. */
+    uint32_t prefetched = 0;
+    if (st == AXL_SUCCESS)
+        st = commit_prefetches(fn, q, call, stale, nstale, &w.h,
+                               &prefetched);
+    if (st == AXL_SUCCESS)
+        st = commit_chunks(fn, q, call, p, subs, &w, ev, made);
+    if (st == AXL_SUCCESS && call->event)
+        st = commit_joint_event(fn, q, ev, *made, &w.h, call->event);
+    if (*made || prefetched) {
+        if (st != AXL_SUCCESS) /* cannot happen: see the top of the file */
+            st = late_failure(fn, *made, p->chunks);
+        axl__pump();
+    }
+    return st;
+}
+
+/* Each chunk's event to the caller, or released when not asked for. */
+static void hand_back_events(const axl_split *split, const axl_event *ev,
+                             uint32_t made)
+{
+    for (uint32_t j = 0; j < made; j++) {
+        if (split->chunk_events)
+            split->chunk_events[j] = ev[j];
+        else
+            axl_event_release(ev[j]);
+    }
+    if (split->chunk_count)
+        *split->chunk_count = made;
+}
+
 axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
                                   size_t range, const axl_kernel_arg *args,
                                   uint32_t nargs, const axl_split *split,
@@ -462,176 +693,59 @@ axl_status axl_queue_parallel_for(axl_queue queue, axl_kernel kernel,
                          (unsigned)nargs, (unsigned)AXL_MAX_KERNEL_ARGS);
     if (split->chunk_count)
         *split->chunk_count = 0;
+    const struct call call = {queue, kernel, range, args, nargs,
+                              split, deps, ndeps, event};
 
     /* 1. What can be checked before anything is made. */
     struct plan p;
-    axl_status st;
-    struct axl__queue *q = axl__queue_enter(fn, queue, &st);
-    if (!q)
-        return st;
-    struct axl__kernel *kn = axl__kernel_get(fn, kernel, &st);
-    if (kn && range)
-        st = plan_split(fn, q, kn, range, args, nargs, split, &p);
-    axl__leave();
+    axl_status st = plan_call(fn, &call, &p);
     if (st != AXL_SUCCESS)
         return st;
-    if (!range) {
-        /* No work-items: nothing runs. The arguments and dependencies are
-         * checked as a launch's would be; the event (if asked) completes
-         * once what it depends on has (an empty group, 4.9.3). */
-        axl_handler h;
-        st = axl__enter(fn);
-        if (st != AXL_SUCCESS)
-            return st;
-        q = axl__queue_get(fn, queue, &st);
-        if (q) {
-            chunk_handler(&h, kernel, deps, ndeps, args, nargs);
-            st = chunk_check(fn, q, &h);
-            axl__handler_drop(&h);
-        }
-        if (st == AXL_SUCCESS && event) {
-            axl__handler_init(&h);
-            if (ndeps)
-                axl__handler_depends_on(&h, deps, ndeps, true);
-            st = axl__submit(fn, q, &h, event);
-        }
-        axl__leave();
-        return st;
-    }
+    if (!range)
+        return submit_empty_range(fn, &call);
 
 #if AXL_FEATURE_GRAPHS
     /* sycl_ext_oneapi_graph, "Queue Recording API": the nodes of a
      * recording are made from queue::submit "or from the queue shortcut
      * equivalents": a parallel_for is one node (record_split). */
     bool recorded;
-    st = maybe_record(fn, queue, kernel, range, args, nargs, &p, split, deps,
-                      ndeps, event, &recorded);
+    st = maybe_record(fn, &call, &p, &recorded);
     if (recorded || st != AXL_SUCCESS)
         return st;
 #endif
 
     /* 2. The sub-buffers: each chunk's part of each split buffer. */
     axl_buffer subs[AXL_MAX_HANDLER_DEPS * AXL_MAX_KERNEL_ARGS];
-    uint32_t nsubs = 0;
-    for (uint32_t j = 0; j < p.chunks; j++) {
-        size_t first, count;
-        chunk_span(&p, range, j, &first, &count);
-        for (uint32_t s = 0; s < p.nsplit; s++) {
-            const size_t off[3] = {first * p.rows[s], 0, 0};
-            axl_range r = p.shape[s];
-            r.size[0] = count * p.rows[s];
-            st = axl_buffer_create_sub(args[p.split_at[s]].buffer, off, r,
-                                       &subs[nsubs]);
-            if (st != AXL_SUCCESS) {
-                release_all(subs, nsubs);
-                return st; /* create_sub's message names the pool */
-            }
-            nsubs++;
-        }
-    }
+    uint32_t nsubs;
+    st = make_subs(&call, &p, subs, &nsubs);
+    if (st != AXL_SUCCESS)
+        return st; /* create_sub's message names the pool */
 
     /* 3. Every chunk, under one hold of the lock. */
-    axl_kernel_arg a[AXL_MAX_KERNEL_ARGS];
-    axl_event ev[AXL_MAX_HANDLER_DEPS];
-    axl_handler h;
-    uint32_t made = 0;
     st = axl__enter(fn);
     if (st != AXL_SUCCESS) {
         release_all(subs, nsubs);
         return st;
     }
-    q = axl__queue_get(fn, queue, &st);
+    struct axl__queue *q = axl__queue_get(fn, queue, &st);
 #if AXL_FEATURE_GRAPHS
     /* A recording begun while the lock was dropped: one node still. */
     if (q && AXL__IS_REF(q->graph)) {
-        st = record_split(fn, q, kernel, range, args, nargs, &p, split,
-                          deps, ndeps, event);
+        st = record_split(fn, q, &call, &p);
         axl__leave();
         release_all(subs, nsubs);
         return st;
     }
 #endif
-    if (q) {
-        /* The first chunk checked and placed as a launch would be (the
-         * lock may be dropped here: storage made, a design awaited). */
-        chunk_args(&p, range, 0, args, nargs, subs, a);
-        chunk_handler(&h, kernel, deps, ndeps, a, nargs);
-        st = chunk_check(fn, q, &h);
-        if (st == AXL_SUCCESS && h.nacc)
-            st = axl__access_prepare(fn, &h, q);
-        axl__handler_drop(&h);
-    }
-    axl_buffer stale[AXL_MAX_KERNEL_ARGS];
-    uint32_t nstale = st == AXL_SUCCESS ? stale_buffers(q, args, nargs, stale)
-                                        : 0;
-    if (st == AXL_SUCCESS)
-        st = pools_hold(fn, nstale + p.chunks + (event ? 1u : 0u));
-    /* From here the lock is not dropped until every chunk is in: nothing
-     * is dispatched (axl__pump) before the last. The first chunk made the
-     * buffers' device copies, so the prefetches find them. */
-    for (uint32_t i = 0; st == AXL_SUCCESS && i < nstale; i++) {
-        axl_accessor acc;
-        axl__handler_init(&h);
-        if (ndeps)
-            axl__handler_depends_on(&h, deps, ndeps, true);
-        axl__handler_require(&h, stale[i], AXL_ACCESS_READ, NULL, 0, &acc,
-                             true);
-        axl_handler_prefetch(&h, acc);
-        st = h.error != AXL_SUCCESS ? axl__fail_as(fn, h.error, h.why)
-                                    : axl__prefetch_prepare(fn, q, &h);
-        if (st == AXL_SUCCESS)
-            st = axl__commit(fn, q, &h, NULL, NULL);
-        axl__handler_drop(&h);
-        if (st == AXL_SUCCESS)
-            made++; /* counted apart below */
-    }
-    const uint32_t prefetched = made;
-    made = 0;
-    for (uint32_t j = 0; st == AXL_SUCCESS && j < p.chunks; j++) {
-        chunk_args(&p, range, j, args, nargs, subs, a);
-        chunk_handler(&h, kernel, deps, ndeps, a, nargs);
-        st = chunk_check(fn, q, &h);
-        if (st == AXL_SUCCESS)
-            st = axl__commit(fn, q, &h, NULL, &ev[j]);
-        axl__handler_drop(&h);
-        if (st == AXL_SUCCESS)
-            made++;
-    }
-    if (st == AXL_SUCCESS && event) {
-        /* The one event: an empty group on every chunk's event. */
-        axl__handler_init(&h);
-        axl__handler_depends_on(&h, ev, made, true);
-        h.kind = AXL__CMD_EMPTY;
-        st = h.error != AXL_SUCCESS
-                 ? axl__fail_as(fn, h.error, h.why)
-                 : axl__commit(fn, q, &h, NULL, event);
-        axl__handler_drop(&h);
-    }
-    if (made || prefetched) {
-        if (st != AXL_SUCCESS) { /* cannot happen: see the top of the file */
-            char why[AXL_MESSAGE_MAX];
-            axl_format(why, sizeof why, "%s", axl_last_message());
-            st = axl__fail(fn, AXL_ERR_RUNTIME,
-                           "internal: %s %u of %u failed after the first "
-                           "chunk passed its checks (%s)",
-                           made < p.chunks ? "chunk" : "the event's group after chunk",
-                           (unsigned)(made < p.chunks ? made + 1u : made),
-                           (unsigned)p.chunks, why);
-        }
-        axl__pump();
-    }
+    axl_event ev[AXL_MAX_HANDLER_DEPS];
+    uint32_t made = 0;
+    if (q)
+        st = submit_chunks(fn, q, &call, &p, subs, ev, &made);
     axl__leave();
 
     /* The chunks hold their sub-buffers; the events go to the caller or
      * back. */
     release_all(subs, nsubs);
-    for (uint32_t j = 0; j < made; j++) {
-        if (split->chunk_events)
-            split->chunk_events[j] = ev[j];
-        else
-            axl_event_release(ev[j]);
-    }
-    if (split->chunk_count)
-        *split->chunk_count = made;
+    hand_back_events(split, ev, made);
     return st;
 }

@@ -362,22 +362,20 @@ static size_t skip_declaration(const doc *d, size_t p)
 }
 
 /*
- * The next element tag at or after *pos, skipping text, comments,
- * processing instructions, CDATA and declarations. Returns 1 with t
- * filled, 0 at the end of the document, or -1 on malformed XML (the
- * message is in d->e).
+ * Past text, comments, processing instructions, CDATA and declarations,
+ * from *pos to the '<' of the next element tag: 1 with *pos there, 0 at
+ * the end of the document, or -1 on malformed XML (the message is in
+ * d->e).
  */
-static int next_tag(const doc *d, size_t *pos, tag *t)
+static int skip_to_element(const doc *d, size_t *pos)
 {
     const char *s = d->s;
     size_t n = d->n;
     size_t p = *pos;
     for (;;) {
         const char *lt = p < n ? memchr(s + p, '<', n - p) : NULL;
-        if (!lt) {
-            *pos = n;
+        if (!lt)
             return 0;
-        }
         p = (size_t)(lt - s);
         size_t q;
         if (starts(d, p, "<!--")) {
@@ -410,41 +408,82 @@ static int next_tag(const doc *d, size_t *pos, tag *t)
                 return -1;
             }
         } else {
-            break;
+            *pos = p;
+            return 1;
         }
     }
+}
 
-    size_t i = p + 1;
-    int closing = i < n && s[i] == '/';
-    i += (size_t)closing;
-    if (i >= n || !is_name_start(s[i])) {
-        xml_fail(d, AXL_ERR_INVALID, p, "'<' is not followed by an element "
-                 "name");
-        return -1;
-    }
-    t->start = p;
-    t->name = i;
-    while (i < n && is_name_char(s[i]))
-        i++;
-    t->name_len = i - t->name;
+/* The end of closing tag t (name read), from i: spaces and '>'. 1 with t
+ * filled, or -1 on malformed XML. */
+static int end_closing_tag(const doc *d, tag *t, size_t i)
+{
+    const char *s = d->s;
+    size_t n = d->n;
     int nl = show(t->name_len);
     const char *nm = s + t->name;
-
-    if (closing) {
-        while (i < n && is_space(s[i]))
-            i++;
-        if (i >= n || s[i] != '>') {
-            xml_fail(d, AXL_ERR_INVALID, p, "</%.*s> is not terminated by "
-                     "'>'", nl, nm);
-            return -1;
-        }
-        t->kind = TAG_CLOSE;
-        t->attrs = t->attrs_end = i;
-        t->end = i + 1;
-        *pos = t->end;
-        return 1;
+    while (i < n && is_space(s[i]))
+        i++;
+    if (i >= n || s[i] != '>') {
+        xml_fail(d, AXL_ERR_INVALID, t->start, "</%.*s> is not terminated by "
+                 "'>'", nl, nm);
+        return -1;
     }
+    t->kind = TAG_CLOSE;
+    t->attrs = t->attrs_end = i;
+    t->end = i + 1;
+    return 1;
+}
 
+/* One attribute name="value" (or 'value') of tag t, from *at (its name's
+ * first character): 0 with *at past the closing quote, or -1 on malformed
+ * XML. */
+static int skip_attribute(const doc *d, const tag *t, size_t *at)
+{
+    const char *s = d->s;
+    size_t n = d->n;
+    size_t p = t->start, i = *at;
+    int nl = show(t->name_len);
+    const char *nm = s + t->name;
+    size_t an = i;
+    while (i < n && is_name_char(s[i]))
+        i++;
+    int al = show(i - an);
+    while (i < n && is_space(s[i]))
+        i++;
+    if (i >= n || s[i] != '=') {
+        xml_fail(d, AXL_ERR_INVALID, p, "attribute '%.*s' of <%.*s> has "
+                 "no value", al, s + an, nl, nm);
+        return -1;
+    }
+    i++;
+    while (i < n && is_space(s[i]))
+        i++;
+    if (i >= n || (s[i] != '"' && s[i] != '\'')) {
+        xml_fail(d, AXL_ERR_INVALID, p, "attribute '%.*s' of <%.*s> is "
+                 "not quoted", al, s + an, nl, nm);
+        return -1;
+    }
+    const char *close = memchr(s + i + 1, s[i], n - i - 1);
+    if (!close) {
+        xml_fail(d, AXL_ERR_INVALID, p, "value of attribute '%.*s' of "
+                 "<%.*s> never ends", al, s + an, nl, nm);
+        return -1;
+    }
+    *at = (size_t)(close - s) + 1;
+    return 0;
+}
+
+/* The attributes and end of opening tag t (name read), from i, up to its
+ * '>' (TAG_OPEN) or '/>' (TAG_EMPTY). 1 with t filled, or -1 on malformed
+ * XML. */
+static int end_opening_tag(const doc *d, tag *t, size_t i)
+{
+    const char *s = d->s;
+    size_t n = d->n;
+    size_t p = t->start;
+    int nl = show(t->name_len);
+    const char *nm = s + t->name;
     t->attrs = i;
     for (;;) {
         size_t before = i;
@@ -459,14 +498,14 @@ static int next_tag(const doc *d, size_t *pos, tag *t)
             t->kind = TAG_OPEN;
             t->attrs_end = i;
             t->end = i + 1;
-            break;
+            return 1;
         }
         if (s[i] == '/') {
             if (i + 1 < n && s[i + 1] == '>') {
                 t->kind = TAG_EMPTY;
                 t->attrs_end = i;
                 t->end = i + 2;
-                break;
+                return 1;
             }
             xml_fail(d, AXL_ERR_INVALID, p, "stray '/' in <%.*s>", nl, nm);
             return -1;
@@ -476,35 +515,45 @@ static int next_tag(const doc *d, size_t *pos, tag *t)
                      nl, nm);
             return -1;
         }
-        size_t an = i;
-        while (i < n && is_name_char(s[i]))
-            i++;
-        int al = show(i - an);
-        while (i < n && is_space(s[i]))
-            i++;
-        if (i >= n || s[i] != '=') {
-            xml_fail(d, AXL_ERR_INVALID, p, "attribute '%.*s' of <%.*s> has "
-                     "no value", al, s + an, nl, nm);
+        if (skip_attribute(d, t, &i) < 0)
             return -1;
-        }
-        i++;
-        while (i < n && is_space(s[i]))
-            i++;
-        if (i >= n || (s[i] != '"' && s[i] != '\'')) {
-            xml_fail(d, AXL_ERR_INVALID, p, "attribute '%.*s' of <%.*s> is "
-                     "not quoted", al, s + an, nl, nm);
-            return -1;
-        }
-        const char *close = memchr(s + i + 1, s[i], n - i - 1);
-        if (!close) {
-            xml_fail(d, AXL_ERR_INVALID, p, "value of attribute '%.*s' of "
-                     "<%.*s> never ends", al, s + an, nl, nm);
-            return -1;
-        }
-        i = (size_t)(close - s) + 1;
     }
-    *pos = t->end;
-    return 1;
+}
+
+/*
+ * The next element tag at or after *pos, skipping text, comments,
+ * processing instructions, CDATA and declarations. Returns 1 with t
+ * filled, 0 at the end of the document, or -1 on malformed XML (the
+ * message is in d->e).
+ */
+static int next_tag(const doc *d, size_t *pos, tag *t)
+{
+    const char *s = d->s;
+    size_t n = d->n;
+    size_t p = *pos;
+    int got = skip_to_element(d, &p);
+    if (got == 0)
+        *pos = n;
+    if (got <= 0)
+        return got;
+
+    size_t i = p + 1;
+    int closing = i < n && s[i] == '/';
+    i += (size_t)closing;
+    if (i >= n || !is_name_start(s[i])) {
+        xml_fail(d, AXL_ERR_INVALID, p, "'<' is not followed by an element "
+                 "name");
+        return -1;
+    }
+    t->start = p;
+    t->name = i;
+    while (i < n && is_name_char(s[i]))
+        i++;
+    t->name_len = i - t->name;
+    int r = closing ? end_closing_tag(d, t, i) : end_opening_tag(d, t, i);
+    if (r > 0)
+        *pos = t->end;
+    return r;
 }
 
 static int tag_is(const doc *d, const tag *t, const char *name)
@@ -1051,8 +1100,17 @@ static axl_status check_clocks(const axl_xclbin *x, err *e, uint32_t sec)
     return AXL_SUCCESS;
 }
 
-static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
-                             err *e)
+/* Where the sections axl reads were found: have_* when present (at most
+ * once each), idx_* their index in the section table. */
+typedef struct known_sections {
+    uint32_t idx_mem, idx_ip, idx_conn, idx_xml, idx_clk;
+    int have_mem, have_ip, have_conn, have_xml, have_clk;
+} known_sections;
+
+/* The magic and the header's sizes: *length (m_length) and *nsec
+ * (m_numSections), checked against the bytes given and each other. */
+static axl_status check_header(const uint8_t *b, size_t size, err *e,
+                               uint64_t *length, uint32_t *nsec)
 {
     if (!b)
         return fail(e, "no image (NULL data)");
@@ -1070,35 +1128,34 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
         return fail(e, "image is %zu bytes, the axlf header needs %u", size,
                     AXLF_SECTIONS_OFF);
 
-    uint64_t length = ld64(b + AXLF_LENGTH_OFF);
-    uint32_t nsec = ld32(b + AXLF_NUM_SECTIONS_OFF);
-    if (length > size)
+    *length = ld64(b + AXLF_LENGTH_OFF);
+    *nsec = ld32(b + AXLF_NUM_SECTIONS_OFF);
+    if (*length > size)
         return fail(e, "header m_length %llu is larger than the %zu bytes "
-                    "given", (unsigned long long)length, size);
-    if (length < AXLF_SECTIONS_OFF)
+                    "given", (unsigned long long)*length, size);
+    if (*length < AXLF_SECTIONS_OFF)
         return fail(e, "header m_length %llu is smaller than the %u-byte "
-                    "axlf header", (unsigned long long)length,
+                    "axlf header", (unsigned long long)*length,
                     AXLF_SECTIONS_OFF);
     /* nsec < 2^32, so nsec * 40 cannot overflow 64 bits. */
-    if ((uint64_t)nsec * SECTION_HEADER_SIZE > length - AXLF_SECTIONS_OFF)
+    if ((uint64_t)*nsec * SECTION_HEADER_SIZE > *length - AXLF_SECTIONS_OFF)
         return fail(e, "header m_numSections %lu needs %llu bytes of section "
-                    "table, m_length %llu leaves %llu", (unsigned long)nsec,
-                    (unsigned long long)nsec * SECTION_HEADER_SIZE,
-                    (unsigned long long)length,
-                    (unsigned long long)(length - AXLF_SECTIONS_OFF));
+                    "table, m_length %llu leaves %llu", (unsigned long)*nsec,
+                    (unsigned long long)*nsec * SECTION_HEADER_SIZE,
+                    (unsigned long long)*length,
+                    (unsigned long long)(*length - AXLF_SECTIONS_OFF));
+    return AXL_SUCCESS;
+}
+
+/* The section table: each entry's bounds, and the place of the five kinds
+ * axl reads (x's ranges, f). */
+static axl_status find_sections(axl_xclbin *x, const uint8_t *b,
+                                uint64_t length, err *e,
+                                known_sections *f)
+{
+    const uint32_t nsec = x->section_count;
     uint64_t table_end = AXLF_SECTIONS_OFF + (uint64_t)nsec *
                          SECTION_HEADER_SIZE;
-
-    x->data = b;
-    x->size = (size_t)length;
-    memcpy(x->uuid, b + AXLF_UUID_OFF, AXL_XCLBIN_UUID_SIZE);
-    x->mode = ld16(b + AXLF_MODE_OFF);
-    memcpy(x->interface_uuid, b + AXLF_INTERFACE_UUID_OFF,
-           AXL_XCLBIN_UUID_SIZE);
-    x->section_count = nsec;
-
-    uint32_t idx_mem = 0, idx_ip = 0, idx_conn = 0, idx_xml = 0, idx_clk = 0;
-    int have_mem = 0, have_ip = 0, have_conn = 0, have_xml = 0, have_clk = 0;
     for (uint32_t i = 0; i < nsec; i++) {
         const uint8_t *h = b + AXLF_SECTIONS_OFF + (size_t)i *
                            SECTION_HEADER_SIZE;
@@ -1123,19 +1180,19 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
         uint32_t *idx;
         switch (kind) {
         case KIND_MEM_TOPOLOGY:
-            r = &x->mem_topology, have = &have_mem, idx = &idx_mem;
+            r = &x->mem_topology, have = &f->have_mem, idx = &f->idx_mem;
             break;
         case KIND_IP_LAYOUT:
-            r = &x->ip_layout, have = &have_ip, idx = &idx_ip;
+            r = &x->ip_layout, have = &f->have_ip, idx = &f->idx_ip;
             break;
         case KIND_CONNECTIVITY:
-            r = &x->connectivity, have = &have_conn, idx = &idx_conn;
+            r = &x->connectivity, have = &f->have_conn, idx = &f->idx_conn;
             break;
         case KIND_EMBEDDED_METADATA:
-            r = &x->metadata, have = &have_xml, idx = &idx_xml;
+            r = &x->metadata, have = &f->have_xml, idx = &f->idx_xml;
             break;
         case KIND_CLOCK_FREQ_TOPOLOGY:
-            r = &x->clocks, have = &have_clk, idx = &idx_clk;
+            r = &x->clocks, have = &f->have_clk, idx = &f->idx_clk;
             break;
         default:
             continue;
@@ -1148,51 +1205,82 @@ static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
         r->offset = sz ? (size_t)off : 0;
         r->size = (size_t)sz;
     }
+    return AXL_SUCCESS;
+}
 
+/* The contents of each section found: table counts and entries, then the
+ * XML. */
+static axl_status check_sections(axl_xclbin *x, const uint8_t *b, err *e,
+                                 const known_sections *f)
+{
     axl_status st;
     const uint8_t *p;
-    if (have_mem) {
+    if (f->have_mem) {
         p = b + x->mem_topology.offset;
-        if ((st = check_count(e, idx_mem, KIND_MEM_TOPOLOGY, &x->mem_topology,
-                              4, x->mem_topology.size >= 4 ?
-                              (int32_t)ld32(p) : 0, MEM_DATA_OFF,
-                              MEM_DATA_SIZE, &x->mem_count)) ||
-            (st = check_mem(x, e, idx_mem)))
+        if ((st = check_count(e, f->idx_mem, KIND_MEM_TOPOLOGY,
+                              &x->mem_topology, 4,
+                              x->mem_topology.size >= 4 ? (int32_t)ld32(p) : 0,
+                              MEM_DATA_OFF, MEM_DATA_SIZE, &x->mem_count)) ||
+            (st = check_mem(x, e, f->idx_mem)))
             return st;
     }
-    if (have_ip) {
+    if (f->have_ip) {
         p = b + x->ip_layout.offset;
-        if ((st = check_count(e, idx_ip, KIND_IP_LAYOUT, &x->ip_layout, 4,
+        if ((st = check_count(e, f->idx_ip, KIND_IP_LAYOUT, &x->ip_layout, 4,
                               x->ip_layout.size >= 4 ? (int32_t)ld32(p) : 0,
                               IP_DATA_OFF, IP_DATA_SIZE, &x->ip_count)) ||
-            (st = check_ips(x, e, idx_ip)))
+            (st = check_ips(x, e, f->idx_ip)))
             return st;
     }
-    if (have_conn) {
+    if (f->have_conn) {
         p = b + x->connectivity.offset;
-        if ((st = check_count(e, idx_conn, KIND_CONNECTIVITY,
+        if ((st = check_count(e, f->idx_conn, KIND_CONNECTIVITY,
                               &x->connectivity, 4,
                               x->connectivity.size >= 4 ? (int32_t)ld32(p) : 0,
                               CONNECTION_OFF, CONNECTION_SIZE,
                               &x->connection_count)) ||
-            (st = check_connections(x, e, idx_conn)))
+            (st = check_connections(x, e, f->idx_conn)))
             return st;
     }
-    if (have_clk) {
+    if (f->have_clk) {
         p = b + x->clocks.offset;
-        if ((st = check_count(e, idx_clk, KIND_CLOCK_FREQ_TOPOLOGY, &x->clocks,
-                              2, x->clocks.size >= 2 ? (int16_t)ld16(p) : 0,
+        if ((st = check_count(e, f->idx_clk, KIND_CLOCK_FREQ_TOPOLOGY,
+                              &x->clocks, 2,
+                              x->clocks.size >= 2 ? (int16_t)ld16(p) : 0,
                               CLOCK_OFF, CLOCK_SIZE, &x->clock_count)) ||
-            (st = check_clocks(x, e, idx_clk)))
+            (st = check_clocks(x, e, f->idx_clk)))
             return st;
     }
-    if (have_xml && x->metadata.size) {
+    if (f->have_xml && x->metadata.size) {
         doc d;
-        make_doc(x, &d, e, idx_xml);
+        make_doc(x, &d, e, f->idx_xml);
         if ((st = check_xml(&d, &x->kernel_count)))
             return st;
     }
     return AXL_SUCCESS;
+}
+
+static axl_status open_image(axl_xclbin *x, const uint8_t *b, size_t size,
+                             err *e)
+{
+    uint64_t length = 0;
+    uint32_t nsec = 0;
+    axl_status st = check_header(b, size, e, &length, &nsec);
+    if (st)
+        return st;
+
+    x->data = b;
+    x->size = (size_t)length;
+    memcpy(x->uuid, b + AXLF_UUID_OFF, AXL_XCLBIN_UUID_SIZE);
+    x->mode = ld16(b + AXLF_MODE_OFF);
+    memcpy(x->interface_uuid, b + AXLF_INTERFACE_UUID_OFF,
+           AXL_XCLBIN_UUID_SIZE);
+    x->section_count = nsec;
+
+    known_sections f = {0};
+    if ((st = find_sections(x, b, length, e, &f)))
+        return st;
+    return check_sections(x, b, e, &f);
 }
 
 axl_status axl_xclbin_open(axl_xclbin *x, const void *data, size_t size,
