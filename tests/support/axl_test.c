@@ -459,7 +459,9 @@ axl_test_rig axl_test_rig_as(axl_test_rig_config c)
     r.dev = AXL_IS_NONE(c.dev) ? axl_test_emu_device() : c.dev;
     AXL_OK(axl_context_create(&r.dev, 1, c.on_context, &r.ctx));
     AXL_OK(axl_queue_create(r.ctx, r.dev, c.flags, c.on_queue, &r.q));
-    axl_kernel_id id = axl_test_builtin(r.dev, c.kernel ? c.kernel : "vadd");
+    const axl_kernel_id id =
+        !AXL_IS_NONE(c.id) ? c.id
+                           : axl_test_builtin(r.dev, c.kernel ? c.kernel : "vadd");
     AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &r.bundle));
     AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &r.kernel));

@@ -114,13 +114,15 @@ axl_test_rig axl_test_rig_on(axl_device dev, uint32_t flags);
 /* The same with asynchronous error handlers (4.13.1): the context's and
  * the queue's, each NULL for none; dev AXL_NONE is the emulated device;
  * kernel, the built-in kernel the bundle is made for (NULL: vadd), for a
- * device that has no vadd. */
+ * device that has no vadd; id, a kernel of a registered image instead
+ * (AXL_NONE: the built-in one). */
 typedef struct axl_test_rig_config {
     axl_device dev;
     uint32_t flags;
     const axl_async_handler *on_context;
     const axl_async_handler *on_queue;
     const char *kernel;
+    axl_kernel_id id;
 } axl_test_rig_config;
 axl_test_rig axl_test_rig_as(axl_test_rig_config config);
 /* Waits for the rig's queue, then releases what the rig still holds (its

@@ -46,37 +46,31 @@ static int teardown(void **state)
     return axl_test_teardown(state);
 }
 
+/* The rig's queue and the stock design's streaming kernels (sadd's
+ * bundle holds the whole design: the rig's kernel is sadd). */
 typedef struct rig {
-    axl_device dev;
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle b;
+    axl_test_rig t;
     axl_kernel mm2s, s2mm, sadd; /* mm2s_1, s2mm_1, sadd_1 */
     axl_kernel mm2s2, s2mm2;     /* mm2s_2, s2mm_2 */
 } rig;
 
+static axl_kernel by_name(const axl_test_rig *t, const char *name)
+{
+    axl_kernel k;
+    AXL_OK(axl_kernel_bundle_get_kernel_by_name(t->bundle, name, &k));
+    return k;
+}
+
 static rig up(uint32_t flags)
 {
     rig r;
-    r.dev = axl_test_emu_device();
-    AXL_OK(axl_context_create(&r.dev, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, r.dev, flags, NULL, &r.q));
-    axl_kernel_id ids[8];
-    size_t size = 0;
-    AXL_OK(axl_device_get_info(r.dev, AXL_DEVICE_INFO_BUILT_IN_KERNEL_IDS, ids,
-                               sizeof ids, &size));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, ids,
-                                     (uint32_t)(size / sizeof ids[0]),
-                                     AXL_BUNDLE_EXECUTABLE, &r.b));
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "mm2s:{mm2s_1}",
-                                                &r.mm2s));
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "s2mm:{s2mm_1}",
-                                                &r.s2mm));
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "sadd", &r.sadd));
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "mm2s:{mm2s_2}",
-                                                &r.mm2s2));
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "s2mm:{s2mm_2}",
-                                                &r.s2mm2));
+    r.t = axl_test_rig_as(
+        (axl_test_rig_config){.flags = flags, .kernel = "sadd"});
+    r.sadd = r.t.kernel;
+    r.mm2s = by_name(&r.t, "mm2s:{mm2s_1}");
+    r.s2mm = by_name(&r.t, "s2mm:{s2mm_1}");
+    r.mm2s2 = by_name(&r.t, "mm2s:{mm2s_2}");
+    r.s2mm2 = by_name(&r.t, "s2mm:{s2mm_2}");
     return r;
 }
 
@@ -90,14 +84,12 @@ static void drain_errors(axl_queue q)
 
 static void down(rig *r)
 {
-    AXL_OK(axl_queue_wait(r->q));
-    drain_errors(r->q);
-    axl_kernel *k[] = {&r->mm2s, &r->s2mm, &r->sadd, &r->mm2s2, &r->s2mm2};
+    AXL_OK(axl_queue_wait(r->t.q));
+    drain_errors(r->t.q);
+    axl_kernel *k[] = {&r->mm2s, &r->s2mm, &r->mm2s2, &r->s2mm2};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         AXL_OK(axl_kernel_release(*k[i]));
-    AXL_OK(axl_kernel_bundle_release(r->b));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
+    axl_test_rig_down(&r->t); /* sadd with it */
 }
 
 /* The pipeline through sadd_1 (on auto-restart when restart). */
@@ -106,10 +98,10 @@ static axl_pipeline sadd_pipeline(const rig *r, bool restart, uint32_t addend,
                                   uint64_t stop_timeout)
 {
     static const char *const names[] = {"sadd_1"};
-    axl_pipeline_desc d = {r->b, "sadd_1", names, restart ? 1u : 0u,
+    axl_pipeline_desc d = {r->t.bundle, "sadd_1", names, restart ? 1u : 0u,
                            start_timeout, stop_timeout};
     axl_pipeline p;
-    AXL_OK(axl_pipeline_create(r->q, &d, &p));
+    AXL_OK(axl_pipeline_create(r->t.q, &d, &p));
     if (restart)
         AXL_OK(axl_pipeline_set_arg(p, "sadd_1", 2, &addend, 4));
     AXL_OK(axl_pipeline_start(p));
@@ -171,12 +163,12 @@ static void submit_packet(const rig *r, axl_kernel mm2s, axl_kernel s2mm,
     for (int i = 0; i < 2; i++) {
         if ((i == 0) != consumer_first)
             AXL_OK(axl_queue_single_task(
-                r->q, mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(*S)),
+                r->t.q, mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(*S)),
                                      AXL_ARG_AT(2, AXL_ARG_U32(n_out))),
                 NULL, 0, e1));
         else
             AXL_OK(axl_queue_single_task(
-                r->q, s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(*D)),
+                r->t.q, s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(*D)),
                                      AXL_ARG_AT(2, AXL_ARG_U32(n_in))),
                 NULL, 0, e2));
     }
@@ -254,14 +246,14 @@ static void a_pipeline_of_commands_runs_in_any_submission_order(void **s)
     AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(n), NULL, &S));
     AXL_OK(axl_buffer_create_from(dst, 4, axl_range_1d(n), NULL, &D));
     AXL_OK(axl_queue_single_task(
-        r.q, r.mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
+        r.t.q, r.mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
                               AXL_ARG_AT(2, AXL_ARG_U32(n))),
         NULL, 0, NULL));
-    AXL_OK(axl_queue_single_task(r.q, r.sadd,
+    AXL_OK(axl_queue_single_task(r.t.q, r.sadd,
                                  AXL_ARGS(AXL_ARG_AT(2, AXL_ARG_U32(add))),
                                  NULL, 0, NULL));
     AXL_OK(axl_queue_single_task(
-        r.q, r.s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
+        r.t.q, r.s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
                               AXL_ARG_AT(2, AXL_ARG_U32(n))),
         NULL, 0, NULL));
     AXL_OK(axl_buffer_release(S));
@@ -352,7 +344,7 @@ static void a_stream_argument_set_by_the_host_is_refused_naming_its_stream(
     rig r = up(0);
     axl_buffer S;
     AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(16), NULL, &S));
-    AXL_EXPECT(axl_queue_single_task(r.q, r.mm2s,
+    AXL_EXPECT(axl_queue_single_task(r.t.q, r.mm2s,
                                      AXL_ARGS(AXL_ARG_IN(S), AXL_ARG_U32(16)),
                                      NULL, 0, NULL),
                AXL_FEATURE_STREAMS ? AXL_ERR_KERNEL_ARGUMENT
@@ -380,13 +372,13 @@ static void a_command_on_a_unit_of_no_started_pipeline_is_refused(void **s)
     AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(16), NULL, &S));
     const axl_kernel_arg args[] = {AXL_ARG_AT(0, AXL_ARG_IN(S)),
                                    AXL_ARG_AT(2, AXL_ARG_U32(16))};
-    AXL_EXPECT(axl_queue_single_task(r.q, r.mm2s, args, 2, NULL, 0, NULL),
+    AXL_EXPECT(axl_queue_single_task(r.t.q, r.mm2s, args, 2, NULL, 0, NULL),
                AXL_ERR_BAD_STATE);
     AXL_MESSAGE_HAS("mm2s_1 is a unit of no pipeline");
-    axl_pipeline_desc d = {r.b, "mm2s_1", NULL, 0, 0, 0};
+    axl_pipeline_desc d = {r.t.bundle, "mm2s_1", NULL, 0, 0, 0};
     axl_pipeline p;
-    AXL_OK(axl_pipeline_create(r.q, &d, &p));
-    AXL_EXPECT(axl_queue_single_task(r.q, r.mm2s, args, 2, NULL, 0, NULL),
+    AXL_OK(axl_pipeline_create(r.t.q, &d, &p));
+    AXL_EXPECT(axl_queue_single_task(r.t.q, r.mm2s, args, 2, NULL, 0, NULL),
                AXL_ERR_BAD_STATE);
     AXL_MESSAGE_HAS("which is not started: axl_pipeline_start first");
     axl_pipeline_state st;
@@ -396,8 +388,8 @@ static void a_command_on_a_unit_of_no_started_pipeline_is_refused(void **s)
     assert_int_equal(units, 3);
     /* A kernel object on both of mm2s's units names no one unit. */
     axl_kernel both;
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "mm2s", &both));
-    AXL_EXPECT(axl_queue_single_task(r.q, both, args, 2, NULL, 0, NULL),
+    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.t.bundle, "mm2s", &both));
+    AXL_EXPECT(axl_queue_single_task(r.t.q, both, args, 2, NULL, 0, NULL),
                AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("axl_kernel_select_units");
     AXL_OK(axl_kernel_release(both));
@@ -414,9 +406,9 @@ static void a_free_running_kernel_takes_no_plain_launch(void **s)
     (void)s;
     rig r = up(0);
     axl_kernel sinc;
-    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.b, "sinc", &sinc));
+    AXL_OK(axl_kernel_bundle_get_kernel_by_name(r.t.bundle, "sinc", &sinc));
     const uint32_t inc = 1;
-    AXL_EXPECT(axl_queue_single_task(r.q, sinc,
+    AXL_EXPECT(axl_queue_single_task(r.t.q, sinc,
                                      AXL_ARGS(AXL_ARG_AT(2, AXL_ARG_U32(inc))),
                                      NULL, 0, NULL),
                AXL_ERR_KERNEL_NOT_SUPPORTED);
@@ -439,7 +431,7 @@ static void a_held_command_times_out_naming_the_consumer_never_started(
     AXL_OK(axl_buffer_create_from_const(src, 4, axl_range_1d(16), NULL, &S));
     axl_event e;
     AXL_OK(axl_queue_single_task(
-        r.q, r.mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
+        r.t.q, r.mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
                               AXL_ARG_AT(2, AXL_ARG_U32(16))),
         NULL, 0, &e));
     AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
@@ -468,11 +460,11 @@ static void deadlock_run(const rig *r, char *why, size_t cap)
     axl_event sent, got;
     const double t0 = seconds_now();
     AXL_OK(axl_queue_single_task(
-        r->q, r->mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
+        r->t.q, r->mm2s, AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)),
                                 AXL_ARG_AT(2, AXL_ARG_U32(1000))),
         NULL, 0, &sent));
     AXL_OK(axl_queue_single_task(
-        r->q, r->s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
+        r->t.q, r->s2mm, AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)),
                                 AXL_ARG_AT(2, AXL_ARG_U32(10))),
         NULL, 0, &got));
     AXL_OK(axl_event_wait(got));
@@ -559,9 +551,9 @@ static void a_free_running_unit_adds_its_scalar_and_takes_a_new_one(void **s)
     AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
                    axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
     rig r = up(0);
-    axl_pipeline_desc d = {r.b, "sinc_1", NULL, 0, 0, 0};
+    axl_pipeline_desc d = {r.t.bundle, "sinc_1", NULL, 0, 0, 0};
     axl_pipeline p;
-    AXL_OK(axl_pipeline_create(r.q, &d, &p));
+    AXL_OK(axl_pipeline_create(r.t.q, &d, &p));
     const uint32_t inc = 7, inc2 = 9;
     AXL_EXPECT(axl_pipeline_start(p), AXL_ERR_KERNEL_ARGUMENT);
     AXL_MESSAGE_HAS("argument 2 of sinc_1 was not set");
@@ -743,9 +735,9 @@ static void drain_names_a_pipe_that_still_holds_beats(void **s)
     AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
                    axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
     rig r = up(0);
-    axl_pipeline_desc d = {r.b, "sinc_1", NULL, 0, 0, STOP_NS};
+    axl_pipeline_desc d = {r.t.bundle, "sinc_1", NULL, 0, 0, STOP_NS};
     axl_pipeline p;
-    AXL_OK(axl_pipeline_create(r.q, &d, &p));
+    AXL_OK(axl_pipeline_create(r.t.q, &d, &p));
     const uint32_t inc = 2;
     AXL_OK(axl_pipeline_set_arg(p, "sinc_1", 2, &inc, 4));
     AXL_OK(axl_pipeline_start(p));
@@ -786,10 +778,10 @@ static void the_bundle_lists_its_designs_pipes_with_their_depths(void **s)
     }
     rig r = up(0);
     uint32_t n = 0;
-    AXL_OK(axl_kernel_bundle_get_pipes(r.b, NULL, 0, &n));
+    AXL_OK(axl_kernel_bundle_get_pipes(r.t.bundle, NULL, 0, &n));
     assert_int_equal(n, 4);
     axl_pipe_info pipes[4];
-    AXL_OK(axl_kernel_bundle_get_pipes(r.b, pipes, 4, &n));
+    AXL_OK(axl_kernel_bundle_get_pipes(r.t.bundle, pipes, 4, &n));
     assert_string_equal(pipes[0].name, "mm2s_1.data_out->sadd_1.data_in");
     assert_int_equal(pipes[0].min_capacity, 64);
     assert_int_equal(pipes[0].width_bits, 32);
@@ -797,7 +789,7 @@ static void the_bundle_lists_its_designs_pipes_with_their_depths(void **s)
     assert_int_equal(pipes[0].consumer_arg, 0);
     assert_int_equal(pipes[3].min_capacity, 0); /* a direct join */
     assert_int_equal(pipes[2].producer_cu, 1);  /* mm2s_2 */
-    AXL_EXPECT(axl_kernel_bundle_get_pipes(r.b, pipes, 2, &n),
+    AXL_EXPECT(axl_kernel_bundle_get_pipes(r.t.bundle, pipes, 2, &n),
                AXL_ERR_INVALID);
     down(&r);
 }

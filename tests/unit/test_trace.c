@@ -484,37 +484,6 @@ static void log_levels_parse_as_axl_log_spells_them(void **state)
 
 /* ---- Transfers and units (issue 29 item 8) ---------------------------------------- */
 
-/* The stock vadd on the emulated device, with its two units. */
-typedef struct vadd_rig {
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle b;
-    axl_kernel k;
-} vadd_rig;
-
-static vadd_rig vadd_up(void)
-{
-    vadd_rig r;
-    axl_device d = axl_test_emu_device();
-    AXL_OK(axl_context_create(&d, 1, NULL, &r.ctx));
-    AXL_OK(axl_queue_create(r.ctx, d, 0, NULL, &r.q));
-    axl_kernel_id id;
-    AXL_OK(axl_get_built_in_kernel_id(d, "vadd", &id));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.b));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.b, id, &r.k));
-    return r;
-}
-
-static void vadd_down(vadd_rig *r)
-{
-    AXL_OK(axl_queue_wait(r->q));
-    AXL_OK(axl_kernel_release(r->k));
-    AXL_OK(axl_kernel_bundle_release(r->b));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
-}
-
 /* The transfer slices of the document whose name is `name`: how many, and
  * the bytes of the last one (0: none). */
 static unsigned transfers_named(const char *name, unsigned long long *bytes)
@@ -546,7 +515,7 @@ static void trace_puts_every_transfer_on_the_transfers_track(void **state)
         skip();
     }
     AXL_OK(axl_trace_enable(true));
-    vadd_rig r = vadd_up();
+    axl_test_rig r = axl_test_rig_up(0); /* the stock vadd, two units */
     enum { N = 256 };
     static int32_t a[N], o[N], back[N];
     for (int i = 0; i < N; i++)
@@ -554,7 +523,7 @@ static void trace_puts_every_transfer_on_the_transfers_track(void **state)
     axl_buffer A, O;
     AXL_OK(axl_buffer_create_from(a, 4, axl_range_1d(N), NULL, &A));
     AXL_OK(axl_buffer_create_from(o, 4, axl_range_1d(N), NULL, &O));
-    AXL_OK(axl_queue_single_task(r.q, r.k,
+    AXL_OK(axl_queue_single_task(r.q, r.vadd,
                                  AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(A),
                                           AXL_ARG_OUT(O), AXL_ARG_U32(N)),
                                  NULL, 0, NULL));
@@ -572,7 +541,7 @@ static void trace_puts_every_transfer_on_the_transfers_track(void **state)
     AXL_OK(axl_host_accessor_release(h));
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O)); /* written back to o */
-    vadd_down(&r);
+    axl_test_rig_down(&r);
     assert_int_equal(o[N - 1], 2 * (N - 1));
     AXL_OK(axl_trace_format(mem_sink, NULL, 0));
     unsigned long long bytes;
@@ -605,9 +574,9 @@ static void trace_names_unit_tracks_by_the_designs_unit_names(void **state)
         skip();
     }
     AXL_OK(axl_trace_enable(true));
-    vadd_rig r = vadd_up();
+    axl_test_rig r = axl_test_rig_up(0); /* the stock vadd, two units */
     axl_kernel u2;
-    AXL_OK(axl_kernel_select_units(r.k, "vadd_2", &u2));
+    AXL_OK(axl_kernel_select_units(r.vadd, "vadd_2", &u2));
     axl_buffer A, O;
     AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &A));
     AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &O));
@@ -619,7 +588,7 @@ static void trace_names_unit_tracks_by_the_designs_unit_names(void **state)
     AXL_OK(axl_kernel_release(u2));
     AXL_OK(axl_buffer_release(A));
     AXL_OK(axl_buffer_release(O));
-    vadd_down(&r);
+    axl_test_rig_down(&r);
     AXL_OK(axl_trace_format(mem_sink, NULL, 0));
     assert_non_null(strstr(doc, "\"args\":{\"name\":\"vadd_2\"}"));
     assert_non_null(strstr(doc, "\"unit\":\"vadd_2\""));
@@ -669,7 +638,7 @@ static void trace_shows_each_node_of_a_graph_replay_as_its_command(
     AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
                    axl_queue_host_task((axl_queue)AXL_NONE, nothing, NULL,
                                        NULL, 0, NULL));
-    vadd_rig r = vadd_up();
+    axl_test_rig r = axl_test_rig_up(0); /* the stock vadd, two units */
     static int32_t a[64], b[64];
     for (int i = 0; i < 64; i++) {
         a[i] = i;
@@ -681,14 +650,14 @@ static void trace_shows_each_node_of_a_graph_replay_as_its_command(
     AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &O));
     AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &P));
     axl_graph g;
-    AXL_OK(axl_graph_create(r.ctx, axl_test_emu_device(), &g));
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
     AXL_OK(axl_graph_begin_recording(g, r.q));
-    AXL_OK(axl_queue_single_task(r.q, r.k,
+    AXL_OK(axl_queue_single_task(r.q, r.vadd,
                                  AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
                                           AXL_ARG_OUT(O), AXL_ARG_U32(64)),
                                  NULL, 0, NULL));
     AXL_OK(axl_queue_submit(r.q, double_cgf, &O, NULL));
-    AXL_OK(axl_queue_single_task(r.q, r.k,
+    AXL_OK(axl_queue_single_task(r.q, r.vadd,
                                  AXL_ARGS(AXL_ARG_IN(O), AXL_ARG_IN(B),
                                           AXL_ARG_OUT(P), AXL_ARG_U32(64)),
                                  NULL, 0, NULL));
@@ -721,7 +690,7 @@ static void trace_shows_each_node_of_a_graph_replay_as_its_command(
     AXL_OK(axl_buffer_release(B));
     AXL_OK(axl_buffer_release(O));
     AXL_OK(axl_buffer_release(P));
-    vadd_down(&r);
+    axl_test_rig_down(&r);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, trace_setup, trace_teardown)

@@ -169,19 +169,11 @@ static void the_library_states_its_board_ports_and_capacities(void **s)
 #ifdef AXL_TEST_ASYM
 #include "axl_test_asym_xclbin.h"
 
-static axl_context emu_context(void)
-{
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    return c;
-}
-
+/* The stock vadd on the emulated device, its image registered again
+ * with four units of different banks (axl_test_asym_xclbin), and a kernel
+ * of each unit. */
 typedef struct asym_rig {
-    axl_context ctx;
-    axl_queue q;
-    axl_kernel_bundle bundle;
-    axl_kernel vadd;  /* on all four units */
+    axl_test_rig t; /* t.vadd on all four units */
     axl_kernel unit[4]; /* on vadd_1 .. vadd_4 */
 } asym_rig;
 
@@ -203,29 +195,22 @@ static asym_rig asym_up(void)
         if (!strcmp(name, "vadd"))
             id = ids[i];
     }
-    r.ctx = emu_context();
-    AXL_OK(axl_queue_create(r.ctx, axl_test_emu_device(), AXL_QUEUE_IN_ORDER,
-                            NULL, &r.q));
-    AXL_OK(axl_get_kernel_bundle_for(r.ctx, NULL, 0, &id, 1,
-                                     AXL_BUNDLE_EXECUTABLE, &r.bundle));
-    AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &r.vadd));
+    r.t = axl_test_rig_as(
+        (axl_test_rig_config){.flags = AXL_QUEUE_IN_ORDER, .id = id});
     for (int u = 0; u < 4; u++) {
         char name[16];
         snprintf(name, sizeof name, "vadd_%d", u + 1);
-        AXL_OK(axl_kernel_select_units(r.vadd, name, &r.unit[u]));
+        AXL_OK(axl_kernel_select_units(r.t.vadd, name, &r.unit[u]));
     }
     return r;
 }
 
 static void asym_down(asym_rig *r)
 {
-    AXL_OK(axl_queue_wait(r->q));
+    AXL_OK(axl_queue_wait(r->t.q));
     for (int u = 0; u < 4; u++)
         AXL_OK(axl_kernel_release(r->unit[u]));
-    AXL_OK(axl_kernel_release(r->vadd));
-    AXL_OK(axl_kernel_bundle_release(r->bundle));
-    AXL_OK(axl_queue_release(r->q));
-    AXL_OK(axl_context_release(r->ctx));
+    axl_test_rig_down(&r->t);
     AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
 }
 
@@ -265,7 +250,7 @@ static void the_bank_of_an_argument_for_the_units_a_kernel_runs_on_in_one_call(v
     AXL_OK(axl_buffer_place(B, axl_test_emu_device(), bank.bank));
     AXL_OK(axl_buffer_place(O, axl_test_emu_device(), bank.bank));
     axl_event e;
-    AXL_OK(axl_queue_single_task(r.q, r.unit[3],
+    AXL_OK(axl_queue_single_task(r.t.q, r.unit[3],
                                  AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
                                           AXL_ARG_OUT(O), AXL_ARG_U32(N)),
                                  NULL, 0, &e));
@@ -280,7 +265,7 @@ static void the_bank_of_an_argument_for_the_units_a_kernel_runs_on_in_one_call(v
     assert_int_equal(o[N - 1], 2 * (N - 1));
 
     bank.memory = 77;
-    AXL_EXPECT(axl_kernel_get_arg_bank(r.vadd, 0, AXL_NO_DEVICE, &bank),
+    AXL_EXPECT(axl_kernel_get_arg_bank(r.t.vadd, 0, AXL_NO_DEVICE, &bank),
                AXL_ERR_KERNEL_ARGUMENT);
     AXL_MESSAGE_HAS("argument 0 (in1) of vadd: its units reach no memory in "
                     "common (vadd_1: DDR[0]; vadd_2: DDR[1]; vadd_3: "
@@ -313,7 +298,7 @@ static void a_bank_no_unit_reaches_names_the_units_and_the_banks_they_reach(void
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &B));
     AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &O));
     AXL_OK(axl_buffer_place(A, axl_test_emu_device(), 0)); /* DDR[0] */
-    AXL_EXPECT(axl_queue_single_task(r.q, r.unit[2],
+    AXL_EXPECT(axl_queue_single_task(r.t.q, r.unit[2],
                                      AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
                                               AXL_ARG_OUT(O), AXL_ARG_U32(N)),
                                      NULL, 0, NULL),
@@ -325,7 +310,7 @@ static void a_bank_no_unit_reaches_names_the_units_and_the_banks_they_reach(void
      * at submit (before, the command failed at dispatch, saying only
      * that no compute unit reaches its buffers). */
     AXL_OK(axl_buffer_place(B, axl_test_emu_device(), 1)); /* DDR[1] */
-    AXL_EXPECT(axl_queue_single_task(r.q, r.vadd,
+    AXL_EXPECT(axl_queue_single_task(r.t.q, r.t.vadd,
                                      AXL_ARGS(AXL_ARG_IN(A), AXL_ARG_IN(B),
                                               AXL_ARG_OUT(O), AXL_ARG_U32(N)),
                                      NULL, 0, NULL),
@@ -335,7 +320,7 @@ static void a_bank_no_unit_reaches_names_the_units_and_the_banks_they_reach(void
                     "reaches (vadd_1: DDR[0]; vadd_2: DDR[1];");
     /* With in1 where in2 is, vadd_2 runs it. */
     axl_event e;
-    AXL_OK(axl_queue_single_task(r.q, r.vadd,
+    AXL_OK(axl_queue_single_task(r.t.q, r.t.vadd,
                                  AXL_ARGS(AXL_ARG_IN(B), AXL_ARG_IN(B),
                                           AXL_ARG_OUT(O), AXL_ARG_U32(N)),
                                  NULL, 0, &e));

@@ -94,12 +94,12 @@ typedef struct plan_slot {
     uint8_t scalars[AXL_PLAN_SCALAR_BYTES + 8]; /* + 8: start_run reads
                                                    8 at a time */
     /* Each run's arguments' identity (mmio_unit.h, held_id): a unit
-     * whose registers a start of run t wrote with id[t] holds them
+     * whose registers a start of run t wrote with args_id[t] holds them
      * still, and the next start of t writes none. New ids at load and at
      * every update (they have the top bit set, apart from the device
      * port's args_ids; the units' owner changes only with every id
      * forgotten). */
-    uint32_t id[RUNS];
+    uint32_t args_id[RUNS];
 } plan_slot;
 
 _Static_assert(AXL_PLAN_MAX_NODES >= 1 && AXL_PLAN_MAX_NODES <= 4095,
@@ -117,7 +117,7 @@ static uint64_t used[AXL_MMIO_BANKS]; /* bytes placed per memory (the
 static mmio_memory memory;            /* the board's regions, checked at
                                          the first load */
 static uint32_t loaded;               /* plans loaded */
-static uint32_t last_id;              /* the last argument identity given */
+static uint32_t last_args_id;         /* the last argument identity given */
 /* Per unit, the slots whose run waits for it (a bit each): its end kicks
  * them (any context, the interrupt's included). */
 static _Atomic uint32_t unit_waiters[AXL_MMIO_UNITS];
@@ -191,7 +191,7 @@ static axl_plan_node_run token_run(const plan_slot *s, uint32_t t)
 /* New identities for every run of s (what units hold is not theirs), one
  * for runs that write the same words into the same unit: a chain of one
  * launch repeated writes its arguments once. */
-static void new_ids(plan_slot *s)
+static void new_args_ids(plan_slot *s)
 {
     const uint32_t runs = first_token(s, s->plan->nnodes);
     for (uint32_t t = 0; t < runs; t++) {
@@ -199,11 +199,11 @@ static void new_ids(plan_slot *s)
         while (k < t && !same_args(s, token_run(s, k), token_run(s, t)))
             k++;
         if (k < t) {
-            s->id[t] = s->id[k];
+            s->args_id[t] = s->args_id[k];
             continue;
         }
-        last_id = (last_id + 1u) & 0x7fffffffu;
-        s->id[t] = 0x80000000u | last_id;
+        last_args_id = (last_args_id + 1u) & 0x7fffffffu;
+        s->args_id[t] = 0x80000000u | last_args_id;
     }
 }
 #if MMIO_MODEL
@@ -711,7 +711,7 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     if (plan->scalar_bytes)
         memcpy(s->scalars, plan->scalars, plan->scalar_bytes);
     ready_exec(s, i);
-    new_ids(s);
+    new_args_ids(s);
     loaded++;
     out->id = id_of(i);
     return AXL_SUCCESS;
@@ -832,7 +832,7 @@ axl_status axl_plan_set_scalar(axl_plan_id id, uint32_t node,
     if (s->running)
         return refuse_running("axl_plan_set_scalar", s);
     memcpy(s->scalars + a->ref, value, size);
-    new_ids(s);
+    new_args_ids(s);
     return AXL_SUCCESS;
 }
 
@@ -855,7 +855,7 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
         return refuse_running("axl_plan_set_buffer", s);
     if (!host) {
         s->buf[index] = s->own[index];
-        new_ids(s);
+        new_args_ids(s);
         return AXL_SUCCESS;
     }
     const int r = axl__mmio_region_of(&memory, d->bank);
@@ -881,7 +881,7 @@ axl_status axl_plan_set_buffer(axl_plan_id id, uint32_t index, void *host,
                          (unsigned long long)device_address,
                          (void *)host_at(g, device_address),
                          (unsigned)d->bank, host);
-    new_ids(s);
+    new_args_ids(s);
     s->buf[index].host = host;
     s->buf[index].phys = device_address;
     return AXL_SUCCESS;
@@ -926,7 +926,7 @@ AXL_HOT static axl_status start_run(plan_slot *s, uint32_t n, uint32_t r,
     if (st != AXL_SUCCESS)
         return st;
     /* None when the unit holds this run's arguments. */
-    const uint32_t nargs = u->held_id == s->id[t] ? 0u : run.nargs;
+    const uint32_t nargs = u->held_id == s->args_id[t] ? 0u : run.nargs;
     int whole = 1; /* every argument held (no wide scalar) */
     for (uint32_t m = 0; m < nargs; m++) {
         const axl_plan_arg *a = &p->args[run.arg0 + m];
@@ -947,7 +947,7 @@ AXL_HOT static axl_status start_run(plan_slot *s, uint32_t n, uint32_t r,
         }
         axl__mmio_put_value(u, m, v);
     }
-    u->held_id = whole ? s->id[t] : 0u;
+    u->held_id = whole ? s->args_id[t] : 0u;
     axl__mmio_go(u, &s->tok[t]);
     return AXL_SUCCESS;
 }
