@@ -60,17 +60,55 @@ static bool deterministic(void)
     return EMULATED_DEVICE && v && v[0] == '1';
 }
 
+/* Runs are held from the start of a loop until it finds its pool full
+ * (release_when_full), so that every loop meets a full pool however fast
+ * or loaded the machine is. */
+static atomic_int runs_held;
+
 #if defined(AXL_TEST_ROOM_XRT)
 
 /* Runs last: the noop shim completes each one 100 us after its start
  * (Runtime.noop_completion_delay_us in the xrt.ini the test's XRT_INI_PATH
- * names, tests/xrt/noop_root.cmake). A hung accelerator: the run
- * xt_stick_next_run(ERT_CMD_STATE_RUNNING) marks stays RUNNING, through
- * the port's call table, until xt_stuck_run_ends(). The table goes back
- * after the shutdown joined the completion thread (xt_teardown): no wait
- * on the wall clock for it to go back to sleep. */
-#define SETUP xt_setup_stock
-#define TEARDOWN xt_teardown
+ * names, tests/xrt/noop_root.cmake), and while runs are held XRT's state
+ * and wait calls, through the port's call table, say every run is still
+ * RUNNING (a submitter slower than 100 us a run, on a loaded machine,
+ * would otherwise never fill the pool). A hung accelerator: the run
+ * xt_stick_next_run(ERT_CMD_STATE_RUNNING) marks stays RUNNING until
+ * xt_stuck_run_ends(). The table goes back after the shutdown joined the
+ * completion thread (xt_teardown): no wait on the wall clock for it to go
+ * back to sleep. */
+static enum ert_cmd_state held_state(xrtRunHandle h)
+{
+    return atomic_load(&runs_held) ? ERT_CMD_STATE_RUNNING
+                                   : xt_state_faked(h);
+}
+
+static enum ert_cmd_state held_wait(xrtRunHandle h, unsigned ms)
+{
+    if (!atomic_load(&runs_held))
+        return xt_wait_faked(h, ms);
+    sleep_us(ms < 1 ? 1000u : 1000u * (ms < 5 ? ms : 5u));
+    return ERT_CMD_STATE_TIMEOUT;
+}
+
+static int setup(void **state)
+{
+    xt_setup_stock(state);
+    atomic_store(&runs_held, 0);
+    axl__xrt.run_state = held_state;
+    axl__xrt.run_wait_for = held_wait;
+    return 0;
+}
+
+/* A test that failed inside a loop lets its runs go for the shutdown. */
+static int teardown(void **state)
+{
+    atomic_store(&runs_held, 0);
+    return xt_teardown(state);
+}
+
+#define SETUP setup
+#define TEARDOWN teardown
 
 static axl_device test_device(void)
 {
@@ -78,11 +116,6 @@ static axl_device test_device(void)
 }
 
 #else
-
-/* Runs are held (their models wait) from the start of a loop until it
- * finds its pool full (release_when_full), so that every loop meets a
- * full pool however fast the machine is. */
-static atomic_int runs_held;
 
 /* vadd as the stock model computes it, once let go, after run_us. */
 static axl_status slow_vadd(const axl_emu_call *c, void *user)
@@ -106,6 +139,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+    atomic_store(&runs_held, 0);
     int st = axl_test_teardown(state);
     AXL_OK(axl_emu_register_model("vadd", NULL, NULL));
     return st;
@@ -213,36 +247,29 @@ static void assert_back(const pools *before)
                      (unsigned)before->s[i].in_use);
 }
 
-/* The start of a loop: runs wait, where a model runs them on its own
- * thread (not in the deterministic mode, where a model runs inside the
- * submission; the noop shim's runs just last). */
+/* The start of a loop: runs wait (not in the deterministic mode, where
+ * a model runs inside the submission). */
 static void hold_runs(void)
 {
-#if EMULATED_DEVICE || defined(AXL_TEST_MMIO)
     atomic_store(&runs_held, !deterministic());
-#endif
 }
 
 /* Each round of a loop: once a pool it fills is full, the runs go (the
  * creation that follows waits for the oldest of them). */
 static void release_when_full(const char *pool, const char *other)
 {
-#if EMULATED_DEVICE || defined(AXL_TEST_MMIO)
     if (!atomic_load(&runs_held))
         return;
     axl_pool_stats p = axl_test_pool(pool);
     axl_pool_stats o = axl_test_pool(other ? other : pool);
     if (p.in_use >= p.capacity || o.in_use >= o.capacity)
         atomic_store(&runs_held, 0);
-#else
-    (void)pool;
-    (void)other;
-#endif
 }
 
 /* The loop filled the pool (so creation did wait), where runs last. */
 static void assert_filled(const char *pool)
 {
+    atomic_store(&runs_held, 0); /* never held past its loop */
     if (deterministic())
         return; /* each run ends inside its submission */
     axl_pool_stats s = axl_test_pool(pool);
