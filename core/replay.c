@@ -35,6 +35,7 @@
 #include "image.h"
 #include "observe.h"
 #include "replay.h"
+#include "pipeline_priv.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -459,6 +460,24 @@ static bool host_ended(struct axl__plan *p, uint32_t n, axl_status st,
     return axl__exec_node_ended(&p->x, n, st, true);
 }
 
+/* A pipeline's start or stop node, run here by the driver (the lock not
+ * held): the pipeline's own calls, which wait for the port. */
+static axl_status pipe_node(struct axl__plan *p, uint32_t n,
+                            const struct axl__graph_node *gn)
+{
+    char why[AXL_MESSAGE_MAX - 32] = "";
+    axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
+#if AXL_FEATURE_STREAMS
+    if (axl__pipeline_hooks)
+        st = axl__pipeline_hooks->replay(gn->h.u.pipe.handle,
+                                         gn->h.kind == AXL__CMD_PIPE_START);
+#endif
+    if (st != AXL_SUCCESS)
+        axl_format(why, sizeof why, "%s", axl_last_message());
+    (void)host_ended(p, n, st, why);
+    return AXL_SUCCESS;
+}
+
 /* The executor's run_node (exec.h): a host task goes to the host-task
  * workers when there are some (the driver goes on), else runs here; a
  * copy or fill runs here, the lock not held. */
@@ -477,6 +496,8 @@ static axl_status run_node(axl__exec *x, uint32_t n)
     }
     first_start(p, device_of(p));
     const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
+    if (gn->h.kind == AXL__CMD_PIPE_START || gn->h.kind == AXL__CMD_PIPE_STOP)
+        return pipe_node(p, n, gn);
     if (gn->h.kind == AXL__CMD_HOST_TASK && axl__rt.workers) {
         axl_port_lock();
         const uint32_t at = (axl__rt.host_nodes_head +

@@ -59,9 +59,12 @@ extern "C" {
 enum axl_plan_node_kind {
     AXL_PLAN_NODE_KERNEL = 0, /**< runs of a kernel (format 1: every node) */
     AXL_PLAN_NODE_EMPTY = 1,  /**< only orders (a group with no action) */
-    AXL_PLAN_NODE_HOST = 2    /**< a host task, copy or fill: the runtime's
+    AXL_PLAN_NODE_HOST = 2,   /**< a host task, copy or fill: the runtime's
                                    replay only; never written, and a
                                    loader refuses it */
+    AXL_PLAN_NODE_PIPE_START = 3, /**< a recorded axl_pipeline_start: its
+                                   auto-restart units started */
+    AXL_PLAN_NODE_PIPE_STOP = 4   /**< a recorded axl_pipeline_stop */
 };
 
 /** One run of a node of several (a recorded parallel_for's chunks): its
