@@ -25,6 +25,7 @@
 
 #include "axl/axl.h"
 #include "axl/emu.h"
+#include "axl/plan.h"
 #include "axl_config.h"
 #include "axl_reader_skip.h"
 #include "axl_test.h"
@@ -1110,6 +1111,35 @@ static void a_replayed_pipeline_graph_computes_the_direct_runs_bytes(void **s)
     down(&r);
 }
 
+/* A written plan holds kernel and empty nodes: axl_plan_write refuses a
+ * graph with a pipeline's start, naming the node (nothing written). */
+static void a_plan_writer_refuses_a_pipeline_node_naming_it(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    axl_buffer S, D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &S));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &D));
+    axl_graph_exec x;
+    axl_graph g = record_packet(&r, p, S, D, 64, &x);
+    size_t len = 7;
+    AXL_EXPECT(axl_plan_write(x, "pipe_plan", NULL, 0, &len),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("node 0 is a pipeline's start");
+    assert_int_equal(len, 7);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
 int main(void)
 {
     /* The design is streams.xclbin's bytes: without the reader the bundle
@@ -1140,6 +1170,7 @@ int main(void)
         T(a_recorded_start_twice_or_a_stop_without_start_is_refused),
         T(finalize_refuses_a_pipeline_start_with_no_stop_after_it),
         T(a_replayed_pipeline_graph_computes_the_direct_runs_bytes),
+        T(a_plan_writer_refuses_a_pipeline_node_naming_it),
     };
     if (getenv("AXL_TEST_ONLY"))
         cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
