@@ -963,12 +963,24 @@ static bool commands_out(const void *arg)
     return true;
 }
 
+/* A pipeline a replay started stops (by the replay's stop node, or by
+ * hand after a replay that failed before it): hal.queued as it was. */
+static void replay_over(struct axl__pipeline *pl)
+{
+    if (!pl->replayed)
+        return;
+    pl->replayed = false;
+    pl->hal.queued--;
+    axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+}
+
 /* Stop: held commands fail, auto-restart units stop producers first,
  * commands in flight are waited for (lock held, dropped meanwhile). */
 static void stop(struct axl__pipeline *pl, uint32_t how,
                  axl_pipeline_report *r)
 {
     const struct axl__device *d = device_of(pl);
+    replay_over(pl);
     pl->state = AXL_PIPELINE_STOPPING;
     fail_held(pl, "stopped");
     for (uint32_t k = pl->nunits; k-- > 0;) {
@@ -1112,6 +1124,7 @@ axl_status axl_pipeline_reset(axl_pipeline h, axl_pipeline_report *report)
     if (!pl)
         return st;
     const struct axl__device *d = device_of(pl);
+    replay_over(pl);
     pl->state = AXL_PIPELINE_STOPPING;
     fail_held(pl, "reset");
     for (uint32_t k = pl->nunits; k-- > 0;) {
@@ -1647,17 +1660,14 @@ static axl_status on_replay(uint32_t handle, bool start)
             axl_port_lock();
             struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE),
                                                      handle);
-            if (pl)
+            if (pl && !pl->replayed) {
+                pl->replayed = true;
                 pl->hal.queued++;
+            }
             axl_port_unlock();
         }
         return st;
     }
-    axl_port_lock();
-    struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE), handle);
-    if (pl && pl->hal.queued)
-        pl->hal.queued--;
-    axl_port_unlock();
     return replay_stop(h);
 }
 

@@ -66,6 +66,9 @@ struct axl__pipeline {
     uint8_t npipes;
     bool busy;                  /* a call is inside the port with it */
     bool open;                  /* the port's pipeline_open succeeded */
+    bool replayed;              /* a replay's start node started it: one
+                                   command counted in hal.queued until it
+                                   stops (on_replay) */
     uint64_t start_timeout, stop_timeout;
     uint32_t queue;             /* handle of the queue it was made on (weak:
                                    while it records a graph, start and
