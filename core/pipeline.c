@@ -565,7 +565,9 @@ axl_status axl_pipeline_create(axl_queue queue, const axl_pipeline_desc *desc,
         memset(pl, 0, sizeof *pl);
         pl->bundle = AXL__SLOT(KERNEL_BUNDLE, b);
         pl->device = q->device;
+#if AXL_FEATURE_GRAPHS
         pl->queue = AXL__HANDLE(QUEUE, q);
+#endif
         pl->image = img;
         pl->state = AXL_PIPELINE_CREATED;
         pl->start_timeout = desc->start_timeout_ns
@@ -967,11 +969,15 @@ static bool commands_out(const void *arg)
  * hand after a replay that failed before it): hal.queued as it was. */
 static void replay_over(struct axl__pipeline *pl)
 {
+#if AXL_FEATURE_GRAPHS
     if (!pl->replayed)
         return;
     pl->replayed = false;
     pl->hal.queued--;
     axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+#else
+    (void)pl;
+#endif
 }
 
 /* Stop: held commands fail, auto-restart units stop producers first,
@@ -1626,6 +1632,7 @@ static bool on_holds(uint16_t b, const struct axl__device *d,
     return false;
 }
 
+#if AXL_FEATURE_GRAPHS
 /* A replayed stop runs after every command the graph gave the pipeline's
  * units has ended: an auto-restart unit still busy past the stop timeout
  * waits for a packet the graph never sends, and its reset (as
@@ -1671,9 +1678,14 @@ static axl_status on_replay(uint32_t handle, bool start)
     return replay_stop(h);
 }
 
+#endif
+
 static const struct axl__pipeline_hooks hooks = {
     on_committed,      on_hold,          on_dispatched, on_ended,
-    on_check_timeouts, on_next_deadline, on_holds,     on_replay,
+    on_check_timeouts, on_next_deadline, on_holds,
+#if AXL_FEATURE_GRAPHS
+    on_replay,
+#endif
 };
 
 static void hooks_on(void)

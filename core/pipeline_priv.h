@@ -66,10 +66,8 @@ struct axl__pipeline {
     uint8_t npipes;
     bool busy;                  /* a call is inside the port with it */
     bool open;                  /* the port's pipeline_open succeeded */
-    bool replayed;              /* a replay's start node started it: one
-                                   command counted in hal.queued until it
-                                   stops (on_replay) */
     uint64_t start_timeout, stop_timeout;
+#if AXL_FEATURE_GRAPHS
     uint32_t queue;             /* handle of the queue it was made on (weak:
                                    while it records a graph, start and
                                    stop are recorded, graph.c) */
@@ -77,6 +75,10 @@ struct axl__pipeline {
                                    last, or 0 */
     uint32_t rec_start;         /* that start's node handle while no stop
                                    is recorded after it, else 0 */
+    bool replayed;              /* a replay's start node started it: one
+                                   command counted in hal.queued until it
+                                   stops (on_replay) */
+#endif
     struct axl__cmd_fifo held;  /* commands waiting for their consumers */
     struct axl__pipeline_unit unit[AXL_MAX_PIPELINE_UNITS];
     uint32_t pipe[AXL_MAX_PIPELINE_PIPES]; /* the design's stream indices */
@@ -119,9 +121,11 @@ struct axl__pipeline_hooks {
      * design_held names it). */
     bool (*holds)(uint16_t b, const struct axl__device *d,
                   uint32_t *handle);
+#if AXL_FEATURE_GRAPHS
     /* A replay's start or stop node of pipeline `handle` (no lock held,
-     * the executor's driver): the pipeline started or stopped now. */
+     * a host-task worker): the pipeline started or stopped now. */
     axl_status (*replay)(uint32_t handle, bool start);
+#endif
 };
 extern const struct axl__pipeline_hooks *axl__pipeline_hooks; /* runtime.c */
 
