@@ -423,6 +423,8 @@ static axl_status pipe_action(const axl_handler *h, char *why, size_t cap)
     if (axl__pipeline_hooks)
         st = axl__pipeline_hooks->replay(h->u.pipe.handle,
                                          h->kind == AXL__CMD_PIPE_START);
+#else
+    (void)h; /* no pipeline is made: no such node is recorded */
 #endif
     if (st != AXL_SUCCESS)
         axl_format(why, cap, "%s", axl_last_message());
