@@ -198,7 +198,7 @@ AXL_HOT static void start_node(axl__exec *x, uint32_t n)
         return;
     }
     x->ready[WORD(n)] &= ~BIT(n);
-    if (nd->kind == AXL_PLAN_NODE_HOST) {
+    if (nd->kind != AXL_PLAN_NODE_EMPTY) { /* host, pipeline start, stop */
         const axl_status st = x->ops->run_node ? x->ops->run_node(x, n)
                                                : AXL_ERR_FEATURE_NOT_SUPPORTED;
         if (st == AXL_SUCCESS) {

@@ -11,7 +11,8 @@
  * A graph is the plan's topology (axl_plan_node: kind, runs, preds) with
  * successor lists (axl__exec_build_succ). A node of kind KERNEL starts
  * its runs through the client's start op; EMPTY settles at once; HOST
- * goes to the client's run_node op. A node ends when its last run does,
+ * (and a pipeline's PIPE_START, PIPE_STOP) goes to the client's run_node
+ * op. A node ends when its last run does,
  * and settles: its successors count down, and a failed or skipped node
  * dooms them (they settle unrun, skipped, with its status), while the
  * nodes that do not depend on it run on.

@@ -31,6 +31,7 @@
 #include "observe.h"
 #include "access.h"
 #include "replay.h"
+#include "pipeline_priv.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -177,6 +178,124 @@ static axl_status outside_event(const char *fn, uint32_t id)
                      (unsigned)id);
 }
 
+static axl_status record(const char *fn, struct axl__graph *g,
+                         struct axl__queue *q, axl_handler *h, uint32_t last,
+                         uint32_t *out);
+
+#if AXL_FEATURE_STREAMS
+static bool pipe_node(const axl_handler *h)
+{
+    return h->kind == AXL__CMD_PIPE_START || h->kind == AXL__CMD_PIPE_STOP;
+}
+
+/* A command on unit k of a pipeline, recorded into graph gh: ordered
+ * after the start of its pipeline the graph records, which must come
+ * before it with no stop between (the unit's streams run only then). */
+static axl_status after_start(const char *fn, uint32_t gh, axl_handler *h)
+{
+    const struct axl__pipeline *pl =
+        axl__pipeline_at((uint16_t)(h->u.kernel.pipe - 1u));
+    const char *unit = pl->unit[h->u.kernel.pipe_unit].name;
+    (void)unit;
+    if (pl->rec_graph != gh || !pl->rec_start)
+        return axl__fail(fn, AXL_ERR_BAD_STATE,
+                         "%s is a unit of pipeline %u, and the graph records "
+                         "no axl_pipeline_start of it before this command%s",
+                         unit, (unsigned)pl->hal.number,
+                         pl->rec_graph == gh ? " (its stop is recorded "
+                                               "already: record a start "
+                                               "again first)"
+                                             : ": record the start first");
+    if (h->ndeps < AXL_MAX_HANDLER_DEPS)
+        h->deps[h->ndeps++] = pl->rec_start;
+    else
+        h->deps_overflow = true;
+    return AXL_SUCCESS;
+}
+
+/* The stop's edges: the start, and each node of g after it on a unit of
+ * pipeline slot s (the stop waits for their runs to end). */
+static axl_status stop_edges(const char *fn, const struct axl__graph *g,
+                             uint16_t s, uint32_t start, axl_handler *h)
+{
+    h->deps[h->ndeps++] = start;
+    const struct axl__graph_node *from =
+        axl__pool_get(AXL__POOL(GRAPH_NODE), start);
+    for (axl__graph_node_ref r = from ? from->next : g->head; AXL__IS_REF(r);) {
+        const struct axl__graph_node *n = axl__graph_node_deref(r);
+        r = n->next;
+        if (n->h.kind != AXL__CMD_KERNEL || n->h.u.kernel.pipe != s + 1u)
+            continue;
+        if (h->ndeps == AXL_MAX_HANDLER_DEPS)
+            return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                             "the stop of pipeline %u waits for more "
+                             "commands than a node keeps edges "
+                             "(AXL_MAX_HANDLER_DEPS)",
+                             (unsigned)axl__pipeline_at(s)->hal.number);
+        h->deps[h->ndeps++] = AXL__HANDLE(GRAPH_NODE, n);
+    }
+    return AXL_SUCCESS;
+}
+
+/* axl_pipeline_start or _stop on q, which records: a node of its graph
+ * (graph_priv.h, axl__graph_pipe_fn). A start needs the pipeline not
+ * running and no start of it open in the graph; a stop needs one. */
+static axl_status graph_pipe(const char *fn, struct axl__queue *q,
+                             uint32_t handle, uint8_t kind)
+{
+    struct axl__graph *g = axl__graph_deref(q->graph);
+    const uint32_t gh = AXL__HANDLE(GRAPH, g);
+    struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE), handle);
+    const unsigned num = (unsigned)pl->hal.number;
+    const bool open = pl->rec_graph == gh && pl->rec_start;
+    axl_handler h;
+    axl__handler_init(&h);
+    h.kind = kind;
+    h.u.pipe.handle = handle;
+    axl_status st = AXL_SUCCESS;
+    const struct axl__graph_node *sn =
+        open ? axl__pool_get(AXL__POOL(GRAPH_NODE), pl->rec_start) : NULL;
+    if (kind == AXL__CMD_PIPE_START && open)
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "pipeline %u: the graph records its start already "
+                       "(node %u) and no stop after it: record "
+                       "axl_pipeline_stop first",
+                       num, sn ? (unsigned)sn->index : 0u);
+    else if (kind == AXL__CMD_PIPE_START &&
+             pl->state != AXL_PIPELINE_CREATED &&
+             pl->state != AXL_PIPELINE_STOPPED)
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "pipeline %u is started now: a graph records the "
+                       "start of a pipeline that is created or stopped "
+                       "(stop it before recording)",
+                       num);
+    else if (kind == AXL__CMD_PIPE_STOP && !open)
+        st = axl__fail(fn, AXL_ERR_BAD_STATE,
+                       "pipeline %u: the graph records no start of it before "
+                       "this stop",
+                       num);
+    else if (kind == AXL__CMD_PIPE_STOP)
+        st = stop_edges(fn, g, AXL__SLOT(PIPELINE, pl), pl->rec_start, &h);
+    uint32_t id = 0;
+    if (st == AXL_SUCCESS)
+        st = record(fn, g, q, &h,
+                    q->flags & AXL_QUEUE_IN_ORDER ? q->graph_last : 0, &id);
+    if (st != AXL_SUCCESS)
+        return st;
+    if (q->flags & AXL_QUEUE_IN_ORDER)
+        q->graph_last = id;
+    pl->rec_graph = gh;
+    pl->rec_start = kind == AXL__CMD_PIPE_START ? id : 0;
+    return AXL_SUCCESS;
+}
+#else
+static bool pipe_node(const axl_handler *h)
+{
+    (void)h;
+    return false;
+}
+#endif
+
 /*
  * Adds the checked group h to g as a node (lock held; h's holds stay h's).
  * q: the recording queue, or a check queue of the graph's context and
@@ -189,11 +308,11 @@ static axl_status record(const char *fn, struct axl__graph *g,
     const uint32_t gh = AXL__HANDLE(GRAPH, g);
     if (h->memo)
         unmemo(h);
-    axl_status st = axl__group_check(fn, q, h);
+    axl_status st = pipe_node(h) ? AXL_SUCCESS : axl__group_check(fn, q, h);
+#if AXL_FEATURE_STREAMS
     if (st == AXL_SUCCESS && h->kind == AXL__CMD_KERNEL && h->u.kernel.pipe)
-        st = axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                       "a command on a unit of a pipeline is not recorded "
-                       "into a graph: submit it (axl/pipeline.h)");
+        st = after_start(fn, gh, h);
+#endif
     if (st == AXL_SUCCESS && h->nacc)
         st = axl__access_prepare(fn, h, q);
     if (st != AXL_SUCCESS)
@@ -332,6 +451,9 @@ axl_status axl_graph_create(axl_context context, axl_device device,
     }
     if (g) {
         axl__graph_submit_fn = graph_submit;
+#if AXL_FEATURE_STREAMS
+        axl__graph_pipe_fn = graph_pipe;
+#endif
         g->refs = 1;
         g->context = AXL__SLOT(CONTEXT, c);
         g->device = AXL__SLOT(DEVICE, d);
@@ -682,6 +804,63 @@ static uint32_t bank_on(const axl_handler *h, unsigned i, uint16_t dev)
     return l == AXL__NO_LOC ? UINT32_MAX : b->loc[l].mem.bank;
 }
 
+#if AXL_FEATURE_STREAMS
+/* Every pipeline g starts, g stops after (a replay leaves no pipeline
+ * running that the graph started): else the start is named. */
+static axl_status started_and_stopped(const char *fn,
+                                      const struct axl__graph *g)
+{
+    for (const struct axl__graph_node *n = node_of(g->head); n;
+         n = node_of(n->next)) {
+        if (n->h.kind != AXL__CMD_PIPE_START)
+            continue;
+        bool stopped = false;
+        for (const struct axl__graph_node *m = node_of(n->next);
+             m && !stopped && !(m->h.kind == AXL__CMD_PIPE_START &&
+                                m->h.u.pipe.handle == n->h.u.pipe.handle);
+             m = node_of(m->next))
+            stopped = m->h.kind == AXL__CMD_PIPE_STOP &&
+                      m->h.u.pipe.handle == n->h.u.pipe.handle;
+        if (stopped)
+            continue;
+        const struct axl__pipeline *pl =
+            axl__pool_get(AXL__POOL(PIPELINE), n->h.u.pipe.handle);
+        return axl__fail(fn, AXL_ERR_BAD_STATE,
+                         "node %u starts pipeline %u (0x%08x) and no node "
+                         "after it stops it: record axl_pipeline_stop "
+                         "before finalize",
+                         (unsigned)n->index,
+                         pl ? (unsigned)pl->hal.number : 0u,
+                         (unsigned)n->h.u.pipe.handle);
+    }
+    return AXL_SUCCESS;
+}
+
+/* A start or stop node's pipeline, not released. */
+static axl_status pipeline_alive(const char *fn,
+                                 const struct axl__graph_node *n)
+{
+    if (axl__pool_get(AXL__POOL(PIPELINE), n->h.u.pipe.handle))
+        return AXL_SUCCESS;
+    return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                     "node %u: its pipeline 0x%08x was released",
+                     (unsigned)n->index, (unsigned)n->h.u.pipe.handle);
+}
+#else
+static axl_status started_and_stopped(const char *fn,
+                                      const struct axl__graph *g)
+{
+    (void)fn, (void)g;
+    return AXL_SUCCESS;
+}
+static axl_status pipeline_alive(const char *fn,
+                                 const struct axl__graph_node *n)
+{
+    (void)fn, (void)n;
+    return AXL_SUCCESS;
+}
+#endif
+
 axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
 {
     static const char fn[] = "axl_graph_finalize";
@@ -713,17 +892,21 @@ axl_status axl_graph_finalize(axl_graph graph, axl_graph_exec *exec)
     const uint32_t xh = AXL__HANDLE(GRAPH_EXEC, x);
     struct axl__queue tq;
     check_queue(&tq, g->context, g->device);
+    /* A command on a pipeline's unit is checked as recorded (the graph
+     * orders it after the pipeline's start: started_and_stopped). */
+    tq.graph = axl__graph_ref_of(g);
     struct axl__graph_node *tail = NULL;
     g->refs++; /* its nodes stay while the checker drops the lock */
-    for (struct axl__graph_node *n = node_of(g->head); n;
-         n = node_of(n->next)) {
+    st = started_and_stopped(fn, g);
+    for (struct axl__graph_node *n = node_of(g->head);
+         n && st == AXL_SUCCESS; n = node_of(n->next)) {
         axl_handler h;
         st = node_resolve(fn, n, &h, 0, 0);
         if (st != AXL_SUCCESS)
             break;
         /* The one checker, against the state of now (the lock may be
          * dropped in it: device memory for a buffer argument). */
-        st = axl__group_check(fn, &tq, &h);
+        st = pipe_node(&h) ? pipeline_alive(fn, n) : axl__group_check(fn, &tq, &h);
         if (st == AXL_SUCCESS && h.nacc)
             st = axl__access_prepare(fn, &h, &tq);
         if (st != AXL_SUCCESS) {

@@ -130,6 +130,14 @@ typedef axl_status (*axl__graph_submit_t)(const char *fn,
                                           axl_handler *h, axl_event *out);
 extern axl__graph_submit_t axl__graph_submit_fn;
 
+/* axl_pipeline_start or _stop (kind AXL__CMD_PIPE_START or _STOP) of
+ * pipeline `handle` on q, a queue that records: a node (lock held).
+ * Set with axl__graph_submit_fn: pipeline.c reaches graph.c only
+ * through it. */
+typedef axl_status (*axl__graph_pipe_t)(const char *fn, struct axl__queue *q,
+                                        uint32_t handle, uint8_t kind);
+extern axl__graph_pipe_t axl__graph_pipe_fn;
+
 #endif /* AXL_FEATURE_GRAPHS */
 
 #endif /* AXL_GRAPH_PRIV_H */

@@ -30,6 +30,9 @@
 #include "devops.h"
 #include "observe.h"
 #include "pipeline_priv.h"
+#if AXL_FEATURE_GRAPHS
+#include "graph_priv.h"
+#endif
 
 #if AXL_FEATURE_STREAMS
 
@@ -562,6 +565,9 @@ axl_status axl_pipeline_create(axl_queue queue, const axl_pipeline_desc *desc,
         memset(pl, 0, sizeof *pl);
         pl->bundle = AXL__SLOT(KERNEL_BUNDLE, b);
         pl->device = q->device;
+#if AXL_FEATURE_GRAPHS
+        pl->queue = AXL__HANDLE(QUEUE, q);
+#endif
         pl->image = img;
         pl->state = AXL_PIPELINE_CREATED;
         pl->start_timeout = desc->start_timeout_ns
@@ -756,9 +762,47 @@ static void stop_units(struct axl__pipeline *pl, uint32_t n, uint32_t how)
     }
 }
 
+/*
+ * A start or stop called while the queue the pipeline was made on records
+ * a graph is a node of that graph (graph.c), not run now
+ * (sycl_ext_oneapi_graph's record-and-replay: "commands submitted to a
+ * queue in the recording state are not executed"). True when the call
+ * is done with that (*st its status, or a bad handle's).
+ */
+static bool recorded(const char *fn, axl_pipeline h, uint8_t kind,
+                     axl_status *st)
+{
+#if AXL_FEATURE_GRAPHS
+    struct axl__pipeline *pl = axl__pipeline_enter(fn, h, st);
+    if (!pl)
+        return true;
+    struct axl__queue *q = axl__pool_get(AXL__POOL(QUEUE), pl->queue);
+    const bool rec = q && AXL__IS_REF(q->graph) && axl__graph_pipe_fn;
+    if (rec)
+        *st = axl__graph_pipe_fn(fn, q, h.id, kind);
+    axl__leave();
+    return rec;
+#else
+    (void)fn, (void)h, (void)kind, (void)st;
+    return false;
+#endif
+}
+
+static axl_status start_now(const char *fn, axl_pipeline h);
+static axl_status stop_now(const char *fn, axl_pipeline h,
+                           axl_pipeline_report *report);
+
 axl_status axl_pipeline_start(axl_pipeline h)
 {
     static const char fn[] = "axl_pipeline_start";
+    axl_status st;
+    if (recorded(fn, h, AXL__CMD_PIPE_START, &st))
+        return st;
+    return start_now(fn, h);
+}
+
+static axl_status start_now(const char *fn, axl_pipeline h)
+{
     axl_status st;
     struct axl__pipeline *pl = begin_call(fn, h, &st);
     if (!pl)
@@ -921,12 +965,28 @@ static bool commands_out(const void *arg)
     return true;
 }
 
+/* A pipeline a replay started stops (by the replay's stop node, or by
+ * hand after a replay that failed before it): hal.queued as it was. */
+static void replay_over(struct axl__pipeline *pl)
+{
+#if AXL_FEATURE_GRAPHS
+    if (!pl->replayed)
+        return;
+    pl->replayed = false;
+    pl->hal.queued--;
+    axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+#else
+    (void)pl;
+#endif
+}
+
 /* Stop: held commands fail, auto-restart units stop producers first,
  * commands in flight are waited for (lock held, dropped meanwhile). */
 static void stop(struct axl__pipeline *pl, uint32_t how,
                  axl_pipeline_report *r)
 {
     const struct axl__device *d = device_of(pl);
+    replay_over(pl);
     pl->state = AXL_PIPELINE_STOPPING;
     fail_held(pl, "stopped");
     for (uint32_t k = pl->nunits; k-- > 0;) {
@@ -1009,8 +1069,19 @@ axl_status axl_pipeline_stop(axl_pipeline h, axl_pipeline_report *report)
     static const char fn[] = "axl_pipeline_stop";
     axl_pipeline_report own;
     axl_status st;
-    struct axl__pipeline *pl =
-        stop_call(fn, h, report ? report : &own, &st);
+    if (recorded(fn, h, AXL__CMD_PIPE_STOP, &st)) {
+        if (report)
+            memset(report, 0, sizeof *report);
+        return st;
+    }
+    return stop_now(fn, h, report ? report : &own);
+}
+
+static axl_status stop_now(const char *fn, axl_pipeline h,
+                           axl_pipeline_report *report)
+{
+    axl_status st;
+    struct axl__pipeline *pl = stop_call(fn, h, report, &st);
     if (pl)
         end_call(pl);
     return st;
@@ -1059,6 +1130,7 @@ axl_status axl_pipeline_reset(axl_pipeline h, axl_pipeline_report *report)
     if (!pl)
         return st;
     const struct axl__device *d = device_of(pl);
+    replay_over(pl);
     pl->state = AXL_PIPELINE_STOPPING;
     fail_held(pl, "reset");
     for (uint32_t k = pl->nunits; k-- > 0;) {
@@ -1293,6 +1365,14 @@ axl_status axl__pipeline_check_launch(const char *fn, struct axl__queue *q,
                              ? "free-running"
                              : "on auto-restart",
                          number_of(pl));
+    *pipe = (uint8_t)(AXL__SLOT(PIPELINE, pl) + 1u);
+    *unit = k;
+#if AXL_FEATURE_GRAPHS
+    /* Recorded (or checked at finalize): the graph orders it after a
+     * recorded start of its pipeline (graph.c), whatever runs now. */
+    if (AXL__IS_REF(q->graph))
+        return AXL_SUCCESS;
+#endif
     port_failed(pl);
     if (pl->state != AXL_PIPELINE_RUNNING)
         return axl__fail(fn, AXL_ERR_BAD_STATE,
@@ -1302,8 +1382,6 @@ axl_status axl__pipeline_check_launch(const char *fn, struct axl__queue *q,
                          pl->state == AXL_PIPELINE_FAILED
                              ? " (it failed: axl_pipeline_reset)"
                              : "");
-    *pipe = (uint8_t)(AXL__SLOT(PIPELINE, pl) + 1u);
-    *unit = k;
     return AXL_SUCCESS;
 }
 
@@ -1554,9 +1632,60 @@ static bool on_holds(uint16_t b, const struct axl__device *d,
     return false;
 }
 
+#if AXL_FEATURE_GRAPHS
+/* A replayed stop runs after every command the graph gave the pipeline's
+ * units has ended: an auto-restart unit still busy past the stop timeout
+ * waits for a packet the graph never sends, and its reset (as
+ * axl_pipeline_stop does it) ends the pipeline's work as the graph meant;
+ * only a command still running then fails the node. */
+static axl_status replay_stop(axl_pipeline h)
+{
+    static const char fn[] = "axl_pipeline_stop (replayed)";
+    axl_pipeline_report r;
+    axl_status st;
+    struct axl__pipeline *pl = stop_call(fn, h, &r, &st);
+    if (!pl)
+        return st;
+    if (st == AXL_ERR_TIMEOUT && commands_out(pl))
+        st = AXL_SUCCESS;
+    end_call(pl);
+    return st;
+}
+
+/* A replayed start or stop node: the calls' own work, never recorded
+ * (the queue may record another graph meanwhile). The commands on the
+ * pipeline's units come as the replay's runs, which the port is given at
+ * once: while the pipeline runs in a replay, a command of it counts as
+ * still to come (hal.queued), so the emulated device's deadlock search
+ * does not take the gap between two of them for a deadlock. */
+static axl_status on_replay(uint32_t handle, bool start)
+{
+    const axl_pipeline h = {handle};
+    if (start) {
+        const axl_status st = start_now("axl_pipeline_start (replayed)", h);
+        if (st == AXL_SUCCESS) {
+            axl_port_lock();
+            struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE),
+                                                     handle);
+            if (pl && !pl->replayed) {
+                pl->replayed = true;
+                pl->hal.queued++;
+            }
+            axl_port_unlock();
+        }
+        return st;
+    }
+    return replay_stop(h);
+}
+
+#endif
+
 static const struct axl__pipeline_hooks hooks = {
     on_committed,      on_hold,          on_dispatched, on_ended,
     on_check_timeouts, on_next_deadline, on_holds,
+#if AXL_FEATURE_GRAPHS
+    on_replay,
+#endif
 };
 
 static void hooks_on(void)

@@ -67,6 +67,18 @@ struct axl__pipeline {
     bool busy;                  /* a call is inside the port with it */
     bool open;                  /* the port's pipeline_open succeeded */
     uint64_t start_timeout, stop_timeout;
+#if AXL_FEATURE_GRAPHS
+    uint32_t queue;             /* handle of the queue it was made on (weak:
+                                   while it records a graph, start and
+                                   stop are recorded, graph.c) */
+    uint32_t rec_graph;         /* the graph a start of it was recorded in
+                                   last, or 0 */
+    uint32_t rec_start;         /* that start's node handle while no stop
+                                   is recorded after it, else 0 */
+    bool replayed;              /* a replay's start node started it: one
+                                   command counted in hal.queued until it
+                                   stops (on_replay) */
+#endif
     struct axl__cmd_fifo held;  /* commands waiting for their consumers */
     struct axl__pipeline_unit unit[AXL_MAX_PIPELINE_UNITS];
     uint32_t pipe[AXL_MAX_PIPELINE_PIPES]; /* the design's stream indices */
@@ -109,6 +121,11 @@ struct axl__pipeline_hooks {
      * design_held names it). */
     bool (*holds)(uint16_t b, const struct axl__device *d,
                   uint32_t *handle);
+#if AXL_FEATURE_GRAPHS
+    /* A replay's start or stop node of pipeline `handle` (no lock held,
+     * a host-task worker): the pipeline started or stopped now. */
+    axl_status (*replay)(uint32_t handle, bool start);
+#endif
 };
 extern const struct axl__pipeline_hooks *axl__pipeline_hooks; /* runtime.c */
 

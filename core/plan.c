@@ -61,10 +61,18 @@ static uint32_t node_runs(const struct axl__graph_node *n)
 /* What a node is, as an executor sees it. */
 static uint8_t node_kind(const struct axl__graph_node *n)
 {
-    if (n->h.kind == AXL__CMD_KERNEL)
+    switch (n->h.kind) {
+    case AXL__CMD_KERNEL:
         return AXL_PLAN_NODE_KERNEL;
-    return n->h.kind == AXL__CMD_EMPTY ? AXL_PLAN_NODE_EMPTY
-                                       : AXL_PLAN_NODE_HOST;
+    case AXL__CMD_EMPTY:
+        return AXL_PLAN_NODE_EMPTY;
+    case AXL__CMD_PIPE_START:
+        return AXL_PLAN_NODE_PIPE_START;
+    case AXL__CMD_PIPE_STOP:
+        return AXL_PLAN_NODE_PIPE_STOP;
+    default:
+        return AXL_PLAN_NODE_HOST;
+    }
 }
 
 /* Whether accessor i of a and accessor j of b (of one base buffer) must be
@@ -732,6 +740,10 @@ const char *axl__node_what(const struct axl__graph_node *n)
         return "an update_host";
     case AXL__CMD_PREFETCH:
         return "a prefetch";
+    case AXL__CMD_PIPE_START:
+        return "a pipeline's start";
+    case AXL__CMD_PIPE_STOP:
+        return "a pipeline's stop";
     default:
         return "a copy";
     }
@@ -774,7 +786,9 @@ static axl_status gather(const char *fn, const struct axl__graph_exec *x,
     uint16_t image = 0;
     for (unsigned i = 0; i < p->nnodes; i++) {
         const struct axl__graph_node *n = node_at(pm, i);
-        if (p->nodes[i].kind == AXL_PLAN_NODE_HOST)
+        if (p->nodes[i].kind == AXL_PLAN_NODE_HOST ||
+            p->nodes[i].kind == AXL_PLAN_NODE_PIPE_START ||
+            p->nodes[i].kind == AXL_PLAN_NODE_PIPE_STOP)
             return axl__fail(fn, AXL_ERR_INVALID,
                              "node %u is %s: a plan holds kernel nodes (and "
                              "empty ones)",

@@ -35,6 +35,7 @@
 #include "image.h"
 #include "observe.h"
 #include "replay.h"
+#include "pipeline_priv.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -406,9 +407,33 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
     return AXL_SUCCESS;
 }
 
+static bool pipe_kind(uint8_t kind)
+{
+    return kind == AXL__CMD_PIPE_START || kind == AXL__CMD_PIPE_STOP;
+}
+
+/* A pipeline's start or stop node: the pipeline's own calls, which wait
+ * for the port (its units' ends, maybe their interrupts): a host-task
+ * worker runs it as a host task, never the driver, which may be a unit's
+ * interrupt entry. */
+static axl_status pipe_action(const axl_handler *h, char *why, size_t cap)
+{
+    axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
+#if AXL_FEATURE_STREAMS
+    if (axl__pipeline_hooks)
+        st = axl__pipeline_hooks->replay(h->u.pipe.handle,
+                                         h->kind == AXL__CMD_PIPE_START);
+#else
+    (void)h; /* no pipeline is made: no such node is recorded */
+#endif
+    if (st != AXL_SUCCESS)
+        axl_format(why, cap, "%s", axl_last_message());
+    return st;
+}
+
 /* Host node n's action, on the thread that runs it (no lock held): a
- * host task's function, or a copy's or fill's bytes. Its status; why
- * filled when it failed. */
+ * host task's function, a pipeline's start or stop, or a copy's or
+ * fill's bytes. Its status; why filled when it failed. */
 static axl_status host_action(struct axl__plan *p, uint32_t n, char *why,
                               size_t cap)
 {
@@ -418,6 +443,8 @@ static axl_status host_action(struct axl__plan *p, uint32_t n, char *why,
     if (p->traced)
         gn->t_start = axl__dev_now(device_of(p));
 #endif
+    if (pipe_kind(h->kind))
+        return pipe_action(h, why, cap);
     if (h->kind == AXL__CMD_HOST_TASK) {
         char *msg = axl_port_message_buffer();
         msg[0] = '\0';
@@ -477,7 +504,8 @@ static axl_status run_node(axl__exec *x, uint32_t n)
     }
     first_start(p, device_of(p));
     const struct axl__graph_node *gn = axl__graph_node_deref(p->node[n]);
-    if (gn->h.kind == AXL__CMD_HOST_TASK && axl__rt.workers) {
+    if ((gn->h.kind == AXL__CMD_HOST_TASK || pipe_kind(gn->h.kind)) &&
+        axl__rt.workers) {
         axl_port_lock();
         const uint32_t at = (axl__rt.host_nodes_head +
                              axl__rt.host_nodes_count++) %

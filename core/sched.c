@@ -293,6 +293,7 @@ void axl__buffer_destroy_error(const struct axl__buffer *b, uint32_t id,
 
 #if AXL_FEATURE_GRAPHS
 axl__graph_submit_t axl__graph_submit_fn;
+axl__graph_pipe_t axl__graph_pipe_fn;
 #endif
 
 static void complete(struct axl__command *c, axl_status status,

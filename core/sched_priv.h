@@ -23,9 +23,12 @@ enum axl__command_kind {
     AXL__CMD_EMPTY,         /* a group with no action (4.9.3): done once
                                what it depends on is (a barrier) */
     AXL__CMD_KERNEL,        /* single_task on a compute unit */
-    AXL__CMD_REPLAY         /* a submission of an executable graph's plan
+    AXL__CMD_REPLAY,        /* a submission of an executable graph's plan
                                (replay.c): one command, no command per
                                node; the executor runs its nodes */
+    AXL__CMD_PIPE_START,    /* graph nodes only: a recorded
+                               axl_pipeline_start, run at each replay */
+    AXL__CMD_PIPE_STOP      /* graph nodes only: its axl_pipeline_stop */
 };
 
 enum axl__command_flags {
@@ -150,6 +153,10 @@ struct axl__command {
             uint8_t bytes[AXL_MAX_ARG_BYTES];
             uint64_t timeout_ns;
         } kernel;
+        struct {                /* AXL__CMD_PIPE_START, _STOP */
+            uint32_t handle;    /* the pipeline's (weak: a replay finds
+                                   it released and fails the node) */
+        } pipe;
         struct {                /* AXL__CMD_HOST_ACCESS */
             bool dropped;       /* its creation gave up waiting for it
                                    (a wait that could never end): it

@@ -59,9 +59,15 @@ extern "C" {
 enum axl_plan_node_kind {
     AXL_PLAN_NODE_KERNEL = 0, /**< runs of a kernel (format 1: every node) */
     AXL_PLAN_NODE_EMPTY = 1,  /**< only orders (a group with no action) */
-    AXL_PLAN_NODE_HOST = 2    /**< a host task, copy or fill: the runtime's
+    AXL_PLAN_NODE_HOST = 2,   /**< a host task, copy or fill: the runtime's
                                    replay only; never written, and a
                                    loader refuses it */
+    AXL_PLAN_NODE_PIPE_START = 3, /**< a recorded axl_pipeline_start: the
+                                   runtime's replay only; not written yet
+                                   (axl_plan_write refuses it), and a
+                                   loader refuses it */
+    AXL_PLAN_NODE_PIPE_STOP = 4   /**< a recorded axl_pipeline_stop (as
+                                   PIPE_START) */
 };
 
 /** One run of a node of several (a recorded parallel_for's chunks): its
@@ -162,8 +168,8 @@ typedef struct axl_plan {
  * the same program writes the same bytes.
  *
  * Statuses, each with a message naming the call: AXL_ERR_INVALID, dst
- * and *len untouched, when a node is a host task, copy or fill (the
- * message names it), x has no kernel node, its device carries another
+ * and *len untouched, when a node is a host task, copy or fill, or a
+ * pipeline's start or stop (the message names it), x has no kernel node, its device carries another
  * design than its kernels' now, a unit is
  * neither ap_ctrl_hs nor ap_ctrl_chain, or name is not an identifier;
  * AXL_ERR_INVALID_OBJECT when a node's kernel or buffer was released;

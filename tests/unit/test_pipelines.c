@@ -25,6 +25,7 @@
 
 #include "axl/axl.h"
 #include "axl/emu.h"
+#include "axl/plan.h"
 #include "axl_config.h"
 #include "axl_reader_skip.h"
 #include "axl_test.h"
@@ -794,6 +795,351 @@ static void the_bundle_lists_its_designs_pipes_with_their_depths(void **s)
     down(&r);
 }
 
+/* ---- Graphs: a recorded pipeline (sycl_ext_oneapi_graph) ------------------- */
+
+/* The pipeline through sadd_1 on auto-restart adding `add`, made and
+ * given its scalar, not started. */
+static axl_pipeline made_pipeline(const rig *r, uint32_t add)
+{
+    static const char *const names[] = {"sadd_1"};
+    axl_pipeline_desc d = {r->t.bundle, "sadd_1", names, 1, 0, STOP_NS};
+    axl_pipeline p;
+    AXL_OK(axl_pipeline_create(r->t.q, &d, &p));
+    AXL_OK(axl_pipeline_set_arg(p, "sadd_1", 2, &add, 4));
+    return p;
+}
+
+/* A direct stop: sadd_1, on auto-restart, may wait for a next packet
+ * that never comes, and is reset past the stop timeout. */
+static void stop_direct(axl_pipeline p)
+{
+    const axl_status st = axl_pipeline_stop(p, NULL);
+    if (st != AXL_SUCCESS && st != AXL_ERR_TIMEOUT)
+        fail_msg("axl_pipeline_stop: %s", axl_last_message());
+}
+
+static void put_words(axl_buffer b, const uint32_t *w, uint32_t n)
+{
+    axl_host_accessor ha;
+    void *p;
+    AXL_OK(axl_host_accessor_create(b, AXL_ACCESS_WRITE, NULL, 0, &ha, &p));
+    memcpy(p, w, n * 4u);
+    AXL_OK(axl_host_accessor_release(ha));
+}
+
+static void get_words(axl_buffer b, uint32_t *w, uint32_t n)
+{
+    axl_host_accessor ha;
+    void *p;
+    AXL_OK(axl_host_accessor_create(b, AXL_ACCESS_READ, NULL, 0, &ha, &p));
+    memcpy(w, p, n * 4u);
+    AXL_OK(axl_host_accessor_release(ha));
+}
+
+static axl_status record_mm2s(const rig *r, axl_buffer S, uint32_t n)
+{
+    return axl_queue_single_task(
+        r->t.q, r->mm2s,
+        AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(S)), AXL_ARG_AT(2, AXL_ARG_U32(n))),
+        NULL, 0, NULL);
+}
+
+static axl_status record_s2mm(const rig *r, axl_buffer D, uint32_t n)
+{
+    return axl_queue_single_task(
+        r->t.q, r->s2mm,
+        AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)), AXL_ARG_AT(2, AXL_ARG_U32(n))),
+        NULL, 0, NULL);
+}
+
+/* start, mm2s(S, n), s2mm(D, n), stop recorded on the rig's queue (out
+ * of order: the graph orders the commands after the start, the stop
+ * after them); the graph, finalized into *x unless x is NULL. */
+static axl_graph record_packet(const rig *r, axl_pipeline p, axl_buffer S,
+                               axl_buffer D, uint32_t n, axl_graph_exec *x)
+{
+    axl_graph g;
+    AXL_OK(axl_graph_create(r->t.ctx, r->t.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r->t.q));
+    AXL_OK(axl_pipeline_start(p));
+    AXL_OK(record_mm2s(r, S, n));
+    AXL_OK(record_s2mm(r, D, n));
+    AXL_OK(axl_pipeline_stop(p, NULL));
+    AXL_OK(axl_graph_end_recording(g, r->t.q));
+    if (x)
+        AXL_OK(axl_graph_finalize(g, x));
+    return g;
+}
+
+static axl_status replay(const rig *r, axl_graph_exec x)
+{
+    axl_event e;
+    axl_status st = axl_queue_submit_graph(r->t.q, x, NULL, 0, &e);
+    if (st != AXL_SUCCESS)
+        return st;
+    st = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
+    return st;
+}
+
+/* A queue that records takes axl_pipeline_start and _stop as nodes and
+ * runs neither (sycl_ext_oneapi_graph, "Recording": commands submitted
+ * to a recording queue are not executed): the pipeline stays created. */
+static void a_recording_queue_records_pipeline_start_and_stop_as_nodes(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    axl_buffer S, D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &S));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &D));
+    axl_graph g = record_packet(&r, p, S, D, 64, NULL);
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 4); /* start, mm2s, s2mm, stop */
+    axl_pipeline_state state;
+    AXL_OK(axl_pipeline_get_state(p, &state, NULL, NULL));
+    assert_int_equal(state, AXL_PIPELINE_CREATED);
+    /* Outside the recording they run again. */
+    AXL_OK(axl_pipeline_start(p));
+    AXL_OK(axl_pipeline_get_state(p, &state, NULL, NULL));
+    assert_int_equal(state, AXL_PIPELINE_RUNNING);
+    stop_direct(p);
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* Commands recorded on a pipeline's units, with no dependency given on an
+ * out-of-order queue, wait for the recorded start: a start that fails at
+ * replay (the pipeline was started by hand meanwhile) skips them, and the
+ * output buffer keeps its bytes. */
+static void commands_on_pipeline_units_are_ordered_after_the_recorded_start(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    const uint32_t n = 64;
+    axl_buffer S, D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &S));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &D));
+    fill(n, 3);
+    put_words(S, src, n);
+    put_words(D, dst, n); /* 0xEE.. */
+    axl_graph_exec x;
+    axl_graph g = record_packet(&r, p, S, D, n, &x);
+    AXL_OK(axl_pipeline_start(p));
+    AXL_EXPECT(replay(&r, x), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("node 0");
+    drain_errors(r.t.q);
+    axl_host_accessor ha;
+    void *ptr;
+    AXL_EXPECT(axl_host_accessor_create(D, AXL_ACCESS_READ, NULL, 0, &ha,
+                                        &ptr),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("failed writing"); /* s2mm skipped: never ran */
+    stop_direct(p);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* A command on a pipeline's unit is recorded only between a recorded
+ * start of its pipeline and its stop: before any start, and after the
+ * stop, it is refused naming the unit (nothing recorded). */
+static void a_unit_command_recorded_outside_a_recorded_start_is_refused(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    axl_buffer S;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &S));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.t.ctx, r.t.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.t.q));
+    AXL_EXPECT(record_mm2s(&r, S, 64), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("mm2s_1 is a unit of pipeline");
+    AXL_MESSAGE_HAS("no axl_pipeline_start of it before this command");
+    AXL_OK(axl_pipeline_start(p));
+    AXL_OK(record_mm2s(&r, S, 64));
+    AXL_OK(axl_pipeline_stop(p, NULL));
+    AXL_EXPECT(record_mm2s(&r, S, 64), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("its stop is recorded already");
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 3);
+    AXL_OK(axl_graph_end_recording(g, r.t.q));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* A recorded start of a pipeline whose start the graph records already
+ * (no stop between), and of a pipeline running now, are refused; so is a
+ * recorded stop with no start before it. Nothing is recorded. */
+static void a_recorded_start_twice_or_a_stop_without_start_is_refused(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.t.ctx, r.t.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.t.q));
+    AXL_EXPECT(axl_pipeline_stop(p, NULL), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("records no start of it before this stop");
+    AXL_OK(axl_pipeline_start(p));
+    AXL_EXPECT(axl_pipeline_start(p), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("records its start already (node 0)");
+    AXL_OK(axl_pipeline_stop(p, NULL));
+    AXL_EXPECT(axl_pipeline_stop(p, NULL), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("records no start of it before this stop");
+    uint32_t count;
+    AXL_OK(axl_graph_node_count(g, &count));
+    assert_int_equal(count, 2);
+    AXL_OK(axl_graph_end_recording(g, r.t.q));
+    /* A pipeline running when the recording begins. */
+    AXL_OK(axl_pipeline_start(p));
+    axl_graph g2;
+    AXL_OK(axl_graph_create(r.t.ctx, r.t.dev, &g2));
+    AXL_OK(axl_graph_begin_recording(g2, r.t.q));
+    AXL_EXPECT(axl_pipeline_start(p), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("is started now");
+    AXL_OK(axl_graph_end_recording(g2, r.t.q));
+    stop_direct(p);
+    AXL_OK(axl_graph_release(g2));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* A replay must not leave a pipeline it started running: finalize
+ * refuses a graph with a start and no stop after it, naming the node. */
+static void finalize_refuses_a_pipeline_start_with_no_stop_after_it(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    axl_buffer S;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &S));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.t.ctx, r.t.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.t.q));
+    AXL_OK(axl_pipeline_start(p));
+    AXL_OK(record_mm2s(&r, S, 64));
+    AXL_OK(axl_graph_end_recording(g, r.t.q));
+    axl_graph_exec x;
+    AXL_EXPECT(axl_graph_finalize(g, &x), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("node 0 starts pipeline");
+    AXL_MESSAGE_HAS("no node after it stops it");
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* A graph of start, mm2s, s2mm, stop replays (twice, the input changed
+ * between) and computes the bytes the same commands compute submitted
+ * directly; the pipeline is stopped after each replay. On every port. */
+static void a_replayed_pipeline_graph_computes_the_direct_runs_bytes(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    const uint32_t n = 300, add = 0x10001; /* > a FIFO: a real stream */
+    axl_pipeline p = made_pipeline(&r, add);
+    axl_buffer S, D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &S));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &D));
+    axl_graph_exec x;
+    axl_graph g = record_packet(&r, p, S, D, n, &x);
+    static uint32_t want[1024], got[1024];
+    for (uint32_t k = 0; k < 2; k++) {
+        fill(n, 11 + k);
+        AXL_OK(axl_pipeline_start(p)); /* the direct run */
+        packet(&r, r.mm2s, r.s2mm, n, n, NULL, NULL);
+        stop_direct(p);
+        check_plus(n, add);
+        memcpy(want, dst, n * 4u);
+        put_words(S, src, n);
+        memset(got, 0xEE, sizeof got);
+        put_words(D, got, n);
+        AXL_OK(replay(&r, x));
+        get_words(D, got, n);
+        assert_memory_equal(got, want, n * 4u);
+        axl_pipeline_state state;
+        AXL_OK(axl_pipeline_get_state(p, &state, NULL, NULL));
+        assert_int_equal(state, AXL_PIPELINE_STOPPED);
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
+/* A written plan holds kernel and empty nodes: axl_plan_write refuses a
+ * graph with a pipeline's start, naming the node (nothing written). */
+static void a_plan_writer_refuses_a_pipeline_node_naming_it(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    axl_pipeline p = made_pipeline(&r, 5);
+    axl_buffer S, D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &S));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(64), NULL, &D));
+    axl_graph_exec x;
+    axl_graph g = record_packet(&r, p, S, D, 64, &x);
+    size_t len = 7;
+    AXL_EXPECT(axl_plan_write(x, "pipe_plan", NULL, 0, &len),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("node 0 is a pipeline's start");
+    assert_int_equal(len, 7);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
 int main(void)
 {
     /* The design is streams.xclbin's bytes: without the reader the bundle
@@ -818,6 +1164,13 @@ int main(void)
         T(stop_past_its_timeout_names_the_unit_that_did_not_stop),
         T(the_bundle_lists_its_designs_pipes_with_their_depths),
         T(drain_names_a_pipe_that_still_holds_beats),
+        T(a_recording_queue_records_pipeline_start_and_stop_as_nodes),
+        T(commands_on_pipeline_units_are_ordered_after_the_recorded_start),
+        T(a_unit_command_recorded_outside_a_recorded_start_is_refused),
+        T(a_recorded_start_twice_or_a_stop_without_start_is_refused),
+        T(finalize_refuses_a_pipeline_start_with_no_stop_after_it),
+        T(a_replayed_pipeline_graph_computes_the_direct_runs_bytes),
+        T(a_plan_writer_refuses_a_pipeline_node_naming_it),
     };
     if (getenv("AXL_TEST_ONLY"))
         cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
