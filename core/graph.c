@@ -196,7 +196,6 @@ static axl_status after_start(const char *fn, uint32_t gh, axl_handler *h)
     const struct axl__pipeline *pl =
         axl__pipeline_at((uint16_t)(h->u.kernel.pipe - 1u));
     const char *unit = pl->unit[h->u.kernel.pipe_unit].name;
-    (void)unit;
     if (pl->rec_graph != gh || !pl->rec_start)
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "%s is a unit of pipeline %u, and the graph records "
