@@ -87,7 +87,7 @@ function(axl_mmio_model_library name)
   set(dir ${src}/xrt/mmio)
   add_library(${name}_port OBJECT ${dir}/mmio.c ${dir}/unit.c ${dir}/fw_exec.c
               ${dir}/banks.c
-              ${dir}/pipe.c ${dir}/sim.c)
+              ${dir}/pipe.c ${dir}/fw_pipe.c ${dir}/sim.c)
   target_include_directories(${name}_port PRIVATE ${src}/include
     ${board_dir} ${src}/xrt/emu ${dir} ${src}/core)
   target_compile_definitions(${name}_port PRIVATE AXL_MMIO_MODEL=1)

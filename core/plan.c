@@ -28,6 +28,9 @@
 #include "image.h"
 #include "devops.h"
 #include "replay.h"
+#if AXL_FEATURE_STREAMS
+#include "pipeline_priv.h"
+#endif
 
 #if AXL_FEATURE_GRAPHS
 
@@ -654,6 +657,11 @@ struct plan_model {
      * one (the writer's limits before plans of any size). */
     const char *buf_name[AXL_MAX_ACCESSORS];
     const char *node_name[AXL__LAID_NODES];
+    /* The pipelines its start and stop nodes name (handles), in the
+     * order the nodes first name them: the plan's pipes[]; their
+     * auto-restart and free-running units, and those units' words. */
+    uint32_t pipe[AXL_MAX_PIPELINES + 1];
+    uint32_t npipes, npipe_units, npipe_words;
 };
 
 static const struct axl__graph_node *node_at(const struct plan_model *pm,
@@ -775,6 +783,109 @@ static axl_status node_buffer(const char *fn, const struct plan_model *pm,
     return AXL_SUCCESS;
 }
 
+static bool is_pipe_node(const axl_plan_node *nd)
+{
+    return nd->kind == AXL_PLAN_NODE_PIPE_START ||
+           nd->kind == AXL_PLAN_NODE_PIPE_STOP;
+}
+
+#if AXL_FEATURE_STREAMS
+/* The pipeline plan pipe k is (gather found it alive). */
+static const struct axl__pipeline *pipe_of(const struct plan_model *pm,
+                                           unsigned k)
+{
+    return axl__pool_get(AXL__POOL(PIPELINE), pm->pipe[k]);
+}
+
+/* The plan pipe of start or stop node i. */
+static unsigned pipe_index(const struct plan_model *pm, unsigned i)
+{
+    const uint32_t h = node_at(pm, i)->h.u.pipe.handle;
+    unsigned k = 0;
+    while (k < pm->npipes && pm->pipe[k] != h)
+        k++;
+    return k;
+}
+
+/* A unit the plan's pipeline tables hold: a command unit's runs are the
+ * plan's kernel nodes. */
+static bool table_unit(const struct axl__pipeline_unit *u)
+{
+    return u->kind != AXL_PIPELINE_COMMAND;
+}
+
+/* The register of unit u's scalar m, from the kernel XML; false when it
+ * has none a plan can name. */
+static bool pipe_register(const struct plan_model *pm,
+                          const struct axl__pipeline_unit *u, unsigned m,
+                          axl_xclbin_arg *x)
+{
+    return xml_arg(pm->img, axl__kernel_id_at(u->kid)->index,
+                   u->scalar[m].id, x) &&
+           is_register(x) && x->offset >= 0x10 &&
+           x->offset <= UINT16_MAX - 8u && !(x->offset & 3u);
+}
+
+/* The words scalar m of unit u takes (its register's: one, or two for a
+ * register of 8 bytes or more, as pipe.c writes it). */
+static unsigned pipe_words(const axl_xclbin_arg *x)
+{
+    return x->size >= 8 ? 2u : 1u;
+}
+
+/* Start or stop node i: its pipeline alive, of the plan's design, each
+ * unit a table holds with every scalar set and in a register; counted
+ * into the tables the first time a node names it. */
+static axl_status gather_pipe(const char *fn, struct plan_model *pm,
+                              unsigned i)
+{
+    const uint32_t h = node_at(pm, i)->h.u.pipe.handle;
+    const struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE), h);
+    if (!pl)
+        return axl__fail(fn, AXL_ERR_INVALID_OBJECT,
+                         "node %u: its pipeline 0x%08x was released", i,
+                         (unsigned)h);
+    if (pm->img != axl__image_at(pl->image))
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "node %u: pipeline %u is of another design than "
+                         "the plan's kernels",
+                         i, (unsigned)pl->hal.number);
+    if (pipe_index(pm, i) < pm->npipes)
+        return AXL_SUCCESS; /* its start's, counted */
+    pm->pipe[pm->npipes++] = h;
+    for (uint8_t k = 0; k < pl->nunits; k++) {
+        const struct axl__pipeline_unit *u = &pl->unit[k];
+        if (!table_unit(u))
+            continue;
+        pm->npipe_units++;
+        for (unsigned m = 0; m < u->nscalars; m++) {
+            axl_xclbin_arg x;
+            if (!u->scalar[m].set || !pipe_register(pm, u, m, &x))
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "node %u: %s's scalar argument %u (pipeline "
+                                 "%u) is %s",
+                                 i, u->name, (unsigned)u->scalar[m].id,
+                                 (unsigned)pl->hal.number,
+                                 u->scalar[m].set
+                                     ? "not a register a plan can name"
+                                     : "not set (axl_pipeline_set_arg): a "
+                                       "plan writes the scalars the "
+                                       "pipeline was given");
+            pm->npipe_words += pipe_words(&x);
+        }
+    }
+    return AXL_SUCCESS;
+}
+#else
+/* No pipeline nodes without AXL_FEATURE_STREAMS (graph.c records none). */
+static axl_status gather_pipe(const char *fn, struct plan_model *pm,
+                              unsigned i)
+{
+    (void)pm;
+    return axl__fail(fn, AXL_ERR_INTERNAL, "node %u: a pipeline's node", i);
+}
+#endif
+
 /* Everything the text says, checked (lock held). */
 static axl_status gather(const char *fn, const struct axl__graph_exec *x,
                          struct plan_model *pm)
@@ -786,12 +897,10 @@ static axl_status gather(const char *fn, const struct axl__graph_exec *x,
     uint16_t image = 0;
     for (unsigned i = 0; i < p->nnodes; i++) {
         const struct axl__graph_node *n = node_at(pm, i);
-        if (p->nodes[i].kind == AXL_PLAN_NODE_HOST ||
-            p->nodes[i].kind == AXL_PLAN_NODE_PIPE_START ||
-            p->nodes[i].kind == AXL_PLAN_NODE_PIPE_STOP)
+        if (p->nodes[i].kind == AXL_PLAN_NODE_HOST)
             return axl__fail(fn, AXL_ERR_INVALID,
-                             "node %u is %s: a plan holds kernel nodes (and "
-                             "empty ones)",
+                             "node %u is %s: a plan holds kernel nodes, "
+                             "pipelines' starts and stops (and empty nodes)",
                              i, axl__node_what(n));
         if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
             continue;
@@ -837,6 +946,11 @@ static axl_status gather(const char *fn, const struct axl__graph_exec *x,
     pm->img = axl__image_at((uint16_t)(image - 1u));
     for (unsigned i = 0; i < p->nnodes; i++) {
         pm->npreds += p->nodes[i].npreds;
+        if (is_pipe_node(&p->nodes[i])) {
+            axl_status st = gather_pipe(fn, pm, i);
+            if (st != AXL_SUCCESS)
+                return st;
+        }
         if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
             continue;
         const struct axl__graph_node *n = node_at(pm, i);
@@ -1116,6 +1230,21 @@ static void put_nodes(text *t, const struct plan_model *pm, const char *name)
     unsigned arg0 = 0;
     for (unsigned i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
+#if AXL_FEATURE_STREAMS
+        if (is_pipe_node(nd)) {
+            const bool start = nd->kind == AXL_PLAN_NODE_PIPE_START;
+            put(t,
+                "    {.unit = %u, .arg0 = %u, .pred0 = %u, .npreds = %u,\n"
+                "     .kernel = \"axl_pipeline_%s\", "
+                ".kind = AXL_PLAN_NODE_PIPE_%s}, /* node %u: pipeline %u's "
+                "%s */\n",
+                pipe_index(pm, i), arg0, (unsigned)nd->pred0,
+                (unsigned)nd->npreds, start ? "start" : "stop",
+                start ? "START" : "STOP", i, pipe_index(pm, i),
+                start ? "start" : "stop");
+            continue;
+        }
+#endif
         if (nd->kind != AXL_PLAN_NODE_KERNEL) {
             /* Only orders (check: no host node gets here). */
             put(t,
@@ -1143,6 +1272,117 @@ static void put_nodes(text *t, const struct plan_model *pm, const char *name)
     }
     put(t, "};\n\n");
 }
+
+#if AXL_FEATURE_STREAMS
+/* Scalar m of unit u as register words: word w of its bytes, little-end
+ * first (the registers' order), zero past them. */
+static uint32_t pipe_word(const struct axl__pipeline_unit *u, unsigned m,
+                          const axl_xclbin_arg *x, unsigned w)
+{
+    const struct axl__pipe_scalar *sc = &u->scalar[m];
+    const unsigned bytes = sc->size < x->size ? sc->size : (unsigned)x->size;
+    uint32_t v = 0;
+    for (unsigned b = 0; b < 4; b++)
+        if (w * 4u + b < bytes && w * 4u + b < 8u)
+            v |= (uint32_t)sc->bytes[w * 4u + b] << (8u * b);
+    return v;
+}
+
+static void put_pipe_words(text *t, const struct plan_model *pm,
+                           const char *name)
+{
+    put(t,
+        "/* The scalar words each pipeline's start writes, as "
+        "axl_pipeline_set_arg\n * gave them. */\n"
+        "static const axl_plan_pipe_word %s_pipe_words[%u] = {\n",
+        name, (unsigned)pm->npipe_words);
+    for (unsigned k = 0; k < pm->npipes; k++) {
+        const struct axl__pipeline *pl = pipe_of(pm, k);
+        for (uint8_t c = 0; c < pl->nunits; c++) {
+            const struct axl__pipeline_unit *u = &pl->unit[c];
+            for (unsigned m = 0; table_unit(u) && m < u->nscalars; m++) {
+                axl_xclbin_arg x;
+                (void)pipe_register(pm, u, m, &x); /* gather's */
+                for (unsigned w = 0; w < pipe_words(&x); w++) {
+                    put(t,
+                        "    {.offset = 0x%x, .value = 0x%08lx}, /* %s ",
+                        (unsigned)(x.offset + 4u * w),
+                        (unsigned long)pipe_word(u, m, &x, w), u->name);
+                    put_name(t, x.name.ptr, x.name.len);
+                    put(t, "%s */\n", w ? " (high word)" : "");
+                }
+            }
+        }
+    }
+    put(t, "};\n\n");
+}
+
+/* Its pipelines: each one's auto-restart and free-running units in start
+ * order (consumers first), then the pipelines, which its start and stop
+ * nodes index. */
+static void put_pipes(text *t, const struct plan_model *pm, const char *name)
+{
+    if (pm->npipe_words)
+        put_pipe_words(t, pm, name);
+    if (pm->npipe_units)
+        put(t, "static const axl_plan_pipe_unit %s_pipe_units[%u] = {\n",
+            name, (unsigned)pm->npipe_units);
+    unsigned unit = 0, word = 0;
+    for (unsigned k = 0; k < pm->npipes; k++) {
+        const struct axl__pipeline *pl = pipe_of(pm, k);
+        for (uint8_t c = 0; c < pl->nunits; c++) {
+            const struct axl__pipeline_unit *u = &pl->unit[c];
+            if (!table_unit(u))
+                continue;
+            unsigned words = 0;
+            for (unsigned m = 0; m < u->nscalars; m++) {
+                axl_xclbin_arg x;
+                (void)pipe_register(pm, u, m, &x);
+                words += pipe_words(&x);
+            }
+            axl_xclbin_ip ip;
+            axl_xclbin_get_ip(&pm->img->x, u->ip, &ip);
+            const char *control =
+                u->kind == AXL_PIPELINE_FREE_RUNNING ? "FREE_RUNNING"
+                : ip.control == AXL_XCLBIN_AP_CTRL_CHAIN
+                    ? "AUTO_RESTART"
+                    : "AUTO_RESTART_HS";
+            put(t,
+                "    {.ip_index = %u, .control = AXL_PLAN_PIPE_%s,\n"
+                "     .base = 0x%llx, .name = \"",
+                (unsigned)u->ip, control,
+                (unsigned long long)ip.base_address);
+            put_name(t, ip.name.ptr, ip.name.len);
+            put(t, "\", .word0 = %u, .nwords = %u}, /* pipeline %u */\n",
+                word, words, k);
+            word += words;
+            unit++;
+        }
+    }
+    if (pm->npipe_units)
+        put(t, "};\n\n");
+    put(t, "static const axl_plan_pipe %s_pipes[%u] = {\n", name,
+        (unsigned)pm->npipes);
+    unit = 0;
+    for (unsigned k = 0; k < pm->npipes; k++) {
+        const struct axl__pipeline *pl = pipe_of(pm, k);
+        unsigned n = 0;
+        for (uint8_t c = 0; c < pl->nunits; c++)
+            n += table_unit(&pl->unit[c]);
+        put(t,
+            "    {.unit0 = %u, .nunits = %u, .stop_timeout_ns = %llu}, "
+            "/* pipeline %u */\n",
+            unit, n, (unsigned long long)pl->stop_timeout, k);
+        unit += n;
+    }
+    put(t, "};\n\n");
+}
+#else
+static void put_pipes(text *t, const struct plan_model *pm, const char *name)
+{
+    (void)t, (void)pm, (void)name; /* no pipeline without streams */
+}
+#endif
 
 /* The names given for the plan's buffers or nodes (names[n], NULL where
  * none), as a table; false (nothing written) when none was given. */
@@ -1193,6 +1433,8 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
     if (pm->scalar_bytes)
         put_scalars(t, pm, name);
     put_nodes(t, pm, name);
+    if (pm->npipes)
+        put_pipes(t, pm, name);
     const bool buf_names =
         put_names(t, name, "buffer", pm->buf_name, pm->p->nbufs,
                   AXL_MAX_ACCESSORS);
@@ -1228,6 +1470,18 @@ static void put_plan(text *t, const struct plan_model *pm, const char *name)
         else if (i < 5) /* no names: as a plan of format 1 reads */
             put(t, "    .%s = NULL,\n", tables[i].field);
     }
+    if (pm->npipes) /* the executor's pipeline code, linked for it */
+        put(t,
+            "    .npipes = %u,\n    .npipe_units = %u,\n"
+            "    .npipe_words = %u,\n    .pipes = %s_pipes,\n"
+            "    .pipe_units = %s%s,\n    .pipe_words = %s%s,\n"
+            "    .pipelines = &axl_plan_pipelines,\n",
+            (unsigned)pm->npipes, (unsigned)pm->npipe_units,
+            (unsigned)pm->npipe_words, name,
+            pm->npipe_units ? name : "NULL",
+            pm->npipe_units ? "_pipe_units" : "",
+            pm->npipe_words ? name : "NULL",
+            pm->npipe_words ? "_pipe_words" : "");
     put(t, "};\n");
 }
 

@@ -52,8 +52,11 @@ extern "C" {
 /** The format a plan is written in. 2 added the buffers' and nodes'
  *  names (axl_plan.buffer_names, node_names) and node kinds and runs (a
  *  node of several unit runs), all fields a plan of format 1 leaves zero
- *  (it loads as before); a loader refuses any other. */
-#define AXL_PLAN_FORMAT 2u
+ *  (it loads as before). 3 added pipelines (axl_plan.pipes and the
+ *  PIPE_START, PIPE_STOP nodes that index them), fields a plan of format
+ *  1 or 2 leaves zero (it loads as before; one that holds a pipeline node
+ *  is refused, naming its format). A loader refuses any other. */
+#define AXL_PLAN_FORMAT 3u
 
 /** What a node is (axl_plan_node.kind). */
 enum axl_plan_node_kind {
@@ -62,10 +65,9 @@ enum axl_plan_node_kind {
     AXL_PLAN_NODE_HOST = 2,   /**< a host task, copy or fill: the runtime's
                                    replay only; never written, and a
                                    loader refuses it */
-    AXL_PLAN_NODE_PIPE_START = 3, /**< a recorded axl_pipeline_start: the
-                                   runtime's replay only; not written yet
-                                   (axl_plan_write refuses it), and a
-                                   loader refuses it */
+    AXL_PLAN_NODE_PIPE_START = 3, /**< a recorded axl_pipeline_start
+                                   (format 3): `unit` is its index in
+                                   axl_plan.pipes */
     AXL_PLAN_NODE_PIPE_STOP = 4   /**< a recorded axl_pipeline_stop (as
                                    PIPE_START) */
 };
@@ -84,6 +86,58 @@ typedef struct axl_plan_unit {
     uint64_t base;       /**< IP_LAYOUT's base (the board may remap it) */
     const char *name;    /**< "vadd:vadd_1", for messages */
 } axl_plan_unit;
+
+/** How a pipeline's unit is controlled (axl_plan_pipe_unit.control). */
+enum axl_plan_pipe_control {
+    AXL_PLAN_PIPE_AUTO_RESTART = 0, /**< ap_ctrl_chain on auto-restart:
+                                         started with ap_start |
+                                         auto_restart (0x81), stopped by
+                                         clearing it and waiting for
+                                         ap_idle */
+    AXL_PLAN_PIPE_AUTO_RESTART_HS = 1, /**< the same on ap_ctrl_hs (no
+                                         ap_continue at the stop) */
+    AXL_PLAN_PIPE_FREE_RUNNING = 2  /**< ap_ctrl_none: its scalars written,
+                                         never its control word */
+};
+
+/** One scalar register word a pipeline's start writes into its unit. */
+typedef struct axl_plan_pipe_word {
+    uint16_t offset;     /**< register offset in the unit's control space */
+    uint32_t value;      /**< the word, as axl_pipeline_set_arg set it */
+} axl_plan_pipe_word;
+
+/** An auto-restart or free-running unit of a pipeline (a command unit's
+ *  runs are the plan's kernel nodes). */
+typedef struct axl_plan_pipe_unit {
+    uint32_t ip_index;   /**< its IP_LAYOUT index */
+    uint32_t control;    /**< axl_plan_pipe_control */
+    uint64_t base;       /**< IP_LAYOUT's base (the board may remap it) */
+    const char *name;    /**< "sadd:sadd_1", for messages */
+    uint16_t word0, nwords; /**< its scalars: pipe_words[word0, +nwords) */
+} axl_plan_pipe_unit;
+
+/** A pipeline a plan starts and stops: its units in start order
+ *  (consumers first), as axl_pipeline_start takes them. */
+typedef struct axl_plan_pipe {
+    uint16_t unit0, nunits; /**< pipe_units[unit0, unit0 + nunits) */
+    uint64_t stop_timeout_ns; /**< its stop's wait for ap_idle (0: 1 s) */
+} axl_plan_pipe;
+
+struct axl_plan;
+
+/** The executor's pipeline code (xrt/mmio/fw_pipe.c), reached only through
+ *  a plan that holds a pipeline (axl_plan.pipelines = &axl_plan_pipelines):
+ *  a firmware whose plans hold none links none of it, and one built with
+ *  AXL_FEATURE_STREAMS 0 fails to link such a plan. */
+typedef struct axl_plan_pipe_ops {
+    /* Load: the tables checked, the units mapped. */
+    axl_status (*load)(const struct axl_plan *plan);
+    /* Node n (PIPE_START or PIPE_STOP) replayed; a failure's message (in
+     * axl_last_message) names the unit. */
+    axl_status (*run)(const struct axl_plan *plan, uint32_t n);
+} axl_plan_pipe_ops;
+
+extern const axl_plan_pipe_ops axl_plan_pipelines;
 
 /** What a buffer needs of the caches (axl_plan_buffer_desc.flags). */
 enum axl_plan_buffer_flags {
@@ -150,6 +204,14 @@ typedef struct axl_plan {
     const char *const *node_names;
     const axl_plan_node_run *runs; /**< format 2: nodes' runs, or NULL */
     uint16_t nruns;
+    /** Format 3: the pipelines its PIPE_START and PIPE_STOP nodes index,
+     *  their units and the units' scalar words; all NULL (and `pipelines`
+     *  too) when it holds no pipeline node. */
+    uint16_t npipes, npipe_units, npipe_words;
+    const axl_plan_pipe *pipes;
+    const axl_plan_pipe_unit *pipe_units;
+    const axl_plan_pipe_word *pipe_words;
+    const axl_plan_pipe_ops *pipelines; /**< &axl_plan_pipelines */
 } axl_plan;
 
 /* ------------------------------------------------------------------------ */

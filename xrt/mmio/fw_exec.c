@@ -369,8 +369,16 @@ static axl_status check_tables(const axl_plan *p)
                            lists hold as many (axl__exec_build) */
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
+        const int pipe = nd->kind == AXL_PLAN_NODE_PIPE_START ||
+                         nd->kind == AXL_PLAN_NODE_PIPE_STOP;
+        if (pipe && (p->format < 3u || !p->pipelines))
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "node %u is a pipeline's start or stop, which "
+                             "a plan of format %u without .pipelines cannot "
+                             "hold (format 3 can: write it again)",
+                             (unsigned)i, (unsigned)p->format);
         if (nd->kind != AXL_PLAN_NODE_KERNEL &&
-            nd->kind != AXL_PLAN_NODE_EMPTY)
+            nd->kind != AXL_PLAN_NODE_EMPTY && !pipe)
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
                              "node %u is of kind %u, not a kernel or empty "
                              "node",
@@ -649,11 +657,11 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan and out must not be NULL");
     out->id = 0;
-    /* Format 1 is format 2 without names, kinds or runs (its tables
-     * compile with them zero). */
-    if (plan->format != 1u && plan->format != AXL_PLAN_FORMAT)
+    /* Format 1 is format 2 without names, kinds or runs, and 2 is 3
+     * without pipelines (their tables compile with them zero). */
+    if (plan->format - 1u >= AXL_PLAN_FORMAT)
         return plan_fail(AXL_ERR_INVALID, "axl_plan_load", plan,
-                         "format %u; this executor reads 1 and %u (write "
+                         "format %u; this executor reads 1 to %u (write "
                          "it again with this axl)",
                          (unsigned)plan->format, (unsigned)AXL_PLAN_FORMAT);
     axl_status st = check_tables(plan);
@@ -700,6 +708,8 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     st = place(s, bd);
     if (st == AXL_SUCCESS)
         st = ready_units(plan);
+    if (st == AXL_SUCCESS && plan->format >= 3u && plan->pipelines)
+        st = plan->pipelines->load(plan); /* fw_pipe.c */
     if (st != AXL_SUCCESS) {
         s->plan = NULL; /* nothing placed: used[] is as it was */
         if (!loaded)
@@ -988,7 +998,21 @@ AXL_HOT static axl_status plan_start(axl__exec *x, uint32_t n, uint32_t r)
     return st;
 }
 
-static const axl__exec_ops plan_ops = {.start = plan_start};
+/* The executor's run_node: a pipeline's start or stop (load saw the plan
+ * carry its code, axl_plan.pipelines), done here, its message the code's. */
+static axl_status plan_node(axl__exec *x, uint32_t n)
+{
+    const plan_slot *s = x->client;
+    const axl_status st = s->plan->pipelines->run(s->plan, n);
+    char *w = st != AXL_SUCCESS ? axl__exec_why(x, n) : NULL;
+    if (w)
+        axl_format(w, AXL_MESSAGE_MAX, "%s", axl_last_message());
+    (void)axl__exec_node_ended(x, n, st, true);
+    return AXL_SUCCESS;
+}
+
+static const axl__exec_ops plan_ops = {.start = plan_start,
+                                       .run_node = plan_node};
 
 /* The submission of s has ended: what units wrote is read from memory. */
 AXL_HOT static void end_run(plan_slot *s)

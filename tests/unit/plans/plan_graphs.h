@@ -55,4 +55,32 @@ axl_status plan_rig_finalize(plan_rig *r, const char *name,
 axl_status plan_record(plan_rig *r, const char *name);
 axl_status plan_rig_down(plan_rig *r);
 
+/* plan_pipe, on the streams design (bitstreams/streams.xclbin): the
+ * pipeline through sadd_1 on auto-restart adding PLAN_PIPE_ADD (stop
+ * timeout PLAN_PIPE_STOP_NS) started, mm2s(S, PLAN_PIPE_N) into it,
+ * s2mm(D, PLAN_PIPE_N) out of it, the pipeline stopped: D[i] = S[i] +
+ * PLAN_PIPE_ADD. A written plan numbers S 0 and D 1. */
+enum {
+    PLAN_PIPE_N = 300,       /* words: more than a FIFO holds */
+    PLAN_PIPE_ADD = 0x10001,
+    PLAN_PIPE_STOP_NS = 20000
+};
+
+typedef struct plan_pipe_rig {
+    axl_device dev;
+    axl_context ctx;
+    axl_queue q;
+    axl_kernel_bundle bundle;
+    axl_kernel sadd, mm2s, s2mm;
+    axl_pipeline p;
+    axl_buffer S, D;
+} plan_pipe_rig;
+
+axl_status plan_pipe_up(plan_pipe_rig *r, axl_device dev);
+/* mm2s(S) and s2mm(D) onto r's queue (recorded or run). */
+axl_status plan_pipe_packet(plan_pipe_rig *r);
+/* The graph plan_pipe recorded and finalized into *x. */
+axl_status plan_pipe_finalize(plan_pipe_rig *r, axl_graph_exec *x);
+axl_status plan_pipe_down(plan_pipe_rig *r);
+
 #endif /* PLAN_GRAPHS_H */

@@ -132,3 +132,74 @@ axl_status plan_rig_down(plan_rig *r)
     TRY(axl_queue_release(r->q));
     return axl_context_release(r->ctx);
 }
+
+/* ---- plan_pipe: a pipeline's start and stop around its packet ----------- */
+
+static axl_status by_name(plan_pipe_rig *r, const char *name, axl_kernel *k)
+{
+    return axl_kernel_bundle_get_kernel_by_name(r->bundle, name, k);
+}
+
+axl_status plan_pipe_up(plan_pipe_rig *r, axl_device dev)
+{
+    memset(r, 0, sizeof *r);
+    r->dev = dev;
+    axl_kernel_id id;
+    TRY(axl_get_built_in_kernel_id(dev, "sadd", &id));
+    TRY(axl_context_create(&r->dev, 1, NULL, &r->ctx));
+    TRY(axl_queue_create(r->ctx, r->dev, 0, NULL, &r->q));
+    /* sadd's bundle holds the whole design (its pipeline's kernels). */
+    TRY(axl_get_kernel_bundle_for(r->ctx, NULL, 0, &id, 1,
+                                  AXL_BUNDLE_EXECUTABLE, &r->bundle));
+    TRY(axl_kernel_bundle_get_kernel(r->bundle, id, &r->sadd));
+    TRY(by_name(r, "mm2s:{mm2s_1}", &r->mm2s));
+    TRY(by_name(r, "s2mm:{s2mm_1}", &r->s2mm));
+    static const char *const names[] = {"sadd_1"};
+    const axl_pipeline_desc d = {r->bundle, "sadd_1", names, 1, 0,
+                                 PLAN_PIPE_STOP_NS};
+    TRY(axl_pipeline_create(r->q, &d, &r->p));
+    const uint32_t add = PLAN_PIPE_ADD;
+    TRY(axl_pipeline_set_arg(r->p, "sadd_1", 2, &add, 4));
+    TRY(axl_buffer_create(4, axl_range_1d(PLAN_PIPE_N), NULL, &r->S));
+    return axl_buffer_create(4, axl_range_1d(PLAN_PIPE_N), NULL, &r->D);
+}
+
+axl_status plan_pipe_packet(plan_pipe_rig *r)
+{
+    const uint32_t n = PLAN_PIPE_N;
+    TRY(axl_queue_single_task(r->q, r->mm2s,
+                              AXL_ARGS(AXL_ARG_AT(0, AXL_ARG_IN(r->S)),
+                                       AXL_ARG_AT(2, AXL_ARG_U32(n))),
+                              NULL, 0, NULL));
+    return axl_queue_single_task(r->q, r->s2mm,
+                                 AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(r->D)),
+                                          AXL_ARG_AT(2, AXL_ARG_U32(n))),
+                                 NULL, 0, NULL);
+}
+
+axl_status plan_pipe_finalize(plan_pipe_rig *r, axl_graph_exec *x)
+{
+    axl_graph g;
+    TRY(axl_graph_create(r->ctx, r->dev, &g));
+    TRY(axl_graph_begin_recording(g, r->q));
+    TRY(axl_pipeline_start(r->p));
+    TRY(plan_pipe_packet(r));
+    TRY(axl_pipeline_stop(r->p, NULL));
+    TRY(axl_graph_end_recording(g, r->q));
+    TRY(axl_graph_finalize(g, x));
+    return axl_graph_release(g);
+}
+
+axl_status plan_pipe_down(plan_pipe_rig *r)
+{
+    TRY(axl_queue_wait(r->q));
+    TRY(axl_pipeline_release(r->p));
+    TRY(axl_buffer_release(r->S));
+    TRY(axl_buffer_release(r->D));
+    TRY(axl_kernel_release(r->sadd));
+    TRY(axl_kernel_release(r->mm2s));
+    TRY(axl_kernel_release(r->s2mm));
+    TRY(axl_kernel_bundle_release(r->bundle));
+    TRY(axl_queue_release(r->q));
+    return axl_context_release(r->ctx);
+}
