@@ -369,6 +369,8 @@ static axl_status check_tables(const axl_plan *p)
                            lists hold as many (axl__exec_build) */
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
+#if MMIO_STREAMS
+        /* A pipeline's start or stop (fw_pipe.c, through the plan). */
         const int pipe = nd->kind == AXL_PLAN_NODE_PIPE_START ||
                          nd->kind == AXL_PLAN_NODE_PIPE_STOP;
         if (pipe && (p->format < 3u || !p->pipelines))
@@ -377,6 +379,11 @@ static axl_status check_tables(const axl_plan *p)
                              "a plan of format %u without .pipelines cannot "
                              "hold (format 3 can: write it again)",
                              (unsigned)i, (unsigned)p->format);
+#else
+        /* Pipelines switched off: such a plan does not link (it names
+         * axl_plan_pipelines), and a hand-made one is refused here. */
+        const int pipe = 0;
+#endif
         if (nd->kind != AXL_PLAN_NODE_KERNEL &&
             nd->kind != AXL_PLAN_NODE_EMPTY && !pipe)
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
@@ -708,8 +715,10 @@ axl_status axl_plan_load(const axl_plan *plan, axl_plan_id *out)
     st = place(s, bd);
     if (st == AXL_SUCCESS)
         st = ready_units(plan);
+#if MMIO_STREAMS
     if (st == AXL_SUCCESS && plan->format >= 3u && plan->pipelines)
         st = plan->pipelines->load(plan); /* fw_pipe.c */
+#endif
     if (st != AXL_SUCCESS) {
         s->plan = NULL; /* nothing placed: used[] is as it was */
         if (!loaded)
@@ -998,6 +1007,7 @@ AXL_HOT static axl_status plan_start(axl__exec *x, uint32_t n, uint32_t r)
     return st;
 }
 
+#if MMIO_STREAMS
 /* The executor's run_node: a pipeline's start or stop (load saw the plan
  * carry its code, axl_plan.pipelines), done here, its message the code's. */
 static axl_status plan_node(axl__exec *x, uint32_t n)
@@ -1013,6 +1023,9 @@ static axl_status plan_node(axl__exec *x, uint32_t n)
 
 static const axl__exec_ops plan_ops = {.start = plan_start,
                                        .run_node = plan_node};
+#else
+static const axl__exec_ops plan_ops = {.start = plan_start};
+#endif
 
 /* The submission of s has ended: what units wrote is read from memory. */
 AXL_HOT static void end_run(plan_slot *s)
