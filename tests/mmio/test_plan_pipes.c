@@ -154,8 +154,9 @@ static void an_older_plan_with_a_pipeline_node_is_refused_naming_its_format(
     old.format = 2;
     axl_plan_id p;
     assert_int_equal(axl_plan_load(&old, &p), AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("node 0 is a pipeline's start or stop");
-    AXL_MESSAGE_HAS("format 2");
+    AXL_MESSAGE_HAS("node 0 is of kind 3 in a plan of format 2: not a "
+                    "kernel or empty node, nor a pipeline's start or stop "
+                    "(format 3, .pipelines set)");
     assert_int_equal(p.id, 0);
     const axl_plan now = start_and_stop();
     AXL_OK(axl_plan_load(&now, &p));

@@ -370,26 +370,28 @@ static axl_status check_tables(const axl_plan *p)
     for (uint32_t i = 0; i < p->nnodes; i++) {
         const axl_plan_node *nd = &p->nodes[i];
 #if MMIO_STREAMS
-        /* A pipeline's start or stop (fw_pipe.c, through the plan). */
-        const int pipe = nd->kind == AXL_PLAN_NODE_PIPE_START ||
-                         nd->kind == AXL_PLAN_NODE_PIPE_STOP;
-        if (pipe && (p->format < 3u || !p->pipelines))
-            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
-                             "node %u is a pipeline's start or stop, which "
-                             "a plan of format %u without .pipelines cannot "
-                             "hold (format 3 can: write it again)",
-                             (unsigned)i, (unsigned)p->format);
-#else
-        /* Pipelines switched off: such a plan does not link (it names
-         * axl_plan_pipelines), and a hand-made one is refused here. */
-        const int pipe = 0;
-#endif
+        /* A pipeline's start or stop: fw_pipe.c's, through the plan. */
         if (nd->kind != AXL_PLAN_NODE_KERNEL &&
-            nd->kind != AXL_PLAN_NODE_EMPTY && !pipe)
+            nd->kind != AXL_PLAN_NODE_EMPTY &&
+            ((nd->kind != AXL_PLAN_NODE_PIPE_START &&
+              nd->kind != AXL_PLAN_NODE_PIPE_STOP) ||
+             p->format < 3u || !p->pipelines))
+            return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
+                             "node %u is of kind %u in a plan of format %u: "
+                             "not a kernel or empty node, nor a pipeline's "
+                             "start or stop (format 3, .pipelines set)",
+                             (unsigned)i, (unsigned)nd->kind,
+                             (unsigned)p->format);
+#else
+        /* Pipelines switched off: a plan holding one does not link (it
+         * names axl_plan_pipelines), and a hand-made one is refused. */
+        if (nd->kind != AXL_PLAN_NODE_KERNEL &&
+            nd->kind != AXL_PLAN_NODE_EMPTY)
             return plan_fail(AXL_ERR_INVALID, "axl_plan_load", p,
                              "node %u is of kind %u, not a kernel or empty "
                              "node",
                              (unsigned)i, (unsigned)nd->kind);
+#endif
 #if !AXL_PLAN_SEVERAL_RUNS
         if (nd->nruns > 1)
             return plan_fail(AXL_ERR_FEATURE_NOT_SUPPORTED, "axl_plan_load",
