@@ -31,7 +31,12 @@
  * runtime replays every executable graph with (core/exec.c). Copies and
  * host tasks are not in a plan (its buffers live where the CPU reaches
  * them: the firmware reads and writes them in place): a graph of kernel
- * nodes (and empty ones, which only order) is written, of any size.
+ * nodes (and empty ones, which only order) is written, of any size, and
+ * (format 3) the starts and stops of streaming pipelines it recorded
+ * (axl/pipeline.h): the pipeline's auto-restart and free-running units
+ * and their scalar words, which the executor starts and stops with the
+ * mmio port's register sequence (xrt/mmio/fw_pipe.c, docs/plans.md,
+ * "Pipelines").
  *
  * Threads: one thread drives a plan (submit, wait, poll, updates); a
  * unit's interrupt may end its runs from interrupt context.
@@ -230,11 +235,13 @@ typedef struct axl_plan {
  * the same program writes the same bytes.
  *
  * Statuses, each with a message naming the call: AXL_ERR_INVALID, dst
- * and *len untouched, when a node is a host task, copy or fill, or a
- * pipeline's start or stop (the message names it), x has no kernel node, its device carries another
- * design than its kernels' now, a unit is
- * neither ap_ctrl_hs nor ap_ctrl_chain, or name is not an identifier;
- * AXL_ERR_INVALID_OBJECT when a node's kernel or buffer was released;
+ * and *len untouched, when a node is a host task, copy or fill (the
+ * message names it), x has no kernel node, its device carries another
+ * design than its kernels' now, a unit is neither ap_ctrl_hs nor
+ * ap_ctrl_chain, a pipeline is of another design or a scalar of one of
+ * its units is not set, or name is not an identifier;
+ * AXL_ERR_INVALID_OBJECT when a node's kernel, buffer or pipeline was
+ * released;
  * AXL_ERR_OUT_OF_RESOURCES when cap > 0 is too small (dst holds "", *len
  * the length needed); AXL_ERR_FEATURE_NOT_SUPPORTED with
  * AXL_FEATURE_GRAPHS 0.
@@ -256,6 +263,13 @@ typedef struct axl_plan {
  *   (MEM_TOPOLOGY index) where finalize placed it, an alignment of at
  *   least the device's mem_base_addr_align and a cache line (64 bytes),
  *   READ and WRITE from every node's access modes, and UPDATABLE;
+ * - per pipeline a start or stop node names (format 3): its auto-restart
+ *   and free-running units in start order (consumers first), each with
+ *   its IP_LAYOUT index and base, its control and the register words of
+ *   the scalars axl_pipeline_set_arg gave it (the values now, not at
+ *   recording), and its stop timeout; the plan then sets
+ *   .pipelines = &axl_plan_pipelines (a plan with none does not: it is
+ *   written as in format 2 but for the number);
  * - the design's UUID.
  */
 axl_status axl_plan_write(axl_graph_exec x, const char *name, char *dst,

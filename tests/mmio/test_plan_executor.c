@@ -419,7 +419,7 @@ static void plans_and_the_runtime_do_not_share_units(void **state)
 
 /* axl_plan_find_buffer / axl_plan_find_node (plan.h): by the names the
  * plan carries (format 2), in the const tables, loaded or not; a plan of
- * format 1 has none and still loads. */
+ * format 1 has none and still loads, as one of format 2 does. */
 static void buffers_and_nodes_are_found_by_their_names(void **state)
 {
     (void)state;
@@ -444,6 +444,11 @@ static void buffers_and_nodes_are_found_by_their_names(void **state)
     old.format = 1;
     assert_int_equal(axl_plan_find_buffer(&old, "a", &i), AXL_ERR_INVALID);
     axl_plan_id p;
+    assert_int_equal(axl_plan_load(&old, &p), AXL_SUCCESS);
+    assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
+    /* Format 2 (names, no pipelines: format 3 added them) loads too. */
+    old = named;
+    old.format = 2;
     assert_int_equal(axl_plan_load(&old, &p), AXL_SUCCESS);
     assert_int_equal(axl_plan_unload(p), AXL_SUCCESS);
 }
