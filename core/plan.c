@@ -882,7 +882,10 @@ static axl_status gather_pipe(const char *fn, struct plan_model *pm,
                               unsigned i)
 {
     (void)pm;
-    return axl__fail(fn, AXL_ERR_INTERNAL, "node %u: a pipeline's node", i);
+    return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                     "node %u is a pipeline's start or stop, and pipelines "
+                     "are switched off (AXL_FEATURE_STREAMS 0)",
+                     i);
 }
 #endif
 
