@@ -50,7 +50,7 @@ static const char *name_of(const axl_plan_pipe_unit *pu)
  * one of the plan's pipelines. */
 static axl_status check(const axl_plan *p)
 {
-    if (p->npipes && (!p->pipes || !p->pipe_units))
+    if ((p->npipes && !p->pipes) || (p->npipe_units && !p->pipe_units))
         return mmio_fail(AXL_ERR_INVALID,
                          "axl_plan_load: plan %s: %u pipelines and no "
                          "tables for them",
