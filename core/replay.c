@@ -393,12 +393,18 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
     }
     /* Its deadline, then RUNNING (a timeout reads the deadline after it
      * sees RUNNING): unless it ended inside run_start, when this thread
-     * frees the unit (the port saw no other start of it meanwhile). */
+     * frees the unit (the port saw no other start of it meanwhile). A run
+     * seen ended already needs no deadline (no clock read): on the
+     * emulated device and the noop shim every run does. */
+    uint32_t was = starts | AXL__RUN_STARTING;
+    if (atomic_load_explicit(&run->state, memory_order_acquire) != was) {
+        unit_release(d, cu);
+        return AXL_SUCCESS;
+    }
     run->deadline = run->hal.timeout_ns
                         ? axl__deadline_after(axl__dev_now(d),
                                               run->hal.timeout_ns)
                         : 0;
-    uint32_t was = starts | AXL__RUN_STARTING;
     if (!atomic_compare_exchange_strong_explicit(
             &run->state, &was, starts | AXL__RUN_RUNNING,
             memory_order_release, memory_order_acquire))
