@@ -56,11 +56,31 @@ static bool exec_in_use(uint16_t s)
 
 /* ---- Commit ------------------------------------------------------------------ */
 
+/* x's submission c is committed: pending, and the last. */
+static axl_status committed(struct axl__graph_exec *x,
+                            const struct axl__command *c)
+{
+    x->pending++;
+    x->plan->pending++;
+    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    return AXL_SUCCESS;
+}
+
 axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
                               struct axl__graph_exec *x,
                               const uint32_t *deps, unsigned ndeps,
                               bool overflow, axl_event *out)
 {
+    struct axl__command *c;
+    axl_status st;
+    if (!axl__observing()) {
+        /* The lean commit: no handler (nothing records it). */
+        st = axl__commit_replay(fn, q, AXL__SLOT(GRAPH_EXEC, x), x->plan,
+                                deps, ndeps, overflow, &c, out);
+        if (st != AXL_SUCCESS)
+            return st;
+        return committed(x, c);
+    }
     /* As a checked group with no accessor of its own, its dependencies
      * explicit (axl__commit): its buffers' accesses are the plan's,
      * committed by axl__replay_edges from the commit. */
@@ -74,14 +94,10 @@ axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
     h.deps_overflow = overflow;
     h.u.replay.exec = AXL__SLOT(GRAPH_EXEC, x);
     h.u.replay.plan = x->plan;
-    struct axl__command *c;
-    axl_status st = axl__commit(fn, q, &h, &c, out);
+    st = axl__commit(fn, q, &h, &c, out);
     if (st != AXL_SUCCESS)
         return st;
-    x->pending++;
-    x->plan->pending++;
-    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-    return AXL_SUCCESS;
+    return committed(x, c);
 }
 
 /* Whether the event `last` (a handle the runtime made) is still pending,
