@@ -145,6 +145,21 @@ AXL_HOT static void settle_ended(axl__exec *x)
     }
 }
 
+/* The start of one-run node n, its end awaited through in_start:
+ * *inside when the run ended inside the start (the end took no poke and
+ * left the node to this driver). The end and this return race for
+ * in_start, and whichever swaps it first decides: the node settles once. */
+AXL_HOT static axl_status start_watched(axl__exec *x, uint32_t n,
+                                        bool *inside)
+{
+    atomic_store_explicit(&x->in_start, n + 1u, memory_order_relaxed);
+    const axl_status st = x->ops->start(x, n, 0);
+    *inside = atomic_exchange_explicit(&x->in_start, 0u,
+                                       memory_order_acq_rel) ==
+              AXL__EXEC_ENDED_INSIDE;
+    return st;
+}
+
 /* A kernel node's runs, from the first not started: each started one
  * ends by axl__exec_run_ended; a WAIT keeps the node ready; a failure
  * fails the node, its runs not started never are. */
@@ -153,9 +168,14 @@ AXL_HOT static void start_runs(axl__exec *x, uint32_t n)
     const axl_plan_node *nd = &x->g->nodes[n];
     const uint32_t runs = axl__exec_runs(nd);
     for (uint32_t r = runs > 1u ? x->next_run[n] : 0u; r < runs; r++) {
-        const axl_status st = x->ops->start(x, n, r);
+        bool inside = false;
+        const axl_status st = runs == 1u ? start_watched(x, n, &inside)
+                                         : x->ops->start(x, n, r);
         if (st == AXL_SUCCESS) {
-            x->due++;
+            if (inside)
+                settle(x, n); /* no poke of its end to count */
+            else
+                x->due++;
             continue;
         }
         if (st == AXL__EXEC_WAIT) {
@@ -265,6 +285,13 @@ AXL_HOT bool axl__exec_run_ended(axl__exec *x, uint32_t n, axl_status st,
     const axl_plan_node *nd = &x->g->nodes[n];
     if (st != AXL_SUCCESS)
         node_fails(x, n, st);
+    uint32_t starting = n + 1u;
+    if (atomic_load_explicit(&x->in_start, memory_order_relaxed) ==
+            starting &&
+        atomic_compare_exchange_strong_explicit(
+            &x->in_start, &starting, AXL__EXEC_ENDED_INSIDE,
+            memory_order_acq_rel, memory_order_relaxed))
+        return false; /* inside its start: its starter settles it */
     if (axl__exec_runs(nd) > 1u) {
         if (atomic_fetch_sub_explicit(&x->runs_left[n], 1,
                                       memory_order_acq_rel) != 1)

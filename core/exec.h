@@ -63,6 +63,9 @@
  * again. Not a status the API returns. */
 #define AXL__EXEC_WAIT ((axl_status)1)
 
+/* in_start's mark: the run ended inside its start. */
+#define AXL__EXEC_ENDED_INSIDE UINT32_MAX
+
 /* A node's topology, read-only while submissions run. */
 typedef struct axl__exec_graph {
     uint32_t nnodes;
@@ -113,6 +116,11 @@ struct axl__exec {
     /* The claim (see the top of this file). */
     _Atomic uint32_t pokes;
     _Atomic uint8_t orphan;      /* a claim nobody drives */
+    /* n + 1 while the driver is inside the start of one-run node n; its
+     * end, if it comes meanwhile (a port that completes inside the start:
+     * the emulated device, the noop shim), swaps in AXL__EXEC_ENDED_INSIDE
+     * and the driver settles n on return, with no poke (exec.c). */
+    _Atomic uint32_t in_start;
     /* The driver's. */
     uint32_t left;               /* nodes not settled */
     uint32_t due;                /* pokes to come: runs and host nodes

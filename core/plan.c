@@ -36,7 +36,9 @@
 
 /* ---- Building a plan at finalize (replay.h) -------------------------------- */
 
-static _Alignas(16) unsigned char table_bytes[AXL_GRAPH_TABLE_BYTES];
+/* Not static: axl__plan_owns (replay.h) is inline. */
+_Alignas(16) unsigned char axl__plan_table_bytes[AXL_GRAPH_TABLE_BYTES];
+#define table_bytes axl__plan_table_bytes
 /* One block per executable graph, and one more while an update builds a
  * new plan beside the old. */
 static axl_arena_block table_blocks[AXL_MAX_GRAPH_EXECS + 1];
@@ -529,12 +531,6 @@ static size_t layout(struct axl__plan **pp, unsigned char *base,
         *pp = p;
     }
     return at;
-}
-
-bool axl__plan_owns(const void *p)
-{
-    const unsigned char *c = p;
-    return c >= table_bytes && c < table_bytes + sizeof table_bytes;
 }
 
 void axl__plan_free_block(struct axl__plan *p)

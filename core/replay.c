@@ -57,11 +57,31 @@ static bool exec_in_use(uint16_t s)
 
 /* ---- Commit ------------------------------------------------------------------ */
 
+/* x's submission c is committed: pending, and the last. */
+static axl_status committed(struct axl__graph_exec *x,
+                            const struct axl__command *c)
+{
+    x->pending++;
+    x->plan->pending++;
+    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
+    return AXL_SUCCESS;
+}
+
 axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
                               struct axl__graph_exec *x,
                               const uint32_t *deps, unsigned ndeps,
                               bool overflow, axl_event *out)
 {
+    struct axl__command *c;
+    axl_status st;
+    if (!axl__observing()) {
+        /* The lean commit: no handler (nothing records it). */
+        st = axl__commit_replay(fn, q, AXL__SLOT(GRAPH_EXEC, x), x->plan,
+                                deps, ndeps, overflow, &c, out);
+        if (st != AXL_SUCCESS)
+            return st;
+        return committed(x, c);
+    }
     /* As a checked group with no accessor of its own, its dependencies
      * explicit (axl__commit): its buffers' accesses are the plan's,
      * committed by axl__replay_edges from the commit. */
@@ -75,14 +95,10 @@ axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
     h.deps_overflow = overflow;
     h.u.replay.exec = AXL__SLOT(GRAPH_EXEC, x);
     h.u.replay.plan = x->plan;
-    struct axl__command *c;
-    axl_status st = axl__commit(fn, q, &h, &c, out);
+    st = axl__commit(fn, q, &h, &c, out);
     if (st != AXL_SUCCESS)
         return st;
-    x->pending++;
-    x->plan->pending++;
-    x->last = axl__pool_slot_handle(AXL__POOL(EVENT), c->event);
-    return AXL_SUCCESS;
+    return committed(x, c);
 }
 
 /* Whether the event `last` (a handle the runtime made) is still pending,
@@ -394,12 +410,18 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
     }
     /* Its deadline, then RUNNING (a timeout reads the deadline after it
      * sees RUNNING): unless it ended inside run_start, when this thread
-     * frees the unit (the port saw no other start of it meanwhile). */
+     * frees the unit (the port saw no other start of it meanwhile). A run
+     * seen ended already needs no deadline (no clock read): on the
+     * emulated device and the noop shim every run does. */
+    uint32_t was = starts | AXL__RUN_STARTING;
+    if (atomic_load_explicit(&run->state, memory_order_acquire) != was) {
+        unit_release(d, cu);
+        return AXL_SUCCESS;
+    }
     run->deadline = run->hal.timeout_ns
                         ? axl__deadline_after(axl__dev_now(d),
                                               run->hal.timeout_ns)
                         : 0;
-    uint32_t was = starts | AXL__RUN_STARTING;
     if (!atomic_compare_exchange_strong_explicit(
             &run->state, &was, starts | AXL__RUN_RUNNING,
             memory_order_release, memory_order_acquire))

@@ -150,8 +150,17 @@ const char *axl__node_what(const struct axl__graph_node *n);
 void axl__plan_seen_put(struct axl__plan *p, uint32_t i,
                         const struct axl__plan_seen *sn);
 
-/* Whether p is in the graph-table arena (a graph's run as a token). */
-bool axl__plan_owns(const void *p);
+/* The graph-table arena (plan.c). */
+extern unsigned char axl__plan_table_bytes[AXL_GRAPH_TABLE_BYTES];
+
+/* Whether p is in the graph-table arena (a graph's run as a token): inline,
+ * as every run's end asks it. */
+static inline bool axl__plan_owns(const void *p)
+{
+    const unsigned char *c = p;
+    return c >= axl__plan_table_bytes &&
+           c < axl__plan_table_bytes + sizeof axl__plan_table_bytes;
+}
 
 /* Builds x's plan (lock held; nothing dropped): edges from the nodes'
  * accessors and recorded edges, a run per kernel node bound to a unit,

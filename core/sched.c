@@ -632,12 +632,11 @@ static axl_status kernel_let_go(struct axl__kernel *kn, axl_status st)
  * cs) of h's kind with h's action, flags 0, held back by one pending
  * count, no edges, no accessors; q (NULL: a host accessor) counts it in
  * flight and holds it. The kernel is not held here (axl__commit). */
-static inline void command_arm(struct axl__command *c, uint16_t cs,
-                               struct axl__event *e, uint16_t es,
-                               struct axl__queue *q, const axl_handler *h)
+static inline void command_arm_base(struct axl__command *c, uint16_t cs,
+                                    struct axl__event *e, uint16_t es,
+                                    struct axl__queue *q, uint8_t kind)
 {
     const uint16_t qs = q ? AXL__SLOT(QUEUE, q) : AXL__NO_QUEUE;
-    const uint8_t kind = h->kind;
     e->refs = 0;
     e->holds = 1; /* the command */
     e->status = AXL_SUCCESS;
@@ -666,6 +665,19 @@ static inline void command_arm(struct axl__command *c, uint16_t cs,
     c->next = c->prev_inflight = c->next_inflight = AXL__NONE(command);
     c->dep_status = AXL_SUCCESS;
     c->dep_event = 0;
+    if (q) {
+        q->holds++;
+        q->inflight++;
+        axl__device_at(q->device)->inflight++;
+    }
+}
+
+static inline void command_arm(struct axl__command *c, uint16_t cs,
+                               struct axl__event *e, uint16_t es,
+                               struct axl__queue *q, const axl_handler *h)
+{
+    const uint8_t kind = h->kind;
+    command_arm_base(c, cs, e, es, q, kind);
     c->a0 = h->a0;
     c->a1 = h->a1;
     if (kind == AXL__CMD_KERNEL) {
@@ -695,12 +707,84 @@ static inline void command_arm(struct axl__command *c, uint16_t cs,
     } else {
         c->u = h->u;
     }
-    if (q) {
-        q->holds++;
-        q->inflight++;
-        axl__device_at(q->device)->inflight++;
-    }
 }
+
+/* Command c's explicit edges (deps; overflow: more than a handler holds,
+ * a barrier), then the in-order one, which only orders; c in flight, or
+ * held as a barrier. The event the in-order edge was to (lock held). */
+AXL__HOT_INLINE uint32_t commit_order(struct axl__command *c,
+                                     axl__command_ref cref, uint32_t ehandle,
+                                     struct axl__queue *q,
+                                     const uint32_t *deps, unsigned ndeps,
+                                     bool overflow)
+{
+    for (unsigned i = 0; i < ndeps; i++) {
+        struct axl__event *p = axl__pool_lookup_any(AXL__POOL(EVENT), deps[i]);
+        if (p)
+            axl__add_dep(c, p, true);
+    }
+    if (overflow)
+        c->flags |= AXL__CMD_BARRIER;
+    uint32_t in_order_prev = 0;
+    if (q && (q->flags & AXL_QUEUE_IN_ORDER)) {
+        in_order_prev = q->last_event;
+        struct axl__event *p =
+            axl__pool_lookup_any(AXL__POOL(EVENT), in_order_prev);
+        if (p)
+            axl__add_dep(c, p, false);
+        q->last_event = ehandle;
+    }
+
+    if (q) {
+        inflight_append(c, cref);
+        c->flags |= AXL__CMD_INFLIGHT;
+    }
+    if (c->flags & AXL__CMD_BARRIER) {
+        c->pending++;
+        axl__fifo_push(&axl__rt.barriers, c, cref);
+        barrier_check();
+    }
+    return in_order_prev;
+}
+
+#if AXL_FEATURE_GRAPHS
+axl_status axl__commit_replay(const char *fn, struct axl__queue *q,
+                              uint16_t exec, struct axl__plan *plan,
+                              const uint32_t *deps, unsigned ndeps,
+                              bool overflow, struct axl__command **out_cmd,
+                              axl_event *out)
+{
+    uint16_t es, cs;
+    struct axl__event *e = axl__pool_alloc_raw(AXL__POOL(EVENT), &es);
+    if (!e)
+        return axl__pool_full(fn, AXL__POOL_EVENT);
+    struct axl__command *c = axl__pool_alloc_raw(AXL__POOL(COMMAND), &cs);
+    if (!c) {
+        axl__pool_free(AXL__POOL(EVENT), e);
+        return axl__pool_full(fn, AXL__POOL_COMMAND);
+    }
+    const axl__command_ref cref = axl__command_ref_at(cs);
+    const uint32_t ehandle = axl__pool_slot_handle(AXL__POOL(EVENT), es);
+    command_arm_base(c, cs, e, es, q, AXL__CMD_REPLAY);
+    c->a0 = c->a1 = 0;
+    c->u.replay.exec = exec;
+    c->u.replay.plan = plan;
+    e->refs = out ? 1 : 0;
+    e->profiling = (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
+    if (!out)
+        axl__pool_retire(AXL__POOL(EVENT), e);
+    if (e->profiling)
+        e->t_submit = axl__dev_now(axl__device_at(q->device));
+    axl__replay_edges(c, q);
+    (void)commit_order(c, cref, ehandle, q, deps, ndeps, overflow);
+    if (out)
+        out->id = ehandle;
+    *out_cmd = c;
+    if (--c->pending == 0)
+        axl__fifo_push(&axl__rt.ready, c, cref);
+    return AXL_SUCCESS;
+}
+#endif
 
 /* Builds the command for a checked group (lock held; may be dropped while
  * storage is allocated). q is NULL for a host accessor. */
@@ -759,33 +843,8 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     else if (kind == AXL__CMD_REPLAY)
         axl__replay_edges(c, q);
 #endif
-    for (uint16_t i = 0; i < h->ndeps; i++) {
-        struct axl__event *p =
-            axl__pool_lookup_any(AXL__POOL(EVENT), h->deps[i]);
-        if (p)
-            axl__add_dep(c, p, true);
-    }
-    if (h->deps_overflow)
-        c->flags |= AXL__CMD_BARRIER;
-    uint32_t in_order_prev = 0;
-    if (q && (q->flags & AXL_QUEUE_IN_ORDER)) {
-        in_order_prev = q->last_event;
-        struct axl__event *p =
-            axl__pool_lookup_any(AXL__POOL(EVENT), in_order_prev);
-        if (p)
-            axl__add_dep(c, p, false);
-        q->last_event = ehandle;
-    }
-
-    if (q) {
-        inflight_append(c, cref);
-        c->flags |= AXL__CMD_INFLIGHT;
-    }
-    if (c->flags & AXL__CMD_BARRIER) {
-        c->pending++;
-        axl__fifo_push(&axl__rt.barriers, c, cref);
-        barrier_check();
-    }
+    const uint32_t in_order_prev = commit_order(
+        c, cref, ehandle, q, h->deps, h->ndeps, h->deps_overflow);
     if (out)
         out->id = ehandle;
     if (out_cmd)

@@ -253,6 +253,19 @@ void axl__handler_drop(axl_handler *h);
  * (axl__access_prepare). */
 axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
                        struct axl__command **out_cmd, axl_event *out);
+#if AXL_FEATURE_GRAPHS
+/* axl__commit for a graph's submission to q, lean (replay.c): a command
+ * of kind AXL__CMD_REPLAY for slot exec's plan, with no accessor, kernel
+ * or placement of its own, its edges the plan's (axl__replay_edges),
+ * deps' and the in-order one. For a submission that nothing observes
+ * (axl__observing false): a traced or logged one takes axl__commit, whose
+ * record reads the handler. */
+axl_status axl__commit_replay(const char *fn, struct axl__queue *q,
+                              uint16_t exec, struct axl__plan *plan,
+                              const uint32_t *deps, unsigned ndeps,
+                              bool overflow, struct axl__command **out_cmd,
+                              axl_event *out);
+#endif
 void axl__complete(struct axl__command *c, axl_status status, const char *why);
 /* The checks of a group before its command is built (its first error, one
  * action, the kernel's one checker); graph.c runs them on recorded groups. */

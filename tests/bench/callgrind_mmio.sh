@@ -49,14 +49,17 @@ awk -v d="$i_driver" -v p="$i_plain" -v r1="$i_replay1" -v r4="$i_replay4" \
     -v p16="$i_plan16" 'BEGIN {
   printf "mmio_plain_over_driver %.2f ratio\n", p / d
   printf "mmio_replay1_over_driver %.2f ratio\n", r1 / d
-  printf "mmio_replay4_over_driver %.2f ratio\n", r4 / d
+  printf "mmio_replay4_over_driver %.2f ratio (target <= 1.25: %s)\n", r4 / d,
+         r4 <= 1.25 * d ? "met" : "not met"
   printf "mmio_replay16_over_driver %.2f ratio\n", r16 / d
   pn = (r16 * 16 - r4 * 4) / 12
   printf "mmio_replay_per_node %.0f instructions\n", pn
   printf "mmio_replay_fixed %.0f instructions\n", r1 - pn
   printf "mmio_plan1_over_driver %.2f ratio\n", p1 / d
-  printf "mmio_plan4_over_driver %.2f ratio\n", p4 / d
-  printf "mmio_plan16_over_driver %.2f ratio\n", p16 / d
+  printf "mmio_plan4_over_driver %.2f ratio (target <= 1.25: %s)\n", p4 / d,
+         p4 <= 1.25 * d ? "met" : "not met"
+  printf "mmio_plan16_over_driver %.2f ratio (target <= 1.25: %s)\n", p16 / d,
+         p16 <= 1.25 * d ? "met" : "not met"
   qn = (p16 * 16 - p4 * 4) / 12
   printf "mmio_plan_per_node %.0f instructions\n", qn
   printf "mmio_plan_fixed %.0f instructions\n", p1 - qn }'

@@ -340,7 +340,11 @@ static void an_end_that_may_not_drive_leaves_the_claim_to_adopt(void **s)
 
 /* Wide graphs whose runs end on four threads at once, many times: every
  * node runs once per submission, and exactly one context finishes each
- * (TSan checks the hand-offs). */
+ * (TSan checks the hand-offs). The next run to end is the submission's
+ * number (high 16 bits) and its place in todo: an ender that looked at
+ * todo[i] in one submission and was put to sleep before its claim cannot
+ * claim place i of a later one, whose run may not be written yet (it
+ * read 0 from todo, and ended node 0xFFFFFFFF: a crash under load). */
 static _Atomic uint32_t next_todo;
 static _Atomic int stop_threads;
 
@@ -348,13 +352,14 @@ static void *ender(void *arg)
 {
     (void)arg;
     while (!atomic_load(&stop_threads)) {
-        const uint32_t i = atomic_load(&next_todo);
+        const uint32_t w = atomic_load(&next_todo);
+        const uint32_t i = w & 0xFFFFu;
         if (i >= atomic_load(&c.ntodo))
             continue;
         if (!atomic_load(&c.todo[i]))
             continue; /* reserved, not written yet */
-        uint32_t want = i;
-        if (!atomic_compare_exchange_strong(&next_todo, &want, i + 1))
+        uint32_t want = w;
+        if (!atomic_compare_exchange_strong(&next_todo, &want, w + 1))
             continue;
         const uint32_t n = atomic_exchange(&c.todo[i], 0) - 1;
         if (axl__exec_run_ended(&c.x, n, c.fail_run[n], (i & 3) != 0))
@@ -384,7 +389,7 @@ static void runs_ending_on_threads_finish_each_submission_once(void **s)
     for (int i = 0; i < 4; i++)
         assert_int_equal(pthread_create(&t[i], NULL, ender, NULL), 0);
     for (int rep = 0; rep < 200; rep++) {
-        atomic_store(&next_todo, 0);
+        atomic_store(&next_todo, (uint32_t)rep << 16);
         submit();
         /* Claims left by the ends that may not drive are adopted here. */
         while (!atomic_load(&c.finished)) {

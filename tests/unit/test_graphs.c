@@ -1842,18 +1842,22 @@ static axl_status hang_model(const axl_emu_call *c, void *user)
     return AXL_EMU_HANG;
 }
 
-/* nop (user: the kernel), given up after 2 ms: the other nodes keep the
- * queue's timeout (none), so a busy machine cannot time them out. */
+/* nop (user: the kernel), given up after 100 ms: the other nodes keep
+ * the queue's timeout (none), so a busy machine cannot time them out. The
+ * mended replay runs this node with the same timeout and a model that
+ * returns: 2 ms timed it out on a loaded ASan run (a worker not scheduled
+ * in time), so the bound is what a loaded machine needs, not the least
+ * that passes alone. */
 static void hang_cgf(axl_handler *h, void *user)
 {
-    axl_handler_set_timeout(h, 2u * 1000000u);
+    axl_handler_set_timeout(h, 100u * 1000000u);
     axl_handler_single_task(h, *(axl_kernel *)user);
 }
 
 /*
  * sycl_ext_oneapi_graph's failure rule with a timeout (4.6.6: the kernel
  * never finishes, the runtime gives it up): n0, nop on a unit that never
- * finishes (its model hangs; its own timeout 2 ms); n1 = A + B -> O,
+ * finishes (its model hangs; its own timeout 100 ms); n1 = A + B -> O,
  * independent; n2 = A + B -> Q after n0. The submission fails with
  * AXL_ERR_TIMEOUT, O reads back A + B, Q is lost with n0's status; the
  * unit comes back and the graph mended (a model that returns) runs whole.

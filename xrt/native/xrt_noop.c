@@ -157,7 +157,10 @@ uint64_t axl__xn_noop_before_start(void)
 
 void axl__xn_noop_started(xrtRunHandle h, uint64_t before, int state)
 {
-    if (!on_noop())
+    /* Completed inside xrtRunStart with no run recorded: h has no record
+     * to drop (one made by an earlier start of h, on any thread, counts
+     * in nruns_seen before h could be started again), so no lock. */
+    if (!on_noop() || (ert_final(state) && !atomic_load(&nruns_seen)))
         return;
     const uint64_t after = stamp();
     pthread_mutex_lock(&lock);
