@@ -965,6 +965,20 @@ static bool commands_out(const void *arg)
     return true;
 }
 
+/* hal.queued moves under the lock; a port's waiter may read it without
+ * (hal.h: the mmio port tells its model whether work is to come before
+ * each slice of the model's time), so it moves atomically. */
+static void queued_add(struct axl__pipeline *pl, uint32_t n)
+{
+    __atomic_fetch_add(&pl->hal.queued, n, __ATOMIC_RELEASE);
+}
+
+static void queued_less(struct axl__pipeline *pl)
+{
+    __atomic_fetch_sub(&pl->hal.queued, 1u, __ATOMIC_RELEASE);
+    axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+}
+
 /* A pipeline a replay started stops (by the replay's stop node, or by
  * hand after a replay that failed before it): hal.queued as it was. */
 static void replay_over(struct axl__pipeline *pl)
@@ -973,8 +987,7 @@ static void replay_over(struct axl__pipeline *pl)
     if (!pl->replayed)
         return;
     pl->replayed = false;
-    pl->hal.queued--;
-    axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+    queued_less(pl);
 #else
     (void)pl;
 #endif
@@ -1389,7 +1402,7 @@ static void on_committed(struct axl__command *c)
 {
     struct axl__pipeline *pl = pipeline_at(c->u.kernel.pipe);
     pl->holds++;
-    pl->hal.queued++;
+    queued_add(pl, 1u);
     c->u.kernel.pipe_flags = AXL__PIPE_QUEUED;
 }
 
@@ -1465,8 +1478,7 @@ static void on_dispatched(struct axl__command *c)
     struct axl__pipeline *pl = pipeline_at(c->u.kernel.pipe);
     struct axl__pipeline_unit *u = &pl->unit[c->u.kernel.pipe_unit];
     if (c->u.kernel.pipe_flags & AXL__PIPE_QUEUED) {
-        pl->hal.queued--;
-        axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+        queued_less(pl);
     }
     c->u.kernel.pipe_flags =
         (uint8_t)((c->u.kernel.pipe_flags & ~AXL__PIPE_QUEUED) |
@@ -1486,8 +1498,7 @@ static void on_ended(struct axl__command *c, axl_status status,
     const uint8_t flags = c->u.kernel.pipe_flags;
     c->u.kernel.pipe_flags = 0;
     if (flags & AXL__PIPE_QUEUED) {
-        pl->hal.queued--;
-        axl_port_wake(AXL_PORT_CHANNEL_DEVICE);
+        queued_less(pl);
     }
     if (flags & AXL__PIPE_RUNNING) {
         u->running = 0;
@@ -1652,30 +1663,39 @@ static axl_status replay_stop(axl_pipeline h)
     return st;
 }
 
+/* Whether pipeline `handle` is in a replay (lock taken here): on, a
+ * command of it counts as still to come (hal.queued) until it stops. */
+static void mark_replayed(uint32_t handle, bool on)
+{
+    axl_port_lock();
+    struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE), handle);
+    if (pl && on && !pl->replayed) {
+        pl->replayed = true;
+        queued_add(pl, 1u);
+    } else if (pl && !on) {
+        replay_over(pl);
+    }
+    axl_port_unlock();
+}
+
 /* A replayed start or stop node: the calls' own work, never recorded
  * (the queue may record another graph meanwhile). The commands on the
- * pipeline's units come as the replay's runs, which the port is given at
- * once: while the pipeline runs in a replay, a command of it counts as
- * still to come (hal.queued), so the emulated device's deadlock search
- * does not take the gap between two of them for a deadlock. */
+ * pipeline's units come as the replay's runs, which the port is given
+ * one after another: from before the units start until the pipeline
+ * stops, a command of it counts as still to come (hal.queued), so
+ * neither the emulated device nor the RTL testbench (through the mmio
+ * port's work_to_come) takes a gap between two of them, or between the
+ * start and the first, for a deadlock. */
 static axl_status on_replay(uint32_t handle, bool start)
 {
     const axl_pipeline h = {handle};
-    if (start) {
-        const axl_status st = start_now("axl_pipeline_start (replayed)", h);
-        if (st == AXL_SUCCESS) {
-            axl_port_lock();
-            struct axl__pipeline *pl = axl__pool_get(AXL__POOL(PIPELINE),
-                                                     handle);
-            if (pl && !pl->replayed) {
-                pl->replayed = true;
-                pl->hal.queued++;
-            }
-            axl_port_unlock();
-        }
-        return st;
-    }
-    return replay_stop(h);
+    if (!start)
+        return replay_stop(h);
+    mark_replayed(handle, true);
+    const axl_status st = start_now("axl_pipeline_start (replayed)", h);
+    if (st != AXL_SUCCESS)
+        mark_replayed(handle, false);
+    return st;
 }
 
 #endif

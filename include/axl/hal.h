@@ -334,10 +334,12 @@ typedef struct axl_hal_pipeline {
     const uint32_t *streams; /**< axl_xclbin_get_stream indices */
     /** Under the runtime lock (axl_port_lock), which a port takes for its
      *  own short sections. queued: commands on the pipeline's units that
-     *  the core has and the port has not been given yet (run_start):
-     *  while it is not 0 more work is coming, so a port that looks for
-     *  deadlocks does not call one; the core wakes AXL_PORT_CHANNEL_DEVICE
-     *  when it falls. failed and why: the port gave up on the pipeline (a
+     *  the core has and the port has not been given yet (run_start), and
+     *  one while a graph's replay has the pipeline started: while it is
+     *  not 0 more work is coming, so a port that looks for deadlocks does
+     *  not call one; the core wakes AXL_PORT_CHANNEL_DEVICE when it falls.
+     *  The core moves it with __atomic builtins, so a port may read it
+     *  with __atomic_load_n without the lock. failed and why: the port gave up on the pipeline (a
      *  deadlock), written by the port. */
     uint32_t queued;
     uint32_t failed;

@@ -168,6 +168,17 @@ typedef struct axl_mmio_model {
                              size_t why_size);
     void (*note_alloc)(void *user, uint64_t phys, uint64_t size);
     void (*note_free)(void *user, uint64_t phys);
+
+    /** Whether the host has work for a stream pipeline's units that it
+     *  has not given the port yet (a command the runtime holds, or a
+     *  graph's replay between its pipeline's start and stop:
+     *  axl_hal_pipeline.queued). While pending is nonzero a model that
+     *  looks for deadlocks does not call one: the wait it sees is the
+     *  host's, however many cycles pass (another thread may give the
+     *  model time meanwhile); once it falls, the model counts its window
+     *  from there. The port calls it before advance() when the answer
+     *  changed. Optional. */
+    void (*work_to_come)(void *user, int pending);
 } axl_mmio_model;
 
 /** The C-model register simulator (xrt/mmio/sim.c), in every model build;

@@ -1111,6 +1111,73 @@ static void a_replayed_pipeline_graph_computes_the_direct_runs_bytes(void **s)
     down(&r);
 }
 
+/* A host task that takes 30 ms of the host's time. */
+static axl_status slow_host_task(void *user)
+{
+    (void)user;
+    const struct timespec nap = {0, 30 * 1000000L};
+    nanosleep(&nap, NULL);
+    return AXL_SUCCESS;
+}
+
+/*
+ * A replayed pipeline waits for the host, not for itself: start, mm2s(S),
+ * a host task of 30 ms, s2mm(D) after the host task, stop. mm2s fills the
+ * FIFOs and stalls, sadd stalls, and s2mm is not started until the host
+ * task ends: every running unit waits on a FIFO while the waiter gives
+ * the device time, but the graph still has s2mm to give (the host's work
+ * to come, hal.h queued), so no port calls it a deadlock (the RTL's
+ * window is 4,096 cycles, 30 ms is tens of thousands), and the replay
+ * computes the direct run's bytes. sycl_ext_oneapi_graph: a node runs
+ * when its dependencies have, and only a node's own failure fails it.
+ */
+static void a_replay_waiting_on_a_host_task_is_not_a_deadlock(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_STREAMS,
+                   axl_pipeline_create(AXL_NO_QUEUE, NULL, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = up(0);
+    const uint32_t n = 300, add = 0x20002; /* > the FIFOs: mm2s stalls */
+    axl_pipeline p = made_pipeline(&r, add);
+    axl_buffer S, D;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &S));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(n), NULL, &D));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.t.ctx, r.t.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.t.q));
+    AXL_OK(axl_pipeline_start(p));
+    AXL_OK(record_mm2s(&r, S, n));
+    axl_event host;
+    AXL_OK(axl_queue_host_task(r.t.q, slow_host_task, NULL, NULL, 0, &host));
+    AXL_OK(axl_queue_single_task(
+        r.t.q, r.s2mm,
+        AXL_ARGS(AXL_ARG_AT(1, AXL_ARG_OUT(D)), AXL_ARG_AT(2, AXL_ARG_U32(n))),
+        &host, 1, NULL));
+    AXL_OK(axl_pipeline_stop(p, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.t.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    fill(n, 7);
+    put_words(S, src, n);
+    static uint32_t got[1024];
+    memset(got, 0xEE, sizeof got);
+    put_words(D, got, n);
+    const axl_status st = replay(&r, x);
+    if (st != AXL_SUCCESS)
+        fail_msg("the replay failed: %s", axl_last_message());
+    get_words(D, got, n);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(got[i], src[i] + add);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(S));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_pipeline_release(p));
+    down(&r);
+}
+
 /* A written plan (format 3) holds a pipeline: its auto-restart unit with
  * the scalar words the pipeline was given, and start and stop nodes that
  * index it; the executor's pipeline code is reached through the plan
@@ -1185,6 +1252,7 @@ int main(void)
         T(a_recorded_start_twice_or_a_stop_without_start_is_refused),
         T(finalize_refuses_a_pipeline_start_with_no_stop_after_it),
         T(a_replayed_pipeline_graph_computes_the_direct_runs_bytes),
+        T(a_replay_waiting_on_a_host_task_is_not_a_deadlock),
         T(a_plan_of_a_pipeline_graph_carries_its_units_and_nodes),
     };
     if (getenv("AXL_TEST_ONLY"))

@@ -159,6 +159,9 @@ struct mmio_unit {
                              mbox_at: the iteration after it takes it */
     uint32_t mbox_at;
     uint32_t *iterations;
+    /* The open pipeline the unit is in (pipe.c), or NULL; read without
+     * the lock (__atomic builtins) for the model's work_to_come. */
+    axl_hal_pipeline *pipe;
 #endif
 #if MMIO_IP
     uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
@@ -311,6 +314,9 @@ axl_status axl__mmio_layout(mmio_unit *u, const axl_xclbin *image,
 axl_status axl__mmio_reset(uint32_t ip_index, char *why, size_t why_size);
 
 #if MMIO_STREAMS
+/* 1 when a pipeline open on the units has work the host has not given
+ * the port yet (hal.h, axl_hal_pipeline.queued); read without the lock. */
+int axl__mmio_work_to_come(void);
 /* Auto-restart units (unit.c, "Auto-restart units", says what the count
  * means). A polled one's look: an iteration ended is acknowledged
  * (ap_continue, auto_restart kept) and counted; 1 when one ended. */

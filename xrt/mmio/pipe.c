@@ -108,7 +108,20 @@ axl_status axl__mmio_pipeline_open(void *dev, axl_hal_pipeline *p)
         if (st != AXL_SUCCESS)
             return st;
     }
+    for (uint32_t k = 0; k < p->unit_count; k++)
+        __atomic_store_n(&unit_of(p, k)->pipe, p, __ATOMIC_RELEASE);
     return AXL_SUCCESS;
+}
+
+int axl__mmio_work_to_come(void)
+{
+    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
+        const axl_hal_pipeline *p =
+            __atomic_load_n(&axl__mmio.units[i].pipe, __ATOMIC_ACQUIRE);
+        if (p && __atomic_load_n(&p->queued, __ATOMIC_ACQUIRE))
+            return 1;
+    }
+    return 0;
 }
 
 void axl__mmio_pipeline_close(void *dev, axl_hal_pipeline *p)
@@ -116,6 +129,8 @@ void axl__mmio_pipeline_close(void *dev, axl_hal_pipeline *p)
     (void)dev;
     for (uint32_t k = 0; k < p->unit_count; k++) {
         mmio_unit *u = unit_of(p, k);
+        if (u)
+            __atomic_store_n(&u->pipe, NULL, __ATOMIC_RELEASE);
         if (u && p->units[k].kind == AXL_HAL_UNIT_AUTO_RESTART) {
             __atomic_store_n(&u->restart, 0, __ATOMIC_SEQ_CST);
             u->iterations = NULL;

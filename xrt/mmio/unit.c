@@ -723,6 +723,10 @@ int axl__mmio_model_advance(uint64_t deadline_ns)
         until = until > clock_base ? until - clock_base : 0;
     }
     m = axl__mmio_model_enter();
+#if MMIO_STREAMS
+    if (m->work_to_come)
+        m->work_to_come(m->user, axl__mmio_work_to_come());
+#endif
     int ev = m->advance(m->user, AXL_MMIO_MODEL_ANY_UNIT, until);
     axl__mmio_model_leave(m);
     if (ev == AXL_MMIO_MODEL_DONE)
