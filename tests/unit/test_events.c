@@ -85,16 +85,43 @@ static void out_of_order_queue_honours_explicit_dependencies_3_7_1_3(void **stat
     AXL_OK(axl_queue_release(q));
 }
 
+/* Two host tasks of which the first waits for the second to have run. */
+typedef struct pair {
+    run_log *log;
+    atomic_int second_ran;
+} pair;
+
+static axl_status first_waits(void *user)
+{
+    pair *p = user;
+    (void)axl_test_gate(&p->second_ran); /* 10 s at most */
+    int i = atomic_fetch_add(&p->log->n, 1);
+    p->log->order[i] = 1;
+    return AXL_SUCCESS;
+}
+
+static axl_status second_opens(void *user)
+{
+    pair *p = user;
+    int i = atomic_fetch_add(&p->log->n, 1);
+    p->log->order[i] = 2;
+    atomic_store(&p->second_ran, 1);
+    return AXL_SUCCESS;
+}
+
 static void out_of_order_queue_runs_independent_tasks_at_once(void **state)
 {
     (void)state;
     axl_queue q = make_queue(0);
     run_log log = {0};
-    /* A slow task then a quick one, no dependency: the quick one finishes
-     * first because the two run at the same time on the workers. */
-    step slow = {&log, 1, 50000}, quick = {&log, 2, 0};
-    AXL_OK(axl_queue_host_task(q, record, &slow, NULL, 0, NULL));
-    AXL_OK(axl_queue_host_task(q, record, &quick, NULL, 0, NULL));
+    /* Two tasks, no dependency: the first holds its worker until the
+     * second has run, so the second ends first only when the two run at
+     * once (one after the other, the first gives up after 10 s and ends
+     * first). A time race would flake on a busy machine (a 50 ms head
+     * start did once); this order cannot. */
+    pair p = {&log, 0};
+    AXL_OK(axl_queue_host_task(q, first_waits, &p, NULL, 0, NULL));
+    AXL_OK(axl_queue_host_task(q, second_opens, &p, NULL, 0, NULL));
     AXL_OK(axl_queue_wait(q));
     assert_int_equal(log.order[0], 2);
     assert_int_equal(log.order[1], 1);
