@@ -142,13 +142,7 @@ static axl_status start_unit(const axl_plan *p, const axl_plan_pipe_unit *pu)
     if (st != AXL_SUCCESS)
         return st;
     put_words(p, pu);
-    u->iterations = NULL;
-    u->mbox_pending = 0;
-    axl__mmio_restart_arm(u);
-    __atomic_store_n(&u->restart, 1, __ATOMIC_SEQ_CST);
-    u->idle_seen = 0;
-    axl__mmio_count(&axl__mmio_counters.starts);
-    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START | MMIO_AUTO_RESTART);
+    axl__mmio_restart_go(u, NULL); /* a plan counts no iterations */
     return AXL_SUCCESS;
 }
 
@@ -184,23 +178,11 @@ static axl_status stop_unit(const axl_plan_pipe_unit *pu, uint64_t ns)
     mmio_wr32(u->regs, MMIO_CTRL, 0);
     const uint64_t now = axl__mmio_now();
     const uint64_t until = ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
-    for (;;) {
-        axl__mmio_restart_look(u, 0);
-        const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
-        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE)) {
-            mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
-            continue;
-        }
-        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_IDLE) &&
-            !(ctrl & MMIO_AP_START))
-            break;
+    uint32_t ctrl = 0;
+    while (!axl__mmio_restart_idle(u, &ctrl)) {
         if (axl__mmio_now() >= until)
             return reset_busy(pu, ns, ctrl);
-        axl__mmio_progress(until);
-#if MMIO_MODEL
-        axl__mmio_model_advance(until);
-#endif
-        axl_port_relax();
+        axl__mmio_give_time(until);
     }
     axl__mmio_restart_end(u);
     return AXL_SUCCESS;

@@ -336,6 +336,18 @@ int axl__mmio_restart_look(mmio_unit *u, uint32_t keep);
  * final done (chain) continued, the count let go of, the interrupt
  * registers as the unit's mode has them for commands. */
 void axl__mmio_restart_end(mmio_unit *u);
+/* The start, its scalars written: counted in *iterations (or NULL),
+ * armed, and ap_start | auto_restart (0x81). The device port's start
+ * and a plan's (fw_pipe.c) both. */
+void axl__mmio_restart_go(mmio_unit *u, uint32_t *iterations);
+/* One look of the stop's wait, auto_restart cleared: the iterations that
+ * ended counted, a done continued; 1 when the unit is idle (*ctrl the
+ * control word read). */
+int axl__mmio_restart_idle(mmio_unit *u, uint32_t *ctrl);
+/* Time for the fabric while a pipeline call waits (no lock held): the
+ * runs and auto-restart units looked at, a model given a slice (its
+ * clock moves only so). */
+void axl__mmio_give_time(uint64_t deadline_ns);
 /* The device port's pipeline ops (pipe.c, hal.h). */
 axl_status axl__mmio_pipeline_open(void *dev, axl_hal_pipeline *p);
 void axl__mmio_pipeline_close(void *dev, axl_hal_pipeline *p);

@@ -68,18 +68,6 @@ static axl_status put_scalars(mmio_unit *u, const char *name,
     return AXL_SUCCESS;
 }
 
-/* Time for the fabric while this call waits (no lock held): the core's
- * runs and the auto-restart units are looked at, and a model is given a
- * slice (its clock moves only so). */
-static void give_time(uint64_t deadline_ns)
-{
-    axl__mmio_progress(deadline_ns);
-#if MMIO_MODEL
-    axl__mmio_model_advance(deadline_ns);
-#endif
-    axl_port_relax();
-}
-
 static uint64_t deadline_in(uint64_t ns)
 {
     const uint64_t now = axl__mmio_now();
@@ -153,13 +141,7 @@ axl_status axl__mmio_unit_start(void *dev, axl_hal_pipeline *p, uint32_t k,
         st = put_scalars(u, p->units[k].name, args, n);
     if (st != AXL_SUCCESS)
         return st;
-    u->iterations = &p->units[k].iterations;
-    u->mbox_pending = 0;
-    axl__mmio_restart_arm(u);
-    __atomic_store_n(&u->restart, 1, __ATOMIC_SEQ_CST);
-    u->idle_seen = 0;
-    axl__mmio_count(&axl__mmio_counters.starts);
-    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START | MMIO_AUTO_RESTART);
+    axl__mmio_restart_go(u, &p->units[k].iterations);
     return AXL_SUCCESS;
 }
 
@@ -193,7 +175,7 @@ axl_status axl__mmio_unit_update(void *dev, axl_hal_pipeline *p, uint32_t k,
                              "%u iterations): nothing changed",
                              name, (unsigned long long)timeout_ns,
                              (unsigned)u->mbox_at);
-        give_time(until);
+        axl__mmio_give_time(until);
     }
     axl_status st = put_scalars(u, name, arg, 1);
     if (st != AXL_SUCCESS)
@@ -258,21 +240,7 @@ axl_status axl__mmio_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t k,
     const uint64_t until =
         how == AXL_HAL_CLOSE ? axl__mmio_now() : deadline_in(timeout_ns);
     uint32_t ctrl = 0;
-    for (;;) {
-        /* The iterations that end meanwhile, counted from the status
-         * register as while it ran. */
-        axl__mmio_restart_look(u, 0);
-        ctrl = mmio_rd32(u->regs, MMIO_CTRL);
-        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_DONE)) {
-            /* The last iteration's end (ap_ctrl_chain holds it): from
-             * 2022.2 the one done the control word shows, before it each
-             * iteration's; counted from the status register either way. */
-            mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
-            continue;
-        }
-        if (ctrl != MMIO_ALL_ONES && (ctrl & MMIO_AP_IDLE) &&
-            !(ctrl & MMIO_AP_START))
-            break;
+    while (!axl__mmio_restart_idle(u, &ctrl)) {
         if (axl__mmio_now() >= until) {
             u->iterations = NULL;
             axl_status st = reset(p, k, done_by, sizeof done_by);
@@ -291,7 +259,7 @@ axl_status axl__mmio_unit_stop(void *dev, axl_hal_pipeline *p, uint32_t k,
                              name, (unsigned long long)timeout_ns,
                              (unsigned)ctrl, done_by);
         }
-        give_time(until);
+        axl__mmio_give_time(until);
     }
     axl__mmio_restart_end(u);
     return AXL_SUCCESS;

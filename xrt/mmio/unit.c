@@ -830,6 +830,44 @@ void axl__mmio_restart_end(mmio_unit *u)
     axl__mmio_arm(u); /* as its mode has it for commands */
 }
 
+void axl__mmio_restart_go(mmio_unit *u, uint32_t *iterations)
+{
+    u->iterations = iterations;
+    u->mbox_pending = 0;
+    axl__mmio_restart_arm(u);
+    __atomic_store_n(&u->restart, 1, __ATOMIC_SEQ_CST);
+    u->idle_seen = 0;
+    axl__mmio_count(&axl__mmio_counters.starts);
+    mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START | MMIO_AUTO_RESTART);
+}
+
+int axl__mmio_restart_idle(mmio_unit *u, uint32_t *ctrl)
+{
+    for (;;) {
+        /* The iterations that end meanwhile, counted from the status
+         * register as while it ran. */
+        axl__mmio_restart_look(u, 0);
+        *ctrl = mmio_rd32(u->regs, MMIO_CTRL);
+        if (*ctrl == MMIO_ALL_ONES)
+            return 0;
+        if (!(*ctrl & MMIO_AP_DONE))
+            return (*ctrl & MMIO_AP_IDLE) && !(*ctrl & MMIO_AP_START);
+        /* The last iteration's end (ap_ctrl_chain holds it): from 2022.2
+         * the one done the control word shows, before it each
+         * iteration's; counted from the status register either way. */
+        mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_CONTINUE);
+    }
+}
+
+void axl__mmio_give_time(uint64_t deadline_ns)
+{
+    axl__mmio_progress(deadline_ns);
+#if MMIO_MODEL
+    axl__mmio_model_advance(deadline_ns);
+#endif
+    axl_port_relax();
+}
+
 int axl__mmio_service(mmio_unit *u)
 {
     if (!__atomic_load_n(&u->restart, __ATOMIC_RELAXED) ||
