@@ -645,7 +645,9 @@ uint64_t axl__device_deadline(const struct axl__device *d)
 
 /* The earliest deadline of a run on a device whose clock is the runtime's
  * (UINT64_MAX: none), or 0 when a run on a device with a clock of its own
- * is past its deadline: due now, on any clock. */
+ * is past its deadline: due now, on any clock. Each device with a clock
+ * of its own keeps its earliest deadline in deadline_seen (when 0 is not
+ * returned), for the wait's progress of it. */
 uint64_t axl__next_deadline(void)
 {
     uint64_t next = axl__pipeline_next_deadline(); /* held commands' */
@@ -653,10 +655,13 @@ uint64_t axl__next_deadline(void)
     for (uint16_t s = 0; s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s))
             continue;
-        const struct axl__device *d = axl__device_at(s);
+        struct axl__device *d = axl__device_at(s);
 #if AXL_DEVICE_CLOCKS
         if (axl__dev_clocked(d)) {
-            if (axl__dev_now(d) >= axl__device_deadline(d))
+            /* Kept for the wait's progress of d; its clock is read only
+             * when a run has a deadline. */
+            const uint64_t dl = d->deadline_seen = axl__device_deadline(d);
+            if (dl != UINT64_MAX && axl__dev_now(d) >= dl)
                 return 0;
             continue;
         }

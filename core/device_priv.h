@@ -46,6 +46,12 @@ struct axl__device {
                                    on it (never reused while it is open;
                                    at UINT32_MAX no more are given) */
     struct axl__cu cus[AXL_MAX_DEVICE_CUS];
+#if AXL_DEVICE_CLOCKS
+    uint64_t deadline_seen;     /* with a clock of its own: its runs'
+                                   earliest deadline, as axl__next_deadline
+                                   last found it (lock held; the wait that
+                                   called it drives it to there) */
+#endif
 #if AXL_FEATURE_GRAPHS
     uint16_t replays;           /* graph submissions dispatched on it and
                                    not finished (replay.c): a waiter
@@ -53,6 +59,9 @@ struct axl__device {
                                    as while a unit has a command (their
                                    runs start without the lock: a waiter
                                    asleep would never see them) */
+    uint16_t replays_timed;     /* those whose runs have a timeout: with
+                                   none, a wait reads no run's deadline
+                                   (axl__replay_deadline) */
 #endif
     struct axl__device_region region[AXL__MAX_REGIONS];
     axl_hal_device_info info;

@@ -1193,14 +1193,25 @@ static axl_status make_next_host_storage(const char *fn,
     return AXL_SUCCESS;
 }
 
-/* Each run's timeout: its node's own, or else the queue's. */
+/* Each run's timeout: its node's own, or else the queue's; and whether
+ * any run has one a clock can reach (0 and UINT64_MAX: forever), which
+ * its submissions' waits look for (axl__replay_deadline). */
 static void set_timeouts(struct axl__plan *p, const struct axl__queue *q)
 {
+    p->timed = false;
     for (uint32_t r = 0; r < p->nruns; r++) {
         const struct axl__graph_node *n =
             axl__graph_node_deref(p->node[p->run[r].node]);
-        p->run[r].hal.timeout_ns =
-            n->h.timeout_ns ? n->h.timeout_ns : q->timeout_ns;
+        const uint64_t t = n->h.timeout_ns ? n->h.timeout_ns : q->timeout_ns;
+        p->run[r].hal.timeout_ns = t;
+        if (t && t != UINT64_MAX)
+            p->timed = true;
+    }
+    /* A submission still running starts its next runs with these: its
+     * device's waits look at their deadlines from now. */
+    if (p->running && p->timed && !p->timed_run) {
+        p->timed_run = true;
+        axl__device_at(p->device)->replays_timed++;
     }
 }
 

@@ -721,6 +721,8 @@ static void finish(struct axl__plan *p)
         e->t_end = atomic_load(&p->t_end);
     p->running = false;
     device_of(p)->replays--;
+    if (p->timed_run)
+        device_of(p)->replays_timed--;
     x->pending--;
     p->pending--;
     x->run_plan = NULL;
@@ -765,6 +767,9 @@ void axl__replay_start(struct axl__command *c)
     /* Said before the lock drops, and a waiter asleep since before this
      * dispatch told: it drives the device now (axl__progress_device). */
     device_of(p)->replays++;
+    p->timed_run = p->timed;
+    if (p->timed_run)
+        device_of(p)->replays_timed++;
     if (axl__rt.waiters)
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
     p->profiling = axl__event_at(c->event)->profiling;
@@ -952,6 +957,8 @@ bool axl__after_graph_lost(struct axl__command *c)
 uint64_t axl__replay_deadline(const struct axl__device *d)
 {
     uint64_t next = UINT64_MAX;
+    if (!d->replays_timed)
+        return next; /* no run of a submission on it has a timeout */
     for (uint8_t i = 0; i < d->ncus; i++) {
         const struct axl__plan_run *r =
             atomic_load_explicit(&d->cus[i].prun, memory_order_relaxed);

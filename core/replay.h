@@ -104,6 +104,10 @@ struct axl__plan {
     uint16_t device;            /* slot */
     /* The submission running (replay.c), from commit to finish: */
     bool running;               /* dispatched, not finished */
+    bool timed;                 /* a run has a timeout (graph.c, with the
+                                   runs' timeout_ns) */
+    bool timed_run;             /* the running submission's: counted in
+                                   its device's replays_timed */
     bool profiling;             /* its event is profiled */
     bool traced;                /* tracing was on at its commit */
     bool moves;                 /* a buffer is not current where a node

@@ -1266,8 +1266,10 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
              * the host's clock and the other devices again. */
             uint64_t pdl = deadline;
 #if AXL_DEVICE_CLOCKS
+            /* As axl__next_deadline found it above, the lock held since
+             * (it looked at every device: it did not return 0). */
             if (axl__dev_clocked(pd))
-                pdl = axl__device_deadline(pd);
+                pdl = pd->deadline_seen;
 #endif
             axl_port_unlock();
             axl__dev_progress(pd, pdl);
