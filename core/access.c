@@ -607,6 +607,72 @@ void axl__access_started(struct axl__command *c)
 #if AXL_FEATURE_GRAPHS
 /* ---- A graph's submission (replay.c) --------------------------------------------- */
 
+/* Whether buffer b is quiet at location loc for a graph's submission: no
+ * command uses it, no graph's submission is pending on it, it is not
+ * lost, and loc holds its current version with nothing filling it. A
+ * chain of replays, each waited for, finds every buffer so: nothing to
+ * order after and nothing to move in. */
+static inline bool quiet_for_graph(const struct axl__buffer *b, uint8_t loc)
+{
+    const struct axl__loc *at = &b->loc[loc];
+    return !b->rec_head && !b->graph_ev && !b->lost_status &&
+           at->ver == b->cur && !at->xfer;
+}
+
+/* Plan buffer pb's buffer b when it is not quiet (quiet_for_graph): c
+ * after the commands using it (records at another place, or that write,
+ * or a fence), the last graph's submission, and what fills its
+ * locations, by edges that only order; which locations hold the current
+ * version once those are done, and whether it was lost (sn); and whether
+ * the submission moves it (*moves) or reads it lost (*any_lost). */
+AXL__COLD static void commit_busy_buf(struct axl__command *c,
+                                      const struct axl__plan_buf *pb,
+                                      struct axl__buffer *b,
+                                      struct axl__plan_seen *sn, bool *moves,
+                                      bool *any_lost)
+{
+    const uint8_t loc = pb->loc_out;
+    const bool w = (pb->flags & AXL__PB_WRITES) != 0;
+    const bool discard = (pb->flags & AXL__PB_DISCARD_FIRST) != 0;
+    for (axl__rec r = b->rec_head; r;) {
+        const struct axl__access *x = rec_acc(r);
+        struct axl__command *pc = rec_cmd(r);
+        r = x->next;
+        if ((x->flags & AXL__ACC_FENCE) || x->loc != loc || w ||
+            writes(x->mode))
+            axl__add_weak_dep(c, event_of(pc));
+    }
+    if (b->graph_ev) {
+        struct axl__event *ge =
+            axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
+        if (ge)
+            axl__add_weak_dep(c, ge);
+    }
+    /* What each location holds once those are done: the current version,
+     * or it is filled by one of them. */
+    sn->mask = 0;
+    for (uint8_t l = 0; l < AXL__LOCS; l++) {
+        struct axl__loc *at = &b->loc[l];
+        if (l == AXL__LOC_HOST ? !b->host : !AXL__IS_REF(at->device))
+            continue;
+        if (at->xfer) {
+            struct axl__event *fe =
+                axl__pool_lookup_any(AXL__POOL(EVENT), at->xfer);
+            if (fe)
+                axl__add_weak_dep(c, fe);
+        }
+        if (at->ver == b->cur)
+            sn->mask |= (uint8_t)(1u << l);
+    }
+    if (!discard && b->lost_status) {
+        sn->lost = (int16_t)b->lost_status;
+        sn->lost_event = b->lost_event ? b->lost_event : 1u;
+        *any_lost = true;
+    }
+    if (!discard && !(sn->mask & (1u << pb->loc_first)))
+        *moves = true;
+}
+
 void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
 {
     const uint32_t self = AXL__HANDLE(EVENT, event_of(c));
@@ -614,56 +680,30 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
      * submission of the graph still pending reads the plan's; else (none
      * pending: graph.c waits for them) written into the plan. */
     const bool kept = p->nbufs <= AXL__REPLAY_SEEN;
+    struct axl__plan_seen *seen = kept ? c->u.replay.seen : NULL;
     bool moves = false, any_lost = false;
     for (uint32_t i = 0; i < p->nbufs; i++) {
         const struct axl__plan_buf *pb = &p->buf[i];
         struct axl__buffer *b = axl__buffer_at(pb->base);
         const uint8_t loc = pb->loc_out;
         const bool w = (pb->flags & AXL__PB_WRITES) != 0;
-        const bool discard = (pb->flags & AXL__PB_DISCARD_FIRST) != 0;
-        struct axl__plan_seen sn = {0, 0, AXL_SUCCESS, (uint8_t)(1u << loc)};
-        if (b->rec_head || b->graph_ev || b->lost_status ||
-            b->loc[loc].ver != b->cur || b->loc[loc].xfer) {
-            /* After the commands using it (records at another place, or
-             * that write, or a fence), the last graph's submission, and
-             * what fills its locations: edges that only order. */
-            for (axl__rec r = b->rec_head; r;) {
-                const struct axl__access *x = rec_acc(r);
-                struct axl__command *pc = rec_cmd(r);
-                r = x->next;
-                if ((x->flags & AXL__ACC_FENCE) || x->loc != loc || w ||
-                    writes(x->mode))
-                    axl__add_weak_dep(c, event_of(pc));
-            }
-            if (b->graph_ev) {
-                struct axl__event *ge =
-                    axl__pool_lookup_any(AXL__POOL(EVENT), b->graph_ev);
-                if (ge)
-                    axl__add_weak_dep(c, ge);
-            }
-            /* What each location holds once those are done: the current
-             * version, or it is filled by one of them. */
-            sn.mask = 0;
-            for (uint8_t l = 0; l < AXL__LOCS; l++) {
-                struct axl__loc *at = &b->loc[l];
-                if (l == AXL__LOC_HOST ? !b->host : !AXL__IS_REF(at->device))
-                    continue;
-                if (at->xfer) {
-                    struct axl__event *fe =
-                        axl__pool_lookup_any(AXL__POOL(EVENT), at->xfer);
-                    if (fe)
-                        axl__add_weak_dep(c, fe);
-                }
-                if (at->ver == b->cur)
-                    sn.mask |= (uint8_t)(1u << l);
-            }
-            if (!discard && b->lost_status) {
-                sn.lost = (int16_t)b->lost_status;
-                sn.lost_event = b->lost_event ? b->lost_event : 1u;
-                any_lost = true;
-            }
-            if (!discard && !(sn.mask & (1u << pb->loc_first)))
-                moves = true;
+        /* What it finds, written where it is kept. A quiet buffer is
+         * current at loc_out (its mask), not lost, and waits for nothing:
+         * the rest only for one that is not. */
+        struct axl__plan_seen out;
+        struct axl__plan_seen *sn = seen ? &seen[i] : &out;
+        sn->lost_event = 0;
+        sn->lost = AXL_SUCCESS;
+        sn->mask = (uint8_t)(1u << loc);
+        bool gw = (pb->flags & (AXL__PB_WRITES | AXL__PB_MULTI_LOC)) != 0;
+        if (!quiet_for_graph(b, loc)) {
+            commit_busy_buf(c, pb, b, sn, &moves, &any_lost);
+            /* A reader after it waits for it when it writes the buffer or
+             * moves it (where its last node has it is not current yet),
+             * or when it waits for a graph that does. */
+            gw = gw || (b->graph_ev && b->graph_writes) ||
+                 (!(pb->flags & AXL__PB_DISCARD_FIRST) &&
+                  !(sn->mask & (1u << loc)));
         }
         if (pb->flags & AXL__PB_MULTI_LOC)
             moves = true; /* used at two places: moved between */
@@ -673,24 +713,18 @@ void axl__access_commit_graph(struct axl__command *c, struct axl__plan *p)
             b->written = true;
             /* A graph that writes all of it first leaves it sound (not
              * while a hung unit's given-up run holds it: cu.c). */
-            if (discard && !(b->reserved && axl__held_by_hung(b)))
+            if (b->lost_status && (pb->flags & AXL__PB_DISCARD_FIRST) &&
+                !(b->reserved && axl__held_by_hung(b)))
                 b->lost_status = AXL_SUCCESS;
         }
-        /* A reader after it waits for it when it writes the buffer or
-         * moves it (where its last node has it is not current yet), or
-         * when it waits for a graph that does. */
-        b->graph_writes = (b->graph_ev && b->graph_writes) || w ||
-                          (pb->flags & AXL__PB_MULTI_LOC) ||
-                          (!discard && !(sn.mask & (1u << loc)));
+        b->graph_writes = gw;
         b->loc[loc].ver = b->cur;
-        sn.ver_made = b->cur;
+        sn->ver_made = b->cur;
         b->graph_ev = self;
         b->busy++;
         b->holds++;
-        if (kept)
-            c->u.replay.seen[i] = sn;
-        else
-            axl__plan_seen_put(p, i, &sn);
+        if (!kept)
+            axl__plan_seen_put(p, i, sn);
     }
     if (kept) {
         c->u.replay.moves = moves;
