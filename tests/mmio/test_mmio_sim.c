@@ -739,6 +739,50 @@ static void a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out(void **s)
     rig_down(&r);
 }
 
+/*
+ * A graph's run past its timeout fails its node with AXL_ERR_TIMEOUT on a
+ * device with a clock of its own (sycl_ext_oneapi_graph: a replay's
+ * failure is its nodes'; 4.6.6: the runtime gives up a kernel that never
+ * finishes), as a plain run does: the wait that drives the device reads
+ * the run's deadline (issue 37 stage 5 skips it only while no run of a
+ * submission on the device has one). The unit has ap_sw_reset: reset, it
+ * runs the graph again within the same 20 simulated ms.
+ */
+static axl_status nop_graph_once(rig *r, axl_graph_exec x)
+{
+    axl_event e;
+    AXL_OK(axl_queue_submit_graph(r->t.q, x, NULL, 0, &e));
+    axl_status st = axl_event_wait(e);
+    AXL_OK(axl_event_release(e));
+    (void)axl_queue_wait_and_throw(r->t.q);
+    return st;
+}
+
+static void a_graphs_run_past_its_timeout_fails_with_timeout(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    rig r = rig_up(AXL_QUEUE_IN_ORDER);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.t.ctx, r.t.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.t.q));
+    for (int i = 0; i < 2; i++)
+        AXL_OK(axl_queue_single_task(r.t.q, r.nop, NULL, 0, NULL, 0, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.t.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(nop_graph_once(&r, x)); /* no timeout, and nothing hangs */
+    AXL_OK(axl_queue_set_timeout(r.t.q, 20u * 1000000u));
+    axl_mmio_sim_set_unit(NOP, 0, AXL_MMIO_SIM_NEVER_DONE, 0);
+    AXL_EXPECT(nop_graph_once(&r, x), AXL_ERR_TIMEOUT);
+    axl_mmio_sim_set_unit(NOP, 0, AXL_MMIO_SIM_OK, 0);
+    AXL_OK(nop_graph_once(&r, x));
+    AXL_OK(axl_graph_exec_release(x));
+    rig_down(&r);
+}
+
 /* ---- A hung unit still masters its memory (issue 27 item 7) ------------------- */
 
 enum { VADD_UNITS = 2 };
@@ -1573,6 +1617,7 @@ int main(void)
         T(a_missing_ip_fails_the_launch_naming_the_unit),
         T(a_hung_unit_without_sw_reset_stays_unusable_until_reset),
         T(a_hung_unit_with_sw_reset_is_reset_when_its_run_times_out),
+        T(a_graphs_run_past_its_timeout_fails_with_timeout),
         T(a_hung_unit_that_keeps_writing_writes_nothing_a_new_buffer_holds),
         T(creation_does_not_wait_for_slots_a_hung_unit_keeps),
         T(shutdown_with_a_hung_unit_says_it_may_still_run),
