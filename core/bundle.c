@@ -15,6 +15,7 @@
 #include "device_priv.h"
 #include "context_priv.h"
 #include "kernel.h"
+#include "devops.h"
 
 AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {
@@ -236,12 +237,26 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
         if (live) {
             if (!say)
                 return AXL_ERR_BAD_STATE;
+#if AXL_FEATURE_DESIGN_SWAP
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "%s carries the design of kernel bundle "
+                             "0x%08x, whose kernels another would stop: "
+                             "release it and its kernels first (the device "
+                             "does not reprogram on demand: %s)",
+                             d->info.name,
+                             (unsigned)axl__pool_slot_handle(p, s),
+                             d->port->region_load
+                                 ? "its port says it may not"
+                                 : "its port cannot load a design beside "
+                                   "others");
+#else
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "%s carries the design of kernel bundle "
                              "0x%08x, whose kernels another would stop: "
                              "release it and its kernels first",
                              d->info.name,
                              (unsigned)axl__pool_slot_handle(p, s));
+#endif
         }
         const char *ip_name;
         uint32_t ip_handle;
@@ -328,6 +343,16 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
         }
         if (carried)
             pick[d] = NULL;
+#if AXL_FEATURE_DESIGN_SWAP
+        /* A device that reprograms on demand loads the design now only
+         * where that displaces nothing held and waits for nothing
+         * (designs-design.md 2.2); else at its first command. */
+        if (pick[d] && axl__dev_swaps(dev) &&
+            (dev->inflight || dev->programming ||
+             dev->region[0].want != AXL__NO_WANT ||
+             design_held(fn, dev, b, false) != AXL_SUCCESS))
+            pick[d] = NULL;
+#endif
         if (pick[d] && design_held(fn, dev, b, !list) != AXL_SUCCESS) {
             if (!list)
                 return AXL_ERR_BAD_STATE; /* nothing programmed yet */
