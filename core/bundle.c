@@ -242,13 +242,9 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
                              "%s carries the design of kernel bundle "
                              "0x%08x, whose kernels another would stop: "
                              "release it and its kernels first (the device "
-                             "does not reprogram on demand: %s)",
+                             "does not reprogram on demand)",
                              d->info.name,
-                             (unsigned)axl__pool_slot_handle(p, s),
-                             d->port->region_load
-                                 ? "its port says it may not"
-                                 : "its port cannot load a design beside "
-                                   "others");
+                             (unsigned)axl__pool_slot_handle(p, s));
 #else
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "%s carries the design of kernel bundle "
@@ -295,6 +291,36 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
     }
     return AXL_SUCCESS;
 }
+
+#if AXL_FEATURE_DESIGN_SWAP
+bool axl__design_pinned(const struct axl__device *d, char *why, size_t size)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    for (uint16_t s = 0; AXL__IS_REF(d->loaded) && s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s) && p->link[s] != AXL__SLOT_RETIRED)
+            continue; /* free */
+        if (!runs_from(axl__bundle_at(s), d))
+            continue;
+        const char *ip_name;
+        uint32_t ip_handle, pipeline;
+        if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
+            axl__why(why, size,
+                     "%s keeps its design for open IP %s (0x%08x): release "
+                     "it first (nothing was loaded)",
+                     d->info.name, ip_name, (unsigned)ip_handle);
+            return true;
+        }
+        if (axl__pipeline_holds(s, d, &pipeline)) {
+            axl__why(why, size,
+                     "%s keeps its design for pipeline 0x%08x: release it "
+                     "first (nothing was loaded)",
+                     d->info.name, (unsigned)pipeline);
+            return true;
+        }
+    }
+    return false;
+}
+#endif
 
 /* What axl__device_program asks once the device is quiet, just before it
  * programs (the lock was dropped while it waited: a bundle may have come

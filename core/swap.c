@@ -19,6 +19,7 @@
 #include "sched_priv.h"
 #include "image.h"
 #include "kernel.h"
+#include "bundle.h"
 #include "place.h"
 #include "observe.h"
 #include "devops.h"
@@ -246,6 +247,13 @@ static bool swap_one(struct axl__device *d)
         return false;
     if (hung) {
         fail_for_hung(d, hung);
+        return true;
+    }
+    /* A pinned design is never swapped out: the commands that would
+     * need it to go fail at once (2.5), not wait for the application. */
+    char why[AXL_MESSAGE_MAX];
+    if (axl__design_pinned(d, why, sizeof why)) {
+        let_go(g, g->want, AXL_ERR_BAD_STATE, why);
         return true;
     }
     load(d, g);
