@@ -38,10 +38,6 @@
 #include "axl/runtime.h"
 #include "axl/trace.h"
 #include "emu_config.h"
-#ifndef AXL_FEATURE_DESIGN_SWAP /* core/axl_config.h's default (the board's
-                                  header, read by emu_config.h, may say 0) */
-#define AXL_FEATURE_DESIGN_SWAP 1
-#endif
 #include "emu_models.h"
 #include "emu_unit.h"
 
