@@ -571,9 +571,14 @@ typedef struct axl_device_port {
      *  without the lock, never from a completion, once no run is out on
      *  the region and every unit handle of it is closed; describe() is
      *  called after it. */
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    /* A build given AXL_FEATURE_DESIGN_SWAP=0 (the zcu102-r5 board's
+     * board.cmake, for every file it compiles) never calls it: a port
+     * descriptor keeps its size. */
     axl_status (*region_load)(void *dev, uint32_t *region,
                               const axl_xclbin *image, char *why,
                               size_t why_size);
+#endif
 } axl_device_port;
 
 /**

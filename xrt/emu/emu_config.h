@@ -14,7 +14,7 @@
 
 /* The core's switch (core/axl_config.h's default; a board's header may
  * say 0): the emulated device reprograms on demand only with it. */
-#ifndef AXL_FEATURE_DESIGN_SWAP
+#if !defined(AXL_FEATURE_DESIGN_SWAP) /* core/axl_config.h lists the setting */
 #define AXL_FEATURE_DESIGN_SWAP 1
 #endif
 
