@@ -150,7 +150,8 @@ axl_status axl_emu_set_deterministic(bool on);
  * kept. Off: a device behaves as one that cannot swap, and a bundle of
  * another design is refused while one is held. Applies to devices opened
  * after the call (call it before the first axl call, or after
- * axl_shutdown).
+ * axl_shutdown). Only in builds with AXL_FEATURE_DESIGN_SWAP (not the
+ * zcu102-r5 board's), where nothing swaps.
  */
 axl_status axl_emu_set_swaps(bool on);
 
