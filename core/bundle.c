@@ -15,6 +15,7 @@
 #include "device_priv.h"
 #include "context_priv.h"
 #include "kernel.h"
+#include "devops.h"
 
 AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {
@@ -236,12 +237,22 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
         if (live) {
             if (!say)
                 return AXL_ERR_BAD_STATE;
+#if AXL_FEATURE_DESIGN_SWAP
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "%s carries the design of kernel bundle "
+                             "0x%08x, whose kernels another would stop: "
+                             "release it and its kernels first (the device "
+                             "does not reprogram on demand)",
+                             d->info.name,
+                             (unsigned)axl__pool_slot_handle(p, s));
+#else
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "%s carries the design of kernel bundle "
                              "0x%08x, whose kernels another would stop: "
                              "release it and its kernels first",
                              d->info.name,
                              (unsigned)axl__pool_slot_handle(p, s));
+#endif
         }
         const char *ip_name;
         uint32_t ip_handle;
@@ -280,6 +291,36 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
     }
     return AXL_SUCCESS;
 }
+
+#if AXL_FEATURE_DESIGN_SWAP
+bool axl__design_pinned(const struct axl__device *d, char *why, size_t size)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    for (uint16_t s = 0; AXL__IS_REF(d->loaded) && s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s) && p->link[s] != AXL__SLOT_RETIRED)
+            continue; /* free */
+        if (!runs_from(axl__bundle_at(s), d))
+            continue;
+        const char *ip_name;
+        uint32_t ip_handle, pipeline;
+        if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
+            axl__why(why, size,
+                     "%s keeps its design for open IP %s (0x%08x): release "
+                     "it first (nothing was loaded)",
+                     d->info.name, ip_name, (unsigned)ip_handle);
+            return true;
+        }
+        if (axl__pipeline_holds(s, d, &pipeline)) {
+            axl__why(why, size,
+                     "%s keeps its design for pipeline 0x%08x: release it "
+                     "first (nothing was loaded)",
+                     d->info.name, (unsigned)pipeline);
+            return true;
+        }
+    }
+    return false;
+}
+#endif
 
 /* What axl__device_program asks once the device is quiet, just before it
  * programs (the lock was dropped while it waited: a bundle may have come
@@ -328,6 +369,16 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
         }
         if (carried)
             pick[d] = NULL;
+#if AXL_FEATURE_DESIGN_SWAP
+        /* A device that reprograms on demand loads the design now only
+         * where that displaces nothing held and waits for nothing
+         * (designs-design.md 2.2); else at its first command. */
+        if (pick[d] && axl__dev_swaps(dev) &&
+            (dev->inflight || dev->programming ||
+             dev->region[0].want != AXL__NO_WANT ||
+             design_held(fn, dev, b, false) != AXL_SUCCESS))
+            pick[d] = NULL;
+#endif
         if (pick[d] && design_held(fn, dev, b, !list) != AXL_SUCCESS) {
             if (!list)
                 return AXL_ERR_BAD_STATE; /* nothing programmed yet */

@@ -65,6 +65,12 @@ axl_status axl__make_bundle(const char *fn, struct axl__context *c,
                             uint8_t state, const devlist *devs,
                             const imglist *imgs, enum program_mode program,
                             bool from_source, axl_kernel_bundle *out);
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether an open IP or a pipeline of the design d carries pins it there
+ * (designs-design.md 2.5): a swap would take it away. The message in why
+ * (lock held). */
+bool axl__design_pinned(const struct axl__device *d, char *why, size_t size);
+#endif
 axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                                 enum program_mode mode, axl_status fail_as,
                                 char *log, size_t log_size);

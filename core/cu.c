@@ -29,6 +29,7 @@
 #include "pipeline_priv.h"
 #if AXL_FEATURE_GRAPHS
 #include "replay.h"
+#include "swap.h"
 #endif
 
 /* Unit `ordinal` of kernel `kernel_index` of the design d carries (lock
@@ -62,6 +63,9 @@ static void cu_release(struct axl__device *d, struct axl__cu *cu)
     (void)d;
 #endif
     axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
+#if AXL_FEATURE_DESIGN_SWAP
+    axl__swap_poke(d); /* a region waiting to go quiet may be */
+#endif
 }
 
 /* Takes a free unit for a plain command (lock held): a unit no command
@@ -540,6 +544,16 @@ void axl__run_kernel(struct axl__command *c)
     struct axl__device *d = axl__device_at(c->device);
     const struct axl__kernel_id *kid = axl__kernel_id_at(c->u.kernel.kid);
     const struct axl__image *img = axl__image_at(kid->image);
+#if AXL_FEATURE_DESIGN_SWAP
+    /* Its design is not loaded, or an older command waits for another
+     * (designs-design.md 2.1): it waits for its design's turn. */
+    if ((!axl__device_carries(d, kid->image) ||
+         (axl__swap_behind(d, c->seq) && !(c->flags & AXL__CMD_SWAPPED))) &&
+        axl__dev_swaps(d)) {
+        axl__swap_wait(c);
+        return;
+    }
+#endif
     if (!axl__device_carries(d, kid->image)) {
         axl__complete(c, AXL_ERR_KERNEL_NOT_SUPPORTED,
                       AXL__TEXT("the device was programmed with another "

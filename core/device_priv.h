@@ -26,7 +26,18 @@ struct axl__device_region {
     axl__placement_ref design;  /* the placement it carries; none: nothing,
                                    or a design the runtime no longer knows */
     uint8_t cu0, ncu;           /* its run slots: d->cus[cu0, cu0 + ncu) */
+#if AXL_FEATURE_DESIGN_SWAP
+    /* On-demand reprogramming (core/swap.c; designs-design.md 2.1). */
+    bool loading;               /* a swap has claimed it: a design loads */
+    uint16_t want;              /* image slot of its oldest waiter's design,
+                                   AXL__NO_WANT: no waiter */
+    uint32_t want_seq;          /* that waiter's submission number: newer
+                                   commands of the loaded design wait
+                                   behind it (no design starves) */
+    struct axl__cmd_fifo waiting; /* kernel commands waiting for a design */
+#endif
 };
+#define AXL__NO_WANT 0xFFFFu
 
 struct axl__device {
     uint16_t platform;          /* slot */

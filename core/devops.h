@@ -97,6 +97,23 @@ static inline axl_status axl__dev_load_image(const struct axl__device *d,
     return d->port->load_image(d->data, image, why, why_size);
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether d is reprogrammed on demand (issue 40): the port loads a design
+ * keeping allocations, and says the device may (hal.h). */
+static inline bool axl__dev_swaps(const struct axl__device *d)
+{
+    return d->port->region_load && (d->info.flags & AXL_HAL_DEVICE_SWAPS);
+}
+
+static inline axl_status axl__dev_region_load(const struct axl__device *d,
+                                              uint32_t *region,
+                                              const axl_xclbin *image,
+                                              char *why, size_t why_size)
+{
+    return d->port->region_load(d->data, region, image, why, why_size);
+}
+#endif
+
 /* Called with the runtime lock held (hal.h allows it for this op only). */
 static inline bool axl__dev_kernel_compatible(const struct axl__device *d,
                                               const axl_xclbin *image,

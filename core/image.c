@@ -167,6 +167,9 @@ void axl__device_builtin(struct axl__device *d)
     static const char note[] = " (design rejected)";
     const axl_hal_device_info *i = &d->info;
     struct axl__image *img = NULL;
+#if AXL_FEATURE_DESIGN_SWAP
+    d->region[0].want = AXL__NO_WANT; /* image slot 0 is a design */
+#endif
     if (i->builtin_image || i->builtin_design) {
         axl_xclbin x;
         axl_status st = open_builtin(d, &x, NULL, 0);
@@ -203,6 +206,10 @@ static bool device_quiet(const void *arg)
     const struct axl__device *d = arg;
     if (d->inflight != 0 || d->programming)
         return false;
+#if AXL_FEATURE_DESIGN_SWAP
+    if (d->region[0].want != AXL__NO_WANT)
+        return false; /* a swap is to come: after it */
+#endif
     for (uint8_t i = 0; i < d->ncus; i++)
         if (AXL__IS_REF(d->cus[i].cmd) && !d->cus[i].hung)
             return false;
@@ -292,6 +299,9 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         d->info = info;
         d->loaded = want;
         axl__place_adopt(d, img);
+#if AXL_FEATURE_DESIGN_SWAP
+        axl__rt.loads++;
+#endif
         AXL__LOG(AXL__LOG_INFO, "device programmed: %s, %u compute units",
                  d->info.name, (unsigned)d->compute_units);
         if (log && log_size)

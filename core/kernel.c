@@ -18,6 +18,7 @@
 #include "image.h"
 #include "bundle.h"
 #include "place.h"
+#include "devops.h"
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
 
@@ -94,13 +95,19 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
                            : ki.cu_count >= 32
                                  ? UINT32_MAX
                                  : ((uint32_t)1 << ki.cu_count) - 1u;
-    /* What a launch checks (axl__kernel_prepare): the design is there. */
+    /* What a launch checks (axl__kernel_prepare): the design is there,
+     * or the device loads it on demand (designs-design.md 2.4). */
     const struct axl__bundle *kb = axl__bundle_at(k->bundle);
     info->runnable = kb->ndev > 0;
     for (uint8_t i = 0; i < kb->ndev; i++) {
         const struct axl__device *d = axl__device_at(kb->dev[i]);
-        if (axl__kernel_compatible(kid, d))
-            info->runnable &= axl__device_carries(d, kid->image);
+        if (!axl__kernel_compatible(kid, d))
+            continue;
+#if AXL_FEATURE_DESIGN_SWAP
+        if (axl__dev_swaps(d))
+            continue;
+#endif
+        info->runnable &= axl__device_carries(d, kid->image);
     }
     axl__leave();
     return st;

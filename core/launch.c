@@ -147,6 +147,22 @@ static inline axl_status check_design_carried(const struct launch_check *lc)
         return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                          "kernel %s cannot run on %s", kid->name,
                          d->info.name);
+#if AXL_FEATURE_DESIGN_SWAP
+    /* A device that reprograms on demand runs the kernel once its design
+     * is loaded (designs-design.md 2.1): the check reads the design's
+     * placement, made now if it has none there; a submit never waits for
+     * a load (4.6.5). */
+    if (axl__dev_swaps(d)) {
+        if (axl__device_carries(d, kid->image) ||
+            axl__place_ready(d, lc->img))
+            return AXL_SUCCESS;
+        return axl__fail(fn, AXL_ERR_OUT_OF_RESOURCES,
+                         "kernel %s: no placement free for its design on "
+                         "%s (AXL_MAX_PLACEMENTS %u, each a design loaded)",
+                         kid->name, d->info.name,
+                         (unsigned)AXL_MAX_PLACEMENTS);
+    }
+#endif
     if (d->programming)
         axl__wait_until_pred(device_ready, d);
     if (!axl__device_carries(d, kid->image)) {

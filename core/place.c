@@ -67,13 +67,41 @@ static struct axl__unit *unit_to_make(struct axl__device *d,
 #endif
 }
 
-/* p's bank map from the device's banks, and its units from the image's
- * IP_LAYOUT (lock held). */
+#if AXL_FEATURE_DESIGN_SWAP
+/* The device bank at the base address of MEM_TOPOLOGY entry m of img, or
+ * 0xFF (designs-design.md 1.4: a design beside the one the banks were
+ * laid out for shares them by address). */
+static uint8_t bank_at(struct axl__device *d, const struct axl__image *img,
+                       uint32_t m)
+{
+    axl_xclbin_mem mem;
+    if (axl_xclbin_get_mem(&img->x, m, &mem) != AXL_SUCCESS)
+        return 0xFF;
+    for (uint32_t b = 0; b < d->info.bank_count && b < 0xFF; b++) {
+        axl_hal_bank bank;
+        if (axl__dev_bank(d, b, &bank) == AXL_SUCCESS &&
+            bank.base_address == mem.base_address)
+            return (uint8_t)b;
+    }
+    return 0xFF;
+}
+#endif
+
+/* p's bank map from the device's banks (by MEM_TOPOLOGY index for the
+ * design they were laid out for, by address for one loaded beside it),
+ * and its units from the image's IP_LAYOUT (lock held). */
 static void place_make(struct axl__device *d, struct axl__placement *p,
-                       const struct axl__image *img)
+                       const struct axl__image *img, bool beside)
 {
     memset(p->bank_of_mem, 0xFF, sizeof p->bank_of_mem);
-    for (uint32_t b = 0; b < d->info.bank_count; b++) {
+#if AXL_FEATURE_DESIGN_SWAP
+    for (uint32_t m = 0; beside && m < img->x.mem_count &&
+                         m < sizeof p->bank_of_mem; m++)
+        p->bank_of_mem[m] = bank_at(d, img, m);
+#else
+    (void)beside;
+#endif
+    for (uint32_t b = 0; !beside && b < d->info.bank_count; b++) {
         axl_hal_bank bank;
         if (axl__dev_bank(d, b, &bank) == AXL_SUCCESS &&
             bank.image_index < sizeof p->bank_of_mem)
@@ -139,25 +167,12 @@ static void region_clear(struct axl__device *d, uint8_t r)
     g->design = AXL__NONE(placement);
 }
 
-void axl__place_adopt(struct axl__device *d, const struct axl__image *img)
+/* Region g of d runs placement p: its run slots filled from p's units,
+ * run state cleared (lock held). */
+static void region_fill(struct axl__device *d, struct axl__device_region *g,
+                        struct axl__placement *p)
 {
-    struct axl__device_region *g = &d->region[0];
-    region_clear(d, 0);
-    g->cu0 = 0;
-    g->ncu = 0;
-    d->ncus = 0;
-    d->compute_units = 0;
-    if (!img)
-        return;
-    struct axl__placement *p = axl__pool_alloc(AXL__POOL(PLACEMENT));
-    if (!p)
-        return; /* cannot be: see place.h */
-    p->device = AXL__SLOT(DEVICE, d);
-    p->image = AXL__SLOT(IMAGE, img);
-    p->region = 0;
-    place_make(d, p, img);
 #if AXL_FEATURE_DESIGN_SWAP
-    /* The run slots from the placement's units: run state cleared. */
     for (uint8_t i = 0; i < p->nunits; i++) {
         struct axl__cu *cu = &d->cus[g->cu0 + i];
         memset(cu, 0, sizeof *cu);
@@ -170,6 +185,117 @@ void axl__place_adopt(struct axl__device *d, const struct axl__image *img)
     d->ncus = p->nunits;
     d->compute_units = p->compute_units;
 }
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* Every placement of d not loaded goes: their bank maps were made
+ * against banks a whole-device load lays out again. */
+static void forget_unloaded(struct axl__device *d)
+{
+    const axl__pool *pp = AXL__POOL(PLACEMENT);
+    for (uint16_t s = 0; s < pp->capacity; s++) {
+        if (!axl__pool_is_live(pp, s))
+            continue;
+        struct axl__placement *p = axl__placement_at(s);
+        if (p->device == AXL__SLOT(DEVICE, d) && p->region == AXL__NO_REGION)
+            axl__pool_free(AXL__POOL(PLACEMENT), p);
+    }
+}
+#endif
+
+void axl__place_adopt(struct axl__device *d, const struct axl__image *img)
+{
+    struct axl__device_region *g = &d->region[0];
+    region_clear(d, 0);
+#if AXL_FEATURE_DESIGN_SWAP
+    forget_unloaded(d);
+#endif
+    g->cu0 = 0;
+    g->ncu = 0;
+    d->ncus = 0;
+    d->compute_units = 0;
+    if (!img)
+        return;
+    struct axl__placement *p = axl__pool_alloc(AXL__POOL(PLACEMENT));
+    if (!p)
+        return; /* cannot be: see place.h */
+    p->device = AXL__SLOT(DEVICE, d);
+    p->image = AXL__SLOT(IMAGE, img);
+    p->region = 0;
+    place_make(d, p, img, false);
+    region_fill(d, g, p);
+}
+
+#if AXL_FEATURE_DESIGN_SWAP
+struct axl__placement *axl__place_find(uint16_t device, uint16_t image)
+{
+    const axl__pool *pp = AXL__POOL(PLACEMENT);
+    for (uint16_t s = 0; s < pp->capacity; s++) {
+        if (!axl__pool_is_live(pp, s))
+            continue;
+        struct axl__placement *p = axl__placement_at(s);
+        if (p->device == device && p->image == image)
+            return p;
+    }
+    return NULL;
+}
+
+/* A placement no region carries, to make room (NULL: none). */
+static struct axl__placement *unloaded_one(void)
+{
+    const axl__pool *pp = AXL__POOL(PLACEMENT);
+    for (uint16_t s = 0; s < pp->capacity; s++)
+        if (axl__pool_is_live(pp, s) &&
+            axl__placement_at(s)->region == AXL__NO_REGION)
+            return axl__placement_at(s);
+    return NULL;
+}
+
+struct axl__placement *axl__place_ready(struct axl__device *d,
+                                        const struct axl__image *img)
+{
+    struct axl__placement *p =
+        axl__place_find(AXL__SLOT(DEVICE, d), AXL__SLOT(IMAGE, img));
+    if (p)
+        return p;
+    p = axl__pool_alloc(AXL__POOL(PLACEMENT));
+    if (!p) {
+        /* Full: one not loaded is made again when next needed. */
+        struct axl__placement *old = unloaded_one();
+        if (!old)
+            return NULL;
+        axl__pool_free(AXL__POOL(PLACEMENT), old);
+        p = axl__pool_alloc(AXL__POOL(PLACEMENT));
+        if (!p)
+            return NULL;
+    }
+    p->device = AXL__SLOT(DEVICE, d);
+    p->image = AXL__SLOT(IMAGE, img);
+    p->region = AXL__NO_REGION;
+    place_make(d, p, img, true);
+    return p;
+}
+
+void axl__place_swap_in(struct axl__device *d, struct axl__placement *p)
+{
+    struct axl__device_region *g = &d->region[0];
+    if (AXL__IS_REF(g->design))
+        axl__placement_deref(g->design)->region = AXL__NO_REGION;
+    g->design = AXL__NONE(placement);
+    p->region = 0;
+    region_fill(d, g, p);
+}
+
+void axl__place_swap_out(struct axl__device *d)
+{
+    struct axl__device_region *g = &d->region[0];
+    if (AXL__IS_REF(g->design))
+        axl__placement_deref(g->design)->region = AXL__NO_REGION;
+    g->design = AXL__NONE(placement);
+    g->ncu = 0;
+    d->ncus = 0;
+    d->compute_units = 0;
+}
+#endif
 
 void axl__place_forget_image(uint16_t image)
 {

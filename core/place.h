@@ -52,6 +52,27 @@ axl__place_unit(const struct axl__placement *p, uint8_t i)
  * `device`, or NULL (lock held). */
 struct axl__placement *axl__place_loaded(uint16_t device, uint16_t image);
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* The placement of image slot `image` on device slot `device`, loaded or
+ * not, or NULL (lock held). */
+struct axl__placement *axl__place_find(uint16_t device, uint16_t image);
+
+/* The placement of img on d, made beside the loaded design when it has
+ * none (its banks mapped onto the device's by address, 1.4), or NULL when
+ * the pool is full of loaded ones (lock held). */
+struct axl__placement *axl__place_ready(struct axl__device *d,
+                                        const struct axl__image *img);
+
+/* Region 0 of d now runs p, loaded by a swap (region_load: the banks
+ * stay): the placement it ran stays, unloaded, for its design's return;
+ * the run slots are filled from p (lock held). */
+void axl__place_swap_in(struct axl__device *d, struct axl__placement *p);
+
+/* Region 0 of d runs nothing the runtime knows (a swap failed, or one is
+ * loading): its placement stays, unloaded (lock held). */
+void axl__place_swap_out(struct axl__device *d);
+#endif
+
 /* The placement of kernel kn's design (image slot `image`) on device slot
  * `device`, through kn's cache (a handle compare when it is the last one)
  * with AXL_FEATURE_DESIGN_SWAP, or NULL when the design has none there
@@ -63,7 +84,7 @@ axl__kernel_place(struct axl__kernel *kn, uint16_t device, uint16_t image)
     struct axl__placement *p = axl__pool_get(AXL__POOL(PLACEMENT), kn->place);
     if (p && p->device == device && p->image == image)
         return p;
-    p = axl__place_loaded(device, image);
+    p = axl__place_find(device, image);
     kn->place = p ? axl__pool_handle(AXL__POOL(PLACEMENT), p) : 0;
     return p;
 #else

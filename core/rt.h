@@ -163,6 +163,14 @@ struct axl__runtime {
                                               statistics' last row) */
     uint64_t reserved_high;                /* its high-water mark */
     uint16_t hung_units;                   /* units cu.c calls hung */
+#if AXL_FEATURE_DESIGN_SWAP
+    uint16_t swap_wants;                   /* regions with commands waiting
+                                              for a design (core/swap.c):
+                                              waits and workers look */
+    uint16_t loading;                      /* regions loading now */
+    uint32_t loads, load_fails;            /* reprogrammings since start-up
+                                              (axl_stats_get's last row) */
+#endif
     axl__command_ref running;              /* host tasks running now,
                                               linked by u.host.next_running
                                               (the waits that can never

@@ -669,7 +669,8 @@ axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
      * yet: runs given up at their timeout keep it (cu.c), then the bytes
      * of executable graphs' plans (plan.c). */
     axl_status st = axl__list_check("axl_stats_get",
-                                    AXL__POOL_COUNT + 1 + AXL_FEATURE_GRAPHS,
+                                    AXL__POOL_COUNT + 1 + AXL_FEATURE_GRAPHS +
+                                        AXL_FEATURE_DESIGN_SWAP,
                                     out, cap, count);
     if (st != AXL_SUCCESS || !out)
         return st;
@@ -694,6 +695,13 @@ axl_status axl_stats_get(axl_pool_stats *out, uint32_t cap, uint32_t *count)
         "graph_tables",          "AXL_GRAPH_TABLE_BYTES", 1,
         AXL_GRAPH_TABLE_BYTES,   stat_bytes(gt->in_use),
         stat_bytes(gt->high_water), gt->failures};
+#endif
+#if AXL_FEATURE_DESIGN_SWAP
+    /* Reprogrammings (designs-design.md 2.6): regions loading now (0 at
+     * rest), loads since start-up, loads that failed. */
+    out[AXL__POOL_COUNT + 1 + AXL_FEATURE_GRAPHS] = (axl_pool_stats){
+        "reprogramming", "none", 1, 0, axl__rt.loading, axl__rt.loads,
+        axl__rt.load_fails};
 #endif
     axl_port_unlock();
     return AXL_SUCCESS;

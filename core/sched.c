@@ -36,6 +36,7 @@
 #include "graph_priv.h"
 #include "observe.h"
 #include "devops.h"
+#include "swap.h"
 #include "pipeline_priv.h"
 #if AXL_FEATURE_GRAPHS
 #include "replay.h"
@@ -585,6 +586,10 @@ void axl__workers_main(void *arg)
     axl_port_lock();
     const unsigned me = ++axl__rt.worker_ids; /* 1, 2, ... */
     for (;;) {
+#if AXL_FEATURE_DESIGN_SWAP
+        if (axl__rt.swap_wants && axl__swaps_run())
+            continue;
+#endif
         struct axl__command *c =
             axl__fifo_pop(&axl__rt.host);
         if (!c) {
@@ -1237,6 +1242,12 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
          * held, a host task queued for one would never run, and a wait
          * for it would never end (issue 35.2): the waiting one runs it
          * (on a worker all the same). */
+#if AXL_FEATURE_DESIGN_SWAP
+        /* A design a command waits for is loaded by whoever waits (2.2):
+         * a host task waiting here needs no other worker for it. */
+        if (axl__rt.swap_wants && axl__swaps_run())
+            continue;
+#endif
         if (AXL__IS_REF(axl__rt.host.head) && !axl__rt.idle_workers &&
             AXL__IS_REF(axl__rt.running) &&
             caller_runs_task(axl_port_message_buffer())) {

@@ -40,6 +40,10 @@ enum axl__command_flags {
     AXL__CMD_LOGGED = 1u << 4,   /* debug logs were on at submission */
     AXL__CMD_KEEP_SLOT = 1u << 5, /* abandoned run: completing the event
                                     leaves the slot to the run's owner */
+    AXL__CMD_SWAPPED = 1u << 6,  /* released by the swap that loaded its
+                                    design: past the barrier of the next
+                                    waiter (swap.c; one swap per design
+                                    change, however many commands) */
     AXL__CMD_AFTER_GRAPH = 1u << 8 /* waits for a graph's submission through
                                     a buffer (an edge that only orders):
                                     its dispatch looks whether the graph

@@ -8,6 +8,12 @@ if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
   set(CMAKE_BUILD_TYPE MinSizeRel CACHE STRING "Build type" FORCE)
 endif()
 set(AXL_DEVICE_PORTS emu)
+# No on-demand reprogramming (axl_board.h), given to every file compiled
+# (and to firmware projects, with the package's settings) so that the
+# port descriptors of include/axl/hal.h lose region_load too.
+if(NOT DEFINED AXL_FEATURE_DESIGN_SWAP)
+  set(AXL_FEATURE_DESIGN_SWAP 0)
+endif()
 # Where the firmware's code goes: tcm (the 64 KiB ATCM, the default) or ddr.
 set(AXL_R5_CODE tcm CACHE STRING "R5 firmware code in: tcm or ddr")
 set_property(CACHE AXL_R5_CODE PROPERTY STRINGS tcm ddr)

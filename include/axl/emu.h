@@ -143,6 +143,19 @@ axl_status axl_emu_set_builtin_design(const struct axl_xclbin_design *design);
 axl_status axl_emu_set_deterministic(bool on);
 
 /**
+ * Whether the emulated devices reprogram on demand (issue 40,
+ * docs/designs-design.md 2): on (the default), bundles of several designs
+ * live side by side and a command whose design is not loaded waits for
+ * its turn, the device is reprogrammed and the command runs, buffers
+ * kept. Off: a device behaves as one that cannot swap, and a bundle of
+ * another design is refused while one is held. Applies to devices opened
+ * after the call (call it before the first axl call, or after
+ * axl_shutdown). Only in builds with AXL_FEATURE_DESIGN_SWAP (not the
+ * zcu102-r5 board's), where nothing swaps.
+ */
+axl_status axl_emu_set_swaps(bool on);
+
+/**
  * Limits of a hosted build's emulated device (DESIGN.md, "The emulated
  * device"). There its memory banks are the design's: when a device is
  * programmed (and at start-up, for the design it comes with) each used

@@ -192,7 +192,12 @@ enum axl_hal_device_flags {
     AXL_HAL_DEVICE_REPROGRAMMABLE = 1u << 3, /**< load_image works */
     /** Its time is its own (the port's now op): a model that simulates
      *  time, which moves only as the port drives it (progress). */
-    AXL_HAL_DEVICE_OWN_CLOCK = 1u << 4
+    AXL_HAL_DEVICE_OWN_CLOCK = 1u << 4,
+    /** region_load may run while bundles of other designs are held: the
+     *  device is reprogrammed on demand between commands (issue 40,
+     *  docs/designs-design.md 2). Without it a bundle of another design
+     *  is refused while one is held. */
+    AXL_HAL_DEVICE_SWAPS = 1u << 5
 };
 
 /** What a device port says about one of its devices. */
@@ -556,6 +561,24 @@ typedef struct axl_device_port {
      *  the refusal says the port cannot start free-running or
      *  auto-restart units. */
     const char *no_pipelines;
+
+    /** Optional, with AXL_HAL_DEVICE_SWAPS (issue 40,
+     *  docs/designs-design.md 2.3, 2.8): loads an image the core has
+     *  checked into region *region (0: the whole fabric, the only one
+     *  until DFX slots; out: the region used), keeping every live
+     *  allocation, its bytes and its axl_hal_mem, and never renumbering
+     *  banks (unlike load_image, which may lay the banks out again). Called
+     *  without the lock, never from a completion, once no run is out on
+     *  the region and every unit handle of it is closed; describe() is
+     *  called after it. */
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    /* A build given AXL_FEATURE_DESIGN_SWAP=0 (the zcu102-r5 board's
+     * board.cmake, for every file it compiles) never calls it: a port
+     * descriptor keeps its size. */
+    axl_status (*region_load)(void *dev, uint32_t *region,
+                              const axl_xclbin *image, char *why,
+                              size_t why_size);
+#endif
 } axl_device_port;
 
 /**

@@ -234,15 +234,17 @@ static uint32_t in_use(const pools *p, const char *name)
     return 0;
 }
 
-/* Placements are the designs devices carry (core/place.h): a program
- * changes them (a device it programmed keeps the design; a source
- * image's last bundle takes its placement along), so they are never
- * compared, only bounded: at most one a device while designs do not
- * swap on demand. */
+/* Placements are designs made ready for devices (core/place.h): a
+ * program changes them (a device it programmed keeps the design; a
+ * kernel launched on a device that reprograms on demand makes its
+ * design's, issue 40; a source image's last bundle takes its placements
+ * along), so they are never compared, only bounded: at most one per
+ * device and image. */
 static void same_pools(const pools *a, const pools *b, bool all)
 {
     need(a->n == b->n);
-    need(in_use(b, "placement") <= in_use(b, "device"));
+    need(in_use(b, "placement") <=
+         in_use(b, "device") * in_use(b, "image"));
     bool quiet = in_use(a, "command") == 0 && in_use(b, "command") == 0;
     for (uint32_t i = 0; i < a->n; i++) {
         if (strcmp(a->s[i].name, "placement") == 0)

@@ -280,6 +280,7 @@ int axl_test_setup(void **state)
     (void)state;
     cuts_at_setup = axl_format_cuts(NULL);
     AXL_OK(axl_shutdown());
+    axl_test_emu_swaps(true); /* a test that turned them off may have failed */
 #if defined(AXL_TEST_PREDIGESTED)
     AXL_OK(axl_emu_set_builtin_design(&AXL_TEST_EMU_DESIGN));
 #endif
@@ -480,6 +481,15 @@ axl_test_rig axl_test_rig_as(axl_test_rig_config c)
                                      AXL_BUNDLE_EXECUTABLE, &r.bundle));
     AXL_OK(axl_kernel_bundle_get_kernel(r.bundle, id, &r.kernel));
     return r;
+}
+
+void axl_test_emu_swaps(bool on)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    AXL_OK(axl_emu_set_swaps(on));
+#else
+    (void)on;
+#endif
 }
 
 void axl_test_rig_let_go(axl_test_rig *r)

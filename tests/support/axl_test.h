@@ -135,6 +135,12 @@ void axl_test_rig_drop(axl_test_rig *r);
  * longer holds the device (4.11.6), so another can be programmed. A test
  * may put a bundle of its own in r->bundle then; down releases it. */
 void axl_test_rig_let_go(axl_test_rig *r);
+/* Whether the emulated devices opened from now on reprogram on demand
+ * (axl_emu_set_swaps; issue 40): a test of a device that cannot swap
+ * turns them off at its start (then the bundle of a second design is
+ * refused while one is held); axl_test_setup turns them on again. A
+ * build without AXL_FEATURE_DESIGN_SWAP never swaps. */
+void axl_test_emu_swaps(bool on);
 /* Built-in kernel `name` of dev, and that kernel of the rig's bundle
  * (the caller releases it): any kernel of the design vadd is in, since
  * the bundle holds the whole design. */

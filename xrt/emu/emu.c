@@ -714,6 +714,18 @@ axl_status axl_emu_set_platform(const char *vbnv)
 
 static uint32_t epochs; /* opens so far, under the runtime lock */
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether the devices opened from now on reprogram on demand (issue 40):
+ * axl_emu_set_swaps. */
+static _Atomic bool swaps_off;
+
+axl_status axl_emu_set_swaps(bool on)
+{
+    atomic_store_explicit(&swaps_off, !on, memory_order_relaxed);
+    return AXL_SUCCESS;
+}
+#endif
+
 static axl_status emu_open(uint32_t index, void **dev)
 {
     emu_device *d = &devices[index];
@@ -722,6 +734,9 @@ static axl_status emu_open(uint32_t index, void **dev)
     d->index = index;
     d->open = 1;
     d->epoch = ++epochs;
+#if AXL_FEATURE_DESIGN_SWAP
+    d->swaps_off = atomic_load_explicit(&swaps_off, memory_order_relaxed);
+#endif
     for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
         d->units[u].ip = UINT32_MAX;
         d->units[u].dev = d;
@@ -811,6 +826,7 @@ static void emu_close(void *dev)
 #endif
 }
 
+
 static axl_status emu_describe(void *dev, axl_hal_device_info *info)
 {
     const emu_device *d = dev;
@@ -827,6 +843,10 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
     info->type = AXL_DEVICE_TYPE_ACCELERATOR;
     info->flags = AXL_HAL_DEVICE_AVAILABLE | AXL_HAL_DEVICE_EMULATED |
                   AXL_HAL_DEVICE_PROFILING | AXL_HAL_DEVICE_REPROGRAMMABLE;
+#if AXL_FEATURE_DESIGN_SWAP
+    if (!d->swaps_off)
+        info->flags |= AXL_HAL_DEVICE_SWAPS;
+#endif
     info->mem_base_addr_align = AXL_EMU_MEM_ALIGN_BITS;
     info->max_clock_mhz = 300;
     info->bank_count = d->nbanks;
@@ -893,6 +913,43 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
     axl_port_unlock();
     return st;
 }
+
+/* A design loaded beside the others (issue 40, designs-design.md 2.3):
+ * the banks, their arenas and every allocation in them stay as they are
+ * (the core maps the design's memories onto them by address); the
+ * design's streams are joined and idle units serve its units from their
+ * next run. Only the whole fabric (region 0) until DFX slots. */
+#if AXL_FEATURE_DESIGN_SWAP
+static axl_status emu_region_load(void *dev, uint32_t *region,
+                                  const axl_xclbin *image, char *why,
+                                  size_t why_size)
+{
+    emu_device *d = dev;
+    if (*region != 0) {
+        axl_format(why, why_size, "the emulated device has no region %u",
+                   (unsigned)*region);
+        return AXL_ERR_INVALID;
+    }
+#if AXL_EMU_HOSTED
+    check_platform(d, image);
+#endif
+    axl_port_lock();
+    axl_status st = AXL_SUCCESS;
+#if EMU_STREAMS
+    st = emu_fifos_build(d, image);
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size, "%s", d->streams_why);
+#else
+    (void)why;
+    (void)why_size;
+#endif
+    for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
+        if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
+            d->units[u].ip = UINT32_MAX;
+    axl_port_unlock();
+    return st;
+}
+#endif
 
 static bool emu_kernel_compatible(void *dev, const axl_xclbin *image,
                                   uint32_t kernel_index)
@@ -1763,6 +1820,9 @@ const axl_device_port axl_emu_port = {
     .mem_read = emu_mem_read,
     .mem_copy = emu_mem_copy,
     .load_image = emu_load_image,
+#if AXL_FEATURE_DESIGN_SWAP
+    .region_load = emu_region_load,
+#endif
     .kernel_compatible = emu_kernel_compatible,
     /* "its own": a stock model serves only axl's kernel of its name. */
     .kernel_fix = "register a C model with axl_emu_register_model()",

@@ -12,6 +12,12 @@
 #endif
 #include "axl_board.h"
 
+/* The core's switch (core/axl_config.h's default; a board's header may
+ * say 0): the emulated device reprograms on demand only with it. */
+#if !defined(AXL_FEATURE_DESIGN_SWAP) /* core/axl_config.h lists the setting */
+#define AXL_FEATURE_DESIGN_SWAP 1
+#endif
+
 /** Emulated devices (each one FPGA with its own banks). */
 #ifndef AXL_EMU_DEVICES
 #define AXL_EMU_DEVICES 1

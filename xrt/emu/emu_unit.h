@@ -130,6 +130,9 @@ typedef struct emu_device {
     uint32_t index;
     int open;
     uint32_t epoch;             /* this open; a worker of an older one ends */
+#if AXL_FEATURE_DESIGN_SWAP
+    bool swaps_off;             /* axl_emu_set_swaps(false) at its open */
+#endif
     emu_unit units[AXL_EMU_UNITS];
     emu_bank banks[EMU_BANK_SLOTS];
     /* What it keeps of the design it carries, copied at load_image: the

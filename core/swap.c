@@ -1,0 +1,278 @@
+/*
+ * swap.c - on-demand reprogramming (swap.h; docs/designs-design.md 2.1,
+ * 2.2, 2.5): the region FIFO, the quiet check, the claim, the load with
+ * the lock dropped, and the release of the commands it was for.
+ *
+ * A region swaps once no run is out on its units. It never waits for a
+ * pending command, a host accessor or a host task: commands that wait
+ * for a design hold nothing, so the waits issue 40 names (a host accessor
+ * held by the waiting thread, a command of the other design waiting on
+ * this one) cannot form a cycle.
+ */
+#include <string.h>
+
+#include "swap.h"
+
+#if AXL_FEATURE_DESIGN_SWAP
+
+#include "cu.h"
+#include "sched_priv.h"
+#include "image.h"
+#include "kernel.h"
+#include "bundle.h"
+#include "place.h"
+#include "observe.h"
+#include "devops.h"
+
+/* The design kernel command c runs (image slot). */
+static uint16_t design_of(const struct axl__command *c)
+{
+    return axl__kernel_id_at(c->u.kernel.kid)->image;
+}
+
+/* A design's name for messages: its first kernel's ("vadd"). */
+static const char *design_name(const struct axl__image *img, char *buf,
+                               size_t size)
+{
+    axl_xclbin_kernel ki;
+    if (axl_xclbin_get_kernel(&img->x, 0, &ki) != AXL_SUCCESS)
+        return "(no kernel)";
+    axl_format(buf, size, "%.*s", (int)ki.name.len, ki.name.ptr);
+    return buf;
+}
+
+/* want and want_seq from the oldest waiter (none: the region wants
+ * nothing, and the count of regions that do drops). */
+static void want_again(struct axl__device_region *g)
+{
+    const bool wanted = g->want != AXL__NO_WANT;
+    g->want = AXL__NO_WANT;
+    for (axl__command_ref r = g->waiting.head; AXL__IS_REF(r);) {
+        const struct axl__command *c = axl__command_deref(r);
+        if (g->want == AXL__NO_WANT || (int32_t)(c->seq - g->want_seq) < 0) {
+            g->want = design_of(c);
+            g->want_seq = c->seq;
+        }
+        r = c->next;
+    }
+    if (wanted && g->want == AXL__NO_WANT)
+        axl__rt.swap_wants--;
+    else if (!wanted && g->want != AXL__NO_WANT)
+        axl__rt.swap_wants++;
+}
+
+/* The waiters of design `image` leave the FIFO: to ready (st success) or
+ * completed with st and why. How many. */
+static uint32_t let_go(struct axl__device_region *g, uint16_t image,
+                       axl_status st, const char *why)
+{
+    struct axl__cmd_fifo all = g->waiting;
+    g->waiting.head = g->waiting.tail = AXL__NONE(command);
+    uint32_t n = 0;
+    struct axl__command *c;
+    while ((c = axl__fifo_pop(&all))) {
+        if (image != AXL__NO_WANT && design_of(c) != image) {
+            axl__fifo_push(&g->waiting, c, axl__command_ref_of(c));
+            continue;
+        }
+        n++;
+        c->flags |= AXL__CMD_SWAPPED;
+        if (st == AXL_SUCCESS)
+            axl__fifo_push(&axl__rt.ready, c, axl__command_ref_of(c));
+        else
+            axl__complete(c, st, why);
+    }
+    want_again(g);
+    return n;
+}
+
+void axl__swap_wait(struct axl__command *c)
+{
+    struct axl__device *d = axl__device_at(c->device);
+    struct axl__device_region *g = &d->region[0];
+    axl__fifo_push(&g->waiting, c, axl__command_ref_of(c));
+    /* The oldest waiter says which design goes next: commands are
+     * dispatched as they become ready, not in submission order. */
+    if (g->want == AXL__NO_WANT)
+        axl__rt.swap_wants++;
+    if (g->want == AXL__NO_WANT || (int32_t)(c->seq - g->want_seq) < 0) {
+        g->want = design_of(c);
+        g->want_seq = c->seq;
+    }
+    axl__swap_poke(d);
+}
+
+/* A unit of d with a run out (a given-up one too; a hung one is reported
+ * through *hung), or a graph's run: the region is not quiet. */
+static bool runs_out(const struct axl__device *d, const struct axl__cu **hung)
+{
+    *hung = NULL;
+#if AXL_FEATURE_GRAPHS
+    if (d->replays)
+        return true;
+#endif
+    for (uint8_t i = 0; i < d->ncus; i++) {
+        const struct axl__cu *cu = &d->cus[i];
+        if (AXL__IS_REF(cu->cmd) && cu->hung) {
+            *hung = cu;
+            continue;
+        }
+        if (AXL__IS_REF(cu->cmd)
+#if AXL_FEATURE_GRAPHS
+            || atomic_load_explicit(&cu->taken, memory_order_relaxed)
+#endif
+        )
+            return true;
+    }
+    return false;
+}
+
+void axl__swap_wake(void)
+{
+    axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    if (axl__rt.idle_workers)
+        axl_port_wake(AXL_PORT_CHANNEL_WORK);
+}
+
+/* Its commands fail at once: the hung unit will not give the region back
+ * (2.5), and a wait for it would never end. */
+static void fail_for_hung(struct axl__device *d, const struct axl__cu *hung)
+{
+    char why[AXL_MESSAGE_MAX], what[AXL_MESSAGE_MAX - 64];
+    axl__unit_what(d, hung, what, sizeof what);
+    axl__why(why, sizeof why, "%s cannot be programmed now: %s",
+             d->info.name, what);
+    let_go(&d->region[0], AXL__NO_WANT, AXL_ERR_RUNTIME, why);
+}
+
+/* Loads g's wanted design into d (2.2 steps 1-4): claimed with the lock
+ * held, loaded with it dropped, settled with it held again. */
+static void load(struct axl__device *d, struct axl__device_region *g)
+{
+    struct axl__image *img = axl__image_at(g->want);
+    const uint16_t want = g->want;
+    /* Step 1, the claim: no dispatch of either design until it is done
+     * (the device carries nothing meanwhile), no other load. */
+    uintptr_t old[AXL_MAX_DEVICE_CUS] = {0};
+    uint8_t nold = 0;
+    for (uint8_t i = 0; i < d->ncus; i++)
+        if (d->cus[i].opened)
+            old[nold++] = d->cus[i].handle;
+    const axl__image_ref was = d->loaded;
+    g->loading = true;
+    d->programming = true;
+    d->loaded = AXL__NONE(image);
+    axl__place_swap_out(d);
+    axl__rt.loading++;
+    img->refs++; /* kept while unlocked */
+    axl_port_unlock();
+
+    /* Step 2: the old design's unit handles closed, the new one loaded. */
+    for (uint8_t i = 0; i < nold; i++)
+        axl__dev_cu_close(d, old[i]);
+    char why[AXL_MESSAGE_MAX] = "";
+    uint32_t region = 0;
+    const uint64_t t0 = axl__dev_now(d);
+    axl_status st = axl__dev_region_load(d, &region, &img->x, why, sizeof why);
+    const uint64_t t1 = axl__dev_now(d);
+    axl_hal_device_info info;
+    if (st == AXL_SUCCESS)
+        st = axl__dev_describe(d, &info);
+
+    axl_port_lock();
+    img->refs--;
+    axl__rt.loading--;
+    g->loading = false;
+    d->programming = false;
+    struct axl__placement *p = NULL;
+    if (st == AXL_SUCCESS && !(p = axl__place_ready(d, img))) {
+        st = AXL_ERR_OUT_OF_RESOURCES;
+        axl_format(why, sizeof why,
+                   "no placement free (AXL_MAX_PLACEMENTS %u, all loaded)",
+                   (unsigned)AXL_MAX_PLACEMENTS);
+    }
+    if (st != AXL_SUCCESS) {
+        /* Step 4: what the region carries now is unknown. */
+        axl__rt.load_fails++;
+        char msg[AXL_MESSAGE_MAX], name[32];
+        axl__why(msg, sizeof msg,
+                 "programming %s with the design of %s failed (%s): %s",
+                 d->info.name, design_name(img, name, sizeof name),
+                 axl_status_name(st), why[0] ? why : axl_last_message());
+        let_go(g, want, st, msg);
+    } else {
+        /* Step 3: it carries the new design; its commands go on. */
+        info.builtin_image = d->info.builtin_image;
+        info.builtin_image_size = d->info.builtin_image_size;
+        info.builtin_design = d->info.builtin_design;
+        d->info = info;
+        d->loaded = axl__image_ref_of(img);
+        d->loaded_by = 0;
+        axl__place_swap_in(d, p);
+        axl__rt.loads++;
+        const uint32_t n = let_go(g, want, AXL_SUCCESS, NULL);
+        char name[32], old_name[32];
+        AXL__LOG(AXL__LOG_INFO,
+                 "device programmed: %s: the design of %s in place of %s, "
+                 "%llu ns, %u command%s released",
+                 d->info.name, design_name(img, name, sizeof name),
+                 AXL__IS_REF(was) ? design_name(axl__image_deref(was),
+                                                old_name, sizeof old_name)
+                                  : "none",
+                 (unsigned long long)(t1 - t0), (unsigned)n,
+                 n == 1 ? "" : "s");
+        (void)name;
+        (void)old_name;
+        (void)n;
+        (void)t0;
+        (void)t1;
+        (void)was;
+    }
+    axl__swap_wake();
+}
+
+/* The swap region 0 of d is due for, if any (lock held). */
+static bool swap_one(struct axl__device *d)
+{
+    struct axl__device_region *g = &d->region[0];
+    if (g->want == AXL__NO_WANT || g->loading || d->programming)
+        return false;
+    if (axl__device_carries(d, g->want)) {
+        /* Its design came (a bundle loaded it): its waiters go on. */
+        let_go(g, g->want, AXL_SUCCESS, NULL);
+        return true;
+    }
+    const struct axl__cu *hung;
+    if (runs_out(d, &hung))
+        return false;
+    if (hung) {
+        fail_for_hung(d, hung);
+        return true;
+    }
+    /* A pinned design is never swapped out: the commands that would
+     * need it to go fail at once (2.5), not wait for the application. */
+    char why[AXL_MESSAGE_MAX];
+    if (axl__design_pinned(d, why, sizeof why)) {
+        let_go(g, g->want, AXL_ERR_BAD_STATE, why);
+        return true;
+    }
+    load(d, g);
+    return true;
+}
+
+bool axl__swaps_run(void)
+{
+    /* Commands a swap released, or waiting for a unit freed since, go
+     * first: a claim after them finds their runs out (2.2 step 1). */
+    axl__pump();
+    bool did = false;
+    const axl__pool *p = AXL__POOL(DEVICE);
+    for (uint16_t s = 0; axl__rt.swap_wants && s < p->capacity; s++)
+        if (axl__pool_is_live(p, s))
+            did |= swap_one(axl__device_at(s));
+    if (did)
+        axl__pump();
+    return did;
+}
+
+#endif /* AXL_FEATURE_DESIGN_SWAP */

@@ -1,0 +1,48 @@
+/*
+ * swap.h - on-demand reprogramming (issue 40, docs/designs-design.md 2):
+ * a kernel command whose design is not the one its device carries waits
+ * in the device's region FIFO; once no run is out on the region, a waiter
+ * or a worker loads the design (the port's region_load, buffers kept)
+ * and the commands of that design go on. With AXL_FEATURE_DESIGN_SWAP 0
+ * none of it is built: a device carries one design at a time.
+ */
+#ifndef AXL_SWAP_H
+#define AXL_SWAP_H
+
+#include "rt.h"
+#include "device_priv.h"
+
+struct axl__command;
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* Kernel command c (dispatch, lock held) cannot run now: its design is
+ * not loaded, or an older command waits for another design (2.1's
+ * barrier). It waits in its region's FIFO for its design's turn. */
+void axl__swap_wait(struct axl__command *c);
+
+/* Whether c must wait behind the oldest waiter of d's region (lock
+ * held): a newer command of the loaded design, while another waits. */
+static inline bool axl__swap_behind(const struct axl__device *d,
+                                    uint32_t seq)
+{
+    const struct axl__device_region *g = &d->region[0];
+    return g->want != AXL__NO_WANT && (int32_t)(seq - g->want_seq) > 0;
+}
+
+/* A run on d's units ended (lock held): a swap waiting for the region to
+ * go quiet may now be due; the threads that perform it are woken. */
+void axl__swap_wake(void);
+static inline void axl__swap_poke(struct axl__device *d)
+{
+    if (d->region[0].want != AXL__NO_WANT)
+        axl__swap_wake();
+}
+
+/* Performs the swaps that are due (lock held; dropped around each port
+ * load). Called by waits and workers, never by a submission, an ISR or
+ * axl_hal_run_done (2.2). True when it did something (a load, or waiters
+ * failed): the caller looks at its condition again. */
+bool axl__swaps_run(void);
+#endif
+
+#endif /* AXL_SWAP_H */

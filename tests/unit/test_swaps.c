@@ -1,0 +1,447 @@
+/*
+ * On-demand reprogramming of a whole fabric (issue 40, stage 3;
+ * docs/designs-design.md 2 and 6.2), on the emulated device. Design A is
+ * the device's built-in stock design (vadd); design B is designs_b.xclbin
+ * (the stock fir alone, tests/unit/designs_b.cfg).
+ *
+ *  - 4.11 (seed 000): holding executable bundles of two device images is
+ *    legal, and a kernel of one runs while the other was last loaded: the
+ *    command waits for its design's turn (2.1).
+ *  - 4.6.5: a submit schedules; it never waits for device work, so a
+ *    swap never runs inside one, and never waits for a pending command:
+ *    a host accessor this thread holds does not hold a swap (2.5).
+ *  - Designs take turns by their oldest waiting command, and one swap
+ *    releases every waiter of its design (2.1: A,B,A,B,A cost 2 swaps).
+ *  - A device that may not swap keeps the refusal at bundle time (2.5).
+ *
+ * Until stage 3 each of these failed at axl_get_kernel_bundle_for:
+ * AXL_ERR_BAD_STATE, "carries the design of kernel bundle ..., whose
+ * kernels another would stop".
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axl_test.h"
+#include "axl/emu.h"
+#include "axl_config.h"
+#include "axl_test_designs_b_xclbin.h"
+
+/* Before stage 3 the library had no axl_emu_set_swaps: weak, so the file
+ * builds there and shows its failures. */
+extern axl_status axl_emu_set_swaps(bool on) __attribute__((weak));
+
+enum { N = 64, TAPS = 4 };
+
+static void swaps_on(bool on)
+{
+    if (axl_emu_set_swaps)
+        AXL_OK(axl_emu_set_swaps(on));
+}
+
+static int setup(void **state)
+{
+    axl_test_setup(state);
+    swaps_on(true);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    int r = axl_test_teardown(state);
+    swaps_on(true);
+    return r;
+}
+
+/* The "reprogramming" row of axl_stats_get (2.6): high_water counts
+ * loads since start-up, in_use regions loading now. */
+static axl_pool_stats reprogramming(void)
+{
+    axl_pool_stats s[48];
+    uint32_t n = 0;
+    AXL_OK(axl_stats_get(s, 48, &n));
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(s[i].name, "reprogramming"))
+            return s[i];
+    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
+    return s[0];
+}
+
+/* fir of kernels.h: Q15, rounded half up, saturated. */
+static int16_t fir_at(const int16_t *in, const int16_t *coeff, int i)
+{
+    int64_t acc = 0;
+    for (int k = 0; k < TAPS && k <= i; k++)
+        acc += (int32_t)coeff[k] * in[i - k];
+    int64_t r = acc + (1 << 14);
+    r = r >= 0 ? r / 32768 : -((-r + 32767) / 32768);
+    return (int16_t)(r > 32767 ? 32767 : r < -32768 ? -32768 : r);
+}
+
+/* Both designs held: the rig's (A: vadd) and a bundle of B with fir. */
+struct two {
+    axl_test_rig rig;
+    axl_kernel_bundle b;
+    axl_kernel fir;
+    axl_buffer X, Y, S, I, C, O;
+    int32_t x[N], y[N];
+    int16_t in[N], coeff[TAPS];
+};
+
+static void two_up(struct two *t, uint32_t queue_flags)
+{
+    AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
+                              axl_test_designs_b_xclbin_size));
+    t->rig = axl_test_rig_on(axl_test_emu_device(), queue_flags);
+    axl_kernel_id fir_id;
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    AXL_OK(axl_get_kernel_bundle_for(t->rig.ctx, &t->rig.dev, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &t->b));
+    AXL_OK(axl_kernel_bundle_get_kernel(t->b, fir_id, &t->fir));
+    for (int i = 0; i < N; i++) {
+        t->x[i] = 3 * i;
+        t->y[i] = 500 - i;
+        t->in[i] = (int16_t)((i * 977) % 20000 - 10000);
+    }
+    for (int k = 0; k < TAPS; k++)
+        t->coeff[k] = (int16_t)(8192 >> k);
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &t->X));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &t->Y));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &t->S));
+    AXL_OK(axl_buffer_create(2, axl_range_1d(N), NULL, &t->I));
+    AXL_OK(axl_buffer_create(2, axl_range_1d(TAPS), NULL, &t->C));
+    AXL_OK(axl_buffer_create(2, axl_range_1d(N), NULL, &t->O));
+    const axl_queue q = t->rig.q;
+    AXL_OK(axl_queue_copy_from_host(q, t->x, t->X, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(q, t->y, t->Y, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(q, t->in, t->I, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(q, t->coeff, t->C, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(q));
+}
+
+static void vadd(struct two *t, axl_queue q, const axl_event *deps,
+                 uint32_t ndeps, axl_event *e)
+{
+    AXL_OK(axl_queue_single_task(
+        q, t->rig.vadd,
+        AXL_ARGS(AXL_ARG_IN(t->X), AXL_ARG_IN(t->Y), AXL_ARG_OUT(t->S),
+                 AXL_ARG_U32(N)),
+        deps, ndeps, e));
+}
+
+static void fir(struct two *t, axl_queue q, const axl_event *deps,
+                uint32_t ndeps, axl_event *e)
+{
+    AXL_OK(axl_queue_single_task(
+        q, t->fir,
+        AXL_ARGS(AXL_ARG_IN(t->I), AXL_ARG_IN(t->C), AXL_ARG_OUT(t->O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
+        deps, ndeps, e));
+}
+
+/* Both results read back and checked. */
+static void check_results(struct two *t)
+{
+    int32_t sum[N];
+    int16_t out[N];
+    AXL_OK(axl_queue_copy_to_host(t->rig.q, t->S, NULL, sum, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_to_host(t->rig.q, t->O, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(t->rig.q));
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(sum[i], t->x[i] + t->y[i]);
+        assert_int_equal(out[i], fir_at(t->in, t->coeff, i));
+    }
+}
+
+static void two_down(struct two *t)
+{
+    AXL_OK(axl_buffer_release(t->X));
+    AXL_OK(axl_buffer_release(t->Y));
+    AXL_OK(axl_buffer_release(t->S));
+    AXL_OK(axl_buffer_release(t->I));
+    AXL_OK(axl_buffer_release(t->C));
+    AXL_OK(axl_buffer_release(t->O));
+    AXL_OK(axl_kernel_release(t->fir));
+    AXL_OK(axl_kernel_bundle_release(t->b));
+    axl_test_rig_down(&t->rig);
+}
+
+/*
+ * 2.5, 4.6.5: a command of A waits for a host accessor this thread holds;
+ * a command of B, submitted after it on another queue, still runs: the
+ * swap to B waits for runs out, never for pending commands. Then A's
+ * command runs once the accessor goes (a swap back).
+ */
+static void a_waiting_command_never_waits_for_a_host_accessor_held_here(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    axl_queue qb;
+    AXL_OK(axl_queue_create(t.rig.ctx, t.rig.dev, AXL_QUEUE_IN_ORDER, NULL,
+                            &qb));
+    const uint32_t before = reprogramming().high_water;
+    axl_host_accessor h;
+    void *p;
+    AXL_OK(axl_host_accessor_create(t.X, AXL_ACCESS_READ_WRITE, NULL, 0, &h,
+                                    &p));
+    axl_event ea, eb;
+    vadd(&t, t.rig.q, NULL, 0, &ea); /* waits for the accessor */
+    fir(&t, qb, NULL, 0, &eb);
+    AXL_OK(axl_event_wait(eb)); /* would hang, or fail, if it waited */
+    axl_event_status st;
+    AXL_OK(axl_event_get_status(ea, &st, NULL));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE);
+    AXL_OK(axl_host_accessor_release(h));
+    AXL_OK(axl_event_wait(ea));
+    AXL_OK(axl_queue_wait_and_throw(qb));
+    assert_int_equal(reprogramming().high_water - before, 2); /* B, A */
+    check_results(&t);
+    AXL_OK(axl_event_release(ea));
+    AXL_OK(axl_event_release(eb));
+    AXL_OK(axl_queue_release(qb));
+    two_down(&t);
+}
+
+/* A host task that holds the commands behind it until the test lets go. */
+static atomic_int gate_open;
+
+static axl_status gate(void *user)
+{
+    (void)user;
+    while (!atomic_load(&gate_open))
+        ;
+    return AXL_SUCCESS;
+}
+
+/*
+ * 2.1: designs take turns by their oldest waiting command, and a swap
+ * releases every waiter of its design. A, B, A, B, A on an out-of-order
+ * queue, all behind one gate, with A loaded: A runs, then one swap runs
+ * both Bs, then one swap back runs the other As. 2 swaps, not 4.
+ */
+static void designs_take_turns_by_their_oldest_waiting_command_2_1(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, 0); /* out of order */
+    /* An output each, and each fir its own inputs (it may write them, by
+     * its metadata): no command waits for another's data. */
+    axl_buffer out[5], fin[5], fco[5];
+    for (int i = 0; i < 5; i++) {
+        AXL_OK(axl_buffer_create(i % 2 ? 2 : 4, axl_range_1d(N), NULL,
+                                 &out[i]));
+        if (!(i % 2))
+            continue;
+        AXL_OK(axl_buffer_create(2, axl_range_1d(N), NULL, &fin[i]));
+        AXL_OK(axl_buffer_create(2, axl_range_1d(TAPS), NULL, &fco[i]));
+        AXL_OK(axl_queue_copy_from_host(t.rig.q, t.in, fin[i], NULL, NULL,
+                                        0, NULL));
+        AXL_OK(axl_queue_copy_from_host(t.rig.q, t.coeff, fco[i], NULL,
+                                        NULL, 0, NULL));
+    }
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    const uint32_t before = reprogramming().high_water;
+    atomic_store(&gate_open, 0);
+    axl_event g, e[5];
+    AXL_OK(axl_queue_host_task(t.rig.q, gate, NULL, NULL, 0, &g));
+    for (int i = 0; i < 5; i++) {
+        if (i % 2)
+            AXL_OK(axl_queue_single_task(
+                t.rig.q, t.fir,
+                AXL_ARGS(AXL_ARG_IN(fin[i]), AXL_ARG_IN(fco[i]),
+                         AXL_ARG_OUT(out[i]), AXL_ARG_U32(TAPS),
+                         AXL_ARG_U32(N)),
+                &g, 1, &e[i]));
+        else
+            AXL_OK(axl_queue_single_task(
+                t.rig.q, t.rig.vadd,
+                AXL_ARGS(AXL_ARG_IN(t.X), AXL_ARG_IN(t.Y),
+                         AXL_ARG_OUT(out[i]), AXL_ARG_U32(N)),
+                &g, 1, &e[i]));
+    }
+    atomic_store(&gate_open, 1);
+    for (int i = 0; i < 5; i++) {
+        AXL_OK(axl_event_wait(e[i]));
+        AXL_OK(axl_event_release(e[i]));
+    }
+    AXL_OK(axl_event_release(g));
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    assert_int_equal(reprogramming().high_water - before, 2);
+    assert_int_equal(reprogramming().in_use, 0); /* none loading at rest */
+    for (int i = 0; i < 5; i++) {
+        int32_t sum[N];
+        int16_t f[N];
+        AXL_OK(axl_queue_copy_to_host(t.rig.q, out[i], NULL,
+                                      i % 2 ? (void *)f : (void *)sum, NULL,
+                                      0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        for (int k = 0; k < N; k++) {
+            if (i % 2)
+                assert_int_equal(f[k], fir_at(t.in, t.coeff, k));
+            else
+                assert_int_equal(sum[k], t.x[k] + t.y[k]);
+        }
+        AXL_OK(axl_buffer_release(out[i]));
+        if (i % 2) {
+            AXL_OK(axl_buffer_release(fin[i]));
+            AXL_OK(axl_buffer_release(fco[i]));
+        }
+    }
+    two_down(&t);
+}
+
+/*
+ * 2.1, 2.3: buffers keep their bytes across swaps, in every bank: each
+ * design's output, written before the other design was loaded, reads
+ * back unchanged after; and a design's kernel sees inputs written while
+ * the other was loaded.
+ */
+static void buffers_keep_their_bytes_across_swaps_2_3(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    for (int r = 0; r < 3; r++) {
+        vadd(&t, t.rig.q, NULL, 0, NULL);
+        fir(&t, t.rig.q, NULL, 0, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        check_results(&t); /* after fir: vadd's sum kept */
+        vadd(&t, t.rig.q, NULL, 0, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        check_results(&t); /* after vadd: fir's output kept */
+    }
+    two_down(&t);
+}
+
+/*
+ * 2.5: a device that may not reprogram on demand (axl_emu_set_swaps
+ * false) keeps the refusal at bundle time, saying why; nothing changed,
+ * and what the queries say, the launch does.
+ */
+static void a_device_that_forbids_swaps_refuses_a_second_design_2_5(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    if (!axl_emu_set_swaps)
+        fail_msg("axl_emu_set_swaps is not in the library (issue 40)");
+    AXL_OK(axl_emu_set_swaps(false));
+    AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
+                              axl_test_designs_b_xclbin_size));
+    axl_test_rig rig = axl_test_rig_on(axl_test_emu_device(),
+                                       AXL_QUEUE_IN_ORDER);
+    axl_kernel_id fir_id;
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    axl_kernel_bundle b;
+    AXL_EXPECT(axl_get_kernel_bundle_for(rig.ctx, &rig.dev, 1, &fir_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("whose kernels another would stop");
+    AXL_MESSAGE_HAS("the device does not reprogram on demand");
+    assert_int_equal(reprogramming().in_use, 0);
+    axl_test_rig_down(&rig);
+    AXL_OK(axl_emu_set_swaps(true));
+}
+
+/* One thread's stream of one design's commands, each waited for. */
+struct stream {
+    struct two *t;
+    axl_queue q;
+    bool is_fir;
+    axl_status st;
+};
+
+static void *stream_main(void *arg)
+{
+    struct stream *s = arg;
+    s->st = AXL_SUCCESS;
+    for (int i = 0; i < 40 && s->st == AXL_SUCCESS; i++) {
+        s->st = s->is_fir
+                    ? axl_queue_single_task(
+                          s->q, s->t->fir,
+                          AXL_ARGS(AXL_ARG_IN(s->t->I), AXL_ARG_IN(s->t->C),
+                                   AXL_ARG_OUT(s->t->O), AXL_ARG_U32(TAPS),
+                                   AXL_ARG_U32(N)),
+                          NULL, 0, NULL)
+                    : axl_queue_single_task(
+                          s->q, s->t->rig.vadd,
+                          AXL_ARGS(AXL_ARG_IN(s->t->X), AXL_ARG_IN(s->t->Y),
+                                   AXL_ARG_OUT(s->t->S), AXL_ARG_U32(N)),
+                          NULL, 0, NULL);
+        if (s->st == AXL_SUCCESS && i % 4 == 3)
+            s->st = axl_queue_wait_and_throw(s->q);
+    }
+    if (s->st == AXL_SUCCESS)
+        s->st = axl_queue_wait_and_throw(s->q);
+    return NULL;
+}
+
+/*
+ * 2.1, 2.2: two threads, one a design each, submit and wait at once: the
+ * claims race the dispatches and the runs' ends (run under TSan with
+ * -R swap). Every command runs, with right results, and no design
+ * starves the other.
+ */
+static void two_threads_of_two_designs_both_finish_with_right_results(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    axl_queue qb;
+    AXL_OK(axl_queue_create(t.rig.ctx, t.rig.dev, AXL_QUEUE_IN_ORDER, NULL,
+                            &qb));
+    struct stream a = {&t, t.rig.q, false, AXL_SUCCESS};
+    struct stream b = {&t, qb, true, AXL_SUCCESS};
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, stream_main, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, stream_main, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    AXL_OK(a.st);
+    AXL_OK(b.st);
+    assert_true(reprogramming().high_water >= 1);
+    assert_int_equal(reprogramming().in_use, 0);
+    check_results(&t);
+    AXL_OK(axl_queue_release(qb));
+    two_down(&t);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+#if !AXL_FEATURE_DESIGN_SWAP
+    /* Nothing swaps in this build: test_kernels and test_sycl_rules
+     * check the refusal that stays. */
+    printf("switched off: AXL_FEATURE_DESIGN_SWAP\n");
+    return 0;
+#endif
+    const struct CMUnitTest tests[] = {
+        T(a_waiting_command_never_waits_for_a_host_accessor_held_here),
+        T(designs_take_turns_by_their_oldest_waiting_command_2_1),
+        T(buffers_keep_their_bytes_across_swaps_2_3),
+        T(a_device_that_forbids_swaps_refuses_a_second_design_2_5),
+        T(two_threads_of_two_designs_both_finish_with_right_results),
+    };
+    if (getenv("AXL_TEST_ONLY"))
+        cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
