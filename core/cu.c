@@ -27,9 +27,9 @@
 #include "observe.h"
 #include "devops.h"
 #include "pipeline_priv.h"
+#include "swap.h"
 #if AXL_FEATURE_GRAPHS
 #include "replay.h"
-#include "swap.h"
 #endif
 
 /* Unit `ordinal` of kernel `kernel_index` of the design d carries (lock
@@ -547,9 +547,9 @@ void axl__run_kernel(struct axl__command *c)
 #if AXL_FEATURE_DESIGN_SWAP
     /* Its design is not loaded, or an older command waits for another
      * (designs-design.md 2.1): it waits for its design's turn. */
-    if ((!axl__device_carries(d, kid->image) ||
-         (axl__swap_behind(d, c->seq) && !(c->flags & AXL__CMD_SWAPPED))) &&
-        axl__dev_swaps(d)) {
+    if (axl__dev_swaps(d) &&
+        (!axl__device_carries(d, kid->image) ||
+         (axl__swap_behind(d, c->seq) && !(c->flags & AXL__CMD_SWAPPED)))) {
         axl__swap_wait(c);
         return;
     }
