@@ -29,16 +29,11 @@
 #include "axl_config.h"
 #include "axl_test_designs_b_xclbin.h"
 
-/* Before stage 3 the library had no axl_emu_set_swaps: weak, so the file
- * builds there and shows its failures. */
-extern axl_status axl_emu_set_swaps(bool on) __attribute__((weak));
-
 enum { N = 64, TAPS = 4 };
 
 static void swaps_on(bool on)
 {
-    if (axl_emu_set_swaps)
-        AXL_OK(axl_emu_set_swaps(on));
+    AXL_OK(axl_emu_set_swaps(on));
 }
 
 static int setup(void **state)
@@ -337,8 +332,6 @@ static void a_device_that_forbids_swaps_refuses_a_second_design_2_5(void **s)
     AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
                    axl_image_register(axl_test_designs_b_xclbin,
                                       axl_test_designs_b_xclbin_size));
-    if (!axl_emu_set_swaps)
-        fail_msg("axl_emu_set_swaps is not in the library (issue 40)");
     AXL_OK(axl_emu_set_swaps(false));
     AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
                               axl_test_designs_b_xclbin_size));
