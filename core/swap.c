@@ -188,7 +188,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
     if (st == AXL_SUCCESS && !(p = axl__place_ready(d, img))) {
         st = AXL_ERR_OUT_OF_RESOURCES;
         axl_format(why, sizeof why,
-                   "no placement free (AXL_MAX_PLACEMENTS %u, all loaded)",
+                   "every placement is in use (AXL_MAX_PLACEMENTS %u, all loaded)",
                    (unsigned)AXL_MAX_PLACEMENTS);
     }
     if (st != AXL_SUCCESS) {

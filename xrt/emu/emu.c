@@ -886,6 +886,28 @@ static axl_status emu_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
 
 /* ---- Designs and runs ------------------------------------------------------------ */
 
+/* The design's streams joined, and idle units serve its units from their
+ * next run (lock held): what loading a design and swapping one in share. */
+static axl_status take_design(emu_device *d, const axl_xclbin *image,
+                              char *why, size_t why_size)
+{
+    axl_status st = AXL_SUCCESS;
+#if EMU_STREAMS
+    st = emu_fifos_build(d, image);
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size, "%s", d->streams_why);
+#else
+    (void)d;
+    (void)image;
+    (void)why;
+    (void)why_size;
+#endif
+    for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
+        if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
+            d->units[u].ip = UINT32_MAX;
+    return st;
+}
+
 static axl_status emu_load_image(void *dev, const axl_xclbin *image,
                                  char *why, size_t why_size)
 {
@@ -899,17 +921,8 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
 #endif
     axl_port_lock();
     axl_status st = map_banks(d, image, why, why_size);
-#if EMU_STREAMS
-    if (st == AXL_SUCCESS) {
-        st = emu_fifos_build(d, image);
-        if (st != AXL_SUCCESS)
-            axl_format(why, why_size, "%s", d->streams_why);
-    }
-#endif
-    /* Idle units serve the new design's units from their next run. */
-    for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
-        if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
-            d->units[u].ip = UINT32_MAX;
+    if (st == AXL_SUCCESS)
+        st = take_design(d, image, why, why_size);
     axl_port_unlock();
     return st;
 }
@@ -934,18 +947,7 @@ static axl_status emu_region_load(void *dev, uint32_t *region,
     check_platform(d, image);
 #endif
     axl_port_lock();
-    axl_status st = AXL_SUCCESS;
-#if EMU_STREAMS
-    st = emu_fifos_build(d, image);
-    if (st != AXL_SUCCESS)
-        axl_format(why, why_size, "%s", d->streams_why);
-#else
-    (void)why;
-    (void)why_size;
-#endif
-    for (unsigned u = 0; st == AXL_SUCCESS && u < AXL_EMU_UNITS; u++)
-        if (d->units[u].state == UNIT_IDLE && !d->units[u].reporting)
-            d->units[u].ip = UINT32_MAX;
+    const axl_status st = take_design(d, image, why, why_size);
     axl_port_unlock();
     return st;
 }
