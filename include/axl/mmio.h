@@ -92,7 +92,9 @@ typedef struct axl_mmio_board {
      *  by axl_mmio_reset_unit, never from run_cancel (it may take time). */
     axl_status (*reset_unit)(void *user, uint32_t ip_index);
     /** Programs the fabric with another design (PCAP, fpga_manager);
-     *  optional: without it the device is not reprogrammable. */
+     *  optional: without it the device is not reprogrammable. It must
+     *  leave the banks' memory as it is (buffers keep their bytes across
+     *  a reprogramming). */
     axl_status (*program)(void *user, const struct axl_xclbin *image);
     /** Nonzero when the CPU's caches snoop the IP's accesses (an ACP or a
      *  coherent interconnect): the port then does no cache maintenance. */
@@ -111,6 +113,13 @@ typedef struct axl_mmio_board {
     /** How wired units complete (axl_mmio_completion); 0: the build's
      *  AXL_MMIO_COMPLETION, by default interrupt. */
     uint8_t completion;
+    /** Nonzero: the fabric is reprogrammed only when no bundle of the
+     *  design it carries is held (a bundle of another design is then
+     *  refused, as without program). 0, with program: the device
+     *  reprograms on demand between commands, so bundles of several
+     *  designs live side by side (issue 40, docs/designs-design.md
+     *  2.5). */
+    uint8_t fixed_design;
     /** The programmed design's UUID (16 bytes, its xclbin's
      *  m_header.uuid), for a firmware that links neither the design's
      *  bytes nor its pre-digested form: what a plan's load checks

@@ -198,7 +198,10 @@ axl_status axl_mmio_model_program(void *user, const struct axl_xclbin *image);
  * Fills *board for a model: the design (an xclbin's bytes), the banks
  * (each backed by host memory), no unit wired or built with ap_sw_reset
  * (set board->units after the call to say otherwise), the two hooks
- * above, and the model. Everything it points to must outlive the runtime;
+ * above, and the model. It keeps its design while a bundle of it is held
+ * (fixed_design 1): clear fixed_design for a model whose attach keeps
+ * the banks' bytes, so the device reprograms on demand (issue 40; the
+ * C-model simulator's own board does, axl_mmio_sim_board). Everything it points to must outlive the runtime;
  * hand it over with axl_mmio_set_board().
  */
 void axl_mmio_model_board(axl_mmio_board *board, const axl_mmio_model *model,

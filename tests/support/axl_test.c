@@ -9,6 +9,9 @@
 
 #include "axl/emu.h"
 #include "axl_config.h" /* the feature switches */
+#if defined(AXL_TEST_MMIO) && AXL_FEATURE_DESIGN_SWAP
+#include "mmio_sim.h" /* the simulator's board: axl_mmio_sim_set_swaps */
+#endif
 #include "pool.h"       /* to release what a skipped test left */
 #include "pools.h"
 
@@ -487,6 +490,9 @@ void axl_test_emu_swaps(bool on)
 {
 #if AXL_FEATURE_DESIGN_SWAP
     AXL_OK(axl_emu_set_swaps(on));
+#if defined(AXL_TEST_MMIO)
+    axl_mmio_sim_set_swaps(on); /* the simulator's board (fixed_design) */
+#endif
 #else
     (void)on;
 #endif

@@ -136,7 +136,8 @@ void axl_test_rig_drop(axl_test_rig *r);
  * may put a bundle of its own in r->bundle then; down releases it. */
 void axl_test_rig_let_go(axl_test_rig *r);
 /* Whether the emulated devices opened from now on reprogram on demand
- * (axl_emu_set_swaps; issue 40): a test of a device that cannot swap
+ * (axl_emu_set_swaps; in mmio builds also the simulator's board,
+ * axl_mmio_sim_set_swaps; issue 40): a test of a device that cannot swap
  * turns them off at its start (then the bundle of a second design is
  * refused while one is held); axl_test_setup turns them on again. A
  * build without AXL_FEATURE_DESIGN_SWAP never swaps. */

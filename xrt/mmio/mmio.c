@@ -308,6 +308,12 @@ static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
 #endif
     if (axl__mmio.board->program)
         info->flags |= AXL_HAL_DEVICE_REPROGRAMMABLE;
+#if AXL_FEATURE_DESIGN_SWAP
+    /* A board that reprograms may do it on demand, unless it says the
+     * design stays while it is held (axl_mmio_board.fixed_design). */
+    if (axl__mmio.board->program && !axl__mmio.board->fixed_design)
+        info->flags |= AXL_HAL_DEVICE_SWAPS;
+#endif
     /* A sub-buffer's origin keeps what the buffers themselves keep. */
     info->mem_base_addr_align =
         d->memory.align * 8u < AXL_MMIO_MEM_ALIGN_BITS
@@ -344,10 +350,13 @@ static axl_status mmio_bank_info(void *dev, uint32_t index, axl_hal_bank *out)
     return AXL_SUCCESS;
 }
 
-static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
-                                  char *why, size_t why_size)
+/* The board programs the fabric with image, and the port takes up its
+ * units (the model powers up with them). The banks, their allocators and
+ * every buffer in them stay: a board's program hook leaves memory alone,
+ * and the model is handed the same regions (designs-design.md 2.3). */
+static axl_status program_fabric(mmio_device *d, const axl_xclbin *image,
+                                 char *why, size_t why_size)
 {
-    mmio_device *d = dev;
     if (!axl__mmio.board->program) {
         axl_format(why, why_size,
                    "the board gives the mmio port no way to program the "
@@ -370,6 +379,9 @@ static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
     d->design = *image;
     d->has_design = 1;
 #if MMIO_MODEL
+    /* The simulated IPs of the old design stop (their threads joined),
+     * the new design's start from their reset; the banks' bytes are the
+     * port's and stay. */
     axl__mmio_model_detach();
     st = model_attach(d);
     if (st != AXL_SUCCESS) {
@@ -382,6 +394,28 @@ static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
         axl_format(why, why_size, "%s", axl_last_message());
     return st;
 }
+
+static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
+                                  char *why, size_t why_size)
+{
+    return program_fabric(dev, image, why, why_size);
+}
+
+/* Another design on demand (issue 40, designs-design.md 2.2, 5): the
+ * whole fabric, region 0, as load_image, which already keeps the banks. */
+#if AXL_FEATURE_DESIGN_SWAP
+static axl_status mmio_region_load(void *dev, uint32_t *region,
+                                   const axl_xclbin *image, char *why,
+                                   size_t why_size)
+{
+    if (*region != 0) {
+        axl_format(why, why_size, "the mmio device has no region %u",
+                   (unsigned)*region);
+        return AXL_ERR_INVALID;
+    }
+    return program_fabric(dev, image, why, why_size);
+}
+#endif
 
 /* The protocols the port drives: the kernel's and each of its units'. */
 static bool drivable(const axl_xclbin *image, uint32_t kernel_index)
@@ -942,6 +976,9 @@ const axl_device_port axl_mmio_port = {
     .describe = mmio_describe,
     .bank = mmio_bank_info,
     .load_image = mmio_load_image,
+#if AXL_FEATURE_DESIGN_SWAP
+    .region_load = mmio_region_load,
+#endif
     .kernel_compatible = mmio_kernel_compatible,
 #if MMIO_MODEL
     .kernel_fix = model_fix, /* the model's (mmio_open) */

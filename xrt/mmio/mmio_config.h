@@ -11,6 +11,12 @@
 #endif
 #include "axl_board.h"
 
+/* The core's switch (core/axl_config.h's default; a board's header may
+ * say 0): the port reprograms on demand (region_load) only with it. */
+#if !defined(AXL_FEATURE_DESIGN_SWAP) /* core/axl_config.h lists the setting */
+#define AXL_FEATURE_DESIGN_SWAP 1
+#endif
+
 /** Banks the port carves (regions the board declares, or used
  *  MEM_TOPOLOGY banks). */
 #ifndef AXL_MMIO_BANKS

@@ -112,6 +112,12 @@ void axl_mmio_sim_detach(void);
  *  axl_mmio_sim_model. */
 const axl_mmio_board *axl_mmio_sim_board(void);
 
+/** Whether that board lets the device reprogram on demand, with bundles
+ *  of several designs held (issue 40): on by default; off sets the
+ *  board's fixed_design, from the next time the device opens (after
+ *  axl_shutdown()). Kept until changed (axl_test_setup turns it on). */
+void axl_mmio_sim_set_swaps(bool on);
+
 /** Puts fn in place of the isr the model was attached with (the port's
  *  interrupt entry), until axl_mmio_sim_defaults(); fn is called at once,
  *  inside the model's call in which the line rose (no lock of the

@@ -1241,6 +1241,14 @@ static uint32_t fill_regions(const axl_xclbin *x)
     return nb;
 }
 
+/* The board keeps its design while it is held (axl_mmio_sim_set_swaps). */
+static bool fixed_design;
+
+void axl_mmio_sim_set_swaps(bool on)
+{
+    fixed_design = !on;
+}
+
 const axl_mmio_board *axl_mmio_sim_board(void)
 {
     const void *bytes;
@@ -1275,6 +1283,7 @@ const axl_mmio_board *axl_mmio_sim_board(void)
         .coherent = 0,
         .user = NULL,
         .model = &axl_mmio_sim_model,
+        .fixed_design = fixed_design,
     };
     return &board;
 }

@@ -225,6 +225,9 @@ void axl_mmio_model_board(axl_mmio_board *board, const axl_mmio_model *model,
     board->reset_unit = axl_mmio_model_reset_unit;
     board->program = axl_mmio_model_program;
     board->model = model;
+    /* On demand only where the model is known to keep the banks across
+     * an attach (designs-design.md 3.7): the board's maker says so. */
+    board->fixed_design = 1;
 }
 #endif /* MMIO_MODEL */
 
