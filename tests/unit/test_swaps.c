@@ -29,6 +29,9 @@
 #include "axl/emu.h"
 #include "axl_config.h"
 #include "axl_test_designs_b_xclbin.h"
+#if defined(AXL_TEST_MMIO)
+#include "mmio_sim.h"
+#endif
 
 /* Before stage 3 the library had no axl_emu_set_swaps: weak, so the file
  * builds there and shows its failures. Built as mmio_test_swaps (the
@@ -65,6 +68,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+#if defined(AXL_TEST_MMIO)
+    axl_mmio_sim_defaults(); /* a failed test's faults go */
+#endif
     int r = axl_test_teardown(state);
     swaps_on(true);
     return r;
@@ -372,6 +378,50 @@ static void a_device_that_forbids_swaps_refuses_a_second_design_2_5(void **s)
     swaps_on(true);
 }
 
+#if defined(AXL_TEST_MMIO)
+/*
+ * 2.5: a unit hung at its timeout keeps its region: a command of the
+ * other design fails at once, AXL_ERR_RUNTIME, naming the unit and the
+ * way back, instead of waiting for a swap that could never come; once
+ * axl_mmio_reset_unit() brought the unit back, the swap runs. On the
+ * simulator: vadd's units never finish and have no ap_sw_reset, so the
+ * timeout's cancel leaves them hung.
+ */
+static void a_hung_unit_fails_the_other_designs_commands_at_once_2_5(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    for (uint32_t ip = 0; ip < 2; ip++) /* vadd_1, vadd_2 */
+        axl_mmio_sim_set_unit(ip, AXL_MMIO_SIM_NO_SW_RESET,
+                              AXL_MMIO_SIM_NEVER_DONE, 0);
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_queue_set_timeout(t.rig.q, 1000000u)); /* 1 ms, its clock */
+    axl_event e;
+    vadd(&t, t.rig.q, NULL, 0, &e);
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_TIMEOUT);
+    fir(&t, t.rig.q, NULL, 0, &e);
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("cannot be programmed now");
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit() brings it back");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_RUNTIME);
+    /* Brought back: fir's design loads, and both compute. */
+    axl_mmio_sim_defaults();
+    AXL_OK(axl_mmio_reset_unit(0));
+    AXL_OK(axl_queue_set_timeout(t.rig.q, 0));
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    check_results(&t);
+    two_down(&t);
+}
+#endif
+
 /* One thread's stream of one design's commands, each waited for. */
 struct stream {
     struct two *t;
@@ -455,6 +505,9 @@ int main(void)
         T(buffers_keep_their_bytes_across_swaps_2_3),
         T(a_device_that_forbids_swaps_refuses_a_second_design_2_5),
         T(two_threads_of_two_designs_both_finish_with_right_results),
+#if defined(AXL_TEST_MMIO)
+        T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
+#endif
     };
     if (getenv("AXL_TEST_ONLY"))
         cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
