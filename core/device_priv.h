@@ -29,6 +29,9 @@ struct axl__device_region {
 #if AXL_FEATURE_DESIGN_SWAP
     /* On-demand reprogramming (core/swap.c; designs-design.md 2.1). */
     bool loading;               /* a swap has claimed it: a design loads */
+    uint8_t progressing;        /* waiters inside the port's progress, the
+                                   lock dropped: a polled port's units are
+                                   theirs to read, so no load begins */
     uint16_t want;              /* image slot of its oldest waiter's design,
                                    AXL__NO_WANT: no waiter */
     uint32_t want_seq;          /* that waiter's submission number: newer

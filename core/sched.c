@@ -1282,9 +1282,17 @@ static bool wait_core(axl__done_fn done, const void *arg, uint64_t until)
             if (axl__dev_clocked(pd))
                 pdl = pd->deadline_seen;
 #endif
+#if AXL_FEATURE_DESIGN_SWAP
+            pd->region[0].progressing++; /* no load meanwhile (swap.c) */
+#endif
             axl_port_unlock();
             axl__dev_progress(pd, pdl);
             axl_port_lock();
+#if AXL_FEATURE_DESIGN_SWAP
+            /* The last one out lets a swap that waited for it go on. */
+            if (!--pd->region[0].progressing && axl__rt.swap_wants)
+                axl__swap_wake();
+#endif
             if (!done(arg) && !AXL__IS_REF(axl__rt.ready.head))
                 axl_port_relax();
             continue;

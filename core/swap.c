@@ -245,6 +245,11 @@ static bool swap_one(struct axl__device *d)
     const struct axl__cu *hung;
     if (runs_out(d, &hung))
         return false;
+    /* A waiter still inside the port's progress (a run was out when it
+     * looked) may read the units a load rewrites: the last one out
+     * wakes the waits (sched.c). */
+    if (g->progressing && !hung)
+        return false;
     if (hung) {
         fail_for_hung(d, hung);
         return true;

@@ -100,6 +100,10 @@ static void deliver_pending(void)
 
 static void read_clock(const axl_mmio_model *m)
 {
+    /* Between a detach and the next attach the model's clock is the
+     * old design's, which clock_base already counts. */
+    if (!axl__mmio.attached)
+        return;
     atomic_store_explicit(&model_ns, clock_base + m->now_ns(m->user),
                           memory_order_relaxed);
 }
@@ -174,9 +178,14 @@ void axl__mmio_model_detach(void)
         return;
     const axl_mmio_model *m = axl__mmio.model;
     m->detach(m->user);
+    /* The next attach counts from 0 again: the device's clock goes on.
+     * Under the model's lock: on a reprogramming between commands
+     * (region_load) another thread may be in a call of the model (an
+     * allocation's note), whose leave reads the clock. */
+    MODEL_LOCK();
     axl__mmio.attached = 0;
-    /* The next attach counts from 0 again: the device's clock goes on. */
     clock_base = atomic_load_explicit(&model_ns, memory_order_relaxed);
+    MODEL_UNLOCK();
 }
 
 /* The model's word on a unit's last run (a side channel no IP has). */
