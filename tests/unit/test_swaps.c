@@ -14,6 +14,10 @@
  *  - Designs take turns by their oldest waiting command, and one swap
  *    releases every waiter of its design (2.1: A,B,A,B,A cost 2 swaps).
  *  - A device that may not swap keeps the refusal at bundle time (2.5).
+ *  - Commands that could only wait for ever fail at once (2.5): a design
+ *    pinned by an open IP, a unit hung at its timeout (mmio only: the
+ *    emulated device opens no IP and its units cannot hang); a load the
+ *    board refuses fails its waiters and keeps every buffer (2.2 step 4).
  *
  * Until stage 3 each of these failed at axl_get_kernel_bundle_for:
  * AXL_ERR_BAD_STATE, "carries the design of kernel bundle ..., whose
@@ -422,6 +426,95 @@ static void a_hung_unit_fails_the_other_designs_commands_at_once_2_5(void **s)
 }
 #endif
 
+#if defined(AXL_TEST_MMIO)
+/*
+ * 2.5: a design pinned by an open IP (axl/ip.h: the handle holds its
+ * bundle's design; the emulated device opens none) is never swapped
+ * out: a command of the other design fails at once, AXL_ERR_BAD_STATE,
+ * naming the IP and the way out, instead of waiting for the application
+ * to release it; nothing was loaded. Once the IP is released the swap
+ * runs and both designs compute.
+ */
+static void a_pinned_design_fails_the_other_designs_commands_at_once_2_5(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    vadd(&t, t.rig.q, NULL, 0, NULL); /* A is loaded */
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    const uint32_t loads = reprogramming().high_water;
+    axl_ip ip;
+    AXL_OK(axl_ip_open(t.rig.bundle, t.rig.dev, "vadd_2", &ip));
+    axl_event e;
+    fir(&t, t.rig.q, NULL, 0, &e);
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("keeps its design for open IP vadd");
+    AXL_MESSAGE_HAS("nothing was loaded");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_BAD_STATE);
+    assert_int_equal(reprogramming().high_water, loads);
+    AXL_OK(axl_ip_release(ip));
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    assert_int_equal(reprogramming().high_water, loads + 2);
+    check_results(&t);
+    two_down(&t);
+}
+#endif
+
+#if defined(AXL_TEST_MMIO)
+/*
+ * 2.2 step 4: a load the board refuses fails the commands that waited
+ * for it, naming the device, the design and the board's why, and counts
+ * a failure; every buffer keeps its bytes, and the next command of
+ * either design loads its design again (the fabric's content is then
+ * unknown to the runtime, and it says none).
+ */
+static void a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    vadd(&t, t.rig.q, NULL, 0, NULL); /* A is loaded, S written */
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    const axl_pool_stats before = reprogramming();
+    axl_mmio_sim_fail_loads(true);
+    axl_event e;
+    fir(&t, t.rig.q, NULL, 0, &e);
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("programming ");
+    AXL_MESSAGE_HAS("with the design of fir failed");
+    AXL_MESSAGE_HAS("the simulated board refused the design");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_RUNTIME);
+    const axl_pool_stats after = reprogramming();
+    assert_int_equal(after.failures, before.failures + 1);
+    assert_int_equal(after.high_water, before.high_water);
+    assert_int_equal(after.in_use, 0);
+    axl_mmio_sim_fail_loads(false);
+    /* S kept vadd's sum through the failed load: read before any run. */
+    int32_t sum[N];
+    AXL_OK(axl_queue_copy_to_host(t.rig.q, t.S, NULL, sum, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(sum[i], t.x[i] + t.y[i]);
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    check_results(&t);
+    two_down(&t);
+}
+#endif
+
 /* One thread's stream of one design's commands, each waited for. */
 struct stream {
     struct two *t;
@@ -506,7 +599,9 @@ int main(void)
         T(a_device_that_forbids_swaps_refuses_a_second_design_2_5),
         T(two_threads_of_two_designs_both_finish_with_right_results),
 #if defined(AXL_TEST_MMIO)
+        T(a_pinned_design_fails_the_other_designs_commands_at_once_2_5),
         T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
+        T(a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2),
 #endif
     };
     if (getenv("AXL_TEST_ONLY"))

@@ -118,6 +118,13 @@ const axl_mmio_board *axl_mmio_sim_board(void);
  *  axl_shutdown()). Kept until changed (axl_test_setup turns it on). */
 void axl_mmio_sim_set_swaps(bool on);
 
+/** A fault: while on, the simulator's board refuses every design its
+ *  program hook is given (AXL_ERR_RUNTIME, "the simulated board refused
+ *  the design"), as a board whose bitstream fails to load would; the
+ *  device's first design was loaded at open. Off again after
+ *  axl_mmio_sim_defaults(). */
+void axl_mmio_sim_fail_loads(bool on);
+
 /** Puts fn in place of the isr the model was attached with (the port's
  *  interrupt entry), until axl_mmio_sim_defaults(); fn is called at once,
  *  inside the model's call in which the line rose (no lock of the

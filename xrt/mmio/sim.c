@@ -230,6 +230,7 @@ static uint64_t next_write = UINT64_MAX;
  * own handler in its place. */
 static void (*attach_isr)(uint32_t ip_index);
 static void (*irq_handler)(uint32_t ip_index);
+static atomic_bool loads_fail; /* axl_mmio_sim_fail_loads */
 /* The banks as attach gave them (the memory the units' masters reach). */
 static axl_mmio_bank_region banks[AXL_MMIO_BANKS];
 static uint32_t nbanks;
@@ -326,6 +327,7 @@ void axl_mmio_sim_defaults(void)
             apply_config(&units[i]);
     UNLOCK();
     irq_handler = NULL;
+    atomic_store(&loads_fail, false);
 }
 
 static bool sim_can_run(void *user, const axl_xclbin *image,
@@ -1244,6 +1246,22 @@ static uint32_t fill_regions(const axl_xclbin *x)
 /* The board keeps its design while it is held (axl_mmio_sim_set_swaps). */
 static bool fixed_design;
 
+/* The board's program hook: the model boards' (any design), unless a
+ * test asked the next loads to fail (axl_mmio_sim_fail_loads). */
+static axl_status sim_program(void *user, const axl_xclbin *image)
+{
+    if (atomic_load(&loads_fail))
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "the simulated board refused the design "
+                        "(axl_mmio_sim_fail_loads)");
+    return axl_mmio_model_program(user, image);
+}
+
+void axl_mmio_sim_fail_loads(bool on)
+{
+    atomic_store(&loads_fail, on);
+}
+
 void axl_mmio_sim_set_swaps(bool on)
 {
     fixed_design = !on;
@@ -1279,7 +1297,7 @@ const axl_mmio_board *axl_mmio_sim_board(void)
         .units = wiring,
         .unit_count = nw,
         .reset_unit = axl_mmio_model_reset_unit,
-        .program = axl_mmio_model_program,
+        .program = sim_program,
         .coherent = 0,
         .user = NULL,
         .model = &axl_mmio_sim_model,
