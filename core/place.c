@@ -85,6 +85,25 @@ static uint8_t bank_at(struct axl__device *d, const struct axl__image *img,
     }
     return 0xFF;
 }
+
+bool axl__place_banks_fit(struct axl__device *d, const struct axl__image *img,
+                          char *why, size_t size)
+{
+    for (uint32_t m = 0; m < img->x.mem_count; m++) {
+        axl_xclbin_mem mem;
+        if (axl_xclbin_get_mem(&img->x, m, &mem) != AXL_SUCCESS ||
+            !mem.used || mem.type == AXL_XCLBIN_MEM_STREAMING ||
+            mem.type == AXL_XCLBIN_MEM_STREAMING_CONNECTION ||
+            bank_at(d, img, m) != 0xFF)
+            continue;
+        axl__why(why, size,
+                 "memory %.*s (MEM_TOPOLOGY %u, 0x%llx) is no bank of %s",
+                 (int)mem.tag.len, mem.tag.ptr, (unsigned)m,
+                 (unsigned long long)mem.base_address, d->info.name);
+        return false;
+    }
+    return true;
+}
 #endif
 
 /* p's bank map from the device's banks (by MEM_TOPOLOGY index for the

@@ -63,6 +63,12 @@ struct axl__placement *axl__place_find(uint16_t device, uint16_t image);
 struct axl__placement *axl__place_ready(struct axl__device *d,
                                         const struct axl__image *img);
 
+/* Whether every memory img's design uses is a bank of d (1.4: designs
+ * on one device share its banks, matched by base address); if not, why
+ * names the first that is not (lock held). */
+bool axl__place_banks_fit(struct axl__device *d, const struct axl__image *img,
+                          char *why, size_t size);
+
 /* Region 0 of d now runs p, loaded by a swap (region_load: the banks
  * stay): the placement it ran stays, unloaded, for its design's return;
  * the run slots are filled from p (lock held). */

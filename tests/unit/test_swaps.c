@@ -14,6 +14,8 @@
  *  - Designs take turns by their oldest waiting command, and one swap
  *    releases every waiter of its design (2.1: A,B,A,B,A cost 2 swaps).
  *  - A device that may not swap keeps the refusal at bundle time (2.5).
+ *  - A design whose memories are not the device's banks is refused at
+ *    bundle time beside a held one (1.4).
  *  - Commands that could only wait for ever fail at once (2.5): a design
  *    pinned by an open IP, a unit hung at its timeout (mmio only: the
  *    emulated device opens no IP and its units cannot hang); a load the
@@ -426,6 +428,53 @@ static void a_hung_unit_fails_the_other_designs_commands_at_once_2_5(void **s)
 }
 #endif
 
+/*
+ * 1.4: designs on one device share its banks, matched by base address. A
+ * design whose memory is none of them (here design B with its memories
+ * moved to 0x7000000000, MEM_TOPOLOGY patched in a copy) is refused when
+ * its bundle is obtained beside a held one, AXL_ERR_INVALID, naming the
+ * memory and the way out; nothing is loaded and the held design runs on.
+ */
+static void a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    static uint8_t moved[64 * 1024];
+    assert_true(axl_test_designs_b_xclbin_size <= sizeof moved);
+    memcpy(moved, axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size);
+    axl_xclbin x;
+    AXL_OK(axl_xclbin_open(&x, moved, axl_test_designs_b_xclbin_size, NULL,
+                           0));
+    axl_xclbin_range topo; /* MEM_TOPOLOGY: m_count, then 40-byte entries */
+    AXL_OK(axl_xclbin_get_section(&x, 6u, &topo));
+    assert_true(topo.size >= 8u + 40u);
+    int32_t count;
+    memcpy(&count, moved + topo.offset, 4);
+    for (int32_t m = 0; m < count; m++) {
+        uint8_t *e = moved + topo.offset + 8u + 40u * (size_t)m;
+        const uint64_t base = 0x7000000000ull + ((uint64_t)m << 32);
+        memcpy(e + 16, &base, 8); /* m_base_address */
+    }
+    AXL_OK(axl_image_register(moved, axl_test_designs_b_xclbin_size));
+    axl_test_rig rig = axl_test_rig_on(axl_test_emu_device(),
+                                       AXL_QUEUE_IN_ORDER);
+    const uint32_t loads = reprogramming().high_water;
+    axl_kernel_id fir_id;
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    axl_kernel_bundle b;
+    AXL_EXPECT(axl_get_kernel_bundle_for(rig.ctx, &rig.dev, 1, &fir_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("fir's design cannot load beside another");
+    AXL_MESSAGE_HAS(", 0x7000000000) is no bank of");
+    AXL_MESSAGE_HAS("designs on one device share its banks");
+    assert_int_equal(reprogramming().high_water, loads);
+    axl_test_rig_down(&rig);
+}
+
 #if defined(AXL_TEST_MMIO)
 /*
  * 2.5: a design pinned by an open IP (axl/ip.h: the handle holds its
@@ -598,6 +647,7 @@ int main(void)
         T(buffers_keep_their_bytes_across_swaps_2_3),
         T(a_device_that_forbids_swaps_refuses_a_second_design_2_5),
         T(two_threads_of_two_designs_both_finish_with_right_results),
+        T(a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4),
 #if defined(AXL_TEST_MMIO)
         T(a_pinned_design_fails_the_other_designs_commands_at_once_2_5),
         T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
