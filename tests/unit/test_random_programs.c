@@ -17,6 +17,14 @@
  * (the general path, with no_init and regions). Two buffers are released
  * and made again as the programs run, so new buffers land in freed slots.
  *
+ * Every fourth seed holds a second design too (issue 40,
+ * docs/designs-design.md 6.2): design B's fir (tests/unit/designs_b.cfg)
+ * runs among the vadds over the same buffers, read as 16-bit samples, so
+ * a device that reprograms on demand swaps between the two designs as the
+ * program goes, and every value must still match the model. (Where the
+ * device keeps one design, the RTL's board, B's bundle is refused and
+ * those seeds run vadd alone.)
+ *
  * Fixed seeds in CI; AXL_RANDOM_SEEDS=n and AXL_RANDOM_OPS=n run more.
  */
 #include <stdio.h>
@@ -25,6 +33,9 @@
 
 #include "axl_test.h"
 #include "axl_config.h"
+#if defined(AXL_TEST_TWO_DESIGNS)
+#include "axl_test_designs_b_xclbin.h"
+#endif
 
 enum { NBUF = 7, NBASE = 5, LEN = 512, NOPS_DEFAULT = 400, SEEDS_DEFAULT = 48 };
 
@@ -53,6 +64,12 @@ typedef struct world {
     int model[NBASE][LEN];
     axl_kernel_bundle bundle[2];
     axl_kernel vadd[2];
+    /* Design B's fir, per queue's context, when the seed holds it. */
+    bool two;
+    axl_kernel_bundle bundle_b[2];
+    axl_kernel fir[2];
+    axl_buffer coeff;
+    int16_t taps[4];
     klaunch last;
     bool have_last;
     int launches, repeats;
@@ -169,7 +186,10 @@ static void keep_event(world *w, axl_event e)
 }
 
 static int trace;
-static long total_launches, total_repeats;
+static long total_launches, total_repeats, total_firs;
+#if defined(AXL_TEST_TWO_DESIGNS)
+static bool took_two; /* a seed held design B beside the built-in one */
+#endif
 
 /* ---- Kernel launches ---------------------------------------------------------------- */
 
@@ -384,6 +404,98 @@ static axl_status k_op(world *w, const axl_event *deps, uint32_t nd,
     return st;
 }
 
+/* ---- Design B's fir (some seeds) ------------------------------------------------------ */
+
+#if defined(AXL_TEST_TWO_DESIGNS)
+/* fir of kernels.h: Q15, rounded half up, saturated. */
+static int16_t fir_at(const int16_t *in, const int16_t *c, uint32_t i)
+{
+    int64_t acc = 0;
+    for (uint32_t k = 0; k < 4 && k <= i; k++)
+        acc += (int32_t)c[k] * in[i - k];
+    int64_t r = acc + (1 << 14);
+    r = r >= 0 ? r / 32768 : -((-r + 32767) / 32768);
+    return (int16_t)(r > 32767 ? 32767 : r < -32768 ? -32768 : r);
+}
+
+/* fir over the first n elements of two views that do not overlap, read
+ * and written as 2n samples; the output's other elements kept
+ * (read_write). */
+static axl_status f_op(world *w, const axl_event *deps, uint32_t nd,
+                       axl_event *e)
+{
+    const int qi = (int)rnd(w, 2), vi = (int)rnd(w, NBUF),
+              vo = (int)rnd(w, NBUF);
+    size_t len = w->len_of[vi] < w->len_of[vo] ? w->len_of[vi]
+                                                : w->len_of[vo];
+    const uint32_t n = 1 + rnd(w, (uint32_t)len);
+    if (overlap(w, vo, vi, n))
+        return AXL_SUCCESS;
+    if (trace)
+        fprintf(stderr, "  fir q%d: %d -> %d n %u\n", qi, vi, vo,
+                (unsigned)n);
+    axl_status st = axl_queue_single_task(
+        w->q[qi], w->fir[qi],
+        AXL_ARGS(AXL_ARG_IN(w->view[vi]), AXL_ARG_IN(w->coeff),
+                 AXL_ARG_INOUT(w->view[vo]), AXL_ARG_U32(4),
+                 AXL_ARG_U32(2 * n)),
+        deps, nd, e);
+    if (st != AXL_SUCCESS)
+        return st;
+    int16_t in[2 * LEN], out[2 * LEN];
+    memcpy(in, model_of(w, vi), n * sizeof(int));
+    for (uint32_t i = 0; i < 2 * n; i++)
+        out[i] = fir_at(in, w->taps, i);
+    memcpy(model_of(w, vo), out, n * sizeof(int));
+    total_firs++;
+    return AXL_SUCCESS;
+}
+
+/* Design B's bundle and fir in each kernel queue's context, if the device
+ * takes a second design (false where it keeps one: the refusal). */
+static bool two_designs_up(world *w)
+{
+    const axl_status reg = axl_image_register(
+        axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size);
+    if (reg == AXL_ERR_FEATURE_NOT_SUPPORTED)
+        return false; /* a build without application images */
+    AXL_OK(reg);
+    axl_kernel_id fir;
+    AXL_OK(axl_get_kernel_id("fir", &fir));
+    for (int i = 0; i < 2; i++) {
+        axl_context ctx;
+        AXL_OK(axl_queue_get_context(w->q[i], &ctx));
+        axl_status st = axl_get_kernel_bundle_for(
+            ctx, NULL, 0, &fir, 1, AXL_BUNDLE_EXECUTABLE, &w->bundle_b[i]);
+        if (st == AXL_ERR_BAD_STATE && i == 0)
+            return false; /* the device keeps one design */
+        AXL_OK(st);
+        AXL_OK(axl_kernel_bundle_get_kernel(w->bundle_b[i], fir,
+                                            &w->fir[i]));
+    }
+    for (int k = 0; k < 4; k++)
+        w->taps[k] = (int16_t)(12000 >> k);
+    AXL_OK(axl_buffer_create_from(w->taps, 2, axl_range_1d(4), NULL,
+                                  &w->coeff));
+    return true;
+}
+
+static void two_designs_down(world *w)
+{
+    for (int i = 0; i < 2; i++) {
+        AXL_OK(axl_kernel_release(w->fir[i]));
+        AXL_OK(axl_kernel_bundle_release(w->bundle_b[i]));
+    }
+    AXL_OK(axl_buffer_release(w->coeff));
+}
+#else
+static axl_status f_op(world *w, const axl_event *deps, uint32_t nd,
+                       axl_event *e)
+{
+    return k_op(w, deps, nd, e);
+}
+#endif
+
 /* ---- Buffers made again: a new buffer in a freed slot ------------------------------- */
 
 static axl_status remake(world *w, int op, axl_event *e)
@@ -515,7 +627,8 @@ static void run_op(world *w, int op)
         break;
     case 8:
     case 9: /* kernels */
-        st = k_op(w, deps, nd, &e);
+        st = w->two && rnd(w, 3) == 0 ? f_op(w, deps, nd, &e)
+                                       : k_op(w, deps, nd, &e);
         break;
     case 10: /* a buffer made again */
         st = remake(w, op, &e);
@@ -631,6 +744,10 @@ static void run_program(uint64_t seed, int nops)
                                          &w->bundle[i]));
         AXL_OK(axl_kernel_bundle_get_kernel(w->bundle[i], vadd, &w->vadd[i]));
     }
+#if defined(AXL_TEST_TWO_DESIGNS)
+    w->two = seed % 4 == 2 && two_designs_up(w); /* even: no view placed in bank 1, which fir_b does not reach */
+    took_two |= w->two;
+#endif
     for (int op = 0; op < nops; op++)
         run_op(w, op);
     for (int i = 0; i < 3; i++)
@@ -662,6 +779,10 @@ static void run_program(uint64_t seed, int nops)
         AXL_OK(axl_kernel_release(w->vadd[i]));
         AXL_OK(axl_kernel_bundle_release(w->bundle[i]));
     }
+#if defined(AXL_TEST_TWO_DESIGNS)
+    if (w->two)
+        two_designs_down(w);
+#endif
     total_launches += w->launches;
     total_repeats += w->repeats;
     /* Buffer 1 was made from host data: written back on release. */
@@ -701,7 +822,17 @@ static void random_programs_match_the_sequential_model(void **state)
         run_program((uint64_t)s, ops);
     if (trace || seeds > SEEDS_DEFAULT)
         fprintf(stderr, "%d seeds: %ld kernel launches, %ld repeating the "
-                "launch before\n", seeds, total_launches, total_repeats);
+                "launch before, %ld of design B's fir\n", seeds,
+                total_launches, total_repeats, total_firs);
+#if defined(AXL_TEST_TWO_DESIGNS) && AXL_FEATURE_DESIGN_SWAP && \
+    !defined(AXL_TEST_RTL)
+    /* The emulated device and the C-model simulator take both designs:
+     * the seeds that hold B ran its fir among the vadds. */
+    if (seeds >= 4) {
+        assert_true(took_two);
+        assert_true(total_firs > 0);
+    }
+#endif
     /* The programs launched kernels, some exactly like the one before. */
     if (seeds >= 3) {
         assert_true(total_launches > 0);
