@@ -338,19 +338,6 @@ static axl_status may_replace(const char *fn, const struct axl__device *d,
     return design_held(fn, d, rc->b, rc->say);
 }
 
-#if AXL_FEATURE_DESIGN_SWAP
-/* A design's name in messages: its first kernel's. */
-static const char *first_kernel(const struct axl__image *img, char *buf,
-                                size_t size)
-{
-    axl_xclbin_kernel ki;
-    if (axl_xclbin_get_kernel(&img->x, 0, &ki) != AXL_SUCCESS)
-        return "(no kernel)";
-    axl_format(buf, size, "%.*s", (int)ki.name.len, ki.name.ptr);
-    return buf;
-}
-#endif
-
 /* An executable bundle programs each device with its first image
  * compatible with that device (DESIGN.md: the reconfiguration happens when
  * the bundle is obtained, not at a submit), unless the device carries one
@@ -394,13 +381,17 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
             /* Loaded beside another, it keeps the device's banks (1.4):
              * a memory that is none of them is refused now, nothing
              * programmed, not at the first command. */
-            char why[AXL_MESSAGE_MAX - 96], name[32];
-            if (!list && !axl__place_banks_fit(dev, pick[d], why, sizeof why))
+            char why[AXL_MESSAGE_MAX - 96];
+            if (!list &&
+                !axl__place_banks_fit(dev, pick[d], why, sizeof why)) {
+                axl_xclbin_kernel first = {0}; /* the design's name */
+                axl_xclbin_get_kernel(&pick[d]->x, 0, &first);
                 return axl__fail(fn, AXL_ERR_INVALID,
-                                 "%s's design cannot load beside another: "
-                                 "%s (designs on one device share its "
-                                 "banks; held alone it lays them out)",
-                                 first_kernel(pick[d], name, sizeof name), why);
+                                 "%.*s's design cannot load beside "
+                                 "another: %s (designs on one device share "
+                                 "its banks; held alone it lays them out)",
+                                 (int)first.name.len, first.name.ptr, why);
+            }
             pick[d] = NULL;
         }
 #endif
