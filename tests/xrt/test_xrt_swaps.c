@@ -26,6 +26,14 @@
 #include "axl_config.h"
 #include "axl_test_designs_b_xclbin.h"
 
+#if AXL_FEATURE_DESIGN_SWAP && AXL_FEATURE_APP_IMAGES && \
+    AXL_FEATURE_SUB_BUFFERS
+#define SWAPS 1
+#else
+#define SWAPS 0
+#endif
+
+#if SWAPS
 enum { N = 2048, TAPS = 4, SUB_AT = 1024, SUB_N = 1024 };
 
 static atomic_uint loads;
@@ -333,13 +341,13 @@ static void swaps_forbidden_by_the_environment_keep_the_refusal_2_5(void **s)
 }
 
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#endif /* SWAPS */
 
 int main(int argc, char **argv)
 {
     if (axl_test_without_reader())
         return 0;
-#if !AXL_FEATURE_DESIGN_SWAP || !AXL_FEATURE_APP_IMAGES || \
-    !AXL_FEATURE_SUB_BUFFERS
+#if !SWAPS
     (void)argc;
     (void)argv;
     printf("switched off: AXL_FEATURE_DESIGN_SWAP, _APP_IMAGES or "
