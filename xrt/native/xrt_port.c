@@ -763,10 +763,17 @@ xrtKernelHandle axl__xrt_cu_kernel(uintptr_t cu_handle)
     return cu_handle ? ((xn_cu *)cu_handle)->kernel : NULL;
 }
 
+/* Interop reads a BO beside a design load (xrt_swap.c) under the same
+ * lock as the memory ops; the handle it gives is valid until the next. */
 xrtBufferHandle axl__xrt_mem_bo(const axl_hal_mem *mem)
 {
     xn_bo *b = bo_of(mem);
-    return b ? b->bo : NULL;
+    if (!b)
+        return NULL;
+    pthread_rwlock_rdlock(&b->dev->parking);
+    xrtBufferHandle bo = b->bo;
+    pthread_rwlock_unlock(&b->dev->parking);
+    return bo;
 }
 
 axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
@@ -783,5 +790,8 @@ axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
                         "%llu bytes at %llu: the allocation has %llu",
                         (unsigned long long)size, (unsigned long long)offset,
                         (unsigned long long)b->size);
-    return axl__xn_arg_bo(d, b, offset, size, bo, NULL);
+    pthread_rwlock_rdlock(&d->parking);
+    axl_status st = axl__xn_arg_bo(d, b, offset, size, bo, NULL);
+    pthread_rwlock_unlock(&d->parking);
+    return st;
 }
