@@ -8,6 +8,8 @@
  *    parks every BO around xrtDeviceLoadXclbin; each buffer, a sub-buffer
  *    among them, reads back the bytes it had, after each of several
  *    swaps, and the port holds as many BOs after as before.
+ *  - beside_data: copies on another queue while the first swaps land
+ *    whole (the load and the memory ops take turns).
  *  - failing_load: an xrtDeviceLoadXclbin that fails (through the port's
  *    call table) fails the commands that waited for the design, naming
  *    the device and the design; every buffer still reads back its bytes;
@@ -67,6 +69,20 @@ static xrtBufferHandle alloc_failing(xrtDeviceHandle dev, size_t size,
     return axl__xrt_real.bo_alloc(dev, size, flags, group);
 }
 
+/* beside_data: each read of a BO takes a while, as across PCIe, so the
+ * copies are still moving bytes when a load parks. */
+static atomic_int slow_reads;
+
+static int read_slowly(xrtBufferHandle bo, void *dst, size_t size,
+                       size_t skip)
+{
+    if (atomic_load(&slow_reads)) {
+        struct timespec t = {0, 200000};
+        nanosleep(&t, NULL);
+    }
+    return axl__xrt_real.bo_read(bo, dst, size, skip);
+}
+
 static int setup(void **state)
 {
     xt_setup(state);
@@ -78,6 +94,8 @@ static int setup(void **state)
     atomic_store(&and_allocs, 0);
     axl__xrt.device_load_xclbin = load_counted;
     axl__xrt.bo_alloc = alloc_failing;
+    atomic_store(&slow_reads, 0);
+    axl__xrt.bo_read = read_slowly;
     return 0;
 }
 
@@ -262,6 +280,73 @@ static void buffers_keep_their_bytes_across_swaps_with_a_sub_buffer_2_3(
 }
 
 /*
+ * 2.3: data commands run beside a swap (the core waits for runs only):
+ * a second thread copies between buffers on the device, on a queue of
+ * its own, waiting for each copy, while this one alternates designs;
+ * every copy lands whole. The port's memory ops and the load take turns
+ * on its parking lock (TSan: tsan preset).
+ */
+enum { COPIES = 48 };
+struct beside {
+    axl_queue q;
+    axl_buffer W, Z[COPIES];
+};
+
+static void *copy_main(void *arg)
+{
+    struct beside *b = arg;
+    for (int k = 0; k < COPIES; k++) {
+        AXL_OK(axl_queue_copy(b->q, b->W, NULL, b->Z[k], NULL, NULL, 0,
+                              NULL));
+        AXL_OK(axl_queue_wait_and_throw(b->q));
+    }
+    return NULL;
+}
+
+static void copies_beside_swaps_land_whole_2_3(void **s)
+{
+    (void)s;
+    enum { ROUNDS = 4 };
+    struct two t;
+    two_up(&t);
+    struct beside b;
+    AXL_OK(axl_queue_create(t.rig.ctx, t.rig.dev, AXL_QUEUE_IN_ORDER, NULL,
+                            &b.q));
+    vadd(&t, NULL); /* Y's device copy the only current one */
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &b.W));
+    for (int k = 0; k < COPIES; k++)
+        AXL_OK(axl_buffer_create(4, axl_range_1d(N), NULL, &b.Z[k]));
+    AXL_OK(axl_queue_copy(b.q, t.Y, NULL, b.W, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(b.q));
+    const unsigned loads0 = atomic_load(&loads);
+    atomic_store(&slow_reads, 1);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, copy_main, &b), 0);
+    for (int r = 0; r < ROUNDS; r++) {
+        fir(&t, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        vadd(&t, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    }
+    assert_int_equal(pthread_join(th, NULL), 0);
+    atomic_store(&slow_reads, 0);
+    assert_int_equal(atomic_load(&loads) - loads0, 2 * ROUNDS);
+    static int32_t back[N];
+    for (int k = 0; k < COPIES; k++) {
+        memset(back, 0, sizeof back);
+        AXL_OK(axl_queue_copy_to_host(b.q, b.Z[k], NULL, back, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(b.q));
+        assert_memory_equal(back, t.y, sizeof t.y);
+        AXL_OK(axl_buffer_release(b.Z[k]));
+    }
+    check_a(&t);
+    AXL_OK(axl_buffer_release(b.W));
+    AXL_OK(axl_queue_release(b.q));
+    two_down(&t);
+}
+
+/*
  * 2.2 step 4, 2.3: a load XRT refuses fails the commands that waited for
  * the design, naming the device and the design, with what XRT said; no
  * buffer loses a byte: first with the BOs made again in the banks as they
@@ -359,6 +444,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest keep_bytes[] = {
         TEST(buffers_keep_their_bytes_across_swaps_with_a_sub_buffer_2_3),
     };
+    const struct CMUnitTest beside_data[] = {
+        TEST(copies_beside_swaps_land_whole_2_3),
+    };
     const struct CMUnitTest failing_load[] = {
         TEST(a_failing_load_fails_its_commands_and_keeps_every_buffer_2_2),
     };
@@ -368,12 +456,16 @@ int main(int argc, char **argv)
     if (!strcmp(group, "keep_bytes"))
         return cmocka_run_group_tests_name("keep_bytes", keep_bytes, NULL,
                                            NULL);
+    if (!strcmp(group, "beside_data"))
+        return cmocka_run_group_tests_name("beside_data", beside_data, NULL,
+                                           NULL);
     if (!strcmp(group, "failing_load"))
         return cmocka_run_group_tests_name("failing_load", failing_load, NULL,
                                            NULL);
     if (!strcmp(group, "forbidden"))
         return cmocka_run_group_tests_name("forbidden", forbidden, NULL, NULL);
-    fprintf(stderr, "usage: %s keep_bytes|failing_load|forbidden\n", argv[0]);
+    fprintf(stderr, "usage: %s keep_bytes|beside_data|failing_load|forbidden\n",
+            argv[0]);
     return 2;
 #endif
 }
