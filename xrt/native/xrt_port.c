@@ -50,9 +50,10 @@
  *
  * Files: this one opens and closes devices, loads designs and holds the
  * ops table; xrt_run.c has compute units, runs, reaping and the
- * completion thread; xrt_mem.c has BOs and sub-BOs; xrt_port.h their
- * records; xrt_api.c the XRT calls, which on XRT's noop shim pass the
- * gate of xrt_noop.c (that shim frees BOs racing its own lookups).
+ * completion thread; xrt_mem.c has BOs and sub-BOs; xrt_swap.c another
+ * design on demand (BOs parked around a load); xrt_port.h their records;
+ * xrt_api.c the XRT calls, which on XRT's noop shim pass the gate of
+ * xrt_noop.c (that shim frees BOs racing its own lookups).
  */
 #include <errno.h>
 #include <stdarg.h>
