@@ -567,10 +567,15 @@ typedef struct axl_device_port {
      *  checked into region *region (0: the whole fabric, the only one
      *  until DFX slots; out: the region used), keeping every live
      *  allocation, its bytes and its axl_hal_mem, and never renumbering
-     *  banks (unlike load_image, which may lay the banks out again). Called
-     *  without the lock, never from a completion, once no run is out on
-     *  the region and every unit handle of it is closed; describe() is
-     *  called after it. */
+     *  banks (unlike load_image, which may lay the banks out again). A
+     *  port may make the memory under a handle again (the XRT port parks
+     *  its BOs around the load) where its units are given the handle, not
+     *  device_address, which it then need not keep. Called without the
+     *  lock, never from a completion, once no run is out on the region
+     *  and every unit handle of it is closed; describe() is called after
+     *  it. Data commands (mem_read, mem_write, mem_copy, mem_alloc,
+     *  mem_free) may run meanwhile: a port that moves memory serialises
+     *  them with the load itself. */
 #if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
     /* A build given AXL_FEATURE_DESIGN_SWAP=0 (the zcu102-r5 board's
      * board.cmake, for every file it compiles) never calls it: a port

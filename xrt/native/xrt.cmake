@@ -59,6 +59,7 @@ function(axl_add_xrt_port target kind)
     ${AXL_XRT_PORT_DIR}/xrt_mem.c
     ${AXL_XRT_PORT_DIR}/xrt_noop.c
     ${AXL_XRT_PORT_DIR}/xrt_run.c
+    ${AXL_XRT_PORT_DIR}/xrt_swap.c
     ${AXL_XRT_PORT_DIR}/xrt_port.c)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include
     ${AXL_BOARD_DIR} ${AXL_XRT_PORT_DIR})

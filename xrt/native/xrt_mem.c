@@ -3,7 +3,10 @@
  * application's memory when it asks for zero copy and XRT can), reads and
  * writes with their syncs, device-to-device copies, and the sub-BOs a
  * buffer argument at an offset needs (kept with their BO, freed with it).
- * The device records and locks are xrt_port.c's (xrt_port.h).
+ * The device records and locks are xrt_port.c's (xrt_port.h). Each op
+ * holds the device's `parking` shared: a design load (xrt_swap.c) holds
+ * it exclusive while it replaces the BOs under the core's handles, and a
+ * BO it left parked is served from its shadow.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +17,9 @@
 
 /* ---- Memory ------------------------------------------------------------------- */
 
-axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
-                             void *user_ptr, axl_hal_mem *out)
+static axl_status alloc(xn_device *d, uint32_t bank, uint64_t size,
+                        void *user_ptr, axl_hal_mem *out)
 {
-    xn_device *d = dev;
     pthread_mutex_lock(&d->lock);
     uint32_t nbanks = d->nbanks;
     uint32_t group = bank < nbanks ? d->bank_mem[bank] : 0;
@@ -31,6 +33,10 @@ axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     if (size == 0 || size > SIZE_MAX)
         return axl_fail(AXL_ERR_INVALID, "cannot allocate %llu bytes",
                         (unsigned long long)size);
+    if (group == NO_GROUP)
+        return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
+                        "bank %u of %s is not in the design it carries now",
+                        (unsigned)bank, d->name);
     if (size > m.size)
         return axl_fail(AXL_ERR_MEMORY_ALLOCATION,
                         "%llu bytes do not fit bank %u (%llu bytes)",
@@ -84,6 +90,8 @@ axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     count(&axl__xn_counts.bos, 1);
     b->dev = d;
     b->size = size;
+    b->bank = bank;
+    b->flags = (uint32_t)flags;
     pthread_mutex_lock(&d->lock);
     b->next = d->bos;
     if (d->bos)
@@ -102,12 +110,23 @@ axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
     return AXL_SUCCESS;
 }
 
+axl_status axl__xn_mem_alloc(void *dev, uint32_t bank, uint64_t size,
+                             void *user_ptr, axl_hal_mem *out)
+{
+    xn_device *d = dev;
+    pthread_rwlock_rdlock(&d->parking);
+    axl_status st = alloc(d, bank, size, user_ptr, out);
+    pthread_rwlock_unlock(&d->parking);
+    return st;
+}
+
 void axl__xn_mem_free(void *dev, axl_hal_mem *mem)
 {
     xn_device *d = dev;
     xn_bo *b = bo_of(mem);
     if (!b)
         return;
+    pthread_rwlock_rdlock(&d->parking);
     pthread_mutex_lock(&d->lock);
     if (b->prev)
         b->prev->next = b->next;
@@ -117,6 +136,7 @@ void axl__xn_mem_free(void *dev, axl_hal_mem *mem)
         b->next->prev = b->prev;
     pthread_mutex_unlock(&d->lock);
     axl__xn_bo_destroy(b);
+    pthread_rwlock_unlock(&d->parking);
     mem->handle = 0;
 }
 
@@ -134,8 +154,11 @@ void axl__xn_bo_destroy(xn_bo *b)
         b->subs = s->next;
         axl__xn_sub_destroy(s);
     }
-    axl__xrt.bo_free(b->bo);
-    count(&axl__xn_counts.bos, -1);
+    if (b->bo) { /* else parked */
+        axl__xrt.bo_free(b->bo);
+        count(&axl__xn_counts.bos, -1);
+    }
+    free(b->shadow);
     free(b);
 }
 
@@ -153,14 +176,22 @@ static axl_status range_check(const xn_bo *b, uint64_t offset, uint64_t size,
     return AXL_SUCCESS;
 }
 
-axl_status axl__xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
-                             const void *src, uint64_t size)
+/* Where a parked BO's bytes are: its shadow, or the application's memory
+ * XRT used in place. */
+static unsigned char *parked_bytes(const xn_bo *b)
 {
-    (void)dev;
-    xn_bo *b = bo_of(mem);
-    axl_status st = range_check(b, offset, size, "write");
-    if (st != AXL_SUCCESS || !size)
-        return st;
+    return b->user_ptr ? b->user_ptr : b->shadow;
+}
+
+axl_status axl__xn_bo_put(xn_bo *b, uint64_t offset, const void *src,
+                          uint64_t size)
+{
+    if (!b->bo) {
+        unsigned char *to = parked_bytes(b) + offset;
+        if (to != src)
+            memmove(to, src, (size_t)size);
+        return AXL_SUCCESS;
+    }
     errno = 0;
     if (src != (const unsigned char *)b->user_ptr + offset &&
         axl__xrt.bo_write(b->bo, src, (size_t)size, (size_t)offset) != 0)
@@ -174,14 +205,14 @@ axl_status axl__xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
     return AXL_SUCCESS;
 }
 
-axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
-                            void *dst, uint64_t size)
+axl_status axl__xn_bo_get(xn_bo *b, uint64_t offset, void *dst, uint64_t size)
 {
-    (void)dev;
-    xn_bo *b = bo_of(mem);
-    axl_status st = range_check(b, offset, size, "read");
-    if (st != AXL_SUCCESS || !size)
-        return st;
+    if (!b->bo) {
+        const unsigned char *from = parked_bytes(b) + offset;
+        if (from != dst)
+            memmove(dst, from, (size_t)size);
+        return AXL_SUCCESS;
+    }
     errno = 0;
     if (axl__xrt.bo_sync(b->bo, XCL_BO_SYNC_BO_FROM_DEVICE, (size_t)size,
                          (size_t)offset) != 0)
@@ -193,6 +224,34 @@ axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
         return axl_fail(AXL_ERR_RUNTIME, "xrtBORead of %llu bytes failed%s",
                         (unsigned long long)size, errno_name(errno));
     return AXL_SUCCESS;
+}
+
+axl_status axl__xn_mem_write(void *dev, axl_hal_mem *mem, uint64_t offset,
+                             const void *src, uint64_t size)
+{
+    xn_device *d = dev;
+    xn_bo *b = bo_of(mem);
+    axl_status st = range_check(b, offset, size, "write");
+    if (st != AXL_SUCCESS || !size)
+        return st;
+    pthread_rwlock_rdlock(&d->parking);
+    st = axl__xn_bo_put(b, offset, src, size);
+    pthread_rwlock_unlock(&d->parking);
+    return st;
+}
+
+axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
+                            void *dst, uint64_t size)
+{
+    xn_device *d = dev;
+    xn_bo *b = bo_of(mem);
+    axl_status st = range_check(b, offset, size, "read");
+    if (st != AXL_SUCCESS || !size)
+        return st;
+    pthread_rwlock_rdlock(&d->parking);
+    st = axl__xn_bo_get(b, offset, dst, size);
+    pthread_rwlock_unlock(&d->parking);
+    return st;
 }
 
 /* Device to device through host memory, in chunks (backwards when the
@@ -209,38 +268,26 @@ static axl_status copy_through_host(xn_bo *db, uint64_t dst_offset, xn_bo *sb,
     for (uint64_t done = 0; done < size && st == AXL_SUCCESS;) {
         uint64_t n = size - done < CHUNK ? size - done : CHUNK;
         uint64_t at = backwards ? size - done - n : done;
-        errno = 0;
-        if (axl__xrt.bo_sync(sb->bo, XCL_BO_SYNC_BO_FROM_DEVICE, (size_t)n,
-                             (size_t)(src_offset + at)) != 0 ||
-            axl__xrt.bo_read(sb->bo, tmp, (size_t)n,
-                             (size_t)(src_offset + at)) != 0 ||
-            axl__xrt.bo_write(db->bo, tmp, (size_t)n,
-                              (size_t)(dst_offset + at)) != 0 ||
-            axl__xrt.bo_sync(db->bo, XCL_BO_SYNC_BO_TO_DEVICE, (size_t)n,
-                             (size_t)(dst_offset + at)) != 0)
-            st = axl_fail(AXL_ERR_RUNTIME,
-                          "copying %llu bytes through host memory failed%s",
-                          (unsigned long long)size, errno_name(errno));
+        st = axl__xn_bo_get(sb, src_offset + at, tmp, n);
+        if (st == AXL_SUCCESS)
+            st = axl__xn_bo_put(db, dst_offset + at, tmp, n);
         done += n;
     }
     free(tmp);
+    if (st != AXL_SUCCESS)
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "copying %llu bytes through host memory failed: %s",
+                        (unsigned long long)size, axl_last_message());
     return st;
 }
 
-axl_status axl__xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
-                            axl_hal_mem *src, uint64_t src_offset,
-                            uint64_t size)
+static axl_status copy(xn_bo *db, uint64_t dst_offset, xn_bo *sb,
+                       uint64_t src_offset, uint64_t size)
 {
-    (void)dev;
-    xn_bo *db = bo_of(dst), *sb = bo_of(src);
-    axl_status st = range_check(db, dst_offset, size, "copy destination");
-    if (st == AXL_SUCCESS)
-        st = range_check(sb, src_offset, size, "copy source");
-    if (st != AXL_SUCCESS || !size)
-        return st;
     /* The noop shim runs xrtBOCopy as a KDMA command it never executes:
-     * the copy would succeed and move nothing. */
-    if (axl__xn_env.mode == AXL__XRT_NOOP)
+     * the copy would succeed and move nothing. A parked BO has no XRT BO
+     * to copy with. */
+    if (axl__xn_env.mode == AXL__XRT_NOOP || !db->bo || !sb->bo)
         return copy_through_host(db, dst_offset, sb, src_offset, size);
     errno = 0;
     /* XRT uses the device's copy engine when it has one and otherwise
@@ -252,4 +299,21 @@ axl_status axl__xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
                         "xrtBOCopy of %llu bytes returned %d%s",
                         (unsigned long long)size, rc, errno_name(errno));
     return AXL_SUCCESS;
+}
+
+axl_status axl__xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
+                            axl_hal_mem *src, uint64_t src_offset,
+                            uint64_t size)
+{
+    xn_device *d = dev;
+    xn_bo *db = bo_of(dst), *sb = bo_of(src);
+    axl_status st = range_check(db, dst_offset, size, "copy destination");
+    if (st == AXL_SUCCESS)
+        st = range_check(sb, src_offset, size, "copy source");
+    if (st != AXL_SUCCESS || !size)
+        return st;
+    pthread_rwlock_rdlock(&d->parking);
+    st = copy(db, dst_offset, sb, src_offset, size);
+    pthread_rwlock_unlock(&d->parking);
+    return st;
 }

@@ -50,9 +50,10 @@
  *
  * Files: this one opens and closes devices, loads designs and holds the
  * ops table; xrt_run.c has compute units, runs, reaping and the
- * completion thread; xrt_mem.c has BOs and sub-BOs; xrt_port.h their
- * records; xrt_api.c the XRT calls, which on XRT's noop shim pass the
- * gate of xrt_noop.c (that shim frees BOs racing its own lookups).
+ * completion thread; xrt_mem.c has BOs and sub-BOs; xrt_swap.c another
+ * design on demand (BOs parked around a load); xrt_port.h their records;
+ * xrt_api.c the XRT calls, which on XRT's noop shim pass the gate of
+ * xrt_noop.c (that shim frees BOs racing its own lookups).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -92,7 +93,7 @@ static void copy_str(char *dst, size_t cap, axl_str s)
 /* ---- The design a device carries --------------------------------------------- */
 
 /* Banks: the used, allocatable MEM_TOPOLOGY entries (lock held). */
-static void set_image(xn_device *d, const axl_xclbin *image)
+void axl__xn_set_image(xn_device *d, const axl_xclbin *image)
 {
     d->has_image = image != NULL;
     d->nbanks = 0;
@@ -159,7 +160,7 @@ static void platform_card(axl_str p, char *card, size_t cap)
  * between the driver (the shell's VBNV) and v++ (the platform's, with
  * its release), so only another card is refused here; a shell of the
  * same card that does not fit is XRT's to refuse (interface UUIDs). */
-static axl_status other_card(const xn_device *d, const axl_xclbin *image,
+axl_status axl__xn_other_card(const xn_device *d, const axl_xclbin *image,
                              char *why, size_t why_size)
 {
     char want[32], got[32];
@@ -177,7 +178,7 @@ static axl_status other_card(const xn_device *d, const axl_xclbin *image,
 }
 
 /* XRT reads struct axlf in place; give it 8-byte aligned bytes. */
-static int load_bytes(xn_device *d, const axl_xclbin *image)
+int axl__xn_load_bytes(xn_device *d, const axl_xclbin *image)
 {
     const void *bytes = image->data;
     void *copy = NULL;
@@ -265,7 +266,7 @@ static axl_status open_builtin(xn_device *d)
                            why);
     }
     char other[AXL_MESSAGE_MAX];
-    if (other_card(d, &d->builtin, other, sizeof other) != AXL_SUCCESS) {
+    if (axl__xn_other_card(d, &d->builtin, other, sizeof other) != AXL_SUCCESS) {
         free(d->builtin_bytes);
         d->builtin_bytes = NULL;
         return design_fail(AXL_ERR_BUILD, path, "%s", other);
@@ -280,7 +281,7 @@ static axl_status open_builtin(xn_device *d)
          * without programming (the noop shim cannot; then load it). */
         rc = axl__xrt.device_load_xclbin_uuid(d->dh, d->builtin.uuid);
         if (rc != 0)
-            rc = load_bytes(d, &d->builtin);
+            rc = axl__xn_load_bytes(d, &d->builtin);
     } else if (uuid_zero(cur) && !d->owned) {
         /* The application's device, running nothing: axl does not program
          * it until an executable bundle asks (so a make_device the core
@@ -289,7 +290,7 @@ static axl_status open_builtin(xn_device *d)
         d->builtin_bytes = NULL;
         return AXL_SUCCESS;
     } else if (uuid_zero(cur)) {
-        rc = load_bytes(d, &d->builtin);
+        rc = axl__xn_load_bytes(d, &d->builtin);
         if (rc != 0) {
             int e = errno;
             free(d->builtin_bytes);
@@ -312,7 +313,7 @@ static axl_status open_builtin(xn_device *d)
         return design_fail(AXL_ERR_BUILD, path,
                            "XRT would not attach the board's design");
     }
-    set_image(d, &d->builtin);
+    axl__xn_set_image(d, &d->builtin);
     return AXL_SUCCESS;
 }
 
@@ -366,6 +367,7 @@ static void close_device(xn_device *d)
     d->builtin_bytes = NULL;
     pthread_cond_destroy(&d->cond);
     pthread_cond_destroy(&d->reported);
+    pthread_rwlock_destroy(&d->parking);
     pthread_mutex_destroy(&d->lock);
     d->open = 0;
 }
@@ -398,6 +400,11 @@ static axl_status init_device(xn_device *d, uint32_t index, xrtDeviceHandle dh,
     pthread_cond_init(&d->reported, &ca);
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&d->lock, NULL);
+    pthread_rwlock_init(&d->parking, NULL);
+    /* Another design on demand (issue 40): parked BOs around each load;
+     * AXL_XRT_SWAPS=0 keeps the refusal of a second design. */
+    const char *swaps = getenv("AXL_XRT_SWAPS");
+    d->swaps = !(swaps && !strcmp(swaps, "0"));
     list_init(&d->inflight);
     list_init(&d->zombies);
     list_init(&d->reporting);
@@ -533,6 +540,10 @@ static axl_status xn_describe(void *dev, axl_hal_device_info *info)
     info->type = AXL_DEVICE_TYPE_ACCELERATOR;
     info->flags = AXL_HAL_DEVICE_AVAILABLE | AXL_HAL_DEVICE_PROFILING |
                   AXL_HAL_DEVICE_REPROGRAMMABLE;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    if (d->swaps)
+        info->flags |= AXL_HAL_DEVICE_SWAPS;
+#endif
     /* Every XCL_EMULATION_MODE, noop included, is "somehow emulated": a
      * selector that wants hardware must not pick a shim that runs nothing. */
     if (axl__xn_env.mode != AXL__XRT_HW)
@@ -577,15 +588,10 @@ static axl_status xn_bank(void *dev, uint32_t index, axl_hal_bank *out)
     return st;
 }
 
-static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
-                                size_t why_size)
+/* A design loads only onto a device with no unit open and no run out: the
+ * units the port opened by itself (lazy) are closed with the design. */
+axl_status axl__xn_check_idle(xn_device *d, char *why, size_t why_size)
 {
-    xn_device *d = dev;
-    axl_status st;
-    if (!image || !image->data || !image->size) {
-        axl_format(why, why_size, "no image");
-        return axl_fail(AXL_ERR_INVALID, "no image");
-    }
     pthread_mutex_lock(&d->lock);
     uint32_t open_cus = 0;
     for (xn_cu *cu = d->cus; cu; cu = cu->next) {
@@ -607,10 +613,25 @@ static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
                    busy ? " and runs on the device" : "");
         return axl_fail(AXL_ERR_BAD_STATE, "%s", why);
     }
-    st = other_card(d, image, why, why_size);
+    return AXL_SUCCESS;
+}
+
+static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
+                                size_t why_size)
+{
+    xn_device *d = dev;
+    axl_status st;
+    if (!image || !image->data || !image->size) {
+        axl_format(why, why_size, "no image");
+        return axl_fail(AXL_ERR_INVALID, "no image");
+    }
+    st = axl__xn_check_idle(d, why, why_size);
     if (st != AXL_SUCCESS)
         return st;
-    int rc = load_bytes(d, image);
+    st = axl__xn_other_card(d, image, why, why_size);
+    if (st != AXL_SUCCESS)
+        return st;
+    int rc = axl__xn_load_bytes(d, image);
     if (rc != 0) {
         int e = errno;
         st = is_busy_errno(e) || is_busy_errno(rc) ? AXL_ERR_BAD_STATE
@@ -622,7 +643,7 @@ static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
         return axl_fail(st, "%s", why);
     }
     pthread_mutex_lock(&d->lock);
-    set_image(d, image);
+    axl__xn_set_image(d, image);
     pthread_mutex_unlock(&d->lock);
     return AXL_SUCCESS;
 }
@@ -639,6 +660,9 @@ const axl_device_port axl_native_port = {
     .describe = xn_describe,
     .bank = xn_bank,
     .load_image = xn_load_image,
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    .region_load = axl__xn_region_load,
+#endif
     .mem_alloc = axl__xn_mem_alloc,
     .mem_free = axl__xn_mem_free,
     .mem_write = axl__xn_mem_write,
@@ -740,10 +764,17 @@ xrtKernelHandle axl__xrt_cu_kernel(uintptr_t cu_handle)
     return cu_handle ? ((xn_cu *)cu_handle)->kernel : NULL;
 }
 
+/* Interop reads a BO beside a design load (xrt_swap.c) under the same
+ * lock as the memory ops; the handle it gives is valid until the next. */
 xrtBufferHandle axl__xrt_mem_bo(const axl_hal_mem *mem)
 {
     xn_bo *b = bo_of(mem);
-    return b ? b->bo : NULL;
+    if (!b)
+        return NULL;
+    pthread_rwlock_rdlock(&b->dev->parking);
+    xrtBufferHandle bo = b->bo;
+    pthread_rwlock_unlock(&b->dev->parking);
+    return bo;
 }
 
 axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
@@ -760,5 +791,8 @@ axl_status axl__xrt_mem_bo_at(void *dev, const axl_hal_mem *mem,
                         "%llu bytes at %llu: the allocation has %llu",
                         (unsigned long long)size, (unsigned long long)offset,
                         (unsigned long long)b->size);
-    return axl__xn_arg_bo(d, b, offset, size, bo, NULL);
+    pthread_rwlock_rdlock(&d->parking);
+    axl_status st = axl__xn_arg_bo(d, b, offset, size, bo, NULL);
+    pthread_rwlock_unlock(&d->parking);
+    return st;
 }

@@ -19,6 +19,7 @@
 
 #define MAX_BANKS 64
 #define MS 1000000ull
+#define NO_GROUP UINT32_MAX
 
 /* ---- Records ---------------------------------------------------------------- */
 
@@ -110,10 +111,16 @@ typedef struct xn_sub {
 
 typedef struct xn_bo {
     xn_device *dev;
-    xrtBufferHandle bo;
+    xrtBufferHandle bo;      /* NULL while parked */
     uint64_t serial;         /* xn_bo_serial: never another BO's */
     void *user_ptr;          /* xrtBOAllocUserPtr memory, or NULL */
     uint64_t size;
+    uint32_t bank;           /* the device's bank (xn_device.bank_mem) */
+    uint32_t flags;          /* xrtBufferFlags it was made with */
+    /* Parked (a design load, xrt_swap.c): its bytes are here (or in
+     * user_ptr) and it has no XRT BO; mem_read and mem_write serve them
+     * until a design with its bank loads. */
+    unsigned char *shadow;
     xn_sub *subs;
     struct xn_bo *prev, *next;
 } xn_bo;
@@ -149,6 +156,11 @@ struct xn_device {
     xn_cu *cus;
     xn_cu *dead;             /* closed while busy, destroyed when idle */
     xn_bo *bos;
+    /* Memory ops hold it shared, a design load (xrt_swap.c) exclusive:
+     * the core runs data commands beside a load, and the load replaces
+     * every BO under the handles the core holds. */
+    pthread_rwlock_t parking;
+    int swaps;               /* reprograms on demand (not AXL_XRT_SWAPS=0) */
     /* Numbers BOs and sub-BOs as they are made: a run that held a BO
      * argument knows it by its number, never by its handle, whose value a
      * new BO may take once the old one is freed. */
@@ -163,7 +175,9 @@ struct xn_device {
     axl_xclbin builtin;
     int builtin_on;          /* the device still carries it */
     uint32_t nbanks;
-    uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index */
+    uint32_t bank_mem[MAX_BANKS]; /* axl bank -> MEM_TOPOLOGY index, or
+                                     NO_GROUP: the loaded design lacks
+                                     the bank (its BOs stay parked) */
     axl_xclbin_mem bank_info[MAX_BANKS]; /* its entry, tag in bank_tag */
     char bank_tag[MAX_BANKS][24];
     /* The card's platform: the VBNV the driver reports, else
@@ -291,6 +305,28 @@ axl_status axl__xn_mem_read(void *dev, axl_hal_mem *mem, uint64_t offset,
 axl_status axl__xn_mem_copy(void *dev, axl_hal_mem *dst, uint64_t dst_offset,
                             axl_hal_mem *src, uint64_t src_offset,
                             uint64_t size);
+
+/* A BO's bytes read or written with their syncs, or its shadow's while
+ * it is parked (parking held shared or exclusive). */
+axl_status axl__xn_bo_get(xn_bo *b, uint64_t offset, void *dst, uint64_t size);
+axl_status axl__xn_bo_put(xn_bo *b, uint64_t offset, const void *src,
+                          uint64_t size);
+
+/* ---- Designs on demand (xrt_swap.c) ---- */
+
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+/* The op region_load; check is the port's refusal of a load while units
+ * are open or runs out (xrt_port.c), adopt what the device carries after
+ * a load of image (lock held). */
+axl_status axl__xn_region_load(void *dev, uint32_t *region,
+                               const axl_xclbin *image, char *why,
+                               size_t why_size);
+#endif
+axl_status axl__xn_check_idle(xn_device *d, char *why, size_t why_size);
+axl_status axl__xn_other_card(const xn_device *d, const axl_xclbin *image,
+                              char *why, size_t why_size);
+int axl__xn_load_bytes(xn_device *d, const axl_xclbin *image);
+void axl__xn_set_image(xn_device *d, const axl_xclbin *image);
 
 /* ---- Runs (xrt_run.c) ---- */
 

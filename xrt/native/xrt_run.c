@@ -565,6 +565,11 @@ axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
                           uint64_t size, xrtBufferHandle *out,
                           uint64_t *serial)
 {
+    if (!b->bo)
+        return axl_fail(AXL_ERR_BAD_STATE,
+                        "the allocation is parked in host memory: bank %u "
+                        "is not in the design %s carries",
+                        (unsigned)b->bank, d->name);
     if (!offset && size >= b->size) {
         *out = b->bo;
         if (serial)
@@ -640,6 +645,12 @@ static axl_status set_arg(xn_device *d, xn_cu *cu, xn_run *r,
             return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
                             "argument %u of %s: the buffer is not on %s",
                             (unsigned)a->id, cu->name, d->name);
+        if (!b->bo) /* parked: the design lacks its bank (xrt_swap.c) */
+            return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
+                            "argument %u of %s: the buffer's bank %u is not "
+                            "in the design %s carries",
+                            (unsigned)a->id, cu->name, (unsigned)b->bank,
+                            d->name);
         if (a->offset >= b->size)
             return axl_fail(AXL_ERR_KERNEL_ARGUMENT,
                             "argument %u of %s: offset %llu is past the "
