@@ -719,6 +719,30 @@ static void a_hung_unit_fails_the_other_designs_commands_at_once_2_5(void **s)
     AXL_OK(axl_kernel_release(busy));
     axl_test_rig_down(&r);
 }
+
+/* A board told to keep its design (axl_rtl_set_swaps(false), which
+ * axl_test_emu_swaps calls on the RTL) refuses a second design's bundle
+ * while the first's is held, as before issue 40, and loads nothing. */
+static void a_board_that_keeps_its_design_refuses_a_second_one_2_5(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    axl_test_emu_swaps(false);
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
+                              axl_test_designs_b_xclbin_size));
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("fir", &id));
+    axl_kernel_bundle b;
+    AXL_EXPECT(axl_get_kernel_bundle_for(r.ctx, &r.dev, 1, &id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("the device does not reprogram on demand");
+    axl_test_rig_down(&r);
+    axl_test_emu_swaps(true);
+}
 #endif /* AXL_TEST_DESIGNS_B */
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
@@ -738,6 +762,7 @@ int main(void)
         T(a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel),
 #if defined(AXL_TEST_DESIGNS_B)
         T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
+        T(a_board_that_keeps_its_design_refuses_a_second_one_2_5),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
