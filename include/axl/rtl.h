@@ -66,6 +66,7 @@
 #ifndef AXL_RTL_H
 #define AXL_RTL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,13 +97,26 @@ const void *axl_rtl_design(size_t *size);
  *    enables its interrupt and its RTL has the pin (AXL_RTL_IRQ=0 in the
  *    environment leaves every unit polled), and built with ap_sw_reset
  *    where its kernel was added with SW_RESET; the board's reset hook
- *    drives the unit's ap_rst_n (the model's reset).
+ *    drives the unit's ap_rst_n (the model's reset);
+ *  - a program hook that wires the units of the design the fabric takes
+ *    in the same way (another design of the kernels linked in, on a
+ *    swap: axl_rtl_set_swaps).
  * Made at the first call, read from the environment then; it outlives
  * the runtime. A program may hand another board over instead
  * (axl_mmio_set_board(), before the runtime starts), built with
  * axl_mmio_model_board() on axl_rtl_model().
  */
 const axl_mmio_board *axl_rtl_board(void);
+
+/** Whether the board reprograms on demand (issue 40,
+ *  docs/designs-design.md 3.7; the default): bundles of several designs
+ *  of the kernels linked in are held at once, and the fabric takes each
+ *  design as its commands come, the testbench closing the old design's
+ *  Verilated units and building the new one's, buffers keeping their
+ *  bytes. false: the design stays while a bundle of it is held
+ *  (axl_mmio_board.fixed_design), as before. Read when the device opens
+ *  (axl_rtl_board()), so set it before the runtime starts. */
+void axl_rtl_set_swaps(bool on);
 
 /** The clock: cycles since attach, and its frequency. */
 uint64_t axl_rtl_cycles(void);

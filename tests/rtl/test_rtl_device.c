@@ -16,7 +16,10 @@
  * where not (AXL_RTL_IRQ=0: ctest runs the file both ways); a kernel of
  * the design without RTL is refused naming what would run it; memory a
  * run given up at its timeout still writes is not handed out again until
- * the run ends or its unit is reset (item 7).
+ * the run ends or its unit is reset (item 7). Issue 40: a unit hung at
+ * its timeout keeps its design on the fabric and fails another design's
+ * commands at once; after its reset the swap runs (the testbench builds
+ * the other design's Verilated units) and the device's clock goes on.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -30,6 +33,10 @@
 #include "axl/mmio_model.h"
 #include "axl/rtl.h"
 #include "axl/xclbin.h"
+#if defined(AXL_TEST_DESIGNS_B)
+#include "axl_config.h" /* the feature switches */
+#include "axl_test_designs_b_xclbin.h"
+#endif
 
 /* The IP_LAYOUT index of a unit of the design ("busy:busy_1"). */
 static uint32_t ip_of(const char *unit)
@@ -559,6 +566,185 @@ static void a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel(void **s)
     AXL_OK(axl_mmio_set_board(NULL));
 }
 
+/* ---- Another design (issue 40) ------------------------------------------------ */
+#if defined(AXL_TEST_DESIGNS_B)
+
+enum { FIR_N = 64, TAPS = 4 };
+
+/* fir of kernels.h: Q15, rounded half up, saturated. */
+static int16_t fir_at(const int16_t *in, const int16_t *coeff, int i)
+{
+    int64_t acc = 0;
+    for (int k = 0; k < TAPS && k <= i; k++)
+        acc += (int32_t)coeff[k] * in[i - k];
+    int64_t r = acc + (1 << 14);
+    r = r >= 0 ? r / 32768 : -((-r + 32767) / 32768);
+    return (int16_t)(r > 32767 ? 32767 : r < -32768 ? -32768 : r);
+}
+
+typedef struct fir_run {
+    axl_kernel fir;
+    axl_buffer I, C, O;
+    int16_t in[FIR_N], coeff[TAPS];
+} fir_run;
+
+/* Design B's fir (designs_b.xclbin, the stock fir alone), its inputs on
+ * the device. */
+static fir_run fir_up(axl_test_rig *r)
+{
+    fir_run f;
+    AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
+                              axl_test_designs_b_xclbin_size));
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("fir", &id));
+    axl_kernel_bundle b;
+    AXL_OK(axl_get_kernel_bundle_for(r->ctx, &r->dev, 1, &id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, id, &f.fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    for (int i = 0; i < FIR_N; i++)
+        f.in[i] = (int16_t)(i * 977 % 20000 - 10000);
+    for (int k = 0; k < TAPS; k++)
+        f.coeff[k] = (int16_t)(8192 >> k);
+    AXL_OK(axl_buffer_create(2, axl_range_1d(FIR_N), NULL, &f.I));
+    AXL_OK(axl_buffer_create(2, axl_range_1d(TAPS), NULL, &f.C));
+    AXL_OK(axl_buffer_create(2, axl_range_1d(FIR_N), NULL, &f.O));
+    AXL_OK(axl_queue_copy_from_host(r->q, f.in, f.I, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_copy_from_host(r->q, f.coeff, f.C, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+    return f;
+}
+
+static axl_status fir_submit(axl_test_rig *r, fir_run *f, axl_event *e)
+{
+    return axl_queue_single_task(
+        r->q, f->fir,
+        AXL_ARGS(AXL_ARG_IN(f->I), AXL_ARG_IN(f->C), AXL_ARG_OUT(f->O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(FIR_N)),
+        NULL, 0, e);
+}
+
+static void fir_check_and_down(axl_test_rig *r, fir_run *f)
+{
+    int16_t out[FIR_N];
+    AXL_OK(axl_queue_copy_to_host(r->q, f->O, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+    for (int i = 0; i < FIR_N; i++)
+        assert_int_equal(out[i], fir_at(f->in, f->coeff, i));
+    AXL_OK(axl_buffer_release(f->I));
+    AXL_OK(axl_buffer_release(f->C));
+    AXL_OK(axl_buffer_release(f->O));
+    AXL_OK(axl_kernel_release(f->fir));
+}
+
+/*
+ * Issue 40, docs/designs-design.md 2.5, on the RTL: busy has no
+ * ap_sw_reset, so a run given up at its timeout leaves its unit hung, and
+ * the design keeps the fabric: a command of another design (fir, design
+ * B) fails at once, AXL_ERR_RUNTIME, naming the unit and the way back,
+ * instead of waiting for a swap that could never come. Once
+ * axl_mmio_reset_unit() brought busy back (the board's hook: its
+ * ap_rst_n), the swap runs: the testbench closes the design's Verilated
+ * units and builds design B's, fir computes right, and the device's
+ * clock goes on across the swap (4.6.6 Table 36: a later command's
+ * timestamps are later). The wall time of the swap (Verilated units made)
+ * is printed: fir's command with the swap, less the same command again
+ * without one.
+ */
+static void a_hung_unit_fails_the_other_designs_commands_at_once_2_5(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    axl_test_rig r =
+        axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel busy = axl_test_rig_kernel(&r, "busy");
+    const uint32_t ip = ip_of("busy:busy_1");
+    fir_run f = fir_up(&r);
+    axl_buffer out;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(8), NULL, &out));
+    uint32_t words = 8, rounds = 0, delay = 1000; /* 0: until reset */
+    axl_kernel_arg args[4];
+    busy_args(args, out, &words, &rounds, &delay);
+
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000u)); /* 20 us, simulated */
+    axl_event e;
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_TIMEOUT);
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    AXL_OK(fir_submit(&r, &f, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("cannot be programmed now");
+    AXL_MESSAGE_HAS("axl_mmio_reset_unit() brings it back");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(r.q), AXL_ERR_RUNTIME);
+
+    /* Brought back: busy runs to its end once, on design A's clock. */
+    AXL_OK(axl_mmio_reset_unit(ip));
+    rounds = 1;
+    axl_event before;
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &before));
+    AXL_OK(axl_event_wait(before));
+    uint64_t a_end, b_start, b_end;
+    AXL_OK(axl_event_get_profiling(before, AXL_PROFILING_COMMAND_END, &a_end));
+    AXL_OK(axl_event_release(before));
+    /* Design B loads; fir computes; the clock went on. */
+    double w0 = wall_ms();
+    AXL_OK(fir_submit(&r, &f, &e));
+    AXL_OK(axl_event_wait(e));
+    const double swap_and_run = wall_ms() - w0;
+    AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &b_start));
+    AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_END, &b_end));
+    AXL_OK(axl_event_release(e));
+    assert_true(b_start > a_end);
+    w0 = wall_ms();
+    AXL_OK(fir_submit(&r, &f, &e));
+    AXL_OK(axl_event_wait(e));
+    const double run = wall_ms() - w0;
+    AXL_OK(axl_event_release(e));
+    fir_check_and_down(&r, &f);
+    /* And back to design A: busy again, later still. */
+    AXL_OK(axl_queue_single_task(r.q, busy, args, 4, NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    AXL_OK(axl_event_get_profiling(e, AXL_PROFILING_COMMAND_START, &a_end));
+    AXL_OK(axl_event_release(e));
+    assert_true(a_end > b_end);
+    print_message("swap to design B (fir's Verilated unit made): %.1f ms of "
+                  "host time (fir with the swap %.1f ms, again without "
+                  "%.1f ms)\n", swap_and_run - run, swap_and_run, run);
+    AXL_OK(axl_buffer_release(out));
+    AXL_OK(axl_kernel_release(busy));
+    axl_test_rig_down(&r);
+}
+
+/* A board told to keep its design (axl_rtl_set_swaps(false), which
+ * axl_test_emu_swaps calls on the RTL) refuses a second design's bundle
+ * while the first's is held, as before issue 40, and loads nothing. */
+static void a_board_that_keeps_its_design_refuses_a_second_one_2_5(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    axl_test_emu_swaps(false);
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    AXL_OK(axl_image_register(axl_test_designs_b_xclbin,
+                              axl_test_designs_b_xclbin_size));
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("fir", &id));
+    axl_kernel_bundle b;
+    AXL_EXPECT(axl_get_kernel_bundle_for(r.ctx, &r.dev, 1, &id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &b),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("the device does not reprogram on demand");
+    axl_test_rig_down(&r);
+    axl_test_emu_swaps(true);
+}
+#endif /* AXL_TEST_DESIGNS_B */
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -574,6 +760,10 @@ int main(void)
         T(memory_a_given_up_run_writes_is_not_handed_out_until_it_ends),
         T(memory_a_hung_unit_writes_is_not_handed_out_until_its_reset),
         T(a_kernel_without_rtl_fails_naming_axl_add_rtl_kernel),
+#if defined(AXL_TEST_DESIGNS_B)
+        T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
+        T(a_board_that_keeps_its_design_refuses_a_second_one_2_5),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

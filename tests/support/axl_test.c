@@ -12,6 +12,9 @@
 #if defined(AXL_TEST_MMIO) && AXL_FEATURE_DESIGN_SWAP
 #include "mmio_sim.h" /* the simulator's board: axl_mmio_sim_set_swaps */
 #endif
+#if defined(AXL_TEST_RTL) && AXL_TEST_RTL && AXL_FEATURE_DESIGN_SWAP
+#include "axl/rtl.h" /* the RTL's board: axl_rtl_set_swaps */
+#endif
 #include "pool.h"       /* to release what a skipped test left */
 #include "pools.h"
 
@@ -492,6 +495,9 @@ void axl_test_emu_swaps(bool on)
     AXL_OK(axl_emu_set_swaps(on));
 #if defined(AXL_TEST_MMIO)
     axl_mmio_sim_set_swaps(on); /* the simulator's board (fixed_design) */
+#endif
+#if defined(AXL_TEST_RTL) && AXL_TEST_RTL
+    axl_rtl_set_swaps(on); /* the RTL's board (fixed_design) */
 #endif
 #else
     (void)on;

@@ -1432,8 +1432,14 @@ struct rtl_board {
     axl_mmio_board board{};
     std::vector<axl_mmio_bank_region> regions;
     std::vector<axl_mmio_unit_wiring> wiring;
+    axl_xclbin boot{};      // the design above, read
+    bool has_boot = false;
+    bool irq = true;        // AXL_RTL_IRQ
     bool made = false;
 } the_board;
+
+// Reprograms on demand (axl_rtl_set_swaps), read when the device opens.
+bool swaps = true;
 
 uint64_t env_number(const char *name, uint64_t fallback)
 {
@@ -1452,6 +1458,43 @@ void *bank_storage(uint64_t size)
     void *p = mmap(nullptr, static_cast<size_t>(size), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? nullptr : p;
+}
+
+// Each unit of design x with RTL, by its IP_LAYOUT index: its interrupt
+// wired where IP_LAYOUT enables it and its RTL has the pin (unless
+// AXL_RTL_IRQ=0), ap_sw_reset where its kernel was added with SW_RESET.
+// Again for each design the fabric takes: another design's index k is
+// another kernel.
+void wire_units(rtl_board &b, const axl_xclbin &x)
+{
+    b.wiring.clear();
+    for (uint32_t i = 0; i < x.ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(&x, i, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        const axl_rtl::kernel *k = kernel_named(ip.kernel.ptr, ip.kernel.len);
+        if (!k)
+            continue;
+        b.wiring.push_back(
+            {i, 0,
+             static_cast<uint8_t>(b.irq && ip.interrupt_enabled &&
+                                  k->has_interrupt),
+             static_cast<uint8_t>(k->sw_reset)});
+    }
+    b.board.units = b.wiring.data();
+    b.board.unit_count = static_cast<uint32_t>(b.wiring.size());
+}
+
+// The board's program hook (a swap, designs-design.md 3.7): the new
+// design's units are wired; the port then detaches the testbench, which
+// closes the old design's Verilated units, and attaches it again, which
+// builds the new design's from the registry. The banks are the board's
+// and stay, with every buffer's bytes.
+axl_status program(void *user, const axl_xclbin *image)
+{
+    wire_units(*static_cast<rtl_board *>(user), *image);
+    return AXL_SUCCESS;
 }
 
 void make_board(rtl_board &b)
@@ -1481,26 +1524,15 @@ void make_board(rtl_board &b)
             continue; // the port refuses a design whose bank it cannot back
         b.regions.push_back({m, mem.base_address, n, host});
     }
-    bool irq = env_number("AXL_RTL_IRQ", 1) != 0;
-    for (uint32_t i = 0; i < x.ip_count; i++) {
-        axl_xclbin_ip ip;
-        if (axl_xclbin_get_ip(&x, i, &ip) != AXL_SUCCESS ||
-            ip.type != AXL_XCLBIN_IP_KERNEL)
-            continue;
-        const axl_rtl::kernel *k = kernel_named(ip.kernel.ptr, ip.kernel.len);
-        if (!k)
-            continue;
-        b.wiring.push_back(
-            {i, 0,
-             static_cast<uint8_t>(irq && ip.interrupt_enabled &&
-                                  k->has_interrupt),
-             static_cast<uint8_t>(k->sw_reset)});
-    }
+    b.irq = env_number("AXL_RTL_IRQ", 1) != 0;
+    b.boot = x;
+    b.has_boot = true;
     axl_mmio_model_board(&b.board, axl_rtl_model(), bytes, size,
                          b.regions.data(),
                          static_cast<uint32_t>(b.regions.size()));
-    b.board.units = b.wiring.data();
-    b.board.unit_count = static_cast<uint32_t>(b.wiring.size());
+    b.board.program = program;
+    b.board.user = &b;
+    wire_units(b, x);
 }
 
 struct watchdog_from_env {
@@ -1533,7 +1565,18 @@ const axl_mmio_board *axl_rtl_board(void)
 {
     if (!the_board.made)
         make_board(the_board);
+    else if (the_board.has_boot) /* a swap wired another design's units */
+        wire_units(the_board, the_board.boot);
+    /* Set by axl_mmio_model_board; cleared here: the testbench builds
+     * any design's units of its registry at an attach and keeps the
+     * banks, so the device swaps unless told otherwise. */
+    the_board.board.fixed_design = swaps ? 0 : 1;
     return &the_board.board;
+}
+
+void axl_rtl_set_swaps(bool on)
+{
+    swaps = on;
 }
 
 uint64_t axl_rtl_cycles(void)
