@@ -225,6 +225,29 @@ static const struct axl__cu *hung_unit(const struct axl__device *d)
     return NULL;
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* The trace's record of a load a bundle asked for (designs-design.md
+ * 2.6): no command waited for it, so it releases none. */
+static void trace_load(const struct axl__device *d, axl__image_ref was,
+                       const struct axl__image *img, axl_status st,
+                       uint64_t t0)
+{
+    if (!axl__trace_on())
+        return;
+    const struct axl__trace_load note = {
+        .device = (uint16_t)AXL__SLOT(DEVICE, d),
+        .region = 0,
+        .status = st,
+        .number = axl__rt.loads + axl__rt.load_fails + 1u,
+        .commands = 0,
+        .was = AXL__IS_REF(was) ? axl__image_deref(was) : NULL,
+        .now = img,
+        .t0 = t0,
+        .t1 = axl__dev_now(d)};
+    axl__trace_program(&note);
+}
+#endif
+
 /* Programs device d with an image unless it carries it (lock held; waits
  * for the commands on the device first, and drops the lock while the port
  * works). */
@@ -272,10 +295,16 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
             if (d->cus[c].opened)
                 old[nold++] = d->cus[c].handle;
         img->refs++; /* keep a source image while unlocked */
+#if AXL_FEATURE_DESIGN_SWAP
+        const axl__image_ref was = d->loaded;
+#endif
         axl_port_unlock();
         for (uint8_t c = 0; c < nold; c++)
             axl__dev_cu_close(d, old[c]);
         char why[AXL_MESSAGE_MAX] = "";
+#if AXL_FEATURE_DESIGN_SWAP
+        const uint64_t t0 = axl__dev_now(d); /* the load, as swap.c's */
+#endif
         axl_status st = axl__dev_load_image(d, &img->x, why, sizeof why);
         axl_hal_device_info info;
         if (st == AXL_SUCCESS)
@@ -283,6 +312,9 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         axl_port_lock();
         img->refs--;
         d->programming = false;
+#if AXL_FEATURE_DESIGN_SWAP
+        trace_load(d, was, img, st, t0);
+#endif
         if (st != AXL_SUCCESS) {
             d->loaded = AXL__NONE(image); /* what it carries now is unknown */
             axl__place_adopt(d, NULL);

@@ -98,16 +98,19 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
     /* What a launch checks (axl__kernel_prepare): the design is there,
      * or the device loads it on demand (designs-design.md 2.4). */
     const struct axl__bundle *kb = axl__bundle_at(k->bundle);
-    info->runnable = kb->ndev > 0;
+    info->runnable = info->loaded = kb->ndev > 0;
+    info->slot = -1; /* regions are whole fabrics until slots (stage 5) */
     for (uint8_t i = 0; i < kb->ndev; i++) {
         const struct axl__device *d = axl__device_at(kb->dev[i]);
         if (!axl__kernel_compatible(kid, d))
             continue;
+        const bool carries = axl__device_carries(d, kid->image);
+        info->loaded &= carries;
 #if AXL_FEATURE_DESIGN_SWAP
         if (axl__dev_swaps(d))
             continue;
 #endif
-        info->runnable &= axl__device_carries(d, kid->image);
+        info->runnable &= carries;
     }
     axl__leave();
     return st;

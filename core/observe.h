@@ -148,6 +148,33 @@ static inline void axl__trace_pipeline(uint16_t device, uint32_t pipeline,
 }
 #endif
 
+/* A design loaded into a region of a device (swap.c, image.c;
+ * docs/designs-design.md 2.6): one record of the ring, a slice on the
+ * device's track for the region ("fabric"), from which an arrow goes to
+ * each command the load was for. */
+struct axl__image;
+struct axl__trace_load {
+    uint16_t device;
+    uint8_t region;
+    axl_status status;
+    uint32_t number;                 /* the load's, since start-up */
+    uint32_t commands;               /* released (or failed) by it */
+    const struct axl__image *was;    /* the design before: NULL none */
+    const struct axl__image *now;    /* the design loaded (or tried) */
+    uint64_t t0, t1;                 /* the load, on the device's clock */
+};
+#if AXL_TRACE_EVENTS && AXL_FEATURE_DESIGN_SWAP
+/* Lock held: the record's position + 1, for the commands' arrows
+ * (axl__trace_dep); 0 when recording is off. */
+uint32_t axl__trace_program(const struct axl__trace_load *l);
+#else
+static inline uint32_t axl__trace_program(const struct axl__trace_load *l)
+{
+    (void)l;
+    return 0;
+}
+#endif
+
 /* Logs: the level is an atomic read without the lock; a line below it
  * costs that one load and branch. axl__log formats and calls the sink. */
 extern _Atomic uint8_t axl__log_level;

@@ -61,10 +61,23 @@ static void want_again(struct axl__device_region *g)
         axl__rt.swap_wants++;
 }
 
+/* How many of g's waiters wait for design `image`. */
+static uint32_t waiters_of(const struct axl__device_region *g, uint16_t image)
+{
+    uint32_t n = 0;
+    for (axl__command_ref r = g->waiting.head; AXL__IS_REF(r);) {
+        const struct axl__command *c = axl__command_deref(r);
+        n += design_of(c) == image;
+        r = c->next;
+    }
+    return n;
+}
+
 /* The waiters of design `image` leave the FIFO: to ready (st success) or
- * completed with st and why. How many. */
-static uint32_t let_go(struct axl__device_region *g, uint16_t image,
-                       axl_status st, const char *why)
+ * completed with st and why, each traced one with an arrow from the load
+ * whose record is at ring position rec - 1 (0: none). How many. */
+static uint32_t let_go_after(struct axl__device_region *g, uint16_t image,
+                             axl_status st, const char *why, uint32_t rec)
 {
     struct axl__cmd_fifo all = g->waiting;
     g->waiting.head = g->waiting.tail = AXL__NONE(command);
@@ -77,6 +90,8 @@ static uint32_t let_go(struct axl__device_region *g, uint16_t image,
         }
         n++;
         c->flags |= AXL__CMD_SWAPPED;
+        if (rec && AXL__TRACED(c))
+            axl__trace_dep(c, rec);
         if (st == AXL_SUCCESS)
             axl__fifo_push(&axl__rt.ready, c, axl__command_ref_of(c));
         else
@@ -84,6 +99,12 @@ static uint32_t let_go(struct axl__device_region *g, uint16_t image,
     }
     want_again(g);
     return n;
+}
+
+static uint32_t let_go(struct axl__device_region *g, uint16_t image,
+                       axl_status st, const char *why)
+{
+    return let_go_after(g, image, st, why, 0);
 }
 
 void axl__swap_wait(struct axl__command *c)
@@ -145,6 +166,27 @@ static void fail_for_hung(struct axl__device *d, const struct axl__cu *hung)
     let_go(&d->region[0], AXL__NO_WANT, AXL_ERR_RUNTIME, why);
 }
 
+/* The trace's record of a load of design `want` into region 0 of d in
+ * place of `was` (2.6): its ring position + 1, 0 when not recording. */
+static uint32_t trace_load(const struct axl__device *d, uint16_t want,
+                           axl__image_ref was, axl_status st, uint64_t t0,
+                           uint64_t t1)
+{
+    if (!axl__trace_on())
+        return 0;
+    const struct axl__trace_load note = {
+        .device = (uint16_t)AXL__SLOT(DEVICE, d),
+        .region = 0,
+        .status = st,
+        .number = axl__rt.loads + axl__rt.load_fails + 1u,
+        .commands = waiters_of(&d->region[0], want),
+        .was = AXL__IS_REF(was) ? axl__image_deref(was) : NULL,
+        .now = axl__image_at(want),
+        .t0 = t0,
+        .t1 = t1};
+    return axl__trace_program(&note);
+}
+
 /* Loads g's wanted design into d (2.2 steps 1-4): claimed with the lock
  * held, loaded with it dropped, settled with it held again. */
 static void load(struct axl__device *d, struct axl__device_region *g)
@@ -191,6 +233,8 @@ static void load(struct axl__device *d, struct axl__device_region *g)
                    "every placement is in use (AXL_MAX_PLACEMENTS %u, all loaded)",
                    (unsigned)AXL_MAX_PLACEMENTS);
     }
+    /* Written before the commands it was for leave: each points at it. */
+    const uint32_t rec = trace_load(d, want, was, st, t0, t1);
     if (st != AXL_SUCCESS) {
         /* Step 4: what the region carries now is unknown. */
         axl__rt.load_fails++;
@@ -199,7 +243,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
                  "programming %s with the design of %s failed (%s): %s",
                  d->info.name, design_name(img, name, sizeof name),
                  axl_status_name(st), why[0] ? why : axl_last_message());
-        let_go(g, want, st, msg);
+        let_go_after(g, want, st, msg, rec);
     } else {
         /* Step 3: it carries the new design; its commands go on. */
         info.builtin_image = d->info.builtin_image;
@@ -210,7 +254,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
         d->loaded_by = 0;
         axl__place_swap_in(d, p);
         axl__rt.loads++;
-        const uint32_t n = let_go(g, want, AXL_SUCCESS, NULL);
+        const uint32_t n = let_go_after(g, want, AXL_SUCCESS, NULL, rec);
         char name[32], old_name[32];
         AXL__LOG(AXL__LOG_INFO,
                  "device programmed: %s: the design of %s in place of %s, "

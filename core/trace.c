@@ -246,6 +246,15 @@ static const char *const pipe_event_names[] = {
     [AXL__TRACE_PIPELINE_RESET] = "pipeline_reset",
     [AXL__TRACE_FAILED] = "pipeline_failed"};
 
+/* Another: a design loaded into a region (axl__trace_program), a slice
+ * on its device's track for the region: worker holds the region, seq the
+ * load's number, bytes the commands it was for, name the new design's
+ * first kernel and unit the old one's (AXL_TRACE_DETAIL; "" none),
+ * xfer_in and xfer_out their uuid8 (the UUID's first four bytes), start
+ * and end the load on the device's clock. Its event is 0: no command's
+ * dependency finds it, only the commands it released point at it. */
+#define KIND_PROGRAM 0xFCu
+
 /* Where an action moves bytes, when its accessor is on a device. */
 enum { DIR_NONE, DIR_TO_DEVICE, DIR_TO_HOST, DIR_ON_DEVICE };
 static const char *const dir_names[] = {"", "to_device", "to_host",
@@ -652,6 +661,46 @@ void axl__trace_pipeline(uint16_t device, uint32_t pipeline, uint8_t unit,
     name_device(device);
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* A design's name in a program record: its first kernel's ("" none). */
+static void design_names(char *out, size_t size, uint64_t *uuid8,
+                         const struct axl__image *img)
+{
+    axl_xclbin_kernel ki;
+    out[0] = '\0';
+    *uuid8 = 0;
+    if (!img)
+        return;
+    const uint8_t *u = img->x.uuid;
+    *uuid8 = (uint64_t)u[0] << 24 | (uint64_t)u[1] << 16 |
+             (uint64_t)u[2] << 8 | u[3];
+    if (size > 1 && axl_xclbin_get_kernel(&img->x, 0, &ki) == AXL_SUCCESS)
+        axl_format(out, size, "%.*s", (int)ki.name.len, ki.name.ptr);
+}
+
+uint32_t axl__trace_program(const struct axl__trace_load *l)
+{
+    if (!axl__trace_on())
+        return 0;
+    const uint32_t pos = ring_take();
+    struct trace_rec *r = &ring.rec[pos % AXL_TRACE_EVENTS];
+    memset(r, 0, sizeof *r);
+    r->submit = r->ready = r->start = l->t0;
+    r->end = l->t1 > l->t0 ? l->t1 : l->t0;
+    r->kind = KIND_PROGRAM;
+    r->worker = l->region;
+    r->seq = l->number;
+    r->bytes = l->commands;
+    r->status = l->status;
+    r->queue = AXL__NO_QUEUE;
+    r->device = r->xfer_device = r->act_device = l->device;
+    design_names(r->name, sizeof r->name, &r->xfer_in, l->now);
+    design_names(r->unit, sizeof r->unit, &r->xfer_out, l->was);
+    name_device(l->device);
+    return pos + 1u;
+}
+#endif
+
 axl_status axl_trace_stats_get(axl_trace_stats *out)
 {
     if (!out)
@@ -690,6 +739,7 @@ axl_status axl_trace_clear(void)
 #define TID_XFER(lane) (1000u + (lane))
 #define PIPE_TRACKS (AXL_MAX_PIPELINE_UNITS + 1u)
 #define TID_PIPE(p, u) (3000u + (p) * PIPE_TRACKS + (u))
+#define TID_PROGRAM(region) (900u + (region))
 
 typedef struct writer {
     axl_text_sink sink;
@@ -784,6 +834,7 @@ typedef struct seen {
     bool cu[AXL_MAX_DEVICES][AXL_MAX_DEVICE_CUS];
     bool xfer[AXL_MAX_DEVICES][LANES];
     bool pipe[AXL_MAX_DEVICES][AXL_MAX_PIPELINES + 1][PIPE_TRACKS];
+    bool program[AXL_MAX_DEVICES]; /* region 0's track (the fabric) */
 } seen;
 
 static void device_label(char *out, size_t cap, uint16_t dev)
@@ -917,6 +968,9 @@ static void exec_track(const struct trace_rec *r, unsigned *pid,
     if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES) {
         *pid = PID_DEVICE(r->device);
         *tid = TID_CU(r->cu - 1);
+    } else if (r->kind == KIND_PROGRAM) {
+        *pid = PID_DEVICE(r->device);
+        *tid = TID_PROGRAM(r->worker);
     } else if (r->kind == AXL__CMD_HOST_TASK && r->start) {
         *pid = PID_HOST;
         *tid = TID_WORKER(r->worker);
@@ -936,6 +990,7 @@ static uint64_t rec_begin(const struct trace_rec *r)
  * starts. */
 typedef struct pred {
     uint32_t seq;
+    bool program;               /* a load (its number in seq), no command */
     unsigned pid, tid;
     uint64_t mid;
 } pred;
@@ -981,9 +1036,18 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
         (unsigned long long)r->submit, (unsigned long long)r->ready,
         (unsigned long long)r->start, (unsigned long long)r->end);
     put(w, ",\"deps\":[");
-    for (unsigned j = 0; j < npreds; j++)
-        put(w, "%s%u", j ? "," : "", (unsigned)preds[j].seq);
+    const char *sep = "";
+    for (unsigned j = 0; j < npreds; j++) {
+        if (preds[j].program)
+            continue;
+        put(w, "%s%u", sep, (unsigned)preds[j].seq);
+        sep = ",";
+    }
     put(w, "]");
+    /* The load it waited for (its design's): the arrow from it. */
+    for (unsigned j = 0; j < npreds; j++)
+        if (preds[j].program)
+            put(w, ",\"program\":%u", (unsigned)preds[j].seq);
     if (r->deps_hidden) /* waited for, no arrow: past AXL_TRACE_DEPS */
         put(w, ",\"deps_not_shown\":%u", (unsigned)r->deps_hidden);
     put(w, "}}");
@@ -1078,6 +1142,38 @@ static void pipeline_event(writer *w, seen *sn, const struct trace_rec *r)
         (unsigned)r->device);
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* A load: a slice on its device's track for the region, "fabric" (the
+ * whole of it: region 0 is all there is until slots, issue 40 stage 5). */
+static void program_slice(writer *w, seen *sn, const struct trace_rec *r)
+{
+    const uint16_t dev = r->device < AXL_MAX_DEVICES ? r->device : 0;
+    name_process(w, sn, dev);
+    if (!sn->program[dev]) {
+        sn->program[dev] = true;
+        meta(w, "thread_name", PID_DEVICE(dev), TID_PROGRAM(r->worker),
+             "fabric", TID_PROGRAM(r->worker));
+    }
+    event_start(w);
+    put(w, "{\"ph\":\"X\",\"cat\":\"program\",\"name\":\"program\","
+           "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+           ",\"args\":{\"load\":%u,\"status\":\"%s\",\"device\":%u,"
+           "\"region\":%u,\"slot\":\"fabric\",\"design\":\"",
+        PID_DEVICE(dev), TID_PROGRAM(r->worker), US(r->start),
+        US(r->end - r->start), (unsigned)r->seq, axl_status_name(r->status),
+        (unsigned)r->device, (unsigned)r->worker);
+    put_str(w, r->name);
+    put(w, "\",\"design_uuid8\":\"%08llx\",\"old_design\":\"",
+        (unsigned long long)r->xfer_in);
+    put_str(w, r->unit);
+    put(w, "\",\"old_design_uuid8\":\"%08llx\",\"load_ns\":%llu,"
+           "\"commands\":%llu,\"start_ns\":%llu,\"end_ns\":%llu}}",
+        (unsigned long long)r->xfer_out,
+        (unsigned long long)(r->end - r->start), (unsigned long long)r->bytes,
+        (unsigned long long)r->start, (unsigned long long)r->end);
+}
+#endif
+
 static void record(writer *w, seen *sn, uint32_t pos,
                    const struct trace_rec *r)
 {
@@ -1085,6 +1181,12 @@ static void record(writer *w, seen *sn, uint32_t pos,
         pipeline_event(w, sn, r);
         return;
     }
+#if AXL_FEATURE_DESIGN_SWAP
+    if (r->kind == KIND_PROGRAM) {
+        program_slice(w, sn, r);
+        return;
+    }
+#endif
     /* The commands it waited for that are still in the ring (positions
      * are never reused: one in [tail, head) is the record it was). */
     pred preds[AXL_TRACE_DEPS];
@@ -1095,6 +1197,7 @@ static void record(writer *w, seen *sn, uint32_t pos,
             continue;
         uint64_t pb = rec_begin(&p);
         preds[npreds].seq = p.seq;
+        preds[npreds].program = p.kind == KIND_PROGRAM;
         preds[npreds].mid = pb + (p.end - pb) / 2u;
         exec_track(&p, &preds[npreds].pid, &preds[npreds].tid);
         npreds++;

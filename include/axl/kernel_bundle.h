@@ -304,6 +304,12 @@ typedef struct axl_kernel_info {
      *  device whose design the application held. Get a bundle for the
      *  kernel (axl_get_kernel_bundle_for) to program it. */
     bool runnable;
+    /** Its design is in a region of every device of its bundle now (in
+     *  the padding after runnable: the structure keeps its size and its
+     *  fields their offsets). On a device that reprograms on demand a
+     *  kernel may be runnable and not loaded: its first command loads it
+     *  (docs/designs-design.md 2.4); a swap to another design clears it. */
+    bool loaded;
     /** The units this kernel object runs on: bit cu for unit cu (as
      *  axl_kernel_get_cu_info numbers them); all of them unless it was
      *  made by axl_kernel_select_units. */
@@ -312,6 +318,10 @@ typedef struct axl_kernel_info {
      *  hwControlProtocol; axl_xclbin_control_name names it). An
      *  ap_ctrl_none kernel runs from reset and is never launched. */
     uint32_t control;
+    /** The slot of a shell its design is loaded in; -1 when it fills the
+     *  whole fabric (every device today: slots are issue 40's stage 5) or
+     *  is not loaded. */
+    int32_t slot;
 } axl_kernel_info;
 
 typedef struct axl_kernel_arg_info {

@@ -12,6 +12,12 @@
  *                            an in-order queue (begin_recording to
  *                            end_recording, the graph released): what
  *                            recording costs per node
+ *   bench swapK N            2N rounds of K commands (K 1 to 8) on the
+ *                            emulated device, fir's design and the
+ *                            stock one's nop in turn: 2N swaps, each
+ *                            releasing K commands (issue 40; built when
+ *                            the tests' second design is, AXL_BENCH_SWAP)
+ *   bench groupedK N         the same rounds, fir's first: two swaps
  *   bench vaddB N            N vadds of B-byte buffers (two read-only
  *                            inputs): what the emulated device's
  *                            read-only check costs, run by
@@ -43,6 +49,9 @@
  *   copy_to_device_bandwidth  GB/s: whole-buffer copies from host memory
  *                             into a buffer on the emulated device's bank
  *   memcpy_bandwidth          GB/s: memcpy of the same bytes, same run
+ *   swap_per_load             ns per swap beyond the commands it released,
+ *   swap_per_released_command and per command a swap released
+ *                             (bench_swap.c says how)
  * Each time figure is the median of 7 runs.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -54,6 +63,9 @@
 #include "axl/axl.h"
 
 #include "bench_check.h"
+#if AXL_BENCH_SWAP
+#include "bench_swap.h"
+#endif
 
 static double now_ns(void)
 {
@@ -349,6 +361,16 @@ int main(int argc, char **argv)
         CHECK(axl_shutdown());
         return 0;
     }
+#if AXL_BENCH_SWAP
+    if (argc == 3 && (!strncmp(argv[1], "swap", 4) ||
+                      !strncmp(argv[1], "grouped", 7))) {
+        const bool alternating = argv[1][0] == 's';
+        bench_swap_rounds(atoi(argv[1] + (alternating ? 4 : 7)),
+                          atoi(argv[2]), alternating);
+        CHECK(axl_shutdown());
+        return 0;
+    }
+#endif
     if (argc == 3 && !strcmp(argv[1], "record")) {
         launch_rig r = launch_up();
         launch_once(&r); /* first-run work (opening the unit) out of the way */
@@ -395,6 +417,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         record_figure(record_ns[i]);
     bandwidth();
+#if AXL_BENCH_SWAP
+    bench_swap_figures();
+#endif
     CHECK(axl_shutdown());
     return 0;
 }

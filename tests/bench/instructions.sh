@@ -92,6 +92,25 @@ for b in 16 4096 1048576; do
   done
   echo "vadd_${b}_launch $per_0 instructions/launch, $per_1 with the read-only check ($(( per_1 - per_0 )) more: $(( (per_1 - per_0) * 100 / (2 * b) ))/100 per byte checked)"
 done
+# On-demand reprogramming (issue 40, docs/designs-design.md 8's figures;
+# tests/bench/bench_swap.c): 2N rounds of K commands on the emulated device,
+# fir's design and the stock one's in turn (2N swaps, each releasing K
+# commands), less the same rounds grouped (2 swaps), per swap beyond the
+# two: S(K). S(1) and S(8) give the cost per swap beyond its commands and
+# per command a swap released. Deterministic, as the launch rows. Skipped
+# by an axl-bench built without the second design.
+export AXL_EMU_DETERMINISTIC=1
+if "$bench_main" swap1 0 >/dev/null 2>&1; then
+  for k in 1 8; do
+    alt=$(ir "swap$k" 50)
+    grouped=$(ir "grouped$k" 50)
+    eval "s$k=\$(( (alt - grouped) / 98 ))"
+  done
+  per_released=$(( (s8 - s1) / 7 ))
+  echo "swap_per_load $(( s1 - per_released )) instructions/swap"
+  echo "swap_per_released_command $per_released instructions/command"
+  echo "swap_releasing_1 $s1 instructions/swap, releasing_8 $s8"
+fi
 # Starting and stopping a streaming pipeline (tests/bench/bench_pipeline.c):
 # test_pipelines' sadd pipeline (mm2s_1 -> sadd_1 on auto-restart ->
 # s2mm_1), N times created, its addend set, started and released (a stop:

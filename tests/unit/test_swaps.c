@@ -564,6 +564,149 @@ static void a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2(
 }
 #endif
 
+/* The trace as text (axl_trace_format's sink). */
+static char doc[1u << 20];
+static size_t doc_len;
+
+static void mem_sink(const char *text, size_t len, void *user)
+{
+    (void)user;
+    if (doc_len + len < sizeof doc) {
+        memcpy(doc + doc_len, text, len);
+        doc_len += len;
+        doc[doc_len] = '\0';
+    }
+}
+
+/* Events of the trace that start with `head` and hold `has` (before the
+ * next event). */
+static unsigned events_with(const char *head, const char *has)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(doc, head); p; p = strstr(p + 1, head)) {
+        const char *end = strstr(p + 1, "\n");
+        const char *at = strstr(p, has);
+        n += at && (!end || at < end);
+    }
+    return n;
+}
+
+/* The n-th program slice (0: the first), its whole line. */
+static const char *program_slice(unsigned n, char *out, size_t size)
+{
+    const char *p = doc;
+    for (unsigned i = 0;; i++, p++) {
+        p = strstr(p, "\"cat\":\"program\"");
+        if (!p)
+            fail_msg("the trace has %u program records, not %u", i, n + 1);
+        if (i == n)
+            break;
+    }
+    const char *end = strstr(p, "\n");
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    len = len < size - 1 ? len : size - 1;
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return out;
+}
+
+/*
+ * 2.6: a trace holds one program record per load, naming the design
+ * loaded and the one it replaced, how long it took and how many commands
+ * it was for, on a track of its own ("fabric"), with an arrow to each
+ * command it released. fir, vadd, fir, vadd with vadd loaded: 4 loads.
+ * Before issue 40 stage 3's trace record the trace had none (seen
+ * failing: "the trace has 0 program records, not 1").
+ */
+static void a_trace_holds_a_program_record_per_swap_2_6(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    if (!AXL_TRACE_EVENTS)
+        skip();
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    vadd(&t, t.rig.q, NULL, 0, NULL); /* vadd's design loaded first */
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    AXL_OK(axl_trace_clear());
+    AXL_OK(axl_trace_enable(true));
+    for (int r = 0; r < 2; r++) {
+        fir(&t, t.rig.q, NULL, 0, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        vadd(&t, t.rig.q, NULL, 0, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    }
+    AXL_OK(axl_trace_enable(false));
+    doc_len = 0;
+    doc[0] = '\0';
+    AXL_OK(axl_trace_format(mem_sink, NULL, 0));
+    const char *out = getenv("AXL_TEST_TRACE_OUT"); /* the tool's fixture */
+    if (out)
+        AXL_OK(axl_trace_write(out));
+    char line[1024];
+    for (unsigned i = 0; i < 4; i++) {
+        program_slice(i, line, sizeof line);
+        assert_non_null(strstr(line, i % 2 ? "\"design\":\"vadd\""
+                                           : "\"design\":\"fir\""));
+        assert_non_null(strstr(line, i % 2 ? "\"old_design\":\"fir\""
+                                           : "\"old_design\":\"vadd\""));
+        assert_non_null(strstr(line, "\"status\":\"AXL_SUCCESS\""));
+        assert_non_null(strstr(line, "\"commands\":1,"));
+        assert_non_null(strstr(line, "\"slot\":\"fabric\""));
+        assert_non_null(strstr(line, "\"load_ns\":"));
+        assert_non_null(strstr(line, "\"design_uuid8\":\""));
+    }
+    assert_int_equal(events_with("{\"ph\":\"X\"", "\"cat\":\"program\""),
+                     4);
+    /* Its track, named once; an arrow from it to each command it let go,
+     * which names the load (not among its deps: no command). */
+    assert_int_equal(events_with("{\"ph\":\"M\",\"name\":\"thread_name\"",
+                                 "\"name\":\"fabric\""),
+                     1);
+    assert_int_equal(events_with("{\"ph\":\"s\"", "\"tid\":900,"), 4);
+    assert_int_equal(events_with("{\"ph\":\"X\",\"cat\":\"kernel\"",
+                                 ",\"program\":"),
+                     4);
+    two_down(&t);
+}
+
+/*
+ * 2.4: axl_kernel_info.loaded says whether a kernel's design is in its
+ * device now, and flips across a swap; runnable stays true (the device
+ * loads on demand); slot is -1 (the whole fabric). Before, the structure
+ * had neither field (the test did not compile); with loaded answering as
+ * runnable does, fir's first check fails.
+ */
+static void kernel_info_loaded_flips_across_a_swap_2_4(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    axl_kernel_info a, b;
+    AXL_OK(axl_kernel_get_info(t.rig.vadd, &a));
+    AXL_OK(axl_kernel_get_info(t.fir, &b));
+    assert_true(a.loaded);
+    assert_false(b.loaded);
+    assert_true(a.runnable && b.runnable);
+    assert_int_equal(a.slot, -1);
+    assert_int_equal(b.slot, -1);
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    AXL_OK(axl_kernel_get_info(t.rig.vadd, &a));
+    AXL_OK(axl_kernel_get_info(t.fir, &b));
+    assert_false(a.loaded);
+    assert_true(b.loaded);
+    assert_true(a.runnable && b.runnable);
+    two_down(&t);
+}
+
 /* One thread's stream of one design's commands, each waited for. */
 struct stream {
     struct two *t;
@@ -648,6 +791,8 @@ int main(void)
         T(a_device_that_forbids_swaps_refuses_a_second_design_2_5),
         T(two_threads_of_two_designs_both_finish_with_right_results),
         T(a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4),
+        T(a_trace_holds_a_program_record_per_swap_2_6),
+        T(kernel_info_loaded_flips_across_a_swap_2_4),
 #if defined(AXL_TEST_MMIO)
         T(a_pinned_design_fails_the_other_designs_commands_at_once_2_5),
         T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),

@@ -15,12 +15,16 @@
  *  - the N longest idle gaps of any unit (default 5): a unit waiting, from
  *    the start of the trace to its first run, between runs, or from its
  *    last run to the end.
+ *  - per device that reprogrammed on demand (the "program" slices,
+ *    docs/designs-design.md 2.6): loads, those that failed, the time
+ *    loading (their sum and the longest) and the commands they were for.
  * --json writes the same as one JSON object.
  *
  * Exit 0, 1 when the file cannot be read or is not an axl trace, 2 for a
  * bad command line. Only the trace's own fields are read (the format is
- * core/trace.c's: "X" slices with cat "kernel" on a unit's track and
- * "transfer" on a device's transfers track, "M" names).
+ * core/trace.c's: "X" slices with cat "kernel" on a unit's track,
+ * "transfer" on a device's transfers track and "program" on its
+ * "fabric" track, "M" names).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +51,15 @@ typedef struct flow {
     unsigned long long bytes;
     double time;
 } flow;
+
+/* A device's loads of a design (its "program" slices). */
+typedef struct loads {
+    long pid;
+    char device[96];
+    unsigned count, failed;
+    unsigned long long commands;
+    double time, longest; /* us */
+} loads;
 
 enum { TO_DEVICE, TO_HOST, ON_DEVICE, FLOWS };
 static const char *const flow_names[FLOWS] = {"to_device", "to_host",
@@ -113,6 +126,15 @@ static const char *name_of(const json *events, long pid, long tid)
     return "";
 }
 
+/* The device's own name, from its process's ("device 0: axl emulated
+ * FPGA 0"). */
+static void device_name(char *out, size_t cap, const json *events, long pid)
+{
+    const char *dev = name_of(events, pid, -1);
+    const char *colon = strstr(dev, ": ");
+    snprintf(out, cap, "%s", colon ? colon + 2 : dev);
+}
+
 static unit *unit_of(unit **units, size_t *n, size_t *cap, const json *events,
                      long pid, long tid)
 {
@@ -130,11 +152,37 @@ static unit *unit_of(unit **units, size_t *n, size_t *cap, const json *events,
     u->pid = pid;
     u->tid = tid;
     snprintf(u->name, sizeof u->name, "%s", name_of(events, pid, tid));
-    const char *dev = name_of(events, pid, -1);
-    /* "device 0: axl emulated FPGA 0" -> the device's own name */
-    const char *colon = strstr(dev, ": ");
-    snprintf(u->device, sizeof u->device, "%s", colon ? colon + 2 : dev);
+    device_name(u->device, sizeof u->device, events, pid);
     return u;
+}
+
+static loads *loads_of(loads **all, size_t *n, size_t *cap,
+                       const json *events, long pid)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*all)[i].pid == pid)
+            return &(*all)[i];
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 4;
+        *all = realloc(*all, *cap * sizeof **all);
+        if (!*all)
+            exit(1);
+    }
+    loads *l = &(*all)[(*n)++];
+    memset(l, 0, sizeof *l);
+    l->pid = pid;
+    device_name(l->device, sizeof l->device, events, pid);
+    return l;
+}
+
+static void add_load(loads *l, const json *args, double dur)
+{
+    l->count++;
+    l->failed += strcmp(str(json_get(args, "status")), "AXL_SUCCESS") != 0;
+    l->commands += u64(json_get(args, "commands"));
+    l->time += dur;
+    if (dur > l->longest)
+        l->longest = dur;
 }
 
 static void add_run(unit *u, double start, double end)
@@ -245,6 +293,8 @@ int main(int argc, char **argv)
     size_t nunits = 0, cap = 0;
     flow flows[FLOWS] = {{0}};
     unsigned transfers = 0;
+    loads *devs = NULL;
+    size_t ndevs = 0, dcap = 0;
     for (const json *e = events->child; e; e = e->next) {
         if (strcmp(str(json_get(e, "ph")), "X"))
             continue;
@@ -263,6 +313,10 @@ int main(int argc, char **argv)
                             (long)num(json_get(e, "pid")),
                             (long)num(json_get(e, "tid"))),
                     ts, ts + dur);
+        } else if (!strcmp(cat, "program")) {
+            add_load(loads_of(&devs, &ndevs, &dcap, events,
+                              (long)num(json_get(e, "pid"))),
+                     a, dur);
         } else if (!strcmp(cat, "transfer")) {
             transfers++;
             unsigned long long in = u64(json_get(a, "to_device"));
@@ -348,6 +402,15 @@ int main(int argc, char **argv)
                    gaps[g].from - t0, gaps[g].to - t0,
                    gaps[g].to - gaps[g].from);
         }
+        printf("],\"reprogramming\":[");
+        for (size_t i = 0; i < ndevs; i++) {
+            printf("%s{\"device\":", i ? "," : "");
+            json_string(devs[i].device);
+            printf(",\"loads\":%u,\"failed\":%u,\"load_us\":%.3f,"
+                   "\"longest_load_us\":%.3f,\"commands\":%llu}",
+                   devs[i].count, devs[i].failed, devs[i].time,
+                   devs[i].longest, devs[i].commands);
+        }
         printf("]}\n");
     } else {
         printf("%s: %.3f us, %u commands, %zu compute units, %u transfers\n\n",
@@ -380,7 +443,17 @@ int main(int argc, char **argv)
                    gaps[g].to - t0);
         if (!ngaps)
             printf("  (none)\n");
+        if (ndevs) {
+            printf("\n%-24s %6s %6s %14s %14s %9s\n", "reprogrammed",
+                   "loads", "failed", "loading (us)", "longest (us)",
+                   "commands");
+            for (size_t i = 0; i < ndevs; i++)
+                printf("%-24.24s %6u %6u %14.3f %14.3f %9llu\n",
+                       devs[i].device, devs[i].count, devs[i].failed,
+                       devs[i].time, devs[i].longest, devs[i].commands);
+        }
     }
+    free(devs);
     for (size_t i = 0; i < nunits; i++) {
         free(units[i].starts);
         free(units[i].ends);
