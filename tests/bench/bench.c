@@ -12,6 +12,7 @@
  *                            an in-order queue (begin_recording to
  *                            end_recording, the graph released): what
  *                            recording costs per node
+ *   bench swap               the swap figures only (ns)
  *   bench swapK N            2N rounds of K commands (K 1 to 8) on the
  *                            emulated device, fir's design and the
  *                            stock one's nop in turn: 2N swaps, each
@@ -362,6 +363,11 @@ int main(int argc, char **argv)
         return 0;
     }
 #if AXL_BENCH_SWAP
+    if (argc == 2 && !strcmp(argv[1], "swap")) {
+        bench_swap_figures();
+        CHECK(axl_shutdown());
+        return 0;
+    }
     if (argc == 3 && (!strncmp(argv[1], "swap", 4) ||
                       !strncmp(argv[1], "grouped", 7))) {
         const bool alternating = argv[1][0] == 's';

@@ -49,6 +49,11 @@ struct swap_rig {
     /* fir's buffers, one set a command of a round: a fir may write its
      * inputs (by its metadata), so shared ones would order the round. */
     axl_buffer in[BATCH_MAX], coeff[BATCH_MAX], out[BATCH_MAX];
+    axl_buffer gate; /* held by a host accessor while a round is submitted */
+    int firs;        /* fir commands so far: each takes the next set, so
+                        no launch is its kernel's last one again (a memo)
+                        in either order, and the orders differ only by
+                        their swaps */
 };
 
 static void rig_up(struct swap_rig *r)
@@ -81,6 +86,7 @@ static void rig_up(struct swap_rig *r)
         CHECK(axl_queue_copy_from_host(r->q, zeros, r->coeff[k], NULL, NULL,
                                        0, NULL));
     }
+    CHECK(axl_buffer_create(4, axl_range_1d(1), NULL, &r->gate));
     CHECK(axl_queue_wait(r->q));
 }
 
@@ -92,6 +98,7 @@ static void rig_down(struct swap_rig *r)
         CHECK(axl_buffer_release(r->coeff[k]));
         CHECK(axl_buffer_release(r->out[k]));
     }
+    CHECK(axl_buffer_release(r->gate));
     CHECK(axl_kernel_release(r->nop));
     CHECK(axl_kernel_release(r->fir));
     CHECK(axl_kernel_bundle_release(r->a));
@@ -100,22 +107,37 @@ static void rig_down(struct swap_rig *r)
     CHECK(axl_context_release(r->ctx));
 }
 
-/* One round: `batch` commands of one design, each after all of prev. */
-static void round_of(struct swap_rig *r, bool fir, int batch,
-                     const axl_event *prev, uint32_t nprev, axl_event *e)
+/* One round: `batch` commands of one design, submitted behind a gate (a
+ * copy into a buffer a host accessor holds) and let go at once when the
+ * accessor goes, then waited for: however the threads run, every command
+ * of a round becomes ready in the same instant, and every one is
+ * submitted with the previous round's design loaded (a launch check of a
+ * design not loaded costs more: it is part of a swap's cost). */
+static void round_of(struct swap_rig *r, bool fir, int batch)
 {
+    static const int32_t one = 1;
+    axl_host_accessor h;
+    void *p;
+    axl_event gate, e;
+    CHECK(axl_host_accessor_create(r->gate, AXL_ACCESS_READ_WRITE, NULL, 0,
+                                   &h, &p));
+    CHECK(axl_queue_copy_from_host(r->q, &one, r->gate, NULL, NULL, 0, &gate));
     for (int k = 0; k < batch; k++) {
+        const int set = fir ? r->firs++ % BATCH_MAX : 0;
         if (fir)
             CHECK(axl_queue_single_task(
                 r->q, r->fir,
-                AXL_ARGS(AXL_ARG_IN(r->in[k]), AXL_ARG_IN(r->coeff[k]),
-                         AXL_ARG_OUT(r->out[k]), AXL_ARG_U32(TAPS),
+                AXL_ARGS(AXL_ARG_IN(r->in[set]), AXL_ARG_IN(r->coeff[set]),
+                         AXL_ARG_OUT(r->out[set]), AXL_ARG_U32(TAPS),
                          AXL_ARG_U32(LEN)),
-                prev, nprev, &e[k]));
+                &gate, 1, &e));
         else
-            CHECK(axl_queue_single_task(r->q, r->nop, NULL, 0, prev, nprev,
-                                        &e[k]));
+            CHECK(axl_queue_single_task(r->q, r->nop, NULL, 0, &gate, 1, &e));
+        CHECK(axl_event_release(e));
     }
+    CHECK(axl_event_release(gate));
+    CHECK(axl_host_accessor_release(h));
+    CHECK(axl_queue_wait(r->q));
 }
 
 double bench_swap_rounds(int batch, int rounds, bool alternating)
@@ -125,32 +147,17 @@ double bench_swap_rounds(int batch, int rounds, bool alternating)
                 BATCH_MAX);
         exit(2);
     }
-    struct swap_rig r;
+    struct swap_rig r = {0};
     rig_up(&r);
     /* The stock design (nop's) loaded, and fir's data on the device, in
      * both orders alike. */
-    axl_event prev[BATCH_MAX], cur[BATCH_MAX];
-    round_of(&r, true, batch, NULL, 0, prev);
-    CHECK(axl_queue_wait(r.q));
-    for (int k = 0; k < batch; k++)
-        CHECK(axl_event_release(prev[k]));
-    round_of(&r, false, 1, NULL, 0, prev);
-    CHECK(axl_queue_wait(r.q));
-    uint32_t nprev = 1;
+    round_of(&r, true, batch);
+    round_of(&r, false, batch);
     const uint32_t before = loads();
     const double t0 = now_ns();
-    for (int i = 0; i < 2 * rounds; i++) {
-        const bool fir = alternating ? i % 2 == 0 : i < rounds;
-        round_of(&r, fir, batch, prev, nprev, cur);
-        for (uint32_t k = 0; k < nprev; k++)
-            CHECK(axl_event_release(prev[k]));
-        memcpy(prev, cur, sizeof cur);
-        nprev = (uint32_t)batch;
-    }
-    CHECK(axl_queue_wait(r.q));
+    for (int i = 0; i < 2 * rounds; i++)
+        round_of(&r, alternating ? i % 2 == 0 : i < rounds, batch);
     const double t = now_ns() - t0;
-    for (uint32_t k = 0; k < nprev; k++)
-        CHECK(axl_event_release(prev[k]));
     const uint32_t want = !rounds ? 0 : alternating ? 2u * (uint32_t)rounds : 2u;
     if (loads() - before != want) {
         fprintf(stderr, "axl-bench swap: %u loads, not %u\n",

@@ -11,9 +11,9 @@
 #include <stdbool.h>
 
 /* 2 * rounds rounds of `batch` commands of one design each, on an
- * out-of-order queue, every command of a round after every command of
- * the round before (so a round's commands become ready together and wait
- * for their design together); alternating: fir, nop, fir, nop ... (a
+ * out-of-order queue, each round let go at once and waited for (so a
+ * round's commands become ready together and wait for their design
+ * together); alternating: fir, nop, fir, nop ... (a
  * swap a round, releasing `batch` commands); else all fir rounds, then
  * all nop rounds (two swaps). The loads are checked against the
  * "reprogramming" row. Returns ns for the whole. */
