@@ -273,6 +273,10 @@ struct trace_rec {
     uint16_t queue;             /* slot, or AXL__NO_QUEUE */
     uint16_t device;            /* slot */
     uint8_t kind;
+#if AXL_FEATURE_DESIGN_SWAP
+    uint8_t design;             /* kernels that ran: their design's image
+                                   slot (in what was padding) */
+#endif
     uint16_t node;              /* a graph submission's node: its index + 1
                                    (seq is the submission's), else 0 */
     uint8_t cu;                 /* kernels that ran: run slot + 1 */
@@ -465,6 +469,9 @@ static void kernel_names(struct trace_rec *r, uint16_t kid, uint16_t dev,
     const struct axl__device *d = axl__device_at(dev);
     r->cu = (uint8_t)(cu + 1u);
     r->cu_ordinal = d->cus[cu].ordinal;
+#if AXL_FEATURE_DESIGN_SWAP
+    r->design = (uint8_t)k->image;
+#endif
 #if AXL_TRACE_DETAIL
     /* The unit by the design's name for it (IP_LAYOUT's m_name after the
      * ':'), as XRT and Vitis Analyzer show it. */
@@ -740,6 +747,9 @@ axl_status axl_trace_clear(void)
 #define PIPE_TRACKS (AXL_MAX_PIPELINE_UNITS + 1u)
 #define TID_PIPE(p, u) (3000u + (p) * PIPE_TRACKS + (u))
 #define TID_PROGRAM(region) (900u + (region))
+/* A unit of another design in a run slot whose track a unit of a first
+ * design took (a swap replaced it): a track of its own. */
+#define TID_CU_OF(design, cu) (10000u + (design) * AXL_MAX_DEVICE_CUS + (cu))
 
 typedef struct writer {
     axl_text_sink sink;
@@ -834,8 +844,29 @@ typedef struct seen {
     bool cu[AXL_MAX_DEVICES][AXL_MAX_DEVICE_CUS];
     bool xfer[AXL_MAX_DEVICES][LANES];
     bool pipe[AXL_MAX_DEVICES][AXL_MAX_PIPELINES + 1][PIPE_TRACKS];
+#if AXL_FEATURE_DESIGN_SWAP
     bool program[AXL_MAX_DEVICES]; /* region 0's track (the fabric) */
+    uint8_t cu_design[AXL_MAX_DEVICES][AXL_MAX_DEVICE_CUS]; /* + 1: whose
+                                   unit's name TID_CU carries */
+    bool cu_of[AXL_MAX_DEVICES][AXL_MAX_IMAGES][AXL_MAX_DEVICE_CUS];
+#endif
 } seen;
+
+/* The track of a kernel record that ran (r->cu set, its device's slot in
+ * range): its run slot's, unless a unit of another design named that one
+ * first. */
+static unsigned cu_track(const seen *sn, const struct trace_rec *r)
+{
+    const unsigned cu = r->cu - 1u;
+#if AXL_FEATURE_DESIGN_SWAP
+    const uint8_t owner = sn->cu_design[r->device][cu];
+    if (owner && owner != r->design + 1u && r->design < AXL_MAX_IMAGES)
+        return TID_CU_OF(r->design, cu);
+#else
+    (void)sn;
+#endif
+    return TID_CU(cu);
+}
 
 static void device_label(char *out, size_t cap, uint16_t dev)
 {
@@ -926,8 +957,16 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
     if (act)
         name_process(w, sn, r->act_device);
     if (cu) {
-        if (!sn->cu[r->device][r->cu - 1]) {
-            sn->cu[r->device][r->cu - 1] = true;
+        bool *named = &sn->cu[r->device][r->cu - 1];
+#if AXL_FEATURE_DESIGN_SWAP
+        uint8_t *owner = &sn->cu_design[r->device][r->cu - 1];
+        if (!*owner)
+            *owner = (uint8_t)(r->design + 1u);
+        if (cu_track(sn, r) != TID_CU(r->cu - 1))
+            named = &sn->cu_of[r->device][r->design][r->cu - 1];
+#endif
+        if (!*named) {
+            *named = true;
             /* The design's name for the unit ("vadd_2"), which XRT and
              * Vitis Analyzer show; else the kernel and its ordinal. */
             if (AXL_TRACE_DETAIL && r->unit[0])
@@ -935,8 +974,8 @@ static void name_tracks(writer *w, seen *sn, const struct trace_rec *r)
             else
                 axl_format(label, sizeof label, "%s:%u", r->name,
                            (unsigned)r->cu_ordinal);
-            meta(w, "thread_name", PID_DEVICE(r->device), TID_CU(r->cu - 1),
-                 label, TID_CU(r->cu - 1));
+            meta(w, "thread_name", PID_DEVICE(r->device), cu_track(sn, r),
+                 label, cu_track(sn, r));
         }
     }
     if (xfer)
@@ -962,12 +1001,12 @@ static unsigned queue_tid(const struct trace_rec *r)
 
 /* The track where a record ran: its compute unit, its host-task worker,
  * else its queue (arrows go between these). */
-static void exec_track(const struct trace_rec *r, unsigned *pid,
-                       unsigned *tid)
+static void exec_track(const seen *sn, const struct trace_rec *r,
+                       unsigned *pid, unsigned *tid)
 {
     if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES) {
         *pid = PID_DEVICE(r->device);
-        *tid = TID_CU(r->cu - 1);
+        *tid = cu_track(sn, r);
     } else if (r->kind == KIND_PROGRAM) {
         *pid = PID_DEVICE(r->device);
         *tid = TID_PROGRAM(r->worker);
@@ -1199,7 +1238,7 @@ static void record(writer *w, seen *sn, uint32_t pos,
         preds[npreds].seq = p.seq;
         preds[npreds].program = p.kind == KIND_PROGRAM;
         preds[npreds].mid = pb + (p.end - pb) / 2u;
-        exec_track(&p, &preds[npreds].pid, &preds[npreds].tid);
+        exec_track(sn, &p, &preds[npreds].pid, &preds[npreds].tid);
         npreds++;
     }
     name_tracks(w, sn, r);
@@ -1210,7 +1249,7 @@ static void record(writer *w, seen *sn, uint32_t pos,
     }
     slice(w, r, PID_HOST, queue_tid(r), "command", preds, npreds);
     if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES)
-        slice(w, r, PID_DEVICE(r->device), TID_CU(r->cu - 1), "kernel", preds,
+        slice(w, r, PID_DEVICE(r->device), cu_track(sn, r), "kernel", preds,
               npreds);
     if (r->kind == AXL__CMD_HOST_TASK && r->start)
         slice(w, r, PID_HOST, TID_WORKER(r->worker), "host_task", preds,
@@ -1228,7 +1267,7 @@ static void record(writer *w, seen *sn, uint32_t pos,
         unsigned long long id =
             (unsigned long long)pos * AXL_TRACE_DEPS + j + 1u;
         unsigned spid, stid;
-        exec_track(r, &spid, &stid);
+        exec_track(sn, r, &spid, &stid);
         event_start(w);
         put(w, "{\"ph\":\"s\",\"cat\":\"dependency\",\"name\":\"dependency\","
                "\"id\":%llu,\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT "}",

@@ -591,6 +591,33 @@ static unsigned events_with(const char *head, const char *has)
     return n;
 }
 
+/* Every kernel slice is on the track named after its unit: a run slot
+ * that ran vadd_1 and, after a swap, fir_b shows them on two tracks. How
+ * many kernel slices were looked at. */
+static unsigned kernels_on_their_units_tracks(void)
+{
+    unsigned n = 0;
+    const char *head = "{\"ph\":\"X\",\"cat\":\"kernel\"";
+    for (const char *p = strstr(doc, head); p; p = strstr(p + 1, head)) {
+        unsigned pid, tid;
+        char unit[64], want[160];
+        const char *t = strstr(p, "\"pid\":");
+        const char *u = strstr(p, "\"unit\":\"");
+        assert_non_null(t);
+        assert_non_null(u);
+        assert_int_equal(sscanf(t, "\"pid\":%u,\"tid\":%u", &pid, &tid), 2);
+        assert_int_equal(sscanf(u, "\"unit\":\"%63[^\"]", unit), 1);
+        snprintf(want, sizeof want,
+                 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}", pid,
+                 tid, unit);
+        if (!strstr(doc, want))
+            fail_msg("%s ran on track %u of device %u, not named %s", unit,
+                     tid, pid, unit);
+        n++;
+    }
+    return n;
+}
+
 /* The n-th program slice (0: the first), its whole line. */
 static const char *program_slice(unsigned n, char *out, size_t size)
 {
@@ -616,7 +643,10 @@ static const char *program_slice(unsigned n, char *out, size_t size)
  * it was for, on a track of its own ("fabric"), with an arrow to each
  * command it released. fir, vadd, fir, vadd with vadd loaded: 4 loads.
  * Before issue 40 stage 3's trace record the trace had none (seen
- * failing: "the trace has 0 program records, not 1").
+ * failing: "the trace has 0 program records, not 1"); and a unit's
+ * track was its run slot's, named after the first unit it ran, so after
+ * a swap vadd_1 ran on "fir_b" (seen failing: "vadd_1 ran on track 1
+ * of device 10, not named vadd_1").
  */
 static void a_trace_holds_a_program_record_per_swap_2_6(void **s)
 {
@@ -669,6 +699,8 @@ static void a_trace_holds_a_program_record_per_swap_2_6(void **s)
     assert_int_equal(events_with("{\"ph\":\"X\",\"cat\":\"kernel\"",
                                  ",\"program\":"),
                      4);
+    /* A run slot's units of two designs on tracks of their own. */
+    assert_int_equal(kernels_on_their_units_tracks(), 4);
     two_down(&t);
 }
 
