@@ -105,13 +105,16 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
         if (!axl__kernel_compatible(kid, d))
             continue;
         const bool carries = axl__device_carries(d, kid->image);
-        info->loaded &= carries;
 #if AXL_FEATURE_DESIGN_SWAP
+        info->loaded &= carries;
         if (axl__dev_swaps(d))
             continue;
 #endif
         info->runnable &= carries;
     }
+#if !AXL_FEATURE_DESIGN_SWAP
+    info->loaded = info->runnable; /* nothing swaps: it runs where loaded */
+#endif
     axl__leave();
     return st;
 }

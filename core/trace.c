@@ -1007,9 +1007,11 @@ static void exec_track(const seen *sn, const struct trace_rec *r,
     if (r->cu && r->cu <= AXL_MAX_DEVICE_CUS && r->device < AXL_MAX_DEVICES) {
         *pid = PID_DEVICE(r->device);
         *tid = cu_track(sn, r);
+#if AXL_FEATURE_DESIGN_SWAP
     } else if (r->kind == KIND_PROGRAM) {
         *pid = PID_DEVICE(r->device);
         *tid = TID_PROGRAM(r->worker);
+#endif
     } else if (r->kind == AXL__CMD_HOST_TASK && r->start) {
         *pid = PID_HOST;
         *tid = TID_WORKER(r->worker);
@@ -1029,7 +1031,9 @@ static uint64_t rec_begin(const struct trace_rec *r)
  * starts. */
 typedef struct pred {
     uint32_t seq;
+#if AXL_FEATURE_DESIGN_SWAP
     bool program;               /* a load (its number in seq), no command */
+#endif
     unsigned pid, tid;
     uint64_t mid;
 } pred;
@@ -1075,6 +1079,7 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
         (unsigned long long)r->submit, (unsigned long long)r->ready,
         (unsigned long long)r->start, (unsigned long long)r->end);
     put(w, ",\"deps\":[");
+#if AXL_FEATURE_DESIGN_SWAP
     const char *sep = "";
     for (unsigned j = 0; j < npreds; j++) {
         if (preds[j].program)
@@ -1087,6 +1092,11 @@ static void slice(writer *w, const struct trace_rec *r, unsigned pid,
     for (unsigned j = 0; j < npreds; j++)
         if (preds[j].program)
             put(w, ",\"program\":%u", (unsigned)preds[j].seq);
+#else
+    for (unsigned j = 0; j < npreds; j++)
+        put(w, "%s%u", j ? "," : "", (unsigned)preds[j].seq);
+    put(w, "]");
+#endif
     if (r->deps_hidden) /* waited for, no arrow: past AXL_TRACE_DEPS */
         put(w, ",\"deps_not_shown\":%u", (unsigned)r->deps_hidden);
     put(w, "}}");
@@ -1236,7 +1246,9 @@ static void record(writer *w, seen *sn, uint32_t pos,
             continue;
         uint64_t pb = rec_begin(&p);
         preds[npreds].seq = p.seq;
+#if AXL_FEATURE_DESIGN_SWAP
         preds[npreds].program = p.kind == KIND_PROGRAM;
+#endif
         preds[npreds].mid = pb + (p.end - pb) / 2u;
         exec_track(sn, &p, &preds[npreds].pid, &preds[npreds].tid);
         npreds++;
