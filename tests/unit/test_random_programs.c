@@ -825,7 +825,7 @@ static void random_programs_match_the_sequential_model(void **state)
                 "launch before, %ld of design B's fir\n", seeds,
                 total_launches, total_repeats, total_firs);
 #if defined(AXL_TEST_TWO_DESIGNS) && AXL_FEATURE_DESIGN_SWAP && \
-    !defined(AXL_TEST_RTL)
+    AXL_FEATURE_APP_IMAGES && !defined(AXL_TEST_RTL)
     /* The emulated device and the C-model simulator take both designs:
      * the seeds that hold B ran its fir among the vadds. */
     if (seeds >= 4) {
