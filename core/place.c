@@ -198,6 +198,7 @@ static void region_fill(struct axl__device *d, struct axl__device_region *g,
         cu->unit = p->units[i];
         cu->next_same = (uint8_t)(g->cu0 + p->units[i].next_same);
     }
+    g->epoch++; /* the units' handles are new: plans bind again */
 #endif
     g->design = axl__placement_ref_of(p);
     g->ncu = p->nunits;

@@ -125,6 +125,15 @@ struct axl__plan {
                                    (head), freed with the last of them */
     axl__graph_node_ref head;   /* detached: its nodes */
     uint16_t cmd;               /* its command's slot */
+#if AXL_FEATURE_DESIGN_SWAP
+    uint16_t image;             /* the design of its kernel nodes (image
+                                   slot), AXL__NO_WANT: none (graph.c's
+                                   check, before each commit) */
+    uint32_t epoch;             /* its region's epoch + 1 when its runs
+                                   were bound to units and given handles,
+                                   0: not bound (a swap since: dispatch
+                                   binds them again, designs-design 2.7) */
+#endif
     _Atomic uint8_t started;    /* a node started: the event is running */
     _Atomic uint64_t t_end;     /* profiled: the latest run's end */
     axl__exec x;                /* the walk's state */
@@ -199,6 +208,13 @@ axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
 void axl__replay_edges(struct axl__command *c, struct axl__queue *q);
 /* Its dispatch (sched.c; lock held, dropped while it drives). */
 void axl__replay_start(struct axl__command *c);
+#if AXL_FEATURE_DESIGN_SWAP
+/* Plan p's runs bound to the units of the design its device carries now
+ * and given their handles (graph.c; at dispatch, after a swap: lock held,
+ * dropped while the port opens a unit; no swap meanwhile, the submission
+ * counted in its device's replays). */
+axl_status axl__plan_rebind(struct axl__plan *p);
+#endif
 /* Drives the submissions whose claim nobody drives (lock held, dropped
  * while it drives): from a pump or a wait when axl__rt.replay_kick. */
 void axl__replay_poll(void);
