@@ -184,6 +184,9 @@ static void region_clear(struct axl__device *d, uint8_t r)
         axl__pool_free(AXL__POOL(PLACEMENT),
                        axl__placement_deref(g->design));
     g->design = AXL__NONE(placement);
+#if AXL_FEATURE_DESIGN_SWAP
+    g->epoch++; /* its units go: plans bound to them bind again */
+#endif
 }
 
 /* Region g of d runs placement p: its run slots filled from p's units,
@@ -308,6 +311,7 @@ void axl__place_swap_in(struct axl__device *d, struct axl__placement *p)
 void axl__place_swap_out(struct axl__device *d)
 {
     struct axl__device_region *g = &d->region[0];
+    g->epoch++; /* it carries nothing: plans bound before are not */
     if (AXL__IS_REF(g->design))
         axl__placement_deref(g->design)->region = AXL__NO_REGION;
     g->design = AXL__NONE(placement);

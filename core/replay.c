@@ -721,12 +721,13 @@ static void finish(struct axl__plan *p)
     if (p->profiling)
         e->t_end = atomic_load(&p->t_end);
     p->running = false;
-    device_of(p)->replays--;
-#if AXL_FEATURE_DESIGN_SWAP
-    axl__swap_poke(device_of(p)); /* a swap may wait for it (2.1) */
-#endif
+    struct axl__device *d = device_of(p);
+    d->replays--;
     if (p->timed_run)
-        device_of(p)->replays_timed--;
+        d->replays_timed--;
+#if AXL_FEATURE_DESIGN_SWAP
+    axl__swap_poke(d); /* a swap may wait for it (2.1) */
+#endif
     x->pending--;
     p->pending--;
     x->run_plan = NULL;
@@ -783,23 +784,47 @@ AXL__COLD static void rebind(struct axl__command *c, struct axl__plan *p)
         axl_format(rebind_why, sizeof rebind_why, "%s", axl_last_message());
     }
 }
+
+AXL__COLD bool axl__replay_turn(struct axl__command *c)
+{
+    struct axl__plan *p = c->u.replay.plan;
+    struct axl__device *d = device_of(p);
+    if (!axl__dev_swaps(d))
+        return true;
+    if (waits_for_design(c, p, d)) {
+        axl__swap_wait(c);
+        return false;
+    }
+    if (!c->dep_status && p->epoch != d->region[0].epoch + 1u)
+        rebind(c, p);
+    return true;
+}
 #endif
+
+/* A dependency of submission c failed (or its rebind after a swap): every
+ * node fails unrun, its roots doomed, the rest after them. */
+AXL__COLD static void doom(const struct axl__command *c, struct axl__plan *p)
+{
+    for (uint32_t w = 0; w < p->g.words; w++)
+        for (uint32_t b = p->g.roots[w]; b; b &= b - 1u) {
+            const uint32_t n = w * 32u + (uint32_t)__builtin_ctz(b);
+            p->x.doomed[w] |= 1u << (n & 31u);
+            atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
+#if AXL_FEATURE_DESIGN_SWAP
+            char *why = rebind_why[0] ? axl__exec_why(&p->x, n) : NULL;
+            if (why)
+                axl_format(why, AXL_MESSAGE_MAX, "%s", rebind_why);
+#endif
+        }
+#if AXL_FEATURE_DESIGN_SWAP
+    rebind_why[0] = '\0';
+#endif
+}
 
 void axl__replay_start(struct axl__command *c)
 {
     struct axl__graph_exec *x = axl__graph_exec_at(c->u.replay.exec);
     struct axl__plan *p = c->u.replay.plan;
-#if AXL_FEATURE_DESIGN_SWAP
-    if (axl__dev_swaps(device_of(p))) {
-        if (waits_for_design(c, p, device_of(p))) {
-            axl__swap_wait(c);
-            return;
-        }
-        if (p->image != AXL__NO_WANT && !c->dep_status &&
-            p->epoch != device_of(p)->region[0].epoch + 1u)
-            rebind(c, p);
-    }
-#endif
     if (p->nbufs <= AXL__REPLAY_SEEN) {
         /* What its commit found: the plan is this submission's from now
          * (the one before it has finished: one at a time). */
@@ -829,24 +854,8 @@ void axl__replay_start(struct axl__command *c)
     atomic_store_explicit(&p->t_end, 0, memory_order_relaxed);
     p->x.ops = &replay_ops;
     axl__exec_begin(&p->x);
-    if (c->dep_status) {
-        /* A dependency of the submission failed: every node fails unrun
-         * (its roots doomed, the rest after them). */
-        for (uint32_t w = 0; w < p->g.words; w++)
-            for (uint32_t b = p->g.roots[w]; b; b &= b - 1u) {
-                const uint32_t n = w * 32u + (uint32_t)__builtin_ctz(b);
-                p->x.doomed[w] |= 1u << (n & 31u);
-                atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
-#if AXL_FEATURE_DESIGN_SWAP
-                char *why = rebind_why[0] ? axl__exec_why(&p->x, n) : NULL;
-                if (why)
-                    axl_format(why, AXL_MESSAGE_MAX, "%s", rebind_why);
-#endif
-            }
-#if AXL_FEATURE_DESIGN_SWAP
-        rebind_why[0] = '\0';
-#endif
-    }
+    if (c->dep_status)
+        doom(c, p);
     if (p->moves)
         for (uint32_t i = 0; i < p->nbufs; i++)
             p->buf[i].now = p->buf[i].mask;

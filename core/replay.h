@@ -209,6 +209,22 @@ void axl__replay_edges(struct axl__command *c, struct axl__queue *q);
 /* Its dispatch (sched.c; lock held, dropped while it drives). */
 void axl__replay_start(struct axl__command *c);
 #if AXL_FEATURE_DESIGN_SWAP
+/* Whether submission c runs now (dispatch, lock held; cold): on a device
+ * that swaps, not when it waits for its design's turn (then it is in its
+ * region's FIFO, 2.7); its runs bound again when a swap came since. */
+bool axl__replay_turn(struct axl__command *c);
+
+/* Whether c's dispatch need look at designs (lock held): its plan was
+ * bound at an older epoch of its region (a swap since, or its design not
+ * loaded), or a command waits for a design (2.1's barrier). */
+static inline bool axl__replay_unsettled(const struct axl__command *c)
+{
+    const struct axl__plan *p = c->u.replay.plan;
+    const struct axl__device_region *g =
+        &axl__device_at(p->device)->region[0];
+    return p->epoch != g->epoch + 1u || g->want != AXL__NO_WANT;
+}
+
 /* Plan p's runs bound to the units of the design its device carries now
  * and given their handles (graph.c; at dispatch, after a swap: lock held,
  * dropped while the port opens a unit; no swap meanwhile, the submission
