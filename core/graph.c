@@ -1274,7 +1274,10 @@ AXL__COLD static axl_status check_again(const char *fn,
     x->kernels_gone = kg;
     x->buffers_gone = bg;
     x->loaded = d->loaded;
-    x->timeout_q = 0;
+    /* A plan with submissions has its runs' timeouts for this queue
+     * already, and one may be running on them (it reads them). */
+    if (!p->pending)
+        x->timeout_q = 0;
     return AXL_SUCCESS;
 }
 
