@@ -37,7 +37,10 @@ struct axl__device_region {
     uint32_t want_seq;          /* that waiter's submission number: newer
                                    commands of the loaded design wait
                                    behind it (no design starves) */
-    struct axl__cmd_fifo waiting; /* kernel commands waiting for a design */
+    struct axl__cmd_fifo waiting; /* kernel commands and graph
+                                   submissions waiting for a design */
+    uint32_t epoch;             /* its run slots filled again (a load):
+                                   plans bound before bind again */
 #endif
 };
 #define AXL__NO_WANT 0xFFFFu

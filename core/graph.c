@@ -1082,12 +1082,27 @@ static void give_args_ids(struct axl__plan *p, struct axl__device *d)
     }
 }
 
+/* Whether d loads designs on demand (then a graph's design need not be
+ * loaded at its submission: it waits for its turn at dispatch, 2.7). */
+static bool swaps(const struct axl__device *d)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    return axl__dev_swaps(d);
+#else
+    (void)d;
+    return false;
+#endif
+}
+
 /* Every node's kernel and buffers still alive, and each kernel's design
- * on d now. */
+ * on d now, or, on a device that swaps, one design for all of them
+ * (*design, AXL__NO_WANT: no kernel node). */
 static axl_status check_nodes_alive(const char *fn,
                                     const struct axl__graph_exec *x,
-                                    const struct axl__device *d)
+                                    const struct axl__device *d,
+                                    uint16_t *design)
 {
+    *design = 0xFFFFu;
     for (struct axl__graph_node *n = node_of(x->head); n;
          n = node_of(n->next)) {
         if (n->kernel) {
@@ -1100,7 +1115,16 @@ static axl_status check_nodes_alive(const char *fn,
                                  (unsigned)n->index,
                                  (unsigned)n->kernel);
             const struct axl__kernel_id *kid = axl__kernel_id_at(kn->kid);
-            if (!axl__device_carries(d, kid->image))
+            if (swaps(d) && *design != 0xFFFFu && *design != kid->image)
+                return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                                 "node %u (%s) is of another design than "
+                                 "the nodes before it, and both need "
+                                 "region 0 of %s at once: a graph runs "
+                                 "one design (submit two graphs)",
+                                 (unsigned)n->index, kid->name,
+                                 d->info.name);
+            *design = kid->image;
+            if (!swaps(d) && !axl__device_carries(d, kid->image))
                 return axl__fail(fn, AXL_ERR_KERNEL_NOT_SUPPORTED,
                                  "node %u: %s does not carry the "
                                  "design of kernel %s now",
@@ -1225,21 +1249,58 @@ AXL__COLD static axl_status check_again(const char *fn,
                                         uint32_t bg, bool *dropped)
 {
     struct axl__plan *p = x->plan;
-    axl_status st = check_nodes_alive(fn, x, d);
+    uint16_t design;
+    axl_status st = check_nodes_alive(fn, x, d, &design);
     if (st != AXL_SUCCESS)
         return st;
-    axl__plan_bind(p, x);
-    st = open_next_unit(fn, p, d, dropped);
-    if (st != AXL_SUCCESS || *dropped)
-        return st;
-    give_args_ids(p, d);
+#if AXL_FEATURE_DESIGN_SWAP
+    p->image = design;
+    /* Its design not loaded now, or a submission of this plan pending
+     * (it may run meanwhile): its dispatch binds the runs (2.7). */
+    if (!swaps(d) || design == 0xFFFFu ||
+        (axl__device_carries(d, design) && !p->pending))
+#endif
+    {
+        axl__plan_bind(p, x);
+        st = open_next_unit(fn, p, d, dropped);
+        if (st != AXL_SUCCESS || *dropped)
+            return st;
+        give_args_ids(p, d);
+#if AXL_FEATURE_DESIGN_SWAP
+        p->epoch = d->region[0].epoch + 1u;
+#endif
+    }
     x->checked = true;
     x->kernels_gone = kg;
     x->buffers_gone = bg;
     x->loaded = d->loaded;
-    x->timeout_q = 0;
+    /* A plan with submissions has its runs' timeouts for this queue
+     * already, and one may be running on them (it reads them). */
+    if (!p->pending)
+        x->timeout_q = 0;
     return AXL_SUCCESS;
 }
+
+#if AXL_FEATURE_DESIGN_SWAP
+axl_status axl__plan_rebind(struct axl__plan *p)
+{
+    static const char fn[] = "axl_queue_submit_graph";
+    struct axl__device *d = axl__device_at(p->device);
+    const struct axl__graph_exec *x = axl__graph_exec_at(p->exec);
+    for (;;) {
+        axl__plan_bind(p, x);
+        bool dropped = false;
+        const axl_status st = open_next_unit(fn, p, d, &dropped);
+        if (st != AXL_SUCCESS)
+            return st;
+        if (!dropped)
+            break; /* else the lock was dropped: look again */
+    }
+    give_args_ids(p, d);
+    p->epoch = d->region[0].epoch + 1u;
+    return AXL_SUCCESS;
+}
+#endif
 
 /*
  * What can have changed since x's plan last ran, looked at again when it
@@ -1391,7 +1452,12 @@ again:
         d = axl__device_at(q->device);
         if (x->busy)
             axl__wait_until_pred(exec_idle, x);
-        else if (d->programming)
+        else if (d->programming
+#if AXL_FEATURE_DESIGN_SWAP
+                 /* Not for a swap's load (4.6.5): its dispatch binds. */
+                 && !d->region[0].loading
+#endif
+                 )
             axl__wait_until_pred(device_ready, d);
         else if (x->plan && x->plan->pending &&
                  x->plan->nbufs > AXL__REPLAY_SEEN) {

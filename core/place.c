@@ -184,6 +184,9 @@ static void region_clear(struct axl__device *d, uint8_t r)
         axl__pool_free(AXL__POOL(PLACEMENT),
                        axl__placement_deref(g->design));
     g->design = AXL__NONE(placement);
+#if AXL_FEATURE_DESIGN_SWAP
+    g->epoch++; /* its units go: plans bound to them bind again */
+#endif
 }
 
 /* Region g of d runs placement p: its run slots filled from p's units,
@@ -198,6 +201,7 @@ static void region_fill(struct axl__device *d, struct axl__device_region *g,
         cu->unit = p->units[i];
         cu->next_same = (uint8_t)(g->cu0 + p->units[i].next_same);
     }
+    g->epoch++; /* the units' handles are new: plans bind again */
 #endif
     g->design = axl__placement_ref_of(p);
     g->ncu = p->nunits;
@@ -307,6 +311,7 @@ void axl__place_swap_in(struct axl__device *d, struct axl__placement *p)
 void axl__place_swap_out(struct axl__device *d)
 {
     struct axl__device_region *g = &d->region[0];
+    g->epoch++; /* it carries nothing: plans bound before are not */
     if (AXL__IS_REF(g->design))
         axl__placement_deref(g->design)->region = AXL__NO_REGION;
     g->design = AXL__NONE(placement);

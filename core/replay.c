@@ -36,6 +36,7 @@
 #include "observe.h"
 #include "replay.h"
 #include "pipeline_priv.h"
+#include "swap.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -720,9 +721,13 @@ static void finish(struct axl__plan *p)
     if (p->profiling)
         e->t_end = atomic_load(&p->t_end);
     p->running = false;
-    device_of(p)->replays--;
+    struct axl__device *d = device_of(p);
+    d->replays--;
     if (p->timed_run)
-        device_of(p)->replays_timed--;
+        d->replays_timed--;
+#if AXL_FEATURE_DESIGN_SWAP
+    axl__swap_poke(d); /* a swap may wait for it (2.1) */
+#endif
     x->pending--;
     p->pending--;
     x->run_plan = NULL;
@@ -747,6 +752,73 @@ void axl__plan_seen_put(struct axl__plan *p, uint32_t i,
     pb->lost_event = sn->lost_event;
     pb->lost = (axl_status)sn->lost;
     pb->mask = sn->mask;
+}
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether submission c waits for its design's turn (2.7, as a kernel
+ * command does, 2.1): its design not loaded, or an older command waits
+ * for another. One whose nodes fail unrun needs none. */
+static bool waits_for_design(const struct axl__command *c,
+                             const struct axl__plan *p,
+                             const struct axl__device *d)
+{
+    return p->image != AXL__NO_WANT && !c->dep_status &&
+           (!axl__device_carries(d, p->image) ||
+            (axl__swap_behind(d, c->seq) && !(c->flags & AXL__CMD_SWAPPED)));
+}
+
+/* Why the rebind of the submission being dispatched failed (the lock is
+ * held from the rebind to its nodes' failure). */
+static char rebind_why[AXL_MESSAGE_MAX];
+
+/* Its runs bound again after a swap (lock held, dropped to open units):
+ * a failure fails every node unrun, naming it. */
+AXL__COLD static void rebind(struct axl__command *c, struct axl__plan *p)
+{
+    /* Counted as running meanwhile: no swap claims the region (2.2). */
+    device_of(p)->replays++;
+    const axl_status st = axl__plan_rebind(p);
+    device_of(p)->replays--;
+    if (st != AXL_SUCCESS) {
+        c->dep_status = st;
+        axl_format(rebind_why, sizeof rebind_why, "%s", axl_last_message());
+    }
+}
+
+AXL__COLD bool axl__replay_turn(struct axl__command *c)
+{
+    struct axl__plan *p = c->u.replay.plan;
+    struct axl__device *d = device_of(p);
+    if (!axl__dev_swaps(d))
+        return true;
+    if (waits_for_design(c, p, d)) {
+        axl__swap_wait(c);
+        return false;
+    }
+    if (!c->dep_status && p->epoch != d->region[0].epoch + 1u)
+        rebind(c, p);
+    return true;
+}
+#endif
+
+/* A dependency of submission c failed (or its rebind after a swap): every
+ * node fails unrun, its roots doomed, the rest after them. */
+AXL__COLD static void doom(const struct axl__command *c, struct axl__plan *p)
+{
+    for (uint32_t w = 0; w < p->g.words; w++)
+        for (uint32_t b = p->g.roots[w]; b; b &= b - 1u) {
+            const uint32_t n = w * 32u + (uint32_t)__builtin_ctz(b);
+            p->x.doomed[w] |= 1u << (n & 31u);
+            atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
+#if AXL_FEATURE_DESIGN_SWAP
+            char *why = rebind_why[0] ? axl__exec_why(&p->x, n) : NULL;
+            if (why)
+                axl_format(why, AXL_MESSAGE_MAX, "%s", rebind_why);
+#endif
+        }
+#if AXL_FEATURE_DESIGN_SWAP
+    rebind_why[0] = '\0';
+#endif
 }
 
 void axl__replay_start(struct axl__command *c)
@@ -782,16 +854,8 @@ void axl__replay_start(struct axl__command *c)
     atomic_store_explicit(&p->t_end, 0, memory_order_relaxed);
     p->x.ops = &replay_ops;
     axl__exec_begin(&p->x);
-    if (c->dep_status) {
-        /* A dependency of the submission failed: every node fails unrun
-         * (its roots doomed, the rest after them). */
-        for (uint32_t w = 0; w < p->g.words; w++)
-            for (uint32_t b = p->g.roots[w]; b; b &= b - 1u) {
-                const uint32_t n = w * 32u + (uint32_t)__builtin_ctz(b);
-                p->x.doomed[w] |= 1u << (n & 31u);
-                atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
-            }
-    }
+    if (c->dep_status)
+        doom(c, p);
     if (p->moves)
         for (uint32_t i = 0; i < p->nbufs; i++)
             p->buf[i].now = p->buf[i].mask;

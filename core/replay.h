@@ -125,6 +125,15 @@ struct axl__plan {
                                    (head), freed with the last of them */
     axl__graph_node_ref head;   /* detached: its nodes */
     uint16_t cmd;               /* its command's slot */
+#if AXL_FEATURE_DESIGN_SWAP
+    uint16_t image;             /* the design of its kernel nodes (image
+                                   slot), AXL__NO_WANT: none (graph.c's
+                                   check, before each commit) */
+    uint32_t epoch;             /* its region's epoch + 1 when its runs
+                                   were bound to units and given handles,
+                                   0: not bound (a swap since: dispatch
+                                   binds them again, designs-design 2.7) */
+#endif
     _Atomic uint8_t started;    /* a node started: the event is running */
     _Atomic uint64_t t_end;     /* profiled: the latest run's end */
     axl__exec x;                /* the walk's state */
@@ -199,6 +208,29 @@ axl_status axl__replay_commit(const char *fn, struct axl__queue *q,
 void axl__replay_edges(struct axl__command *c, struct axl__queue *q);
 /* Its dispatch (sched.c; lock held, dropped while it drives). */
 void axl__replay_start(struct axl__command *c);
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether submission c runs now (dispatch, lock held; cold): on a device
+ * that swaps, not when it waits for its design's turn (then it is in its
+ * region's FIFO, 2.7); its runs bound again when a swap came since. */
+bool axl__replay_turn(struct axl__command *c);
+
+/* Whether c's dispatch need look at designs (lock held): its plan was
+ * bound at an older epoch of its region (a swap since, or its design not
+ * loaded), or a command waits for a design (2.1's barrier). */
+static inline bool axl__replay_unsettled(const struct axl__command *c)
+{
+    const struct axl__plan *p = c->u.replay.plan;
+    const struct axl__device_region *g =
+        &axl__device_at(p->device)->region[0];
+    return p->epoch != g->epoch + 1u || g->want != AXL__NO_WANT;
+}
+
+/* Plan p's runs bound to the units of the design its device carries now
+ * and given their handles (graph.c; at dispatch, after a swap: lock held,
+ * dropped while the port opens a unit; no swap meanwhile, the submission
+ * counted in its device's replays). */
+axl_status axl__plan_rebind(struct axl__plan *p);
+#endif
 /* Drives the submissions whose claim nobody drives (lock held, dropped
  * while it drives): from a pump or a wait when axl__rt.replay_kick. */
 void axl__replay_poll(void);

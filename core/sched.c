@@ -519,6 +519,11 @@ static void dispatch(struct axl__command *c)
 {
 #if AXL_FEATURE_GRAPHS
     if (c->kind == AXL__CMD_REPLAY) {
+#if AXL_FEATURE_DESIGN_SWAP
+        if (__builtin_expect(axl__replay_unsettled(c), 0) &&
+            !axl__replay_turn(c))
+            return; /* it waits for its design (replay.c) */
+#endif
         axl__replay_start(c);
         return;
     }

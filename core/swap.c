@@ -23,10 +23,16 @@
 #include "place.h"
 #include "observe.h"
 #include "devops.h"
+#include "replay.h"
 
-/* The design kernel command c runs (image slot). */
+/* The design command c runs (image slot): a kernel command's, or a
+ * graph submission's (its plan's kernel nodes', 2.7). */
 static uint16_t design_of(const struct axl__command *c)
 {
+#if AXL_FEATURE_GRAPHS
+    if (c->kind == AXL__CMD_REPLAY)
+        return c->u.replay.plan->image;
+#endif
     return axl__kernel_id_at(c->u.kernel.kid)->image;
 }
 
@@ -92,6 +98,15 @@ static uint32_t let_go_after(struct axl__device_region *g, uint16_t image,
         c->flags |= AXL__CMD_SWAPPED;
         if (rec && AXL__TRACED(c))
             axl__trace_dep(c, rec);
+#if AXL_FEATURE_GRAPHS
+        if (st != AXL_SUCCESS && c->kind == AXL__CMD_REPLAY) {
+            /* Its nodes fail unrun through its dispatch, which gives
+             * back what the submission holds (replay.c's finish). */
+            c->dep_status = st;
+            axl__fifo_push(&axl__rt.ready, c, axl__command_ref_of(c));
+            continue;
+        }
+#endif
         if (st == AXL_SUCCESS)
             axl__fifo_push(&axl__rt.ready, c, axl__command_ref_of(c));
         else

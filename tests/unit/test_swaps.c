@@ -429,6 +429,125 @@ static void a_hung_unit_fails_the_other_designs_commands_at_once_2_5(void **s)
 #endif
 
 /*
+ * Stage 4 (2.7): an executable graph of A replayed, B swapped in by a
+ * command, the graph replayed again: it waits for A's turn as a command
+ * would and computes the same.
+ */
+static void a_graph_replays_after_its_design_was_swapped_out_and_back(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    axl_graph g;
+    AXL_OK(axl_graph_create(t.rig.ctx, t.rig.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, t.rig.q));
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_graph_end_recording(g, t.rig.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    for (int r = 0; r < 3; r++) {
+        AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        fir(&t, t.rig.q, NULL, 0, NULL);
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    }
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    check_results(&t);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+/*
+ * Stage 4 (2.7, 2.1), 4.6.5: with B loaded, a graph of A and a command
+ * of B, twice, submitted back to back on an out-of-order queue with no
+ * wait between: no submission fails or waits for a load (the graphs'
+ * wait for A's turn at dispatch, the second while the first is pending),
+ * and every one completes with right results.
+ */
+static void a_graph_and_a_command_of_two_designs_submitted_back_to_back(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    struct two t;
+    two_up(&t, 0); /* out of order */
+    axl_graph g;
+    AXL_OK(axl_graph_create(t.rig.ctx, t.rig.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, t.rig.q));
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_graph_end_recording(g, t.rig.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q)); /* B loaded */
+    axl_event e[4];
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, &e[0]));
+    fir(&t, t.rig.q, NULL, 0, &e[1]);
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, &e[2]));
+    fir(&t, t.rig.q, NULL, 0, &e[3]);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    for (int i = 0; i < 4; i++) {
+        axl_event_status st;
+        axl_status es;
+        AXL_OK(axl_event_get_status(e[i], &st, &es));
+        assert_int_equal(st, AXL_EVENT_COMPLETE);
+        assert_int_equal(es, AXL_SUCCESS);
+        AXL_OK(axl_event_release(e[i]));
+    }
+    check_results(&t);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+/*
+ * Stage 4 (2.7): a graph runs one design on a whole-fabric device. One of
+ * vadd (A) and fir (B) is refused at its submission, saying so, and
+ * nothing runs (no load).
+ */
+static void a_graph_of_two_designs_is_refused_at_its_submission(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    axl_graph g;
+    AXL_OK(axl_graph_create(t.rig.ctx, t.rig.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, t.rig.q));
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_graph_end_recording(g, t.rig.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    const uint32_t before = reprogramming().high_water;
+    assert_int_equal(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL),
+                     AXL_ERR_FEATURE_NOT_SUPPORTED);
+    assert_non_null(strstr(axl_last_message(), "a graph runs one design"));
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    assert_int_equal(reprogramming().high_water, before);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+/*
  * 1.4: designs on one device share its banks, matched by base address. A
  * design whose memory is none of them (here design B with its memories
  * moved to 0x7000000000, MEM_TOPOLOGY patched in a copy) is refused when
@@ -822,6 +941,9 @@ int main(void)
         T(buffers_keep_their_bytes_across_swaps_2_3),
         T(a_device_that_forbids_swaps_refuses_a_second_design_2_5),
         T(two_threads_of_two_designs_both_finish_with_right_results),
+        T(a_graph_replays_after_its_design_was_swapped_out_and_back),
+        T(a_graph_and_a_command_of_two_designs_submitted_back_to_back),
+        T(a_graph_of_two_designs_is_refused_at_its_submission),
         T(a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4),
         T(a_trace_holds_a_program_record_per_swap_2_6),
         T(kernel_info_loaded_flips_across_a_swap_2_4),
