@@ -197,6 +197,23 @@ int axl__xn_load_bytes(xn_device *d, const axl_xclbin *image)
     return rc;
 }
 
+axl_status axl__xn_load(xn_device *d, const axl_xclbin *image, char *why,
+                        size_t why_size)
+{
+    const int rc = axl__xn_load_bytes(d, image);
+    if (rc == 0)
+        return AXL_SUCCESS;
+    const int e = errno;
+    const axl_status st = is_busy_errno(e) || is_busy_errno(rc)
+                              ? AXL_ERR_BAD_STATE
+                              : AXL_ERR_BUILD;
+    axl_format(why, why_size,
+               "XRT refused the image: xrtDeviceLoadXclbin returned %d%s; "
+               "XRT printed why on stderr",
+               rc, errno_name(e));
+    return axl_fail(st, "%s", why);
+}
+
 static unsigned char *read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -631,17 +648,9 @@ static axl_status xn_load_image(void *dev, const axl_xclbin *image, char *why,
     st = axl__xn_other_card(d, image, why, why_size);
     if (st != AXL_SUCCESS)
         return st;
-    int rc = axl__xn_load_bytes(d, image);
-    if (rc != 0) {
-        int e = errno;
-        st = is_busy_errno(e) || is_busy_errno(rc) ? AXL_ERR_BAD_STATE
-                                                   : AXL_ERR_BUILD;
-        axl_format(why, why_size,
-                   "XRT refused the image: xrtDeviceLoadXclbin returned "
-                   "%d%s; XRT printed why on stderr",
-                   rc, errno_name(e));
-        return axl_fail(st, "%s", why);
-    }
+    st = axl__xn_load(d, image, why, why_size);
+    if (st != AXL_SUCCESS)
+        return st;
     pthread_mutex_lock(&d->lock);
     axl__xn_set_image(d, image);
     pthread_mutex_unlock(&d->lock);

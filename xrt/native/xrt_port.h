@@ -326,6 +326,11 @@ axl_status axl__xn_check_idle(xn_device *d, char *why, size_t why_size);
 axl_status axl__xn_other_card(const xn_device *d, const axl_xclbin *image,
                               char *why, size_t why_size);
 int axl__xn_load_bytes(xn_device *d, const axl_xclbin *image);
+/* image loaded onto d's card, or why XRT refused it in why and the last
+ * message: AXL_ERR_BAD_STATE when the card was busy, else AXL_ERR_BUILD
+ * (load_image and region_load). */
+axl_status axl__xn_load(xn_device *d, const axl_xclbin *image, char *why,
+                        size_t why_size);
 void axl__xn_set_image(xn_device *d, const axl_xclbin *image);
 
 /* ---- Runs (xrt_run.c) ---- */

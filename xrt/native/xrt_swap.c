@@ -178,16 +178,8 @@ static axl_status load_parked(xn_device *d, const axl_xclbin *image,
         st = park_all(d, why, why_size);
     if (st != AXL_SUCCESS)
         return st;
-    int rc = axl__xn_load_bytes(d, image);
-    if (rc != 0) {
-        int e = errno;
-        st = is_busy_errno(e) || is_busy_errno(rc) ? AXL_ERR_BAD_STATE
-                                                   : AXL_ERR_BUILD;
-        axl_format(why, why_size,
-                   "XRT refused the image: xrtDeviceLoadXclbin returned "
-                   "%d%s; XRT printed why on stderr",
-                   rc, errno_name(e));
-        axl_fail(st, "%s", why);
+    st = axl__xn_load(d, image, why, why_size);
+    if (st != AXL_SUCCESS) {
         /* What the card carries is unknown: no unit opens until a load
          * succeeds. The buffers go back into the banks as they were if
          * XRT still has them, else stay parked. */
