@@ -567,22 +567,29 @@ static void dispatch(struct axl__command *c)
     }
 }
 
-void axl__pump(void)
+bool axl__pump(void)
 {
     struct axl__command *c;
+    bool did = false;
     for (;;) {
 #if AXL_FEATURE_GRAPHS
         /* A graph's submission whose claim nobody drives (an interrupt's
          * run end, a unit freed under the lock). */
-        if (atomic_load_explicit(&axl__rt.replay_kick, memory_order_relaxed))
+        if (atomic_load_explicit(&axl__rt.replay_kick, memory_order_relaxed)) {
             axl__replay_poll();
+            did = true;
+        }
 #endif
         if (!(c = axl__fifo_pop(&axl__rt.ready)))
             break;
         dispatch(c);
+        did = true;
     }
-    if (AXL__IS_REF(axl__rt.zombie_head))
+    if (AXL__IS_REF(axl__rt.zombie_head)) {
         axl__free_zombies();
+        did = true;
+    }
+    return did;
 }
 
 void axl__workers_main(void *arg)

@@ -280,7 +280,11 @@ axl_status axl__group_check(const char *fn, struct axl__queue *q,
 /* Checks a filled group and makes its command. */
 axl_status axl__submit(const char *fn, struct axl__queue *q, axl_handler *h,
                        axl_event *out);
-void axl__pump(void);
+/* Dispatches every ready command, drives graphs' unclaimed runs and frees
+ * released buffers (lock held). Each of these may drop the lock: true when
+ * it did any, and a caller that looked at a condition before looks again
+ * (a wait that slept on what it saw would miss the change, and its wake). */
+bool axl__pump(void);
 axl_status axl__wait_events(const char *fn, struct axl__event *const *evs,
                             uint32_t n);
 axl_status axl__wait_events_until(const char *fn,

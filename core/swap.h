@@ -40,8 +40,9 @@ static inline void axl__swap_poke(struct axl__device *d)
 
 /* Performs the swaps that are due (lock held; dropped around each port
  * load). Called by waits and workers, never by a submission, an ISR or
- * axl_hal_run_done (2.2). True when it did something (a load, or waiters
- * failed): the caller looks at its condition again. */
+ * axl_hal_run_done (2.2). True when it did something (a load, waiters
+ * failed, or its pump dispatched or freed something, which may drop the
+ * lock): the caller looks at its condition again. */
 bool axl__swaps_run(void);
 #endif
 
