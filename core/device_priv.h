@@ -41,6 +41,11 @@ struct axl__device_region {
                                    submissions waiting for a design */
     uint32_t epoch;             /* its run slots filled again (a load):
                                    plans bound before bind again */
+    char failed_why[AXL_MESSAGE_MAX]; /* why its last waiters were failed
+                                   (a load refused, a hung unit, a pinned
+                                   design): a graph's submission among
+                                   them fails its nodes with it when it
+                                   is dispatched (replay.c) */
 #endif
 };
 #define AXL__NO_WANT 0xFFFFu

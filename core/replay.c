@@ -805,15 +805,20 @@ AXL__COLD bool axl__replay_turn(struct axl__command *c)
  * node fails unrun, its roots doomed, the rest after them. */
 AXL__COLD static void doom(const struct axl__command *c, struct axl__plan *p)
 {
+#if AXL_FEATURE_DESIGN_SWAP
+    /* The roots say why when it was no node's failure (else they say
+     * "not run: a node it depends on failed"). */
+    const char *said = rebind_why[0] ? rebind_why : axl__swap_failed_why(c);
+#endif
     for (uint32_t w = 0; w < p->g.words; w++)
         for (uint32_t b = p->g.roots[w]; b; b &= b - 1u) {
             const uint32_t n = w * 32u + (uint32_t)__builtin_ctz(b);
             p->x.doomed[w] |= 1u << (n & 31u);
             atomic_store(&p->x.node_st[n], (int32_t)c->dep_status);
 #if AXL_FEATURE_DESIGN_SWAP
-            char *why = rebind_why[0] ? axl__exec_why(&p->x, n) : NULL;
+            char *why = said ? axl__exec_why(&p->x, n) : NULL;
             if (why)
-                axl_format(why, AXL_MESSAGE_MAX, "%s", rebind_why);
+                axl_format(why, AXL_MESSAGE_MAX, "%s", said);
 #endif
         }
 #if AXL_FEATURE_DESIGN_SWAP

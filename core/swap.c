@@ -101,8 +101,10 @@ static uint32_t let_go_after(struct axl__device_region *g, uint16_t image,
 #if AXL_FEATURE_GRAPHS
         if (st != AXL_SUCCESS && c->kind == AXL__CMD_REPLAY) {
             /* Its nodes fail unrun through its dispatch, which gives
-             * back what the submission holds (replay.c's finish). */
+             * back what the submission holds (replay.c's finish), and
+             * says why (axl__swap_failed_why). */
             c->dep_status = st;
+            axl_format(g->failed_why, sizeof g->failed_why, "%s", why);
             axl__fifo_push(&axl__rt.ready, c, axl__command_ref_of(c));
             continue;
         }
@@ -121,6 +123,16 @@ static uint32_t let_go(struct axl__device_region *g, uint16_t image,
 {
     return let_go_after(g, image, st, why, 0);
 }
+
+#if AXL_FEATURE_GRAPHS
+const char *axl__swap_failed_why(const struct axl__command *c)
+{
+    if (!(c->flags & AXL__CMD_SWAPPED) || !c->dep_status)
+        return NULL;
+    const struct axl__device_region *g = &axl__device_at(c->device)->region[0];
+    return g->failed_why[0] ? g->failed_why : NULL;
+}
+#endif
 
 void axl__swap_wait(struct axl__command *c)
 {

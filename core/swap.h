@@ -20,6 +20,11 @@ struct axl__command;
  * barrier). It waits in its region's FIFO for its design's turn. */
 void axl__swap_wait(struct axl__command *c);
 
+/* Why graph submission c, failed while it waited for its design (a load
+ * refused, a hung unit, a pinned design), was failed; NULL when it was
+ * not (lock held). */
+const char *axl__swap_failed_why(const struct axl__command *c);
+
 /* Whether c must wait behind the oldest waiter of d's region (lock
  * held): a newer command of the loaded design, while another waits. */
 static inline bool axl__swap_behind(const struct axl__device *d,

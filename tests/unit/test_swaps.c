@@ -683,6 +683,51 @@ static void a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2(
 }
 #endif
 
+#if defined(AXL_TEST_MMIO)
+/*
+ * Stage 4 (2.7, 2.2 step 4): a graph's submission that waited for a load
+ * the board refused fails as a command would: its event says why (the
+ * device, the design and the board's reason, not only "not run"), and
+ * the graph replays once the design loads.
+ */
+static void a_graphs_failed_load_says_why_in_its_event_2_7(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    struct two t;
+    two_up(&t, AXL_QUEUE_IN_ORDER);
+    axl_graph g;
+    AXL_OK(axl_graph_create(t.rig.ctx, t.rig.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, t.rig.q));
+    fir(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_graph_end_recording(g, t.rig.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    vadd(&t, t.rig.q, NULL, 0, NULL); /* A is loaded */
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    axl_mmio_sim_fail_loads(true);
+    axl_event e;
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, &e));
+    AXL_EXPECT(axl_event_wait(e), AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("with the design of fir failed");
+    AXL_MESSAGE_HAS("the simulated board refused the design");
+    AXL_OK(axl_event_release(e));
+    AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_RUNTIME);
+    axl_mmio_sim_fail_loads(false);
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL));
+    vadd(&t, t.rig.q, NULL, 0, NULL);
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    check_results(&t);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+#endif
+
 /* The trace as text (axl_trace_format's sink). */
 static char doc[1u << 20];
 static size_t doc_len;
@@ -951,6 +996,7 @@ int main(void)
         T(a_pinned_design_fails_the_other_designs_commands_at_once_2_5),
         T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
         T(a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2),
+        T(a_graphs_failed_load_says_why_in_its_event_2_7),
 #endif
     };
     if (getenv("AXL_TEST_ONLY"))
