@@ -373,6 +373,10 @@ void axl__complete(struct axl__command *c, axl_status status, const char *why)
     complete(c, status, why);
 }
 
+/* c's event says it runs (lock held). A wait may be for just that (a
+ * host accessor's creation, a profiling start, 4.6.6): woken, since the
+ * thread that starts c is not always the one whose hold of the lock woke
+ * the waits when c became ready (a worker takes a host task later). */
 static void start(struct axl__command *c)
 {
     struct axl__event *e = axl__event_at(c->event);
@@ -382,6 +386,8 @@ static void start(struct axl__command *c)
         axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
                           memory_order_release);
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
 }
 
 /* Which buffer of c the failed command (c->dep_event) left unknown, as
@@ -510,9 +516,7 @@ static void run_host_access(struct axl__command *c)
         return;
     }
     axl__access_started(c);
-    start(c);
-    if (axl__rt.waiters)
-        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    start(c); /* wakes the accessor's creation */
 }
 
 static void dispatch(struct axl__command *c)

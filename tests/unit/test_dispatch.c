@@ -605,6 +605,70 @@ static void programming_waits_for_an_abandoned_run_to_come_back(void **s)
     axl_test_rig_down(&r);
 }
 
+/* ---- 4.6.6: a command's start is known once it starts ----------------------- */
+
+/* A host task that runs until the test says go (GO_MS at most), counting
+ * the times the go came too late. */
+enum { GO_MS = 500 };
+static atomic_int go, go_late;
+
+static axl_status wait_for_go(void *user)
+{
+    (void)user;
+    for (int i = 0; i < GO_MS && !atomic_load(&go); i++)
+        sleep_ms(1);
+    if (!atomic_load(&go))
+        atomic_fetch_add(&go_late, 1);
+    return AXL_SUCCESS;
+}
+
+static void *release_soon(void *arg)
+{
+    (void)arg;
+    sleep_ms(2);
+    atomic_store(&released, 1);
+    return NULL;
+}
+
+/* 4.6.6: get_profiling_info(command_start) "will block until the
+ * requested profiling information is available": until the command
+ * starts, not until it ends. The host task here starts when a kernel's
+ * end on an emulated unit's thread made it ready: a worker starts it in
+ * a later hold of the lock than the end's wake, so the start must wake
+ * the wait itself, or the wait sleeps until the task ends (here: until
+ * the task gives up on the go that only the wait's return gives). */
+static void command_start_wakes_a_wait_for_it_4_6_6(void **s)
+{
+    (void)s;
+    AXL_OK(axl_emu_register_model("nop", held_model, NULL));
+    axl_test_rig r =
+        axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
+    atomic_store(&go_late, 0);
+    for (int round = 0; round < 20; round++) {
+        reset_flags();
+        atomic_store(&go, 0);
+        axl_event ek, eh;
+        AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &ek));
+        AXL_OK(axl_queue_host_task(r.q, wait_for_go, NULL, NULL, 0, &eh));
+        assert_true(wait_flag(&entered, 1));
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, release_soon, NULL), 0);
+        uint64_t start;
+        AXL_OK(axl_event_get_profiling(eh, AXL_PROFILING_COMMAND_START,
+                                       &start));
+        atomic_store(&go, 1);
+        AXL_OK(axl_event_wait(eh));
+        pthread_join(t, NULL);
+        AXL_OK(axl_event_release(ek));
+        AXL_OK(axl_event_release(eh));
+    }
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    AXL_OK(axl_kernel_release(k));
+    axl_test_rig_down(&r);
+    assert_int_equal(atomic_load(&go_late), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -623,6 +687,7 @@ int main(void)
         T(shutdown_gives_up_a_hung_run_past_its_timeout),
         T(shutdown_gives_up_a_running_model_past_its_timeout),
         T(programming_waits_for_an_abandoned_run_to_come_back),
+        T(command_start_wakes_a_wait_for_it_4_6_6),
     };
     /* AXL_TEST_FILTER=name (or a pattern with *) runs some of them. */
     const char *filter = getenv("AXL_TEST_FILTER");
