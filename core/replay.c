@@ -149,21 +149,34 @@ void axl__unit_freed(struct axl__device *d, struct axl__cu *cu)
                                      false);
                 atomic_store(&axl__rt.replay_kick, 1);
             }
-    if (atomic_exchange(&axl__rt.unit_waits, 0))
+    if (atomic_exchange(&axl__rt.unit_waits, 0)) {
         axl__fifo_move(&axl__rt.ready, &axl__rt.cu_wait);
+        /* Ready now, and this thread may not pump (a graph's run end):
+         * a wait for one of them pumps it, woken (asleep, it would wait
+         * for the graph's end, or for ever with no run's deadline to
+         * wake it). */
+        if (axl__rt.waiters)
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    }
 }
 
 /* The unit a graph's run had is free (no lock held): the ones that wait
- * for it are told, under the lock, when some do. */
-static void unit_release(struct axl__device *d, struct axl__cu *cu)
+ * for it are told, under the lock, when some do. True when kernel
+ * commands that waited for a unit went to the ready list: the caller
+ * pumps them if it may. */
+static bool unit_release(struct axl__device *d, struct axl__cu *cu)
 {
     atomic_store_explicit(&cu->prun, NULL, memory_order_relaxed);
     atomic_store(&cu->taken, 0);
+    bool moved = false;
     if (atomic_load(&cu->wanted) || atomic_load(&axl__rt.unit_waits)) {
         axl_port_lock();
+        moved = AXL__IS_REF(axl__rt.cu_wait.head);
         axl__unit_freed(d, cu);
+        moved = moved && !AXL__IS_REF(axl__rt.cu_wait.head);
         axl_port_unlock();
     }
+    return moved;
 }
 
 /* The unit of node n's run was taken (driver; no lock held): a kick is
@@ -975,8 +988,8 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
         while (t < now && !atomic_compare_exchange_weak(&p->t_end, &t, now)) {
         }
     }
-    if (!inside) /* else its starter frees the unit */
-        unit_release(d, &d->cus[run->cu]);
+    /* Else its starter frees the unit. */
+    const bool moved = !inside && unit_release(d, &d->cus[run->cu]);
     const bool done = axl__exec_run_ended(&p->x, run->node, status, !isr);
     if (done && p->moves)
         final_moves(p);
@@ -987,8 +1000,7 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
         axl_port_wake(AXL_PORT_CHANNEL_DONE);
         return;
     }
-    if (done || atomic_load(&axl__rt.replay_kick) ||
-        (atomic_load(&axl__rt.unit_waits) && !inside)) {
+    if (done || atomic_load(&axl__rt.replay_kick) || moved) {
         axl_port_lock();
         if (done)
             finish(p);

@@ -1915,6 +1915,104 @@ static void a_node_past_its_timeout_fails_only_what_depends_on_it(void **s)
     axl_test_rig_down(&r);
 }
 
+/* ---- A unit a graph's run frees, for a command that waited for it ---------- */
+
+static atomic_int nop_hold, nop_in, node_go, node_late;
+
+static void nap(void)
+{
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* nop: holds its unit while nop_hold is set (10 s at most). */
+static axl_status holding_nop(const axl_emu_call *c, void *user)
+{
+    (void)c;
+    (void)user;
+    atomic_fetch_add(&nop_in, 1);
+    for (int ms = 0; ms < 10000 && atomic_load(&nop_hold); ms++)
+        nap();
+    return AXL_SUCCESS;
+}
+
+/* A host node that runs until the test says go (3 s at most). */
+static axl_status until_go(void *user)
+{
+    (void)user;
+    for (int ms = 0; ms < 3000 && !atomic_load(&node_go); ms++)
+        nap();
+    if (!atomic_load(&node_go))
+        atomic_fetch_add(&node_late, 1);
+    return AXL_SUCCESS;
+}
+
+static void nop_cgf(axl_handler *h, void *user)
+{
+    axl_handler_single_task(h, *(const axl_kernel *)user);
+}
+
+static void until_go_cgf(axl_handler *h, void *user)
+{
+    axl_handler_host_task(h, until_go, user);
+}
+
+/* A kernel command that found nop's one unit held by a graph's run waits
+ * for it (cu_wait); the run's end on the emulated unit's thread frees the
+ * unit without the lock and moves the command to the ready list. The
+ * graph goes on (a host node after the kernel node), so its end is not
+ * what dispatches the command: the move must wake the wait for it, or
+ * that wait sleeps until the graph ends (here: until the host node gives
+ * up on the go only the wait's return gives). */
+static void a_unit_a_graph_run_frees_goes_to_the_command_waiting(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    if (AXL_HOST_TASK_WORKERS < 1)
+        skip();
+    AXL_OK(axl_emu_register_model("nop", holding_nop, NULL));
+    rig r = axl_test_rig_up(0);
+    axl_queue q2;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q2));
+    /* No timeouts: a wait with a run's deadline ahead wakes each ms and
+     * would pump the command itself. */
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    AXL_OK(axl_queue_set_timeout(q2, 0));
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    axl_graph_node n1;
+    AXL_OK(axl_graph_add(g, nop_cgf, &k, NULL, 0, &n1));
+    AXL_OK(axl_graph_add(g, until_go_cgf, NULL, &n1, 1, NULL));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    atomic_store(&node_late, 0);
+    for (int round = 0; round < 5; round++) {
+        atomic_store(&nop_hold, 1);
+        atomic_store(&nop_in, 0);
+        atomic_store(&node_go, 0);
+        axl_event eg, ek;
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &eg));
+        for (int ms = 0; ms < 10000 && !atomic_load(&nop_in); ms++)
+            nap();
+        AXL_OK(axl_queue_single_task(q2, k, NULL, 0, NULL, 0, &ek));
+        atomic_store(&nop_hold, 0);
+        AXL_OK(axl_event_wait(ek));
+        atomic_store(&node_go, 1);
+        AXL_OK(axl_event_wait(eg));
+        AXL_OK(axl_event_release(ek));
+        AXL_OK(axl_event_release(eg));
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_queue_release(q2));
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    axl_test_rig_down(&r);
+    assert_int_equal(atomic_load(&node_late), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -1930,6 +2028,7 @@ int main(void)
         T(end_recording_on_a_queue_that_does_not_record_does_nothing),
         T(waiting_on_a_recording_queue_is_invalid_naming_its_graph),
         T(one_instance_of_an_executable_graph_runs_at_a_time),
+        T(a_unit_a_graph_run_frees_goes_to_the_command_waiting),
         T(parallel_for_is_recorded_as_one_node_of_its_chunks),
         T(replay_equals_the_same_commands_submitted_one_by_one),
         T(added_nodes_run_after_their_dependencies),
