@@ -32,6 +32,7 @@
 #include "access.h"
 #include "replay.h"
 #include "pipeline_priv.h"
+#include "swap.h"
 
 #if AXL_FEATURE_GRAPHS
 
@@ -1030,6 +1031,9 @@ static axl_status open_unit(const char *fn, struct axl__device *d,
     axl_status st = axl__dev_cu_open(d, img, ki, ip, &h);
     axl_port_lock();
     d->programming = false;
+#if AXL_FEATURE_DESIGN_SWAP
+    axl__swap_poke(d); /* a swap it held off (swap.c's swap_one) */
+#endif
     if (st == AXL_SUCCESS && !cu->opened) {
         cu->handle = h;
         cu->opened = true;

@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "image.h"
 #include "devops.h"
+#include "swap.h"
 
 static struct axl__device *port_device(const char *fn, axl_device device,
                                        const axl_device_port *port,
@@ -149,6 +150,9 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
         st = axl__dev_cu_open(d, &img->x, kid->index, ip, &mine);
         axl_port_lock();
         d->programming = false;
+#if AXL_FEATURE_DESIGN_SWAP
+        axl__swap_poke(d); /* a swap it held off (swap.c's swap_one) */
+#endif
         if (axl__rt.waiters)
             axl_port_wake(AXL_PORT_CHANNEL_DONE);
         if (st != AXL_SUCCESS)

@@ -14,6 +14,7 @@
 #include "place.h"
 #include "observe.h"
 #include "devops.h"
+#include "swap.h"
 
 /* A checked image with its kernel ids (lock held). */
 static axl_status image_add(const char *fn, const axl_xclbin *x,
@@ -312,6 +313,9 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         axl_port_lock();
         img->refs--;
         d->programming = false;
+#if AXL_FEATURE_DESIGN_SWAP
+        axl__swap_poke(d); /* a swap it held off (swap.c's swap_one) */
+#endif
 #if AXL_FEATURE_DESIGN_SWAP
         trace_load(d, was, img, st, t0);
 #endif
