@@ -17,6 +17,11 @@
  *    sub-BO or kernel left.
  *  - forbidden: AXL_XRT_SWAPS=0 keeps the refusal of a second design's
  *    bundle (2.5).
+ *  - graphs: an executable graph of A across swaps (stage 4, 2.7):
+ *    replayed after B ran and again, waiting for a B run in flight,
+ *    submitted back to back with B's commands, and refused when it holds
+ *    both designs; vadd computes there through the call table, so its
+ *    sums are checked, and a run on a unit of a design that left fails.
  *
  * 4.11 (seed 000): holding executable bundles of two device images at once
  * is legal; 4.7.2.3 is why a buffer's bytes must survive on the device.
@@ -184,13 +189,18 @@ static void vadd(struct two *t, axl_event *e)
         NULL, 0, e));
 }
 
-static void fir(struct two *t, axl_event *e)
+static void fir_on(struct two *t, axl_queue q, axl_event *e)
 {
     AXL_OK(axl_queue_single_task(
-        t->rig.q, t->fir,
+        q, t->fir,
         AXL_ARGS(AXL_ARG_INOUT(t->I), AXL_ARG_INOUT(t->C), AXL_ARG_OUT(t->O),
                  AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
         NULL, 0, e));
+}
+
+static void fir(struct two *t, axl_event *e)
+{
+    fir_on(t, t->rig.q, e);
 }
 
 /* fir on buffers of its own, released after: a failed command's
@@ -440,6 +450,401 @@ static void swaps_forbidden_by_the_environment_keep_the_refusal_2_5(void **s)
     axl_test_rig_down(&rig);
 }
 
+#if AXL_FEATURE_GRAPHS
+/* ---- Executable graphs across swaps (stage 4; 2.7) ------------------------
+ *
+ * The noop shim computes nothing. For these cases the call table makes
+ * vadd compute at xrtRunStart, from the BOs and size its run was given,
+ * in the shim's BOs (host memory), so a replay's sums are checked as on a
+ * card. A run started whose kernel was closed since (a unit of a design
+ * swapped out), or that the port never opened, fails: a replay not bound
+ * again to the loaded units shows. */
+enum { NOTED_KERNELS = 32, NOTED_RUNS = 256 };
+struct fake_kernel {
+    xrtKernelHandle h;
+    bool vadd;
+};
+struct fake_run {
+    xrtRunHandle h;
+    xrtKernelHandle k;
+    xrtBufferHandle bo[3];
+    uint32_t n;
+};
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fake_kernel noted_kernels[NOTED_KERNELS];
+static struct fake_run noted_runs[NOTED_RUNS];
+static atomic_uint vadd_starts; /* vadd runs computed */
+static atomic_uint stale_starts; /* runs started on no open kernel */
+
+static xrtKernelHandle kernel_open_noted(xrtDeviceHandle d, const xuid_t uuid,
+                                         const char *name)
+{
+    xrtKernelHandle h = axl__xrt_real.kernel_open(d, uuid, name);
+    pthread_mutex_lock(&fake_lock);
+    for (int i = 0; h && i < NOTED_KERNELS; i++)
+        if (!noted_kernels[i].h) {
+            noted_kernels[i].h = h;
+            noted_kernels[i].vadd = !strncmp(name, "vadd", 4);
+            break;
+        }
+    pthread_mutex_unlock(&fake_lock);
+    return h;
+}
+
+static int kernel_close_noted(xrtKernelHandle h)
+{
+    pthread_mutex_lock(&fake_lock);
+    for (int i = 0; i < NOTED_KERNELS; i++)
+        if (noted_kernels[i].h == h)
+            noted_kernels[i].h = NULL;
+    pthread_mutex_unlock(&fake_lock);
+    return axl__xrt_real.kernel_close(h);
+}
+
+static xrtRunHandle run_open_noted(xrtKernelHandle k)
+{
+    xrtRunHandle h = axl__xrt_real.run_open(k);
+    pthread_mutex_lock(&fake_lock);
+    for (int i = 0; h && i < NOTED_RUNS; i++)
+        if (!noted_runs[i].h) {
+            memset(&noted_runs[i], 0, sizeof noted_runs[i]);
+            noted_runs[i].h = h;
+            noted_runs[i].k = k;
+            break;
+        }
+    pthread_mutex_unlock(&fake_lock);
+    return h;
+}
+
+static int run_close_noted(xrtRunHandle h)
+{
+    pthread_mutex_lock(&fake_lock);
+    for (int i = 0; i < NOTED_RUNS; i++)
+        if (noted_runs[i].h == h)
+            noted_runs[i].h = NULL;
+    pthread_mutex_unlock(&fake_lock);
+    return axl__xrt_real.run_close(h);
+}
+
+static struct fake_run *fake_run_of(xrtRunHandle h)
+{
+    for (int i = 0; i < NOTED_RUNS; i++)
+        if (noted_runs[i].h == h)
+            return &noted_runs[i];
+    return NULL;
+}
+
+static int set_arg_noted(xrtRunHandle h, int index, const axl__xrt_value *v)
+{
+    pthread_mutex_lock(&fake_lock);
+    struct fake_run *r = fake_run_of(h);
+    if (r && index < 3 && v->kind == AXL__XRT_BO)
+        r->bo[index] = v->v.bo;
+    else if (r && index == 3)
+        r->n = v->kind == AXL__XRT_UINT ? v->v.u : v->v.u32;
+    pthread_mutex_unlock(&fake_lock);
+    return axl__xrt_real.run_set_arg(h, index, v);
+}
+
+/* The run's kernel, open, or NULL; whether it is a vadd. */
+static const struct fake_kernel *open_kernel_of(const struct fake_run *r)
+{
+    for (int i = 0; r && i < NOTED_KERNELS; i++)
+        if (noted_kernels[i].h && noted_kernels[i].h == r->k)
+            return &noted_kernels[i];
+    return NULL;
+}
+
+static void vadd_computed(const struct fake_run *r)
+{
+    static int32_t a[N], b[N], sum[N];
+    const size_t bytes = (size_t)(r->n <= N ? r->n : N) * sizeof(int32_t);
+    axl__xrt_real.bo_read(r->bo[0], a, bytes, 0);
+    axl__xrt_real.bo_read(r->bo[1], b, bytes, 0);
+    for (uint32_t i = 0; i < r->n && i < N; i++)
+        sum[i] = a[i] + b[i];
+    axl__xrt_real.bo_write(r->bo[2], sum, bytes, 0);
+    atomic_fetch_add(&vadd_starts, 1);
+}
+
+static int start_computing(xrtRunHandle h)
+{
+    pthread_mutex_lock(&fake_lock);
+    const struct fake_run *r = fake_run_of(h);
+    const struct fake_kernel *k = open_kernel_of(r);
+    if (k && k->vadd)
+        vadd_computed(r);
+    pthread_mutex_unlock(&fake_lock);
+    if (!k) {
+        atomic_fetch_add(&stale_starts, 1);
+        errno = ENODEV;
+        return -ENODEV;
+    }
+    return xt_start_marking(h); /* and may stick (xrt_test.h) */
+}
+
+static int setup_graphs(void **state)
+{
+    setup(state);
+    memset(noted_kernels, 0, sizeof noted_kernels);
+    memset(noted_runs, 0, sizeof noted_runs);
+    atomic_store(&vadd_starts, 0);
+    atomic_store(&stale_starts, 0);
+    atomic_store(&xt_stick_next, 0);
+    xt_stuck_run_ends();
+    axl__xrt.kernel_open = kernel_open_noted;
+    axl__xrt.kernel_close = kernel_close_noted;
+    axl__xrt.run_open = run_open_noted;
+    axl__xrt.run_close = run_close_noted;
+    axl__xrt.run_set_arg = set_arg_noted;
+    axl__xrt.run_start = start_computing;
+    axl__xrt.run_state = xt_state_faked;
+    axl__xrt.run_wait_for = xt_wait_faked;
+    /* The runtime started: the teardown's shutdown forgets the port
+     * registered here even when a test is skipped before any call. */
+    (void)xt_platform();
+    return 0;
+}
+
+/* The "reprogramming" row of axl_stats_get (2.6): high_water counts
+ * loads since start-up. */
+static uint32_t reprogrammings(void)
+{
+    axl_pool_stats s[48];
+    uint32_t n = 0;
+    AXL_OK(axl_stats_get(s, 48, &n));
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(s[i].name, "reprogramming"))
+            return s[i].high_water;
+    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
+    return 0;
+}
+
+/* A's vadd on whole buffers, S = X + Y, on queue q. */
+static void vadd_on(struct two *t, axl_queue q, axl_event *e)
+{
+    AXL_OK(axl_queue_single_task(
+        q, t->rig.kernel,
+        AXL_ARGS(AXL_ARG_IN(t->X), AXL_ARG_IN(t->Y), AXL_ARG_OUT(t->S),
+                 AXL_ARG_U32(N)),
+        NULL, 0, e));
+}
+
+/* An executable graph of design A: vadd, recorded on the rig's queue. */
+static axl_graph_exec graph_of_vadd(struct two *t, axl_graph *g)
+{
+    AXL_OK(axl_graph_create(t->rig.ctx, t->rig.dev, g));
+    AXL_OK(axl_graph_begin_recording(*g, t->rig.q));
+    vadd_on(t, t->rig.q, NULL);
+    AXL_OK(axl_graph_end_recording(*g, t->rig.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(*g, &x));
+    return x;
+}
+
+/* New inputs for round r: X written again, so each replay's sums are its
+ * own (a replay that did not run leaves the last round's). */
+static void inputs_for_round(struct two *t, int r)
+{
+    for (int i = 0; i < N; i++)
+        t->x[i] = (r + 1) * 1000 + 5 * i;
+    AXL_OK(axl_queue_copy_from_host(t->rig.q, t->x, t->X, NULL, NULL, 0,
+                                    NULL));
+    AXL_OK(axl_queue_wait_and_throw(t->rig.q));
+}
+
+static void check_sums(struct two *t)
+{
+    static int32_t sum[N];
+    memset(sum, 0, sizeof sum);
+    AXL_OK(axl_queue_copy_to_host(t->rig.q, t->S, NULL, sum, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(t->rig.q));
+    for (int i = 0; i < N; i++)
+        if (sum[i] != t->x[i] + t->y[i])
+            fail_msg("sum[%d] = %d, not %d + %d", i, sum[i], t->x[i], t->y[i]);
+}
+
+static void event_succeeded(axl_event e)
+{
+    axl_event_status st;
+    axl_status es;
+    AXL_OK(axl_event_get_status(e, &st, &es));
+    assert_int_equal(st, AXL_EVENT_COMPLETE);
+    AXL_OK(es);
+    AXL_OK(axl_event_release(e));
+}
+
+/*
+ * 2.7: an executable graph of A replayed, B swapped in by a kernel
+ * command, the graph replayed again, three times: each replay waits for
+ * A's turn as a command would, binds again to A's units (made again by
+ * the load) and computes its round's sums; each change of design is one
+ * xrtDeviceLoadXclbin and one load in axl_stats_get's reprogramming row.
+ */
+static void a_graph_replays_after_its_design_was_swapped_out_and_back_2_7(
+    void **s)
+{
+    (void)s;
+    struct two t;
+    two_up(&t);
+    axl_graph g;
+    axl_graph_exec x = graph_of_vadd(&t, &g);
+    const unsigned loads0 = atomic_load(&loads);
+    const uint32_t reprog0 = reprogrammings();
+    enum { ROUNDS = 3 };
+    for (int r = 0; r < ROUNDS; r++) {
+        inputs_for_round(&t, r);
+        AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        fir(&t, NULL); /* B swapped in */
+        AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+        check_sums(&t); /* read back after the swap */
+    }
+    inputs_for_round(&t, ROUNDS);
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    check_sums(&t);
+    /* A loaded at the start: B, A, B, A, B, A. */
+    assert_int_equal(atomic_load(&loads) - loads0, 2 * ROUNDS);
+    assert_int_equal(reprogrammings() - reprog0, 2 * ROUNDS);
+    assert_int_equal(atomic_load(&vadd_starts), ROUNDS + 1);
+    assert_int_equal(atomic_load(&stale_starts), 0);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+/* Waits up to 10 s for the run marked by xt_stick_next_run to start. */
+static void wait_stuck_started(void)
+{
+    for (int ms = 0; ms < 10000 && !atomic_load(&xt_stuck); ms++)
+        xt_sleep_ms(1);
+    assert_non_null(atomic_load(&xt_stuck));
+}
+
+/*
+ * 2.7, 2.2: a graph of A submitted on another queue while B's fir is
+ * still running (XRT reports its run in progress) waits: no load while
+ * a run is out on the region's units, vadd not started, the graph not
+ * complete. Once fir ends, A is loaded once and the graph computes.
+ */
+static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
+{
+    (void)s;
+    struct two t;
+    two_up(&t);
+    axl_graph g;
+    axl_graph_exec x = graph_of_vadd(&t, &g);
+    inputs_for_round(&t, 0);
+    axl_queue qb;
+    AXL_OK(axl_queue_create(t.rig.ctx, t.rig.dev, AXL_QUEUE_IN_ORDER, NULL,
+                            &qb));
+    xt_stick_next_run(ERT_CMD_STATE_RUNNING);
+    axl_event ef, eg;
+    fir_on(&t, qb, &ef); /* B loaded, fir's run held in flight */
+    wait_stuck_started();
+    const unsigned loads0 = atomic_load(&loads);
+    const uint32_t reprog0 = reprogrammings();
+    AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, &eg));
+    xt_sleep_ms(100);
+    axl_event_status st;
+    axl_status es;
+    AXL_OK(axl_event_get_status(eg, &st, &es));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE);
+    AXL_OK(axl_event_get_status(ef, &st, &es));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE);
+    assert_int_equal(atomic_load(&loads), loads0);
+    assert_int_equal(atomic_load(&vadd_starts), 0);
+    xt_stuck_run_ends(); /* fir finishes */
+    AXL_OK(axl_event_wait(eg));
+    event_succeeded(eg);
+    event_succeeded(ef);
+    AXL_OK(axl_queue_wait_and_throw(qb));
+    check_sums(&t);
+    assert_int_equal(atomic_load(&loads) - loads0, 1);
+    assert_int_equal(reprogrammings() - reprog0, 1);
+    assert_int_equal(atomic_load(&vadd_starts), 1);
+    assert_int_equal(atomic_load(&stale_starts), 0);
+    AXL_OK(axl_queue_release(qb));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+/*
+ * 2.7, 2.1, 4.6.5: with B loaded, a graph of A and a command of B, twice,
+ * submitted back to back on an out-of-order queue with no wait between:
+ * no submission fails or waits for a load (the graphs wait for A's turn
+ * at dispatch, the second while the first is pending), every one
+ * completes, and the sums are right.
+ */
+static void a_graph_and_a_command_of_two_designs_submitted_back_to_back_2_7(
+    void **s)
+{
+    (void)s;
+    struct two t;
+    two_up(&t);
+    axl_graph g;
+    axl_graph_exec x = graph_of_vadd(&t, &g);
+    inputs_for_round(&t, 0);
+    axl_queue q;
+    AXL_OK(axl_queue_create(t.rig.ctx, t.rig.dev, 0, NULL, &q));
+    fir_on(&t, q, NULL);
+    AXL_OK(axl_queue_wait_and_throw(q)); /* B loaded */
+    const unsigned loads0 = atomic_load(&loads);
+    axl_event e[4];
+    AXL_OK(axl_queue_submit_graph(q, x, NULL, 0, &e[0]));
+    fir_on(&t, q, &e[1]);
+    AXL_OK(axl_queue_submit_graph(q, x, NULL, 0, &e[2]));
+    fir_on(&t, q, &e[3]);
+    AXL_OK(axl_queue_wait_and_throw(q));
+    for (int i = 0; i < 4; i++)
+        event_succeeded(e[i]);
+    check_sums(&t);
+    assert_true(atomic_load(&loads) - loads0 >= 1);
+    assert_int_equal(atomic_load(&vadd_starts), 2);
+    assert_int_equal(atomic_load(&stale_starts), 0);
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+/*
+ * 2.7: a graph runs one design on a whole-fabric device. One of vadd (A)
+ * and fir (B) is refused at its submission, AXL_ERR_FEATURE_NOT_SUPPORTED
+ * saying so, and nothing runs or loads.
+ */
+static void a_graph_of_two_designs_is_refused_at_its_submission_2_7(void **s)
+{
+    (void)s;
+    struct two t;
+    two_up(&t);
+    axl_graph g;
+    AXL_OK(axl_graph_create(t.rig.ctx, t.rig.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, t.rig.q));
+    vadd_on(&t, t.rig.q, NULL);
+    fir(&t, NULL);
+    AXL_OK(axl_graph_end_recording(g, t.rig.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    const unsigned loads0 = atomic_load(&loads);
+    const uint32_t reprog0 = reprogrammings();
+    AXL_EXPECT(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL),
+               AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("a graph runs one design");
+    AXL_OK(axl_queue_wait_and_throw(t.rig.q));
+    assert_int_equal(atomic_load(&loads), loads0);
+    assert_int_equal(reprogrammings(), reprog0);
+    assert_int_equal(atomic_load(&vadd_starts), 0);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    two_down(&t);
+}
+
+#define GRAPH_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup_graphs, teardown)
+#endif /* AXL_FEATURE_GRAPHS */
+
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 #endif /* SWAPS */
 
@@ -478,7 +883,27 @@ int main(int argc, char **argv)
                                            NULL);
     if (!strcmp(group, "forbidden"))
         return cmocka_run_group_tests_name("forbidden", forbidden, NULL, NULL);
-    fprintf(stderr, "usage: %s keep_bytes|beside_data|failing_load|forbidden\n",
+#if AXL_FEATURE_GRAPHS
+    const struct CMUnitTest graphs[] = {
+        GRAPH_TEST(a_graph_replays_after_its_design_was_swapped_out_and_back_2_7),
+        GRAPH_TEST(a_graph_waits_for_the_other_designs_run_in_flight_2_7),
+        GRAPH_TEST(
+            a_graph_and_a_command_of_two_designs_submitted_back_to_back_2_7),
+        GRAPH_TEST(a_graph_of_two_designs_is_refused_at_its_submission_2_7),
+    };
+    if (!strcmp(group, "graphs")) {
+        if (getenv("AXL_TEST_ONLY"))
+            cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
+        return cmocka_run_group_tests_name("graphs", graphs, NULL, NULL);
+    }
+#else
+    if (!strcmp(group, "graphs")) {
+        printf("switched off: AXL_FEATURE_GRAPHS\n");
+        return 0;
+    }
+#endif
+    fprintf(stderr,
+            "usage: %s keep_bytes|beside_data|failing_load|forbidden|graphs\n",
             argv[0]);
     return 2;
 #endif
