@@ -20,6 +20,9 @@
  * its timeout keeps its design on the fabric and fails another design's
  * commands at once; after its reset the swap runs (the testbench builds
  * the other design's Verilated units) and the device's clock goes on.
+ * Stage 4 (2.7): an executable graph of the other design (fir) replays
+ * across swaps, waits for a busy run in flight, runs back to back with
+ * busy's commands, and is refused holding both designs.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -743,14 +746,293 @@ static void a_board_that_keeps_its_design_refuses_a_second_one_2_5(void **s)
     axl_test_rig_down(&r);
     axl_test_emu_swaps(true);
 }
+
+/* ---- Executable graphs across swaps (stage 4; 2.7) -------------------------
+ * A graph of design B (fir) on the RTL, with busy (design A, the device's
+ * own) as the other design's command: fir's sums come from its Verilated
+ * unit, made again at each swap to B. */
+
+/* The "reprogramming" row of axl_stats_get (2.6): loads since start-up. */
+static uint32_t reprogrammings(void)
+{
+    axl_pool_stats st[48];
+    uint32_t n = 0;
+    AXL_OK(axl_stats_get(st, 48, &n));
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(st[i].name, "reprogramming"))
+            return st[i].high_water;
+    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
+    return 0;
+}
+
+/* An executable graph of design B: fir, recorded on the rig's queue. */
+static axl_graph_exec graph_of_fir(axl_test_rig *r, fir_run *f, axl_graph *g)
+{
+    AXL_OK(axl_graph_create(r->ctx, r->dev, g));
+    AXL_OK(axl_graph_begin_recording(*g, r->q));
+    AXL_OK(fir_submit(r, f, NULL));
+    AXL_OK(axl_graph_end_recording(*g, r->q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(*g, &x));
+    return x;
+}
+
+/* fir's input for round k, written to I: each replay's output is its own. */
+static void fir_input_for_round(axl_test_rig *r, fir_run *f, int k)
+{
+    for (int i = 0; i < FIR_N; i++)
+        f->in[i] = (int16_t)((i * 977 + k * 4099) % 20000 - 10000);
+    AXL_OK(axl_queue_copy_from_host(r->q, f->in, f->I, NULL, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+}
+
+static void fir_check(axl_test_rig *r, fir_run *f)
+{
+    int16_t out[FIR_N];
+    memset(out, 0, sizeof out);
+    AXL_OK(axl_queue_copy_to_host(r->q, f->O, NULL, out, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r->q));
+    for (int i = 0; i < FIR_N; i++)
+        assert_int_equal(out[i], fir_at(f->in, f->coeff, i));
+}
+
+/* busy (design A) on queue q: rounds of 8 words 1,000 cycles apart. */
+typedef struct busy_run {
+    axl_kernel busy;
+    axl_buffer out;
+    uint32_t words, rounds, delay;
+    axl_kernel_arg args[4];
+} busy_run;
+
+static void busy_up(axl_test_rig *r, busy_run *b, uint32_t rounds)
+{
+    b->busy = axl_test_rig_kernel(r, "busy");
+    b->words = 8;
+    b->rounds = rounds;
+    b->delay = 1000;
+    AXL_OK(axl_buffer_create(4, axl_range_1d(b->words), NULL, &b->out));
+    busy_args(b->args, b->out, &b->words, &b->rounds, &b->delay);
+}
+
+static void busy_on(busy_run *b, axl_queue q, axl_event *e)
+{
+    AXL_OK(axl_queue_single_task(q, b->busy, b->args, 4, NULL, 0, e));
+}
+
+static void busy_down(busy_run *b)
+{
+    AXL_OK(axl_buffer_release(b->out));
+    AXL_OK(axl_kernel_release(b->busy));
+}
+
+/*
+ * 2.7: an executable graph of B (fir) replayed, A swapped back in by
+ * busy, the graph replayed again, twice: each replay waits for B's turn
+ * as a command would, binds again to fir's unit (the testbench made it
+ * again at the load) and computes its round's output; each change of
+ * design is one load in axl_stats_get's reprogramming row.
+ */
+static void a_graph_replays_after_its_design_was_swapped_out_and_back_2_7(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    fir_run f = fir_up(&r);
+    busy_run b;
+    busy_up(&r, &b, 1);
+    axl_graph g;
+    axl_graph_exec x = graph_of_fir(&r, &f, &g);
+    const uint32_t loads0 = reprogrammings();
+    enum { ROUNDS = 2 };
+    for (int k = 0; k < ROUNDS; k++) {
+        fir_input_for_round(&r, &f, k);
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+        AXL_OK(axl_queue_wait_and_throw(r.q));
+        busy_on(&b, r.q, NULL); /* A swapped back in */
+        AXL_OK(axl_queue_wait_and_throw(r.q));
+        fir_check(&r, &f); /* read back after the swap */
+    }
+    fir_input_for_round(&r, &f, ROUNDS);
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    /* A at the start: B, A, B, A, B. */
+    assert_int_equal(reprogrammings() - loads0, 2 * ROUNDS + 1);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    busy_down(&b);
+    fir_check_and_down(&r, &f);
+    axl_test_rig_down(&r);
+}
+
+static uint64_t profiled_at(axl_event e, axl_profiling_info what)
+{
+    uint64_t ns = 0;
+    AXL_OK(axl_event_get_profiling(e, what, &ns));
+    return ns;
+}
+
+/*
+ * 2.7, 2.2: a graph of B submitted on another queue while busy (A) runs
+ * (a good fraction of a second of the host's time) waits: no swap while a
+ * run is out on the fabric. It starts after busy ended on the device's
+ * clock (4.6.6 Table 36), B loads once, and fir's output is right.
+ */
+static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    axl_test_rig r =
+        axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    fir_run f = fir_up(&r);
+    busy_run b;
+    busy_up(&r, &b, 40);
+    axl_graph g;
+    axl_graph_exec x = graph_of_fir(&r, &f, &g);
+    fir_input_for_round(&r, &f, 0);
+    axl_queue qb;
+    AXL_OK(axl_queue_create(r.ctx, r.dev,
+                            AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING,
+                            NULL, &qb));
+    const uint32_t loads0 = reprogrammings();
+    axl_event eb, eg;
+    busy_on(&b, qb, &eb);
+    AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &eg));
+    AXL_OK(axl_event_wait(eg));
+    AXL_OK(axl_event_wait(eb));
+    assert_true(profiled_at(eg, AXL_PROFILING_COMMAND_START) >=
+                profiled_at(eb, AXL_PROFILING_COMMAND_END));
+    AXL_OK(axl_event_release(eb));
+    AXL_OK(axl_event_release(eg));
+    AXL_OK(axl_queue_wait_and_throw(qb));
+    fir_check(&r, &f);
+    assert_int_equal(reprogrammings() - loads0, 1);
+    AXL_OK(axl_queue_release(qb));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    busy_down(&b);
+    fir_check_and_down(&r, &f);
+    axl_test_rig_down(&r);
+}
+
+/*
+ * 2.7, 2.1, 4.6.5: with A loaded, a graph of B and a command of A, twice,
+ * submitted back to back on an out-of-order queue with no wait between:
+ * no submission fails, every one completes, fir's output is right.
+ */
+static void a_graph_and_a_command_of_two_designs_submitted_back_to_back_2_7(
+    void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    fir_run f = fir_up(&r);
+    busy_run b;
+    busy_up(&r, &b, 1);
+    axl_graph g;
+    axl_graph_exec x = graph_of_fir(&r, &f, &g);
+    fir_input_for_round(&r, &f, 0);
+    axl_queue q;
+    AXL_OK(axl_queue_create(r.ctx, r.dev, 0, NULL, &q));
+    axl_event e[4];
+    AXL_OK(axl_queue_submit_graph(q, x, NULL, 0, &e[0]));
+    busy_on(&b, q, &e[1]);
+    AXL_OK(axl_queue_submit_graph(q, x, NULL, 0, &e[2]));
+    busy_on(&b, q, &e[3]);
+    AXL_OK(axl_queue_wait_and_throw(q));
+    for (int i = 0; i < 4; i++) {
+        axl_event_status st;
+        axl_status es;
+        AXL_OK(axl_event_get_status(e[i], &st, &es));
+        assert_int_equal(st, AXL_EVENT_COMPLETE);
+        AXL_OK(es);
+        AXL_OK(axl_event_release(e[i]));
+    }
+    fir_check(&r, &f);
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    busy_down(&b);
+    fir_check_and_down(&r, &f);
+    axl_test_rig_down(&r);
+}
+
+/*
+ * 2.7: a graph runs one design on a whole-fabric device: one of busy (A)
+ * and fir (B) is refused at its submission, saying so; nothing loads.
+ */
+static void a_graph_of_two_designs_is_refused_at_its_submission_2_7(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_APP_IMAGES,
+                   axl_image_register(axl_test_designs_b_xclbin,
+                                      axl_test_designs_b_xclbin_size));
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    axl_test_rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER);
+    fir_run f = fir_up(&r);
+    busy_run b;
+    busy_up(&r, &b, 1);
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    busy_on(&b, r.q, NULL);
+    AXL_OK(fir_submit(&r, &f, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    const uint32_t loads0 = reprogrammings();
+    AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, NULL),
+               AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("a graph runs one design");
+    AXL_OK(axl_queue_wait_and_throw(r.q));
+    assert_int_equal(reprogrammings(), loads0);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    busy_down(&b);
+    AXL_OK(axl_buffer_release(f.I));
+    AXL_OK(axl_buffer_release(f.C));
+    AXL_OK(axl_buffer_release(f.O));
+    AXL_OK(axl_kernel_release(f.fir));
+    axl_test_rig_down(&r);
+}
 #endif /* AXL_TEST_DESIGNS_B */
 
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
-int main(void)
+int main(int argc, char **argv)
 {
     if (axl_test_without_reader()) /* no design, no device */
         return 0;
+#if defined(AXL_TEST_DESIGNS_B)
+    /* "graphs": stage 4's graphs across swaps, one rule a ctest test
+     * (AXL_TEST_ONLY). */
+    const struct CMUnitTest graphs[] = {
+        T(a_graph_replays_after_its_design_was_swapped_out_and_back_2_7),
+        T(a_graph_waits_for_the_other_designs_run_in_flight_2_7),
+        T(a_graph_and_a_command_of_two_designs_submitted_back_to_back_2_7),
+        T(a_graph_of_two_designs_is_refused_at_its_submission_2_7),
+    };
+    if (argc > 1 && !strcmp(argv[1], "graphs")) {
+        if (getenv("AXL_TEST_ONLY"))
+            cmocka_set_test_filter(getenv("AXL_TEST_ONLY"));
+        return cmocka_run_group_tests_name("graphs", graphs, NULL, NULL);
+    }
+#endif
+    (void)argc;
+    (void)argv;
     const struct CMUnitTest tests[] = {
         T(the_device_is_rtl_simulation_under_verilator_4_6_4_2),
         T(a_timeout_counts_the_designs_simulated_clock),

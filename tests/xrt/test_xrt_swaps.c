@@ -757,6 +757,7 @@ static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
     assert_int_equal(atomic_load(&vadd_starts), 0);
     xt_stuck_run_ends(); /* fir finishes */
     AXL_OK(axl_event_wait(eg));
+    AXL_OK(axl_event_wait(ef));
     event_succeeded(eg);
     event_succeeded(ef);
     AXL_OK(axl_queue_wait_and_throw(qb));
