@@ -610,6 +610,16 @@ static axl_status xn_bank(void *dev, uint32_t index, axl_hal_bank *out)
 axl_status axl__xn_check_idle(xn_device *d, char *why, size_t why_size)
 {
     pthread_mutex_lock(&d->lock);
+    /* A run reported while the completion thread waits on it in XRT is
+     * parked until that wait returns (it ended: within a wait slice), and
+     * keeps its unit busy: the core saw it end and may load now, so the
+     * load waits for it rather than find that unit open (issue 40 2.7: a
+     * graph's swap right after the other design's run failed so). */
+    while (d->waiting && d->waiting->parked) {
+        struct timespec ts;
+        axl__xn_deadline_after(&ts, AXL_XRT_POLL_MS * 1000000ull);
+        pthread_cond_timedwait(&d->reported, &d->lock, &ts);
+    }
     uint32_t open_cus = 0;
     for (xn_cu *cu = d->cus; cu; cu = cu->next) {
         if (!cu->lazy) {

@@ -323,6 +323,8 @@ axl_status axl__xn_region_load(void *dev, uint32_t *region,
                                size_t why_size);
 #endif
 axl_status axl__xn_check_idle(xn_device *d, char *why, size_t why_size);
+/* ts = now (CLOCK_REALTIME, for pthread_cond_timedwait) + ns. */
+void axl__xn_deadline_after(struct timespec *ts, uint64_t ns);
 axl_status axl__xn_other_card(const xn_device *d, const axl_xclbin *image,
                               char *why, size_t why_size);
 int axl__xn_load_bytes(xn_device *d, const axl_xclbin *image);

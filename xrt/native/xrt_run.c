@@ -393,7 +393,7 @@ unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state)
 
 /* ---- The completion thread -------------------------------------------------- */
 
-static void deadline_after(struct timespec *ts, uint64_t ns)
+void axl__xn_deadline_after(struct timespec *ts, uint64_t ns)
 {
     uint64_t t = now_ns() + ns;
     ts->tv_sec = (time_t)(t / 1000000000ull);
@@ -442,7 +442,7 @@ static void *completion_main(void *arg)
             d->sleeping = 1;
             if (zombies) {
                 struct timespec ts;
-                deadline_after(&ts, AXL_XRT_POLL_MS * MS);
+                axl__xn_deadline_after(&ts, AXL_XRT_POLL_MS * MS);
                 pthread_cond_timedwait(&d->cond, &d->lock, &ts);
             } else {
                 pthread_cond_wait(&d->cond, &d->lock);
@@ -471,6 +471,8 @@ static void *completion_main(void *arg)
             w->parked = 0;
             xn_run *lost = NULL;
             retire(d, w, &lost);
+            /* A load may wait for it (axl__xn_check_idle). */
+            pthread_cond_broadcast(&d->reported);
             if (d->dead || lost) {
                 pthread_mutex_unlock(&d->lock);
                 close_lost(lost);
@@ -481,7 +483,7 @@ static void *completion_main(void *arg)
         if (!reaped && now_ns() - t0 < AXL_XRT_POLL_MS * MS && !d->stop) {
             /* XRT returned at once with nothing done: do not spin. */
             struct timespec ts;
-            deadline_after(&ts, AXL_XRT_POLL_MS * MS);
+            axl__xn_deadline_after(&ts, AXL_XRT_POLL_MS * MS);
             pthread_cond_timedwait(&d->cond, &d->lock, &ts);
         }
     }
@@ -994,7 +996,7 @@ void axl__xn_progress(void *dev, uint64_t deadline_ns)
     if (!ns)
         return;
     struct timespec ts;
-    deadline_after(&ts, ns);
+    axl__xn_deadline_after(&ts, ns);
     pthread_mutex_lock(&d->lock);
     /* The bump comes before the check (xn_device.report_waiters). */
     atomic_fetch_add(&d->report_waiters, 1);
