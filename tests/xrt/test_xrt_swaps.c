@@ -843,7 +843,8 @@ static void a_graph_of_two_designs_is_refused_at_its_submission_2_7(void **s)
     two_down(&t);
 }
 
-#define GRAPH_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup_graphs, teardown)
+#define GRAPH_TEST(fn)                                                         \
+    cmocka_unit_test_setup_teardown(fn, setup_graphs, teardown)
 #endif /* AXL_FEATURE_GRAPHS */
 
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -886,7 +887,8 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests_name("forbidden", forbidden, NULL, NULL);
 #if AXL_FEATURE_GRAPHS
     const struct CMUnitTest graphs[] = {
-        GRAPH_TEST(a_graph_replays_after_its_design_was_swapped_out_and_back_2_7),
+        GRAPH_TEST(
+            a_graph_replays_after_its_design_was_swapped_out_and_back_2_7),
         GRAPH_TEST(a_graph_waits_for_the_other_designs_run_in_flight_2_7),
         GRAPH_TEST(
             a_graph_and_a_command_of_two_designs_submitted_back_to_back_2_7),
