@@ -640,6 +640,14 @@ static void *release_soon(void *arg)
 static void command_start_wakes_a_wait_for_it_4_6_6(void **s)
 {
     (void)s;
+    uint64_t start;
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task((axl_queue)AXL_NONE, wait_for_go, NULL,
+                                       NULL, 0, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_PROFILING,
+                   axl_event_get_profiling((axl_event)AXL_NONE,
+                                           AXL_PROFILING_COMMAND_START,
+                                           &start));
     AXL_OK(axl_emu_register_model("nop", held_model, NULL));
     axl_test_rig r =
         axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
@@ -654,7 +662,6 @@ static void command_start_wakes_a_wait_for_it_4_6_6(void **s)
         assert_true(wait_flag(&entered, 1));
         pthread_t t;
         assert_int_equal(pthread_create(&t, NULL, release_soon, NULL), 0);
-        uint64_t start;
         AXL_OK(axl_event_get_profiling(eh, AXL_PROFILING_COMMAND_START,
                                        &start));
         atomic_store(&go, 1);

@@ -1969,6 +1969,9 @@ static void a_unit_a_graph_run_frees_goes_to_the_command_waiting(void **s)
     (void)s;
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task((axl_queue)AXL_NONE, until_go, NULL,
+                                       NULL, 0, NULL));
     if (AXL_HOST_TASK_WORKERS < 1)
         skip();
     AXL_OK(axl_emu_register_model("nop", holding_nop, NULL));
