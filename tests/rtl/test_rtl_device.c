@@ -752,19 +752,6 @@ static void a_board_that_keeps_its_design_refuses_a_second_one_2_5(void **s)
  * own) as the other design's command: fir's sums come from its Verilated
  * unit, made again at each swap to B. */
 
-/* The "reprogramming" row of axl_stats_get (2.6): loads since start-up. */
-static uint32_t reprogrammings(void)
-{
-    axl_pool_stats st[48];
-    uint32_t n = 0;
-    AXL_OK(axl_stats_get(st, 48, &n));
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(st[i].name, "reprogramming"))
-            return st[i].high_water;
-    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
-    return 0;
-}
-
 /* An executable graph of design B: fir, recorded on the rig's queue. */
 static axl_graph_exec graph_of_fir(axl_test_rig *r, fir_run *f, axl_graph *g)
 {
@@ -847,7 +834,7 @@ static void a_graph_replays_after_its_design_was_swapped_out_and_back_2_7(
     busy_up(&r, &b, 1);
     axl_graph g;
     axl_graph_exec x = graph_of_fir(&r, &f, &g);
-    const uint32_t loads0 = reprogrammings();
+    const uint32_t loads0 = axl_test_pool("reprogramming").high_water;
     enum { ROUNDS = 2 };
     for (int k = 0; k < ROUNDS; k++) {
         fir_input_for_round(&r, &f, k);
@@ -861,7 +848,8 @@ static void a_graph_replays_after_its_design_was_swapped_out_and_back_2_7(
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, NULL));
     AXL_OK(axl_queue_wait_and_throw(r.q));
     /* A at the start: B, A, B, A, B. */
-    assert_int_equal(reprogrammings() - loads0, 2 * ROUNDS + 1);
+    assert_int_equal(axl_test_pool("reprogramming").high_water - loads0,
+                     2 * ROUNDS + 1);
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
     busy_down(&b);
@@ -902,7 +890,7 @@ static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
     AXL_OK(axl_queue_create(r.ctx, r.dev,
                             AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING,
                             NULL, &qb));
-    const uint32_t loads0 = reprogrammings();
+    const uint32_t loads0 = axl_test_pool("reprogramming").high_water;
     axl_event eb, eg;
     busy_on(&b, qb, &eb);
     AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &eg));
@@ -914,7 +902,7 @@ static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
     AXL_OK(axl_event_release(eg));
     AXL_OK(axl_queue_wait_and_throw(qb));
     fir_check(&r, &f);
-    assert_int_equal(reprogrammings() - loads0, 1);
+    assert_int_equal(axl_test_pool("reprogramming").high_water - loads0, 1);
     AXL_OK(axl_queue_release(qb));
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
@@ -993,12 +981,12 @@ static void a_graph_of_two_designs_is_refused_at_its_submission_2_7(void **s)
     AXL_OK(axl_graph_end_recording(g, r.q));
     axl_graph_exec x;
     AXL_OK(axl_graph_finalize(g, &x));
-    const uint32_t loads0 = reprogrammings();
+    const uint32_t loads0 = axl_test_pool("reprogramming").high_water;
     AXL_EXPECT(axl_queue_submit_graph(r.q, x, NULL, 0, NULL),
                AXL_ERR_FEATURE_NOT_SUPPORTED);
     AXL_MESSAGE_HAS("a graph runs one design");
     AXL_OK(axl_queue_wait_and_throw(r.q));
-    assert_int_equal(reprogrammings(), loads0);
+    assert_int_equal(axl_test_pool("reprogramming").high_water, loads0);
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
     busy_down(&b);

@@ -139,9 +139,9 @@ void axl_test_message_has(const char *text, const char *file, int line)
 
 axl_pool_stats axl_test_pool(const char *name)
 {
-    axl_pool_stats s[32];
+    axl_pool_stats s[64];
     uint32_t n = 0;
-    axl_stats_get(s, 32, &n);
+    AXL_OK(axl_stats_get(s, 64, &n));
     for (uint32_t i = 0; i < n; i++)
         if (strcmp(s[i].name, name) == 0)
             return s[i];

@@ -89,7 +89,9 @@ int axl_test_setup_streams(void **state);
 void axl_test_clock_install(uint64_t start, uint64_t step);
 void axl_test_clock_remove(void);
 
-/* Pool statistics by name ("event", "queue", ...). */
+/* Pool statistics by name ("event", "queue", ...), or another row of
+ * axl_stats_get ("reprogramming": high_water counts loads since start-up,
+ * in_use regions loading now, failures failed loads). */
 axl_pool_stats axl_test_pool(const char *name);
 
 /* The emulated device (the board's first device). */

@@ -125,20 +125,6 @@ static axl_device test_device(void)
 }
 #endif
 
-/* The "reprogramming" row of axl_stats_get: its high_water counts the
- * reprogrammings since start-up (docs/designs-design.md, section 2). */
-static uint32_t reprogrammings(void)
-{
-    axl_pool_stats s[40];
-    uint32_t n = 0;
-    AXL_OK(axl_stats_get(s, 40, &n));
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(s[i].name, "reprogramming"))
-            return s[i].high_water;
-    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
-    return 0;
-}
-
 /* fir of kernels.h: Q15, rounded half up, saturated. */
 static int16_t fir_at(const int16_t *in, const int16_t *coeff, int i)
 {
@@ -212,7 +198,7 @@ static void bundles_of_two_designs_run_alternately_without_a_release_4_11(
     AXL_OK(axl_buffer_create(2, axl_range_1d(N), NULL, &I));
     AXL_OK(axl_buffer_create(2, axl_range_1d(TAPS), NULL, &C));
     AXL_OK(axl_buffer_create(2, axl_range_1d(N), NULL, &O));
-    const uint32_t before = reprogrammings();
+    const uint32_t before = axl_test_pool("reprogramming").high_water;
 #if defined(AXL_TEST_DESIGNS_XRT)
     const unsigned loads_before = atomic_load(&xrt_loads);
 #endif
@@ -257,7 +243,8 @@ static void bundles_of_two_designs_run_alternately_without_a_release_4_11(
         for (int i = 0; VALUES && i < N; i++)
             assert_int_equal(sum[i], x[i] + y[i]);
     }
-    assert_int_equal(reprogrammings() - before, 2 * ROUNDS - 1);
+    assert_int_equal(axl_test_pool("reprogramming").high_water - before,
+                     2 * ROUNDS - 1);
 #if defined(AXL_TEST_DESIGNS_XRT)
     assert_int_equal(atomic_load(&xrt_loads) - loads_before, 2 * ROUNDS - 1);
 #endif

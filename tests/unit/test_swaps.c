@@ -82,20 +82,6 @@ static int teardown(void **state)
     return r;
 }
 
-/* The "reprogramming" row of axl_stats_get (2.6): high_water counts
- * loads since start-up, in_use regions loading now. */
-static axl_pool_stats reprogramming(void)
-{
-    axl_pool_stats s[48];
-    uint32_t n = 0;
-    AXL_OK(axl_stats_get(s, 48, &n));
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(s[i].name, "reprogramming"))
-            return s[i];
-    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
-    return s[0];
-}
-
 /* fir of kernels.h: Q15, rounded half up, saturated. */
 static int16_t fir_at(const int16_t *in, const int16_t *coeff, int i)
 {
@@ -213,7 +199,7 @@ static void a_waiting_command_never_waits_for_a_host_accessor_held_here(
     axl_queue qb;
     AXL_OK(axl_queue_create(t.rig.ctx, t.rig.dev, AXL_QUEUE_IN_ORDER, NULL,
                             &qb));
-    const uint32_t before = reprogramming().high_water;
+    const uint32_t before = axl_test_pool("reprogramming").high_water;
     axl_host_accessor h;
     void *p;
     AXL_OK(axl_host_accessor_create(t.X, AXL_ACCESS_READ_WRITE, NULL, 0, &h,
@@ -228,7 +214,8 @@ static void a_waiting_command_never_waits_for_a_host_accessor_held_here(
     AXL_OK(axl_host_accessor_release(h));
     AXL_OK(axl_event_wait(ea));
     AXL_OK(axl_queue_wait_and_throw(qb));
-    assert_int_equal(reprogramming().high_water - before, 2); /* B, A */
+    /* B, A */
+    assert_int_equal(axl_test_pool("reprogramming").high_water - before, 2);
     check_results(&t);
     AXL_OK(axl_event_release(ea));
     AXL_OK(axl_event_release(eb));
@@ -277,7 +264,7 @@ static void designs_take_turns_by_their_oldest_waiting_command_2_1(void **s)
                                         NULL, 0, NULL));
     }
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
-    const uint32_t before = reprogramming().high_water;
+    const uint32_t before = axl_test_pool("reprogramming").high_water;
     atomic_store(&gate_open, 0);
     axl_event g, e[5];
     AXL_OK(axl_queue_host_task(t.rig.q, gate, NULL, NULL, 0, &g));
@@ -303,8 +290,9 @@ static void designs_take_turns_by_their_oldest_waiting_command_2_1(void **s)
     }
     AXL_OK(axl_event_release(g));
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
-    assert_int_equal(reprogramming().high_water - before, 2);
-    assert_int_equal(reprogramming().in_use, 0); /* none loading at rest */
+    assert_int_equal(axl_test_pool("reprogramming").high_water - before, 2);
+    /* None loading at rest. */
+    assert_int_equal(axl_test_pool("reprogramming").in_use, 0);
     for (int i = 0; i < 5; i++) {
         int32_t sum[N];
         int16_t f[N];
@@ -379,7 +367,7 @@ static void a_device_that_forbids_swaps_refuses_a_second_design_2_5(void **s)
                AXL_ERR_BAD_STATE);
     AXL_MESSAGE_HAS("whose kernels another would stop");
     AXL_MESSAGE_HAS("the device does not reprogram on demand");
-    assert_int_equal(reprogramming().in_use, 0);
+    assert_int_equal(axl_test_pool("reprogramming").in_use, 0);
     axl_test_rig_down(&rig);
     swaps_on(true);
 }
@@ -536,12 +524,12 @@ static void a_graph_of_two_designs_is_refused_at_its_submission(void **s)
     AXL_OK(axl_graph_end_recording(g, t.rig.q));
     axl_graph_exec x;
     AXL_OK(axl_graph_finalize(g, &x));
-    const uint32_t before = reprogramming().high_water;
+    const uint32_t before = axl_test_pool("reprogramming").high_water;
     assert_int_equal(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL),
                      AXL_ERR_FEATURE_NOT_SUPPORTED);
     assert_non_null(strstr(axl_last_message(), "a graph runs one design"));
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
-    assert_int_equal(reprogramming().high_water, before);
+    assert_int_equal(axl_test_pool("reprogramming").high_water, before);
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
     two_down(&t);
@@ -580,7 +568,7 @@ static void a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4(
     AXL_OK(axl_image_register(moved, axl_test_designs_b_xclbin_size));
     axl_test_rig rig = axl_test_rig_on(axl_test_emu_device(),
                                        AXL_QUEUE_IN_ORDER);
-    const uint32_t loads = reprogramming().high_water;
+    const uint32_t loads = axl_test_pool("reprogramming").high_water;
     axl_kernel_id fir_id;
     AXL_OK(axl_get_kernel_id("fir", &fir_id));
     axl_kernel_bundle b;
@@ -590,7 +578,7 @@ static void a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4(
     AXL_MESSAGE_HAS("fir's design cannot load beside another");
     AXL_MESSAGE_HAS(", 0x7000000000) is no bank of");
     AXL_MESSAGE_HAS("designs on one device share its banks");
-    assert_int_equal(reprogramming().high_water, loads);
+    assert_int_equal(axl_test_pool("reprogramming").high_water, loads);
     axl_test_rig_down(&rig);
 }
 
@@ -614,7 +602,7 @@ static void a_pinned_design_fails_the_other_designs_commands_at_once_2_5(
     two_up(&t, AXL_QUEUE_IN_ORDER);
     vadd(&t, t.rig.q, NULL, 0, NULL); /* A is loaded */
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
-    const uint32_t loads = reprogramming().high_water;
+    const uint32_t loads = axl_test_pool("reprogramming").high_water;
     axl_ip ip;
     AXL_OK(axl_ip_open(t.rig.bundle, t.rig.dev, "vadd_2", &ip));
     axl_event e;
@@ -624,12 +612,12 @@ static void a_pinned_design_fails_the_other_designs_commands_at_once_2_5(
     AXL_MESSAGE_HAS("nothing was loaded");
     AXL_OK(axl_event_release(e));
     AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_BAD_STATE);
-    assert_int_equal(reprogramming().high_water, loads);
+    assert_int_equal(axl_test_pool("reprogramming").high_water, loads);
     AXL_OK(axl_ip_release(ip));
     fir(&t, t.rig.q, NULL, 0, NULL);
     vadd(&t, t.rig.q, NULL, 0, NULL);
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
-    assert_int_equal(reprogramming().high_water, loads + 2);
+    assert_int_equal(axl_test_pool("reprogramming").high_water, loads + 2);
     check_results(&t);
     two_down(&t);
 }
@@ -654,7 +642,7 @@ static void a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2(
     two_up(&t, AXL_QUEUE_IN_ORDER);
     vadd(&t, t.rig.q, NULL, 0, NULL); /* A is loaded, S written */
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
-    const axl_pool_stats before = reprogramming();
+    const axl_pool_stats before = axl_test_pool("reprogramming");
     axl_mmio_sim_fail_loads(true);
     axl_event e;
     fir(&t, t.rig.q, NULL, 0, &e);
@@ -664,7 +652,7 @@ static void a_failed_load_fails_its_waiters_and_keeps_every_buffer_2_2(
     AXL_MESSAGE_HAS("the simulated board refused the design");
     AXL_OK(axl_event_release(e));
     AXL_EXPECT(axl_queue_wait_and_throw(t.rig.q), AXL_ERR_RUNTIME);
-    const axl_pool_stats after = reprogramming();
+    const axl_pool_stats after = axl_test_pool("reprogramming");
     assert_int_equal(after.failures, before.failures + 1);
     assert_int_equal(after.high_water, before.high_water);
     assert_int_equal(after.in_use, 0);
@@ -963,8 +951,8 @@ static void two_threads_of_two_designs_both_finish_with_right_results(
     pthread_join(tb, NULL);
     AXL_OK(a.st);
     AXL_OK(b.st);
-    assert_true(reprogramming().high_water >= 1);
-    assert_int_equal(reprogramming().in_use, 0);
+    assert_true(axl_test_pool("reprogramming").high_water >= 1);
+    assert_int_equal(axl_test_pool("reprogramming").in_use, 0);
     check_results(&t);
     AXL_OK(axl_queue_release(qb));
     two_down(&t);

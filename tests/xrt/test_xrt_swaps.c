@@ -606,20 +606,6 @@ static int setup_graphs(void **state)
     return 0;
 }
 
-/* The "reprogramming" row of axl_stats_get (2.6): high_water counts
- * loads since start-up. */
-static uint32_t reprogrammings(void)
-{
-    axl_pool_stats s[48];
-    uint32_t n = 0;
-    AXL_OK(axl_stats_get(s, 48, &n));
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(s[i].name, "reprogramming"))
-            return s[i].high_water;
-    fail_msg("axl_stats_get has no \"reprogramming\" row (issue 40)");
-    return 0;
-}
-
 /* A's vadd on whole buffers, S = X + Y, on queue q. */
 static void vadd_on(struct two *t, axl_queue q, axl_event *e)
 {
@@ -690,7 +676,7 @@ static void a_graph_replays_after_its_design_was_swapped_out_and_back_2_7(
     axl_graph g;
     axl_graph_exec x = graph_of_vadd(&t, &g);
     const unsigned loads0 = atomic_load(&loads);
-    const uint32_t reprog0 = reprogrammings();
+    const uint32_t reprog0 = axl_test_pool("reprogramming").high_water;
     enum { ROUNDS = 3 };
     for (int r = 0; r < ROUNDS; r++) {
         inputs_for_round(&t, r);
@@ -706,7 +692,8 @@ static void a_graph_replays_after_its_design_was_swapped_out_and_back_2_7(
     check_sums(&t);
     /* A loaded at the start: B, A, B, A, B, A. */
     assert_int_equal(atomic_load(&loads) - loads0, 2 * ROUNDS);
-    assert_int_equal(reprogrammings() - reprog0, 2 * ROUNDS);
+    assert_int_equal(axl_test_pool("reprogramming").high_water - reprog0,
+                     2 * ROUNDS);
     assert_int_equal(atomic_load(&vadd_starts), ROUNDS + 1);
     assert_int_equal(atomic_load(&stale_starts), 0);
     AXL_OK(axl_graph_exec_release(x));
@@ -744,7 +731,7 @@ static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
     fir_on(&t, qb, &ef); /* B loaded, fir's run held in flight */
     wait_stuck_started();
     const unsigned loads0 = atomic_load(&loads);
-    const uint32_t reprog0 = reprogrammings();
+    const uint32_t reprog0 = axl_test_pool("reprogramming").high_water;
     AXL_OK(axl_queue_submit_graph(t.rig.q, x, NULL, 0, &eg));
     xt_sleep_ms(100);
     axl_event_status st;
@@ -763,7 +750,7 @@ static void a_graph_waits_for_the_other_designs_run_in_flight_2_7(void **s)
     AXL_OK(axl_queue_wait_and_throw(qb));
     check_sums(&t);
     assert_int_equal(atomic_load(&loads) - loads0, 1);
-    assert_int_equal(reprogrammings() - reprog0, 1);
+    assert_int_equal(axl_test_pool("reprogramming").high_water - reprog0, 1);
     assert_int_equal(atomic_load(&vadd_starts), 1);
     assert_int_equal(atomic_load(&stale_starts), 0);
     AXL_OK(axl_queue_release(qb));
@@ -830,13 +817,13 @@ static void a_graph_of_two_designs_is_refused_at_its_submission_2_7(void **s)
     axl_graph_exec x;
     AXL_OK(axl_graph_finalize(g, &x));
     const unsigned loads0 = atomic_load(&loads);
-    const uint32_t reprog0 = reprogrammings();
+    const uint32_t reprog0 = axl_test_pool("reprogramming").high_water;
     AXL_EXPECT(axl_queue_submit_graph(t.rig.q, x, NULL, 0, NULL),
                AXL_ERR_FEATURE_NOT_SUPPORTED);
     AXL_MESSAGE_HAS("a graph runs one design");
     AXL_OK(axl_queue_wait_and_throw(t.rig.q));
     assert_int_equal(atomic_load(&loads), loads0);
-    assert_int_equal(reprogrammings(), reprog0);
+    assert_int_equal(axl_test_pool("reprogramming").high_water, reprog0);
     assert_int_equal(atomic_load(&vadd_starts), 0);
     AXL_OK(axl_graph_exec_release(x));
     AXL_OK(axl_graph_release(g));
