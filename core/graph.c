@@ -1030,10 +1030,7 @@ static axl_status open_unit(const char *fn, struct axl__device *d,
     axl_port_unlock();
     axl_status st = axl__dev_cu_open(d, img, ki, ip, &h);
     axl_port_lock();
-    d->programming = false;
-#if AXL_FEATURE_DESIGN_SWAP
-    axl__swap_poke(d); /* a swap it held off (swap.c's swap_one) */
-#endif
+    axl__programming_done(d);
     if (st == AXL_SUCCESS && !cu->opened) {
         cu->handle = h;
         cu->opened = true;

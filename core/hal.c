@@ -149,12 +149,7 @@ axl_status axl_hal_kernel_cu(axl_kernel kernel, axl_device device,
         axl_port_unlock();
         st = axl__dev_cu_open(d, &img->x, kid->index, ip, &mine);
         axl_port_lock();
-        d->programming = false;
-#if AXL_FEATURE_DESIGN_SWAP
-        axl__swap_poke(d); /* a swap it held off (swap.c's swap_one) */
-#endif
-        if (axl__rt.waiters)
-            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+        axl__programming_done(d);
         if (st != AXL_SUCCESS)
             break;
         have = true;

@@ -312,10 +312,7 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
             st = axl__dev_describe(d, &info);
         axl_port_lock();
         img->refs--;
-        d->programming = false;
-#if AXL_FEATURE_DESIGN_SWAP
-        axl__swap_poke(d); /* a swap it held off (swap.c's swap_one) */
-#endif
+        axl__programming_done(d);
 #if AXL_FEATURE_DESIGN_SWAP
         trace_load(d, was, img, st, t0);
 #endif

@@ -51,4 +51,18 @@ static inline void axl__swap_poke(struct axl__device *d)
 bool axl__swaps_run(void);
 #endif
 
+/* A unit open or a design load that held d as `programming` is over (lock
+ * held): the flag is cleared, and what it held off looks again: the waits
+ * (DONE) and, on a device that swaps, a swap swap_one refused meanwhile,
+ * which the workers (WORK) may be the only ones to run. */
+static inline void axl__programming_done(struct axl__device *d)
+{
+    d->programming = false;
+    if (axl__rt.waiters)
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
+#if AXL_FEATURE_DESIGN_SWAP
+    axl__swap_poke(d);
+#endif
+}
+
 #endif /* AXL_SWAP_H */
