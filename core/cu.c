@@ -494,6 +494,10 @@ AXL__HOT_INLINE void mark_running(struct axl__device *d, struct axl__cu *cu,
         axl__observe_start(c, e);
     atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
                           memory_order_release);
+    /* A wait for this start (4.6.6) is woken: this hold of the lock is
+     * not always the one whose wake made the command ready. */
+    if (atomic_load_explicit(&axl__rt.start_waits, memory_order_relaxed))
+        axl_port_wake(AXL_PORT_CHANNEL_DONE);
     /* No deadline while this thread moves the data and starts the run:
      * a timeout must not abandon a run its dispatcher still holds. */
     cu->deadline = 0;

@@ -250,8 +250,12 @@ AXL__COLD static axl_status lost_input(struct axl__plan *p, uint32_t n)
     return AXL_SUCCESS;
 }
 
-/* A node starts, the first of the submission (any context that drives):
- * the event runs from here, its command_start this start's time. */
+/* A node starts, the first of the submission (any context that drives,
+ * never with the lock held): the event runs from here, its command_start
+ * this start's time. A wait for that start (4.6.6) may sleep meanwhile
+ * on another thread, past the dispatch's wake: it is woken here, and
+ * only when there is one (the store and the count's load seq_cst, the
+ * waits count themselves before they look: axl__wait_started). */
 static void first_start(struct axl__plan *p, struct axl__device *d)
 {
     if (atomic_exchange(&p->started, 1))
@@ -259,8 +263,16 @@ static void first_start(struct axl__plan *p, struct axl__device *d)
     struct axl__event *e = axl__event_at(axl__command_at(p->cmd)->event);
     if (p->profiling)
         e->t_start = axl__dev_now(d);
-    atomic_store_explicit(&e->state, (uint8_t)AXL_EVENT_RUNNING,
-                          memory_order_release);
+    atomic_store(&e->state, (uint8_t)AXL_EVENT_RUNNING);
+    if (atomic_load(&axl__rt.start_waits)) {
+        if (axl_port_in_isr()) {
+            axl_port_wake(AXL_PORT_CHANNEL_DONE); /* as a run's end does */
+        } else {
+            axl_port_lock();
+            axl_port_wake(AXL_PORT_CHANNEL_DONE);
+            axl_port_unlock();
+        }
+    }
 }
 
 /* Node n's failure message, "node 2 (a copy): why", unless one is kept. */

@@ -137,6 +137,12 @@ struct axl__runtime {
     axl__command_ref inflight_head, inflight_tail; /* incomplete, in
                                               submission order */
     uint32_t waiters;                      /* threads blocked on DONE */
+    _Atomic uint32_t start_waits;          /* of them, waits for a
+                                              command's start (4.6.6's
+                                              command_start): a start
+                                              made without the lock (a
+                                              graph's first node) reads
+                                              it to know it must wake */
     uint32_t kernels_gone, buffers_gone;   /* kernels and buffers the
                                               application released (the
                                               only way their handles stop

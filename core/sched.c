@@ -1431,8 +1431,14 @@ axl_status axl__wait_started(const char *fn, struct axl__event *e)
 {
     axl_status st = axl__wait_check(fn, AXL__WAITED_EVENT, e,
                                     AXL_ERR_BAD_STATE, "the wait");
-    if (st == AXL_SUCCESS)
+    if (st == AXL_SUCCESS) {
+        /* Counted before the look (seq_cst, as the lock-free start's
+         * store and load are): either the look sees the start, or the
+         * start sees this count and wakes the sleep. */
+        atomic_fetch_add(&axl__rt.start_waits, 1);
         wait_until(event_started, e);
+        atomic_fetch_sub(&axl__rt.start_waits, 1);
+    }
     return st;
 }
 

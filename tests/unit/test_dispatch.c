@@ -676,6 +676,62 @@ static void command_start_wakes_a_wait_for_it_4_6_6(void **s)
     assert_int_equal(atomic_load(&go_late), 0);
 }
 
+/* A nop whose first run holds its unit until released, and whose later
+ * runs wait for the go (GO_MS at most), counting a late go. */
+static axl_status held_then_go(const axl_emu_call *c, void *user)
+{
+    (void)c;
+    (void)user;
+    if (atomic_fetch_add(&entered, 1) == 0)
+        wait_flag(&released, 1);
+    else
+        (void)wait_for_go(NULL);
+    return AXL_SUCCESS;
+}
+
+/* 4.6.6 again, for a kernel: the one behind a held kernel in an in-order
+ * queue is dispatched by the emulated unit's thread when the held one
+ * ends, in a later hold of the lock than the end's wake; its start must
+ * wake the wait for it, or that wait sleeps until it ends (here: until
+ * it gives up on the go only the wait's return gives). */
+static void a_kernels_start_wakes_a_wait_for_it_4_6_6(void **s)
+{
+    (void)s;
+    uint64_t start;
+    AXL_TEST_NEEDS(AXL_FEATURE_PROFILING,
+                   axl_event_get_profiling((axl_event)AXL_NONE,
+                                           AXL_PROFILING_COMMAND_START,
+                                           &start));
+    AXL_OK(axl_emu_register_model("nop", held_then_go, NULL));
+    axl_test_rig r =
+        axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    /* No timeouts: a wait with a run's deadline ahead wakes each ms. */
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
+    atomic_store(&go_late, 0);
+    for (int round = 0; round < 10; round++) {
+        reset_flags();
+        atomic_store(&go, 0);
+        axl_event e1, e2;
+        AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e1));
+        AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &e2));
+        assert_true(wait_flag(&entered, 1));
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, release_soon, NULL), 0);
+        AXL_OK(axl_event_get_profiling(e2, AXL_PROFILING_COMMAND_START,
+                                       &start));
+        atomic_store(&go, 1);
+        AXL_OK(axl_event_wait(e2));
+        pthread_join(t, NULL);
+        AXL_OK(axl_event_release(e1));
+        AXL_OK(axl_event_release(e2));
+    }
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    AXL_OK(axl_kernel_release(k));
+    axl_test_rig_down(&r);
+    assert_int_equal(atomic_load(&go_late), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -695,6 +751,7 @@ int main(void)
         T(shutdown_gives_up_a_running_model_past_its_timeout),
         T(programming_waits_for_an_abandoned_run_to_come_back),
         T(command_start_wakes_a_wait_for_it_4_6_6),
+        T(a_kernels_start_wakes_a_wait_for_it_4_6_6),
     };
     /* AXL_TEST_FILTER=name (or a pattern with *) runs some of them. */
     const char *filter = getenv("AXL_TEST_FILTER");

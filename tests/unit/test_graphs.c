@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <time.h>
 #include <string.h>
 
@@ -2016,6 +2017,72 @@ static void a_unit_a_graph_run_frees_goes_to_the_command_waiting(void **s)
     assert_int_equal(atomic_load(&node_late), 0);
 }
 
+/* 4.6.6: get_profiling_info(command_start) blocks until the command
+ * starts. A graph's submission starts with its first node, which the
+ * thread that drives the replay starts without the lock (here an
+ * emulated unit's thread, once the kernel before it in the queue ends):
+ * that start must wake the wait, or the wait sleeps until the graph ends
+ * (here: until its host node gives up on the go only the wait's return
+ * gives). */
+static void *unhold_soon(void *arg)
+{
+    (void)arg;
+    nap();
+    nap();
+    atomic_store(&nop_hold, 0);
+    return NULL;
+}
+
+static void a_graphs_first_start_wakes_a_wait_for_its_start_4_6_6(void **s)
+{
+    (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    AXL_TEST_NEEDS(AXL_FEATURE_HOST_TASKS,
+                   axl_queue_host_task((axl_queue)AXL_NONE, until_go, NULL,
+                                       NULL, 0, NULL));
+    uint64_t t;
+    AXL_TEST_NEEDS(AXL_FEATURE_PROFILING,
+                   axl_event_get_profiling((axl_event)AXL_NONE,
+                                           AXL_PROFILING_COMMAND_START, &t));
+    AXL_OK(axl_emu_register_model("nop", holding_nop, NULL));
+    rig r = axl_test_rig_up(AXL_QUEUE_IN_ORDER | AXL_QUEUE_ENABLE_PROFILING);
+    /* No timeouts: a wait with a run's deadline ahead wakes each ms. */
+    AXL_OK(axl_queue_set_timeout(r.q, 0));
+    axl_kernel k = axl_test_rig_kernel(&r, "nop");
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.ctx, r.dev, &g));
+    AXL_OK(axl_graph_add(g, until_go_cgf, NULL, NULL, 0, NULL));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    atomic_store(&node_late, 0);
+    for (int round = 0; round < 10; round++) {
+        atomic_store(&nop_hold, 1);
+        atomic_store(&nop_in, 0);
+        atomic_store(&node_go, 0);
+        axl_event ek, eg;
+        AXL_OK(axl_queue_single_task(r.q, k, NULL, 0, NULL, 0, &ek));
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &eg));
+        for (int ms = 0; ms < 10000 && !atomic_load(&nop_in); ms++)
+            nap();
+        /* Let go once this thread sleeps in the wait (2 ms later). */
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, unhold_soon, NULL), 0);
+        AXL_OK(axl_event_get_profiling(eg, AXL_PROFILING_COMMAND_START, &t));
+        atomic_store(&node_go, 1);
+        AXL_OK(axl_event_wait(eg));
+        pthread_join(th, NULL);
+        AXL_OK(axl_event_release(ek));
+        AXL_OK(axl_event_release(eg));
+    }
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_kernel_release(k));
+    AXL_OK(axl_emu_register_model("nop", NULL, NULL));
+    axl_test_rig_down(&r);
+    assert_int_equal(atomic_load(&node_late), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, axl_test_setup, axl_test_teardown)
 
 int main(void)
@@ -2032,6 +2099,7 @@ int main(void)
         T(waiting_on_a_recording_queue_is_invalid_naming_its_graph),
         T(one_instance_of_an_executable_graph_runs_at_a_time),
         T(a_unit_a_graph_run_frees_goes_to_the_command_waiting),
+        T(a_graphs_first_start_wakes_a_wait_for_its_start_4_6_6),
         T(parallel_for_is_recorded_as_one_node_of_its_chunks),
         T(replay_equals_the_same_commands_submitted_one_by_one),
         T(added_nodes_run_after_their_dependencies),
