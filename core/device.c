@@ -97,6 +97,7 @@ static axl_status device_info(const char *fn, const struct axl__device *d,
         axl_device_type type;
         axl_platform platform;
         axl_aspect aspects[AXL_ASPECT_COUNT];
+        uint8_t uuid[16];
     } v;
     size_t size;
     switch (param) {
@@ -187,6 +188,25 @@ static axl_status device_info(const char *fn, const struct axl__device *d,
     case AXL_DEVICE_INFO_MEMORY_BANKS:
         v.u32 = i->bank_count;
         size = sizeof v.u32;
+        break;
+    /* A DFX shell's (designs-design.md 4); none where nothing swaps. */
+    case AXL_DEVICE_INFO_SLOTS:
+        v.u32 = axl__device_slot_count(d);
+        size = sizeof v.u32;
+        break;
+    case AXL_DEVICE_INFO_SHELL:
+#if AXL_FEATURE_DESIGN_SWAP
+        return axl__info_str(fn, i->shell_name, value, value_size, size_ret);
+#else
+        return axl__info_str(fn, "", value, value_size, size_ret);
+#endif
+    case AXL_DEVICE_INFO_SHELL_UUID:
+        memset(v.uuid, 0, sizeof v.uuid);
+#if AXL_FEATURE_DESIGN_SWAP
+        if (axl__device_slot_count(d))
+            memcpy(v.uuid, i->shell_uuid, sizeof v.uuid);
+#endif
+        size = sizeof v.uuid;
         break;
     default:
         return axl__fail(fn, AXL_ERR_INVALID,

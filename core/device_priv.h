@@ -96,6 +96,17 @@ AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
     return axl__image_ref_eq(d->loaded, axl__image_ref_at(s));
 }
 
+/* The slots of d's DFX shell (issue 40, 3.1): 0 without one. */
+static inline uint32_t axl__device_slot_count(const struct axl__device *d)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    return d->info.region_count > 1 ? d->info.region_count - 1 : 0;
+#else
+    (void)d;
+    return 0;
+#endif
+}
+
 /* The devices of one type of `platform` (NULL: of every platform), as a
  * list output (device.c). */
 axl_status axl__list_devices(const char *fn,

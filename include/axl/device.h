@@ -45,6 +45,14 @@ typedef enum axl_device_info {
     AXL_DEVICE_INFO_BACKEND_VERSION,        /**< string */
     AXL_DEVICE_INFO_ASPECTS,                /**< axl_aspect[] */
     AXL_DEVICE_INFO_MEMORY_BANKS,           /**< uint32_t: axl extension */
+    /** DFX shells (axl extension, issue 40; axl/shell.h): */
+    AXL_DEVICE_INFO_SLOTS,                  /**< uint32_t: its shell's
+                                                 slots, 0 without a shell */
+    AXL_DEVICE_INFO_SHELL,                  /**< string: its shell's name,
+                                                 "" without one */
+    AXL_DEVICE_INFO_SHELL_UUID,             /**< uint8_t[16]: the interface
+                                                 UUID its partials name
+                                                 (zeros without a shell) */
     AXL_DEVICE_INFO_COUNT
 } axl_device_info;
 

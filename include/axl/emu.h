@@ -32,6 +32,7 @@
 #include "axl/types.h"
 
 struct axl_xclbin_design;
+struct axl_shell;
 
 #ifdef __cplusplus
 extern "C" {
@@ -154,6 +155,21 @@ axl_status axl_emu_set_deterministic(bool on);
  * zcu102-r5 board's), where nothing swaps.
  */
 axl_status axl_emu_set_swaps(bool on);
+
+/**
+ * Gives the emulated devices opened from now on a DFX shell (issue 40,
+ * axl/shell.h, docs/designs-design.md 3.1): its slots take partial
+ * designs of that shell, each beside the others and beside the device's
+ * built-in design (the static part). `shell` is checked
+ * (axl_shell_check: AXL_ERR_INVALID naming what is wrong, nothing
+ * changed) and must stay valid while those devices are open. NULL: no
+ * shell from the application; a hosted build then reads
+ * AXL_EMU_SHELL=<preset> ("k26_2rp", axl_shell_find) when a device
+ * opens. Call it before the first axl call or after axl_shutdown; a
+ * device already open keeps what it had. Only in builds with
+ * AXL_FEATURE_DESIGN_SWAP.
+ */
+axl_status axl_emu_set_shell(const struct axl_shell *shell);
 
 /**
  * Limits of a hosted build's emulated device (DESIGN.md, "The emulated

@@ -224,6 +224,14 @@ typedef struct axl_hal_device_info {
      *  builtin_image when not NULL: the kernel ids, names and every query
      *  are the same. It must stay valid while the device is open. */
     const struct axl_xclbin_design *builtin_design;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    /** A DFX shell (issue 40, docs/designs-design.md 2.8, 3.1): 1 + its
+     *  slots, read with the region op (region 0: the static part); 0 or
+     *  1: no shell, the whole fabric is region 0. */
+    uint32_t region_count;
+    uint8_t shell_uuid[16];       /**< what its partials name */
+    char shell_name[24];          /**< "k26_2rp"; "" without a shell */
+#endif
 } axl_hal_device_info;
 
 /** One memory bank of a device. */
@@ -246,6 +254,17 @@ typedef struct axl_hal_bank_usage {
      *  it is): "AXL_EMU_MAX_BANK_BYTES of 16 GiB". */
     char note[64];
 } axl_hal_bank_usage;
+
+/** A region of a device's fabric (issue 40, docs/designs-design.md
+ *  2.8): region 0 is the whole fabric or a shell's static part, regions
+ *  1..n its slots (slot = region - 1), one design each. */
+typedef struct axl_hal_region {
+    char name[16];                 /**< "fabric", "RP_0" */
+    uint64_t ctrl_base, ctrl_size; /**< its control window */
+    uint32_t irq_first, irq_count; /**< its interrupt lines */
+    uint32_t first_unit;           /**< the port's unit number of a
+                                        design's IP_LAYOUT entry 0 there */
+} axl_hal_region;
 
 /** A device allocation. handle and host_ptr belong to the port. */
 typedef struct axl_hal_mem {
@@ -583,6 +602,9 @@ typedef struct axl_device_port {
     axl_status (*region_load)(void *dev, uint32_t *region,
                               const axl_xclbin *image, char *why,
                               size_t why_size);
+    /** Optional, with region_count > 1 in describe(): region `index`
+     *  (1..region_count - 1: the shell's slots). */
+    axl_status (*region)(void *dev, uint32_t index, axl_hal_region *out);
 #endif
 } axl_device_port;
 

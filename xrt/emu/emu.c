@@ -36,6 +36,7 @@
 #include "axl/emu.h"
 #include "axl/hal.h"
 #include "axl/runtime.h"
+#include "axl/shell.h"
 #include "axl/trace.h"
 #include "emu_config.h"
 #include "emu_models.h"
@@ -724,6 +725,63 @@ axl_status axl_emu_set_swaps(bool on)
     atomic_store_explicit(&swaps_off, !on, memory_order_relaxed);
     return AXL_SUCCESS;
 }
+
+/* The shell the devices opened from now on have (issue 40, 3.1):
+ * axl_emu_set_shell's, or NULL (then AXL_EMU_SHELL's preset, if any). */
+static const axl_shell *_Atomic app_shell;
+
+axl_status axl_emu_set_shell(const axl_shell *shell)
+{
+    if (shell) {
+        const axl_status st = axl_shell_check("axl_emu_set_shell", shell);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    atomic_store_explicit(&app_shell, shell, memory_order_relaxed);
+    return AXL_SUCCESS;
+}
+
+/* The shell a device opened now has: the application's, else the
+ * environment's preset (hosted builds), else none. */
+static const axl_shell *shell_now(uint32_t index)
+{
+    const axl_shell *sh =
+        atomic_load_explicit(&app_shell, memory_order_relaxed);
+#if AXL_EMU_HOSTED
+    const char *v = getenv("AXL_EMU_SHELL");
+    if (!sh && v && v[0] && !(sh = axl_shell_find(v)))
+        axl_hal_log(AXL_LOG_WARN,
+                    "axl emulated FPGA %u: AXL_EMU_SHELL=%s names no preset "
+                    "shell (k26_2rp): the device has no slots",
+                    (unsigned)index, v);
+#else
+    (void)index;
+#endif
+    return sh;
+}
+
+/* Region `index` of a device with a shell: its slot index - 1. */
+static axl_status emu_region(void *dev, uint32_t index, axl_hal_region *out)
+{
+    const emu_device *d = dev;
+    memset(out, 0, sizeof *out);
+    if (index == 0) {
+        axl_format(out->name, sizeof out->name, "static");
+        return AXL_SUCCESS;
+    }
+    if (!d->shell || index > d->shell->slot_count)
+        return emu_fail(AXL_ERR_INVALID,
+                        "axl emulated FPGA %u has no region %u",
+                        (unsigned)d->index, (unsigned)index);
+    const axl_slot *s = &d->shell->slots[index - 1];
+    axl_format(out->name, sizeof out->name, "%s", s->name);
+    out->ctrl_base = s->ctrl_base;
+    out->ctrl_size = s->ctrl_size;
+    out->irq_first = s->irq_first;
+    out->irq_count = s->irq_count;
+    out->first_unit = s->first_unit;
+    return AXL_SUCCESS;
+}
 #endif
 
 static axl_status emu_open(uint32_t index, void **dev)
@@ -736,6 +794,7 @@ static axl_status emu_open(uint32_t index, void **dev)
     d->epoch = ++epochs;
 #if AXL_FEATURE_DESIGN_SWAP
     d->swaps_off = atomic_load_explicit(&swaps_off, memory_order_relaxed);
+    d->shell = shell_now(index);
 #endif
     for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
         d->units[u].ip = UINT32_MAX;
@@ -846,6 +905,13 @@ static axl_status emu_describe(void *dev, axl_hal_device_info *info)
 #if AXL_FEATURE_DESIGN_SWAP
     if (!d->swaps_off)
         info->flags |= AXL_HAL_DEVICE_SWAPS;
+    if (d->shell) {
+        info->region_count = 1 + d->shell->slot_count;
+        memcpy(info->shell_uuid, d->shell->interface_uuid,
+               sizeof info->shell_uuid);
+        axl_format(info->shell_name, sizeof info->shell_name, "%s",
+                   d->shell->name);
+    }
 #endif
     info->mem_base_addr_align = AXL_EMU_MEM_ALIGN_BITS;
     info->max_clock_mhz = 300;
@@ -1824,6 +1890,7 @@ const axl_device_port axl_emu_port = {
     .load_image = emu_load_image,
 #if AXL_FEATURE_DESIGN_SWAP
     .region_load = emu_region_load,
+    .region = emu_region,
 #endif
     .kernel_compatible = emu_kernel_compatible,
     /* "its own": a stock model serves only axl's kernel of its name. */

@@ -12,6 +12,7 @@
 
 #include "axl/emu.h"
 #include "axl/hal.h"
+#include "axl/shell.h"
 #include "emu_config.h"
 
 /* Streams need a worker per unit: a hosted build's. */
@@ -132,6 +133,8 @@ typedef struct emu_device {
     uint32_t epoch;             /* this open; a worker of an older one ends */
 #if AXL_FEATURE_DESIGN_SWAP
     bool swaps_off;             /* axl_emu_set_swaps(false) at its open */
+    const axl_shell *shell;     /* its DFX shell at its open, or NULL
+                                   (axl_emu_set_shell, AXL_EMU_SHELL) */
 #endif
     emu_unit units[AXL_EMU_UNITS];
     emu_bank banks[EMU_BANK_SLOTS];
