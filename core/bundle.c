@@ -152,6 +152,20 @@ bool axl__kernel_fits(const struct axl__kernel_id *k, const devlist *l)
 static axl_status unfit(const char *fn, const struct axl__kernel_id *k,
                         const devlist *l)
 {
+#if AXL_FEATURE_DESIGN_SWAP
+    /* A device with a shell says which rule of 3.2 the design breaks. */
+    const struct axl__image *img = axl__image_at(k->image);
+    for (uint8_t i = 0; img->kind != AXL__IMAGE_BUILTIN && i < l->n; i++) {
+        char why[AXL_MESSAGE_MAX - 64];
+        const struct axl__device *d = axl__device_at(l->slot[i]);
+        if (axl__device_slot_count(d) && axl__device_loads_images(d) &&
+            !axl__image_slot(d, &img->x, why, sizeof why))
+            return axl__fail(fn, AXL_ERR_INVALID,
+                             "kernel %s is compatible with none of the "
+                             "devices: %s",
+                             k->name, why);
+    }
+#endif
     const char *dev = NULL;
     const char *fix = axl__kernel_fix(k, l->slot, l->n, &dev);
     if (fix)
@@ -371,6 +385,23 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
         if (carried)
             pick[d] = NULL;
 #if AXL_FEATURE_DESIGN_SWAP
+        /* A partial goes into a slot of the device's shell (3.3): not
+         * built yet, so refused rather than loaded over the whole
+         * fabric, which would take the shell away. */
+        if (pick[d] && axl__device_slot_count(dev)) {
+            if (list) {
+                pick[d] = NULL;
+                continue;
+            }
+            axl_xclbin_kernel first = {0};
+            axl_xclbin_get_kernel(&pick[d]->x, 0, &first);
+            return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                             "%.*s's design is a partial for a slot of "
+                             "shell %s on %s: loading into slots is not "
+                             "built yet (issue 40, stage 5)",
+                             (int)first.name.len, first.name.ptr,
+                             dev->info.shell_name, dev->info.name);
+        }
         /* A device that reprograms on demand loads the design now only
          * where that displaces nothing held and waits for nothing
          * (designs-design.md 2.2); else at its first command. */

@@ -7,6 +7,7 @@
 #define AXL_DEVICE_PRIV_H
 
 #include "cu.h"
+#include "axl/shell.h"
 
 /* A platform: one registered device port and the devices it found. */
 struct axl__platform {
@@ -18,9 +19,14 @@ struct axl__platform {
 
 /* A part of a device's fabric that carries one design at a time
  * (docs/designs-design.md 1.1, struct axl__region there; that name is a
- * buffer region's here). Region 0 is the whole fabric, and the
- * only one until DFX slots (issue 40, stage 5). */
+ * buffer region's here). Region 0 is the whole fabric, or a DFX shell's
+ * static part; regions 1..n are the shell's slots (slot = region - 1;
+ * issue 40, stage 5), read from the port at open. */
+#if AXL_FEATURE_DESIGN_SWAP
+#define AXL__MAX_REGIONS (1u + AXL_SHELL_MAX_SLOTS)
+#else
 #define AXL__MAX_REGIONS 1u
+#endif
 #define AXL__NO_REGION 0xFFu
 struct axl__device_region {
     axl__placement_ref design;  /* the placement it carries; none: nothing,
@@ -41,6 +47,8 @@ struct axl__device_region {
                                    submissions waiting for a design */
     uint32_t epoch;             /* its run slots filled again (a load):
                                    plans bound before bind again */
+    axl_hal_region desc;        /* a slot's name, window, lines and
+                                   first unit (the port's region op) */
     char failed_why[AXL_MESSAGE_MAX]; /* why its last waiters were failed
                                    (a load refused, a hung unit, a pinned
                                    design): a graph's submission among

@@ -97,6 +97,110 @@ bool axl__device_loads_images(const struct axl__device *d)
            (d->info.flags & AXL_HAL_DEVICE_REPROGRAMMABLE);
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* "9c2e4b71 (fir)": an image's UUID prefix and first kernel. */
+static const char *design_label(const axl_xclbin *x, char *buf, size_t size)
+{
+    axl_xclbin_kernel ki;
+    const bool named = axl_xclbin_get_kernel(x, 0, &ki) == AXL_SUCCESS;
+    axl_format(buf, size, "%02x%02x%02x%02x (%.*s)", x->uuid[0], x->uuid[1],
+               x->uuid[2], x->uuid[3], named ? (int)ki.name.len : 9,
+               named ? ki.name.ptr : "no kernel");
+    return buf;
+}
+
+/* "RP_0 0x80000000+32 MiB, RP_1 0x82000000+32 MiB": d's slots. */
+static const char *slot_list(const struct axl__device *d, char *buf,
+                             size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (uint8_t r = 1; r <= axl__device_slot_count(d) && at < size; r++) {
+        const axl_hal_region *g = &d->region[r].desc;
+        const bool mib = !(g->ctrl_size & 0xFFFFF);
+        at += (size_t)axl_format(
+            buf + at, size - at, "%s%s 0x%llx+%llu %s", r == 1 ? "" : ", ",
+            g->name, (unsigned long long)g->ctrl_base,
+            (unsigned long long)(g->ctrl_size >> (mib ? 20 : 10)),
+            mib ? "MiB" : "KiB");
+    }
+    return buf;
+}
+
+/* The slot region whose window holds address a, or 0. */
+static uint8_t slot_at(const struct axl__device *d, uint64_t a)
+{
+    for (uint8_t r = 1; r <= axl__device_slot_count(d); r++) {
+        const axl_hal_region *g = &d->region[r].desc;
+        if (a >= g->ctrl_base && a - g->ctrl_base < g->ctrl_size)
+            return r;
+    }
+    return 0;
+}
+
+uint8_t axl__image_slot(const struct axl__device *d, const axl_xclbin *x,
+                        char *why, size_t size)
+{
+    char label[48], list[160];
+    if (why && size)
+        why[0] = '\0';
+    if (!axl__device_slot_count(d))
+        return 0;
+    const uint8_t *u = d->info.shell_uuid;
+    if (memcmp(x->interface_uuid, u, sizeof x->interface_uuid)) {
+        static const uint8_t none[AXL_XCLBIN_UUID_SIZE];
+        const uint8_t *i = x->interface_uuid;
+        if (!memcmp(i, none, sizeof none))
+            axl__why(why, size,
+                     "design %s is a full design; %s takes partials of its "
+                     "shell %s (%02x%02x%02x%02x) only (a full one would "
+                     "replace the shell)",
+                     design_label(x, label, sizeof label), d->info.name,
+                     d->info.shell_name, u[0], u[1], u[2], u[3]);
+        else
+            axl__why(why, size,
+                     "design %s is a partial for shell %02x%02x%02x%02x-..., "
+                     "and %s's shell is %s (%02x%02x%02x%02x)",
+                     design_label(x, label, sizeof label), i[0], i[1], i[2],
+                     i[3], d->info.name, d->info.shell_name, u[0], u[1],
+                     u[2], u[3]);
+        return 0;
+    }
+    uint8_t slot = 0;
+    for (uint32_t n = 0; n < x->ip_count; n++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(x, n, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        const uint8_t r = slot_at(d, ip.base_address);
+        if (r && (!slot || r == slot)) {
+            slot = r;
+            continue;
+        }
+        if (!r)
+            axl__why(why, size,
+                     "design %s has units at 0x%llx, outside every slot of "
+                     "shell %s (%s)",
+                     design_label(x, label, sizeof label),
+                     (unsigned long long)ip.base_address, d->info.shell_name,
+                     slot_list(d, list, sizeof list));
+        else
+            axl__why(why, size,
+                     "design %s has units in slots %s and %s of shell %s: a "
+                     "partial is for one slot",
+                     design_label(x, label, sizeof label),
+                     d->region[slot].desc.name, d->region[r].desc.name,
+                     d->info.shell_name);
+        return 0;
+    }
+    if (!slot)
+        axl__why(why, size, "design %s has no compute unit to place in a "
+                 "slot of shell %s",
+                 design_label(x, label, sizeof label), d->info.shell_name);
+    return slot;
+}
+#endif
+
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d)
 {
@@ -109,6 +213,11 @@ bool axl__kernel_compatible(const struct axl__kernel_id *k,
                              the design's: axl/pipeline.h) */
     if (!axl__device_loads_images(d))
         return false;
+#if AXL_FEATURE_DESIGN_SWAP
+    /* On a shell only its partials, each in one slot (3.2). */
+    if (axl__device_slot_count(d) && !axl__image_slot(d, &img->x, NULL, 0))
+        return false;
+#endif
     return axl__dev_kernel_compatible(d, &img->x, k->index);
 }
 
@@ -163,13 +272,45 @@ static axl_status open_builtin(const struct axl__device *d, axl_xclbin *x,
 /* The name says only that the design was rejected (a device name has 64
  * bytes); the reason, which may not fit there, is read again when a
  * message needs it. */
+#if AXL_FEATURE_DESIGN_SWAP
+/* d's regions from its port (lock held): a shell's slots, each read with
+ * the region op; a shell the core cannot hold (too many slots, no region
+ * op, a slot that does not read) leaves the device without slots, with a
+ * warning. */
+static void read_regions(struct axl__device *d)
+{
+    const uint32_t n = d->info.region_count;
+    for (uint8_t r = 0; r < AXL__MAX_REGIONS; r++) {
+        d->region[r].want = AXL__NO_WANT; /* image slot 0 is a design */
+        memset(&d->region[r].desc, 0, sizeof d->region[r].desc);
+    }
+    axl_format(d->region[0].desc.name, sizeof d->region[0].desc.name,
+               n > 1 ? "static" : "fabric");
+    if (n <= 1)
+        return;
+    axl_status st = AXL_ERR_INVALID;
+    uint32_t r = 1;
+    if (n <= AXL__MAX_REGIONS && d->port->region)
+        for (st = AXL_SUCCESS; r < n && st == AXL_SUCCESS; r++)
+            st = d->port->region(d->data, r, &d->region[r].desc);
+    if (st == AXL_SUCCESS)
+        return;
+    AXL__LOG(AXL__LOG_WARN,
+             "%s: shell %s with %u slots not taken (at most %u, through the "
+             "port's region op): the device has no slots",
+             d->info.name, d->info.shell_name, (unsigned)(n - 1),
+             (unsigned)(AXL__MAX_REGIONS - 1));
+    d->info.region_count = 0;
+}
+#endif
+
 void axl__device_builtin(struct axl__device *d)
 {
     static const char note[] = " (design rejected)";
     const axl_hal_device_info *i = &d->info;
     struct axl__image *img = NULL;
 #if AXL_FEATURE_DESIGN_SWAP
-    d->region[0].want = AXL__NO_WANT; /* image slot 0 is a design */
+    read_regions(d);
 #endif
     if (i->builtin_image || i->builtin_design) {
         axl_xclbin x;

@@ -115,6 +115,14 @@ bool axl__device_loads_images(const struct axl__device *d);
 const char *axl__kernel_fix(const struct axl__kernel_id *k,
                             const uint16_t *devices, uint8_t n,
                             const char **device_name);
+#if AXL_FEATURE_DESIGN_SWAP
+/* The slot region (1..n) of d's shell that image x can load into, or 0
+ * with why saying which rule of designs-design.md 3.2 it breaks (its
+ * interface UUID is not the shell's; a unit outside every slot's window,
+ * or units in two slots). On a device without a shell, 0 and why "". */
+uint8_t axl__image_slot(const struct axl__device *d, const axl_xclbin *x,
+                        char *why, size_t size);
+#endif
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);
 /* At start-up: the design device d came with. One the reader rejects

@@ -20,6 +20,7 @@
 #include "axl/emu.h"
 #include "axl/shell.h"
 #include "axl_config.h"
+#include "axl_test_designs_b_xclbin.h"
 
 static int setup(void **state)
 {
@@ -139,6 +140,160 @@ static void a_shell_a_port_cannot_take_is_refused(void **s)
     AXL_OK(axl_shell_check(NULL, &axl_shell_k26_2rp));
 }
 
+/* ---- Partial designs: what is compatible with a shell (3.2) ---------- */
+
+/* XRT's axlf layout (xclbin.h): m_header.m_mode, m_interface_uuid, uuid,
+ * the section table; IP_LAYOUT's ip_data (as test_designs.c). */
+#define AXLF_MODE_OFF 332u
+#define AXLF_IFACE_OFF 336u
+#define AXLF_UUID_OFF 416u
+#define AXLF_NSECT_OFF 448u
+#define AXLF_SECT_OFF 456u
+#define IP_LAYOUT_KIND 8u
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static void wr64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static _Alignas(8) unsigned char image[8192];
+static char got[512]; /* try_image's bundle message */
+
+#define GOT_HAS(text)                                                          \
+    do {                                                                       \
+        if (!strstr(got, text))                                                \
+            fail_msg("message \"%s\" lacks \"%s\"", got, text);              \
+    } while (0)
+
+/* A copy of `full` as a partial: XCLBIN_PR and interface UUID `iface`
+ * (NULL: left flat), a UUID of its own (tag), IP k's control base at
+ * base[k]. */
+static size_t partial_of(const unsigned char *full, size_t size,
+                         const uint8_t *iface, const uint64_t *base,
+                         unsigned char tag)
+{
+    assert_true(size <= sizeof image);
+    memcpy(image, full, size);
+    if (iface) {
+        image[AXLF_MODE_OFF] = 1; /* XCLBIN_PR */
+        memcpy(image + AXLF_IFACE_OFF, iface, 16);
+    }
+    image[AXLF_UUID_OFF + 15] ^= tag;
+    const uint32_t nsect = rd32(image + AXLF_NSECT_OFF);
+    for (uint32_t s = 0; s < nsect; s++) {
+        const unsigned char *h = image + AXLF_SECT_OFF + 40u * s;
+        if (rd32(h) != IP_LAYOUT_KIND)
+            continue;
+        unsigned char *ip = image + rd32(h + 24);
+        for (uint32_t i = 0; i < rd32(ip); i++)
+            wr64(ip + 8 + 80u * i + 8, base[i]);
+    }
+    return size;
+}
+
+/* On a fresh runtime whose emulated device has shell k26_2rp: whether
+ * kernel `kernel` of the image in `image` is compatible with it, and the
+ * status of obtaining its executable bundle (its message then read by
+ * the caller). */
+static axl_status try_image(size_t size, const char *kernel, bool *compat)
+{
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    AXL_OK(axl_image_register(image, size));
+    axl_device d = axl_test_emu_device();
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id(kernel, &id));
+    AXL_OK(axl_is_compatible(&id, 1, d, compat));
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_kernel_bundle b;
+    const axl_status st = axl_get_kernel_bundle_for(
+        c, &d, 1, &id, 1, AXL_BUNDLE_EXECUTABLE, &b);
+    strncpy(got, axl_last_message(), sizeof got - 1);
+    if (st == AXL_SUCCESS)
+        AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_context_release(c));
+    return st;
+}
+
+static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
+    void **s)
+{
+    (void)s;
+    const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
+    static const uint8_t other[16] = {0x7a, 0x11, 0x40, 0x2e};
+    const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
+    const uint64_t rp1[2] = {0x82000000u, 0x82010000u};
+    const uint64_t both[2] = {0x80000000u, 0x82000000u};
+    const uint64_t outside[2] = {0xa0010000u, 0xa0020000u};
+    bool compat = false;
+    size_t n;
+
+    /* A partial of the shell, its units in RP_1: compatible. Loading it
+     * into the slot is the next step: refused for now, saying so. */
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   k26, rp1, 1);
+    assert_int_equal(try_image(n, "fir", &compat),
+                     AXL_ERR_FEATURE_NOT_SUPPORTED);
+    assert_true(compat);
+    GOT_HAS("a partial for a slot of shell k26_2rp");
+
+    /* A partial for another shell. */
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   other, rp0, 2);
+    assert_int_equal(try_image(n, "fir", &compat), AXL_ERR_INVALID);
+    assert_false(compat);
+    GOT_HAS("kernel fir is compatible with none of the devices: "
+                    "design ");
+    GOT_HAS("(fir) is a partial for shell 7a11402e-..., and axl "
+                    "emulated FPGA 0's shell is k26_2rp (6e4cc1cf)");
+
+    /* A full design: it would replace the shell. */
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   NULL, rp0, 3);
+    assert_int_equal(try_image(n, "fir", &compat), AXL_ERR_INVALID);
+    assert_false(compat);
+    GOT_HAS("(fir) is a full design; axl emulated FPGA 0 takes partials "
+            "of its shell k26_2rp (6e4cc1cf) only");
+
+    /* The shell's, with units outside every slot's window. */
+    n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26,
+                   outside, 4);
+    assert_int_equal(try_image(n, "scale", &compat), AXL_ERR_INVALID);
+    assert_false(compat);
+    GOT_HAS("(scale) has units at 0xa0010000, outside every slot of "
+                    "shell k26_2rp (RP_0 0x80000000+32 MiB, RP_1 "
+                    "0x82000000+32 MiB)");
+
+    /* The shell's, with units in both slots. */
+    n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26, both,
+                   5);
+    assert_int_equal(try_image(n, "scale", &compat), AXL_ERR_INVALID);
+    assert_false(compat);
+    GOT_HAS("(scale) has units in slots RP_0 and RP_1 of shell "
+                    "k26_2rp: a partial is for one slot");
+
+    /* Without a shell the interface UUID is not looked at: the partial
+     * for another shell runs on the whole fabric as before. */
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_emu_set_shell(NULL));
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   other, rp0, 6);
+    AXL_OK(axl_image_register(image, n));
+    axl_device d = axl_test_emu_device();
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("fir", &id));
+    AXL_OK(axl_is_compatible(&id, 1, d, &compat));
+    assert_true(compat);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -149,6 +304,7 @@ int main(void)
         T(the_environment_names_a_preset),
         T(a_shell_applies_to_devices_opened_after_it),
         T(a_shell_a_port_cannot_take_is_refused),
+        T(only_partials_of_the_shell_in_one_slot_are_compatible_3_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
