@@ -381,6 +381,15 @@
 #define AXL_FEATURE_DESIGN_SWAP 1
 #endif
 
+/** Run slots a DFX slot's design may use (issue 40, designs-design.md
+ *  1.1, 3.1): a device with a shell of n slots keeps the last
+ *  n * AXL_MAX_SLOT_UNITS of its AXL_MAX_DEVICE_CUS run slots for them,
+ *  the rest for its static design. A shell that leaves the static design
+ *  none is not taken (a warning says so). */
+#ifndef AXL_MAX_SLOT_UNITS
+#define AXL_MAX_SLOT_UNITS 4
+#endif
+
 /** Designs made ready for a device, loaded or not (placements,
  *  core/place.h: a design's unit table and bank map for one device;
  *  docs/designs-design.md 1.3). Each device's loaded design takes one; a

@@ -17,6 +17,7 @@
 #include "kernel.h"
 #include "devops.h"
 #include "place.h"
+#include "swap.h"
 
 AXL__MESSAGE_ONLY static const char *state_name(uint8_t s)
 {
@@ -385,22 +386,16 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
         if (carried)
             pick[d] = NULL;
 #if AXL_FEATURE_DESIGN_SWAP
-        /* A partial goes into a slot of the device's shell (3.3): not
-         * built yet, so refused rather than loaded over the whole
-         * fabric, which would take the shell away. */
+        /* A partial goes into its slot of the device's shell now (3.3),
+         * never over the whole fabric, which would take the shell away.
+         * The form without ids loads none. */
         if (pick[d] && axl__device_slot_count(dev)) {
-            if (list) {
-                pick[d] = NULL;
-                continue;
-            }
-            axl_xclbin_kernel first = {0};
-            axl_xclbin_get_kernel(&pick[d]->x, 0, &first);
-            return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
-                             "%.*s's design is a partial for a slot of "
-                             "shell %s on %s: loading into slots is not "
-                             "built yet (issue 40, stage 5)",
-                             (int)first.name.len, first.name.ptr,
-                             dev->info.shell_name, dev->info.name);
+            const axl_status st =
+                list ? AXL_SUCCESS : axl__slot_load(fn, dev, pick[d]);
+            if (st != AXL_SUCCESS)
+                return st;
+            pick[d] = NULL;
+            continue;
         }
         /* A device that reprograms on demand loads the design now only
          * where that displaces nothing held and waits for nothing

@@ -383,23 +383,56 @@ void axl__fail_stranded(void)
     }
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* The run slots [*lo, *hi) of the region of d carrying design `image`
+ * (a device with a shell: the static part's, or a slot's; 3.3). */
+static void region_units(const struct axl__device *d, uint16_t image,
+                         uint8_t *lo, uint8_t *hi)
+{
+    const uint8_t r = axl__slot_carrying(d, image);
+    *lo = d->region[r].cu0;
+    *hi = (uint8_t)(d->region[r].cu0 + d->region[r].ncu);
+}
+
+/* The port's unit number of run slot i (hal.h: a slot's first_unit +
+ * its IP_LAYOUT index; the IP_LAYOUT index on a device without slots). */
+static uint32_t unit_number(const struct axl__device *d, uint8_t i)
+{
+    const uint32_t ip = d->cus[i].ip;
+    if (d->info.region_count <= 1)
+        return ip;
+    return ip + d->region[axl__region_of_cu(d, i)].desc.first_unit;
+}
+#else
+#define unit_number(d, i) ((uint32_t)(d)->cus[i].ip)
+#endif
+
 /* Step 1 of a dispatch: a free unit of c's kernel (kernel_index on d)
  * that reaches its buffers, going round its units from the one after the
  * last used, so runs spread over them; NULL when none is free, with
  * *any set when one could take c once it is. */
 AXL__HOT_INLINE struct axl__cu *take_unit(struct axl__device *d,
                                           struct axl__command *c,
-                                          uint16_t kernel_index, bool *any)
+                                          uint16_t kernel_index,
+                                          uint16_t image, bool *any)
 {
     struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
+    uint8_t lo = 0, hi = d->ncus;
+#if AXL_FEATURE_DESIGN_SWAP
+    if (d->info.region_count > 1)
+        region_units(d, image, &lo, &hi);
+#else
+    (void)image;
+#endif
     uint8_t first = kn->cu_hint;
-    if (first >= d->ncus || d->cus[first].kernel_index != kernel_index) {
-        first = 0;
-        while (first < d->ncus && d->cus[first].kernel_index != kernel_index)
+    if (first < lo || first >= hi ||
+        d->cus[first].kernel_index != kernel_index) {
+        first = lo;
+        while (first < hi && d->cus[first].kernel_index != kernel_index)
             first++;
     }
     for (int round = 0; round < 2; round++) {
-        for (uint8_t i = first; first < d->ncus;) {
+        for (uint8_t i = first; first < hi;) {
             struct axl__cu *x = &d->cus[i];
             if (may_take(x, c, kn)) {
                 *any = true;
@@ -456,7 +489,7 @@ AXL__HOT_INLINE void fill_run(struct axl__device *d, struct axl__cu *cu,
         run->kernel_index = kid->index;
         run->kernel_name = kid->name;
         run->cu = cu->ordinal;
-        run->ip_index = cu->ip;
+        run->ip_index = unit_number(d, (uint8_t)(cu - d->cus));
         run->args = cu->args;
         run->range = (axl_range){1, {1, 1, 1}};
         cu->prepared = true;
@@ -568,7 +601,7 @@ void axl__run_kernel(struct axl__command *c)
     if (c->u.kernel.pipe && axl__pipeline_hold(c))
         return;
     bool any = false;
-    struct axl__cu *cu = take_unit(d, c, kid->index, &any);
+    struct axl__cu *cu = take_unit(d, c, kid->index, kid->image, &any);
     if (!cu) {
         no_free_unit(c, any);
         return;
@@ -576,6 +609,11 @@ void axl__run_kernel(struct axl__command *c)
     struct axl__event *e = axl__event_at(c->event);
     cu->cmd = e->command;
     e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
+#if AXL_FEATURE_DESIGN_SWAP
+    e->ran_in = (uint8_t)(1u + (d->info.region_count > 1
+                                    ? axl__region_of_cu(d, c->u.kernel.cu)
+                                    : 0u));
+#endif
     fill_run(d, cu, c, img, kid);
     mark_running(d, cu, c, e);
     bool opened = cu->opened;
@@ -594,7 +632,9 @@ void axl__run_kernel(struct axl__command *c)
     bool now_open = false; /* cu_open gave run->cu_handle: record it */
     if (st == AXL_SUCCESS && !opened && axl__dev_has_cu_open(d)) {
         uintptr_t handle = 0;
-        st = axl__dev_cu_open(d, &img->x, kid->index, cu->ip, &handle);
+        st = axl__dev_cu_open(d, &img->x, kid->index,
+                              unit_number(d, (uint8_t)(cu - d->cus)),
+                              &handle);
         if (st == AXL_SUCCESS) {
             run->cu_handle = handle;
             now_open = true;

@@ -49,6 +49,7 @@ struct axl__device_region {
                                    plans bound before bind again */
     axl_hal_region desc;        /* a slot's name, window, lines and
                                    first unit (the port's region op) */
+    uint8_t cap;                /* run slots it may fill from cu0 */
     char failed_why[AXL_MESSAGE_MAX]; /* why its last waiters were failed
                                    (a load refused, a hung unit, a pinned
                                    design): a graph's submission among
@@ -97,13 +98,6 @@ struct axl__device {
     axl_hal_device_info info;
 };
 
-/* Whether device d carries the design in image slot s. */
-AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
-                                         uint16_t s)
-{
-    return axl__image_ref_eq(d->loaded, axl__image_ref_at(s));
-}
-
 /* The slots of d's DFX shell (issue 40, 3.1): 0 without one. */
 static inline uint32_t axl__device_slot_count(const struct axl__device *d)
 {
@@ -113,6 +107,35 @@ static inline uint32_t axl__device_slot_count(const struct axl__device *d)
     (void)d;
     return 0;
 #endif
+}
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* The slot region (1..n) of d carrying the design in image slot s, or 0
+ * (none, or d has no shell; lock held). */
+uint8_t axl__slot_carrying(const struct axl__device *d, uint16_t s);
+
+/* The region whose run slots hold run slot i of d. */
+static inline uint8_t axl__region_of_cu(const struct axl__device *d,
+                                        uint8_t i)
+{
+    for (uint8_t r = (uint8_t)axl__device_slot_count(d); r > 0; r--)
+        if (i >= d->region[r].cu0)
+            return r;
+    return 0;
+}
+#endif
+
+/* Whether device d carries the design in image slot s: the whole
+ * fabric's (or the static part's), or a slot's (issue 40, 3.3). */
+AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
+                                         uint16_t s)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    if (d->info.region_count > 1 &&
+        !axl__image_ref_eq(d->loaded, axl__image_ref_at(s)))
+        return axl__slot_carrying(d, s) != 0;
+#endif
+    return axl__image_ref_eq(d->loaded, axl__image_ref_at(s));
 }
 
 /* The devices of one type of `platform` (NULL: of every platform), as a

@@ -284,6 +284,22 @@ axl_status axl_event_get_compute_unit(axl_event event, uint32_t *cu)
     return st;
 }
 
+axl_status axl_event_get_slot(axl_event event, int32_t *slot)
+{
+    static const char fn[] = "axl_event_get_slot";
+    AXL__ENTER_OUT(event, e, event, slot);
+    /* Set under the lock when the command is dispatched to a unit. */
+    if (e->ran_in)
+        *slot = (int32_t)e->ran_in - 2;
+    else
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the event's command ran in no region of a device "
+                       "(not a kernel's, not dispatched yet, or failed "
+                       "before)");
+    axl__leave();
+    return st;
+}
+
 axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
                                    uint64_t *ns)
 {

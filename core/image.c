@@ -286,21 +286,37 @@ static void read_regions(struct axl__device *d)
     }
     axl_format(d->region[0].desc.name, sizeof d->region[0].desc.name,
                n > 1 ? "static" : "fabric");
+    d->region[0].cu0 = 0;
+    d->region[0].cap = AXL_MAX_DEVICE_CUS;
     if (n <= 1)
         return;
+    /* The slots' run slots are the last ones: the static part keeps the
+     * first (1.1). */
+    const uint32_t slot_cus = (n - 1) * AXL_MAX_SLOT_UNITS;
     axl_status st = AXL_ERR_INVALID;
     uint32_t r = 1;
-    if (n <= AXL__MAX_REGIONS && d->port->region)
-        for (st = AXL_SUCCESS; r < n && st == AXL_SUCCESS; r++)
+    if (n <= AXL__MAX_REGIONS && d->port->region &&
+        slot_cus < AXL_MAX_DEVICE_CUS)
+        for (st = AXL_SUCCESS; r < n && st == AXL_SUCCESS; r++) {
             st = d->port->region(d->data, r, &d->region[r].desc);
-    if (st == AXL_SUCCESS)
+            d->region[r].cu0 = (uint8_t)(AXL_MAX_DEVICE_CUS - slot_cus +
+                                         (r - 1) * AXL_MAX_SLOT_UNITS);
+            d->region[r].cap = AXL_MAX_SLOT_UNITS;
+        }
+    if (st == AXL_SUCCESS) {
+        d->region[0].cap = (uint8_t)(AXL_MAX_DEVICE_CUS - slot_cus);
         return;
+    }
     AXL__LOG(AXL__LOG_WARN,
              "%s: shell %s with %u slots not taken (at most %u, through the "
-             "port's region op): the device has no slots",
+             "port's region op, AXL_MAX_SLOT_UNITS %u each below "
+             "AXL_MAX_DEVICE_CUS %u): the device has no slots",
              d->info.name, d->info.shell_name, (unsigned)(n - 1),
-             (unsigned)(AXL__MAX_REGIONS - 1));
+             (unsigned)(AXL__MAX_REGIONS - 1), (unsigned)AXL_MAX_SLOT_UNITS,
+             (unsigned)AXL_MAX_DEVICE_CUS);
     d->info.region_count = 0;
+    for (r = 1; r < AXL__MAX_REGIONS; r++)
+        d->region[r].cu0 = d->region[r].cap = 0;
 }
 #endif
 
@@ -470,6 +486,9 @@ axl_status axl__device_program(const char *fn, struct axl__device *d,
         info.builtin_image = d->info.builtin_image;
         info.builtin_image_size = d->info.builtin_image_size;
         info.builtin_design = d->info.builtin_design;
+#if AXL_FEATURE_DESIGN_SWAP
+        info.region_count = d->info.region_count; /* as read at open */
+#endif
         d->info = info;
         d->loaded = want;
         axl__place_adopt(d, img);

@@ -106,6 +106,24 @@ bool axl__place_banks_fit(struct axl__device *d, const struct axl__image *img,
 }
 #endif
 
+/* The run slots img's design may fill on d: a slot's for a partial of
+ * d's shell, else region 0's (all of them without a shell). */
+static uint8_t units_cap(const struct axl__device *d,
+                         const struct axl__image *img)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    if (axl__device_slot_count(d) &&
+        img->kind != AXL__IMAGE_BUILTIN &&
+        axl__image_slot(d, &img->x, NULL, 0))
+        return AXL_MAX_SLOT_UNITS;
+    return d->region[0].cap ? d->region[0].cap : AXL_MAX_DEVICE_CUS;
+#else
+    (void)d;
+    (void)img;
+    return AXL_MAX_DEVICE_CUS;
+#endif
+}
+
 /* p's bank map from the device's banks (by MEM_TOPOLOGY index for the
  * design they were laid out for, by address for one loaded beside it),
  * and its units from the image's IP_LAYOUT (lock held). */
@@ -128,13 +146,14 @@ static void place_make(struct axl__device *d, struct axl__placement *p,
     }
     p->nunits = 0;
     p->compute_units = 0;
+    const uint8_t cap = units_cap(d, img);
     for (uint32_t i = 0; i < img->x.ip_count; i++) {
         axl_xclbin_ip ip;
         axl_xclbin_get_ip(&img->x, i, &ip);
         if (ip.type != AXL_XCLBIN_IP_KERNEL)
             continue;
         p->compute_units++;
-        if (p->nunits == AXL_MAX_DEVICE_CUS)
+        if (p->nunits == cap)
             continue;
         for (uint32_t k = 0; k < img->x.kernel_count; k++) {
             axl_xclbin_kernel ki;
@@ -189,6 +208,19 @@ static void region_clear(struct axl__device *d, uint8_t r)
 #endif
 }
 
+/* d's run slots in use: to the end of the last region's (with slots,
+ * the static part's unused ones between are cleared: no kernel's). */
+static void ncus_again(struct axl__device *d)
+{
+    uint8_t n = (uint8_t)(d->region[0].cu0 + d->region[0].ncu);
+#if AXL_FEATURE_DESIGN_SWAP
+    for (uint8_t r = 1; r <= axl__device_slot_count(d); r++)
+        if (d->region[r].ncu)
+            n = (uint8_t)(d->region[r].cu0 + d->region[r].ncu);
+#endif
+    d->ncus = n;
+}
+
 /* Region g of d runs placement p: its run slots filled from p's units,
  * run state cleared (lock held). */
 static void region_fill(struct axl__device *d, struct axl__device_region *g,
@@ -205,8 +237,9 @@ static void region_fill(struct axl__device *d, struct axl__device_region *g,
 #endif
     g->design = axl__placement_ref_of(p);
     g->ncu = p->nunits;
-    d->ncus = p->nunits;
-    d->compute_units = p->compute_units;
+    if (g == &d->region[0])
+        d->compute_units = p->compute_units;
+    ncus_again(d);
 }
 
 #if AXL_FEATURE_DESIGN_SWAP
@@ -234,7 +267,7 @@ void axl__place_adopt(struct axl__device *d, const struct axl__image *img)
 #endif
     g->cu0 = 0;
     g->ncu = 0;
-    d->ncus = 0;
+    ncus_again(d);
     d->compute_units = 0;
     if (!img)
         return;
@@ -316,8 +349,30 @@ void axl__place_swap_out(struct axl__device *d)
         axl__placement_deref(g->design)->region = AXL__NO_REGION;
     g->design = AXL__NONE(placement);
     g->ncu = 0;
-    d->ncus = 0;
+    ncus_again(d);
     d->compute_units = 0;
+}
+
+uint8_t axl__slot_carrying(const struct axl__device *d, uint16_t s)
+{
+    for (uint8_t r = 1; r <= axl__device_slot_count(d); r++) {
+        const struct axl__device_region *g = &d->region[r];
+        if (!g->loading && AXL__IS_REF(g->design) &&
+            axl__placement_deref(g->design)->image == s)
+            return r;
+    }
+    return 0;
+}
+
+void axl__place_slot_in(struct axl__device *d, uint8_t r,
+                        struct axl__placement *p)
+{
+    struct axl__device_region *g = &d->region[r];
+    if (AXL__IS_REF(g->design))
+        axl__placement_deref(g->design)->region = AXL__NO_REGION;
+    g->design = AXL__NONE(placement);
+    p->region = r;
+    region_fill(d, g, p);
 }
 #endif
 

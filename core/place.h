@@ -77,6 +77,12 @@ void axl__place_swap_in(struct axl__device *d, struct axl__placement *p);
 /* Region 0 of d runs nothing the runtime knows (a swap failed, or one is
  * loading): its placement stays, unloaded (lock held). */
 void axl__place_swap_out(struct axl__device *d);
+
+/* Slot region r of d now runs p (a partial loaded there, 3.3): the
+ * placement it ran stays, unloaded; its run slots are filled from p
+ * (lock held). */
+void axl__place_slot_in(struct axl__device *d, uint8_t r,
+                        struct axl__placement *p);
 #endif
 
 /* The placement of kernel kn's design (image slot `image`) on device slot

@@ -139,6 +139,23 @@ void axl__swap_wait(struct axl__command *c)
     struct axl__device *d = axl__device_at(c->device);
     struct axl__device_region *g = &d->region[0];
     axl__fifo_push(&g->waiting, c, axl__command_ref_of(c));
+    if (axl__device_slot_count(d)) {
+        /* A shell's static part never reloads, and a slot's design
+         * loads when its bundle is obtained (3.3): loading one for a
+         * waiting command is not built yet. */
+        char why[AXL_MESSAGE_MAX], name[32];
+        axl__why(why, sizeof why,
+                 "the design of %s is in no slot of %s now (a slot loads "
+                 "when its bundle is obtained; loading one on demand is "
+                 "not built yet)",
+                 design_name(axl__image_at(design_of(c)), name, sizeof name),
+                 d->info.name);
+        if (g->want == AXL__NO_WANT)
+            axl__rt.swap_wants++;
+        g->want = design_of(c);
+        let_go(g, design_of(c), AXL_ERR_BAD_STATE, why);
+        return;
+    }
     /* The oldest waiter says which design goes next: commands are
      * dispatched as they become ready, not in submission order. */
     if (g->want == AXL__NO_WANT)
@@ -276,6 +293,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
         info.builtin_image = d->info.builtin_image;
         info.builtin_image_size = d->info.builtin_image_size;
         info.builtin_design = d->info.builtin_design;
+        info.region_count = d->info.region_count; /* as read at open */
         d->info = info;
         d->loaded = axl__image_ref_of(img);
         d->loaded_by = 0;
@@ -353,6 +371,100 @@ bool axl__swaps_run(void)
     if (did)
         axl__pump();
     return did;
+}
+
+/* ---- Slots (3.3): a partial loaded into its slot at bundle time --------- */
+
+/* No load into a slot region is under way (axl__wait_until_pred). */
+static bool slot_idle(const void *arg)
+{
+    return !((const struct axl__device_region *)arg)->loading;
+}
+
+/* The port's load of img into slot region r, the lock dropped; the
+ * slot's old unit handles are closed first. */
+static axl_status slot_program(struct axl__device *d, uint8_t r,
+                               struct axl__image *img, char *why,
+                               size_t size, uint64_t *ns)
+{
+    struct axl__device_region *g = &d->region[r];
+    uintptr_t old[AXL_MAX_SLOT_UNITS] = {0};
+    uint8_t nold = 0;
+    for (uint8_t i = 0; i < g->ncu && nold < AXL_MAX_SLOT_UNITS; i++)
+        if (d->cus[g->cu0 + i].opened)
+            old[nold++] = d->cus[g->cu0 + i].handle;
+    g->loading = true;
+    img->refs++; /* kept while unlocked */
+    axl__rt.loading++;
+    axl_port_unlock();
+    for (uint8_t i = 0; i < nold; i++)
+        axl__dev_cu_close(d, old[i]);
+    uint32_t region = r;
+    const uint64_t t0 = axl__dev_now(d);
+    axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
+    if (d->port->region_load)
+        st = d->port->region_load(d->data, &region, &img->x, why, size);
+    else
+        axl_format(why, size, "its port loads no region");
+    *ns = axl__dev_now(d) - t0;
+    axl_port_lock();
+    axl__rt.loading--;
+    img->refs--;
+    g->loading = false;
+    axl_port_wake(AXL_PORT_CHANNEL_DONE);
+    return st;
+}
+
+axl_status axl__slot_load(const char *fn, struct axl__device *d,
+                          struct axl__image *img)
+{
+    char why[AXL_MESSAGE_MAX], name[32], other[32];
+    const uint8_t r = axl__image_slot(d, &img->x, why, sizeof why);
+    if (!r)
+        return axl__fail(fn, AXL_ERR_INVALID, "%s", why);
+    struct axl__device_region *g = &d->region[r];
+    axl__wait_until_pred(slot_idle, g);
+    if (axl__slot_carrying(d, AXL__SLOT(IMAGE, img)) == r)
+        return AXL_SUCCESS;
+    if (AXL__IS_REF(g->design)) {
+        const struct axl__placement *was = axl__placement_deref(g->design);
+        return axl__fail(fn, AXL_ERR_BAD_STATE,
+                         "slot %u (%s) of %s carries the design of %s: "
+                         "the design of %s cannot load there until it "
+                         "goes (evicting a slot's design is not built yet, "
+                         "issue 40 stage 5)",
+                         (unsigned)(r - 1), g->desc.name, d->info.name,
+                         design_name(axl__image_at(was->image), other,
+                                     sizeof other),
+                         design_name(img, name, sizeof name));
+    }
+    uint64_t ns = 0;
+    why[0] = '\0';
+    axl_status st = slot_program(d, r, img, why, sizeof why, &ns);
+    struct axl__placement *p = NULL;
+    if (st == AXL_SUCCESS && !(p = axl__place_ready(d, img))) {
+        st = AXL_ERR_OUT_OF_RESOURCES;
+        axl_format(why, sizeof why,
+                   "every placement is in use (AXL_MAX_PLACEMENTS %u)",
+                   (unsigned)AXL_MAX_PLACEMENTS);
+    }
+    if (st != AXL_SUCCESS) {
+        axl__rt.load_fails++;
+        return axl__fail(fn, st,
+                         "programming slot %u (%s) of %s with the design "
+                         "of %s failed: %s",
+                         (unsigned)(r - 1), g->desc.name, d->info.name,
+                         design_name(img, name, sizeof name),
+                         why[0] ? why : axl_last_message());
+    }
+    axl__place_slot_in(d, r, p);
+    axl__rt.loads++;
+    AXL__LOG(AXL__LOG_INFO,
+             "device programmed: %s slot %s: the design of %s, %llu ns",
+             d->info.name, g->desc.name, design_name(img, name, sizeof name),
+             (unsigned long long)ns);
+    (void)ns;
+    return AXL_SUCCESS;
 }
 
 #endif /* AXL_FEATURE_DESIGN_SWAP */

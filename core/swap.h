@@ -49,6 +49,14 @@ static inline void axl__swap_poke(struct axl__device *d)
  * failed, or its pump dispatched or freed something, which may drop the
  * lock): the caller looks at its condition again. */
 bool axl__swaps_run(void);
+
+/* Loads partial img into its slot of d's shell now, when the slot is
+ * empty or carries it already (3.3; lock held, dropped around the port's
+ * load). A slot carrying another design refuses for now,
+ * AXL_ERR_BAD_STATE naming both: evicting a slot's design is not built
+ * yet. */
+axl_status axl__slot_load(const char *fn, struct axl__device *d,
+                          struct axl__image *img);
 #endif
 
 /* A unit open or a design load that held d as `programming` is over (lock

@@ -88,6 +88,14 @@ axl_status axl_event_get_profiling(axl_event event, axl_profiling_info param,
 axl_status axl_event_get_compute_unit(axl_event event, uint32_t *cu);
 
 /**
+ * The DFX slot a kernel's command ran in (an axl extension, issue 40,
+ * axl/shell.h): its slot's number in its device's shell, or -1 for the
+ * whole fabric or the shell's static part. Known once the command has
+ * been dispatched; AXL_ERR_INVALID as axl_event_get_compute_unit.
+ */
+axl_status axl_event_get_slot(axl_event event, int32_t *slot);
+
+/**
  * event::get_wait_list(): the events this one's command still waits for
  * (completed ones are left out). Each returned event is retained: release
  * it.

@@ -236,14 +236,12 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     bool compat = false;
     size_t n;
 
-    /* A partial of the shell, its units in RP_1: compatible. Loading it
-     * into the slot is the next step: refused for now, saying so. */
+    /* A partial of the shell, its units in RP_1: compatible, and its
+     * bundle loads it there. */
     n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
                    k26, rp1, 1);
-    assert_int_equal(try_image(n, "fir", &compat),
-                     AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_OK(try_image(n, "fir", &compat));
     assert_true(compat);
-    GOT_HAS("a partial for a slot of shell k26_2rp");
 
     /* A partial for another shell. */
     n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
@@ -294,6 +292,130 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     assert_true(compat);
 }
 
+/* ---- Loading into slots, running there (3.3) ------------------------ */
+
+static _Alignas(8) unsigned char part_scale[8192], part_fir[8192];
+
+/* k26_2rp on the device; scale (app.xclbin) made a partial for RP_0 and
+ * fir (design B) for RP_1, registered. */
+static void two_partials(void)
+{
+    const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
+    const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
+    const uint64_t rp1[2] = {0x82000000u, 0x82010000u};
+    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26,
+                          rp0, 0x10);
+    memcpy(part_scale, image, n);
+    AXL_OK(axl_image_register(part_scale, n));
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   k26, rp1, 0x11);
+    memcpy(part_fir, image, n);
+    AXL_OK(axl_image_register(part_fir, n));
+}
+
+/* Each kernel of a bundle of a partial runs in its slot, with right
+ * results, beside the device's built-in design (the static part), whose
+ * vadd still runs; each event names where it ran. */
+static void partials_load_into_their_slots_and_run_there_3_3(void **s)
+{
+    (void)s;
+    enum { N = 64, TAPS = 4 };
+    two_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id scale_id, fir_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, scale_id, &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    float data[N];
+    int16_t in[N], taps[TAPS] = {8192, -4096, 2048, 1024}, out[N];
+    int32_t x[N], y[N], sum[N];
+    for (int i = 0; i < N; i++) {
+        data[i] = (float)i;
+        in[i] = (int16_t)((i * 977) % 20000 - 10000);
+        x[i] = i;
+        y[i] = 1000 - i;
+    }
+    axl_buffer D, I, C, O;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(TAPS), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    axl_event es, ef;
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, &es));
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
+        NULL, 0, &ef));
+    AXL_OK(axl_event_wait(ef));
+    int32_t slot_s = 9, slot_f = 9;
+    AXL_OK(axl_event_get_slot(es, &slot_s));
+    AXL_OK(axl_event_get_slot(ef, &slot_f));
+    assert_int_equal(slot_s, 0); /* RP_0 */
+    assert_int_equal(slot_f, 1); /* RP_1 */
+    /* The static part's vadd (the built-in design) runs as before. */
+    axl_test_rig rig = axl_test_rig_on(d, 0);
+    axl_buffer X, Y, S;
+    AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
+    AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
+    AXL_OK(axl_buffer_create_from(sum, 4, axl_range_1d(N), NULL, &S));
+    axl_event ev;
+    AXL_OK(axl_queue_single_task(
+        rig.q, rig.vadd,
+        AXL_ARGS(AXL_ARG_IN(X), AXL_ARG_IN(Y), AXL_ARG_OUT(S),
+                 AXL_ARG_U32(N)),
+        NULL, 0, &ev));
+    AXL_OK(axl_event_wait(ev));
+    int32_t slot_v = 9;
+    AXL_OK(axl_event_get_slot(ev, &slot_v));
+    assert_int_equal(slot_v, -1); /* the static part */
+    AXL_OK(axl_event_release(ev));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    AXL_OK(axl_buffer_release(S));
+    axl_test_rig_down(&rig);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(sum[i], 1000);
+    AXL_OK(axl_queue_wait(q));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 2.0f * (float)i);
+    for (int i = 0; i < N; i++) {
+        int64_t acc = 0; /* kernels.h's fir: Q15, rounded half up */
+        for (int t = 0; t < TAPS && t <= i; t++)
+            acc += (int32_t)taps[t] * in[i - t];
+        int64_t r = acc + (1 << 14);
+        r = r >= 0 ? r / 32768 : -((-r + 32767) / 32768);
+        assert_int_equal(out[i], (int16_t)r);
+    }
+    AXL_OK(axl_event_release(es));
+    AXL_OK(axl_event_release(ef));
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -305,6 +427,7 @@ int main(void)
         T(a_shell_applies_to_devices_opened_after_it),
         T(a_shell_a_port_cannot_take_is_refused),
         T(only_partials_of_the_shell_in_one_slot_are_compatible_3_2),
+        T(partials_load_into_their_slots_and_run_there_3_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -993,6 +993,52 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
     return st;
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether unit number ip is one of slot k's: from its first_unit up to
+ * the next slot's (or AXL_EMU_UNITS past it). */
+static bool in_slot(const axl_shell *sh, uint32_t k, uint32_t ip)
+{
+    const uint32_t lo = sh->slots[k].first_unit;
+    uint32_t hi = lo + AXL_EMU_UNITS;
+    for (uint32_t j = 0; j < sh->slot_count; j++)
+        if (sh->slots[j].first_unit > lo && sh->slots[j].first_unit < hi)
+            hi = sh->slots[j].first_unit;
+    return ip >= lo && ip < hi;
+}
+
+/* A partial into slot region r (designs-design.md 3.7): the slot's idle
+ * units serve the new design's units from their next run, and the load
+ * takes the shell's load_ns. The banks, the other slots' and the static
+ * part's units are untouched: their runs go on. */
+static axl_status slot_load(emu_device *d, uint32_t r, char *why,
+                            size_t why_size)
+{
+    if (!d->shell || r > d->shell->slot_count) {
+        axl_format(why, why_size, "the emulated device has no region %u",
+                   (unsigned)r);
+        return AXL_ERR_INVALID;
+    }
+    axl_port_lock();
+    for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
+        emu_unit *x = &d->units[u];
+        if (x->ip != UINT32_MAX && in_slot(d->shell, r - 1, x->ip)) {
+            if (x->state != UNIT_IDLE || x->reporting) {
+                axl_port_unlock();
+                axl_format(why, why_size, "unit %u of slot %s still runs",
+                           (unsigned)x->ip, d->shell->slots[r - 1].name);
+                return AXL_ERR_BAD_STATE;
+            }
+            x->ip = UINT32_MAX;
+        }
+    }
+    const uint64_t end = axl_port_now_ns() + d->shell->load_ns;
+    while (d->shell->load_ns && axl_port_now_ns() < end)
+        axl_port_wait(AXL_PORT_CHANNEL_DEVICE, end);
+    axl_port_unlock();
+    return AXL_SUCCESS;
+}
+#endif
+
 /* A design loaded beside the others (issue 40, designs-design.md 2.3):
  * the banks, their arenas and every allocation in them stay as they are
  * (the core maps the design's memories onto them by address); the
@@ -1004,11 +1050,8 @@ static axl_status emu_region_load(void *dev, uint32_t *region,
                                   size_t why_size)
 {
     emu_device *d = dev;
-    if (*region != 0) {
-        axl_format(why, why_size, "the emulated device has no region %u",
-                   (unsigned)*region);
-        return AXL_ERR_INVALID;
-    }
+    if (*region != 0)
+        return slot_load(d, *region, why, why_size);
 #if AXL_EMU_HOSTED
     check_platform(d, image);
 #endif
