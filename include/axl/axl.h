@@ -26,6 +26,7 @@
 #include "axl/queue.h"
 #include "axl/graph.h"
 #include "axl/ip.h"
+#include "axl/shell.h"
 #include "axl/pipeline.h"
 #include "axl/trace.h"
 #include "axl/kernels.h"

@@ -314,6 +314,35 @@ static void two_partials(void)
     AXL_OK(axl_image_register(part_fir, n));
 }
 
+/* vadd of the static part, on the rig's queue: its sums, and it ran in
+ * no slot (-1). */
+static void run_vadd(axl_test_rig *rig, int32_t *x, int32_t *y,
+                     int32_t *sum)
+{
+    enum { N = 64 };
+    axl_buffer X, Y, S;
+    memset(sum, 0, N * sizeof *sum);
+    AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
+    AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
+    AXL_OK(axl_buffer_create_from(sum, 4, axl_range_1d(N), NULL, &S));
+    axl_event ev;
+    AXL_OK(axl_queue_single_task(
+        rig->q, rig->vadd,
+        AXL_ARGS(AXL_ARG_IN(X), AXL_ARG_IN(Y), AXL_ARG_OUT(S),
+                 AXL_ARG_U32(N)),
+        NULL, 0, &ev));
+    AXL_OK(axl_event_wait(ev));
+    int32_t slot = 9;
+    AXL_OK(axl_event_get_slot(ev, &slot));
+    assert_int_equal(slot, -1); /* the static part */
+    AXL_OK(axl_event_release(ev));
+    AXL_OK(axl_buffer_release(X));
+    AXL_OK(axl_buffer_release(Y));
+    AXL_OK(axl_buffer_release(S));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(sum[i], x[i] + y[i]);
+}
+
 /* Each kernel of a bundle of a partial runs in its slot, with right
  * results, beside the device's built-in design (the static part), whose
  * vadd still runs; each event names where it ran. */
@@ -340,18 +369,24 @@ static void partials_load_into_their_slots_and_run_there_3_3(void **s)
     AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
     float data[N];
     int16_t in[N], taps[TAPS] = {8192, -4096, 2048, 1024}, out[N];
-    int32_t x[N], y[N], sum[N];
     for (int i = 0; i < N; i++) {
         data[i] = (float)i;
         in[i] = (int16_t)((i * 977) % 20000 - 10000);
-        x[i] = i;
-        y[i] = 1000 - i;
     }
     axl_buffer D, I, C, O;
     AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
     AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
     AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(TAPS), NULL, &C));
     AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    /* vadd first: its units open before the slots' do. */
+    axl_test_rig rig = axl_test_rig_on(d, 0);
+    int32_t x[N], y[N], sum[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i;
+        y[i] = 1000 - i;
+    }
+    run_vadd(&rig, x, y, sum); /* twice: each of its units opens */
+    run_vadd(&rig, x, y, sum);
     axl_event es, ef;
     AXL_OK(axl_queue_single_task(
         q, scale,
@@ -368,29 +403,13 @@ static void partials_load_into_their_slots_and_run_there_3_3(void **s)
     AXL_OK(axl_event_get_slot(ef, &slot_f));
     assert_int_equal(slot_s, 0); /* RP_0 */
     assert_int_equal(slot_f, 1); /* RP_1 */
-    /* The static part's vadd (the built-in design) runs as before. */
-    axl_test_rig rig = axl_test_rig_on(d, 0);
-    axl_buffer X, Y, S;
-    AXL_OK(axl_buffer_create_from(x, 4, axl_range_1d(N), NULL, &X));
-    AXL_OK(axl_buffer_create_from(y, 4, axl_range_1d(N), NULL, &Y));
-    AXL_OK(axl_buffer_create_from(sum, 4, axl_range_1d(N), NULL, &S));
-    axl_event ev;
-    AXL_OK(axl_queue_single_task(
-        rig.q, rig.vadd,
-        AXL_ARGS(AXL_ARG_IN(X), AXL_ARG_IN(Y), AXL_ARG_OUT(S),
-                 AXL_ARG_U32(N)),
-        NULL, 0, &ev));
-    AXL_OK(axl_event_wait(ev));
-    int32_t slot_v = 9;
-    AXL_OK(axl_event_get_slot(ev, &slot_v));
-    assert_int_equal(slot_v, -1); /* the static part */
-    AXL_OK(axl_event_release(ev));
-    AXL_OK(axl_buffer_release(X));
-    AXL_OK(axl_buffer_release(Y));
-    AXL_OK(axl_buffer_release(S));
+    /* The static part's vadd (the built-in design) runs as before, on
+     * its units opened before scale's: a slot's unit is another unit of
+     * the port (first_unit + its IP index), so scale's open did not take
+     * vadd's IP 0. */
+    run_vadd(&rig, x, y, sum);
+    run_vadd(&rig, x, y, sum);
     axl_test_rig_down(&rig);
-    for (int i = 0; i < N; i++)
-        assert_int_equal(sum[i], 1000);
     AXL_OK(axl_queue_wait(q));
     AXL_OK(axl_buffer_release(D));
     AXL_OK(axl_buffer_release(I));
