@@ -288,9 +288,16 @@ axl_status axl_event_get_slot(axl_event event, int32_t *slot)
 {
     static const char fn[] = "axl_event_get_slot";
     AXL__ENTER_OUT(event, e, event, slot);
-    /* Set under the lock when the command is dispatched to a unit. */
-    if (e->ran_in)
-        *slot = (int32_t)e->ran_in - 2;
+    /* Set under the lock when the command is dispatched to a unit;
+     * without slots (AXL_FEATURE_DESIGN_SWAP 0) a kernel's command ran on
+     * the whole fabric. */
+#if AXL_FEATURE_DESIGN_SWAP
+    const uint8_t ran_in = e->ran_in;
+#else
+    const uint8_t ran_in = e->role >= AXL__EV_CU;
+#endif
+    if (ran_in)
+        *slot = (int32_t)ran_in - 2;
     else
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the event's command ran in no region of a device "

@@ -666,7 +666,9 @@ static inline void command_arm_base(struct axl__command *c, uint16_t cs,
     e->t_submit = e->t_start = e->t_end = 0;
     e->profiling = false;
     e->role = 0;
+#if AXL_FEATURE_DESIGN_SWAP
     e->ran_in = 0;
+#endif
     e->queue = q ? axl__pool_slot_handle(AXL__POOL(QUEUE), qs) : 0;
     /* Table 34: its own command is an execution it waits on, so its own
      * context is one whose errors its wait_and_throw delivers. */
@@ -847,7 +849,9 @@ axl_status axl__commit(const char *fn, struct axl__queue *q, axl_handler *h,
     e->refs = out ? 1 : 0;
     e->profiling = q && (q->flags & AXL_QUEUE_ENABLE_PROFILING) != 0;
     e->role = kind == AXL__CMD_HOST_ACCESS ? AXL__EV_HOST_ACCESS : 0;
+#if AXL_FEATURE_DESIGN_SWAP
     e->ran_in = 0;
+#endif
     if (!out)
         axl__pool_retire(AXL__POOL(EVENT), e);
     if (e->profiling) /* on the clock of the queue's device */
