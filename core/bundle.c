@@ -338,6 +338,59 @@ bool axl__design_pinned(const struct axl__device *d, char *why, size_t size)
 }
 #endif
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* Whether bundle x holds kernels of design `image` on d: executable, for
+ * d, with that image. */
+static bool holds_image(const struct axl__bundle *x,
+                        const struct axl__device *d, uint16_t image)
+{
+    const uint16_t ds = AXL__SLOT(DEVICE, d);
+    bool on_d = false, has = false;
+    for (uint8_t i = 0; i < x->ndev; i++)
+        on_d |= x->dev[i] == ds;
+    for (uint8_t i = 0; i < x->nimg; i++)
+        has |= x->img[i] == image;
+    return x->state == AXL_BUNDLE_EXECUTABLE && on_d && has;
+}
+
+bool axl__image_held(const struct axl__device *d, uint16_t image,
+                     char *why, size_t size)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    const axl__pool *kp = AXL__POOL(KERNEL);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        const bool live = axl__pool_is_live(p, s);
+        if (!live && p->link[s] != AXL__SLOT_RETIRED) /* free */
+            continue;
+        if (!holds_image(axl__bundle_at(s), d, image))
+            continue;
+        const char *ip_name;
+        uint32_t ip_handle, pipeline;
+        if (live)
+            axl__why(why, size, "kernel bundle 0x%08x",
+                     (unsigned)axl__pool_slot_handle(p, s));
+        else if (axl__ip_holds(s, d, &ip_name, &ip_handle))
+            axl__why(why, size, "open IP %s (0x%08x)", ip_name,
+                     (unsigned)ip_handle);
+        else if (axl__pipeline_holds(s, d, &pipeline))
+            axl__why(why, size, "pipeline 0x%08x", (unsigned)pipeline);
+        else {
+            uint16_t k = 0;
+            while (k < kp->capacity && (!axl__pool_is_live(kp, k) ||
+                                        axl__kernel_at(k)->bundle != s))
+                k++;
+            if (k == kp->capacity)
+                continue; /* retired, nothing of it left */
+            axl__why(why, size, "kernel %s (0x%08x)",
+                     axl__kernel_id_at(axl__kernel_at(k)->kid)->name,
+                     (unsigned)axl__pool_slot_handle(kp, k));
+        }
+        return true;
+    }
+    return false;
+}
+#endif
+
 /* What axl__device_program asks once the device is quiet, just before it
  * programs (the lock was dropped while it waited: a bundle may have come
  * for the design there since). */

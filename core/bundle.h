@@ -70,6 +70,12 @@ axl_status axl__make_bundle(const char *fn, struct axl__context *c,
  * (designs-design.md 2.5): a swap would take it away. The message in why
  * (lock held). */
 bool axl__design_pinned(const struct axl__device *d, char *why, size_t size);
+
+/* Whether the application holds design `image` on d (a live executable
+ * bundle of it for d, or a kernel, open IP or pipeline of a released
+ * one); why names the first holder (lock held; a scan, slow paths). */
+bool axl__image_held(const struct axl__device *d, uint16_t image,
+                     char *why, size_t size);
 #endif
 axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                                 enum program_mode mode, axl_status fail_as,

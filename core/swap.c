@@ -381,6 +381,32 @@ static bool slot_idle(const void *arg)
     return !((const struct axl__device_region *)arg)->loading;
 }
 
+/* Slot region r of d is quiet: no load, no run out on its run slots (a
+ * given-up one too; 2.7's taken flag for a graph's runs). */
+struct slot_of {
+    const struct axl__device *d;
+    uint8_t r;
+};
+
+static bool slot_quiet(const void *arg)
+{
+    const struct slot_of *q = arg;
+    const struct axl__device_region *g = &q->d->region[q->r];
+    if (g->loading)
+        return false;
+    for (uint8_t i = g->cu0; i < g->cu0 + g->ncu; i++) {
+        const struct axl__cu *cu = &q->d->cus[i];
+        /* A hung unit never comes back: the port's load refuses it. */
+        if ((AXL__IS_REF(cu->cmd) && !cu->hung)
+#if AXL_FEATURE_GRAPHS
+            || atomic_load_explicit(&cu->taken, memory_order_relaxed)
+#endif
+        )
+            return false;
+    }
+    return true;
+}
+
 /* The port's load of img into slot region r, the lock dropped; the
  * slot's old unit handles are closed first. */
 static axl_status slot_program(struct axl__device *d, uint8_t r,
@@ -423,20 +449,30 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
     if (!r)
         return axl__fail(fn, AXL_ERR_INVALID, "%s", why);
     struct axl__device_region *g = &d->region[r];
-    axl__wait_until_pred(slot_idle, g);
-    if (axl__slot_carrying(d, AXL__SLOT(IMAGE, img)) == r)
-        return AXL_SUCCESS;
+    const struct slot_of q = {d, r};
+    for (;;) {
+        axl__wait_until_pred(slot_idle, g);
+        if (axl__slot_carrying(d, AXL__SLOT(IMAGE, img)) == r)
+            return AXL_SUCCESS;
+        if (!AXL__IS_REF(g->design) || slot_quiet(&q))
+            break;
+        axl__wait_until_pred(slot_quiet, &q); /* then look again */
+    }
     if (AXL__IS_REF(g->design)) {
+        /* Another design is there: it goes once the application holds
+         * none of it and none of its runs is out (3.3); a held one
+         * stays (waiting for it to go is not built yet). */
         const struct axl__placement *was = axl__placement_deref(g->design);
-        return axl__fail(fn, AXL_ERR_BAD_STATE,
-                         "slot %u (%s) of %s carries the design of %s: "
-                         "the design of %s cannot load there until it "
-                         "goes (evicting a slot's design is not built yet, "
-                         "issue 40 stage 5)",
-                         (unsigned)(r - 1), g->desc.name, d->info.name,
-                         design_name(axl__image_at(was->image), other,
-                                     sizeof other),
-                         design_name(img, name, sizeof name));
+        char holder[96];
+        if (axl__image_held(d, was->image, holder, sizeof holder))
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "slot %u (%s) of %s carries the design of %s, "
+                             "held by %s: the design of %s cannot load "
+                             "there until it is released",
+                             (unsigned)(r - 1), g->desc.name, d->info.name,
+                             design_name(axl__image_at(was->image), other,
+                                         sizeof other),
+                             holder, design_name(img, name, sizeof name));
     }
     uint64_t ns = 0;
     why[0] = '\0';

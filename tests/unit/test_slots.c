@@ -435,6 +435,115 @@ static void partials_load_into_their_slots_and_run_there_3_3(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+/* Loads since start-up: the "reprogramming" row of axl_stats_get. */
+static uint32_t loads(void)
+{
+    axl_pool_stats st[40];
+    uint32_t n = 0;
+    AXL_OK(axl_stats_get(st, 40, &n));
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(st[i].name, "reprogramming"))
+            return st[i].high_water;
+    fail_msg("axl_stats_get has no \"reprogramming\" row");
+    return 0;
+}
+
+/* fir in slot RP_0 of d, on q: right values, ran in slot 0. */
+static void run_fir_in_rp0(axl_queue q, axl_kernel fir)
+{
+    enum { N = 32, TAPS = 2 };
+    int16_t in[N], taps[TAPS] = {16384, 16384}, out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (int16_t)(i * 100);
+    axl_buffer I, C, O;
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(TAPS), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    axl_event ef;
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
+        NULL, 0, &ef));
+    AXL_OK(axl_event_wait(ef));
+    int32_t slot = 9;
+    AXL_OK(axl_event_get_slot(ef, &slot));
+    assert_int_equal(slot, 0);
+    AXL_OK(axl_event_release(ef));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    /* Half of each of two samples: their mean, (i*100 + (i-1)*100) / 2. */
+    assert_int_equal(out[0], 0);
+    for (int i = 1; i < N; i++)
+        assert_int_equal(out[i], i * 100 - 50);
+}
+
+/* Two partials for one slot: the second waits for the application to let
+ * go of the first, then takes the slot (3.3: "another design needs the
+ * slot and nothing of it is in flight"); a held design is never evicted. */
+static void a_slot_takes_another_design_once_the_first_is_released_3_3(
+    void **s)
+{
+    (void)s;
+    const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
+    const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
+    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26,
+                          rp0, 0x20);
+    memcpy(part_scale, image, n);
+    AXL_OK(axl_image_register(part_scale, n));
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   k26, rp0, 0x21);
+    memcpy(part_fir, image, n);
+    AXL_OK(axl_image_register(part_fir, n));
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id scale_id, fir_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    const uint32_t before = loads();
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    assert_int_equal(loads(), before + 1);
+    /* scale's bundle holds RP_0: fir's is refused, nothing loaded. */
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &bf),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("slot 0 (RP_0) of axl emulated FPGA 0 carries the "
+                    "design of scale, held by kernel bundle 0x");
+    AXL_MESSAGE_HAS("the design of fir cannot load there until it is "
+                    "released");
+    assert_int_equal(loads(), before + 1);
+    /* Its kernel, kept after its bundle, still holds it. */
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, scale_id, &scale));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &bf),
+               AXL_ERR_BAD_STATE);
+    AXL_MESSAGE_HAS("held by kernel scale (0x");
+    AXL_OK(axl_kernel_release(scale));
+    /* Let go: fir takes RP_0 and runs there. */
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    assert_int_equal(loads(), before + 2);
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    run_fir_in_rp0(q, fir);
+    bool compat = false;
+    AXL_OK(axl_is_compatible(&scale_id, 1, d, &compat));
+    assert_true(compat); /* still a partial of the shell: it may come back */
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -447,6 +556,7 @@ int main(void)
         T(a_shell_a_port_cannot_take_is_refused),
         T(only_partials_of_the_shell_in_one_slot_are_compatible_3_2),
         T(partials_load_into_their_slots_and_run_there_3_3),
+        T(a_slot_takes_another_design_once_the_first_is_released_3_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
