@@ -214,8 +214,11 @@ bool axl__kernel_compatible(const struct axl__kernel_id *k,
     if (!axl__device_loads_images(d))
         return false;
 #if AXL_FEATURE_DESIGN_SWAP
-    /* On a shell only its partials, each in one slot (3.2). */
-    if (axl__device_slot_count(d) && !axl__image_slot(d, &img->x, NULL, 0))
+    /* On a shell only its partials, each in one slot (3.2): one in a
+     * slot now was checked when it loaded (a launch pays its compares,
+     * not a scan of its IP_LAYOUT). */
+    if (axl__device_slot_count(d) && !axl__slot_carrying(d, k->image) &&
+        !axl__image_slot(d, &img->x, NULL, 0))
         return false;
 #endif
     return axl__dev_kernel_compatible(d, &img->x, k->index);
