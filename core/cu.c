@@ -399,7 +399,7 @@ static void region_units(const struct axl__device *d, uint16_t image,
 static uint32_t unit_number(const struct axl__device *d, uint8_t i)
 {
     const uint32_t ip = d->cus[i].ip;
-    if (d->info.region_count <= 1)
+    if (!d->nslots)
         return ip;
     return ip + d->region[axl__region_of_cu(d, i)].desc.first_unit;
 }
@@ -419,14 +419,14 @@ AXL__HOT_INLINE struct axl__cu *take_unit(struct axl__device *d,
     struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
     uint8_t lo = 0, hi = d->ncus;
 #if AXL_FEATURE_DESIGN_SWAP
-    if (d->info.region_count > 1)
+    if (d->nslots)
         region_units(d, image, &lo, &hi);
 #else
     (void)image;
 #endif
     uint8_t first = kn->cu_hint;
-    if (first < lo || first >= hi ||
-        d->cus[first].kernel_index != kernel_index) {
+    if (first >= hi || d->cus[first].kernel_index != kernel_index ||
+        first < lo) {
         first = lo;
         while (first < hi && d->cus[first].kernel_index != kernel_index)
             first++;
@@ -610,9 +610,8 @@ void axl__run_kernel(struct axl__command *c)
     cu->cmd = e->command;
     e->role = (uint8_t)(AXL__EV_CU + cu->ordinal);
 #if AXL_FEATURE_DESIGN_SWAP
-    e->ran_in = (uint8_t)(1u + (d->info.region_count > 1
-                                    ? axl__region_of_cu(d, c->u.kernel.cu)
-                                    : 0u));
+    if (d->nslots) /* else 0: with its role, the whole fabric */
+        e->ran_in = (uint8_t)(1u + axl__region_of_cu(d, c->u.kernel.cu));
 #endif
     fill_run(d, cu, c, img, kid);
     mark_running(d, cu, c, e);

@@ -63,6 +63,11 @@ struct axl__device {
     uint16_t platform;          /* slot */
     bool programming;           /* a new design is being loaded */
     uint8_t ncus;               /* run slots in use (d->cus), all regions' */
+#if AXL_FEATURE_DESIGN_SWAP
+    uint8_t nslots;             /* its shell's slots (regions 1..nslots),
+                                   0 without one: read at open, beside the
+                                   hot fields (a launch asks) */
+#endif
     const axl_device_port *port; /* its platform's; called via devops.h */
     void *data;                 /* the port's state */
     uint32_t compute_units;     /* of the loaded design */
@@ -102,7 +107,7 @@ struct axl__device {
 static inline uint32_t axl__device_slot_count(const struct axl__device *d)
 {
 #if AXL_FEATURE_DESIGN_SWAP
-    return d->info.region_count > 1 ? d->info.region_count - 1 : 0;
+    return d->nslots;
 #else
     (void)d;
     return 0;
@@ -130,12 +135,13 @@ static inline uint8_t axl__region_of_cu(const struct axl__device *d,
 AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,
                                          uint16_t s)
 {
+    if (axl__image_ref_eq(d->loaded, axl__image_ref_at(s)))
+        return true;
 #if AXL_FEATURE_DESIGN_SWAP
-    if (d->info.region_count > 1 &&
-        !axl__image_ref_eq(d->loaded, axl__image_ref_at(s)))
-        return axl__slot_carrying(d, s) != 0;
+    return d->nslots && axl__slot_carrying(d, s) != 0;
+#else
+    return false;
 #endif
-    return axl__image_ref_eq(d->loaded, axl__image_ref_at(s));
 }
 
 /* The devices of one type of `platform` (NULL: of every platform), as a

@@ -291,10 +291,10 @@ axl_status axl_event_get_slot(axl_event event, int32_t *slot)
     /* Set under the lock when the command is dispatched to a unit;
      * without slots (AXL_FEATURE_DESIGN_SWAP 0) a kernel's command ran on
      * the whole fabric. */
+    uint8_t ran_in = e->role >= AXL__EV_CU; /* the whole fabric */
 #if AXL_FEATURE_DESIGN_SWAP
-    const uint8_t ran_in = e->ran_in;
-#else
-    const uint8_t ran_in = e->role >= AXL__EV_CU;
+    if (e->ran_in)
+        ran_in = e->ran_in; /* a device with slots: set at dispatch */
 #endif
     if (ran_in)
         *slot = (int32_t)ran_in - 2;

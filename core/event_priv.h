@@ -30,11 +30,13 @@ struct axl__event {
                                    dispatch; 0: neither (yet). One byte
                                    set at submission for both. */
 #if AXL_FEATURE_DESIGN_SWAP
-    uint8_t ran_in;             /* 1 + the region of its device a kernel's
-                                   command ran in (issue 40: region 0 the
-                                   whole fabric or static part, r a
-                                   slot's), set at dispatch; 0: none yet.
-                                   In what was padding on 64-bit hosts. */
+    uint8_t ran_in;             /* on a device with slots, 1 + the region
+                                   a kernel's command ran in (issue 40:
+                                   region 0 the static part, r a slot's),
+                                   set at dispatch; 0: none yet, or a
+                                   device without slots (its role says
+                                   whether it ran). In what was padding
+                                   on 64-bit hosts. */
 #endif
     axl_status status;          /* the command's result once complete */
     uint32_t queue;             /* handle of the queue it was submitted to

@@ -291,6 +291,7 @@ static void read_regions(struct axl__device *d)
                n > 1 ? "static" : "fabric");
     d->region[0].cu0 = 0;
     d->region[0].cap = AXL_MAX_DEVICE_CUS;
+    d->nslots = 0;
     if (n <= 1)
         return;
     /* The slots' run slots are the last ones: the static part keeps the
@@ -308,6 +309,7 @@ static void read_regions(struct axl__device *d)
         }
     if (st == AXL_SUCCESS) {
         d->region[0].cap = (uint8_t)(AXL_MAX_DEVICE_CUS - slot_cus);
+        d->nslots = (uint8_t)(n - 1);
         return;
     }
     AXL__LOG(AXL__LOG_WARN,
