@@ -99,7 +99,8 @@ bool axl__device_loads_images(const struct axl__device *d)
 
 #if AXL_FEATURE_DESIGN_SWAP
 /* "9c2e4b71 (fir)": an image's UUID prefix and first kernel. */
-static const char *design_label(const axl_xclbin *x, char *buf, size_t size)
+AXL__MESSAGE_ONLY static const char *design_label(const axl_xclbin *x,
+                                                  char *buf, size_t size)
 {
     axl_xclbin_kernel ki;
     const bool named = axl_xclbin_get_kernel(x, 0, &ki) == AXL_SUCCESS;
@@ -110,8 +111,8 @@ static const char *design_label(const axl_xclbin *x, char *buf, size_t size)
 }
 
 /* "RP_0 0x80000000+32 MiB, RP_1 0x82000000+32 MiB": d's slots. */
-static const char *slot_list(const struct axl__device *d, char *buf,
-                             size_t size)
+AXL__MESSAGE_ONLY static const char *slot_list(const struct axl__device *d,
+                                               char *buf, size_t size)
 {
     size_t at = 0;
     buf[0] = '\0';
