@@ -411,19 +411,13 @@ static uint32_t unit_number(const struct axl__device *d, uint8_t i)
  * that reaches its buffers, going round its units from the one after the
  * last used, so runs spread over them; NULL when none is free, with
  * *any set when one could take c once it is. */
-AXL__HOT_INLINE struct axl__cu *take_unit(struct axl__device *d,
-                                          struct axl__command *c,
-                                          uint16_t kernel_index,
-                                          uint16_t image, bool *any)
+AXL__HOT_INLINE struct axl__cu *take_unit_in(struct axl__device *d,
+                                             struct axl__command *c,
+                                             uint16_t kernel_index,
+                                             uint8_t lo, uint8_t hi,
+                                             bool *any)
 {
     struct axl__kernel *kn = axl__kernel_at(c->u.kernel.kernel);
-    uint8_t lo = 0, hi = d->ncus;
-#if AXL_FEATURE_DESIGN_SWAP
-    if (d->nslots)
-        region_units(d, image, &lo, &hi);
-#else
-    (void)image;
-#endif
     uint8_t first = kn->cu_hint;
     if (first >= hi || d->cus[first].kernel_index != kernel_index ||
         first < lo) {
@@ -456,6 +450,37 @@ AXL__HOT_INLINE struct axl__cu *take_unit(struct axl__device *d,
             break;
     }
     return NULL;
+}
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* take_unit on a device with slots: among the run slots of the region
+ * carrying design `image` (kept out of the launch's path on devices
+ * without). */
+AXL__COLD static struct axl__cu *take_slot_unit(struct axl__device *d,
+                                                struct axl__command *c,
+                                                uint16_t kernel_index,
+                                                uint16_t image, bool *any)
+{
+    uint8_t lo, hi;
+    region_units(d, image, &lo, &hi);
+    return take_unit_in(d, c, kernel_index, lo, hi, any);
+}
+#endif
+
+/* Step 1 on d's run slots: the whole fabric's, or (with slots) those of
+ * the region carrying the design of image slot `image`. */
+AXL__HOT_INLINE struct axl__cu *take_unit(struct axl__device *d,
+                                          struct axl__command *c,
+                                          uint16_t kernel_index,
+                                          uint16_t image, bool *any)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    if (d->nslots)
+        return take_slot_unit(d, c, kernel_index, image, any);
+#else
+    (void)image;
+#endif
+    return take_unit_in(d, c, kernel_index, 0, d->ncus, any);
 }
 
 /* No unit free for c: it waits for one (any: one of its units could take
