@@ -8,6 +8,9 @@
 #include "device_priv.h"
 #include "image.h"
 #include "devops.h"
+#include "place.h"
+#include "bundle.h"
+#include "sched_priv.h"
 
 static bool type_matches(const struct axl__device *d, axl_device_type type)
 {
@@ -222,6 +225,62 @@ axl_status axl_device_get_info(axl_device device, axl_device_info param,
     static const char fn[] = "axl_device_get_info";
     AXL__ENTER(device, d, device);
     st = device_info(fn, d, param, value, value_size, size_ret);
+    axl__leave();
+    return st;
+}
+
+#define NO_IMAGE 0xFFFFu /* no image slot */
+
+/* Region r of d as the application sees it (lock held). */
+static void region_info(const struct axl__device *d, uint8_t r,
+                        axl_region_info *o)
+{
+    const struct axl__device_region *g = &d->region[r];
+    memset(o, 0, sizeof *o);
+    o->slot = (int32_t)r - 1;
+    uint16_t image = NO_IMAGE;
+    if (r == 0 && AXL__IS_REF(d->loaded))
+        image = axl__image_ref_slot(d->loaded);
+    else if (r > 0 && AXL__IS_REF(g->design))
+        image = axl__placement_deref(g->design)->image;
+#if AXL_FEATURE_DESIGN_SWAP
+    axl_format(o->name, sizeof o->name, "%s", g->desc.name);
+    o->state = g->loading ? AXL_REGION_LOADING
+               : image != NO_IMAGE ? AXL_REGION_LOADED
+                                        : AXL_REGION_EMPTY;
+    char holder[96];
+    o->held = image != NO_IMAGE &&
+              axl__image_held(d, image, holder, sizeof holder);
+    for (axl__command_ref c = g->waiting.head; AXL__IS_REF(c);
+         c = axl__command_deref(c)->next)
+        o->waiting++;
+#else
+    axl_format(o->name, sizeof o->name, "fabric");
+    o->state = d->programming ? AXL_REGION_LOADING
+               : image != NO_IMAGE ? AXL_REGION_LOADED
+                                        : AXL_REGION_EMPTY;
+#endif
+    for (uint8_t i = g->cu0; i < g->cu0 + g->ncu && i < d->ncus; i++)
+        o->runs += AXL__IS_REF(d->cus[i].cmd);
+    if (image == NO_IMAGE)
+        return;
+    const struct axl__image *img = axl__image_at(image);
+    memcpy(o->design_uuid, img->x.uuid, sizeof o->design_uuid);
+    axl_xclbin_kernel ki;
+    if (axl_xclbin_get_kernel(&img->x, 0, &ki) == AXL_SUCCESS)
+        axl_format(o->design, sizeof o->design, "%.*s", (int)ki.name.len,
+                   ki.name.ptr);
+}
+
+axl_status axl_device_get_regions(axl_device device, axl_region_info *out,
+                                  uint32_t cap, uint32_t *count)
+{
+    static const char fn[] = "axl_device_get_regions";
+    AXL__ENTER_OUT(device, d, device, count);
+    const uint32_t n = 1u + axl__device_slot_count(d);
+    st = axl__list_check(fn, n, out, cap, count);
+    for (uint32_t r = 0; st == AXL_SUCCESS && out && r < n; r++)
+        region_info(d, (uint8_t)r, &out[r]);
     axl__leave();
     return st;
 }

@@ -68,6 +68,37 @@ axl_status axl_device_get_info(axl_device device, axl_device_info param,
 /** device::has(aspect). */
 axl_status axl_device_has(axl_device device, axl_aspect aspect, bool *has);
 
+/** What a region of a device's fabric holds (axl extension, issue 40,
+ *  docs/designs-design.md 4; axl/shell.h). */
+typedef enum axl_region_state {
+    AXL_REGION_EMPTY = 0,   /**< no design the runtime knows */
+    AXL_REGION_LOADED,      /**< a design is there */
+    AXL_REGION_LOADING      /**< a design is being loaded */
+} axl_region_state;
+
+typedef struct axl_region_info {
+    int32_t slot;            /**< its slot in the device's shell; -1: the
+                                  whole fabric, or the shell's static part */
+    char name[16];           /**< "fabric", "static", "RP_0" */
+    axl_region_state state;
+    uint8_t design_uuid[16]; /**< its design's UUID; zeros: none */
+    char design[32];         /**< its design's first kernel, "" none */
+    bool held;               /**< the application holds that design (a
+                                  bundle, or a kernel, IP or pipeline of
+                                  one); false where designs never swap
+                                  (AXL_FEATURE_DESIGN_SWAP 0) */
+    uint32_t runs;           /**< kernel runs out on its units now */
+    uint32_t waiting;        /**< commands waiting for a design there */
+} axl_region_info;
+
+/**
+ * The regions of a device: region 0 (the whole fabric, or a DFX shell's
+ * static part), then each slot of its shell in order. A list output:
+ * out NULL asks the count; a cap too small fails.
+ */
+axl_status axl_device_get_regions(axl_device device, axl_region_info *out,
+                                  uint32_t cap, uint32_t *count);
+
 axl_status axl_device_get_platform(axl_device device, axl_platform *platform);
 axl_status axl_device_get_backend(axl_device device, axl_backend *backend);
 

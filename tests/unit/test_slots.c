@@ -59,6 +59,17 @@ static void a_device_without_a_shell_has_no_slots(void **s)
     assert_int_equal(slots_of(d), 0);
     assert_string_equal(name, "");
     assert_memory_equal(uuid, zero, 16);
+    /* One region, the whole fabric, carrying the built-in design. */
+    axl_region_info reg[2];
+    uint32_t n = 0;
+    AXL_OK(axl_device_get_regions(d, reg, 2, &n));
+    assert_int_equal(n, 1);
+    assert_int_equal(reg[0].slot, -1);
+    assert_string_equal(reg[0].name, "fabric");
+    assert_int_equal(reg[0].state, AXL_REGION_LOADED);
+    assert_true(reg[0].design[0] != '\0');
+    assert_int_equal(reg[0].runs, 0);
+    assert_int_equal(reg[0].waiting, 0);
 }
 
 static void the_k26_2rp_preset_gives_a_device_two_slots(void **s)
@@ -398,6 +409,24 @@ static void partials_load_into_their_slots_and_run_there_3_3(void **s)
                  AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
         NULL, 0, &ef));
     AXL_OK(axl_event_wait(ef));
+    /* What the device holds now (4): the static part, scale, fir. */
+    axl_region_info reg[3];
+    uint32_t nreg = 0;
+    AXL_OK(axl_device_get_regions(d, NULL, 0, &nreg));
+    assert_int_equal(nreg, 3);
+    AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
+    assert_int_equal(reg[0].slot, -1);
+    assert_string_equal(reg[0].name, "static");
+    assert_int_equal(reg[0].state, AXL_REGION_LOADED);
+    assert_int_equal(reg[1].slot, 0);
+    assert_string_equal(reg[1].name, "RP_0");
+    assert_string_equal(reg[1].design, "scale");
+    assert_memory_equal(reg[1].design_uuid, part_scale + 416, 16);
+    assert_true(reg[1].held);
+    assert_int_equal(reg[1].state, AXL_REGION_LOADED);
+    assert_string_equal(reg[2].name, "RP_1");
+    assert_string_equal(reg[2].design, "fir");
+    assert_true(reg[2].held);
     int32_t slot_s = 9, slot_f = 9;
     AXL_OK(axl_event_get_slot(es, &slot_s));
     AXL_OK(axl_event_get_slot(ef, &slot_f));
@@ -528,7 +557,16 @@ static void a_slot_takes_another_design_once_the_first_is_released_3_3(
                AXL_ERR_BAD_STATE);
     AXL_MESSAGE_HAS("held by kernel scale (0x");
     AXL_OK(axl_kernel_release(scale));
-    /* Let go: fir takes RP_0 and runs there. */
+    /* Let go: scale stays in RP_0, held by nobody, until fir takes RP_0
+     * and runs there. */
+    axl_region_info reg[3];
+    uint32_t nreg = 0;
+    AXL_EXPECT(axl_device_get_regions(d, reg, 1, &nreg), AXL_ERR_INVALID);
+    AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
+    assert_string_equal(reg[1].design, "scale");
+    assert_false(reg[1].held);
+    assert_int_equal(reg[2].state, AXL_REGION_EMPTY);
+    assert_string_equal(reg[2].design, "");
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &bf));
     assert_int_equal(loads(), before + 2);
