@@ -454,14 +454,12 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
         axl__wait_until_pred(slot_idle, g);
         if (axl__slot_carrying(d, AXL__SLOT(IMAGE, img)) == r)
             return AXL_SUCCESS;
-        if (!AXL__IS_REF(g->design) || slot_quiet(&q))
+        if (!AXL__IS_REF(g->design))
             break;
-        axl__wait_until_pred(slot_quiet, &q); /* then look again */
-    }
-    if (AXL__IS_REF(g->design)) {
         /* Another design is there: it goes once the application holds
          * none of it and none of its runs is out (3.3); a held one
-         * stays (waiting for it to go is not built yet). */
+         * stays, refused at once (waiting for it to go is not built
+         * yet), before any wait for its runs. */
         const struct axl__placement *was = axl__placement_deref(g->design);
         char holder[96];
         if (axl__image_held(d, was->image, holder, sizeof holder))
@@ -473,6 +471,9 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
                              design_name(axl__image_at(was->image), other,
                                          sizeof other),
                              holder, design_name(img, name, sizeof name));
+        if (slot_quiet(&q))
+            break;
+        axl__wait_until_pred(slot_quiet, &q); /* then look again */
     }
     uint64_t ns = 0;
     why[0] = '\0';
