@@ -391,6 +391,37 @@ bool axl__image_held(const struct axl__device *d, uint16_t image,
 }
 #endif
 
+#if AXL_FEATURE_DESIGN_SWAP
+bool axl__image_pinned(const struct axl__device *d, uint16_t image,
+                       char *why, size_t size)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        if (!axl__pool_is_live(p, s) && p->link[s] != AXL__SLOT_RETIRED)
+            continue; /* free */
+        if (!holds_image(axl__bundle_at(s), d, image))
+            continue;
+        const char *ip_name;
+        uint32_t ip_handle, pipeline;
+        if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
+            axl__why(why, size,
+                     "its design stays for open IP %s (0x%08x): release it "
+                     "first (nothing was loaded)",
+                     ip_name, (unsigned)ip_handle);
+            return true;
+        }
+        if (axl__pipeline_holds(s, d, &pipeline)) {
+            axl__why(why, size,
+                     "its design stays for pipeline 0x%08x: release it "
+                     "first (nothing was loaded)",
+                     (unsigned)pipeline);
+            return true;
+        }
+    }
+    return false;
+}
+#endif
+
 /* What axl__device_program asks once the device is quiet, just before it
  * programs (the lock was dropped while it waited: a bundle may have come
  * for the design there since). */

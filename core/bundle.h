@@ -76,6 +76,12 @@ bool axl__design_pinned(const struct axl__device *d, char *why, size_t size);
  * one); why names the first holder (lock held; a scan, slow paths). */
 bool axl__image_held(const struct axl__device *d, uint16_t image,
                      char *why, size_t size);
+
+/* Whether design `image` on d is pinned by an open IP or a pipeline of a
+ * bundle of it: never taken out of its slot (2.5); why says by what
+ * (lock held; a scan, slow paths). */
+bool axl__image_pinned(const struct axl__device *d, uint16_t image,
+                       char *why, size_t size);
 #endif
 axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                                 enum program_mode mode, axl_status fail_as,

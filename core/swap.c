@@ -124,12 +124,24 @@ static uint32_t let_go(struct axl__device_region *g, uint16_t image,
     return let_go_after(g, image, st, why, 0);
 }
 
+/* The region a command of design `image` waits in on d: region 0, or
+ * on a device with a shell the slot the partial's units name (3.3; a
+ * shell's static part never reloads). 0 also for a design that is no
+ * partial of the shell, which cannot have passed the bundle's checks. */
+static uint8_t region_for(const struct axl__device *d, uint16_t image)
+{
+    if (!axl__device_slot_count(d))
+        return 0;
+    return axl__image_slot(d, &axl__image_at(image)->x, NULL, 0);
+}
+
 #if AXL_FEATURE_GRAPHS
 const char *axl__swap_failed_why(const struct axl__command *c)
 {
     if (!(c->flags & AXL__CMD_SWAPPED) || !c->dep_status)
         return NULL;
-    const struct axl__device_region *g = &axl__device_at(c->device)->region[0];
+    const struct axl__device *d = axl__device_at(c->device);
+    const struct axl__device_region *g = &d->region[region_for(d, design_of(c))];
     return g->failed_why[0] ? g->failed_why : NULL;
 }
 #endif
@@ -137,19 +149,15 @@ const char *axl__swap_failed_why(const struct axl__command *c)
 void axl__swap_wait(struct axl__command *c)
 {
     struct axl__device *d = axl__device_at(c->device);
-    struct axl__device_region *g = &d->region[0];
+    const uint8_t r = region_for(d, design_of(c));
+    struct axl__device_region *g = &d->region[r];
     axl__fifo_push(&g->waiting, c, axl__command_ref_of(c));
-    if (axl__device_slot_count(d)) {
-        /* A shell's static part never reloads, and a slot's design
-         * loads when its bundle is obtained (3.3): loading one for a
-         * waiting command is not built yet. */
+    if (axl__device_slot_count(d) && !r) {
         char why[AXL_MESSAGE_MAX], name[32];
         axl__why(why, sizeof why,
-                 "the design of %s is in no slot of %s now (a slot loads "
-                 "when its bundle is obtained; loading one on demand is "
-                 "not built yet)",
+                 "the design of %s fits no slot of %s's shell %s",
                  design_name(axl__image_at(design_of(c)), name, sizeof name),
-                 d->info.name);
+                 d->info.name, d->info.shell_name);
         if (g->want == AXL__NO_WANT)
             axl__rt.swap_wants++;
         g->want = design_of(c);
@@ -212,18 +220,18 @@ static void fail_for_hung(struct axl__device *d, const struct axl__cu *hung)
 
 /* The trace's record of a load of design `want` into region 0 of d in
  * place of `was` (2.6): its ring position + 1, 0 when not recording. */
-static uint32_t trace_load(const struct axl__device *d, uint16_t want,
-                           axl__image_ref was, axl_status st, uint64_t t0,
-                           uint64_t t1)
+static uint32_t trace_load(const struct axl__device *d, uint8_t r,
+                           uint16_t want, axl__image_ref was, axl_status st,
+                           uint64_t t0, uint64_t t1)
 {
     if (!axl__trace_on())
         return 0;
     const struct axl__trace_load note = {
         .device = (uint16_t)AXL__SLOT(DEVICE, d),
-        .region = 0,
+        .region = r,
         .status = st,
         .number = axl__rt.loads + axl__rt.load_fails + 1u,
-        .commands = waiters_of(&d->region[0], want),
+        .commands = waiters_of(&d->region[r], want),
         .was = AXL__IS_REF(was) ? axl__image_deref(was) : NULL,
         .now = axl__image_at(want),
         .t0 = t0,
@@ -278,7 +286,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
                    (unsigned)AXL_MAX_PLACEMENTS);
     }
     /* Written before the commands it was for leave: each points at it. */
-    const uint32_t rec = trace_load(d, want, was, st, t0, t1);
+    const uint32_t rec = trace_load(d, 0, want, was, st, t0, t1);
     if (st != AXL_SUCCESS) {
         /* Step 4: what the region carries now is unknown. */
         axl__rt.load_fails++;
@@ -354,6 +362,8 @@ static bool swap_one(struct axl__device *d)
     return true;
 }
 
+static bool slot_swap_one(struct axl__device *d, uint8_t r);
+
 bool axl__swaps_run(void)
 {
     /* Commands a swap released, or waiting for a unit freed since, go
@@ -366,14 +376,18 @@ bool axl__swaps_run(void)
     bool did = axl__pump();
     const axl__pool *p = AXL__POOL(DEVICE);
     for (uint16_t s = 0; axl__rt.swap_wants && s < p->capacity; s++)
-        if (axl__pool_is_live(p, s))
-            did |= swap_one(axl__device_at(s));
+        if (axl__pool_is_live(p, s)) {
+            struct axl__device *d = axl__device_at(s);
+            did |= swap_one(d);
+            for (uint8_t r = 1; r <= axl__device_slot_count(d); r++)
+                did |= slot_swap_one(d, r);
+        }
     if (did)
         axl__pump();
     return did;
 }
 
-/* ---- Slots (3.3): a partial loaded into its slot at bundle time --------- */
+/* ---- Slots (3.3): a partial loaded into its slot ----------------------- */
 
 /* No load into a slot region is under way (axl__wait_until_pred). */
 static bool slot_idle(const void *arg)
@@ -383,19 +397,13 @@ static bool slot_idle(const void *arg)
 
 /* Slot region r of d is quiet: no load, no run out on its run slots (a
  * given-up one too; 2.7's taken flag for a graph's runs). */
-struct slot_of {
-    const struct axl__device *d;
-    uint8_t r;
-};
-
-static bool slot_quiet(const void *arg)
+static bool slot_quiet(const struct axl__device *d, uint8_t r)
 {
-    const struct slot_of *q = arg;
-    const struct axl__device_region *g = &q->d->region[q->r];
+    const struct axl__device_region *g = &d->region[r];
     if (g->loading)
         return false;
     for (uint8_t i = g->cu0; i < g->cu0 + g->ncu; i++) {
-        const struct axl__cu *cu = &q->d->cus[i];
+        const struct axl__cu *cu = &d->cus[i];
         /* A hung unit never comes back: the port's load refuses it. */
         if ((AXL__IS_REF(cu->cmd) && !cu->hung)
 #if AXL_FEATURE_GRAPHS
@@ -407,11 +415,32 @@ static bool slot_quiet(const void *arg)
     return true;
 }
 
+/* Whether a command on d not yet complete runs design `image` (a kernel
+ * command or a graph submission; lock held): the design is in flight,
+ * and its slot is not taken from it (3.3) until that command has run. */
+static bool design_pending(const struct axl__device *d, uint16_t image)
+{
+    const uint16_t ds = (uint16_t)AXL__SLOT(DEVICE, d);
+    for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
+        const struct axl__command *c = axl__command_deref(r);
+        r = c->next_inflight;
+        if (c->device != ds)
+            continue;
+        if (c->kind == AXL__CMD_KERNEL && design_of(c) == image)
+            return true;
+#if AXL_FEATURE_GRAPHS
+        if (c->kind == AXL__CMD_REPLAY && design_of(c) == image)
+            return true;
+#endif
+    }
+    return false;
+}
+
 /* The port's load of img into slot region r, the lock dropped; the
  * slot's old unit handles are closed first. */
 static axl_status slot_program(struct axl__device *d, uint8_t r,
                                struct axl__image *img, char *why,
-                               size_t size, uint64_t *ns)
+                               size_t size, uint64_t *t0, uint64_t *t1)
 {
     struct axl__device_region *g = &d->region[r];
     uintptr_t old[AXL_MAX_SLOT_UNITS] = {0};
@@ -426,19 +455,113 @@ static axl_status slot_program(struct axl__device *d, uint8_t r,
     for (uint8_t i = 0; i < nold; i++)
         axl__dev_cu_close(d, old[i]);
     uint32_t region = r;
-    const uint64_t t0 = axl__dev_now(d);
+    *t0 = axl__dev_now(d);
     axl_status st = AXL_ERR_FEATURE_NOT_SUPPORTED;
     if (d->port->region_load)
         st = d->port->region_load(d->data, &region, &img->x, why, size);
     else
         axl_format(why, size, "its port loads no region");
-    *ns = axl__dev_now(d) - t0;
+    *t1 = axl__dev_now(d);
     axl_port_lock();
     axl__rt.loading--;
     img->refs--;
     g->loading = false;
     axl_port_wake(AXL_PORT_CHANNEL_DONE);
     return st;
+}
+
+/* Loads design `image` into slot region r of d (lock held, dropped
+ * around the port's load), counts it and traces it; the region's
+ * waiters for it go on, or fail with the load's message. The failure's
+ * message is left in `msg`. */
+static axl_status slot_load_now(struct axl__device *d, uint8_t r,
+                                uint16_t image, char *msg, size_t size)
+{
+    struct axl__device_region *g = &d->region[r];
+    struct axl__image *img = axl__image_at(image);
+    const axl__image_ref was =
+        AXL__IS_REF(g->design)
+            ? axl__image_ref_at(axl__placement_deref(g->design)->image)
+            : AXL__NONE(image);
+    char why[AXL_MESSAGE_MAX] = "", name[32];
+    uint64_t t0 = 0, t1 = 0;
+    axl_status st = slot_program(d, r, img, why, sizeof why, &t0, &t1);
+    struct axl__placement *p = NULL;
+    if (st == AXL_SUCCESS && !(p = axl__place_ready(d, img))) {
+        st = AXL_ERR_OUT_OF_RESOURCES;
+        axl_format(why, sizeof why,
+                   "every placement is in use (AXL_MAX_PLACEMENTS %u)",
+                   (unsigned)AXL_MAX_PLACEMENTS);
+    }
+    /* Written before the commands it was for leave: each points at it. */
+    const uint32_t rec = trace_load(d, r, image, was, st, t0, t1);
+    if (st != AXL_SUCCESS) {
+        axl__rt.load_fails++;
+        axl__why(msg, size,
+                 "programming slot %u (%s) of %s with the design of %s "
+                 "failed (%s): %s",
+                 (unsigned)(r - 1), g->desc.name, d->info.name,
+                 design_name(img, name, sizeof name), axl_status_name(st),
+                 why[0] ? why : axl_last_message());
+        let_go_after(g, image, st, msg, rec);
+        axl__swap_wake();
+        return st;
+    }
+    axl__place_slot_in(d, r, p);
+    axl__rt.loads++;
+    const uint32_t n = let_go_after(g, image, AXL_SUCCESS, NULL, rec);
+    AXL__LOG(AXL__LOG_INFO,
+             "device programmed: %s slot %s: the design of %s, %llu ns, %u "
+             "command%s released",
+             d->info.name, g->desc.name, design_name(img, name, sizeof name),
+             (unsigned long long)(t1 - t0), (unsigned)n, n == 1 ? "" : "s");
+    (void)n;
+    axl__swap_wake();
+    return AXL_SUCCESS;
+}
+
+/* Why the design in slot region r of d may not leave it: an open IP or a
+ * pipeline pins it (2.5, as region 0's); false when it may. */
+static bool slot_pinned(const struct axl__device *d, uint8_t r, char *why,
+                        size_t size)
+{
+    const struct axl__device_region *g = &d->region[r];
+    if (!AXL__IS_REF(g->design))
+        return false;
+    return axl__image_pinned(d, axl__placement_deref(g->design)->image, why,
+                             size);
+}
+
+/* The load slot region r of d is due for, if any (lock held): its
+ * oldest waiter's design, once nothing of the design there is in flight
+ * (its runs out, or its commands still to run: they run first). The
+ * application holding that design does not keep the slot: its next
+ * command brings it back, as region 0's swaps do (2.1). */
+static bool slot_swap_one(struct axl__device *d, uint8_t r)
+{
+    struct axl__device_region *g = &d->region[r];
+    if (g->want == AXL__NO_WANT || g->loading || d->programming)
+        return false;
+    if (axl__slot_carrying(d, g->want) == r) {
+        let_go(g, g->want, AXL_SUCCESS, NULL);
+        return true;
+    }
+    if (AXL__IS_REF(g->design)) {
+        char why[AXL_MESSAGE_MAX];
+        if (slot_pinned(d, r, why, sizeof why)) {
+            let_go(g, g->want, AXL_ERR_BAD_STATE, why);
+            return true;
+        }
+        if (!slot_quiet(d, r) ||
+            design_pending(d, axl__placement_deref(g->design)->image))
+            return false;
+    }
+    /* A polled port's waiter reads the units a load rewrites. */
+    if (d->region[0].progressing)
+        return false;
+    char msg[AXL_MESSAGE_MAX];
+    (void)slot_load_now(d, r, g->want, msg, sizeof msg);
+    return true;
 }
 
 axl_status axl__slot_load(const char *fn, struct axl__device *d,
@@ -449,58 +572,42 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
     if (!r)
         return axl__fail(fn, AXL_ERR_INVALID, "%s", why);
     struct axl__device_region *g = &d->region[r];
-    const struct slot_of q = {d, r};
-    for (;;) {
-        axl__wait_until_pred(slot_idle, g);
-        if (axl__slot_carrying(d, AXL__SLOT(IMAGE, img)) == r)
-            return AXL_SUCCESS;
-        if (!AXL__IS_REF(g->design))
-            break;
-        /* Another design is there: it goes once the application holds
-         * none of it and none of its runs is out (3.3); a held one
-         * stays, refused at once (waiting for it to go is not built
-         * yet), before any wait for its runs. */
-        const struct axl__placement *was = axl__placement_deref(g->design);
+    axl__wait_until_pred(slot_idle, g);
+    const uint16_t image = (uint16_t)AXL__SLOT(IMAGE, img);
+    if (axl__slot_carrying(d, image) == r)
+        return AXL_SUCCESS;
+    if (AXL__IS_REF(g->design)) {
+        const uint16_t was = axl__placement_deref(g->design)->image;
         char holder[96];
-        if (axl__image_held(d, was->image, holder, sizeof holder))
+        if (slot_pinned(d, r, why, sizeof why))
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "slot %u (%s) of %s cannot take the design of "
+                             "%s now: %s",
+                             (unsigned)(r - 1), g->desc.name, d->info.name,
+                             design_name(img, name, sizeof name), why);
+        const bool held = axl__image_held(d, was, holder, sizeof holder);
+        if (held || !slot_quiet(d, r) || design_pending(d, was)) {
+            /* The design there is held or in flight: the bundle is given
+             * and its first command loads it (on demand), never a wait
+             * here for what this thread may hold. A device that does not
+             * reprogram on demand refuses instead. */
+            if (axl__dev_swaps(d))
+                return AXL_SUCCESS;
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "slot %u (%s) of %s carries the design of %s, "
-                             "held by %s: the design of %s cannot load "
-                             "there until it is released",
+                             "%s%s: the design of %s cannot load there "
+                             "until it is released",
                              (unsigned)(r - 1), g->desc.name, d->info.name,
-                             design_name(axl__image_at(was->image), other,
+                             design_name(axl__image_at(was), other,
                                          sizeof other),
-                             holder, design_name(img, name, sizeof name));
-        if (slot_quiet(&q))
-            break;
-        axl__wait_until_pred(slot_quiet, &q); /* then look again */
+                             held ? "held by " : "still running",
+                             held ? holder : "", design_name(img, name,
+                                                             sizeof name));
+        }
     }
-    uint64_t ns = 0;
-    why[0] = '\0';
-    axl_status st = slot_program(d, r, img, why, sizeof why, &ns);
-    struct axl__placement *p = NULL;
-    if (st == AXL_SUCCESS && !(p = axl__place_ready(d, img))) {
-        st = AXL_ERR_OUT_OF_RESOURCES;
-        axl_format(why, sizeof why,
-                   "every placement is in use (AXL_MAX_PLACEMENTS %u)",
-                   (unsigned)AXL_MAX_PLACEMENTS);
-    }
-    if (st != AXL_SUCCESS) {
-        axl__rt.load_fails++;
-        return axl__fail(fn, st,
-                         "programming slot %u (%s) of %s with the design "
-                         "of %s failed: %s",
-                         (unsigned)(r - 1), g->desc.name, d->info.name,
-                         design_name(img, name, sizeof name),
-                         why[0] ? why : axl_last_message());
-    }
-    axl__place_slot_in(d, r, p);
-    axl__rt.loads++;
-    AXL__LOG(AXL__LOG_INFO,
-             "device programmed: %s slot %s: the design of %s, %llu ns",
-             d->info.name, g->desc.name, design_name(img, name, sizeof name),
-             (unsigned long long)ns);
-    (void)ns;
+    const axl_status st = slot_load_now(d, r, image, why, sizeof why);
+    if (st != AXL_SUCCESS)
+        return axl__fail(fn, st, "%s", why);
     return AXL_SUCCESS;
 }
 

@@ -39,7 +39,8 @@ static inline bool axl__swap_behind(const struct axl__device *d,
 void axl__swap_wake(void);
 static inline void axl__swap_poke(struct axl__device *d)
 {
-    if (d->region[0].want != AXL__NO_WANT)
+    /* A shell's slots: any region's want (swap_wants counts them all). */
+    if (d->region[0].want != AXL__NO_WANT || (d->nslots && axl__rt.swap_wants))
         axl__swap_wake();
 }
 
@@ -50,11 +51,13 @@ static inline void axl__swap_poke(struct axl__device *d)
  * lock): the caller looks at its condition again. */
 bool axl__swaps_run(void);
 
-/* Loads partial img into its slot of d's shell now, when the slot is
- * empty or carries it already (3.3; lock held, dropped around the port's
- * load). A slot carrying another design refuses for now,
- * AXL_ERR_BAD_STATE naming both: evicting a slot's design is not built
- * yet. */
+/* Loads partial img into its slot of d's shell at bundle time (3.3; lock
+ * held, dropped around the port's load): when the slot is empty, or
+ * carries a design nobody holds and nothing of it is in flight. Where the
+ * design there is held or in flight, nothing loads and the first command
+ * of img loads it on demand (axl__swap_wait; a device that does not swap
+ * refuses, AXL_ERR_BAD_STATE naming both). A design an open IP or a
+ * pipeline pins is never taken out (AXL_ERR_BAD_STATE). */
 axl_status axl__slot_load(const char *fn, struct axl__device *d,
                           struct axl__image *img);
 #endif

@@ -508,13 +508,9 @@ static void run_fir_in_rp0(axl_queue q, axl_kernel fir)
         assert_int_equal(out[i], i * 100 - 50);
 }
 
-/* Two partials for one slot: the second waits for the application to let
- * go of the first, then takes the slot (3.3: "another design needs the
- * slot and nothing of it is in flight"); a held design is never evicted. */
-static void a_slot_takes_another_design_once_the_first_is_released_3_3(
-    void **s)
+/* scale and fir both partials for RP_0 (k26_2rp on the device). */
+static void one_slot_partials(void)
 {
-    (void)s;
     const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
     const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
     AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
@@ -526,6 +522,41 @@ static void a_slot_takes_another_design_once_the_first_is_released_3_3(
                    k26, rp0, 0x21);
     memcpy(part_fir, image, n);
     AXL_OK(axl_image_register(part_fir, n));
+}
+
+/* scale in slot RP_0, on q: data[i] doubled, ran in slot 0. */
+static void run_scale_in_rp0(axl_queue q, axl_kernel scale, int round)
+{
+    enum { N = 16 };
+    float data[N];
+    for (int i = 0; i < N; i++)
+        data[i] = (float)(i + round);
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, &e));
+    AXL_OK(axl_event_wait(e));
+    int32_t slot = 9;
+    AXL_OK(axl_event_get_slot(e, &slot));
+    assert_int_equal(slot, 0);
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_buffer_release(D));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 2.0f * (float)(i + round));
+}
+
+/* Two partials for one slot, both held (3.3, and 4.11: bundles of two
+ * designs live side by side): the second's bundle is given without a
+ * load, and each command whose design is not in the slot waits until
+ * nothing of the design there is in flight, then loads its own; results
+ * stay right and each swap is counted. */
+static void a_held_slot_takes_another_design_on_demand_3_3(void **s)
+{
+    (void)s;
+    one_slot_partials();
     axl_device d = axl_test_emu_device();
     axl_context c;
     AXL_OK(axl_context_create(&d, 1, NULL, &c));
@@ -539,7 +570,150 @@ static void a_slot_takes_another_design_once_the_first_is_released_3_3(
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &bs));
     assert_int_equal(loads(), before + 1);
-    /* scale's bundle holds RP_0: fir's is refused, nothing loaded. */
+    /* scale's bundle holds RP_0: fir's is given, nothing loaded. */
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    assert_int_equal(loads(), before + 1);
+    axl_region_info reg[3];
+    uint32_t nreg = 0;
+    AXL_EXPECT(axl_device_get_regions(d, reg, 1, &nreg), AXL_ERR_INVALID);
+    AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
+    assert_string_equal(reg[1].design, "scale");
+    assert_true(reg[1].held);
+    assert_int_equal(reg[2].state, AXL_REGION_EMPTY);
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, scale_id, &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    /* Alternately, with no release between: a load at each change. */
+    run_fir_in_rp0(q, fir);
+    assert_int_equal(loads(), before + 2);
+    run_scale_in_rp0(q, scale, 0);
+    assert_int_equal(loads(), before + 3);
+    run_scale_in_rp0(q, scale, 1); /* there already */
+    assert_int_equal(loads(), before + 3);
+    run_fir_in_rp0(q, fir);
+    assert_int_equal(loads(), before + 4);
+    AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
+    assert_string_equal(reg[1].design, "fir");
+    assert_int_equal(reg[1].waiting, 0);
+    bool compat = false;
+    AXL_OK(axl_is_compatible(&scale_id, 1, d, &compat));
+    assert_true(compat); /* still a partial of the shell: it may come back */
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
+/* Submitted together on an out-of-order queue, scale's design in the
+ * slot: fir's command waits while scale's are in flight (3.3: "nothing
+ * of it is in flight"), then takes the slot; every result is right. */
+static void a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3(
+    void **s)
+{
+    (void)s;
+    enum { N = 16, K = 3 };
+    one_slot_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q));
+    axl_kernel_id ids[2];
+    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
+    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    axl_kernel_bundle b, bs;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 1, AXL_BUNDLE_EXECUTABLE,
+                                     &bs)); /* scale in RP_0 */
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 2, AXL_BUNDLE_EXECUTABLE,
+                                     &b));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[1], &fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    float data[K][N];
+    int16_t in[N], taps[2] = {16384, 16384}, out[N];
+    axl_buffer D[K], I, C, O;
+    for (int k = 0; k < K; k++) {
+        for (int i = 0; i < N; i++)
+            data[k][i] = (float)(k * 100 + i);
+        AXL_OK(axl_buffer_create_from(data[k], 4, axl_range_1d(N), NULL,
+                                      &D[k]));
+    }
+    for (int i = 0; i < N; i++)
+        in[i] = (int16_t)(i * 100);
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(2), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    const uint32_t before = loads();
+    axl_event e[K + 1];
+    for (int k = 0; k < 2; k++)
+        AXL_OK(axl_queue_single_task(
+            q, scale,
+            AXL_ARGS(AXL_ARG_INOUT(D[k]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
+            NULL, 0, &e[k]));
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(2), AXL_ARG_U32(N)),
+        NULL, 0, &e[2]));
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D[2]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
+        NULL, 0, &e[3]));
+    AXL_OK(axl_queue_wait(q));
+    for (int k = 0; k <= K; k++) {
+        axl_event_status st;
+        axl_status err = AXL_ERR_RUNTIME;
+        AXL_OK(axl_event_get_status(e[k], &st, &err));
+        assert_int_equal(st, AXL_EVENT_COMPLETE);
+        AXL_OK(err);
+        AXL_OK(axl_event_release(e[k]));
+    }
+    /* fir's load, and scale's back when its last command came after fir
+     * had taken the slot (the emulated units may be that quick). */
+    assert_true(loads() == before + 1 || loads() == before + 2);
+    for (int k = 0; k < K; k++)
+        AXL_OK(axl_buffer_release(D[k]));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    for (int k = 0; k < K; k++)
+        for (int i = 0; i < N; i++)
+            assert_true(data[k][i] == 2.0f * (float)(k * 100 + i));
+    assert_int_equal(out[0], 0);
+    for (int i = 1; i < N; i++)
+        assert_int_equal(out[i], i * 100 - 50);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
+/* A device that does not reprogram on demand (axl_emu_set_swaps off)
+ * never evicts a held design: the other's bundle is refused naming the
+ * holder, and given once the application lets go (3.3). */
+static void without_swaps_a_held_slot_refuses_another_design_3_3(void **s)
+{
+    (void)s;
+    axl_test_emu_swaps(false);
+    one_slot_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id scale_id, fir_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    const uint32_t before = loads();
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    assert_int_equal(loads(), before + 1);
     AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
                                          AXL_BUNDLE_EXECUTABLE, &bf),
                AXL_ERR_BAD_STATE);
@@ -557,25 +731,17 @@ static void a_slot_takes_another_design_once_the_first_is_released_3_3(
                AXL_ERR_BAD_STATE);
     AXL_MESSAGE_HAS("held by kernel scale (0x");
     AXL_OK(axl_kernel_release(scale));
-    /* Let go: scale stays in RP_0, held by nobody, until fir takes RP_0
-     * and runs there. */
     axl_region_info reg[3];
     uint32_t nreg = 0;
-    AXL_EXPECT(axl_device_get_regions(d, reg, 1, &nreg), AXL_ERR_INVALID);
     AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
     assert_string_equal(reg[1].design, "scale");
     assert_false(reg[1].held);
-    assert_int_equal(reg[2].state, AXL_REGION_EMPTY);
-    assert_string_equal(reg[2].design, "");
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &bf));
     assert_int_equal(loads(), before + 2);
     axl_kernel fir;
     AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
     run_fir_in_rp0(q, fir);
-    bool compat = false;
-    AXL_OK(axl_is_compatible(&scale_id, 1, d, &compat));
-    assert_true(compat); /* still a partial of the shell: it may come back */
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bf));
     AXL_OK(axl_queue_release(q));
@@ -594,7 +760,9 @@ int main(void)
         T(a_shell_a_port_cannot_take_is_refused),
         T(only_partials_of_the_shell_in_one_slot_are_compatible_3_2),
         T(partials_load_into_their_slots_and_run_there_3_3),
-        T(a_slot_takes_another_design_once_the_first_is_released_3_3),
+        T(a_held_slot_takes_another_design_on_demand_3_3),
+        T(a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3),
+        T(without_swaps_a_held_slot_refuses_another_design_3_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
