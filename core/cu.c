@@ -611,7 +611,8 @@ void axl__run_kernel(struct axl__command *c)
      * (designs-design.md 2.1): it waits for its design's turn. */
     if (axl__dev_swaps(d) &&
         (!axl__device_carries(d, kid->image) ||
-         (axl__swap_behind(d, c->seq) && !(c->flags & AXL__CMD_SWAPPED)))) {
+         (axl__swap_behind(d, kid->image, c->seq) &&
+          !(c->flags & AXL__CMD_SWAPPED)))) {
         axl__swap_wait(c);
         return;
     }

@@ -789,7 +789,8 @@ static bool waits_for_design(const struct axl__command *c,
 {
     return p->image != AXL__NO_WANT && !c->dep_status &&
            (!axl__device_carries(d, p->image) ||
-            (axl__swap_behind(d, c->seq) && !(c->flags & AXL__CMD_SWAPPED)));
+            (axl__swap_behind(d, p->image, c->seq) &&
+             !(c->flags & AXL__CMD_SWAPPED)));
 }
 
 /* Why the rebind of the submission being dispatched failed (the lock is

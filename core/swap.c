@@ -415,27 +415,6 @@ static bool slot_quiet(const struct axl__device *d, uint8_t r)
     return true;
 }
 
-/* Whether a command on d not yet complete runs design `image` (a kernel
- * command or a graph submission; lock held): the design is in flight,
- * and its slot is not taken from it (3.3) until that command has run. */
-static bool design_pending(const struct axl__device *d, uint16_t image)
-{
-    const uint16_t ds = (uint16_t)AXL__SLOT(DEVICE, d);
-    for (axl__command_ref r = axl__rt.inflight_head; AXL__IS_REF(r);) {
-        const struct axl__command *c = axl__command_deref(r);
-        r = c->next_inflight;
-        if (c->device != ds)
-            continue;
-        if (c->kind == AXL__CMD_KERNEL && design_of(c) == image)
-            return true;
-#if AXL_FEATURE_GRAPHS
-        if (c->kind == AXL__CMD_REPLAY && design_of(c) == image)
-            return true;
-#endif
-    }
-    return false;
-}
-
 /* The port's load of img into slot region r, the lock dropped; the
  * slot's old unit handles are closed first. */
 static axl_status slot_program(struct axl__device *d, uint8_t r,
@@ -533,10 +512,12 @@ static bool slot_pinned(const struct axl__device *d, uint8_t r, char *why,
 }
 
 /* The load slot region r of d is due for, if any (lock held): its
- * oldest waiter's design, once nothing of the design there is in flight
- * (its runs out, or its commands still to run: they run first). The
+ * oldest waiter's design, once no run of the design there is out (its
+ * newer commands wait behind the waiter: axl__swap_behind). The
  * application holding that design does not keep the slot: its next
- * command brings it back, as region 0's swaps do (2.1). */
+ * command brings it back, as region 0's swaps do (2.1). Like region 0's,
+ * it never waits for a pending command: one may wait for what the
+ * thread waiting for the load holds (a host accessor). */
 static bool slot_swap_one(struct axl__device *d, uint8_t r)
 {
     struct axl__device_region *g = &d->region[r];
@@ -552,8 +533,7 @@ static bool slot_swap_one(struct axl__device *d, uint8_t r)
             let_go(g, g->want, AXL_ERR_BAD_STATE, why);
             return true;
         }
-        if (!slot_quiet(d, r) ||
-            design_pending(d, axl__placement_deref(g->design)->image))
+        if (!slot_quiet(d, r))
             return false;
     }
     /* A polled port's waiter reads the units a load rewrites. */
@@ -586,7 +566,7 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
                              (unsigned)(r - 1), g->desc.name, d->info.name,
                              design_name(img, name, sizeof name), why);
         const bool held = axl__image_held(d, was, holder, sizeof holder);
-        if (held || !slot_quiet(d, r) || design_pending(d, was)) {
+        if (held || !slot_quiet(d, r)) {
             /* The design there is held or in flight: the bundle is given
              * and its first command loads it (on demand), never a wait
              * here for what this thread may hold. A device that does not

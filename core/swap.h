@@ -28,9 +28,11 @@ const char *axl__swap_failed_why(const struct axl__command *c);
 /* Whether c must wait behind the oldest waiter of d's region (lock
  * held): a newer command of the loaded design, while another waits. */
 static inline bool axl__swap_behind(const struct axl__device *d,
-                                    uint32_t seq)
+                                    uint16_t image, uint32_t seq)
 {
-    const struct axl__device_region *g = &d->region[0];
+    /* On a shell, the barrier of the slot carrying the design (3.3). */
+    const struct axl__device_region *g =
+        &d->region[d->nslots ? axl__slot_carrying(d, image) : 0];
     return g->want != AXL__NO_WANT && (int32_t)(seq - g->want_seq) > 0;
 }
 

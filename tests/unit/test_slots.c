@@ -13,8 +13,10 @@
  * Seen failing before the change: the file did not build (no axl/shell.h);
  * with axl_emu_set_shell storing nothing, the slot counts are 0.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "axl_test.h"
 #include "axl/emu.h"
@@ -693,6 +695,114 @@ static void a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3(
     AXL_OK(axl_context_release(c));
 }
 
+/* scale's model for the next test: its first run holds its unit until
+ * the test lets go (5 s at most); the others end at once. */
+static atomic_int scale_runs, scale_go;
+
+static axl_status holding_scale(const axl_emu_call *call, void *user)
+{
+    (void)call;
+    (void)user;
+    if (atomic_fetch_add(&scale_runs, 1) == 0)
+        for (int ms = 0; ms < 5000 && !atomic_load(&scale_go); ms++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    return AXL_SUCCESS;
+}
+
+/* A command waiting for a slot goes before newer commands of the design
+ * there (3.3, as region 0's 2.1): without that barrier a stream of
+ * scale's commands would keep fir out of RP_0 for ever. scale's first
+ * run holds the slot while fir and two newer scale commands come; fir
+ * must end before either of them starts. */
+static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
+    void **s)
+{
+    (void)s;
+    uint64_t t;
+    AXL_TEST_NEEDS(AXL_FEATURE_PROFILING,
+                   axl_event_get_profiling((axl_event)AXL_NONE,
+                                           AXL_PROFILING_COMMAND_START, &t));
+    enum { N = 8 };
+    one_slot_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_ENABLE_PROFILING, NULL, &q));
+    axl_kernel_id ids[2];
+    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
+    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    axl_kernel_bundle b, bs;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 1, AXL_BUNDLE_EXECUTABLE,
+                                     &bs)); /* scale in RP_0 */
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 2, AXL_BUNDLE_EXECUTABLE,
+                                     &b));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[1], &fir));
+    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
+    atomic_store(&scale_runs, 0);
+    atomic_store(&scale_go, 0);
+    float data[3][N] = {{0}};
+    int16_t in[N] = {0}, taps[2] = {16384, 16384}, out[N];
+    axl_buffer D[3], I, C, O;
+    for (int k = 0; k < 3; k++)
+        AXL_OK(axl_buffer_create_from(data[k], 4, axl_range_1d(N), NULL,
+                                      &D[k]));
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(2), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    axl_event e0, ef, e1, e2;
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D[0]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
+        NULL, 0, &e0));
+    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(2), AXL_ARG_U32(N)),
+        NULL, 0, &ef));
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D[1]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
+        NULL, 0, &e1));
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D[2]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
+        NULL, 0, &e2));
+    atomic_store(&scale_go, 1);
+    AXL_OK(axl_queue_wait(q));
+    uint64_t fir_end, s1, s2;
+    AXL_OK(axl_event_get_profiling(ef, AXL_PROFILING_COMMAND_END, &fir_end));
+    AXL_OK(axl_event_get_profiling(e1, AXL_PROFILING_COMMAND_START, &s1));
+    AXL_OK(axl_event_get_profiling(e2, AXL_PROFILING_COMMAND_START, &s2));
+    assert_true(fir_end <= s1);
+    assert_true(fir_end <= s2);
+    assert_int_equal(atomic_load(&scale_runs), 3);
+    AXL_OK(axl_event_release(e0));
+    AXL_OK(axl_event_release(ef));
+    AXL_OK(axl_event_release(e1));
+    AXL_OK(axl_event_release(e2));
+    for (int k = 0; k < 3; k++)
+        AXL_OK(axl_buffer_release(D[k]));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_emu_register_model("scale", NULL, NULL));
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 /* A device that does not reprogram on demand (axl_emu_set_swaps off)
  * never evicts a held design: the other's bundle is refused naming the
  * holder, and given once the application lets go (3.3). */
@@ -762,6 +872,7 @@ int main(void)
         T(partials_load_into_their_slots_and_run_there_3_3),
         T(a_held_slot_takes_another_design_on_demand_3_3),
         T(a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3),
+        T(a_waiting_design_goes_before_newer_commands_of_the_slots_3_3),
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

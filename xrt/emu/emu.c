@@ -1022,7 +1022,11 @@ static axl_status slot_load(emu_device *d, uint32_t r, char *why,
     for (unsigned u = 0; u < AXL_EMU_UNITS; u++) {
         emu_unit *x = &d->units[u];
         if (x->ip != UINT32_MAX && in_slot(d->shell, r - 1, x->ip)) {
-            if (x->state != UNIT_IDLE || x->reporting) {
+            /* A run the core saw end may still be reported from this
+             * unit's thread (unit_finish): that ends by itself. */
+            while (x->reporting)
+                axl_port_wait(AXL_PORT_CHANNEL_DEVICE, UINT64_MAX);
+            if (x->state != UNIT_IDLE) {
                 axl_port_unlock();
                 axl_format(why, why_size, "unit %u of slot %s still runs",
                            (unsigned)x->ip, d->shell->slots[r - 1].name);
