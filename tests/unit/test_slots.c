@@ -803,6 +803,84 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
     AXL_OK(axl_context_release(c));
 }
 
+/* The issue's "a command never waits on a reprogramming that can never
+ * happen": this thread holds a host accessor that scale's command (of the
+ * design in RP_0) waits for, then waits for fir's, which needs RP_0. The
+ * slot does not wait for scale's pending command: fir loads and ends,
+ * then scale's runs once the accessor goes (two loads). */
+static void a_slot_load_never_waits_for_a_pending_command_3_3(void **s)
+{
+    (void)s;
+    enum { N = 8 };
+    one_slot_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, 0, NULL, &q));
+    axl_kernel_id ids[2];
+    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
+    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    axl_kernel_bundle b, bs;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 1, AXL_BUNDLE_EXECUTABLE,
+                                     &bs)); /* scale in RP_0 */
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 2, AXL_BUNDLE_EXECUTABLE,
+                                     &b));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[1], &fir));
+    float data[N];
+    int16_t in[N], taps[2] = {16384, 16384}, out[N];
+    for (int i = 0; i < N; i++) {
+        data[i] = (float)i;
+        in[i] = (int16_t)(i * 100);
+    }
+    axl_buffer D, I, C, O;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(2), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    const uint32_t before = loads();
+    axl_host_accessor h;
+    void *p;
+    AXL_OK(axl_host_accessor_create(D, AXL_ACCESS_READ_WRITE, NULL, 0, &h,
+                                    &p));
+    axl_event es, ef;
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, &es)); /* waits for the accessor */
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(2), AXL_ARG_U32(N)),
+        NULL, 0, &ef));
+    AXL_OK(axl_event_wait(ef)); /* would hang if the slot waited */
+    axl_event_status st;
+    AXL_OK(axl_event_get_status(es, &st, NULL));
+    assert_int_not_equal(st, AXL_EVENT_COMPLETE);
+    AXL_OK(axl_host_accessor_release(h));
+    AXL_OK(axl_event_wait(es));
+    assert_int_equal(loads() - before, 2); /* fir, then scale back */
+    AXL_OK(axl_event_release(es));
+    AXL_OK(axl_event_release(ef));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 2.0f * (float)i);
+    assert_int_equal(out[0], 0);
+    for (int i = 1; i < N; i++)
+        assert_int_equal(out[i], i * 100 - 50);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 /* A device that does not reprogram on demand (axl_emu_set_swaps off)
  * never evicts a held design: the other's bundle is refused naming the
  * holder, and given once the application lets go (3.3). */
@@ -873,6 +951,7 @@ int main(void)
         T(a_held_slot_takes_another_design_on_demand_3_3),
         T(a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3),
         T(a_waiting_design_goes_before_newer_commands_of_the_slots_3_3),
+        T(a_slot_load_never_waits_for_a_pending_command_3_3),
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
