@@ -383,29 +383,7 @@ void axl__fail_stranded(void)
     }
 }
 
-#if AXL_FEATURE_DESIGN_SWAP
-/* The run slots [*lo, *hi) of the region of d carrying design `image`
- * (a device with a shell: the static part's, or a slot's; 3.3). */
-static void region_units(const struct axl__device *d, uint16_t image,
-                         uint8_t *lo, uint8_t *hi)
-{
-    const uint8_t r = axl__slot_carrying(d, image);
-    *lo = d->region[r].cu0;
-    *hi = (uint8_t)(d->region[r].cu0 + d->region[r].ncu);
-}
-
-/* The port's unit number of run slot i (hal.h: a slot's first_unit +
- * its IP_LAYOUT index; the IP_LAYOUT index on a device without slots). */
-static uint32_t unit_number(const struct axl__device *d, uint8_t i)
-{
-    const uint32_t ip = d->cus[i].ip;
-    if (!d->nslots)
-        return ip;
-    return ip + d->region[axl__region_of_cu(d, i)].desc.first_unit;
-}
-#else
-#define unit_number(d, i) ((uint32_t)(d)->cus[i].ip)
-#endif
+#define unit_number(d, i) axl__unit_number(d, i)
 
 /* Step 1 of a dispatch: a free unit of c's kernel (kernel_index on d)
  * that reaches its buffers, going round its units from the one after the
@@ -462,7 +440,7 @@ AXL__COLD static struct axl__cu *take_slot_unit(struct axl__device *d,
                                                 uint16_t image, bool *any)
 {
     uint8_t lo, hi;
-    region_units(d, image, &lo, &hi);
+    axl__region_units(d, axl__slot_carrying(d, image), &lo, &hi);
     return take_unit_in(d, c, kernel_index, lo, hi, any);
 }
 #endif

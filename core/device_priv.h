@@ -130,6 +130,37 @@ static inline uint8_t axl__region_of_cu(const struct axl__device *d,
 }
 #endif
 
+/* The port's unit number of run slot i of d (hal.h): its IP_LAYOUT index,
+ * plus its slot's first_unit for a slot's unit. */
+static inline uint32_t axl__unit_number(const struct axl__device *d,
+                                        uint8_t i)
+{
+    const uint32_t ip = d->cus[i].ip;
+#if AXL_FEATURE_DESIGN_SWAP
+    if (d->nslots)
+        return ip + d->region[axl__region_of_cu(d, i)].desc.first_unit;
+#endif
+    return ip;
+}
+
+/* The run slots [*lo, *hi) a design's kernels may take on d: those of
+ * slot region r (1..n), or region 0's (all run slots in use, without a
+ * shell). */
+static inline void axl__region_units(const struct axl__device *d, uint8_t r,
+                                     uint8_t *lo, uint8_t *hi)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    if (d->nslots) {
+        *lo = d->region[r].cu0;
+        *hi = (uint8_t)(d->region[r].cu0 + d->region[r].ncu);
+        return;
+    }
+#endif
+    (void)r;
+    *lo = 0;
+    *hi = d->ncus;
+}
+
 /* Whether device d carries the design in image slot s: the whole
  * fabric's (or the static part's), or a slot's (issue 40, 3.3). */
 AXL__REF_INLINE bool axl__device_carries(const struct axl__device *d,

@@ -1024,7 +1024,8 @@ static axl_status open_unit(const char *fn, struct axl__device *d,
         return AXL_SUCCESS;
     }
     const axl_xclbin *img = run->hal.image;
-    const uint32_t ki = run->hal.kernel_index, ip = cu->ip;
+    const uint32_t ki = run->hal.kernel_index,
+                   ip = axl__unit_number(d, (uint8_t)(cu - d->cus));
     uintptr_t h = 0;
     d->programming = true;
     axl_port_unlock();
@@ -1256,6 +1257,10 @@ AXL__COLD static axl_status check_again(const char *fn,
         return st;
 #if AXL_FEATURE_DESIGN_SWAP
     p->image = design;
+    /* On a shell, the slot its partial's units name (3.3). */
+    p->region = design != 0xFFFFu && axl__device_slot_count(d)
+                    ? axl__image_slot(d, &axl__image_at(design)->x, NULL, 0)
+                    : 0;
     /* Its design not loaded now, or a submission of this plan pending
      * (it may run meanwhile): its dispatch binds the runs (2.7). */
     if (!swaps(d) || design == 0xFFFFu ||
@@ -1268,7 +1273,7 @@ AXL__COLD static axl_status check_again(const char *fn,
             return st;
         give_args_ids(p, d);
 #if AXL_FEATURE_DESIGN_SWAP
-        p->epoch = d->region[0].epoch + 1u;
+        p->epoch = d->region[p->region].epoch + 1u;
 #endif
     }
     x->checked = true;
@@ -1298,7 +1303,7 @@ axl_status axl__plan_rebind(struct axl__plan *p)
             break; /* else the lock was dropped: look again */
     }
     give_args_ids(p, d);
-    p->epoch = d->region[0].epoch + 1u;
+    p->epoch = d->region[p->region].epoch + 1u;
     return AXL_SUCCESS;
 }
 #endif

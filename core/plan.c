@@ -258,6 +258,14 @@ static void choose_units(struct axl__plan *p, const struct axl__graph_exec *x)
 {
     const struct axl__device *d = axl__device_at(x->device);
     uint32_t *anc = p->x.ready;
+    /* Only its design's units: a slot's, on a shell (its kernel indexes
+     * are its image's, and the static part's units have the same). */
+    uint8_t lo, hi;
+#if AXL_FEATURE_DESIGN_SWAP
+    axl__region_units(d, p->region, &lo, &hi);
+#else
+    axl__region_units(d, 0, &lo, &hi);
+#endif
     for (uint32_t i = 0; i < p->nnodes; i++) {
         if (p->nodes[i].kind != AXL_PLAN_NODE_KERNEL)
             continue;
@@ -285,7 +293,7 @@ static void choose_units(struct axl__plan *p, const struct axl__graph_exec *x)
                     given[p->run[e].cu]++;
             }
             int best = -1;
-            for (uint8_t c = 0; c < d->ncus; c++) {
+            for (uint8_t c = lo; c < hi; c++) {
                 const struct axl__cu *cu = &d->cus[c];
                 if (cu->kernel_index != kid->index ||
                     !axl__kernel_may_use(kn, cu) || !unit_reaches(cu, n))
@@ -471,7 +479,7 @@ void axl__plan_bind(struct axl__plan *p, const struct axl__graph_exec *x)
         if (run->cu == 0xFFu)
             continue;
         run->hal.cu = d->cus[run->cu].ordinal;
-        run->hal.ip_index = d->cus[run->cu].ip;
+        run->hal.ip_index = axl__unit_number(d, run->cu);
     }
 }
 

@@ -821,7 +821,7 @@ AXL__COLD bool axl__replay_turn(struct axl__command *c)
         axl__swap_wait(c);
         return false;
     }
-    if (!c->dep_status && p->epoch != d->region[0].epoch + 1u)
+    if (!c->dep_status && p->epoch != d->region[p->region].epoch + 1u)
         rebind(c, p);
     return true;
 }

@@ -129,6 +129,9 @@ struct axl__plan {
     uint16_t image;             /* the design of its kernel nodes (image
                                    slot), AXL__NO_WANT: none (graph.c's
                                    check, before each commit) */
+    uint8_t region;             /* that design's region on its device:
+                                   0, or on a shell the slot its units
+                                   name (set with image) */
     uint32_t epoch;             /* its region's epoch + 1 when its runs
                                    were bound to units and given handles,
                                    0: not bound (a swap since: dispatch
@@ -221,7 +224,7 @@ static inline bool axl__replay_unsettled(const struct axl__command *c)
 {
     const struct axl__plan *p = c->u.replay.plan;
     const struct axl__device_region *g =
-        &axl__device_at(p->device)->region[0];
+        &axl__device_at(p->device)->region[p->region];
     return p->epoch != g->epoch + 1u || g->want != AXL__NO_WANT;
 }
 

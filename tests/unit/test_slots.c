@@ -881,6 +881,69 @@ static void a_slot_load_never_waits_for_a_pending_command_3_3(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+/* A graph whose kernel node is a partial's runs in the partial's slot,
+ * and again after another design took the slot and gave it back (its
+ * plan binds the slot's units again, 3.3 and designs-design.md 2.7). */
+static void a_graph_of_a_partials_kernel_runs_in_its_slot_3_3(void **s)
+{
+    (void)s;
+    enum { N = 8 };
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    one_slot_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id ids[2];
+    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
+    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    axl_kernel_bundle b;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 2, AXL_BUNDLE_EXECUTABLE,
+                                     &b));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, ids[1], &fir));
+    float data[N];
+    for (int i = 0; i < N; i++)
+        data[i] = (float)i;
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    axl_graph g;
+    AXL_OK(axl_graph_create(c, d, &g));
+    AXL_OK(axl_graph_begin_recording(g, q));
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, NULL));
+    AXL_OK(axl_graph_end_recording(g, q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    const uint32_t before = loads();
+    for (int round = 0; round < 3; round++) {
+        axl_event e;
+        AXL_OK(axl_queue_submit_graph(q, x, NULL, 0, &e));
+        AXL_OK(axl_event_wait(e));
+        AXL_OK(axl_event_release(e));
+        run_fir_in_rp0(q, fir); /* takes RP_0 */
+    }
+    /* Each round: scale's design in, then fir's. */
+    /* fir's, then each later round scale's and fir's (scale was there
+     * from its bundle). */
+    assert_int_equal(loads() - before, 5);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(D));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 8.0f * (float)i);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 /* A device that does not reprogram on demand (axl_emu_set_swaps off)
  * never evicts a held design: the other's bundle is refused naming the
  * holder, and given once the application lets go (3.3). */
@@ -952,6 +1015,7 @@ int main(void)
         T(a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3),
         T(a_waiting_design_goes_before_newer_commands_of_the_slots_3_3),
         T(a_slot_load_never_waits_for_a_pending_command_3_3),
+        T(a_graph_of_a_partials_kernel_runs_in_its_slot_3_3),
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

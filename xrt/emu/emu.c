@@ -389,6 +389,14 @@ static bool app_limits_set;
  * the next call without the lock (open has it). */
 static const char *_Atomic bad_env;
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* An AXL_EMU_SHELL that named no preset, said the same way: its value
+ * and device, kept under the runtime lock by the open that read it. */
+static char bad_shell[32];
+static uint32_t bad_shell_device;
+static _Atomic bool bad_shell_seen;
+#endif
+
 static void say_bad_env(void)
 {
     const char *name = atomic_exchange(&bad_env, (const char *)NULL);
@@ -397,6 +405,19 @@ static void say_bad_env(void)
                     "%s=%s is not a number (bytes with K, M or G): the "
                     "emulated device uses its default",
                     name, getenv(name) ? getenv(name) : "");
+#if AXL_FEATURE_DESIGN_SWAP
+    if (atomic_exchange(&bad_shell_seen, false)) {
+        char value[sizeof bad_shell];
+        axl_port_lock();
+        memcpy(value, bad_shell, sizeof value);
+        const uint32_t index = bad_shell_device;
+        axl_port_unlock();
+        axl_hal_log(AXL_LOG_WARN,
+                    "axl emulated FPGA %u: AXL_EMU_SHELL=%s names no preset "
+                    "shell (k26_2rp): the device has no slots",
+                    (unsigned)index, value);
+    }
+#endif
 }
 
 static axl_emu_limits limits_now(void)
@@ -749,11 +770,12 @@ static const axl_shell *shell_now(uint32_t index)
         atomic_load_explicit(&app_shell, memory_order_relaxed);
 #if AXL_EMU_HOSTED
     const char *v = getenv("AXL_EMU_SHELL");
-    if (!sh && v && v[0] && !(sh = axl_shell_find(v)))
-        axl_hal_log(AXL_LOG_WARN,
-                    "axl emulated FPGA %u: AXL_EMU_SHELL=%s names no preset "
-                    "shell (k26_2rp): the device has no slots",
-                    (unsigned)index, v);
+    if (!sh && v && v[0] && !(sh = axl_shell_find(v))) {
+        /* Said from the next call without the lock (open has it). */
+        axl_format(bad_shell, sizeof bad_shell, "%s", v);
+        bad_shell_device = index;
+        atomic_store(&bad_shell_seen, true);
+    }
 #else
     (void)index;
 #endif
