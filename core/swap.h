@@ -30,6 +30,8 @@ const char *axl__swap_failed_why(const struct axl__command *c);
 static inline bool axl__swap_behind(const struct axl__device *d,
                                     uint16_t image, uint32_t seq)
 {
+    if (!axl__rt.swap_wants) /* no region waits: the launch's path */
+        return false;
     /* On a shell, the barrier of the slot carrying the design (3.3). */
     const struct axl__device_region *g =
         &d->region[d->nslots ? axl__slot_carrying(d, image) : 0];
@@ -41,8 +43,10 @@ static inline bool axl__swap_behind(const struct axl__device *d,
 void axl__swap_wake(void);
 static inline void axl__swap_poke(struct axl__device *d)
 {
-    /* A shell's slots: any region's want (swap_wants counts them all). */
-    if (d->region[0].want != AXL__NO_WANT || (d->nslots && axl__rt.swap_wants))
+    /* Any region that waits, a slot's too (swap_wants counts them all:
+     * one load on a run's end, as region 0's want was). */
+    (void)d;
+    if (axl__rt.swap_wants)
         axl__swap_wake();
 }
 
