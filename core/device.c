@@ -254,6 +254,7 @@ static void region_info(const struct axl__device *d, uint8_t r,
     for (axl__command_ref c = g->waiting.head; AXL__IS_REF(c);
          c = axl__command_deref(c)->next)
         o->waiting++;
+    o->loads = g->loads;
 #else
     axl_format(o->name, sizeof o->name, "fabric");
     o->state = d->programming ? AXL_REGION_LOADING

@@ -50,6 +50,8 @@ struct axl__device_region {
     axl_hal_region desc;        /* a slot's name, window, lines and
                                    first unit (the port's region op) */
     uint8_t cap;                /* run slots it may fill from cu0 */
+    uint32_t loads;             /* designs loaded into it since open
+                                   (axl_region_info) */
     char failed_why[AXL_MESSAGE_MAX]; /* why its last waiters were failed
                                    (a load refused, a hung unit, a pinned
                                    design): a graph's submission among

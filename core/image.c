@@ -286,6 +286,7 @@ static void read_regions(struct axl__device *d)
     const uint32_t n = d->info.region_count;
     for (uint8_t r = 0; r < AXL__MAX_REGIONS; r++) {
         d->region[r].want = AXL__NO_WANT; /* image slot 0 is a design */
+        d->region[r].loads = 0;
         memset(&d->region[r].desc, 0, sizeof d->region[r].desc);
     }
     axl_format(d->region[0].desc.name, sizeof d->region[0].desc.name,

@@ -307,6 +307,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
         d->loaded_by = 0;
         axl__place_swap_in(d, p);
         axl__rt.loads++;
+        g->loads++;
         const uint32_t n = let_go_after(g, want, AXL_SUCCESS, NULL, rec);
         char name[32], old_name[32];
         AXL__LOG(AXL__LOG_INFO,
@@ -488,6 +489,7 @@ static axl_status slot_load_now(struct axl__device *d, uint8_t r,
     }
     axl__place_slot_in(d, r, p);
     axl__rt.loads++;
+    g->loads++;
     const uint32_t n = let_go_after(g, image, AXL_SUCCESS, NULL, rec);
     AXL__LOG(AXL__LOG_INFO,
              "device programmed: %s slot %s: the design of %s, %llu ns, %u "

@@ -88,6 +88,9 @@ typedef struct axl_region_info {
                                   one); false where designs never swap
                                   (AXL_FEATURE_DESIGN_SWAP 0) */
     uint32_t runs;           /**< kernel runs out on its units now */
+    uint32_t loads;          /**< designs loaded into it since the
+                                  device opened (0 where designs never
+                                  swap) */
     uint32_t waiting;        /**< commands waiting for a design there */
 } axl_region_info;
 

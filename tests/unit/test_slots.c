@@ -598,6 +598,9 @@ static void a_held_slot_takes_another_design_on_demand_3_3(void **s)
     AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
     assert_string_equal(reg[1].design, "fir");
     assert_int_equal(reg[1].waiting, 0);
+    assert_int_equal(reg[1].loads, 4); /* scale, fir, scale, fir */
+    assert_int_equal(reg[2].loads, 0);
+    assert_int_equal(reg[0].loads, 0); /* the static part never loads */
     bool compat = false;
     AXL_OK(axl_is_compatible(&scale_id, 1, d, &compat));
     assert_true(compat); /* still a partial of the shell: it may come back */
