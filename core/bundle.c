@@ -474,6 +474,24 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
          * never over the whole fabric, which would take the shell away.
          * The form without ids loads none. */
         if (pick[d] && axl__device_slot_count(dev)) {
+            /* Every partial of it shares the device's banks (1.4): one
+             * whose memory is none of them is refused now, nothing
+             * loaded, not at its first command. */
+            for (uint8_t i = 0; !list && i < b->nimg; i++) {
+                struct axl__image *img = axl__image_at(b->img[i]);
+                char why[AXL_MESSAGE_MAX - 96];
+                if (!image_fits(img, &one) ||
+                    axl__place_banks_fit(dev, img, why, sizeof why))
+                    continue;
+                axl_xclbin_kernel first = {0}; /* the design's name */
+                axl_xclbin_get_kernel(&img->x, 0, &first);
+                return axl__fail(fn, AXL_ERR_INVALID,
+                                 "%.*s's design cannot load in a slot of "
+                                 "%s: %s (a partial uses the banks the "
+                                 "device has)",
+                                 (int)first.name.len, first.name.ptr,
+                                 dev->info.name, why);
+            }
             const axl_status st =
                 list ? AXL_SUCCESS : axl__slot_load(fn, dev, pick[d]);
             if (st != AXL_SUCCESS)

@@ -305,6 +305,33 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     assert_true(compat);
 }
 
+/* 1.4 on a shell: a partial shares the device's banks, so one whose
+ * memories are none of them is refused when its bundle is obtained,
+ * naming the memory, not at its first command. */
+static void a_partial_whose_memory_is_no_bank_is_refused_at_bundle_time(
+    void **s)
+{
+    (void)s;
+    const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
+    const size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size,
+                                axl_shell_k26_2rp.interface_uuid, rp0, 0x30);
+    /* MEM_TOPOLOGY (kind 6): each entry's base address 0x70_0000_0000 up. */
+    const uint32_t nsect = rd32(image + AXLF_NSECT_OFF);
+    for (uint32_t k = 0; k < nsect; k++) {
+        const unsigned char *h = image + AXLF_SECT_OFF + 40u * k;
+        if (rd32(h) != 6u)
+            continue;
+        unsigned char *mt = image + rd32(h + 24);
+        for (uint32_t i = 0; i < rd32(mt); i++)
+            wr64(mt + 8 + 40u * i + 16, 0x7000000000ull + 0x100000000ull * i);
+    }
+    bool compat = false;
+    assert_int_equal(try_image(n, "scale", &compat), AXL_ERR_INVALID);
+    GOT_HAS("scale's design cannot load in a slot of axl emulated FPGA 0: "
+            "memory ");
+    GOT_HAS("0x7000000000) is no bank of axl emulated FPGA 0");
+}
+
 /* ---- Loading into slots, running there (3.3) ------------------------ */
 
 static _Alignas(8) unsigned char part_scale[8192], part_fir[8192];
@@ -1013,6 +1040,7 @@ int main(void)
         T(a_shell_applies_to_devices_opened_after_it),
         T(a_shell_a_port_cannot_take_is_refused),
         T(only_partials_of_the_shell_in_one_slot_are_compatible_3_2),
+        T(a_partial_whose_memory_is_no_bank_is_refused_at_bundle_time),
         T(partials_load_into_their_slots_and_run_there_3_3),
         T(a_held_slot_takes_another_design_on_demand_3_3),
         T(a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3),
