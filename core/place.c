@@ -364,6 +364,17 @@ uint8_t axl__slot_carrying(const struct axl__device *d, uint16_t s)
     return 0;
 }
 
+void axl__place_slot_out(struct axl__device *d, uint8_t r)
+{
+    struct axl__device_region *g = &d->region[r];
+    g->epoch++; /* it carries nothing: plans bound before are not */
+    if (AXL__IS_REF(g->design))
+        axl__placement_deref(g->design)->region = AXL__NO_REGION;
+    g->design = AXL__NONE(placement);
+    g->ncu = 0;
+    ncus_again(d);
+}
+
 void axl__place_slot_in(struct axl__device *d, uint8_t r,
                         struct axl__placement *p)
 {

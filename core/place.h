@@ -83,6 +83,11 @@ void axl__place_swap_out(struct axl__device *d);
  * (lock held). */
 void axl__place_slot_in(struct axl__device *d, uint8_t r,
                         struct axl__placement *p);
+
+/* Slot region r of d runs nothing the runtime knows (its load failed:
+ * its old units' handles were closed): its placement stays, unloaded,
+ * and a command of its design loads it again (lock held). */
+void axl__place_slot_out(struct axl__device *d, uint8_t r);
 #endif
 
 /* The placement of kernel kn's design (image slot `image`) on device slot

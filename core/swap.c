@@ -476,6 +476,8 @@ static axl_status slot_load_now(struct axl__device *d, uint8_t r,
     /* Written before the commands it was for leave: each points at it. */
     const uint32_t rec = trace_load(d, r, image, was, st, t0, t1);
     if (st != AXL_SUCCESS) {
+        /* What the slot carries now is unknown (2.2 step 4). */
+        axl__place_slot_out(d, r);
         axl__rt.load_fails++;
         axl__why(msg, size,
                  "programming slot %u (%s) of %s with the design of %s "
