@@ -29,6 +29,7 @@ extern "C" {
 
 struct axl_xclbin;
 struct axl_mmio_model;
+struct axl_shell;
 
 /** Where a bank is: its physical base (what the IP is given), its size,
  *  and where the CPU reads and writes it (NULL: at the physical address).
@@ -135,6 +136,21 @@ typedef struct axl_mmio_board {
      *  region without a host view (host NULL) below it is refused. 0: the
      *  build's AXL_MMIO_CPU_RESERVED (0x40000 on zcu102-r5, else 0). */
     uint64_t cpu_reserved;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    /** A DFX shell (axl/shell.h; issue 40, docs/designs-design.md 3.1):
+     *  the design above is its static part, and each slot takes a partial
+     *  design of the shell beside it. A slot's units are numbered from
+     *  its first_unit (axl_mmio_unit_wiring.ip_index, axl_mmio_isr use
+     *  those numbers) and lie in its control window. NULL: no slots. */
+    const struct axl_shell *shell;
+    /** Programs slot `slot` (0-based, the shell's order) with a partial
+     *  design (decouple, load the partial bitstream, couple; Linux: FPGA
+     *  manager or dfx-mgr), leaving the banks' memory, the static part
+     *  and the other slots as they are. Needed with a shell: without it
+     *  no partial loads. Called with no run out on the slot. */
+    axl_status (*program_slot)(void *user, uint32_t slot,
+                               const struct axl_xclbin *image);
+#endif
 } axl_mmio_board;
 
 /**
@@ -155,6 +171,17 @@ axl_status axl_mmio_set_board(const axl_mmio_board *board);
  * is counted as spurious and changes nothing else.
  */
 void axl_mmio_isr(uint32_t ip_index);
+
+/**
+ * The interrupt entry of a shell's slot (axl_mmio_board.shell): the
+ * board's vector calls it for interrupt `line` (the board's numbering,
+ * as axl_slot.irq_first counts). The port maps each line of a loaded
+ * partial to its unit (irq_first + the unit's IP_LAYOUT interrupt id,
+ * rebuilt at each load: a slot's lines serve whichever design it holds)
+ * and runs axl_mmio_isr on it; a line no unit has is ignored. Only in
+ * builds with AXL_FEATURE_DESIGN_SWAP.
+ */
+void axl_mmio_irq(uint32_t line);
 
 /**
  * Brings a unit that hung (its run timed out and the unit did not stop)

@@ -179,6 +179,20 @@ typedef struct axl_mmio_model {
      *  from there. The port calls it before advance() when the answer
      *  changed. Optional. */
     void (*work_to_come)(void *user, int pending);
+
+    /** A DFX shell's slot (issue 40, docs/designs-design.md 3.7), both
+     *  optional: a model without them has the whole fabric only, and a
+     *  board's shell then loads no partial. attach_region powers slot
+     *  region `region` (1..: the shell's slots + 1) up with a partial
+     *  design, its units numbered first_unit + IP_LAYOUT index beside the
+     *  units already attached (whose runs go on), on the banks of attach;
+     *  serialised like the other calls. detach_region powers that slot's
+     *  units down; like detach it is not serialised (it may wait for a
+     *  unit's thread inside isr). */
+    axl_status (*attach_region)(void *user, uint32_t region,
+                                const struct axl_xclbin *design,
+                                uint32_t first_unit);
+    void (*detach_region)(void *user, uint32_t region);
 } axl_mmio_model;
 
 /** The C-model register simulator (xrt/mmio/sim.c), in every model build;
@@ -193,6 +207,10 @@ extern const axl_mmio_model axl_mmio_sim_model;
  */
 axl_status axl_mmio_model_reset_unit(void *user, uint32_t ip_index);
 axl_status axl_mmio_model_program(void *user, const struct axl_xclbin *image);
+/** A model board's program_slot (axl_mmio_board.program_slot): accepts
+ *  any partial (the port then attaches the model's slot to it). */
+axl_status axl_mmio_model_program_slot(void *user, uint32_t slot,
+                                       const struct axl_xclbin *image);
 
 /**
  * Fills *board for a model: the design (an xclbin's bytes), the banks

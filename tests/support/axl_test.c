@@ -289,6 +289,9 @@ int axl_test_setup(void **state)
     axl_test_emu_swaps(true); /* a test that turned them off may have failed */
 #if AXL_FEATURE_DESIGN_SWAP
     AXL_OK(axl_emu_set_shell(NULL)); /* nor a shell one gave (issue 40) */
+#if defined(AXL_TEST_MMIO)
+    AXL_OK(axl_mmio_sim_set_shell(NULL)); /* the simulator's board's */
+#endif
 #endif
 #if defined(AXL_TEST_PREDIGESTED)
     AXL_OK(axl_emu_set_builtin_design(&AXL_TEST_EMU_DESIGN));

@@ -50,22 +50,16 @@ enum { N = 64, TAPS = 4, ROUNDS = 3 };
 
 /* ---- PROBE API: what docs/designs-design.md adds (delete when built) ---- */
 #if !defined(AXL_TEST_DESIGNS_XRT) && !defined(AXL_TEST_RTL)
-/* axl/shell.h, axl_emu_set_shell and axl_event_get_slot are built (stage
- * 5); the simulator's shell is not yet. */
+/* axl/shell.h, axl_emu_set_shell, axl_mmio_sim_set_shell and
+ * axl_event_get_slot are built (stage 5). */
 #include "axl/shell.h"
 typedef axl_slot probe_slot;
 typedef axl_shell probe_shell;
 #if defined(AXL_TEST_MMIO)
-extern axl_status axl_mmio_sim_set_shell(const probe_shell *shell)
-    __attribute__((weak));
+#include "mmio_sim.h"
 #define SET_SHELL axl_mmio_sim_set_shell
-#define SET_SHELL_NAME "axl_mmio_sim_set_shell"
 #else
-/* Not in a library built with AXL_FEATURE_DESIGN_SWAP 0: the probe skips. */
-extern axl_status axl_emu_set_shell(const axl_shell *shell)
-    __attribute__((weak));
 #define SET_SHELL axl_emu_set_shell
-#define SET_SHELL_NAME "axl_emu_set_shell"
 #endif
 #endif
 /* ---- end of the PROBE API ------------------------------------------------ */
@@ -361,22 +355,13 @@ static _Alignas(8) unsigned char partial0[8192], partial1[8192];
  * one slot and fir (a partial of design B) to the other, both loaded by
  * their bundles; their commands on an out-of-order queue run at once
  * (each model waits for the other) and each event names its slot.
- * Passes on the emulated device since stage 5's first part; on the
- * C-model simulator the shell cannot be declared yet (no
- * axl_mmio_sim_set_shell).
+ * Passes on the emulated device and on the C-model simulator (each
+ * slot's units the simulator's, numbered from the slot's first_unit)
+ * since stage 5.
  */
 static void two_slots_run_two_designs_kernels_at_the_same_time(void **s)
 {
     (void)s;
-#if defined(AXL_TEST_MMIO)
-    if (!SET_SHELL)
-        fail_msg("no DFX slots: %s is not in the library "
-                 "(docs/designs-design.md, section 3)",
-                 SET_SHELL_NAME);
-#else
-    if (!SET_SHELL) /* AXL_FEATURE_DESIGN_SWAP 0: no slots */
-        skip();
-#endif
     AXL_OK(SET_SHELL(&probe_2rp));
     const size_t n0 =
         make_partial(axl_test_app_xclbin, axl_test_app_xclbin_size,

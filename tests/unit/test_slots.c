@@ -1,6 +1,8 @@
 /*
  * DFX slots (issue 40, stage 5; docs/designs-design.md 3, 4), on the
- * emulated device: declaring a shell, and what a device with one says.
+ * emulated device (test_slots) and on the mmio port over the C-model
+ * simulator (mmio_test_slots, AXL_TEST_MMIO): declaring a shell, and what
+ * a device with one says.
  *
  *  - A shell is declared before its devices open (axl_emu_set_shell, or
  *    AXL_EMU_SHELL=<preset> in the environment), checked, and said by the
@@ -24,6 +26,19 @@
 #include "axl_config.h"
 #include "axl_test_designs_b_xclbin.h"
 
+/* Who declares the shell, and the device's name in messages. */
+#if defined(AXL_TEST_MMIO)
+#include "axl/mmio.h"
+#include "mmio_sim.h"
+#define SET_SHELL axl_mmio_sim_set_shell
+#define SET_SHELL_NAME "axl_mmio_sim_set_shell"
+#define DEV "C-model simulator"
+#else
+#define SET_SHELL axl_emu_set_shell
+#define SET_SHELL_NAME "axl_emu_set_shell"
+#define DEV "axl emulated FPGA 0"
+#endif
+
 static int setup(void **state)
 {
     return axl_test_setup(state);
@@ -31,7 +46,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    AXL_OK(axl_emu_set_shell(NULL));
+    AXL_OK(SET_SHELL(NULL));
     unsetenv("AXL_EMU_SHELL");
     return axl_test_teardown(state);
 }
@@ -80,7 +95,7 @@ static void the_k26_2rp_preset_gives_a_device_two_slots(void **s)
     assert_ptr_equal(axl_shell_find("k26_2rp"), &axl_shell_k26_2rp);
     assert_null(axl_shell_find("k26_3rp"));
     assert_null(axl_shell_find(NULL));
-    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    AXL_OK(SET_SHELL(&axl_shell_k26_2rp));
     axl_device d = axl_test_emu_device();
     char name[32];
     uint8_t uuid[16];
@@ -94,6 +109,7 @@ static void the_k26_2rp_preset_gives_a_device_two_slots(void **s)
     assert_int_equal(axl_shell_k26_2rp.slots[1].first_unit, 12);
 }
 
+#if !defined(AXL_TEST_MMIO) /* AXL_EMU_SHELL is the emulated device's */
 static void the_environment_names_a_preset(void **s)
 {
     (void)s;
@@ -106,12 +122,13 @@ static void the_environment_names_a_preset(void **s)
     d = axl_test_emu_device();
     assert_int_equal(slots_of(d), 0);
 }
+#endif
 
 static void a_shell_applies_to_devices_opened_after_it(void **s)
 {
     (void)s;
     axl_device d = axl_test_emu_device();
-    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    AXL_OK(SET_SHELL(&axl_shell_k26_2rp));
     assert_int_equal(slots_of(d), 0); /* open already: kept as it was */
     AXL_OK(axl_shutdown());
     d = axl_test_emu_device();
@@ -127,26 +144,26 @@ static void a_shell_a_port_cannot_take_is_refused(void **s)
 {
     (void)s;
     axl_shell bad = {"twin", {1}, 2, overlapping, 0};
-    AXL_EXPECT(axl_emu_set_shell(&bad), AXL_ERR_INVALID);
-    AXL_MESSAGE_HAS("axl_emu_set_shell");
+    AXL_EXPECT(SET_SHELL(&bad), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS(SET_SHELL_NAME);
     AXL_MESSAGE_HAS("shell twin: the control windows of slots 0 (A) and "
                     "1 (B) overlap");
     bad.slot_count = 0;
-    AXL_EXPECT(axl_emu_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_EXPECT(SET_SHELL(&bad), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("shell twin has 0 slots (1 to AXL_SHELL_MAX_SLOTS");
     bad.slot_count = AXL_SHELL_MAX_SLOTS + 1;
-    AXL_EXPECT(axl_emu_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_EXPECT(SET_SHELL(&bad), AXL_ERR_INVALID);
     const axl_slot nameless = {NULL, 0x80000000u, 0x1000u, 0, 0, 0};
     bad.slots = &nameless;
     bad.slot_count = 1;
-    AXL_EXPECT(axl_emu_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_EXPECT(SET_SHELL(&bad), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("shell twin: slot 0 needs a name");
     const axl_slot empty = {"E", 0x80000000u, 0, 0, 0, 0};
     bad.slots = &empty;
-    AXL_EXPECT(axl_emu_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_EXPECT(SET_SHELL(&bad), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("slot 0 (E) has a control window of 0x0 bytes");
     bad.name = NULL;
-    AXL_EXPECT(axl_emu_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_EXPECT(SET_SHELL(&bad), AXL_ERR_INVALID);
     AXL_MESSAGE_HAS("a shell needs a name");
     /* Nothing changed: the device opens without a shell. */
     assert_int_equal(slots_of(axl_test_emu_device()), 0);
@@ -218,7 +235,7 @@ static size_t partial_of(const unsigned char *full, size_t size,
 static axl_status try_image(size_t size, const char *kernel, bool *compat)
 {
     AXL_OK(axl_shutdown());
-    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    AXL_OK(SET_SHELL(&axl_shell_k26_2rp));
     AXL_OK(axl_image_register(image, size));
     axl_device d = axl_test_emu_device();
     axl_kernel_id id;
@@ -263,15 +280,15 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     assert_false(compat);
     GOT_HAS("kernel fir is compatible with none of the devices: "
                     "design ");
-    GOT_HAS("(fir) is a partial for shell 7a11402e-..., and axl "
-                    "emulated FPGA 0's shell is k26_2rp (6e4cc1cf)");
+    GOT_HAS("(fir) is a partial for shell 7a11402e-..., and " DEV
+                    "'s shell is k26_2rp (6e4cc1cf)");
 
     /* A full design: it would replace the shell. */
     n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
                    NULL, rp0, 3);
     assert_int_equal(try_image(n, "fir", &compat), AXL_ERR_INVALID);
     assert_false(compat);
-    GOT_HAS("(fir) is a full design; axl emulated FPGA 0 takes partials "
+    GOT_HAS("(fir) is a full design; " DEV " takes partials "
             "of its shell k26_2rp (6e4cc1cf) only");
 
     /* The shell's, with units outside every slot's window. */
@@ -294,7 +311,7 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     /* Without a shell the interface UUID is not looked at: the partial
      * for another shell runs on the whole fabric as before. */
     AXL_OK(axl_shutdown());
-    AXL_OK(axl_emu_set_shell(NULL));
+    AXL_OK(SET_SHELL(NULL));
     n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
                    other, rp0, 6);
     AXL_OK(axl_image_register(image, n));
@@ -343,7 +360,7 @@ static void two_partials(void)
     const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
     const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
     const uint64_t rp1[2] = {0x82000000u, 0x82010000u};
-    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    AXL_OK(SET_SHELL(&axl_shell_k26_2rp));
     size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26,
                           rp0, 0x10);
     memcpy(part_scale, image, n);
@@ -542,7 +559,7 @@ static void one_slot_partials(void)
 {
     const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
     const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
-    AXL_OK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    AXL_OK(SET_SHELL(&axl_shell_k26_2rp));
     size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26,
                           rp0, 0x20);
     memcpy(part_scale, image, n);
@@ -998,7 +1015,7 @@ static void without_swaps_a_held_slot_refuses_another_design_3_3(void **s)
     AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
                                          AXL_BUNDLE_EXECUTABLE, &bf),
                AXL_ERR_BAD_STATE);
-    AXL_MESSAGE_HAS("slot 0 (RP_0) of axl emulated FPGA 0 carries the "
+    AXL_MESSAGE_HAS("slot 0 (RP_0) of " DEV " carries the "
                     "design of scale, held by kernel bundle 0x");
     AXL_MESSAGE_HAS("the design of fir cannot load there until it is "
                     "released");
@@ -1029,6 +1046,125 @@ static void without_swaps_a_held_slot_refuses_another_design_3_3(void **s)
     AXL_OK(axl_context_release(c));
 }
 
+#if defined(AXL_TEST_MMIO)
+/* ---- The mmio port over the C-model simulator ------------------------ */
+
+/* The simulator's own limits (mmio_sim.h): a slot's units start below
+ * AXL_MMIO_SIM_UNITS and its lines end within the port's
+ * AXL_MMIO_IRQ_LINES. A shell past them is refused naming the slot, and
+ * the shell given before stays. */
+static void a_shell_the_simulator_cannot_take_is_refused(void **s)
+{
+    (void)s;
+    AXL_OK(axl_mmio_sim_set_shell(&axl_shell_k26_2rp));
+    const axl_slot far[1] = {{"FAR", 0x80000000u, 0x2000000u, 8, 4, 200}};
+    axl_shell bad = {"far_units", {1}, 1, far, 0};
+    AXL_EXPECT(axl_mmio_sim_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("axl_mmio_sim_set_shell: shell far_units: slot FAR's "
+                    "units start at 200, past the simulator's");
+    const axl_slot high[1] = {{"HIGH", 0x80000000u, 0x2000000u, 30, 4, 8}};
+    bad.slots = high;
+    AXL_EXPECT(axl_mmio_sim_set_shell(&bad), AXL_ERR_INVALID);
+    AXL_MESSAGE_HAS("slot HIGH's interrupt lines 30+4 pass the port's");
+    assert_int_equal(slots_of(axl_test_emu_device()), 2); /* k26_2rp's */
+}
+
+/* Unit number n's runs and control base in the simulator. */
+static axl_mmio_sim_stats unit_stats(uint32_t n)
+{
+    axl_mmio_sim_stats st;
+    axl_mmio_sim_stats_get(n, &st);
+    return st;
+}
+
+/* A slot's units are the simulator's units first_unit + IP_LAYOUT index
+ * at the partial's bases in the slot's window (3.4): scale (app.xclbin's
+ * IP 0) runs on unit 8 at 0x80000000, not on the static part's unit 0
+ * (the built-in design's own scale); fir on unit 12 at 0x82000000, wired
+ * for its interrupt, whose end the interrupt reports. Slot RP_1's line
+ * 12 (irq_first + fir's interrupt id 0) reaches fir's unit through
+ * axl_mmio_irq; line 13 reaches none. */
+static void slot_units_sit_at_the_slots_numbers_and_lines_3_4(void **s)
+{
+    (void)s;
+    enum { N = 16, TAPS = 2 };
+    axl_mmio_sim_set_unit(12, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_OK, 0);
+    two_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id scale_id, fir_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, scale_id, &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    const uint32_t static_runs = unit_stats(0).runs;
+    float data[N];
+    int16_t in[N], taps[TAPS] = {16384, 16384}, out[N];
+    for (int i = 0; i < N; i++) {
+        data[i] = (float)i;
+        in[i] = (int16_t)(i * 100);
+    }
+    axl_buffer D, I, C, O;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(TAPS), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(3.0f), AXL_ARG_U32(N)), NULL,
+        0, NULL));
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
+        NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    axl_mmio_sim_stats st = unit_stats(8);
+    assert_int_equal(st.runs, 1);
+    assert_true(st.base == 0x80000000u);
+    assert_int_equal(unit_stats(0).runs, static_runs);
+    st = unit_stats(12);
+    assert_int_equal(st.runs, 1);
+    assert_true(st.base == 0x82000000u);
+    assert_true(st.irqs >= 1);
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    assert_true(before.irq_done >= 1); /* fir's end */
+    axl_mmio_irq(13);
+    axl_mmio_irq(1000);
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.irq_spurious, before.irq_spurious);
+    axl_mmio_irq(12); /* fir idle: its ISR says nothing */
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.irq_spurious, before.irq_spurious + 1);
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 3.0f * (float)i);
+    assert_int_equal(out[0], 0);
+    for (int i = 1; i < N; i++)
+        assert_int_equal(out[i], i * 100 - 50);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+    axl_mmio_sim_defaults();
+}
+#endif
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1036,7 +1172,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(a_device_without_a_shell_has_no_slots),
         T(the_k26_2rp_preset_gives_a_device_two_slots),
+#if !defined(AXL_TEST_MMIO)
         T(the_environment_names_a_preset),
+#endif
         T(a_shell_applies_to_devices_opened_after_it),
         T(a_shell_a_port_cannot_take_is_refused),
         T(only_partials_of_the_shell_in_one_slot_are_compatible_3_2),
@@ -1048,6 +1186,10 @@ int main(void)
         T(a_slot_load_never_waits_for_a_pending_command_3_3),
         T(a_graph_of_a_partials_kernel_runs_in_its_slot_3_3),
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
+#if defined(AXL_TEST_MMIO)
+        T(a_shell_the_simulator_cannot_take_is_refused),
+        T(slot_units_sit_at_the_slots_numbers_and_lines_3_4),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

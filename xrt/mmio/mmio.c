@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "axl/runtime.h"
+#include "axl/shell.h"
 #include "axl/trace.h"
 #include "mmio_banks.h"
 #include "mmio_unit.h"
@@ -64,6 +65,12 @@ typedef struct mmio_device {
 #if MMIO_MODEL
     axl_mmio_bank_region regions[AXL_MMIO_BANKS]; /* the banks, as given
                                                       to the model */
+#endif
+#if AXL_FEATURE_DESIGN_SWAP
+    /* A shell's interrupt lines: the unit each of a loaded partial's
+     * lines reaches (MMIO_NO_UNIT: none), rebuilt at each slot load
+     * (designs-design.md 3.4). */
+    uint8_t line_unit[AXL_MMIO_IRQ_LINES];
 #endif
 } mmio_device;
 
@@ -138,6 +145,37 @@ static void hal_ended(mmio_unit *u, const void *p, axl_status st,
         axl_hal_run_done(run->token, st, st == AXL_SUCCESS ? NULL : why);
 }
 
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* The slot (0-based) whose unit numbers hold unit n: from its first_unit
+ * up to the next slot's first_unit (or AXL_MMIO_UNITS); -1: the static
+ * part's (designs-design.md 2.8: a slot's units are first_unit + their
+ * IP_LAYOUT index). */
+static int slot_of_unit(const axl_shell *sh, uint32_t n)
+{
+    for (uint32_t k = 0; sh && k < sh->slot_count; k++) {
+        const uint32_t lo = sh->slots[k].first_unit;
+        uint32_t hi = AXL_MMIO_UNITS;
+        for (uint32_t j = 0; j < sh->slot_count; j++)
+            if (sh->slots[j].first_unit > lo && sh->slots[j].first_unit < hi)
+                hi = sh->slots[j].first_unit;
+        if (n >= lo && n < hi)
+            return (int)k;
+    }
+    return -1;
+}
+
+/* The IP_LAYOUT index, in its own design, of unit number n. */
+static uint32_t ip_of_unit(uint32_t n)
+{
+    const axl_shell *sh = axl__mmio.board->shell;
+    const int k = slot_of_unit(sh, n);
+    return k < 0 ? n : n - sh->slots[k].first_unit;
+}
+#else
+#define ip_of_unit(n) (n)
+#endif
+
 /* ---- Opening: banks and units from the design and the board --------------- */
 
 bool axl__mmio_reader_mem(const void *design, uint32_t index,
@@ -195,6 +233,19 @@ static axl_status map_units(mmio_device *d)
                              "(%u)",
                              (int)ip.name.len, ip.name.ptr, (unsigned)i,
                              (unsigned)AXL_MMIO_UNITS);
+#if AXL_FEATURE_DESIGN_SWAP
+        const axl_shell *sh = axl__mmio.board->shell;
+        const int k = slot_of_unit(sh, i);
+        if (k >= 0)
+            return mmio_fail(AXL_ERR_PLATFORM,
+                             "mmio: the static design's compute unit %.*s is "
+                             "IP_LAYOUT entry %u, a unit number of slot %s "
+                             "of shell %s (from %u): the shell's first_unit "
+                             "values must lie past the static units",
+                             (int)ip.name.len, ip.name.ptr, (unsigned)i,
+                             sh->slots[k].name, sh->name,
+                             (unsigned)sh->slots[k].first_unit);
+#endif
         axl__mmio.units[i].ended = hal_ended;
         axl_status st = axl__mmio_wire_unit(
             i, ip.base_address, ip.control == AXL_XCLBIN_AP_CTRL_CHAIN,
@@ -313,6 +364,13 @@ static axl_status mmio_describe(void *dev, axl_hal_device_info *info)
      * design stays while it is held (axl_mmio_board.fixed_design). */
     if (axl__mmio.board->program && !axl__mmio.board->fixed_design)
         info->flags |= AXL_HAL_DEVICE_SWAPS;
+    const axl_shell *sh = axl__mmio.board->shell;
+    if (sh) {
+        info->region_count = 1 + sh->slot_count;
+        memcpy(info->shell_uuid, sh->interface_uuid, sizeof info->shell_uuid);
+        axl_format(info->shell_name, sizeof info->shell_name, "%s",
+                   sh->name);
+    }
 #endif
     /* A sub-buffer's origin keeps what the buffers themselves keep. */
     info->mem_base_addr_align =
@@ -401,18 +459,158 @@ static axl_status mmio_load_image(void *dev, const axl_xclbin *image,
     return program_fabric(dev, image, why, why_size);
 }
 
-/* Another design on demand (issue 40, designs-design.md 2.2, 5): the
- * whole fabric, region 0, as load_image, which already keeps the banks. */
 #if AXL_FEATURE_DESIGN_SWAP
+/* ---- DFX slots (issue 40 stage 5, designs-design.md 3.4, 3.7) ------------- */
+
+/* Region `index` of a device with a shell: region 0 its static part,
+ * region k + 1 its slot k. */
+static axl_status mmio_region(void *dev, uint32_t index, axl_hal_region *out)
+{
+    (void)dev;
+    const axl_shell *sh = axl__mmio.board->shell;
+    memset(out, 0, sizeof *out);
+    if (index == 0) {
+        axl_format(out->name, sizeof out->name, "static");
+        return AXL_SUCCESS;
+    }
+    if (!sh || index > sh->slot_count)
+        return mmio_fail(AXL_ERR_INVALID, "mmio: the device has no region %u",
+                         (unsigned)index);
+    const axl_slot *s = &sh->slots[index - 1];
+    axl_format(out->name, sizeof out->name, "%s", s->name);
+    out->ctrl_base = s->ctrl_base;
+    out->ctrl_size = s->ctrl_size;
+    out->irq_first = s->irq_first;
+    out->irq_count = s->irq_count;
+    out->first_unit = s->first_unit;
+    return AXL_SUCCESS;
+}
+
+/* Whether slot k's units are all idle (no run, none hung): else why. */
+static axl_status slot_idle(const axl_shell *sh, uint32_t k, char *why,
+                            size_t why_size)
+{
+    for (uint32_t n = 0; n < AXL_MMIO_UNITS; n++) {
+        const mmio_unit *u = &axl__mmio.units[n];
+        if (slot_of_unit(sh, n) == (int)k &&
+            (atomic_load(&u->run) || atomic_load(&u->hung_run))) {
+            axl_format(why, why_size, "compute unit %s of slot %s is running",
+                       u->name, sh->slots[k].name);
+            return AXL_ERR_RUNTIME;
+        }
+    }
+    return AXL_SUCCESS;
+}
+
+/* Slot k's units are the partial's now: the old ones forgotten (and
+ * their interrupt lines), each IP_KERNEL i of image wired as unit
+ * first_unit + i at its base (in the slot's window: the core's 3.2
+ * check), its interrupt line irq_first + its interrupt id mapped to it. */
+static axl_status map_slot_units(mmio_device *d, uint32_t k,
+                                 const axl_xclbin *image)
+{
+    const axl_shell *sh = axl__mmio.board->shell;
+    const axl_slot *slot = &sh->slots[k];
+    for (uint32_t n = 0; n < AXL_MMIO_UNITS; n++)
+        if (slot_of_unit(sh, n) == (int)k)
+            memset(&axl__mmio.units[n], 0, sizeof axl__mmio.units[n]);
+    for (uint32_t l = 0; l < AXL_MMIO_IRQ_LINES; l++)
+        if (d->line_unit[l] &&
+            slot_of_unit(sh, d->line_unit[l] - 1u) == (int)k)
+            d->line_unit[l] = 0;
+    for (uint32_t i = 0; i < image->ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(image, i, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        const uint32_t n = slot->first_unit + i;
+        if (slot_of_unit(sh, n) != (int)k)
+            return mmio_fail(AXL_ERR_OUT_OF_RESOURCES,
+                             "mmio: compute unit %.*s is IP_LAYOUT entry %u "
+                             "of a partial for slot %s: unit %u is past the "
+                             "slot's unit numbers (the next slot's "
+                             "first_unit, or AXL_MMIO_UNITS %u)",
+                             (int)ip.name.len, ip.name.ptr, (unsigned)i,
+                             slot->name, (unsigned)n,
+                             (unsigned)AXL_MMIO_UNITS);
+        axl__mmio.units[n].ended = hal_ended;
+        axl_status st = axl__mmio_wire_unit(
+            n, ip.base_address, ip.control == AXL_XCLBIN_AP_CTRL_CHAIN,
+            ip.name.ptr, ip.name.len);
+        if (st != AXL_SUCCESS)
+            return st;
+        const uint32_t line = slot->irq_first + ip.interrupt_id;
+        if (ip.interrupt_id < slot->irq_count && line < AXL_MMIO_IRQ_LINES)
+            d->line_unit[line] = (uint8_t)(n + 1u);
+    }
+    return AXL_SUCCESS;
+}
+
+/* A partial into slot region r: the board programs the slot (model
+ * boards accept), the model attaches the slot's units, the port wires
+ * them. The banks, the static part's units and the other slots' are
+ * untouched: their runs go on. */
+static axl_status slot_load(mmio_device *d, uint32_t r,
+                            const axl_xclbin *image, char *why,
+                            size_t why_size)
+{
+    const axl_mmio_board *bd = axl__mmio.board;
+    const axl_shell *sh = bd->shell;
+    if (!sh || r > sh->slot_count) {
+        axl_format(why, why_size, "the mmio device has no region %u",
+                   (unsigned)r);
+        return AXL_ERR_INVALID;
+    }
+    const axl_slot *slot = &sh->slots[r - 1];
+    if (!bd->program_slot) {
+        axl_format(why, why_size,
+                   "the board gives the mmio port no way to program slot %s "
+                   "(axl_mmio_board.program_slot)",
+                   slot->name);
+        return AXL_ERR_FEATURE_NOT_SUPPORTED;
+    }
+#if MMIO_MODEL
+    if (!axl__mmio.model->attach_region) {
+        axl_format(why, why_size,
+                   "%s models the whole fabric only: slot %s takes no "
+                   "partial (axl_mmio_model.attach_region)",
+                   axl__mmio.model->name ? axl__mmio.model->name
+                                         : "the model",
+                   slot->name);
+        return AXL_ERR_FEATURE_NOT_SUPPORTED;
+    }
+#endif
+    axl_status st = slot_idle(sh, r - 1, why, why_size);
+    if (st != AXL_SUCCESS)
+        return st;
+    st = bd->program_slot(bd->user, r - 1, image);
+#if MMIO_MODEL
+    if (st == AXL_SUCCESS)
+        st = axl__mmio_model_load_region(r, image, slot->first_unit);
+#endif
+    if (st == AXL_SUCCESS)
+        st = map_slot_units(d, r - 1, image);
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size, "%s", axl_last_message());
+    return st;
+}
+
+void axl_mmio_irq(uint32_t line)
+{
+    if (axl__mmio.open == MMIO_OWNER_DEVICE && line < AXL_MMIO_IRQ_LINES &&
+        device.line_unit[line])
+        axl_mmio_isr(device.line_unit[line] - 1u);
+}
+
+/* Another design on demand (issue 40, designs-design.md 2.2, 5): the
+ * whole fabric, region 0, as load_image, which already keeps the banks;
+ * a shell's slot, region 1.., slot_load. */
 static axl_status mmio_region_load(void *dev, uint32_t *region,
                                    const axl_xclbin *image, char *why,
                                    size_t why_size)
 {
-    if (*region != 0) {
-        axl_format(why, why_size, "the mmio device has no region %u",
-                   (unsigned)*region);
-        return AXL_ERR_INVALID;
-    }
+    if (*region != 0)
+        return slot_load(dev, *region, image, why, why_size);
     return program_fabric(dev, image, why, why_size);
 }
 #endif
@@ -470,8 +668,9 @@ static axl_status mmio_cu_open(void *dev, const axl_xclbin *image,
     (void)dev;
     axl_xclbin_kernel k;
     axl_xclbin_ip ip;
+    /* ip_index is the unit number: a slot's first_unit + the entry. */
     if (axl_xclbin_get_kernel(image, kernel_index, &k) != AXL_SUCCESS ||
-        axl_xclbin_get_ip(image, ip_index, &ip) != AXL_SUCCESS)
+        axl_xclbin_get_ip(image, ip_of_unit(ip_index), &ip) != AXL_SUCCESS)
         return mmio_fail(AXL_ERR_KERNEL_NOT_SUPPORTED,
                          "mmio: no kernel %u or IP %u in the design",
                          (unsigned)kernel_index, (unsigned)ip_index);
@@ -978,6 +1177,7 @@ const axl_device_port axl_mmio_port = {
     .load_image = mmio_load_image,
 #if AXL_FEATURE_DESIGN_SWAP
     .region_load = mmio_region_load,
+    .region = mmio_region,
 #endif
     .kernel_compatible = mmio_kernel_compatible,
 #if MMIO_MODEL

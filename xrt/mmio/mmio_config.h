@@ -33,6 +33,12 @@
 #define AXL_MMIO_UNITS 8
 #endif
 
+/** Interrupt lines of a DFX shell's slots the port maps to units
+ *  (axl_mmio_irq; axl_slot.irq_first + irq_count stay below it). */
+#ifndef AXL_MMIO_IRQ_LINES
+#define AXL_MMIO_IRQ_LINES 32
+#endif
+
 /** Arguments of one kernel the port keeps the register layout of. */
 #ifndef AXL_MMIO_MAX_ARGS
 #define AXL_MMIO_MAX_ARGS 16
@@ -112,6 +118,9 @@ _Static_assert(AXL_MMIO_BANKS >= 1 && AXL_MMIO_BANKS <= 64,
                "AXL_MMIO_BANKS must be 1..64");
 _Static_assert(AXL_MMIO_UNITS >= 1 && AXL_MMIO_UNITS <= 128,
                "AXL_MMIO_UNITS must be 1..128");
+_Static_assert(AXL_MMIO_IRQ_LINES >= 1 && AXL_MMIO_IRQ_LINES <= 256 &&
+                   AXL_MMIO_UNITS < 255,
+               "AXL_MMIO_IRQ_LINES must be 1..256 (a line's unit is a byte)");
 _Static_assert(AXL_MMIO_MAX_ARGS >= 1 && AXL_MMIO_MAX_ARGS <= 32,
                "AXL_MMIO_MAX_ARGS must be 1..32 (a unit's held registers "
                "are a 32-bit mask)");

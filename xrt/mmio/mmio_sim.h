@@ -118,6 +118,20 @@ const axl_mmio_board *axl_mmio_sim_board(void);
  *  axl_shutdown()). Kept until changed (axl_test_setup turns it on). */
 void axl_mmio_sim_set_swaps(bool on);
 
+struct axl_shell;
+/** Gives that board a DFX shell (axl/shell.h; issue 40,
+ *  docs/designs-design.md 3.1) from the next time the device opens
+ *  (after axl_shutdown()): its slots take partial designs of the shell,
+ *  beside the board's design (the static part), each slot's units
+ *  simulated as unit numbers from its first_unit. `shell` is checked
+ *  (axl_shell_check, and each slot's first_unit below the simulator's
+ *  units, AXL_MMIO_SIM_UNITS, its interrupt lines below
+ *  AXL_MMIO_IRQ_LINES): AXL_ERR_INVALID naming what is wrong, nothing
+ *  changed. NULL: no shell. It must stay valid while the device is open;
+ *  kept until changed (axl_test_setup clears it). Only in builds with
+ *  AXL_FEATURE_DESIGN_SWAP. */
+axl_status axl_mmio_sim_set_shell(const struct axl_shell *shell);
+
 /** A fault: while on, the simulator's board refuses every design its
  *  program hook is given (AXL_ERR_RUNTIME, "the simulated board refused
  *  the design"), as a board whose bitstream fails to load would; the
@@ -152,6 +166,8 @@ typedef struct axl_mmio_sim_stats {
     uint64_t t_end;
     uint32_t writes;     /**< writes of a KEEPS_WRITING unit, one per
                               20 us */
+    uint64_t base;       /**< the unit's control base (its design's
+                              IP_LAYOUT), 0: no unit there now */
 } axl_mmio_sim_stats;
 void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out);
 

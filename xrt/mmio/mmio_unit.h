@@ -370,6 +370,11 @@ axl_status axl__mmio_model_attach(const axl_xclbin *design,
                                   const axl_mmio_bank_region *regions,
                                   uint32_t nbanks);
 void axl__mmio_model_detach(void);
+#if AXL_FEATURE_DESIGN_SWAP
+axl_status axl__mmio_model_load_region(uint32_t region,
+                                       const axl_xclbin *design,
+                                       uint32_t first_unit);
+#endif
 axl_status axl__mmio_model_status(const mmio_unit *u, char *why,
                                   size_t size);
 int axl__mmio_model_advance(uint64_t deadline_ns);

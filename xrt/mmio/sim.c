@@ -64,6 +64,7 @@
 #include "axl/hal.h"
 #include "axl/mmio_model.h"
 #include "axl/runtime.h"
+#include "axl/shell.h"
 #include "axl_board.h"
 #include "emu_fifo.h"
 #include "emu_models.h"
@@ -80,8 +81,10 @@
 #define SIM_THREADS 0
 #endif
 
+/* Units by unit number: the port's (a DFX shell's slots number theirs
+ * from their first_unit, past the static design's). */
 #ifndef AXL_MMIO_SIM_UNITS
-#define AXL_MMIO_SIM_UNITS 8
+#define AXL_MMIO_SIM_UNITS (AXL_MMIO_UNITS < 32 ? AXL_MMIO_UNITS : 32)
 #endif
 #ifndef AXL_MMIO_SIM_BANKS
 #define AXL_MMIO_SIM_BANKS 2
@@ -147,7 +150,8 @@ enum sim_state {
 
 typedef struct sim_unit {
     int present;
-    uint32_t ip_index;
+    uint32_t ip_index;  /* its unit number (the port's) */
+    uint32_t region;    /* 0: the design of attach; k + 1: slot k's */
     uint64_t base;
     int chain;
     char kernel[AXL_EMU_NAME_MAX];
@@ -1080,6 +1084,79 @@ void axl_mmio_sim_settle(uint32_t ip_index)
 
 static void sim_detach(void *user);
 
+/* IP_LAYOUT entry i of design as unit n of region `region`, if it is a
+ * compute unit the simulator runs (lock held). */
+static void add_unit(const axl_xclbin *design, uint32_t i, uint32_t n,
+                     uint32_t region)
+{
+    axl_xclbin_ip ip;
+    if (axl_xclbin_get_ip(design, i, &ip) != AXL_SUCCESS ||
+        ip.type != AXL_XCLBIN_IP_KERNEL || ip.kernel.len >= AXL_EMU_NAME_MAX)
+        return;
+    sim_unit *u = &units[n];
+    u->present = 1;
+    u->ip_index = n;
+    u->region = region;
+    u->base = ip.base_address;
+    u->chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
+    memcpy(u->kernel, ip.kernel.ptr, ip.kernel.len);
+    u->kernel[ip.kernel.len] = '\0';
+    for (uint32_t k = 0; k < design->kernel_count; k++) {
+        axl_xclbin_kernel kk;
+        if (axl_xclbin_get_kernel(design, k, &kk) != AXL_SUCCESS ||
+            kk.name.len != ip.kernel.len ||
+            memcmp(kk.name.ptr, ip.kernel.ptr, ip.kernel.len))
+            continue;
+        u->kernel_index = k;
+        /* Sorted by id, as the emulated device passes them. */
+        for (uint32_t a = 0; a < kk.arg_count && u->nargs < SIM_MAX_ARGS;
+             a++) {
+            axl_xclbin_arg x;
+            if (axl_xclbin_get_kernel_arg(design, &kk, a, &x) !=
+                    AXL_SUCCESS ||
+                x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
+                x.address_qualifier == AXL_XCLBIN_ARG_LOCAL ||
+                x.offset < MMIO_ARGS || (x.offset & 3) ||
+                x.offset + x.size > MMIO_ARGS + 4 * SIM_ARG_WORDS)
+                continue;
+            uint32_t j = u->nargs++;
+            while (j > 0 && u->arg[j - 1].id > x.index) {
+                u->arg[j] = u->arg[j - 1];
+                j--;
+            }
+            u->arg[j].id = x.index;
+            u->arg[j].offset = (uint32_t)x.offset;
+            u->arg[j].size = (uint32_t)x.size;
+            u->arg[j].is_mem =
+                x.address_qualifier != AXL_XCLBIN_ARG_SCALAR;
+        }
+    }
+    for (uint32_t j = 0; j < n; j++)
+        if (units[j].present && units[j].region == region &&
+            !strcmp(units[j].kernel, u->kernel))
+            u->cu++;
+    apply_config(u);
+    /* ap_ctrl_none runs from the fabric's reset (with threads: its
+     * model waits on its streams). */
+    u->free_running = SIM_THREADS && ip.control == AXL_XCLBIN_AP_CTRL_NONE;
+    u->state = u->free_running ? SIM_PENDING : SIM_IDLE;
+    unit_ptr[n] = u;
+}
+
+#if SIM_THREADS
+/* Unit n's thread; the unit is taken out again when none is made. */
+static axl_status start_thread(uint32_t n)
+{
+    if (!units[n].present ||
+        !pthread_create(&units[n].thread, NULL, unit_thread, &units[n]))
+        return AXL_SUCCESS;
+    units[n].present = 0;
+    unit_ptr[n] = NULL;
+    return axl_fail(AXL_ERR_RUNTIME, "mmio simulator: no thread for unit %u",
+                    (unsigned)n);
+}
+#endif
+
 /* The design as the port opened it (valid during the call: what the units
  * need of it is copied), and the banks the port carved. */
 static axl_status sim_attach(void *user, const axl_xclbin *design,
@@ -1099,73 +1176,19 @@ static axl_status sim_attach(void *user, const axl_xclbin *design,
     memcpy(banks, given, nbanks * sizeof *banks);
     attach_isr = isr;
     for (uint32_t i = 0; i < design->ip_count && i < AXL_MMIO_SIM_UNITS;
-         i++) {
-        axl_xclbin_ip ip;
-        if (axl_xclbin_get_ip(design, i, &ip) != AXL_SUCCESS ||
-            ip.type != AXL_XCLBIN_IP_KERNEL ||
-            ip.kernel.len >= AXL_EMU_NAME_MAX)
-            continue;
-        sim_unit *u = &units[i];
-        u->present = 1;
-        u->ip_index = i;
-        u->base = ip.base_address;
-        u->chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
-        memcpy(u->kernel, ip.kernel.ptr, ip.kernel.len);
-        u->kernel[ip.kernel.len] = '\0';
-        for (uint32_t k = 0; k < design->kernel_count; k++) {
-            axl_xclbin_kernel kk;
-            if (axl_xclbin_get_kernel(design, k, &kk) != AXL_SUCCESS ||
-                kk.name.len != ip.kernel.len ||
-                memcmp(kk.name.ptr, ip.kernel.ptr, ip.kernel.len))
-                continue;
-            u->kernel_index = k;
-            /* Sorted by id, as the emulated device passes them. */
-            for (uint32_t a = 0; a < kk.arg_count && u->nargs < SIM_MAX_ARGS;
-                 a++) {
-                axl_xclbin_arg x;
-                if (axl_xclbin_get_kernel_arg(design, &kk, a, &x) !=
-                        AXL_SUCCESS ||
-                    x.address_qualifier == AXL_XCLBIN_ARG_STREAM ||
-                    x.address_qualifier == AXL_XCLBIN_ARG_LOCAL ||
-                    x.offset < MMIO_ARGS || (x.offset & 3) ||
-                    x.offset + x.size > MMIO_ARGS + 4 * SIM_ARG_WORDS)
-                    continue;
-                uint32_t j = u->nargs++;
-                while (j > 0 && u->arg[j - 1].id > x.index) {
-                    u->arg[j] = u->arg[j - 1];
-                    j--;
-                }
-                u->arg[j].id = x.index;
-                u->arg[j].offset = (uint32_t)x.offset;
-                u->arg[j].size = (uint32_t)x.size;
-                u->arg[j].is_mem =
-                    x.address_qualifier != AXL_XCLBIN_ARG_SCALAR;
-            }
-        }
-        for (uint32_t j = 0; j < i; j++)
-            if (units[j].present && !strcmp(units[j].kernel, u->kernel))
-                u->cu++;
-        apply_config(u);
-        /* ap_ctrl_none runs from the fabric's reset (with threads: its
-         * model waits on its streams). */
-        u->free_running = SIM_THREADS && ip.control == AXL_XCLBIN_AP_CTRL_NONE;
-        u->state = u->free_running ? SIM_PENDING : SIM_IDLE;
-        unit_ptr[i] = u;
-    }
+         i++)
+        add_unit(design, i, i, 0);
     join_streams(design);
     attached = 1;
     UNLOCK();
 #if SIM_THREADS
-    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
-        if (units[i].present &&
-            pthread_create(&units[i].thread, NULL, unit_thread, &units[i])) {
-            units[i].present = 0;
-            unit_ptr[i] = NULL;
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++) {
+        axl_status st = start_thread(i);
+        if (st != AXL_SUCCESS) {
             sim_detach(NULL);
-            return axl_fail(AXL_ERR_RUNTIME,
-                            "mmio simulator: no thread for unit %u",
-                            (unsigned)i);
+            return st;
         }
+    }
 #endif
     return AXL_SUCCESS;
 }
@@ -1192,6 +1215,77 @@ static void sim_detach(void *user)
     attached = 0;
     UNLOCK();
 }
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* A DFX slot (designs-design.md 3.7): the partial's units as unit numbers
+ * first_unit + IP_LAYOUT index, beside the units attached already, whose
+ * runs and the clock go on. Its streams are not joined (a partial's
+ * streams are not built yet). */
+static axl_status sim_attach_region(void *user, uint32_t region,
+                                    const axl_xclbin *design,
+                                    uint32_t first_unit)
+{
+    (void)user;
+    if (!attached || region == 0 || first_unit > AXL_MMIO_SIM_UNITS ||
+        design->ip_count > AXL_MMIO_SIM_UNITS - first_unit)
+        return axl_fail(AXL_ERR_OUT_OF_RESOURCES,
+                        "mmio simulator: slot region %u's %u units from "
+                        "unit %u do not fit its %u units "
+                        "(AXL_MMIO_SIM_UNITS)%s",
+                        (unsigned)region, (unsigned)design->ip_count,
+                        (unsigned)first_unit, (unsigned)AXL_MMIO_SIM_UNITS,
+                        attached ? "" : ", or nothing is attached");
+    LOCK();
+    for (uint32_t i = 0; i < design->ip_count; i++)
+        if (unit_ptr[first_unit + i])
+            goto taken;
+    for (uint32_t i = 0; i < design->ip_count; i++)
+        add_unit(design, i, first_unit + i, region);
+    UNLOCK();
+#if SIM_THREADS
+    for (uint32_t i = 0; i < design->ip_count; i++) {
+        axl_status st = start_thread(first_unit + i);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+#endif
+    return AXL_SUCCESS;
+taken:
+    UNLOCK();
+    return axl_fail(AXL_ERR_BAD_STATE,
+                    "mmio simulator: slot region %u's units from unit %u "
+                    "are taken by units attached already",
+                    (unsigned)region, (unsigned)first_unit);
+}
+
+/* The slot's units powered down: their threads joined, their register
+ * files gone (a later attach_region starts them afresh). */
+static void sim_detach_region(void *user, uint32_t region)
+{
+    (void)user;
+    if (!attached || region == 0)
+        return;
+#if SIM_THREADS
+    LOCK();
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present && units[i].region == region)
+            units[i].quit = 1;
+    SIGNAL();
+    UNLOCK();
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present && units[i].region == region)
+            pthread_join(units[i].thread, NULL);
+#endif
+    LOCK();
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present && units[i].region == region) {
+            memset(&units[i], 0, sizeof units[i]);
+            unit_ptr[i] = NULL;
+        }
+    find_next_due();
+    UNLOCK();
+}
+#endif
 
 /* The board's reset line: the whole unit back to power-on state. */
 static axl_status sim_reset(void *user, uint32_t ip_index)
@@ -1257,6 +1351,66 @@ static axl_status sim_program(void *user, const axl_xclbin *image)
     return axl_mmio_model_program(user, image);
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* The board's shell (axl_mmio_sim_set_shell), or NULL. */
+static const axl_shell *_Atomic sim_shell;
+
+/* The board's program_slot: the model boards' (any partial), unless a
+ * test asked the next loads to fail; a real-time pause of the shell's
+ * load_ns where the simulator has threads (designs-design.md 3.6). */
+static axl_status sim_program_slot(void *user, uint32_t slot,
+                                   const axl_xclbin *image)
+{
+    if (atomic_load(&loads_fail))
+        return axl_fail(AXL_ERR_RUNTIME,
+                        "the simulated board refused the partial for slot %u "
+                        "(axl_mmio_sim_fail_loads)",
+                        (unsigned)slot);
+#if SIM_THREADS
+    const axl_shell *sh = atomic_load(&sim_shell);
+    if (sh && sh->load_ns) {
+        struct timespec t = {(time_t)(sh->load_ns / 1000000000u),
+                             (long)(sh->load_ns % 1000000000u)};
+        nanosleep(&t, NULL);
+    }
+#endif
+    return axl_mmio_model_program_slot(user, slot, image);
+}
+
+axl_status axl_mmio_sim_set_shell(const axl_shell *shell)
+{
+    static const char fn[] = "axl_mmio_sim_set_shell";
+    if (shell) {
+        axl_status st = axl_shell_check(fn, shell);
+        if (st != AXL_SUCCESS)
+            return st;
+        for (uint32_t k = 0; k < shell->slot_count; k++) {
+            const axl_slot *s = &shell->slots[k];
+            if (s->first_unit >= AXL_MMIO_SIM_UNITS)
+                return axl_fail(AXL_ERR_INVALID,
+                                "%s: shell %s: slot %s's units start at %u, "
+                                "past the simulator's %u "
+                                "(AXL_MMIO_SIM_UNITS)",
+                                fn, shell->name, s->name,
+                                (unsigned)s->first_unit,
+                                (unsigned)AXL_MMIO_SIM_UNITS);
+            if (s->irq_first > AXL_MMIO_IRQ_LINES ||
+                s->irq_count > AXL_MMIO_IRQ_LINES - s->irq_first)
+                return axl_fail(AXL_ERR_INVALID,
+                                "%s: shell %s: slot %s's interrupt lines "
+                                "%u+%u pass the port's %u "
+                                "(AXL_MMIO_IRQ_LINES)",
+                                fn, shell->name, s->name,
+                                (unsigned)s->irq_first,
+                                (unsigned)s->irq_count,
+                                (unsigned)AXL_MMIO_IRQ_LINES);
+        }
+    }
+    atomic_store(&sim_shell, shell);
+    return AXL_SUCCESS;
+}
+#endif
+
 void axl_mmio_sim_fail_loads(bool on)
 {
     atomic_store(&loads_fail, on);
@@ -1302,6 +1456,10 @@ const axl_mmio_board *axl_mmio_sim_board(void)
         .user = NULL,
         .model = &axl_mmio_sim_model,
         .fixed_design = fixed_design,
+#if AXL_FEATURE_DESIGN_SWAP
+        .shell = atomic_load(&sim_shell),
+        .program_slot = sim_program_slot,
+#endif
     };
     return &board;
 }
@@ -1343,6 +1501,7 @@ void axl_mmio_sim_stats_get(uint32_t ip_index, axl_mmio_sim_stats *out)
         return;
     LOCK();
     *out = units[ip_index].stats;
+    out->base = units[ip_index].present ? units[ip_index].base : 0;
     UNLOCK();
 }
 
@@ -1584,4 +1743,8 @@ const axl_mmio_model axl_mmio_sim_model = {
     .run_status = sim_run_status,
     .note_alloc = sim_note_alloc,
     .note_free = sim_note_free,
+#if AXL_FEATURE_DESIGN_SWAP
+    .attach_region = sim_attach_region,
+    .detach_region = sim_detach_region,
+#endif
 };

@@ -221,6 +221,33 @@ axl_status axl_mmio_model_program(void *user, const axl_xclbin *image)
     return AXL_SUCCESS;
 }
 
+axl_status axl_mmio_model_program_slot(void *user, uint32_t slot,
+                                       const axl_xclbin *image)
+{
+    (void)user;
+    (void)slot;
+    (void)image;
+    return AXL_SUCCESS;
+}
+
+#if AXL_FEATURE_DESIGN_SWAP
+/* Slot region `region` of the model now holds `design`, its units from
+ * first_unit: the slot's old units powered down first (unserialised, as
+ * detach: their threads may be inside isr), then the new ones up. */
+axl_status axl__mmio_model_load_region(uint32_t region,
+                                       const axl_xclbin *design,
+                                       uint32_t first_unit)
+{
+    const axl_mmio_model *m = axl__mmio.model;
+    if (m->detach_region)
+        m->detach_region(m->user, region);
+    m = axl__mmio_model_enter();
+    axl_status st = m->attach_region(m->user, region, design, first_unit);
+    axl__mmio_model_leave(m);
+    return st;
+}
+#endif
+
 void axl_mmio_model_board(axl_mmio_board *board, const axl_mmio_model *model,
                           const void *design, size_t design_size,
                           const axl_mmio_bank_region *banks,
@@ -233,6 +260,9 @@ void axl_mmio_model_board(axl_mmio_board *board, const axl_mmio_model *model,
     board->bank_count = bank_count;
     board->reset_unit = axl_mmio_model_reset_unit;
     board->program = axl_mmio_model_program;
+#if AXL_FEATURE_DESIGN_SWAP
+    board->program_slot = axl_mmio_model_program_slot;
+#endif
     board->model = model;
     /* On demand only where the model is known to keep the banks across
      * an attach (designs-design.md 3.7): the board's maker says so. */

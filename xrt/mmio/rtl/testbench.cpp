@@ -1415,6 +1415,8 @@ const axl_mmio_model model = {
     m_note_alloc,
     m_note_free,
     m_work_to_come,
+    nullptr, // attach_region: no slots in the RTL testbench yet (issue 40)
+    nullptr, // detach_region
 };
 
 // ---- The board -----------------------------------------------------------------------
