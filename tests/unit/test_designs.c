@@ -362,6 +362,7 @@ static _Alignas(8) unsigned char partial0[8192], partial1[8192];
 static void two_slots_run_two_designs_kernels_at_the_same_time(void **s)
 {
     (void)s;
+    AXL_TEST_NEEDS(AXL_FEATURE_DESIGN_SWAP, SET_SHELL(&probe_2rp));
     AXL_OK(SET_SHELL(&probe_2rp));
     const size_t n0 =
         make_partial(axl_test_app_xclbin, axl_test_app_xclbin_size,

@@ -736,6 +736,17 @@ axl_status axl_emu_set_platform(const char *vbnv)
 
 static uint32_t epochs; /* opens so far, under the runtime lock */
 
+#if !AXL_FEATURE_DESIGN_SWAP
+/* Shells come with design swaps (issue 40): switched off here. */
+axl_status axl_emu_set_shell(const struct axl_shell *shell)
+{
+    (void)shell;
+    return emu_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_emu_set_shell: switched off in this build "
+                    "(AXL_FEATURE_DESIGN_SWAP 0)");
+}
+#endif
+
 #if AXL_FEATURE_DESIGN_SWAP
 /* Whether the devices opened from now on reprogram on demand (issue 40):
  * axl_emu_set_swaps. */

@@ -1409,6 +1409,15 @@ axl_status axl_mmio_sim_set_shell(const axl_shell *shell)
     atomic_store(&sim_shell, shell);
     return AXL_SUCCESS;
 }
+#else
+/* Shells come with design swaps (issue 40): switched off here. */
+axl_status axl_mmio_sim_set_shell(const axl_shell *shell)
+{
+    (void)shell;
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_mmio_sim_set_shell: switched off in this build "
+                    "(AXL_FEATURE_DESIGN_SWAP 0)");
+}
 #endif
 
 void axl_mmio_sim_fail_loads(bool on)
