@@ -1069,6 +1069,65 @@ static void a_shell_the_simulator_cannot_take_is_refused(void **s)
     assert_int_equal(slots_of(axl_test_emu_device()), 2); /* k26_2rp's */
 }
 
+/* A slot load goes through the board's program_slot: one the board
+ * refuses fails the bundle naming the slot, the device and the board's
+ * reason, and leaves the slot empty; once the board accepts, the same
+ * partial loads there and runs right. */
+static void a_slot_load_the_board_refuses_fails_and_the_next_one_loads(
+    void **s)
+{
+    (void)s;
+    enum { N = 32, TAPS = 2 };
+    two_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_kernel_id fir_id;
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    axl_kernel_bundle bf;
+    axl_mmio_sim_fail_loads(true);
+    AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &bf),
+               AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("programming slot 1 (RP_1) of C-model simulator with "
+                    "the design of fir failed: the simulated board refused "
+                    "the partial for slot 1 (axl_mmio_sim_fail_loads)");
+    axl_region_info reg[3];
+    uint32_t nreg = 0;
+    AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
+    assert_int_equal(reg[2].state, AXL_REGION_EMPTY);
+    axl_mmio_sim_fail_loads(false);
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    int16_t in[N], taps[TAPS] = {16384, 16384}, out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (int16_t)(i * 100);
+    axl_buffer I, C, O;
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(TAPS), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
+        NULL, 0, NULL));
+    AXL_OK(axl_queue_wait(q));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    assert_int_equal(out[0], 0);
+    for (int i = 1; i < N; i++)
+        assert_int_equal(out[i], i * 100 - 50);
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 /* Unit number n's runs and control base in the simulator. */
 static axl_mmio_sim_stats unit_stats(uint32_t n)
 {
@@ -1188,6 +1247,7 @@ int main(void)
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
 #if defined(AXL_TEST_MMIO)
         T(a_shell_the_simulator_cannot_take_is_refused),
+        T(a_slot_load_the_board_refuses_fails_and_the_next_one_loads),
         T(slot_units_sit_at_the_slots_numbers_and_lines_3_4),
 #endif
     };

@@ -502,15 +502,11 @@ static axl_status slot_idle(const axl_shell *sh, uint32_t k, char *why,
     return AXL_SUCCESS;
 }
 
-/* Slot k's units are the partial's now: the old ones forgotten (and
- * their interrupt lines), each IP_KERNEL i of image wired as unit
- * first_unit + i at its base (in the slot's window: the core's 3.2
- * check), its interrupt line irq_first + its interrupt id mapped to it. */
-static axl_status map_slot_units(mmio_device *d, uint32_t k,
-                                 const axl_xclbin *image)
+/* Slot k's units and their interrupt lines forgotten: a slot being
+ * programmed (or whose load failed) has no unit the port drives. */
+static void forget_slot_units(mmio_device *d, uint32_t k)
 {
     const axl_shell *sh = axl__mmio.board->shell;
-    const axl_slot *slot = &sh->slots[k];
     for (uint32_t n = 0; n < AXL_MMIO_UNITS; n++)
         if (slot_of_unit(sh, n) == (int)k)
             memset(&axl__mmio.units[n], 0, sizeof axl__mmio.units[n]);
@@ -518,6 +514,17 @@ static axl_status map_slot_units(mmio_device *d, uint32_t k,
         if (d->line_unit[l] &&
             slot_of_unit(sh, d->line_unit[l] - 1u) == (int)k)
             d->line_unit[l] = 0;
+}
+
+/* Slot k's units are the partial's now: each IP_KERNEL i of image wired
+ * as unit first_unit + i at its base (in the slot's window: the core's
+ * 3.2 check), its interrupt line irq_first + its interrupt id mapped to
+ * it. */
+static axl_status map_slot_units(mmio_device *d, uint32_t k,
+                                 const axl_xclbin *image)
+{
+    const axl_shell *sh = axl__mmio.board->shell;
+    const axl_slot *slot = &sh->slots[k];
     for (uint32_t i = 0; i < image->ip_count; i++) {
         axl_xclbin_ip ip;
         if (axl_xclbin_get_ip(image, i, &ip) != AXL_SUCCESS ||
@@ -583,6 +590,7 @@ static axl_status slot_load(mmio_device *d, uint32_t r,
     axl_status st = slot_idle(sh, r - 1, why, why_size);
     if (st != AXL_SUCCESS)
         return st;
+    forget_slot_units(d, r - 1);
     st = bd->program_slot(bd->user, r - 1, image);
 #if MMIO_MODEL
     if (st == AXL_SUCCESS)
