@@ -1090,8 +1090,9 @@ static void a_slot_load_the_board_refuses_fails_and_the_next_one_loads(
                                          AXL_BUNDLE_EXECUTABLE, &bf),
                AXL_ERR_RUNTIME);
     AXL_MESSAGE_HAS("programming slot 1 (RP_1) of C-model simulator with "
-                    "the design of fir failed: the simulated board refused "
-                    "the partial for slot 1 (axl_mmio_sim_fail_loads)");
+                    "the design of fir failed");
+    AXL_MESSAGE_HAS("the simulated board refused the partial for slot 1 "
+                    "(axl_mmio_sim_fail_loads)");
     axl_region_info reg[3];
     uint32_t nreg = 0;
     AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
