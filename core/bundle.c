@@ -309,30 +309,41 @@ static axl_status design_held(const char *fn, const struct axl__device *d,
 }
 
 #if AXL_FEATURE_DESIGN_SWAP
+/* Whether bundle slot s pins its design on d: an open IP or a pipeline
+ * of it (2.5). why: `lead` (what is kept), then by what and the way out. */
+static bool bundle_pins(uint16_t s, const struct axl__device *d,
+                        const char *lead, char *why, size_t size)
+{
+    const char *ip_name;
+    uint32_t ip_handle, pipeline;
+    if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
+        axl__why(why, size,
+                 "%s for open IP %s (0x%08x): release it first (nothing "
+                 "was loaded)",
+                 lead, ip_name, (unsigned)ip_handle);
+        return true;
+    }
+    if (axl__pipeline_holds(s, d, &pipeline)) {
+        axl__why(why, size,
+                 "%s for pipeline 0x%08x: release it first (nothing was "
+                 "loaded)",
+                 lead, (unsigned)pipeline);
+        return true;
+    }
+    return false;
+}
+
 bool axl__design_pinned(const struct axl__device *d, char *why, size_t size)
 {
+    char lead[sizeof d->info.name + 24];
+    axl_format(lead, sizeof lead, "%s keeps its design", d->info.name);
     const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
     for (uint16_t s = 0; AXL__IS_REF(d->loaded) && s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s) && p->link[s] != AXL__SLOT_RETIRED)
             continue; /* free */
-        if (!runs_from(axl__bundle_at(s), d))
-            continue;
-        const char *ip_name;
-        uint32_t ip_handle, pipeline;
-        if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
-            axl__why(why, size,
-                     "%s keeps its design for open IP %s (0x%08x): release "
-                     "it first (nothing was loaded)",
-                     d->info.name, ip_name, (unsigned)ip_handle);
+        if (runs_from(axl__bundle_at(s), d) &&
+            bundle_pins(s, d, lead, why, size))
             return true;
-        }
-        if (axl__pipeline_holds(s, d, &pipeline)) {
-            axl__why(why, size,
-                     "%s keeps its design for pipeline 0x%08x: release it "
-                     "first (nothing was loaded)",
-                     d->info.name, (unsigned)pipeline);
-            return true;
-        }
     }
     return false;
 }
@@ -399,24 +410,9 @@ bool axl__image_pinned(const struct axl__device *d, uint16_t image,
     for (uint16_t s = 0; s < p->capacity; s++) {
         if (!axl__pool_is_live(p, s) && p->link[s] != AXL__SLOT_RETIRED)
             continue; /* free */
-        if (!holds_image(axl__bundle_at(s), d, image))
-            continue;
-        const char *ip_name;
-        uint32_t ip_handle, pipeline;
-        if (axl__ip_holds(s, d, &ip_name, &ip_handle)) {
-            axl__why(why, size,
-                     "its design stays for open IP %s (0x%08x): release it "
-                     "first (nothing was loaded)",
-                     ip_name, (unsigned)ip_handle);
+        if (holds_image(axl__bundle_at(s), d, image) &&
+            bundle_pins(s, d, "its design stays", why, size))
             return true;
-        }
-        if (axl__pipeline_holds(s, d, &pipeline)) {
-            axl__why(why, size,
-                     "its design stays for pipeline 0x%08x: release it "
-                     "first (nothing was loaded)",
-                     (unsigned)pipeline);
-            return true;
-        }
     }
     return false;
 }

@@ -341,15 +341,22 @@ void axl__place_swap_in(struct axl__device *d, struct axl__placement *p)
     region_fill(d, g, p);
 }
 
-void axl__place_swap_out(struct axl__device *d)
+/* Region r of d runs nothing the runtime knows: its placement stays,
+ * unloaded, and plans bound to its units bind again. */
+static void region_out(struct axl__device *d, uint8_t r)
 {
-    struct axl__device_region *g = &d->region[0];
+    struct axl__device_region *g = &d->region[r];
     g->epoch++; /* it carries nothing: plans bound before are not */
     if (AXL__IS_REF(g->design))
         axl__placement_deref(g->design)->region = AXL__NO_REGION;
     g->design = AXL__NONE(placement);
     g->ncu = 0;
     ncus_again(d);
+}
+
+void axl__place_swap_out(struct axl__device *d)
+{
+    region_out(d, 0);
     d->compute_units = 0;
 }
 
@@ -366,13 +373,7 @@ uint8_t axl__slot_carrying(const struct axl__device *d, uint16_t s)
 
 void axl__place_slot_out(struct axl__device *d, uint8_t r)
 {
-    struct axl__device_region *g = &d->region[r];
-    g->epoch++; /* it carries nothing: plans bound before are not */
-    if (AXL__IS_REF(g->design))
-        axl__placement_deref(g->design)->region = AXL__NO_REGION;
-    g->design = AXL__NONE(placement);
-    g->ncu = 0;
-    ncus_again(d);
+    region_out(d, r);
 }
 
 void axl__place_slot_in(struct axl__device *d, uint8_t r,

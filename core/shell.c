@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "axl/shell.h"
+#include "axl/hal.h"
 #include "rt.h"
 
 /* Kria K26 2RP (axl/shell.h says where each number comes from). The
@@ -91,3 +92,16 @@ axl_status axl_shell_check(const char *fn, const axl_shell *sh)
     }
     return AXL_SUCCESS;
 }
+
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+void axl_hal_region_of_slot(const axl_slot *slot, axl_hal_region *out)
+{
+    memset(out, 0, sizeof *out);
+    axl_format(out->name, sizeof out->name, "%s", slot->name);
+    out->ctrl_base = slot->ctrl_base;
+    out->ctrl_size = slot->ctrl_size;
+    out->irq_first = slot->irq_first;
+    out->irq_count = slot->irq_count;
+    out->first_unit = slot->first_unit;
+}
+#endif

@@ -266,6 +266,12 @@ typedef struct axl_hal_region {
                                         design's IP_LAYOUT entry 0 there */
 } axl_hal_region;
 
+struct axl_slot;
+/** A port's region op for a shell's slot (axl/shell.h): `out` from the
+ *  slot's name, window, lines and first unit. */
+void axl_hal_region_of_slot(const struct axl_slot *slot,
+                            axl_hal_region *out);
+
 /** A device allocation. handle and host_ptr belong to the port. */
 typedef struct axl_hal_mem {
     uintptr_t handle;        /**< the port's handle; 0 for none */

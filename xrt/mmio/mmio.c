@@ -476,13 +476,7 @@ static axl_status mmio_region(void *dev, uint32_t index, axl_hal_region *out)
     if (!sh || index > sh->slot_count)
         return mmio_fail(AXL_ERR_INVALID, "mmio: the device has no region %u",
                          (unsigned)index);
-    const axl_slot *s = &sh->slots[index - 1];
-    axl_format(out->name, sizeof out->name, "%s", s->name);
-    out->ctrl_base = s->ctrl_base;
-    out->ctrl_size = s->ctrl_size;
-    out->irq_first = s->irq_first;
-    out->irq_count = s->irq_count;
-    out->first_unit = s->first_unit;
+    axl_hal_region_of_slot(&sh->slots[index - 1], out);
     return AXL_SUCCESS;
 }
 
