@@ -548,6 +548,18 @@ static bool slot_swap_one(struct axl__device *d, uint8_t r)
     return true;
 }
 
+/* slot_quiet for axl__wait_until_pred. */
+struct slot_of {
+    const struct axl__device *d;
+    uint8_t r;
+};
+
+static bool slot_quiet_of(const void *arg)
+{
+    const struct slot_of *q = arg;
+    return slot_quiet(q->d, q->r);
+}
+
 axl_status axl__slot_load(const char *fn, struct axl__device *d,
                           struct axl__image *img)
 {
@@ -556,38 +568,41 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
     if (!r)
         return axl__fail(fn, AXL_ERR_INVALID, "%s", why);
     struct axl__device_region *g = &d->region[r];
-    axl__wait_until_pred(slot_idle, g);
     const uint16_t image = (uint16_t)AXL__SLOT(IMAGE, img);
-    if (axl__slot_carrying(d, image) == r)
-        return AXL_SUCCESS;
-    if (AXL__IS_REF(g->design)) {
+    for (;;) {
+        axl__wait_until_pred(slot_idle, g);
+        if (axl__slot_carrying(d, image) == r)
+            return AXL_SUCCESS;
+        if (!AXL__IS_REF(g->design))
+            break;
         const uint16_t was = axl__placement_deref(g->design)->image;
-        char holder[96];
         if (slot_pinned(d, r, why, sizeof why))
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "slot %u (%s) of %s cannot take the design of "
                              "%s now: %s",
                              (unsigned)(r - 1), g->desc.name, d->info.name,
                              design_name(img, name, sizeof name), why);
+        char holder[96];
         const bool held = axl__image_held(d, was, holder, sizeof holder);
-        if (held || !slot_quiet(d, r)) {
-            /* The design there is held or in flight: the bundle is given
-             * and its first command loads it (on demand), never a wait
-             * here for what this thread may hold. A device that does not
-             * reprogram on demand refuses instead. */
-            if (axl__dev_swaps(d))
-                return AXL_SUCCESS;
+        if (!held && slot_quiet(d, r))
+            break;
+        /* The design there is held or running: on a device that swaps,
+         * the bundle is given and its first command loads it (on
+         * demand), never a wait here for what this thread may hold. */
+        if (axl__dev_swaps(d))
+            return AXL_SUCCESS;
+        if (held)
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "slot %u (%s) of %s carries the design of %s, "
-                             "%s%s: the design of %s cannot load there "
-                             "until it is released",
+                             "held by %s: the design of %s cannot load "
+                             "there until it is released",
                              (unsigned)(r - 1), g->desc.name, d->info.name,
                              design_name(axl__image_at(was), other,
                                          sizeof other),
-                             held ? "held by " : "still running",
-                             held ? holder : "", design_name(img, name,
-                                                             sizeof name));
-        }
+                             holder, design_name(img, name, sizeof name));
+        /* Nobody holds it and its runs are out: they end by themselves. */
+        const struct slot_of q = {d, r};
+        axl__wait_until_pred(slot_quiet_of, &q);
     }
     const axl_status st = slot_load_now(d, r, image, why, sizeof why);
     if (st != AXL_SUCCESS)

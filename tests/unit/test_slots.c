@@ -15,6 +15,7 @@
  * Seen failing before the change: the file did not build (no axl/shell.h);
  * with axl_emu_set_shell storing nothing, the slot counts are 0.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1224,6 +1225,78 @@ static void slot_units_sit_at_the_slots_numbers_and_lines_3_4(void **s)
 }
 #endif
 
+static void *scale_go_soon(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+    atomic_store(&scale_go, 1);
+    return NULL;
+}
+
+/* On a device that does not swap, a bundle whose slot carries a design
+ * nobody holds any more, with a run of it still out, waits for that run
+ * (it ends by itself) and then loads: no refusal. */
+static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
+    void **s)
+{
+    (void)s;
+    enum { N = 8 };
+    axl_test_emu_swaps(false);
+    one_slot_partials();
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    AXL_OK(axl_context_create(&d, 1, NULL, &c));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    axl_kernel_id scale_id, fir_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    const uint32_t before = loads();
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, scale_id, &scale));
+    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
+    atomic_store(&scale_runs, 0);
+    atomic_store(&scale_go, 0);
+    float data[N] = {0};
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, &e));
+    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    /* Let go of scale while its run is out. */
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, scale_go_soon, NULL), 0);
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    pthread_join(t, NULL);
+    axl_event_status st;
+    AXL_OK(axl_event_get_status(e, &st, NULL));
+    assert_int_equal(st, AXL_EVENT_COMPLETE);
+    assert_int_equal(loads(), before + 2);
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    run_fir_in_rp0(q, fir);
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_emu_register_model("scale", NULL, NULL));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1245,6 +1318,7 @@ int main(void)
         T(a_slot_load_never_waits_for_a_pending_command_3_3),
         T(a_graph_of_a_partials_kernel_runs_in_its_slot_3_3),
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
+        T(without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3),
 #if defined(AXL_TEST_MMIO)
         T(a_shell_the_simulator_cannot_take_is_refused),
         T(a_slot_load_the_board_refuses_fails_and_the_next_one_loads),
