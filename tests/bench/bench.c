@@ -19,6 +19,8 @@
  *                            releasing K commands (issue 40; built when
  *                            the tests' second design is, AXL_BENCH_SWAP)
  *   bench groupedK N         the same rounds, fir's first: two swaps
+ *   bench slotswapK N,       the same with vadd and fir partials taking
+ *   bench slotgroupedK N     turns in DFX slot RP_0 (bench_swap.h)
  *   bench vaddB N            N vadds of B-byte buffers (two read-only
  *                            inputs): what the emulated device's
  *                            read-only check costs, run by
@@ -369,10 +371,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc == 3 && (!strncmp(argv[1], "swap", 4) ||
-                      !strncmp(argv[1], "grouped", 7))) {
-        const bool alternating = argv[1][0] == 's';
-        bench_swap_rounds(atoi(argv[1] + (alternating ? 4 : 7)),
-                          atoi(argv[2]), alternating);
+                      !strncmp(argv[1], "grouped", 7) ||
+                      !strncmp(argv[1], "slotswap", 8) ||
+                      !strncmp(argv[1], "slotgrouped", 11))) {
+        const bool slots = !strncmp(argv[1], "slot", 4);
+        const char *kind = argv[1] + (slots ? 4 : 0);
+        const bool alternating = kind[0] == 's';
+        bench_swap_rounds(atoi(kind + (alternating ? 4 : 7)),
+                          atoi(argv[2]), alternating, slots);
         CHECK(axl_shutdown());
         return 0;
     }

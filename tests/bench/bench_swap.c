@@ -18,6 +18,13 @@
 #include "axl_test_designs_b_xclbin.h"
 #include "bench_check.h"
 #include "bench_swap.h"
+#if AXL_BENCH_SLOTS
+#include "axl/emu.h"
+#include "axl/shell.h"
+#include "bench_slots_static.h"
+#include "bench_slots_vadd_rp0.h"
+#include "bench_slots_fir_rp0.h"
+#endif
 
 enum { BATCH_MAX = 8, LEN = 16, TAPS = 4 };
 
@@ -42,10 +49,14 @@ static uint32_t loads(void)
 }
 
 struct swap_rig {
+    bool slots;      /* vadd and fir partials taking turns in slot RP_0 of
+                        the emulated k26_2rp device (bench_swap.h), not the
+                        stock nop and fir on the whole fabric */
     axl_context ctx;
     axl_queue q;
     axl_kernel_bundle a, b;
-    axl_kernel nop, fir;
+    axl_kernel nop, fir; /* with slots, nop is the vadd partial's vadd */
+    axl_buffer va[3];    /* its buffers */
     /* fir's buffers, one set a command of a round: a fir may write its
      * inputs (by its metadata), so shared ones would order the round. */
     axl_buffer in[BATCH_MAX], coeff[BATCH_MAX], out[BATCH_MAX];
@@ -56,20 +67,53 @@ struct swap_rig {
                         their swaps */
 };
 
+#if AXL_BENCH_SLOTS
+/* The slot mode's device: the k26_2rp shell, a static part on the
+ * Kria's PS DDR (examples/slots_static.cfg, whose bank the partials
+ * reach), and the two partials for RP_0. Once: before the first call. */
+static void slots_up(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    CHECK(axl_shutdown());
+    CHECK(axl_emu_set_shell(&axl_shell_k26_2rp));
+    CHECK(axl_emu_set_builtin_image(bench_slots_static,
+                                    bench_slots_static_size));
+    CHECK(axl_image_register(bench_slots_vadd_rp0,
+                             bench_slots_vadd_rp0_size));
+    CHECK(axl_image_register(bench_slots_fir_rp0, bench_slots_fir_rp0_size));
+}
+#endif
+
 static void rig_up(struct swap_rig *r)
 {
     static bool registered;
-    if (!registered)
+#if AXL_BENCH_SLOTS
+    if (r->slots)
+        slots_up();
+    else
+#endif
+    if (!registered) {
         CHECK(axl_image_register(axl_test_designs_b_xclbin,
                                  axl_test_designs_b_xclbin_size));
-    registered = true;
+        registered = true;
+    }
     axl_device d;
     CHECK(axl_device_select(axl_default_selector, NULL, &d));
     CHECK(axl_context_create(&d, 1, NULL, &r->ctx));
     CHECK(axl_queue_create(r->ctx, d, 0, NULL, &r->q)); /* out of order */
     axl_kernel_id nop, fir;
-    CHECK(axl_get_built_in_kernel_id(d, "nop", &nop));
-    CHECK(axl_get_kernel_bundle_for(r->ctx, NULL, 0, &nop, 1,
+    if (r->slots) {
+        CHECK(axl_get_kernel_id("vadd", &nop));
+        for (int k = 0; k < 3; k++)
+            CHECK(axl_buffer_create(4, axl_range_1d(LEN), NULL, &r->va[k]));
+    } else {
+        CHECK(axl_get_built_in_kernel_id(d, "nop", &nop));
+    }
+    CHECK(axl_get_kernel_bundle_for(r->ctx, r->slots ? &d : NULL,
+                                    r->slots ? 1 : 0, &nop, 1,
                                     AXL_BUNDLE_EXECUTABLE, &r->a));
     CHECK(axl_kernel_bundle_get_kernel(r->a, nop, &r->nop));
     CHECK(axl_get_kernel_id("fir", &fir));
@@ -99,6 +143,8 @@ static void rig_down(struct swap_rig *r)
         CHECK(axl_buffer_release(r->out[k]));
     }
     CHECK(axl_buffer_release(r->gate));
+    for (int k = 0; r->slots && k < 3; k++)
+        CHECK(axl_buffer_release(r->va[k]));
     CHECK(axl_kernel_release(r->nop));
     CHECK(axl_kernel_release(r->fir));
     CHECK(axl_kernel_bundle_release(r->a));
@@ -131,6 +177,12 @@ static void round_of(struct swap_rig *r, bool fir, int batch)
                          AXL_ARG_OUT(r->out[set]), AXL_ARG_U32(TAPS),
                          AXL_ARG_U32(LEN)),
                 &gate, 1, &e));
+        else if (r->slots)
+            CHECK(axl_queue_single_task(
+                r->q, r->nop,
+                AXL_ARGS(AXL_ARG_IN(r->va[0]), AXL_ARG_IN(r->va[1]),
+                         AXL_ARG_OUT(r->va[2]), AXL_ARG_U32(LEN)),
+                &gate, 1, &e));
         else
             CHECK(axl_queue_single_task(r->q, r->nop, NULL, 0, &gate, 1, &e));
         CHECK(axl_event_release(e));
@@ -140,14 +192,22 @@ static void round_of(struct swap_rig *r, bool fir, int batch)
     CHECK(axl_queue_wait(r->q));
 }
 
-double bench_swap_rounds(int batch, int rounds, bool alternating)
+double bench_swap_rounds(int batch, int rounds, bool alternating,
+                         bool slots)
 {
     if (batch < 1 || batch > BATCH_MAX) {
         fprintf(stderr, "axl-bench swap: a batch is 1 to %d commands\n",
                 BATCH_MAX);
         exit(2);
     }
+#if !AXL_BENCH_SLOTS
+    if (slots) {
+        fprintf(stderr, "axl-bench: built without the slot partials\n");
+        exit(2);
+    }
+#endif
     struct swap_rig r = {0};
+    r.slots = slots;
     rig_up(&r);
     /* The stock design (nop's) loaded, and fir's data on the device, in
      * both orders alike. */
@@ -180,8 +240,8 @@ static double per_swap(int batch)
     enum { ROUNDS = 100, RUNS = 7 };
     double v[RUNS];
     for (int i = 0; i < RUNS; i++)
-        v[i] = (bench_swap_rounds(batch, ROUNDS, true) -
-                bench_swap_rounds(batch, ROUNDS, false)) /
+        v[i] = (bench_swap_rounds(batch, ROUNDS, true, false) -
+                bench_swap_rounds(batch, ROUNDS, false, false)) /
                (2 * ROUNDS - 2);
     qsort(v, RUNS, sizeof v[0], by_value);
     return v[RUNS / 2];

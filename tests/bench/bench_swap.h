@@ -17,7 +17,13 @@
  * swap a round, releasing `batch` commands); else all fir rounds, then
  * all nop rounds (two swaps). The loads are checked against the
  * "reprogramming" row. Returns ns for the whole. */
-double bench_swap_rounds(int batch, int rounds, bool alternating);
+double bench_swap_rounds(int batch, int rounds, bool alternating,
+                         bool slots);
+/* slots: the same with vadd and fir as partials taking turns in slot
+ * RP_0 of the emulated k26_2rp device (3.3's on-demand slot load), its
+ * static part examples/slots_static.cfg's; only in an axl-bench built
+ * with them (AXL_BENCH_SLOTS). It shuts the runtime down once to give
+ * the device its shell: run it alone. */
 
 /* The timed figures (median of 7): swap_per_load and
  * swap_per_released_command, in ns. */

@@ -111,6 +111,20 @@ if "$bench_main" swap1 0 >/dev/null 2>&1; then
   echo "swap_per_released_command $per_released instructions/command"
   echo "swap_releasing_1 $s1 instructions/swap, releasing_8 $s8"
 fi
+# The same for a DFX slot (issue 40 stage 5, 3.3): vadd and fir as
+# partials taking turns in slot RP_0 of the emulated k26_2rp device, its
+# static part and the other slot untouched. Skipped by an axl-bench built
+# without them (AXL_BENCH_SLOTS).
+if "$bench_main" slotswap1 0 >/dev/null 2>&1; then
+  for k in 1 8; do
+    alt=$(ir "slotswap$k" 50)
+    grouped=$(ir "slotgrouped$k" 50)
+    eval "s$k=\$(( (alt - grouped) / 98 ))"
+  done
+  per_released=$(( (s8 - s1) / 7 ))
+  echo "slot_swap_per_load $(( s1 - per_released )) instructions/swap"
+  echo "slot_swap_per_released_command $per_released instructions/command"
+fi
 # Starting and stopping a streaming pipeline (tests/bench/bench_pipeline.c):
 # test_pipelines' sadd pipeline (mm2s_1 -> sadd_1 on auto-restart ->
 # s2mm_1), N times created, its addend set, started and released (a stop:
