@@ -380,7 +380,8 @@ static int emulated_device(axl_device *dev)
             return 0;
         }
     }
-    EXPECT(0, "no emulated device");
+    fprintf(stderr, "slots: no emulated device\n");
+    return 1;
 }
 
 int main(void)
