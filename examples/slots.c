@@ -93,7 +93,8 @@ static int loads(uint32_t *n)
             *n = st[i].high_water;
             return 0;
         }
-    EXPECT(0, "axl_stats_get has no \"reprogramming\" row");
+    fprintf(stderr, "slots: axl_stats_get has no \"reprogramming\" row\n");
+    return 1;
 }
 
 static const char *state_name(axl_region_state s)
