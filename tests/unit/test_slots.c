@@ -349,6 +349,32 @@ static void a_partial_whose_memory_is_no_bank_is_refused_at_bundle_time(
     GOT_HAS("(MEM_TOPOLOGY 0, 0x7000000000) is no bank of ");
 }
 
+/* The tests' device with its shell, a context and a queue on it, and
+ * the kernel ids of scale (ids[0]) and fir (ids[1]). */
+typedef struct slot_rig {
+    axl_device d;
+    axl_context c;
+    axl_queue q;
+    axl_kernel_id ids[2];
+} slot_rig;
+
+static slot_rig slot_rig_up(uint32_t queue_flags)
+{
+    slot_rig r;
+    r.d = axl_test_emu_device();
+    AXL_OK(axl_context_create(&r.d, 1, NULL, &r.c));
+    AXL_OK(axl_queue_create(r.c, r.d, queue_flags, NULL, &r.q));
+    AXL_OK(axl_get_kernel_id("scale", &r.ids[0]));
+    AXL_OK(axl_get_kernel_id("fir", &r.ids[1]));
+    return r;
+}
+
+static void slot_rig_down(slot_rig *r)
+{
+    AXL_OK(axl_queue_release(r->q));
+    AXL_OK(axl_context_release(r->c));
+}
+
 /* ---- Loading into slots, running there (3.3) ------------------------ */
 
 static _Alignas(8) unsigned char part_scale[8192], part_fir[8192];
@@ -408,14 +434,11 @@ static void partials_load_into_their_slots_and_run_there_3_3(void **s)
     (void)s;
     enum { N = 64, TAPS = 4 };
     two_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id scale_id, fir_id;
-    AXL_OK(axl_get_kernel_id("scale", &scale_id));
-    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id scale_id = r.ids[0], fir_id = r.ids[1];
     axl_kernel_bundle bs, bf;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &bs));
@@ -506,8 +529,7 @@ static void partials_load_into_their_slots_and_run_there_3_3(void **s)
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bs));
     AXL_OK(axl_kernel_bundle_release(bf));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* Loads since start-up: the "reprogramming" row of axl_stats_get. */
@@ -603,14 +625,11 @@ static void a_held_slot_takes_another_design_on_demand_3_3(void **s)
 {
     (void)s;
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id scale_id, fir_id;
-    AXL_OK(axl_get_kernel_id("scale", &scale_id));
-    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id scale_id = r.ids[0], fir_id = r.ids[1];
     const uint32_t before = loads();
     axl_kernel_bundle bs, bf;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
@@ -652,8 +671,7 @@ static void a_held_slot_takes_another_design_on_demand_3_3(void **s)
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bs));
     AXL_OK(axl_kernel_bundle_release(bf));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* Submitted together on an out-of-order queue, scale's design in the
@@ -665,14 +683,11 @@ static void a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3(
     (void)s;
     enum { N = 16, K = 3 };
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, 0, NULL, &q));
-    axl_kernel_id ids[2];
-    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
-    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    slot_rig r = slot_rig_up(0);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id *ids = r.ids;
     axl_kernel_bundle b, bs;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 1, AXL_BUNDLE_EXECUTABLE,
                                      &bs)); /* scale in RP_0 */
@@ -738,8 +753,7 @@ static void a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3(
     AXL_OK(axl_kernel_release(scale));
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(b));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* scale's model for the next test: its first run holds its unit until
@@ -773,14 +787,11 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
                                            AXL_PROFILING_COMMAND_START, &t));
     enum { N = 8 };
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_ENABLE_PROFILING, NULL, &q));
-    axl_kernel_id ids[2];
-    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
-    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    slot_rig r = slot_rig_up(AXL_QUEUE_ENABLE_PROFILING);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id *ids = r.ids;
     axl_kernel_bundle b, bs;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 1, AXL_BUNDLE_EXECUTABLE,
                                      &bs)); /* scale in RP_0 */
@@ -846,8 +857,7 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
     AXL_OK(axl_kernel_release(scale));
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(b));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* The issue's "a command never waits on a reprogramming that can never
@@ -860,14 +870,11 @@ static void a_slot_load_never_waits_for_a_pending_command_3_3(void **s)
     (void)s;
     enum { N = 8 };
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, 0, NULL, &q));
-    axl_kernel_id ids[2];
-    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
-    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    slot_rig r = slot_rig_up(0);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id *ids = r.ids;
     axl_kernel_bundle b, bs;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 1, AXL_BUNDLE_EXECUTABLE,
                                      &bs)); /* scale in RP_0 */
@@ -924,8 +931,7 @@ static void a_slot_load_never_waits_for_a_pending_command_3_3(void **s)
     AXL_OK(axl_kernel_release(scale));
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(b));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* A graph whose kernel node is a partial's runs in the partial's slot,
@@ -938,14 +944,11 @@ static void a_graph_of_a_partials_kernel_runs_in_its_slot_3_3(void **s)
     AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
                    axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id ids[2];
-    AXL_OK(axl_get_kernel_id("scale", &ids[0]));
-    AXL_OK(axl_get_kernel_id("fir", &ids[1]));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id *ids = r.ids;
     axl_kernel_bundle b;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, ids, 2, AXL_BUNDLE_EXECUTABLE,
                                      &b));
@@ -987,8 +990,7 @@ static void a_graph_of_a_partials_kernel_runs_in_its_slot_3_3(void **s)
     AXL_OK(axl_kernel_release(scale));
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(b));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* A device that does not reprogram on demand (axl_emu_set_swaps off)
@@ -999,14 +1001,11 @@ static void without_swaps_a_held_slot_refuses_another_design_3_3(void **s)
     (void)s;
     axl_test_emu_swaps(false);
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id scale_id, fir_id;
-    AXL_OK(axl_get_kernel_id("scale", &scale_id));
-    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id scale_id = r.ids[0], fir_id = r.ids[1];
     const uint32_t before = loads();
     axl_kernel_bundle bs, bf;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
@@ -1042,8 +1041,7 @@ static void without_swaps_a_held_slot_refuses_another_design_3_3(void **s)
     run_fir_in_rp0(q, fir);
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bf));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 #if defined(AXL_TEST_MMIO)
@@ -1079,11 +1077,11 @@ static void a_slot_load_the_board_refuses_fails_and_the_next_one_loads(
     (void)s;
     enum { N = 32, TAPS = 2 };
     two_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_kernel_id fir_id;
-    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id fir_id = r.ids[1];
     axl_kernel_bundle bf;
     axl_mmio_sim_fail_loads(true);
     AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &fir_id, 1,
@@ -1102,8 +1100,6 @@ static void a_slot_load_the_board_refuses_fails_and_the_next_one_loads(
                                      AXL_BUNDLE_EXECUTABLE, &bf));
     axl_kernel fir;
     AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
     int16_t in[N], taps[TAPS] = {16384, 16384}, out[N];
     for (int i = 0; i < N; i++)
         in[i] = (int16_t)(i * 100);
@@ -1125,8 +1121,7 @@ static void a_slot_load_the_board_refuses_fails_and_the_next_one_loads(
         assert_int_equal(out[i], i * 100 - 50);
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bf));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 /* Unit number n's runs and control base in the simulator. */
@@ -1150,14 +1145,11 @@ static void slot_units_sit_at_the_slots_numbers_and_lines_3_4(void **s)
     enum { N = 16, TAPS = 2 };
     axl_mmio_sim_set_unit(12, AXL_MMIO_SIM_IRQ_WIRED, AXL_MMIO_SIM_OK, 0);
     two_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id scale_id, fir_id;
-    AXL_OK(axl_get_kernel_id("scale", &scale_id));
-    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id scale_id = r.ids[0], fir_id = r.ids[1];
     axl_kernel_bundle bs, bf;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
                                      AXL_BUNDLE_EXECUTABLE, &bs));
@@ -1219,8 +1211,7 @@ static void slot_units_sit_at_the_slots_numbers_and_lines_3_4(void **s)
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bs));
     AXL_OK(axl_kernel_bundle_release(bf));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
     axl_mmio_sim_defaults();
 }
 #endif
@@ -1244,14 +1235,11 @@ static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
     enum { N = 8 };
     axl_test_emu_swaps(false);
     one_slot_partials();
-    axl_device d = axl_test_emu_device();
-    axl_context c;
-    AXL_OK(axl_context_create(&d, 1, NULL, &c));
-    axl_queue q;
-    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
-    axl_kernel_id scale_id, fir_id;
-    AXL_OK(axl_get_kernel_id("scale", &scale_id));
-    AXL_OK(axl_get_kernel_id("fir", &fir_id));
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    axl_context c = r.c;
+    axl_queue q = r.q;
+    const axl_kernel_id scale_id = r.ids[0], fir_id = r.ids[1];
     const uint32_t before = loads();
     axl_kernel_bundle bs, bf;
     AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
@@ -1293,8 +1281,7 @@ static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
     AXL_OK(axl_emu_register_model("scale", NULL, NULL));
     AXL_OK(axl_kernel_release(fir));
     AXL_OK(axl_kernel_bundle_release(bf));
-    AXL_OK(axl_queue_release(q));
-    AXL_OK(axl_context_release(c));
+    slot_rig_down(&r);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
