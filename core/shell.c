@@ -93,6 +93,20 @@ axl_status axl_shell_check(const char *fn, const axl_shell *sh)
     return AXL_SUCCESS;
 }
 
+int axl_shell_slot_of_unit(const axl_shell *sh, uint32_t n, uint32_t units)
+{
+    for (uint32_t k = 0; sh && k < sh->slot_count; k++) {
+        const uint32_t lo = sh->slots[k].first_unit;
+        uint32_t hi = units;
+        for (uint32_t j = 0; j < sh->slot_count; j++)
+            if (sh->slots[j].first_unit > lo && sh->slots[j].first_unit < hi)
+                hi = sh->slots[j].first_unit;
+        if (n >= lo && n < hi)
+            return (int)k;
+    }
+    return -1;
+}
+
 #if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
 void axl_hal_region_of_slot(const axl_slot *slot, axl_hal_region *out)
 {

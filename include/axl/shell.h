@@ -76,6 +76,14 @@ const axl_shell *axl_shell_find(const char *name);
  */
 axl_status axl_shell_check(const char *fn, const axl_shell *shell);
 
+/**
+ * For ports: the slot of `shell` whose unit numbers hold unit `n` (a
+ * slot's run from its first_unit up to the next slot's first_unit, or up
+ * to `units`, the port's count), or -1 (the static part's, or none).
+ */
+int axl_shell_slot_of_unit(const axl_shell *shell, uint32_t n,
+                           uint32_t units);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1025,12 +1025,8 @@ static axl_status emu_load_image(void *dev, const axl_xclbin *image,
  * the next slot's (or AXL_EMU_UNITS past it). */
 static bool in_slot(const axl_shell *sh, uint32_t k, uint32_t ip)
 {
-    const uint32_t lo = sh->slots[k].first_unit;
-    uint32_t hi = lo + AXL_EMU_UNITS;
-    for (uint32_t j = 0; j < sh->slot_count; j++)
-        if (sh->slots[j].first_unit > lo && sh->slots[j].first_unit < hi)
-            hi = sh->slots[j].first_unit;
-    return ip >= lo && ip < hi;
+    return axl_shell_slot_of_unit(sh, ip, sh->slots[k].first_unit +
+                                              AXL_EMU_UNITS) == (int)k;
 }
 
 /* A partial into slot region r (designs-design.md 3.7): the slot's idle

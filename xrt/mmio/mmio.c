@@ -153,16 +153,7 @@ static void hal_ended(mmio_unit *u, const void *p, axl_status st,
  * IP_LAYOUT index). */
 static int slot_of_unit(const axl_shell *sh, uint32_t n)
 {
-    for (uint32_t k = 0; sh && k < sh->slot_count; k++) {
-        const uint32_t lo = sh->slots[k].first_unit;
-        uint32_t hi = AXL_MMIO_UNITS;
-        for (uint32_t j = 0; j < sh->slot_count; j++)
-            if (sh->slots[j].first_unit > lo && sh->slots[j].first_unit < hi)
-                hi = sh->slots[j].first_unit;
-        if (n >= lo && n < hi)
-            return (int)k;
-    }
-    return -1;
+    return axl_shell_slot_of_unit(sh, n, AXL_MMIO_UNITS);
 }
 
 /* The IP_LAYOUT index, in its own design, of unit number n. */
