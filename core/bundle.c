@@ -558,6 +558,9 @@ axl_status axl__make_bundle(const char *fn, struct axl__context *c,
     memcpy(b->dev, devs->slot, devs->n * sizeof devs->slot[0]);
     b->nimg = imgs->n;
     memcpy(b->img, imgs->slot, imgs->n * sizeof imgs->slot[0]);
+#if AXL_FEATURE_DESIGN_SWAP
+    memset(b->place, 0, sizeof b->place);
+#endif
     for (uint8_t i = 0; i < b->nimg; i++)
         axl__image_at(b->img[i])->refs++;
     if (program && state == AXL_BUNDLE_EXECUTABLE) {
@@ -944,6 +947,113 @@ axl_status axl_kernel_bundle_has_kernel(axl_kernel_bundle bundle,
         *has = axl__bundle_has_kernel(b, k, d);
     axl__leave();
     return st;
+}
+
+#if AXL_FEATURE_DESIGN_SWAP
+uint8_t axl__bundle_slot_named(const struct axl__device *d, uint16_t image)
+{
+    const axl__pool *p = AXL__POOL(KERNEL_BUNDLE);
+    const uint16_t ds = AXL__SLOT(DEVICE, d);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        const struct axl__bundle *b = axl__bundle_at(s);
+        if (!axl__pool_is_live(p, s) || !axl__bundle_has_image(b, image))
+            continue;
+        for (uint8_t i = 0; i < b->ndev; i++)
+            if (b->dev[i] == ds && b->place[i])
+                return b->place[i];
+    }
+    return 0;
+}
+
+/* b holds at most one partial design for d, with an image for slot
+ * region r (1.2): else AXL_ERR_INVALID saying which (lock held). */
+static axl_status place_check(const char *fn, const struct axl__bundle *b,
+                              const struct axl__device *d, uint8_t r)
+{
+    uint8_t partials = 0;
+    for (uint8_t i = 0; i < b->nimg; i++) {
+        const struct axl__image *img = axl__image_at(b->img[i]);
+        partials += img->kind != AXL__IMAGE_BUILTIN &&
+                    axl__image_slot(d, &img->x, NULL, 0);
+    }
+    if (partials > 1)
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the bundle holds %u designs for the slots of %s, "
+                         "and a slot holds one: place a bundle of one "
+                         "design (axl_get_kernel_bundle_for its kernels)",
+                         (unsigned)partials, d->info.name);
+    for (uint8_t i = 0; i < b->nimg; i++) {
+        const struct axl__image *img = axl__image_at(b->img[i]);
+        if (img->kind == AXL__IMAGE_BUILTIN ||
+            !axl__image_slot(d, &img->x, NULL, 0) ||
+            axl__image_variant(d, b->img[i], r) != 0xFFFFu)
+            continue;
+        axl_xclbin_kernel first = {0}; /* the design's name */
+        axl_xclbin_get_kernel(&img->x, 0, &first);
+        return axl__fail(fn, AXL_ERR_INVALID,
+                         "the design of %.*s has no image for slot %u (%s) "
+                         "of %s: register a variant linked for it (the same "
+                         "kernels at that slot's bases)",
+                         (int)first.name.len, first.name.ptr,
+                         (unsigned)(r - 1), d->region[r].desc.name,
+                         d->info.name);
+    }
+    return AXL_SUCCESS;
+}
+#endif
+
+axl_status axl_kernel_bundle_place(axl_kernel_bundle bundle,
+                                   axl_device device, int32_t slot)
+{
+    static const char fn[] = "axl_kernel_bundle_place";
+    AXL__SWITCH(AXL_FEATURE_DESIGN_SWAP, fn);
+#if AXL_FEATURE_DESIGN_SWAP
+    AXL__ENTER(kernel_bundle, b, bundle);
+    struct axl__device *d = axl__device_get(fn, device, &st);
+    uint8_t at = 0;
+    while (d && at < b->ndev && b->dev[at] != AXL__SLOT(DEVICE, d))
+        at++;
+    const uint32_t n = d ? axl__device_slot_count(d) : 0;
+    if (d && b->state != AXL_BUNDLE_EXECUTABLE)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "the bundle is not executable: only an executable "
+                       "bundle's designs load into slots");
+    else if (d && at == b->ndev)
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "%s is not one of the bundle's devices",
+                       d->info.name);
+    else if (d && (slot < -1 || (slot >= 0 && (uint32_t)slot >= n)))
+        st = axl__fail(fn, AXL_ERR_INVALID,
+                       "%s has %u slot%s: there is no slot %d%s",
+                       d->info.name, (unsigned)n, n == 1 ? "" : "s",
+                       (int)slot, n ? "" : " (it has no DFX shell)");
+    if (d && st == AXL_SUCCESS && slot >= 0)
+        st = place_check(fn, b, d, (uint8_t)(slot + 1));
+    if (d && st == AXL_SUCCESS) {
+        const uint8_t was = b->place[at];
+        b->place[at] = (uint8_t)(slot + 1);
+        /* Each design goes there now, as at the bundle's making (3.3):
+         * out of another slot where nothing of it runs, into the named
+         * one where that displaces nothing held or running (else its
+         * first command loads it). */
+        for (uint8_t i = 0; st == AXL_SUCCESS && slot >= 0 && i < b->nimg;
+             i++) {
+            struct axl__image *img = axl__image_at(b->img[i]);
+            if (img->kind != AXL__IMAGE_BUILTIN &&
+                axl__image_slot(d, &img->x, NULL, 0))
+                st = axl__slot_move(fn, d, img, (uint8_t)(slot + 1));
+        }
+        if (st != AXL_SUCCESS)
+            b->place[at] = was;
+    }
+    axl__leave();
+    return st;
+#else
+    (void)bundle;
+    (void)device;
+    (void)slot;
+    return AXL_ERR_FEATURE_NOT_SUPPORTED; /* not reached: switched off */
+#endif
 }
 
 axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,

@@ -82,6 +82,10 @@ bool axl__image_held(const struct axl__device *d, uint16_t image,
  * (lock held; a scan, slow paths). */
 bool axl__image_pinned(const struct axl__device *d, uint16_t image,
                        char *why, size_t size);
+
+/* The slot region a bundle of design `image` names for it on d
+ * (axl_kernel_bundle_place), 0: none (lock held; a scan, slow paths). */
+uint8_t axl__bundle_slot_named(const struct axl__device *d, uint16_t image);
 #endif
 axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                                 enum program_mode mode, axl_status fail_as,

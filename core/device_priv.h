@@ -52,6 +52,10 @@ struct axl__device_region {
     uint8_t cap;                /* run slots it may fill from cu0 */
     uint32_t loads;             /* designs loaded into it since open
                                    (axl_region_info) */
+    uint32_t loaded_at;         /* the runtime's load count after its last
+                                   load: the least recent goes first */
+    uint16_t incoming;          /* image slot of the design loading into
+                                   it, AXL__NO_WANT: none */
     char failed_why[AXL_MESSAGE_MAX]; /* why its last waiters were failed
                                    (a load refused, a hung unit, a pinned
                                    design): a graph's submission among

@@ -1257,10 +1257,14 @@ AXL__COLD static axl_status check_again(const char *fn,
         return st;
 #if AXL_FEATURE_DESIGN_SWAP
     p->image = design;
-    /* On a shell, the slot its partial's units name (3.3). */
+    /* On a shell, the slot that carries its design, else the one its
+     * partial's units name (3.3): its dispatch follows the design to the
+     * slot it loads in (axl__replay_turn). */
     p->region = design != 0xFFFFu && axl__device_slot_count(d)
-                    ? axl__image_slot(d, &axl__image_at(design)->x, NULL, 0)
+                    ? axl__slot_carrying(d, design)
                     : 0;
+    if (design != 0xFFFFu && axl__device_slot_count(d) && !p->region)
+        p->region = axl__image_slot(d, &axl__image_at(design)->x, NULL, 0);
     /* Its design not loaded now, or a submission of this plan pending
      * (it may run meanwhile): its dispatch binds the runs (2.7). */
     if (!swaps(d) || design == 0xFFFFu ||

@@ -16,11 +16,87 @@
 #include "devops.h"
 #include "swap.h"
 
-/* A checked image with its kernel ids (lock held). */
+#if AXL_FEATURE_DESIGN_SWAP
+static bool str_same(axl_str a, axl_str b)
+{
+    return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+/* Kernel k of a and b alike: name, control protocol, and every argument
+ * (name, id, kind, register offset and size, host size, type). */
+static bool kernel_same(const axl_xclbin *a, const axl_xclbin *b, uint32_t k)
+{
+    axl_xclbin_kernel ka, kb;
+    if (axl_xclbin_get_kernel(a, k, &ka) != AXL_SUCCESS ||
+        axl_xclbin_get_kernel(b, k, &kb) != AXL_SUCCESS ||
+        !str_same(ka.name, kb.name) || ka.control != kb.control ||
+        ka.arg_count != kb.arg_count || ka.cu_count != kb.cu_count)
+        return false;
+    for (uint32_t i = 0; i < ka.arg_count; i++) {
+        axl_xclbin_arg xa, xb;
+        if (axl_xclbin_get_kernel_arg(a, &ka, i, &xa) != AXL_SUCCESS ||
+            axl_xclbin_get_kernel_arg(b, &kb, i, &xb) != AXL_SUCCESS ||
+            !str_same(xa.name, xb.name) || xa.index != xb.index ||
+            xa.address_qualifier != xb.address_qualifier ||
+            xa.offset != xb.offset || xa.size != xb.size ||
+            xa.host_size != xb.host_size || !str_same(xa.type, xb.type))
+            return false;
+    }
+    return true;
+}
+
+/* Whether partial b is a variant of partial a (1.2): the same shell, the
+ * same kernels, and the same IPs in the same order (names, kinds,
+ * protocols, interrupts) at other bases. */
+static bool variant_of(const axl_xclbin *a, const axl_xclbin *b)
+{
+    static const uint8_t none[AXL_XCLBIN_UUID_SIZE];
+    if (!memcmp(a->interface_uuid, none, sizeof none) ||
+        memcmp(a->interface_uuid, b->interface_uuid, sizeof none) ||
+        a->kernel_count != b->kernel_count || a->ip_count != b->ip_count)
+        return false;
+    bool moved = false;
+    for (uint32_t n = 0; n < a->ip_count; n++) {
+        axl_xclbin_ip ia, ib;
+        if (axl_xclbin_get_ip(a, n, &ia) != AXL_SUCCESS ||
+            axl_xclbin_get_ip(b, n, &ib) != AXL_SUCCESS ||
+            ia.type != ib.type || ia.control != ib.control ||
+            ia.interrupt_id != ib.interrupt_id || !str_same(ia.name, ib.name))
+            return false;
+        moved |= ia.base_address != ib.base_address;
+    }
+    for (uint32_t k = 0; k < a->kernel_count; k++)
+        if (!kernel_same(a, b, k))
+            return false;
+    return moved;
+}
+
+/* The lead a partial registered now is a variant of: the first live
+ * application image it is a variant of (variants make no kernel ids). */
+static struct axl__image *lead_of(const axl_xclbin *x)
+{
+    const axl__pool *p = AXL__POOL(IMAGE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        struct axl__image *img = axl__image_at(s);
+        if (axl__pool_is_live(p, s) && img->kind == AXL__IMAGE_APP &&
+            img->lead == s && variant_of(&img->x, x))
+            return img;
+    }
+    return NULL;
+}
+#endif
+
+/* A checked image with its kernel ids (lock held). A partial that is a
+ * variant of one registered before (1.2) gets none: its lead's stand for
+ * both. */
 static axl_status image_add(const char *fn, const axl_xclbin *x,
                             uint8_t kind, uint16_t device,
                             struct axl__image **out)
 {
+#if AXL_FEATURE_DESIGN_SWAP
+    const struct axl__image *lead =
+        kind == AXL__IMAGE_APP ? lead_of(x) : NULL;
+#endif
     struct axl__image *img = axl__pool_alloc(AXL__POOL(IMAGE));
     if (!img)
         return axl__pool_full(fn, AXL__POOL_IMAGE);
@@ -28,6 +104,18 @@ static axl_status image_add(const char *fn, const axl_xclbin *x,
     img->parsed = true;
     img->device = device;
     img->x = *x;
+#if AXL_FEATURE_DESIGN_SWAP
+    img->lead = (uint16_t)AXL__SLOT(IMAGE, lead ? lead : img);
+    if (lead) {
+        img->nkids = 0;
+        AXL__LOG(AXL__LOG_INFO,
+                 "image loaded: a variant of image %u (the same kernels at "
+                 "other bases), for another slot",
+                 (unsigned)img->lead);
+        *out = img;
+        return AXL_SUCCESS;
+    }
+#endif
     axl_status st = axl__image_kernels(fn, img);
     if (st != AXL_SUCCESS) {
         axl__pool_free(AXL__POOL(IMAGE), img);
@@ -202,6 +290,22 @@ uint8_t axl__image_slot(const struct axl__device *d, const axl_xclbin *x,
 }
 #endif
 
+#if AXL_FEATURE_DESIGN_SWAP
+uint16_t axl__image_variant(const struct axl__device *d, uint16_t lead,
+                            uint8_t r)
+{
+    const axl__pool *p = AXL__POOL(IMAGE);
+    for (uint16_t s = 0; s < p->capacity; s++) {
+        const struct axl__image *img = axl__image_at(s);
+        if (axl__pool_is_live(p, s) && img->kind != AXL__IMAGE_BUILTIN &&
+            img->lead == lead && img->parsed &&
+            axl__image_slot(d, &img->x, NULL, 0) == r)
+            return s;
+    }
+    return AXL__NO_WANT;
+}
+#endif
+
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d)
 {
@@ -286,7 +390,9 @@ static void read_regions(struct axl__device *d)
     const uint32_t n = d->info.region_count;
     for (uint8_t r = 0; r < AXL__MAX_REGIONS; r++) {
         d->region[r].want = AXL__NO_WANT; /* image slot 0 is a design */
+        d->region[r].incoming = AXL__NO_WANT;
         d->region[r].loads = 0;
+        d->region[r].loaded_at = 0;
         memset(&d->region[r].desc, 0, sizeof d->region[r].desc);
     }
     axl_format(d->region[0].desc.name, sizeof d->region[0].desc.name,

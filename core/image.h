@@ -23,6 +23,12 @@ struct axl__image {
     bool parsed;                /* x is checked (source images: once built) */
     uint16_t device;            /* built-in: its device slot */
     uint16_t nkids;             /* its kernel ids (kernel_id.image == it) */
+#if AXL_FEATURE_DESIGN_SWAP
+    uint16_t lead;              /* slot of the image whose design it is:
+                                   itself, or for a variant (a partial of
+                                   the same kernels at another slot's
+                                   bases, 1.2) the one registered first */
+#endif
     axl_xclbin x;
 };
 
@@ -66,6 +72,11 @@ struct axl__bundle {
     uint16_t dev[AXL_MAX_CONTEXT_DEVICES];
     uint8_t nimg;
     uint16_t img[AXL_MAX_BUNDLE_IMAGES];
+#if AXL_FEATURE_DESIGN_SWAP
+    uint8_t place[AXL_MAX_CONTEXT_DEVICES]; /* per dev[i]: the slot region
+                                   its designs load into
+                                   (axl_kernel_bundle_place), 0: any */
+#endif
 };
 
 /* The bundle pool's objects are struct axl__bundle. */
@@ -122,6 +133,12 @@ const char *axl__kernel_fix(const struct axl__kernel_id *k,
  * or units in two slots). On a device without a shell, 0 and why "". */
 uint8_t axl__image_slot(const struct axl__device *d, const axl_xclbin *x,
                         char *why, size_t size);
+
+/* The image of design `lead` (an image slot) for slot region r of d: the
+ * lead itself or a variant of it (1.2) whose units lie in that slot;
+ * AXL__NO_WANT when it has none (lock held; a scan: slow paths only). */
+uint16_t axl__image_variant(const struct axl__device *d, uint16_t lead,
+                            uint8_t r);
 #endif
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);

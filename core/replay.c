@@ -821,6 +821,13 @@ AXL__COLD bool axl__replay_turn(struct axl__command *c)
         axl__swap_wait(c);
         return false;
     }
+    /* Its design may have loaded in another slot than the one it was
+     * bound in (a variant, 1.2): bound again there. */
+    const uint8_t r = d->nslots ? axl__slot_carrying(d, p->image) : 0;
+    if (r && r != p->region) {
+        p->region = r;
+        p->epoch = d->region[r].epoch; /* never epoch + 1: binds again */
+    }
     if (!c->dep_status && p->epoch != d->region[p->region].epoch + 1u)
         rebind(c, p);
     return true;

@@ -1409,10 +1409,19 @@ axl_status axl__wait_events_until(const char *fn,
                                         AXL_ERR_BAD_STATE, "the wait");
         if (st != AXL_SUCCESS)
             return st;
-        if (!wait_core(event_done, evs[i], until))
+        if (!wait_core(event_done, evs[i], until)) {
+#if AXL_FEATURE_DESIGN_SWAP
+            /* Waiting for a design: the message says what keeps it out. */
+            char why[AXL_MESSAGE_MAX - 32];
+            if (AXL__IS_REF(evs[i]->command) &&
+                axl__swap_waits_why(axl__command_deref(evs[i]->command), why,
+                                    sizeof why))
+                return axl__fail(fn, AXL_ERR_TIMEOUT, "%s", why);
+#endif
             return axl__fail(fn, AXL_ERR_TIMEOUT,
                              "the command is not complete after the time "
                              "given (it goes on: wait again or poll)");
+        }
     }
     /* The first failure's message, set last: what the waits dispatched
      * (ports, models, host tasks) may have used the thread's message. */

@@ -62,6 +62,9 @@ axl_status axl_kernel_bundle_create_from_source(axl_context context,
     if (img) {
         /* Not checked until build (seed 003). */
         img->kind = AXL__IMAGE_SOURCE;
+#if AXL_FEATURE_DESIGN_SWAP
+        img->lead = (uint16_t)AXL__SLOT(IMAGE, img); /* its own design */
+#endif
         img->x.data = bytes;
         img->x.size = size;
         devlist devs = axl__devices_of(c->ndev, c->dev);

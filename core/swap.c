@@ -124,15 +124,148 @@ static uint32_t let_go(struct axl__device_region *g, uint16_t image,
     return let_go_after(g, image, st, why, 0);
 }
 
+static bool slot_quiet(const struct axl__device *d, uint8_t r);
+
+/* How much a slot region r of d is in the way of a design that wants
+ * one (3.3), lower first: 0 empty; 1 its design nobody holds and nothing
+ * of it out or waiting; 2 held but idle; 3 running; 4 others wait for
+ * it; 5 pinned (never taken while another would do). */
+static unsigned slot_rank(const struct axl__device *d, uint8_t r)
+{
+    const struct axl__device_region *g = &d->region[r];
+    if (g->loading || g->want != AXL__NO_WANT)
+        return 4;
+    if (!AXL__IS_REF(g->design))
+        return 0;
+    const uint16_t was = axl__placement_deref(g->design)->image;
+    if (axl__image_pinned(d, was, NULL, 0))
+        return 5;
+    if (!slot_quiet(d, r))
+        return 3;
+    return axl__image_held(d, was, NULL, 0) ? 2 : 1;
+}
+
+/* The slot a design with no region on d goes to (3.3): the one a bundle
+ * of it names (axl_kernel_bundle_place), else among the slots it has a
+ * variant for the least in the way (slot_rank), the least recently
+ * loaded of equals, or with waiters the one whose oldest waiter is
+ * oldest. 0: it has a variant for no slot of d. */
+static uint8_t slot_choice(const struct axl__device *d, uint16_t image)
+{
+    const uint8_t named = axl__bundle_slot_named(d, image);
+    if (named && axl__image_variant(d, image, named) != AXL__NO_WANT)
+        return named;
+    uint8_t best = 0;
+    unsigned best_rank = 9;
+    for (uint8_t r = 1; r <= axl__device_slot_count(d); r++) {
+        if (axl__image_variant(d, image, r) == AXL__NO_WANT)
+            continue;
+        const struct axl__device_region *g = &d->region[r], *b = &d->region[best];
+        const unsigned rank = slot_rank(d, r);
+        if (!best || rank < best_rank ||
+            (rank == best_rank &&
+             (rank == 4 ? (int32_t)(g->want_seq - b->want_seq) < 0
+                        : (int32_t)(g->loaded_at - b->loaded_at) < 0))) {
+            best = r;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
 /* The region a command of design `image` waits in on d: region 0, or
- * on a device with a shell the slot the partial's units name (3.3; a
- * shell's static part never reloads). 0 also for a design that is no
- * partial of the shell, which cannot have passed the bundle's checks. */
+ * on a device with a shell the slot that carries the design, is loading
+ * it or already has a command of it waiting (a design waits in one
+ * FIFO), else slot_choice's (3.3; a shell's static part never reloads).
+ * 0 also for a design that is no partial of the shell, which cannot have
+ * passed the bundle's checks. */
 static uint8_t region_for(const struct axl__device *d, uint16_t image)
 {
     if (!axl__device_slot_count(d))
         return 0;
-    return axl__image_slot(d, &axl__image_at(image)->x, NULL, 0);
+    const uint8_t r = axl__slot_carrying(d, image);
+    if (r)
+        return r;
+    for (uint8_t s = 1; s <= axl__device_slot_count(d); s++) {
+        const struct axl__device_region *g = &d->region[s];
+        if (g->want == image || (g->loading && g->incoming == image) ||
+            (g->want != AXL__NO_WANT && waiters_of(g, image)))
+            return s;
+    }
+    return slot_choice(d, image);
+}
+
+static bool slot_pinned(const struct axl__device *d, uint8_t r, char *why,
+                        size_t size);
+
+/* What region r of d is doing, for a message: "RP_0 runs scale (1 run
+ * out)", "RP_1 keeps fir for kernel bundle 0x58001002", "RP_1 is empty". */
+AXL__MESSAGE_ONLY static void region_says(const struct axl__device *d,
+                                          uint8_t r, char *buf, size_t size)
+{
+    const struct axl__device_region *g = &d->region[r];
+    const char *where = r ? g->desc.name : d->info.name;
+    char name[32], holder[96];
+    if (g->loading) {
+        axl_format(buf, size, "%s loads", where);
+        return;
+    }
+    if (!AXL__IS_REF(g->design)) {
+        axl_format(buf, size, "%s is empty", where);
+        return;
+    }
+    const uint16_t was = axl__placement_deref(g->design)->image;
+    design_name(axl__image_at(was), name, sizeof name);
+    uint32_t runs = 0;
+    for (uint8_t i = g->cu0; i < g->cu0 + g->ncu; i++)
+        runs += AXL__IS_REF(d->cus[i].cmd);
+    if (runs)
+        axl_format(buf, size, "%s runs %s (%u run%s out)", where, name,
+                   (unsigned)runs, runs == 1 ? "" : "s");
+    else if (axl__image_held(d, was, holder, sizeof holder))
+        axl_format(buf, size, "%s keeps %s for %s", where, name, holder);
+    else
+        axl_format(buf, size, "%s holds %s", where, name);
+}
+
+static bool fifo_has(const struct axl__cmd_fifo *f,
+                     const struct axl__command *c)
+{
+    for (axl__command_ref x = f->head; AXL__IS_REF(x);
+         x = axl__command_deref(x)->next)
+        if (axl__command_deref(x) == c)
+            return true;
+    return false;
+}
+
+bool axl__swap_waits_why(const struct axl__command *c, char *why,
+                         size_t size)
+{
+    const struct axl__device *d = axl__device_at(c->device);
+    const uint8_t n = axl__device_slot_count(d);
+    uint8_t r = 0;
+    while (r <= n && !fifo_has(&d->region[r].waiting, c))
+        r++;
+    if (r > n)
+        return false;
+    char name[32], says[3][64] = {"", "", ""};
+    design_name(axl__image_at(design_of(c)), name, sizeof name);
+    if (!r) {
+        region_says(d, 0, says[0], sizeof says[0]);
+        axl__why(why, size,
+                 "%s took no design of %s within the time given (the command "
+                 "goes on: wait again or poll): %s",
+                 d->info.name, name, says[0]);
+        return true;
+    }
+    for (uint8_t s = 1; s <= n && s <= 2; s++)
+        region_says(d, s, says[s], sizeof says[s]);
+    axl__why(why, size,
+             "no slot of shell %s on %s took the design of %s within the time "
+             "given (the command goes on: wait again or poll): %s%s%s%s",
+             d->info.shell_name, d->info.name, name, says[1],
+             n > 1 ? ", " : "", says[2], n > 2 ? ", ..." : "");
+    return true;
 }
 
 #if AXL_FEATURE_GRAPHS
@@ -429,6 +562,7 @@ static axl_status slot_program(struct axl__device *d, uint8_t r,
         if (d->cus[g->cu0 + i].opened)
             old[nold++] = d->cus[g->cu0 + i].handle;
     g->loading = true;
+    g->incoming = img->lead;
     img->refs++; /* kept while unlocked */
     axl__rt.loading++;
     axl_port_unlock();
@@ -446,6 +580,7 @@ static axl_status slot_program(struct axl__device *d, uint8_t r,
     axl__rt.loading--;
     img->refs--;
     g->loading = false;
+    g->incoming = AXL__NO_WANT;
     axl_port_wake(AXL_PORT_CHANNEL_DONE);
     return st;
 }
@@ -465,7 +600,11 @@ static axl_status slot_load_now(struct axl__device *d, uint8_t r,
             : AXL__NONE(image);
     char why[AXL_MESSAGE_MAX] = "", name[32];
     uint64_t t0 = 0, t1 = 0;
-    axl_status st = slot_program(d, r, img, why, sizeof why, &t0, &t1);
+    /* The design's image for this slot (1.2): its own or a variant's;
+     * the placement is the design's, the same units in the same order. */
+    axl_status st = slot_program(
+        d, r, axl__image_at(axl__image_variant(d, image, r)), why,
+        sizeof why, &t0, &t1);
     struct axl__placement *p = NULL;
     if (st == AXL_SUCCESS && !(p = axl__place_ready(d, img))) {
         st = AXL_ERR_OUT_OF_RESOURCES;
@@ -492,6 +631,7 @@ static axl_status slot_load_now(struct axl__device *d, uint8_t r,
     axl__place_slot_in(d, r, p);
     axl__rt.loads++;
     g->loads++;
+    g->loaded_at = axl__rt.loads;
     const uint32_t n = let_go_after(g, image, AXL_SUCCESS, NULL, rec);
     AXL__LOG(AXL__LOG_INFO,
              "device programmed: %s slot %s: the design of %s, %llu ns, %u "
@@ -564,14 +704,23 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
                           struct axl__image *img)
 {
     char why[AXL_MESSAGE_MAX], name[32], other[32];
-    const uint8_t r = axl__image_slot(d, &img->x, why, sizeof why);
-    if (!r)
+    if (!axl__image_slot(d, &img->x, why, sizeof why))
         return axl__fail(fn, AXL_ERR_INVALID, "%s", why);
-    struct axl__device_region *g = &d->region[r];
     const uint16_t image = (uint16_t)AXL__SLOT(IMAGE, img);
+    uint8_t r;
     for (;;) {
-        axl__wait_until_pred(slot_idle, g);
+        /* Chosen again after each wait: a slot may have come free. */
+        r = region_for(d, image);
+        struct axl__device_region *g = &d->region[r];
+        if (g->loading) {
+            axl__wait_until_pred(slot_idle, g);
+            continue;
+        }
         if (axl__slot_carrying(d, image) == r)
+            return AXL_SUCCESS;
+        /* Commands wait for the slot: they go first, and a command of
+         * this design loads it in its turn. */
+        if (g->want != AXL__NO_WANT && axl__dev_swaps(d))
             return AXL_SUCCESS;
         if (!AXL__IS_REF(g->design))
             break;
@@ -608,6 +757,60 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
     if (st != AXL_SUCCESS)
         return axl__fail(fn, st, "%s", why);
     return AXL_SUCCESS;
+}
+
+/* Slot region r of d gives up its design (lock held, dropped around the
+ * port's closes of its units, the region marked loading meanwhile): it
+ * carries nothing the runtime knows, and the design's placement stays,
+ * unloaded, for its next load. The region is quiet. */
+static void slot_vacate(struct axl__device *d, uint8_t r)
+{
+    struct axl__device_region *g = &d->region[r];
+    uintptr_t old[AXL_MAX_SLOT_UNITS] = {0};
+    uint8_t nold = 0;
+    for (uint8_t i = 0; i < g->ncu && nold < AXL_MAX_SLOT_UNITS; i++)
+        if (d->cus[g->cu0 + i].opened)
+            old[nold++] = d->cus[g->cu0 + i].handle;
+    g->loading = true;
+    axl__rt.loading++;
+    axl_port_unlock();
+    for (uint8_t i = 0; i < nold; i++)
+        axl__dev_cu_close(d, old[i]);
+    axl_port_lock();
+    axl__rt.loading--;
+    g->loading = false;
+    axl__place_slot_out(d, r);
+    axl_port_wake(AXL_PORT_CHANNEL_DONE);
+}
+
+axl_status axl__slot_move(const char *fn, struct axl__device *d,
+                          struct axl__image *img, uint8_t r)
+{
+    const uint16_t image = (uint16_t)AXL__SLOT(IMAGE, img);
+    axl__wait_until_pred(slot_idle, &d->region[r]);
+    const uint8_t cur = axl__slot_carrying(d, image);
+    if (cur == r)
+        return AXL_SUCCESS;
+    if (cur) {
+        const struct axl__device_region *g = &d->region[cur];
+        char why[AXL_MESSAGE_MAX - 96], name[32];
+        design_name(img, name, sizeof name);
+        if (slot_pinned(d, cur, why, sizeof why))
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "the design of %s stays in slot %u (%s) of %s: "
+                             "%s",
+                             name, (unsigned)(cur - 1), g->desc.name,
+                             d->info.name, why);
+        if (!slot_quiet(d, cur) || g->want != AXL__NO_WANT)
+            return axl__fail(fn, AXL_ERR_BAD_STATE,
+                             "the design of %s has commands running in or "
+                             "waiting for slot %u (%s) of %s: place it once "
+                             "they are done (nothing changed)",
+                             name, (unsigned)(cur - 1), g->desc.name,
+                             d->info.name);
+        slot_vacate(d, cur);
+    }
+    return axl__slot_load(fn, d, img);
 }
 
 #endif /* AXL_FEATURE_DESIGN_SWAP */

@@ -20,6 +20,13 @@ struct axl__command;
  * barrier). It waits in its region's FIFO for its design's turn. */
 void axl__swap_wait(struct axl__command *c);
 
+/* Why command c is not complete, when it waits in a region's FIFO for
+ * its design (a wait that timed out says so, naming what each slot does:
+ * 3.3's "no free slot within the wait"); false when it waits for none
+ * (lock held). */
+bool axl__swap_waits_why(const struct axl__command *c, char *why,
+                         size_t size);
+
 /* Why graph submission c, failed while it waited for its design (a load
  * refused, a hung unit, a pinned design), was failed; NULL when it was
  * not (lock held). */
@@ -66,6 +73,14 @@ bool axl__swaps_run(void);
  * pipeline pins is never taken out (AXL_ERR_BAD_STATE). */
 axl_status axl__slot_load(const char *fn, struct axl__device *d,
                           struct axl__image *img);
+
+/* Partial img goes to slot region r of d (axl_kernel_bundle_place, lock
+ * held; r is the slot a bundle of it names now): already there, nothing;
+ * in another slot, that slot gives it up when nothing of it runs or
+ * waits there and no open IP or pipeline pins it (else
+ * AXL_ERR_BAD_STATE, nothing changed); then axl__slot_load. */
+axl_status axl__slot_move(const char *fn, struct axl__device *d,
+                          struct axl__image *img, uint8_t r);
 #endif
 
 /* A unit open or a design load that held d as `programming` is over (lock

@@ -1286,6 +1286,334 @@ static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* ---- Variants: one design linked for several slots (1.2, 3.3) ------- */
+
+static _Alignas(8) unsigned char part_scale1[8192];
+
+/* scale (app.xclbin) linked for RP_0 and, as its variant, for RP_1 (the
+ * same kernels at the other slot's bases, another UUID); fir for RP_0
+ * only. The kernel ids' count after scale's first image is in *ids. */
+static void variant_partials(uint32_t *ids)
+{
+    const uint8_t *k26 = axl_shell_k26_2rp.interface_uuid;
+    const uint64_t rp0[2] = {0x80000000u, 0x80010000u};
+    const uint64_t rp1[2] = {0x82000000u, 0x82010000u};
+    AXL_OK(SET_SHELL(&axl_shell_k26_2rp));
+    size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26,
+                          rp0, 0x40);
+    memcpy(part_scale, image, n);
+    AXL_OK(axl_image_register(part_scale, n));
+    AXL_OK(axl_get_kernel_ids(NULL, 0, ids));
+    n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size, k26, rp1,
+                   0x42);
+    memcpy(part_scale1, image, n);
+    AXL_OK(axl_image_register(part_scale1, n));
+    n = partial_of(axl_test_designs_b_xclbin, axl_test_designs_b_xclbin_size,
+                   k26, rp0, 0x41);
+    memcpy(part_fir, image, n);
+    AXL_OK(axl_image_register(part_fir, n));
+}
+
+/* scale on q: each value doubled, and it ran in slot `slot`. */
+static void run_scale_in(axl_queue q, axl_kernel scale, int32_t slot)
+{
+    enum { N = 16 };
+    float data[N];
+    for (int i = 0; i < N; i++)
+        data[i] = (float)i;
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, &e));
+    AXL_OK(axl_event_wait(e));
+    int32_t ran = 9;
+    AXL_OK(axl_event_get_slot(e, &ran));
+    assert_int_equal(ran, slot);
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_buffer_release(D));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 2.0f * (float)i);
+}
+
+/* The design each slot of d carries now ("" for none), and its loads. */
+static void slots_hold(axl_device d, const char *rp0, const char *rp1,
+                       uint32_t loads0, uint32_t loads1)
+{
+    axl_region_info reg[3];
+    uint32_t n = 0;
+    AXL_OK(axl_device_get_regions(d, reg, 3, &n));
+    assert_int_equal(n, 3);
+    assert_string_equal(reg[1].design, rp0);
+    assert_string_equal(reg[2].design, rp1);
+    assert_int_equal(reg[1].loads, loads0);
+    assert_int_equal(reg[2].loads, loads1);
+}
+
+/* A partial of the same kernels as one registered before, at another
+ * slot's bases, is an image of that design (1.2; SYCL 2020 4.11: a
+ * bundle may hold several compatible images of a kernel, and which one
+ * runs is the implementation's): it makes no kernel id of its own. */
+static void a_variant_makes_no_kernel_id_of_its_own_1_2(void **s)
+{
+    (void)s;
+    uint32_t before = 0, after = 0;
+    variant_partials(&before);
+    AXL_OK(axl_get_kernel_ids(NULL, 0, &after));
+    /* fir's design (designs_b) brings its own ids; scale's variant none. */
+    axl_kernel_id ids[64];
+    uint32_t n = 0;
+    AXL_OK(axl_get_kernel_ids(ids, 64, &n));
+    uint32_t scales = 0, firs = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = NULL;
+        AXL_OK(axl_kernel_id_get_name(ids[i], &name));
+        scales += !strcmp(name, "scale");
+        firs += !strcmp(name, "fir");
+    }
+    assert_int_equal(scales, 1);
+    assert_int_equal(firs, 1);
+    assert_true(after > before);
+}
+
+/* A design with an image for each slot loads into the free one (3.3):
+ * fir (RP_0 only) holds RP_0, so scale goes to RP_1, and both run at
+ * once, with no swap between them. */
+static void a_design_with_variants_loads_into_the_free_slot_3_3(void **s)
+{
+    (void)s;
+    uint32_t ids0;
+    variant_partials(&ids0);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle bf, bs;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[1], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    slots_hold(r.d, "fir", "scale", 1, 1);
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, r.ids[1], &fir));
+    for (int round = 0; round < 2; round++) {
+        run_scale_in(r.q, scale, 1);
+        run_fir_in_rp0(r.q, fir);
+    }
+    slots_hold(r.d, "fir", "scale", 1, 1); /* no load since */
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    slot_rig_down(&r);
+}
+
+/* axl_kernel_bundle_place names the slot a bundle's design goes to: out
+ * of the slot it was loaded in, into one it has an image for; a slot it
+ * has no image for, one the device lacks, or a bundle of two designs is
+ * refused, and nothing changes. */
+static void a_placed_bundles_design_moves_to_the_slot_named_3_3(void **s)
+{
+    (void)s;
+    uint32_t ids0;
+    variant_partials(&ids0);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle bs, bf, both;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    slots_hold(r.d, "scale", "", 1, 0); /* the first empty slot */
+    AXL_OK(axl_kernel_bundle_place(bs, r.d, 1));
+    slots_hold(r.d, "", "scale", 1, 1);
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
+    run_scale_in(r.q, scale, 1);
+    /* Refused, nothing changed. */
+    assert_int_equal(axl_kernel_bundle_place(bs, r.d, 2), AXL_ERR_INVALID);
+    assert_non_null(strstr(axl_last_message(), "there is no slot 2"));
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[1], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    slots_hold(r.d, "fir", "scale", 2, 1);
+    assert_int_equal(axl_kernel_bundle_place(bf, r.d, 1), AXL_ERR_INVALID);
+    assert_non_null(strstr(axl_last_message(),
+                           "the design of fir has no image for slot 1 "
+                           "(RP_1) of " DEV));
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, r.ids, 2,
+                                     AXL_BUNDLE_EXECUTABLE, &both));
+    assert_int_equal(axl_kernel_bundle_place(both, r.d, 0), AXL_ERR_INVALID);
+    assert_non_null(strstr(axl_last_message(), "the bundle holds 2 designs"));
+    slots_hold(r.d, "fir", "scale", 2, 1);
+    run_scale_in(r.q, scale, 1);
+    /* -1: any slot again; the design stays where it is. */
+    AXL_OK(axl_kernel_bundle_place(bs, r.d, -1));
+    slots_hold(r.d, "fir", "scale", 2, 1);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_bundle_release(both));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    slot_rig_down(&r);
+}
+
+/* A design that runs is not moved: its slot has a run out. */
+static void a_running_design_is_not_moved_3_3(void **s)
+{
+    (void)s;
+    uint32_t ids0;
+    variant_partials(&ids0);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle bs;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    axl_kernel scale;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
+    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
+    atomic_store(&scale_runs, 0);
+    atomic_store(&scale_go, 0);
+    float data[4] = {1, 2, 3, 4};
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(4), NULL, &D));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        r.q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(4)), NULL,
+        0, &e));
+    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    assert_int_equal(axl_kernel_bundle_place(bs, r.d, 1),
+                     AXL_ERR_BAD_STATE);
+    assert_non_null(strstr(axl_last_message(),
+                           "the design of scale has commands running in or "
+                           "waiting for slot 0 (RP_0)"));
+    atomic_store(&scale_go, 1);
+    AXL_OK(axl_event_wait(e));
+    slots_hold(r.d, "scale", "", 1, 0);
+    AXL_OK(axl_kernel_bundle_place(bs, r.d, 1)); /* now it may */
+    slots_hold(r.d, "", "scale", 1, 1);
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_emu_register_model("scale", NULL, NULL));
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    slot_rig_down(&r);
+}
+
+/* No slot within the wait (3.3): a command whose design every slot it
+ * has an image for keeps busy times out, its message naming the shell,
+ * the design and what each slot does; it then runs once the slot frees. */
+static void a_wait_for_a_slot_that_times_out_says_what_each_slot_does_3_3(
+    void **s)
+{
+    (void)s;
+    one_slot_partials(); /* scale and fir: RP_0 only */
+    slot_rig r = slot_rig_up(0); /* out of order: fir waits for no command */
+    axl_kernel_bundle b;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, r.ids, 2,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, r.ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, r.ids[1], &fir));
+    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
+    atomic_store(&scale_runs, 0);
+    atomic_store(&scale_go, 0);
+    float data[4] = {1, 2, 3, 4};
+    int16_t in[4] = {0}, taps[2] = {16384, 16384}, out[4];
+    axl_buffer D, I, C, O;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(4), NULL, &D));
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(4), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(2), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(4), NULL, &O));
+    axl_event es, ef;
+    AXL_OK(axl_queue_single_task(
+        r.q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(4)), NULL,
+        0, &es));
+    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    AXL_OK(axl_queue_single_task(
+        r.q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(2), AXL_ARG_U32(4)),
+        NULL, 0, &ef));
+    assert_int_equal(axl_event_wait_for(ef, 5000000), AXL_ERR_TIMEOUT);
+    const char *m = axl_last_message();
+    if (!strstr(m, "no slot of shell k26_2rp on " DEV " took the design of "
+                   "fir within the time given") ||
+        !strstr(m, "RP_0 runs scale (1 run out), RP_1 is empty"))
+        fail_msg("message \"%s\"", m);
+    atomic_store(&scale_go, 1);
+    AXL_OK(axl_event_wait(ef));
+    AXL_OK(axl_event_wait(es));
+    AXL_OK(axl_event_release(es));
+    AXL_OK(axl_event_release(ef));
+    AXL_OK(axl_buffer_release(D));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    AXL_OK(axl_emu_register_model("scale", NULL, NULL));
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    slot_rig_down(&r);
+}
+
+/* A graph follows its design to the slot it loads in (a variant, 3.3):
+ * recorded while scale ran in RP_0, replayed after fir took RP_0, it
+ * runs in RP_1, where scale's variant loads, with right values. */
+static void a_graph_follows_its_design_to_another_slot_3_3(void **s)
+{
+    (void)s;
+    enum { N = 8 };
+    AXL_TEST_NEEDS(AXL_FEATURE_GRAPHS,
+                   axl_graph_create(AXL_NO_CONTEXT, AXL_NO_DEVICE, NULL));
+    uint32_t ids0;
+    variant_partials(&ids0);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle b;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, r.ids, 2,
+                                     AXL_BUNDLE_EXECUTABLE, &b));
+    slots_hold(r.d, "scale", "", 1, 0);
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, r.ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(b, r.ids[1], &fir));
+    float data[N];
+    for (int i = 0; i < N; i++)
+        data[i] = (float)i;
+    axl_buffer D;
+    AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
+    axl_graph g;
+    AXL_OK(axl_graph_create(r.c, r.d, &g));
+    AXL_OK(axl_graph_begin_recording(g, r.q));
+    AXL_OK(axl_queue_single_task(
+        r.q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
+        0, NULL));
+    AXL_OK(axl_graph_end_recording(g, r.q));
+    axl_graph_exec x;
+    AXL_OK(axl_graph_finalize(g, &x));
+    for (int round = 0; round < 3; round++) {
+        axl_event e;
+        AXL_OK(axl_queue_submit_graph(r.q, x, NULL, 0, &e));
+        AXL_OK(axl_event_wait(e));
+        AXL_OK(axl_event_release(e));
+        run_fir_in_rp0(r.q, fir); /* takes RP_0 once */
+    }
+    /* scale in RP_0 from its bundle; fir into RP_0; scale's variant into
+     * RP_1; then nothing moves. */
+    slots_hold(r.d, "fir", "scale", 2, 1);
+    AXL_OK(axl_graph_exec_release(x));
+    AXL_OK(axl_graph_release(g));
+    AXL_OK(axl_buffer_release(D));
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == 8.0f * (float)i);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    slot_rig_down(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1306,6 +1634,12 @@ int main(void)
         T(a_graph_of_a_partials_kernel_runs_in_its_slot_3_3),
         T(without_swaps_a_held_slot_refuses_another_design_3_3),
         T(without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3),
+        T(a_variant_makes_no_kernel_id_of_its_own_1_2),
+        T(a_design_with_variants_loads_into_the_free_slot_3_3),
+        T(a_placed_bundles_design_moves_to_the_slot_named_3_3),
+        T(a_running_design_is_not_moved_3_3),
+        T(a_wait_for_a_slot_that_times_out_says_what_each_slot_does_3_3),
+        T(a_graph_follows_its_design_to_another_slot_3_3),
 #if defined(AXL_TEST_MMIO)
         T(a_shell_the_simulator_cannot_take_is_refused),
         T(a_slot_load_the_board_refuses_fails_and_the_next_one_loads),
