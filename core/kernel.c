@@ -99,13 +99,17 @@ axl_status axl_kernel_get_info(axl_kernel kernel, axl_kernel_info *info)
      * or the device loads it on demand (designs-design.md 2.4). */
     const struct axl__bundle *kb = axl__bundle_at(k->bundle);
     info->runnable = info->loaded = kb->ndev > 0;
-    info->slot = -1; /* regions are whole fabrics until slots (stage 5) */
+    info->slot = -1;
     for (uint8_t i = 0; i < kb->ndev; i++) {
         const struct axl__device *d = axl__device_at(kb->dev[i]);
         if (!axl__kernel_compatible(kid, d))
             continue;
         const bool carries = axl__device_carries(d, kid->image);
 #if AXL_FEATURE_DESIGN_SWAP
+        /* The slot it is in on its first device with a shell (3.3). */
+        const uint8_t r = d->nslots ? axl__slot_carrying(d, kid->image) : 0;
+        if (r && info->slot < 0)
+            info->slot = (int32_t)r - 1;
         info->loaded &= carries;
         if (axl__dev_swaps(d))
             continue;

@@ -4,15 +4,19 @@
  * two slots RP_0 and RP_1), and three accelerators linked at build time
  * as partials of that shell by `axl-xclbin link --platform k26_2rp
  * --slot N` (examples/CMakeLists.txt): vadd for RP_0, fir for RP_1,
- * conv2d for RP_0. The device's built-in design is the shell's static
- * part (examples/slots_static.cfg).
+ * conv2d for each slot (two images of one design: the second registered
+ * is a variant of the first). The device's built-in design is the
+ * shell's static part (examples/slots_static.cfg).
  *
  *  1. vadd and fir load into their slots when their bundles are
  *     obtained, then run side by side: both designs stay on the device
  *     (alternating them loads nothing more).
  *  2. conv2d, whose bundle is obtained while vadd's is still held, swaps
  *     into RP_0 on demand at its first command while fir goes on running
- *     in RP_1; vadd's next command swaps vadd back.
+ *     in RP_1 (both slots are held and idle: RP_0 was loaded least
+ *     recently); vadd's next command swaps vadd back.
+ *  3. fir is released; conv2d's next command goes to the slot nobody
+ *     holds, RP_1, with its RP_1 image, while vadd stays in RP_0.
  *
  * Each step prints the slot each command ran in (axl_event_get_slot) and
  * the device's regions (axl_device_get_regions), and checks every result
@@ -28,6 +32,7 @@
 #include "axl/kernels.h"
 #include "axl/shell.h"
 #include "slots_conv2d_rp0.h"
+#include "slots_conv2d_rp1.h"
 #include "slots_fir_rp1.h"
 #include "slots_static.h"
 #include "slots_vadd_rp0.h"
@@ -351,15 +356,28 @@ static int run(axl_device dev)
     job jv;
     if (vadd(q, &va, &jv) || ran_in(&jv, "vadd", 0))
         return 1;
-    if (vadd_right() || print_regions(dev, "at the end", design_of) ||
+    if (vadd_right() || print_regions(dev, "after vadd", design_of) ||
         loads(&n))
         return 1;
     EXPECT(!strcmp(design_of[0], "vadd"), "RP_0 holds \"%s\", not vadd",
            design_of[0]);
     EXPECT(n == n0 + 4, "%u loads, not 4", (unsigned)(n - n0));
+
+    /* 3. fir released: conv2d takes the slot nobody holds, with its
+     * image for that slot, and vadd stays. */
+    printf("fir released; conv2d again, then vadd:\n");
+    if (let_go(&fi) || conv2d(q, &cv, &jc) || ran_in(&jc, "conv2d", 1) ||
+        conv2d_right() || vadd(q, &va, &jv) || ran_in(&jv, "vadd", 0) ||
+        vadd_right() || print_regions(dev, "at the end", design_of) ||
+        loads(&n))
+        return 1;
+    EXPECT(!strcmp(design_of[0], "vadd") && !strcmp(design_of[1], "conv2d"),
+           "RP_0 holds \"%s\" and RP_1 \"%s\", not vadd and conv2d",
+           design_of[0], design_of[1]);
+    EXPECT(n == n0 + 5, "%u loads, not 5", (unsigned)(n - n0));
     printf("reprogramming: %u slot loads\n", (unsigned)(n - n0));
 
-    if (let_go(&va) || let_go(&fi) || let_go(&cv))
+    if (let_go(&va) || let_go(&cv))
         return 1;
     CHECK(axl_queue_release(q));
     CHECK(axl_context_release(ctx));
@@ -398,6 +416,7 @@ int main(void)
     CHECK(axl_image_register(slots_vadd_rp0, slots_vadd_rp0_size));
     CHECK(axl_image_register(slots_fir_rp1, slots_fir_rp1_size));
     CHECK(axl_image_register(slots_conv2d_rp0, slots_conv2d_rp0_size));
+    CHECK(axl_image_register(slots_conv2d_rp1, slots_conv2d_rp1_size));
     axl_device dev;
     if (emulated_device(&dev))
         return 1;

@@ -334,9 +334,10 @@ typedef struct axl_kernel_info {
      *  hwControlProtocol; axl_xclbin_control_name names it). An
      *  ap_ctrl_none kernel runs from reset and is never launched. */
     uint32_t control;
-    /** The slot of a shell its design is loaded in; -1 when it fills the
-     *  whole fabric (every device today: slots are issue 40's stage 5) or
-     *  is not loaded. */
+    /** The slot of a shell its design is loaded in now (0-based, on the
+     *  first of its bundle's devices that has a shell and carries it);
+     *  -1 when it fills the whole fabric or a shell's static part, or is
+     *  in no slot now (its next command loads it). */
     int32_t slot;
 } axl_kernel_info;
 

@@ -1422,10 +1422,16 @@ static void a_placed_bundles_design_moves_to_the_slot_named_3_3(void **s)
     AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
                                      AXL_BUNDLE_EXECUTABLE, &bs));
     slots_hold(r.d, "scale", "", 1, 0); /* the first empty slot */
-    AXL_OK(axl_kernel_bundle_place(bs, r.d, 1));
-    slots_hold(r.d, "", "scale", 1, 1);
     axl_kernel scale;
     AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
+    axl_kernel_info info;
+    AXL_OK(axl_kernel_get_info(scale, &info));
+    assert_int_equal(info.slot, 0);
+    AXL_OK(axl_kernel_bundle_place(bs, r.d, 1));
+    slots_hold(r.d, "", "scale", 1, 1);
+    AXL_OK(axl_kernel_get_info(scale, &info));
+    assert_int_equal(info.slot, 1);
+    assert_true(info.loaded);
     run_scale_in(r.q, scale, 1);
     /* Refused, nothing changed. */
     assert_int_equal(axl_kernel_bundle_place(bs, r.d, 2), AXL_ERR_INVALID);
