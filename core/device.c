@@ -266,7 +266,16 @@ static void region_info(const struct axl__device *d, uint8_t r,
     if (image == NO_IMAGE)
         return;
     const struct axl__image *img = axl__image_at(image);
+#if AXL_FEATURE_DESIGN_SWAP
+    /* A slot says the image it loaded: the design's own, or a variant's
+     * (1.2), whose UUID is its own. */
+    const uint16_t loaded = r ? axl__image_variant(d, image, r) : NO_IMAGE;
+    memcpy(o->design_uuid,
+           axl__image_at(loaded != NO_IMAGE ? loaded : image)->x.uuid,
+           sizeof o->design_uuid);
+#else
     memcpy(o->design_uuid, img->x.uuid, sizeof o->design_uuid);
+#endif
     axl_xclbin_kernel ki;
     if (axl_xclbin_get_kernel(&img->x, 0, &ki) == AXL_SUCCESS)
         axl_format(o->design, sizeof o->design, "%.*s", (int)ki.name.len,

@@ -81,7 +81,9 @@ typedef struct axl_region_info {
                                   whole fabric, or the shell's static part */
     char name[16];           /**< "fabric", "static", "RP_0" */
     axl_region_state state;
-    uint8_t design_uuid[16]; /**< its design's UUID; zeros: none */
+    uint8_t design_uuid[16]; /**< the UUID of the image loaded there (a
+                                  slot: the design's image for that
+                                  slot, a variant's own); zeros: none */
     char design[32];         /**< its design's first kernel, "" none */
     bool held;               /**< the application holds that design (a
                                   bundle, or a kernel, IP or pipeline of

@@ -1393,6 +1393,12 @@ static void a_design_with_variants_loads_into_the_free_slot_3_3(void **s)
     AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
                                      AXL_BUNDLE_EXECUTABLE, &bs));
     slots_hold(r.d, "fir", "scale", 1, 1);
+    /* RP_1 says the image it loaded: the variant, with its own UUID. */
+    axl_region_info reg[3];
+    uint32_t nreg = 0;
+    AXL_OK(axl_device_get_regions(r.d, reg, 3, &nreg));
+    assert_memory_equal(reg[2].design_uuid, part_scale1 + 416, 16);
+    assert_memory_not_equal(reg[2].design_uuid, part_scale + 416, 16);
     axl_kernel scale, fir;
     AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
     AXL_OK(axl_kernel_bundle_get_kernel(bf, r.ids[1], &fir));
