@@ -9,6 +9,7 @@
 // the handshakes (valid and ready both high before the edge); ap_clk high,
 // eval; decide the next cycle's inputs from the testbench's state only, so
 // nothing it drives depends combinationally on what the RTL drives.
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -254,6 +255,9 @@ class testbench {
     axl_status add_unit(uint32_t n, const axl_xclbin_ip &ip,
                         const axl_rtl::kernel *k, uint32_t region);
     void pass_time(uint64_t ns);
+    void drop_region(uint32_t region);
+    void reap();
+    std::atomic<uint32_t> dropped{0}; // regions detach_region let go
     bool step();
     void cycle_unit(unit &u);
     void sample_lite(unit &u);
@@ -1287,6 +1291,7 @@ axl_status testbench::attach(const axl_xclbin *design,
 
 void testbench::detach()
 {
+    dropped.store(0);
     for (unit &u : units)
         if (u.d)
             u.d->close();
@@ -1336,6 +1341,7 @@ const char *kernel_without_rtl(const axl_xclbin *design, std::string *name)
 axl_status testbench::attach_region(uint32_t region, const axl_xclbin *design,
                                     uint32_t first_unit)
 {
+    reap();
     if (!ctx)
         return axl_fail(AXL_ERR_BAD_STATE,
                         "RTL model: slot region %u loaded before the fabric "
@@ -1343,10 +1349,8 @@ axl_status testbench::attach_region(uint32_t region, const axl_xclbin *design,
     std::string missing;
     if (kernel_without_rtl(design, &missing))
         return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
-                        "RTL model: the partial for slot region %u has "
-                        "kernel %s, which has no RTL here (add its RTL with "
-                        "axl_add_rtl_kernel() in CMake)",
-                        static_cast<unsigned>(region), missing.c_str());
+                        "its kernel %s has no RTL here "
+                        "(axl_add_rtl_kernel)", missing.c_str());
     pass_time(load_ns);
     const size_t before = units.size();
     for (uint32_t i = 0; i < design->ip_count; i++) {
@@ -1361,14 +1365,12 @@ axl_status testbench::attach_region(uint32_t region, const axl_xclbin *design,
             units.back().d->close();
             units.pop_back();
             st = axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
-                          "RTL model: the partial for slot region %u has "
-                          "kernel %.*s with stream ports; a slot's streams "
-                          "are not joined yet",
-                          static_cast<unsigned>(region),
+                          "its kernel %.*s has stream ports; the RTL "
+                          "testbench joins no slot's streams yet",
                           static_cast<int>(ip.kernel.len), ip.kernel.ptr);
         }
         if (st != AXL_SUCCESS) {
-            detach_region(region);
+            drop_region(region);
             return st;
         }
     }
@@ -1381,13 +1383,32 @@ axl_status testbench::attach_region(uint32_t region, const axl_xclbin *design,
 
 // Slot region `region`'s units closed and gone; the others, whose
 // indices come first or after, keep theirs (no stream joins a slot's).
-void testbench::detach_region(uint32_t region)
+void testbench::drop_region(uint32_t region)
 {
     for (size_t i = units.size(); i-- > 0;)
         if (units[i].region == region) {
             units[i].d->close();
             units.erase(units.begin() + static_cast<long>(i));
         }
+}
+
+// The port calls detach_region without its lock (mmio_model.h), maybe
+// while another thread is inside advance(): it only marks the region,
+// and the next serialised call that looks (attach_region, advance) drops
+// its units. They are idle meanwhile (the port unloads a slot with no
+// run out on it).
+void testbench::detach_region(uint32_t region)
+{
+    if (region < 32)
+        dropped.fetch_or(uint32_t{1} << region);
+}
+
+void testbench::reap()
+{
+    const uint32_t m = dropped.exchange(0);
+    for (uint32_t r = 0; m && r < 32; r++)
+        if (m & (uint32_t{1} << r))
+            drop_region(r);
 }
 
 axl_status testbench::reset(uint32_t ip)
@@ -1405,6 +1426,7 @@ axl_status testbench::reset(uint32_t ip)
 
 int testbench::advance(uint32_t ip, uint64_t until_ns)
 {
+    reap();
     uint64_t until = until_ns == AXL_MMIO_MODEL_FOREVER ? UINT64_MAX
                                                          : to_cycles(until_ns);
     for (;;) {
