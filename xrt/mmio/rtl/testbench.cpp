@@ -1587,8 +1587,10 @@ struct rtl_board {
 
 // Reprograms on demand (axl_rtl_set_swaps), read when the device opens.
 bool swaps = true;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
 // The shell of the devices opened from now on (axl_rtl_set_shell).
 const axl_shell *next_shell = nullptr;
+#endif
 
 uint64_t env_number(const char *name, uint64_t fallback)
 {
@@ -1652,6 +1654,7 @@ axl_status program(void *user, const axl_xclbin *image)
     return AXL_SUCCESS;
 }
 
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
 // The board's program_slot (a shell's, axl_rtl_set_shell): the slot's
 // unit numbers wired afresh for the partial, as program does for a whole
 // design; the port then has the testbench attach the slot's region, which
@@ -1667,6 +1670,7 @@ axl_status program_slot(void *user, uint32_t slot, const axl_xclbin *image)
     wire_design(b, *image, sh->slots[slot].first_unit);
     return AXL_SUCCESS;
 }
+#endif
 
 void make_board(rtl_board &b)
 {
@@ -1742,9 +1746,11 @@ const axl_mmio_board *axl_rtl_board(void)
      * any design's units of its registry at an attach and keeps the
      * banks, so the device swaps unless told otherwise. */
     the_board.board.fixed_design = swaps ? 0 : 1;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
     the_board.board.shell = next_shell;
     the_board.board.program_slot = next_shell ? program_slot : nullptr;
     tb.load_ns = next_shell ? next_shell->load_ns : 0;
+#endif
     return &the_board.board;
 }
 
@@ -1753,6 +1759,7 @@ void axl_rtl_set_swaps(bool on)
     swaps = on;
 }
 
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
 axl_status axl_rtl_set_shell(const axl_shell *shell)
 {
     if (shell) {
@@ -1763,6 +1770,15 @@ axl_status axl_rtl_set_shell(const axl_shell *shell)
     next_shell = shell;
     return AXL_SUCCESS;
 }
+#else
+/* Shells come with design swaps (issue 40): switched off here. */
+axl_status axl_rtl_set_shell(const axl_shell *)
+{
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_rtl_set_shell: switched off in this build "
+                    "(AXL_FEATURE_DESIGN_SWAP 0)");
+}
+#endif
 
 uint64_t axl_rtl_cycles(void)
 {
