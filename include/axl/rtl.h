@@ -118,6 +118,19 @@ const axl_mmio_board *axl_rtl_board(void);
  *  (axl_rtl_board()), so set it before the runtime starts. */
 void axl_rtl_set_swaps(bool on);
 
+struct axl_shell;
+/** Gives the RTL board a DFX shell (axl/shell.h; issue 40,
+ *  docs/designs-design.md 3.6, 3.7), as axl_mmio_sim_set_shell does the
+ *  simulator's: from the next time the device opens (after
+ *  axl_shutdown()), the board's design is the shell's static part and
+ *  each slot takes partial designs of the shell whose kernels all have
+ *  RTL here, their units numbered from the slot's first_unit; a slot
+ *  load moves the simulated clock on by the shell's load_ns (the units
+ *  with work clocked through it). `shell` is checked with
+ *  axl_shell_check: refused with a message, nothing changed. NULL: no
+ *  shell. It must stay valid while the device is open. */
+axl_status axl_rtl_set_shell(const struct axl_shell *shell);
+
 /** The clock: cycles since attach, and its frequency. */
 uint64_t axl_rtl_cycles(void);
 uint32_t axl_rtl_clock_mhz(void);

@@ -13,7 +13,7 @@
 #include "mmio_sim.h" /* the simulator's board: axl_mmio_sim_set_swaps */
 #endif
 #if defined(AXL_TEST_RTL) && AXL_TEST_RTL && AXL_FEATURE_DESIGN_SWAP
-#include "axl/rtl.h" /* the RTL's board: axl_rtl_set_swaps */
+#include "axl/rtl.h" /* the RTL's board: axl_rtl_set_swaps, _set_shell */
 #endif
 #include "pool.h"       /* to release what a skipped test left */
 #include "pools.h"
@@ -291,6 +291,9 @@ int axl_test_setup(void **state)
     AXL_OK(axl_emu_set_shell(NULL)); /* nor a shell one gave (issue 40) */
 #if defined(AXL_TEST_MMIO)
     AXL_OK(axl_mmio_sim_set_shell(NULL)); /* the simulator's board's */
+#endif
+#if defined(AXL_TEST_RTL) && AXL_TEST_RTL
+    AXL_OK(axl_rtl_set_shell(NULL)); /* the RTL board's */
 #endif
 #endif
 #if defined(AXL_TEST_PREDIGESTED)

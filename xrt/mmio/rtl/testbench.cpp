@@ -9,6 +9,7 @@
 // the handshakes (valid and ready both high before the edge); ap_clk high,
 // eval; decide the next cycle's inputs from the testbench's state only, so
 // nothing it drives depends combinationally on what the RTL drives.
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include "axl/mmio.h"
 #include "axl/rtl.h"
 #include "axl/runtime.h"
+#include "axl/shell.h"
 #include "axl/xclbin.h"
 
 #include "axl_rtl_glue.hpp"
@@ -194,6 +196,7 @@ struct unit {
     bool chain = false;
     lite_master lite;
     std::vector<mem_slave> mem;
+    uint32_t region = 0;   // 0: the fabric or static part; k + 1: slot k
     bool in_reset = false;
     bool irq = false;          // the pin after the last edge
     bool irq_edge = false;     // rose in this cycle: the isr is due
@@ -225,6 +228,9 @@ class testbench {
     axl_status attach(const axl_xclbin *design, const axl_mmio_bank_region *b,
                       uint32_t n, void (*isr)(uint32_t));
     void detach();
+    axl_status attach_region(uint32_t region, const axl_xclbin *design,
+                             uint32_t first_unit);
+    void detach_region(uint32_t region);
     uint32_t rd32(uint32_t ip, uint32_t off);
     void wr32(uint32_t ip, uint32_t off, uint32_t v);
     int advance(uint32_t ip, uint64_t until_ns);
@@ -243,8 +249,15 @@ class testbench {
     uint32_t read_latency = 20, write_latency = 4;
     uint64_t watchdog = uint64_t{1} << 30;
     uint64_t deadlock_cycles = 4096;
+    uint64_t load_ns = 0; // a slot load's time (the board's shell)
 
   private:
+    axl_status add_unit(uint32_t n, const axl_xclbin_ip &ip,
+                        const axl_rtl::kernel *k, uint32_t region);
+    void pass_time(uint64_t ns);
+    void drop_region(uint32_t region);
+    void reap();
+    std::atomic<uint32_t> dropped{0}; // regions detach_region let go
     bool step();
     void cycle_unit(unit &u);
     void sample_lite(unit &u);
@@ -1171,6 +1184,44 @@ const axl_rtl::kernel *kernel_named(const char *name, size_t len)
     return nullptr;
 }
 
+// A Verilated instance of kernel k for IP_LAYOUT entry ip, as unit
+// number n of region `region` (0: the whole fabric or the static part),
+// its clock low; refused, and nothing added, when a bundle is wider or
+// narrower than the memory model takes.
+axl_status testbench::add_unit(uint32_t n, const axl_xclbin_ip &ip,
+                               const axl_rtl::kernel *k, uint32_t region)
+{
+    unit u;
+    u.ip = n;
+    u.region = region;
+    u.name.assign(ip.name.ptr, ip.name.len);
+    u.kernel = k;
+    u.chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
+    std::string inst = ip.instance.len
+                           ? std::string(ip.instance.ptr, ip.instance.len)
+                           : u.name;
+    u.d.reset(k->make(ctx.get(), inst.c_str()));
+    for (unsigned m = 0; m < u.d->bundles; m++) {
+        mem_slave s;
+        s.p = &u.d->mm[m];
+        s.bus = s.p->data_bits / 8;
+        if (s.p->data_bits < 8 || s.p->data_bits > 1024 ||
+            (s.p->data_bits & (s.p->data_bits - 1))) {
+            u.d->close();
+            return axl_fail(AXL_ERR_INVALID,
+                            "RTL model: %s's bundle %s is %u bits wide; "
+                            "the memory model takes 8 to 1024, a power "
+                            "of two", u.name.c_str(), s.p->name,
+                            static_cast<unsigned>(s.p->data_bits));
+        }
+        u.mem.push_back(s);
+    }
+    put(u.d->clk, 0);
+    u.d->eval();
+    units.push_back(std::move(u));
+    return AXL_SUCCESS;
+}
+
 axl_status testbench::attach(const axl_xclbin *design,
                              const axl_mmio_bank_region *b, uint32_t n,
                              void (*entry)(uint32_t))
@@ -1214,35 +1265,12 @@ axl_status testbench::attach(const axl_xclbin *design,
         const axl_rtl::kernel *k = kernel_named(ip.kernel.ptr, ip.kernel.len);
         if (!k)
             continue; // no RTL: the unit reads all ones, can_run says no
-        units.emplace_back();
-        unit &u = units.back();
-        u.ip = i;
-        u.name.assign(ip.name.ptr, ip.name.len);
-        u.kernel = k;
-        u.chain = ip.control == AXL_XCLBIN_AP_CTRL_CHAIN;
-        std::string inst = ip.instance.len
-                               ? std::string(ip.instance.ptr, ip.instance.len)
-                               : u.name;
-        u.d.reset(k->make(ctx.get(), inst.c_str()));
-        for (unsigned m = 0; m < u.d->bundles; m++) {
-            mem_slave s;
-            s.p = &u.d->mm[m];
-            s.bus = s.p->data_bits / 8;
-            if (s.p->data_bits < 8 || s.p->data_bits > 1024 ||
-                (s.p->data_bits & (s.p->data_bits - 1))) {
-                std::string name = u.name;
-                units.clear();
-                ctx.reset();
-                return axl_fail(AXL_ERR_INVALID,
-                                "RTL model: %s's bundle %s is %u bits wide; "
-                                "the memory model takes 8 to 1024, a power "
-                                "of two", name.c_str(), s.p->name,
-                                static_cast<unsigned>(s.p->data_bits));
-            }
-            u.mem.push_back(s);
+        axl_status st = add_unit(i, ip, k, 0);
+        if (st != AXL_SUCCESS) {
+            units.clear();
+            ctx.reset();
+            return st;
         }
-        put(u.d->clk, 0);
-        u.d->eval();
     }
     axl_status st = join_streams(design);
     if (st != AXL_SUCCESS) {
@@ -1263,6 +1291,7 @@ axl_status testbench::attach(const axl_xclbin *design,
 
 void testbench::detach()
 {
+    dropped.store(0);
     for (unit &u : units)
         if (u.d)
             u.d->close();
@@ -1271,6 +1300,115 @@ void testbench::detach()
     ctx.reset();
     // The port's allocations outlive an attach (a reprogrammed fabric):
     // only note_free forgets one.
+}
+
+// ---- Slots of a DFX shell (issue 40, docs/designs-design.md 3.6, 3.7) -----------
+
+// The clock moves on by ns: the units with work are clocked through it
+// (the static part's and the other slots' runs go on), and once none has
+// any it jumps to the end, which costs no wall time.
+void testbench::pass_time(uint64_t ns)
+{
+    const uint64_t until = cycle + to_cycles(ns);
+    while (cycle < until && !failed)
+        if (!step())
+            cycle = until;
+}
+
+// The name of a partial's first kernel without RTL here, or nullptr.
+const char *kernel_without_rtl(const axl_xclbin *design, std::string *name)
+{
+    for (uint32_t i = 0; i < design->ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(design, i, &ip) == AXL_SUCCESS &&
+            ip.type == AXL_XCLBIN_IP_KERNEL &&
+            !kernel_named(ip.kernel.ptr, ip.kernel.len)) {
+            name->assign(ip.kernel.ptr, ip.kernel.len);
+            return name->c_str();
+        }
+    }
+    return nullptr;
+}
+
+// Slot region `region` takes a partial: the shell's load time passes
+// first (the board programming it), then each of its kernels' units is
+// built in the same context beside the others, as unit first_unit + its
+// IP_LAYOUT index, and held in reset as at power-on while the rest run
+// on. Every unit of a partial needs RTL (a slot is loaded to run it): a
+// kernel without is refused by name, before anything changes. A
+// partial's streams are not joined (designs-design.md 3.7: not yet), so
+// a kernel with a stream port is refused the same way.
+axl_status testbench::attach_region(uint32_t region, const axl_xclbin *design,
+                                    uint32_t first_unit)
+{
+    reap();
+    if (!ctx)
+        return axl_fail(AXL_ERR_BAD_STATE,
+                        "RTL model: slot region %u loaded before the fabric "
+                        "was attached", static_cast<unsigned>(region));
+    std::string missing;
+    if (kernel_without_rtl(design, &missing))
+        return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                        "its kernel %s has no RTL here "
+                        "(axl_add_rtl_kernel)", missing.c_str());
+    pass_time(load_ns);
+    const size_t before = units.size();
+    for (uint32_t i = 0; i < design->ip_count; i++) {
+        axl_xclbin_ip ip;
+        if (axl_xclbin_get_ip(design, i, &ip) != AXL_SUCCESS ||
+            ip.type != AXL_XCLBIN_IP_KERNEL)
+            continue;
+        axl_status st = add_unit(first_unit + i, ip,
+                                 kernel_named(ip.kernel.ptr, ip.kernel.len),
+                                 region);
+        if (st == AXL_SUCCESS && units.back().d->streams) {
+            units.back().d->close();
+            units.pop_back();
+            st = axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                          "its kernel %.*s has stream ports; the RTL "
+                          "testbench joins no slot's streams yet",
+                          static_cast<int>(ip.kernel.len), ip.kernel.ptr);
+        }
+        if (st != AXL_SUCCESS) {
+            drop_region(region);
+            return st;
+        }
+    }
+    std::vector<unit *> fresh;
+    for (size_t i = before; i < units.size(); i++)
+        fresh.push_back(&units[i]);
+    hold_reset(fresh);
+    return AXL_SUCCESS;
+}
+
+// Slot region `region`'s units closed and gone; the others, whose
+// indices come first or after, keep theirs (no stream joins a slot's).
+void testbench::drop_region(uint32_t region)
+{
+    for (size_t i = units.size(); i-- > 0;)
+        if (units[i].region == region) {
+            units[i].d->close();
+            units.erase(units.begin() + static_cast<long>(i));
+        }
+}
+
+// The port calls detach_region without its lock (mmio_model.h), maybe
+// while another thread is inside advance(): it only marks the region,
+// and the next serialised call that looks (attach_region, advance) drops
+// its units. They are idle meanwhile (the port unloads a slot with no
+// run out on it).
+void testbench::detach_region(uint32_t region)
+{
+    if (region < 32)
+        dropped.fetch_or(uint32_t{1} << region);
+}
+
+void testbench::reap()
+{
+    const uint32_t m = dropped.exchange(0);
+    for (uint32_t r = 0; m && r < 32; r++)
+        if (m & (uint32_t{1} << r))
+            drop_region(r);
 }
 
 axl_status testbench::reset(uint32_t ip)
@@ -1288,6 +1426,7 @@ axl_status testbench::reset(uint32_t ip)
 
 int testbench::advance(uint32_t ip, uint64_t until_ns)
 {
+    reap();
     uint64_t until = until_ns == AXL_MMIO_MODEL_FOREVER ? UINT64_MAX
                                                          : to_cycles(until_ns);
     for (;;) {
@@ -1397,6 +1536,12 @@ axl_status m_run_status(void *, uint32_t ip, char *why, size_t size)
 void m_note_alloc(void *, uint64_t phys, uint64_t size) { tb.note_alloc(phys, size); }
 void m_note_free(void *, uint64_t phys) { tb.note_free(phys); }
 void m_work_to_come(void *, int pending) { tb.work_to_come(pending); }
+axl_status m_attach_region(void *, uint32_t region, const axl_xclbin *design,
+                           uint32_t first_unit)
+{
+    return tb.attach_region(region, design, first_unit);
+}
+void m_detach_region(void *, uint32_t region) { tb.detach_region(region); }
 
 const axl_mmio_model model = {
     "RTL simulation (Verilator)",
@@ -1415,8 +1560,8 @@ const axl_mmio_model model = {
     m_note_alloc,
     m_note_free,
     m_work_to_come,
-    nullptr, // attach_region: no slots in the RTL testbench yet (issue 40)
-    nullptr, // detach_region
+    m_attach_region,
+    m_detach_region,
 };
 
 // ---- The board -----------------------------------------------------------------------
@@ -1442,6 +1587,10 @@ struct rtl_board {
 
 // Reprograms on demand (axl_rtl_set_swaps), read when the device opens.
 bool swaps = true;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+// The shell of the devices opened from now on (axl_rtl_set_shell).
+const axl_shell *next_shell = nullptr;
+#endif
 
 uint64_t env_number(const char *name, uint64_t fallback)
 {
@@ -1462,14 +1611,14 @@ void *bank_storage(uint64_t size)
     return p == MAP_FAILED ? nullptr : p;
 }
 
-// Each unit of design x with RTL, by its IP_LAYOUT index: its interrupt
+// Each unit of design x with RTL, by its IP_LAYOUT index (from
+// first_unit: a slot's partial, 0 the fabric's design): its interrupt
 // wired where IP_LAYOUT enables it and its RTL has the pin (unless
 // AXL_RTL_IRQ=0), ap_sw_reset where its kernel was added with SW_RESET.
 // Again for each design the fabric takes: another design's index k is
 // another kernel.
-void wire_units(rtl_board &b, const axl_xclbin &x)
+void wire_design(rtl_board &b, const axl_xclbin &x, uint32_t first_unit)
 {
-    b.wiring.clear();
     for (uint32_t i = 0; i < x.ip_count; i++) {
         axl_xclbin_ip ip;
         if (axl_xclbin_get_ip(&x, i, &ip) != AXL_SUCCESS ||
@@ -1479,13 +1628,19 @@ void wire_units(rtl_board &b, const axl_xclbin &x)
         if (!k)
             continue;
         b.wiring.push_back(
-            {i, 0,
+            {first_unit + i, 0,
              static_cast<uint8_t>(b.irq && ip.interrupt_enabled &&
                                   k->has_interrupt),
              static_cast<uint8_t>(k->sw_reset)});
     }
     b.board.units = b.wiring.data();
     b.board.unit_count = static_cast<uint32_t>(b.wiring.size());
+}
+
+void wire_units(rtl_board &b, const axl_xclbin &x)
+{
+    b.wiring.clear();
+    wire_design(b, x, 0);
 }
 
 // The board's program hook (a swap, designs-design.md 3.7): the new
@@ -1498,6 +1653,24 @@ axl_status program(void *user, const axl_xclbin *image)
     wire_units(*static_cast<rtl_board *>(user), *image);
     return AXL_SUCCESS;
 }
+
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+// The board's program_slot (a shell's, axl_rtl_set_shell): the slot's
+// unit numbers wired afresh for the partial, as program does for a whole
+// design; the port then has the testbench attach the slot's region, which
+// builds the partial's units and passes the shell's load_ns.
+axl_status program_slot(void *user, uint32_t slot, const axl_xclbin *image)
+{
+    rtl_board &b = *static_cast<rtl_board *>(user);
+    const axl_shell *sh = b.board.shell;
+    for (size_t i = b.wiring.size(); i-- > 0;)
+        if (axl_shell_slot_of_unit(sh, b.wiring[i].ip_index, UINT32_MAX) ==
+            static_cast<int>(slot))
+            b.wiring.erase(b.wiring.begin() + static_cast<long>(i));
+    wire_design(b, *image, sh->slots[slot].first_unit);
+    return AXL_SUCCESS;
+}
+#endif
 
 void make_board(rtl_board &b)
 {
@@ -1573,6 +1746,11 @@ const axl_mmio_board *axl_rtl_board(void)
      * any design's units of its registry at an attach and keeps the
      * banks, so the device swaps unless told otherwise. */
     the_board.board.fixed_design = swaps ? 0 : 1;
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+    the_board.board.shell = next_shell;
+    the_board.board.program_slot = next_shell ? program_slot : nullptr;
+    tb.load_ns = next_shell ? next_shell->load_ns : 0;
+#endif
     return &the_board.board;
 }
 
@@ -1580,6 +1758,27 @@ void axl_rtl_set_swaps(bool on)
 {
     swaps = on;
 }
+
+#if !defined(AXL_FEATURE_DESIGN_SWAP) || AXL_FEATURE_DESIGN_SWAP
+axl_status axl_rtl_set_shell(const axl_shell *shell)
+{
+    if (shell) {
+        axl_status st = axl_shell_check("axl_rtl_set_shell", shell);
+        if (st != AXL_SUCCESS)
+            return st;
+    }
+    next_shell = shell;
+    return AXL_SUCCESS;
+}
+#else
+/* Shells come with design swaps (issue 40): switched off here. */
+axl_status axl_rtl_set_shell(const axl_shell *)
+{
+    return axl_fail(AXL_ERR_FEATURE_NOT_SUPPORTED,
+                    "axl_rtl_set_shell: switched off in this build "
+                    "(AXL_FEATURE_DESIGN_SWAP 0)");
+}
+#endif
 
 uint64_t axl_rtl_cycles(void)
 {
