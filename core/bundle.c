@@ -1006,13 +1006,12 @@ axl_status axl_kernel_bundle_place(axl_kernel_bundle bundle,
                                    axl_device device, int32_t slot)
 {
     static const char fn[] = "axl_kernel_bundle_place";
-    AXL__SWITCH(AXL_FEATURE_DESIGN_SWAP, fn);
-#if AXL_FEATURE_DESIGN_SWAP
     AXL__ENTER(kernel_bundle, b, bundle);
     struct axl__device *d = axl__device_get(fn, device, &st);
     uint8_t at = 0;
     while (d && at < b->ndev && b->dev[at] != AXL__SLOT(DEVICE, d))
         at++;
+    /* Without AXL_FEATURE_DESIGN_SWAP no device has slots: -1 is all. */
     const uint32_t n = d ? axl__device_slot_count(d) : 0;
     if (d && b->state != AXL_BUNDLE_EXECUTABLE)
         st = axl__fail(fn, AXL_ERR_INVALID,
@@ -1027,6 +1026,7 @@ axl_status axl_kernel_bundle_place(axl_kernel_bundle bundle,
                        "%s has %u slot%s: there is no slot %d%s",
                        d->info.name, (unsigned)n, n == 1 ? "" : "s",
                        (int)slot, n ? "" : " (it has no DFX shell)");
+#if AXL_FEATURE_DESIGN_SWAP
     if (d && st == AXL_SUCCESS && slot >= 0)
         st = place_check(fn, b, d, (uint8_t)(slot + 1));
     if (d && st == AXL_SUCCESS) {
@@ -1046,14 +1046,9 @@ axl_status axl_kernel_bundle_place(axl_kernel_bundle bundle,
         if (st != AXL_SUCCESS)
             b->place[at] = was;
     }
+#endif
     axl__leave();
     return st;
-#else
-    (void)bundle;
-    (void)device;
-    (void)slot;
-    return AXL_ERR_FEATURE_NOT_SUPPORTED; /* not reached: switched off */
-#endif
 }
 
 axl_status axl_kernel_bundle_get_kernel_ids(axl_kernel_bundle bundle,

@@ -94,6 +94,20 @@ static void close_ip(struct axl__ip *ip)
     axl__bundle_unhold(b);
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* The slot region of d one of b's designs is in, 0: none (lock held). */
+static uint8_t in_a_slot(const struct axl__bundle *b,
+                         const struct axl__device *d)
+{
+    for (uint8_t i = 0; d->nslots && i < b->nimg; i++) {
+        const uint8_t r = axl__slot_carrying(d, b->img[i]);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+#endif
+
 axl_status axl_ip_open(axl_kernel_bundle kb, axl_device dev, const char *name,
                        axl_ip *out)
 {
@@ -113,6 +127,15 @@ axl_status axl_ip_open(axl_kernel_bundle kb, axl_device dev, const char *name,
     } else if (!for_d) {
         st = axl__fail(fn, AXL_ERR_INVALID,
                        "the bundle is not for device %s", d->info.name);
+#if AXL_FEATURE_DESIGN_SWAP
+    } else if (in_a_slot(b, d)) {
+        st = axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                       "the bundle's design is in slot %u (%s) of %s: IPs "
+                       "of a design in a DFX slot cannot be opened yet "
+                       "(run its kernels as commands)",
+                       (unsigned)(in_a_slot(b, d) - 1),
+                       d->region[in_a_slot(b, d)].desc.name, d->info.name);
+#endif
     } else if (!AXL__IS_REF(d->loaded) ||
                !axl__bundle_has_image(b, axl__image_ref_slot(d->loaded))) {
         st = axl__fail(fn, AXL_ERR_BAD_STATE,

@@ -477,6 +477,20 @@ static axl_status bundle_ok(const char *fn, const struct axl__queue *q,
         return axl__fail(fn, AXL_ERR_BAD_STATE,
                          "%s does not carry the bundle's design",
                          d->info.name);
+#if AXL_FEATURE_DESIGN_SWAP
+    /* Its IPs would be taken at their bare IP_LAYOUT index, not at the
+     * slot's unit numbers (designs-design.md 3.4): refused. */
+    for (uint8_t i = 0; d->nslots && i < b->nimg; i++) {
+        const uint8_t r = axl__slot_carrying(d, b->img[i]);
+        if (r)
+            return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
+                             "the bundle's design is in slot %u (%s) of %s: "
+                             "pipelines of a design in a DFX slot are not "
+                             "built yet",
+                             (unsigned)(r - 1), d->region[r].desc.name,
+                             d->info.name);
+    }
+#endif
     if (!axl__dev_has_pipelines(d) && d->port->no_pipelines)
         return axl__fail(fn, AXL_ERR_FEATURE_NOT_SUPPORTED,
                          "%s runs no pipelines: %s", d->info.name,

@@ -135,19 +135,21 @@ axl_status axl_get_kernel_bundle_for(axl_context context,
                                      axl_bundle_state state,
                                      axl_kernel_bundle *bundle);
 
-/** Where the bundle's designs load on a device with DFX slots (issue
- *  40, docs/several-designs.md): slot `slot` (0-based, the shell's order)
- *  of `device`, or -1 for any (the default: the runtime picks an empty
- *  slot, else one whose design nobody holds, else one whose design is
- *  idle, least recently loaded first). A design with an image for several
- *  slots (variants: the same kernels linked for each slot, registered
- *  with axl_image_register) then goes to the one named. A design of the
- *  bundle in no slot loads there now when that displaces nothing held or
- *  running, else at its first command; one already in another slot stays
- *  there until it leaves it. AXL_ERR_INVALID, nothing changed: a device
- *  not the bundle's, a slot it does not have, a design with no image for
- *  that slot; AXL_ERR_FEATURE_NOT_SUPPORTED without
- *  AXL_FEATURE_DESIGN_SWAP. */
+/** Where a bundle's design loads on a device with DFX slots (issue 40,
+ *  docs/several-designs.md): slot `slot` (0-based, the shell's order) of
+ *  `device`, or -1 for any (the default: an empty slot, else one whose
+ *  design nobody holds, else one whose design is idle, least recently
+ *  loaded first). A design with an image for several slots (variants:
+ *  the same kernels linked for each slot, each registered with
+ *  axl_image_register) goes to the one named, now: out of the slot it is
+ *  in, and into the named one when that displaces nothing held or
+ *  running (else at its first command); its later loads go there too.
+ *  AXL_ERR_INVALID, nothing changed: a device not the bundle's, a slot it
+ *  does not have (without AXL_FEATURE_DESIGN_SWAP none has any: only -1
+ *  is taken), a design with no image for that slot, a bundle of two
+ *  partial designs. AXL_ERR_BAD_STATE, nothing changed: the design runs,
+ *  or has commands waiting, in the slot it is in; or an open IP or a
+ *  pipeline pins it there. */
 axl_status axl_kernel_bundle_place(axl_kernel_bundle bundle,
                                    axl_device device, int32_t slot);
 

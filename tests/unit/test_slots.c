@@ -1626,6 +1626,29 @@ static void a_graph_follows_its_design_to_another_slot_3_3(void **s)
     slot_rig_down(&r);
 }
 
+/* An IP of a design in a slot would be reached at its bare IP_LAYOUT
+ * index, not at the slot's unit (3.4): axl_ip_open refuses it, naming
+ * the slot, and opens nothing. */
+static void an_ip_of_a_design_in_a_slot_is_refused_3_4(void **s)
+{
+    (void)s;
+    uint32_t ids0;
+    variant_partials(&ids0);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle bs;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    axl_ip ip;
+    assert_int_equal(axl_ip_open(bs, r.d, "scale", &ip),
+                     AXL_ERR_FEATURE_NOT_SUPPORTED);
+    assert_non_null(strstr(axl_last_message(),
+                           "the bundle's design is in slot 0 (RP_0) of " DEV
+                           ": IPs of a design in a DFX slot cannot be "
+                           "opened yet"));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    slot_rig_down(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1652,6 +1675,7 @@ int main(void)
         T(a_running_design_is_not_moved_3_3),
         T(a_wait_for_a_slot_that_times_out_says_what_each_slot_does_3_3),
         T(a_graph_follows_its_design_to_another_slot_3_3),
+        T(an_ip_of_a_design_in_a_slot_is_refused_3_4),
 #if defined(AXL_TEST_MMIO)
         T(a_shell_the_simulator_cannot_take_is_refused),
         T(a_slot_load_the_board_refuses_fails_and_the_next_one_loads),
