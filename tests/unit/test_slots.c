@@ -11,6 +11,9 @@
  *  - A device without one is as before: no slots, no shell.
  *  - A shell a port cannot take is refused naming what is wrong, and
  *    changes nothing.
+ *  - On Linux, mmio_test_slots also loads slots through dfx-mgr's
+ *    library (AXL_TEST_DFXMGR: the helper of xrt/mmio/dfxmgr.c on the
+ *    fake tests/mmio/fake_dfxmgr.c; stage 6, designs-design.md 3.5).
  *
  * Seen failing before the change: the file did not build (no axl/shell.h);
  * with axl_emu_set_shell storing nothing, the slot counts are 0.
