@@ -49,20 +49,23 @@ void axl_mmio_linux_unmap(void);
 /* ---- DFX slots through dfx-mgr (issue 40; docs/designs-design.md 3.5) ----
  *
  * A board whose shell (axl_mmio_board.shell) is Xilinx's dfx-mgr's to
- * program sets program_slot = axl_mmio_dfxmgr_program_slot and user = an
- * axl_mmio_dfxmgr. The helper opens dfx-mgr's client library with dlopen at
- * the first slot load (no build or run-time dependency until then: the same
- * binary runs where dfx-mgr is absent, and tests hand it a fake), asks it to
- * load the partial's package, and keeps dfx-mgr's handle per slot: the next
- * load into that slot unloads it first. Built with AXL_MMIO_DFXMGR (off by
- * default). What dfx-mgr's library offers (Xilinx/dfx-mgr
- * src/dfxmgr_client.h): dfxmgr_load(package) -> a slot handle, or a
- * negative error; dfxmgr_unload(handle) (dfxmgr_remove before 2026) -> 0 or
- * -1; dfxmgr_uio_by_name(obuf, handle, name) -> "/dev/uioN". The daemon
- * picks the slot: the lowest empty one for which the package has an
- * <package>_slot<N> folder. A package made for axl holds the partial linked
- * for slot N in its <package>_slot<N> folder only, so that dfx-mgr's choice
- * is the slot axl asked for; uio_name lets the helper check it.
+ * program sets program_slot = axl_mmio_dfxmgr_program_slot, unload_slot =
+ * axl_mmio_dfxmgr_unload_slot and user = an axl_mmio_dfxmgr. The helper
+ * opens dfx-mgr's client library with dlopen at the first slot load (no
+ * build or run-time dependency until then: the same binary runs where
+ * dfx-mgr is absent, and tests hand it a fake), asks it to load the
+ * partial's package, and keeps dfx-mgr's handle per slot: the next load
+ * into that slot unloads it first, and axl_shutdown gives it back. Built
+ * with AXL_MMIO_DFXMGR (on by default in Linux builds). What dfx-mgr's
+ * library offers (Xilinx/dfx-mgr src/dfxmgr_client.h):
+ * dfxmgr_load(package) -> a slot handle, or a negative error;
+ * dfxmgr_unload(handle) (dfxmgr_remove before 2026) -> 0 or -1;
+ * dfxmgr_uio_by_name(obuf, handle, name) -> "/dev/uioN". The daemon picks
+ * the slot: the lowest empty one for which the package has an
+ * <package>_slot<N> folder. A package made for axl holds the partial
+ * linked for slot N in its <package>_slot<N> folder only, so that
+ * dfx-mgr's choice is the slot axl asked for; uio_name lets the helper
+ * check it.
  */
 
 /** The most characters of a dfx-mgr package name, NUL included. */
@@ -112,9 +115,19 @@ axl_status axl_mmio_dfxmgr_program_slot(void *user, uint32_t slot,
                                         const struct axl_xclbin *image);
 
 /**
- * Unloads every slot the helper loaded and closes the library (after
- * axl_shutdown, so dfx-mgr's bookkeeping stays clean). The first failure
- * is returned, after trying every slot.
+ * axl_mmio_board.unload_slot through dfx-mgr (user: an axl_mmio_dfxmgr):
+ * unloads the package the helper loaded into `slot`, if any. The port
+ * calls it at axl_shutdown for each slot it loaded. AXL_ERR_PLATFORM when
+ * dfx-mgr refuses, with its return code; the handle is then kept (the next
+ * load into the slot, or axl_mmio_dfxmgr_close, tries again).
+ */
+axl_status axl_mmio_dfxmgr_unload_slot(void *user, uint32_t slot);
+
+/**
+ * Unloads every slot the helper still holds (none once axl_shutdown gave
+ * them back through unload_slot; all of them for a board without it) and
+ * closes the library, after axl_shutdown. The first failure is returned,
+ * after trying every slot; the library stays open then.
  */
 axl_status axl_mmio_dfxmgr_close(axl_mmio_dfxmgr *m);
 

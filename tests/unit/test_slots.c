@@ -1308,18 +1308,20 @@ static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
 static axl_mmio_board dfx_board;
 static axl_mmio_dfxmgr dfx;
 
-/* The board above, with the library at `lib`; the fake's state, cleared,
- * or NULL when `lib` does not open. */
-static fake_dfxmgr *through_dfxmgr(const char *lib)
+/* The board above, with the library at `lib` and the partials
+ * `partials` registers; the fake's state, cleared, or NULL when `lib`
+ * does not open. */
+static fake_dfxmgr *through_dfxmgr(const char *lib, void (*partials)(void))
 {
     AXL_OK(axl_mmio_sim_set_shell(&axl_shell_k26_2rp));
     memset(&dfx, 0, sizeof dfx);
     dfx_board = *axl_mmio_sim_board();
     dfx_board.program_slot = axl_mmio_dfxmgr_program_slot;
+    dfx_board.unload_slot = axl_mmio_dfxmgr_unload_slot;
     dfx_board.user = &dfx;
     AXL_OK(axl_mmio_set_board(&dfx_board));
     setenv("AXL_DFXMGR_LIB", lib, 1);
-    two_partials();
+    partials();
     /* The module the helper opens (one copy: dlopen counts references). */
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     fake_dfxmgr *f = h ? (fake_dfxmgr *)dlsym(h, "fake_dfxmgr_state") : NULL;
@@ -1335,6 +1337,20 @@ static int dfx_teardown(void **state)
     AXL_OK(axl_mmio_set_board(NULL));
     unsetenv("AXL_DFXMGR_LIB");
     return rc;
+}
+
+/* What the runtime logged (axl_log_set), a line each. */
+static char shutdown_log[1024];
+
+static void keep_log(const char *text, size_t len, void *user)
+{
+    (void)user;
+    const size_t at = strlen(shutdown_log);
+    if (at + len + 2 < sizeof shutdown_log) {
+        memcpy(shutdown_log + at, text, len);
+        shutdown_log[at + len] = '\n';
+        shutdown_log[at + len + 1] = '\0';
+    }
 }
 
 static axl_region_state rp1_state(axl_device d)
@@ -1400,13 +1416,13 @@ static void run_fir_and_release(axl_device d, axl_context c,
 /* Each slot load asks dfx-mgr for the partial's package (its first
  * kernel's name) and keeps the handle dfx-mgr gives, which is not the
  * slot's index: fir, loaded first into RP_1, gets handle 0, scale in RP_0
- * handle 1. A later load into a slot unloads that slot's handle first
- * (here after a shutdown, whose runtime forgot RP_1 but dfx-mgr did not),
- * and axl_mmio_dfxmgr_close gives back what is left. */
+ * handle 1. axl_shutdown gives both back (3.3), slot by slot, so the next
+ * start finds dfx-mgr's slots free: fir gets handle 0 again, with no
+ * unload first, and axl_mmio_dfxmgr_close has nothing left to unload. */
 static void a_slot_load_asks_dfx_mgr_for_the_partials_package_3_5(void **s)
 {
     (void)s;
-    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR);
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, two_partials);
     assert_non_null(f);
     axl_device d = axl_test_emu_device();
     axl_context c;
@@ -1422,19 +1438,65 @@ static void a_slot_load_asks_dfx_mgr_for_the_partials_package_3_5(void **s)
     AXL_OK(axl_kernel_bundle_release(bs));
     run_fir_and_release(d, c, bf);
     AXL_OK(axl_shutdown());
+    assert_string_equal(f->log, "load fir=0;load scale=1;"
+                                "unload 1=0;unload 0=0;");
+    assert_int_equal(dfx.handle[0] + dfx.handle[1], 0);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(f->held[i], 0);
 
     two_partials(); /* a shutdown forgets the registered images */
     d = axl_test_emu_device();
     AXL_OK(fir_bundle(d, &c, &bf));
     assert_string_equal(f->log, "load fir=0;load scale=1;"
-                                "unload 0=0;load fir=0;");
+                                "unload 1=0;unload 0=0;load fir=0;");
     run_fir_and_release(d, c, bf);
     AXL_OK(axl_shutdown());
     AXL_OK(axl_mmio_dfxmgr_close(&dfx));
     assert_string_equal(f->log, "load fir=0;load scale=1;"
-                                "unload 0=0;load fir=0;"
-                                "unload 1=0;unload 0=0;");
+                                "unload 1=0;unload 0=0;load fir=0;"
+                                "unload 0=0;");
     assert_int_equal(dfx.handle[0] + dfx.handle[1], 0);
+}
+
+/* Two packages taking turns in one slot (RP_0): each load unloads the
+ * handle of the package before it, so dfx-mgr never holds two for one
+ * slot. A board without unload_slot keeps its last one past axl_shutdown,
+ * until axl_mmio_dfxmgr_close gives it back. */
+static void a_slot_taking_another_package_unloads_the_last_first_3_5(
+    void **s)
+{
+    (void)s;
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, one_slot_partials);
+    assert_non_null(f);
+    dfx_board.unload_slot = NULL;
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[1], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    assert_string_equal(f->log, "load scale=0;");
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, r.ids[1], &fir));
+    run_fir_in_rp0(r.q, fir);
+    assert_string_equal(f->log, "load scale=0;unload 0=0;load fir=0;");
+    run_scale_in_rp0(r.q, scale, 0);
+    assert_string_equal(f->log, "load scale=0;unload 0=0;load fir=0;"
+                                "unload 0=0;load scale=0;");
+    assert_int_equal(dfx.handle[0], 0 + 1);
+    assert_int_equal(dfx.handle[1], 0);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    slot_rig_down(&r);
+    AXL_OK(axl_shutdown());
+    assert_int_equal(dfx.handle[0], 0 + 1); /* no unload_slot: kept */
+    AXL_OK(axl_mmio_dfxmgr_close(&dfx));
+    assert_string_equal(f->log, "load scale=0;unload 0=0;load fir=0;"
+                                "unload 0=0;load scale=0;unload 0=0;");
+    assert_int_equal(dfx.handle[0], 0);
 }
 
 /* Without dfx-mgr's library a slot load fails naming it
@@ -1444,7 +1506,7 @@ static void without_dfx_mgr_a_slot_load_fails_naming_its_library_3_5(
     void **s)
 {
     (void)s;
-    assert_null(through_dfxmgr("/nonexistent/libdfx-mgr.so"));
+    assert_null(through_dfxmgr("/nonexistent/libdfx-mgr.so", two_partials));
     axl_device d = axl_test_emu_device();
     axl_context c;
     axl_kernel_bundle bf;
@@ -1474,12 +1536,14 @@ static void without_dfx_mgr_a_slot_load_fails_naming_its_library_3_5(
 
 /* A load dfx-mgr refuses fails with its return code and what it means
  * (AXL_ERR_PLATFORM), leaving the slot empty and no handle recorded; the
- * next loads and runs. An unload it refuses keeps the handle, loads
- * nothing, and says so. */
+ * next loads and runs. An unload it refuses at axl_shutdown is logged
+ * (the runtime shuts down all the same) and keeps the handle: the next
+ * load into the slot tries it again, and, refused, loads nothing and says
+ * so. */
 static void a_load_dfx_mgr_refuses_fails_with_its_code_3_5(void **s)
 {
     (void)s;
-    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR);
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, two_partials);
     assert_non_null(f);
     f->fail_load = -3;
     axl_device d = axl_test_emu_device();
@@ -1497,14 +1561,27 @@ static void a_load_dfx_mgr_refuses_fails_with_its_code_3_5(void **s)
     AXL_OK(fir_bundle(d, &c, &bf));
     assert_int_equal(rp1_state(d), AXL_REGION_LOADED);
     run_fir_and_release(d, c, bf);
-    AXL_OK(axl_shutdown());
-
     f->fail_unload = -1;
+    shutdown_log[0] = '\0';
+    axl_log_set(AXL_LOG_WARN, keep_log, NULL);
+    AXL_OK(axl_shutdown());
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_string_equal(f->log, "load fir=-3;load fir=0;unload 0=-1;");
+    assert_int_equal(dfx.handle[1], 0 + 1);
+#if AXL_LOGS
+    if (!strstr(shutdown_log, "mmio: slot RP_1 keeps its partial after "
+                              "shutdown: ") ||
+        (axl_test_messages() &&
+         !strstr(shutdown_log, "dfx-mgr's unload(0) for slot 1 returned -1")))
+        fail_msg("no warning of the refused unload: \"%s\"", shutdown_log);
+#endif
+
     two_partials();
     d = axl_test_emu_device();
     AXL_EXPECT(fir_bundle(d, &c, &bf), AXL_ERR_PLATFORM);
     AXL_MESSAGE_HAS("dfx-mgr's unload(0) for slot 1 returned -1");
-    assert_string_equal(f->log, "load fir=-3;load fir=0;unload 0=-1;");
+    assert_string_equal(f->log, "load fir=-3;load fir=0;unload 0=-1;"
+                                "unload 0=-1;");
     assert_int_equal(dfx.handle[1], 0 + 1);
     AXL_OK(axl_context_release(c));
     f->fail_unload = 0;
@@ -1515,7 +1592,7 @@ static void a_load_dfx_mgr_refuses_fails_with_its_code_3_5(void **s)
 static void an_older_dfx_mgr_unloads_with_dfxmgr_remove_3_5(void **s)
 {
     (void)s;
-    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR_OLD);
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR_OLD, two_partials);
     assert_non_null(f);
     axl_device d = axl_test_emu_device();
     axl_context c;
@@ -1542,7 +1619,7 @@ static void write_file(const char *path, const char *text)
 static void a_package_dfx_mgr_put_in_another_slot_is_refused_3_5(void **s)
 {
     (void)s;
-    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR);
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, two_partials);
     assert_non_null(f);
     char root[] = "/tmp/axl_dfxmgr_XXXXXX", path[256];
     assert_non_null(mkdtemp(root));
@@ -1958,6 +2035,7 @@ int main(void)
 #if defined(AXL_TEST_DFXMGR)
 #define D(f) cmocka_unit_test_setup_teardown(f, setup, dfx_teardown)
         D(a_slot_load_asks_dfx_mgr_for_the_partials_package_3_5),
+        D(a_slot_taking_another_package_unloads_the_last_first_3_5),
         D(without_dfx_mgr_a_slot_load_fails_naming_its_library_3_5),
         D(a_load_dfx_mgr_refuses_fails_with_its_code_3_5),
         D(an_older_dfx_mgr_unloads_with_dfxmgr_remove_3_5),

@@ -225,6 +225,20 @@ axl_status axl_mmio_dfxmgr_program_slot(void *user, uint32_t slot,
     return st;
 }
 
+axl_status axl_mmio_dfxmgr_unload_slot(void *user, uint32_t slot)
+{
+    axl_mmio_dfxmgr *m = user;
+    if (!m || slot >= AXL_SHELL_MAX_SLOTS)
+        return axl_fail(AXL_ERR_INVALID,
+                        "axl_mmio_dfxmgr_unload_slot: needs the board's "
+                        "axl_mmio_dfxmgr as user and a slot below %u",
+                        (unsigned)AXL_SHELL_MAX_SLOTS);
+    pthread_mutex_lock(&lock);
+    const axl_status st = unload_slot(m, slot);
+    pthread_mutex_unlock(&lock);
+    return st;
+}
+
 axl_status axl_mmio_dfxmgr_close(axl_mmio_dfxmgr *m)
 {
     if (!m)
