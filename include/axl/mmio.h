@@ -150,6 +150,13 @@ typedef struct axl_mmio_board {
      *  no partial loads. Called with no run out on the slot. */
     axl_status (*program_slot)(void *user, uint32_t slot,
                                const struct axl_xclbin *image);
+    /** Optional: gives slot `slot` back to what programs it (dfx-mgr's
+     *  unload; bare metal: decouple it). The port calls it at close, so
+     *  at axl_shutdown, for each slot program_slot loaded since the
+     *  device opened, so that the loader forgets what axl loaded
+     *  (docs/designs-design.md 3.3). A failure is logged at warn level
+     *  and the runtime shuts down all the same. */
+    axl_status (*unload_slot)(void *user, uint32_t slot);
 #endif
 } axl_mmio_board;
 

@@ -11,6 +11,9 @@
  *  - A device without one is as before: no slots, no shell.
  *  - A shell a port cannot take is refused naming what is wrong, and
  *    changes nothing.
+ *  - On Linux, mmio_test_slots also loads slots through dfx-mgr's
+ *    library (AXL_TEST_DFXMGR: the helper of xrt/mmio/dfxmgr.c on the
+ *    fake tests/mmio/fake_dfxmgr.c; stage 6, designs-design.md 3.5).
  *
  * Seen failing before the change: the file did not build (no axl/shell.h);
  * with axl_emu_set_shell storing nothing, the slot counts are 0.
@@ -1284,6 +1287,378 @@ static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
     slot_rig_down(&r);
 }
 
+/* ---- Through dfx-mgr (3.5; stage 6) ----------------------------------
+ *
+ * The simulator's board with k26_2rp, whose program_slot is the helper
+ * axl_mmio_dfxmgr_program_slot (xrt/mmio/dfxmgr.c) on a fake
+ * libdfx-mgr.so (tests/mmio/fake_dfxmgr.c, named by AXL_DFXMGR_LIB): it
+ * hands out slot handles as dfx-mgrd does (the lowest free one, which is
+ * not the slot's index), records each call and fails on request. The
+ * simulator still attaches the slot's units, so the kernels run.
+ */
+#if defined(AXL_TEST_DFXMGR)
+#include <dlfcn.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "axl/mmio_linux.h"
+#include "fake_dfxmgr.h"
+
+static axl_mmio_board dfx_board;
+static axl_mmio_dfxmgr dfx;
+
+/* The board above, with the library at `lib` and the partials
+ * `partials` registers; the fake's state, cleared, or NULL when `lib`
+ * does not open. */
+static fake_dfxmgr *through_dfxmgr(const char *lib, void (*partials)(void))
+{
+    AXL_OK(axl_mmio_sim_set_shell(&axl_shell_k26_2rp));
+    memset(&dfx, 0, sizeof dfx);
+    dfx_board = *axl_mmio_sim_board();
+    dfx_board.program_slot = axl_mmio_dfxmgr_program_slot;
+    dfx_board.unload_slot = axl_mmio_dfxmgr_unload_slot;
+    dfx_board.user = &dfx;
+    AXL_OK(axl_mmio_set_board(&dfx_board));
+    setenv("AXL_DFXMGR_LIB", lib, 1);
+    partials();
+    /* The module the helper opens (one copy: dlopen counts references). */
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    fake_dfxmgr *f = h ? (fake_dfxmgr *)dlsym(h, "fake_dfxmgr_state") : NULL;
+    if (f)
+        memset(f, 0, sizeof *f);
+    return f;
+}
+
+static int dfx_teardown(void **state)
+{
+    int rc = teardown(state); /* shuts the runtime down */
+    (void)axl_mmio_dfxmgr_close(&dfx);
+    AXL_OK(axl_mmio_set_board(NULL));
+    unsetenv("AXL_DFXMGR_LIB");
+    return rc;
+}
+
+/* What the runtime logged (axl_log_set), a line each. */
+static char shutdown_log[1024];
+
+static void keep_log(const char *text, size_t len, void *user)
+{
+    (void)user;
+    const size_t at = strlen(shutdown_log);
+    if (at + len + 2 < sizeof shutdown_log) {
+        memcpy(shutdown_log + at, text, len);
+        shutdown_log[at + len] = '\n';
+        shutdown_log[at + len + 1] = '\0';
+    }
+}
+
+static axl_region_state rp1_state(axl_device d)
+{
+    axl_region_info reg[3];
+    uint32_t n = 0;
+    AXL_OK(axl_device_get_regions(d, reg, 3, &n));
+    assert_int_equal(n, 3);
+    return reg[2].state;
+}
+
+/* fir's bundle on d: its status (the slot load is at bundle time). */
+static axl_status fir_bundle(axl_device d, axl_context *c,
+                             axl_kernel_bundle *b)
+{
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("fir", &id));
+    AXL_OK(axl_context_create(&d, 1, NULL, c));
+    return axl_get_kernel_bundle_for(*c, &d, 1, &id, 1, AXL_BUNDLE_EXECUTABLE,
+                                     b);
+}
+
+/* fir of bundle b in RP_1, its sums checked; b and c released. */
+static void run_fir_and_release(axl_device d, axl_context c,
+                                axl_kernel_bundle b)
+{
+    enum { N = 16, TAPS = 2 };
+    axl_kernel_id id;
+    AXL_OK(axl_get_kernel_id("fir", &id));
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(b, id, &fir));
+    axl_queue q;
+    AXL_OK(axl_queue_create(c, d, AXL_QUEUE_IN_ORDER, NULL, &q));
+    int16_t in[N], taps[TAPS] = {16384, 16384}, out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (int16_t)(i * 100);
+    axl_buffer I, C, O;
+    AXL_OK(axl_buffer_create_from(in, 2, axl_range_1d(N), NULL, &I));
+    AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(TAPS), NULL, &C));
+    AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
+    axl_event e;
+    AXL_OK(axl_queue_single_task(
+        q, fir,
+        AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
+                 AXL_ARG_U32(TAPS), AXL_ARG_U32(N)),
+        NULL, 0, &e));
+    AXL_OK(axl_event_wait(e));
+    int32_t slot = 9;
+    AXL_OK(axl_event_get_slot(e, &slot));
+    assert_int_equal(slot, 1);
+    AXL_OK(axl_event_release(e));
+    AXL_OK(axl_buffer_release(I));
+    AXL_OK(axl_buffer_release(C));
+    AXL_OK(axl_buffer_release(O));
+    for (int i = 1; i < N; i++)
+        assert_int_equal(out[i], i * 100 - 50);
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(b));
+    AXL_OK(axl_queue_release(q));
+    AXL_OK(axl_context_release(c));
+}
+
+/* Each slot load asks dfx-mgr for the partial's package (its first
+ * kernel's name) and keeps the handle dfx-mgr gives, which is not the
+ * slot's index: fir, loaded first into RP_1, gets handle 0, scale in RP_0
+ * handle 1. axl_shutdown gives both back (3.3), slot by slot, so the next
+ * start finds dfx-mgr's slots free: fir gets handle 0 again, with no
+ * unload first, and axl_mmio_dfxmgr_close has nothing left to unload. */
+static void a_slot_load_asks_dfx_mgr_for_the_partials_package_3_5(void **s)
+{
+    (void)s;
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, two_partials);
+    assert_non_null(f);
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    axl_kernel_bundle bf, bs;
+    AXL_OK(fir_bundle(d, &c, &bf));
+    axl_kernel_id scale_id;
+    AXL_OK(axl_get_kernel_id("scale", &scale_id));
+    AXL_OK(axl_get_kernel_bundle_for(c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    assert_string_equal(f->log, "load fir=0;load scale=1;");
+    assert_int_equal(dfx.handle[1], 0 + 1);
+    assert_int_equal(dfx.handle[0], 1 + 1);
+    AXL_OK(axl_kernel_bundle_release(bs));
+    run_fir_and_release(d, c, bf);
+    AXL_OK(axl_shutdown());
+    assert_string_equal(f->log, "load fir=0;load scale=1;"
+                                "unload 1=0;unload 0=0;");
+    assert_int_equal(dfx.handle[0] + dfx.handle[1], 0);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(f->held[i], 0);
+
+    two_partials(); /* a shutdown forgets the registered images */
+    d = axl_test_emu_device();
+    AXL_OK(fir_bundle(d, &c, &bf));
+    assert_string_equal(f->log, "load fir=0;load scale=1;"
+                                "unload 1=0;unload 0=0;load fir=0;");
+    run_fir_and_release(d, c, bf);
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_mmio_dfxmgr_close(&dfx));
+    assert_string_equal(f->log, "load fir=0;load scale=1;"
+                                "unload 1=0;unload 0=0;load fir=0;"
+                                "unload 0=0;");
+    assert_int_equal(dfx.handle[0] + dfx.handle[1], 0);
+}
+
+/* Two packages taking turns in one slot (RP_0): each load unloads the
+ * handle of the package before it, so dfx-mgr never holds two for one
+ * slot. A board without unload_slot keeps its last one past axl_shutdown,
+ * until axl_mmio_dfxmgr_close gives it back. */
+static void a_slot_taking_another_package_unloads_the_last_first_3_5(
+    void **s)
+{
+    (void)s;
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, one_slot_partials);
+    assert_non_null(f);
+    dfx_board.unload_slot = NULL;
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[0], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &r.d, 1, &r.ids[1], 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    assert_string_equal(f->log, "load scale=0;");
+    axl_kernel scale, fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, r.ids[1], &fir));
+    run_fir_in_rp0(r.q, fir);
+    assert_string_equal(f->log, "load scale=0;unload 0=0;load fir=0;");
+    run_scale_in_rp0(r.q, scale, 0);
+    assert_string_equal(f->log, "load scale=0;unload 0=0;load fir=0;"
+                                "unload 0=0;load scale=0;");
+    assert_int_equal(dfx.handle[0], 0 + 1);
+    assert_int_equal(dfx.handle[1], 0);
+    AXL_OK(axl_kernel_release(scale));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    slot_rig_down(&r);
+    AXL_OK(axl_shutdown());
+    assert_int_equal(dfx.handle[0], 0 + 1); /* no unload_slot: kept */
+    AXL_OK(axl_mmio_dfxmgr_close(&dfx));
+    assert_string_equal(f->log, "load scale=0;unload 0=0;load fir=0;"
+                                "unload 0=0;load scale=0;unload 0=0;");
+    assert_int_equal(dfx.handle[0], 0);
+}
+
+/* Without dfx-mgr's library a slot load fails naming it
+ * (AXL_ERR_FEATURE_NOT_SUPPORTED), the slot stays empty, and nothing is
+ * recorded. */
+static void without_dfx_mgr_a_slot_load_fails_naming_its_library_3_5(
+    void **s)
+{
+    (void)s;
+    assert_null(through_dfxmgr("/nonexistent/libdfx-mgr.so", two_partials));
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    axl_kernel_bundle bf;
+    AXL_EXPECT(fir_bundle(d, &c, &bf), AXL_ERR_FEATURE_NOT_SUPPORTED);
+    AXL_MESSAGE_HAS("programming slot 1 (RP_1) of C-model simulator with "
+                    "the design of fir failed");
+    AXL_MESSAGE_HAS("no dfx-mgr library: /nonexistent/libdfx-mgr.so: No "
+                    "such file or directory (AXL_DFXMGR_LIB)");
+    assert_int_equal(rp1_state(d), AXL_REGION_EMPTY);
+    assert_null(dfx.lib);
+    assert_int_equal(dfx.handle[1], 0);
+    /* Unnamed, the helper tries the installed names (none here). */
+    unsetenv("AXL_DFXMGR_LIB");
+    void *real = dlopen("libdfx-mgr.so.2", RTLD_NOW | RTLD_NOLOAD);
+    if (!real) {
+        axl_kernel_id id;
+        AXL_OK(axl_get_kernel_id("fir", &id));
+        AXL_EXPECT(axl_get_kernel_bundle_for(c, &d, 1, &id, 1,
+                                             AXL_BUNDLE_EXECUTABLE, &bf),
+                   AXL_ERR_FEATURE_NOT_SUPPORTED);
+        AXL_MESSAGE_HAS("no dfx-mgr library: libdfx-mgr.so.2: No such "
+                        "file or directory (nor .so.1, .so; AXL_DFXMGR_LIB "
+                        "names one)");
+    }
+    AXL_OK(axl_context_release(c));
+}
+
+/* A load dfx-mgr refuses fails with its return code and what it means
+ * (AXL_ERR_PLATFORM), leaving the slot empty and no handle recorded; the
+ * next loads and runs. An unload it refuses at axl_shutdown is logged
+ * (the runtime shuts down all the same) and keeps the handle: the next
+ * load into the slot tries it again, and, refused, loads nothing and says
+ * so. */
+static void a_load_dfx_mgr_refuses_fails_with_its_code_3_5(void **s)
+{
+    (void)s;
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, two_partials);
+    assert_non_null(f);
+    f->fail_load = -3;
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    axl_kernel_bundle bf;
+    AXL_EXPECT(fir_bundle(d, &c, &bf), AXL_ERR_PLATFORM);
+    AXL_MESSAGE_HAS("of C-model simulator with the design of fir failed");
+    AXL_MESSAGE_HAS("dfxmgr_load(\"fir\") for slot 1 returned -3: no "
+                    "empty slot the package has a folder for");
+    assert_string_equal(f->log, "load fir=-3;");
+    assert_int_equal(rp1_state(d), AXL_REGION_EMPTY);
+    assert_int_equal(dfx.handle[1], 0);
+    AXL_OK(axl_context_release(c));
+    f->fail_load = 0;
+    AXL_OK(fir_bundle(d, &c, &bf));
+    assert_int_equal(rp1_state(d), AXL_REGION_LOADED);
+    run_fir_and_release(d, c, bf);
+    f->fail_unload = -1;
+    shutdown_log[0] = '\0';
+    axl_log_set(AXL_LOG_WARN, keep_log, NULL);
+    AXL_OK(axl_shutdown());
+    axl_log_set(AXL_LOG_OFF, NULL, NULL);
+    assert_string_equal(f->log, "load fir=-3;load fir=0;unload 0=-1;");
+    assert_int_equal(dfx.handle[1], 0 + 1);
+#if AXL_LOGS
+    if (!strstr(shutdown_log, "mmio: slot RP_1 keeps its partial after "
+                              "shutdown: ") ||
+        (axl_test_messages() &&
+         !strstr(shutdown_log, "dfx-mgr's unload(0) for slot 1 returned -1")))
+        fail_msg("no warning of the refused unload: \"%s\"", shutdown_log);
+#endif
+
+    two_partials();
+    d = axl_test_emu_device();
+    AXL_EXPECT(fir_bundle(d, &c, &bf), AXL_ERR_PLATFORM);
+    AXL_MESSAGE_HAS("dfx-mgr's unload(0) for slot 1 returned -1");
+    assert_string_equal(f->log, "load fir=-3;load fir=0;unload 0=-1;"
+                                "unload 0=-1;");
+    assert_int_equal(dfx.handle[1], 0 + 1);
+    AXL_OK(axl_context_release(c));
+    f->fail_unload = 0;
+}
+
+/* A dfx-mgr from before 2026 calls its unload dfxmgr_remove: the helper
+ * takes that one. */
+static void an_older_dfx_mgr_unloads_with_dfxmgr_remove_3_5(void **s)
+{
+    (void)s;
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR_OLD, two_partials);
+    assert_non_null(f);
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    axl_kernel_bundle bf;
+    AXL_OK(fir_bundle(d, &c, &bf));
+    run_fir_and_release(d, c, bf);
+    AXL_OK(axl_shutdown());
+    AXL_OK(axl_mmio_dfxmgr_close(&dfx));
+    assert_string_equal(f->log, "load fir=0;remove 0=0;");
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* dfx-mgr picks the slot itself (the lowest empty one the package has a
+ * folder for), and its handle names no slot. With uio_name the helper
+ * asks for that UIO and checks its map 0 lies in the slot's window: a
+ * package loaded elsewhere is unloaded and refused, naming both. */
+static void a_package_dfx_mgr_put_in_another_slot_is_refused_3_5(void **s)
+{
+    (void)s;
+    fake_dfxmgr *f = through_dfxmgr(AXL_TEST_DFXMGR, two_partials);
+    assert_non_null(f);
+    char root[] = "/tmp/axl_dfxmgr_XXXXXX", path[256];
+    assert_non_null(mkdtemp(root));
+    const char *dirs[] = {"/class", "/class/uio", "/class/uio/uio4",
+                          "/class/uio/uio4/maps", "/class/uio/uio4/maps/map0"};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s%s", root, dirs[i]);
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    snprintf(path, sizeof path, "%s/class/uio/uio4/maps/map0/addr", root);
+    write_file(path, "0x80000000\n"); /* RP_0's window */
+    strcpy(f->uio, "/dev/uio4");
+    dfx.uio_name = "AccelConfig";
+    dfx.shell = &axl_shell_k26_2rp;
+    dfx.sysfs = root;
+    axl_device d = axl_test_emu_device();
+    axl_context c;
+    axl_kernel_bundle bf;
+    AXL_EXPECT(fir_bundle(d, &c, &bf), AXL_ERR_PLATFORM);
+    AXL_MESSAGE_HAS("dfx-mgr put fir outside RP_1: its AccelConfig (uio4) "
+                    "at 0x80000000 is not in 0x82000000+0x2000000 (one "
+                    "package per slot)");
+    assert_string_equal(f->log, "load fir=0;uio AccelConfig 0;unload 0=0;");
+    assert_int_equal(dfx.handle[1], 0);
+    assert_int_equal(rp1_state(d), AXL_REGION_EMPTY);
+    AXL_OK(axl_context_release(c));
+    write_file(path, "0x82000000\n"); /* RP_1's */
+    AXL_OK(fir_bundle(d, &c, &bf));
+    assert_int_equal(dfx.handle[1], 0 + 1);
+    run_fir_and_release(d, c, bf);
+    remove(path);
+    for (size_t i = 5; i-- > 0;) {
+        snprintf(path, sizeof path, "%s%s", root, dirs[i]);
+        rmdir(path);
+    }
+    rmdir(root);
+}
+#endif
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 /* ---- Variants: one design linked for several slots (1.2, 3.3) ------- */
@@ -1680,6 +2055,15 @@ int main(void)
         T(a_shell_the_simulator_cannot_take_is_refused),
         T(a_slot_load_the_board_refuses_fails_and_the_next_one_loads),
         T(slot_units_sit_at_the_slots_numbers_and_lines_3_4),
+#endif
+#if defined(AXL_TEST_DFXMGR)
+#define D(f) cmocka_unit_test_setup_teardown(f, setup, dfx_teardown)
+        D(a_slot_load_asks_dfx_mgr_for_the_partials_package_3_5),
+        D(a_slot_taking_another_package_unloads_the_last_first_3_5),
+        D(without_dfx_mgr_a_slot_load_fails_naming_its_library_3_5),
+        D(a_load_dfx_mgr_refuses_fails_with_its_code_3_5),
+        D(an_older_dfx_mgr_unloads_with_dfxmgr_remove_3_5),
+        D(a_package_dfx_mgr_put_in_another_slot_is_refused_3_5),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,6 +71,9 @@ typedef struct mmio_device {
      * lines reaches (MMIO_NO_UNIT: none), rebuilt at each slot load
      * (designs-design.md 3.4). */
     uint8_t line_unit[AXL_MMIO_IRQ_LINES];
+    /* Bit k: the board's program_slot loaded slot k since open, so its
+     * unload_slot gives it back at close (3.3). */
+    uint32_t programmed;
 #endif
 } mmio_device;
 
@@ -308,8 +311,29 @@ static axl_status mmio_open(uint32_t index, void **dev)
     return AXL_SUCCESS;
 }
 
+#if AXL_FEATURE_DESIGN_SWAP
+/* The slots the board programmed go back to it at close (axl_shutdown:
+ * designs-design.md 3.3, so dfx-mgr's bookkeeping stays clean). The
+ * runtime shuts down whatever the board answers: a refusal is logged. */
+static void give_slots_back(mmio_device *d)
+{
+    const axl_mmio_board *bd = axl__mmio.board;
+    for (uint32_t k = 0; bd && bd->unload_slot && k < AXL_SHELL_MAX_SLOTS;
+         k++)
+        if (((d->programmed >> k) & 1u) &&
+            bd->unload_slot(bd->user, k) != AXL_SUCCESS)
+            axl_hal_log(AXL_LOG_WARN,
+                        "mmio: slot %s keeps its partial after shutdown: %s",
+                        bd->shell->slots[k].name, axl_last_message());
+    d->programmed = 0;
+}
+#endif
+
 static void mmio_close(void *dev)
 {
+#if AXL_FEATURE_DESIGN_SWAP
+    give_slots_back(dev);
+#endif
     (void)dev;
     axl__mmio.open = MMIO_OWNER_NONE;
 #if MMIO_MODEL
@@ -577,6 +601,8 @@ static axl_status slot_load(mmio_device *d, uint32_t r,
         return st;
     forget_slot_units(d, r - 1);
     st = bd->program_slot(bd->user, r - 1, image);
+    if (st == AXL_SUCCESS)
+        d->programmed |= 1u << (r - 1);
 #if MMIO_MODEL
     if (st == AXL_SUCCESS)
         st = axl__mmio_model_load_region(r, image, slot->first_unit);
