@@ -157,6 +157,16 @@ typedef struct axl_mmio_board {
      *  (docs/designs-design.md 3.3). A failure is logged at warn level
      *  and the runtime shuts down all the same. */
     axl_status (*unload_slot)(void *user, uint32_t slot);
+    /** Optional: called after each successful program_slot, once the
+     *  port has wired the partial's units, to re-arm the interrupt
+     *  controller for the slot's lines (XRT users report PL interrupts
+     *  dead after a partial load until it is refreshed; docs/
+     *  designs-design.md 3.4). A failure fails the load, naming the slot
+     *  and the board's reason (axl_fail's message), and leaves the slot
+     *  empty as a failed program_slot does. NULL: nothing to re-arm. The
+     *  port watches each wired unit's first run after the load for a
+     *  missing interrupt either way (AXL_MMIO_IRQ_VERIFY_NS). */
+    axl_status (*after_load)(void *user, uint32_t slot);
 #endif
 } axl_mmio_board;
 
@@ -213,6 +223,9 @@ typedef struct axl_mmio_counters {
     uint32_t irq_missing;       /**< units whose run ended without the
                                      interrupt they were wired for (each
                                      then falls back to polling) */
+    uint32_t loads;             /**< partials the port loaded into a
+                                     shell's slots (program_slot and
+                                     after_load succeeded) */
 } axl_mmio_counters;
 void axl_mmio_counters_get(axl_mmio_counters *out);
 

@@ -52,7 +52,12 @@ static int teardown(void **state)
 {
     AXL_OK(SET_SHELL(NULL));
     unsetenv("AXL_EMU_SHELL");
-    return axl_test_teardown(state);
+    int r = axl_test_teardown(state); /* shuts the runtime down */
+#if defined(AXL_TEST_MMIO)
+    AXL_OK(axl_mmio_set_board(NULL)); /* a test's board (3.4's) */
+    axl_mmio_sim_defaults();
+#endif
+    return r;
 }
 
 static uint32_t slots_of(axl_device d)
@@ -548,8 +553,8 @@ static uint32_t loads(void)
     return 0;
 }
 
-/* fir in slot RP_0 of d, on q: right values, ran in slot 0. */
-static void run_fir_in_rp0(axl_queue q, axl_kernel fir)
+/* fir on q: right values, ran in slot `slot`. */
+static void run_fir_in(axl_queue q, axl_kernel fir, int32_t in_slot)
 {
     enum { N = 32, TAPS = 2 };
     int16_t in[N], taps[TAPS] = {16384, 16384}, out[N];
@@ -568,7 +573,7 @@ static void run_fir_in_rp0(axl_queue q, axl_kernel fir)
     AXL_OK(axl_event_wait(ef));
     int32_t slot = 9;
     AXL_OK(axl_event_get_slot(ef, &slot));
-    assert_int_equal(slot, 0);
+    assert_int_equal(slot, in_slot);
     AXL_OK(axl_event_release(ef));
     AXL_OK(axl_buffer_release(I));
     AXL_OK(axl_buffer_release(C));
@@ -577,6 +582,12 @@ static void run_fir_in_rp0(axl_queue q, axl_kernel fir)
     assert_int_equal(out[0], 0);
     for (int i = 1; i < N; i++)
         assert_int_equal(out[i], i * 100 - 50);
+}
+
+/* fir in slot RP_0 of d, on q: right values, ran in slot 0. */
+static void run_fir_in_rp0(axl_queue q, axl_kernel fir)
+{
+    run_fir_in(q, fir, 0);
 }
 
 /* scale and fir both partials for RP_0 (k26_2rp on the device). */
@@ -1216,6 +1227,191 @@ static void slot_units_sit_at_the_slots_numbers_and_lines_3_4(void **s)
     AXL_OK(axl_kernel_bundle_release(bf));
     slot_rig_down(&r);
     axl_mmio_sim_defaults();
+}
+
+/* ---- After a load: the board re-arms, the port checks (3.4) ---------- */
+
+/* The simulator's board with its after_load hook watched: each call
+ * counted with its slot, refused while after_fails, else passed to the
+ * simulator's (which re-arms). */
+static axl_mmio_board watched_board;
+static axl_status (*sim_after_load)(void *user, uint32_t slot);
+static atomic_int after_calls;
+static atomic_uint after_slots[4];
+static atomic_bool after_fails;
+
+static axl_status watching_after_load(void *user, uint32_t slot)
+{
+    int i = atomic_fetch_add(&after_calls, 1);
+    if (i < 4)
+        atomic_store(&after_slots[i], slot);
+    if (atomic_load(&after_fails))
+        return axl_fail(AXL_ERR_RUNTIME, "the GIC refused slot %u's lines",
+                        (unsigned)slot);
+    return sim_after_load(user, slot);
+}
+
+/* k26_2rp's partials registered, and the device to open on the
+ * simulator's board with `hook` for its after_load (NULL: none). Set
+ * before the runtime opens the device; teardown restores the board. */
+static void partials_on_a_board_with(axl_status (*hook)(void *, uint32_t))
+{
+    AXL_OK(axl_mmio_sim_set_shell(&axl_shell_k26_2rp));
+    watched_board = *axl_mmio_sim_board();
+    sim_after_load = watched_board.after_load;
+    assert_non_null(sim_after_load); /* the simulator's board re-arms */
+    watched_board.after_load = hook;
+    atomic_store(&after_calls, 0);
+    atomic_store(&after_fails, false);
+    AXL_OK(axl_mmio_set_board(&watched_board));
+    two_partials();
+}
+
+/* The port calls the board's after_load once per slot load, after
+ * program_slot, with the slot it loaded; axl_mmio_counters.loads counts
+ * the loads. */
+static void after_load_is_called_once_per_load_with_its_slot_3_4(void **s)
+{
+    (void)s;
+    partials_on_a_board_with(watching_after_load);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    const axl_kernel_id scale_id = r.ids[0], fir_id = r.ids[1];
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    axl_kernel_bundle bs, bf;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &d, 1, &scale_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bs));
+    assert_int_equal(atomic_load(&after_calls), 1);
+    assert_int_equal(atomic_load(&after_slots[0]), 0); /* RP_0 */
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    assert_int_equal(atomic_load(&after_calls), 2);
+    assert_int_equal(atomic_load(&after_slots[1]), 1); /* RP_1 */
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    run_fir_in(r.q, fir, 1);
+    assert_int_equal(atomic_load(&after_calls), 2); /* a run loads none */
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.loads, before.loads + 2);
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bs));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    slot_rig_down(&r);
+}
+
+/* A board that cannot re-arm fails the load: the bundle fails naming the
+ * slot and the board's reason, the slot stays empty, no load is counted;
+ * once the board can, the same partial loads and runs right. */
+static void an_after_load_failure_fails_the_load_3_4(void **s)
+{
+    (void)s;
+    partials_on_a_board_with(watching_after_load);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    const axl_kernel_id fir_id = r.ids[1];
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    axl_kernel_bundle bf;
+    atomic_store(&after_fails, true);
+    AXL_EXPECT(axl_get_kernel_bundle_for(r.c, &d, 1, &fir_id, 1,
+                                         AXL_BUNDLE_EXECUTABLE, &bf),
+               AXL_ERR_RUNTIME);
+    AXL_MESSAGE_HAS("programming slot 1 (RP_1) of C-model simulator with "
+                    "the design of fir failed");
+    AXL_MESSAGE_HAS("the board's after_load for RP_1 failed: the GIC "
+                    "refused slot 1's lines");
+    assert_int_equal(atomic_load(&after_calls), 1);
+    axl_region_info reg[3];
+    uint32_t nreg = 0;
+    AXL_OK(axl_device_get_regions(d, reg, 3, &nreg));
+    assert_int_equal(reg[2].state, AXL_REGION_EMPTY);
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.loads, before.loads);
+    atomic_store(&after_fails, false);
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    assert_int_equal(atomic_load(&after_calls), 2);
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    run_fir_in(r.q, fir, 1);
+    axl_mmio_counters_get(&after);
+    assert_int_equal(after.loads, before.loads + 1);
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    slot_rig_down(&r);
+}
+
+/* fir loaded into RP_1 (unit 12, wired for its interrupt, whose line the
+ * load leaves dead: AXL_MMIO_SIM_IRQ_LOST_AFTER_LOAD) on a board with
+ * `hook` for after_load; it runs twice, each run given 20 ms of the
+ * device's clock (a fifth of AXL_MMIO_IRQ_GRACE_NS: only the first-run
+ * check, AXL_MMIO_IRQ_VERIFY_NS, ends it in time when the interrupt is
+ * missing). What the port counted over the runs, and how unit 12
+ * completes after them. */
+static void fir_after_a_lossy_load(axl_status (*hook)(void *, uint32_t),
+                                   axl_mmio_counters *delta,
+                                   uint32_t *mode, int *fell_back)
+{
+    axl_mmio_sim_set_unit(12, AXL_MMIO_SIM_IRQ_WIRED,
+                          AXL_MMIO_SIM_IRQ_LOST_AFTER_LOAD, 0);
+    partials_on_a_board_with(hook);
+    slot_rig r = slot_rig_up(AXL_QUEUE_IN_ORDER);
+    axl_device d = r.d;
+    const axl_kernel_id fir_id = r.ids[1];
+    axl_kernel_bundle bf;
+    AXL_OK(axl_get_kernel_bundle_for(r.c, &d, 1, &fir_id, 1,
+                                     AXL_BUNDLE_EXECUTABLE, &bf));
+    axl_kernel fir;
+    AXL_OK(axl_kernel_bundle_get_kernel(bf, fir_id, &fir));
+    AXL_OK(axl_queue_set_timeout(r.q, 20u * 1000000u));
+    axl_mmio_counters before, after;
+    axl_mmio_counters_get(&before);
+    run_fir_in(r.q, fir, 1);
+    run_fir_in(r.q, fir, 1);
+    axl_mmio_counters_get(&after);
+    delta->irq_missing = after.irq_missing - before.irq_missing;
+    delta->irq_done = after.irq_done - before.irq_done;
+    AXL_OK(axl_mmio_completion_get(12, mode, fell_back));
+    AXL_OK(axl_kernel_release(fir));
+    AXL_OK(axl_kernel_bundle_release(bf));
+    slot_rig_down(&r);
+}
+
+/* A board without after_load, whose load left the slot's line dead: the
+ * first run is watched at AXL_MMIO_IRQ_VERIFY_NS, so its done without
+ * the interrupt is caught well inside the run's 20 ms and it completes
+ * right; the port counts the missing interrupt once and polls the unit
+ * from then on (the second run too completes right). */
+static void a_dead_line_after_a_load_is_caught_on_the_first_run_3_4(
+    void **s)
+{
+    (void)s;
+    axl_mmio_counters delta;
+    uint32_t mode = 99;
+    int fell_back = 0;
+    fir_after_a_lossy_load(NULL, &delta, &mode, &fell_back);
+    assert_int_equal(delta.irq_missing, 1);
+    assert_int_equal(delta.irq_done, 0);
+    assert_int_equal(mode, AXL_MMIO_COMPLETION_POLL);
+    assert_int_equal(fell_back, 1);
+}
+
+/* The same with the simulator's board, whose after_load re-arms the
+ * slot: both runs end by their interrupt, none is missing. */
+static void a_board_that_rearms_after_a_load_keeps_its_interrupts_3_4(
+    void **s)
+{
+    (void)s;
+    axl_mmio_counters delta;
+    uint32_t mode = 99;
+    int fell_back = 1;
+    fir_after_a_lossy_load(watching_after_load, &delta, &mode, &fell_back);
+    assert_int_equal(atomic_load(&after_calls), 1);
+    assert_int_equal(delta.irq_missing, 0);
+    assert_int_equal(delta.irq_done, 2);
+    assert_int_equal(mode, AXL_MMIO_COMPLETION_INTERRUPT);
+    assert_int_equal(fell_back, 0);
 }
 #endif
 
@@ -2055,6 +2251,10 @@ int main(void)
         T(a_shell_the_simulator_cannot_take_is_refused),
         T(a_slot_load_the_board_refuses_fails_and_the_next_one_loads),
         T(slot_units_sit_at_the_slots_numbers_and_lines_3_4),
+        T(after_load_is_called_once_per_load_with_its_slot_3_4),
+        T(an_after_load_failure_fails_the_load_3_4),
+        T(a_dead_line_after_a_load_is_caught_on_the_first_run_3_4),
+        T(a_board_that_rearms_after_a_load_keeps_its_interrupts_3_4),
 #endif
 #if defined(AXL_TEST_DFXMGR)
 #define D(f) cmocka_unit_test_setup_teardown(f, setup, dfx_teardown)

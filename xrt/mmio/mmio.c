@@ -558,13 +558,34 @@ static axl_status map_slot_units(mmio_device *d, uint32_t k,
         const uint32_t line = slot->irq_first + ip.interrupt_id;
         if (ip.interrupt_id < slot->irq_count && line < AXL_MMIO_IRQ_LINES)
             d->line_unit[line] = (uint8_t)(n + 1u);
+        /* Its first run checks the interrupt at AXL_MMIO_IRQ_VERIFY_NS
+         * (3.4; unit.c grace_of). */
+        axl__mmio.units[n].verify_next = 1;
     }
     return AXL_SUCCESS;
 }
 
+/* The board re-arms its interrupt controller for slot k's lines, which a
+ * partial load may leave dead (3.4); a board without the hook has
+ * nothing to re-arm, and the first runs' check catches a line that
+ * stayed dead. */
+static axl_status rearm_slot(uint32_t k, char *why, size_t why_size)
+{
+    const axl_mmio_board *bd = axl__mmio.board;
+    if (!bd->after_load)
+        return AXL_SUCCESS;
+    axl_status st = bd->after_load(bd->user, k);
+    if (st != AXL_SUCCESS)
+        axl_format(why, why_size,
+                   "the board's after_load for %s failed: %s",
+                   bd->shell->slots[k].name, axl_last_message());
+    return st;
+}
+
 /* A partial into slot region r: the board programs the slot (model
  * boards accept), the model attaches the slot's units, the port wires
- * them. The banks, the static part's units and the other slots' are
+ * them, and the board re-arms the slot's interrupts. A failure at any
+ * step leaves the slot without units the port drives. The banks, the static part's units and the other slots' are
  * untouched: their runs go on. */
 static axl_status slot_load(mmio_device *d, uint32_t r,
                             const axl_xclbin *image, char *why,
@@ -611,7 +632,14 @@ static axl_status slot_load(mmio_device *d, uint32_t r,
         st = map_slot_units(d, r - 1, image);
     if (st != AXL_SUCCESS)
         axl_format(why, why_size, "%s", axl_last_message());
-    return st;
+    else
+        st = rearm_slot(r - 1, why, why_size);
+    if (st != AXL_SUCCESS) {
+        forget_slot_units(d, r - 1); /* none the port drives */
+        return st;
+    }
+    axl__mmio_count(&axl__mmio_counters.loads);
+    return AXL_SUCCESS;
 }
 
 void axl_mmio_irq(uint32_t line)

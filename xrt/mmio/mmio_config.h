@@ -110,6 +110,18 @@
 #define AXL_MMIO_IRQ_GRACE_NS 100000000u
 #endif
 
+/** The grace above for the first run of each unit a DFX slot load wired
+ *  (docs/designs-design.md 3.4): a partial load may leave the slot's
+ *  interrupt lines dead until the board re-arms its controller
+ *  (axl_mmio_board.after_load), and a board that does not is caught on
+ *  that run, a millisecond of the device's clock after its done, rather
+ *  than AXL_MMIO_IRQ_GRACE_NS later. Still far above an interrupt
+ *  controller's latency; a loaded host's slow interrupt thread could
+ *  make it fall back early, which costs polling, never a wrong result. */
+#ifndef AXL_MMIO_IRQ_VERIFY_NS
+#define AXL_MMIO_IRQ_VERIFY_NS 1000000u
+#endif
+
 #ifndef AXL_MESSAGES
 #define AXL_MESSAGES 1
 #endif

@@ -81,7 +81,14 @@ enum axl_mmio_sim_fault {
      *  and 0x00 bit 9 as they should be) but never reaches the handler:
      *  an interrupt controller whose master enable is off, a line the
      *  board did not route. */
-    AXL_MMIO_SIM_IRQ_LOST = 6
+    AXL_MMIO_SIM_IRQ_LOST = 6,
+    /** A unit of a DFX slot (axl_mmio_sim_set_shell): after each load of
+     *  its slot, its interrupt line goes nowhere, as AXL_MMIO_SIM_IRQ_LOST,
+     *  until the board's after_load re-arms the slot (the simulator's
+     *  board's does; a board without the hook leaves it dead), as XRT
+     *  users report of PL interrupts after a partial load (docs/
+     *  designs-design.md 3.4). Otherwise as OK. */
+    AXL_MMIO_SIM_IRQ_LOST_AFTER_LOAD = 7
 };
 
 /** Sets how unit ip_index behaves from its next attach (and at once when

@@ -145,6 +145,14 @@ struct mmio_unit {
      * waiter is still looking at that run. */
     _Atomic uint32_t starts;
     uint32_t look_start;
+#if AXL_FEATURE_DESIGN_SWAP
+    /* A slot load wired the unit (mmio.c, with no run out): the first run
+     * the looker then sees, start number verify_start, is watched at
+     * AXL_MMIO_IRQ_VERIFY_NS instead of the grace (unit.c, grace_of). The
+     * looker's, as the fields above, once a run is out. */
+    uint8_t verify_next;
+    uint32_t verify_start;
+#endif
     const void *_Atomic run; /* the run in flight, or NULL */
 #if MMIO_STREAMS
     /* A unit of a pipeline on auto-restart (pipe.c): each end of an

@@ -174,6 +174,8 @@ typedef struct sim_unit {
      * after it (an auto-restart unit's next scalar) is the next run's. */
     uint32_t start_args[SIM_ARG_WORDS];
     int irq_line;
+    uint8_t irq_dead;   /* IRQ_LOST_AFTER_LOAD: its slot was loaded and
+                           not re-armed (sim_after_load) */
     /* Raised since the port last read 0x00 (done; or an ISR that says
      * done) or 0x0C (irq; or lowered GIE): what advance() answers at once
      * (axl/mmio_model.h). */
@@ -369,7 +371,7 @@ static int update_line(sim_unit *u)
      * nowhere, as behind an interrupt controller whose master enable was
      * never set. */
     if (!rose || !has(u, AXL_MMIO_SIM_IRQ_WIRED) ||
-        u->fault == AXL_MMIO_SIM_IRQ_LOST)
+        u->fault == AXL_MMIO_SIM_IRQ_LOST || u->irq_dead)
         return 0;
     u->irq_pending = 1;
     return 1;
@@ -1239,8 +1241,11 @@ static axl_status sim_attach_region(void *user, uint32_t region,
     for (uint32_t i = 0; i < design->ip_count; i++)
         if (unit_ptr[first_unit + i])
             goto taken;
-    for (uint32_t i = 0; i < design->ip_count; i++)
+    for (uint32_t i = 0; i < design->ip_count; i++) {
         add_unit(design, i, first_unit + i, region);
+        sim_unit *u = &units[first_unit + i];
+        u->irq_dead = u->fault == AXL_MMIO_SIM_IRQ_LOST_AFTER_LOAD;
+    }
     UNLOCK();
 #if SIM_THREADS
     for (uint32_t i = 0; i < design->ip_count; i++) {
@@ -1377,6 +1382,20 @@ static axl_status sim_program_slot(void *user, uint32_t slot,
     return axl_mmio_model_program_slot(user, slot, image);
 }
 
+/* The board's after_load: slot `slot`'s interrupt lines re-armed, those
+ * the load left dead (AXL_MMIO_SIM_IRQ_LOST_AFTER_LOAD) reach the port
+ * again. */
+static axl_status sim_after_load(void *user, uint32_t slot)
+{
+    (void)user;
+    LOCK();
+    for (uint32_t i = 0; i < AXL_MMIO_SIM_UNITS; i++)
+        if (units[i].present && units[i].region == slot + 1u)
+            units[i].irq_dead = 0;
+    UNLOCK();
+    return AXL_SUCCESS;
+}
+
 axl_status axl_mmio_sim_set_shell(const axl_shell *shell)
 {
     static const char fn[] = "axl_mmio_sim_set_shell";
@@ -1468,6 +1487,7 @@ const axl_mmio_board *axl_mmio_sim_board(void)
 #if AXL_FEATURE_DESIGN_SWAP
         .shell = atomic_load(&sim_shell),
         .program_slot = sim_program_slot,
+        .after_load = sim_after_load,
 #endif
     };
     return &board;

@@ -36,6 +36,7 @@ void axl_mmio_counters_get(axl_mmio_counters *out)
     out->irq_spurious = __atomic_load_n(&c->irq_spurious, __ATOMIC_RELAXED);
     out->resets = __atomic_load_n(&c->resets, __ATOMIC_RELAXED);
     out->irq_missing = __atomic_load_n(&c->irq_missing, __ATOMIC_RELAXED);
+    out->loads = __atomic_load_n(&c->loads, __ATOMIC_RELAXED);
 }
 
 #if MMIO_MODEL
@@ -519,8 +520,8 @@ AXL_HOT void axl__mmio_finish(mmio_unit *u, axl_status st, const char *why)
     tell(u, run, st, why);
 }
 
-/* The unit finished and its interrupt did not come (a look saw ap_done an
- * AXL_MMIO_IRQ_GRACE_NS ago): said once, counted, and the unit is polled
+/* The unit finished and its interrupt did not come (a look saw ap_done a
+ * grace ago, grace_of): said once, counted, and the unit is polled
  * from now on, its interrupt off. Nonzero when the run ended. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
@@ -558,9 +559,27 @@ static int interrupt_missing(mmio_unit *u)
     tell(u, run, AXL_SUCCESS, NULL);
     return 1;
 }
+
+/* How long the looker gives run `start` of u between looks and a done
+ * it saw for its interrupt: AXL_MMIO_IRQ_GRACE_NS, or for the first run
+ * it looks at after a slot load wired the unit AXL_MMIO_IRQ_VERIFY_NS
+ * (designs-design 3.4: a load may leave the slot's lines dead; that run
+ * finds out). */
+AXL_HOT static uint64_t grace_of(const mmio_unit *u, uint32_t start)
+{
+#if AXL_FEATURE_DESIGN_SWAP
+    if (start == u->verify_start)
+        return AXL_MMIO_IRQ_VERIFY_NS;
+#else
+    (void)u;
+    (void)start;
+#endif
+    return AXL_MMIO_IRQ_GRACE_NS;
+}
+
 /* An interrupt-driven unit, looked at by one waiter (u->looking): every
- * AXL_MMIO_IRQ_GRACE_NS a read of its control word; a done seen there
- * that the interrupt has not ended one grace later is a missing
+ * grace (grace_of) a read of its control word; a done seen there that
+ * the interrupt has not ended one grace later is a missing
  * interrupt. The read clears an ap_ctrl_hs ap_done, and the look keeps
  * what it saw (done_seen), for that fall-back; the entry does not need
  * it: it reads the ISR, for ap_ctrl_chain too when the control word shows
@@ -573,6 +592,12 @@ AXL_HOT static int look_for_interrupt(mmio_unit *u)
         u->look_start = start;
         u->next_look = 0;
         u->done_seen = 0;
+#if AXL_FEATURE_DESIGN_SWAP
+        if (u->verify_next) { /* the first run since a slot load */
+            u->verify_next = 0;
+            u->verify_start = start;
+        }
+#endif
     }
 #if MMIO_MODEL
     if (!u->done_seen &&
@@ -581,17 +606,16 @@ AXL_HOT static int look_for_interrupt(mmio_unit *u)
         u->next_look = now; /* look now */
     }
 #endif
+    const uint64_t grace = grace_of(u, start);
     if (!u->next_look) {
-        u->next_look = now + AXL_MMIO_IRQ_GRACE_NS;
+        u->next_look = now + grace;
         return 0;
     }
     if (now < u->next_look)
         return 0;
-    u->next_look = now + AXL_MMIO_IRQ_GRACE_NS;
+    u->next_look = now + grace;
     if (u->done_seen)
-        return now - u->done_at >= AXL_MMIO_IRQ_GRACE_NS
-                   ? interrupt_missing(u)
-                   : 0;
+        return now - u->done_at >= grace ? interrupt_missing(u) : 0;
     const uint32_t ctrl = mmio_rd32(u->regs, MMIO_CTRL);
     if (!atomic_load(&u->run))
         return 1; /* the interrupt ended it meanwhile */
