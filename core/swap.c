@@ -549,6 +549,18 @@ static bool slot_quiet(const struct axl__device *d, uint8_t r)
     return true;
 }
 
+/* The handles of slot region r's opened units, into old; how many. */
+static uint8_t opened_units(const struct axl__device *d, uint8_t r,
+                            uintptr_t old[AXL_MAX_SLOT_UNITS])
+{
+    const struct axl__device_region *g = &d->region[r];
+    uint8_t n = 0;
+    for (uint8_t i = 0; i < g->ncu && n < AXL_MAX_SLOT_UNITS; i++)
+        if (d->cus[g->cu0 + i].opened)
+            old[n++] = d->cus[g->cu0 + i].handle;
+    return n;
+}
+
 /* The port's load of img into slot region r, the lock dropped; the
  * slot's old unit handles are closed first. */
 static axl_status slot_program(struct axl__device *d, uint8_t r,
@@ -556,11 +568,8 @@ static axl_status slot_program(struct axl__device *d, uint8_t r,
                                size_t size, uint64_t *t0, uint64_t *t1)
 {
     struct axl__device_region *g = &d->region[r];
-    uintptr_t old[AXL_MAX_SLOT_UNITS] = {0};
-    uint8_t nold = 0;
-    for (uint8_t i = 0; i < g->ncu && nold < AXL_MAX_SLOT_UNITS; i++)
-        if (d->cus[g->cu0 + i].opened)
-            old[nold++] = d->cus[g->cu0 + i].handle;
+    uintptr_t old[AXL_MAX_SLOT_UNITS];
+    const uint8_t nold = opened_units(d, r, old);
     g->loading = true;
     g->incoming = img->lead;
     img->refs++; /* kept while unlocked */
@@ -766,11 +775,8 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
 static void slot_vacate(struct axl__device *d, uint8_t r)
 {
     struct axl__device_region *g = &d->region[r];
-    uintptr_t old[AXL_MAX_SLOT_UNITS] = {0};
-    uint8_t nold = 0;
-    for (uint8_t i = 0; i < g->ncu && nold < AXL_MAX_SLOT_UNITS; i++)
-        if (d->cus[g->cu0 + i].opened)
-            old[nold++] = d->cus[g->cu0 + i].handle;
+    uintptr_t old[AXL_MAX_SLOT_UNITS];
+    const uint8_t nold = opened_units(d, r, old);
     g->loading = true;
     axl__rt.loading++;
     axl_port_unlock();

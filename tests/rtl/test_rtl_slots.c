@@ -35,27 +35,6 @@
 
 /* ---- Partials, made as test_slots makes them ------------------------- */
 
-/* XRT's axlf layout (xclbin.h): m_header.m_mode, m_interface_uuid, uuid,
- * the section table; IP_LAYOUT's ip_data. */
-#define AXLF_MODE_OFF 332u
-#define AXLF_IFACE_OFF 336u
-#define AXLF_UUID_OFF 416u
-#define AXLF_NSECT_OFF 448u
-#define AXLF_SECT_OFF 456u
-#define IP_LAYOUT_KIND 8u
-
-static uint32_t rd32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static void wr64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
 enum { PART_MAX = 8192 };
 static _Alignas(8) unsigned char part_vadd[PART_MAX], part_fir[PART_MAX],
     part_conv[PART_MAX], part_nop[PART_MAX];
@@ -66,22 +45,13 @@ static _Alignas(8) unsigned char part_vadd[PART_MAX], part_fir[PART_MAX],
 static void register_partial(unsigned char *out, const unsigned char *full,
                              size_t size, uint32_t k, unsigned char tag)
 {
-    assert_true(size <= PART_MAX);
-    memcpy(out, full, size);
-    out[AXLF_MODE_OFF] = 1; /* XCLBIN_PR */
-    memcpy(out + AXLF_IFACE_OFF, axl_shell_k26_2rp.interface_uuid, 16);
-    out[AXLF_UUID_OFF + 15] ^= tag;
-    const uint32_t nsect = rd32(out + AXLF_NSECT_OFF);
-    for (uint32_t s = 0; s < nsect; s++) {
-        const unsigned char *h = out + AXLF_SECT_OFF + 40u * s;
-        if (rd32(h) != IP_LAYOUT_KIND)
-            continue;
-        unsigned char *ip = out + rd32(h + 24);
-        for (uint32_t i = 0; i < rd32(ip); i++)
-            wr64(ip + 8 + 80u * i + 8,
-                 axl_shell_k26_2rp.slots[k].ctrl_base + 0x10000u * i);
-    }
-    AXL_OK(axl_image_register(out, size));
+    uint64_t base[16];
+    for (uint32_t i = 0; i < 16; i++)
+        base[i] = axl_shell_k26_2rp.slots[k].ctrl_base + 0x10000u * i;
+    AXL_OK(axl_image_register(
+        out, axl_test_partial(out, PART_MAX, full, size,
+                              axl_shell_k26_2rp.interface_uuid, base, 16,
+                              tag)));
 }
 
 /* ---- The rig ----------------------------------------------------------- */

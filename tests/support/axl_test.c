@@ -796,3 +796,52 @@ const axl_device_port fake_port_b = {
     .mem_write = fake_mem_write,
     .mem_read = fake_mem_read,
 };
+
+/* ---- Partial designs (issue 40) ----------------------------------------- */
+
+/* XRT's axlf layout (xclbin.h): m_header.m_mode, m_interface_uuid, uuid,
+ * the section table; IP_LAYOUT's ip_data (80 bytes each, the base at 8). */
+#define AXLF_MODE_OFF 332u
+#define AXLF_IFACE_OFF 336u
+#define AXLF_UUID_OFF 416u
+#define AXLF_NSECT_OFF 448u
+#define AXLF_SECT_OFF 456u
+#define XCLBIN_PR 1u
+#define IP_LAYOUT_KIND 8u
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static void wr64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+size_t axl_test_partial(unsigned char *out, size_t cap,
+                        const unsigned char *full, size_t size,
+                        const uint8_t *iface, const uint64_t *base,
+                        uint32_t nbase, unsigned char tag)
+{
+    assert_true(size <= cap);
+    memcpy(out, full, size);
+    if (iface) {
+        out[AXLF_MODE_OFF] = XCLBIN_PR;
+        out[AXLF_MODE_OFF + 1] = 0;
+        memcpy(out + AXLF_IFACE_OFF, iface, 16);
+    }
+    out[AXLF_UUID_OFF + 15] ^= tag;
+    const uint32_t nsect = rd32(out + AXLF_NSECT_OFF);
+    for (uint32_t s = 0; s < nsect; s++) {
+        const unsigned char *h = out + AXLF_SECT_OFF + 40u * s;
+        if (rd32(h) != IP_LAYOUT_KIND)
+            continue;
+        unsigned char *ip = out + rd32(h + 24);
+        for (uint32_t i = 0; i < rd32(ip) && i < nbase; i++)
+            wr64(ip + 8 + 80u * i + 8, base[i]);
+    }
+    return size;
+}

@@ -144,6 +144,18 @@ void axl_test_rig_let_go(axl_test_rig *r);
  * refused while one is held); axl_test_setup turns them on again. A
  * build without AXL_FEATURE_DESIGN_SWAP never swaps. */
 void axl_test_emu_swaps(bool on);
+
+/* A copy of xclbin `full` (size bytes) into out (cap bytes) made a
+ * partial design as v++ and `axl-xclbin link --slot` write one: m_mode
+ * XCLBIN_PR and interface UUID iface (NULL: both left as they are, a
+ * full design), a UUID of its own (its last byte xor tag), and IP_LAYOUT
+ * entry i's control base at base[i] for i < nbase (issue 40,
+ * docs/designs-design.md 3.2). Returns size; fails the test when the
+ * copy does not fit. */
+size_t axl_test_partial(unsigned char *out, size_t cap,
+                        const unsigned char *full, size_t size,
+                        const uint8_t *iface, const uint64_t *base,
+                        uint32_t nbase, unsigned char tag);
 /* Built-in kernel `name` of dev, and that kernel of the rig's bundle
  * (the caller releases it): any kernel of the design vadd is in, since
  * the bundle holds the whole design. */

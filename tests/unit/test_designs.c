@@ -265,33 +265,6 @@ static const probe_shell probe_2rp = {
     1000000u, /* 1 ms a partial load */
 };
 
-/* XRT's axlf layout (xclbin.h): m_header.m_mode, m_interface_uuid, uuid,
- * the section table; IP_LAYOUT's ip_data. */
-#define AXLF_MODE_OFF 332u
-#define AXLF_IFACE_OFF 336u
-#define AXLF_UUID_OFF 416u
-#define AXLF_NSECT_OFF 448u
-#define AXLF_SECT_OFF 456u
-#define XCLBIN_PR 1u
-#define IP_LAYOUT_KIND 8u
-
-static uint32_t rd32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const unsigned char *p)
-{
-    return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-static void wr64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* A partial design for the probe shell, made from a full one: XCLBIN_PR,
  * the shell's interface UUID, a UUID of its own, and its units' control
  * bases in the slot's window (64 KiB apart), as v++ and axl-xclbin link
@@ -300,23 +273,11 @@ static size_t make_partial(const unsigned char *full, size_t size,
                            unsigned char *out, size_t cap,
                            const probe_slot *slot, unsigned char tag)
 {
-    assert_true(size <= cap);
-    memcpy(out, full, size);
-    out[AXLF_MODE_OFF] = XCLBIN_PR;
-    out[AXLF_MODE_OFF + 1] = 0;
-    memcpy(out + AXLF_IFACE_OFF, probe_2rp.interface_uuid, 16);
-    out[AXLF_UUID_OFF + 15] ^= tag;
-    const uint32_t nsect = rd32(out + AXLF_NSECT_OFF);
-    for (uint32_t s = 0; s < nsect; s++) {
-        const unsigned char *h = out + AXLF_SECT_OFF + 40u * s;
-        if (rd32(h) != IP_LAYOUT_KIND)
-            continue;
-        unsigned char *ip = out + rd64(h + 24);
-        const uint32_t count = rd32(ip);
-        for (uint32_t i = 0; i < count; i++)
-            wr64(ip + 8 + 80u * i + 8, slot->ctrl_base + 0x10000u * i);
-    }
-    return size;
+    uint64_t base[16];
+    for (uint32_t i = 0; i < 16; i++)
+        base[i] = slot->ctrl_base + 0x10000u * i;
+    return axl_test_partial(out, cap, full, size, probe_2rp.interface_uuid,
+                            base, 16, tag);
 }
 
 /* Each model waits (2 s at most) for the other to have started: both

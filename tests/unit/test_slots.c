@@ -181,27 +181,6 @@ static void a_shell_a_port_cannot_take_is_refused(void **s)
 
 /* ---- Partial designs: what is compatible with a shell (3.2) ---------- */
 
-/* XRT's axlf layout (xclbin.h): m_header.m_mode, m_interface_uuid, uuid,
- * the section table; IP_LAYOUT's ip_data (as test_designs.c). */
-#define AXLF_MODE_OFF 332u
-#define AXLF_IFACE_OFF 336u
-#define AXLF_UUID_OFF 416u
-#define AXLF_NSECT_OFF 448u
-#define AXLF_SECT_OFF 456u
-#define IP_LAYOUT_KIND 8u
-
-static uint32_t rd32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static void wr64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
 static _Alignas(8) unsigned char image[8192];
 static char got[512]; /* try_image's bundle message */
 
@@ -218,23 +197,8 @@ static size_t partial_of(const unsigned char *full, size_t size,
                          const uint8_t *iface, const uint64_t *base,
                          unsigned char tag)
 {
-    assert_true(size <= sizeof image);
-    memcpy(image, full, size);
-    if (iface) {
-        image[AXLF_MODE_OFF] = 1; /* XCLBIN_PR */
-        memcpy(image + AXLF_IFACE_OFF, iface, 16);
-    }
-    image[AXLF_UUID_OFF + 15] ^= tag;
-    const uint32_t nsect = rd32(image + AXLF_NSECT_OFF);
-    for (uint32_t s = 0; s < nsect; s++) {
-        const unsigned char *h = image + AXLF_SECT_OFF + 40u * s;
-        if (rd32(h) != IP_LAYOUT_KIND)
-            continue;
-        unsigned char *ip = image + rd32(h + 24);
-        for (uint32_t i = 0; i < rd32(ip); i++)
-            wr64(ip + 8 + 80u * i + 8, base[i]);
-    }
-    return size;
+    return axl_test_partial(image, sizeof image, full, size, iface, base, 2,
+                            tag);
 }
 
 /* On a fresh runtime whose emulated device has shell k26_2rp: whether
@@ -329,6 +293,22 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     AXL_OK(axl_get_kernel_id("fir", &id));
     AXL_OK(axl_is_compatible(&id, 1, d, &compat));
     assert_true(compat);
+}
+
+/* XRT's axlf section table, and a section's offset (for MEM_TOPOLOGY). */
+#define AXLF_NSECT_OFF 448u
+#define AXLF_SECT_OFF 456u
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static void wr64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
 }
 
 /* 1.4 on a shell: a partial shares the device's banks, so one whose
@@ -786,6 +766,25 @@ static axl_status holding_scale(const axl_emu_call *call, void *user)
     return AXL_SUCCESS;
 }
 
+/* scale's run on q (its buffer D of n floats doubled), held by
+ * holding_scale until scale_go: its unit is out once this returns, its
+ * event in *e. The test sets scale_go, and puts the model back. */
+static void scale_held(axl_queue q, axl_kernel scale, axl_buffer D,
+                       uint32_t n, axl_event *e)
+{
+    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
+    atomic_store(&scale_runs, 0);
+    atomic_store(&scale_go, 0);
+    AXL_OK(axl_queue_single_task(
+        q, scale,
+        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(n)), NULL,
+        0, e));
+    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* A command waiting for a slot goes before newer commands of the design
  * there (3.3, as region 0's 2.1): without that barrier a stream of
  * scale's commands would keep fir out of RP_0 for ever. scale's first
@@ -815,9 +814,6 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
     axl_kernel scale, fir;
     AXL_OK(axl_kernel_bundle_get_kernel(b, ids[0], &scale));
     AXL_OK(axl_kernel_bundle_get_kernel(b, ids[1], &fir));
-    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
-    atomic_store(&scale_runs, 0);
-    atomic_store(&scale_go, 0);
     float data[3][N] = {{0}};
     int16_t in[N] = {0}, taps[2] = {16384, 16384}, out[N];
     axl_buffer D[3], I, C, O;
@@ -828,14 +824,7 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
     AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(2), NULL, &C));
     AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(N), NULL, &O));
     axl_event e0, ef, e1, e2;
-    AXL_OK(axl_queue_single_task(
-        q, scale,
-        AXL_ARGS(AXL_ARG_INOUT(D[0]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
-        NULL, 0, &e0));
-    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    scale_held(q, scale, D[0], N, &e0);
     AXL_OK(axl_queue_single_task(
         q, fir,
         AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
@@ -1445,21 +1434,11 @@ static void without_swaps_an_unheld_slot_is_taken_once_its_runs_end_3_3(
                                      AXL_BUNDLE_EXECUTABLE, &bs));
     axl_kernel scale;
     AXL_OK(axl_kernel_bundle_get_kernel(bs, scale_id, &scale));
-    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
-    atomic_store(&scale_runs, 0);
-    atomic_store(&scale_go, 0);
     float data[N] = {0};
     axl_buffer D;
     AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(N), NULL, &D));
     axl_event e;
-    AXL_OK(axl_queue_single_task(
-        q, scale,
-        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)), NULL,
-        0, &e));
-    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    scale_held(q, scale, D, N, &e);
     /* Let go of scale while its run is out. */
     AXL_OK(axl_kernel_release(scale));
     AXL_OK(axl_kernel_bundle_release(bs));
@@ -2048,21 +2027,11 @@ static void a_running_design_is_not_moved_3_3(void **s)
                                      AXL_BUNDLE_EXECUTABLE, &bs));
     axl_kernel scale;
     AXL_OK(axl_kernel_bundle_get_kernel(bs, r.ids[0], &scale));
-    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
-    atomic_store(&scale_runs, 0);
-    atomic_store(&scale_go, 0);
     float data[4] = {1, 2, 3, 4};
     axl_buffer D;
     AXL_OK(axl_buffer_create_from(data, 4, axl_range_1d(4), NULL, &D));
     axl_event e;
-    AXL_OK(axl_queue_single_task(
-        r.q, scale,
-        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(4)), NULL,
-        0, &e));
-    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    scale_held(r.q, scale, D, 4, &e);
     assert_int_equal(axl_kernel_bundle_place(bs, r.d, 1),
                      AXL_ERR_BAD_STATE);
     assert_non_null(strstr(axl_last_message(),
@@ -2096,9 +2065,6 @@ static void a_wait_for_a_slot_that_times_out_says_what_each_slot_does_3_3(
     axl_kernel scale, fir;
     AXL_OK(axl_kernel_bundle_get_kernel(b, r.ids[0], &scale));
     AXL_OK(axl_kernel_bundle_get_kernel(b, r.ids[1], &fir));
-    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
-    atomic_store(&scale_runs, 0);
-    atomic_store(&scale_go, 0);
     float data[4] = {1, 2, 3, 4};
     int16_t in[4] = {0}, taps[2] = {16384, 16384}, out[4];
     axl_buffer D, I, C, O;
@@ -2107,14 +2073,7 @@ static void a_wait_for_a_slot_that_times_out_says_what_each_slot_does_3_3(
     AXL_OK(axl_buffer_create_from(taps, 2, axl_range_1d(2), NULL, &C));
     AXL_OK(axl_buffer_create_from(out, 2, axl_range_1d(4), NULL, &O));
     axl_event es, ef;
-    AXL_OK(axl_queue_single_task(
-        r.q, scale,
-        AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(4)), NULL,
-        0, &es));
-    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    scale_held(r.q, scale, D, 4, &es);
     AXL_OK(axl_queue_single_task(
         r.q, fir,
         AXL_ARGS(AXL_ARG_IN(I), AXL_ARG_IN(C), AXL_ARG_OUT(O),
