@@ -809,16 +809,27 @@ const axl_device_port fake_port_b = {
 #define XCLBIN_PR 1u
 #define IP_LAYOUT_KIND 8u
 
-static uint32_t rd32(const unsigned char *p)
+uint32_t axl_test_rd32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
            (uint32_t)p[3] << 24;
 }
 
-static void wr64(unsigned char *p, uint64_t v)
+void axl_test_wr64(unsigned char *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
         p[i] = (unsigned char)(v >> (8 * i));
+}
+
+unsigned char *axl_test_section(unsigned char *image, uint32_t kind)
+{
+    const uint32_t nsect = axl_test_rd32(image + AXLF_NSECT_OFF);
+    for (uint32_t s = 0; s < nsect; s++) {
+        const unsigned char *h = image + AXLF_SECT_OFF + 40u * s;
+        if (axl_test_rd32(h) == kind)
+            return image + axl_test_rd32(h + 24);
+    }
+    return NULL;
 }
 
 size_t axl_test_partial(unsigned char *out, size_t cap,
@@ -834,14 +845,8 @@ size_t axl_test_partial(unsigned char *out, size_t cap,
         memcpy(out + AXLF_IFACE_OFF, iface, 16);
     }
     out[AXLF_UUID_OFF + 15] ^= tag;
-    const uint32_t nsect = rd32(out + AXLF_NSECT_OFF);
-    for (uint32_t s = 0; s < nsect; s++) {
-        const unsigned char *h = out + AXLF_SECT_OFF + 40u * s;
-        if (rd32(h) != IP_LAYOUT_KIND)
-            continue;
-        unsigned char *ip = out + rd32(h + 24);
-        for (uint32_t i = 0; i < rd32(ip) && i < nbase; i++)
-            wr64(ip + 8 + 80u * i + 8, base[i]);
-    }
+    unsigned char *ip = axl_test_section(out, IP_LAYOUT_KIND);
+    for (uint32_t i = 0; ip && i < axl_test_rd32(ip) && i < nbase; i++)
+        axl_test_wr64(ip + 8 + 80u * i + 8, base[i]);
     return size;
 }

@@ -152,6 +152,12 @@ void axl_test_emu_swaps(bool on);
  * entry i's control base at base[i] for i < nbase (issue 40,
  * docs/designs-design.md 3.2). Returns size; fails the test when the
  * copy does not fit. */
+/* Little-endian fields of an xclbin, and the data of its first section
+ * of `kind` (axlf_section_kind: 6 MEM_TOPOLOGY, 8 IP_LAYOUT), or NULL. */
+uint32_t axl_test_rd32(const unsigned char *p);
+void axl_test_wr64(unsigned char *p, uint64_t v);
+unsigned char *axl_test_section(unsigned char *image, uint32_t kind);
+
 size_t axl_test_partial(unsigned char *out, size_t cap,
                         const unsigned char *full, size_t size,
                         const uint8_t *iface, const uint64_t *base,

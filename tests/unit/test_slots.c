@@ -295,22 +295,6 @@ static void only_partials_of_the_shell_in_one_slot_are_compatible_3_2(
     assert_true(compat);
 }
 
-/* XRT's axlf section table, and a section's offset (for MEM_TOPOLOGY). */
-#define AXLF_NSECT_OFF 448u
-#define AXLF_SECT_OFF 456u
-
-static uint32_t rd32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static void wr64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* 1.4 on a shell: a partial shares the device's banks, so one whose
  * memories are none of them is refused when its bundle is obtained,
  * naming the memory, not at its first command. */
@@ -322,15 +306,11 @@ static void a_partial_whose_memory_is_no_bank_is_refused_at_bundle_time(
     const size_t n = partial_of(axl_test_app_xclbin, axl_test_app_xclbin_size,
                                 axl_shell_k26_2rp.interface_uuid, rp0, 0x30);
     /* MEM_TOPOLOGY (kind 6): each entry's base address 0x70_0000_0000 up. */
-    const uint32_t nsect = rd32(image + AXLF_NSECT_OFF);
-    for (uint32_t k = 0; k < nsect; k++) {
-        const unsigned char *h = image + AXLF_SECT_OFF + 40u * k;
-        if (rd32(h) != 6u)
-            continue;
-        unsigned char *mt = image + rd32(h + 24);
-        for (uint32_t i = 0; i < rd32(mt); i++)
-            wr64(mt + 8 + 40u * i + 16, 0x7000000000ull + 0x100000000ull * i);
-    }
+    unsigned char *mt = axl_test_section(image, 6u);
+    assert_non_null(mt);
+    for (uint32_t i = 0; i < axl_test_rd32(mt); i++)
+        axl_test_wr64(mt + 8 + 40u * i + 16,
+                      0x7000000000ull + 0x100000000ull * i);
     bool compat = false;
     assert_int_equal(try_image(n, "scale", &compat), AXL_ERR_INVALID);
     GOT_HAS("scale's design cannot load in a slot of ");
