@@ -195,16 +195,14 @@ static uint8_t region_for(const struct axl__device *d, uint16_t image)
     return slot_choice(d, image);
 }
 
-static bool slot_pinned(const struct axl__device *d, uint8_t r, char *why,
-                        size_t size);
-
 /* What region r of d is doing, for a message: "RP_0 runs scale (1 run
- * out)", "RP_1 keeps fir for kernel bundle 0x58001002", "RP_1 is empty". */
+ * out)", "RP_1 keeps fir for kernel bundle 0x58001002", "RP_1 is empty";
+ * region 0 is "it". */
 AXL__MESSAGE_ONLY static void region_says(const struct axl__device *d,
                                           uint8_t r, char *buf, size_t size)
 {
     const struct axl__device_region *g = &d->region[r];
-    const char *where = r ? g->desc.name : d->info.name;
+    const char *where = r ? g->desc.name : "it";
     char name[32], holder[96];
     if (g->loading) {
         axl_format(buf, size, "%s loads", where);
@@ -253,8 +251,8 @@ bool axl__swap_waits_why(const struct axl__command *c, char *why,
     if (!r) {
         region_says(d, 0, says[0], sizeof says[0]);
         axl__why(why, size,
-                 "%s took no design of %s within the time given (the command "
-                 "goes on: wait again or poll): %s",
+                 "%s did not take the design of %s within the time given "
+                 "(the command goes on: wait again or poll): %s",
                  d->info.name, name, says[0]);
         return true;
     }

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "axl_test.h"
 #include "axl/emu.h"
@@ -960,6 +961,59 @@ static void two_threads_of_two_designs_both_finish_with_right_results(
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* fir's model for the next test: its first run holds its unit until the
+ * test lets go (5 s at most); the others end at once. */
+static atomic_int fir_runs, fir_go;
+
+static axl_status holding_fir(const axl_emu_call *call, void *user)
+{
+    (void)call;
+    (void)user;
+    if (atomic_fetch_add(&fir_runs, 1) == 0)
+        for (int ms = 0; ms < 5000 && !atomic_load(&fir_go); ms++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    return AXL_SUCCESS;
+}
+
+/* A timed wait for a command whose design waits for the device (2.1)
+ * says what keeps it out when it times out; the command goes on and
+ * ends right once the other design's run is over. */
+static void a_timed_wait_for_a_swap_says_what_the_device_runs_2_1(void **s)
+{
+    (void)s;
+    struct two t;
+    two_up(&t, 0); /* out of order: vadd waits for no command */
+    AXL_OK(axl_emu_register_model("fir", holding_fir, NULL));
+    atomic_store(&fir_runs, 0);
+    atomic_store(&fir_go, 0);
+    axl_event ef, ea;
+    fir(&t, t.rig.q, NULL, 0, &ef);
+    for (int ms = 0; ms < 5000 && !atomic_load(&fir_runs); ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    vadd(&t, t.rig.q, NULL, 0, &ea);
+    assert_int_equal(axl_event_wait_for(ea, 5000000), AXL_ERR_TIMEOUT);
+    const char *m = axl_last_message();
+    if (!strstr(m, "did not take the design of vadd within the time given "
+                   "(the command goes on: wait again or poll): it runs fir "
+                   "(1 run out)"))
+        fail_msg("message \"%s\"", m);
+    atomic_store(&fir_go, 1);
+    AXL_OK(axl_event_wait(ea));
+    AXL_OK(axl_event_wait(ef));
+    AXL_OK(axl_emu_register_model("fir", NULL, NULL));
+    AXL_OK(axl_event_release(ef));
+    fir(&t, t.rig.q, NULL, 0, &ef); /* the holding model computes nothing */
+    AXL_OK(axl_event_wait(ef));
+    check_results(&t);
+    AXL_OK(axl_event_release(ea));
+    AXL_OK(axl_event_release(ef));
+    two_down(&t);
+}
+
 int main(void)
 {
 #if !AXL_FEATURE_DESIGN_SWAP
@@ -980,6 +1034,7 @@ int main(void)
         T(a_design_whose_memory_is_no_bank_of_the_device_is_refused_1_4),
         T(a_trace_holds_a_program_record_per_swap_2_6),
         T(kernel_info_loaded_flips_across_a_swap_2_4),
+        T(a_timed_wait_for_a_swap_says_what_the_device_runs_2_1),
 #if defined(AXL_TEST_MMIO)
         T(a_pinned_design_fails_the_other_designs_commands_at_once_2_5),
         T(a_hung_unit_fails_the_other_designs_commands_at_once_2_5),
