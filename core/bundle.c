@@ -479,13 +479,12 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
                 if (!image_fits(img, &one) ||
                     axl__place_banks_fit(dev, img, why, sizeof why))
                     continue;
-                axl_xclbin_kernel first = {0}; /* the design's name */
-                axl_xclbin_get_kernel(&img->x, 0, &first);
+                char name[32];
                 return axl__fail(fn, AXL_ERR_INVALID,
-                                 "%.*s's design cannot load in a slot of "
+                                 "%s's design cannot load in a slot of "
                                  "%s: %s (a partial uses the banks the "
                                  "device has)",
-                                 (int)first.name.len, first.name.ptr,
+                                 axl__design_name(img, name, sizeof name),
                                  dev->info.name, why);
             }
             const axl_status st =
@@ -508,13 +507,13 @@ axl_status axl__program_devices(const char *fn, struct axl__bundle *b,
             char why[AXL_MESSAGE_MAX - 96];
             if (!list &&
                 !axl__place_banks_fit(dev, pick[d], why, sizeof why)) {
-                axl_xclbin_kernel first = {0}; /* the design's name */
-                axl_xclbin_get_kernel(&pick[d]->x, 0, &first);
+                char name[32];
                 return axl__fail(fn, AXL_ERR_INVALID,
-                                 "%.*s's design cannot load beside "
+                                 "%s's design cannot load beside "
                                  "another: %s (designs on one device share "
                                  "its banks; held alone it lays them out)",
-                                 (int)first.name.len, first.name.ptr, why);
+                                 axl__design_name(pick[d], name, sizeof name),
+                                 why);
             }
             pick[d] = NULL;
         }
@@ -988,13 +987,12 @@ static axl_status place_check(const char *fn, const struct axl__bundle *b,
             !axl__image_slot(d, &img->x, NULL, 0) ||
             axl__image_variant(d, b->img[i], r) != 0xFFFFu)
             continue;
-        axl_xclbin_kernel first = {0}; /* the design's name */
-        axl_xclbin_get_kernel(&img->x, 0, &first);
+        char name[32];
         return axl__fail(fn, AXL_ERR_INVALID,
-                         "the design of %.*s has no image for slot %u (%s) "
+                         "the design of %s has no image for slot %u (%s) "
                          "of %s: register a variant linked for it (the same "
                          "kernels at that slot's bases)",
-                         (int)first.name.len, first.name.ptr,
+                         axl__design_name(img, name, sizeof name),
                          (unsigned)(r - 1), d->region[r].desc.name,
                          d->info.name);
     }

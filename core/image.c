@@ -291,6 +291,16 @@ uint8_t axl__image_slot(const struct axl__device *d, const axl_xclbin *x,
 #endif
 
 #if AXL_FEATURE_DESIGN_SWAP
+const char *axl__design_name(const struct axl__image *img, char *buf,
+                             size_t size)
+{
+    axl_xclbin_kernel ki;
+    if (axl_xclbin_get_kernel(&img->x, 0, &ki) != AXL_SUCCESS)
+        return "(no kernel)";
+    axl_format(buf, size, "%.*s", (int)ki.name.len, ki.name.ptr);
+    return buf;
+}
+
 uint16_t axl__image_variant(const struct axl__device *d, uint16_t lead,
                             uint8_t r)
 {

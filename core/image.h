@@ -139,6 +139,10 @@ uint8_t axl__image_slot(const struct axl__device *d, const axl_xclbin *x,
  * AXL__NO_WANT when it has none (lock held; a scan: slow paths only). */
 uint16_t axl__image_variant(const struct axl__device *d, uint16_t lead,
                             uint8_t r);
+
+/* A design's name for messages: its first kernel's ("vadd"), in buf. */
+const char *axl__design_name(const struct axl__image *img, char *buf,
+                             size_t size);
 #endif
 bool axl__kernel_compatible(const struct axl__kernel_id *k,
                             const struct axl__device *d);

@@ -36,16 +36,6 @@ static uint16_t design_of(const struct axl__command *c)
     return axl__kernel_id_at(c->u.kernel.kid)->image;
 }
 
-/* A design's name for messages: its first kernel's ("vadd"). */
-static const char *design_name(const struct axl__image *img, char *buf,
-                               size_t size)
-{
-    axl_xclbin_kernel ki;
-    if (axl_xclbin_get_kernel(&img->x, 0, &ki) != AXL_SUCCESS)
-        return "(no kernel)";
-    axl_format(buf, size, "%.*s", (int)ki.name.len, ki.name.ptr);
-    return buf;
-}
 
 /* want and want_seq from the oldest waiter (none: the region wants
  * nothing, and the count of regions that do drops). */
@@ -213,7 +203,7 @@ AXL__MESSAGE_ONLY static void region_says(const struct axl__device *d,
         return;
     }
     const uint16_t was = axl__placement_deref(g->design)->image;
-    design_name(axl__image_at(was), name, sizeof name);
+    axl__design_name(axl__image_at(was), name, sizeof name);
     uint32_t runs = 0;
     for (uint8_t i = g->cu0; i < g->cu0 + g->ncu; i++)
         runs += AXL__IS_REF(d->cus[i].cmd);
@@ -247,7 +237,7 @@ bool axl__swap_waits_why(const struct axl__command *c, char *why,
     if (r > n)
         return false;
     char name[32], says[3][64] = {"", "", ""};
-    design_name(axl__image_at(design_of(c)), name, sizeof name);
+    axl__design_name(axl__image_at(design_of(c)), name, sizeof name);
     if (!r) {
         region_says(d, 0, says[0], sizeof says[0]);
         axl__why(why, size,
@@ -287,7 +277,7 @@ void axl__swap_wait(struct axl__command *c)
         char why[AXL_MESSAGE_MAX], name[32];
         axl__why(why, sizeof why,
                  "the design of %s fits no slot of %s's shell %s",
-                 design_name(axl__image_at(design_of(c)), name, sizeof name),
+                 axl__design_name(axl__image_at(design_of(c)), name, sizeof name),
                  d->info.name, d->info.shell_name);
         if (g->want == AXL__NO_WANT)
             axl__rt.swap_wants++;
@@ -424,7 +414,7 @@ static void load(struct axl__device *d, struct axl__device_region *g)
         char msg[AXL_MESSAGE_MAX], name[32];
         axl__why(msg, sizeof msg,
                  "programming %s with the design of %s failed (%s): %s",
-                 d->info.name, design_name(img, name, sizeof name),
+                 d->info.name, axl__design_name(img, name, sizeof name),
                  axl_status_name(st), why[0] ? why : axl_last_message());
         let_go_after(g, want, st, msg, rec);
     } else {
@@ -444,8 +434,8 @@ static void load(struct axl__device *d, struct axl__device_region *g)
         AXL__LOG(AXL__LOG_INFO,
                  "device programmed: %s: the design of %s in place of %s, "
                  "%llu ns, %u command%s released",
-                 d->info.name, design_name(img, name, sizeof name),
-                 AXL__IS_REF(was) ? design_name(axl__image_deref(was),
+                 d->info.name, axl__design_name(img, name, sizeof name),
+                 AXL__IS_REF(was) ? axl__design_name(axl__image_deref(was),
                                                 old_name, sizeof old_name)
                                   : "none",
                  (unsigned long long)(t1 - t0), (unsigned)n,
@@ -629,7 +619,7 @@ static axl_status slot_load_now(struct axl__device *d, uint8_t r,
                  "programming slot %u (%s) of %s with the design of %s "
                  "failed (%s): %s",
                  (unsigned)(r - 1), g->desc.name, d->info.name,
-                 design_name(img, name, sizeof name), axl_status_name(st),
+                 axl__design_name(img, name, sizeof name), axl_status_name(st),
                  why[0] ? why : axl_last_message());
         let_go_after(g, image, st, msg, rec);
         axl__swap_wake();
@@ -643,7 +633,7 @@ static axl_status slot_load_now(struct axl__device *d, uint8_t r,
     AXL__LOG(AXL__LOG_INFO,
              "device programmed: %s slot %s: the design of %s, %llu ns, %u "
              "command%s released",
-             d->info.name, g->desc.name, design_name(img, name, sizeof name),
+             d->info.name, g->desc.name, axl__design_name(img, name, sizeof name),
              (unsigned long long)(t1 - t0), (unsigned)n, n == 1 ? "" : "s");
     (void)n;
     axl__swap_wake();
@@ -737,7 +727,7 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
                              "slot %u (%s) of %s cannot take the design of "
                              "%s now: %s",
                              (unsigned)(r - 1), g->desc.name, d->info.name,
-                             design_name(img, name, sizeof name), why);
+                             axl__design_name(img, name, sizeof name), why);
         char holder[96];
         const bool held = axl__image_held(d, was, holder, sizeof holder);
         if (!held && slot_quiet(d, r))
@@ -753,9 +743,9 @@ axl_status axl__slot_load(const char *fn, struct axl__device *d,
                              "held by %s: the design of %s cannot load "
                              "there until it is released",
                              (unsigned)(r - 1), g->desc.name, d->info.name,
-                             design_name(axl__image_at(was), other,
+                             axl__design_name(axl__image_at(was), other,
                                          sizeof other),
-                             holder, design_name(img, name, sizeof name));
+                             holder, axl__design_name(img, name, sizeof name));
         /* Nobody holds it and its runs are out: they end by themselves. */
         const struct slot_of q = {d, r};
         axl__wait_until_pred(slot_quiet_of, &q);
@@ -798,7 +788,7 @@ axl_status axl__slot_move(const char *fn, struct axl__device *d,
     if (cur) {
         const struct axl__device_region *g = &d->region[cur];
         char why[AXL_MESSAGE_MAX - 96], name[32];
-        design_name(img, name, sizeof name);
+        axl__design_name(img, name, sizeof name);
         if (slot_pinned(d, cur, why, sizeof why))
             return axl__fail(fn, AXL_ERR_BAD_STATE,
                              "the design of %s stays in slot %u (%s) of %s: "
