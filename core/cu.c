@@ -655,15 +655,11 @@ void axl__run_kernel(struct axl__command *c)
     settle_start(d, cu, c, st, now_open, why);
 }
 
-void axl_hal_run_done(void *token, axl_status status, const char *why)
+/* A kernel command's run ended (axl_hal_run_done). Out of line, so the
+ * call that gives a graph's run its end saves no registers. */
+AXL__NOINLINE static void command_run_done(void *token, axl_status status,
+                                          const char *why)
 {
-#if AXL_FEATURE_GRAPHS
-    /* A graph's run (its token is in the graph tables, replay.c). */
-    if (axl__plan_owns(token)) {
-        axl__replay_run_done(token, status, why);
-        return;
-    }
-#endif
     struct axl__command *c = token;
     /* The unit and device of a running command do not change: reading
      * them needs no lock. */
@@ -683,6 +679,19 @@ void axl_hal_run_done(void *token, axl_status status, const char *why)
     if (!axl_port_in_isr())
         axl__pump();
     axl_port_unlock();
+}
+
+void axl_hal_run_done(void *token, axl_status status, const char *why)
+{
+#if AXL_FEATURE_GRAPHS
+    /* A graph's run (its token is in the graph tables, replay.c). */
+    if (axl__plan_owns(token)) {
+        if (!axl__replay_ended_inside(token, status))
+            axl__replay_run_done(token, status, why);
+        return;
+    }
+#endif
+    command_run_done(token, status, why);
 }
 
 /* ---- Timeouts ------------------------------------------------------------------------- */

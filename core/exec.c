@@ -97,10 +97,7 @@ AXL_HOT char *axl__exec_why(axl__exec *x, uint32_t n)
 /* n's first failure (runs of one node may fail on several threads). */
 AXL_HOT static void node_fails(axl__exec *x, uint32_t n, axl_status st)
 {
-    int32_t none = 0;
-    atomic_compare_exchange_strong_explicit(&x->node_st[n], &none,
-                                            (int32_t)st, memory_order_relaxed,
-                                            memory_order_relaxed);
+    axl__exec_fail(x, n, st);
 }
 
 /* Node n has ended (or will never run): its successors count down; a
@@ -169,13 +166,30 @@ AXL_HOT static void start_runs(axl__exec *x, uint32_t n)
     const uint32_t runs = axl__exec_runs(nd);
     for (uint32_t r = runs > 1u ? x->next_run[n] : 0u; r < runs; r++) {
         bool inside = false;
-        const axl_status st = runs == 1u ? start_watched(x, n, &inside)
-                                         : x->ops->start(x, n, r);
+        const axl_status st = runs == 1u &&
+                                      !(AXL_EXEC_ENDS_HERE && x->ops->ends_here)
+                                  ? start_watched(x, n, &inside)
+                                  : x->ops->start(x, n, r);
         if (st == AXL_SUCCESS) {
             if (inside)
                 settle(x, n); /* no poke of its end to count */
             else
                 x->due++;
+            continue;
+        }
+        if (AXL_EXEC_ENDS_HERE && st == AXL__EXEC_ENDED_HERE) {
+            /* no report, no poke */
+            if (runs == 1u) {
+                if (!inside)
+                    settle(x, n);
+                continue;
+            }
+            if (atomic_fetch_sub_explicit(&x->runs_left[n], 1,
+                                          memory_order_acq_rel) == 1) {
+                atomic_store_explicit(&x->runs_left[n], (uint16_t)runs,
+                                      memory_order_relaxed);
+                settle(x, n); /* its last run: the loop ends */
+            }
             continue;
         }
         if (st == AXL__EXEC_WAIT) {

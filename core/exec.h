@@ -63,6 +63,15 @@
  * again. Not a status the API returns. */
 #define AXL__EXEC_WAIT ((axl_status)1)
 
+/* What a start op answers when the run ended inside the call and its end
+ * is not reported by axl__exec_run_ended (a failure was given first by
+ * axl__exec_fail): the driver settles the node (its last run) at once,
+ * with no poke. A client whose start can see its own run's end (the
+ * runtime's replay: the emulated device and the noop shim end runs there)
+ * saves the end's report and the in_start handshake. Not a status the API
+ * returns. */
+#define AXL__EXEC_ENDED_HERE ((axl_status)2)
+
 /* in_start's mark: the run ended inside its start. */
 #define AXL__EXEC_ENDED_INSIDE UINT32_MAX
 
@@ -81,13 +90,18 @@ typedef struct axl__exec axl__exec;
 typedef struct axl__exec_ops {
     /* Starts run r of kernel node n (the driver's context, never an
      * interrupt). AXL_SUCCESS: its end comes by axl__exec_run_ended,
-     * maybe inside this call; AXL__EXEC_WAIT: its unit is taken (the
+     * maybe inside this call; AXL__EXEC_ENDED_HERE: it ended inside this
+     * call and its end is not reported; AXL__EXEC_WAIT: its unit is taken (the
      * client kicks the executor when it is free); else it never started
      * and the node fails (a message through axl__exec_why). */
     axl_status (*start)(axl__exec *x, uint32_t n, uint32_t r);
     /* Optional (NULL: such nodes fail): a HOST node; AXL_SUCCESS: it ends
      * by axl__exec_node_ended, maybe inside this call. */
     axl_status (*run_node)(axl__exec *x, uint32_t n);
+    /* The start answers AXL__EXEC_ENDED_HERE for every run that ends
+     * inside it, and the run's end calls nothing: the executor skips the
+     * in_start handshake (the runtime's replay). */
+    bool ends_here;
 } axl__exec_ops;
 
 struct axl__exec {
@@ -137,6 +151,13 @@ struct axl__exec {
 #define AXL_EXEC_SEVERAL_RUNS 1
 #endif
 
+/* Starts that answer AXL__EXEC_ENDED_HERE: 0 compiles the executor for
+ * clients whose starts never do (the plan firmware's fw_exec.c, whose
+ * runs end by the units' completion, never inside their start). */
+#ifndef AXL_EXEC_ENDS_HERE
+#define AXL_EXEC_ENDS_HERE 1
+#endif
+
 /* The runs of node n of a graph: a kernel's (1 when nruns is 0: a
  * format-1 node), none for the others. */
 static inline uint32_t axl__exec_runs(const axl_plan_node *nd)
@@ -171,6 +192,15 @@ bool axl__exec_drive(axl__exec *x);
  * submission. */
 bool axl__exec_run_ended(axl__exec *x, uint32_t n, axl_status st,
                          bool may_drive);
+/* Node n failed with st (its first failure counts): for a start op that
+ * answers AXL__EXEC_ENDED_HERE for a failed run, before it answers. */
+static inline void axl__exec_fail(axl__exec *x, uint32_t n, axl_status st)
+{
+    int32_t none = 0;
+    atomic_compare_exchange_strong_explicit(&x->node_st[n], &none,
+                                            (int32_t)st, memory_order_relaxed,
+                                            memory_order_relaxed);
+}
 /* A HOST node ended (as axl__exec_run_ended). */
 bool axl__exec_node_ended(axl__exec *x, uint32_t n, axl_status st,
                           bool may_drive);

@@ -388,6 +388,22 @@ AXL__COLD static void final_moves(struct axl__plan *p)
 
 /* The executor's start (exec.h): run r of kernel node n on its unit, with
  * the arguments it holds. */
+/* The run start_run started has ended already (its end took STARTING to
+ * ENDED and told the executor nothing, axl__replay_run_done): its unit is
+ * free, and what its end would have done for others is done here (the
+ * commands that waited for the unit, a claim nobody drives). */
+static axl_status ended_here(struct axl__device *d, struct axl__cu *cu)
+{
+    if (unit_release(d, cu) || atomic_load(&axl__rt.replay_kick)) {
+        axl_port_lock();
+        if (atomic_load(&axl__rt.replay_kick))
+            axl__replay_poll();
+        axl__pump();
+        axl_port_unlock();
+    }
+    return AXL__EXEC_ENDED_HERE;
+}
+
 static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
 {
     struct axl__plan *p = x->client;
@@ -440,10 +456,8 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
      * seen ended already needs no deadline (no clock read): on the
      * emulated device and the noop shim every run does. */
     uint32_t was = starts | AXL__RUN_STARTING;
-    if (atomic_load_explicit(&run->state, memory_order_acquire) != was) {
-        unit_release(d, cu);
-        return AXL_SUCCESS;
-    }
+    if (atomic_load_explicit(&run->state, memory_order_acquire) != was)
+        return ended_here(d, cu);
     run->deadline = run->hal.timeout_ns
                         ? axl__deadline_after(axl__dev_now(d),
                                               run->hal.timeout_ns)
@@ -451,7 +465,7 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
     if (!atomic_compare_exchange_strong_explicit(
             &run->state, &was, starts | AXL__RUN_RUNNING,
             memory_order_release, memory_order_acquire))
-        unit_release(d, cu);
+        return ended_here(d, cu);
     return AXL_SUCCESS;
 }
 
@@ -569,8 +583,8 @@ static axl_status run_node(axl__exec *x, uint32_t n)
     return AXL_SUCCESS;
 }
 
-static const axl__exec_ops replay_ops = {.start = start_run,
-                                         .run_node = run_node};
+static const axl__exec_ops replay_ops = {
+    .start = start_run, .run_node = run_node, .ends_here = true};
 
 static void finish(struct axl__plan *p);
 
@@ -972,7 +986,6 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
 {
     struct axl__plan *p = run->plan;
     struct axl__device *d = device_of(p);
-    const bool isr = axl_port_in_isr() != 0;
     if (PHASE(atomic_load(&run->state)) == AXL__RUN_GIVEN_UP) {
         /* The late end of a run given up at its timeout. */
         axl_port_lock();
@@ -980,10 +993,20 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
         axl_port_unlock();
         return;
     }
-    /* Its message before its end is told (the executor's client reads it
-     * once the node has settled). */
+    /* Its message, status and times before its end is told: once the
+     * state below leaves STARTING or RUNNING, the starter or the driver
+     * may settle the node and finish the submission (a run that ends
+     * inside its start is not told to the executor at all: its starter
+     * answers AXL__EXEC_ENDED_HERE). */
     if (status != AXL_SUCCESS)
         node_why(p, run, why);
+    if (p->profiling || p->traced) {
+        const uint64_t now = axl__dev_now(d);
+        run->t_end = now;
+        uint64_t t = atomic_load_explicit(&p->t_end, memory_order_relaxed);
+        while (t < now && !atomic_compare_exchange_weak(&p->t_end, &t, now)) {
+        }
+    }
     bool inside;
     for (;;) {
         uint32_t s = atomic_load(&run->state);
@@ -993,23 +1016,22 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
             axl_port_unlock();
             return;
         }
-        const uint32_t to = STARTS(s) | (PHASE(s) == AXL__RUN_STARTING
-                                             ? AXL__RUN_ENDED
-                                             : AXL__RUN_IDLE);
+        const bool starting = PHASE(s) == AXL__RUN_STARTING;
+        if (starting && status != AXL_SUCCESS)
+            axl__exec_fail(&p->x, run->node, status); /* the starter's */
+        const uint32_t to =
+            STARTS(s) | (starting ? AXL__RUN_ENDED : AXL__RUN_IDLE);
         if (atomic_compare_exchange_strong(&run->state, &s, to)) {
             inside = PHASE(to) == AXL__RUN_ENDED;
             break;
         }
     }
-    if (p->profiling || p->traced) {
-        const uint64_t now = axl__dev_now(d);
-        run->t_end = now;
-        uint64_t t = atomic_load_explicit(&p->t_end, memory_order_relaxed);
-        while (t < now && !atomic_compare_exchange_weak(&p->t_end, &t, now)) {
-        }
-    }
-    /* Else its starter frees the unit. */
-    const bool moved = !inside && unit_release(d, &d->cus[run->cu]);
+    /* Inside its start: the starter frees the unit and settles the node
+     * (ended_here), in any context. */
+    if (inside)
+        return;
+    const bool isr = axl_port_in_isr() != 0;
+    const bool moved = unit_release(d, &d->cus[run->cu]);
     const bool done = axl__exec_run_ended(&p->x, run->node, status, !isr);
     if (done && p->moves)
         final_moves(p);

@@ -244,6 +244,22 @@ bool axl__replay_host_work(void);
 /* A graph's run ended (axl_hal_run_done's token). */
 void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
                           const char *why);
+/* axl__replay_run_done's common case, inline in axl_hal_run_done: a run
+ * that succeeded inside its start on a submission nothing times is only
+ * marked ended (STARTING to ENDED, releasing what the kernel wrote); its
+ * starter does the rest (replay.c's ended_here). False: the caller calls
+ * axl__replay_run_done. */
+static inline bool axl__replay_ended_inside(struct axl__plan_run *run,
+                                            axl_status status)
+{
+    uint32_t s = atomic_load_explicit(&run->state, memory_order_relaxed);
+    if (status != AXL_SUCCESS || (s & 0xFFu) != AXL__RUN_STARTING ||
+        run->plan->profiling || run->plan->traced)
+        return false;
+    return atomic_compare_exchange_strong_explicit(
+        &run->state, &s, (s & ~0xFFu) | AXL__RUN_ENDED, memory_order_release,
+        memory_order_relaxed);
+}
 /* Unit cu of device d is free (lock held): the graphs' runs that wait for
  * it are kicked, the kernel commands waiting for a unit ready again. */
 void axl__unit_freed(struct axl__device *d, struct axl__cu *cu);

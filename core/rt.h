@@ -314,6 +314,13 @@ static inline void axl__leave(void)
 #define AXL__COLD
 #define AXL__HOT_INLINE static inline
 #endif
+/* A function of a hot path kept out of its caller, so the caller saves
+ * no registers on its own fast path. */
+#if defined(__GNUC__)
+#define AXL__NOINLINE __attribute__((noinline))
+#else
+#define AXL__NOINLINE
+#endif
 /* Marks a static function that only messages use: with AXL_MESSAGES 0 it
  * is named only inside a sizeof, which clang reports as not needed. */
 #if defined(__GNUC__)

@@ -24,6 +24,7 @@ enum mode {
     INSIDE,   /* inside start */
     LATER,    /* listed; the test ends them */
     THREADS,  /* on a few threads of the test */
+    HERE,     /* inside start, answered AXL__EXEC_ENDED_HERE (no report) */
 };
 
 static struct client {
@@ -73,6 +74,11 @@ static axl_status start(axl__exec *x, uint32_t n, uint32_t r)
     const axl_plan_node *nd = &c.nodes[n];
     for (uint32_t e = 0; e < nd->npreds; e++)
         assert_true(atomic_load(&c.starts[c.preds[nd->pred0 + e]]) > 0);
+    if (c.mode == HERE) {
+        if (c.fail_run[n])
+            axl__exec_fail(x, n, c.fail_run[n]);
+        return AXL__EXEC_ENDED_HERE;
+    }
     if (c.mode == INSIDE) {
         if (axl__exec_run_ended(x, n, c.fail_run[n], true))
             atomic_fetch_add(&c.finished, 1);
@@ -83,6 +89,7 @@ static axl_status start(axl__exec *x, uint32_t n, uint32_t r)
 }
 
 static const axl__exec_ops ops = {.start = start};
+static const axl__exec_ops ops_here = {.start = start, .ends_here = true};
 
 /* A graph of n nodes; edges given by the caller after. */
 static void graph(uint32_t n, enum mode mode)
@@ -116,7 +123,7 @@ static void ready_graph(void)
     assert_true(axl__exec_build(c.nodes, c.g.nnodes, c.preds, c.succ0,
                                 c.succ, c.roots));
     c.x.g = &c.g;
-    c.x.ops = &ops;
+    c.x.ops = c.mode == HERE ? &ops_here : &ops;
     c.x.ready = c.ready;
     c.x.doomed = c.doomed;
     c.x.failed = c.failed;
@@ -246,6 +253,56 @@ static void a_failure_skips_what_depends_on_it_and_nothing_else(void **s)
         }
         assert_int_equal(c.x.status, AXL_SUCCESS);
     }
+}
+
+/* Runs whose start answers AXL__EXEC_ENDED_HERE (the runtime's replay on
+ * a port that ends runs inside their start) are never reported: the
+ * driver settles them, the submission finishes in the drive, a failure
+ * given by axl__exec_fail skips what depends on it and nothing else, and a
+ * node of several runs settles with its last. */
+static void runs_that_end_here_settle_without_a_report(void **s)
+{
+    (void)s;
+    graph(7, HERE);
+    npreds = 0;
+    node(0, 0, 0);
+    node(1, 0, 1, 0);
+    node(2, 0, 1, 1);
+    node(3, 0, 0);
+    node(4, 0, 2, 1, 3);
+    node(5, 0, 2, 0, 3);
+    node(6, 3, 1, 5); /* three runs */
+    ready_graph();
+    c.fail_run[1] = AXL_ERR_KERNEL;
+    for (int rep = 0; rep < 2; rep++) {
+        submit();
+        assert_int_equal(atomic_load(&c.finished), 1);
+        const int ran[7] = {1, 1, 0, 1, 0, 1, 3};
+        for (uint32_t n = 0; n < 7; n++) {
+            assert_int_equal(atomic_load(&c.starts[n]), ran[n]);
+            assert_int_equal(axl__exec_failed(&c.x, n),
+                             n == 1 || n == 2 || n == 4);
+            assert_int_equal(axl__exec_skipped(&c.x, n), n == 2 || n == 4);
+        }
+        assert_int_equal(axl__exec_status(&c.x, 4), AXL_ERR_KERNEL);
+        assert_int_equal(c.x.status, AXL_ERR_KERNEL);
+        assert_int_equal(c.x.first_failed, 1);
+        assert_int_equal(c.x.left, 0);
+    }
+    /* A failed run of the node of three fails it; mended, all run. */
+    c.fail_run[1] = AXL_SUCCESS;
+    c.fail_run[6] = AXL_ERR_RUNTIME;
+    submit();
+    assert_int_equal(atomic_load(&c.finished), 1);
+    assert_int_equal(atomic_load(&c.starts[6]), 3);
+    assert_true(axl__exec_failed(&c.x, 6));
+    assert_int_equal(c.x.status, AXL_ERR_RUNTIME);
+    c.fail_run[6] = AXL_SUCCESS;
+    submit();
+    assert_int_equal(atomic_load(&c.finished), 1);
+    for (uint32_t n = 0; n < 7; n++)
+        assert_false(axl__exec_failed(&c.x, n));
+    assert_int_equal(c.x.status, AXL_SUCCESS);
 }
 
 /* A start that fails fails its node, with the message it gave; a long
@@ -430,6 +487,7 @@ int main(void)
         cmocka_unit_test(a_chain_that_ends_inside_its_starts_is_one_loop),
         cmocka_unit_test(runs_that_end_later_finish_with_the_last_end),
         cmocka_unit_test(a_failure_skips_what_depends_on_it_and_nothing_else),
+        cmocka_unit_test(runs_that_end_here_settle_without_a_report),
         cmocka_unit_test(a_start_that_fails_skips_the_chain_after_it),
         cmocka_unit_test(a_run_that_waits_for_its_unit_starts_at_the_kick),
         cmocka_unit_test(a_node_of_several_runs_ends_with_its_last),

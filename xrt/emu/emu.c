@@ -1631,6 +1631,10 @@ static axl_status too_many_units(const axl_hal_run *run)
 /* Whether run's IP has stream ports (a FIFO of d's design ends there). */
 static inline bool has_streams(emu_device *d, const axl_hal_run *run)
 {
+    /* A design without streams (most): no lock. The FIFOs change only
+     * when a design loads, with none of its units running. */
+    if (!atomic_load_explicit(&d->nfifos, memory_order_relaxed))
+        return false;
     axl_port_lock();
     bool streams = false;
     for (uint32_t f = 0; f < d->nfifos && !streams; f++)

@@ -7,6 +7,7 @@
 #ifndef AXL_EMU_UNIT_H
 #define AXL_EMU_UNIT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -160,8 +161,10 @@ typedef struct emu_device {
     char platform[64];
 #if EMU_STREAMS
     /* The design's streams, as FIFOs carved from stream_store when it is
-     * programmed (emu_pipe.c); why they could not be, or "". */
-    uint32_t nfifos;
+     * programmed (emu_pipe.c); why they could not be, or "". Written
+     * under the lock; a run's start reads nfifos without it (none: the
+     * unit has no stream port, emu.c's has_streams). */
+    _Atomic uint32_t nfifos;
     struct emu_fifo fifos[AXL_EMU_MAX_STREAMS];
     char streams_why[96];
 #endif
