@@ -7,8 +7,12 @@
 # model inside run_start), as instructions.sh measures it.
 #
 # Usage: tests/bench/callgrind_emu.sh build/default/tests/bench/axl-bench
-# Prints: emu_graph<K>_per_kernel <n> instructions (target <= 400), then
-# the replay's fixed and per-node parts.
+# Prints: emu_plain (a single_task of the nop kernel + wait + release:
+# the launch the replays are measured against), emu_graph<K>_per_kernel
+# <n> instructions (target <= 400), the replay's fixed and per-node
+# parts, and the emulated device's own share of a node (its port and
+# the nop model, exclusive: what the device itself costs; the rest of a
+# node is the core's).
 # AXL_CALLGRIND_KEEP=DIR keeps the callgrind files there (cg.graph<K>),
 # for callgrind_annotate.
 set -eu
@@ -24,6 +28,16 @@ ir() { # scenario n: the program's total
     { echo "$bench $1 $2 failed" >&2; return 1; }
   callgrind_annotate "$out/cg.$1.$2" 2>/dev/null |
     awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+}
+plain0=$(ir launch 0)
+plain=$(ir launch "$replays")
+echo "emu_plain $(( (plain - plain0) / replays )) instructions"
+# The exclusive instructions of the emulated device's files (its port and
+# models, xrt/emu/) in a callgrind file.
+device_ir() {
+  callgrind_annotate "$1" 2>/dev/null |
+    awk '$2 ~ /^\(/ && $3 ~ /^xrt\/emu\// { gsub(",", "", $1); s += $1 }
+         END { print s + 0 }'
 }
 for g in 1 4 16; do
   base=$(ir "graph$g" 0)
@@ -41,3 +55,6 @@ done
 per_node=$(( (t16 - t4) / 12 ))
 echo "emu_graph_per_node $per_node instructions"
 echo "emu_graph_fixed $(( t1 - per_node )) instructions"
+dev=$(( ($(device_ir "$out/cg.graph16.$replays") -
+         $(device_ir "$out/cg.graph16.0")) / (replays * 16) ))
+echo "emu_graph_device_share_per_node $dev instructions (the core's: $(( per_node - dev )))"
