@@ -390,11 +390,15 @@ AXL__COLD static void final_moves(struct axl__plan *p)
  * the arguments it holds. */
 /* The run start_run started has ended already (its end took STARTING to
  * ENDED and told the executor nothing, axl__replay_run_done): its unit is
- * free, and what its end would have done for others is done here (the
- * commands that waited for the unit, a claim nobody drives). */
+ * free, and a claim nobody drove when it ended is driven here, as its end
+ * did before it left the rest to its starter. Commands the release makes
+ * ready are left, as then, to the pump this drive runs in, or to the
+ * waits the release wakes (axl__unit_freed): no pump nests here. */
 static axl_status ended_here(struct axl__device *d, struct axl__cu *cu)
 {
-    if (unit_release(d, cu) || atomic_load(&axl__rt.replay_kick)) {
+    const bool kick = atomic_load(&axl__rt.replay_kick);
+    (void)unit_release(d, cu);
+    if (kick) {
         axl_port_lock();
         if (atomic_load(&axl__rt.replay_kick))
             axl__replay_poll();
