@@ -93,6 +93,14 @@
 #define AXL_XRT_CLOSE_WAIT_MS 2000
 #endif
 
+/** At exit, how long the port lets the process's other threads reach
+ *  sleep before XRT's own exit handler stops its threads (XRT 2.13 can
+ *  miss the stop of a thread that has not run yet, and then waits for it
+ *  for ever: xrt_port.c, settle_threads_at_exit). 0: not at all. */
+#ifndef AXL_XRT_EXIT_SETTLE_MS
+#define AXL_XRT_EXIT_SETTLE_MS 1000
+#endif
+
 _Static_assert(AXL_XRT_DEVICES >= 1 && AXL_XRT_DEVICES <= 64,
                "AXL_XRT_DEVICES must be 1..64");
 _Static_assert(AXL_XRT_WAIT_SLICE_MS >= 1 && AXL_XRT_POLL_MS >= 1,

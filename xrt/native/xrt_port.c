@@ -55,7 +55,9 @@
  * xrt_api.c the XRT calls, which on XRT's noop shim pass the gate of
  * xrt_noop.c (that shim frees BOs racing its own lookups).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -393,6 +395,75 @@ static void close_all_at_exit(void)
 {
     for (uint32_t i = 0; i < AXL_XRT_DEVICES; i++)
         close_device(&devices[i]);
+}
+
+/* Whether a thread of the process other than the caller is runnable
+ * (state R in /proc/self/task/<tid>/stat): one made but not run yet. */
+static int others_runnable(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return 0;
+    /* This thread's id: /proc/thread-self is "<pid>/task/<tid>". */
+    char link[64];
+    const ssize_t ln = readlink("/proc/thread-self", link, sizeof link - 1);
+    link[ln > 0 ? ln : 0] = 0;
+    const char *slash = strrchr(link, '/');
+    const long self = slash ? strtol(slash + 1, NULL, 10) : 0;
+    int runnable = 0;
+    struct dirent *e;
+    while (!runnable && (e = readdir(dir)) != NULL) {
+        char *end;
+        const long tid = strtol(e->d_name, &end, 10);
+        if (*end || tid <= 0 || tid == self)
+            continue;
+        char path[64], stat[256];
+        snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+        const int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        const ssize_t n = read(fd, stat, sizeof stat - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        stat[n] = 0;
+        /* "tid (name) S ...": the state follows the name's last ')'. */
+        const char *p = strrchr(stat, ')');
+        runnable = p && p[1] == ' ' && p[2] == 'R';
+    }
+    closedir(dir);
+    return runnable;
+}
+
+/* XRT 2.13's first kernel open starts a monitor thread, and XRT's exit
+ * handler (registered by that open) stops and joins it. The stop is set
+ * without the lock the thread's wait checks it under, so a thread that has
+ * not reached that wait yet misses it and the join never returns: a
+ * program that exits within moments of its first kernel open on a busy
+ * machine hangs in exit (test_xrt_exit: 4 hangs in 450 runs beside other
+ * work, each in xrt_core::kds::stop joining a thread asleep in its
+ * wait). Registered after that open, this handler runs before XRT's and
+ * lets the other threads run until none is runnable, for at most
+ * AXL_XRT_EXIT_SETTLE_MS: the monitor thread then waits where the stop
+ * reaches it. */
+static void settle_threads_at_exit(void)
+{
+    const uint64_t until = now_ns() + (uint64_t)AXL_XRT_EXIT_SETTLE_MS * MS;
+    while (others_runnable() && now_ns() < until) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+}
+
+void axl__xn_settle_at_exit(void)
+{
+    static int registered;
+    if (!AXL_XRT_EXIT_SETTLE_MS)
+        return;
+    pthread_mutex_lock(&exit_lock);
+    if (!registered && atexit(settle_threads_at_exit) == 0)
+        registered = 1;
+    pthread_mutex_unlock(&exit_lock);
 }
 
 /* XRT's own handle maps are destroyed at exit after the shim's buffer

@@ -350,6 +350,9 @@ void axl__xn_run_to_pool(xn_device *d, xn_run *r);
  * read already, as known_state); returns how many. */
 unsigned axl__xn_reap(xn_device *d, xrtRunHandle known, int known_state);
 void axl__xn_stop_thread(xn_device *d);
+/* Once, after a kernel open: an exit handler that lets the process's
+ * threads settle before XRT's own stops them (xrt_port.c). */
+void axl__xn_settle_at_exit(void);
 /* The BO (or sub-BO) for size bytes at offset of b. */
 axl_status axl__xn_arg_bo(xn_device *d, xn_bo *b, uint64_t offset,
                           uint64_t size, xrtBufferHandle *bo,

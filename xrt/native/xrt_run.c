@@ -183,6 +183,7 @@ static axl_status open_cu(xn_device *d, const axl_xclbin *image,
                         ip.instance.ptr, errno_name(e));
     }
     count(&axl__xn_counts.kernels, 1);
+    axl__xn_settle_at_exit(); /* after XRT's own exit handler: before it */
     pthread_mutex_lock(&d->lock);
     cu->next = d->cus;
     d->cus = cu;
