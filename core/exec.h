@@ -90,10 +90,11 @@ typedef struct axl__exec axl__exec;
 typedef struct axl__exec_ops {
     /* Starts run r of kernel node n (the driver's context, never an
      * interrupt). AXL_SUCCESS: its end comes by axl__exec_run_ended,
-     * maybe inside this call; AXL__EXEC_ENDED_HERE: it ended inside this
-     * call and its end is not reported; AXL__EXEC_WAIT: its unit is taken (the
-     * client kicks the executor when it is free); else it never started
-     * and the node fails (a message through axl__exec_why). */
+     * maybe inside this call; AXL__EXEC_ENDED_HERE: it ended inside
+     * this call and its end is not reported; AXL__EXEC_WAIT: its unit is
+     * taken (the client kicks the executor when it is free); else it
+     * never started and the node fails (a message through
+     * axl__exec_why). */
     axl_status (*start)(axl__exec *x, uint32_t n, uint32_t r);
     /* Optional (NULL: such nodes fail): a HOST node; AXL_SUCCESS: it ends
      * by axl__exec_node_ended, maybe inside this call. */

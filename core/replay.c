@@ -386,8 +386,6 @@ AXL__COLD static void final_moves(struct axl__plan *p)
     }
 }
 
-/* The executor's start (exec.h): run r of kernel node n on its unit, with
- * the arguments it holds. */
 /* The run start_run started has ended already (its end took STARTING to
  * ENDED and told the executor nothing, axl__replay_run_done): its unit is
  * free, and a claim nobody drove when it ended is driven here, as its end
@@ -408,6 +406,8 @@ static axl_status ended_here(struct axl__device *d, struct axl__cu *cu)
     return AXL__EXEC_ENDED_HERE;
 }
 
+/* The executor's start (exec.h): run r of kernel node n on its unit, with
+ * the arguments it holds. */
 static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
 {
     struct axl__plan *p = x->client;

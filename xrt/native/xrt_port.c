@@ -436,9 +436,9 @@ static int others_runnable(void)
 }
 
 /* XRT 2.13's first kernel open starts a monitor thread, and XRT's exit
- * handler (registered by that open) stops and joins it. The stop is set
- * without the lock the thread's wait checks it under, so a thread that has
- * not reached that wait yet misses it and the join never returns: a
+ * handler (registered by that open) stops and joins it. A thread that has
+ * not reached its wait yet can miss the stop (XRT's later sources set it
+ * under the wait's lock, saying why), and the join never returns: a
  * program that exits within moments of its first kernel open on a busy
  * machine hangs in exit (test_xrt_exit: 4 hangs in 450 runs beside other
  * work, each in xrt_core::kds::stop joining a thread asleep in its
