@@ -743,6 +743,19 @@ static void fake_progress(void *dev, uint64_t deadline_ns)
         axl_hal_run_done(done[i], AXL_SUCCESS, NULL);
 }
 
+axl_status axl_test_holding_model(const struct axl_emu_call *call,
+                                  void *user)
+{
+    (void)call;
+    axl_test_hold *h = user;
+    if (atomic_fetch_add(&h->runs, 1) == 0)
+        for (int ms = 0; ms < 5000 && !atomic_load(&h->go); ms++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    return AXL_SUCCESS;
+}
+
 axl_status axl_test_vadd_model(const struct axl_emu_call *c, void *user)
 {
     (void)user;

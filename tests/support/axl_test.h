@@ -7,6 +7,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -208,6 +209,15 @@ extern fake_run_stats fake_runs;
 /* A C model of vadd for images whose kernels have other names. */
 struct axl_emu_call;
 axl_status axl_test_vadd_model(const struct axl_emu_call *call, void *user);
+/* A C model whose first run holds its unit until the test sets go (5 s at
+ * most); the later runs end at once. Its user is its hold, which the test
+ * zeroes before it registers it: axl_emu_register_model("fir",
+ * axl_test_holding_model, &hold). runs counts the runs begun. */
+typedef struct axl_test_hold {
+    atomic_int runs, go;
+} axl_test_hold;
+axl_status axl_test_holding_model(const struct axl_emu_call *call,
+                                  void *user);
 extern const axl_device_port fake_port;
 extern const axl_device_port fake_port_b; /* a second platform */
 

@@ -730,36 +730,25 @@ static void a_slot_changes_only_once_nothing_of_its_design_is_in_flight_3_3(
     slot_rig_down(&r);
 }
 
-/* scale's model for the next test: its first run holds its unit until
- * the test lets go (5 s at most); the others end at once. */
-static atomic_int scale_runs, scale_go;
+/* scale's model for the next tests, axl_test_holding_model: its first
+ * run holds its unit until the test sets scale_hold.go. */
+static axl_test_hold scale_hold;
 
-static axl_status holding_scale(const axl_emu_call *call, void *user)
-{
-    (void)call;
-    (void)user;
-    if (atomic_fetch_add(&scale_runs, 1) == 0)
-        for (int ms = 0; ms < 5000 && !atomic_load(&scale_go); ms++) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-    return AXL_SUCCESS;
-}
-
-/* scale's run on q (its buffer D of n floats doubled), held by
- * holding_scale until scale_go: its unit is out once this returns, its
- * event in *e. The test sets scale_go, and puts the model back. */
+/* scale's run on q (its buffer D of n floats doubled), held until
+ * scale_hold.go: its unit is out once this returns, its event in *e. The
+ * test sets scale_hold.go, and puts the model back. */
 static void scale_held(axl_queue q, axl_kernel scale, axl_buffer D,
                        uint32_t n, axl_event *e)
 {
-    AXL_OK(axl_emu_register_model("scale", holding_scale, NULL));
-    atomic_store(&scale_runs, 0);
-    atomic_store(&scale_go, 0);
+    AXL_OK(axl_emu_register_model("scale", axl_test_holding_model,
+                                  &scale_hold));
+    atomic_store(&scale_hold.runs, 0);
+    atomic_store(&scale_hold.go, 0);
     AXL_OK(axl_queue_single_task(
         q, scale,
         AXL_ARGS(AXL_ARG_INOUT(D), AXL_ARG_F32(2.0f), AXL_ARG_U32(n)), NULL,
         0, e));
-    for (int ms = 0; ms < 5000 && !atomic_load(&scale_runs); ms++) {
+    for (int ms = 0; ms < 5000 && !atomic_load(&scale_hold.runs); ms++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -818,7 +807,7 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
         q, scale,
         AXL_ARGS(AXL_ARG_INOUT(D[2]), AXL_ARG_F32(2.0f), AXL_ARG_U32(N)),
         NULL, 0, &e2));
-    atomic_store(&scale_go, 1);
+    atomic_store(&scale_hold.go, 1);
     AXL_OK(axl_queue_wait(q));
     uint64_t fir_end, s1, s2;
     AXL_OK(axl_event_get_profiling(ef, AXL_PROFILING_COMMAND_END, &fir_end));
@@ -826,7 +815,7 @@ static void a_waiting_design_goes_before_newer_commands_of_the_slots_3_3(
     AXL_OK(axl_event_get_profiling(e2, AXL_PROFILING_COMMAND_START, &s2));
     assert_true(fir_end <= s1);
     assert_true(fir_end <= s2);
-    assert_int_equal(atomic_load(&scale_runs), 3);
+    assert_int_equal(atomic_load(&scale_hold.runs), 3);
     AXL_OK(axl_event_release(e0));
     AXL_OK(axl_event_release(ef));
     AXL_OK(axl_event_release(e1));
@@ -1389,7 +1378,7 @@ static void *scale_go_soon(void *arg)
     (void)arg;
     struct timespec ts = {0, 20000000};
     nanosleep(&ts, NULL);
-    atomic_store(&scale_go, 1);
+    atomic_store(&scale_hold.go, 1);
     return NULL;
 }
 
@@ -2017,7 +2006,7 @@ static void a_running_design_is_not_moved_3_3(void **s)
     assert_non_null(strstr(axl_last_message(),
                            "the design of scale has commands running in or "
                            "waiting for slot 0 (RP_0)"));
-    atomic_store(&scale_go, 1);
+    atomic_store(&scale_hold.go, 1);
     AXL_OK(axl_event_wait(e));
     slots_hold(r.d, "scale", "", 1, 0);
     AXL_OK(axl_kernel_bundle_place(bs, r.d, 1)); /* now it may */
@@ -2065,7 +2054,7 @@ static void a_wait_for_a_slot_that_times_out_says_what_each_slot_does_3_3(
                    "fir within the time given") ||
         !strstr(m, "RP_0 runs scale (1 run out), RP_1 is empty"))
         fail_msg("message \"%s\"", m);
-    atomic_store(&scale_go, 1);
+    atomic_store(&scale_hold.go, 1);
     AXL_OK(axl_event_wait(ef));
     AXL_OK(axl_event_wait(es));
     AXL_OK(axl_event_release(es));

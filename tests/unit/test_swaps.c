@@ -961,21 +961,9 @@ static void two_threads_of_two_designs_both_finish_with_right_results(
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
-/* fir's model for the next test: its first run holds its unit until the
- * test lets go (5 s at most); the others end at once. */
-static atomic_int fir_runs, fir_go;
-
-static axl_status holding_fir(const axl_emu_call *call, void *user)
-{
-    (void)call;
-    (void)user;
-    if (atomic_fetch_add(&fir_runs, 1) == 0)
-        for (int ms = 0; ms < 5000 && !atomic_load(&fir_go); ms++) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-    return AXL_SUCCESS;
-}
+/* fir's model for the next test, axl_test_holding_model: its first run
+ * holds its unit until the test sets fir_hold.go. */
+static axl_test_hold fir_hold;
 
 /* A timed wait for a command whose design waits for the device (2.1)
  * says what keeps it out when it times out; the command goes on and
@@ -985,12 +973,12 @@ static void a_timed_wait_for_a_swap_says_what_the_device_runs_2_1(void **s)
     (void)s;
     struct two t;
     two_up(&t, 0); /* out of order: vadd waits for no command */
-    AXL_OK(axl_emu_register_model("fir", holding_fir, NULL));
-    atomic_store(&fir_runs, 0);
-    atomic_store(&fir_go, 0);
+    AXL_OK(axl_emu_register_model("fir", axl_test_holding_model, &fir_hold));
+    atomic_store(&fir_hold.runs, 0);
+    atomic_store(&fir_hold.go, 0);
     axl_event ef, ea;
     fir(&t, t.rig.q, NULL, 0, &ef);
-    for (int ms = 0; ms < 5000 && !atomic_load(&fir_runs); ms++) {
+    for (int ms = 0; ms < 5000 && !atomic_load(&fir_hold.runs); ms++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -1001,7 +989,7 @@ static void a_timed_wait_for_a_swap_says_what_the_device_runs_2_1(void **s)
                    "(the command goes on: wait again or poll): it runs fir "
                    "(1 run out)"))
         fail_msg("message \"%s\"", m);
-    atomic_store(&fir_go, 1);
+    atomic_store(&fir_hold.go, 1);
     AXL_OK(axl_event_wait(ea));
     AXL_OK(axl_event_wait(ef));
     AXL_OK(axl_emu_register_model("fir", NULL, NULL));
