@@ -15,7 +15,8 @@
  *   driver     a firmware engineer's minimum against the simulator's seam
  *              (axl_mmio_sim_model.rd32/wr32, what the port's seam calls):
  *              write the seven argument words, ap_start, read 0x00 until
- *              ap_done
+ *              ap_done, ap_continue (vadd is ap_ctrl_chain); checked to
+ *              run the model once per launch
  *   plain      axl_queue_single_task + axl_event_wait + release (in-order)
  *   replay1/4/16  axl_queue_submit_graph of a recorded graph of 1, 4, 16
  *              such launches in a chain, + wait + release; per kernel
@@ -172,6 +173,9 @@ static void driver_run(void)
     drv_wr(MMIO_CTRL, MMIO_AP_START);
     while (!(drv_rd(MMIO_CTRL) & MMIO_AP_DONE))
         ;
+    /* The stock vadd is ap_ctrl_chain: its done stays up, and holds the
+     * next start, until the driver acknowledges it. */
+    drv_wr(MMIO_CTRL, MMIO_AP_CONTINUE);
 }
 
 /* The driver writes where the port wrote (the buffers' device addresses,
@@ -193,6 +197,25 @@ NOINLINE void bench_driver_loop(unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         driver_run();
+}
+
+/* The driver's loop, and a check that each of its launches ran the
+ * kernel's model: a driver that leaves out a step of the protocol can
+ * read a stale ap_done and launch nothing, and its figure would then be
+ * the register file's alone. */
+static void driver_checked(unsigned n)
+{
+    axl_mmio_sim_stats before, after;
+    axl_mmio_sim_stats_get(DRV_UNIT, &before);
+    bench_driver_loop(n);
+    axl_mmio_sim_stats_get(DRV_UNIT, &after);
+    if (after.runs - before.runs != n) {
+        fprintf(stderr,
+                "bench_mmio: the driver's %u launches ran the model %u "
+                "times\n",
+                n, after.runs - before.runs);
+        exit(1);
+    }
 }
 
 NOINLINE void bench_plain_loop(unsigned n)
@@ -590,8 +613,11 @@ int main(int argc, char **argv)
                 if (paths[p].loop == bench_driver_loop)
                     driver_up();
             }
-            paths[p].loop(LOOPS / 4); /* warm */
-            paths[p].loop(LOOPS);
+            void (*loop)(unsigned) = paths[p].loop == bench_driver_loop
+                                         ? driver_checked
+                                         : paths[p].loop;
+            loop(LOOPS / 4); /* warm */
+            loop(LOOPS);
             down(&R);
             return 0;
         }
@@ -607,7 +633,7 @@ int main(int argc, char **argv)
     t_r[1] = timed(bench_replay4_loop, N / 4) / 4;
     t_r[2] = timed(bench_replay16_loop, N / 16) / 16;
     driver_up();
-    double t_drv = timed(bench_driver_loop, N);
+    double t_drv = timed(driver_checked, N);
     down(&R);
     printf("mmio_driver %.0f ns/launch\n", t_drv);
     printf("mmio_plain %.0f ns/launch\n", t_plain);
