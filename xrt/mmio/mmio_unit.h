@@ -179,6 +179,9 @@ struct mmio_unit {
     char name[40];       /* IP_LAYOUT's m_name, for messages */
 };
 
+/* Words of a set of units (mmio_fabric's hints). */
+#define MMIO_UNIT_WORDS ((AXL_MMIO_UNITS + 31u) / 32u)
+
 /* Who has the units: the device port (the core's) or the plan executor.
  * One at a time: each refuses to open what the other holds. */
 enum { MMIO_OWNER_NONE = 0, MMIO_OWNER_DEVICE = 1, MMIO_OWNER_PLANS = 2 };
@@ -193,6 +196,18 @@ typedef struct mmio_fabric {
      * which counts it in axl_mmio_counters.irq_missing, links no text). */
     void (*warn)(const mmio_unit *u, uint32_t gie, uint32_t ier);
     mmio_unit units[AXL_MMIO_UNITS];
+    /* Hints for a waiter's poll, so that it visits the units with work
+     * and not every unit (bit i: units[i]; __atomic builtins). busy: a
+     * start set it after publishing `run`; restarting: an auto-restart
+     * start set it after `restart`. A poll that finds the field clear
+     * clears the bit and reads the field again (a start between the two
+     * reads sets the bit after the clear, or is seen by the second read),
+     * so a bit may stand for nothing but never lacks for a unit with
+     * work. The fields are the truth. */
+    uint32_t busy[MMIO_UNIT_WORDS];
+#if MMIO_STREAMS
+    uint32_t restarting[MMIO_UNIT_WORDS];
+#endif
 #if MMIO_MODEL
     const axl_mmio_model *model; /* the board's, while open */
     int attached;

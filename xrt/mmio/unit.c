@@ -473,6 +473,16 @@ AXL_HOT void axl__mmio_put_wide(mmio_unit *u, uint32_t m, const void *value,
     }
 }
 
+/* Marks unit u in a hint set of mmio_fabric, after the field it hints
+ * at is set: a release, which a poll's clearing of the bit (a later
+ * read-modify-write of the word) acquires before it reads the field
+ * again. */
+AXL_HOT static inline void hint_set(uint32_t *set, const mmio_unit *u)
+{
+    const uint32_t i = (uint32_t)(u - axl__mmio.units);
+    __atomic_fetch_or(&set[i / 32u], 1u << (i % 32u), __ATOMIC_RELEASE);
+}
+
 AXL_HOT void axl__mmio_go(mmio_unit *u, const void *run)
 {
     if (u->mode == AXL_MMIO_COMPLETION_POLL_THEN_SLEEP) {
@@ -487,6 +497,7 @@ AXL_HOT void axl__mmio_go(mmio_unit *u, const void *run)
     u->idle_seen = 0;
     atomic_fetch_add(&u->starts, 1u);
     atomic_store(&u->run, run);
+    hint_set(axl__mmio.busy, u);
     axl__mmio_count(&axl__mmio_counters.starts);
     /* One write: ap_start with auto_restart (bit 7) off. */
     mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START);
@@ -902,6 +913,7 @@ void axl__mmio_restart_go(mmio_unit *u, uint32_t *iterations)
     u->mbox_pending = 0;
     axl__mmio_restart_arm(u);
     __atomic_store_n(&u->restart, 1, __ATOMIC_SEQ_CST);
+    hint_set(axl__mmio.restarting, u);
     u->idle_seen = 0;
     axl__mmio_count(&axl__mmio_counters.starts);
     mmio_wr32(u->regs, MMIO_CTRL, MMIO_AP_START | MMIO_AUTO_RESTART);
@@ -951,9 +963,26 @@ int axl__mmio_service(mmio_unit *u)
 /* The polled auto-restart units, while a waiter looks anyway. */
 static void service_restarting(void)
 {
-    for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++)
-        if (__atomic_load_n(&axl__mmio.units[i].restart, __ATOMIC_RELAXED))
-            axl__mmio_service(&axl__mmio.units[i]);
+    for (uint32_t w = 0; w < MMIO_UNIT_WORDS; w++) {
+        mmio_unit *u = &axl__mmio.units[w * 32u];
+        uint32_t bit = 1u;
+        for (uint32_t b = __atomic_load_n(&axl__mmio.restarting[w],
+                                          __ATOMIC_ACQUIRE);
+             b; b >>= 1, u++, bit <<= 1) {
+            if (!(b & 1u))
+                continue;
+            if (!__atomic_load_n(&u->restart, __ATOMIC_SEQ_CST)) {
+                /* As axl__mmio_progress does for busy. */
+                __atomic_fetch_and(&axl__mmio.restarting[w], ~bit,
+                                   __ATOMIC_ACQUIRE);
+                if (!__atomic_load_n(&u->restart, __ATOMIC_SEQ_CST))
+                    continue;
+                __atomic_fetch_or(&axl__mmio.restarting[w], bit,
+                                  __ATOMIC_RELAXED);
+            }
+            axl__mmio_service(u);
+        }
+    }
 }
 #endif
 
@@ -967,11 +996,28 @@ AXL_HOT void axl__mmio_progress(uint64_t deadline_ns)
 #if MMIO_STREAMS
         service_restarting();
 #endif
-        for (uint32_t i = 0; i < AXL_MMIO_UNITS; i++) {
-            if (!atomic_load(&axl__mmio.units[i].run))
-                continue;
-            running = 1;
-            ended |= poll_unit(&axl__mmio.units[i]);
+        for (uint32_t w = 0; w < MMIO_UNIT_WORDS; w++) {
+            mmio_unit *u = &axl__mmio.units[w * 32u];
+            uint32_t bit = 1u;
+            for (uint32_t b = __atomic_load_n(&axl__mmio.busy[w],
+                                              __ATOMIC_ACQUIRE);
+                 b; b >>= 1, u++, bit <<= 1) {
+                if (!(b & 1u))
+                    continue;
+                if (!atomic_load(&u->run)) {
+                    /* Its bit goes, and the run is read again: a start
+                     * that set both meanwhile either set the bit after
+                     * this clear or released its run to it. */
+                    __atomic_fetch_and(&axl__mmio.busy[w], ~bit,
+                                       __ATOMIC_ACQUIRE);
+                    if (!atomic_load(&u->run))
+                        continue;
+                    __atomic_fetch_or(&axl__mmio.busy[w], bit,
+                                      __ATOMIC_RELAXED);
+                }
+                running = 1;
+                ended |= poll_unit(u);
+            }
         }
         if (!running || ended)
             return;
