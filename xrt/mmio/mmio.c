@@ -518,7 +518,8 @@ static void forget_slot_units(mmio_device *d, uint32_t k)
     const axl_shell *sh = axl__mmio.board->shell;
     for (uint32_t n = 0; n < AXL_MMIO_UNITS; n++)
         if (slot_of_unit(sh, n) == (int)k)
-            memset(&axl__mmio.units[n], 0, sizeof axl__mmio.units[n]);
+            axl__mmio_unit_forget(&axl__mmio.units[n]); /* no run out
+                                       (slot_idle); others may look */
     for (uint32_t l = 0; l < AXL_MMIO_IRQ_LINES; l++)
         if (d->line_unit[l] &&
             slot_of_unit(sh, d->line_unit[l] - 1u) == (int)k)

@@ -91,17 +91,30 @@ typedef void (*mmio_ended_fn)(mmio_unit *u, const void *run, axl_status st,
                               const char *why);
 
 struct mmio_unit {
+    /* First, apart: what waiters, the hung units' look and a model's
+     * advance read of any unit without the port's lock, so that a slot's
+     * load can zero the rest of a unit it no longer drives with one
+     * memset and store these as they are read (axl__mmio_unit_forget). */
+    const void *_Atomic run; /* the run in flight, or NULL */
+    /* A run given up (run_cancel) that the unit did not stop: out of use
+     * until a reset or the run's late end gives the run back. Apart from
+     * `run`, so that a poll or the interrupt entry, which claim `run`,
+     * pay nothing for it. */
+    const void *_Atomic hung_run;
+#if MMIO_STREAMS
+    uint8_t restart; /* on auto-restart (mbox_pending's comment below) */
+    /* The open pipeline the unit is in (pipe.c), or NULL; read without
+     * the lock (__atomic builtins) for the model's work_to_come. */
+    axl_hal_pipeline *pipe;
+#endif
+    /* The rest (from regs on) is read by the port's holder and, while
+     * a run is out, by who claims it. */
     uintptr_t regs;      /* the CPU's address of its control space */
     uint64_t phys;
     uint8_t known;       /* a compute unit a client drives */
     uint8_t chain;
     uint8_t irq;
     uint8_t sw_reset;
-    /* A run given up (run_cancel) that the unit did not stop: out of use
-     * until a reset or the run's late end gives the run back. Apart from
-     * `run`, so that a poll or the interrupt entry, which claim `run`,
-     * pay nothing for it. */
-    const void *_Atomic hung_run;
     _Atomic uint32_t reset_ctrl; /* the control word an ap_sw_reset at
                             the timeout left (it did not read idle), or 0 */
     mmio_ended_fn ended; /* its client's */
@@ -153,23 +166,18 @@ struct mmio_unit {
     uint8_t verify_next;
     uint32_t verify_start;
 #endif
-    const void *_Atomic run; /* the run in flight, or NULL */
 #if MMIO_STREAMS
     /* A unit of a pipeline on auto-restart (pipe.c): each end of an
      * iteration the status register shows (unit.c, "Auto-restart units")
      * is acknowledged, with ap_continue and auto_restart kept, by whoever
      * claims the unit, a waiter's poll (axl__mmio_service) or the
      * interrupt entry, and counted in *iterations (the core's, with
-     * __atomic builtins). restart is read by both and the stop, with
-     * __atomic builtins. */
-    uint8_t restart;
+     * __atomic builtins). restart (first in the unit) is read by both and
+     * the stop, with __atomic builtins. */
     uint8_t mbox_pending; /* a scalar written since the done counted in
                              mbox_at: the iteration after it takes it */
     uint32_t mbox_at;
     uint32_t *iterations;
-    /* The open pipeline the unit is in (pipe.c), or NULL; read without
-     * the lock (__atomic builtins) for the model's work_to_come. */
-    axl_hal_pipeline *pipe;
 #endif
 #if MMIO_IP
     uint8_t ip_opens;    /* axl_ip handles open on it (axl/ip.h) */
@@ -178,6 +186,10 @@ struct mmio_unit {
 #endif
     char name[40];       /* IP_LAYOUT's m_name, for messages */
 };
+
+/* Unit u zeroed, the fields others read without the port's lock stored
+ * atomically (unit.c). */
+void axl__mmio_unit_forget(mmio_unit *u);
 
 /* Words of a set of units (mmio_fabric's hints). */
 #define MMIO_UNIT_WORDS ((AXL_MMIO_UNITS + 31u) / 32u)

@@ -8,6 +8,7 @@
  * docs/hls-control.md.
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "axl/runtime.h"
@@ -296,6 +297,18 @@ uint8_t axl__mmio_board_mode(const mmio_unit *u)
                : (uint8_t)AXL_MMIO_COMPLETION;
 }
 
+void axl__mmio_unit_forget(mmio_unit *u)
+{
+    memset((unsigned char *)u + offsetof(mmio_unit, regs), 0,
+           sizeof *u - offsetof(mmio_unit, regs));
+    atomic_store(&u->run, NULL);
+    atomic_store(&u->hung_run, NULL);
+#if MMIO_STREAMS
+    __atomic_store_n(&u->restart, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&u->pipe, NULL, __ATOMIC_RELEASE);
+#endif
+}
+
 axl_status axl__mmio_map_unit(uint32_t ip_index, uint64_t phys,
                               const char *name, size_t name_len)
 {
@@ -481,6 +494,38 @@ AXL_HOT static inline void hint_set(uint32_t *set, const mmio_unit *u)
 {
     const uint32_t i = (uint32_t)(u - axl__mmio.units);
     __atomic_fetch_or(&set[i / 32u], 1u << (i % 32u), __ATOMIC_RELEASE);
+}
+
+/* Whether unit u has the work a hint set of mmio_fabric marks: a run
+ * out (busy) or, with streams, auto-restart (restarting). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+AXL_HOT static inline int hinted_work(const uint32_t *set, const mmio_unit *u)
+{
+#if MMIO_STREAMS
+    if (set != axl__mmio.busy)
+        return __atomic_load_n(&u->restart, __ATOMIC_SEQ_CST) != 0;
+#endif
+    (void)set;
+    return atomic_load(&u->run) != NULL;
+}
+
+/* A poll found no work where unit u's bit (bit of word w) of a hint set
+ * says: the bit goes and the work is looked at again, since a start that
+ * set both meanwhile either set the bit after this clear or released its
+ * work to it (the bit is then put back). Whether there is work. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+AXL_HOT static inline int hint_recheck(uint32_t *set, uint32_t w,
+                                       uint32_t bit, const mmio_unit *u)
+{
+    __atomic_fetch_and(&set[w], ~bit, __ATOMIC_ACQUIRE);
+    if (!hinted_work(set, u))
+        return 0;
+    __atomic_fetch_or(&set[w], bit, __ATOMIC_RELAXED);
+    return 1;
 }
 
 AXL_HOT void axl__mmio_go(mmio_unit *u, const void *run)
@@ -968,20 +1013,10 @@ static void service_restarting(void)
         uint32_t bit = 1u;
         for (uint32_t b = __atomic_load_n(&axl__mmio.restarting[w],
                                           __ATOMIC_ACQUIRE);
-             b; b >>= 1, u++, bit <<= 1) {
-            if (!(b & 1u))
-                continue;
-            if (!__atomic_load_n(&u->restart, __ATOMIC_SEQ_CST)) {
-                /* As axl__mmio_progress does for busy. */
-                __atomic_fetch_and(&axl__mmio.restarting[w], ~bit,
-                                   __ATOMIC_ACQUIRE);
-                if (!__atomic_load_n(&u->restart, __ATOMIC_SEQ_CST))
-                    continue;
-                __atomic_fetch_or(&axl__mmio.restarting[w], bit,
-                                  __ATOMIC_RELAXED);
-            }
-            axl__mmio_service(u);
-        }
+             b; b >>= 1, u++, bit <<= 1)
+            if ((b & 1u) && (hinted_work(axl__mmio.restarting, u) ||
+                             hint_recheck(axl__mmio.restarting, w, bit, u)))
+                axl__mmio_service(u);
     }
 }
 #endif
@@ -1004,17 +1039,9 @@ AXL_HOT void axl__mmio_progress(uint64_t deadline_ns)
                  b; b >>= 1, u++, bit <<= 1) {
                 if (!(b & 1u))
                     continue;
-                if (!atomic_load(&u->run)) {
-                    /* Its bit goes, and the run is read again: a start
-                     * that set both meanwhile either set the bit after
-                     * this clear or released its run to it. */
-                    __atomic_fetch_and(&axl__mmio.busy[w], ~bit,
-                                       __ATOMIC_ACQUIRE);
-                    if (!atomic_load(&u->run))
-                        continue;
-                    __atomic_fetch_or(&axl__mmio.busy[w], bit,
-                                      __ATOMIC_RELAXED);
-                }
+                if (!atomic_load(&u->run) &&
+                    !hint_recheck(axl__mmio.busy, w, bit, u))
+                    continue;
                 running = 1;
                 ended |= poll_unit(u);
             }
