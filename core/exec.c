@@ -94,12 +94,6 @@ AXL_HOT char *axl__exec_why(axl__exec *x, uint32_t n)
     return x->why[k];
 }
 
-/* n's first failure (runs of one node may fail on several threads). */
-AXL_HOT static void node_fails(axl__exec *x, uint32_t n, axl_status st)
-{
-    axl__exec_fail(x, n, st);
-}
-
 /* Node n has ended (or will never run): its successors count down; a
  * failed or skipped node dooms them, with its status. */
 AXL_HOT static void settle(axl__exec *x, uint32_t n)
@@ -199,7 +193,7 @@ AXL_HOT static void start_runs(axl__exec *x, uint32_t n)
             return;
         }
         x->ready[WORD(n)] &= ~BIT(n);
-        node_fails(x, n, st);
+        axl__exec_fail(x, n, st);
         if (runs == 1u) {
             settle(x, n);
             return;
@@ -239,7 +233,7 @@ AXL_HOT static void start_node(axl__exec *x, uint32_t n)
             x->due++;
             return;
         }
-        node_fails(x, n, st);
+        axl__exec_fail(x, n, st);
     }
     settle(x, n); /* EMPTY, or a host node that did not start */
 }
@@ -298,7 +292,7 @@ AXL_HOT bool axl__exec_run_ended(axl__exec *x, uint32_t n, axl_status st,
 {
     const axl_plan_node *nd = &x->g->nodes[n];
     if (st != AXL_SUCCESS)
-        node_fails(x, n, st);
+        axl__exec_fail(x, n, st);
     uint32_t starting = n + 1u;
     if (atomic_load_explicit(&x->in_start, memory_order_relaxed) ==
             starting &&
@@ -322,7 +316,7 @@ bool axl__exec_node_ended(axl__exec *x, uint32_t n, axl_status st,
                           bool may_drive)
 {
     if (st != AXL_SUCCESS)
-        node_fails(x, n, st);
+        axl__exec_fail(x, n, st);
     atomic_fetch_or_explicit(&x->ended[WORD(n)], BIT(n),
                              memory_order_release);
     return poked(x, may_drive);

@@ -193,7 +193,8 @@ bool axl__exec_drive(axl__exec *x);
  * submission. */
 bool axl__exec_run_ended(axl__exec *x, uint32_t n, axl_status st,
                          bool may_drive);
-/* Node n failed with st (its first failure counts): for a start op that
+/* Node n failed with st; its first failure counts (runs of one node may
+ * fail on several threads). The executor's, and a start op's that
  * answers AXL__EXEC_ENDED_HERE for a failed run, before it answers. */
 static inline void axl__exec_fail(axl__exec *x, uint32_t n, axl_status st)
 {

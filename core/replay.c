@@ -40,8 +40,6 @@
 
 #if AXL_FEATURE_GRAPHS
 
-#define PHASE(s) ((s) & 0xFFu)
-#define STARTS(s) ((s) & ~0xFFu)
 
 static inline struct axl__device *device_of(const struct axl__plan *p)
 {
@@ -437,9 +435,10 @@ static axl_status start_run(axl__exec *x, uint32_t n, uint32_t r)
             return st;
     }
     atomic_store_explicit(&cu->prun, run, memory_order_relaxed);
-    const uint32_t starts = STARTS(atomic_load_explicit(&run->state,
-                                                        memory_order_relaxed)) +
-                            0x100u;
+    const uint32_t starts =
+        AXL__RUN_STARTS(atomic_load_explicit(&run->state,
+                                             memory_order_relaxed)) +
+        0x100u;
     atomic_store_explicit(&run->state, starts | AXL__RUN_STARTING,
                           memory_order_relaxed);
     if (!atomic_load_explicit(&p->started, memory_order_relaxed))
@@ -975,7 +974,7 @@ static void given_up_back(struct axl__plan_run *run)
             axl__given_up_let_go(axl__buffer_at(run->bases[m]));
     axl__kernel_unhold(axl__kernel_at(run->kernel));
     const uint32_t s = atomic_load(&run->state);
-    atomic_store(&run->state, STARTS(s) | AXL__RUN_IDLE);
+    atomic_store(&run->state, AXL__RUN_STARTS(s) | AXL__RUN_IDLE);
     atomic_store_explicit(&cu->prun, NULL, memory_order_relaxed);
     atomic_store(&cu->taken, 0);
     axl__unit_freed(d, cu);
@@ -990,7 +989,7 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
 {
     struct axl__plan *p = run->plan;
     struct axl__device *d = device_of(p);
-    if (PHASE(atomic_load(&run->state)) == AXL__RUN_GIVEN_UP) {
+    if (AXL__RUN_PHASE(atomic_load(&run->state)) == AXL__RUN_GIVEN_UP) {
         /* The late end of a run given up at its timeout. */
         axl_port_lock();
         given_up_back(run);
@@ -1014,19 +1013,19 @@ void axl__replay_run_done(struct axl__plan_run *run, axl_status status,
     bool inside;
     for (;;) {
         uint32_t s = atomic_load(&run->state);
-        if (PHASE(s) == AXL__RUN_GIVEN_UP) { /* a timeout came first */
+        if (AXL__RUN_PHASE(s) == AXL__RUN_GIVEN_UP) { /* a timeout first */
             axl_port_lock();
             given_up_back(run);
             axl_port_unlock();
             return;
         }
-        const bool starting = PHASE(s) == AXL__RUN_STARTING;
+        const bool starting = AXL__RUN_PHASE(s) == AXL__RUN_STARTING;
         if (starting && status != AXL_SUCCESS)
             axl__exec_fail(&p->x, run->node, status); /* the starter's */
         const uint32_t to =
-            STARTS(s) | (starting ? AXL__RUN_ENDED : AXL__RUN_IDLE);
+            AXL__RUN_STARTS(s) | (starting ? AXL__RUN_ENDED : AXL__RUN_IDLE);
         if (atomic_compare_exchange_strong(&run->state, &s, to)) {
-            inside = PHASE(to) == AXL__RUN_ENDED;
+            inside = AXL__RUN_PHASE(to) == AXL__RUN_ENDED;
             break;
         }
     }
@@ -1092,7 +1091,7 @@ uint64_t axl__replay_deadline(const struct axl__device *d)
         if (!r)
             continue;
         const uint32_t s = atomic_load(&r->state);
-        if (PHASE(s) == AXL__RUN_RUNNING && r->deadline &&
+        if (AXL__RUN_PHASE(s) == AXL__RUN_RUNNING && r->deadline &&
             r->deadline < next)
             next = r->deadline;
     }
@@ -1144,14 +1143,14 @@ unsigned axl__replay_timeouts(struct axl__device *d, uint64_t now,
         if (!r)
             continue;
         uint32_t s = atomic_load(&r->state);
-        if (PHASE(s) == AXL__RUN_RUNNING && r->deadline &&
+        if (AXL__RUN_PHASE(s) == AXL__RUN_RUNNING && r->deadline &&
             r->deadline != UINT64_MAX && now >= r->deadline &&
-            atomic_compare_exchange_strong(&r->state, &s,
-                                           STARTS(s) | AXL__RUN_GIVEN_UP)) {
+            atomic_compare_exchange_strong(
+                &r->state, &s, AXL__RUN_STARTS(s) | AXL__RUN_GIVEN_UP)) {
             give_up(d, cu, r);
             n++;
         }
-        if (PHASE(atomic_load(&r->state)) != AXL__RUN_GIVEN_UP ||
+        if (AXL__RUN_PHASE(atomic_load(&r->state)) != AXL__RUN_GIVEN_UP ||
             cu->cancel_asked || !may_call_out)
             continue;
         /* Ask the port to give it back (lock dropped; the run stays the
@@ -1165,7 +1164,7 @@ unsigned axl__replay_timeouts(struct axl__device *d, uint64_t now,
         axl_port_lock();
         if (d->port->unit_fix &&
             atomic_load_explicit(&cu->prun, memory_order_relaxed) == r &&
-            PHASE(atomic_load(&r->state)) == AXL__RUN_GIVEN_UP &&
+            AXL__RUN_PHASE(atomic_load(&r->state)) == AXL__RUN_GIVEN_UP &&
             !cu->hung) {
             cu->hung = true;
             axl__rt.hung_units++;

@@ -72,6 +72,9 @@ enum axl__run_phase {
                                and what the run was given stay its until
                                the port gives it back */
 };
+/* A state word's phase and its count of starts. */
+#define AXL__RUN_PHASE(s) ((s) & 0xFFu)
+#define AXL__RUN_STARTS(s) ((s) & ~0xFFu)
 
 /* A run of a kernel node on a compute unit: the hal run it hands the
  * port, ready from one submission to the next. */
@@ -253,12 +256,12 @@ static inline bool axl__replay_ended_inside(struct axl__plan_run *run,
                                             axl_status status)
 {
     uint32_t s = atomic_load_explicit(&run->state, memory_order_relaxed);
-    if (status != AXL_SUCCESS || (s & 0xFFu) != AXL__RUN_STARTING ||
+    if (status != AXL_SUCCESS || AXL__RUN_PHASE(s) != AXL__RUN_STARTING ||
         run->plan->profiling || run->plan->traced)
         return false;
     return atomic_compare_exchange_strong_explicit(
-        &run->state, &s, (s & ~0xFFu) | AXL__RUN_ENDED, memory_order_release,
-        memory_order_relaxed);
+        &run->state, &s, AXL__RUN_STARTS(s) | AXL__RUN_ENDED,
+        memory_order_release, memory_order_relaxed);
 }
 /* Unit cu of device d is free (lock held): the graphs' runs that wait for
  * it are kicked, the kernel commands waiting for a unit ready again. */

@@ -516,10 +516,10 @@ static axl_status slot_idle(const axl_shell *sh, uint32_t k, char *why,
 static void forget_slot_units(mmio_device *d, uint32_t k)
 {
     const axl_shell *sh = axl__mmio.board->shell;
+    /* None has a run out (slot_idle); waiters may still look at them. */
     for (uint32_t n = 0; n < AXL_MMIO_UNITS; n++)
         if (slot_of_unit(sh, n) == (int)k)
-            axl__mmio_unit_forget(&axl__mmio.units[n]); /* no run out
-                                       (slot_idle); others may look */
+            axl__mmio_unit_forget(&axl__mmio.units[n]);
     for (uint32_t l = 0; l < AXL_MMIO_IRQ_LINES; l++)
         if (d->line_unit[l] &&
             slot_of_unit(sh, d->line_unit[l] - 1u) == (int)k)

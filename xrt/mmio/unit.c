@@ -1039,7 +1039,7 @@ AXL_HOT void axl__mmio_progress(uint64_t deadline_ns)
                  b; b >>= 1, u++, bit <<= 1) {
                 if (!(b & 1u))
                     continue;
-                if (!atomic_load(&u->run) &&
+                if (!hinted_work(axl__mmio.busy, u) &&
                     !hint_recheck(axl__mmio.busy, w, bit, u))
                     continue;
                 running = 1;

@@ -455,15 +455,21 @@ static void settle_threads_at_exit(void)
     }
 }
 
+/* fn as an exit handler, once (*registered). Handlers run in the reverse
+ * order of their registration. */
+static void at_exit_once(int *registered, void (*fn)(void))
+{
+    pthread_mutex_lock(&exit_lock);
+    if (!*registered && atexit(fn) == 0)
+        *registered = 1;
+    pthread_mutex_unlock(&exit_lock);
+}
+
 void axl__xn_settle_at_exit(void)
 {
     static int registered;
-    if (!AXL_XRT_EXIT_SETTLE_MS)
-        return;
-    pthread_mutex_lock(&exit_lock);
-    if (!registered && atexit(settle_threads_at_exit) == 0)
-        registered = 1;
-    pthread_mutex_unlock(&exit_lock);
+    if (AXL_XRT_EXIT_SETTLE_MS)
+        at_exit_once(&registered, settle_threads_at_exit);
 }
 
 /* XRT's own handle maps are destroyed at exit after the shim's buffer
@@ -471,10 +477,7 @@ void axl__xn_settle_at_exit(void)
  * after the shim loaded run before that. */
 static void register_exit_handler(void)
 {
-    pthread_mutex_lock(&exit_lock);
-    if (!exit_registered && atexit(close_all_at_exit) == 0)
-        exit_registered = 1;
-    pthread_mutex_unlock(&exit_lock);
+    at_exit_once(&exit_registered, close_all_at_exit);
 }
 
 static axl_status init_device(xn_device *d, uint32_t index, xrtDeviceHandle dh,
