@@ -207,6 +207,40 @@ static void replay_once(launch_rig *r, axl_graph_exec x)
     CHECK(axl_event_release(e));
 }
 
+/* The floors under any replay or launch, with no device at all: a
+ * command group with no action (4.9.3: its event completes once its
+ * dependencies have) + wait + release, and a replay of a graph whose one
+ * node is such a group. What a submission's event, ordering, wait and
+ * release cost alone: callgrind_emu.sh prints them beside the targets. */
+static void no_action(axl_handler *h, void *user)
+{
+    (void)h;
+    (void)user;
+}
+
+static void empty_once(launch_rig *r)
+{
+    axl_event e;
+    CHECK(axl_queue_submit(r->q, no_action, NULL, &e));
+    CHECK(axl_event_wait(e));
+    CHECK(axl_event_release(e));
+}
+
+static axl_graph_exec empty_graph_up(launch_rig *r)
+{
+    axl_device d;
+    CHECK(axl_queue_get_device(r->q, &d));
+    axl_graph g;
+    CHECK(axl_graph_create(r->ctx, d, &g));
+    CHECK(axl_graph_begin_recording(g, r->q));
+    CHECK(axl_queue_submit(r->q, no_action, NULL, NULL));
+    CHECK(axl_graph_end_recording(g, r->q));
+    axl_graph_exec x;
+    CHECK(axl_graph_finalize(g, &x));
+    CHECK(axl_graph_release(g));
+    return x;
+}
+
 /* ns per submission (the whole graph). */
 static double graph_figure(const char *name, int nodes)
 {
@@ -388,6 +422,30 @@ int main(int argc, char **argv)
         launch_once(&r); /* first-run work (opening the unit) out of the way */
         record_nodes(&r, 1); /* and the graph pools' */
         CHECK(record_nodes(&r, atoi(argv[2])));
+        launch_down(&r);
+        CHECK(axl_shutdown());
+        return 0;
+    }
+    if (argc == 3 && (!strcmp(argv[1], "empty") ||
+                      !strcmp(argv[1], "emptygraph"))) {
+        launch_rig r = launch_up();
+        launch_once(&r);
+        const bool graph = argv[1][5] != '\0';
+        axl_graph_exec x = {0};
+        if (graph) {
+            x = empty_graph_up(&r);
+            replay_once(&r, x);
+        } else {
+            empty_once(&r);
+        }
+        for (int i = 0, n = atoi(argv[2]); i < n; i++) {
+            if (graph)
+                replay_once(&r, x);
+            else
+                empty_once(&r);
+        }
+        if (graph)
+            CHECK(axl_graph_exec_release(x));
         launch_down(&r);
         CHECK(axl_shutdown());
         return 0;

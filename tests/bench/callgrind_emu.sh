@@ -8,7 +8,9 @@
 #
 # Usage: tests/bench/callgrind_emu.sh build/default/tests/bench/axl-bench
 # Prints: emu_plain (a single_task of the nop kernel + wait + release:
-# the launch the replays are measured against), emu_graph<K>_per_kernel
+# the launch the replays are measured against), the floors under both
+# (emu_floor_submission: a command group with no action + wait + release;
+# emu_floor_replay: a replay of one such node), emu_graph<K>_per_kernel
 # <n> instructions (target <= 400), the replay's fixed and per-node
 # parts, and the emulated device's own share of a node (its port and
 # the nop model, exclusive: what the device itself costs; the rest of a
@@ -32,6 +34,20 @@ ir() { # scenario n: the program's total
 plain0=$(ir launch 0)
 plain=$(ir launch "$replays")
 echo "emu_plain $(( (plain - plain0) / replays )) instructions"
+# The floors, with no device work at all: a command group with no action
+# + wait + release, and a replay of a graph of one such node. What a
+# submission's event, ordering, wait and release cost alone, whatever the
+# port: the share of a target that is left for the nodes is the target
+# less these.
+for f in empty emptygraph; do
+  f0=$(ir "$f" 0)
+  f1=$(ir "$f" "$replays")
+  case $f in
+    empty) name=emu_floor_submission ;;
+    *) name=emu_floor_replay ;;
+  esac
+  echo "$name $(( (f1 - f0) / replays )) instructions"
+done
 # The exclusive instructions of the emulated device's files (its port and
 # models, xrt/emu/) in a callgrind file.
 device_ir() {
