@@ -728,7 +728,8 @@ static void finish(struct axl__plan *p)
     if (p->traced)
         trace_nodes(p, c, e);
 #endif
-    char why[AXL_MESSAGE_MAX] = "";
+    char why[AXL_MESSAGE_MAX];
+    why[0] = '\0'; /* a string: not its 256 bytes zeroed */
     if (ex->status != AXL_SUCCESS) {
         /* One error per failed or skipped node for the queue, in node
          * order, as each node's command had (the event's: the first). */

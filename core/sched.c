@@ -484,7 +484,8 @@ static void run_host_task(struct axl__command *c, unsigned worker)
 /* copy, fill, update_host: move what the command needs, then act. */
 static void run_data_command(struct axl__command *c)
 {
-    char why[AXL_MESSAGE_MAX] = "";
+    char why[AXL_MESSAGE_MAX];
+    why[0] = '\0'; /* a string: not its 256 bytes zeroed */
     start(c);
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
@@ -499,7 +500,8 @@ static void run_data_command(struct axl__command *c)
  * application releases it. */
 static void run_host_access(struct axl__command *c)
 {
-    char why[AXL_MESSAGE_MAX] = "";
+    char why[AXL_MESSAGE_MAX];
+    why[0] = '\0'; /* a string: not its 256 bytes zeroed */
     axl_port_unlock();
     axl_status st = axl__run_transfers(c, why, sizeof why);
     axl_port_lock();
